@@ -1,0 +1,98 @@
+package data
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Split names.
+const (
+	SplitTrain = "train"
+	SplitVal   = "val"
+	SplitTest  = "test"
+	SplitHuman = "human"
+)
+
+// Query is one question with its gold answers (node ids).
+type Query struct {
+	ID      int
+	Text    string
+	Answers []uint32
+	// Source holds answer_ids_source of STaRK's human-generated file, if any.
+	Source []uint32
+}
+
+// QA is a question set: the synthesized queries, the optional
+// human-generated queries, and the split lists (query ids of Queries).
+type QA struct {
+	Queries []Query
+	Human   []Query
+	Splits  map[string][]int
+	byID    map[int]int
+}
+
+// Index rebuilds the id lookup; call it after changing Queries.
+func (qa *QA) Index() {
+	qa.byID = make(map[int]int, len(qa.Queries))
+	for i, q := range qa.Queries {
+		qa.byID[q.ID] = i
+	}
+}
+
+// ByID returns the query with the given id.
+func (qa *QA) ByID(id int) (*Query, bool) {
+	if qa.byID == nil {
+		qa.Index()
+	}
+	i, ok := qa.byID[id]
+	if !ok {
+		return nil, false
+	}
+	return &qa.Queries[i], true
+}
+
+// SplitNames returns the available split names in a fixed order.
+func (qa *QA) SplitNames() []string {
+	var out []string
+	for _, s := range []string{SplitTrain, SplitVal, SplitTest} {
+		if _, ok := qa.Splits[s]; ok {
+			out = append(out, s)
+		}
+	}
+	var extra []string
+	for s := range qa.Splits {
+		if s != SplitTrain && s != SplitVal && s != SplitTest {
+			extra = append(extra, s)
+		}
+	}
+	sort.Strings(extra)
+	out = append(out, extra...)
+	if len(qa.Human) > 0 {
+		out = append(out, SplitHuman)
+	}
+	return out
+}
+
+// Split returns the queries of a split ("human" gives the human-generated
+// queries). A split id that is not a query id is an error.
+func (qa *QA) Split(name string) ([]Query, error) {
+	if name == SplitHuman {
+		if len(qa.Human) == 0 {
+			return nil, fmt.Errorf("split %q: this question set has no human-generated queries", name)
+		}
+		return qa.Human, nil
+	}
+	ids, ok := qa.Splits[name]
+	if !ok {
+		return nil, fmt.Errorf("split %q: not found (have %v)", name, qa.SplitNames())
+	}
+	out := make([]Query, 0, len(ids))
+	for _, id := range ids {
+		q, ok := qa.ByID(id)
+		if !ok {
+			return nil, fmt.Errorf("split %q: query id %d is not in the question set", name, id)
+		}
+		out = append(out, *q)
+	}
+	return out, nil
+}

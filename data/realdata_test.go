@@ -1,0 +1,136 @@
+package data
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// sharedData returns ../shared/data (relative to the repository root) or
+// skips the test when it is absent, as in a user's clone.
+func sharedData(t testing.TB, sub string) string {
+	t.Helper()
+	for _, base := range []string{"../../shared/data", "../../../shared/data", "../shared/data"} {
+		p := filepath.Join(base, sub)
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	t.Skipf("shared data %s not present", sub)
+	return ""
+}
+
+func TestRealStarkQA(t *testing.T) {
+	want := map[string]struct{ all, train, val, test, human, multi int }{
+		"amazon": {9100, 5910, 1548, 1642, 81, 0},
+		"mag":    {13323, 7993, 2665, 2665, 84, 0},
+		"prime":  {11204, 6162, 2241, 2801, 109, 0},
+	}
+	for name, w := range want {
+		t.Run(name, func(t *testing.T) {
+			dir := sharedData(t, filepath.Join("stark-qa", name))
+			qa, err := ReadStarkQA(dir, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := []int{len(qa.Queries), len(qa.Splits[SplitTrain]), len(qa.Splits[SplitVal]), len(qa.Splits[SplitTest]), len(qa.Human)}
+			exp := []int{w.all, w.train, w.val, w.test, w.human}
+			for i := range got {
+				if got[i] != exp[i] {
+					t.Errorf("counts (all, train, val, test, human) = %v, want %v", got, exp)
+					break
+				}
+			}
+			if n := len(qa.Splits[SplitTrain]) + len(qa.Splits[SplitVal]) + len(qa.Splits[SplitTest]); n != len(qa.Queries) {
+				t.Errorf("splits cover %d queries, want %d", n, len(qa.Queries))
+			}
+			multi := 0
+			for _, q := range qa.Queries {
+				if len(q.Answers) == 0 {
+					t.Errorf("query %d has no answers", q.ID)
+				}
+				if len(q.Answers) > 1 {
+					multi++
+				}
+			}
+			if multi == 0 {
+				t.Errorf("no multi-answer (quoted) rows parsed")
+			}
+			for _, q := range qa.Human {
+				if len(q.Source) == 0 {
+					t.Errorf("human query %d has no answer_ids_source", q.ID)
+				}
+			}
+		})
+	}
+}
+
+func TestRealStarkQAFirstRows(t *testing.T) {
+	dir := sharedData(t, "stark-qa/mag")
+	qa, err := ReadStarkQA(dir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, ok := qa.ByID(5624)
+	if !ok {
+		t.Fatal("query 5624 missing")
+	}
+	if len(q.Answers) != 2 || q.Answers[0] != 1714677 || q.Answers[1] != 1712487 {
+		t.Errorf("query 5624 answers = %v, want [1714677 1712487]", q.Answers)
+	}
+	if q.Text[:22] != "What are some other st" {
+		t.Errorf("query 5624 text = %q", q.Text)
+	}
+	pdir := sharedData(t, "stark-qa/prime")
+	pqa, err := ReadStarkQA(pdir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := pqa.Human[1]
+	if h.ID != 1 || len(h.Answers) != 2 || h.Answers[0] != 95312 || h.Answers[1] != 35882 || len(h.Source) != 1 || h.Source[0] != 35882 {
+		t.Errorf("prime human row 1 = %+v", h)
+	}
+}
+
+func TestRealMetaQA(t *testing.T) {
+	dir := sharedData(t, "metaqa")
+	skb, err := ReadTriples(filepath.Join(dir, "kb.txt"), '|')
+	if err != nil {
+		t.Fatal(err)
+	}
+	if skb.Edges.Len() != 129660 {
+		t.Errorf("triples = %d, want 129660", skb.Edges.Len())
+	}
+	if len(skb.Schema.RelationTypes) != 9 {
+		t.Errorf("relations = %d %v, want 9", len(skb.Schema.RelationTypes), skb.Schema.RelationTypes)
+	}
+	if skb.Schema.RelationTypes[0] != "directed_by" {
+		t.Errorf("first relation = %q, want directed_by", skb.Schema.RelationTypes[0])
+	}
+	for hop, want := range map[string]int{"1-hop": 9992, "2-hop": 14872, "3-hop": 14274} {
+		qs, err := ReadKGQA(filepath.Join(dir, "vanilla", hop, "qa_dev.txt"), filepath.Join(dir, "vanilla", hop, "qa_dev_qtype.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(qs) != want {
+			t.Errorf("%s: %d questions, want %d", hop, len(qs), want)
+		}
+		for _, q := range qs[:50] {
+			if q.Topic == "" || q.QType == "" || len(q.Answers) == 0 {
+				t.Fatalf("%s line %d: %+v", hop, q.Line, q)
+			}
+		}
+		st := KGQAToQA(skb, "dev-"+hop, qs)
+		t.Logf("%s: %+v", hop, st)
+		if hop == "1-hop" && st.DroppedAnswers != 0 {
+			t.Errorf("1-hop: %d answers not in the KB; the README says every 1-hop answer is reachable", st.DroppedAnswers)
+		}
+	}
+	qs, _ := ReadKGQA(filepath.Join(dir, "vanilla", "2-hop", "qa_dev.txt"), "")
+	if qs[0].Topic != "Joel Zwick" || qs[0].Text != "what are the languages spoken in the films directed by Joel Zwick" || qs[0].Answers[0] != "Greek" {
+		t.Errorf("2-hop first question = %+v", qs[0])
+	}
+	if len(skb.QA.Queries) != 9992+14872+14274 {
+		t.Errorf("QA has %d queries", len(skb.QA.Queries))
+	}
+}

@@ -1,0 +1,116 @@
+// Package atomicfile writes files and directories so that a reader never
+// sees a partial result: data goes to a temporary sibling, is fsynced, and
+// is renamed into place.
+package atomicfile
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// WriteFile writes path through fn. On any error the previous content of
+// path (if any) is left untouched and the temporary file is removed.
+func WriteFile(path string, fn func(w io.Writer) error) (err error) {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	bw := bufio.NewWriterSize(f, 1<<20)
+	if err = fn(bw); err != nil {
+		return err
+	}
+	if err = bw.Flush(); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return err
+	}
+	return syncDir(dir)
+}
+
+// ErrExists reports that a destination directory exists and overwriting was
+// not requested.
+var ErrExists = errors.New("destination exists (use --force to replace it)")
+
+// WriteDir builds a directory through fn in a temporary sibling and renames
+// it to path. If path exists it is replaced only when overwrite is true; the
+// old directory is removed after the new one is in place.
+func WriteDir(path string, overwrite bool, fn func(tmpDir string) error) (err error) {
+	path = filepath.Clean(path)
+	if st, statErr := os.Stat(path); statErr == nil {
+		if !st.IsDir() {
+			return fmt.Errorf("%s: exists and is not a directory", path)
+		}
+		if !overwrite {
+			if entries, _ := os.ReadDir(path); len(entries) > 0 {
+				return fmt.Errorf("%s: %w", path, ErrExists)
+			}
+		}
+	}
+	parent := filepath.Dir(path)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			os.RemoveAll(tmp)
+		}
+	}()
+	if err = fn(tmp); err != nil {
+		return err
+	}
+	if err = syncDir(tmp); err != nil {
+		return err
+	}
+	var old string
+	if _, statErr := os.Stat(path); statErr == nil {
+		old = tmp + ".old"
+		if err = os.Rename(path, old); err != nil {
+			return err
+		}
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		if old != "" {
+			os.Rename(old, path)
+		}
+		return err
+	}
+	if old != "" {
+		os.RemoveAll(old)
+	}
+	return syncDir(parent)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
+		return err
+	}
+	return nil
+}
