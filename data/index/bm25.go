@@ -1,0 +1,313 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"sort"
+	"sync"
+)
+
+// Config holds BM25 hyperparameters. The zero value means STaRK's BM25
+// baseline defaults: k1 = 1.5, b = 0.75.
+type Config struct {
+	K1 float64 `json:"k1"`
+	B  float64 `json:"b"`
+}
+
+func (c Config) withDefaults() Config {
+	if c.K1 == 0 {
+		c.K1 = 1.5
+	}
+	if c.B == 0 {
+		c.B = 0.75
+	}
+	return c
+}
+
+// Validate reports a configuration outside BM25's sensible range.
+func (c Config) Validate() error {
+	c = c.withDefaults()
+	if c.K1 < 0 || math.IsNaN(c.K1) {
+		return fmt.Errorf("bm25: k1 = %v, want >= 0", c.K1)
+	}
+	if c.B < 0 || c.B > 1 || math.IsNaN(c.B) {
+		return fmt.Errorf("bm25: b = %v, want in [0, 1]", c.B)
+	}
+	return nil
+}
+
+// Builder accumulates documents for a BM25 index. Documents get ids
+// 0, 1, 2, ... in the order added.
+type Builder struct {
+	cfg    Config
+	vocab  map[string]uint32
+	terms  []string
+	docLen []uint32
+	// per document: (term, tf) pairs, flattened
+	docTerms []uint32
+	docTFs   []uint32
+	docOff   []uint64
+	toks     []string
+	counts   map[uint32]uint32
+	order    []uint32
+}
+
+// NewBuilder returns an empty builder.
+func NewBuilder(cfg Config) *Builder {
+	return &Builder{cfg: cfg.withDefaults(), vocab: map[string]uint32{}, docOff: []uint64{0}, counts: map[uint32]uint32{}}
+}
+
+// Add tokenizes and adds one document.
+func (b *Builder) Add(text string) {
+	b.toks = Tokenize(b.toks[:0], text)
+	b.AddTokens(b.toks)
+}
+
+// AddTokens adds one document given as tokens.
+func (b *Builder) AddTokens(toks []string) {
+	clear(b.counts)
+	b.order = b.order[:0]
+	for _, t := range toks {
+		id, ok := b.vocab[t]
+		if !ok {
+			id = uint32(len(b.terms))
+			b.vocab[t] = id
+			b.terms = append(b.terms, t)
+		}
+		if b.counts[id] == 0 {
+			b.order = append(b.order, id)
+		}
+		b.counts[id]++
+	}
+	sort.Slice(b.order, func(i, j int) bool { return b.order[i] < b.order[j] })
+	for _, id := range b.order {
+		b.docTerms = append(b.docTerms, id)
+		b.docTFs = append(b.docTFs, b.counts[id])
+	}
+	b.docOff = append(b.docOff, uint64(len(b.docTerms)))
+	b.docLen = append(b.docLen, uint32(len(toks)))
+}
+
+// Build freezes the index. The builder must not be used afterwards.
+func (b *Builder) Build() *BM25 {
+	n := len(b.docLen)
+	V := len(b.terms)
+	ix := &BM25{cfg: b.cfg, n: n, terms: b.terms, vocab: b.vocab, docLen: b.docLen}
+	var total uint64
+	for _, l := range b.docLen {
+		total += uint64(l)
+	}
+	if n > 0 {
+		ix.avgdl = float64(total) / float64(n)
+	}
+	df := make([]uint64, V+1)
+	for _, t := range b.docTerms {
+		df[t+1]++
+	}
+	ix.off = make([]uint64, V+1)
+	for i := 1; i <= V; i++ {
+		ix.off[i] = ix.off[i-1] + df[i]
+	}
+	ix.idf = make([]float32, V)
+	for t := 0; t < V; t++ {
+		d := float64(ix.off[t+1] - ix.off[t])
+		ix.idf[t] = float32(math.Log(1 + (float64(n)-d+0.5)/(d+0.5)))
+	}
+	ix.docs = make([]uint32, len(b.docTerms))
+	ix.weights = make([]float32, len(b.docTerms))
+	fill := make([]uint64, V)
+	copy(fill, ix.off[:V])
+	k1, bb := b.cfg.K1, b.cfg.B
+	for d := 0; d < n; d++ {
+		norm := k1 * (1 - bb + bb*float64(b.docLen[d])/ix.avgdl)
+		for p := b.docOff[d]; p < b.docOff[d+1]; p++ {
+			t := b.docTerms[p]
+			tf := float64(b.docTFs[p])
+			pos := fill[t]
+			fill[t]++
+			ix.docs[pos] = uint32(d)
+			ix.weights[pos] = float32(float64(ix.idf[t]) * tf / (tf + norm))
+		}
+	}
+	return ix
+}
+
+// BM25 is an immutable BM25 index. Each posting stores its precomputed
+// score contribution idf(t)·tf/(tf + k1·(1 − b + b·dl/avgdl)), so a query
+// is a sum of posting weights, as in bm25s' eager scoring.
+type BM25 struct {
+	cfg     Config
+	n       int
+	avgdl   float64
+	terms   []string
+	vocab   map[string]uint32
+	idf     []float32
+	off     []uint64 // postings of term t: [off[t], off[t+1])
+	docs    []uint32
+	weights []float32
+	docLen  []uint32
+	scratch sync.Pool
+}
+
+// NumDocs returns the number of documents.
+func (ix *BM25) NumDocs() int { return ix.n }
+
+// NumTerms returns the vocabulary size.
+func (ix *BM25) NumTerms() int { return len(ix.terms) }
+
+// NumPostings returns the number of (term, document) pairs.
+func (ix *BM25) NumPostings() int { return len(ix.docs) }
+
+// AvgDocLen returns the mean document length in tokens.
+func (ix *BM25) AvgDocLen() float64 { return ix.avgdl }
+
+// Config returns the hyperparameters the index was built with.
+func (ix *BM25) Config() Config { return ix.cfg }
+
+// IDF returns the idf of a term, and false when it is not in the vocabulary.
+func (ix *BM25) IDF(term string) (float32, bool) {
+	t, ok := ix.vocab[term]
+	if !ok {
+		return 0, false
+	}
+	return ix.idf[t], true
+}
+
+type scratch struct {
+	acc     []float32
+	touched []uint32
+	seen    []bool
+	toks    []string
+	top     TopK
+}
+
+func (ix *BM25) getScratch() *scratch {
+	if s, ok := ix.scratch.Get().(*scratch); ok {
+		return s
+	}
+	return &scratch{acc: make([]float32, ix.n), seen: make([]bool, ix.n)}
+}
+
+// accumulate adds the query's posting weights into s.acc and records the
+// touched documents. Repeated query tokens count once per occurrence, as in
+// bm25s.
+func (ix *BM25) accumulate(s *scratch, query string) {
+	s.toks = Tokenize(s.toks[:0], query)
+	for _, tok := range s.toks {
+		t, ok := ix.vocab[tok]
+		if !ok {
+			continue
+		}
+		lo, hi := ix.off[t], ix.off[t+1]
+		docs, ws := ix.docs[lo:hi], ix.weights[lo:hi]
+		for i, d := range docs {
+			if !s.seen[d] {
+				s.seen[d] = true
+				s.touched = append(s.touched, d)
+			}
+			s.acc[d] += ws[i]
+		}
+	}
+}
+
+func (s *scratch) reset() {
+	for _, d := range s.touched {
+		s.acc[d] = 0
+		s.seen[d] = false
+	}
+	s.touched = s.touched[:0]
+}
+
+// Search returns the k best documents for query, best first, ties broken by
+// ascending id. When allow is not nil only documents d with allow[d] are
+// considered. Documents that match no query term are never returned.
+func (ix *BM25) Search(query string, k int, allow []bool) []Hit {
+	s := ix.getScratch()
+	defer ix.scratch.Put(s)
+	ix.accumulate(s, query)
+	s.top.Reset(k)
+	for _, d := range s.touched {
+		if allow != nil && !allow[d] {
+			continue
+		}
+		s.top.Push(Hit{ID: d, Score: s.acc[d]})
+	}
+	s.reset()
+	return s.top.Sorted(nil)
+}
+
+// ScoreAll returns every matching document (score > 0 or matched a term)
+// with its score, in ascending id order; allow filters as in Search.
+func (ix *BM25) ScoreAll(query string, allow []bool) []Hit {
+	s := ix.getScratch()
+	defer ix.scratch.Put(s)
+	ix.accumulate(s, query)
+	out := make([]Hit, 0, len(s.touched))
+	for _, d := range s.touched {
+		if allow != nil && !allow[d] {
+			continue
+		}
+		out = append(out, Hit{ID: d, Score: s.acc[d]})
+	}
+	s.reset()
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// Score returns the BM25 score of one document for query.
+func (ix *BM25) Score(query string, doc uint32) float32 {
+	var toks []string
+	toks = Tokenize(toks, query)
+	var sum float32
+	for _, tok := range toks {
+		t, ok := ix.vocab[tok]
+		if !ok {
+			continue
+		}
+		docs := ix.docs[ix.off[t]:ix.off[t+1]]
+		i := sort.Search(len(docs), func(i int) bool { return docs[i] >= doc })
+		if i < len(docs) && docs[i] == doc {
+			sum += ix.weights[int(ix.off[t])+i]
+		}
+	}
+	return sum
+}
+
+// SearchBatch runs Search for every query using all cores; results are in
+// query order. It stops early, returning ctx.Err(), when ctx is cancelled.
+func (ix *BM25) SearchBatch(ctx context.Context, queries []string, k int, allow []bool) ([][]Hit, error) {
+	out := make([][]Hit, len(queries))
+	workers := runtime.GOMAXPROCS(0)
+	if workers > len(queries) {
+		workers = len(queries)
+	}
+	var next int64
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				i := int(next)
+				next++
+				mu.Unlock()
+				if i >= len(queries) {
+					return
+				}
+				if i%64 == 0 && ctx.Err() != nil {
+					return
+				}
+				out[i] = ix.Search(queries[i], k, allow)
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}

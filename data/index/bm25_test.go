@@ -1,0 +1,157 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+func TestTokenize(t *testing.T) {
+	cases := []struct {
+		in   string
+		want []string
+	}{
+		{"Don't STOP_me now, e-mail café ÉCOLE x 42 1", []string{"don", "stop_me", "now", "mail", "café", "école", "42"}},
+		{"The cat and THE hat", []string{"cat", "hat"}},
+		{"  ", nil},
+		{"über-größe 3D", []string{"über", "größe", "3d"}},
+		{"αβ γ δεζ", []string{"αβ", "δεζ"}},
+	}
+	for _, c := range cases {
+		got := Tokenize(nil, c.in)
+		if !cmp.Equal(got, c.want) {
+			t.Errorf("Tokenize(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// The three-document corpus below is scored by hand:
+//
+//	d0 "the cat sat"  -> cat sat        dl=2
+//	d1 "cat cat dog"  -> cat cat dog    dl=3
+//	d2 "a bird"       -> bird           dl=1      N=3, avgdl=2
+//	idf(cat) = ln(1 + (3-2+0.5)/(2+0.5)) = ln 1.6
+//	idf(dog) = ln(1 + (3-1+0.5)/(1+0.5)) = ln(8/3)
+//	d0: ln1.6 · 1/(1 + 1.5·(0.25 + 0.75·2/2))           = 0.18800145
+//	d1: ln1.6 · 2/(2 + 1.5·(0.25 + 0.75·3/2)) + ln(8/3) · 1/(1 + 2.0625) = 0.55165717
+func TestBM25Golden(t *testing.T) {
+	b := NewBuilder(Config{})
+	for _, d := range []string{"the cat sat", "cat cat dog", "a bird"} {
+		b.Add(d)
+	}
+	ix := b.Build()
+	if ix.NumDocs() != 3 || ix.AvgDocLen() != 2 || ix.NumTerms() != 4 {
+		t.Fatalf("docs=%d avgdl=%v terms=%d", ix.NumDocs(), ix.AvgDocLen(), ix.NumTerms())
+	}
+	if idf, _ := ix.IDF("cat"); math.Abs(float64(idf)-0.47000362924573563) > 1e-7 {
+		t.Errorf("idf(cat) = %v", idf)
+	}
+	got := ix.Search("cat dog unknownword", 10, nil)
+	want := []Hit{{1, 0.55165717}, {0, 0.18800145}}
+	if len(got) != len(want) {
+		t.Fatalf("Search = %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i].ID != want[i].ID || math.Abs(float64(got[i].Score-want[i].Score)) > 1e-6 {
+			t.Errorf("hit %d = %v, want %v", i, got[i], want[i])
+		}
+	}
+	if s := ix.Score("cat dog", 1); math.Abs(float64(s)-0.55165717) > 1e-6 {
+		t.Errorf("Score(d1) = %v", s)
+	}
+	// A repeated query token counts twice.
+	if s := ix.Score("cat cat", 0); math.Abs(float64(s)-2*0.18800145) > 1e-6 {
+		t.Errorf("Score(cat cat, d0) = %v", s)
+	}
+	// allow filters documents.
+	if got := ix.Search("cat", 10, []bool{true, false, true}); len(got) != 1 || got[0].ID != 0 {
+		t.Errorf("filtered Search = %v", got)
+	}
+	// Custom k1, b: b=1 hits the full length normalisation.
+	b2 := NewBuilder(Config{K1: 1.2, B: 1})
+	b2.Add("x1 x1")
+	b2.Add("x1 yy yy yy")
+	ix2 := b2.Build()
+	// idf(x1) = ln(1 + 0.5/2.5) = ln 1.2; d0: 2/(2+1.2·2/3) = 2/2.8; d1: 1/(1+1.2·4/3) = 1/2.6
+	h := ix2.Search("x1", 2, nil)
+	if h[0].ID != 0 || math.Abs(float64(h[0].Score)-math.Log(1.2)*2/2.8) > 1e-6 || math.Abs(float64(h[1].Score)-math.Log(1.2)/2.6) > 1e-6 {
+		t.Errorf("k1=1.2 b=1: %v", h)
+	}
+}
+
+func TestSearchTiesAndTopK(t *testing.T) {
+	b := NewBuilder(Config{})
+	for i := 0; i < 6; i++ {
+		b.Add("same words here")
+	}
+	ix := b.Build()
+	got := ix.Search("words", 3, nil)
+	ids := []uint32{got[0].ID, got[1].ID, got[2].ID}
+	if !cmp.Equal(ids, []uint32{0, 1, 2}) {
+		t.Errorf("ties: ids %v, want [0 1 2]", ids)
+	}
+}
+
+// TestTopKMatchesSort compares the heap collector with a full sort.
+func TestTopKMatchesSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 200; trial++ {
+		n := r.IntN(300)
+		k := r.IntN(40)
+		hits := make([]Hit, n)
+		for i := range hits {
+			hits[i] = Hit{ID: uint32(i), Score: float32(r.IntN(20))}
+		}
+		tk := NewTopK(k)
+		for _, h := range hits {
+			tk.Push(h)
+		}
+		got := tk.Sorted(nil)
+		sort.Slice(hits, func(i, j int) bool { return better(hits[i], hits[j]) })
+		if k < n {
+			hits = hits[:k]
+		}
+		if !cmp.Equal(got, hits, cmpopts.EquateEmpty()) {
+			t.Fatalf("n=%d k=%d: got %v want %v", n, k, got, hits)
+		}
+	}
+}
+
+func TestSearchBatch(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	b := NewBuilder(Config{})
+	for i := 0; i < 500; i++ {
+		b.Add(fmt.Sprintf("w%d w%d w%d", r.IntN(50), r.IntN(50), r.IntN(50)))
+	}
+	ix := b.Build()
+	qs := make([]string, 100)
+	for i := range qs {
+		qs[i] = fmt.Sprintf("w%d w%d", r.IntN(50), r.IntN(50))
+	}
+	got, err := ix.SearchBatch(context.Background(), qs, 10, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, q := range qs {
+		if !cmp.Equal(got[i], ix.Search(q, 10, nil)) {
+			t.Fatalf("query %d differs", i)
+		}
+		// exhaustive check against Score
+		for _, h := range got[i] {
+			if s := ix.Score(q, h.ID); s != h.Score {
+				t.Fatalf("query %d doc %d: search %v score %v", i, h.ID, h.Score, s)
+			}
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ix.SearchBatch(ctx, qs, 10, nil); err == nil {
+		t.Error("cancelled batch returned no error")
+	}
+}
