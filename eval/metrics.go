@@ -1,0 +1,158 @@
+package eval
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/strata-retrieval/strata/data/index"
+)
+
+// Evaluator computes per-query metrics against a fixed candidate set.
+type Evaluator struct {
+	cands  []uint32 // ascending
+	isCand []bool
+}
+
+// NewEvaluator returns an evaluator over the given candidate ids of an SKB
+// with numNodes nodes.
+func NewEvaluator(numNodes int, candidates []uint32) *Evaluator {
+	c := append([]uint32(nil), candidates...)
+	sort.Slice(c, func(i, j int) bool { return c[i] < c[j] })
+	is := make([]bool, numNodes)
+	for _, id := range c {
+		if int(id) < numNodes {
+			is[id] = true
+		}
+	}
+	return &Evaluator{cands: c, isCand: is}
+}
+
+// NumCandidates returns the size of the candidate set.
+func (e *Evaluator) NumCandidates() int { return len(e.cands) }
+
+// QueryResult holds the metrics of one query.
+type QueryResult struct {
+	Hit1, Hit5, Recall20, MRR float64
+	// Ranks holds the 1-based full-ranking rank of every gold answer that is
+	// a candidate, ascending.
+	Ranks []int
+	// Gold is the number of gold answers inside the candidate set.
+	Gold int
+}
+
+// HitAt returns Hit@k for this query.
+func (r *QueryResult) HitAt(k int) float64 {
+	if len(r.Ranks) > 0 && r.Ranks[0] <= k {
+		return 1
+	}
+	return 0
+}
+
+// RecallAt returns Recall@k for this query.
+func (r *QueryResult) RecallAt(k int) float64 {
+	if r.Gold == 0 {
+		return 0
+	}
+	n := sort.SearchInts(r.Ranks, k+1)
+	return float64(n) / float64(r.Gold)
+}
+
+// Query scores one ranking. ranking may hold any subset of node ids in any
+// order, with at most one entry per id (later duplicates are ignored);
+// non-candidates are ignored.
+func (e *Evaluator) Query(ranking []index.Hit, gold []uint32) QueryResult {
+	scored := make([]index.Hit, 0, len(ranking))
+	seen := make(map[uint32]struct{}, len(ranking))
+	for _, h := range ranking {
+		if int(h.ID) >= len(e.isCand) || !e.isCand[h.ID] {
+			continue
+		}
+		if _, dup := seen[h.ID]; dup {
+			continue
+		}
+		seen[h.ID] = struct{}{}
+		s := h.Score
+		if math.IsNaN(float64(s)) {
+			s = float32(math.Inf(-1))
+		}
+		scored = append(scored, index.Hit{ID: h.ID, Score: s})
+	}
+	sort.Slice(scored, func(i, j int) bool {
+		if scored[i].Score != scored[j].Score {
+			return scored[i].Score > scored[j].Score
+		}
+		return scored[i].ID < scored[j].ID
+	})
+	pos := make(map[uint32]int, len(scored))
+	for i, h := range scored {
+		pos[h.ID] = i + 1
+	}
+	// ids of scored candidates, ascending, to count unscored ones below g.
+	scoredIDs := make([]uint32, len(scored))
+	for i, h := range scored {
+		scoredIDs[i] = h.ID
+	}
+	sort.Slice(scoredIDs, func(i, j int) bool { return scoredIDs[i] < scoredIDs[j] })
+
+	var res QueryResult
+	goldSeen := map[uint32]bool{}
+	for _, g := range gold {
+		if int(g) >= len(e.isCand) || !e.isCand[g] || goldSeen[g] {
+			continue
+		}
+		goldSeen[g] = true
+		res.Gold++
+		if r, ok := pos[g]; ok {
+			res.Ranks = append(res.Ranks, r)
+			continue
+		}
+		candBelow := sort.Search(len(e.cands), func(i int) bool { return e.cands[i] >= g })
+		scoredBelow := sort.Search(len(scoredIDs), func(i int) bool { return scoredIDs[i] >= g })
+		res.Ranks = append(res.Ranks, len(scored)+(candBelow-scoredBelow)+1)
+	}
+	sort.Ints(res.Ranks)
+	if res.Gold > 0 {
+		res.MRR = 1 / float64(res.Ranks[0])
+	}
+	res.Hit1 = res.HitAt(1)
+	res.Hit5 = res.HitAt(5)
+	res.Recall20 = res.RecallAt(20)
+	return res
+}
+
+// Summary is the mean of the metrics over a split's queries.
+type Summary struct {
+	Split    string  `json:"split,omitempty"`
+	Method   string  `json:"method,omitempty"`
+	N        int     `json:"n"`
+	Hit1     float64 `json:"hit@1"`
+	Hit5     float64 `json:"hit@5"`
+	Recall20 float64 `json:"recall@20"`
+	MRR      float64 `json:"mrr"`
+}
+
+// Summarize averages per-query results, in order (deterministic sums).
+func Summarize(results []QueryResult) Summary {
+	s := Summary{N: len(results)}
+	if len(results) == 0 {
+		return s
+	}
+	for _, r := range results {
+		s.Hit1 += r.Hit1
+		s.Hit5 += r.Hit5
+		s.Recall20 += r.Recall20
+		s.MRR += r.MRR
+	}
+	n := float64(len(results))
+	s.Hit1 /= n
+	s.Hit5 /= n
+	s.Recall20 /= n
+	s.MRR /= n
+	return s
+}
+
+// String formats a summary on one line.
+func (s Summary) String() string {
+	return fmt.Sprintf("n=%d hit@1=%.4f hit@5=%.4f recall@20=%.4f mrr=%.4f", s.N, s.Hit1, s.Hit5, s.Recall20, s.MRR)
+}
