@@ -1,0 +1,404 @@
+package graphops
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/kelindar/column"
+
+	"github.com/strata-retrieval/strata/data"
+)
+
+// Direction bits of an adjacency entry of node v.
+const (
+	DirOut uint8 = 1 // an edge v→u was stored
+	DirIn  uint8 = 2 // an edge u→v was stored
+)
+
+// Graph is an immutable typed graph.
+type Graph struct {
+	schema data.Schema
+	types  []data.TypeID // node type per node: the hot-path copy of the type column
+	off    []uint64      // len n+1
+	nbr    []uint32
+	rel    []data.RelID
+	dir    []uint8 // 2 bits per entry, 4 entries per byte
+	// typeBlocks[t] = [lo, hi) when the ids of type t are contiguous, else {1, 0}.
+	typeBlocks [][2]uint32
+	attrs      *column.Collection
+	fieldCols  []string
+}
+
+// Build constructs the graph of skb.
+func Build(skb *data.SKB) (*Graph, error) {
+	if err := skb.Schema.Validate(); err != nil {
+		return nil, err
+	}
+	n := len(skb.Nodes)
+	g := &Graph{schema: skb.Schema, types: make([]data.TypeID, n)}
+	for i := range skb.Nodes {
+		g.types[i] = skb.Nodes[i].Type
+	}
+	if err := g.buildCSR(&skb.Edges, n); err != nil {
+		return nil, err
+	}
+	g.computeTypeBlocks()
+	if err := g.buildAttrs(skb); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// Close stops the attribute collection's background goroutine.
+func (g *Graph) Close() error {
+	if g.attrs != nil {
+		return g.attrs.Close()
+	}
+	return nil
+}
+
+func (g *Graph) buildCSR(e *data.Edges, n int) error {
+	m := e.Len()
+	for i := 0; i < m; i++ {
+		if int(e.Src[i]) >= n || int(e.Dst[i]) >= n {
+			return fmt.Errorf("graphops: edge %d (%d-%d): %w with %d nodes", i, e.Src[i], e.Dst[i], data.ErrIDRange, n)
+		}
+		if int(e.Rel[i]) >= len(g.schema.RelationTypes) {
+			return fmt.Errorf("graphops: edge %d: %w: %d", i, data.ErrUnknownRelation, e.Rel[i])
+		}
+	}
+	// Pass 1: degree counts of the raw (undeduplicated) union.
+	start := make([]uint64, n+1)
+	for i := 0; i < m; i++ {
+		start[e.Src[i]+1]++
+		if e.Src[i] != e.Dst[i] {
+			start[e.Dst[i]+1]++
+		}
+	}
+	for v := 0; v < n; v++ {
+		start[v+1] += start[v]
+	}
+	total := start[n]
+	// Pass 2: keys rel<<34 | nbr<<2 | dirbits, per node.
+	keys := make([]uint64, total)
+	fill := make([]uint64, n)
+	copy(fill, start[:n])
+	for i := 0; i < m; i++ {
+		s, r, d := e.Src[i], uint64(e.Rel[i]), e.Dst[i]
+		if s == d {
+			keys[fill[s]] = r<<34 | uint64(d)<<2 | uint64(DirOut|DirIn)
+			fill[s]++
+			continue
+		}
+		keys[fill[s]] = r<<34 | uint64(d)<<2 | uint64(DirOut)
+		fill[s]++
+		keys[fill[d]] = r<<34 | uint64(s)<<2 | uint64(DirIn)
+		fill[d]++
+	}
+	fill = nil
+	// Pass 3: sort each node's keys and merge duplicates, in parallel.
+	uniq := make([]uint64, n)
+	parallelRange(n, func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			ks := keys[start[v]:start[v+1]]
+			slices.Sort(ks)
+			w := 0
+			for _, k := range ks {
+				if w > 0 && ks[w-1]>>2 == k>>2 {
+					ks[w-1] |= k & 3
+					continue
+				}
+				ks[w] = k
+				w++
+			}
+			uniq[v] = uint64(w)
+		}
+	})
+	g.off = make([]uint64, n+1)
+	for v := 0; v < n; v++ {
+		g.off[v+1] = g.off[v] + uniq[v]
+	}
+	cnt := g.off[n]
+	g.nbr = make([]uint32, cnt)
+	g.rel = make([]data.RelID, cnt)
+	g.dir = make([]uint8, (cnt+3)/4)
+	parallelRange(n, func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			ks := keys[start[v] : start[v]+uniq[v]]
+			o := g.off[v]
+			for j, k := range ks {
+				p := o + uint64(j)
+				g.nbr[p] = uint32(k >> 2 & 0xffffffff)
+				g.rel[p] = data.RelID(k >> 34)
+			}
+		}
+	})
+	// Direction bits are packed 4 per byte; write them sequentially so no
+	// two goroutines share a byte.
+	for v := 0; v < n; v++ {
+		ks := keys[start[v] : start[v]+uniq[v]]
+		o := g.off[v]
+		for j, k := range ks {
+			p := o + uint64(j)
+			g.dir[p/4] |= uint8(k&3) << (2 * (p % 4))
+		}
+	}
+	return nil
+}
+
+// parallelRange splits [0, n) into contiguous chunks run on all cores.
+func parallelRange(n int, fn func(lo, hi int)) {
+	w := runtime.GOMAXPROCS(0)
+	if n < 4096 || w == 1 {
+		fn(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	chunk := (n + w - 1) / w
+	for lo := 0; lo < n; lo += chunk {
+		hi := min(lo+chunk, n)
+		wg.Add(1)
+		go func(lo, hi int) {
+			defer wg.Done()
+			fn(lo, hi)
+		}(lo, hi)
+	}
+	wg.Wait()
+}
+
+func (g *Graph) computeTypeBlocks() {
+	nt := len(g.schema.NodeTypes)
+	g.typeBlocks = make([][2]uint32, nt)
+	first := make([]int64, nt)
+	last := make([]int64, nt)
+	count := make([]int64, nt)
+	for t := range first {
+		first[t], last[t] = -1, -1
+	}
+	for v, t := range g.types {
+		if first[t] < 0 {
+			first[t] = int64(v)
+		}
+		last[t] = int64(v)
+		count[t]++
+	}
+	for t := 0; t < nt; t++ {
+		switch {
+		case count[t] == 0:
+			g.typeBlocks[t] = [2]uint32{0, 0}
+		case last[t]-first[t]+1 == count[t]:
+			g.typeBlocks[t] = [2]uint32{uint32(first[t]), uint32(last[t] + 1)}
+		default:
+			g.typeBlocks[t] = [2]uint32{1, 0} // not contiguous
+		}
+	}
+}
+
+func typeIndexName(t string) string { return "type=" + t }
+
+func (g *Graph) newAttrCollection() (*column.Collection, error) {
+	c := column.NewCollection(column.Options{Capacity: max(len(g.types), 1024)})
+	if err := c.CreateColumn("type", column.ForEnum()); err != nil {
+		return nil, err
+	}
+	if err := c.CreateColumn("name", column.ForString()); err != nil {
+		return nil, err
+	}
+	g.fieldCols = g.fieldCols[:0]
+	for _, f := range g.schema.TextFields {
+		name := "field:" + f
+		g.fieldCols = append(g.fieldCols, name)
+		if err := c.CreateColumn(name, column.ForString()); err != nil {
+			return nil, err
+		}
+	}
+	for _, t := range g.schema.NodeTypes {
+		t := t
+		if err := c.CreateIndex(typeIndexName(t), "type", func(r column.Reader) bool { return r.String() == t }); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+func (g *Graph) buildAttrs(skb *data.SKB) error {
+	c, err := g.newAttrCollection()
+	if err != nil {
+		return err
+	}
+	const chunk = 16384
+	for lo := 0; lo < len(skb.Nodes); lo += chunk {
+		hi := min(lo+chunk, len(skb.Nodes))
+		err := c.Query(func(txn *column.Txn) error {
+			for i := lo; i < hi; i++ {
+				nd := &skb.Nodes[i]
+				idx, err := txn.Insert(func(r column.Row) error {
+					r.SetEnum("type", g.schema.NodeTypes[nd.Type])
+					r.SetString("name", nd.Name)
+					for fi, col := range g.fieldCols {
+						if fi < len(nd.Fields) && nd.Fields[fi] != "" {
+							r.SetString(col, nd.Fields[fi])
+						}
+					}
+					return nil
+				})
+				if err != nil {
+					return err
+				}
+				if idx != uint32(i) {
+					return fmt.Errorf("graphops: attribute row %d got index %d", i, idx)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			c.Close()
+			return err
+		}
+	}
+	g.attrs = c
+	return nil
+}
+
+// Schema returns the graph's schema.
+func (g *Graph) Schema() *data.Schema { return &g.schema }
+
+// NumNodes returns the number of nodes.
+func (g *Graph) NumNodes() int { return len(g.types) }
+
+// NumEntries returns the number of adjacency entries (directed, deduplicated).
+func (g *Graph) NumEntries() int { return len(g.nbr) }
+
+// AdjacencyBytes returns the memory held by the adjacency arrays.
+func (g *Graph) AdjacencyBytes() int {
+	return len(g.off)*8 + len(g.nbr)*4 + len(g.rel) + len(g.dir)
+}
+
+// Type returns the type of node v.
+func (g *Graph) Type(v uint32) data.TypeID { return g.types[v] }
+
+// Types returns the node type of every node; callers must not modify it.
+func (g *Graph) Types() []data.TypeID { return g.types }
+
+// Degree returns the number of distinct (relation, neighbour) entries of v.
+func (g *Graph) Degree(v uint32) int { return int(g.off[v+1] - g.off[v]) }
+
+// Neighbors returns the neighbours of v and their relations, sorted by
+// (relation, neighbour). The slices alias the graph: do not modify them.
+func (g *Graph) Neighbors(v uint32) ([]uint32, []data.RelID) {
+	lo, hi := g.off[v], g.off[v+1]
+	return g.nbr[lo:hi], g.rel[lo:hi]
+}
+
+// Dir returns the direction bits (DirOut, DirIn) of the i-th entry of v.
+func (g *Graph) Dir(v uint32, i int) uint8 {
+	p := g.off[v] + uint64(i)
+	return g.dir[p/4] >> (2 * (p % 4)) & 3
+}
+
+// relRange returns the [lo, hi) entry range of v with relation r.
+func (g *Graph) relRange(v uint32, r data.RelID) (uint64, uint64) {
+	lo, hi := g.off[v], g.off[v+1]
+	rs := g.rel[lo:hi]
+	a := sort.Search(len(rs), func(i int) bool { return rs[i] >= r })
+	b := a + sort.Search(len(rs)-a, func(i int) bool { return rs[a+i] > r })
+	return lo + uint64(a), lo + uint64(b)
+}
+
+// NeighborsByRel returns the neighbours of v by relation r, ascending. The
+// slice aliases the graph.
+func (g *Graph) NeighborsByRel(v uint32, r data.RelID) []uint32 {
+	a, b := g.relRange(v, r)
+	return g.nbr[a:b]
+}
+
+// NeighborsOfType appends to dst the distinct neighbours of v of node type
+// t (over every relation), ascending, and returns it. When the ids of type t
+// form one contiguous block (the usual layout) each relation's run is cut by
+// binary search, otherwise it is filtered.
+func (g *Graph) NeighborsOfType(dst []uint32, v uint32, t data.TypeID) []uint32 {
+	base := len(dst)
+	blk := g.typeBlocks[t]
+	lo, hi := g.off[v], g.off[v+1]
+	for p := lo; p < hi; {
+		r := g.rel[p]
+		q := p
+		for q < hi && g.rel[q] == r {
+			q++
+		}
+		run := g.nbr[p:q]
+		if blk[0] <= blk[1] {
+			a := sort.Search(len(run), func(i int) bool { return run[i] >= blk[0] })
+			b := sort.Search(len(run), func(i int) bool { return run[i] >= blk[1] })
+			dst = append(dst, run[a:b]...)
+		} else {
+			for _, u := range run {
+				if g.types[u] == t {
+					dst = append(dst, u)
+				}
+			}
+		}
+		p = q
+	}
+	out := dst[base:]
+	slices.Sort(out)
+	return append(dst[:base], slices.Compact(out)...)
+}
+
+// NodesOfType returns the ids of every node of type t, ascending, using the
+// type's bitmap index.
+func (g *Graph) NodesOfType(t data.TypeID) []uint32 {
+	var out []uint32
+	name := typeIndexName(g.schema.NodeTypes[t])
+	g.attrs.Query(func(txn *column.Txn) error {
+		return txn.With(name).Range(func(idx uint32) {
+			out = append(out, idx)
+		})
+	})
+	slices.Sort(out)
+	return out
+}
+
+// CountOfType returns the number of nodes of type t from its bitmap index.
+func (g *Graph) CountOfType(t data.TypeID) int {
+	n := 0
+	g.attrs.Query(func(txn *column.Txn) error {
+		n = txn.With(typeIndexName(g.schema.NodeTypes[t])).Count()
+		return nil
+	})
+	return n
+}
+
+// Name returns the name of node v.
+func (g *Graph) Name(v uint32) string {
+	var s string
+	g.attrs.QueryAt(v, func(r column.Row) error {
+		s, _ = r.String("name")
+		return nil
+	})
+	return s
+}
+
+// Field returns the value of text field f (an index into the schema's
+// TextFields) of node v.
+func (g *Graph) Field(v uint32, f int) string {
+	var s string
+	g.attrs.QueryAt(v, func(r column.Row) error {
+		s, _ = r.String(g.fieldCols[f])
+		return nil
+	})
+	return s
+}
+
+// TypeName returns the stored type name of node v from the enum column.
+func (g *Graph) TypeName(v uint32) string {
+	var s string
+	g.attrs.QueryAt(v, func(r column.Row) error {
+		s, _ = r.Enum("type")
+		return nil
+	})
+	return s
+}

@@ -1,0 +1,171 @@
+package graphops
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/strata-retrieval/strata/data"
+)
+
+func smallSKB() *data.SKB {
+	s := &data.SKB{Schema: data.Schema{
+		Format: data.FormatSKBDir, NodeTypes: []string{"paper", "author"},
+		RelationTypes: []string{"writes", "cites"}, TextFields: []string{"title"},
+	}}
+	// papers 0,1,2 ; authors 3,4
+	for i, n := range []struct {
+		t    data.TypeID
+		name string
+	}{{0, "P0"}, {0, "P1"}, {0, "P2"}, {1, "Ann"}, {1, "Bob"}} {
+		s.Nodes = append(s.Nodes, data.Node{Type: n.t, Name: n.name, Fields: []string{"title " + n.name}})
+		_ = i
+	}
+	s.Edges.Add(3, 0, 0) // Ann writes P0
+	s.Edges.Add(3, 0, 1) // Ann writes P1
+	s.Edges.Add(4, 0, 1) // Bob writes P1
+	s.Edges.Add(0, 1, 1) // P0 cites P1
+	s.Edges.Add(1, 1, 0) // P1 cites P0 (reverse exists too)
+	s.Edges.Add(0, 1, 1) // duplicate
+	s.Edges.Add(2, 1, 2) // self-citation
+	return s
+}
+
+func TestGraphSmall(t *testing.T) {
+	g, err := Build(smallSKB())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	nb, rel := g.Neighbors(1)
+	if !cmp.Equal(nb, []uint32{3, 4, 0}) || !cmp.Equal(rel, []data.RelID{0, 0, 1}) {
+		t.Errorf("Neighbors(1) = %v %v", nb, rel)
+	}
+	// P1's entry to P0 by cites was stored both ways.
+	if d := g.Dir(1, 2); d != DirOut|DirIn {
+		t.Errorf("Dir(1, cites P0) = %b", d)
+	}
+	if d := g.Dir(1, 0); d != DirIn { // Ann -> P1
+		t.Errorf("Dir(1, writes Ann) = %b", d)
+	}
+	if got := g.NeighborsByRel(0, 1); !cmp.Equal(got, []uint32{1}) {
+		t.Errorf("NeighborsByRel(0, cites) = %v", got)
+	}
+	if got := g.NeighborsByRel(3, 1); len(got) != 0 {
+		t.Errorf("NeighborsByRel(Ann, cites) = %v", got)
+	}
+	if got := g.NeighborsOfType(nil, 1, 1); !cmp.Equal(got, []uint32{3, 4}) {
+		t.Errorf("NeighborsOfType(P1, author) = %v", got)
+	}
+	if got := g.NeighborsOfType(nil, 2, 0); !cmp.Equal(got, []uint32{2}) {
+		t.Errorf("self loop: %v", got)
+	}
+	if g.Degree(2) != 1 || g.Dir(2, 0) != DirOut|DirIn {
+		t.Errorf("self loop degree %d dir %b", g.Degree(2), g.Dir(2, 0))
+	}
+	if got := g.NodesOfType(1); !cmp.Equal(got, []uint32{3, 4}) {
+		t.Errorf("NodesOfType(author) = %v", got)
+	}
+	if g.CountOfType(0) != 3 {
+		t.Errorf("CountOfType(paper) = %d", g.CountOfType(0))
+	}
+	if g.Name(4) != "Bob" || g.Field(4, 0) != "title Bob" || g.TypeName(4) != "author" {
+		t.Errorf("attrs of 4: %q %q %q", g.Name(4), g.Field(4, 0), g.TypeName(4))
+	}
+	if g.NumEntries() != 9 {
+		t.Errorf("entries = %d, want 9", g.NumEntries())
+	}
+}
+
+// TestGraphRandom checks every query against a brute-force reference on
+// random graphs with interleaved (non-contiguous) and contiguous types.
+func TestGraphRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for trial := 0; trial < 20; trial++ {
+		n := 2 + r.IntN(200)
+		contiguous := trial%2 == 0
+		s := &data.SKB{Schema: data.Schema{NodeTypes: []string{"a", "b", "c"}, RelationTypes: []string{"r0", "r1", "r2", "r3"}}}
+		for i := 0; i < n; i++ {
+			ty := data.TypeID(r.IntN(3))
+			if contiguous {
+				ty = data.TypeID(i * 3 / n)
+			}
+			s.Nodes = append(s.Nodes, data.Node{Type: ty, Fields: []string{}})
+		}
+		m := r.IntN(n * 6)
+		type key struct {
+			v, u uint32
+			r    data.RelID
+		}
+		ref := map[key]uint8{}
+		for i := 0; i < m; i++ {
+			a, b, rel := uint32(r.IntN(n)), uint32(r.IntN(n)), data.RelID(r.IntN(4))
+			s.Edges.Add(a, rel, b)
+			ref[key{a, b, rel}] |= DirOut
+			ref[key{b, a, rel}] |= DirIn
+		}
+		g, err := Build(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total := 0
+		for v := uint32(0); v < uint32(n); v++ {
+			nb, rl := g.Neighbors(v)
+			total += len(nb)
+			for i := range nb {
+				if i > 0 && (rl[i-1] > rl[i] || (rl[i-1] == rl[i] && nb[i-1] >= nb[i])) {
+					t.Fatalf("node %d not sorted by (rel, nbr)", v)
+				}
+				if want := ref[key{v, nb[i], rl[i]}]; want == 0 || g.Dir(v, i) != want {
+					t.Fatalf("node %d entry %d: dir %b, want %b", v, i, g.Dir(v, i), want)
+				}
+			}
+			for ty := data.TypeID(0); ty < 3; ty++ {
+				var want []uint32
+				for u := uint32(0); u < uint32(n); u++ {
+					if s.Nodes[u].Type != ty {
+						continue
+					}
+					for rel := data.RelID(0); rel < 4; rel++ {
+						if ref[key{v, u, rel}] != 0 {
+							want = append(want, u)
+							break
+						}
+					}
+				}
+				if got := g.NeighborsOfType(nil, v, ty); !cmp.Equal(got, want, cmpopts.EquateEmpty()) {
+					t.Fatalf("NeighborsOfType(%d, %d) = %v, want %v", v, ty, got, want)
+				}
+			}
+			for rel := data.RelID(0); rel < 4; rel++ {
+				var want []uint32
+				for u := uint32(0); u < uint32(n); u++ {
+					if ref[key{v, u, rel}] != 0 {
+						want = append(want, u)
+					}
+				}
+				if got := g.NeighborsByRel(v, rel); !cmp.Equal(got, want, cmpopts.EquateEmpty()) {
+					t.Fatalf("NeighborsByRel(%d, %d) = %v, want %v", v, rel, got, want)
+				}
+			}
+		}
+		if total != len(ref) {
+			t.Fatalf("entries %d, want %d", total, len(ref))
+		}
+		for ty := data.TypeID(0); ty < 3; ty++ {
+			var want []uint32
+			for u := range s.Nodes {
+				if s.Nodes[u].Type == ty {
+					want = append(want, uint32(u))
+				}
+			}
+			if got := g.NodesOfType(ty); !slices.Equal(got, want) {
+				t.Fatalf("NodesOfType(%d) = %v, want %v", ty, got, want)
+			}
+		}
+		g.Close()
+	}
+}
