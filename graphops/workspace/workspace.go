@@ -1,0 +1,208 @@
+// Package workspace assembles what strata needs to answer queries over one
+// SKB: the SKB itself, its typed graph, the name dictionary, the BM25
+// indexes (whole document over candidates, and one per text field over all
+// nodes) and the ground-truth or imported plans. A workspace is built once
+// from an SKB and saved as a versioned, checksummed snapshot that loads
+// fast (see snapshot.go).
+package workspace
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"hash"
+	"sort"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/graphops"
+)
+
+// DocField is the name of the whole-document index.
+const DocField = "doc"
+
+// NameField is the name of the node-name index.
+const NameField = "name"
+
+// Config holds the hyperparameters of the indexes.
+type Config struct {
+	BM25 index.Config `json:"bm25"`
+}
+
+// Workspace is an SKB with its graph and indexes. It is read-only once
+// built.
+type Workspace struct {
+	Config     Config
+	SKB        *data.SKB
+	Graph      *graphops.Graph
+	Names      *graphops.NameIndex
+	Candidates []uint32 // candidate node ids, ascending
+	CandMask   []bool   // CandMask[v]: v is a candidate
+	// Doc indexes the whole document of every candidate; its document d is
+	// node Candidates[d].
+	Doc *index.BM25
+	// Fields holds one index per text field and one over names, each over
+	// all nodes (document d is node d).
+	Fields map[string]*index.BM25
+	// Plans maps query ids to plans (ground truth from the generator or
+	// imported); nil when there are none.
+	Plans map[int]data.Plan
+	// Fingerprint identifies the SKB content (schema, nodes, edges, QA).
+	Fingerprint string
+}
+
+// Progress reports the start of a build stage; nil means silent.
+type Progress func(stage string)
+
+// Build constructs a workspace.
+func Build(ctx context.Context, skb *data.SKB, plans map[int]data.Plan, cfg Config, progress Progress) (*Workspace, error) {
+	if err := cfg.BM25.Validate(); err != nil {
+		return nil, err
+	}
+	say := func(s string) {
+		if progress != nil {
+			progress(s)
+		}
+	}
+	ws := &Workspace{Config: cfg, SKB: skb, Plans: plans}
+	say("fingerprint")
+	ws.Fingerprint = Fingerprint(skb)
+	say("graph")
+	g, err := graphops.Build(skb)
+	if err != nil {
+		return nil, err
+	}
+	ws.Graph = g
+	ws.Names = graphops.NewNameIndex(skb)
+	ws.Candidates = skb.CandidateIDs()
+	ws.CandMask = make([]bool, len(skb.Nodes))
+	for _, c := range ws.Candidates {
+		ws.CandMask[c] = true
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	say("bm25 " + DocField)
+	b := index.NewBuilder(cfg.BM25)
+	for _, c := range ws.Candidates {
+		b.Add(skb.Document(c))
+	}
+	ws.Doc = b.Build()
+	ws.Fields = map[string]*index.BM25{}
+	fields := []string{NameField}
+	for _, f := range skb.Schema.TextFields {
+		if f != NameField {
+			fields = append(fields, f)
+		}
+	}
+	for _, f := range fields {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		say("bm25 " + f)
+		b := index.NewBuilder(cfg.BM25)
+		for i := range skb.Nodes {
+			b.Add(skb.Field(uint32(i), f))
+		}
+		ws.Fields[f] = b.Build()
+	}
+	return ws, nil
+}
+
+// Close releases the graph's attribute store.
+func (ws *Workspace) Close() error {
+	if ws.Graph != nil {
+		return ws.Graph.Close()
+	}
+	return nil
+}
+
+// FieldNames returns the per-field index names, sorted.
+func (ws *Workspace) FieldNames() []string {
+	out := make([]string, 0, len(ws.Fields))
+	for f := range ws.Fields {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// SearchDoc runs BM25 over the whole documents of the candidates and returns
+// node ids.
+func (ws *Workspace) SearchDoc(query string, k int) []index.Hit {
+	hits := ws.Doc.Search(query, k, nil)
+	for i := range hits {
+		hits[i].ID = ws.Candidates[hits[i].ID]
+	}
+	return hits
+}
+
+// Fingerprint hashes the content of an SKB: schema, nodes, edges and QA.
+func Fingerprint(skb *data.SKB) string {
+	h := sha256.New()
+	w := func(s string) { writeString(h, s) }
+	s := skb.Schema
+	for _, list := range [][]string{{s.Name}, s.NodeTypes, s.RelationTypes, s.CandidateTypes, s.TextFields} {
+		writeUint(h, uint64(len(list)))
+		for _, x := range list {
+			w(x)
+		}
+	}
+	writeUint(h, uint64(len(skb.Nodes)))
+	for i := range skb.Nodes {
+		n := &skb.Nodes[i]
+		writeUint(h, uint64(n.Type))
+		w(n.Name)
+		for _, f := range n.Fields {
+			w(f)
+		}
+	}
+	writeUint(h, uint64(skb.Edges.Len()))
+	for i := range skb.Edges.Src {
+		writeUint(h, uint64(skb.Edges.Src[i])<<40|uint64(skb.Edges.Rel[i])<<32|uint64(skb.Edges.Dst[i]))
+	}
+	if qa := skb.QA; qa != nil {
+		for _, set := range [][]data.Query{qa.Queries, qa.Human} {
+			writeUint(h, uint64(len(set)))
+			for _, q := range set {
+				writeUint(h, uint64(q.ID))
+				w(q.Text)
+				writeUint(h, uint64(len(q.Answers)))
+				for _, a := range q.Answers {
+					writeUint(h, uint64(a))
+				}
+			}
+		}
+		names := make([]string, 0, len(qa.Splits))
+		for k := range qa.Splits {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		for _, k := range names {
+			w(k)
+			writeUint(h, uint64(len(qa.Splits[k])))
+			for _, id := range qa.Splits[k] {
+				writeUint(h, uint64(id))
+			}
+		}
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+func writeUint(h hash.Hash, v uint64) {
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], v)
+	h.Write(b[:])
+}
+
+func writeString(h hash.Hash, s string) {
+	writeUint(h, uint64(len(s)))
+	h.Write([]byte(s))
+}
+
+// String summarises the workspace.
+func (ws *Workspace) String() string {
+	return fmt.Sprintf("%s: %d nodes, %d edges, %d candidates", ws.SKB.Schema.Name, len(ws.SKB.Nodes), ws.SKB.Edges.Len(), len(ws.Candidates))
+}

@@ -1,0 +1,118 @@
+package infer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync/atomic"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+)
+
+// Method ranks candidates for a query.
+type Method interface {
+	Name() string
+	Rank(ctx context.Context, q data.Query) ([]index.Hit, error)
+}
+
+// MethodInfo describes a method for help texts.
+type MethodInfo struct {
+	Name, Summary string
+}
+
+// Methods lists the methods NewMethod knows.
+func Methods() []MethodInfo {
+	return []MethodInfo{
+		{"bm25", "BM25 (bm25s lucene, k1=1.5, b=0.75) over the whole document of every candidate"},
+		{"oracle-plan", "executes the query's ground-truth plan on the graph and ranks the reached nodes by BM25 of the textual restriction (an upper bound; needs plans)"},
+		{"plan-structure", "executes only the structure of the ground-truth plan: reached nodes ranked by id, no text (shows what graph-only retrieval misses)"},
+	}
+}
+
+// NewMethod returns the named method over ws.
+func NewMethod(ws *workspace.Workspace, name string) (Method, error) {
+	switch name {
+	case "bm25":
+		return &BM25Method{ws: ws}, nil
+	case "oracle-plan", "plan-structure":
+		if len(ws.Plans) == 0 {
+			return nil, fmt.Errorf("method %s needs query plans, and this workspace has none (generated benchmarks carry them in stark_qa/plans.jsonl)", name)
+		}
+		return &PlanMethod{ws: ws, useText: name == "oracle-plan"}, nil
+	}
+	var names []string
+	for _, m := range Methods() {
+		names = append(names, m.Name)
+	}
+	return nil, fmt.Errorf("unknown method %q (have %s)", name, strings.Join(names, ", "))
+}
+
+// BM25Method scores every candidate whose document matches a query term.
+type BM25Method struct{ ws *workspace.Workspace }
+
+func (m *BM25Method) Name() string { return "bm25" }
+
+func (m *BM25Method) Rank(_ context.Context, q data.Query) ([]index.Hit, error) {
+	hits := m.ws.Doc.ScoreAll(q.Text, nil)
+	for i := range hits {
+		hits[i].ID = m.ws.Candidates[hits[i].ID]
+	}
+	return hits, nil
+}
+
+// PlanMethod executes a query's plan. With useText it ranks the reached
+// nodes by BM25 of the target's textual restriction over their documents;
+// without, it ranks them by id. Queries whose plan is missing or invalid
+// fall back to BM25 over the query, as MoR does; Fallbacks counts them.
+type PlanMethod struct {
+	ws        *workspace.Workspace
+	useText   bool
+	Fallbacks atomic.Int64
+}
+
+func (m *PlanMethod) Name() string {
+	if m.useText {
+		return "oracle-plan"
+	}
+	return "plan-structure"
+}
+
+func (m *PlanMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
+	plan, ok := m.ws.Plans[q.ID]
+	if !ok {
+		m.Fallbacks.Add(1)
+		return (&BM25Method{m.ws}).Rank(ctx, q)
+	}
+	res, err := graphops.ExecutePlan(m.ws.Graph, m.ws.Names, plan)
+	if errors.Is(err, graphops.ErrInvalidPlan) {
+		m.Fallbacks.Add(1)
+		return (&BM25Method{m.ws}).Rank(ctx, q)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if res.Reach == nil { // target type only: no structure
+		m.Fallbacks.Add(1)
+		return (&BM25Method{m.ws}).Rank(ctx, q)
+	}
+	out := make([]index.Hit, 0, len(res.Reach))
+	for _, v := range res.Reach {
+		if m.ws.CandMask[v] {
+			out = append(out, index.Hit{ID: v})
+		}
+	}
+	if !m.useText || len(res.TargetRestriction) == 0 {
+		return out, nil
+	}
+	text := strings.Join(res.TargetRestriction, " ")
+	for i := range out {
+		d := sort.Search(len(m.ws.Candidates), func(j int) bool { return m.ws.Candidates[j] >= out[i].ID })
+		out[i].Score = m.ws.Doc.Score(text, uint32(d))
+	}
+	return out, nil
+}
