@@ -82,11 +82,11 @@ func TestSKBDirGolden(t *testing.T) {
 {"id":1,"type":"product","name":"Road Shoe","fields":{"description":"fast"}}
 {"id":2,"type":"brand","name":"Acme","fields":{}}
 `,
-		"edges.tsv": "0\thas_brand\t2\n1\thas_brand\t2\n0\talso_buy\t1\n",
+		"edges.tsv":             "0\thas_brand\t2\n1\thas_brand\t2\n0\talso_buy\t1\n",
 		"stark_qa/stark_qa.csv": "id,query,answer_ids\n3,\"acme trail, shoe\",[0]\n7,\"fast \"\"road\"\" shoe\",\"[1, 0]\"\n",
 		"stark_qa/stark_qa_human_generated_eval.csv": "id,query,answer_ids,answer_ids_source\n0,grippy,\"[0, 1]\",[0]\n",
-		"split/train.index": "3\n",
-		"split/test.index":  "7\n",
+		"split/train.index":                          "3\n",
+		"split/test.index":                           "7\n",
 	}
 	for name, want := range files {
 		b, err := os.ReadFile(filepath.Join(dir, name))

@@ -1,0 +1,92 @@
+package infer
+
+import (
+	"context"
+	"testing"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/synth"
+	"github.com/strata-retrieval/strata/eval"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+)
+
+func build(t *testing.T, preset string, nodes, queries int) *workspace.Workspace {
+	t.Helper()
+	res, err := synth.Generate(synth.Config{Preset: preset, Nodes: nodes, Queries: queries, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans := map[int]data.Plan{}
+	for _, r := range res.Plans {
+		plans[r.QID] = r.Plan
+	}
+	ws, err := workspace.Build(context.Background(), res.SKB, plans, workspace.Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	return ws
+}
+
+func evaluate(t *testing.T, ws *workspace.Workspace, method, split string) eval.Summary {
+	t.Helper()
+	m, err := NewMethod(ws, method)
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs, err := ws.SKB.QA.Split(split)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := eval.NewEvaluator(len(ws.SKB.Nodes), ws.Candidates)
+	rs, err := eval.Run(context.Background(), ev, qs, m, eval.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return eval.Summarize(rs)
+}
+
+// TestCalibration guards the generator's calibration at the default size
+// (5,000 nodes, 1,000 queries, seed 1): BM25's test Hit@1 is within 0.10 of
+// STaRK's BM25 (amazon 0.45, mag 0.26, prime 0.13), the oracle plan reaches
+// at least 0.90, and both text-only and graph-only retrieval fall well short
+// of the oracle: the headroom hybrid methods are for.
+func TestCalibration(t *testing.T) {
+	stark := map[string]float64{"amazon": 0.45, "mag": 0.26, "prime": 0.13}
+	for preset, target := range stark {
+		t.Run(preset, func(t *testing.T) {
+			ws := build(t, preset, 5000, 1000)
+			bm := evaluate(t, ws, "bm25", "test")
+			or := evaluate(t, ws, "oracle-plan", "test")
+			st := evaluate(t, ws, "plan-structure", "test")
+			t.Logf("bm25 %v\noracle %v\nstructure %v", bm, or, st)
+			if bm.N != 200 {
+				t.Errorf("test split has %d queries, want 200", bm.N)
+			}
+			if bm.Hit1 < target-0.10 || bm.Hit1 > target+0.10 {
+				t.Errorf("bm25 hit@1 = %.4f, want %.2f ± 0.10", bm.Hit1, target)
+			}
+			if or.Hit1 < 0.90 {
+				t.Errorf("oracle-plan hit@1 = %.4f, want >= 0.90", or.Hit1)
+			}
+			if or.Hit1-bm.Hit1 < 0.3 {
+				t.Errorf("text-only bm25 (%.4f) is too close to the oracle (%.4f)", bm.Hit1, or.Hit1)
+			}
+			if or.Hit1-st.Hit1 < 0.3 {
+				t.Errorf("graph-only plan-structure (%.4f) is too close to the oracle (%.4f)", st.Hit1, or.Hit1)
+			}
+		})
+	}
+}
+
+func TestUnknownMethod(t *testing.T) {
+	ws := build(t, "amazon", 500, 20)
+	if _, err := NewMethod(ws, "dense"); err == nil {
+		t.Error("unknown method accepted")
+	}
+	noPlans := *ws
+	noPlans.Plans = nil
+	if _, err := NewMethod(&noPlans, "oracle-plan"); err == nil {
+		t.Error("oracle-plan without plans accepted")
+	}
+}
