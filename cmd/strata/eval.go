@@ -1,0 +1,117 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/strata-retrieval/strata/eval"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+)
+
+type evalOptions struct {
+	Methods []string
+	Splits  []string
+	JSON    bool
+}
+
+func newEvalCmd(u *ui) *cobra.Command {
+	var o evalOptions
+	var methodHelp []string
+	for _, m := range infer.Methods() {
+		methodHelp = append(methodHelp, fmt.Sprintf("  %-15s %s", m.Name, m.Summary))
+	}
+	cmd := &cobra.Command{
+		Use:   "eval WORKSPACE --method bm25 [--split test]",
+		Short: "Evaluate retrieval methods with STaRK's metrics",
+		Long: `Evaluate one or more methods on one or more query splits with STaRK's
+metrics, exactly as stark_qa's evaluator computes them: every candidate is
+ranked (unscored candidates get min(score) - 1, ties by node id), gold answers
+outside the candidate set are dropped, and Hit@1, Hit@5, Recall@20 and MRR are
+averaged over queries.
+
+Methods:
+` + strings.Join(methodHelp, "\n") + `
+
+With --json, one JSON object per (method, split) is printed per line, with
+the keys method, split, n, hit@1, hit@5, recall@20 and mrr.`,
+		Example: `  strata eval ws --method bm25
+  strata eval ws --method bm25,oracle-plan --split val,test --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ws, err := workspace.Load(args[0])
+			if err != nil {
+				return err
+			}
+			defer ws.Close()
+			sums, err := runEval(cmd.Context(), u, ws, o.Methods, o.Splits)
+			if err != nil {
+				return err
+			}
+			return printSummaries(u.out, sums, o.JSON)
+		},
+	}
+	cmd.Flags().StringSliceVar(&o.Methods, "method", []string{"bm25"}, "methods to evaluate (comma-separated)")
+	cmd.Flags().StringSliceVar(&o.Splits, "split", []string{"test"}, "splits: train, val, test, human or any split file name (comma-separated)")
+	cmd.Flags().BoolVar(&o.JSON, "json", false, "print one JSON object per method and split")
+	return cmd
+}
+
+func runEval(ctx context.Context, u *ui, ws *workspace.Workspace, methods, splits []string) ([]eval.Summary, error) {
+	if ws.SKB.QA == nil {
+		return nil, fmt.Errorf("the workspace has no questions to evaluate on")
+	}
+	ev := eval.NewEvaluator(len(ws.SKB.Nodes), ws.Candidates)
+	var out []eval.Summary
+	for _, name := range methods {
+		m, err := infer.NewMethod(ws, name)
+		if err != nil {
+			return nil, err
+		}
+		for _, split := range splits {
+			qs, err := ws.SKB.QA.Split(split)
+			if err != nil {
+				return nil, err
+			}
+			progress, done := u.counter(len(qs), name+" "+split)
+			rs, err := eval.Run(ctx, ev, qs, m, eval.RunOptions{Progress: progress})
+			done()
+			if err != nil {
+				return nil, err
+			}
+			s := eval.Summarize(rs)
+			s.Method, s.Split = name, split
+			out = append(out, s)
+			if pm, ok := m.(*infer.PlanMethod); ok {
+				if n := pm.Fallbacks.Swap(0); n > 0 {
+					fmt.Fprintf(u.err, "%s on %s: %d of %d queries had no usable plan and fell back to bm25\n", name, split, n, len(qs))
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+func printSummaries(w io.Writer, sums []eval.Summary, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		for _, s := range sums {
+			if err := enc.Encode(s); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "method\tsplit\tn\thit@1\thit@5\trecall@20\tmrr")
+	for _, s := range sums {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.4f\t%.4f\t%.4f\t%.4f\n", s.Method, s.Split, s.N, s.Hit1, s.Hit5, s.Recall20, s.MRR)
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+)
+
+type importOptions struct {
+	Format  string
+	In      string
+	Out     string
+	QA      string
+	Plans   string
+	Dataset string
+	KGQA    []string
+	K1, B   float64
+	Force   bool
+}
+
+func newImportCmd(u *ui) *cobra.Command {
+	var o importOptions
+	cmd := &cobra.Command{
+		Use:   "import --format skbdir|stark|triples --in PATH --out WORKSPACE",
+		Short: "Build a workspace (graph, indexes, questions) from an SKB",
+		Long: `Build a workspace directory from an SKB: the typed graph (CSR adjacency,
+node attributes), BM25 indexes (whole document over candidates, one per text
+field over all nodes) and the question set, saved as one checksummed snapshot
+that later commands load in a fraction of the build time.
+
+Formats:
+  skbdir   an skbdir/1 directory (schema.json, nodes.jsonl[.zst], edges.tsv[.zst],
+           stark_qa/, split/); stark_qa/plans.jsonl is imported when present.
+  stark    STaRK's processed files (node_info.pkl, edge_index.pt, edge_types.pt,
+           node_types.pt, node_type_dict.pkl, edge_type_dict.pkl); give the
+           query directory (stark_qa/ and split/) with --qa. Documents are built
+           from node_info the way STaRK's get_doc_info does for --dataset.
+  triples  a head|relation|tail file (MetaQA's kb.txt) or a directory holding
+           kb.txt; KGQA question files (question<TAB>ans1|ans2, topic entity in
+           [brackets]) come from --kgqa FILE[:SPLIT] or, for a directory, every
+           */qa_*.txt below it.`,
+		Example: `  strata import --format skbdir --in mag-skb --out mag-ws
+  strata import --format stark --in prime/processed --qa stark/data/prime --dataset prime --out prime-ws
+  strata import --format triples --in MetaQA --out metaqa-ws`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.In == "" || o.Out == "" {
+				return fmt.Errorf("--in and --out are required")
+			}
+			return runImport(cmd, u, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.Format, "format", "skbdir", "input format: skbdir, stark or triples")
+	f.StringVar(&o.In, "in", "", "input path")
+	f.StringVar(&o.Out, "out", "", "workspace directory to create")
+	f.StringVar(&o.QA, "qa", "", "stark: directory with stark_qa/ and split/")
+	f.StringVar(&o.Plans, "plans", "", "plans file (strata JSONL: q_id, plan.Metapath, plan.Restriction)")
+	f.StringVar(&o.Dataset, "dataset", "", "stark: amazon, mag or prime (default: guessed from node types)")
+	f.StringSliceVar(&o.KGQA, "kgqa", nil, "triples: question file FILE[:SPLIT] (repeatable)")
+	f.Float64Var(&o.K1, "k1", 1.5, "BM25 k1")
+	f.Float64Var(&o.B, "b", 0.75, "BM25 b")
+	f.BoolVar(&o.Force, "force", false, "replace an existing workspace")
+	return cmd
+}
+
+func runImport(cmd *cobra.Command, u *ui, o importOptions) error {
+	if _, err := os.Stat(workspace.Path(o.Out)); err == nil && !o.Force {
+		return fmt.Errorf("%s already holds a workspace (use --force to replace it)", o.Out)
+	}
+	u.stage("reading %s (%s)", o.In, o.Format)
+	var skb *data.SKB
+	var plans map[int]data.Plan
+	var err error
+	switch o.Format {
+	case "skbdir":
+		if skb, err = data.ReadSKBDir(o.In); err != nil {
+			return err
+		}
+		if p := filepath.Join(o.In, data.PlansFile); o.Plans == "" {
+			if _, statErr := os.Stat(p); statErr == nil {
+				o.Plans = p
+			}
+		}
+	case "stark":
+		if skb, err = data.ReadStarkProcessed(o.In, o.Dataset); err != nil {
+			return err
+		}
+		if o.QA != "" {
+			if skb.QA, err = data.ReadStarkQA(o.QA, len(skb.Nodes)); err != nil {
+				return err
+			}
+		}
+	case "triples":
+		if skb, err = importTriples(u, o); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("--format %q: want skbdir, stark or triples", o.Format)
+	}
+	if o.Plans != "" {
+		if plans, err = data.ReadPlans(o.Plans); err != nil {
+			return err
+		}
+	}
+	cfg := workspace.Config{BM25: index.Config{K1: o.K1, B: o.B}}
+	ws, err := workspace.Build(cmd.Context(), skb, plans, cfg, func(s string) { u.stage("building %s", s) })
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	u.stage("saving %s", o.Out)
+	if err := ws.Save(o.Out); err != nil {
+		return err
+	}
+	nq := 0
+	if skb.QA != nil {
+		nq = len(skb.QA.Queries)
+	}
+	fmt.Fprintf(u.out, "imported %s into %s: %d nodes, %d edges, %d candidates, %d queries, %d plans\n",
+		o.In, o.Out, len(skb.Nodes), skb.Edges.Len(), len(ws.Candidates), nq, len(plans))
+	return nil
+}
+
+func importTriples(u *ui, o importOptions) (*data.SKB, error) {
+	kb := o.In
+	var qaFiles []string
+	if st, err := os.Stat(o.In); err == nil && st.IsDir() {
+		kb = filepath.Join(o.In, "kb.txt")
+		if len(o.KGQA) == 0 {
+			for _, pat := range []string{"*/qa_*.txt", "*/*/qa_*.txt"} {
+				m, _ := filepath.Glob(filepath.Join(o.In, pat))
+				for _, f := range m {
+					if !strings.HasSuffix(f, "_qtype.txt") {
+						qaFiles = append(qaFiles, f)
+					}
+				}
+			}
+			sort.Strings(qaFiles)
+		}
+	}
+	skb, err := data.ReadTriples(kb, '|')
+	if err != nil {
+		return nil, err
+	}
+	for _, spec := range o.KGQA {
+		qaFiles = append(qaFiles, spec)
+	}
+	for _, spec := range qaFiles {
+		file, split := spec, ""
+		if i := strings.LastIndex(spec, ":"); i > 0 {
+			file, split = spec[:i], spec[i+1:]
+		}
+		if split == "" {
+			split = filepath.Base(filepath.Dir(file)) + "-" + strings.TrimSuffix(strings.TrimPrefix(filepath.Base(file), "qa_"), ".txt")
+		}
+		qtype := strings.TrimSuffix(file, ".txt") + "_qtype.txt"
+		if _, err := os.Stat(qtype); errors.Is(err, os.ErrNotExist) {
+			qtype = ""
+		}
+		qs, err := data.ReadKGQA(file, qtype)
+		if err != nil {
+			return nil, err
+		}
+		st := data.KGQAToQA(skb, split, qs)
+		fmt.Fprintf(u.err, "%s -> split %s: %d questions, %d topic entities and %d answers not in the KB, %d questions left without an answer\n",
+			file, split, st.Questions, st.MissingTopics, st.DroppedAnswers, st.NoAnswer)
+	}
+	return skb, nil
+}

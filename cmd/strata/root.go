@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+// ui carries the output streams and whether progress may be drawn. It is
+// the one place the environment is read.
+type ui struct {
+	out, err io.Writer
+	tty      bool // stderr is a terminal: show progress
+}
+
+func newUI(out, errw io.Writer) *ui {
+	u := &ui{out: out, err: errw}
+	if f, ok := errw.(*os.File); ok && term.IsTerminal(int(f.Fd())) && os.Getenv("STRATA_NO_PROGRESS") == "" {
+		u.tty = true
+	}
+	return u
+}
+
+// stage announces a step on stderr when it is a terminal.
+func (u *ui) stage(format string, args ...any) {
+	if u.tty {
+		fmt.Fprintf(u.err, "· "+format+"\n", args...)
+	}
+}
+
+// counter returns a goroutine-safe progress callback drawing a bar on a
+// terminal, or a no-op.
+func (u *ui) counter(total int, desc string) (func(done, total int), func()) {
+	if !u.tty || total < 2 {
+		return func(int, int) {}, func() {}
+	}
+	bar := progressbar.NewOptions(total, progressbar.OptionSetWriter(u.err), progressbar.OptionSetDescription(desc),
+		progressbar.OptionShowCount(), progressbar.OptionThrottle(100_000_000), progressbar.OptionClearOnFinish())
+	var mu sync.Mutex
+	return func(done, _ int) {
+			mu.Lock()
+			bar.Set(done)
+			mu.Unlock()
+		}, func() {
+			bar.Finish()
+		}
+}
+
+// Main runs the CLI with args and returns the process exit code.
+func Main(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	u := newUI(stdout, stderr)
+	root := newRoot(u)
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	if err := root.ExecuteContext(ctx); err != nil {
+		if errors.Is(err, context.Canceled) {
+			fmt.Fprintln(stderr, "strata: interrupted")
+			return 130
+		}
+		fmt.Fprintln(stderr, "strata:", err)
+		return 1
+	}
+	return 0
+}
+
+func newRoot(u *ui) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "strata",
+		Short: "Hybrid text + graph retrieval over semi-structured knowledge bases",
+		Long: `strata builds, evaluates and serves retrievers over semi-structured knowledge
+bases (SKBs): typed graphs whose nodes carry documents, such as the STaRK
+benchmark's products (Amazon), papers (MAG) and biomedical entities (Prime).
+
+A typical session:
+
+  strata gen --preset amazon --out skb/          # or bring your own SKB
+  strata import --format skbdir --in skb/ --out ws/
+  strata info ws/
+  strata search ws/ "waterproof hiking boots"
+  strata eval ws/ --method bm25 --split test
+
+"strata demo" does all of this on a generated benchmark in one command.
+Metrics are STaRK's (Hit@1, Hit@5, Recall@20, MRR), computed exactly as
+stark_qa's evaluator does. Every metric-reporting command takes --json.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(newGenCmd(u), newImportCmd(u), newExportCmd(u), newInfoCmd(u), newSearchCmd(u), newEvalCmd(u), newDemoCmd(u))
+	return root
+}

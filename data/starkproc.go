@@ -1,0 +1,615 @@
+package data
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/nlpodyssey/gopickle/pickle"
+	"github.com/nlpodyssey/gopickle/pytorch"
+	"github.com/nlpodyssey/gopickle/types"
+)
+
+// Files of a STaRK processed SKB directory (what stark_qa's load_skb
+// extracts from processed.zip).
+var StarkProcessedFiles = []string{"node_info.pkl", "edge_index.pt", "edge_types.pt", "node_types.pt", "node_type_dict.pkl", "edge_type_dict.pkl"}
+
+// Text fields of imported STaRK SKBs per data set, in document order.
+var starkFields = map[string][]string{
+	"amazon": {"title", "brand", "dimensions", "weight", "description", "features", "reviews", "qa"},
+	"mag":    {"title", "abstract", "publication_date", "venue", "paper_count", "citation_count"},
+	"prime":  {"type", "source", "details"},
+}
+
+// ReadStarkProcessed reads STaRK's processed SKB files from dir. dataset is
+// amazon, mag or prime (empty: guessed from the node types) and decides how
+// node_info becomes text fields, following STaRK's get_doc_info. Edges keep
+// their stored direction; candidates are products (amazon), papers (mag) or
+// every node (prime).
+func ReadStarkProcessed(dir, dataset string) (*SKB, error) {
+	for _, f := range StarkProcessedFiles {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			return nil, perrf(filepath.Join(dir, f), 0, "", ErrMissingFile, "STaRK processed file not found")
+		}
+	}
+	ntd, err := readTypeDict(filepath.Join(dir, "node_type_dict.pkl"))
+	if err != nil {
+		return nil, err
+	}
+	etd, err := readTypeDict(filepath.Join(dir, "edge_type_dict.pkl"))
+	if err != nil {
+		return nil, err
+	}
+	if dataset == "" {
+		dataset = guessDataset(ntd)
+	}
+	fields, ok := starkFields[dataset]
+	if !ok {
+		return nil, fmt.Errorf("stark: unknown dataset %q (want amazon, mag or prime)", dataset)
+	}
+	schema := Schema{Format: FormatSKBDir, Name: "stark-" + dataset, TextFields: fields}
+	typeIDs := map[int64]TypeID{}
+	for _, e := range ntd {
+		typeIDs[e.key] = TypeID(len(schema.NodeTypes))
+		schema.NodeTypes = append(schema.NodeTypes, e.name)
+	}
+	relIDs := map[int64]RelID{}
+	for _, e := range etd {
+		relIDs[e.key] = RelID(len(schema.RelationTypes))
+		schema.RelationTypes = append(schema.RelationTypes, e.name)
+	}
+	switch dataset {
+	case "amazon":
+		schema.CandidateTypes = []string{"product"}
+	case "mag":
+		schema.CandidateTypes = []string{"paper"}
+	default:
+		schema.CandidateTypes = append([]string(nil), schema.NodeTypes...)
+	}
+	if err := schema.Validate(); err != nil {
+		return nil, perr(filepath.Join(dir, "node_type_dict.pkl"), 0, "", err)
+	}
+	ntPath := filepath.Join(dir, "node_types.pt")
+	nodeTypes, _, err := readLongTensor(ntPath)
+	if err != nil {
+		return nil, err
+	}
+	n := len(nodeTypes)
+	skb := &SKB{Schema: schema, Nodes: make([]Node, n)}
+	for i, t := range nodeTypes {
+		id, ok := typeIDs[t]
+		if !ok {
+			return nil, perrf(ntPath, 0, fmt.Sprintf("[%d]", i), ErrUnknownType, "node type id %d is not in node_type_dict.pkl", t)
+		}
+		skb.Nodes[i] = Node{Type: id, Fields: make([]string, len(fields))}
+	}
+	eiPath := filepath.Join(dir, "edge_index.pt")
+	ei, shape, err := readLongTensor(eiPath)
+	if err != nil {
+		return nil, err
+	}
+	if len(shape) != 2 || shape[0] != 2 {
+		return nil, perrf(eiPath, 0, "shape", ErrSyntax, "edge_index has shape %v, want [2, E]", shape)
+	}
+	etPath := filepath.Join(dir, "edge_types.pt")
+	et, _, err := readLongTensor(etPath)
+	if err != nil {
+		return nil, err
+	}
+	m := shape[1]
+	if len(et) != m {
+		return nil, perrf(etPath, 0, "shape", ErrSyntax, "%d edge types for %d edges", len(et), m)
+	}
+	for i := 0; i < m; i++ {
+		s, d := ei[i], ei[m+i]
+		if s < 0 || s >= int64(n) || d < 0 || d >= int64(n) {
+			return nil, perrf(eiPath, 0, fmt.Sprintf("[:, %d]", i), ErrIDRange, "edge %d-%d with %d nodes", s, d, n)
+		}
+		r, ok := relIDs[et[i]]
+		if !ok {
+			return nil, perrf(etPath, 0, fmt.Sprintf("[%d]", i), ErrUnknownRelation, "edge type id %d is not in edge_type_dict.pkl", et[i])
+		}
+		skb.Edges.Add(uint32(s), r, uint32(d))
+	}
+	niPath := filepath.Join(dir, "node_info.pkl")
+	info, err := loadPickle(niPath)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := dictEntries(info)
+	if err != nil {
+		return nil, perr(niPath, 0, "", err)
+	}
+	seen := make([]bool, n)
+	for _, e := range entries {
+		k, ok := toInt(e.Key)
+		if !ok || k < 0 || k >= int64(n) {
+			return nil, perrf(niPath, 0, fmt.Sprintf("[%v]", e.Key), ErrIDRange, "node key %v with %d nodes", e.Key, n)
+		}
+		if seen[k] {
+			return nil, perrf(niPath, 0, fmt.Sprintf("[%d]", k), ErrDuplicateID, "node %d appears twice", k)
+		}
+		seen[k] = true
+		attrs, err := dictEntries(e.Value)
+		if err != nil {
+			return nil, perr(niPath, 0, fmt.Sprintf("[%d]", k), err)
+		}
+		nd := &skb.Nodes[k]
+		fillStarkNode(dataset, schema.NodeTypes[nd.Type], attrs, nd)
+	}
+	return skb, nil
+}
+
+type typeEntry struct {
+	key  int64
+	name string
+}
+
+func readTypeDict(path string) ([]typeEntry, error) {
+	v, err := loadPickle(path)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := dictEntries(v)
+	if err != nil {
+		return nil, perr(path, 0, "", err)
+	}
+	var out []typeEntry
+	for _, e := range entries {
+		k, ok := toInt(e.Key)
+		name, ok2 := e.Value.(string)
+		if !ok || !ok2 {
+			return nil, perrf(path, 0, fmt.Sprintf("[%v]", e.Key), ErrSyntax, "want int -> str entries, got %T -> %T", e.Key, e.Value)
+		}
+		out = append(out, typeEntry{k, name})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
+	return out, nil
+}
+
+func guessDataset(ntd []typeEntry) string {
+	for _, e := range ntd {
+		switch e.name {
+		case "product":
+			return "amazon"
+		case "paper":
+			return "mag"
+		case "gene/protein", "disease":
+			return "prime"
+		}
+	}
+	return ""
+}
+
+// loadPickle reads a pickle file, understanding numpy scalars.
+func loadPickle(path string) (any, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	u := pickle.NewUnpickler(bufio.NewReader(f))
+	u.FindClass = numpyFindClass
+	v, err := u.Load()
+	if err != nil {
+		return nil, perrf(path, 0, "", ErrSyntax, "pickle: %v", err)
+	}
+	return v, nil
+}
+
+// readLongTensor reads a .pt file holding one int64 (or int32) tensor and
+// returns its values in row-major order and its shape.
+func readLongTensor(path string) ([]int64, []int, error) {
+	v, err := pytorch.LoadWithUnpickler(path, func(r io.Reader) pickle.Unpickler {
+		u := pickle.NewUnpickler(r)
+		u.FindClass = numpyFindClass
+		return u
+	})
+	if err != nil {
+		return nil, nil, perrf(path, 0, "", ErrSyntax, "torch file: %v", err)
+	}
+	t, ok := v.(*pytorch.Tensor)
+	if !ok {
+		return nil, nil, perrf(path, 0, "", ErrSyntax, "want a tensor, got %T", v)
+	}
+	var src []int64
+	switch s := t.Source.(type) {
+	case *pytorch.LongStorage:
+		src = s.Data
+	case *pytorch.IntStorage:
+		src = make([]int64, len(s.Data))
+		for i, x := range s.Data {
+			src[i] = int64(x)
+		}
+	case *pytorch.FloatStorage: // STaRK's amazon node_types are torch.zeros (float)
+		src = make([]int64, len(s.Data))
+		for i, x := range s.Data {
+			src[i] = int64(x)
+		}
+	default:
+		return nil, nil, perrf(path, 0, "dtype", ErrSyntax, "want an integer tensor, got %T", t.Source)
+	}
+	total := 1
+	for _, d := range t.Size {
+		total *= d
+	}
+	out := make([]int64, total)
+	// Walk the strided view in row-major order.
+	idx := make([]int, len(t.Size))
+	for i := 0; i < total; i++ {
+		off := t.StorageOffset
+		for d := range idx {
+			off += idx[d] * t.Stride[d]
+		}
+		if off < 0 || off >= len(src) {
+			return nil, nil, perrf(path, 0, "", ErrSyntax, "tensor view exceeds its storage")
+		}
+		out[i] = src[off]
+		for d := len(idx) - 1; d >= 0; d-- {
+			idx[d]++
+			if idx[d] < t.Size[d] {
+				break
+			}
+			idx[d] = 0
+		}
+	}
+	return out, t.Size, nil
+}
+
+type kv struct {
+	Key   any
+	Value any
+}
+
+func dictEntries(v any) ([]kv, error) {
+	switch d := v.(type) {
+	case *types.Dict:
+		out := make([]kv, 0, d.Len())
+		for _, e := range *d {
+			out = append(out, kv{e.Key, e.Value})
+		}
+		return out, nil
+	case *types.OrderedDict:
+		out := make([]kv, 0, d.Len())
+		for e := d.List.Front(); e != nil; e = e.Next() {
+			en := e.Value.(*types.OrderedDictEntry)
+			out = append(out, kv{en.Key, en.Value})
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("%w: want a dict, got %T", ErrSyntax, v)
+}
+
+func toInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int:
+		return int64(x), true
+	case int64:
+		return x, true
+	case float64:
+		return int64(x), x == math.Trunc(x)
+	}
+	return 0, false
+}
+
+// pyStr renders a Python value the way str() would, for the values node_info
+// holds.
+func pyStr(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "None"
+	case string:
+		return x
+	case bool:
+		if x {
+			return "True"
+		}
+		return "False"
+	case int:
+		return strconv.Itoa(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float64:
+		if math.IsNaN(x) {
+			return "nan"
+		}
+		if x == math.Trunc(x) && math.Abs(x) < 1e16 {
+			return strconv.FormatFloat(x, 'f', 1, 64)
+		}
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case *types.List:
+		parts := make([]string, 0, x.Len())
+		for _, e := range *x {
+			parts = append(parts, pyRepr(e))
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case *types.Tuple:
+		parts := make([]string, 0, x.Len())
+		for _, e := range *x {
+			parts = append(parts, pyRepr(e))
+		}
+		return "(" + strings.Join(parts, ", ") + ")"
+	case *types.Dict, *types.OrderedDict:
+		es, _ := dictEntries(x)
+		parts := make([]string, 0, len(es))
+		for _, e := range es {
+			parts = append(parts, pyRepr(e.Key)+": "+pyRepr(e.Value))
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	}
+	return fmt.Sprint(v)
+}
+
+func pyRepr(v any) string {
+	if s, ok := v.(string); ok {
+		return "'" + strings.ReplaceAll(s, "'", "\\'") + "'"
+	}
+	return pyStr(v)
+}
+
+func attr(attrs []kv, key string) (any, bool) {
+	for _, e := range attrs {
+		if k, ok := e.Key.(string); ok && k == key {
+			return e.Value, true
+		}
+	}
+	return nil, false
+}
+
+func attrStr(attrs []kv, key string) string {
+	v, ok := attr(attrs, key)
+	if !ok || v == nil {
+		return ""
+	}
+	s := pyStr(v)
+	if s == "-1" || s == "nan" {
+		return ""
+	}
+	return s
+}
+
+func listOf(v any) []any {
+	switch x := v.(type) {
+	case *types.List:
+		return *x
+	case *types.Tuple:
+		return *x
+	}
+	return nil
+}
+
+func setField(nd *Node, fields []string, name, value string) {
+	for i, f := range fields {
+		if f == name {
+			nd.Fields[i] = value
+			return
+		}
+	}
+}
+
+// fillStarkNode maps one node_info record to the name and text fields the
+// way STaRK's get_doc_info renders documents.
+func fillStarkNode(dataset, typeName string, attrs []kv, nd *Node) {
+	fields := starkFields[dataset]
+	switch dataset {
+	case "prime":
+		nd.Name = attrStr(attrs, "name")
+		setField(nd, fields, "type", attrStr(attrs, "type"))
+		setField(nd, fields, "source", attrStr(attrs, "source"))
+		if d, ok := attr(attrs, "details"); ok {
+			setField(nd, fields, "details", primeDetails(typeName, d))
+		}
+	case "mag":
+		switch typeName {
+		case "paper":
+			nd.Name = attrStr(attrs, "title")
+			setField(nd, fields, "title", nd.Name)
+			setField(nd, fields, "abstract", strings.TrimRight(strings.ReplaceAll(attrStr(attrs, "abstract"), "\r", ""), "\n"))
+			setField(nd, fields, "publication_date", attrStr(attrs, "Date"))
+			for _, k := range []string{"OriginalVenue", "JournalDisplayName", "ConferenceSeriesDisplayName", "ConferenceInstancesDisplayName"} {
+				if v := attrStr(attrs, k); v != "" {
+					setField(nd, fields, "venue", v)
+					break
+				}
+			}
+		default: // author, institution, field_of_study
+			nd.Name = attrStr(attrs, "DisplayName")
+			setField(nd, fields, "paper_count", attrStr(attrs, "PaperCount"))
+			setField(nd, fields, "citation_count", attrStr(attrs, "CitationCount"))
+		}
+	case "amazon":
+		switch typeName {
+		case "brand", "category", "color":
+			nd.Name = attrStr(attrs, typeName+"_name")
+			return
+		}
+		nd.Name = attrStr(attrs, "title")
+		setField(nd, fields, "title", nd.Name)
+		setField(nd, fields, "brand", attrStr(attrs, "brand"))
+		if det, ok := attr(attrs, "details"); ok {
+			if des, err := dictEntries(det); err == nil {
+				if dict, ok := attr(des, "dictionary"); ok {
+					if dd, err := dictEntries(dict); err == nil {
+						if parts := strings.Split(attrStr(dd, "product_dimensions"), " ; "); len(parts) == 2 {
+							setField(nd, fields, "dimensions", parts[0])
+							setField(nd, fields, "weight", parts[1])
+						}
+					}
+				}
+			}
+		}
+		if d, ok := attr(attrs, "description"); ok {
+			var ds []string
+			for _, x := range listOf(d) {
+				ds = append(ds, pyStr(x))
+			}
+			setField(nd, fields, "description", strings.TrimSpace(strings.Join(ds, " ")))
+		}
+		if f, ok := attr(attrs, "feature"); ok {
+			var fs []string
+			for _, x := range listOf(f) {
+				s := pyStr(x)
+				if s == "" || strings.Contains(strings.ToLower(s), "asin") {
+					continue
+				}
+				fs = append(fs, s)
+			}
+			setField(nd, fields, "features", strings.Join(fs, "\n"))
+		}
+		if r, ok := attr(attrs, "review"); ok {
+			var rs []string
+			for _, x := range listOf(r) {
+				if es, err := dictEntries(x); err == nil {
+					rs = append(rs, fmt.Sprintf("summary: %s\ntext: %q", attrStr(es, "summary"), attrStr(es, "reviewText")))
+				}
+			}
+			setField(nd, fields, "reviews", strings.Join(rs, "\n"))
+		}
+		if q, ok := attr(attrs, "qa"); ok {
+			var qs []string
+			for _, x := range listOf(q) {
+				if es, err := dictEntries(x); err == nil {
+					qs = append(qs, fmt.Sprintf("question: %q\nanswer: %q", attrStr(es, "question"), attrStr(es, "answer")))
+				}
+			}
+			setField(nd, fields, "qa", strings.Join(qs, "\n"))
+		}
+	}
+}
+
+var geneExplain = map[string]string{
+	"name": "gene name", "type_of_gene": "gene types", "alias": "other gene names", "other_names": "extended other gene names",
+	"genomic_pos": "genomic position", "generif": "PubMed text", "interpro": "protein family and classification information",
+	"summary": "protein summary text",
+}
+
+// primeDetails renders a Prime node's details dict as STaRK's get_doc_info
+// does: one "key: value" line per entry, skipping empty or nan values and
+// keys starting with "_" or containing "_id"; gene/protein keys get their
+// explanations, interpro lists their descriptions, generif joins its texts.
+func primeDetails(typeName string, d any) string {
+	es, err := dictEntries(d)
+	if err != nil {
+		return pyStr(d)
+	}
+	var lines []string
+	for _, e := range es {
+		key, _ := e.Key.(string)
+		v := e.Value
+		if s := pyStr(v); s == "" || s == "nan" || strings.HasPrefix(key, "_") || strings.Contains(key, "_id") {
+			continue
+		}
+		if expl, ok := geneExplain[key]; ok && typeName == "gene/protein" {
+			switch key {
+			case "interpro":
+				items := listOf(v)
+				if items == nil {
+					items = []any{v}
+				}
+				var descs []any
+				for _, it := range items {
+					if ies, err := dictEntries(it); err == nil {
+						if dsc, ok := attr(ies, "desc"); ok {
+							descs = append(descs, dsc)
+						}
+					}
+				}
+				l := types.List(descs)
+				v = &l
+			case "generif":
+				var texts []string
+				for _, it := range listOf(v) {
+					if ies, err := dictEntries(it); err == nil {
+						texts = append(texts, attrStr(ies, "text"))
+					}
+				}
+				v = strings.Join(texts, "; ")
+			case "genomic_pos":
+				if items := listOf(v); len(items) > 0 {
+					v = items[0]
+				}
+			}
+			lines = append(lines, fmt.Sprintf("%s (%s): %s", key, expl, pyStr(v)))
+			continue
+		}
+		lines = append(lines, key+": "+pyStr(v))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// numpy scalars appear in pandas-derived node_info values.
+type npDtype struct{ str string }
+
+func (d *npDtype) PySetState(any) error { return nil }
+
+type npDtypeClass struct{}
+
+func (npDtypeClass) Call(args ...any) (any, error) {
+	if len(args) == 0 {
+		return nil, errors.New("numpy.dtype: no arguments")
+	}
+	s, _ := args[0].(string)
+	return &npDtype{str: s}, nil
+}
+
+type npScalar struct{}
+
+func (npScalar) Call(args ...any) (any, error) {
+	if len(args) != 2 {
+		return nil, fmt.Errorf("numpy scalar: %d arguments", len(args))
+	}
+	dt, ok := args[0].(*npDtype)
+	if !ok {
+		return nil, fmt.Errorf("numpy scalar: dtype %T", args[0])
+	}
+	var b []byte
+	switch x := args[1].(type) {
+	case []byte:
+		b = x
+	case string:
+		b = []byte(x)
+	default:
+		return nil, fmt.Errorf("numpy scalar: payload %T", args[1])
+	}
+	switch dt.str {
+	case "f8":
+		if len(b) == 8 {
+			return math.Float64frombits(binary.LittleEndian.Uint64(b)), nil
+		}
+	case "f4":
+		if len(b) == 4 {
+			return float64(math.Float32frombits(binary.LittleEndian.Uint32(b))), nil
+		}
+	case "i8":
+		if len(b) == 8 {
+			return int64(binary.LittleEndian.Uint64(b)), nil
+		}
+	case "i4":
+		if len(b) == 4 {
+			return int64(int32(binary.LittleEndian.Uint32(b))), nil
+		}
+	case "b1":
+		if len(b) == 1 {
+			return b[0] != 0, nil
+		}
+	}
+	return nil, fmt.Errorf("numpy scalar: unsupported dtype %q with %d bytes", dt.str, len(b))
+}
+
+func numpyFindClass(module, name string) (any, error) {
+	switch module + "." + name {
+	case "numpy.dtype":
+		return npDtypeClass{}, nil
+	case "numpy.core.multiarray.scalar", "numpy._core.multiarray.scalar":
+		return npScalar{}, nil
+	}
+	return nil, fmt.Errorf("class not supported in STaRK files: %s.%s", module, name)
+}
