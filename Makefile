@@ -1,0 +1,52 @@
+# strata — build, demo, test, bench, lint.
+# Prerequisites: Go 1.26+ and make. Modules come from the Go module proxy.
+
+GO       ?= go
+BIN      := bin/strata
+GOFLAGS  ?=
+# Benchmark scale for `make bench` (the issue's 1M nodes / 20M edges).
+BENCH_NODES ?= 1000000
+BENCH_EDGES ?= 20000000
+BENCH_DOCS  ?= 1000000
+
+.PHONY: all build demo test test-short bench bench-quick lint fuzz clean
+
+all: build
+
+build:
+	$(GO) build $(GOFLAGS) -o $(BIN) ./cmd/strata
+
+## demo: generate the default benchmark, build its workspace, evaluate the baselines
+demo: build
+	./$(BIN) demo
+
+## test: the full test suite (under ten minutes on 2 cores)
+test:
+	$(GO) test $(GOFLAGS) -count=1 ./...
+
+## lint: go vet and a gofmt check
+lint:
+	$(GO) vet ./...
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+## bench: micro-benchmarks plus the large-scale snapshot and BM25-vs-bleve runs
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./data/... ./eval/... ./graphops/...
+	STRATA_BENCH_NODES=$(BENCH_NODES) STRATA_BENCH_EDGES=$(BENCH_EDGES) \
+		$(GO) test -run '^$$' -bench 'BenchmarkWorkspaceScale' -benchtime 1x -timeout 60m -v ./graphops/workspace/
+	STRATA_BENCH_DOCS=$(BENCH_DOCS) \
+		$(GO) test -run '^$$' -bench 'BenchmarkVersusBleve' -benchtime 1x -timeout 60m -v ./data/index/blevebench/
+
+## bench-quick: the large-scale benchmarks at 1/10 scale
+bench-quick:
+	$(MAKE) bench BENCH_NODES=100000 BENCH_EDGES=2000000 BENCH_DOCS=100000
+
+## fuzz: a short run of every fuzz target
+fuzz:
+	@for t in FuzzParseStarkQACSV FuzzParseNodeLine FuzzParseEdgeLine FuzzReadIndex FuzzParseKGQA; do \
+		$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime 20s ./data/ || exit 1; done
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 20s ./data/snapshot/
+
+clean:
+	rm -rf bin out
