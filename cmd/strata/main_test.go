@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/synth"
+	"github.com/strata-retrieval/strata/eval"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+)
+
+func run(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Main(args, &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+// TestGenImportEval drives the CLI end to end and checks that `eval --json`
+// reports exactly the metrics the library computes for the same workspace.
+func TestGenImportEval(t *testing.T) {
+	dir := t.TempDir()
+	skbDir, wsDir := filepath.Join(dir, "skb"), filepath.Join(dir, "ws")
+	if _, e, code := run(t, "gen", "--preset", "prime", "--nodes", "1500", "--queries", "150", "--seed", "3", "--out", skbDir); code != 0 {
+		t.Fatalf("gen: %s", e)
+	}
+	if _, e, code := run(t, "import", "--format", "skbdir", "--in", skbDir, "--out", wsDir); code != 0 {
+		t.Fatalf("import: %s", e)
+	}
+	out, e, code := run(t, "eval", wsDir, "--method", "bm25,oracle-plan", "--split", "val,test", "--json")
+	if code != 0 {
+		t.Fatalf("eval: %s", e)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("want 4 JSON lines, got %q", out)
+	}
+	ws, err := workspace.Load(wsDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	i := 0
+	for _, m := range []string{"bm25", "oracle-plan"} {
+		for _, split := range []string{"val", "test"} {
+			var got map[string]any
+			if err := json.Unmarshal([]byte(lines[i]), &got); err != nil {
+				t.Fatal(err)
+			}
+			i++
+			meth, _ := infer.NewMethod(ws, m)
+			qs, _ := ws.SKB.QA.Split(split)
+			rs, err := eval.Run(t.Context(), eval.NewEvaluator(len(ws.SKB.Nodes), ws.Candidates), qs, meth, eval.RunOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := eval.Summarize(rs)
+			if got["method"] != m || got["split"] != split || got["n"].(float64) != float64(want.N) ||
+				got["hit@1"].(float64) != want.Hit1 || got["hit@5"].(float64) != want.Hit5 ||
+				got["recall@20"].(float64) != want.Recall20 || got["mrr"].(float64) != want.MRR {
+				t.Errorf("%s/%s: cli %v, library %+v", m, split, got, want)
+			}
+		}
+	}
+	// The table form prints the same numbers with four decimals.
+	out, _, _ = run(t, "eval", wsDir)
+	if !strings.Contains(out, "bm25") || !strings.Contains(out, "hit@1") {
+		t.Errorf("table output %q", out)
+	}
+	// info --json agrees with the SKB.
+	out, _, code = run(t, "info", wsDir, "--json")
+	var info map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &info) != nil || info["nodes"].(float64) != 1500 {
+		t.Errorf("info: %s", out)
+	}
+	// search finds a node by its exact name in the name field.
+	name := ws.SKB.Nodes[ws.Candidates[5]].Name
+	out, _, code = run(t, "search", wsDir, name, "--field", "name", "-k", "1", "--json")
+	if code != 0 || !strings.Contains(out, `"name":"`+name+`"`) {
+		t.Errorf("search %q: %s", name, out)
+	}
+	// export writes an skbdir that reads back to the same fingerprint.
+	exp := filepath.Join(dir, "exp")
+	if _, e, code := run(t, "export", wsDir, "--out", exp, "--compress"); code != 0 {
+		t.Fatalf("export: %s", e)
+	}
+	back, err := data.ReadSKBDir(exp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if workspace.Fingerprint(back) != ws.Fingerprint {
+		t.Error("exported SKB has a different fingerprint")
+	}
+}
+
+func TestErrorsNameFileAndLine(t *testing.T) {
+	dir := t.TempDir()
+	skbDir := filepath.Join(dir, "skb")
+	res, err := synth.Generate(synth.Config{Preset: "amazon", Nodes: 300, Queries: 10, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := data.WriteSKBDir(skbDir, res.SKB, data.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.OpenFile(filepath.Join(skbDir, "edges.tsv"), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("0\thas_flavor\t1\n")
+	f.Close()
+	nEdges := res.SKB.Edges.Len()
+	_, e, code := run(t, "import", "--in", skbDir, "--out", filepath.Join(dir, "ws"))
+	want := "edges.tsv:" + strconv.Itoa(nEdges+1) + `: field "relation": unknown relation type`
+	if code != 1 || !strings.Contains(e, want) {
+		t.Errorf("exit %d, stderr %q, want it to contain %q", code, e, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ws")); !os.IsNotExist(err) {
+		t.Error("a failed import left a workspace behind")
+	}
+	if _, e, code := run(t, "eval", filepath.Join(dir, "nowhere")); code != 1 || !strings.Contains(e, "not a strata workspace") {
+		t.Errorf("eval on a missing workspace: %d %q", code, e)
+	}
+	if _, e, code := run(t, "gen", "--preset", "imdb", "--out", filepath.Join(dir, "x")); code != 1 || !strings.Contains(e, `unknown preset "imdb"`) {
+		t.Errorf("gen bad preset: %d %q", code, e)
+	}
+}
+
+func TestImportStarkAndTriples(t *testing.T) {
+	dir := t.TempDir()
+	// STaRK processed fixture plus a QA directory in STaRK's layout.
+	qa := filepath.Join(dir, "qa")
+	os.MkdirAll(filepath.Join(qa, "stark_qa"), 0o755)
+	os.MkdirAll(filepath.Join(qa, "split"), 0o755)
+	os.WriteFile(filepath.Join(qa, "stark_qa", "stark_qa.csv"), []byte("id,query,answer_ids\n0,what does Kalamab treat?,[0]\n1,which protein binds DNA,\"[1, 3]\"\n"), 0o644)
+	os.WriteFile(filepath.Join(qa, "split", "test.index"), []byte("0\n1\n"), 0o644)
+	ws := filepath.Join(dir, "ws")
+	if _, e, code := run(t, "import", "--format", "stark", "--in", filepath.Join("..", "..", "data", "testdata", "stark", "prime"), "--qa", qa, "--out", ws); code != 0 {
+		t.Fatalf("import stark: %s", e)
+	}
+	out, e, code := run(t, "eval", ws, "--json")
+	if code != 0 {
+		t.Fatalf("eval: %s", e)
+	}
+	var s map[string]any
+	json.Unmarshal([]byte(out), &s)
+	// Query 0: "what does Kalamab treat?" -> Kalamab (node 2) is the only match;
+	// gold 0 is unscored, ranked after it by id: rank 2. Query 1: "binds DNA"
+	// matches only TP53 (node 1): rank 1 for gold 1.
+	if s["n"].(float64) != 2 || s["hit@1"].(float64) != 0.5 || s["mrr"].(float64) != 0.75 {
+		t.Errorf("stark eval %s", out)
+	}
+	// Triples: a tiny MetaQA-style directory.
+	mq := filepath.Join(dir, "metaqa")
+	os.MkdirAll(filepath.Join(mq, "1-hop"), 0o755)
+	os.WriteFile(filepath.Join(mq, "kb.txt"), []byte("Movie A|directed_by|Ann\nMovie B|directed_by|Bob\nMovie A|release_year|1999\n"), 0o644)
+	os.WriteFile(filepath.Join(mq, "1-hop", "qa_dev.txt"), []byte("who directed [Movie A]\tAnn\nwho directed [Movie B]\tBob|Zed\n"), 0o644)
+	ws2 := filepath.Join(dir, "ws2")
+	_, e, code = run(t, "import", "--format", "triples", "--in", mq, "--out", ws2)
+	if code != 0 {
+		t.Fatalf("import triples: %s", e)
+	}
+	if !strings.Contains(e, "split 1-hop-dev: 2 questions, 0 topic entities and 1 answers not in the KB") {
+		t.Errorf("triples report: %q", e)
+	}
+	out, _, _ = run(t, "info", ws2, "--json")
+	var info map[string]any
+	json.Unmarshal([]byte(out), &info)
+	if info["nodes"].(float64) != 5 || info["edges"].(float64) != 3 || info["splits"].(map[string]any)["1-hop-dev"].(float64) != 2 {
+		t.Errorf("triples info %s", out)
+	}
+}

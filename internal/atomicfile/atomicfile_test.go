@@ -1,0 +1,60 @@
+package atomicfile
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestWriteFileKeepsOldOnError(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f")
+	if err := WriteFile(p, func(w io.Writer) error { _, err := io.WriteString(w, "old"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("boom")
+	err := WriteFile(p, func(w io.Writer) error {
+		io.WriteString(w, "partial new content")
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("err = %v", err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "old" {
+		t.Errorf("content %q, want old", b)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("%d entries left, want 1 (temp file not removed)", len(entries))
+	}
+}
+
+func TestWriteDir(t *testing.T) {
+	parent := t.TempDir()
+	d := filepath.Join(parent, "out")
+	write := func(content string) func(string) error {
+		return func(tmp string) error { return os.WriteFile(filepath.Join(tmp, "x"), []byte(content), 0o644) }
+	}
+	if err := WriteDir(d, false, write("1")); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteDir(d, false, write("2")); !errors.Is(err, ErrExists) {
+		t.Errorf("second write without overwrite: %v", err)
+	}
+	if err := WriteDir(d, true, func(tmp string) error { return errors.New("fail") }); err == nil {
+		t.Error("failing fn returned nil")
+	}
+	if b, _ := os.ReadFile(filepath.Join(d, "x")); string(b) != "1" {
+		t.Errorf("after failed overwrite: %q, want 1", b)
+	}
+	if err := WriteDir(d, true, write("3")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(d, "x")); string(b) != "3" {
+		t.Errorf("after overwrite: %q, want 3", b)
+	}
+	if entries, _ := os.ReadDir(parent); len(entries) != 1 {
+		t.Errorf("%d entries in parent, want 1", len(entries))
+	}
+}
