@@ -2,7 +2,6 @@ package data
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -146,11 +145,4 @@ func (s *SKB) RelationCounts() []int {
 		c[r]++
 	}
 	return c
-}
-
-// sortedCopy returns xs sorted ascending without touching xs.
-func sortedCopy(xs []int) []int {
-	out := append([]int(nil), xs...)
-	sort.Ints(out)
-	return out
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"sync/atomic"
 
@@ -109,10 +108,18 @@ func (m *PlanMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error
 	if !m.useText || len(res.TargetRestriction) == 0 {
 		return out, nil
 	}
+	// Score the restriction once over all documents (only those sharing a
+	// term with it are returned), then look the reached nodes up.
 	text := strings.Join(res.TargetRestriction, " ")
+	matched := m.ws.Doc.ScoreAll(text, nil) // ascending doc id = ascending node id
+	j := 0
 	for i := range out {
-		d := sort.Search(len(m.ws.Candidates), func(j int) bool { return m.ws.Candidates[j] >= out[i].ID })
-		out[i].Score = m.ws.Doc.Score(text, uint32(d))
+		for j < len(matched) && m.ws.Candidates[matched[j].ID] < out[i].ID {
+			j++
+		}
+		if j < len(matched) && m.ws.Candidates[matched[j].ID] == out[i].ID {
+			out[i].Score = matched[j].Score
+		}
 	}
 	return out, nil
 }

@@ -86,7 +86,10 @@ func Build(ctx context.Context, skb *data.SKB, plans map[int]data.Plan, cfg Conf
 	}
 	say("bm25 " + DocField)
 	b := index.NewBuilder(cfg.BM25)
-	for _, c := range ws.Candidates {
+	for i, c := range ws.Candidates {
+		if i%4096 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		b.Add(skb.Document(c))
 	}
 	ws.Doc = b.Build()
@@ -104,6 +107,9 @@ func Build(ctx context.Context, skb *data.SKB, plans map[int]data.Plan, cfg Conf
 		say("bm25 " + f)
 		b := index.NewBuilder(cfg.BM25)
 		for i := range skb.Nodes {
+			if i%4096 == 0 && ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
 			b.Add(skb.Field(uint32(i), f))
 		}
 		ws.Fields[f] = b.Build()

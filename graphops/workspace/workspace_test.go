@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -31,6 +32,16 @@ func TestSaveLoad(t *testing.T) {
 	dir := t.TempDir()
 	if err := ws.Save(dir); err != nil {
 		t.Fatal(err)
+	}
+	// Saving is deterministic: a second save gives the same bytes.
+	dir2 := t.TempDir()
+	if err := ws.Save(dir2); err != nil {
+		t.Fatal(err)
+	}
+	b1, _ := os.ReadFile(Path(dir))
+	b2, _ := os.ReadFile(Path(dir2))
+	if !bytes.Equal(b1, b2) {
+		t.Error("two saves of one workspace differ")
 	}
 	got, err := Load(dir)
 	if err != nil {
