@@ -87,7 +87,7 @@ func (m *PlanMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error
 		m.Fallbacks.Add(1)
 		return (&BM25Method{m.ws}).Rank(ctx, q)
 	}
-	res, err := graphops.ExecutePlan(m.ws.Graph, m.ws.Names, plan)
+	res, err := graphops.ExecutePlan(m.ws.Graph, m.ws.Names(), plan)
 	if errors.Is(err, graphops.ErrInvalidPlan) {
 		m.Fallbacks.Add(1)
 		return (&BM25Method{m.ws}).Rank(ctx, q)

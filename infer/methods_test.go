@@ -84,9 +84,10 @@ func TestUnknownMethod(t *testing.T) {
 	if _, err := NewMethod(ws, "dense"); err == nil {
 		t.Error("unknown method accepted")
 	}
-	noPlans := *ws
-	noPlans.Plans = nil
-	if _, err := NewMethod(&noPlans, "oracle-plan"); err == nil {
+	plans := ws.Plans
+	ws.Plans = nil
+	if _, err := NewMethod(ws, "oracle-plan"); err == nil {
 		t.Error("oracle-plan without plans accepted")
 	}
+	ws.Plans = plans
 }

@@ -229,6 +229,5 @@ func Load(dir string) (*Workspace, error) {
 		}
 		ws.Fields[f] = ix
 	}
-	ws.Names = graphops.NewNameIndex(skb)
 	return ws, nil
 }

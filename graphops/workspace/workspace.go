@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"hash"
 	"sort"
+	"sync"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
@@ -37,7 +38,6 @@ type Workspace struct {
 	Config     Config
 	SKB        *data.SKB
 	Graph      *graphops.Graph
-	Names      *graphops.NameIndex
 	Candidates []uint32 // candidate node ids, ascending
 	CandMask   []bool   // CandMask[v]: v is a candidate
 	// Doc indexes the whole document of every candidate; its document d is
@@ -51,6 +51,15 @@ type Workspace struct {
 	Plans map[int]data.Plan
 	// Fingerprint identifies the SKB content (schema, nodes, edges, QA).
 	Fingerprint string
+
+	namesOnce sync.Once
+	names     *graphops.NameIndex
+}
+
+// Names returns the exact-name dictionary, built on first use.
+func (ws *Workspace) Names() *graphops.NameIndex {
+	ws.namesOnce.Do(func() { ws.names = graphops.NewNameIndex(ws.SKB) })
+	return ws.names
 }
 
 // Progress reports the start of a build stage; nil means silent.
@@ -75,7 +84,6 @@ func Build(ctx context.Context, skb *data.SKB, plans map[int]data.Plan, cfg Conf
 		return nil, err
 	}
 	ws.Graph = g
-	ws.Names = graphops.NewNameIndex(skb)
 	ws.Candidates = skb.CandidateIDs()
 	ws.CandMask = make([]bool, len(skb.Nodes))
 	for _, c := range ws.Candidates {
