@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/strata-retrieval/strata/checkpoints"
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/synth"
 	"github.com/strata-retrieval/strata/eval"
@@ -172,5 +173,25 @@ func TestImportStarkAndTriples(t *testing.T) {
 	json.Unmarshal([]byte(out), &info)
 	if info["nodes"].(float64) != 5 || info["edges"].(float64) != 3 || info["splits"].(map[string]any)["1-hop-dev"].(float64) != 2 {
 		t.Errorf("triples info %s", out)
+	}
+}
+
+func TestCheckpointsList(t *testing.T) {
+	runDir := t.TempDir()
+	for _, step := range []int{10, 20} {
+		ck := &checkpoints.Checkpoint{Manifest: checkpoints.Manifest{Kind: "gate", Step: step, Metrics: map[string]float64{"val/mrr": float64(step) / 100}},
+			Model: []checkpoints.Tensor{{Name: "w", Shape: []int{1}, Data: []float32{1}}}}
+		if err := checkpoints.Save(filepath.Join(runDir, checkpoints.StepDir(step)), ck); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkpoints.SetBest(runDir, checkpoints.StepDir(20))
+	out, e, code := run(t, "checkpoints", "list", runDir)
+	if code != 0 {
+		t.Fatal(e)
+	}
+	want := "best  checkpoint     kind  step  epoch  val/mrr\n      step-00000010  gate  10    0      0.1000\n*     step-00000020  gate  20    0      0.2000\n"
+	if out != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
 }

@@ -1,0 +1,204 @@
+package checkpoints
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/strata-retrieval/strata/internal/atomicfile"
+)
+
+// File names inside a checkpoint directory.
+const (
+	ModelFile     = "model.safetensors"
+	OptimizerFile = "optimizer.safetensors"
+	ManifestFile  = "manifest.json"
+	// BestLink is the symbolic link in a run directory naming the best
+	// checkpoint.
+	BestLink = "best"
+)
+
+// ManifestFormat tags manifest.json.
+const ManifestFormat = "strata-checkpoint/1"
+
+// Manifest describes a checkpoint.
+type Manifest struct {
+	Format          string             `json:"format"`
+	Kind            string             `json:"kind"`
+	Config          json.RawMessage    `json:"config,omitempty"`
+	Step            int                `json:"step"`
+	Epoch           int                `json:"epoch"`
+	Seed            uint64             `json:"seed"`
+	DataFingerprint string             `json:"data_fingerprint"`
+	Metrics         map[string]float64 `json:"metrics,omitempty"`
+}
+
+// Checkpoint is a model's weights, the optimizer state needed to resume bit
+// for bit, and the manifest.
+type Checkpoint struct {
+	Manifest  Manifest
+	Model     []Tensor
+	Optimizer []Tensor
+}
+
+// Save writes ck to dir atomically: the directory appears complete or not at
+// all. An existing dir is an error.
+func Save(dir string, ck *Checkpoint) error {
+	if ck.Manifest.Kind == "" {
+		return errors.New("checkpoints: manifest has no kind")
+	}
+	m := ck.Manifest
+	m.Format = ManifestFormat
+	return atomicfile.WriteDir(dir, false, func(tmp string) error {
+		if err := WriteFile(filepath.Join(tmp, ModelFile), ck.Model, map[string]string{"kind": m.Kind}); err != nil {
+			return err
+		}
+		if ck.Optimizer != nil {
+			if err := WriteFile(filepath.Join(tmp, OptimizerFile), ck.Optimizer, nil); err != nil {
+				return err
+			}
+		}
+		return writeManifest(filepath.Join(tmp, ManifestFile), &m)
+	})
+}
+
+func writeManifest(path string, m *Manifest) error {
+	return atomicfile.WriteFile(path, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(m)
+	})
+}
+
+// ReadManifest reads dir/manifest.json.
+func ReadManifest(dir string) (*Manifest, error) {
+	path := filepath.Join(dir, ManifestFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("%s: not a checkpoint (no %s)", dir, ManifestFile)
+		}
+		return nil, err
+	}
+	var m Manifest
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if m.Format != ManifestFormat {
+		return nil, fmt.Errorf("%s: format %q, want %q", path, m.Format, ManifestFormat)
+	}
+	if m.Kind == "" {
+		return nil, fmt.Errorf("%s: field \"kind\" is empty", path)
+	}
+	return &m, nil
+}
+
+// Load reads a checkpoint directory. The optimizer state is optional.
+func Load(dir string) (*Checkpoint, error) {
+	m, err := ReadManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	ck := &Checkpoint{Manifest: *m}
+	mf, err := ReadFile(filepath.Join(dir, ModelFile))
+	if err != nil {
+		return nil, err
+	}
+	ck.Model = ordered(mf)
+	if _, err := os.Stat(filepath.Join(dir, OptimizerFile)); err == nil {
+		of, err := ReadFile(filepath.Join(dir, OptimizerFile))
+		if err != nil {
+			return nil, err
+		}
+		ck.Optimizer = ordered(of)
+	}
+	return ck, nil
+}
+
+func ordered(f *File) []Tensor {
+	out := make([]Tensor, 0, len(f.Names))
+	for _, n := range f.Names {
+		out = append(out, *f.Tensors[n])
+	}
+	return out
+}
+
+// SetMetrics merges metrics into a checkpoint's manifest, atomically.
+func SetMetrics(dir string, metrics map[string]float64) error {
+	m, err := ReadManifest(dir)
+	if err != nil {
+		return err
+	}
+	if m.Metrics == nil {
+		m.Metrics = map[string]float64{}
+	}
+	for k, v := range metrics {
+		m.Metrics[k] = v
+	}
+	return writeManifest(filepath.Join(dir, ManifestFile), m)
+}
+
+// StepDir returns the name of the checkpoint directory for a step.
+func StepDir(step int) string { return fmt.Sprintf("step-%08d", step) }
+
+// SetBest points runDir/best at the checkpoint directory name (relative),
+// replacing any previous link atomically.
+func SetBest(runDir, name string) error {
+	if _, err := ReadManifest(filepath.Join(runDir, name)); err != nil {
+		return err
+	}
+	tmp := filepath.Join(runDir, ".best.tmp")
+	os.Remove(tmp)
+	if err := os.Symlink(name, tmp); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(runDir, BestLink))
+}
+
+// Best returns the directory name the best link points at, or "" if none.
+func Best(runDir string) (string, error) {
+	target, err := os.Readlink(filepath.Join(runDir, BestLink))
+	if errors.Is(err, os.ErrNotExist) {
+		return "", nil
+	}
+	return filepath.Base(target), err
+}
+
+// Entry is one checkpoint of a run.
+type Entry struct {
+	Name     string
+	Manifest Manifest
+	Best     bool
+}
+
+// List returns the checkpoints of a run directory in step order.
+func List(runDir string) ([]Entry, error) {
+	des, err := os.ReadDir(runDir)
+	if err != nil {
+		return nil, err
+	}
+	best, err := Best(runDir)
+	if err != nil {
+		return nil, err
+	}
+	var out []Entry
+	for _, de := range des {
+		if !de.IsDir() || !strings.HasPrefix(de.Name(), "step-") {
+			continue
+		}
+		m, err := ReadManifest(filepath.Join(runDir, de.Name()))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Entry{Name: de.Name(), Manifest: *m, Best: de.Name() == best})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Manifest.Step < out[j].Manifest.Step })
+	return out, nil
+}
