@@ -176,3 +176,53 @@ write("amazon", {
 
 # Malformed: an edge pointing past the last node.
 write("bad_edge", {0: {"name": "a", "type": "disease", "source": "x"}}, [0], {0: "disease"}, [(0, 0, 5)], {0: "ppi"})
+
+
+# An embedding dictionary as STaRK's emb_download saves it: node id -> a
+# float32 tensor of shape [1, D], each in its own storage.
+class FloatStorage:
+    pass
+
+
+FloatStorage.__module__ = "torch"
+torch.FloatStorage = FloatStorage
+
+
+class FloatTensor:
+    def __init__(self, key, values, shape):
+        self.key, self.values, self.shape = key, values, shape
+
+    def __reduce_ex__(self, protocol):
+        return (_rebuild_tensor_v2, (FloatRef(self.key, len(self.values)), 0, tuple(self.shape), (self.shape[1], 1),
+                                     False, collections.OrderedDict()))
+
+
+class FloatRef:
+    def __init__(self, key, numel):
+        self.key, self.numel = key, numel
+
+
+class EmbPickler(pickle.Pickler):
+    def persistent_id(self, obj):
+        if isinstance(obj, FloatRef):
+            return ("storage", FloatStorage, obj.key, "cpu", obj.numel)
+        return None
+
+
+def torch_save_emb_dict(path, rows):
+    import io
+    buf = io.BytesIO()
+    tensors = {nid: FloatTensor(str(i), vals, [1, len(vals)]) for i, (nid, vals) in enumerate(rows)}
+    EmbPickler(buf, protocol=2).dump(tensors)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as z:
+        entries = [("data.pkl", buf.getvalue()), ("byteorder", b"little"), ("version", b"3\n")]
+        for i, (nid, vals) in enumerate(rows):
+            entries.append(("data/%d" % i, struct.pack("<%df" % len(vals), *vals)))
+        for name, data in entries:
+            z.writestr(zipfile.ZipInfo(stem + "/" + name, date_time=(2024, 1, 1, 0, 0, 0)), data)
+
+
+emb_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "stark", "emb")
+os.makedirs(emb_dir, exist_ok=True)
+torch_save_emb_dict(os.path.join(emb_dir, "candidate_emb_dict.pt"), [(2, [0.5, -1.0, 2.0]), (0, [1.0, 0.0, 0.25])])
