@@ -1,0 +1,193 @@
+package models
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/nlpodyssey/spago/ag"
+	"github.com/nlpodyssey/spago/mat"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
+)
+
+// GateConfig shapes a gate: In inputs, Hidden units, Out softmax outputs.
+type GateConfig struct {
+	In     int `json:"in"`
+	Hidden int `json:"hidden"`
+	Out    int `json:"out"`
+}
+
+// Gate is a two-layer MLP with a softmax output, as CoRAG's gates:
+// p = softmax(W2 · relu(W1 · x + b1) + b2).
+type Gate struct {
+	Config GateConfig
+	W1     NamedParam // [Hidden, In]
+	B1     NamedParam // [Hidden]
+	W2     NamedParam // [Out, Hidden]
+	B2     NamedParam // [Out]
+}
+
+// NewGate returns a gate with Glorot-uniform weights drawn from r and zero
+// biases; prefix names its parameters in checkpoints.
+func NewGate(cfg GateConfig, prefix string, r *rand.Rand) (*Gate, error) {
+	if cfg.In <= 0 || cfg.Hidden <= 0 || cfg.Out <= 0 {
+		return nil, fmt.Errorf("models: gate shape %+v must be positive", cfg)
+	}
+	g := &Gate{Config: cfg,
+		W1: NamedParam{prefix + ".w1", []int{cfg.Hidden, cfg.In}, newParam(cfg.Hidden, cfg.In)},
+		B1: NamedParam{prefix + ".b1", []int{cfg.Hidden}, newParam(cfg.Hidden)},
+		W2: NamedParam{prefix + ".w2", []int{cfg.Out, cfg.Hidden}, newParam(cfg.Out, cfg.Hidden)},
+		B2: NamedParam{prefix + ".b2", []int{cfg.Out}, newParam(cfg.Out)},
+	}
+	xavier(r, g.W1.Data(), cfg.In, cfg.Hidden)
+	xavier(r, g.W2.Data(), cfg.Hidden, cfg.Out)
+	return g, nil
+}
+
+// Params lists the gate's parameters in a fixed order.
+func (g *Gate) Params() []NamedParam { return []NamedParam{g.W1, g.B1, g.W2, g.B2} }
+
+// forward computes the hidden activations h [batch, Hidden] and the softmax
+// outputs p [batch, Out] of x [batch, In].
+func (g *Gate) forward(x []float32, batch int, h, p []float32) {
+	c := g.Config
+	for b := 0; b < batch; b++ {
+		copy(h[b*c.Hidden:(b+1)*c.Hidden], g.B1.Data())
+		copy(p[b*c.Out:(b+1)*c.Out], g.B2.Data())
+	}
+	blas32.Gemm(blas.NoTrans, blas.Trans, 1,
+		blas32.General{Rows: batch, Cols: c.In, Stride: c.In, Data: x},
+		blas32.General{Rows: c.Hidden, Cols: c.In, Stride: c.In, Data: g.W1.Data()},
+		1, blas32.General{Rows: batch, Cols: c.Hidden, Stride: c.Hidden, Data: h})
+	for i, v := range h {
+		if v < 0 {
+			h[i] = 0
+		}
+	}
+	blas32.Gemm(blas.NoTrans, blas.Trans, 1,
+		blas32.General{Rows: batch, Cols: c.Hidden, Stride: c.Hidden, Data: h},
+		blas32.General{Rows: c.Out, Cols: c.Hidden, Stride: c.Hidden, Data: g.W2.Data()},
+		1, blas32.General{Rows: batch, Cols: c.Out, Stride: c.Out, Data: p})
+	for b := 0; b < batch; b++ {
+		softmaxInPlace(p[b*c.Out : (b+1)*c.Out])
+	}
+}
+
+// Forward returns the gate's softmax outputs for x [batch, In], row-major.
+func (g *Gate) Forward(x []float32, batch int) []float32 {
+	if len(x) != batch*g.Config.In {
+		panic(fmt.Sprintf("models: Gate.Forward: x has %d values, want %d×%d", len(x), batch, g.Config.In))
+	}
+	h := make([]float32, batch*g.Config.Hidden)
+	p := make([]float32, batch*g.Config.Out)
+	g.forward(x, batch, h, p)
+	return p
+}
+
+func softmaxInPlace(z []float32) {
+	m := z[0]
+	for _, v := range z {
+		if v > m {
+			m = v
+		}
+	}
+	var s float64
+	for i, v := range z {
+		e := math.Exp(float64(v - m))
+		z[i] = float32(e)
+		s += e
+	}
+	inv := float32(1 / s)
+	for i := range z {
+		z[i] *= inv
+	}
+}
+
+// Op returns a differentiable node computing the gate's softmax outputs
+// [batch, Out] for the constant input x [batch, In]: one fused operator whose
+// backward pass writes every parameter gradient itself, in a fixed order.
+func (g *Gate) Op(x []float32, batch int) mat.Tensor {
+	if len(x) != batch*g.Config.In {
+		panic(fmt.Sprintf("models: Gate.Op: x has %d values, want %d×%d", len(x), batch, g.Config.In))
+	}
+	return ag.NewOperator(&gateFn{g: g, x: x, batch: batch}).Run()
+}
+
+type gateFn struct {
+	g     *Gate
+	x     []float32
+	batch int
+	h, p  []float32
+}
+
+func (f *gateFn) Operands() []mat.Tensor {
+	return []mat.Tensor{f.g.W1.Param, f.g.B1.Param, f.g.W2.Param, f.g.B2.Param}
+}
+
+func (f *gateFn) Forward() (mat.Tensor, error) {
+	c := f.g.Config
+	f.h = make([]float32, f.batch*c.Hidden)
+	f.p = make([]float32, f.batch*c.Out)
+	f.g.forward(f.x, f.batch, f.h, f.p)
+	return mat.NewDense[float32](mat.WithShape(f.batch, c.Out), mat.WithBacking(append([]float32(nil), f.p...))), nil
+}
+
+func (f *gateFn) Backward(gy mat.Tensor) error {
+	c := f.g.Config
+	B := f.batch
+	gp := mat.Data[float32](gy)
+	if len(gp) != B*c.Out {
+		return fmt.Errorf("models: gate backward: gradient has %d values, want %d", len(gp), B*c.Out)
+	}
+	// Softmax: gz = p ⊙ (gp − Σ gp⊙p), per row.
+	gz := make([]float32, B*c.Out)
+	for b := 0; b < B; b++ {
+		p, g := f.p[b*c.Out:(b+1)*c.Out], gp[b*c.Out:(b+1)*c.Out]
+		var dot float32
+		for k := range p {
+			dot += g[k] * p[k]
+		}
+		for k := range p {
+			gz[b*c.Out+k] = p[k] * (g[k] - dot)
+		}
+	}
+	gW2 := make([]float32, c.Out*c.Hidden)
+	blas32.Gemm(blas.Trans, blas.NoTrans, 1,
+		blas32.General{Rows: B, Cols: c.Out, Stride: c.Out, Data: gz},
+		blas32.General{Rows: B, Cols: c.Hidden, Stride: c.Hidden, Data: f.h},
+		0, blas32.General{Rows: c.Out, Cols: c.Hidden, Stride: c.Hidden, Data: gW2})
+	gB2 := colSums(gz, B, c.Out)
+	gh := make([]float32, B*c.Hidden)
+	blas32.Gemm(blas.NoTrans, blas.NoTrans, 1,
+		blas32.General{Rows: B, Cols: c.Out, Stride: c.Out, Data: gz},
+		blas32.General{Rows: c.Out, Cols: c.Hidden, Stride: c.Hidden, Data: f.g.W2.Data()},
+		0, blas32.General{Rows: B, Cols: c.Hidden, Stride: c.Hidden, Data: gh})
+	for i, v := range f.h {
+		if v <= 0 {
+			gh[i] = 0
+		}
+	}
+	gW1 := make([]float32, c.Hidden*c.In)
+	blas32.Gemm(blas.Trans, blas.NoTrans, 1,
+		blas32.General{Rows: B, Cols: c.Hidden, Stride: c.Hidden, Data: gh},
+		blas32.General{Rows: B, Cols: c.In, Stride: c.In, Data: f.x},
+		0, blas32.General{Rows: c.Hidden, Cols: c.In, Stride: c.In, Data: gW1})
+	gB1 := colSums(gh, B, c.Hidden)
+	f.g.W1.Param.AccGrad(grad(gW1, c.Hidden, c.In))
+	f.g.B1.Param.AccGrad(grad(gB1, c.Hidden))
+	f.g.W2.Param.AccGrad(grad(gW2, c.Out, c.Hidden))
+	f.g.B2.Param.AccGrad(grad(gB2, c.Out))
+	return nil
+}
+
+// colSums sums the rows of a [rows, cols] matrix.
+func colSums(x []float32, rows, cols int) []float32 {
+	out := make([]float32, cols)
+	for r := 0; r < rows; r++ {
+		for j, v := range x[r*cols : (r+1)*cols] {
+			out[j] += v
+		}
+	}
+	return out
+}
