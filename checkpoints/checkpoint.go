@@ -45,6 +45,10 @@ type Checkpoint struct {
 	Manifest  Manifest
 	Model     []Tensor
 	Optimizer []Tensor
+	// OptimizerMeta holds scalar optimizer and trainer state (time step,
+	// best metric, ...) as exact decimal strings in the optimizer file's
+	// safetensors metadata.
+	OptimizerMeta map[string]string
 }
 
 // Save writes ck to dir atomically: the directory appears complete or not at
@@ -59,8 +63,8 @@ func Save(dir string, ck *Checkpoint) error {
 		if err := WriteFile(filepath.Join(tmp, ModelFile), ck.Model, map[string]string{"kind": m.Kind}); err != nil {
 			return err
 		}
-		if ck.Optimizer != nil {
-			if err := WriteFile(filepath.Join(tmp, OptimizerFile), ck.Optimizer, nil); err != nil {
+		if ck.Optimizer != nil || ck.OptimizerMeta != nil {
+			if err := WriteFile(filepath.Join(tmp, OptimizerFile), ck.Optimizer, ck.OptimizerMeta); err != nil {
 				return err
 			}
 		}
@@ -118,6 +122,7 @@ func Load(dir string) (*Checkpoint, error) {
 			return nil, err
 		}
 		ck.Optimizer = ordered(of)
+		ck.OptimizerMeta = of.Metadata
 	}
 	return ck, nil
 }

@@ -1,0 +1,271 @@
+package train
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/nlpodyssey/spago/ag"
+	"github.com/nlpodyssey/spago/mat"
+	"github.com/nlpodyssey/spago/nn"
+
+	"github.com/strata-retrieval/strata/checkpoints"
+	"github.com/strata-retrieval/strata/models"
+)
+
+func leaf(data []float32, shape ...int) *nn.Param {
+	return nn.NewParam(mat.NewDense[float32](mat.WithShape(shape...), mat.WithBacking(data)))
+}
+
+func lossValue(t mat.Tensor) float64 { return float64(mat.Data[float32](t.Value())[0]) }
+
+func TestLossGolden(t *testing.T) {
+	// Listwise: scores [2 1 0], positives 0 and 2, negative 1:
+	// (log(1+e^-1) + log(1+e)) / 2 = 0.81326169.
+	l, _ := ListwiseSoftmax(leaf([]float32{2, 1, 0}, 1, 3), 3, []bool{true, false, true})
+	if v := lossValue(l); math.Abs(v-0.81326169) > 1e-6 {
+		t.Errorf("listwise = %v", v)
+	}
+	// Softmax CE: scores [1 2 3], positive 2: −log(e³/(e+e²+e³)) = 0.40760596.
+	l, _ = SoftmaxCE(leaf([]float32{1, 2, 3}, 1, 3), 3, []int{2})
+	if v := lossValue(l); math.Abs(v-0.40760596) > 1e-6 {
+		t.Errorf("softmax CE = %v", v)
+	}
+	// InfoNCE: q = d = I₂, τ = 1: logits [[1 0] [0 1]] → −log(e/(e+1)) = 0.31326169.
+	l, _ = InfoNCE(leaf([]float32{1, 0, 0, 1, 1, 0, 0, 1}, 4, 2), 2, 2, 1)
+	if v := lossValue(l); math.Abs(v-0.31326169) > 1e-6 {
+		t.Errorf("InfoNCE = %v", v)
+	}
+	// MSE: ((1−0)² + (2−4)²)/2 = 2.5.
+	l, _ = MSE(leaf([]float32{1, 2}, 2), []float32{0, 4})
+	if v := lossValue(l); v != 2.5 {
+		t.Errorf("MSE = %v", v)
+	}
+	if _, err := SoftmaxCE(leaf([]float32{1, 2}, 1, 2), 2, []int{5}); err == nil {
+		t.Error("positive out of range accepted")
+	}
+}
+
+// checkGrad compares the analytic gradient of build(x) with central finite
+// differences.
+func checkGrad(t *testing.T, name string, x []float32, shape []int, build func(p *nn.Param) mat.Tensor) {
+	t.Helper()
+	p := leaf(slices.Clone(x), shape...)
+	loss := build(p)
+	if err := ag.Backward(loss); err != nil {
+		t.Fatal(err)
+	}
+	an := slices.Clone(mat.Data[float32](p.Grad()))
+	const eps = 1e-2
+	for i := range x {
+		up, down := slices.Clone(x), slices.Clone(x)
+		up[i] += eps
+		down[i] -= eps
+		fd := (lossValue(build(leaf(up, shape...))) - lossValue(build(leaf(down, shape...)))) / (2 * eps)
+		if math.Abs(fd-float64(an[i])) > 2e-3*math.Max(1, math.Abs(fd)) {
+			t.Errorf("%s: d/dx[%d] analytic %.6g, finite difference %.6g", name, i, an[i], fd)
+		}
+	}
+}
+
+func TestLossGradients(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	rnd := func(n int) []float32 {
+		x := make([]float32, n)
+		for i := range x {
+			x[i] = float32(r.NormFloat64())
+		}
+		return x
+	}
+	target := rnd(6)
+	checkGrad(t, "MSE", rnd(6), []int{2, 3}, func(p *nn.Param) mat.Tensor { l, _ := MSE(p, target); return l })
+	checkGrad(t, "SoftmaxCE", rnd(8), []int{2, 4}, func(p *nn.Param) mat.Tensor { l, _ := SoftmaxCE(p, 4, []int{1, 3}); return l })
+	labels := []bool{true, false, true, false, false, false, true, false, false, true}
+	checkGrad(t, "Listwise", rnd(10), []int{2, 5}, func(p *nn.Param) mat.Tensor { l, _ := ListwiseSoftmax(p, 5, labels); return l })
+	checkGrad(t, "InfoNCE", rnd(18), []int{6, 3}, func(p *nn.Param) mat.Tensor { l, _ := InfoNCE(p, 3, 3, 0.5); return l })
+}
+
+func TestSamplers(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	pool := []uint32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
+	isPos := func(c uint32) bool { return c == 3 || c == 7 }
+	for _, k := range []int{1, 5, 8, 20} {
+		got := UniformNegatives(r, pool, isPos, k)
+		if len(got) != min(k, 8) {
+			t.Errorf("k=%d: %d negatives", k, len(got))
+		}
+		seen := map[uint32]bool{}
+		for _, c := range got {
+			if isPos(c) || seen[c] {
+				t.Errorf("k=%d: bad negative %d in %v", k, c, got)
+			}
+			seen[c] = true
+		}
+	}
+	if got := HardestNegatives([]uint32{7, 9, 3, 1, 4}, isPos, 2); !slices.Equal(got, []uint32{9, 1}) {
+		t.Errorf("hardest = %v", got)
+	}
+	negs := []uint32{10, 11, 12, 13, 14, 15}
+	a, b := FreshSubset(r, negs, 3), FreshSubset(r, negs, 3)
+	if len(a) != 3 || len(b) != 3 || slices.Equal(a, b) {
+		t.Errorf("fresh subsets %v %v", a, b)
+	}
+	// Every negative is drawn about equally often over many steps.
+	counts := map[uint32]int{}
+	for i := 0; i < 6000; i++ {
+		for _, c := range FreshSubset(r, negs, 3) {
+			counts[c]++
+		}
+	}
+	for _, c := range negs {
+		if counts[c] < 2700 || counts[c] > 3300 {
+			t.Errorf("negative %d drawn %d times of 18000, want about 3000", c, counts[c])
+		}
+	}
+}
+
+func TestSchedule(t *testing.T) {
+	s := Schedule{Base: 1, Warmup: 4, Total: 14}
+	want := []float64{0.25, 0.5, 0.75, 1, 1, 0.5 * (1 + math.Cos(math.Pi*0.1))}
+	for i, w := range want {
+		if got := s.LR(i); math.Abs(got-w) > 1e-12 {
+			t.Errorf("LR(%d) = %v, want %v", i, got, w)
+		}
+	}
+	if s.LR(14) != 0 || s.LR(9) != 0.5 {
+		t.Errorf("LR(9)=%v LR(14)=%v", s.LR(9), s.LR(14))
+	}
+}
+
+// toy is a gate trained to reproduce a target distribution per input.
+type toy struct{ g *models.Gate }
+
+func (m *toy) Kind() string                         { return "toy-gate" }
+func (m *toy) Params() []models.NamedParam          { return m.g.Params() }
+func (m *toy) ConfigJSON() (json.RawMessage, error) { return json.Marshal(m.g.Config) }
+
+type toyTask struct {
+	g    *models.Gate
+	x, y []float32
+	in   int
+	out  int
+}
+
+func (t *toyTask) NumExamples() int { return len(t.x) / t.in }
+
+func (t *toyTask) Loss(idx []int, r *rand.Rand) (mat.Tensor, error) {
+	var x, y []float32
+	for _, i := range idx {
+		x = append(x, t.x[i*t.in:(i+1)*t.in]...)
+		y = append(y, t.y[i*t.out:(i+1)*t.out]...)
+	}
+	_ = r.IntN(10) // draw from the step's generator as a sampler would
+	return MSE(t.g.Op(x, len(idx)), y)
+}
+
+func newToy(seed uint64) (*toy, *toyTask) {
+	r := rand.New(rand.NewPCG(seed, 0))
+	g, _ := models.NewGate(models.GateConfig{In: 6, Hidden: 16, Out: 3}, "gate", r)
+	task := &toyTask{g: g, in: 6, out: 3}
+	for i := 0; i < 200; i++ {
+		x := make([]float32, 6)
+		for j := range x {
+			x[j] = float32(r.NormFloat64())
+		}
+		y := []float32{0, 0, 0}
+		y[(int(math.Abs(float64(x[0]*3))))%3] = 1
+		task.x = append(task.x, x...)
+		task.y = append(task.y, y...)
+	}
+	return &toy{g: g}, task
+}
+
+// runFiles trains the toy and returns every file of the run directory.
+func runFiles(t *testing.T, dir string, cfg Config, resume bool, eval EvalFunc) (map[string][]byte, *Result) {
+	t.Helper()
+	m, task := newToy(42)
+	res, err := Train(context.Background(), m, task, cfg, Options{RunDir: dir, Fingerprint: "sha256:toy", Resume: resume, Eval: eval})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{}
+	filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err == nil && info.Mode().IsRegular() {
+			b, _ := os.ReadFile(p)
+			rel, _ := filepath.Rel(dir, p)
+			files[rel] = b
+		}
+		return nil
+	})
+	return files, res
+}
+
+func TestTrainIsBitIdenticalAndResumable(t *testing.T) {
+	cfg := Config{Epochs: 4, BatchSize: 32, LR: 0.01, CheckpointEvery: 7, Seed: 5}
+	a, ra := runFiles(t, t.TempDir(), cfg, false, nil)
+	b, _ := runFiles(t, t.TempDir(), cfg, false, nil)
+	if ra.Steps != 28 || len(a) < 6 {
+		t.Fatalf("steps %d, %d files", ra.Steps, len(a))
+	}
+	for name, data := range a {
+		if !bytes.Equal(data, b[name]) {
+			t.Errorf("%s differs between two runs with the same seed", name)
+		}
+	}
+	// Stop after 14 steps, then resume: the final files equal the
+	// uninterrupted run's.
+	dir := t.TempDir()
+	stop := cfg
+	stop.StopAfter = 14
+	_, rs := runFiles(t, dir, stop, false, nil)
+	if rs.Stopped != "interrupted" || rs.Steps != 14 {
+		t.Fatalf("stopped run: %+v", rs)
+	}
+	c, rc := runFiles(t, dir, cfg, true, nil)
+	if rc.Steps != 28 {
+		t.Fatalf("resumed run ended at step %d", rc.Steps)
+	}
+	for name, data := range a {
+		if !bytes.Equal(data, c[name]) {
+			t.Errorf("%s differs between the uninterrupted and the resumed run", name)
+		}
+	}
+	// Resuming into a directory with checkpoints requires Resume.
+	m, task := newToy(42)
+	if _, err := Train(context.Background(), m, task, cfg, Options{RunDir: dir}); err == nil {
+		t.Error("training into a used run directory without resume succeeded")
+	}
+}
+
+func TestTrainLearnsAndStopsEarly(t *testing.T) {
+	m, task := newToy(1)
+	var losses []float64
+	evals := 0
+	eval := func(ctx context.Context) (map[string]float64, error) {
+		evals++
+		// A validation metric that peaks at the second evaluation.
+		return map[string]float64{"val/mrr": []float64{0.1, 0.5, 0.4, 0.3, 0.2, 0.1, 0.1, 0.1}[evals-1]}, nil
+	}
+	dir := t.TempDir()
+	res, err := Train(context.Background(), m, task, Config{Epochs: 8, BatchSize: 50, LR: 0.02, Patience: 2, Seed: 1},
+		Options{RunDir: dir, Eval: eval})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stopped != "early stop" || res.Steps != 16 || res.Best != checkpoints.StepDir(8) || res.BestValue != 0.5 {
+		t.Errorf("result %+v", res)
+	}
+	es, _ := checkpoints.List(dir)
+	for _, e := range es {
+		losses = append(losses, e.Manifest.Metrics["train/loss"])
+	}
+	if len(es) != 4 || !es[1].Best || !(losses[3] < losses[0]) {
+		t.Errorf("checkpoints %d, best marker %v, losses %v", len(es), es[1].Best, losses)
+	}
+}
