@@ -1,0 +1,263 @@
+package models
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"unicode"
+
+	"github.com/nlpodyssey/spago/ag"
+	"github.com/nlpodyssey/spago/mat"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
+)
+
+// EncoderConfig shapes the hashed n-gram text encoder. Zero values mean the
+// defaults.
+type EncoderConfig struct {
+	Buckets int    `json:"buckets"`  // hash table rows, default 131072
+	EmbDim  int    `json:"emb_dim"`  // table width, default 64
+	OutDim  int    `json:"out_dim"`  // output dimension, default 64
+	MinChar int    `json:"min_char"` // smallest character n-gram, default 3
+	MaxChar int    `json:"max_char"` // largest character n-gram, default 4
+	Seed    uint64 `json:"hash_seed"`
+}
+
+func (c EncoderConfig) withDefaults() EncoderConfig {
+	if c.Buckets == 0 {
+		c.Buckets = 1 << 17
+	}
+	if c.EmbDim == 0 {
+		c.EmbDim = 64
+	}
+	if c.OutDim == 0 {
+		c.OutDim = 64
+	}
+	if c.MinChar == 0 {
+		c.MinChar = 3
+	}
+	if c.MaxChar == 0 {
+		c.MaxChar = 4
+	}
+	return c
+}
+
+// Encoder maps text to an L2-normalised vector: word unigrams and bigrams
+// and the character n-grams of every word (with < > boundary marks) are
+// hashed into a table of embeddings, mean-pooled, projected and normalised.
+// It needs no download and trains with in-batch contrastive loss.
+type Encoder struct {
+	Config EncoderConfig
+	Emb    NamedParam // [Buckets, EmbDim]
+	Proj   NamedParam // [OutDim, EmbDim]
+}
+
+// NewEncoder returns an encoder with small random embeddings and a
+// Glorot-uniform projection drawn from r.
+func NewEncoder(cfg EncoderConfig, r *rand.Rand) (*Encoder, error) {
+	cfg = cfg.withDefaults()
+	if cfg.Buckets < 1 || cfg.EmbDim < 1 || cfg.OutDim < 1 || cfg.MinChar < 1 || cfg.MaxChar < cfg.MinChar {
+		return nil, fmt.Errorf("models: bad encoder config %+v", cfg)
+	}
+	e := &Encoder{Config: cfg,
+		Emb:  NamedParam{"encoder.emb", []int{cfg.Buckets, cfg.EmbDim}, newParam(cfg.Buckets, cfg.EmbDim)},
+		Proj: NamedParam{"encoder.proj", []int{cfg.OutDim, cfg.EmbDim}, newParam(cfg.OutDim, cfg.EmbDim)},
+	}
+	for i, d := 0, e.Emb.Data(); i < len(d); i++ {
+		d[i] = float32(r.NormFloat64() * 0.1)
+	}
+	xavier(r, e.Proj.Data(), cfg.EmbDim, cfg.OutDim)
+	return e, nil
+}
+
+// Params lists the encoder's parameters.
+func (e *Encoder) Params() []NamedParam { return []NamedParam{e.Emb, e.Proj} }
+
+// Dim returns the output dimension.
+func (e *Encoder) Dim() int { return e.Config.OutDim }
+
+// Features returns the hashed feature ids of a text (with repeats; the
+// pooling is a mean over them). An empty text has no features.
+func (e *Encoder) Features(text string) []uint32 {
+	c := e.Config
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) })
+	out := make([]uint32, 0, len(words)*6)
+	h := fnv.New64a()
+	id := func(kind byte, parts ...string) uint32 {
+		h.Reset()
+		var seed [9]byte
+		seed[0] = kind
+		for i := 0; i < 8; i++ {
+			seed[1+i] = byte(c.Seed >> (8 * i))
+		}
+		h.Write(seed[:])
+		for _, p := range parts {
+			h.Write([]byte(p))
+			h.Write([]byte{0})
+		}
+		return uint32(h.Sum64() % uint64(c.Buckets))
+	}
+	for i, w := range words {
+		out = append(out, id('w', w))
+		if i > 0 {
+			out = append(out, id('b', words[i-1], w))
+		}
+		rs := []rune("<" + w + ">")
+		for n := c.MinChar; n <= c.MaxChar; n++ {
+			for s := 0; s+n <= len(rs); s++ {
+				out = append(out, id('c', string(rs[s:s+n])))
+			}
+		}
+	}
+	return out
+}
+
+// forward computes the pooled vectors pooled [n, EmbDim], the projections
+// y [n, OutDim] and the normalised outputs z [n, OutDim].
+func (e *Encoder) forward(feats [][]uint32, pooled, y, z []float32) {
+	c := e.Config
+	emb := e.Emb.Data()
+	for i, fs := range feats {
+		p := pooled[i*c.EmbDim : (i+1)*c.EmbDim]
+		clear(p)
+		if len(fs) == 0 {
+			continue
+		}
+		for _, f := range fs {
+			row := emb[int(f)*c.EmbDim : (int(f)+1)*c.EmbDim]
+			for j, v := range row {
+				p[j] += v
+			}
+		}
+		inv := 1 / float32(len(fs))
+		for j := range p {
+			p[j] *= inv
+		}
+	}
+	n := len(feats)
+	blas32.Gemm(blas.NoTrans, blas.Trans, 1,
+		blas32.General{Rows: n, Cols: c.EmbDim, Stride: c.EmbDim, Data: pooled},
+		blas32.General{Rows: c.OutDim, Cols: c.EmbDim, Stride: c.EmbDim, Data: e.Proj.Data()},
+		0, blas32.General{Rows: n, Cols: c.OutDim, Stride: c.OutDim, Data: y})
+	for i := 0; i < n; i++ {
+		yi, zi := y[i*c.OutDim:(i+1)*c.OutDim], z[i*c.OutDim:(i+1)*c.OutDim]
+		var s float64
+		for _, v := range yi {
+			s += float64(v) * float64(v)
+		}
+		norm := float32(math.Sqrt(s))
+		for j, v := range yi {
+			if norm > 0 {
+				zi[j] = v / norm
+			} else {
+				zi[j] = 0
+			}
+		}
+	}
+}
+
+// Encode returns the normalised vectors [n, OutDim] of the feature lists.
+func (e *Encoder) Encode(feats [][]uint32) []float32 {
+	c := e.Config
+	n := len(feats)
+	pooled := make([]float32, n*c.EmbDim)
+	y := make([]float32, n*c.OutDim)
+	z := make([]float32, n*c.OutDim)
+	e.forward(feats, pooled, y, z)
+	return z
+}
+
+// EncodeTexts encodes texts.
+func (e *Encoder) EncodeTexts(texts []string) []float32 {
+	feats := make([][]uint32, len(texts))
+	for i, t := range texts {
+		feats[i] = e.Features(t)
+	}
+	return e.Encode(feats)
+}
+
+// Op returns a differentiable node computing the normalised vectors
+// [n, OutDim] of the feature lists, as one fused operator.
+func (e *Encoder) Op(feats [][]uint32) mat.Tensor {
+	for i, fs := range feats {
+		for _, f := range fs {
+			if int(f) >= e.Config.Buckets {
+				panic(fmt.Sprintf("models: Encoder.Op: text %d has feature %d >= %d buckets", i, f, e.Config.Buckets))
+			}
+		}
+	}
+	return ag.NewOperator(&encoderFn{e: e, feats: feats}).Run()
+}
+
+type encoderFn struct {
+	e         *Encoder
+	feats     [][]uint32
+	pooled, y []float32
+	z         []float32
+}
+
+func (f *encoderFn) Operands() []mat.Tensor { return []mat.Tensor{f.e.Emb.Param, f.e.Proj.Param} }
+
+func (f *encoderFn) Forward() (mat.Tensor, error) {
+	c := f.e.Config
+	n := len(f.feats)
+	f.pooled = make([]float32, n*c.EmbDim)
+	f.y = make([]float32, n*c.OutDim)
+	f.z = make([]float32, n*c.OutDim)
+	f.e.forward(f.feats, f.pooled, f.y, f.z)
+	return mat.NewDense[float32](mat.WithShape(n, c.OutDim), mat.WithBacking(append([]float32(nil), f.z...))), nil
+}
+
+func (f *encoderFn) Backward(gy mat.Tensor) error {
+	c := f.e.Config
+	n := len(f.feats)
+	gz := mat.Data[float32](gy)
+	// Normalisation: gy_pre = (gz − z (z·gz)) / |y|.
+	gyp := make([]float32, n*c.OutDim)
+	for i := 0; i < n; i++ {
+		yi := f.y[i*c.OutDim : (i+1)*c.OutDim]
+		zi := f.z[i*c.OutDim : (i+1)*c.OutDim]
+		gi := gz[i*c.OutDim : (i+1)*c.OutDim]
+		var s, dot float64
+		for j := range yi {
+			s += float64(yi[j]) * float64(yi[j])
+			dot += float64(zi[j]) * float64(gi[j])
+		}
+		norm := math.Sqrt(s)
+		if norm == 0 {
+			continue
+		}
+		for j := range yi {
+			gyp[i*c.OutDim+j] = float32((float64(gi[j]) - float64(zi[j])*dot) / norm)
+		}
+	}
+	gProj := make([]float32, c.OutDim*c.EmbDim)
+	blas32.Gemm(blas.Trans, blas.NoTrans, 1,
+		blas32.General{Rows: n, Cols: c.OutDim, Stride: c.OutDim, Data: gyp},
+		blas32.General{Rows: n, Cols: c.EmbDim, Stride: c.EmbDim, Data: f.pooled},
+		0, blas32.General{Rows: c.OutDim, Cols: c.EmbDim, Stride: c.EmbDim, Data: gProj})
+	gp := make([]float32, n*c.EmbDim)
+	blas32.Gemm(blas.NoTrans, blas.NoTrans, 1,
+		blas32.General{Rows: n, Cols: c.OutDim, Stride: c.OutDim, Data: gyp},
+		blas32.General{Rows: c.OutDim, Cols: c.EmbDim, Stride: c.EmbDim, Data: f.e.Proj.Data()},
+		0, blas32.General{Rows: n, Cols: c.EmbDim, Stride: c.EmbDim, Data: gp})
+	gEmb := make([]float32, c.Buckets*c.EmbDim)
+	for i, fs := range f.feats {
+		if len(fs) == 0 {
+			continue
+		}
+		inv := 1 / float32(len(fs))
+		gi := gp[i*c.EmbDim : (i+1)*c.EmbDim]
+		for _, ft := range fs {
+			row := gEmb[int(ft)*c.EmbDim : (int(ft)+1)*c.EmbDim]
+			for j, v := range gi {
+				row[j] += v * inv
+			}
+		}
+	}
+	f.e.Emb.Param.AccGrad(grad(gEmb, c.Buckets, c.EmbDim))
+	f.e.Proj.Param.AccGrad(grad(gProj, c.OutDim, c.EmbDim))
+	return nil
+}
