@@ -9,6 +9,7 @@ require (
 	github.com/klauspost/compress v1.17.11
 	github.com/nlpodyssey/gopickle v0.2.0
 	github.com/nlpodyssey/spago v1.1.0
+	github.com/petar-dambovaliev/aho-corasick v0.0.0-20250424160509-463d218d4745
 	github.com/schollz/progressbar/v3 v3.14.6
 	github.com/spf13/cobra v1.8.1
 	github.com/zeebo/xxh3 v1.0.2
