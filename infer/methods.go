@@ -30,6 +30,7 @@ func Methods() []MethodInfo {
 		{"bm25", "BM25 (bm25s lucene, k1=1.5, b=0.75) over the whole document of every candidate"},
 		{"oracle-plan", "executes the query's ground-truth plan on the graph and ranks the reached nodes by BM25 of the textual restriction (an upper bound; needs plans)"},
 		{"plan-structure", "executes only the structure of the ground-truth plan: reached nodes ranked by id, no text (shows what graph-only retrieval misses)"},
+		{"dense", "cosine of query and document vectors from the workspace's dense channel (strata train encoder, or imported embeddings)"},
 	}
 }
 
@@ -38,6 +39,12 @@ func NewMethod(ws *workspace.Workspace, name string) (Method, error) {
 	switch name {
 	case "bm25":
 		return &BM25Method{ws: ws}, nil
+	case "dense":
+		d, err := LoadDense(ws)
+		if err != nil {
+			return nil, err
+		}
+		return &DenseMethod{ws: ws, d: d}, nil
 	case "oracle-plan", "plan-structure":
 		if len(ws.Plans) == 0 {
 			return nil, fmt.Errorf("method %s needs query plans, and this workspace has none (generated benchmarks carry them in stark_qa/plans.jsonl)", name)

@@ -18,10 +18,11 @@ import (
 // defaults.
 type EncoderConfig struct {
 	Buckets int    `json:"buckets"`  // hash table rows, default 131072
-	EmbDim  int    `json:"emb_dim"`  // table width, default 64
-	OutDim  int    `json:"out_dim"`  // output dimension, default 64
+	EmbDim  int    `json:"emb_dim"`  // table width, default 128
+	OutDim  int    `json:"out_dim"`  // output dimension, default 128
 	MinChar int    `json:"min_char"` // smallest character n-gram, default 3
 	MaxChar int    `json:"max_char"` // largest character n-gram, default 4
+	NoChars bool   `json:"no_chars"` // words and word bigrams only
 	Seed    uint64 `json:"hash_seed"`
 }
 
@@ -30,10 +31,10 @@ func (c EncoderConfig) withDefaults() EncoderConfig {
 		c.Buckets = 1 << 17
 	}
 	if c.EmbDim == 0 {
-		c.EmbDim = 64
+		c.EmbDim = 128
 	}
 	if c.OutDim == 0 {
-		c.OutDim = 64
+		c.OutDim = 128
 	}
 	if c.MinChar == 0 {
 		c.MinChar = 3
@@ -52,10 +53,15 @@ type Encoder struct {
 	Config EncoderConfig
 	Emb    NamedParam // [Buckets, EmbDim]
 	Proj   NamedParam // [OutDim, EmbDim]
+	// Weight is a fixed (untrained) weight per bucket used by the pooling;
+	// FitIDF sets it to the inverse document frequency of each feature, so
+	// rare n-grams count more, as in BM25. All ones until fitted.
+	Weight NamedParam // [Buckets]
 }
 
 // NewEncoder returns an encoder with small random embeddings and a
-// Glorot-uniform projection drawn from r.
+// Glorot-uniform projection drawn from r; with a nil r the weights are zero
+// (to be loaded from a checkpoint).
 func NewEncoder(cfg EncoderConfig, r *rand.Rand) (*Encoder, error) {
 	cfg = cfg.withDefaults()
 	if cfg.Buckets < 1 || cfg.EmbDim < 1 || cfg.OutDim < 1 || cfg.MinChar < 1 || cfg.MaxChar < cfg.MinChar {
@@ -64,16 +70,46 @@ func NewEncoder(cfg EncoderConfig, r *rand.Rand) (*Encoder, error) {
 	e := &Encoder{Config: cfg,
 		Emb:  NamedParam{"encoder.emb", []int{cfg.Buckets, cfg.EmbDim}, newParam(cfg.Buckets, cfg.EmbDim)},
 		Proj: NamedParam{"encoder.proj", []int{cfg.OutDim, cfg.EmbDim}, newParam(cfg.OutDim, cfg.EmbDim)},
+		Weight: NamedParam{"encoder.weight", []int{cfg.Buckets}, newParam(cfg.Buckets)},
 	}
-	for i, d := 0, e.Emb.Data(); i < len(d); i++ {
-		d[i] = float32(r.NormFloat64() * 0.1)
+	for i, w := 0, e.Weight.Data(); i < len(w); i++ {
+		w[i] = 1
 	}
-	xavier(r, e.Proj.Data(), cfg.EmbDim, cfg.OutDim)
+	if r != nil {
+		for i, d := 0, e.Emb.Data(); i < len(d); i++ {
+			d[i] = float32(r.NormFloat64() * 0.1)
+		}
+		xavier(r, e.Proj.Data(), cfg.EmbDim, cfg.OutDim)
+	}
 	return e, nil
 }
 
-// Params lists the encoder's parameters.
-func (e *Encoder) Params() []NamedParam { return []NamedParam{e.Emb, e.Proj} }
+// Params lists the encoder's parameters; Weight is included (it is saved
+// with checkpoints) but never receives a gradient.
+func (e *Encoder) Params() []NamedParam { return []NamedParam{e.Emb, e.Proj, e.Weight} }
+
+// FitIDF sets the pooling weights to ln(1 + (N − df + 0.5)/(df + 0.5)) over
+// the feature lists of a corpus (df counts documents holding the feature).
+func (e *Encoder) FitIDF(docs [][]uint32) {
+	df := make([]int32, e.Config.Buckets)
+	seen := make([]int32, e.Config.Buckets)
+	for i := range seen {
+		seen[i] = -1
+	}
+	for d, fs := range docs {
+		for _, f := range fs {
+			if seen[f] != int32(d) {
+				seen[f] = int32(d)
+				df[f]++
+			}
+		}
+	}
+	n := float64(len(docs))
+	w := e.Weight.Data()
+	for i := range w {
+		w[i] = float32(math.Log(1 + (n-float64(df[i])+0.5)/(float64(df[i])+0.5)))
+	}
+}
 
 // Dim returns the output dimension.
 func (e *Encoder) Dim() int { return e.Config.OutDim }
@@ -104,6 +140,9 @@ func (e *Encoder) Features(text string) []uint32 {
 		if i > 0 {
 			out = append(out, id('b', words[i-1], w))
 		}
+		if c.NoChars {
+			continue
+		}
 		rs := []rune("<" + w + ">")
 		for n := c.MinChar; n <= c.MaxChar; n++ {
 			for s := 0; s+n <= len(rs); s++ {
@@ -118,22 +157,20 @@ func (e *Encoder) Features(text string) []uint32 {
 // y [n, OutDim] and the normalised outputs z [n, OutDim].
 func (e *Encoder) forward(feats [][]uint32, pooled, y, z []float32) {
 	c := e.Config
-	emb := e.Emb.Data()
+	emb, wt := e.Emb.Data(), e.Weight.Data()
 	for i, fs := range feats {
 		p := pooled[i*c.EmbDim : (i+1)*c.EmbDim]
 		clear(p)
-		if len(fs) == 0 {
+		total := e.weightSum(fs)
+		if total == 0 {
 			continue
 		}
 		for _, f := range fs {
 			row := emb[int(f)*c.EmbDim : (int(f)+1)*c.EmbDim]
+			w := wt[f] / total
 			for j, v := range row {
-				p[j] += v
+				p[j] += w * v
 			}
-		}
-		inv := 1 / float32(len(fs))
-		for j := range p {
-			p[j] *= inv
 		}
 	}
 	n := len(feats)
@@ -156,6 +193,15 @@ func (e *Encoder) forward(feats [][]uint32, pooled, y, z []float32) {
 			}
 		}
 	}
+}
+
+func (e *Encoder) weightSum(fs []uint32) float32 {
+	wt := e.Weight.Data()
+	var s float32
+	for _, f := range fs {
+		s += wt[f]
+	}
+	return s
 }
 
 // Encode returns the normalised vectors [n, OutDim] of the feature lists.
@@ -244,16 +290,18 @@ func (f *encoderFn) Backward(gy mat.Tensor) error {
 		blas32.General{Rows: c.OutDim, Cols: c.EmbDim, Stride: c.EmbDim, Data: f.e.Proj.Data()},
 		0, blas32.General{Rows: n, Cols: c.EmbDim, Stride: c.EmbDim, Data: gp})
 	gEmb := make([]float32, c.Buckets*c.EmbDim)
+	wt := f.e.Weight.Data()
 	for i, fs := range f.feats {
-		if len(fs) == 0 {
+		total := f.e.weightSum(fs)
+		if total == 0 {
 			continue
 		}
-		inv := 1 / float32(len(fs))
 		gi := gp[i*c.EmbDim : (i+1)*c.EmbDim]
 		for _, ft := range fs {
 			row := gEmb[int(ft)*c.EmbDim : (int(ft)+1)*c.EmbDim]
+			w := wt[ft] / total
 			for j, v := range gi {
-				row[j] += v * inv
+				row[j] += v * w
 			}
 		}
 	}

@@ -42,6 +42,7 @@ func TestEncoderGradients(t *testing.T) {
 	r := rand.New(rand.NewPCG(2, 2))
 	e, _ := NewEncoder(EncoderConfig{Buckets: 40, EmbDim: 5, OutDim: 4}, r)
 	feats := [][]uint32{e.Features("alpha beta"), e.Features("gamma"), e.Features("beta gamma delta")}
+	e.FitIDF(feats)
 	gy := make([]float32, 3*4)
 	for i := range gy {
 		gy[i] = float32(r.NormFloat64())
@@ -59,7 +60,10 @@ func TestEncoderGradients(t *testing.T) {
 		}
 		return s
 	}
-	for _, p := range e.Params() {
+	if e.Weight.Param.HasGrad() {
+		t.Error("the fixed pooling weights received a gradient")
+	}
+	for _, p := range []NamedParam{e.Emb, e.Proj} {
 		an := slices.Clone(mat.Data[float32](p.Param.Grad()))
 		d := p.Data()
 		for j := range d {

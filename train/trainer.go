@@ -271,8 +271,8 @@ func clip(params []models.NamedParam, maxNorm float64) {
 	}
 	var ss float64
 	for _, p := range params {
-		if g := p.Param.Grad(); g != nil {
-			for _, v := range mat.Data[float32](g) {
+		if p.Param.HasGrad() {
+			for _, v := range mat.Data[float32](p.Param.Grad()) {
 				ss += float64(v) * float64(v)
 			}
 		}
@@ -283,8 +283,8 @@ func clip(params []models.NamedParam, maxNorm float64) {
 	}
 	k := float32(maxNorm / norm)
 	for _, p := range params {
-		if g := p.Param.Grad(); g != nil {
-			d := mat.Data[float32](g)
+		if p.Param.HasGrad() {
+			d := mat.Data[float32](p.Param.Grad())
 			for i := range d {
 				d[i] *= k
 			}

@@ -91,7 +91,11 @@ func (ws *Workspace) Save(dir string) error {
 	if err := ws.Graph.Encode(&w); err != nil {
 		return err
 	}
-	return w.WriteFile(Path(dir))
+	if err := w.WriteFile(Path(dir)); err != nil {
+		return err
+	}
+	ws.Dir = dir
+	return nil
 }
 
 func relBytes(xs []data.RelID) []byte {
@@ -197,7 +201,7 @@ func Load(dir string) (*Workspace, error) {
 		skb.QA = &data.QA{Queries: q.Queries, Human: q.Human, Splits: q.Splits}
 		skb.QA.Index()
 	}
-	ws := &Workspace{Config: m.Config, SKB: skb, Graph: g, Fingerprint: m.Fingerprint, Fields: map[string]*index.BM25{}}
+	ws := &Workspace{Config: m.Config, SKB: skb, Graph: g, Fingerprint: m.Fingerprint, Fields: map[string]*index.BM25{}, Dir: dir}
 	if pb, err := r.Bytes("plans"); err == nil {
 		if err := json.Unmarshal(pb, &ws.Plans); err != nil {
 			g.Close()

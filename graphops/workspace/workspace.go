@@ -51,6 +51,9 @@ type Workspace struct {
 	Plans map[int]data.Plan
 	// Fingerprint identifies the SKB content (schema, nodes, edges, QA).
 	Fingerprint string
+	// Dir is the directory the workspace was loaded from or saved to ("" for
+	// one only built in memory). Models and dense vectors live under it.
+	Dir string
 
 	namesOnce sync.Once
 	names     *graphops.NameIndex

@@ -1,0 +1,262 @@
+package infer
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"github.com/strata-retrieval/strata/checkpoints"
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/internal/atomicfile"
+	"github.com/strata-retrieval/strata/models"
+)
+
+// Files of a workspace's dense channel, under WORKSPACE/dense/.
+const (
+	DenseDir         = "dense"
+	DenseMetaFile    = "meta.json"
+	DenseDocFile     = "doc.safetensors"
+	DenseQueryFile   = "query.safetensors"
+	DenseEncoderFile = "encoder.safetensors"
+)
+
+// ErrNoDense reports a workspace without a dense channel.
+var ErrNoDense = errors.New("the workspace has no dense channel (run strata train encoder, or import embeddings)")
+
+// DenseMeta describes a workspace's dense channel.
+type DenseMeta struct {
+	Source      string               `json:"source"` // "encoder" or "imported"
+	Dim         int                  `json:"dim"`
+	Fingerprint string               `json:"data_fingerprint"`
+	Encoder     models.EncoderConfig `json:"encoder,omitempty"`
+	Checkpoint  string               `json:"checkpoint,omitempty"` // where the encoder came from
+}
+
+// DenseChannel holds the document vectors of every node (L2-normalised) and
+// how to get a query's vector: the encoder, or imported query vectors.
+type DenseChannel struct {
+	Meta    DenseMeta
+	Docs    *index.Matrix
+	Encoder *models.Encoder
+	Queries *data.Embeddings
+}
+
+// QueryVector returns the normalised vector of a query.
+func (d *DenseChannel) QueryVector(q data.Query) ([]float32, error) {
+	if d.Encoder != nil {
+		return d.Encoder.EncodeTexts([]string{q.Text}), nil
+	}
+	if d.Queries == nil || q.ID < 0 || q.ID >= d.Queries.M.Rows || !d.Queries.Present[q.ID] {
+		return nil, fmt.Errorf("no imported embedding for query %d (imported vectors cannot encode new text)", q.ID)
+	}
+	return append([]float32(nil), d.Queries.M.Row(q.ID)...), nil
+}
+
+// EncodeNodes encodes the whole document of every node with enc, on all
+// cores; the result does not depend on scheduling.
+func EncodeNodes(ctx context.Context, skb *data.SKB, enc *models.Encoder) (*index.Matrix, error) {
+	n := len(skb.Nodes)
+	m := index.NewMatrix(n, enc.Dim())
+	workers := runtime.GOMAXPROCS(0)
+	const chunk = 512
+	var next int
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				lo := next
+				next += chunk
+				mu.Unlock()
+				if lo >= n || ctx.Err() != nil {
+					return
+				}
+				hi := min(lo+chunk, n)
+				feats := make([][]uint32, hi-lo)
+				for i := range feats {
+					feats[i] = enc.Features(skb.Document(uint32(lo + i)))
+				}
+				copy(m.Data[lo*m.Dim:hi*m.Dim], enc.Encode(feats))
+			}
+		}()
+	}
+	wg.Wait()
+	return m, ctx.Err()
+}
+
+// SaveDenseFromEncoder encodes every node with enc and writes the dense
+// channel (vectors, encoder weights, meta) under ws.Dir/dense.
+func SaveDenseFromEncoder(ctx context.Context, ws *workspace.Workspace, enc *models.Encoder, checkpoint string) (*DenseChannel, error) {
+	docs, err := EncodeNodes(ctx, ws.SKB, enc)
+	if err != nil {
+		return nil, err
+	}
+	d := &DenseChannel{Meta: DenseMeta{Source: "encoder", Dim: enc.Dim(), Fingerprint: ws.Fingerprint, Encoder: enc.Config, Checkpoint: checkpoint},
+		Docs: docs, Encoder: enc}
+	var ts []checkpoints.Tensor
+	for _, p := range enc.Params() {
+		ts = append(ts, checkpoints.Tensor{Name: p.Name, Shape: p.Shape, Data: p.Data()})
+	}
+	return d, saveDense(ws, d, ts)
+}
+
+// SaveDenseImported stores imported document (and optional query) vectors
+// as the workspace's dense channel. Rows are normalised.
+func SaveDenseImported(ws *workspace.Workspace, docs, queries *data.Embeddings) (*DenseChannel, error) {
+	if docs.M.Rows != len(ws.SKB.Nodes) {
+		return nil, fmt.Errorf("%d document vectors for %d nodes", docs.M.Rows, len(ws.SKB.Nodes))
+	}
+	if queries != nil && queries.M.Dim != docs.M.Dim {
+		return nil, fmt.Errorf("query vectors have dimension %d, document vectors %d", queries.M.Dim, docs.M.Dim)
+	}
+	docs.M.NormalizeRows()
+	if queries != nil {
+		queries.M.NormalizeRows()
+	}
+	d := &DenseChannel{Meta: DenseMeta{Source: "imported", Dim: docs.M.Dim, Fingerprint: ws.Fingerprint}, Docs: docs.M, Queries: queries}
+	return d, saveDense(ws, d, nil)
+}
+
+func saveDense(ws *workspace.Workspace, d *DenseChannel, encTensors []checkpoints.Tensor) error {
+	if ws.Dir == "" {
+		return errors.New("the workspace has no directory to save the dense channel in")
+	}
+	dir := filepath.Join(ws.Dir, DenseDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := checkpoints.WriteFile(filepath.Join(dir, DenseDocFile), []checkpoints.Tensor{{Name: "doc", Shape: []int{d.Docs.Rows, d.Docs.Dim}, Data: d.Docs.Data}}, nil); err != nil {
+		return err
+	}
+	if encTensors != nil {
+		if err := checkpoints.WriteFile(filepath.Join(dir, DenseEncoderFile), encTensors, nil); err != nil {
+			return err
+		}
+		os.Remove(filepath.Join(dir, DenseQueryFile))
+	}
+	if d.Queries != nil {
+		present := make([]float32, len(d.Queries.Present))
+		for i, p := range d.Queries.Present {
+			if p {
+				present[i] = 1
+			}
+		}
+		if err := checkpoints.WriteFile(filepath.Join(dir, DenseQueryFile), []checkpoints.Tensor{
+			{Name: "query", Shape: []int{d.Queries.M.Rows, d.Queries.M.Dim}, Data: d.Queries.M.Data},
+			{Name: "present", Shape: []int{len(present)}, Data: present}}, nil); err != nil {
+			return err
+		}
+		os.Remove(filepath.Join(dir, DenseEncoderFile))
+	}
+	return atomicfile.WriteFile(filepath.Join(dir, DenseMetaFile), func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(d.Meta)
+	})
+}
+
+// LoadDense reads a workspace's dense channel.
+func LoadDense(ws *workspace.Workspace) (*DenseChannel, error) {
+	dir := filepath.Join(ws.Dir, DenseDir)
+	b, err := os.ReadFile(filepath.Join(dir, DenseMetaFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, ErrNoDense
+	}
+	if err != nil {
+		return nil, err
+	}
+	d := &DenseChannel{}
+	if err := json.Unmarshal(b, &d.Meta); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, DenseMetaFile), err)
+	}
+	if d.Meta.Fingerprint != ws.Fingerprint {
+		return nil, fmt.Errorf("%s: the dense vectors were made for data %s, the workspace is %s (retrain the encoder)", dir, d.Meta.Fingerprint, ws.Fingerprint)
+	}
+	df, err := checkpoints.ReadFile(filepath.Join(dir, DenseDocFile))
+	if err != nil {
+		return nil, err
+	}
+	t := df.Tensors["doc"]
+	if t == nil || len(t.Shape) != 2 || t.Shape[0] != len(ws.SKB.Nodes) {
+		return nil, fmt.Errorf("%s: want a tensor \"doc\" of shape [%d, D]", filepath.Join(dir, DenseDocFile), len(ws.SKB.Nodes))
+	}
+	d.Docs = &index.Matrix{Rows: t.Shape[0], Dim: t.Shape[1], Data: t.Data}
+	switch d.Meta.Source {
+	case "encoder":
+		enc, err := models.NewEncoder(d.Meta.Encoder, nil)
+		if err != nil {
+			return nil, err
+		}
+		ef, err := checkpoints.ReadFile(filepath.Join(dir, DenseEncoderFile))
+		if err != nil {
+			return nil, err
+		}
+		if err := models.LoadParams(enc.Params(), tensorGetter(ef)); err != nil {
+			return nil, fmt.Errorf("%s: %w", filepath.Join(dir, DenseEncoderFile), err)
+		}
+		d.Encoder = enc
+	case "imported":
+		if qf, err := checkpoints.ReadFile(filepath.Join(dir, DenseQueryFile)); err == nil {
+			q, p := qf.Tensors["query"], qf.Tensors["present"]
+			if q == nil || p == nil || len(q.Shape) != 2 || q.Shape[0] != len(p.Data) {
+				return nil, fmt.Errorf("%s: want tensors query [Q, D] and present [Q]", filepath.Join(dir, DenseQueryFile))
+			}
+			e := &data.Embeddings{M: &index.Matrix{Rows: q.Shape[0], Dim: q.Shape[1], Data: q.Data}, Present: make([]bool, len(p.Data))}
+			for i, v := range p.Data {
+				e.Present[i] = v != 0
+			}
+			d.Queries = e
+		}
+	default:
+		return nil, fmt.Errorf("%s: unknown dense source %q", dir, d.Meta.Source)
+	}
+	return d, nil
+}
+
+func tensorGetter(f *checkpoints.File) func(string) ([]int, []float32, bool) {
+	return func(name string) ([]int, []float32, bool) {
+		t, ok := f.Tensors[name]
+		if !ok {
+			return nil, nil, false
+		}
+		return t.Shape, t.Data, true
+	}
+}
+
+// NewDenseMethod returns the dense method over a channel.
+func NewDenseMethod(ws *workspace.Workspace, d *DenseChannel) *DenseMethod {
+	return &DenseMethod{ws: ws, d: d}
+}
+
+// DenseMethod ranks every candidate by the cosine of its document vector
+// with the query's.
+type DenseMethod struct {
+	ws *workspace.Workspace
+	d  *DenseChannel
+}
+
+func (m *DenseMethod) Name() string { return "dense" }
+
+func (m *DenseMethod) Rank(_ context.Context, q data.Query) ([]index.Hit, error) {
+	v, err := m.d.QueryVector(q)
+	if err != nil {
+		return nil, err
+	}
+	scores := index.ScoreRows(m.d.Docs, v, m.ws.Candidates)
+	out := make([]index.Hit, len(scores))
+	for i, s := range scores {
+		out[i] = index.Hit{ID: m.ws.Candidates[i], Score: s}
+	}
+	return out, nil
+}

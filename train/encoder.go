@@ -1,0 +1,169 @@
+package train
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+
+	"github.com/nlpodyssey/spago/mat"
+
+	"github.com/strata-retrieval/strata/checkpoints"
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/eval"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/models"
+)
+
+// EncoderModel adapts the hashed encoder to the loop.
+type EncoderModel struct{ *models.Encoder }
+
+func (m EncoderModel) Kind() string { return "encoder" }
+
+func (m EncoderModel) ConfigJSON() (json.RawMessage, error) { return json.Marshal(m.Config) }
+
+// EncoderTask trains the encoder with in-batch contrastive loss on (query,
+// gold document) pairs: every other document of the batch is a negative.
+type EncoderTask struct {
+	Enc         *models.Encoder
+	Temperature float64
+	queries     [][]uint32
+	docs        [][]uint32
+}
+
+// NewEncoderTask builds the pairs of a split: each query with each of its
+// gold answers (at most maxGold per query, the first ones).
+func NewEncoderTask(ws *workspace.Workspace, enc *models.Encoder, split string, maxGold int, temperature float64) (*EncoderTask, error) {
+	if ws.SKB.QA == nil {
+		return nil, fmt.Errorf("the workspace has no questions to train on")
+	}
+	qs, err := ws.SKB.QA.Split(split)
+	if err != nil {
+		return nil, err
+	}
+	t := &EncoderTask{Enc: enc, Temperature: temperature}
+	docFeats := map[uint32][]uint32{}
+	for _, q := range qs {
+		qf := enc.Features(q.Text)
+		for i, a := range q.Answers {
+			if i == maxGold {
+				break
+			}
+			df, ok := docFeats[a]
+			if !ok {
+				df = enc.Features(ws.SKB.Document(a))
+				docFeats[a] = df
+			}
+			t.queries = append(t.queries, qf)
+			t.docs = append(t.docs, df)
+		}
+	}
+	if len(t.queries) == 0 {
+		return nil, fmt.Errorf("split %q has no (query, answer) pairs", split)
+	}
+	return t, nil
+}
+
+func (t *EncoderTask) NumExamples() int { return len(t.queries) }
+
+func (t *EncoderTask) Loss(idx []int, _ *rand.Rand) (mat.Tensor, error) {
+	feats := make([][]uint32, 0, 2*len(idx))
+	for _, i := range idx {
+		feats = append(feats, t.queries[i])
+	}
+	for _, i := range idx {
+		feats = append(feats, t.docs[i])
+	}
+	return InfoNCE(t.Enc.Op(feats), len(idx), t.Enc.Dim(), t.Temperature)
+}
+
+// SplitMetrics evaluates a ranker on a split of the workspace and returns
+// its metrics keyed "<split>/hit@1", "<split>/hit@5", "<split>/recall@20" and
+// "<split>/mrr".
+func SplitMetrics(ctx context.Context, ws *workspace.Workspace, r eval.Ranker, split string) (map[string]float64, error) {
+	qs, err := ws.SKB.QA.Split(split)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := eval.Run(ctx, eval.NewEvaluator(len(ws.SKB.Nodes), ws.Candidates), qs, r, eval.RunOptions{})
+	if err != nil {
+		return nil, err
+	}
+	s := eval.Summarize(rs)
+	return map[string]float64{split + "/hit@1": s.Hit1, split + "/hit@5": s.Hit5, split + "/recall@20": s.Recall20, split + "/mrr": s.MRR}, nil
+}
+
+// EncoderOptions configures TrainEncoder.
+type EncoderOptions struct {
+	Encoder     models.EncoderConfig
+	Train       Config
+	Run         Options
+	Temperature float64 // default 0.05
+	MaxGold     int     // gold documents per training query, default 4
+	ValSplit    string  // default "val"
+}
+
+// TrainEncoder trains the hashed encoder on the workspace's train split,
+// selecting the checkpoint with the best dense validation MRR, and returns
+// the encoder with the best weights loaded.
+func TrainEncoder(ctx context.Context, ws *workspace.Workspace, o EncoderOptions) (*models.Encoder, *Result, error) {
+	if o.Temperature == 0 {
+		o.Temperature = 0.05
+	}
+	if o.MaxGold == 0 {
+		o.MaxGold = 4
+	}
+	if o.ValSplit == "" {
+		o.ValSplit = data.SplitVal
+	}
+	enc, err := models.NewEncoder(o.Encoder, rand.New(rand.NewPCG(o.Train.Seed, 0xe)))
+	if err != nil {
+		return nil, nil, err
+	}
+	// IDF pooling weights from the candidate documents.
+	docs := make([][]uint32, len(ws.Candidates))
+	for i, c := range ws.Candidates {
+		docs[i] = enc.Features(ws.SKB.Document(c))
+	}
+	enc.FitIDF(docs)
+	task, err := NewEncoderTask(ws, enc, data.SplitTrain, o.MaxGold, o.Temperature)
+	if err != nil {
+		return nil, nil, err
+	}
+	o.Run.Eval = func(ctx context.Context) (map[string]float64, error) {
+		docs, err := infer.EncodeNodes(ctx, ws.SKB, enc)
+		if err != nil {
+			return nil, err
+		}
+		return SplitMetrics(ctx, ws, infer.NewDenseMethod(ws, &infer.DenseChannel{Docs: docs, Encoder: enc}), o.ValSplit)
+	}
+	if o.Train.Metric == "" {
+		o.Train.Metric = o.ValSplit + "/mrr"
+	}
+	res, err := Train(ctx, EncoderModel{enc}, task, o.Train, o.Run)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := LoadBest(o.Run.RunDir, enc.Params()); err != nil {
+		return nil, nil, err
+	}
+	return enc, res, nil
+}
+
+// LoadBest loads the weights of runDir/best into params.
+func LoadBest(runDir string, params []models.NamedParam) error {
+	ck, err := checkpoints.Load(filepath.Join(runDir, checkpoints.BestLink))
+	if err != nil {
+		return err
+	}
+	byName := map[string]checkpoints.Tensor{}
+	for _, t := range ck.Model {
+		byName[t.Name] = t
+	}
+	return models.LoadParams(params, func(name string) ([]int, []float32, bool) {
+		t, ok := byName[name]
+		return t.Shape, t.Data, ok
+	})
+}
