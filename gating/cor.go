@@ -1,0 +1,451 @@
+package gating
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sort"
+
+	"github.com/nlpodyssey/spago/ag"
+	"github.com/nlpodyssey/spago/mat"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/models"
+)
+
+// Config shapes a CoR model. The retriever lists come from the SKB: one
+// textual retriever per candidate node type, one relational retriever per
+// relation type.
+type Config struct {
+	QueryDim   int      `json:"query_dim"`
+	Hidden     int      `json:"hidden"`     // gate hidden units, default 64
+	Types      []string `json:"types"`      // textual retrievers
+	Relations  []string `json:"relations"`  // relational retrievers
+	Textual    bool     `json:"textual"`    // use the textual retrievers
+	Relational bool     `json:"relational"` // use the relational retrievers
+	Hybrid     bool     `json:"hybrid"`     // learn the hybrid gate (else ½, ½)
+	PoolK      int      `json:"pool_k"`     // per-retriever top-k of the training pool, default 20
+}
+
+// DefaultConfig enables every part of CoR for an SKB and a query dimension.
+func DefaultConfig(s *data.Schema, queryDim int) Config {
+	return Config{QueryDim: queryDim, Hidden: 64, Types: append([]string(nil), s.CandidateTypes...),
+		Relations: append([]string(nil), s.RelationTypes...), Textual: true, Relational: true, Hybrid: true, PoolK: 20}
+}
+
+// CoR is CoRAG's cooperative retrievers: a textual gate over node types, a
+// relational gate over relations and a hybrid gate over the two groups,
+// each a two-layer MLP on the query embedding with a softmax output. A
+// candidate v scores
+//
+//	ŝ(v) = h₀ · g⁽ᵗ⁾[type(v)] · cos(q, v) + h₁ · Σ_{r : v ∈ N_r(T_q)} g⁽ʳ⁾[r] · cos(q, v)
+//
+// where T_q are the query's topic entities and N_r(T_q) their neighbours by
+// relation r: textual retriever E scores the nodes of type E, relational
+// retriever r the neighbours by r of the topic entities, both by the cosine
+// of query and document vectors.
+type CoR struct {
+	Cfg                    Config
+	Textual, Relational, H *models.Gate // nil when disabled
+}
+
+// New returns a CoR model with gates initialised from r.
+func New(cfg Config, r *rand.Rand) (*CoR, error) {
+	if cfg.Hidden == 0 {
+		cfg.Hidden = 64
+	}
+	if cfg.PoolK == 0 {
+		cfg.PoolK = 20
+	}
+	if !cfg.Textual && !cfg.Relational {
+		return nil, fmt.Errorf("gating: CoR needs textual or relational retrievers")
+	}
+	if cfg.Textual && len(cfg.Types) == 0 || cfg.Relational && len(cfg.Relations) == 0 {
+		return nil, fmt.Errorf("gating: no retrievers (types %v, relations %v)", cfg.Types, cfg.Relations)
+	}
+	c := &CoR{Cfg: cfg}
+	var err error
+	if cfg.Textual {
+		if c.Textual, err = models.NewGate(models.GateConfig{In: cfg.QueryDim, Hidden: cfg.Hidden, Out: len(cfg.Types)}, "gate.textual", r); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Relational {
+		if c.Relational, err = models.NewGate(models.GateConfig{In: cfg.QueryDim, Hidden: cfg.Hidden, Out: len(cfg.Relations)}, "gate.relational", r); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Hybrid && cfg.Textual && cfg.Relational {
+		if c.H, err = models.NewGate(models.GateConfig{In: cfg.QueryDim, Hidden: cfg.Hidden, Out: 2}, "gate.hybrid", r); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// Params lists every gate parameter in a fixed order.
+func (c *CoR) Params() []models.NamedParam {
+	var out []models.NamedParam
+	for _, g := range []*models.Gate{c.Textual, c.Relational, c.H} {
+		if g != nil {
+			out = append(out, g.Params()...)
+		}
+	}
+	return out
+}
+
+// Candidates holds the retriever inputs of one query's candidates.
+type Candidates struct {
+	IDs  []uint32
+	Type []int32   // textual retriever index of each candidate (-1: none)
+	Cos  []float32 // cosine of query and document
+	// Relational retrievers reaching candidate i: Rel[RelOff[i]:RelOff[i+1]].
+	RelOff []int32
+	Rel    []int32
+}
+
+// Len returns the number of candidates.
+func (c *Candidates) Len() int { return len(c.IDs) }
+
+// Retrievers computes CoR's retriever inputs over a workspace's graph and
+// dense vectors.
+type Retrievers struct {
+	Graph      *graphops.Graph
+	Linker     *graphops.Linker
+	Docs       *index.Matrix // normalised document vector of every node
+	Candidates []uint32      // candidate node ids, ascending
+	candMask   []bool
+	typeIdx    []int32 // node type id -> textual retriever index (-1)
+	relIdx     []int32 // relation id -> relational retriever index (-1)
+}
+
+// NewRetrievers binds the retrievers of cfg to a graph.
+func NewRetrievers(g *graphops.Graph, linker *graphops.Linker, docs *index.Matrix, candidates []uint32, cfg Config) (*Retrievers, error) {
+	s := g.Schema()
+	r := &Retrievers{Graph: g, Linker: linker, Docs: docs, Candidates: candidates,
+		candMask: make([]bool, g.NumNodes()), typeIdx: make([]int32, len(s.NodeTypes)), relIdx: make([]int32, len(s.RelationTypes))}
+	for _, c := range candidates {
+		r.candMask[c] = true
+	}
+	for i := range r.typeIdx {
+		r.typeIdx[i] = -1
+	}
+	for i := range r.relIdx {
+		r.relIdx[i] = -1
+	}
+	for i, t := range cfg.Types {
+		id, ok := s.NodeTypeID(t)
+		if !ok {
+			return nil, fmt.Errorf("gating: node type %q of the model is not in the SKB", t)
+		}
+		r.typeIdx[id] = int32(i)
+	}
+	for i, name := range cfg.Relations {
+		id, ok := s.RelationID(name)
+		if !ok {
+			return nil, fmt.Errorf("gating: relation %q of the model is not in the SKB", name)
+		}
+		r.relIdx[id] = int32(i)
+	}
+	if docs.Rows != g.NumNodes() {
+		return nil, fmt.Errorf("gating: %d document vectors for %d nodes", docs.Rows, g.NumNodes())
+	}
+	return r, nil
+}
+
+// Inputs computes the candidates of a query (all candidates, or with
+// poolK > 0 the union of every retriever's top poolK plus extra ids) and
+// returns them with the query's topic entities.
+func (r *Retrievers) Inputs(qvec []float32, text string, poolK int, extra []uint32) (*Candidates, []uint32) {
+	topics := r.Linker.TopicEntities(text)
+	isTopic := map[uint32]bool{}
+	for _, t := range topics {
+		isTopic[t] = true
+	}
+	cos := index.ScoreRows(r.Docs, qvec, r.Candidates)
+	cosOf := func(v uint32) float32 {
+		i, _ := slices.BinarySearch(r.Candidates, v)
+		return cos[i]
+	}
+	rels := map[uint32][]int32{}
+	for _, u := range topics {
+		nb, rl := r.Graph.Neighbors(u)
+		for i, v := range nb {
+			ri := r.relIdx[rl[i]]
+			if ri < 0 || !r.candMask[v] || isTopic[v] {
+				continue
+			}
+			if !slices.Contains(rels[v], ri) {
+				rels[v] = append(rels[v], ri)
+			}
+		}
+	}
+	var ids []uint32
+	if poolK <= 0 {
+		for _, v := range r.Candidates {
+			if !isTopic[v] {
+				ids = append(ids, v)
+			}
+		}
+	} else {
+		set := map[uint32]bool{}
+		// Textual retrievers: top poolK per node type.
+		byType := map[int32][]index.Hit{}
+		for i, v := range r.Candidates {
+			if ti := r.typeIdx[r.Graph.Type(v)]; ti >= 0 && !isTopic[v] {
+				byType[ti] = append(byType[ti], index.Hit{ID: v, Score: cos[i]})
+			}
+		}
+		for _, hs := range byType {
+			for _, h := range topK(hs, poolK) {
+				set[h.ID] = true
+			}
+		}
+		// Relational retrievers: top poolK neighbours per relation.
+		byRel := map[int32][]index.Hit{}
+		for v, rs := range rels {
+			for _, ri := range rs {
+				byRel[ri] = append(byRel[ri], index.Hit{ID: v, Score: cosOf(v)})
+			}
+		}
+		for _, hs := range byRel {
+			for _, h := range topK(hs, poolK) {
+				set[h.ID] = true
+			}
+		}
+		for _, v := range extra {
+			if r.candMask[v] && !isTopic[v] {
+				set[v] = true
+			}
+		}
+		for v := range set {
+			ids = append(ids, v)
+		}
+		slices.Sort(ids)
+	}
+	c := &Candidates{IDs: ids, Type: make([]int32, len(ids)), Cos: make([]float32, len(ids)), RelOff: make([]int32, len(ids)+1)}
+	for i, v := range ids {
+		c.Type[i] = r.typeIdx[r.Graph.Type(v)]
+		c.Cos[i] = cosOf(v)
+		rs := rels[v]
+		slices.Sort(rs)
+		c.Rel = append(c.Rel, rs...)
+		c.RelOff[i+1] = int32(len(c.Rel))
+	}
+	return c, topics
+}
+
+func topK(hs []index.Hit, k int) []index.Hit {
+	sort.Slice(hs, func(i, j int) bool {
+		if hs[i].Score != hs[j].Score {
+			return hs[i].Score > hs[j].Score
+		}
+		return hs[i].ID < hs[j].ID
+	})
+	if len(hs) > k {
+		hs = hs[:k]
+	}
+	return hs
+}
+
+// gateOutputs returns the three gates' outputs for one query vector (nil
+// for disabled gates; h defaults to ½, ½ or selects the only group).
+func (c *CoR) gateOutputs(qvec []float32) (gt, gr, h []float32) {
+	if c.Textual != nil {
+		gt = c.Textual.Forward(qvec, 1)
+	}
+	if c.Relational != nil {
+		gr = c.Relational.Forward(qvec, 1)
+	}
+	h = c.fixedH()
+	if c.H != nil {
+		h = c.H.Forward(qvec, 1)
+	}
+	return gt, gr, h
+}
+
+func (c *CoR) fixedH() []float32 {
+	switch {
+	case !c.Cfg.Textual:
+		return []float32{0, 1}
+	case !c.Cfg.Relational:
+		return []float32{1, 0}
+	}
+	return []float32{0.5, 0.5}
+}
+
+// Contribution splits a candidate's score into its textual and relational
+// parts.
+type Contribution struct {
+	Textual    float32
+	Relational []float32 // per relational retriever (zero when unused)
+}
+
+// Score returns ŝ for every candidate, and each retriever's contribution
+// when explain is true.
+func (c *CoR) Score(qvec []float32, cands *Candidates, explain bool) ([]float32, []Contribution) {
+	gt, gr, h := c.gateOutputs(qvec)
+	out := make([]float32, cands.Len())
+	var contrib []Contribution
+	if explain {
+		contrib = make([]Contribution, cands.Len())
+	}
+	for i := range out {
+		var t, rsum float32
+		if gt != nil && cands.Type[i] >= 0 {
+			t = h[0] * gt[cands.Type[i]] * cands.Cos[i]
+		}
+		if explain {
+			contrib[i].Textual = t
+			contrib[i].Relational = make([]float32, len(c.Cfg.Relations))
+		}
+		if gr != nil {
+			for _, ri := range cands.Rel[cands.RelOff[i]:cands.RelOff[i+1]] {
+				v := h[1] * gr[ri] * cands.Cos[i]
+				rsum += v
+				if explain {
+					contrib[i].Relational[ri] = v
+				}
+			}
+		}
+		out[i] = t + rsum
+	}
+	return out, contrib
+}
+
+// Gates returns the gate outputs for a query vector (for explanations).
+func (c *CoR) Gates(qvec []float32) (textual, relational, hybrid []float32) {
+	return c.gateOutputs(qvec)
+}
+
+// ScoreOp returns a differentiable node with ŝ for every candidate of a
+// batch of queries: qvecs [len(batch), QueryDim] and one Candidates per
+// query; the scores of query b's candidates follow those of query b−1.
+func (c *CoR) ScoreOp(qvecs []float32, batch []*Candidates) mat.Tensor {
+	B := len(batch)
+	fn := &scoreFn{c: c, batch: batch}
+	if c.Textual != nil {
+		fn.gt = c.Textual.Op(qvecs, B)
+	}
+	if c.Relational != nil {
+		fn.gr = c.Relational.Op(qvecs, B)
+	}
+	if c.H != nil {
+		fn.h = c.H.Op(qvecs, B)
+	}
+	return ag.NewOperator(fn).Run()
+}
+
+type scoreFn struct {
+	c         *CoR
+	batch     []*Candidates
+	gt, gr, h mat.Tensor
+	n         int
+}
+
+func (f *scoreFn) Operands() []mat.Tensor {
+	var out []mat.Tensor
+	for _, t := range []mat.Tensor{f.gt, f.gr, f.h} {
+		if t != nil {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func (f *scoreFn) rows() (gt, gr, h []float32, nt, nr int) {
+	nt, nr = len(f.c.Cfg.Types), len(f.c.Cfg.Relations)
+	if f.gt != nil {
+		gt = mat.Data[float32](f.gt.Value())
+	}
+	if f.gr != nil {
+		gr = mat.Data[float32](f.gr.Value())
+	}
+	if f.h != nil {
+		h = mat.Data[float32](f.h.Value())
+	}
+	return
+}
+
+func (f *scoreFn) Forward() (mat.Tensor, error) {
+	gt, gr, h, nt, nr := f.rows()
+	fixed := f.c.fixedH()
+	var out []float32
+	for b, cands := range f.batch {
+		hb := fixed
+		if h != nil {
+			hb = h[2*b : 2*b+2]
+		}
+		for i := range cands.IDs {
+			var s float32
+			if gt != nil && cands.Type[i] >= 0 {
+				s += hb[0] * gt[b*nt+int(cands.Type[i])] * cands.Cos[i]
+			}
+			if gr != nil {
+				for _, ri := range cands.Rel[cands.RelOff[i]:cands.RelOff[i+1]] {
+					s += hb[1] * gr[b*nr+int(ri)] * cands.Cos[i]
+				}
+			}
+			out = append(out, s)
+		}
+	}
+	f.n = len(out)
+	if f.n == 0 {
+		out = []float32{0}
+	}
+	return mat.NewDense[float32](mat.WithShape(len(out)), mat.WithBacking(out)), nil
+}
+
+func (f *scoreFn) Backward(gy mat.Tensor) error {
+	gt, gr, h, nt, nr := f.rows()
+	fixed := f.c.fixedH()
+	g := mat.Data[float32](gy)
+	var dgt, dgr, dh []float32
+	if gt != nil {
+		dgt = make([]float32, len(gt))
+	}
+	if gr != nil {
+		dgr = make([]float32, len(gr))
+	}
+	if h != nil {
+		dh = make([]float32, len(h))
+	}
+	k := 0
+	for b, cands := range f.batch {
+		hb := fixed
+		if h != nil {
+			hb = h[2*b : 2*b+2]
+		}
+		for i := range cands.IDs {
+			gi, cs := g[k], cands.Cos[i]
+			k++
+			if gt != nil && cands.Type[i] >= 0 {
+				ti := b*nt + int(cands.Type[i])
+				dgt[ti] += gi * hb[0] * cs
+				if dh != nil {
+					dh[2*b] += gi * gt[ti] * cs
+				}
+			}
+			if gr != nil {
+				for _, ri := range cands.Rel[cands.RelOff[i]:cands.RelOff[i+1]] {
+					j := b*nr + int(ri)
+					dgr[j] += gi * hb[1] * cs
+					if dh != nil {
+						dh[2*b+1] += gi * gr[j] * cs
+					}
+				}
+			}
+		}
+	}
+	acc := func(t mat.Tensor, d []float32) {
+		if t != nil && t.RequiresGrad() {
+			t.AccGrad(mat.NewDense[float32](mat.WithShape(t.Value().Shape()...), mat.WithBacking(d)))
+		}
+	}
+	acc(f.gt, dgt)
+	acc(f.gr, dgr)
+	acc(f.h, dh)
+	return nil
+}
