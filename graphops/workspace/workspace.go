@@ -55,8 +55,17 @@ type Workspace struct {
 	// one only built in memory). Models and dense vectors live under it.
 	Dir string
 
-	namesOnce sync.Once
-	names     *graphops.NameIndex
+	namesOnce  sync.Once
+	names      *graphops.NameIndex
+	linkerOnce sync.Once
+	linker     *graphops.Linker
+}
+
+// Linker returns the Aho-Corasick linker over node names (of at least three
+// bytes), built on first use.
+func (ws *Workspace) Linker() *graphops.Linker {
+	ws.linkerOnce.Do(func() { ws.linker = graphops.NewLinker(ws.SKB, 3) })
+	return ws.linker
 }
 
 // Names returns the exact-name dictionary, built on first use.

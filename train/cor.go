@@ -1,0 +1,137 @@
+package train
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/nlpodyssey/spago/mat"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/gating"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+)
+
+// CoRModel adapts a CoR model to the loop.
+type CoRModel struct{ *gating.CoR }
+
+func (m CoRModel) Kind() string { return "cor" }
+
+func (m CoRModel) ConfigJSON() (json.RawMessage, error) { return json.Marshal(m.Cfg) }
+
+// CoRTask trains CoR's gates with MSE against 1 for gold answers and 0 for
+// the other candidates of each training query's pool. The pool is the union
+// of every retriever's top PoolK (by cosine, within its node type or its
+// relation's neighbourhood of the topic entities) plus the gold answers, so
+// every query has positives and the hard negatives the retrievers surface.
+type CoRTask struct {
+	Model  *gating.CoR
+	qvecs  [][]float32
+	pools  []*gating.Candidates
+	labels [][]float32
+}
+
+// NewCoRTask precomputes the pools of a split's queries.
+func NewCoRTask(ctx context.Context, m *gating.CoR, ret *gating.Retrievers, d *infer.DenseChannel, qs []data.Query) (*CoRTask, error) {
+	t := &CoRTask{Model: m}
+	for i, q := range qs {
+		if i%64 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if len(q.Answers) == 0 {
+			continue
+		}
+		v, err := d.QueryVector(q)
+		if err != nil {
+			return nil, err
+		}
+		cands, _ := ret.Inputs(v, q.Text, m.Cfg.PoolK, q.Answers)
+		gold := map[uint32]bool{}
+		for _, a := range q.Answers {
+			gold[a] = true
+		}
+		lab := make([]float32, cands.Len())
+		pos := 0
+		for j, id := range cands.IDs {
+			if gold[id] {
+				lab[j] = 1
+				pos++
+			}
+		}
+		if pos == 0 {
+			continue // every gold is a topic entity or not a candidate
+		}
+		t.qvecs = append(t.qvecs, v)
+		t.pools = append(t.pools, cands)
+		t.labels = append(t.labels, lab)
+	}
+	if len(t.pools) == 0 {
+		return nil, fmt.Errorf("no training query has a gold answer among the candidates")
+	}
+	return t, nil
+}
+
+func (t *CoRTask) NumExamples() int { return len(t.pools) }
+
+func (t *CoRTask) Loss(idx []int, _ *rand.Rand) (mat.Tensor, error) {
+	var q, lab []float32
+	batch := make([]*gating.Candidates, 0, len(idx))
+	for _, i := range idx {
+		q = append(q, t.qvecs[i]...)
+		batch = append(batch, t.pools[i])
+		lab = append(lab, t.labels[i]...)
+	}
+	return MSE(t.Model.ScoreOp(q, batch), lab)
+}
+
+// CoROptions configures TrainCoR.
+type CoROptions struct {
+	Model    gating.Config
+	Train    Config
+	Run      Options
+	ValSplit string // default "val"
+}
+
+// TrainCoR trains CoR's gates on the train split of ws over its dense
+// channel, selecting the checkpoint with the best validation MRR, and
+// returns the method with the best weights loaded.
+func TrainCoR(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, o CoROptions) (*infer.CoRMethod, *Result, error) {
+	if o.ValSplit == "" {
+		o.ValSplit = data.SplitVal
+	}
+	m, err := gating.New(o.Model, rand.New(rand.NewPCG(o.Train.Seed, 0xc0)))
+	if err != nil {
+		return nil, nil, err
+	}
+	method, err := infer.NewCoRMethod(ws, d, m)
+	if err != nil {
+		return nil, nil, err
+	}
+	if ws.SKB.QA == nil {
+		return nil, nil, fmt.Errorf("the workspace has no questions to train on")
+	}
+	qs, err := ws.SKB.QA.Split(data.SplitTrain)
+	if err != nil {
+		return nil, nil, err
+	}
+	task, err := NewCoRTask(ctx, m, method.Ret, d, qs)
+	if err != nil {
+		return nil, nil, err
+	}
+	o.Run.Eval = func(ctx context.Context) (map[string]float64, error) {
+		return SplitMetrics(ctx, ws, method, o.ValSplit)
+	}
+	if o.Train.Metric == "" {
+		o.Train.Metric = o.ValSplit + "/mrr"
+	}
+	res, err := Train(ctx, CoRModel{m}, task, o.Train, o.Run)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := LoadBest(o.Run.RunDir, m.Params()); err != nil {
+		return nil, nil, err
+	}
+	return method, res, nil
+}
