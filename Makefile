@@ -9,7 +9,7 @@ BENCH_NODES ?= 1000000
 BENCH_EDGES ?= 20000000
 BENCH_DOCS  ?= 1000000
 
-.PHONY: all build demo test test-short bench bench-quick lint fuzz clean
+.PHONY: all build demo test test-short bench bench-quick lint fuzz clean experiments
 
 all: build
 
@@ -50,3 +50,7 @@ fuzz:
 
 clean:
 	rm -rf bin out
+
+## experiments: the CoR table of the README (prime and mag, 20k nodes) and its curves in docs/
+experiments: build
+	scripts/cor_experiments.sh

@@ -16,6 +16,7 @@ import (
 )
 
 type evalOptions struct {
+	Models  []string
 	Methods []string
 	Splits  []string
 	JSON    bool
@@ -50,7 +51,25 @@ the keys method, split, n, hit@1, hit@5, recall@20 and mrr.`,
 				return err
 			}
 			defer ws.Close()
-			sums, err := runEval(cmd.Context(), u, ws, o.Methods, o.Splits)
+			methods := o.Methods
+			if len(o.Models) > 0 && !cmd.Flags().Changed("method") {
+				methods = nil
+			}
+			sums, err := runEval(cmd.Context(), u, ws, methods, o.Splits)
+			if err != nil {
+				return err
+			}
+			for _, dir := range o.Models {
+				m, err := infer.LoadModel(ws, dir)
+				if err != nil {
+					return err
+				}
+				s, err := evalMethod(cmd.Context(), u, ws, m, dir, o.Splits)
+				if err != nil {
+					return err
+				}
+				sums = append(sums, s...)
+			}
 			if err != nil {
 				return err
 			}
@@ -58,6 +77,7 @@ the keys method, split, n, hit@1, hit@5, recall@20 and mrr.`,
 		},
 	}
 	cmd.Flags().StringSliceVar(&o.Methods, "method", []string{"bm25"}, "methods to evaluate (comma-separated)")
+	cmd.Flags().StringSliceVar(&o.Models, "model", nil, "trained models to evaluate: checkpoint or run directories (comma-separated)")
 	cmd.Flags().StringSliceVar(&o.Splits, "split", []string{"test"}, "splits: train, val, test, human or any split file name (comma-separated)")
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print one JSON object per method and split")
 	return cmd
@@ -67,31 +87,44 @@ func runEval(ctx context.Context, u *ui, ws *workspace.Workspace, methods, split
 	if ws.SKB.QA == nil {
 		return nil, fmt.Errorf("the workspace has no questions to evaluate on")
 	}
-	ev := eval.NewEvaluator(len(ws.SKB.Nodes), ws.Candidates)
 	var out []eval.Summary
 	for _, name := range methods {
 		m, err := infer.NewMethod(ws, name)
 		if err != nil {
 			return nil, err
 		}
-		for _, split := range splits {
-			qs, err := ws.SKB.QA.Split(split)
-			if err != nil {
-				return nil, err
-			}
-			progress, done := u.counter(len(qs), name+" "+split)
-			rs, err := eval.Run(ctx, ev, qs, m, eval.RunOptions{Progress: progress})
-			done()
-			if err != nil {
-				return nil, err
-			}
-			s := eval.Summarize(rs)
-			s.Method, s.Split = name, split
-			out = append(out, s)
-			if pm, ok := m.(*infer.PlanMethod); ok {
-				if n := pm.Fallbacks.Swap(0); n > 0 {
-					fmt.Fprintf(u.err, "%s on %s: %d of %d queries had no usable plan and fell back to bm25\n", name, split, n, len(qs))
-				}
+		s, err := evalMethod(ctx, u, ws, m, name, splits)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s...)
+	}
+	return out, nil
+}
+
+func evalMethod(ctx context.Context, u *ui, ws *workspace.Workspace, m eval.Ranker, name string, splits []string) ([]eval.Summary, error) {
+	if ws.SKB.QA == nil {
+		return nil, fmt.Errorf("the workspace has no questions to evaluate on")
+	}
+	ev := eval.NewEvaluator(len(ws.SKB.Nodes), ws.Candidates)
+	var out []eval.Summary
+	for _, split := range splits {
+		qs, err := ws.SKB.QA.Split(split)
+		if err != nil {
+			return nil, err
+		}
+		progress, done := u.counter(len(qs), name+" "+split)
+		rs, err := eval.Run(ctx, ev, qs, m, eval.RunOptions{Progress: progress})
+		done()
+		if err != nil {
+			return nil, err
+		}
+		s := eval.Summarize(rs)
+		s.Method, s.Split = name, split
+		out = append(out, s)
+		if pm, ok := m.(*infer.PlanMethod); ok {
+			if n := pm.Fallbacks.Swap(0); n > 0 {
+				fmt.Fprintf(u.err, "%s on %s: %d of %d queries had no usable plan and fell back to bm25\n", name, split, n, len(qs))
 			}
 		}
 	}

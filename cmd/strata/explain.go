@@ -1,0 +1,96 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+)
+
+func newExplainCmd(u *ui) *cobra.Command {
+	var model, query string
+	var k int
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   `explain WORKSPACE --model RUNDIR/best --query "..."`,
+		Short: "Show how a CoR model scores a query: topic entities, gate weights, contributions",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if model == "" || query == "" {
+				return fmt.Errorf("--model and --query are required")
+			}
+			ws, err := workspace.Load(args[0])
+			if err != nil {
+				return err
+			}
+			defer ws.Close()
+			m, err := infer.LoadModel(ws, model)
+			if err != nil {
+				return err
+			}
+			cm, ok := m.(*infer.CoRMethod)
+			if !ok {
+				return fmt.Errorf("%s is a %s model; explain shows CoR models", model, m.Name())
+			}
+			e, err := cm.Explain(data.Query{ID: -1, Text: query}, k)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return json.NewEncoder(u.out).Encode(e)
+			}
+			w := tabwriter.NewWriter(u.out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(w, "topic entities:")
+			if len(e.Topics) == 0 {
+				fmt.Fprintln(w, "  (none found)")
+			}
+			for _, t := range e.Topics {
+				var names []string
+				for _, n := range t.Nodes {
+					names = append(names, fmt.Sprintf("%d:%s", n, ws.SKB.Schema.NodeTypes[ws.SKB.Nodes[n].Type]))
+				}
+				fmt.Fprintf(w, "  %q\t%s\n", t.Text, strings.Join(names, " "))
+			}
+			fmt.Fprintf(w, "\nhybrid gate:\ttextual %.3f\trelational %.3f\n", e.Hybrid[0], e.Hybrid[1])
+			printWeights(w, "textual gate (node type)", e.Textual)
+			printWeights(w, "relational gate (relation)", e.Relational)
+			fmt.Fprintln(w, "\nrank\tnode\tscore\tcos\ttextual\trelational\tname")
+			for i, h := range e.Top {
+				var rel []string
+				for r, v := range h.Relational {
+					rel = append(rel, fmt.Sprintf("%s=%.3f", r, v))
+				}
+				sort.Strings(rel)
+				fmt.Fprintf(w, "%d\t%d\t%.4f\t%.3f\t%.4f\t%s\t%s\n", i+1, h.Node, h.Score, h.Cos, h.Textual, strings.Join(rel, ","), ws.SKB.Nodes[h.Node].Name)
+			}
+			return w.Flush()
+		},
+	}
+	cmd.Flags().StringVar(&model, "model", "", "CoR checkpoint or run directory")
+	cmd.Flags().StringVar(&query, "query", "", "query text")
+	cmd.Flags().IntVarP(&k, "k", "k", 10, "candidates to show")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	return cmd
+}
+
+func printWeights(w *tabwriter.Writer, title string, m map[string]float32) {
+	if len(m) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%s:\n", title)
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return m[keys[i]] > m[keys[j]] })
+	for _, k := range keys {
+		fmt.Fprintf(w, "  %s\t%.3f\n", k, m[k])
+	}
+}
