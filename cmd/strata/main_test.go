@@ -195,3 +195,57 @@ func TestCheckpointsList(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
 }
+
+// TestTrainCoREndToEnd runs gen → import → train cor (which trains the
+// encoder first) → eval --model → explain → curves on a small benchmark and
+// checks the numbers agree across commands.
+func TestTrainCoREndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	skbDir, ws := filepath.Join(dir, "skb"), filepath.Join(dir, "ws")
+	run(t, "gen", "--preset", "mag", "--nodes", "1500", "--queries", "200", "--seed", "2", "--out", skbDir)
+	run(t, "import", "--in", skbDir, "--out", ws)
+	out, e, code := run(t, "train", "cor", ws, "--epochs", "3", "--batch", "32")
+	if code != 0 {
+		t.Fatalf("train cor: %s", e)
+	}
+	if !strings.Contains(out, "trained encoder") || !strings.Contains(out, "trained CoR") {
+		t.Errorf("train output %q", out)
+	}
+	best := filepath.Join(ws, "runs", "cor", "best")
+	out, e, code = run(t, "eval", ws, "--model", best, "--split", "val", "--json")
+	if code != 0 {
+		t.Fatalf("eval --model: %s", e)
+	}
+	var got map[string]any
+	json.Unmarshal([]byte(out), &got)
+	ck, err := checkpoints.ReadManifest(best)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The metrics recorded during training are the metrics eval computes.
+	if got["mrr"].(float64) != ck.Metrics["val/mrr"] || got["hit@1"].(float64) != ck.Metrics["val/hit@1"] {
+		t.Errorf("eval %v, training recorded %v", got, ck.Metrics)
+	}
+	q, _ := data.ReadStarkQACSV(filepath.Join(skbDir, data.StarkQAFile), 0)
+	out, e, code = run(t, "explain", ws, "--model", best, "--query", q[0].Text, "-k", "3")
+	if code != 0 || !strings.Contains(out, "hybrid gate:") || !strings.Contains(out, "relational gate (relation):") {
+		t.Errorf("explain: %s %s", out, e)
+	}
+	out, e, code = run(t, "curves", ws, "--run", filepath.Join(ws, "runs", "cor"), "--split", "val,test")
+	if code != 0 {
+		t.Fatalf("curves: %s", e)
+	}
+	for _, f := range []string{"curves.csv", "curves.json", "curves.png", "curves.svg"} {
+		if st, err := os.Stat(filepath.Join(ws, "runs", "cor", f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s not written", f)
+		}
+	}
+	b, _ := os.ReadFile(filepath.Join(ws, "runs", "cor", "curves.csv"))
+	if lines := strings.Count(string(b), "\n"); lines != 1+2*3 {
+		t.Errorf("curves.csv has %d lines, want 7:\n%s", lines, b)
+	}
+	// Training again into the same run without --resume is refused.
+	if _, e, code := run(t, "train", "cor", ws, "--epochs", "3"); code != 1 || !strings.Contains(e, "--resume") {
+		t.Errorf("second train: %d %q", code, e)
+	}
+}
