@@ -249,3 +249,57 @@ func TestTrainCoREndToEnd(t *testing.T) {
 		t.Errorf("second train: %d %q", code, e)
 	}
 }
+
+// TestImportEmbeddings makes hand-made vectors the dense channel and checks
+// the dense method's ranking against them.
+func TestImportEmbeddings(t *testing.T) {
+	dir := t.TempDir()
+	skbDir, ws := filepath.Join(dir, "skb"), filepath.Join(dir, "ws")
+	run(t, "gen", "--preset", "prime", "--nodes", "300", "--queries", "10", "--seed", "1", "--out", skbDir)
+	run(t, "import", "--in", skbDir, "--out", ws)
+	// Node i gets the one-hot vector e_(i mod 4); query q gets e_(gold mod 4)
+	// of its first answer, so every answer's residue class ties at cosine 1.
+	skb, err := data.ReadSKBDir(skbDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := make([]float32, len(skb.Nodes)*4)
+	for i := range skb.Nodes {
+		docs[i*4+i%4] = 1
+	}
+	qv := make([]float32, len(skb.QA.Queries)*4)
+	for _, q := range skb.QA.Queries {
+		qv[q.ID*4+int(q.Answers[0])%4] = 1
+	}
+	checkpoints.WriteFile(filepath.Join(dir, "docs.safetensors"), []checkpoints.Tensor{{Name: "e", Shape: []int{len(skb.Nodes), 4}, Data: docs}}, nil)
+	checkpoints.WriteFile(filepath.Join(dir, "q.safetensors"), []checkpoints.Tensor{{Name: "e", Shape: []int{len(skb.QA.Queries), 4}, Data: qv}}, nil)
+	out, e, code := run(t, "import-embeddings", ws, "--docs", filepath.Join(dir, "docs.safetensors"), "--queries", filepath.Join(dir, "q.safetensors"))
+	if code != 0 || !strings.Contains(out, "imported 4-dimensional vectors for 300 of 300 nodes and 10 queries") {
+		t.Fatalf("import-embeddings: %q %q", out, e)
+	}
+	w, err := workspace.Load(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	m, err := infer.NewMethod(w, "dense")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := skb.QA.Queries[0]
+	hits, err := m.Rank(t.Context(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := eval.NewEvaluator(len(skb.Nodes), w.Candidates).Query(hits, q.Answers[:1])
+	// The answer ties with every candidate of its residue class below it.
+	wantRank := 1
+	for _, c := range w.Candidates {
+		if c < q.Answers[0] && c%4 == q.Answers[0]%4 {
+			wantRank++
+		}
+	}
+	if r.Ranks[0] != wantRank {
+		t.Errorf("gold rank %d, want %d", r.Ranks[0], wantRank)
+	}
+}

@@ -97,6 +97,6 @@ stark_qa's evaluator does. Every metric-reporting command takes --json.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newGenCmd(u), newImportCmd(u), newExportCmd(u), newInfoCmd(u), newSearchCmd(u), newEvalCmd(u), newDemoCmd(u), newCheckpointsCmd(u), newTrainCmd(u), newExplainCmd(u), newCurvesCmd(u))
+	root.AddCommand(newGenCmd(u), newImportCmd(u), newExportCmd(u), newInfoCmd(u), newSearchCmd(u), newEvalCmd(u), newDemoCmd(u), newCheckpointsCmd(u), newTrainCmd(u), newExplainCmd(u), newCurvesCmd(u), newImportEmbeddingsCmd(u))
 	return root
 }
