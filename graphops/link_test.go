@@ -21,9 +21,9 @@ func TestLinker(t *testing.T) {
 		want []string
 	}{
 		{"Boots from ACME OUTDOOR for New York hikes", []string{"acme outdoor", "new york"}},
-		{"acme's outdoors line", []string{"acme"}},       // "outdoors" is not the whole word "outdoor"
+		{"acme's outdoors line", []string{"acme"}},             // "outdoors" is not the whole word "outdoor"
 		{"the doorway to TP53-related work", []string{"tp53"}}, // "door" inside "doorway" is not a word
-		{"Acme Outdoorsy", []string{"acme"}},             // longest match is not whole-word: fall back
+		{"Acme Outdoorsy", []string{"acme"}},                   // longest match is not whole-word: fall back
 		{"a yorkshire york", []string{"york"}},
 	}
 	for _, c := range cases {

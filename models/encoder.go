@@ -68,8 +68,8 @@ func NewEncoder(cfg EncoderConfig, r *rand.Rand) (*Encoder, error) {
 		return nil, fmt.Errorf("models: bad encoder config %+v", cfg)
 	}
 	e := &Encoder{Config: cfg,
-		Emb:  NamedParam{"encoder.emb", []int{cfg.Buckets, cfg.EmbDim}, newParam(cfg.Buckets, cfg.EmbDim)},
-		Proj: NamedParam{"encoder.proj", []int{cfg.OutDim, cfg.EmbDim}, newParam(cfg.OutDim, cfg.EmbDim)},
+		Emb:    NamedParam{"encoder.emb", []int{cfg.Buckets, cfg.EmbDim}, newParam(cfg.Buckets, cfg.EmbDim)},
+		Proj:   NamedParam{"encoder.proj", []int{cfg.OutDim, cfg.EmbDim}, newParam(cfg.OutDim, cfg.EmbDim)},
 		Weight: NamedParam{"encoder.weight", []int{cfg.Buckets}, newParam(cfg.Buckets)},
 	}
 	for i, w := 0, e.Weight.Data(); i < len(w); i++ {

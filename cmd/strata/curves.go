@@ -123,4 +123,3 @@ marked.`,
 	cmd.Flags().StringVar(&out, "out", "", "where to write the curves (default the run directory)")
 	return cmd
 }
-
