@@ -88,7 +88,7 @@ marked.`,
 						Hit1: metrics[split+"/hit@1"], Hit5: metrics[split+"/hit@5"], Recall20: metrics[split+"/recall@20"], MRR: metrics[split+"/mrr"]})
 				}
 			}
-			title := fmt.Sprintf("%s: %s", es[0].Manifest.Kind, filepath.Base(filepath.Clean(run)))
+			title := fmt.Sprintf("%s checkpoints of %s", es[0].Manifest.Kind, filepath.Clean(run))
 			for _, f := range []struct {
 				name  string
 				write func(w io.Writer) error

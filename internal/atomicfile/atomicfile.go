@@ -34,6 +34,11 @@ func WriteFile(path string, fn func(w io.Writer) error) (err error) {
 	if err = bw.Flush(); err != nil {
 		return err
 	}
+	// CreateTemp makes the file 0600; give it the usual 0644 (less umask
+	// is not applied by chmod, so this matches os.Create's common result).
+	if err = f.Chmod(0o644); err != nil {
+		return err
+	}
 	if err = f.Sync(); err != nil {
 		return err
 	}
@@ -79,6 +84,9 @@ func WriteDir(path string, overwrite bool, fn func(tmpDir string) error) (err er
 		}
 	}()
 	if err = fn(tmp); err != nil {
+		return err
+	}
+	if err = os.Chmod(tmp, 0o755); err != nil { // MkdirTemp makes it 0700
 		return err
 	}
 	if err = syncDir(tmp); err != nil {

@@ -28,6 +28,9 @@ func TestWriteFileKeepsOldOnError(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("%d entries left, want 1 (temp file not removed)", len(entries))
 	}
+	if st, _ := os.Stat(p); st.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v, want 0644", st.Mode().Perm())
+	}
 }
 
 func TestWriteDir(t *testing.T) {
@@ -53,6 +56,9 @@ func TestWriteDir(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(d, "x")); string(b) != "3" {
 		t.Errorf("after overwrite: %q, want 3", b)
+	}
+	if st, _ := os.Stat(d); st.Mode().Perm() != 0o755 {
+		t.Errorf("directory mode %v, want 0755", st.Mode().Perm())
 	}
 	if entries, _ := os.ReadDir(parent); len(entries) != 1 {
 		t.Errorf("%d entries in parent, want 1", len(entries))
