@@ -98,7 +98,7 @@ func (m *CoRMethod) Explain(q data.Query, k int) (*Explanation, error) {
 			e.Relational[r] = gr[i]
 		}
 	}
-	top := NewTopHits(scores, cands.IDs, k)
+	top := topHits(scores, cands.IDs, k)
 	for _, h := range top {
 		i := h.index
 		eh := ExplainedHit{Node: cands.IDs[i], Score: scores[i], Cos: cands.Cos[i], Textual: contrib[i].Textual, Relational: map[string]float32{}}
@@ -117,8 +117,8 @@ type indexedHit struct {
 	hit   index.Hit
 }
 
-// NewTopHits returns the k best (score, id) pairs with their positions.
-func NewTopHits(scores []float32, ids []uint32, k int) []indexedHit {
+// topHits returns the k best (score, id) pairs with their positions.
+func topHits(scores []float32, ids []uint32, k int) []indexedHit {
 	tk := index.NewTopK(k)
 	pos := map[uint32]int{}
 	for i, s := range scores {
