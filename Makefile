@@ -32,7 +32,7 @@ lint:
 
 ## bench: micro-benchmarks plus the large-scale snapshot and BM25-vs-bleve runs
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./data/... ./eval/... ./graphops/...
+	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./data/... ./eval/... ./graphops/... ./train/...
 	STRATA_BENCH_NODES=$(BENCH_NODES) STRATA_BENCH_EDGES=$(BENCH_EDGES) \
 		$(GO) test -run '^$$' -bench 'BenchmarkWorkspaceScale' -benchtime 1x -timeout 60m -v ./graphops/workspace/
 	STRATA_BENCH_DOCS=$(BENCH_DOCS) \
