@@ -47,6 +47,7 @@ fuzz:
 	@for t in FuzzParseStarkQACSV FuzzParseNodeLine FuzzParseEdgeLine FuzzReadIndex FuzzParseKGQA; do \
 		$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime 20s ./data/ || exit 1; done
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 20s ./data/snapshot/
+	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime 20s ./checkpoints/
 
 clean:
 	rm -rf bin out
