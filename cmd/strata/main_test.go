@@ -303,3 +303,36 @@ func TestImportEmbeddings(t *testing.T) {
 		t.Errorf("gold rank %d, want %d", r.Ranks[0], wantRank)
 	}
 }
+
+// TestTrainingIsReproducible trains the encoder and CoR twice from the same
+// workspace and seed and compares every checkpoint and dense file byte for
+// byte.
+func TestTrainingIsReproducible(t *testing.T) {
+	dir := t.TempDir()
+	skbDir := filepath.Join(dir, "skb")
+	run(t, "gen", "--preset", "prime", "--nodes", "800", "--queries", "120", "--seed", "4", "--out", skbDir)
+	files := func(ws string) map[string][]byte {
+		run(t, "import", "--in", skbDir, "--out", ws)
+		if _, e, code := run(t, "train", "cor", ws, "--epochs", "2", "--batch", "16", "--seed", "9"); code != 0 {
+			t.Fatalf("train cor: %s", e)
+		}
+		out := map[string][]byte{}
+		filepath.Walk(ws, func(p string, info os.FileInfo, err error) error {
+			if err == nil && info.Mode().IsRegular() && (strings.HasSuffix(p, ".safetensors") || strings.HasSuffix(p, "manifest.json")) {
+				rel, _ := filepath.Rel(ws, p)
+				out[rel], _ = os.ReadFile(p)
+			}
+			return nil
+		})
+		return out
+	}
+	a, b := files(filepath.Join(dir, "a")), files(filepath.Join(dir, "b"))
+	if len(a) < 8 {
+		t.Fatalf("only %d files", len(a))
+	}
+	for name, data := range a {
+		if !bytes.Equal(data, b[name]) {
+			t.Errorf("%s differs between two identical runs", name)
+		}
+	}
+}
