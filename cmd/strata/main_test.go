@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -99,6 +100,14 @@ func TestGenImportEval(t *testing.T) {
 	if workspace.Fingerprint(back) != ws.Fingerprint {
 		t.Error("exported SKB has a different fingerprint")
 	}
+}
+
+func q0(t *testing.T, skbDir string) string {
+	qs, err := data.ReadStarkQACSV(filepath.Join(skbDir, data.StarkQAFile), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return qs[0].Text
 }
 
 func TestErrorsNameFileAndLine(t *testing.T) {
@@ -222,6 +231,35 @@ func TestTrainCoREndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// search --dense returns the dense channel's exact top-k: the same order
+	// as the dense method's full ranking.
+	out, e, code = run(t, "search", ws, q0(t, skbDir), "--dense", "-k", "5", "--json")
+	if code != 0 {
+		t.Fatalf("search --dense: %s", e)
+	}
+	var sr struct{ Hits []searchHit }
+	json.Unmarshal([]byte(out), &sr)
+	w, _ := workspace.Load(ws)
+	dm, err := infer.NewMethod(w, "dense")
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, _ := dm.Rank(t.Context(), data.Query{ID: -1, Text: q0(t, skbDir)})
+	sort.Slice(full, func(i, j int) bool {
+		if full[i].Score != full[j].Score {
+			return full[i].Score > full[j].Score
+		}
+		return full[i].ID < full[j].ID
+	})
+	w.Close()
+	if len(sr.Hits) != 5 {
+		t.Fatalf("dense search: %s", out)
+	}
+	for i, h := range sr.Hits {
+		if h.Node != full[i].ID {
+			t.Errorf("dense search rank %d: node %d, dense method %d", i+1, h.Node, full[i].ID)
+		}
+	}
 	// The metrics recorded during training are the metrics eval computes.
 	if got["mrr"].(float64) != ck.Metrics["val/mrr"] || got["hit@1"].(float64) != ck.Metrics["val/hit@1"] {
 		t.Errorf("eval %v, training recorded %v", got, ck.Metrics)
@@ -301,6 +339,10 @@ func TestImportEmbeddings(t *testing.T) {
 	}
 	if r.Ranks[0] != wantRank {
 		t.Errorf("gold rank %d, want %d", r.Ranks[0], wantRank)
+	}
+	// search --dense needs query text, which imported vectors cannot encode.
+	if _, e, code := run(t, "search", ws, "anything", "--dense"); code != 1 || !strings.Contains(e, "imported vectors cannot encode new text") {
+		t.Errorf("dense search with imported vectors: %d %q", code, e)
 	}
 }
 

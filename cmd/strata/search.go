@@ -8,8 +8,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
 )
 
 type searchHit struct {
@@ -23,13 +25,14 @@ type searchHit struct {
 func newSearchCmd(u *ui) *cobra.Command {
 	var field string
 	var k int
-	var asJSON bool
+	var asJSON, dense bool
 	cmd := &cobra.Command{
 		Use:   `search WORKSPACE "query text"`,
 		Short: "BM25 search over whole documents or one text field",
 		Long: `Search a workspace with BM25. By default the whole document of every
 candidate node is searched; --field searches one text field (or "name") over
-all nodes.`,
+all nodes; --dense ranks the candidates by the cosine of their vectors from
+the workspace's dense channel (exact top-k, blocked GEMM on all cores).`,
 		Example: `  strata search ws "waterproof hiking boots" -k 5
   strata search ws "Acme" --field name`,
 		Args: cobra.ExactArgs(2),
@@ -43,7 +46,22 @@ all nodes.`,
 			}
 			defer ws.Close()
 			var hits []index.Hit
-			if field == workspace.DocField {
+			if dense {
+				d, err := infer.LoadDense(ws)
+				if err != nil {
+					return err
+				}
+				v, err := d.QueryVector(data.Query{ID: -1, Text: args[1]})
+				if err != nil {
+					return err
+				}
+				res, err := index.SearchDense(cmd.Context(), d.Docs, &index.Matrix{Rows: 1, Dim: len(v), Data: v}, k, ws.CandMask, index.DenseConfig{})
+				if err != nil {
+					return err
+				}
+				hits = res[0]
+				field = "dense"
+			} else if field == workspace.DocField {
 				hits = ws.SearchDoc(args[1], k)
 			} else {
 				ix, ok := ws.Fields[field]
@@ -75,5 +93,6 @@ all nodes.`,
 	cmd.Flags().StringVar(&field, "field", workspace.DocField, "index to search: doc, name or a text field")
 	cmd.Flags().IntVarP(&k, "k", "k", 10, "number of results")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	cmd.Flags().BoolVar(&dense, "dense", false, "search the dense channel instead of BM25")
 	return cmd
 }
