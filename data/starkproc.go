@@ -465,17 +465,35 @@ func fillStarkNode(dataset, typeName string, attrs []kv, nd *Node) {
 			setField(nd, fields, "features", strings.Join(fs, "\n"))
 		}
 		if r, ok := attr(attrs, "review"); ok {
-			var rs []string
+			// STaRK orders reviews by helpful votes (most first) and keeps
+			// max_entries+2 = 27 of them; ties keep file order here.
+			type review struct {
+				votes int
+				text  string
+			}
+			var rs []review
 			for _, x := range listOf(r) {
 				if es, err := dictEntries(x); err == nil {
-					rs = append(rs, fmt.Sprintf("summary: %s\ntext: %q", attrStr(es, "summary"), attrStr(es, "reviewText")))
+					v, _ := strconv.Atoi(strings.ReplaceAll(attrStr(es, "vote"), ",", ""))
+					rs = append(rs, review{v, fmt.Sprintf("summary: %s\ntext: %q", attrStr(es, "summary"), attrStr(es, "reviewText"))})
 				}
 			}
-			setField(nd, fields, "reviews", strings.Join(rs, "\n"))
+			sort.SliceStable(rs, func(i, j int) bool { return rs[i].votes > rs[j].votes })
+			var texts []string
+			for i, rv := range rs {
+				if i >= starkMaxEntries+2 {
+					break
+				}
+				texts = append(texts, rv.text)
+			}
+			setField(nd, fields, "reviews", strings.Join(texts, "\n"))
 		}
 		if q, ok := attr(attrs, "qa"); ok {
 			var qs []string
-			for _, x := range listOf(q) {
+			for i, x := range listOf(q) {
+				if i >= starkMaxEntries+2 {
+					break
+				}
 				if es, err := dictEntries(x); err == nil {
 					qs = append(qs, fmt.Sprintf("question: %q\nanswer: %q", attrStr(es, "question"), attrStr(es, "answer")))
 				}
@@ -484,6 +502,10 @@ func fillStarkNode(dataset, typeName string, attrs []kv, nd *Node) {
 		}
 	}
 }
+
+// starkMaxEntries is AmazonSKB's max_entries: its loops stop after index
+// max_entries+1, keeping max_entries+2 reviews and Q&A pairs.
+const starkMaxEntries = 25
 
 var geneExplain = map[string]string{
 	"name": "gene name", "type_of_gene": "gene types", "alias": "other gene names", "other_names": "extended other gene names",

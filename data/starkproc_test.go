@@ -60,7 +60,7 @@ func TestStarkProcessedMagAmazon(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{"title": "Trail Runner 2", "brand": "Acme", "dimensions": "10 x 4 x 3 inches", "weight": "1.2 pounds",
-		"description": "Light shoe.  Grippy sole.", "features": "Waterproof", "reviews": "summary: Great\ntext: \"Love it\"",
+		"description": "Light shoe.  Grippy sole.", "features": "Waterproof", "reviews": "summary: Best\ntext: \"Top\"\nsummary: Great\ntext: \"Love it\"",
 		"qa": "question: \"Wide?\"\nanswer: \"Yes\""}
 	for f, w := range want {
 		if got := amz.Field(0, f); got != w {

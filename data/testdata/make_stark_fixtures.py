@@ -165,7 +165,8 @@ amazon_types = {0: "product", 1: "brand", 2: "category", 3: "color"}
 amazon_rels = {0: "also_buy", 1: "also_view", 2: "has_brand", 3: "has_category", 4: "has_color"}
 write("amazon", {
     0: {"title": "Trail Runner 2", "brand": "Acme", "description": ["Light shoe.", " Grippy sole. "],
-        "feature": ["Waterproof", "", "ASIN: B00X"], "review": [{"summary": "Great", "reviewText": "Love it", "vote": "3"}],
+        "feature": ["Waterproof", "", "ASIN: B00X"], "review": [{"summary": "Great", "reviewText": "Love it", "vote": "3"},
+                   {"summary": "Best", "reviewText": "Top", "vote": "1,204"}],
         "qa": [{"question": "Wide?", "answer": "Yes"}],
         "details": {"dictionary": {"product_dimensions": "10 x 4 x 3 inches ; 1.2 pounds"}}},
     1: {"title": "Road Shoe", "description": [], "feature": [], "review": [], "qa": []},
