@@ -1,15 +1,16 @@
 package graphops
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"slices"
 	"sort"
-	"sync"
 
 	"github.com/kelindar/column"
 
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/internal/parallel"
 )
 
 // Direction bits of an adjacency entry of node v.
@@ -149,24 +150,14 @@ func (g *Graph) buildCSR(e *data.Edges, n int) error {
 	return nil
 }
 
-// parallelRange splits [0, n) into contiguous chunks run on all cores.
+// parallelRange splits [0, n) into one contiguous chunk per core.
 func parallelRange(n int, fn func(lo, hi int)) {
 	w := runtime.GOMAXPROCS(0)
 	if n < 4096 || w == 1 {
 		fn(0, n)
 		return
 	}
-	var wg sync.WaitGroup
-	chunk := (n + w - 1) / w
-	for lo := 0; lo < n; lo += chunk {
-		hi := min(lo+chunk, n)
-		wg.Add(1)
-		go func(lo, hi int) {
-			defer wg.Done()
-			fn(lo, hi)
-		}(lo, hi)
-	}
-	wg.Wait()
+	parallel.Chunks(context.Background(), n, (n+w-1)/w, w, fn)
 }
 
 func (g *Graph) computeTypeBlocks() {

@@ -8,14 +8,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
-	"sync"
 
 	"github.com/strata-retrieval/strata/checkpoints"
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/internal/atomicfile"
+	"github.com/strata-retrieval/strata/internal/parallel"
 	"github.com/strata-retrieval/strata/models"
 )
 
@@ -65,34 +64,14 @@ func (d *DenseChannel) QueryVector(q data.Query) ([]float32, error) {
 func EncodeNodes(ctx context.Context, skb *data.SKB, enc *models.Encoder) (*index.Matrix, error) {
 	n := len(skb.Nodes)
 	m := index.NewMatrix(n, enc.Dim())
-	workers := runtime.GOMAXPROCS(0)
-	const chunk = 512
-	var next int
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				lo := next
-				next += chunk
-				mu.Unlock()
-				if lo >= n || ctx.Err() != nil {
-					return
-				}
-				hi := min(lo+chunk, n)
-				feats := make([][]uint32, hi-lo)
-				for i := range feats {
-					feats[i] = enc.Features(skb.Document(uint32(lo + i)))
-				}
-				copy(m.Data[lo*m.Dim:hi*m.Dim], enc.Encode(feats))
-			}
-		}()
-	}
-	wg.Wait()
-	return m, ctx.Err()
+	err := parallel.Chunks(ctx, n, 512, 0, func(lo, hi int) {
+		feats := make([][]uint32, hi-lo)
+		for i := range feats {
+			feats[i] = enc.Features(skb.Document(uint32(lo + i)))
+		}
+		copy(m.Data[lo*m.Dim:hi*m.Dim], enc.Encode(feats))
+	})
+	return m, err
 }
 
 // SaveDenseFromEncoder encodes every node with enc and writes the dense

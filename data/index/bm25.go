@@ -2,9 +2,10 @@ package index
 
 import (
 	"context"
+
 	"fmt"
+	"github.com/strata-retrieval/strata/internal/parallel"
 	"math"
-	"runtime"
 	"sort"
 	"sync"
 )
@@ -279,34 +280,12 @@ func (ix *BM25) Score(query string, doc uint32) float32 {
 // query order. It stops early, returning ctx.Err(), when ctx is cancelled.
 func (ix *BM25) SearchBatch(ctx context.Context, queries []string, k int, allow []bool) ([][]Hit, error) {
 	out := make([][]Hit, len(queries))
-	workers := runtime.GOMAXPROCS(0)
-	if workers > len(queries) {
-		workers = len(queries)
-	}
-	var next int64
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				i := int(next)
-				next++
-				mu.Unlock()
-				if i >= len(queries) {
-					return
-				}
-				if i%64 == 0 && ctx.Err() != nil {
-					return
-				}
-				out[i] = ix.Search(queries[i], k, allow)
-			}
-		}()
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	err := parallel.Chunks(ctx, len(queries), 16, 0, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			out[i] = ix.Search(queries[i], k, allow)
+		}
+	})
+	if err != nil {
 		return nil, err
 	}
 	return out, nil
