@@ -2,12 +2,12 @@ package index
 
 import (
 	"context"
-
 	"fmt"
-	"github.com/strata-retrieval/strata/internal/parallel"
 	"math"
 	"sort"
 	"sync"
+
+	"github.com/strata-retrieval/strata/internal/parallel"
 )
 
 // Config holds BM25 hyperparameters. The zero value means STaRK's BM25
