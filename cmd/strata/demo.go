@@ -53,7 +53,7 @@ retrievers) on the train split and shows their rows beside BM25.`,
 			if err != nil {
 				return err
 			}
-			ws, err := workspace.Build(cmd.Context(), skb, plans, workspace.Config{}, func(s string) { u.stage("building %s", s) })
+			ws, err := workspace.Build(cmd.Context(), skb, plans, workspace.Config{}, u.buildProgress())
 			if err != nil {
 				return err
 			}

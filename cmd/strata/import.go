@@ -113,7 +113,7 @@ func runImport(cmd *cobra.Command, u *ui, o importOptions) error {
 		}
 	}
 	cfg := workspace.Config{BM25: index.Config{K1: o.K1, B: o.B}}
-	ws, err := workspace.Build(cmd.Context(), skb, plans, cfg, func(s string) { u.stage("building %s", s) })
+	ws, err := workspace.Build(cmd.Context(), skb, plans, cfg, u.buildProgress())
 	if err != nil {
 		return err
 	}

@@ -55,6 +55,43 @@ func (u *ui) counter(total int, desc string) (func(done, total int), func()) {
 		}
 }
 
+// buildProgress draws one bar per counted build stage on a terminal and a
+// line for the others.
+func (u *ui) buildProgress() func(stage string, done, total int) {
+	var bar *progressbar.ProgressBar
+	var current string
+	return func(stage string, done, total int) {
+		if !u.tty {
+			return
+		}
+		if stage != current {
+			if bar != nil {
+				bar.Finish()
+				bar = nil
+			}
+			current = stage
+			if total == 0 {
+				u.stage("building %s", stage)
+				return
+			}
+		}
+		if total == 0 {
+			return
+		}
+		if bar == nil {
+			bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(u.err), progressbar.OptionSetDescription("building "+stage),
+				progressbar.OptionShowCount(), progressbar.OptionThrottle(100_000_000))
+		}
+		bar.Set(done)
+		if done == total {
+			bar.Finish()
+			fmt.Fprintln(u.err)
+			bar = nil
+			current = ""
+		}
+	}
+}
+
 // Main runs the CLI with args and returns the process exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

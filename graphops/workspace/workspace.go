@@ -74,8 +74,10 @@ func (ws *Workspace) Names() *graphops.NameIndex {
 	return ws.names
 }
 
-// Progress reports the start of a build stage; nil means silent.
-type Progress func(stage string)
+// Progress reports build progress: done of total items of a stage (total 0
+// for a stage without a count). nil means silent. Calls come from one
+// goroutine.
+type Progress func(stage string, done, total int)
 
 // Build constructs a workspace.
 func Build(ctx context.Context, skb *data.SKB, plans map[int]data.Plan, cfg Config, progress Progress) (*Workspace, error) {
@@ -84,7 +86,12 @@ func Build(ctx context.Context, skb *data.SKB, plans map[int]data.Plan, cfg Conf
 	}
 	say := func(s string) {
 		if progress != nil {
-			progress(s)
+			progress(s, 0, 0)
+		}
+	}
+	count := func(s string, done, total int) {
+		if progress != nil && (done%4096 == 0 || done == total) {
+			progress(s, done, total)
 		}
 	}
 	ws := &Workspace{Config: cfg, SKB: skb, Plans: plans}
@@ -111,6 +118,7 @@ func Build(ctx context.Context, skb *data.SKB, plans map[int]data.Plan, cfg Conf
 			return nil, ctx.Err()
 		}
 		b.Add(skb.Document(c))
+		count("bm25 "+DocField, i+1, len(ws.Candidates))
 	}
 	ws.Doc = b.Build()
 	ws.Fields = map[string]*index.BM25{}
@@ -131,6 +139,7 @@ func Build(ctx context.Context, skb *data.SKB, plans map[int]data.Plan, cfg Conf
 				return nil, ctx.Err()
 			}
 			b.Add(skb.Field(uint32(i), f))
+			count("bm25 "+f, i+1, len(skb.Nodes))
 		}
 		ws.Fields[f] = b.Build()
 	}
