@@ -16,6 +16,7 @@ require (
 	golang.org/x/term v0.22.0
 	gonum.org/v1/gonum v0.15.1
 	gonum.org/v1/plot v0.14.0
+	gopkg.in/yaml.v3 v3.0.1
 	gorgonia.org/gorgonia v0.9.18
 	gorgonia.org/tensor v0.9.24
 )
@@ -70,6 +71,7 @@ require (
 	github.com/pkg/errors v0.9.1 // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
+	github.com/rogpeppe/go-internal v1.16.0 // indirect
 	github.com/spf13/pflag v1.0.6 // indirect
 	github.com/tidwall/btree v1.6.0 // indirect
 	github.com/xtgo/set v1.0.0 // indirect

@@ -1,0 +1,446 @@
+package infer
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/internal/atomicfile"
+)
+
+// PipelineFormat tags pipeline files.
+const PipelineFormat = "strata-pipeline/1"
+
+// PipelineFile is the name `strata train` gives the pipeline it writes
+// beside a run's checkpoints.
+const PipelineFile = "pipeline.json"
+
+// Pipeline describes how queries are scored: an optional candidate
+// generator, one or more scorers, and how their scores are fused. Model
+// paths are relative to the pipeline file.
+type Pipeline struct {
+	Format     string      `json:"format" yaml:"format"`
+	Name       string      `json:"name,omitempty" yaml:"name,omitempty"`
+	Candidates *Stage      `json:"candidates,omitempty" yaml:"candidates,omitempty"`
+	Scorers    []Stage     `json:"scorers" yaml:"scorers"`
+	Fusion     *FusionSpec `json:"fusion,omitempty" yaml:"fusion,omitempty"`
+
+	dir    string
+	file   string
+	locate func(path string) int
+}
+
+// Stage is a method or a trained model.
+type Stage struct {
+	Method string  `json:"method,omitempty" yaml:"method,omitempty"` // bm25, dense, oracle-plan, plan-structure
+	Model  string  `json:"model,omitempty" yaml:"model,omitempty"`   // checkpoint or run directory
+	K      int     `json:"k,omitempty" yaml:"k,omitempty"`           // candidates: how many to keep (default 100)
+	Weight float64 `json:"weight,omitempty" yaml:"weight,omitempty"` // fusion weight (default 1)
+}
+
+// FusionSpec fuses several scorers: "rrf" sums weight/(k + rank), "sum"
+// sums weight·score.
+type FusionSpec struct {
+	Kind string  `json:"kind" yaml:"kind"`
+	K    float64 `json:"k,omitempty" yaml:"k,omitempty"` // RRF constant, default 60
+}
+
+// PipelineError names the file, line and key of a bad pipeline.
+type PipelineError struct {
+	File string
+	Line int
+	Key  string
+	Msg  string
+}
+
+func (e *PipelineError) Error() string {
+	loc := e.File
+	if e.Line > 0 {
+		loc += ":" + strconv.Itoa(e.Line)
+	}
+	if e.Key != "" {
+		return fmt.Sprintf("%s: key %q: %s", loc, e.Key, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", loc, e.Msg)
+}
+
+// ReadPipeline reads and validates a JSON or YAML pipeline file (by its
+// extension: .yaml/.yml is YAML, anything else JSON).
+func ReadPipeline(path string) (*Pipeline, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePipeline(b, path)
+}
+
+// ParsePipeline parses pipeline bytes; path names the file and anchors
+// relative model paths.
+func ParsePipeline(b []byte, path string) (*Pipeline, error) {
+	p := &Pipeline{dir: filepath.Dir(path), file: path}
+	ext := strings.ToLower(filepath.Ext(path))
+	if ext == ".yaml" || ext == ".yml" {
+		var root yaml.Node
+		if err := yaml.Unmarshal(b, &root); err != nil {
+			return nil, &PipelineError{File: path, Msg: err.Error()}
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(b))
+		dec.KnownFields(true)
+		if err := dec.Decode(p); err != nil {
+			line := 0
+			if te, ok := err.(*yaml.TypeError); ok && len(te.Errors) > 0 {
+				fmt.Sscanf(te.Errors[0], "line %d:", &line)
+			}
+			return nil, &PipelineError{File: path, Line: line, Msg: err.Error()}
+		}
+		lines := map[string]int{}
+		walkYAML(&root, "", lines)
+		p.locate = func(k string) int { return lines[k] }
+	} else {
+		lines, err := jsonKeyLines(b)
+		if err != nil {
+			return nil, &PipelineError{File: path, Line: lineAt(b, offsetOf(err)), Msg: err.Error()}
+		}
+		p.locate = func(k string) int { return lines[k] }
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(p); err != nil {
+			msg := err.Error()
+			key := ""
+			if strings.HasPrefix(msg, "json: unknown field ") {
+				key = strings.Trim(strings.TrimPrefix(msg, "json: unknown field "), `"`)
+				for k, l := range lines {
+					if k == key || strings.HasSuffix(k, "."+key) {
+						return nil, &PipelineError{File: path, Line: l, Key: k, Msg: "unknown key"}
+					}
+				}
+			}
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) {
+				return nil, &PipelineError{File: path, Line: lineAt(b, te.Offset), Key: te.Field, Msg: fmt.Sprintf("want %s, got %s", te.Type, te.Value)}
+			}
+			return nil, &PipelineError{File: path, Line: lineAt(b, offsetOf(err)), Key: key, Msg: msg}
+		}
+	}
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func offsetOf(err error) int64 {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return se.Offset
+	}
+	return 0
+}
+
+func lineAt(b []byte, off int64) int {
+	if off <= 0 {
+		return 0
+	}
+	if off > int64(len(b)) {
+		off = int64(len(b))
+	}
+	return bytes.Count(b[:off], []byte{'\n'}) + 1
+}
+
+// jsonKeyLines maps every key path ("scorers[1].model") to its line.
+func jsonKeyLines(b []byte) (map[string]int, error) {
+	out := map[string]int{}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	type frame struct {
+		obj   bool
+		index int
+		key   string
+		path  string
+	}
+	var stack []frame
+	expectKey := false
+	for {
+		tok, err := dec.Token()
+		off := dec.InputOffset() // just after the token
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		path := func() string {
+			if len(stack) == 0 {
+				return ""
+			}
+			return stack[len(stack)-1].path
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			switch t {
+			case '{', '[':
+				child := path()
+				if len(stack) > 0 {
+					top := &stack[len(stack)-1]
+					if top.obj {
+						child = join(top.path, top.key)
+					} else {
+						child = fmt.Sprintf("%s[%d]", top.path, top.index)
+						out[child] = lineAt(b, off)
+						top.index++
+					}
+				}
+				stack = append(stack, frame{obj: t == '{', path: child})
+				expectKey = t == '{'
+			default:
+				stack = stack[:len(stack)-1]
+				expectKey = len(stack) > 0 && stack[len(stack)-1].obj
+			}
+			continue
+		}
+		if len(stack) == 0 {
+			continue
+		}
+		top := &stack[len(stack)-1]
+		if top.obj && expectKey {
+			top.key = tok.(string)
+			out[join(top.path, top.key)] = lineAt(b, off)
+			expectKey = false
+			continue
+		}
+		if top.obj {
+			expectKey = true
+		} else {
+			top.index++
+		}
+	}
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func walkYAML(n *yaml.Node, path string, out map[string]int) {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		for _, c := range n.Content {
+			walkYAML(c, path, out)
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := join(path, n.Content[i].Value)
+			out[k] = n.Content[i].Line
+			walkYAML(n.Content[i+1], k, out)
+		}
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			walkYAML(c, fmt.Sprintf("%s[%d]", path, i), out)
+		}
+	}
+}
+
+func (p *Pipeline) bad(key, format string, args ...any) error {
+	return &PipelineError{File: p.file, Line: p.locate(key), Key: key, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *Pipeline) validate() error {
+	if p.Format != PipelineFormat {
+		return p.bad("format", "want %q, got %q", PipelineFormat, p.Format)
+	}
+	if len(p.Scorers) == 0 {
+		return p.bad("scorers", "at least one scorer is needed")
+	}
+	check := func(key string, s Stage) error {
+		if (s.Method == "") == (s.Model == "") {
+			return p.bad(key, "give exactly one of method and model")
+		}
+		if s.Method != "" && !knownMethod(s.Method) {
+			return p.bad(key+".method", "unknown method %q", s.Method)
+		}
+		if s.K < 0 || s.Weight < 0 {
+			return p.bad(key, "k and weight must not be negative")
+		}
+		return nil
+	}
+	if p.Candidates != nil {
+		if err := check("candidates", *p.Candidates); err != nil {
+			return err
+		}
+	}
+	for i, s := range p.Scorers {
+		if err := check(fmt.Sprintf("scorers[%d]", i), s); err != nil {
+			return err
+		}
+	}
+	if len(p.Scorers) > 1 && p.Fusion == nil {
+		return p.bad("scorers", "%d scorers need a fusion (rrf or sum)", len(p.Scorers))
+	}
+	if p.Fusion != nil && p.Fusion.Kind != "rrf" && p.Fusion.Kind != "sum" {
+		return p.bad("fusion.kind", "want rrf or sum, got %q", p.Fusion.Kind)
+	}
+	return nil
+}
+
+func knownMethod(name string) bool {
+	for _, m := range Methods() {
+		if m.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// WritePipeline writes p as indented JSON, atomically.
+func WritePipeline(path string, p *Pipeline) error {
+	return atomicfile.WriteFile(path, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(p)
+	})
+}
+
+// Runner executes a compiled pipeline.
+type Runner struct {
+	P          *Pipeline
+	candidates Method
+	scorers    []Method
+	names      []string
+}
+
+func (p *Pipeline) stageMethod(ws *workspace.Workspace, s Stage) (Method, string, error) {
+	if s.Method != "" {
+		m, err := NewMethod(ws, s.Method)
+		return m, s.Method, err
+	}
+	dir := s.Model
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(p.dir, dir)
+	}
+	m, err := LoadModel(ws, dir)
+	return m, s.Model, err
+}
+
+// Compile loads the pipeline's methods and models over ws.
+func (p *Pipeline) Compile(ws *workspace.Workspace) (*Runner, error) {
+	r := &Runner{P: p}
+	if p.Candidates != nil {
+		m, _, err := p.stageMethod(ws, *p.Candidates)
+		if err != nil {
+			return nil, p.bad("candidates", "%v", err)
+		}
+		r.candidates = m
+	}
+	for i, s := range p.Scorers {
+		m, name, err := p.stageMethod(ws, s)
+		if err != nil {
+			return nil, p.bad(fmt.Sprintf("scorers[%d]", i), "%v", err)
+		}
+		r.scorers = append(r.scorers, m)
+		r.names = append(r.names, name)
+	}
+	return r, nil
+}
+
+// Name returns the pipeline's name (for run tags).
+func (r *Runner) Name() string {
+	if r.P.Name != "" {
+		return r.P.Name
+	}
+	return strings.Join(r.names, "+")
+}
+
+// StageNames returns the scorers' names in order.
+func (r *Runner) StageNames() []string { return r.names }
+
+// Rank implements eval.Ranker.
+func (r *Runner) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
+	hits, _, err := r.RankStages(ctx, q)
+	return hits, err
+}
+
+func sortHits(hs []index.Hit) {
+	sort.Slice(hs, func(i, j int) bool {
+		if hs[i].Score != hs[j].Score {
+			return hs[i].Score > hs[j].Score
+		}
+		return hs[i].ID < hs[j].ID
+	})
+}
+
+// RankStages ranks a query and also returns each scorer's own scores of
+// the ranked nodes (per-stage scores for analysis).
+func (r *Runner) RankStages(ctx context.Context, q data.Query) ([]index.Hit, []map[uint32]float32, error) {
+	var allow map[uint32]bool
+	if r.candidates != nil {
+		gen, err := r.candidates.Rank(ctx, q)
+		if err != nil {
+			return nil, nil, err
+		}
+		sortHits(gen)
+		k := r.P.Candidates.K
+		if k == 0 {
+			k = 100
+		}
+		if len(gen) > k {
+			gen = gen[:k]
+		}
+		allow = make(map[uint32]bool, len(gen))
+		for _, h := range gen {
+			allow[h.ID] = true
+		}
+	}
+	per := make([]map[uint32]float32, len(r.scorers))
+	fused := map[uint32]float64{}
+	for si, m := range r.scorers {
+		hs, err := m.Rank(ctx, q)
+		if err != nil {
+			return nil, nil, err
+		}
+		sortHits(hs)
+		per[si] = make(map[uint32]float32, len(hs))
+		w := r.P.Scorers[si].Weight
+		if w == 0 {
+			w = 1
+		}
+		rank := 0
+		for _, h := range hs {
+			if allow != nil && !allow[h.ID] {
+				continue
+			}
+			rank++
+			per[si][h.ID] = h.Score
+			switch {
+			case r.P.Fusion == nil:
+				fused[h.ID] = float64(h.Score)
+			case r.P.Fusion.Kind == "rrf":
+				k := r.P.Fusion.K
+				if k == 0 {
+					k = 60
+				}
+				fused[h.ID] += w / (k + float64(rank))
+			default:
+				fused[h.ID] += w * float64(h.Score)
+			}
+		}
+	}
+	out := make([]index.Hit, 0, len(fused))
+	for id, s := range fused {
+		out = append(out, index.Hit{ID: id, Score: float32(s)})
+	}
+	sortHits(out)
+	return out, per, nil
+}
