@@ -80,6 +80,9 @@ retrievers) on the train split and shows their rows beside BM25.`,
 			if err != nil {
 				return err
 			}
+			if err := writeRunPipeline(corDir, "cor"); err != nil {
+				return err
+			}
 			fmt.Fprintf(u.out, "trained CoR: best %s (val mrr %.4f) in %s\n\n", res.Best, res.BestValue, corDir)
 			sums, err := runEval(cmd.Context(), u, ws, []string{"bm25", "dense", "plan-structure", "oracle-plan"}, []string{data.SplitTest})
 			if err != nil {

@@ -16,10 +16,11 @@ import (
 )
 
 type evalOptions struct {
-	Models  []string
-	Methods []string
-	Splits  []string
-	JSON    bool
+	Pipelines []string
+	Models    []string
+	Methods   []string
+	Splits    []string
+	JSON      bool
 }
 
 func newEvalCmd(u *ui) *cobra.Command {
@@ -52,12 +53,27 @@ the keys method, split, n, hit@1, hit@5, recall@20 and mrr.`,
 			}
 			defer ws.Close()
 			methods := o.Methods
-			if len(o.Models) > 0 && !cmd.Flags().Changed("method") {
+			if (len(o.Models) > 0 || len(o.Pipelines) > 0) && !cmd.Flags().Changed("method") {
 				methods = nil
 			}
 			sums, err := runEval(cmd.Context(), u, ws, methods, o.Splits)
 			if err != nil {
 				return err
+			}
+			for _, path := range o.Pipelines {
+				p, err := loadPipeline(path)
+				if err != nil {
+					return err
+				}
+				r, err := p.Compile(ws)
+				if err != nil {
+					return err
+				}
+				s, err := evalMethod(cmd.Context(), u, ws, r, path, o.Splits)
+				if err != nil {
+					return err
+				}
+				sums = append(sums, s...)
 			}
 			for _, dir := range o.Models {
 				m, err := infer.LoadModel(ws, dir)
@@ -77,6 +93,7 @@ the keys method, split, n, hit@1, hit@5, recall@20 and mrr.`,
 		},
 	}
 	cmd.Flags().StringSliceVar(&o.Methods, "method", []string{"bm25"}, "methods to evaluate (comma-separated)")
+	cmd.Flags().StringSliceVar(&o.Pipelines, "pipeline", nil, "pipelines to evaluate: pipeline files or run directories (comma-separated)")
 	cmd.Flags().StringSliceVar(&o.Models, "model", nil, "trained models to evaluate: checkpoint or run directories (comma-separated)")
 	cmd.Flags().StringSliceVar(&o.Splits, "split", []string{"test"}, "splits: train, val, test, human or any split file name (comma-separated)")
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print one JSON object per method and split")

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -282,6 +283,7 @@ func TestTrainCoREndToEnd(t *testing.T) {
 	if lines := strings.Count(string(b), "\n"); lines != 1+2*3 {
 		t.Errorf("curves.csv has %d lines, want 7:\n%s", lines, b)
 	}
+	testScore(t, ws, filepath.Join(ws, "runs", "cor"))
 	// Training again into the same run without --resume is refused.
 	if _, e, code := run(t, "train", "cor", ws, "--epochs", "3"); code != 1 || !strings.Contains(e, "--resume") {
 		t.Errorf("second train: %d %q", code, e)
@@ -376,5 +378,114 @@ func TestTrainingIsReproducible(t *testing.T) {
 		if !bytes.Equal(data, b[name]) {
 			t.Errorf("%s differs between two identical runs", name)
 		}
+	}
+}
+
+// testScore checks strata score against strata eval for the run's
+// pipeline, the TREC format, and a kill-and-restart of batch scoring.
+func testScore(t *testing.T, ws, runDir string) {
+	t.Helper()
+	w, err := workspace.Load(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	qs, _ := w.SKB.QA.Split("test")
+	dir := t.TempDir()
+	qfile := filepath.Join(dir, "test.csv")
+	var b strings.Builder
+	b.WriteString("id,query,answer_ids\n")
+	for _, q := range qs {
+		fmt.Fprintf(&b, "%d,%q,%q\n", q.ID, q.Text, data.FormatIDList(q.Answers))
+	}
+	os.WriteFile(qfile, []byte(b.String()), 0o644)
+	// Score with the full ranking: the metrics equal eval's.
+	out := filepath.Join(dir, "cor.jsonl")
+	if _, e, code := run(t, "score", ws, "--pipeline", runDir, "--queries", qfile, "--out", out, "-k", "100000", "--stages"); code != 0 {
+		t.Fatalf("score: %s", e)
+	}
+	rankings, err := infer.ReadRankings(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := eval.NewEvaluator(len(w.SKB.Nodes), w.Candidates)
+	var rs []eval.QueryResult
+	for _, q := range qs {
+		rs = append(rs, ev.Query(rankings[q.ID], q.Answers))
+	}
+	got := eval.Summarize(rs)
+	js, e, code := run(t, "eval", ws, "--pipeline", runDir, "--split", "test", "--json")
+	if code != 0 {
+		t.Fatalf("eval --pipeline: %s", e)
+	}
+	var want eval.Summary
+	json.Unmarshal([]byte(js), &want)
+	if got.N != want.N || got.Hit1 != want.Hit1 || got.Hit5 != want.Hit5 || got.Recall20 != want.Recall20 || got.MRR != want.MRR {
+		t.Errorf("score metrics %+v, eval %+v", got, want)
+	}
+	// An rrf pipeline in YAML, as a TREC run: valid trec_eval lines.
+	pfile := filepath.Join(dir, "hybrid.yaml")
+	os.WriteFile(pfile, []byte("format: strata-pipeline/1\nname: bm25 and cor\nscorers:\n  - method: bm25\n  - model: "+runDir+"/best\n    weight: 2\nfusion: {kind: rrf}\n"), 0o644)
+	trec := filepath.Join(dir, "run.trec")
+	if _, e, code := run(t, "score", ws, "--pipeline", pfile, "--queries", qfile, "--out", trec, "--format", "trec", "-k", "10"); code != 0 {
+		t.Fatalf("score trec: %s", e)
+	}
+	tb, _ := os.ReadFile(trec)
+	lines := strings.Split(strings.TrimSuffix(string(tb), "\n"), "\n")
+	if len(lines) != 10*len(qs) {
+		t.Fatalf("%d TREC lines for %d queries", len(lines), len(qs))
+	}
+	prevQ, prevRank, prevScore := "", 0, 0.0
+	for i, l := range lines {
+		f := strings.Fields(l)
+		if len(f) != 6 || f[1] != "Q0" || f[5] != "bm25_and_cor" {
+			t.Fatalf("line %d: %q", i+1, l)
+		}
+		rank, err1 := strconv.Atoi(f[3])
+		score, err2 := strconv.ParseFloat(f[4], 64)
+		_, err3 := strconv.Atoi(f[0])
+		_, err4 := strconv.Atoi(f[2])
+		if err1 != nil || err2 != nil || err3 != nil || err4 != nil {
+			t.Fatalf("line %d: %q", i+1, l)
+		}
+		if f[0] != prevQ {
+			prevQ, prevRank = f[0], 0
+		} else if score > prevScore {
+			t.Fatalf("line %d: scores not descending", i+1)
+		}
+		if rank != prevRank+1 {
+			t.Fatalf("line %d: rank %d after %d", i+1, rank, prevRank)
+		}
+		prevRank, prevScore = rank, score
+	}
+	// Kill and restart: stop after one chunk, leave a torn write, rerun.
+	p, err := infer.ReadPipeline(pfile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := p.Compile(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	killed := filepath.Join(dir, "killed.trec")
+	if _, err := infer.ScoreFile(t.Context(), w, r, qfile, killed, infer.ScoreOptions{Format: "trec", TopK: 10, Chunk: 7, StopAfter: 2}); err == nil {
+		t.Fatal("the test hook did not stop the run")
+	}
+	f, _ := os.OpenFile(killed, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("41 Q0 12")
+	f.Close()
+	if _, e, code := run(t, "score", ws, "--pipeline", pfile, "--queries", qfile, "--out", killed, "--format", "trec", "-k", "10"); code != 0 {
+		t.Fatalf("restarted score: %s", e)
+	}
+	kb, _ := os.ReadFile(killed)
+	if !bytes.Equal(kb, tb) {
+		t.Error("a killed and restarted run differs from an uninterrupted one")
+	}
+	if _, err := os.Stat(killed + ".progress"); !os.IsNotExist(err) {
+		t.Error("the progress file was left behind")
+	}
+	// A finished output is not overwritten without --force.
+	if _, e, code := run(t, "score", ws, "--pipeline", pfile, "--queries", qfile, "--out", killed, "--format", "trec"); code != 1 || !strings.Contains(e, "--force") {
+		t.Errorf("rerun over a finished output: %d %q", code, e)
 	}
 }

@@ -103,6 +103,9 @@ func trainEncoder(ctx context.Context, u *ui, ws *workspace.Workspace, f trainFl
 	if err != nil {
 		return nil, err
 	}
+	if err := writeRunPipeline(opt.RunDir, "encoder"); err != nil {
+		return nil, err
+	}
 	u.stage("encoding every node")
 	d, err := infer.SaveDenseFromEncoder(ctx, ws, enc, filepath.Join(opt.RunDir, res.Best))
 	if err != nil {
@@ -167,6 +170,9 @@ encoder is trained first. The --no-* flags train CoRAG's ablations.`,
 			if err != nil {
 				return err
 			}
+			if err := writeRunPipeline(opt.RunDir, name); err != nil {
+				return err
+			}
 			fmt.Fprintf(u.out, "trained CoR: %d steps (%s), best %s val/mrr %.4f\nevaluate with: strata eval %s --model %s\n",
 				res.Steps, res.Stopped, res.Best, res.BestValue, args[0], filepath.Join(opt.RunDir, checkpoints.BestLink))
 			return nil
@@ -179,4 +185,11 @@ encoder is trained first. The --no-* flags train CoRAG's ablations.`,
 	cmd.Flags().IntVar(&hidden, "hidden", 64, "gate hidden units")
 	cmd.Flags().IntVar(&poolK, "pool-k", 20, "per-retriever top-k of the training pool")
 	return cmd
+}
+
+// writeRunPipeline writes RUNDIR/pipeline.json scoring with RUNDIR/best, so
+// what was evaluated is what strata score and eval --pipeline serve.
+func writeRunPipeline(runDir, name string) error {
+	return infer.WritePipeline(filepath.Join(runDir, infer.PipelineFile), &infer.Pipeline{
+		Format: infer.PipelineFormat, Name: name, Scorers: []infer.Stage{{Model: checkpoints.BestLink}}})
 }

@@ -1,0 +1,374 @@
+package infer
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/internal/atomicfile"
+	"github.com/strata-retrieval/strata/internal/parallel"
+)
+
+// QueryReader streams queries from a file.
+type QueryReader struct {
+	file  string
+	kind  string // csv, jsonl, text
+	f     *os.File
+	sc    *bufio.Scanner
+	cr    *csv.Reader
+	col   map[string]int
+	line  int
+	count int
+}
+
+// OpenQueries opens a query file: STaRK-style CSV (.csv, with id and query
+// columns), JSON lines (.jsonl/.json: {"id": 3, "query": "..."}) or plain
+// text (one query per line; the id is the 0-based line number).
+func OpenQueries(path string) (*QueryReader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	r := &QueryReader{file: path, f: f}
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".csv":
+		r.kind = "csv"
+		r.cr = csv.NewReader(bufio.NewReader(f))
+		r.cr.FieldsPerRecord = -1
+		header, err := r.cr.Read()
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("%s:1: want a header with id and query: %v", path, err)
+		}
+		r.col = map[string]int{}
+		for i, h := range header {
+			r.col[strings.TrimPrefix(strings.TrimSpace(h), "\ufeff")] = i
+		}
+		for _, need := range []string{"id", "query"} {
+			if _, ok := r.col[need]; !ok {
+				f.Close()
+				return nil, fmt.Errorf("%s:1: header lacks column %q", path, need)
+			}
+		}
+	case ".jsonl", ".json":
+		r.kind = "jsonl"
+	default:
+		r.kind = "text"
+	}
+	if r.kind != "csv" {
+		r.sc = bufio.NewScanner(f)
+		r.sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+	}
+	return r, nil
+}
+
+// Close closes the file.
+func (r *QueryReader) Close() error { return r.f.Close() }
+
+// Next returns the next query, or io.EOF.
+func (r *QueryReader) Next() (data.Query, error) {
+	switch r.kind {
+	case "csv":
+		rec, err := r.cr.Read()
+		if err == io.EOF {
+			return data.Query{}, io.EOF
+		}
+		line, _ := r.cr.FieldPos(0)
+		if err != nil {
+			return data.Query{}, fmt.Errorf("%s:%d: %v", r.file, line, err)
+		}
+		idc, qc := r.col["id"], r.col["query"]
+		if idc >= len(rec) || qc >= len(rec) {
+			return data.Query{}, fmt.Errorf("%s:%d: record has %d columns", r.file, line, len(rec))
+		}
+		id, err := strconv.Atoi(strings.TrimSpace(rec[idc]))
+		if err != nil {
+			return data.Query{}, fmt.Errorf("%s:%d: field \"id\": %q is not an integer", r.file, line, rec[idc])
+		}
+		q := data.Query{ID: id, Text: rec[qc]}
+		if ac, ok := r.col["answer_ids"]; ok && ac < len(rec) {
+			if q.Answers, err = data.ParseIDList(rec[ac], 0); err != nil {
+				return data.Query{}, fmt.Errorf("%s:%d: field \"answer_ids\": %v", r.file, line, err)
+			}
+		}
+		return q, nil
+	}
+	for r.sc.Scan() {
+		r.line++
+		b := bytes.TrimSpace(r.sc.Bytes())
+		if len(b) == 0 {
+			if r.kind == "text" {
+				r.count++
+			}
+			continue
+		}
+		if r.kind == "text" {
+			q := data.Query{ID: r.count, Text: string(b)}
+			r.count++
+			return q, nil
+		}
+		var rec struct {
+			ID    *int64  `json:"id"`
+			Query *string `json:"query"`
+		}
+		if err := json.Unmarshal(b, &rec); err != nil {
+			return data.Query{}, fmt.Errorf("%s:%d: %v", r.file, r.line, err)
+		}
+		if rec.ID == nil || rec.Query == nil {
+			return data.Query{}, fmt.Errorf("%s:%d: want {\"id\": <integer>, \"query\": <text>}", r.file, r.line)
+		}
+		return data.Query{ID: int(*rec.ID), Text: *rec.Query}, nil
+	}
+	if err := r.sc.Err(); err != nil {
+		return data.Query{}, fmt.Errorf("%s:%d: %v", r.file, r.line+1, err)
+	}
+	return data.Query{}, io.EOF
+}
+
+// ScoreOptions controls ScoreFile.
+type ScoreOptions struct {
+	TopK     int    // results per query, default 100
+	Format   string // "jsonl" (default) or "trec"
+	Stages   bool   // JSONL: add each scorer's own score
+	Force    bool   // replace a finished or foreign output
+	Chunk    int    // queries scored together, default 256
+	Progress func(done int)
+	// StopAfter stops (as a kill would) after that many chunks; for tests.
+	StopAfter int
+}
+
+type progressFile struct {
+	Args    string `json:"args"`
+	Queries int    `json:"queries"`
+	Bytes   int64  `json:"bytes"`
+}
+
+// ScoreFile ranks every query of queriesPath with r and writes the results
+// to outPath in query order, chunk by chunk on all cores, so memory does
+// not grow with the number of queries. While it runs, outPath+".progress"
+// records how many queries and bytes are complete; a run restarted with the
+// same arguments truncates outPath to that point and continues, producing
+// the same file as an uninterrupted run. The sidecar is removed at the end.
+func ScoreFile(ctx context.Context, ws *workspace.Workspace, r *Runner, queriesPath, outPath string, o ScoreOptions) (int, error) {
+	if o.TopK <= 0 {
+		o.TopK = 100
+	}
+	if o.Format == "" {
+		o.Format = "jsonl"
+	}
+	if o.Format != "jsonl" && o.Format != "trec" {
+		return 0, fmt.Errorf("output format %q: want jsonl or trec", o.Format)
+	}
+	if o.Chunk <= 0 {
+		o.Chunk = 256
+	}
+	args, err := scoreArgs(ws, r, queriesPath, o)
+	if err != nil {
+		return 0, err
+	}
+	side := outPath + ".progress"
+	var prog progressFile
+	if b, err := os.ReadFile(side); err == nil {
+		if json.Unmarshal(b, &prog) != nil || prog.Args != args {
+			if !o.Force {
+				return 0, fmt.Errorf("%s holds an unfinished run with other arguments (use --force to start over)", outPath)
+			}
+			prog = progressFile{}
+		}
+	} else if _, err := os.Stat(outPath); err == nil && !o.Force {
+		return 0, fmt.Errorf("%s exists (use --force to replace it)", outPath)
+	}
+	prog.Args = args
+	flags := os.O_CREATE | os.O_WRONLY
+	if prog.Queries == 0 {
+		flags |= os.O_TRUNC
+	}
+	out, err := os.OpenFile(outPath, flags, 0o644)
+	if err != nil {
+		return 0, err
+	}
+	defer out.Close()
+	if err := out.Truncate(prog.Bytes); err != nil {
+		return 0, err
+	}
+	if _, err := out.Seek(prog.Bytes, io.SeekStart); err != nil {
+		return 0, err
+	}
+	qr, err := OpenQueries(queriesPath)
+	if err != nil {
+		return 0, err
+	}
+	defer qr.Close()
+	for i := 0; i < prog.Queries; i++ {
+		if _, err := qr.Next(); err != nil {
+			return 0, fmt.Errorf("%s: fewer queries than the %d already scored: %v", queriesPath, prog.Queries, err)
+		}
+	}
+	if o.Progress != nil {
+		o.Progress(prog.Queries)
+	}
+	tag := strings.Join(strings.Fields(r.Name()), "_")
+	chunks := 0
+	for {
+		var batch []data.Query
+		for len(batch) < o.Chunk {
+			q, err := qr.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return prog.Queries, err
+			}
+			batch = append(batch, q)
+		}
+		if len(batch) == 0 {
+			break
+		}
+		results := make([][]byte, len(batch))
+		errs := make([]error, len(batch))
+		err := parallel.Chunks(ctx, len(batch), 1, 0, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				results[i], errs[i] = formatResult(ctx, ws, r, batch[i], o, tag)
+			}
+		})
+		if err != nil {
+			return prog.Queries, err
+		}
+		var buf []byte
+		for i := range batch {
+			if errs[i] != nil {
+				return prog.Queries, fmt.Errorf("query %d: %w", batch[i].ID, errs[i])
+			}
+			buf = append(buf, results[i]...)
+		}
+		if _, err := out.Write(buf); err != nil {
+			return prog.Queries, err
+		}
+		if err := out.Sync(); err != nil {
+			return prog.Queries, err
+		}
+		prog.Queries += len(batch)
+		prog.Bytes += int64(len(buf))
+		if err := atomicfile.WriteFile(side, func(w io.Writer) error { return json.NewEncoder(w).Encode(prog) }); err != nil {
+			return prog.Queries, err
+		}
+		if o.Progress != nil {
+			o.Progress(prog.Queries)
+		}
+		chunks++
+		if o.StopAfter > 0 && chunks >= o.StopAfter {
+			return prog.Queries, errors.New("stopped (test hook)")
+		}
+	}
+	if err := out.Close(); err != nil {
+		return prog.Queries, err
+	}
+	return prog.Queries, os.Remove(side)
+}
+
+// scoreArgs fingerprints everything that decides the output.
+func scoreArgs(ws *workspace.Workspace, r *Runner, queriesPath string, o ScoreOptions) (string, error) {
+	h := sha256.New()
+	pj, _ := json.Marshal(r.P)
+	h.Write(pj)
+	f, err := os.Open(queriesPath)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	fmt.Fprintf(h, "|%s|%d|%s|%v|%s", ws.Fingerprint, o.TopK, o.Format, o.Stages, r.P.file)
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+type rankedNode struct {
+	Node   uint32             `json:"node"`
+	Score  float32            `json:"score"`
+	Name   string             `json:"name"`
+	Stages map[string]float32 `json:"stages,omitempty"`
+}
+
+func formatResult(ctx context.Context, ws *workspace.Workspace, r *Runner, q data.Query, o ScoreOptions, tag string) ([]byte, error) {
+	hits, per, err := r.RankStages(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if len(hits) > o.TopK {
+		hits = hits[:o.TopK]
+	}
+	if o.Format == "trec" {
+		var b []byte
+		for i, h := range hits {
+			b = fmt.Appendf(b, "%d Q0 %d %d %s %s\n", q.ID, h.ID, i+1, strconv.FormatFloat(float64(h.Score), 'g', -1, 32), tag)
+		}
+		return b, nil
+	}
+	rec := struct {
+		ID      int          `json:"id"`
+		Ranking []rankedNode `json:"ranking"`
+	}{ID: q.ID, Ranking: make([]rankedNode, len(hits))}
+	for i, h := range hits {
+		rn := rankedNode{Node: h.ID, Score: h.Score, Name: ws.SKB.Nodes[h.ID].Name}
+		if o.Stages {
+			rn.Stages = map[string]float32{}
+			for si, name := range r.StageNames() {
+				if s, ok := per[si][h.ID]; ok {
+					rn.Stages[name] = s
+				}
+			}
+		}
+		rec.Ranking[i] = rn
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(rec); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// ReadRankings reads a JSONL score file back as rankings keyed by query id.
+func ReadRankings(path string) (map[int][]index.Hit, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 1<<20), 256<<20)
+	out := map[int][]index.Hit{}
+	line := 0
+	for sc.Scan() {
+		line++
+		var rec struct {
+			ID      int          `json:"id"`
+			Ranking []rankedNode `json:"ranking"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+		}
+		hs := make([]index.Hit, len(rec.Ranking))
+		for i, r := range rec.Ranking {
+			hs[i] = index.Hit{ID: r.Node, Score: r.Score}
+		}
+		out[rec.ID] = hs
+	}
+	return out, sc.Err()
+}
