@@ -35,6 +35,7 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./data/... ./eval/... ./graphops/... ./train/...
 	STRATA_BENCH_NODES=$(BENCH_NODES) STRATA_BENCH_EDGES=$(BENCH_EDGES) \
 		$(GO) test -run '^$$' -bench 'BenchmarkWorkspaceScale' -benchtime 1x -timeout 60m -v ./graphops/workspace/
+	$(GO) test -run '^$$' -bench 'BenchmarkServeLoad' -benchtime 1x -v ./infer/
 	STRATA_BENCH_DOCS=$(BENCH_DOCS) \
 		$(GO) test -run '^$$' -bench 'BenchmarkVersusBleve' -benchtime 1x -timeout 60m -v ./data/index/blevebench/
 

@@ -10,7 +10,7 @@ import (
 	"github.com/strata-retrieval/strata/graphops/workspace"
 )
 
-func build(t *testing.T, preset string, nodes, queries int) *workspace.Workspace {
+func build(t testing.TB, preset string, nodes, queries int) *workspace.Workspace {
 	t.Helper()
 	res, err := synth.Generate(synth.Config{Preset: preset, Nodes: nodes, Queries: queries, Seed: 1})
 	if err != nil {

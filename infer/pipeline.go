@@ -313,6 +313,15 @@ func WritePipeline(path string, p *Pipeline) error {
 	})
 }
 
+// resolveModel returns a model path relative to the pipeline file's
+// directory.
+func resolveModel(p *Pipeline, model string) string {
+	if filepath.IsAbs(model) {
+		return model
+	}
+	return filepath.Join(p.dir, model)
+}
+
 // Runner executes a compiled pipeline.
 type Runner struct {
 	P          *Pipeline
@@ -326,11 +335,7 @@ func (p *Pipeline) stageMethod(ws *workspace.Workspace, s Stage) (Method, string
 		m, err := NewMethod(ws, s.Method)
 		return m, s.Method, err
 	}
-	dir := s.Model
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(p.dir, dir)
-	}
-	m, err := LoadModel(ws, dir)
+	m, err := LoadModel(ws, resolveModel(p, s.Model))
 	return m, s.Model, err
 }
 

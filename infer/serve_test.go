@@ -1,0 +1,146 @@
+package infer
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/strata-retrieval/strata/data"
+)
+
+func newTestServer(t testing.TB, preset string, nodes int, cfg ServeConfig) (*httptest.Server, *Runner, []data.Query) {
+	ws := build(t, preset, nodes, 200)
+	p, err := ParsePipeline([]byte(`{"format":"strata-pipeline/1","name":"bm25","scorers":[{"method":"bm25"}]}`), "p.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := p.Compile(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(NewHandler(ws, r, cfg))
+	return srv, r, ws.SKB.QA.Queries
+}
+
+func post(t testing.TB, url, body string) (int, []byte) {
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, b
+}
+
+func TestServe(t *testing.T) {
+	srv, r, qs := newTestServer(t, "amazon", 1000, ServeConfig{MaxBody: 512, MaxK: 50})
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/healthz")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("healthz: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	var info Info
+	resp, _ = http.Get(srv.URL + "/v1/info")
+	json.NewDecoder(resp.Body).Decode(&info)
+	resp.Body.Close()
+	if info.Name != "bm25" || !strings.HasPrefix(info.DataFingerprint, "sha256:") {
+		t.Errorf("info %+v", info)
+	}
+	q := qs[3]
+	code, b := post(t, srv.URL+"/v1/score", fmt.Sprintf(`{"id": %d, "query": %q, "k": 5}`, q.ID, q.Text))
+	if code != 200 {
+		t.Fatalf("score: %d %s", code, b)
+	}
+	var sr ScoreResponse
+	json.Unmarshal(b, &sr)
+	want, _, _ := r.RankStages(t.Context(), q)
+	if sr.ID != q.ID || len(sr.Ranking) != 5 {
+		t.Fatalf("response %s", b)
+	}
+	for i := range sr.Ranking {
+		if sr.Ranking[i].Node != want[i].ID || sr.Ranking[i].Score != want[i].Score {
+			t.Errorf("rank %d: %+v, want %+v", i+1, sr.Ranking[i], want[i])
+		}
+	}
+	for _, c := range []struct {
+		body string
+		code int
+	}{
+		{`{"query": ""}`, 400},
+		{`{"query": "x", "k": 51}`, 400},
+		{`{"query": "x", "path": "/etc/passwd"}`, 400},
+		{`not json`, 400},
+		{`{"query": "` + strings.Repeat("a", 600) + `"}`, 413},
+	} {
+		if code, b := post(t, srv.URL+"/v1/score", c.body); code != c.code {
+			t.Errorf("%.40s: %d %s, want %d", c.body, code, b, c.code)
+		}
+	}
+	if resp, _ := http.Get(srv.URL + "/v1/score"); resp.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("GET /v1/score: %d", resp.StatusCode)
+	}
+}
+
+// BenchmarkServeLoad is the HTTP load test: over loopback only, a bounded
+// number of requests at 1, 8 and 32 concurrent clients, reporting
+// throughput and p50/p99 latency. It stops by itself.
+func BenchmarkServeLoad(b *testing.B) {
+	srv, _, qs := newTestServer(b, "amazon", 5000, ServeConfig{})
+	defer srv.Close()
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}, Timeout: 30 * time.Second}
+	const requests = 2000
+	for _, clients := range []int{1, 8, 32} {
+		b.Run(fmt.Sprintf("clients=%d", clients), func(b *testing.B) {
+			lat := make([]time.Duration, requests)
+			var next int
+			var mu sync.Mutex
+			var wg sync.WaitGroup
+			start := time.Now()
+			for c := 0; c < clients; c++ {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for {
+						mu.Lock()
+						i := next
+						next++
+						mu.Unlock()
+						if i >= requests {
+							return
+						}
+						q := qs[i%len(qs)]
+						body, _ := json.Marshal(ScoreRequest{ID: q.ID, Query: q.Text, K: 10})
+						t0 := time.Now()
+						resp, err := client.Post(srv.URL+"/v1/score", "application/json", bytes.NewReader(body))
+						if err != nil {
+							b.Error(err)
+							return
+						}
+						io.Copy(io.Discard, resp.Body)
+						resp.Body.Close()
+						if resp.StatusCode != 200 {
+							b.Errorf("status %d", resp.StatusCode)
+							return
+						}
+						lat[i] = time.Since(t0)
+					}
+				}()
+			}
+			wg.Wait()
+			el := time.Since(start)
+			sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+			b.ReportMetric(float64(requests)/el.Seconds(), "req/s")
+			b.ReportMetric(float64(lat[requests/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(lat[requests*99/100].Microseconds())/1000, "p99-ms")
+		})
+	}
+}
