@@ -20,6 +20,9 @@ type Query struct {
 	Answers []uint32
 	// Source holds answer_ids_source of STaRK's human-generated file, if any.
 	Source []uint32
+	// Plan is a plan given with the query itself (a scoring input file's
+	// "plan"); nil means look it up by id.
+	Plan *Plan `json:",omitempty"`
 }
 
 // QA is a question set: the synthesized queries, the optional

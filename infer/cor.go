@@ -141,6 +141,12 @@ type ModelConfig struct {
 // LoadModel loads a trained model checkpoint (a checkpoint directory or a
 // run directory, whose best checkpoint is used) as a method over ws.
 func LoadModel(ws *workspace.Workspace, dir string) (Method, error) {
+	return LoadModelOpts(ws, dir, false)
+}
+
+// LoadModelOpts is LoadModel; ignoreFingerprint accepts a checkpoint trained
+// on other data.
+func LoadModelOpts(ws *workspace.Workspace, dir string, ignoreFingerprint bool) (Method, error) {
 	if m, err := checkpoints.ReadManifest(dir); err != nil {
 		if _, err2 := checkpoints.ReadManifest(filepath.Join(dir, checkpoints.BestLink)); err2 == nil {
 			dir = filepath.Join(dir, checkpoints.BestLink)
@@ -154,7 +160,7 @@ func LoadModel(ws *workspace.Workspace, dir string) (Method, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ck.Manifest.DataFingerprint != ws.Fingerprint {
+	if ck.Manifest.DataFingerprint != ws.Fingerprint && !ignoreFingerprint {
 		return nil, fmt.Errorf("%s was trained on data %s, the workspace is %s", dir, ck.Manifest.DataFingerprint, ws.Fingerprint)
 	}
 	var mc ModelConfig

@@ -84,10 +84,16 @@ func TestUnknownMethod(t *testing.T) {
 	if _, err := NewMethod(ws, "dense"); err == nil {
 		t.Error("unknown method accepted")
 	}
-	plans := ws.Plans
-	ws.Plans = nil
-	if _, err := NewMethod(ws, "oracle-plan"); err == nil {
-		t.Error("oracle-plan without plans accepted")
+	// A plan given with the query wins over the workspace's; a query
+	// without any plan falls back to BM25 and is counted.
+	m, _ := NewMethod(ws, "plan-structure")
+	q := ws.SKB.QA.Queries[0]
+	bad := data.Plan{Metapath: [][]string{{"nope"}}}
+	q.Plan = &bad
+	bm, _ := NewMethod(ws, "bm25")
+	got, _ := m.Rank(t.Context(), q)
+	want, _ := bm.Rank(t.Context(), q)
+	if len(got) != len(want) || m.(*PlanMethod).Fallbacks.Load() != 1 {
+		t.Errorf("invalid per-query plan: %d hits (bm25 %d), %d fallbacks", len(got), len(want), m.(*PlanMethod).Fallbacks.Load())
 	}
-	ws.Plans = plans
 }

@@ -41,6 +41,8 @@ type Pipeline struct {
 	dir    string
 	file   string
 	locate func(path string) int
+	// ignoreFingerprint lets a bundle's models load on other data.
+	ignoreFingerprint bool
 }
 
 // Stage is a method or a trained model.
@@ -335,7 +337,7 @@ func (p *Pipeline) stageMethod(ws *workspace.Workspace, s Stage) (Method, string
 		m, err := NewMethod(ws, s.Method)
 		return m, s.Method, err
 	}
-	m, err := LoadModel(ws, resolveModel(p, s.Model))
+	m, err := LoadModelOpts(ws, resolveModel(p, s.Model), p.ignoreFingerprint)
 	return m, s.Model, err
 }
 
@@ -349,10 +351,18 @@ func (p *Pipeline) Compile(ws *workspace.Workspace) (*Runner, error) {
 		}
 		r.candidates = m
 	}
+	seen := map[string]int{}
 	for i, s := range p.Scorers {
-		m, name, err := p.stageMethod(ws, s)
+		m, _, err := p.stageMethod(ws, s)
 		if err != nil {
 			return nil, p.bad(fmt.Sprintf("scorers[%d]", i), "%v", err)
+		}
+		// Stages are named by what they are (bm25, dense, cor), not by
+		// where their model lives, so a bundle scores like its run.
+		name := m.Name()
+		seen[name]++
+		if seen[name] > 1 {
+			name = fmt.Sprintf("%s#%d", name, seen[name])
 		}
 		r.scorers = append(r.scorers, m)
 		r.names = append(r.names, name)

@@ -37,7 +37,9 @@ type QueryReader struct {
 
 // OpenQueries opens a query file: STaRK-style CSV (.csv, with id and query
 // columns), JSON lines (.jsonl/.json: {"id": 3, "query": "..."}) or plain
-// text (one query per line; the id is the 0-based line number).
+// text (one query per line; the id is the 0-based line number). A JSONL
+// line may carry its own "plan" (strata's list format: {"Metapath":
+// [["brand", "has_brand", "product"]], "Restriction": {...}}).
 func OpenQueries(path string) (*QueryReader, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -122,8 +124,9 @@ func (r *QueryReader) Next() (data.Query, error) {
 			return q, nil
 		}
 		var rec struct {
-			ID    *int64  `json:"id"`
-			Query *string `json:"query"`
+			ID    *int64     `json:"id"`
+			Query *string    `json:"query"`
+			Plan  *data.Plan `json:"plan"`
 		}
 		if err := json.Unmarshal(b, &rec); err != nil {
 			return data.Query{}, fmt.Errorf("%s:%d: %v", r.file, r.line, err)
@@ -131,7 +134,7 @@ func (r *QueryReader) Next() (data.Query, error) {
 		if rec.ID == nil || rec.Query == nil {
 			return data.Query{}, fmt.Errorf("%s:%d: want {\"id\": <integer>, \"query\": <text>}", r.file, r.line)
 		}
-		return data.Query{ID: int(*rec.ID), Text: *rec.Query}, nil
+		return data.Query{ID: int(*rec.ID), Text: *rec.Query, Plan: rec.Plan}, nil
 	}
 	if err := r.sc.Err(); err != nil {
 		return data.Query{}, fmt.Errorf("%s:%d: %v", r.file, r.line+1, err)

@@ -1,12 +1,14 @@
 package infer
 
 import (
+	"archive/tar"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -142,5 +144,23 @@ func BenchmarkServeLoad(b *testing.B) {
 			b.ReportMetric(float64(lat[requests/2].Microseconds())/1000, "p50-ms")
 			b.ReportMetric(float64(lat[requests*99/100].Microseconds())/1000, "p99-ms")
 		})
+	}
+}
+
+func TestOpenBundleRefusesUnsafePaths(t *testing.T) {
+	dir := t.TempDir()
+	tp := dir + "/evil.tar"
+	f, _ := os.Create(tp)
+	tw := tar.NewWriter(f)
+	tw.WriteHeader(&tar.Header{Name: "../escape.txt", Mode: 0o644, Size: 1, Typeflag: tar.TypeReg})
+	tw.Write([]byte("x"))
+	tw.Close()
+	f.Close()
+	out := t.TempDir()
+	if _, err := OpenBundle(tp, out, nil, true); err == nil || !strings.Contains(err.Error(), "refusing entry") {
+		t.Errorf("unsafe entry: %v", err)
+	}
+	if _, err := os.Stat(dir + "/escape.txt"); err == nil {
+		t.Error("the entry escaped the extraction directory")
 	}
 }

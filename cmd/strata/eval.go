@@ -61,7 +61,8 @@ the keys method, split, n, hit@1, hit@5, recall@20 and mrr.`,
 				return err
 			}
 			for _, path := range o.Pipelines {
-				p, err := loadPipeline(path)
+				p, cleanup, err := loadPipeline(ws, path, false)
+				defer cleanup()
 				if err != nil {
 					return err
 				}

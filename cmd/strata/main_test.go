@@ -484,6 +484,34 @@ func testScore(t *testing.T, ws, runDir string) {
 	if _, err := os.Stat(killed + ".progress"); !os.IsNotExist(err) {
 		t.Error("the progress file was left behind")
 	}
+	// A bundle of the run scores exactly as the run directory does, is
+	// deterministic, and is refused on other data.
+	tarA, tarB := filepath.Join(dir, "a.tar"), filepath.Join(dir, "b.tar")
+	for _, tp := range []string{tarA, tarB} {
+		if _, e, code := run(t, "bundle", ws, "--pipeline", runDir, "--out", tp); code != 0 {
+			t.Fatalf("bundle: %s", e)
+		}
+	}
+	ab, _ := os.ReadFile(tarA)
+	bb, _ := os.ReadFile(tarB)
+	if !bytes.Equal(ab, bb) {
+		t.Error("two bundles of the same run differ")
+	}
+	fromTar := filepath.Join(dir, "bundle.jsonl")
+	if _, e, code := run(t, "score", ws, "--pipeline", tarA, "--queries", qfile, "--out", fromTar, "-k", "100000", "--stages"); code != 0 {
+		t.Fatalf("score with bundle: %s", e)
+	}
+	fb, _ := os.ReadFile(fromTar)
+	ob, _ := os.ReadFile(out)
+	if !bytes.Equal(fb, ob) {
+		t.Error("scoring with the bundle differs from scoring with the run directory")
+	}
+	other := filepath.Join(dir, "other")
+	run(t, "gen", "--preset", "mag", "--nodes", "400", "--queries", "20", "--seed", "8", "--out", other+"-skb")
+	run(t, "import", "--in", other+"-skb", "--out", other)
+	if _, e, code := run(t, "score", other, "--pipeline", tarA, "--queries", qfile, "--out", filepath.Join(dir, "x.jsonl")); code != 1 || !strings.Contains(e, "the bundle was made for other data") {
+		t.Errorf("bundle on other data: %d %q", code, e)
+	}
 	// A finished output is not overwritten without --force.
 	if _, e, code := run(t, "score", ws, "--pipeline", pfile, "--queries", qfile, "--out", killed, "--format", "trec"); code != 1 || !strings.Contains(e, "--force") {
 		t.Errorf("rerun over a finished output: %d %q", code, e)

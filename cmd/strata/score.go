@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -11,17 +12,30 @@ import (
 	"github.com/strata-retrieval/strata/infer"
 )
 
-// loadPipeline reads a pipeline file, or RUNDIR/pipeline.json for a run
-// directory.
-func loadPipeline(path string) (*infer.Pipeline, error) {
+// loadPipeline reads a pipeline file, RUNDIR/pipeline.json for a run
+// directory, or a model bundle (.tar, extracted to a temporary directory
+// that cleanup removes).
+func loadPipeline(ws *workspace.Workspace, path string, ignoreFingerprint bool) (p *infer.Pipeline, cleanup func(), err error) {
+	cleanup = func() {}
+	if strings.HasSuffix(path, ".tar") {
+		dir, err := os.MkdirTemp("", "strata-bundle-*")
+		if err != nil {
+			return nil, cleanup, err
+		}
+		cleanup = func() { os.RemoveAll(dir) }
+		p, err := infer.OpenBundle(path, dir, ws, ignoreFingerprint)
+		return p, cleanup, err
+	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		path = filepath.Join(path, infer.PipelineFile)
 	}
-	return infer.ReadPipeline(path)
+	p, err = infer.ReadPipeline(path)
+	return p, cleanup, err
 }
 
 func newScoreCmd(u *ui) *cobra.Command {
 	var pipeline, queries, out string
+	var ignoreFP bool
 	var o infer.ScoreOptions
 	cmd := &cobra.Command{
 		Use:   "score WORKSPACE --pipeline P --queries FILE --out OUT",
@@ -44,15 +58,16 @@ stopped (OUT.progress records how far it got) and produces the same file.`,
 			if pipeline == "" || queries == "" || out == "" {
 				return fmt.Errorf("--pipeline, --queries and --out are required")
 			}
-			p, err := loadPipeline(pipeline)
-			if err != nil {
-				return err
-			}
 			ws, err := workspace.Load(args[0])
 			if err != nil {
 				return err
 			}
 			defer ws.Close()
+			p, cleanup, err := loadPipeline(ws, pipeline, ignoreFP)
+			defer cleanup()
+			if err != nil {
+				return err
+			}
 			r, err := p.Compile(ws)
 			if err != nil {
 				return err
@@ -72,12 +87,50 @@ stopped (OUT.progress records how far it got) and produces the same file.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&pipeline, "pipeline", "", "pipeline file (JSON or YAML) or run directory")
+	f.StringVar(&pipeline, "pipeline", "", "pipeline file (JSON or YAML), run directory or model bundle (.tar)")
 	f.StringVar(&queries, "queries", "", "query file: .csv, .jsonl or text")
 	f.StringVar(&out, "out", "", "output run file")
 	f.StringVar(&o.Format, "format", "jsonl", "output format: jsonl or trec")
 	f.IntVarP(&o.TopK, "k", "k", 100, "results per query")
 	f.BoolVar(&o.Stages, "stages", false, "jsonl: include each scorer's own score")
 	f.BoolVar(&o.Force, "force", false, "replace an existing or foreign output")
+	f.BoolVar(&ignoreFP, "ignore-fingerprint", false, "accept a bundle made for other data")
+	return cmd
+}
+
+func newBundleCmd(u *ui) *cobra.Command {
+	var pipeline, out string
+	cmd := &cobra.Command{
+		Use:   "bundle WORKSPACE --pipeline P --out model.tar",
+		Short: "Pack a pipeline and its checkpoints into one file for scoring elsewhere",
+		Long: `Pack a pipeline file, the checkpoints of its models (weights and manifests)
+and the fingerprint of the workspace's data (and of its dense vectors when a
+model needs them) into one tar file. strata score, serve and eval accept the
+bundle as --pipeline and refuse it on a workspace with other data unless
+--ignore-fingerprint is given.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if pipeline == "" || out == "" {
+				return fmt.Errorf("--pipeline and --out are required")
+			}
+			ws, err := workspace.Load(args[0])
+			if err != nil {
+				return err
+			}
+			defer ws.Close()
+			p, cleanup, err := loadPipeline(ws, pipeline, false)
+			defer cleanup()
+			if err != nil {
+				return err
+			}
+			if err := infer.WriteBundle(out, p, ws); err != nil {
+				return err
+			}
+			fmt.Fprintf(u.out, "wrote %s\n", out)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&pipeline, "pipeline", "", "pipeline file or run directory")
+	cmd.Flags().StringVar(&out, "out", "", "bundle to write (.tar)")
 	return cmd
 }

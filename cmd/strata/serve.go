@@ -16,6 +16,7 @@ import (
 
 func newServeCmd(u *ui) *cobra.Command {
 	var pipeline, addr string
+	var ignoreFP bool
 	var cfg infer.ServeConfig
 	cmd := &cobra.Command{
 		Use:   "serve WORKSPACE --pipeline P [--addr 127.0.0.1:8080]",
@@ -38,15 +39,16 @@ Ctrl-C or SIGTERM shuts down gracefully, finishing the requests in flight.`,
 			if pipeline == "" {
 				return fmt.Errorf("--pipeline is required")
 			}
-			p, err := loadPipeline(pipeline)
-			if err != nil {
-				return err
-			}
 			ws, err := workspace.Load(args[0])
 			if err != nil {
 				return err
 			}
 			defer ws.Close()
+			p, cleanup, err := loadPipeline(ws, pipeline, ignoreFP)
+			defer cleanup()
+			if err != nil {
+				return err
+			}
 			r, err := p.Compile(ws)
 			if err != nil {
 				return err
@@ -77,11 +79,12 @@ Ctrl-C or SIGTERM shuts down gracefully, finishing the requests in flight.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&pipeline, "pipeline", "", "pipeline file (JSON or YAML) or run directory")
+	f.StringVar(&pipeline, "pipeline", "", "pipeline file (JSON or YAML), run directory or model bundle (.tar)")
 	f.StringVar(&addr, "addr", "127.0.0.1:8080", "listen address")
 	f.Int64Var(&cfg.MaxBody, "max-body", 1<<20, "largest request body in bytes")
 	f.DurationVar(&cfg.Timeout, "timeout", 30*time.Second, "time limit per request")
 	f.IntVar(&cfg.Concurrency, "concurrency", 16, "queries scored at once")
 	f.IntVar(&cfg.MaxK, "max-k", 1000, "largest k a request may ask for")
+	f.BoolVar(&ignoreFP, "ignore-fingerprint", false, "accept a bundle made for other data")
 	return cmd
 }

@@ -1,0 +1,203 @@
+package infer
+
+import (
+	"archive/tar"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/strata-retrieval/strata/checkpoints"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/internal/atomicfile"
+)
+
+// BundleFormat tags a model bundle's bundle.json.
+const BundleFormat = "strata-bundle/1"
+
+// BundleMeta is bundle.json: what the bundle was trained on.
+type BundleMeta struct {
+	Format          string `json:"format"`
+	DataFingerprint string `json:"data_fingerprint"`
+	// Dense is the SHA-256 of the dense vectors the models were trained
+	// with ("" when no model needs the dense channel).
+	Dense string `json:"dense,omitempty"`
+}
+
+// ErrFingerprint reports a bundle made for other data.
+var ErrFingerprint = errors.New("the bundle was made for other data")
+
+func denseHash(ws *workspace.Workspace) (string, error) {
+	f, err := os.Open(filepath.Join(ws.Dir, DenseDir, DenseDocFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// WriteBundle packs a pipeline, the checkpoints of its models (weights and
+// manifest, not the optimizer state) and the data fingerprint into a tar
+// file, atomically. Entries are sorted and timestamps fixed, so the same
+// inputs give the same bytes.
+func WriteBundle(out string, p *Pipeline, ws *workspace.Workspace) error {
+	files := map[string][]byte{}
+	bp := *p
+	bp.Scorers = append([]Stage(nil), p.Scorers...)
+	meta := BundleMeta{Format: BundleFormat, DataFingerprint: ws.Fingerprint}
+	add := func(i int, s *Stage) error {
+		if s.Model == "" {
+			return nil
+		}
+		dir, err := filepath.EvalSymlinks(resolveModel(p, s.Model))
+		if err != nil {
+			return err
+		}
+		m, err := checkpoints.ReadManifest(dir)
+		if err != nil {
+			if _, err2 := checkpoints.ReadManifest(filepath.Join(dir, checkpoints.BestLink)); err2 != nil {
+				return err
+			}
+			if dir, err = filepath.EvalSymlinks(filepath.Join(dir, checkpoints.BestLink)); err != nil {
+				return err
+			}
+			if m, err = checkpoints.ReadManifest(dir); err != nil {
+				return err
+			}
+		}
+		if m.DataFingerprint != ws.Fingerprint {
+			return fmt.Errorf("%s was trained on data %s, the workspace is %s", dir, m.DataFingerprint, ws.Fingerprint)
+		}
+		if m.Kind == "cor" {
+			if meta.Dense, err = denseHash(ws); err != nil {
+				return err
+			}
+		}
+		name := fmt.Sprintf("models/%d", i)
+		for _, f := range []string{checkpoints.ModelFile, checkpoints.ManifestFile} {
+			b, err := os.ReadFile(filepath.Join(dir, f))
+			if err != nil {
+				return err
+			}
+			files[name+"/"+f] = b
+		}
+		s.Model = name
+		return nil
+	}
+	for i := range bp.Scorers {
+		if err := add(i, &bp.Scorers[i]); err != nil {
+			return err
+		}
+	}
+	if p.Candidates != nil {
+		c := *p.Candidates
+		bp.Candidates = &c
+		if err := add(len(bp.Scorers), bp.Candidates); err != nil {
+			return err
+		}
+	}
+	pj, _ := json.MarshalIndent(&bp, "", "  ")
+	files[PipelineFile] = append(pj, '\n')
+	mj, _ := json.MarshalIndent(meta, "", "  ")
+	files["bundle.json"] = append(mj, '\n')
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return atomicfile.WriteFile(out, func(w io.Writer) error {
+		tw := tar.NewWriter(w)
+		for _, n := range names {
+			hdr := &tar.Header{Name: n, Mode: 0o644, Size: int64(len(files[n])), ModTime: time.Unix(0, 0), Typeflag: tar.TypeReg}
+			if err := tw.WriteHeader(hdr); err != nil {
+				return err
+			}
+			if _, err := tw.Write(files[n]); err != nil {
+				return err
+			}
+		}
+		return tw.Close()
+	})
+}
+
+// OpenBundle extracts a bundle into dir (which must exist), checks it was
+// made for ws's data (unless ignoreFingerprint) and returns its pipeline.
+func OpenBundle(tarPath, dir string, ws *workspace.Workspace, ignoreFingerprint bool) (*Pipeline, error) {
+	f, err := os.Open(tarPath)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	tr := tar.NewReader(f)
+	for {
+		hdr, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", tarPath, err)
+		}
+		name := path.Clean(hdr.Name)
+		if hdr.Typeflag != tar.TypeReg || path.IsAbs(name) || name == ".." || strings.HasPrefix(name, "../") {
+			return nil, fmt.Errorf("%s: refusing entry %q (only relative regular files)", tarPath, hdr.Name)
+		}
+		dst := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return nil, err
+		}
+		out, err := os.Create(dst)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := io.Copy(out, io.LimitReader(tr, hdr.Size)); err != nil {
+			out.Close()
+			return nil, err
+		}
+		if err := out.Close(); err != nil {
+			return nil, err
+		}
+	}
+	mb, err := os.ReadFile(filepath.Join(dir, "bundle.json"))
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a strata bundle (no bundle.json)", tarPath)
+	}
+	var meta BundleMeta
+	if err := json.Unmarshal(mb, &meta); err != nil || meta.Format != BundleFormat {
+		return nil, fmt.Errorf("%s: bundle.json is not %s", tarPath, BundleFormat)
+	}
+	if !ignoreFingerprint {
+		if meta.DataFingerprint != ws.Fingerprint {
+			return nil, fmt.Errorf("%s: %w: bundle %s, workspace %s (use --ignore-fingerprint to override)", tarPath, ErrFingerprint, meta.DataFingerprint, ws.Fingerprint)
+		}
+		if meta.Dense != "" {
+			h, err := denseHash(ws)
+			if err != nil {
+				return nil, err
+			}
+			if h != meta.Dense {
+				return nil, fmt.Errorf("%s: %w: its models were trained with another dense channel (%s, the workspace has %q); use --ignore-fingerprint to override", tarPath, ErrFingerprint, meta.Dense, h)
+			}
+		}
+	}
+	p, err := ReadPipeline(filepath.Join(dir, PipelineFile))
+	if err != nil {
+		return nil, err
+	}
+	p.ignoreFingerprint = ignoreFingerprint
+	return p, nil
+}
