@@ -27,6 +27,8 @@ type Config struct {
 	Relational bool     `json:"relational"` // use the relational retrievers
 	Hybrid     bool     `json:"hybrid"`     // learn the hybrid gate (else ½, ½)
 	PoolK      int      `json:"pool_k"`     // per-retriever top-k of the training pool, default 20
+	// Dense identifies the dense vectors the model was trained with.
+	Dense string `json:"dense,omitempty"`
 }
 
 // DefaultConfig enables every part of CoR for an SKB and a query dimension.

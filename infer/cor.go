@@ -192,6 +192,9 @@ func LoadModelOpts(ws *workspace.Workspace, dir string, ignoreFingerprint bool) 
 		if err != nil {
 			return nil, err
 		}
+		if cfg.Dense != "" && d.Meta.Hash != cfg.Dense && !ignoreFingerprint {
+			return nil, fmt.Errorf("%s was trained with other dense vectors (%s; the workspace's are %s): retrain it, or restore the encoder it was trained with", dir, cfg.Dense, d.Meta.Hash)
+		}
 		return NewCoRMethod(ws, d, model)
 	case "encoder":
 		var cfg models.EncoderConfig

@@ -2,10 +2,14 @@ package infer
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -37,6 +41,28 @@ type DenseMeta struct {
 	Fingerprint string               `json:"data_fingerprint"`
 	Encoder     models.EncoderConfig `json:"encoder,omitempty"`
 	Checkpoint  string               `json:"checkpoint,omitempty"` // where the encoder came from
+	// Hash identifies the document vectors (SHA-256 of their float32 bits);
+	// models trained on this channel record it.
+	Hash string `json:"vectors_sha256,omitempty"`
+}
+
+// vectorsHash hashes a matrix's shape and float32 bits.
+func vectorsHash(m *index.Matrix) string {
+	h := sha256.New()
+	var b [8]byte
+	binary.LittleEndian.PutUint32(b[:4], uint32(m.Rows))
+	binary.LittleEndian.PutUint32(b[4:], uint32(m.Dim))
+	h.Write(b[:])
+	buf := make([]byte, 0, 4096)
+	for _, v := range m.Data {
+		buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(v))
+		if len(buf) == cap(buf) {
+			h.Write(buf)
+			buf = buf[:0]
+		}
+	}
+	h.Write(buf)
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
 // DenseChannel holds the document vectors of every node (L2-normalised) and
@@ -115,6 +141,7 @@ func saveDense(ws *workspace.Workspace, d *DenseChannel, encTensors []checkpoint
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	d.Meta.Hash = vectorsHash(d.Docs)
 	if err := checkpoints.WriteFile(filepath.Join(dir, DenseDocFile), []checkpoints.Tensor{{Name: "doc", Shape: []int{d.Docs.Rows, d.Docs.Dim}, Data: d.Docs.Data}}, nil); err != nil {
 		return err
 	}

@@ -101,6 +101,7 @@ func TrainCoR(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChanne
 	if o.ValSplit == "" {
 		o.ValSplit = data.SplitVal
 	}
+	o.Model.Dense = d.Meta.Hash
 	m, err := gating.New(o.Model, rand.New(rand.NewPCG(o.Train.Seed, 0xc0)))
 	if err != nil {
 		return nil, nil, err

@@ -284,6 +284,14 @@ func TestTrainCoREndToEnd(t *testing.T) {
 		t.Errorf("curves.csv has %d lines, want 7:\n%s", lines, b)
 	}
 	testScore(t, ws, filepath.Join(ws, "runs", "cor"))
+	// Retraining the encoder changes the dense vectors: the CoR model refuses
+	// to pair with them.
+	if _, e, code := run(t, "train", "encoder", ws, "--out", filepath.Join(ws, "runs", "encoder2"), "--epochs", "1", "--seed", "77"); code != 0 {
+		t.Fatalf("retrain encoder: %s", e)
+	}
+	if _, e, code := run(t, "eval", ws, "--model", best); code != 1 || !strings.Contains(e, "trained with other dense vectors") {
+		t.Errorf("CoR after a new encoder: %d %q", code, e)
+	}
 	// Training again into the same run without --resume is refused.
 	if _, e, code := run(t, "train", "cor", ws, "--epochs", "3"); code != 1 || !strings.Contains(e, "--resume") {
 		t.Errorf("second train: %d %q", code, e)
