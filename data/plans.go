@@ -8,8 +8,9 @@ import (
 )
 
 // Plan is a query plan in MoR's JSON shape: a list of reasoning paths, each
-// alternating node type and relation type (["brand","has_brand","product"]),
-// and textual restrictions keyed by node type.
+// alternating node type and relation type (["brand","has_brand","product"];
+// the relation "*" matches any), and textual restrictions keyed by node
+// type.
 type Plan struct {
 	Metapath    [][]string          `json:"Metapath"`
 	Restriction map[string][]string `json:"Restriction"`
@@ -35,25 +36,29 @@ func WritePlans(w io.Writer, recs []PlanRecord) error {
 	return nil
 }
 
-// ReadPlans reads a plans file written by WritePlans (strata's own list
-// format). Lines are keyed by q_id; a repeated q_id is an error.
-func ReadPlans(path string) (map[int]Plan, error) {
+// ReadPlans reads a plans file: strata's own (written by WritePlans) or
+// MoR's (the same q_id/plan lines, with MAG and Amazon metapaths as arrow
+// strings). Lines are keyed by q_id; a repeated q_id is an error. An empty
+// or unusable metapath is kept as a plan without paths (the query falls back
+// to textual retrieval, as in MoR) and counted in the stats.
+func ReadPlans(path string) (map[int]Plan, PlanStats, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, perrf(path, 0, "", ErrMissingFile, "file not found")
+			return nil, PlanStats{}, perrf(path, 0, "", ErrMissingFile, "file not found")
 		}
-		return nil, err
+		return nil, PlanStats{}, err
 	}
 	defer f.Close()
 	return ParsePlans(f, path)
 }
 
 // ParsePlans parses plans JSONL from r.
-func ParsePlans(r io.Reader, file string) (map[int]Plan, error) {
+func ParsePlans(r io.Reader, file string) (map[int]Plan, PlanStats, error) {
 	sc := newLineScanner(r, file)
 	out := map[int]Plan{}
 	seen := map[int]int{}
+	var st PlanStats
 	for {
 		b, ok := sc.Next()
 		if !ok {
@@ -62,20 +67,103 @@ func ParsePlans(r io.Reader, file string) (map[int]Plan, error) {
 		if len(b) == 0 {
 			continue
 		}
-		var rec PlanRecord
+		var rec struct {
+			QID  *int     `json:"q_id"`
+			Plan planJSON `json:"plan"`
+		}
 		if err := json.Unmarshal(b, &rec); err != nil {
-			return nil, jsonErr(file, sc.line, b, err)
+			return nil, st, jsonErr(file, sc.line, b, err)
 		}
-		if prev, dup := seen[rec.QID]; dup {
-			return nil, perrf(file, sc.line, "q_id", ErrDuplicateID, "q_id %d already on line %d", rec.QID, prev)
+		if rec.QID == nil {
+			return nil, st, perrf(file, sc.line, "q_id", ErrSyntax, "missing")
 		}
-		seen[rec.QID] = sc.line
-		for i, p := range rec.Plan.Metapath {
-			if len(p)%2 == 0 {
-				return nil, perrf(file, sc.line, "plan.Metapath", ErrSyntax, "path %d has %d elements; want node types alternating with relations (odd length)", i, len(p))
+		id := *rec.QID
+		if prev, dup := seen[id]; dup {
+			return nil, st, perrf(file, sc.line, "q_id", ErrDuplicateID, "q_id %d already on line %d", id, prev)
+		}
+		seen[id] = sc.line
+		st.Plans++
+		plan, err := rec.Plan.toPlan()
+		switch {
+		case err != nil:
+			st.Invalid++
+			plan.Metapath = nil
+		case len(plan.Metapath) == 0:
+			st.Empty++
+		}
+		out[id] = plan
+	}
+	return out, st, sc.Err()
+}
+
+// FinetuneExample is one query of MoR's planner fine-tuning set.
+type FinetuneExample struct {
+	Query string
+	Plan  Plan
+	Valid bool
+}
+
+// ReadMoRFinetune reads MoR's planner fine-tuning file: chat lines whose
+// user turn is the query and whose assistant turn is the plan as a Python
+// dict literal.
+func ReadMoRFinetune(path string) ([]FinetuneExample, PlanStats, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, PlanStats{}, err
+	}
+	defer f.Close()
+	sc := newLineScanner(f, path)
+	var out []FinetuneExample
+	var st PlanStats
+	for {
+		b, ok := sc.Next()
+		if !ok {
+			break
+		}
+		if len(b) == 0 {
+			continue
+		}
+		var rec struct {
+			Conversations []struct {
+				Role    string `json:"role"`
+				Content string `json:"content"`
+			} `json:"conversations"`
+		}
+		if err := json.Unmarshal(b, &rec); err != nil {
+			return nil, st, jsonErr(path, sc.line, b, err)
+		}
+		var ex FinetuneExample
+		var answer string
+		for _, c := range rec.Conversations {
+			switch c.Role {
+			case "user":
+				ex.Query = c.Content
+			case "assistant":
+				answer = c.Content
 			}
 		}
-		out[rec.QID] = rec.Plan
+		if ex.Query == "" || answer == "" {
+			return nil, st, perrf(path, sc.line, "conversations", ErrSyntax, "want a user and an assistant turn")
+		}
+		st.Plans++
+		raw, err := ParsePythonLiteral(answer)
+		var pj planJSON
+		if err == nil {
+			err = json.Unmarshal(raw, &pj)
+		}
+		if err == nil {
+			ex.Plan, err = pj.toPlan()
+		}
+		switch {
+		case err != nil:
+			st.Invalid++
+		case len(ex.Plan.Metapath) == 0:
+			st.Empty++
+		default:
+			ex.Valid = true
+		}
+		out = append(out, ex)
 	}
-	return out, sc.Err()
+	return out, st, sc.Err()
 }
+

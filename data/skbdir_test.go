@@ -58,7 +58,7 @@ func TestSKBDirRoundTrip(t *testing.T) {
 		if d := cmp.Diff(in, out, opts); d != "" {
 			t.Errorf("compress=%v round trip (-in +out):\n%s", compress, d)
 		}
-		got, err := ReadPlans(filepath.Join(dir, PlansFile))
+		got, _, err := ReadPlans(filepath.Join(dir, PlansFile))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -44,6 +44,8 @@ func ExecutePlan(g *Graph, names *NameIndex, plan data.Plan) (PlanResult, error)
 					return res, fmt.Errorf("%w: path %d: unknown node type %q", ErrInvalidPlan, pi, el)
 				}
 				types = append(types, t)
+			} else if el == data.AnyRelation {
+				rels = append(rels, anyRel)
 			} else {
 				r, ok := s.RelationID(el)
 				if !ok {
@@ -83,6 +85,9 @@ func ExecutePlan(g *Graph, names *NameIndex, plan data.Plan) (PlanResult, error)
 	return res, nil
 }
 
+// anyRel stands for data.AnyRelation in a compiled path.
+const anyRel = data.RelID(255)
+
 // walk follows rels from frontier, keeping nodes of the next type at each
 // step; the result is sorted and distinct.
 func (g *Graph) walk(frontier []uint32, types []data.TypeID, rels []data.RelID) []uint32 {
@@ -91,8 +96,16 @@ func (g *Graph) walk(frontier []uint32, types []data.TypeID, rels []data.RelID) 
 		clear(seen)
 		var next []uint32
 		want := types[step+1]
+		var buf []uint32
 		for _, v := range frontier {
-			for _, u := range g.NeighborsByRel(v, r) {
+			nbrs := buf[:0]
+			if r == anyRel {
+				nbrs = g.NeighborsOfType(nbrs, v, want)
+			} else {
+				nbrs = append(nbrs, g.NeighborsByRel(v, r)...)
+			}
+			buf = nbrs
+			for _, u := range nbrs {
 				if g.types[u] != want {
 					continue
 				}

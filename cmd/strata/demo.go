@@ -49,7 +49,7 @@ retrievers) on the train split and shows their rows beside BM25.`,
 			if err != nil {
 				return err
 			}
-			plans, err := data.ReadPlans(filepath.Join(skbDir, data.PlansFile))
+			plans, _, err := data.ReadPlans(filepath.Join(skbDir, data.PlansFile))
 			if err != nil {
 				return err
 			}

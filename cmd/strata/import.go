@@ -40,6 +40,7 @@ that later commands load in a fraction of the build time.
 Formats:
   skbdir   an skbdir/1 directory (schema.json, nodes.jsonl[.zst], edges.tsv[.zst],
            stark_qa/, split/); stark_qa/plans.jsonl is imported when present.
+           --plans imports plans from strata's or MoR's q_id/plan JSON lines.
   stark    STaRK's processed files (node_info.pkl, edge_index.pt, edge_types.pt,
            node_types.pt, node_type_dict.pkl, edge_type_dict.pkl); give the
            query directory (stark_qa/ and split/) with --qa. Documents are built
@@ -108,8 +109,12 @@ func runImport(cmd *cobra.Command, u *ui, o importOptions) error {
 		return fmt.Errorf("--format %q: want skbdir, stark or triples", o.Format)
 	}
 	if o.Plans != "" {
-		if plans, err = data.ReadPlans(o.Plans); err != nil {
+		var st data.PlanStats
+		if plans, st, err = data.ReadPlans(o.Plans); err != nil {
 			return err
+		}
+		if st.Empty+st.Invalid > 0 {
+			fmt.Fprintf(u.err, "%s: %d plans, %d empty and %d unusable (those queries fall back to textual retrieval)\n", o.Plans, st.Plans, st.Empty, st.Invalid)
 		}
 	}
 	cfg := workspace.Config{BM25: index.Config{K1: o.K1, B: o.B}}

@@ -51,7 +51,7 @@ func BenchmarkWorkspaceScale(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		plans, err := data.ReadPlans(filepath.Join(skbDir, data.PlansFile))
+		plans, _, err := data.ReadPlans(filepath.Join(skbDir, data.PlansFile))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,0 +1,55 @@
+package graphops
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/strata-retrieval/strata/data"
+)
+
+func TestExecutePlan(t *testing.T) {
+	s := smallSKB() // papers P0 P1 P2, authors Ann Bob; Ann writes P0 P1, Bob writes P1
+	g, err := Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	names := NewNameIndex(s)
+	run := func(p data.Plan) ([]uint32, error) {
+		r, err := ExecutePlan(g, names, p)
+		return r.Reach, err
+	}
+	got, err := run(data.Plan{Metapath: [][]string{{"author", "writes", "paper"}}, Restriction: map[string][]string{"author": {"ann"}}})
+	if err != nil || !cmp.Equal(got, []uint32{0, 1}) {
+		t.Errorf("Ann's papers: %v %v", got, err)
+	}
+	// MoR's untyped edge "author -> paper" reaches the same papers.
+	got, _ = run(data.Plan{Metapath: [][]string{{"author", data.AnyRelation, "paper"}}, Restriction: map[string][]string{"author": {"Ann"}}})
+	if !cmp.Equal(got, []uint32{0, 1}) {
+		t.Errorf("Ann's papers by any relation: %v", got)
+	}
+	// Two paths meet at the target: papers by Ann and by Bob.
+	got, _ = run(data.Plan{Metapath: [][]string{{"author", "*", "paper"}, {"author", "*", "paper"}}, Restriction: map[string][]string{"author": {"Ann", "Bob"}}})
+	if !cmp.Equal(got, []uint32{1}) {
+		t.Errorf("papers by Ann and Bob: %v", got)
+	}
+	// Two hops: papers cited by (or citing) Ann's papers, any relation.
+	got, _ = run(data.Plan{Metapath: [][]string{{"author", "writes", "paper", "cites", "paper"}}, Restriction: map[string][]string{"author": {"Ann"}}})
+	if !cmp.Equal(got, []uint32{0, 1}) {
+		t.Errorf("cited by Ann's papers: %v", got)
+	}
+	for _, bad := range []data.Plan{
+		{},
+		{Metapath: [][]string{{"author", "writes"}}},
+		{Metapath: [][]string{{"venue", "*", "paper"}}, Restriction: map[string][]string{"venue": {"x"}}},
+		{Metapath: [][]string{{"author", "edits", "paper"}}, Restriction: map[string][]string{"author": {"Ann"}}},
+		{Metapath: [][]string{{"author", "*", "paper"}}, Restriction: map[string][]string{"author": {"Zed"}}},
+		{Metapath: [][]string{{"author", "*", "paper"}}},
+	} {
+		if _, err := run(bad); !errors.Is(err, ErrInvalidPlan) {
+			t.Errorf("plan %+v: error %v", bad, err)
+		}
+	}
+}
