@@ -166,4 +166,3 @@ func ReadMoRFinetune(path string) ([]FinetuneExample, PlanStats, error) {
 	}
 	return out, st, sc.Err()
 }
-
