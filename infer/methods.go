@@ -31,6 +31,7 @@ func Methods() []MethodInfo {
 		{"oracle-plan", "executes the query's ground-truth plan on the graph and ranks the reached nodes by BM25 of the textual restriction (an upper bound; needs plans)"},
 		{"plan-structure", "executes only the structure of the ground-truth plan: reached nodes ranked by id, no text (shows what graph-only retrieval misses)"},
 		{"dense", "cosine of query and document vectors from the workspace's dense channel (strata train encoder, or imported embeddings)"},
+		{"mor-traversal", "MoR's mixed structural-textual traversal with the query's plan, the pool ranked by BM25 (MoR without its reranker; needs plans)"},
 	}
 }
 
@@ -45,6 +46,8 @@ func NewMethod(ws *workspace.Workspace, name string) (Method, error) {
 			return nil, err
 		}
 		return &DenseMethod{ws: ws, d: d}, nil
+	case "mor-traversal":
+		return &TraversalMethod{ws: ws, tm: NewWorkspaceMatcher(ws)}, nil
 	case "oracle-plan", "plan-structure":
 		return &PlanMethod{ws: ws, useText: name == "oracle-plan"}, nil
 	}

@@ -97,3 +97,23 @@ func TestUnknownMethod(t *testing.T) {
 		t.Errorf("invalid per-query plan: %d hits (bm25 %d), %d fallbacks", len(got), len(want), m.(*PlanMethod).Fallbacks.Load())
 	}
 }
+
+// TestTraversalRecall: with the ground-truth plans, MoR's traversal pool
+// holds the answers far more often than BM25's top 20 (the headroom its
+// reranker is for), and a query whose plan is unusable falls back to BM25.
+func TestTraversalRecall(t *testing.T) {
+	ws := build(t, "prime", 3000, 300)
+	bm := evaluate(t, ws, "bm25", "test")
+	tr := evaluate(t, ws, "mor-traversal", "test")
+	t.Logf("bm25 %v\ntraversal %v", bm, tr)
+	if tr.Recall20 < 0.8 || tr.Recall20-bm.Recall20 < 0.3 {
+		t.Errorf("traversal recall@20 %.4f, bm25 %.4f", tr.Recall20, bm.Recall20)
+	}
+	m, _ := NewMethod(ws, "mor-traversal")
+	q := ws.SKB.QA.Queries[0]
+	q.Plan = &data.Plan{Metapath: [][]string{{"no such type"}}}
+	got, _ := m.Rank(t.Context(), q)
+	if m.(*TraversalMethod).Fallbacks.Load() != 1 || len(got) != 100 {
+		t.Errorf("fallback: %d hits, %d fallbacks", len(got), m.(*TraversalMethod).Fallbacks.Load())
+	}
+}

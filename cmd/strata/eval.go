@@ -140,10 +140,15 @@ func evalMethod(ctx context.Context, u *ui, ws *workspace.Workspace, m eval.Rank
 		s := eval.Summarize(rs)
 		s.Method, s.Split = name, split
 		out = append(out, s)
-		if pm, ok := m.(*infer.PlanMethod); ok {
-			if n := pm.Fallbacks.Swap(0); n > 0 {
-				fmt.Fprintf(u.err, "%s on %s: %d of %d queries had no usable plan and fell back to bm25\n", name, split, n, len(qs))
-			}
+		var fallbacks int64
+		switch pm := m.(type) {
+		case *infer.PlanMethod:
+			fallbacks = pm.Fallbacks.Swap(0)
+		case *infer.TraversalMethod:
+			fallbacks = pm.Fallbacks.Swap(0)
+		}
+		if fallbacks > 0 {
+			fmt.Fprintf(u.err, "%s on %s: %d of %d queries had no usable plan and fell back to bm25\n", name, split, fallbacks, len(qs))
 		}
 	}
 	return out, nil

@@ -1,0 +1,99 @@
+package infer
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+)
+
+// WorkspaceMatcher is the textual half of MoR's traversal over a
+// workspace: BM25 over whole documents for candidate types and over names
+// for the others, restricted to one node type.
+type WorkspaceMatcher struct {
+	ws    *workspace.Workspace
+	once  sync.Once
+	masks [][]bool // per node type: over the doc index (candidates) or over all nodes
+}
+
+// NewWorkspaceMatcher returns the matcher of ws.
+func NewWorkspaceMatcher(ws *workspace.Workspace) *WorkspaceMatcher { return &WorkspaceMatcher{ws: ws} }
+
+func (m *WorkspaceMatcher) init() {
+	nt := len(m.ws.SKB.Schema.NodeTypes)
+	cand := m.ws.SKB.Schema.CandidateTypeMask()
+	m.masks = make([][]bool, nt)
+	for t := 0; t < nt; t++ {
+		if cand[t] {
+			mask := make([]bool, len(m.ws.Candidates))
+			for d, v := range m.ws.Candidates {
+				mask[d] = int(m.ws.SKB.Nodes[v].Type) == t
+			}
+			m.masks[t] = mask
+			continue
+		}
+		mask := make([]bool, len(m.ws.SKB.Nodes))
+		for v := range m.ws.SKB.Nodes {
+			mask[v] = int(m.ws.SKB.Nodes[v].Type) == t
+		}
+		m.masks[t] = mask
+	}
+}
+
+// Match implements graphops.TextMatcher.
+func (m *WorkspaceMatcher) Match(text string, t data.TypeID, k int) []index.Hit {
+	m.once.Do(m.init)
+	if m.ws.SKB.Schema.CandidateTypeMask()[t] {
+		hits := m.ws.Doc.Search(text, k, m.masks[t])
+		for i := range hits {
+			hits[i].ID = m.ws.Candidates[hits[i].ID]
+		}
+		return hits
+	}
+	return m.ws.Fields[workspace.NameField].Search(text, k, m.masks[t])
+}
+
+// TraversalMethod runs MoR's mixed traversal with the query's plan (its own,
+// or the workspace's for its id) and ranks the pool by the first-stage BM25
+// score: MoR without its reranker. Queries without a usable plan fall back
+// to BM25, as MoR does, and are counted.
+type TraversalMethod struct {
+	ws        *workspace.Workspace
+	tm        *WorkspaceMatcher
+	Config    graphops.TraversalConfig
+	Fallbacks atomic.Int64
+}
+
+func (m *TraversalMethod) Name() string { return "mor-traversal" }
+
+func (m *TraversalMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
+	plan, ok := m.ws.Plans[q.ID]
+	if q.Plan != nil {
+		plan, ok = *q.Plan, true
+	}
+	first := m.ws.SearchDoc(q.Text, max(m.Config.PoolSize, 100))
+	if !ok {
+		m.Fallbacks.Add(1)
+		return first, nil
+	}
+	res, err := graphops.MixedTraversal(m.ws.Graph, m.tm, q.Text, plan, m.Config, first)
+	if errors.Is(err, graphops.ErrInvalidPlan) {
+		m.Fallbacks.Add(1)
+		return first, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make([]index.Hit, 0, len(res.Pool))
+	for i, h := range res.Pool {
+		if m.ws.CandMask[h.ID] {
+			out = append(out, index.Hit{ID: h.ID, Score: float32(len(res.Pool) - i)})
+		}
+	}
+	return out, nil
+}
