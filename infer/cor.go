@@ -196,6 +196,29 @@ func LoadModelOpts(ws *workspace.Workspace, dir string, ignoreFingerprint bool) 
 			return nil, fmt.Errorf("%s was trained with other dense vectors (%s; the workspace's are %s): retrain it, or restore the encoder it was trained with", dir, cfg.Dense, d.Meta.Hash)
 		}
 		return NewCoRMethod(ws, d, model)
+	case "planner":
+		var cfg PlannerConfig
+		if err := json.Unmarshal(mc.Model, &cfg); err != nil {
+			return nil, fmt.Errorf("%s: planner config: %w", dir, err)
+		}
+		gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(0, 0)))
+		if err != nil {
+			return nil, err
+		}
+		if err := models.LoadParams(gate.Params(), get); err != nil {
+			return nil, fmt.Errorf("%s: %w", dir, err)
+		}
+		var d *DenseChannel
+		if cfg.QueryDim > 0 {
+			if d, err = LoadDense(ws); err != nil {
+				return nil, err
+			}
+			if cfg.Dense != "" && d.Meta.Hash != cfg.Dense && !ignoreFingerprint {
+				return nil, fmt.Errorf("%s was trained with other dense vectors: retrain it", dir)
+			}
+		}
+		p := NewPlanner(ws, d, cfg, gate)
+		return &PlannedTraversal{Planner: p, T: &TraversalMethod{ws: ws, tm: NewWorkspaceMatcher(ws)}}, nil
 	case "encoder":
 		var cfg models.EncoderConfig
 		if err := json.Unmarshal(mc.Model, &cfg); err != nil {

@@ -269,3 +269,17 @@ func TestTrainLearnsAndStopsEarly(t *testing.T) {
 		t.Errorf("checkpoints %d, best marker %v, losses %v", len(es), es[1].Best, losses)
 	}
 }
+
+func TestNLL(t *testing.T) {
+	// −(log 0.5 + log 0.25)/2 = 1.0397208
+	l, _ := NLL(leaf([]float32{0.5, 0.5, 0.25, 0.75}, 2, 2), 2, []int{0, 0})
+	if v := lossValue(l); math.Abs(v-1.0397208) > 1e-6 {
+		t.Errorf("NLL = %v", v)
+	}
+	r := rand.New(rand.NewPCG(9, 9))
+	x := make([]float32, 6)
+	for i := range x {
+		x[i] = 0.2 + 0.6*float32(r.Float64())
+	}
+	checkGrad(t, "NLL", x, []int{2, 3}, func(p *nn.Param) mat.Tensor { l, _ := NLL(p, 3, []int{2, 0}); return l })
+}

@@ -59,7 +59,7 @@ go to the run directory, RUNDIR/best points at the one with the best val MRR,
 and the same seed and data give bit-identical checkpoints; --resume continues
 an interrupted run exactly.`,
 	}
-	cmd.AddCommand(newTrainEncoderCmd(u), newTrainCoRCmd(u))
+	cmd.AddCommand(newTrainEncoderCmd(u), newTrainCoRCmd(u), newTrainPlannerCmd(u))
 	return cmd
 }
 
@@ -192,4 +192,51 @@ encoder is trained first. The --no-* flags train CoRAG's ablations.`,
 func writeRunPipeline(runDir, name string) error {
 	return infer.WritePipeline(filepath.Join(runDir, infer.PipelineFile), &infer.Pipeline{
 		Format: infer.PipelineFormat, Name: name, Scorers: []infer.Stage{{Model: checkpoints.BestLink}}})
+}
+
+func newTrainPlannerCmd(u *ui) *cobra.Command {
+	var f trainFlags
+	var hidden int
+	cmd := &cobra.Command{
+		Use:   "planner WORKSPACE",
+		Short: "Train the native query planner (metapath template classifier + entity-linked restrictions)",
+		Long: `Train MoR's planner without an LLM: a classifier over the metapath templates of
+the training queries' plans (the generator's ground truth, or plan files such
+as MoR's imported with strata import --plans), whose input is the dense query
+vector (when the workspace has a dense channel), the node types of the
+entities the query names and a hashed bag of words. Restrictions come from
+entity linking: each path's anchor is a mention linked to a node of the path's
+first type, and the rest of the query restricts the target. Checkpoints are
+selected by validation accuracy (exact metapath). The run directory's
+pipeline.json serves the planner with MoR's mixed traversal.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ws, err := workspace.Load(args[0])
+			if err != nil {
+				return err
+			}
+			defer ws.Close()
+			d, err := infer.LoadDense(ws)
+			if errors.Is(err, infer.ErrNoDense) {
+				d, err = nil, nil
+			}
+			if err != nil {
+				return err
+			}
+			opt := f.options(u, ws, "planner")
+			p, res, err := train.TrainPlanner(cmd.Context(), ws, d, train.PlannerOptions{Hidden: hidden, Train: f.cfg, Run: opt})
+			if err != nil {
+				return err
+			}
+			if err := writeRunPipeline(opt.RunDir, "planner"); err != nil {
+				return err
+			}
+			fmt.Fprintf(u.out, "trained planner: %d templates, %d steps (%s), best %s val plan accuracy %.4f\n",
+				len(p.Cfg.Templates), res.Steps, res.Stopped, res.Best, res.BestValue)
+			return nil
+		},
+	}
+	f.bind(cmd, 20, 64, 3e-3)
+	cmd.Flags().IntVar(&hidden, "hidden", 128, "classifier hidden units")
+	return cmd
 }

@@ -1,0 +1,156 @@
+package train
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+
+	"github.com/nlpodyssey/spago/mat"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/models"
+)
+
+// PlannerModel adapts the planner's classifier to the loop.
+type PlannerModel struct{ *infer.Planner }
+
+func (m PlannerModel) Kind() string                         { return "planner" }
+func (m PlannerModel) Params() []models.NamedParam          { return m.Gate.Params() }
+func (m PlannerModel) ConfigJSON() (json.RawMessage, error) { return json.Marshal(m.Cfg) }
+
+type plannerTask struct {
+	g *models.Gate
+	x [][]float32
+	y []int
+	k int
+}
+
+func (t *plannerTask) NumExamples() int { return len(t.x) }
+
+func (t *plannerTask) Loss(idx []int, _ *rand.Rand) (mat.Tensor, error) {
+	var x []float32
+	y := make([]int, len(idx))
+	for i, j := range idx {
+		x = append(x, t.x[j]...)
+		y[i] = t.y[j]
+	}
+	return NLL(t.g.Op(x, len(idx)), t.k, y)
+}
+
+// PlannerOptions configures TrainPlanner.
+type PlannerOptions struct {
+	Hidden   int // classifier hidden units, default 128
+	Train    Config
+	Run      Options
+	ValSplit string // default "val"
+}
+
+// PlanAccuracy is the share of queries whose predicted metapath equals
+// the reference plan's (queries without a usable reference are skipped).
+func PlanAccuracy(p *infer.Planner, ws *workspace.Workspace, qs []data.Query) (float64, int, error) {
+	right, n := 0, 0
+	for _, q := range qs {
+		ref, ok := ws.Plans[q.ID]
+		if !ok || len(ref.Metapath) == 0 {
+			continue
+		}
+		got, _, err := p.Predict(q)
+		if err != nil {
+			return 0, 0, err
+		}
+		n++
+		if infer.TemplateKey(got.Metapath) == infer.TemplateKey(ref.Metapath) {
+			right++
+		}
+	}
+	if n == 0 {
+		return 0, 0, nil
+	}
+	return float64(right) / float64(n), n, nil
+}
+
+// TrainPlanner learns the template classifier from the plans of the
+// training queries (the generator's ground truth, or imported plan files
+// such as MoR's) and selects the checkpoint with the best validation
+// accuracy (exact metapath).
+func TrainPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, o PlannerOptions) (*infer.Planner, *Result, error) {
+	if ws.SKB.QA == nil || len(ws.Plans) == 0 {
+		return nil, nil, fmt.Errorf("the planner learns from plans, and this workspace has none (import them with --plans)")
+	}
+	if o.Hidden == 0 {
+		o.Hidden = 128
+	}
+	if o.ValSplit == "" {
+		o.ValSplit = data.SplitVal
+	}
+	qs, err := ws.SKB.QA.Split(data.SplitTrain)
+	if err != nil {
+		return nil, nil, err
+	}
+	keys := map[string][][]string{}
+	for _, q := range qs {
+		if p, ok := ws.Plans[q.ID]; ok && len(p.Metapath) > 0 {
+			keys[infer.TemplateKey(p.Metapath)] = p.Metapath
+		}
+	}
+	if len(keys) == 0 {
+		return nil, nil, fmt.Errorf("no training query has a usable plan")
+	}
+	names := make([]string, 0, len(keys))
+	for k := range keys {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	cfg := infer.PlannerConfig{NodeTypes: ws.SKB.Schema.NodeTypes}
+	label := map[string]int{}
+	for i, k := range names {
+		cfg.Templates = append(cfg.Templates, keys[k])
+		label[k] = i
+	}
+	if d != nil {
+		cfg.QueryDim = d.Docs.Dim
+		cfg.Dense = d.Meta.Hash
+	}
+	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: o.Hidden, Out: len(cfg.Templates)}
+	gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(o.Train.Seed, 0x91)))
+	if err != nil {
+		return nil, nil, err
+	}
+	p := infer.NewPlanner(ws, d, cfg, gate)
+	task := &plannerTask{g: gate, k: len(cfg.Templates)}
+	for _, q := range qs {
+		pl, ok := ws.Plans[q.ID]
+		if !ok || len(pl.Metapath) == 0 {
+			continue
+		}
+		x, _, err := p.Features(q)
+		if err != nil {
+			return nil, nil, err
+		}
+		task.x = append(task.x, x)
+		task.y = append(task.y, label[infer.TemplateKey(pl.Metapath)])
+	}
+	vqs, err := ws.SKB.QA.Split(o.ValSplit)
+	if err != nil {
+		return nil, nil, err
+	}
+	o.Run.Eval = func(ctx context.Context) (map[string]float64, error) {
+		acc, _, err := PlanAccuracy(p, ws, vqs)
+		return map[string]float64{o.ValSplit + "/plan_acc": acc}, err
+	}
+	if o.Train.Metric == "" {
+		o.Train.Metric = o.ValSplit + "/plan_acc"
+	}
+	res, err := Train(ctx, PlannerModel{p}, task, o.Train, o.Run)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := LoadBest(o.Run.RunDir, gate.Params()); err != nil {
+		return nil, nil, err
+	}
+	return p, res, nil
+}

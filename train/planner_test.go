@@ -1,0 +1,69 @@
+package train
+
+import (
+	"context"
+	"testing"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/synth"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+)
+
+// TestTrainPlanner learns the generator's templates without a dense channel
+// (types of linked entities and words only) and checks the predicted plans
+// on the test split: the metapath and the anchor names are the generator's.
+func TestTrainPlanner(t *testing.T) {
+	res, err := synth.Generate(synth.Config{Preset: "prime", Nodes: 2000, Queries: 400, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans := map[int]data.Plan{}
+	for _, r := range res.Plans {
+		plans[r.QID] = r.Plan
+	}
+	ws, err := workspace.Build(context.Background(), res.SKB, plans, workspace.Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	p, r, err := TrainPlanner(context.Background(), ws, nil, PlannerOptions{Train: Config{Epochs: 15, BatchSize: 32, LR: 3e-3, Seed: 2},
+		Run: Options{RunDir: t.TempDir(), Fingerprint: ws.Fingerprint}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	trainQs, _ := ws.SKB.QA.Split("train")
+	distinct := map[string]bool{}
+	for _, q := range trainQs {
+		distinct[infer.TemplateKey(ws.Plans[q.ID].Metapath)] = true
+	}
+	if len(p.Cfg.Templates) != len(distinct) || len(distinct) < 4 {
+		t.Errorf("%d templates, the training plans have %d", len(p.Cfg.Templates), len(distinct))
+	}
+	qs, _ := ws.SKB.QA.Split("test")
+	acc, n, err := PlanAccuracy(p, ws, qs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("best %s val %.4f, test accuracy %.4f over %d", r.Best, r.BestValue, acc, n)
+	if n != len(qs) || acc < 0.9 {
+		t.Errorf("test plan accuracy %.4f over %d queries, want >= 0.9 over %d", acc, n, len(qs))
+	}
+	anchors, right := 0, 0
+	for _, q := range qs {
+		got, _, _ := p.Predict(q)
+		ref := ws.Plans[q.ID]
+		if infer.TemplateKey(got.Metapath) != infer.TemplateKey(ref.Metapath) {
+			continue
+		}
+		for _, path := range ref.Metapath {
+			anchors++
+			if len(got.Restriction[path[0]]) > 0 && len(ref.Restriction[path[0]]) > 0 && got.Restriction[path[0]][0] == ref.Restriction[path[0]][0] {
+				right++
+			}
+		}
+	}
+	if float64(right) < 0.9*float64(anchors) {
+		t.Errorf("anchor names right for %d of %d paths", right, anchors)
+	}
+}
