@@ -3,6 +3,7 @@ package infer
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -196,6 +197,38 @@ func LoadModelOpts(ws *workspace.Workspace, dir string, ignoreFingerprint bool) 
 			return nil, fmt.Errorf("%s was trained with other dense vectors (%s; the workspace's are %s): retrain it, or restore the encoder it was trained with", dir, cfg.Dense, d.Meta.Hash)
 		}
 		return NewCoRMethod(ws, d, model)
+	case "mor":
+		var cfg MoRConfig
+		if err := json.Unmarshal(mc.Model, &cfg); err != nil {
+			return nil, fmt.Errorf("%s: MoR config: %w", dir, err)
+		}
+		m, err := models.NewTrajectoryReranker(cfg.Reranker, nil)
+		if err != nil {
+			return nil, err
+		}
+		if err := models.LoadParams(m.Params(), get); err != nil {
+			return nil, fmt.Errorf("%s: %w", dir, err)
+		}
+		d, err := LoadDense(ws)
+		if errors.Is(err, ErrNoDense) {
+			d, err = nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		method := &MoRMethod{F: NewMoRFeatures(ws, d), Model: m}
+		if cfg.Planner != "" {
+			pm, err := LoadModelOpts(ws, cfg.Planner, ignoreFingerprint)
+			if err != nil {
+				return nil, fmt.Errorf("%s: its planner: %w", dir, err)
+			}
+			pt, ok := pm.(*PlannedTraversal)
+			if !ok {
+				return nil, fmt.Errorf("%s: %s is not a planner", dir, cfg.Planner)
+			}
+			method.Planner = pt.Planner
+		}
+		return method, nil
 	case "planner":
 		var cfg PlannerConfig
 		if err := json.Unmarshal(mc.Model, &cfg); err != nil {

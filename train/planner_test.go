@@ -8,6 +8,7 @@ import (
 	"github.com/strata-retrieval/strata/data/synth"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/models"
 )
 
 // TestTrainPlanner learns the generator's templates without a dense channel
@@ -65,5 +66,36 @@ func TestTrainPlanner(t *testing.T) {
 	}
 	if float64(right) < 0.9*float64(anchors) {
 		t.Errorf("anchor names right for %d of %d paths", right, anchors)
+	}
+}
+
+// TestTrainMoR trains the trajectory reranker on a generated benchmark
+// (ground-truth plans, no dense channel) and checks that it beats the
+// traversal pool ranked by BM25 (MoR without its reranker) on test Hit@1.
+func TestTrainMoR(t *testing.T) {
+	res, err := synth.Generate(synth.Config{Preset: "mag", Nodes: 2000, Queries: 400, Seed: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans := map[int]data.Plan{}
+	for _, r := range res.Plans {
+		plans[r.QID] = r.Plan
+	}
+	ws, err := workspace.Build(context.Background(), res.SKB, plans, workspace.Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	m, r, err := TrainMoR(context.Background(), ws, nil, nil, MoROptions{Model: models.TrajectoryConfig{UseTF: true, UseSF: true, UseTI: true},
+		Negatives: 30, Train: Config{Epochs: 4, BatchSize: 16, LR: 1e-3, Seed: 3}, Run: Options{RunDir: t.TempDir(), Fingerprint: ws.Fingerprint}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mor, _ := SplitMetrics(context.Background(), ws, m, "test")
+	tr, _ := infer.NewMethod(ws, "mor-traversal")
+	base, _ := SplitMetrics(context.Background(), ws, tr, "test")
+	t.Logf("best %s; mor %v; traversal %v", r.Best, mor, base)
+	if mor["test/hit@1"] < base["test/hit@1"]+0.2 {
+		t.Errorf("MoR hit@1 %.4f, traversal alone %.4f", mor["test/hit@1"], base["test/hit@1"])
 	}
 }

@@ -59,7 +59,7 @@ go to the run directory, RUNDIR/best points at the one with the best val MRR,
 and the same seed and data give bit-identical checkpoints; --resume continues
 an interrupted run exactly.`,
 	}
-	cmd.AddCommand(newTrainEncoderCmd(u), newTrainCoRCmd(u), newTrainPlannerCmd(u))
+	cmd.AddCommand(newTrainEncoderCmd(u), newTrainCoRCmd(u), newTrainPlannerCmd(u), newTrainMoRCmd(u))
 	return cmd
 }
 
@@ -238,5 +238,82 @@ pipeline.json serves the planner with MoR's mixed traversal.`,
 	}
 	f.bind(cmd, 20, 64, 3e-3)
 	cmd.Flags().IntVar(&hidden, "hidden", 128, "classifier hidden units")
+	return cmd
+}
+
+func newTrainMoRCmd(u *ui) *cobra.Command {
+	var f trainFlags
+	var planner string
+	var noTF, noSF, noTI bool
+	var negatives int
+	cmd := &cobra.Command{
+		Use:   "mor WORKSPACE [--planner RUNDIR/best]",
+		Short: "Train MoR's structure-aware trajectory reranker over the mixed traversal",
+		Long: `Train MoR's reranker: for every training query, walk its plan with the mixed
+structural-textual traversal and score each candidate of the pool from its
+trajectory (textual fingerprint: BM25 of each path node and the dense score;
+structural fingerprint: the node-type sequence; traversal identifier: how
+each step was reached), with softmax cross-entropy of a gold candidate
+against --negatives others of the pool sampled with replacement. Training
+uses the workspace's plans; with --planner, validation and serving plan with
+the trained planner instead. The --no-* flags are MoR's feature ablations.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ws, err := workspace.Load(args[0])
+			if err != nil {
+				return err
+			}
+			defer ws.Close()
+			d, err := infer.LoadDense(ws)
+			if errors.Is(err, infer.ErrNoDense) {
+				d, err = nil, nil
+			}
+			if err != nil {
+				return err
+			}
+			var p *infer.Planner
+			if planner != "" {
+				if planner, err = filepath.Abs(planner); err != nil {
+					return err
+				}
+				pm, err := infer.LoadModel(ws, planner)
+				if err != nil {
+					return err
+				}
+				pt, ok := pm.(*infer.PlannedTraversal)
+				if !ok {
+					return fmt.Errorf("--planner %s is not a planner checkpoint", planner)
+				}
+				p = pt.Planner
+			}
+			name := "mor"
+			switch {
+			case noTF:
+				name = "mor-no-tf"
+			case noSF:
+				name = "mor-no-sf"
+			case noTI:
+				name = "mor-no-ti"
+			}
+			opt := f.options(u, ws, name)
+			_, res, err := train.TrainMoR(cmd.Context(), ws, d, p, train.MoROptions{
+				Model:     models.TrajectoryConfig{UseTF: !noTF, UseSF: !noSF, UseTI: !noTI},
+				Negatives: negatives, Train: f.cfg, Run: opt, PlannerDir: planner})
+			if err != nil {
+				return err
+			}
+			if err := writeRunPipeline(opt.RunDir, name); err != nil {
+				return err
+			}
+			fmt.Fprintf(u.out, "trained MoR: %d steps (%s), best %s val hit@1 %.4f\n", res.Steps, res.Stopped, res.Best, res.BestValue)
+			return nil
+		},
+	}
+	f.bind(cmd, 10, 16, 1e-3)
+	cmd.Flags().StringVar(&planner, "planner", "", "planner checkpoint to plan with at validation and serving time")
+	cmd.Flags().IntVar(&negatives, "negatives", 100, "negatives per positive, sampled with replacement from the pool")
+	cmd.Flags().BoolVar(&noTF, "no-tf", false, "ablation: without the textual fingerprint")
+	cmd.Flags().BoolVar(&noSF, "no-sf", false, "ablation: without the structural fingerprint")
+	cmd.Flags().BoolVar(&noTI, "no-ti", false, "ablation: without the traversal identifier")
 	return cmd
 }
