@@ -58,6 +58,11 @@ func (m *WorkspaceMatcher) Match(text string, t data.TypeID, k int) []index.Hit 
 	return m.ws.Fields[workspace.NameField].Search(text, k, m.masks[t])
 }
 
+// NewTraversalMethod returns MoR's traversal over ws ranked by BM25.
+func NewTraversalMethod(ws *workspace.Workspace) *TraversalMethod {
+	return &TraversalMethod{ws: ws, tm: NewWorkspaceMatcher(ws)}
+}
+
 // TraversalMethod runs MoR's mixed traversal with the query's plan (its own,
 // or the workspace's for its id) and ranks the pool by the first-stage BM25
 // score: MoR without its reranker. Queries without a usable plan fall back

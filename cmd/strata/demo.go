@@ -11,6 +11,7 @@ import (
 	"github.com/strata-retrieval/strata/data/synth"
 	"github.com/strata-retrieval/strata/gating"
 	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/models"
 	"github.com/strata-retrieval/strata/train"
 )
@@ -37,8 +38,10 @@ workspace (DIR/workspace), and evaluate on the test split
 which shows the gap hybrid text + graph methods close. Re-running replaces
 DIR's contents.
 
-It also trains the dense text encoder and CoR (CoRAG's cooperative
-retrievers) on the train split and shows their rows beside BM25.`,
+It also trains the dense text encoder, CoR (CoRAG's cooperative
+retrievers), the native planner and MoR's trajectory reranker on the train
+split and shows their rows beside BM25; MoR plans the test queries with the
+trained planner.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			skbDir, wsDir := filepath.Join(o.Dir, "skb"), filepath.Join(o.Dir, "workspace")
@@ -93,6 +96,39 @@ retrievers) on the train split and shows their rows beside BM25.`,
 				return err
 			}
 			sums = append(sums[:2], append(cs, sums[2:]...)...)
+			// MoR: the native planner, then the trajectory reranker planning
+			// with it (no ground-truth plan is used on the test split).
+			plDir := filepath.Join(wsDir, "runs", "planner")
+			planner, pres, err := train.TrainPlanner(cmd.Context(), ws, d, train.PlannerOptions{
+				Train: train.Config{Epochs: 20, BatchSize: 64, LR: 3e-3, Seed: o.Seed},
+				Run:   train.Options{RunDir: plDir, Fingerprint: ws.Fingerprint}})
+			if err != nil {
+				return err
+			}
+			morDir := filepath.Join(wsDir, "runs", "mor")
+			mor, _, err := train.TrainMoR(cmd.Context(), ws, d, planner, train.MoROptions{
+				Model:      models.TrajectoryConfig{UseTF: true, UseSF: true, UseTI: true},
+				Train:      train.Config{Epochs: 10, BatchSize: 16, LR: 1e-3, Seed: o.Seed},
+				Run:        train.Options{RunDir: morDir, Fingerprint: ws.Fingerprint},
+				PlannerDir: filepath.Join(plDir, "best")})
+			if err != nil {
+				return err
+			}
+			for _, dir := range []string{plDir, morDir} {
+				if err := writeRunPipeline(dir, filepath.Base(dir)); err != nil {
+					return err
+				}
+			}
+			fmt.Fprintf(u.out, "trained the planner (val plan accuracy %.4f) and MoR in %s\n\n", pres.BestValue, morDir)
+			ms, err := evalMethod(cmd.Context(), u, ws, mor, "mor", []string{data.SplitTest})
+			if err != nil {
+				return err
+			}
+			ts, err := evalMethod(cmd.Context(), u, ws, &infer.PlannedTraversal{Planner: planner, T: infer.NewTraversalMethod(ws)}, "mor w/o reranker", []string{data.SplitTest})
+			if err != nil {
+				return err
+			}
+			sums = append(sums[:3], append(append(ms, ts...), sums[3:]...)...)
 			if err := printSummaries(u.out, sums, o.JSON); err != nil {
 				return err
 			}
