@@ -130,3 +130,58 @@ func (m *MoRMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error)
 	}
 	return m.F.ws.SearchDoc(q.Text, 100), nil
 }
+
+// MoRExplanation is a query's plan and its best candidates with the
+// trajectories that reached them.
+type MoRExplanation struct {
+	Plan     data.Plan
+	Planned  bool // predicted by the planner
+	Fallback bool // no usable plan: BM25 ranking
+	Top      []MoRHit
+}
+
+// MoRHit is a ranked candidate and its trajectory.
+type MoRHit struct {
+	Node       uint32
+	Score      float32
+	Trajectory []graphops.Step
+}
+
+// Explain scores a query and returns its plan and top k with trajectories.
+func (m *MoRMethod) Explain(q data.Query, k int) (*MoRExplanation, error) {
+	e := &MoRExplanation{}
+	plan, ok := m.F.ws.Plans[q.ID]
+	if q.Plan != nil {
+		plan, ok = *q.Plan, true
+	}
+	if m.Planner != nil {
+		p, _, err := m.Planner.Predict(q)
+		if err != nil {
+			return nil, err
+		}
+		plan, ok, e.Planned = p, true, true
+	}
+	e.Plan = plan
+	if !ok {
+		e.Fallback = true
+		return e, nil
+	}
+	first := m.F.ws.SearchDoc(q.Text, 100)
+	res, err := graphops.MixedTraversal(m.F.ws.Graph, m.F.tm, q.Text, plan, m.F.cfg, first)
+	if errors.Is(err, graphops.ErrInvalidPlan) {
+		e.Fallback = true
+		return e, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	ids, in, _, err := m.F.Pool(q, plan)
+	if err != nil {
+		return nil, err
+	}
+	scores := m.Model.Score(in)
+	for _, h := range topHits(scores, ids, k) {
+		e.Top = append(e.Top, MoRHit{Node: h.hit.ID, Score: h.hit.Score, Trajectory: res.Trajectories[h.hit.ID]})
+	}
+	return e, nil
+}

@@ -20,7 +20,7 @@ func newExplainCmd(u *ui) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   `explain WORKSPACE --model RUNDIR/best --query "..."`,
-		Short: "Show how a CoR model scores a query: topic entities, gate weights, contributions",
+		Short: "Show how a CoR or MoR model scores a query (gates and contributions, or the plan and trajectories)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if model == "" || query == "" {
@@ -35,9 +35,12 @@ func newExplainCmd(u *ui) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if mm, ok := m.(*infer.MoRMethod); ok {
+				return explainMoR(u, ws, mm, query, k, asJSON)
+			}
 			cm, ok := m.(*infer.CoRMethod)
 			if !ok {
-				return fmt.Errorf("%s is a %s model; explain shows CoR models", model, m.Name())
+				return fmt.Errorf("%s is a %s model; explain shows CoR and MoR models", model, m.Name())
 			}
 			e, err := cm.Explain(data.Query{ID: -1, Text: query}, k)
 			if err != nil {
@@ -93,4 +96,48 @@ func printWeights(w *tabwriter.Writer, title string, m map[string]float32) {
 	for _, k := range keys {
 		fmt.Fprintf(w, "  %s\t%.3f\n", k, m[k])
 	}
+}
+
+func explainMoR(u *ui, ws *workspace.Workspace, m *infer.MoRMethod, query string, k int, asJSON bool) error {
+	e, err := m.Explain(data.Query{ID: -1, Text: query}, k)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return json.NewEncoder(u.out).Encode(e)
+	}
+	src := "the query's plan"
+	if e.Planned {
+		src = "predicted by the planner"
+	}
+	fmt.Fprintf(u.out, "plan (%s):\n", src)
+	for _, p := range e.Plan.Metapath {
+		fmt.Fprintf(u.out, "  %s\n", strings.Join(p, " -> "))
+	}
+	keys := make([]string, 0, len(e.Plan.Restriction))
+	for t := range e.Plan.Restriction {
+		keys = append(keys, t)
+	}
+	sort.Strings(keys)
+	for _, t := range keys {
+		fmt.Fprintf(u.out, "  %s: %q\n", t, e.Plan.Restriction[t])
+	}
+	if e.Fallback {
+		fmt.Fprintln(u.out, "no usable plan: MoR falls back to BM25")
+		return nil
+	}
+	w := tabwriter.NewWriter(u.out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "\nrank\tnode\tscore\ttrajectory (T textual, S structural)")
+	for i, h := range e.Top {
+		var steps []string
+		for _, s := range h.Trajectory {
+			how := "S"
+			if s.Textual {
+				how = "T"
+			}
+			steps = append(steps, fmt.Sprintf("%s[%s] %s", how, ws.SKB.Schema.NodeTypes[s.Type], ws.SKB.Nodes[s.Node].Name))
+		}
+		fmt.Fprintf(w, "%d\t%d\t%.4f\t%s\n", i+1, h.Node, h.Score, strings.Join(steps, " -> "))
+	}
+	return w.Flush()
 }

@@ -284,6 +284,20 @@ func TestTrainCoREndToEnd(t *testing.T) {
 		t.Errorf("curves.csv has %d lines, want 7:\n%s", lines, b)
 	}
 	testScore(t, ws, filepath.Join(ws, "runs", "cor"))
+	// Planner and MoR: trained, evaluated and explained through the CLI.
+	if out, e, code := run(t, "train", "planner", ws, "--epochs", "5"); code != 0 || !strings.Contains(out, "val plan accuracy") {
+		t.Fatalf("train planner: %q %s", out, e)
+	}
+	if _, e, code := run(t, "train", "mor", ws, "--planner", filepath.Join(ws, "runs", "planner", "best"), "--epochs", "2", "--negatives", "20"); code != 0 {
+		t.Fatalf("train mor: %s", e)
+	}
+	out, e, code = run(t, "explain", ws, "--model", filepath.Join(ws, "runs", "mor"), "--query", q[0].Text, "-k", "2")
+	if code != 0 || !strings.Contains(out, "plan (predicted by the planner)") || !strings.Contains(out, "T[") {
+		t.Errorf("explain mor: %q %s", out, e)
+	}
+	if _, e, code := run(t, "eval", ws, "--pipeline", filepath.Join(ws, "runs", "mor"), "--json"); code != 0 {
+		t.Errorf("eval mor pipeline: %s", e)
+	}
 	// Retraining the encoder changes the dense vectors: the CoR model refuses
 	// to pair with them.
 	if _, e, code := run(t, "train", "encoder", ws, "--out", filepath.Join(ws, "runs", "encoder2"), "--epochs", "1", "--seed", "77"); code != 0 {
