@@ -19,9 +19,14 @@ type TextMatcher interface {
 // TraversalConfig holds MoR's traversal sizes; zero values mean MoR's
 // defaults.
 type TraversalConfig struct {
-	SeedK    int // textual seeds of each path's first layer, default 5
-	LayerK   int // textual matches added at every later layer, default 10
-	PoolSize int // candidates after filling by the first-stage score, default 100
+	SeedK    int `json:"seed_k,omitempty"`    // textual seeds of each path's first layer, default 5
+	LayerK   int `json:"layer_k,omitempty"`   // textual matches added at every later layer, default 10
+	PoolSize int `json:"pool_size,omitempty"` // candidates after filling by the first-stage score, default 100
+	// Ablations: NoTextual adds no textual matches after the seeds (a pure
+	// structural walk); NoStructural follows no edges (every layer is its
+	// textual matches only).
+	NoTextual    bool `json:"no_textual,omitempty"`
+	NoStructural bool `json:"no_structural,omitempty"`
 }
 
 func (c TraversalConfig) withDefaults() TraversalConfig {
@@ -144,6 +149,9 @@ func MixedTraversal(g *Graph, tm TextMatcher, query string, plan data.Plan, cfg 
 			cur := map[uint32]reach{}
 			prev := sortedKeys(layers[l-1])
 			var buf []uint32
+			if cfg.NoStructural {
+				prev = nil
+			}
 			for _, v := range prev {
 				if rels[l-1] == anyRel {
 					buf = g.NeighborsOfType(buf[:0], v, types[l])
@@ -161,9 +169,11 @@ func MixedTraversal(g *Graph, tm TextMatcher, query string, plan data.Plan, cfg 
 					}
 				}
 			}
-			for _, h := range tm.Match(ExpandQuery(query, restr(l)), types[l], cfg.LayerK) {
-				if _, seen := cur[h.ID]; !seen {
-					cur[h.ID] = reach{textual: true}
+			if !cfg.NoTextual {
+				for _, h := range tm.Match(ExpandQuery(query, restr(l)), types[l], cfg.LayerK) {
+					if _, seen := cur[h.ID]; !seen {
+						cur[h.ID] = reach{textual: true}
+					}
 				}
 			}
 			layers[l] = cur

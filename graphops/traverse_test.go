@@ -91,6 +91,16 @@ func TestMixedTraversal(t *testing.T) {
 	if ids := hitIDs(res.Pool); !cmp.Equal(ids, []uint32{2, 1}) || res.Filled != 1 || !cmp.Equal(res.Trajectories[1], []Step{{Node: 1, Type: 0, Textual: true}}) {
 		t.Errorf("filled pool %v filled %d trajectory %v", ids, res.Filled, res.Trajectories[1])
 	}
+	// Ablations: without textual retrieval the walk from Ann reaches P0, P1
+	// only; without structural retrieval the last layer is P2 (textual).
+	res, _ = MixedTraversal(g, tm, "q", plan, TraversalConfig{NoTextual: true}, nil)
+	if ids := hitIDs(res.Pool); !cmp.Equal(ids, []uint32{0, 1}) {
+		t.Errorf("no textual retrieval: %v", ids)
+	}
+	res, _ = MixedTraversal(g, tm, "q", plan, TraversalConfig{NoStructural: true}, nil)
+	if ids := hitIDs(res.Pool); !cmp.Equal(ids, []uint32{2}) {
+		t.Errorf("no structural retrieval: %v", ids)
+	}
 	if _, err := MixedTraversal(g, tm, "q", data.Plan{}, TraversalConfig{}, nil); err == nil {
 		t.Error("empty plan accepted")
 	}

@@ -216,7 +216,7 @@ func LoadModelOpts(ws *workspace.Workspace, dir string, ignoreFingerprint bool) 
 		if err != nil {
 			return nil, err
 		}
-		method := &MoRMethod{F: NewMoRFeatures(ws, d), Model: m}
+		method := &MoRMethod{F: NewMoRFeatures(ws, d, cfg.Traversal, cfg.LastNodeOnly), Model: m}
 		if cfg.Planner != "" {
 			pm, err := LoadModelOpts(ws, cfg.Planner, ignoreFingerprint)
 			if err != nil {

@@ -18,11 +18,13 @@ type MoRFeatures struct {
 	tm    *WorkspaceMatcher
 	dense *DenseChannel // nil: the dense slot of the textual fingerprint is 0
 	cfg   graphops.TraversalConfig
+	last  bool // features of the candidate only, not its whole trajectory
 }
 
-// NewMoRFeatures binds the features to a workspace.
-func NewMoRFeatures(ws *workspace.Workspace, d *DenseChannel) *MoRFeatures {
-	return &MoRFeatures{ws: ws, tm: NewWorkspaceMatcher(ws), dense: d}
+// NewMoRFeatures binds the features to a workspace; cfg sets the traversal
+// (and its ablations) and lastNodeOnly keeps only the candidate's own step.
+func NewMoRFeatures(ws *workspace.Workspace, d *DenseChannel, cfg graphops.TraversalConfig, lastNodeOnly bool) *MoRFeatures {
+	return &MoRFeatures{ws: ws, tm: NewWorkspaceMatcher(ws), dense: d, cfg: cfg, last: lastNodeOnly}
 }
 
 // nodeBM25 scores a node's text for the query: its whole document for
@@ -63,6 +65,9 @@ func (f *MoRFeatures) Pool(q data.Query, plan data.Plan) ([]uint32, []models.Tra
 		if len(steps) > models.TrajLen {
 			steps = steps[len(steps)-models.TrajLen:]
 		}
+		if f.last && len(steps) > 1 {
+			steps = steps[len(steps)-1:]
+		}
 		var x models.TrajectoryInput
 		for p := range x.Types {
 			x.Types[p] = -1
@@ -87,8 +92,10 @@ func (f *MoRFeatures) Pool(q data.Query, plan data.Plan) ([]uint32, []models.Tra
 
 // MoRConfig is a MoR checkpoint's model config.
 type MoRConfig struct {
-	Reranker models.TrajectoryConfig `json:"reranker"`
-	Planner  string                  `json:"planner,omitempty"`
+	Reranker     models.TrajectoryConfig  `json:"reranker"`
+	Traversal    graphops.TraversalConfig `json:"traversal"`
+	LastNodeOnly bool                     `json:"last_node_only,omitempty"`
+	Planner      string                   `json:"planner,omitempty"`
 }
 
 // MoRMethod reranks MoR's traversal pool with the trajectory reranker.

@@ -9,6 +9,7 @@ import (
 	"github.com/nlpodyssey/spago/mat"
 
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/models"
@@ -18,12 +19,14 @@ import (
 // is the planner checkpoint the served model plans with.
 type MoRModel struct {
 	*models.TrajectoryReranker
-	Planner string
+	Cfg infer.MoRConfig
 }
 
 func (m MoRModel) Kind() string { return "mor" }
 func (m MoRModel) ConfigJSON() (json.RawMessage, error) {
-	return json.Marshal(infer.MoRConfig{Reranker: m.Cfg, Planner: m.Planner})
+	c := m.Cfg
+	c.Reranker = m.TrajectoryReranker.Cfg
+	return json.Marshal(c)
 }
 
 // moRTask is MoR's reranker objective: softmax cross-entropy of one gold
@@ -60,7 +63,9 @@ type MoROptions struct {
 	ValSplit  string // default "val"
 	// PlannerDir is the planner checkpoint used to plan validation and
 	// served queries ("" uses the workspace's plans).
-	PlannerDir string
+	PlannerDir   string
+	Traversal    graphops.TraversalConfig // traversal and its ablations
+	LastNodeOnly bool                     // candidate-only features
 }
 
 // TrainMoR trains the trajectory reranker on the traversal pools of the
@@ -81,7 +86,7 @@ func TrainMoR(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChanne
 	if err != nil {
 		return nil, nil, err
 	}
-	f := infer.NewMoRFeatures(ws, d)
+	f := infer.NewMoRFeatures(ws, d, o.Traversal, o.LastNodeOnly)
 	qs, err := ws.SKB.QA.Split(data.SplitTrain)
 	if err != nil {
 		return nil, nil, err
@@ -131,7 +136,7 @@ func TrainMoR(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChanne
 	if o.Train.Metric == "" {
 		o.Train.Metric = o.ValSplit + "/hit@1"
 	}
-	res, err := Train(ctx, MoRModel{m, o.PlannerDir}, task, o.Train, o.Run)
+	res, err := Train(ctx, MoRModel{m, infer.MoRConfig{Traversal: o.Traversal, LastNodeOnly: o.LastNodeOnly, Planner: o.PlannerDir}}, task, o.Train, o.Run)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/strata-retrieval/strata/checkpoints"
 	"github.com/strata-retrieval/strata/gating"
+	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/models"
@@ -244,7 +245,7 @@ pipeline.json serves the planner with MoR's mixed traversal.`,
 func newTrainMoRCmd(u *ui) *cobra.Command {
 	var f trainFlags
 	var planner string
-	var noTF, noSF, noTI bool
+	var noTF, noSF, noTI, lastNode, noText, noStruct bool
 	var negatives int
 	cmd := &cobra.Command{
 		Use:   "mor WORKSPACE [--planner RUNDIR/best]",
@@ -287,18 +288,19 @@ the trained planner instead. The --no-* flags are MoR's feature ablations.`,
 				p = pt.Planner
 			}
 			name := "mor"
-			switch {
-			case noTF:
-				name = "mor-no-tf"
-			case noSF:
-				name = "mor-no-sf"
-			case noTI:
-				name = "mor-no-ti"
+			for _, a := range []struct {
+				on     bool
+				suffix string
+			}{{noTF, "-no-tf"}, {noSF, "-no-sf"}, {noTI, "-no-ti"}, {lastNode, "-last-node"}, {noText, "-no-textual"}, {noStruct, "-no-structural"}} {
+				if a.on {
+					name += a.suffix
+				}
 			}
 			opt := f.options(u, ws, name)
 			_, res, err := train.TrainMoR(cmd.Context(), ws, d, p, train.MoROptions{
 				Model:     models.TrajectoryConfig{UseTF: !noTF, UseSF: !noSF, UseTI: !noTI},
-				Negatives: negatives, Train: f.cfg, Run: opt, PlannerDir: planner})
+				Negatives: negatives, Train: f.cfg, Run: opt, PlannerDir: planner, LastNodeOnly: lastNode,
+				Traversal: graphops.TraversalConfig{NoTextual: noText, NoStructural: noStruct}})
 			if err != nil {
 				return err
 			}
@@ -315,5 +317,8 @@ the trained planner instead. The --no-* flags are MoR's feature ablations.`,
 	cmd.Flags().BoolVar(&noTF, "no-tf", false, "ablation: without the textual fingerprint")
 	cmd.Flags().BoolVar(&noSF, "no-sf", false, "ablation: without the structural fingerprint")
 	cmd.Flags().BoolVar(&noTI, "no-ti", false, "ablation: without the traversal identifier")
+	cmd.Flags().BoolVar(&lastNode, "last-node-only", false, "ablation: features of the candidate only, not its trajectory")
+	cmd.Flags().BoolVar(&noText, "no-textual-retrieval", false, "ablation: the traversal adds no textual matches after its seeds")
+	cmd.Flags().BoolVar(&noStruct, "no-structural-retrieval", false, "ablation: the traversal follows no edges")
 	return cmd
 }
