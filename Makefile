@@ -36,6 +36,8 @@ bench:
 	STRATA_BENCH_NODES=$(BENCH_NODES) STRATA_BENCH_EDGES=$(BENCH_EDGES) \
 		$(GO) test -run '^$$' -bench 'BenchmarkWorkspaceScale' -benchtime 1x -timeout 60m -v ./graphops/workspace/
 	$(GO) test -run '^$$' -bench 'BenchmarkServeLoad' -benchtime 1x -v ./infer/
+	STRATA_BENCH_NODES=$(BENCH_NODES) \
+		$(GO) test -run '^$$' -bench 'BenchmarkTraversalLatency' -benchtime 1x -timeout 60m -v ./infer/
 	STRATA_BENCH_DOCS=$(BENCH_DOCS) \
 		$(GO) test -run '^$$' -bench 'BenchmarkVersusBleve' -benchtime 1x -timeout 60m -v ./data/index/blevebench/
 

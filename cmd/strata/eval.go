@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -16,11 +17,12 @@ import (
 )
 
 type evalOptions struct {
-	Pipelines []string
-	Models    []string
-	Methods   []string
-	Splits    []string
-	JSON      bool
+	ByTemplate bool
+	Pipelines  []string
+	Models     []string
+	Methods    []string
+	Splits     []string
+	JSON       bool
 }
 
 func newEvalCmd(u *ui) *cobra.Command {
@@ -90,7 +92,13 @@ the keys method, split, n, hit@1, hit@5, recall@20 and mrr.`,
 			if err != nil {
 				return err
 			}
-			return printSummaries(u.out, sums, o.JSON)
+			if err := printSummaries(u.out, sums, o.JSON); err != nil {
+				return err
+			}
+			if o.ByTemplate {
+				return printByTemplate(cmd.Context(), u, ws, methods, o)
+			}
+			return nil
 		},
 	}
 	cmd.Flags().StringSliceVar(&o.Methods, "method", []string{"bm25"}, "methods to evaluate (comma-separated)")
@@ -98,6 +106,7 @@ the keys method, split, n, hit@1, hit@5, recall@20 and mrr.`,
 	cmd.Flags().StringSliceVar(&o.Models, "model", nil, "trained models to evaluate: checkpoint or run directories (comma-separated)")
 	cmd.Flags().StringSliceVar(&o.Splits, "split", []string{"test"}, "splits: train, val, test, human or any split file name (comma-separated)")
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print one JSON object per method and split")
+	cmd.Flags().BoolVar(&o.ByTemplate, "by-template", false, "also report Hit@1 per plan template (metapath) with its number of queries")
 	return cmd
 }
 
@@ -170,4 +179,65 @@ func printSummaries(w io.Writer, sums []eval.Summary, asJSON bool) error {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%.4f\t%.4f\t%.4f\t%.4f\n", s.Method, s.Split, s.N, s.Hit1, s.Hit5, s.Recall20, s.MRR)
 	}
 	return tw.Flush()
+}
+
+// printByTemplate reports Hit@1 per plan template of the workspace's plans.
+func printByTemplate(ctx context.Context, u *ui, ws *workspace.Workspace, methods []string, o evalOptions) error {
+	type named struct {
+		name string
+		r    eval.Ranker
+	}
+	var rankers []named
+	for _, name := range methods {
+		m, err := infer.NewMethod(ws, name)
+		if err != nil {
+			return err
+		}
+		rankers = append(rankers, named{name, m})
+	}
+	for _, dir := range o.Models {
+		m, err := infer.LoadModel(ws, dir)
+		if err != nil {
+			return err
+		}
+		rankers = append(rankers, named{dir, m})
+	}
+	ev := eval.NewEvaluator(len(ws.SKB.Nodes), ws.Candidates)
+	for _, split := range o.Splits {
+		qs, err := ws.SKB.QA.Split(split)
+		if err != nil {
+			return err
+		}
+		for _, r := range rankers {
+			rs, err := eval.Run(ctx, ev, qs, r.r, eval.RunOptions{})
+			if err != nil {
+				return err
+			}
+			hits, counts := map[string]float64{}, map[string]int{}
+			for i, q := range qs {
+				key := "(no plan)"
+				if p, ok := ws.Plans[q.ID]; ok && len(p.Metapath) > 0 {
+					var parts []string
+					for _, path := range p.Metapath {
+						parts = append(parts, strings.Join(path, " "))
+					}
+					key = strings.Join(parts, " & ")
+				}
+				hits[key] += rs[i].Hit1
+				counts[key]++
+			}
+			keys := make([]string, 0, len(counts))
+			for k := range counts {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			tw := tabwriter.NewWriter(u.out, 0, 4, 2, ' ', 0)
+			fmt.Fprintf(tw, "\n%s on %s, by template\tn\thit@1\n", r.name, split)
+			for _, k := range keys {
+				fmt.Fprintf(tw, "%s\t%d\t%.4f\n", k, counts[k], hits[k]/float64(counts[k]))
+			}
+			tw.Flush()
+		}
+	}
+	return nil
 }
