@@ -9,7 +9,7 @@ BENCH_NODES ?= 1000000
 BENCH_EDGES ?= 20000000
 BENCH_DOCS  ?= 1000000
 
-.PHONY: all build demo test test-short bench bench-quick lint fuzz clean experiments
+.PHONY: all build demo test test-short bench bench-quick lint fuzz clean experiments experiments-mor
 
 all: build
 
@@ -54,6 +54,10 @@ fuzz:
 
 clean:
 	rm -rf bin out
+
+## experiments-mor: docs/mor-results.md (planner, MoR and its ablations on prime and mag)
+experiments-mor: build
+	scripts/mor_experiments.sh
 
 ## experiments: the CoR table of the README (prime and mag, 20k nodes) and its curves in docs/
 experiments: build
