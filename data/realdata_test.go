@@ -3,6 +3,7 @@ package data
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -132,5 +133,27 @@ func TestRealMetaQA(t *testing.T) {
 	}
 	if len(skb.QA.Queries) != 9992+14872+14274 {
 		t.Errorf("QA has %d queries", len(skb.QA.Queries))
+	}
+}
+
+func TestMetaQAPlans(t *testing.T) {
+	p, ok := MetaQAPlan("actor_to_movie_to_director", "John Krasinski")
+	if !ok || len(p.Metapath) != 1 || strings.Join(p.Metapath[0], ",") != "entity,starred_actors,entity,directed_by,entity" || p.Restriction["entity"][0] != "John Krasinski" {
+		t.Errorf("plan %+v", p)
+	}
+	if _, ok := MetaQAPlan("actor_to_writer", "x"); ok {
+		t.Error("a hop without a movie accepted")
+	}
+	dir := sharedData(t, "metaqa")
+	for _, hop := range []string{"1-hop", "2-hop", "3-hop"} {
+		qs, err := ReadKGQA(filepath.Join(dir, "vanilla", hop, "qa_dev.txt"), filepath.Join(dir, "vanilla", hop, "qa_dev_qtype.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range qs {
+			if _, ok := MetaQAPlan(q.QType, q.Topic); !ok {
+				t.Fatalf("%s line %d: no plan for qtype %q", hop, q.Line, q.QType)
+			}
+		}
 	}
 }

@@ -233,3 +233,37 @@ func KGQAToQA(skb *SKB, split string, qs []KGQuestion) KGQAStats {
 	skb.QA.Index()
 	return st
 }
+
+// metaQARelation maps the non-movie side of a MetaQA question-type hop to
+// its kb.txt relation.
+var metaQARelation = map[string]string{
+	"director": "directed_by", "writer": "written_by", "actor": "starred_actors",
+	"year": "release_year", "genre": "has_genre", "language": "in_language",
+	"tag": "has_tags", "tags": "has_tags", "imdbvotes": "has_imdb_votes", "imdbrating": "has_imdb_rating",
+}
+
+// MetaQAPlan turns a MetaQA question type ("actor_to_movie_to_director")
+// and topic entity into a plan over the triples SKB: one path from the topic
+// through one relation per hop, every node of type "entity".
+func MetaQAPlan(qtype, topic string) (Plan, bool) {
+	parts := strings.Split(qtype, "_to_")
+	if len(parts) < 2 {
+		return Plan{}, false
+	}
+	path := []string{TriplesEntityType}
+	for i := 1; i < len(parts); i++ {
+		a, b := parts[i-1], parts[i]
+		other := a
+		if a == "movie" {
+			other = b
+		} else if b != "movie" {
+			return Plan{}, false
+		}
+		rel, ok := metaQARelation[other]
+		if !ok {
+			return Plan{}, false
+		}
+		path = append(path, rel, TriplesEntityType)
+	}
+	return Plan{Metapath: [][]string{path}, Restriction: map[string][]string{TriplesEntityType: {topic}}}, true
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 )
 
@@ -102,7 +104,7 @@ func runImport(cmd *cobra.Command, u *ui, o importOptions) error {
 			}
 		}
 	case "triples":
-		if skb, err = importTriples(u, o); err != nil {
+		if skb, plans, err = importTriples(u, o); err != nil {
 			return err
 		}
 	default:
@@ -136,7 +138,7 @@ func runImport(cmd *cobra.Command, u *ui, o importOptions) error {
 	return nil
 }
 
-func importTriples(u *ui, o importOptions) (*data.SKB, error) {
+func importTriples(u *ui, o importOptions) (*data.SKB, map[int]data.Plan, error) {
 	kb := o.In
 	var qaFiles []string
 	if st, err := os.Stat(o.In); err == nil && st.IsDir() {
@@ -155,8 +157,9 @@ func importTriples(u *ui, o importOptions) (*data.SKB, error) {
 	}
 	skb, err := data.ReadTriples(kb, '|')
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	plans := map[int]data.Plan{}
 	for _, spec := range o.KGQA {
 		qaFiles = append(qaFiles, spec)
 	}
@@ -174,11 +177,71 @@ func importTriples(u *ui, o importOptions) (*data.SKB, error) {
 		}
 		qs, err := data.ReadKGQA(file, qtype)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		st := data.KGQAToQA(skb, split, qs)
+		// Plans from the question types, and train/val/test splits of the
+		// file's questions by position (60/20/20), so planners and rerankers
+		// can train on part of a dev set and report on the rest.
+		added := skb.QA.Queries[len(skb.QA.Queries)-len(qs):]
+		for i, q := range added {
+			if p, ok := data.MetaQAPlan(qs[i].QType, qs[i].Topic); ok {
+				plans[q.ID] = p
+			}
+			s := data.SplitTrain
+			switch i % 10 {
+			case 6, 7:
+				s = data.SplitVal
+			case 8, 9:
+				s = data.SplitTest
+			}
+			skb.QA.Splits[s] = append(skb.QA.Splits[s], q.ID)
+		}
 		fmt.Fprintf(u.err, "%s -> split %s: %d questions, %d topic entities and %d answers not in the KB, %d questions left without an answer\n",
 			file, split, st.Questions, st.MissingTopics, st.DroppedAnswers, st.NoAnswer)
 	}
-	return skb, nil
+	if len(plans) > 0 {
+		if err := addReachableSplit(skb, plans); err != nil {
+			return nil, nil, err
+		}
+	}
+	if len(plans) == 0 {
+		plans = nil
+	}
+	return skb, plans, nil
+}
+
+// addReachableSplit adds "test-reachable": the test questions whose every
+// answer (none dropped) the question type's path reaches from the topic.
+func addReachableSplit(skb *data.SKB, plans map[int]data.Plan) error {
+	g, err := graphops.Build(skb)
+	if err != nil {
+		return err
+	}
+	defer g.Close()
+	names := graphops.NewNameIndex(skb)
+	var ids []int
+	for _, id := range skb.QA.Splits[data.SplitTest] {
+		q, _ := skb.QA.ByID(id)
+		p, ok := plans[id]
+		if !ok || len(q.Answers) == 0 {
+			continue
+		}
+		res, err := graphops.ExecutePlan(g, names, p)
+		if err != nil {
+			continue
+		}
+		all := true
+		for _, a := range q.Answers {
+			if _, found := slices.BinarySearch(res.Reach, a); !found {
+				all = false
+				break
+			}
+		}
+		if all {
+			ids = append(ids, id)
+		}
+	}
+	skb.QA.Splits["test-reachable"] = ids
+	return nil
 }

@@ -170,6 +170,7 @@ func TestImportStarkAndTriples(t *testing.T) {
 	os.MkdirAll(filepath.Join(mq, "1-hop"), 0o755)
 	os.WriteFile(filepath.Join(mq, "kb.txt"), []byte("Movie A|directed_by|Ann\nMovie B|directed_by|Bob\nMovie A|release_year|1999\n"), 0o644)
 	os.WriteFile(filepath.Join(mq, "1-hop", "qa_dev.txt"), []byte("who directed [Movie A]\tAnn\nwho directed [Movie B]\tBob|Zed\n"), 0o644)
+	os.WriteFile(filepath.Join(mq, "1-hop", "qa_dev_qtype.txt"), []byte("movie_to_director\nmovie_to_director\n"), 0o644)
 	ws2 := filepath.Join(dir, "ws2")
 	_, e, code = run(t, "import", "--format", "triples", "--in", mq, "--out", ws2)
 	if code != 0 {
@@ -181,7 +182,8 @@ func TestImportStarkAndTriples(t *testing.T) {
 	out, _, _ = run(t, "info", ws2, "--json")
 	var info map[string]any
 	json.Unmarshal([]byte(out), &info)
-	if info["nodes"].(float64) != 5 || info["edges"].(float64) != 3 || info["splits"].(map[string]any)["1-hop-dev"].(float64) != 2 {
+	if info["nodes"].(float64) != 5 || info["edges"].(float64) != 3 || info["splits"].(map[string]any)["1-hop-dev"].(float64) != 2 ||
+		info["plans"].(float64) != 2 || info["splits"].(map[string]any)["train"].(float64) != 2 {
 		t.Errorf("triples info %s", out)
 	}
 }
