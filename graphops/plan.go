@@ -32,27 +32,9 @@ func ExecutePlan(g *Graph, names *NameIndex, plan data.Plan) (PlanResult, error)
 	s := g.Schema()
 	used := map[string]int{} // restriction entries consumed per anchor type
 	for pi, path := range plan.Metapath {
-		if len(path)%2 == 0 {
-			return res, fmt.Errorf("%w: path %d has even length %d", ErrInvalidPlan, pi, len(path))
-		}
-		types := make([]data.TypeID, 0, len(path)/2+1)
-		rels := make([]data.RelID, 0, len(path)/2)
-		for i, el := range path {
-			if i%2 == 0 {
-				t, ok := s.NodeTypeID(el)
-				if !ok {
-					return res, fmt.Errorf("%w: path %d: unknown node type %q", ErrInvalidPlan, pi, el)
-				}
-				types = append(types, t)
-			} else if el == data.AnyRelation {
-				rels = append(rels, anyRel)
-			} else {
-				r, ok := s.RelationID(el)
-				if !ok {
-					return res, fmt.Errorf("%w: path %d: unknown relation %q", ErrInvalidPlan, pi, el)
-				}
-				rels = append(rels, r)
-			}
+		types, rels, err := compilePath(s, pi, path)
+		if err != nil {
+			return res, err
 		}
 		target := types[len(types)-1]
 		if pi == 0 {
@@ -83,6 +65,35 @@ func ExecutePlan(g *Graph, names *NameIndex, plan data.Plan) (PlanResult, error)
 	}
 	res.TargetRestriction = plan.Restriction[s.NodeTypes[res.Target]]
 	return res, nil
+}
+
+// compilePath resolves the names of a path (node types alternating with
+// relations, "*" for any relation) to ids.
+func compilePath(s *data.Schema, pi int, path []string) ([]data.TypeID, []data.RelID, error) {
+	if len(path)%2 == 0 {
+		return nil, nil, fmt.Errorf("%w: path %d has even length %d", ErrInvalidPlan, pi, len(path))
+	}
+	types := make([]data.TypeID, 0, len(path)/2+1)
+	rels := make([]data.RelID, 0, len(path)/2)
+	for i, el := range path {
+		switch {
+		case i%2 == 0:
+			t, ok := s.NodeTypeID(el)
+			if !ok {
+				return nil, nil, fmt.Errorf("%w: path %d: unknown node type %q", ErrInvalidPlan, pi, el)
+			}
+			types = append(types, t)
+		case el == data.AnyRelation:
+			rels = append(rels, anyRel)
+		default:
+			r, ok := s.RelationID(el)
+			if !ok {
+				return nil, nil, fmt.Errorf("%w: path %d: unknown relation %q", ErrInvalidPlan, pi, el)
+			}
+			rels = append(rels, r)
+		}
+	}
+	return types, rels, nil
 }
 
 // anyRel stands for data.AnyRelation in a compiled path.

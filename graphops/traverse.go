@@ -97,29 +97,9 @@ func MixedTraversal(g *Graph, tm TextMatcher, query string, plan data.Plan, cfg 
 	var target data.TypeID
 	used := map[string]int{}
 	for pi, path := range plan.Metapath {
-		if len(path)%2 == 0 {
-			return res, fmt.Errorf("%w: path %d has even length %d", ErrInvalidPlan, pi, len(path))
-		}
-		var types []data.TypeID
-		var rels []data.RelID
-		for i, el := range path {
-			if i%2 == 0 {
-				t, ok := s.NodeTypeID(el)
-				if !ok {
-					return res, fmt.Errorf("%w: path %d: unknown node type %q", ErrInvalidPlan, pi, el)
-				}
-				types = append(types, t)
-				continue
-			}
-			if el == data.AnyRelation {
-				rels = append(rels, anyRel)
-				continue
-			}
-			r, ok := s.RelationID(el)
-			if !ok {
-				return res, fmt.Errorf("%w: path %d: unknown relation %q", ErrInvalidPlan, pi, el)
-			}
-			rels = append(rels, r)
+		types, rels, err := compilePath(s, pi, path)
+		if err != nil {
+			return res, err
 		}
 		if pi == 0 {
 			target = types[len(types)-1]

@@ -195,6 +195,23 @@ func writeRunPipeline(runDir, name string) error {
 		Format: infer.PipelineFormat, Name: name, Scorers: []infer.Stage{{Model: checkpoints.BestLink}}})
 }
 
+// loadWithDense loads a workspace and its dense channel, if it has one.
+func loadWithDense(dir string) (*workspace.Workspace, *infer.DenseChannel, error) {
+	ws, err := workspace.Load(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := infer.LoadDense(ws)
+	if errors.Is(err, infer.ErrNoDense) {
+		return ws, nil, nil
+	}
+	if err != nil {
+		ws.Close()
+		return nil, nil, err
+	}
+	return ws, d, nil
+}
+
 func newTrainPlannerCmd(u *ui) *cobra.Command {
 	var f trainFlags
 	var hidden int
@@ -212,18 +229,11 @@ selected by validation accuracy (exact metapath). The run directory's
 pipeline.json serves the planner with MoR's mixed traversal.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ws, err := workspace.Load(args[0])
+			ws, d, err := loadWithDense(args[0])
 			if err != nil {
 				return err
 			}
 			defer ws.Close()
-			d, err := infer.LoadDense(ws)
-			if errors.Is(err, infer.ErrNoDense) {
-				d, err = nil, nil
-			}
-			if err != nil {
-				return err
-			}
 			opt := f.options(u, ws, "planner")
 			p, res, err := train.TrainPlanner(cmd.Context(), ws, d, train.PlannerOptions{Hidden: hidden, Train: f.cfg, Run: opt})
 			if err != nil {
@@ -260,18 +270,11 @@ uses the workspace's plans; with --planner, validation and serving plan with
 the trained planner instead. The --no-* flags are MoR's feature ablations.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ws, err := workspace.Load(args[0])
+			ws, d, err := loadWithDense(args[0])
 			if err != nil {
 				return err
 			}
 			defer ws.Close()
-			d, err := infer.LoadDense(ws)
-			if errors.Is(err, infer.ErrNoDense) {
-				d, err = nil, nil
-			}
-			if err != nil {
-				return err
-			}
 			var p *infer.Planner
 			if planner != "" {
 				if planner, err = filepath.Abs(planner); err != nil {
