@@ -33,6 +33,30 @@ func loadPipeline(ws *workspace.Workspace, path string, ignoreFingerprint bool) 
 	return p, cleanup, err
 }
 
+// loadRunner loads a workspace and compiles a pipeline (file, run
+// directory or bundle) over it; cleanup closes both.
+func loadRunner(wsDir, pipeline string, ignoreFingerprint bool) (*workspace.Workspace, *infer.Runner, func(), error) {
+	ws, err := workspace.Load(wsDir)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	p, rm, err := loadPipeline(ws, pipeline, ignoreFingerprint)
+	cleanup := func() {
+		rm()
+		ws.Close()
+	}
+	if err != nil {
+		cleanup()
+		return nil, nil, nil, err
+	}
+	r, err := p.Compile(ws)
+	if err != nil {
+		cleanup()
+		return nil, nil, nil, err
+	}
+	return ws, r, cleanup, nil
+}
+
 func newScoreCmd(u *ui) *cobra.Command {
 	var pipeline, queries, out string
 	var ignoreFP bool
@@ -58,20 +82,11 @@ stopped (OUT.progress records how far it got) and produces the same file.`,
 			if pipeline == "" || queries == "" || out == "" {
 				return fmt.Errorf("--pipeline, --queries and --out are required")
 			}
-			ws, err := workspace.Load(args[0])
+			ws, r, cleanup, err := loadRunner(args[0], pipeline, ignoreFP)
 			if err != nil {
 				return err
 			}
-			defer ws.Close()
-			p, cleanup, err := loadPipeline(ws, pipeline, ignoreFP)
 			defer cleanup()
-			if err != nil {
-				return err
-			}
-			r, err := p.Compile(ws)
-			if err != nil {
-				return err
-			}
 			if u.tty {
 				o.Progress = func(done int) { fmt.Fprintf(u.err, "\rscored %d queries", done) }
 			}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 )
 
@@ -39,20 +38,11 @@ Ctrl-C or SIGTERM shuts down gracefully, finishing the requests in flight.`,
 			if pipeline == "" {
 				return fmt.Errorf("--pipeline is required")
 			}
-			ws, err := workspace.Load(args[0])
+			ws, r, cleanup, err := loadRunner(args[0], pipeline, ignoreFP)
 			if err != nil {
 				return err
 			}
-			defer ws.Close()
-			p, cleanup, err := loadPipeline(ws, pipeline, ignoreFP)
 			defer cleanup()
-			if err != nil {
-				return err
-			}
-			r, err := p.Compile(ws)
-			if err != nil {
-				return err
-			}
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return err
