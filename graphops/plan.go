@@ -60,7 +60,7 @@ func ExecutePlan(g *Graph, names *NameIndex, plan data.Plan) (PlanResult, error)
 		if res.Reach == nil {
 			res.Reach = frontier
 		} else {
-			res.Reach = intersectSorted(res.Reach, frontier)
+			res.Reach = data.IntersectSorted(res.Reach, frontier)
 		}
 	}
 	res.TargetRestriction = plan.Restriction[s.NodeTypes[res.Target]]
@@ -131,22 +131,4 @@ func (g *Graph) walk(frontier []uint32, types []data.TypeID, rels []data.RelID) 
 	}
 	slices.Sort(frontier)
 	return frontier
-}
-
-func intersectSorted(a, b []uint32) []uint32 {
-	out := a[:0:0]
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		switch {
-		case a[i] < b[j]:
-			i++
-		case a[i] > b[j]:
-			j++
-		default:
-			out = append(out, a[i])
-			i++
-			j++
-		}
-	}
-	return out
 }

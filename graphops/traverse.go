@@ -162,7 +162,7 @@ func MixedTraversal(g *Graph, tm TextMatcher, query string, plan data.Plan, cfg 
 	}
 	final := paths[0].final
 	for _, p := range paths[1:] {
-		final = intersectSorted(final, p.final)
+		final = data.IntersectSorted(final, p.final)
 	}
 	if len(final) == 0 && len(paths) > 1 {
 		res.Union = true

@@ -47,6 +47,15 @@ type Result struct {
 	Plans []data.PlanRecord // ground-truth plan per query, in query order
 }
 
+// PlanMap returns the ground-truth plans keyed by query id.
+func (r *Result) PlanMap() map[int]data.Plan {
+	m := make(map[int]data.Plan, len(r.Plans))
+	for _, p := range r.Plans {
+		m[p.QID] = p.Plan
+	}
+	return m
+}
+
 func (c Config) withDefaults() Config {
 	if c.Preset == "" {
 		c.Preset = "amazon"

@@ -83,24 +83,6 @@ func (g *gen) walkBack(c uint32, types []data.TypeID, rels []data.RelID) (uint32
 	return v, true
 }
 
-func intersect(a, b []uint32) []uint32 {
-	var out []uint32
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		switch {
-		case a[i] < b[j]:
-			i++
-		case a[i] > b[j]:
-			j++
-		default:
-			out = append(out, a[i])
-			i++
-			j++
-		}
-	}
-	return out
-}
-
 func hasAll(have []int32, want []int32) bool {
 	for _, w := range want {
 		if _, ok := slices.BinarySearch(have, w); !ok {
@@ -154,7 +136,7 @@ func (g *gen) makeQueries() (*data.QA, []data.PlanRecord) {
 			if pi == 0 {
 				R = r
 			} else {
-				R = intersect(R, r)
+				R = data.IntersectSorted(R, r)
 			}
 		}
 		if !ok || len(R) < 2 {
