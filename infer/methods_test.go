@@ -8,24 +8,12 @@ import (
 	"github.com/strata-retrieval/strata/data/synth"
 	"github.com/strata-retrieval/strata/eval"
 	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/internal/testws"
 )
 
 func build(t testing.TB, preset string, nodes, queries int) *workspace.Workspace {
 	t.Helper()
-	res, err := synth.Generate(synth.Config{Preset: preset, Nodes: nodes, Queries: queries, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	plans := map[int]data.Plan{}
-	for _, r := range res.Plans {
-		plans[r.QID] = r.Plan
-	}
-	ws, err := workspace.Build(context.Background(), res.SKB, plans, workspace.Config{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ws.Close() })
-	return ws
+	return testws.Build(t, synth.Config{Preset: preset, Nodes: nodes, Queries: queries, Seed: 1})
 }
 
 func evaluate(t *testing.T, ws *workspace.Workspace, method, split string) eval.Summary {

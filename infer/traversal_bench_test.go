@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/synth"
 	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/workspace"
@@ -27,11 +26,7 @@ func BenchmarkTraversalLatency(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	plans := map[int]data.Plan{}
-	for _, r := range res.Plans {
-		plans[r.QID] = r.Plan
-	}
-	ws, err := workspace.Build(context.Background(), res.SKB, plans, workspace.Config{}, nil)
+	ws, err := workspace.Build(context.Background(), res.SKB, res.PlanMap(), workspace.Config{}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -4,10 +4,9 @@ import (
 	"context"
 	"testing"
 
-	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/synth"
-	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/internal/testws"
 	"github.com/strata-retrieval/strata/models"
 )
 
@@ -15,19 +14,7 @@ import (
 // (types of linked entities and words only) and checks the predicted plans
 // on the test split: the metapath and the anchor names are the generator's.
 func TestTrainPlanner(t *testing.T) {
-	res, err := synth.Generate(synth.Config{Preset: "prime", Nodes: 2000, Queries: 400, Seed: 5})
-	if err != nil {
-		t.Fatal(err)
-	}
-	plans := map[int]data.Plan{}
-	for _, r := range res.Plans {
-		plans[r.QID] = r.Plan
-	}
-	ws, err := workspace.Build(context.Background(), res.SKB, plans, workspace.Config{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
+	ws := testws.Build(t, synth.Config{Preset: "prime", Nodes: 2000, Queries: 400, Seed: 5})
 	p, r, err := TrainPlanner(context.Background(), ws, nil, PlannerOptions{Train: Config{Epochs: 15, BatchSize: 32, LR: 3e-3, Seed: 2},
 		Run: Options{RunDir: t.TempDir(), Fingerprint: ws.Fingerprint}})
 	if err != nil {
@@ -73,19 +60,7 @@ func TestTrainPlanner(t *testing.T) {
 // (ground-truth plans, no dense channel) and checks that it beats the
 // traversal pool ranked by BM25 (MoR without its reranker) on test Hit@1.
 func TestTrainMoR(t *testing.T) {
-	res, err := synth.Generate(synth.Config{Preset: "mag", Nodes: 2000, Queries: 400, Seed: 6})
-	if err != nil {
-		t.Fatal(err)
-	}
-	plans := map[int]data.Plan{}
-	for _, r := range res.Plans {
-		plans[r.QID] = r.Plan
-	}
-	ws, err := workspace.Build(context.Background(), res.SKB, plans, workspace.Config{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
+	ws := testws.Build(t, synth.Config{Preset: "mag", Nodes: 2000, Queries: 400, Seed: 6})
 	m, r, err := TrainMoR(context.Background(), ws, nil, nil, MoROptions{Model: models.TrajectoryConfig{UseTF: true, UseSF: true, UseTI: true},
 		Negatives: 30, Train: Config{Epochs: 4, BatchSize: 16, LR: 1e-3, Seed: 3}, Run: Options{RunDir: t.TempDir(), Fingerprint: ws.Fingerprint}})
 	if err != nil {
