@@ -1,0 +1,230 @@
+package graphops
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/strata-retrieval/strata/data"
+)
+
+// randomGraph is a graph of n nodes of two types with about m random edges
+// over three relations.
+func randomGraph(t testing.TB, r *rand.Rand, n, m int) *Graph {
+	s := &data.SKB{Schema: data.Schema{
+		Format: data.FormatSKBDir, NodeTypes: []string{"a", "b"},
+		RelationTypes: []string{"r0", "r1", "r2"}, TextFields: []string{"text"},
+	}}
+	for i := range n {
+		s.Nodes = append(s.Nodes, data.Node{Type: data.TypeID(r.IntN(2)), Name: fmt.Sprint("n", i), Fields: []string{""}})
+	}
+	for range m {
+		s.Edges.Add(uint32(r.IntN(n)), data.RelID(r.IntN(3)), uint32(r.IntN(n)))
+	}
+	g, err := Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.Close() })
+	return g
+}
+
+// shapes are the pattern shapes of SimGRAG's evaluation: edges over node
+// indexes.
+var shapes = map[string][][2]int{
+	"1-hop":             {{0, 1}},
+	"2-hop path":        {{0, 1}, {1, 2}},
+	"3-hop path":        {{0, 1}, {1, 2}, {2, 3}},
+	"2-hop conjunction": {{0, 2}, {1, 2}},
+	"3-hop conjunction": {{0, 3}, {1, 3}, {3, 2}},
+	"3-hop star":        {{0, 1}, {0, 2}, {0, 3}},
+	"triangle":          {{0, 1}, {1, 2}, {2, 0}},
+}
+
+// randomPattern gives the shape random known nodes (with random candidate
+// distances, sometimes tied), typed or untyped unknowns and relation
+// candidates.
+func randomPattern(r *rand.Rand, g *Graph, edges [][2]int) *MatchPattern {
+	nn := 0
+	for _, e := range edges {
+		nn = max(nn, e[0]+1, e[1]+1)
+	}
+	p := &MatchPattern{Nodes: make([]PatternNode, nn)}
+	dist := func() float32 {
+		if r.IntN(4) == 0 {
+			return 0.5 // ties
+		}
+		return r.Float32()
+	}
+	for i := range p.Nodes {
+		n := &p.Nodes[i]
+		n.Type = -1
+		if i == 0 || r.IntN(3) == 0 {
+			n.Known = true
+			for _, v := range r.Perm(g.NumNodes())[:1+r.IntN(5)] {
+				n.Cands = append(n.Cands, NodeCand{ID: uint32(v), Dist: dist()})
+			}
+		} else if r.IntN(3) == 0 {
+			n.Type = r.IntN(2)
+		}
+	}
+	for _, e := range edges {
+		pe := PatternEdge{H: e[0], T: e[1]}
+		if r.IntN(2) == 0 {
+			pe.H, pe.T = pe.T, pe.H
+		}
+		for _, rel := range r.Perm(3)[:1+r.IntN(3)] {
+			pe.Rels = append(pe.Rels, RelCand{Rel: data.RelID(rel), Dist: dist()})
+		}
+		p.Edges = append(p.Edges, pe)
+	}
+	return p
+}
+
+// bruteForce enumerates every injective mapping of the pattern's nodes onto
+// their candidate sets and every relation choice of its edges, and keeps
+// the k best: the specification TopKSubgraphs must meet.
+func bruteForce(g *Graph, p *MatchPattern, k int) []Subgraph {
+	var all []Subgraph
+	nodes := make([]uint32, len(p.Nodes))
+	rels := make([]data.RelID, len(p.Edges))
+	var edgesAt func(int)
+	edgesAt = func(j int) {
+		if j == len(p.Edges) {
+			all = append(all, Subgraph{Nodes: slices.Clone(nodes), Rels: slices.Clone(rels), GSD: p.GSD(nodes, rels)})
+			return
+		}
+		e := p.Edges[j]
+		for _, rc := range e.Rels {
+			a, b := nodes[e.H], nodes[e.T]
+			if slices.Contains(g.NeighborsByRel(a, rc.Rel), b) || slices.Contains(g.NeighborsByRel(b, rc.Rel), a) {
+				rels[j] = rc.Rel
+				edgesAt(j + 1)
+			}
+		}
+	}
+	var nodeAt func(int)
+	nodeAt = func(i int) {
+		if i == len(p.Nodes) {
+			edgesAt(0)
+			return
+		}
+		n := p.Nodes[i]
+		for v := range uint32(g.NumNodes()) {
+			if slices.Contains(nodes[:i], v) {
+				continue
+			}
+			if n.Known && !slices.ContainsFunc(n.Cands, func(c NodeCand) bool { return c.ID == v }) {
+				continue
+			}
+			if !n.Known && n.Type >= 0 && int(g.Type(v)) != n.Type {
+				continue
+			}
+			nodes[i] = v
+			nodeAt(i + 1)
+		}
+	}
+	nodeAt(0)
+	slices.SortFunc(all, func(a, b Subgraph) int { return compareSubgraphs(&a, &b) })
+	return all[:min(k, len(all))]
+}
+
+// TestTopKSubgraphsExact checks the pruned search, and the search without
+// pruning, against brute-force enumeration on random graphs and patterns of
+// every shape SimGRAG evaluates.
+func TestTopKSubgraphsExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	names := make([]string, 0, len(shapes))
+	for name := range shapes {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	cases, nonEmpty, pruned := 0, 0, 0
+	for trial := range 60 {
+		g := randomGraph(t, r, 8+r.IntN(10), 20+r.IntN(60))
+		for _, name := range names {
+			p := randomPattern(r, g, shapes[name])
+			k := 1 + r.IntN(8)
+			want := bruteForce(g, p, k)
+			for _, prune := range []bool{true, false} {
+				got, st, err := TopKSubgraphs(g, p, k, prune)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(got) != len(want) {
+					t.Fatalf("trial %d %s prune=%v k=%d: %d subgraphs, brute force %d\n got %v\nwant %v", trial, name, prune, k, len(got), len(want), got, want)
+				}
+				for i := range got {
+					if compareSubgraphs(&got[i], &want[i]) != 0 {
+						t.Fatalf("trial %d %s prune=%v: subgraph %d = %+v, brute force %+v", trial, name, prune, i, got[i], want[i])
+					}
+				}
+				if prune {
+					_, full, _ := TopKSubgraphs(g, p, k, false)
+					if st.Expanded < full.Expanded {
+						pruned++
+					}
+				}
+			}
+			cases++
+			if len(want) > 0 {
+				nonEmpty++
+			}
+		}
+	}
+	// The property must be exercised: most random patterns have matches,
+	// and pruning must cut work somewhere.
+	if nonEmpty < cases/3 || pruned == 0 {
+		t.Fatalf("%d of %d patterns had matches, pruning cut work in %d", nonEmpty, cases, pruned)
+	}
+	t.Logf("%d patterns, %d with matches, pruning cut work in %d", cases, nonEmpty, pruned)
+}
+
+func TestTopKSubgraphsHand(t *testing.T) {
+	g, err := Build(smallSKB())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	// Ann (close, 0.1) or Bob (0.3) writes ?p, and ?p cites ?q.
+	p := &MatchPattern{
+		Nodes: []PatternNode{
+			{Known: true, Type: -1, Cands: []NodeCand{{3, 0.1}, {4, 0.3}}},
+			{Type: 0}, {Type: -1},
+		},
+		Edges: []PatternEdge{
+			{H: 0, T: 1, Rels: []RelCand{{0, 0}}},
+			{H: 1, T: 2, Rels: []RelCand{{1, 0.25}, {0, 0.5}}},
+		},
+	}
+	got, _, err := TopKSubgraphs(g, p, 10, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Ann-P0-cites-P1 (0.1+0+0.25), Ann-P1-cites-P0 (0.35; tied, so P0 ranks first as a target),
+	// Ann-P0? writes from P0 to Bob: no. Ann-P1-writes-Bob (0.1+0.5),
+	// Bob-P1-cites-P0 (0.3+0.25), Bob-P1-writes-Ann (0.3+0.5).
+	want := []struct {
+		nodes []uint32
+		gsd   float64
+	}{
+		{[]uint32{3, 0, 1}, 0.35}, {[]uint32{3, 1, 0}, 0.35}, {[]uint32{4, 1, 0}, 0.55},
+		{[]uint32{3, 1, 4}, 0.6}, {[]uint32{4, 1, 3}, 0.8},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d subgraphs %+v", len(got), got)
+	}
+	for i, w := range want {
+		if !slices.Equal(got[i].Nodes, w.nodes) || got[i].GSD-w.gsd > 1e-6 || w.gsd-got[i].GSD > 1e-6 {
+			t.Errorf("subgraph %d = %v %.4f, want %v %.4f", i, got[i].Nodes, got[i].GSD, w.nodes, w.gsd)
+		}
+	}
+	ranked := RankTargets(got, 2)
+	if ids := []uint32{ranked[0].ID, ranked[1].ID, ranked[2].ID, ranked[3].ID}; !slices.Equal(ids, []uint32{0, 1, 4, 3}) {
+		t.Errorf("RankTargets = %v", ranked)
+	}
+	if _, _, err := TopKSubgraphs(g, &MatchPattern{Nodes: p.Nodes, Edges: p.Edges[1:]}, 3, true); err == nil {
+		t.Error("a disconnected pattern was accepted")
+	}
+}
