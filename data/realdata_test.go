@@ -128,7 +128,7 @@ func TestRealMetaQA(t *testing.T) {
 		}
 	}
 	qs, _ := ReadKGQA(filepath.Join(dir, "vanilla", "2-hop", "qa_dev.txt"), "")
-	if qs[0].Topic != "Joel Zwick" || qs[0].Text != "what are the languages spoken in the films directed by Joel Zwick" || qs[0].Answers[0] != "Greek" {
+	if qs[0].Topic != "Joel Zwick" || qs[0].Text != "what are the languages spoken in the films directed by [Joel Zwick]" || qs[0].Answers[0] != "Greek" {
 		t.Errorf("2-hop first question = %+v", qs[0])
 	}
 	if len(skb.QA.Queries) != 9992+14872+14274 {

@@ -233,7 +233,7 @@ func TestTriplesAndKGQA(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if qs[0].Topic != "A" || qs[0].Text != "who wrote A" || !cmp.Equal(qs[0].Answers, []string{"B", "C"}) {
+	if qs[0].Topic != "A" || qs[0].Text != "who wrote [A]" || !cmp.Equal(qs[0].Answers, []string{"B", "C"}) {
 		t.Errorf("%+v", qs[0])
 	}
 	st := KGQAToQA(skb, "dev", qs)

@@ -159,15 +159,13 @@ func ParseKGQA(r io.Reader, file string) ([]KGQuestion, error) {
 			return nil, perrf(file, sc.line, "", ErrSyntax, "want question<TAB>answers")
 		}
 		q, ans := string(b[:tab]), string(b[tab+1:])
-		open, close := strings.IndexByte(q, '['), strings.IndexByte(q, ']')
-		if open < 0 || close < open || strings.Count(q, "[") != 1 || strings.Count(q, "]") != 1 {
-			return nil, perrf(file, sc.line, "question", ErrSyntax, "want exactly one [topic entity] in brackets")
+		topic, ok := BracketedTopic(q)
+		if !ok {
+			return nil, perrf(file, sc.line, "question", ErrSyntax, "want exactly one non-empty [topic entity] in brackets")
 		}
-		topic := strings.TrimSpace(q[open+1 : close])
-		if topic == "" {
-			return nil, perrf(file, sc.line, "question", ErrSyntax, "empty topic entity []")
-		}
-		kq := KGQuestion{Line: sc.line, Text: q[:open] + q[open+1:close] + q[close+1:], Topic: topic}
+		// The text keeps MetaQA's brackets: they mark the topic entity for
+		// KGQA's linker, and every tokenizer treats them as separators.
+		kq := KGQuestion{Line: sc.line, Text: q, Topic: topic}
 		for _, a := range strings.Split(ans, "|") {
 			if a = strings.TrimSpace(a); a != "" {
 				kq.Answers = append(kq.Answers, a)

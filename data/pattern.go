@@ -1,0 +1,246 @@
+package data
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Pattern is a SimGRAG pattern graph: triples over entity mentions and
+// unknowns, as SimGRAG's query-to-pattern step writes them, e.g.
+//
+//	[["John Krasinski", "starred_actors", "UNKNOWN movie 1"],
+//	 ["UNKNOWN movie 1", "directed_by", "UNKNOWN person 1"]]
+//
+// A node is known unless its text starts with the word UNKNOWN; an unknown's
+// following words name its type ("UNKNOWN movie 1": type "movie"; a trailing
+// number only tells unknowns apart). Equal texts are one node.
+type Pattern struct {
+	Nodes   []PatternNode
+	Triples []PatternTriple
+	Target  int // index of the node the question asks for
+}
+
+// PatternNode is a node of a pattern graph.
+type PatternNode struct {
+	Text    string // as written
+	Unknown bool
+	Type    string // an unknown's type word(s), "" if none
+}
+
+// PatternTriple is one (head, relation, tail) of a pattern, by node index.
+type PatternTriple struct {
+	H   int
+	Rel string
+	T   int
+}
+
+// PatternRecord is one line of a patterns file.
+type PatternRecord struct {
+	QID     int         `json:"q_id"`
+	Query   string      `json:"query,omitempty"`
+	Triples [][3]string `json:"triples"`
+	Target  string      `json:"target,omitempty"`
+}
+
+// ParsePattern builds a pattern from triples. target names the unknown the
+// question asks for; "" means the last unknown to appear.
+func ParsePattern(triples [][3]string, target string) (Pattern, error) {
+	var p Pattern
+	if len(triples) == 0 {
+		return p, errors.New("no triples")
+	}
+	idx := map[string]int{}
+	node := func(s string) (int, error) {
+		s = strings.Join(strings.Fields(s), " ")
+		if s == "" {
+			return 0, errors.New("empty node")
+		}
+		if i, ok := idx[s]; ok {
+			return i, nil
+		}
+		n := PatternNode{Text: s}
+		if w := strings.Fields(s); strings.EqualFold(w[0], "UNKNOWN") {
+			n.Unknown = true
+			w = w[1:]
+			if len(w) > 0 && isNumber(w[len(w)-1]) {
+				w = w[:len(w)-1]
+			}
+			n.Type = strings.Join(w, " ")
+		}
+		idx[s] = len(p.Nodes)
+		p.Nodes = append(p.Nodes, n)
+		return idx[s], nil
+	}
+	for i, t := range triples {
+		h, err := node(t[0])
+		if err != nil {
+			return p, fmt.Errorf("triple %d head: %w", i+1, err)
+		}
+		tl, err := node(t[2])
+		if err != nil {
+			return p, fmt.Errorf("triple %d tail: %w", i+1, err)
+		}
+		rel := strings.TrimSpace(t[1])
+		if rel == "" {
+			return p, fmt.Errorf("triple %d: empty relation", i+1)
+		}
+		if h == tl {
+			return p, fmt.Errorf("triple %d: %q relates to itself", i+1, t[0])
+		}
+		p.Triples = append(p.Triples, PatternTriple{H: h, Rel: rel, T: tl})
+	}
+	p.Target = -1
+	if target != "" {
+		i, ok := idx[strings.Join(strings.Fields(target), " ")]
+		if !ok {
+			return p, fmt.Errorf("target %q is not a node of the triples", target)
+		}
+		p.Target = i
+	} else {
+		for i, n := range p.Nodes {
+			if n.Unknown {
+				p.Target = i
+			}
+		}
+	}
+	if p.Target < 0 || !p.Nodes[p.Target].Unknown {
+		return p, errors.New("the target must be an UNKNOWN node")
+	}
+	return p, nil
+}
+
+func isNumber(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// Triples3 writes the pattern back as triples.
+func (p Pattern) Triples3() [][3]string {
+	out := make([][3]string, len(p.Triples))
+	for i, t := range p.Triples {
+		out[i] = [3]string{p.Nodes[t.H].Text, t.Rel, p.Nodes[t.T].Text}
+	}
+	return out
+}
+
+// ReadPatterns reads a patterns file: one PatternRecord per line.
+func ReadPatterns(path string) (map[int]Pattern, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, perrf(path, 0, "", ErrMissingFile, "file not found")
+		}
+		return nil, err
+	}
+	defer f.Close()
+	return ParsePatterns(f, path)
+}
+
+// ParsePatterns parses patterns JSONL from r.
+func ParsePatterns(r io.Reader, file string) (map[int]Pattern, error) {
+	sc := newLineScanner(r, file)
+	out := map[int]Pattern{}
+	seen := map[int]int{}
+	for {
+		b, ok := sc.Next()
+		if !ok {
+			break
+		}
+		if len(strings.TrimSpace(string(b))) == 0 {
+			continue
+		}
+		var rec struct {
+			QID     *int        `json:"q_id"`
+			Triples [][3]string `json:"triples"`
+			Target  string      `json:"target"`
+		}
+		if err := json.Unmarshal(b, &rec); err != nil {
+			return nil, jsonErr(file, sc.line, b, err)
+		}
+		if rec.QID == nil {
+			return nil, perrf(file, sc.line, "q_id", ErrSyntax, "missing")
+		}
+		if prev, dup := seen[*rec.QID]; dup {
+			return nil, perrf(file, sc.line, "q_id", ErrDuplicateID, "q_id %d already on line %d", *rec.QID, prev)
+		}
+		seen[*rec.QID] = sc.line
+		p, err := ParsePattern(rec.Triples, rec.Target)
+		if err != nil {
+			return nil, perrf(file, sc.line, "triples", ErrSyntax, "%v", err)
+		}
+		out[*rec.QID] = p
+	}
+	return out, sc.Err()
+}
+
+// WritePatterns writes one PatternRecord per line.
+func WritePatterns(w io.Writer, recs []PatternRecord) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for i := range recs {
+		if err := enc.Encode(&recs[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// PlanPattern turns a metapath plan into a pattern graph: every path is a
+// chain from its anchor (the first restriction of the path's first type, a
+// known node) through unknowns of the path's types, all paths ending at one
+// shared target. Paths whose anchor type has no restriction are skipped;
+// ok is false when no path is left.
+func PlanPattern(p Plan) (Pattern, bool) {
+	var triples [][3]string
+	target := ""
+	for pi, path := range p.Metapath {
+		if len(path) < 3 || len(path)%2 == 0 {
+			continue
+		}
+		anchors := p.Restriction[path[0]]
+		if len(anchors) == 0 {
+			continue
+		}
+		last := len(path) - 1
+		if target == "" {
+			target = fmt.Sprintf("UNKNOWN %s 0", path[last])
+		}
+		prev := anchors[0]
+		for i := 1; i < last; i += 2 {
+			next := target
+			if i+1 != last {
+				next = fmt.Sprintf("UNKNOWN %s %d", path[i+1], (pi+1)*100+i)
+			}
+			rel := path[i]
+			if rel == AnyRelation {
+				return Pattern{}, false
+			}
+			triples = append(triples, [3]string{prev, rel, next})
+			prev = next
+		}
+	}
+	if len(triples) == 0 {
+		return Pattern{}, false
+	}
+	pat, err := ParsePattern(triples, target)
+	return pat, err == nil
+}
+
+// BracketedTopic returns the entity a KGQA question marks in brackets
+// (MetaQA: "who directed [Heat]"), and whether there is exactly one.
+func BracketedTopic(text string) (string, bool) {
+	open, close := strings.IndexByte(text, '['), strings.IndexByte(text, ']')
+	if open < 0 || close < open || strings.Count(text, "[") != 1 || strings.Count(text, "]") != 1 {
+		return "", false
+	}
+	t := strings.TrimSpace(text[open+1 : close])
+	return t, t != ""
+}

@@ -1,0 +1,123 @@
+package data
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParsePattern(t *testing.T) {
+	p, err := ParsePattern([][3]string{
+		{"John Krasinski", "starred_actors", "UNKNOWN movie 1"},
+		{"UNKNOWN movie 1", "directed_by", "UNKNOWN  person 1"},
+	}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Pattern{
+		Nodes: []PatternNode{
+			{Text: "John Krasinski"},
+			{Text: "UNKNOWN movie 1", Unknown: true, Type: "movie"},
+			{Text: "UNKNOWN person 1", Unknown: true, Type: "person"},
+		},
+		Triples: []PatternTriple{{0, "starred_actors", 1}, {1, "directed_by", 2}},
+		Target:  2,
+	}
+	if !cmp.Equal(p, want) {
+		t.Errorf("got %+v", p)
+	}
+	if p, err = ParsePattern(p.Triples3(), "UNKNOWN movie 1"); err != nil || p.Target != 1 {
+		t.Errorf("explicit target: %v %v", p.Target, err)
+	}
+	for _, bad := range []struct {
+		triples [][3]string
+		target  string
+		msg     string
+	}{
+		{nil, "", "no triples"},
+		{[][3]string{{"a", "r", "b"}}, "", "UNKNOWN"},
+		{[][3]string{{"a", "", "UNKNOWN 1"}}, "", "empty relation"},
+		{[][3]string{{"UNKNOWN 1", "r", "UNKNOWN 1"}}, "", "itself"},
+		{[][3]string{{"a", "r", "UNKNOWN 1"}}, "UNKNOWN 2", "not a node"},
+		{[][3]string{{" ", "r", "UNKNOWN 1"}}, "", "empty node"},
+	} {
+		if _, err := ParsePattern(bad.triples, bad.target); err == nil || !strings.Contains(err.Error(), bad.msg) {
+			t.Errorf("%v: err %v, want %q", bad.triples, err, bad.msg)
+		}
+	}
+}
+
+func TestParsePatternsFile(t *testing.T) {
+	in := `{"q_id": 4, "query": "who directed [Heat]", "triples": [["Heat", "directed_by", "UNKNOWN person 1"]]}
+
+{"q_id": 5, "triples": [["A", "r", "UNKNOWN x"], ["B", "s", "UNKNOWN x"]], "target": "UNKNOWN x"}
+`
+	ps, err := ParsePatterns(strings.NewReader(in), "p.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 2 || len(ps[5].Nodes) != 3 || ps[5].Target != 1 || ps[4].Nodes[1].Type != "person" {
+		t.Errorf("%+v", ps)
+	}
+	_, err = ParsePatterns(strings.NewReader(in+`{"q_id": 6, "triples": [["A", "r", "B"]]}`+"\n"), "p.jsonl")
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Line != 4 || pe.Field != "triples" {
+		t.Errorf("no unknown: %v", err)
+	}
+	_, err = ParsePatterns(strings.NewReader(in+`{"q_id": 4, "triples": [["A", "r", "UNKNOWN"]]}`+"\n"), "p.jsonl")
+	if !errors.Is(err, ErrDuplicateID) {
+		t.Errorf("duplicate: %v", err)
+	}
+}
+
+func TestPlanPattern(t *testing.T) {
+	p, ok := PlanPattern(Plan{
+		Metapath: [][]string{
+			{"author", "writes", "paper", "cites", "paper"},
+			{"field", "has_topic", "paper"},
+		},
+		Restriction: map[string][]string{"author": {"Ann Lee"}, "field": {"optics"}},
+	})
+	if !ok {
+		t.Fatal("not converted")
+	}
+	got := p.Triples3()
+	want := [][3]string{
+		{"Ann Lee", "writes", "UNKNOWN paper 101"},
+		{"UNKNOWN paper 101", "cites", "UNKNOWN paper 0"},
+		{"optics", "has_topic", "UNKNOWN paper 0"},
+	}
+	if !cmp.Equal(got, want) || p.Nodes[p.Target].Text != "UNKNOWN paper 0" {
+		t.Errorf("got %v target %d", got, p.Target)
+	}
+	if _, ok := PlanPattern(Plan{Metapath: [][]string{{"a", "r", "b"}}}); ok {
+		t.Error("a plan without anchors converted")
+	}
+}
+
+func FuzzParsePatterns(f *testing.F) {
+	f.Add(`{"q_id": 1, "triples": [["A", "r", "UNKNOWN t 1"]]}`)
+	f.Add(`{"q_id": 1, "triples": [["A", "r", "UNKNOWN"]], "target": "A"}`)
+	f.Fuzz(func(t *testing.T, s string) {
+		ps, err := ParsePatterns(strings.NewReader(s), "f")
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("unlocated error %v", err)
+			}
+			return
+		}
+		for _, p := range ps {
+			if p.Target < 0 || p.Target >= len(p.Nodes) || !p.Nodes[p.Target].Unknown {
+				t.Fatalf("bad target %+v", p)
+			}
+			for _, tr := range p.Triples {
+				if tr.H == tr.T || tr.H >= len(p.Nodes) || tr.T >= len(p.Nodes) {
+					t.Fatalf("bad triple %+v", p)
+				}
+			}
+		}
+	})
+}
