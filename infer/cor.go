@@ -229,9 +229,15 @@ func LoadModelOpts(ws *workspace.Workspace, dir string, ignoreFingerprint bool) 
 			method.Planner = pt.Planner
 		}
 		return method, nil
-	case "planner":
+	case "planner", "kgqa":
 		var cfg PlannerConfig
-		if err := json.Unmarshal(mc.Model, &cfg); err != nil {
+		var kc KGQAConfig
+		if ck.Manifest.Kind == "kgqa" {
+			if err := json.Unmarshal(mc.Model, &kc); err != nil {
+				return nil, fmt.Errorf("%s: KGQA config: %w", dir, err)
+			}
+			cfg = kc.Planner
+		} else if err := json.Unmarshal(mc.Model, &cfg); err != nil {
 			return nil, fmt.Errorf("%s: planner config: %w", dir, err)
 		}
 		gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(0, 0)))
@@ -242,7 +248,7 @@ func LoadModelOpts(ws *workspace.Workspace, dir string, ignoreFingerprint bool) 
 			return nil, fmt.Errorf("%s: %w", dir, err)
 		}
 		var d *DenseChannel
-		if cfg.QueryDim > 0 {
+		if cfg.QueryDim > 0 || ck.Manifest.Kind == "kgqa" {
 			if d, err = LoadDense(ws); err != nil {
 				return nil, err
 			}
@@ -251,6 +257,13 @@ func LoadModelOpts(ws *workspace.Workspace, dir string, ignoreFingerprint bool) 
 			}
 		}
 		p := NewPlanner(ws, d, cfg, gate)
+		if ck.Manifest.Kind == "kgqa" {
+			s, err := NewSimGRAG(ws, d, kc.SimGRAG)
+			if err != nil {
+				return nil, err
+			}
+			return (&KGQA{Planner: p, S: s}).Method(), nil
+		}
 		return &PlannedTraversal{Planner: p, T: &TraversalMethod{ws: ws, tm: NewWorkspaceMatcher(ws)}}, nil
 	case "encoder":
 		var cfg models.EncoderConfig

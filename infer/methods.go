@@ -31,6 +31,7 @@ func Methods() []MethodInfo {
 		{"oracle-plan", "executes the query's ground-truth plan on the graph and ranks the reached nodes by BM25 of the textual restriction (an upper bound; needs plans)"},
 		{"plan-structure", "executes only the structure of the ground-truth plan: reached nodes ranked by id, no text (shows what graph-only retrieval misses)"},
 		{"dense", "cosine of query and document vectors from the workspace's dense channel (strata train encoder, or imported embeddings)"},
+		{"simgrag", "SimGRAG: the query's plan as a pattern graph, matched onto the graph by Graph Semantic Distance over the dense channel; the target's bindings in the top-k subgraphs ranked by GSD (needs plans and an encoder)"},
 		{"mor-traversal", "MoR's mixed structural-textual traversal with the query's plan, the pool ranked by BM25 (MoR without its reranker; needs plans)"},
 	}
 }
@@ -48,6 +49,16 @@ func NewMethod(ws *workspace.Workspace, name string) (Method, error) {
 		return &DenseMethod{ws: ws, d: d}, nil
 	case "mor-traversal":
 		return &TraversalMethod{ws: ws, tm: NewWorkspaceMatcher(ws)}, nil
+	case "simgrag":
+		d, err := LoadDense(ws)
+		if err != nil {
+			return nil, err
+		}
+		s, err := NewSimGRAG(ws, d, SimGRAGConfig{})
+		if err != nil {
+			return nil, err
+		}
+		return &SimGRAGMethod{S: s, Patterns: PlanPatterns(ws)}, nil
 	case "oracle-plan", "plan-structure":
 		return &PlanMethod{ws: ws, useText: name == "oracle-plan"}, nil
 	}

@@ -15,12 +15,29 @@ import (
 	"github.com/strata-retrieval/strata/models"
 )
 
-// PlannerModel adapts the planner's classifier to the loop.
-type PlannerModel struct{ *infer.Planner }
+// PlannerModel adapts the planner's classifier to the loop. With KGQA set
+// it is saved as a KGQA model (kind "kgqa": the planner predicts SimGRAG
+// patterns).
+type PlannerModel struct {
+	*infer.Planner
+	KGQA *infer.KGQAConfig
+}
 
-func (m PlannerModel) Kind() string                         { return "planner" }
-func (m PlannerModel) Params() []models.NamedParam          { return m.Gate.Params() }
-func (m PlannerModel) ConfigJSON() (json.RawMessage, error) { return json.Marshal(m.Cfg) }
+func (m PlannerModel) Kind() string {
+	if m.KGQA != nil {
+		return "kgqa"
+	}
+	return "planner"
+}
+func (m PlannerModel) Params() []models.NamedParam { return m.Gate.Params() }
+func (m PlannerModel) ConfigJSON() (json.RawMessage, error) {
+	if m.KGQA != nil {
+		c := *m.KGQA
+		c.Planner = m.Cfg
+		return json.Marshal(c)
+	}
+	return json.Marshal(m.Cfg)
+}
 
 type plannerTask struct {
 	g *models.Gate
@@ -47,14 +64,19 @@ type PlannerOptions struct {
 	Train    Config
 	Run      Options
 	ValSplit string // default "val"
+	// Plans are the labels; nil means the workspace's plans.
+	Plans map[int]data.Plan
+	// KGQA, when set, saves the planner as a KGQA model with these
+	// settings (see infer.KGQA).
+	KGQA *infer.KGQAConfig
 }
 
 // PlanAccuracy is the share of queries whose predicted metapath equals
 // the reference plan's (queries without a usable reference are skipped).
-func PlanAccuracy(p *infer.Planner, ws *workspace.Workspace, qs []data.Query) (float64, int, error) {
+func PlanAccuracy(p *infer.Planner, plans map[int]data.Plan, qs []data.Query) (float64, int, error) {
 	right, n := 0, 0
 	for _, q := range qs {
-		ref, ok := ws.Plans[q.ID]
+		ref, ok := plans[q.ID]
 		if !ok || len(ref.Metapath) == 0 {
 			continue
 		}
@@ -78,7 +100,10 @@ func PlanAccuracy(p *infer.Planner, ws *workspace.Workspace, qs []data.Query) (f
 // such as MoR's) and selects the checkpoint with the best validation
 // accuracy (exact metapath).
 func TrainPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, o PlannerOptions) (*infer.Planner, *Result, error) {
-	if ws.SKB.QA == nil || len(ws.Plans) == 0 {
+	if o.Plans == nil {
+		o.Plans = ws.Plans
+	}
+	if ws.SKB.QA == nil || len(o.Plans) == 0 {
 		return nil, nil, fmt.Errorf("the planner learns from plans, and this workspace has none (import them with --plans)")
 	}
 	if o.Hidden == 0 {
@@ -93,7 +118,7 @@ func TrainPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseCh
 	}
 	keys := map[string][][]string{}
 	for _, q := range qs {
-		if p, ok := ws.Plans[q.ID]; ok && len(p.Metapath) > 0 {
+		if p, ok := o.Plans[q.ID]; ok && len(p.Metapath) > 0 {
 			keys[infer.TemplateKey(p.Metapath)] = p.Metapath
 		}
 	}
@@ -123,7 +148,7 @@ func TrainPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseCh
 	p := infer.NewPlanner(ws, d, cfg, gate)
 	task := &plannerTask{g: gate, k: len(cfg.Templates)}
 	for _, q := range qs {
-		pl, ok := ws.Plans[q.ID]
+		pl, ok := o.Plans[q.ID]
 		if !ok || len(pl.Metapath) == 0 {
 			continue
 		}
@@ -139,13 +164,13 @@ func TrainPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseCh
 		return nil, nil, err
 	}
 	o.Run.Eval = func(ctx context.Context) (map[string]float64, error) {
-		acc, _, err := PlanAccuracy(p, ws, vqs)
+		acc, _, err := PlanAccuracy(p, o.Plans, vqs)
 		return map[string]float64{o.ValSplit + "/plan_acc": acc}, err
 	}
 	if o.Train.Metric == "" {
 		o.Train.Metric = o.ValSplit + "/plan_acc"
 	}
-	res, err := Train(ctx, PlannerModel{p}, task, o.Train, o.Run)
+	res, err := Train(ctx, PlannerModel{Planner: p, KGQA: o.KGQA}, task, o.Train, o.Run)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -29,7 +29,7 @@ func TestTrainPlanner(t *testing.T) {
 		t.Errorf("%d templates, the training plans have %d", len(p.Cfg.Templates), len(distinct))
 	}
 	qs, _ := ws.SKB.QA.Split("test")
-	acc, n, err := PlanAccuracy(p, ws, qs)
+	acc, n, err := PlanAccuracy(p, ws.Plans, qs)
 	if err != nil {
 		t.Fatal(err)
 	}

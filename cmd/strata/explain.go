@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -20,7 +21,7 @@ func newExplainCmd(u *ui) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   `explain WORKSPACE --model RUNDIR/best --query "..."`,
-		Short: "Show how a CoR or MoR model scores a query (gates and contributions, or the plan and trajectories)",
+		Short: "Show how a CoR, MoR or KGQA model scores a query (gates and contributions, the plan and trajectories, or the pattern and subgraphs)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if model == "" || query == "" {
@@ -38,9 +39,12 @@ func newExplainCmd(u *ui) *cobra.Command {
 			if mm, ok := m.(*infer.MoRMethod); ok {
 				return explainMoR(u, ws, mm, query, k, asJSON)
 			}
+			if sm, ok := m.(*infer.SimGRAGMethod); ok && sm.KGQA != nil {
+				return explainKGQA(cmd.Context(), u, ws, sm.KGQA, query, k, asJSON)
+			}
 			cm, ok := m.(*infer.CoRMethod)
 			if !ok {
-				return fmt.Errorf("%s is a %s model; explain shows CoR and MoR models", model, m.Name())
+				return fmt.Errorf("%s is a %s model; explain shows CoR, MoR and KGQA models", model, m.Name())
 			}
 			e, err := cm.Explain(data.Query{ID: -1, Text: query}, k)
 			if err != nil {
@@ -138,6 +142,40 @@ func explainMoR(u *ui, ws *workspace.Workspace, m *infer.MoRMethod, query string
 			steps = append(steps, fmt.Sprintf("%s[%s] %s", how, ws.SKB.Schema.NodeTypes[s.Type], ws.SKB.Nodes[s.Node].Name))
 		}
 		fmt.Fprintf(w, "%d\t%d\t%.4f\t%s\n", i+1, h.Node, h.Score, strings.Join(steps, " -> "))
+	}
+	return w.Flush()
+}
+
+func explainKGQA(ctx context.Context, u *ui, ws *workspace.Workspace, m *infer.KGQA, query string, k int, asJSON bool) error {
+	e, err := m.Explain(ctx, data.Query{ID: -1, Text: query})
+	if err != nil {
+		return err
+	}
+	if len(e.Hits) > k {
+		e.Hits = e.Hits[:k]
+	}
+	if len(e.Subgraphs) > k {
+		e.Subgraphs = e.Subgraphs[:k]
+	}
+	if asJSON {
+		return json.NewEncoder(u.out).Encode(e)
+	}
+	fmt.Fprintln(u.out, "pattern (predicted):")
+	for _, t := range e.Pattern {
+		fmt.Fprintf(u.out, "  (%s, %s, %s)\n", t[0], t[1], t[2])
+	}
+	w := tabwriter.NewWriter(u.out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "\nrank\tnode\tGSD\tanswer")
+	for i, h := range e.Hits {
+		fmt.Fprintf(w, "%d\t%d\t%.4f\t%s\n", i+1, h.ID, -h.Score, ws.SKB.Nodes[h.ID].Name)
+	}
+	fmt.Fprintln(w, "\nsubgraph\tGSD\tnodes (pattern order)")
+	for i, s := range e.Subgraphs {
+		var names []string
+		for _, v := range s.Nodes {
+			names = append(names, ws.SKB.Nodes[v].Name)
+		}
+		fmt.Fprintf(w, "%d\t%.4f\t%s\n", i+1, s.GSD, strings.Join(names, " | "))
 	}
 	return w.Flush()
 }

@@ -160,6 +160,7 @@ func importTriples(u *ui, o importOptions) (*data.SKB, map[int]data.Plan, error)
 		return nil, nil, err
 	}
 	plans := map[int]data.Plan{}
+	incomplete := map[int]bool{} // questions with answers the KB lacks
 	for _, spec := range o.KGQA {
 		qaFiles = append(qaFiles, spec)
 	}
@@ -185,6 +186,9 @@ func importTriples(u *ui, o importOptions) (*data.SKB, map[int]data.Plan, error)
 		// can train on part of a dev set and report on the rest.
 		added := skb.QA.Queries[len(skb.QA.Queries)-len(qs):]
 		for i, q := range added {
+			if len(q.Answers) < len(qs[i].Answers) {
+				incomplete[q.ID] = true
+			}
 			if p, ok := data.MetaQAPlan(qs[i].QType, qs[i].Topic); ok {
 				plans[q.ID] = p
 			}
@@ -201,7 +205,7 @@ func importTriples(u *ui, o importOptions) (*data.SKB, map[int]data.Plan, error)
 			file, split, st.Questions, st.MissingTopics, st.DroppedAnswers, st.NoAnswer)
 	}
 	if len(plans) > 0 {
-		if err := addReachableSplit(skb, plans); err != nil {
+		if err := addReachableSplit(skb, plans, incomplete); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -212,19 +216,30 @@ func importTriples(u *ui, o importOptions) (*data.SKB, map[int]data.Plan, error)
 }
 
 // addReachableSplit adds "test-reachable": the test questions whose every
-// answer (none dropped) the question type's path reaches from the topic.
-func addReachableSplit(skb *data.SKB, plans map[int]data.Plan) error {
+// answer is a node of the KB (none in incomplete) and is reached from the
+// topic by the question type's path; and per question file, e.g.
+// "1-hop-dev/test-reachable".
+func addReachableSplit(skb *data.SKB, plans map[int]data.Plan, incomplete map[int]bool) error {
 	g, err := graphops.Build(skb)
 	if err != nil {
 		return err
 	}
 	defer g.Close()
 	names := graphops.NewNameIndex(skb)
+	source := map[int]string{} // question -> the file's split
+	for name, ids := range skb.QA.Splits {
+		if name == data.SplitTrain || name == data.SplitVal || name == data.SplitTest {
+			continue
+		}
+		for _, id := range ids {
+			source[id] = name
+		}
+	}
 	var ids []int
 	for _, id := range skb.QA.Splits[data.SplitTest] {
 		q, _ := skb.QA.ByID(id)
 		p, ok := plans[id]
-		if !ok || len(q.Answers) == 0 {
+		if !ok || len(q.Answers) == 0 || incomplete[id] {
 			continue
 		}
 		res, err := graphops.ExecutePlan(g, names, p)
@@ -240,6 +255,9 @@ func addReachableSplit(skb *data.SKB, plans map[int]data.Plan) error {
 		}
 		if all {
 			ids = append(ids, id)
+			if src := source[id]; src != "" {
+				skb.QA.Splits[src+"/test-reachable"] = append(skb.QA.Splits[src+"/test-reachable"], id)
+			}
 		}
 	}
 	skb.QA.Splits["test-reachable"] = ids

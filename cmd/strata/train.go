@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/strata-retrieval/strata/checkpoints"
+	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/gating"
 	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/workspace"
@@ -60,7 +61,7 @@ go to the run directory, RUNDIR/best points at the one with the best val MRR,
 and the same seed and data give bit-identical checkpoints; --resume continues
 an interrupted run exactly.`,
 	}
-	cmd.AddCommand(newTrainEncoderCmd(u), newTrainCoRCmd(u), newTrainPlannerCmd(u), newTrainMoRCmd(u))
+	cmd.AddCommand(newTrainEncoderCmd(u), newTrainCoRCmd(u), newTrainPlannerCmd(u), newTrainMoRCmd(u), newTrainKGQACmd(u))
 	return cmd
 }
 
@@ -323,5 +324,94 @@ the trained planner instead. The --no-* flags are MoR's feature ablations.`,
 	cmd.Flags().BoolVar(&lastNode, "last-node-only", false, "ablation: features of the candidate only, not its trajectory")
 	cmd.Flags().BoolVar(&noText, "no-textual-retrieval", false, "ablation: the traversal adds no textual matches after its seeds")
 	cmd.Flags().BoolVar(&noStruct, "no-structural-retrieval", false, "ablation: the traversal follows no edges")
+	return cmd
+}
+
+func newTrainKGQACmd(u *ui) *cobra.Command {
+	var f trainFlags
+	var hidden, maxHops int
+	var labels string
+	var sc infer.SimGRAGConfig
+	cmd := &cobra.Command{
+		Use:   "kgqa WORKSPACE",
+		Short: "Train the KGQA pattern predictor that feeds SimGRAG (knowledge-graph question answering)",
+		Long: `Train SimGRAG's query-to-pattern step without an LLM: a classifier over
+relation paths (the planner's network), whose predicted path, anchored at
+the question's topic entity (MetaQA's [bracketed] mention, else the linked
+entity), becomes a pattern graph such as
+  (John Krasinski, starred_actors, UNKNOWN entity 1),
+  (UNKNOWN entity 1, directed_by, UNKNOWN entity 0)
+that SimGRAG aligns with the graph's subgraphs by Graph Semantic Distance.
+
+Labels: --labels plans uses the workspace's plans (MetaQA's question types,
+imported by strata import --format triples); --labels mined finds, for each
+training question, the relation path of at most --max-hops steps from the
+topic whose end nodes best match the gold answers (F1); auto (the default)
+uses plans when the workspace has them. Checkpoints are selected by val
+accuracy of the predicted path; evaluate with
+  strata eval WORKSPACE --model RUNDIR/best --split test --json
+When the workspace has no dense channel, the default encoder is trained
+first (SimGRAG embeds pattern nodes and relations with it).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ws, d, err := loadWithDense(args[0])
+			if err != nil {
+				return err
+			}
+			defer ws.Close()
+			if d == nil {
+				u.stage("no dense channel: training the default encoder first")
+				var ef trainFlags
+				ef.cfg = train.Config{Epochs: 4, BatchSize: 128, LR: 1e-3, Seed: f.cfg.Seed}
+				if d, err = trainEncoder(cmd.Context(), u, ws, ef, models.EncoderConfig{}, 0.05); err != nil {
+					return err
+				}
+			}
+			plans := ws.Plans
+			switch labels {
+			case "auto":
+				labels = "plans"
+				if len(ws.Plans) == 0 {
+					labels = "mined"
+				}
+			case "plans", "mined":
+			default:
+				return fmt.Errorf("--labels %q: want auto, plans or mined", labels)
+			}
+			if labels == "mined" {
+				var qs []data.Query
+				for _, s := range []string{data.SplitTrain, data.SplitVal} {
+					part, err := ws.SKB.QA.Split(s)
+					if err != nil {
+						return err
+					}
+					qs = append(qs, part...)
+				}
+				u.stage("mining relation paths for %d questions", len(qs))
+				var missed int
+				plans, missed = infer.MinePlans(ws, qs, maxHops)
+				fmt.Fprintf(u.err, "mined paths for %d of %d train and val questions (%d without a topic or a path to an answer)\n", len(plans), len(qs), missed)
+			}
+			opt := f.options(u, ws, "kgqa")
+			kc := &infer.KGQAConfig{SimGRAG: sc.WithDefaults(), Labels: labels}
+			p, res, err := train.TrainPlanner(cmd.Context(), ws, d, train.PlannerOptions{Hidden: hidden, Train: f.cfg, Run: opt, Plans: plans, KGQA: kc})
+			if err != nil {
+				return err
+			}
+			if err := writeRunPipeline(opt.RunDir, "kgqa"); err != nil {
+				return err
+			}
+			fmt.Fprintf(u.out, "trained KGQA pattern predictor (%s labels): %d relation paths, %d steps (%s), best %s val path accuracy %.4f\nevaluate with: strata eval %s --model %s --json\n",
+				labels, len(p.Cfg.Templates), res.Steps, res.Stopped, res.Best, res.BestValue, args[0], filepath.Join(opt.RunDir, checkpoints.BestLink))
+			return nil
+		},
+	}
+	f.bind(cmd, 10, 64, 3e-3)
+	cmd.Flags().IntVar(&hidden, "hidden", 128, "classifier hidden units")
+	cmd.Flags().StringVar(&labels, "labels", "auto", "path labels: auto, plans or mined")
+	cmd.Flags().IntVar(&maxHops, "max-hops", 3, "longest mined path")
+	cmd.Flags().IntVar(&sc.K, "k", 100, "SimGRAG: subgraphs kept per question")
+	cmd.Flags().IntVar(&sc.KNodes, "k-nodes", 8, "SimGRAG: candidate nodes per known pattern node")
+	cmd.Flags().IntVar(&sc.KRels, "k-rels", 3, "SimGRAG: candidate relations per pattern triple")
 	return cmd
 }

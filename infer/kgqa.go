@@ -1,0 +1,153 @@
+package infer
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+)
+
+// KGQAConfig describes a trained KGQA model: the native pattern predictor
+// (a planner whose templates are relation paths) and SimGRAG's settings.
+type KGQAConfig struct {
+	Planner PlannerConfig `json:"planner"`
+	SimGRAG SimGRAGConfig `json:"simgrag"`
+	Labels  string        `json:"labels"` // "plans" (e.g. MetaQA question types) or "mined"
+}
+
+// KGQA answers questions over a knowledge graph as SimGRAG does, with a
+// native pattern predictor in place of the LLM: the planner classifies the
+// question into a relation path, the topic entity (MetaQA's bracketed
+// mention, else the planner's linked anchor) becomes the pattern's known
+// node, and SimGRAG retrieves the subgraphs.
+type KGQA struct {
+	Planner *Planner
+	S       *SimGRAG
+}
+
+// Pattern predicts the question's pattern graph.
+func (k *KGQA) Pattern(q data.Query) (data.Pattern, bool, error) {
+	plan, _, err := k.Planner.Predict(q)
+	if err != nil {
+		return data.Pattern{}, false, err
+	}
+	if topic, ok := data.BracketedTopic(q.Text); ok && len(plan.Metapath) > 0 && len(plan.Metapath[0]) > 0 {
+		r := map[string][]string{}
+		for t, v := range plan.Restriction {
+			r[t] = v
+		}
+		r[plan.Metapath[0][0]] = []string{topic}
+		plan.Restriction = r
+	}
+	p, ok := data.PlanPattern(plan)
+	return p, ok, nil
+}
+
+// Method serves the KGQA model as a retrieval method.
+func (k *KGQA) Method() *SimGRAGMethod {
+	return &SimGRAGMethod{S: k.S, Patterns: k.Pattern, Label: "kgqa", KGQA: k}
+}
+
+// MinePlans labels questions without a plan by mining: from each
+// question's topic entities (the bracketed mention resolved by exact name,
+// else the linked mentions) the relation path of at most maxHops steps
+// whose end nodes best match the gold answers (graphops.MinePath). It
+// returns the plans and how many questions got none.
+func MinePlans(ws *workspace.Workspace, qs []data.Query, maxHops int) (map[int]data.Plan, int) {
+	out := map[int]data.Plan{}
+	missed := 0
+	names := ws.Names()
+	link := ws.Linker()
+	s := &ws.SKB.Schema
+	for _, q := range qs {
+		var topics []uint32
+		if t, ok := data.BracketedTopic(q.Text); ok {
+			for ti := range s.NodeTypes {
+				topics = append(topics, names.Lookup(data.TypeID(ti), t)...)
+			}
+		} else {
+			topics = link.TopicEntities(q.Text)
+		}
+		if len(topics) == 0 || len(q.Answers) == 0 {
+			missed++
+			continue
+		}
+		slices.Sort(topics)
+		topics = slices.Compact(topics)
+		mp, ok := graphops.MinePath(ws.Graph, topics, q.Answers, maxHops, 20000)
+		if !ok {
+			missed++
+			continue
+		}
+		// The path's node types: the topic's, then those the walk reaches
+		// (the most common type among the answers at the end).
+		path := []string{s.NodeTypes[ws.Graph.Type(topics[0])]}
+		for i, r := range mp.Rels {
+			t := path[len(path)-1]
+			if i == len(mp.Rels)-1 {
+				t = s.NodeTypes[ws.Graph.Type(q.Answers[0])]
+			} else if tt, ok := commonNeighbourType(ws.Graph, topics, mp.Rels[:i+1]); ok {
+				t = s.NodeTypes[tt]
+			}
+			path = append(path, s.RelationTypes[r], t)
+		}
+		out[q.ID] = data.Plan{Metapath: [][]string{path}, Restriction: map[string][]string{path[0]: {ws.SKB.Nodes[topics[0]].Name}}}
+	}
+	return out, missed
+}
+
+// commonNeighbourType is the most common node type at the end of rels from
+// the topics.
+func commonNeighbourType(g *graphops.Graph, topics []uint32, rels []data.RelID) (data.TypeID, bool) {
+	f := topics
+	for _, r := range rels {
+		var next []uint32
+		for _, v := range f {
+			next = append(next, g.NeighborsByRel(v, r)...)
+		}
+		if len(next) > 20000 {
+			next = next[:20000]
+		}
+		f = next
+	}
+	if len(f) == 0 {
+		return 0, false
+	}
+	counts := map[data.TypeID]int{}
+	best := g.Type(f[0])
+	for _, v := range f {
+		t := g.Type(v)
+		counts[t]++
+		if counts[t] > counts[best] || counts[t] == counts[best] && t < best {
+			best = t
+		}
+	}
+	return best, true
+}
+
+// KGQAExplanation is a KGQA answer with its evidence.
+type KGQAExplanation struct {
+	Pattern   [][3]string
+	Hits      []index.Hit
+	Subgraphs []graphops.Subgraph
+}
+
+// Explain predicts the pattern and retrieves its subgraphs.
+func (k *KGQA) Explain(ctx context.Context, q data.Query) (*KGQAExplanation, error) {
+	p, ok, err := k.Pattern(q)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, fmt.Errorf("no pattern for %q (no topic entity found)", q.Text)
+	}
+	res, err := k.S.Retrieve(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	return &KGQAExplanation{Pattern: p.Triples3(), Hits: res.Hits, Subgraphs: res.Subgraphs}, nil
+}

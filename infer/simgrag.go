@@ -1,0 +1,207 @@
+package infer
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+)
+
+// SimGRAGConfig sets SimGRAG's pattern-to-subgraph retrieval.
+type SimGRAGConfig struct {
+	K       int  `json:"k"`       // subgraphs kept, default 100
+	KNodes  int  `json:"k_nodes"` // candidates per known pattern node, default 8
+	KRels   int  `json:"k_rels"`  // candidate relation types per pattern triple, default 3
+	NoPrune bool `json:"no_prune,omitempty"`
+}
+
+// WithDefaults fills unset fields.
+func (c SimGRAGConfig) WithDefaults() SimGRAGConfig {
+	if c.K <= 0 {
+		c.K = 100
+	}
+	if c.KNodes <= 0 {
+		c.KNodes = 8
+	}
+	if c.KRels <= 0 {
+		c.KRels = 3
+	}
+	return c
+}
+
+// SimGRAG aligns pattern graphs with subgraphs: known pattern nodes and
+// relations get candidates by L2 distance of normalised vectors from the
+// workspace's dense channel (nodes: their documents; relations: their
+// names), and graphops.TopKSubgraphs finds the k matches of smallest Graph
+// Semantic Distance.
+type SimGRAG struct {
+	Cfg  SimGRAGConfig
+	ws   *workspace.Workspace
+	d    *DenseChannel
+	rels *index.Matrix // one row per relation type
+}
+
+// NewSimGRAG binds SimGRAG to a workspace and its dense channel, which must
+// have an encoder (pattern nodes are new text).
+func NewSimGRAG(ws *workspace.Workspace, d *DenseChannel, cfg SimGRAGConfig) (*SimGRAG, error) {
+	if d == nil || d.Encoder == nil {
+		return nil, fmt.Errorf("SimGRAG embeds pattern nodes and relations as text, so it needs a dense channel with an encoder (strata train encoder)")
+	}
+	rt := ws.SKB.Schema.RelationTypes
+	names := make([]string, len(rt))
+	for i, r := range rt {
+		names[i] = RelationText(r)
+	}
+	m := index.NewMatrix(len(rt), d.Encoder.Dim())
+	if len(rt) > 0 {
+		copy(m.Data, d.Encoder.EncodeTexts(names))
+	}
+	return &SimGRAG{Cfg: cfg.WithDefaults(), ws: ws, d: d, rels: m}, nil
+}
+
+// RelationText is a relation type's name as words ("directed_by" ->
+// "directed by").
+func RelationText(r string) string {
+	return strings.Join(strings.FieldsFunc(r, func(c rune) bool { return c == '_' || c == '/' || c == '-' }), " ")
+}
+
+// l2 is the L2 distance of two unit vectors with cosine c.
+func l2(c float32) float32 { return float32(math.Sqrt(max(0, 2-2*float64(c)))) }
+
+// Match computes the candidates of a pattern.
+func (s *SimGRAG) Match(ctx context.Context, p data.Pattern) (*graphops.MatchPattern, error) {
+	mp := &graphops.MatchPattern{Nodes: make([]graphops.PatternNode, len(p.Nodes))}
+	var known []string
+	var at []int
+	for i, n := range p.Nodes {
+		pn := &mp.Nodes[i]
+		pn.Type = -1
+		if n.Unknown {
+			if t, ok := s.ws.SKB.Schema.NodeTypeID(n.Type); ok {
+				pn.Type = int(t)
+			}
+			continue
+		}
+		pn.Known = true
+		known = append(known, n.Text)
+		at = append(at, i)
+	}
+	if len(known) == 0 {
+		return nil, fmt.Errorf("%w: no known node to anchor the search", graphops.ErrPattern)
+	}
+	q := index.NewMatrix(len(known), s.d.Encoder.Dim())
+	copy(q.Data, s.d.Encoder.EncodeTexts(known))
+	hits, err := index.SearchDense(ctx, s.d.Docs, q, s.Cfg.KNodes, nil, index.DenseConfig{})
+	if err != nil {
+		return nil, err
+	}
+	for j, hs := range hits {
+		for _, h := range hs {
+			mp.Nodes[at[j]].Cands = append(mp.Nodes[at[j]].Cands, graphops.NodeCand{ID: h.ID, Dist: l2(h.Score)})
+		}
+	}
+	texts := make([]string, len(p.Triples))
+	for i, t := range p.Triples {
+		texts[i] = RelationText(t.Rel)
+	}
+	rq := index.NewMatrix(len(texts), s.d.Encoder.Dim())
+	copy(rq.Data, s.d.Encoder.EncodeTexts(texts))
+	rhits, err := index.SearchDense(ctx, s.rels, rq, s.Cfg.KRels, nil, index.DenseConfig{})
+	if err != nil {
+		return nil, err
+	}
+	for i, t := range p.Triples {
+		e := graphops.PatternEdge{H: t.H, T: t.T}
+		for _, h := range rhits[i] {
+			e.Rels = append(e.Rels, graphops.RelCand{Rel: data.RelID(h.ID), Dist: l2(h.Score)})
+		}
+		mp.Edges = append(mp.Edges, e)
+	}
+	return mp, nil
+}
+
+// SimGRAGResult is one retrieval: the target's ranking (score = −GSD) and
+// the subgraphs behind it.
+type SimGRAGResult struct {
+	Hits      []index.Hit
+	Subgraphs []graphops.Subgraph
+	Pattern   *graphops.MatchPattern
+	Stats     graphops.MatchStats
+}
+
+// Retrieve runs SimGRAG for one pattern.
+func (s *SimGRAG) Retrieve(ctx context.Context, p data.Pattern) (*SimGRAGResult, error) {
+	mp, err := s.Match(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	subs, st, err := graphops.TopKSubgraphs(s.ws.Graph, mp, s.Cfg.K, !s.Cfg.NoPrune)
+	if err != nil {
+		return nil, err
+	}
+	res := &SimGRAGResult{Subgraphs: subs, Pattern: mp, Stats: st}
+	for _, c := range graphops.RankTargets(subs, p.Target) {
+		res.Hits = append(res.Hits, index.Hit{ID: c.ID, Score: -c.Dist})
+	}
+	return res, nil
+}
+
+// PatternSource gives the pattern graph of a query; ok is false when it has
+// none (the method then returns no ranking).
+type PatternSource func(q data.Query) (p data.Pattern, ok bool, err error)
+
+// PlanPatterns takes patterns from the workspace's plans (ground truth or
+// imported plan files) converted by data.PlanPattern.
+func PlanPatterns(ws *workspace.Workspace) PatternSource {
+	return func(q data.Query) (data.Pattern, bool, error) {
+		plan, ok := ws.Plans[q.ID]
+		if q.Plan != nil {
+			plan, ok = *q.Plan, true
+		}
+		if !ok {
+			return data.Pattern{}, false, nil
+		}
+		p, ok := data.PlanPattern(plan)
+		return p, ok, nil
+	}
+}
+
+// FilePatterns takes patterns from a patterns file (data.ReadPatterns).
+func FilePatterns(ps map[int]data.Pattern) PatternSource {
+	return func(q data.Query) (data.Pattern, bool, error) {
+		p, ok := ps[q.ID]
+		return p, ok, nil
+	}
+}
+
+// SimGRAGMethod ranks the answers of SimGRAG's top-k subgraphs.
+type SimGRAGMethod struct {
+	S        *SimGRAG
+	Patterns PatternSource
+	Label    string
+	KGQA     *KGQA // the model behind the patterns, if one predicts them
+}
+
+func (m *SimGRAGMethod) Name() string {
+	if m.Label != "" {
+		return m.Label
+	}
+	return "simgrag"
+}
+
+func (m *SimGRAGMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
+	p, ok, err := m.Patterns(q)
+	if err != nil || !ok {
+		return nil, err
+	}
+	res, err := m.S.Retrieve(ctx, p)
+	if err != nil {
+		return nil, fmt.Errorf("query %d: %w", q.ID, err)
+	}
+	return res.Hits, nil
+}
