@@ -173,3 +173,21 @@ func ScoreRows(docs *Matrix, query []float32, rows []uint32) []float32 {
 	}
 	return out
 }
+
+// RowSimilarity returns the dot products of rows [lo, hi) of m with every
+// row of m, row-major ((hi-lo) × m.Rows), computed by one GEMM into out
+// (reallocated when too small).
+func RowSimilarity(m *Matrix, lo, hi int, out []float32) []float32 {
+	n := (hi - lo) * m.Rows
+	if cap(out) < n {
+		out = make([]float32, n)
+	}
+	out = out[:n]
+	if n == 0 {
+		return out
+	}
+	a := blas32.General{Rows: hi - lo, Cols: m.Dim, Stride: m.Dim, Data: m.Data[lo*m.Dim : hi*m.Dim]}
+	c := blas32.General{Rows: hi - lo, Cols: m.Rows, Stride: m.Rows, Data: out}
+	blas32.Gemm(blas.NoTrans, blas.Trans, 1, a, m.general(), 0, c)
+	return out
+}
