@@ -32,6 +32,11 @@ func Methods() []MethodInfo {
 		{"plan-structure", "executes only the structure of the ground-truth plan: reached nodes ranked by id, no text (shows what graph-only retrieval misses)"},
 		{"dense", "cosine of query and document vectors from the workspace's dense channel (strata train encoder, or imported embeddings)"},
 		{"simgrag", "SimGRAG: the query's plan as a pattern graph, matched onto the graph by Graph Semantic Distance over the dense channel; the target's bindings in the top-k subgraphs ranked by GSD (needs plans and an encoder)"},
+		{"bm25+dense", "reciprocal rank fusion (k=60) of bm25 and dense (bm25 alone without a dense channel)"},
+		{"sage", "SAGE: the top 10 of bm25+dense, plus the 10 best of their 1-hop neighbours rescored by 0.4·dense + 0.6·BM25 over the neighbour set"},
+		{"sage-sim", "SAGE expanding along the similarity graph of the candidates' text fields (95th percentile) instead of relations"},
+		{"sage-plan", "SAGE with plan-based seeds (mor-traversal) and the ±Edge policy: no expansion when the plan has relational hops"},
+		{"sage-plan-always", "SAGE with plan-based seeds, expanding every query (without the ±Edge policy)"},
 		{"mor-traversal", "MoR's mixed structural-textual traversal with the query's plan, the pool ranked by BM25 (MoR without its reranker; needs plans)"},
 	}
 }
@@ -59,6 +64,8 @@ func NewMethod(ws *workspace.Workspace, name string) (Method, error) {
 			return nil, err
 		}
 		return &SimGRAGMethod{S: s, Patterns: PlanPatterns(ws)}, nil
+	case "bm25+dense", "sage", "sage-sim", "sage-plan", "sage-plan-always":
+		return newSAGEMethod(ws, name)
 	case "oracle-plan", "plan-structure":
 		return &PlanMethod{ws: ws, useText: name == "oracle-plan"}, nil
 	}
@@ -143,4 +150,42 @@ func (m *PlanMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error
 		}
 	}
 	return out, nil
+}
+
+// newSAGEMethod builds bm25+dense and the SAGE variants.
+func newSAGEMethod(ws *workspace.Workspace, name string) (Method, error) {
+	d, err := LoadDense(ws)
+	if errors.Is(err, ErrNoDense) {
+		d, err = nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var seed Method
+	cfg := SAGEConfig{}
+	switch name {
+	case "sage-plan", "sage-plan-always":
+		seed = &TraversalMethod{ws: ws, tm: NewWorkspaceMatcher(ws)}
+		cfg.EdgePolicy = name == "sage-plan"
+	default:
+		p := &Pipeline{Format: PipelineFormat, Name: "bm25+dense", Scorers: []Stage{{Method: "bm25"}}}
+		if d != nil {
+			p.Scorers = append(p.Scorers, Stage{Method: "dense"})
+			p.Fusion = &FusionSpec{Kind: "rrf"}
+		}
+		if seed, err = p.Compile(ws); err != nil {
+			return nil, err
+		}
+		if name == "bm25+dense" {
+			return seed, nil
+		}
+	}
+	var sim *graphops.SimGraph
+	if name == "sage-sim" {
+		cfg.Similarity = true
+		if sim, _, _, err = BuildSimilarityGraph(context.Background(), ws, d, graphops.SimGraphConfig{}); err != nil {
+			return nil, err
+		}
+	}
+	return NewSAGE(ws, d, seed, cfg, sim, name)
 }

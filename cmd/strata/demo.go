@@ -129,6 +129,13 @@ trained planner.`,
 				return err
 			}
 			sums = append(sums[:3], append(append(ms, ts...), sums[3:]...)...)
+			// SAGE: BM25+dense seeds expanded along relations or along the
+			// similarity graph of the products' text fields.
+			ss, err := runEval(cmd.Context(), u, ws, []string{"bm25+dense", "sage", "sage-sim"}, []string{data.SplitTest})
+			if err != nil {
+				return err
+			}
+			sums = append(sums, ss...)
 			if err := printSummaries(u.out, sums, o.JSON); err != nil {
 				return err
 			}

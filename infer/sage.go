@@ -1,0 +1,227 @@
+package infer
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+)
+
+// SAGEConfig sets SAGE's seed → expand → prune retrieval.
+type SAGEConfig struct {
+	Seeds int // k: seeds kept, default 10
+	Add   int // k′: neighbours added, default 10
+	// Relations restricts expansion to these relation types (nil: all).
+	Relations []string
+	// Similarity expands along the similarity graph instead of relations.
+	Similarity bool
+	// EdgePolicy is SAGE's ±Edge policy: no expansion when the query's plan
+	// already has explicit relational hops.
+	EdgePolicy bool
+	// DenseWeight weighs the dense score against max-normalised BM25 over
+	// the neighbour set, default 0.4 (SAGE's 0.4·dense + 0.6·BM25).
+	DenseWeight float64
+}
+
+// SAGEMethod expands the top seeds of another method by their 1-hop
+// neighbours, rescores the neighbours and adds the best. Its ranking is the
+// k seeds, then the k′ added neighbours, then the rest of the seed ranking,
+// so Recall@(k+k′) compares with the seed method's at the same depth.
+type SAGEMethod struct {
+	Seed  Method
+	Cfg   SAGEConfig
+	Sim   *graphops.SimGraph
+	ws    *workspace.Workspace
+	d     *DenseChannel
+	rels  []data.RelID
+	label string
+	cand  []bool
+}
+
+// NewSAGE wraps a seed method. d may be nil (BM25 alone rescores).
+func NewSAGE(ws *workspace.Workspace, d *DenseChannel, seed Method, cfg SAGEConfig, sim *graphops.SimGraph, label string) (*SAGEMethod, error) {
+	if cfg.Seeds <= 0 {
+		cfg.Seeds = 10
+	}
+	if cfg.Add <= 0 {
+		cfg.Add = 10
+	}
+	if cfg.DenseWeight == 0 {
+		cfg.DenseWeight = 0.4
+	}
+	if d == nil {
+		cfg.DenseWeight = 0
+	}
+	if cfg.Similarity && sim == nil {
+		return nil, fmt.Errorf("SAGE: similarity expansion needs the similarity graph")
+	}
+	m := &SAGEMethod{Seed: seed, Cfg: cfg, Sim: sim, ws: ws, d: d, label: label, cand: make([]bool, len(ws.SKB.Nodes))}
+	for _, c := range ws.Candidates {
+		m.cand[c] = true
+	}
+	for _, r := range cfg.Relations {
+		id, ok := ws.SKB.Schema.RelationID(r)
+		if !ok {
+			return nil, fmt.Errorf("SAGE: unknown relation %q", r)
+		}
+		m.rels = append(m.rels, id)
+	}
+	return m, nil
+}
+
+func (m *SAGEMethod) Name() string { return m.label }
+
+// HasHops reports whether a plan has an explicit relational hop.
+func HasHops(p *data.Plan) bool {
+	if p == nil {
+		return false
+	}
+	for _, path := range p.Metapath {
+		if len(path) >= 3 {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *SAGEMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
+	seeds, err := m.Seed.Rank(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	sortHits(seeds)
+	if m.Cfg.EdgePolicy {
+		plan := q.Plan
+		if plan == nil {
+			if p, ok := m.ws.Plans[q.ID]; ok {
+				plan = &p
+			}
+		}
+		if HasHops(plan) {
+			return seeds, nil
+		}
+	}
+	k := min(m.Cfg.Seeds, len(seeds))
+	top := make([]uint32, k)
+	for i := range top {
+		top[i] = seeds[i].ID
+	}
+	o := graphops.ExpandOptions{Relations: m.rels}
+	if m.Cfg.Similarity {
+		o = graphops.ExpandOptions{NoGraph: true, Sim: m.Sim}
+	}
+	nbrs := slices.DeleteFunc(graphops.Expand(m.ws.Graph, top, o), func(v uint32) bool { return !m.cand[v] })
+	added, err := m.prune(q, nbrs)
+	if err != nil {
+		return nil, err
+	}
+	// Seeds, then the added neighbours, then the rest, as descending scores.
+	out := make([]index.Hit, 0, len(seeds)+len(added))
+	seen := map[uint32]bool{}
+	push := func(v uint32) {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, index.Hit{ID: v, Score: float32(-len(out))})
+		}
+	}
+	for _, v := range top {
+		push(v)
+	}
+	for _, h := range added {
+		push(h.ID)
+	}
+	for _, h := range seeds[k:] {
+		push(h.ID)
+	}
+	return out, nil
+}
+
+// prune rescores neighbours by w·dense + (1−w)·BM25, BM25 computed over the
+// neighbour set alone and divided by its maximum (as SAGE's code), and
+// keeps the top k′.
+func (m *SAGEMethod) prune(q data.Query, nbrs []uint32) ([]index.Hit, error) {
+	if len(nbrs) == 0 {
+		return nil, nil
+	}
+	b := index.NewBuilder(m.ws.Config.BM25)
+	for _, v := range nbrs {
+		b.Add(m.ws.SKB.Document(v))
+	}
+	lex := make([]float32, len(nbrs))
+	var mx float32
+	for _, h := range b.Build().Search(q.Text, len(nbrs), nil) {
+		lex[h.ID] = h.Score
+		mx = max(mx, h.Score)
+	}
+	var qv []float32
+	if m.Cfg.DenseWeight > 0 {
+		var err error
+		if qv, err = m.d.QueryVector(q); err != nil {
+			return nil, err
+		}
+	}
+	w := float32(m.Cfg.DenseWeight)
+	hits := make([]index.Hit, len(nbrs))
+	for i, v := range nbrs {
+		s := float32(0)
+		if mx > 0 {
+			s = (1 - w) * lex[i] / mx
+		}
+		if qv != nil {
+			var c float32
+			for j, x := range m.d.Docs.Row(int(v)) {
+				c += x * qv[j]
+			}
+			s += w * c
+		}
+		hits[i] = index.Hit{ID: v, Score: s}
+	}
+	slices.SortFunc(hits, func(a, b index.Hit) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	return hits[:min(m.Cfg.Add, len(hits))], nil
+}
+
+// BuildSimilarityGraph builds SAGE's offline similarity graph over the
+// workspace's candidates from their text fields, each encoded with the
+// dense channel's encoder.
+func BuildSimilarityGraph(ctx context.Context, ws *workspace.Workspace, d *DenseChannel, cfg graphops.SimGraphConfig) (*graphops.SimGraph, []graphops.SimDegrees, []string, error) {
+	if d == nil || d.Encoder == nil {
+		return nil, nil, nil, fmt.Errorf("the similarity graph encodes text fields, so it needs a dense channel with an encoder (strata train encoder)")
+	}
+	nodes := ws.Candidates
+	var fields []*index.Matrix
+	var present [][]bool
+	var names []string
+	for f, name := range ws.SKB.Schema.TextFields {
+		texts := make([]string, len(nodes))
+		pr := make([]bool, len(nodes))
+		some := false
+		for i, v := range nodes {
+			if fs := ws.SKB.Nodes[v].Fields; f < len(fs) && fs[f] != "" {
+				texts[i], pr[i], some = fs[f], true, true
+			}
+		}
+		if !some {
+			continue
+		}
+		x := index.NewMatrix(len(nodes), d.Encoder.Dim())
+		for lo := 0; lo < len(nodes); lo += 1024 {
+			hi := min(lo+1024, len(nodes))
+			copy(x.Data[lo*x.Dim:hi*x.Dim], d.Encoder.EncodeTexts(texts[lo:hi]))
+		}
+		fields = append(fields, x)
+		present = append(present, pr)
+		names = append(names, name)
+	}
+	sg, st, err := graphops.BuildSimGraph(ctx, len(ws.SKB.Nodes), nodes, fields, present, cfg)
+	return sg, st, names, err
+}
