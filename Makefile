@@ -9,7 +9,7 @@ BENCH_NODES ?= 1000000
 BENCH_EDGES ?= 20000000
 BENCH_DOCS  ?= 1000000
 
-.PHONY: all build demo test test-short bench bench-quick lint fuzz clean experiments experiments-mor
+.PHONY: all build demo test test-short bench bench-quick lint fuzz clean experiments experiments-mor experiments-kgqa
 
 all: build
 
@@ -58,6 +58,10 @@ clean:
 ## experiments-mor: docs/mor-results.md (planner, MoR and its ablations on prime and mag)
 experiments-mor: build
 	scripts/mor_experiments.sh
+
+## experiments-kgqa: docs/kgqa-sage.md (SimGRAG KGQA on MetaQA, pruning speed-up, SAGE table)
+experiments-kgqa: build
+	scripts/kgqa_sage_experiments.sh
 
 ## experiments: the CoR table of the README (prime and mag, 20k nodes) and its curves in docs/
 experiments: build

@@ -70,8 +70,16 @@ func RelationText(r string) string {
 	return strings.Join(strings.FieldsFunc(r, func(c rune) bool { return c == '_' || c == '/' || c == '-' }), " ")
 }
 
-// l2 is the L2 distance of two unit vectors with cosine c.
-func l2(c float32) float32 { return float32(math.Sqrt(max(0, 2-2*float64(c)))) }
+// l2 is the L2 distance of two vectors, computed from the vectors (not
+// from their cosine, which loses the digits near distance 0).
+func l2(a, b []float32) float32 {
+	var s float64
+	for i, x := range a {
+		d := float64(x) - float64(b[i])
+		s += d * d
+	}
+	return float32(math.Sqrt(s))
+}
 
 // Match computes the candidates of a pattern.
 func (s *SimGRAG) Match(ctx context.Context, p data.Pattern) (*graphops.MatchPattern, error) {
@@ -102,7 +110,7 @@ func (s *SimGRAG) Match(ctx context.Context, p data.Pattern) (*graphops.MatchPat
 	}
 	for j, hs := range hits {
 		for _, h := range hs {
-			mp.Nodes[at[j]].Cands = append(mp.Nodes[at[j]].Cands, graphops.NodeCand{ID: h.ID, Dist: l2(h.Score)})
+			mp.Nodes[at[j]].Cands = append(mp.Nodes[at[j]].Cands, graphops.NodeCand{ID: h.ID, Dist: l2(q.Row(j), s.d.Docs.Row(int(h.ID)))})
 		}
 	}
 	texts := make([]string, len(p.Triples))
@@ -118,7 +126,7 @@ func (s *SimGRAG) Match(ctx context.Context, p data.Pattern) (*graphops.MatchPat
 	for i, t := range p.Triples {
 		e := graphops.PatternEdge{H: t.H, T: t.T}
 		for _, h := range rhits[i] {
-			e.Rels = append(e.Rels, graphops.RelCand{Rel: data.RelID(h.ID), Dist: l2(h.Score)})
+			e.Rels = append(e.Rels, graphops.RelCand{Rel: data.RelID(h.ID), Dist: l2(rq.Row(i), s.rels.Row(int(h.ID)))})
 		}
 		mp.Edges = append(mp.Edges, e)
 	}

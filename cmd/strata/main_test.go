@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -185,6 +186,41 @@ func TestImportStarkAndTriples(t *testing.T) {
 	if info["nodes"].(float64) != 5 || info["edges"].(float64) != 3 || info["splits"].(map[string]any)["1-hop-dev"].(float64) != 2 ||
 		info["plans"].(float64) != 2 || info["splits"].(map[string]any)["train"].(float64) != 2 {
 		t.Errorf("triples info %s", out)
+	}
+}
+
+// TestKGQAEndToEnd imports a small MetaQA-style graph, trains the KGQA
+// pattern predictor (two question types) and checks eval and explain.
+func TestKGQAEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	mq := filepath.Join(dir, "metaqa")
+	os.MkdirAll(filepath.Join(mq, "1-hop"), 0o755)
+	var kb, qa, qt strings.Builder
+	for i := range 10 {
+		fmt.Fprintf(&kb, "Film %c|directed_by|Director %c\nFilm %c|release_year|%d\n", 'A'+i, 'K'+i, 'A'+i, 1990+i)
+		fmt.Fprintf(&qa, "who directed [Film %c]\tDirector %c\nwhen was [Film %c] released\t%d\n", 'A'+i, 'K'+i, 'A'+i, 1990+i)
+		qt.WriteString("movie_to_director\nmovie_to_year\n")
+	}
+	os.WriteFile(filepath.Join(mq, "kb.txt"), []byte(kb.String()), 0o644)
+	os.WriteFile(filepath.Join(mq, "1-hop", "qa_dev.txt"), []byte(qa.String()), 0o644)
+	os.WriteFile(filepath.Join(mq, "1-hop", "qa_dev_qtype.txt"), []byte(qt.String()), 0o644)
+	ws := filepath.Join(dir, "ws")
+	if _, e, code := run(t, "import", "--format", "triples", "--in", mq, "--out", ws); code != 0 {
+		t.Fatalf("import: %s", e)
+	}
+	if _, e, code := run(t, "train", "kgqa", ws, "--epochs", "30", "--batch", "4"); code != 0 {
+		t.Fatalf("train kgqa: %s", e)
+	}
+	// Test split: questions 8, 9, 18, 19 (director, year, director, year).
+	out, e, code := run(t, "eval", ws, "--model", filepath.Join(ws, "runs", "kgqa", "best"), "--split", "test", "--json")
+	var kg map[string]any
+	json.Unmarshal([]byte(out), &kg)
+	if code != 0 || kg["n"].(float64) != 4 || kg["hit@1"].(float64) != 1 || kg["mrr"].(float64) != 1 {
+		t.Errorf("kgqa eval %s %s", out, e)
+	}
+	out, _, _ = run(t, "explain", ws, "--model", filepath.Join(ws, "runs", "kgqa"), "--query", "who directed [Film B]")
+	if !strings.Contains(out, "(Film B, directed_by, UNKNOWN entity 0)") || !regexp.MustCompile(`\n1\s+\d+\s+0\.0000\s+Director L\n`).MatchString(out) {
+		t.Errorf("kgqa explain:\n%s", out)
 	}
 }
 
