@@ -8,8 +8,15 @@ GOFLAGS  ?=
 BENCH_NODES ?= 1000000
 BENCH_EDGES ?= 20000000
 BENCH_DOCS  ?= 1000000
+# ONNX Runtime's CPU library, from the npm package onnxruntime-node (never
+# `npm install`d: its postinstall downloads from elsewhere), into a
+# git-ignored cache. Tests find it through STRATA_ORT_LIB.
+ORT_VERSION := 1.30.0
+ORT_DIR     := .cache/onnxruntime-$(ORT_VERSION)
+ORT_LIB     := $(ORT_DIR)/libonnxruntime.so.1
+export STRATA_ORT_LIB ?= $(abspath $(ORT_LIB))
 
-.PHONY: all build demo test test-short bench bench-quick lint fuzz clean experiments experiments-mor experiments-kgqa
+.PHONY: ort all build demo test test-short bench bench-quick lint fuzz clean experiments experiments-mor experiments-kgqa
 
 all: build
 
@@ -20,8 +27,18 @@ build:
 demo: build
 	./$(BIN) demo
 
+## ort: fetch ONNX Runtime's CPU library (linux x64) into the cache
+ort: $(ORT_LIB)
+
+$(ORT_LIB):
+	@mkdir -p $(ORT_DIR)
+	cd $(ORT_DIR) && rm -rf package *.tgz && npm pack --silent onnxruntime-node@$(ORT_VERSION) >/dev/null && \
+		tar -xzf onnxruntime-node-$(ORT_VERSION).tgz package/bin/napi-v6/linux/x64/libonnxruntime.so.1 && \
+		mv package/bin/napi-v6/linux/x64/libonnxruntime.so.1 libonnxruntime.so.1.tmp && \
+		rm -rf package onnxruntime-node-$(ORT_VERSION).tgz && mv libonnxruntime.so.1.tmp libonnxruntime.so.1
+
 ## test: the full test suite (under ten minutes on 2 cores)
-test:
+test: ort
 	$(GO) test $(GOFLAGS) -count=1 ./...
 
 ## lint: go vet and a gofmt check
