@@ -265,6 +265,36 @@ func LoadModelOpts(ws *workspace.Workspace, dir string, ignoreFingerprint bool) 
 			return (&KGQA{Planner: p, S: s}).Method(), nil
 		}
 		return &PlannedTraversal{Planner: p, T: &TraversalMethod{ws: ws, tm: NewWorkspaceMatcher(ws)}}, nil
+	case "mfar":
+		var cfg MFARConfig
+		if err := json.Unmarshal(mc.Model, &cfg); err != nil {
+			return nil, fmt.Errorf("%s: mFAR config: %w", dir, err)
+		}
+		fw, err := models.NewFieldWeights(cfg.Weights)
+		if err != nil {
+			return nil, err
+		}
+		if err := models.LoadParams(fw.Params(), get); err != nil {
+			return nil, fmt.Errorf("%s: %w", dir, err)
+		}
+		var enc TextEncoder
+		if cfg.ONNXEncoder != "" {
+			if enc, err = LoadONNXEncoder(cfg.ONNXEncoder, ONNXEncoderConfig{}); err != nil {
+				return nil, fmt.Errorf("%s: its ONNX encoder: %w", dir, err)
+			}
+		} else {
+			d, err := LoadDense(ws)
+			if err != nil {
+				return nil, err
+			}
+			if cfg.Dense != "" && d.Meta.Hash != cfg.Dense && !ignoreFingerprint {
+				return nil, fmt.Errorf("%s was trained with other dense vectors: retrain it", dir)
+			}
+			if enc, err = DenseTextEncoder(d); err != nil {
+				return nil, err
+			}
+		}
+		return NewMFAR(context.Background(), ws, enc, cfg, fw)
 	case "encoder":
 		var cfg models.EncoderConfig
 		if err := json.Unmarshal(mc.Model, &cfg); err != nil {

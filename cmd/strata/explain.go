@@ -39,6 +39,21 @@ func newExplainCmd(u *ui) *cobra.Command {
 			if mm, ok := m.(*infer.MoRMethod); ok {
 				return explainMoR(u, ws, mm, query, k, asJSON)
 			}
+			if fm, ok := m.(*infer.MFAR); ok {
+				ws, err := fm.Explain(query)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return json.NewEncoder(u.out).Encode(map[string]any{"weights": ws})
+				}
+				w := tabwriter.NewWriter(u.out, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(w, "field/scorer\tweight")
+				for _, x := range ws {
+					fmt.Fprintf(w, "%s\t%.4f\n", x.Pair, x.Weight)
+				}
+				return w.Flush()
+			}
 			if sm, ok := m.(*infer.SimGRAGMethod); ok && sm.KGQA != nil {
 				return explainKGQA(cmd.Context(), u, ws, sm.KGQA, query, k, asJSON)
 			}

@@ -1,0 +1,156 @@
+package train
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/nlpodyssey/spago/mat"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/models"
+)
+
+// MFARModel adapts mFAR's field weights to the loop.
+type MFARModel struct{ *infer.MFAR }
+
+func (m MFARModel) Kind() string                         { return "mfar" }
+func (m MFARModel) Params() []models.NamedParam          { return m.Model.Params() }
+func (m MFARModel) ConfigJSON() (json.RawMessage, error) { return json.Marshal(m.Cfg) }
+
+// MFARTask is mFAR's training objective: for each query of a batch, one of
+// its gold documents and one hard negative drawn from the BM25 ranks 51–100
+// of the whole document (gold removed); every query scores every document
+// of the batch (in-batch negatives) and the listwise softmax loss takes the
+// query's gold documents as positives. Dense scores are divided by the
+// temperature (as at inference).
+type MFARTask struct {
+	m     *infer.MFAR
+	text  []string
+	qv    [][]float32
+	golds [][]int // candidate positions
+	hard  [][]int
+}
+
+// NewMFARTask prepares the training queries.
+func NewMFARTask(ws *workspace.Workspace, m *infer.MFAR, qs []data.Query) (*MFARTask, error) {
+	t := &MFARTask{m: m}
+	for _, q := range qs {
+		var golds []int
+		for _, a := range q.Answers {
+			if i, ok := slices.BinarySearch(ws.Candidates, a); ok {
+				golds = append(golds, i)
+			}
+		}
+		if len(golds) == 0 {
+			continue
+		}
+		var hard []int
+		for r, h := range ws.SearchDoc(q.Text, 100) {
+			if r < 50 || slices.Contains(q.Answers, h.ID) {
+				continue
+			}
+			i, _ := slices.BinarySearch(ws.Candidates, h.ID)
+			hard = append(hard, i)
+		}
+		if len(hard) == 0 {
+			continue
+		}
+		v, err := m.QueryVector(q.Text)
+		if err != nil {
+			return nil, err
+		}
+		t.text = append(t.text, q.Text)
+		t.qv = append(t.qv, v)
+		t.golds = append(t.golds, golds)
+		t.hard = append(t.hard, hard)
+	}
+	if len(t.qv) == 0 {
+		return nil, fmt.Errorf("no training query has a gold candidate and BM25 hard negatives")
+	}
+	return t, nil
+}
+
+func (t *MFARTask) NumExamples() int { return len(t.qv) }
+
+func (t *MFARTask) Loss(idx []int, r *rand.Rand) (mat.Tensor, error) {
+	docs := make([]int, 0, 2*len(idx))
+	for _, i := range idx {
+		docs = append(docs, t.golds[i][r.IntN(len(t.golds[i]))])
+	}
+	for _, i := range idx {
+		docs = append(docs, t.hard[i][r.IntN(len(t.hard[i]))])
+	}
+	cols := len(docs)
+	var qs, s []float32
+	labels := make([]bool, 0, len(idx)*cols)
+	for _, i := range idx {
+		qs = append(qs, t.qv[i]...)
+		for _, d := range docs {
+			s = t.m.PairScores(s, t.text[i], t.qv[i], d)
+			_, gold := slices.BinarySearch(t.golds[i], d)
+			labels = append(labels, gold)
+		}
+	}
+	return ListwiseSoftmax(t.m.Model.Op(qs, s, cols), cols, labels)
+}
+
+// MFAROptions configures TrainMFAR.
+type MFAROptions struct {
+	Train       Config
+	Run         Options
+	Temperature float64 // default 0.05
+	ONNXEncoder string  // recorded in the model config when enc is an ONNX encoder
+	Dense       string  // the dense channel's hash when enc is its encoder
+	ValSplit    string  // default "val"
+}
+
+// TrainMFAR trains mFAR's field weights over enc, selecting the checkpoint
+// with the best validation MRR.
+func TrainMFAR(ctx context.Context, ws *workspace.Workspace, enc infer.TextEncoder, o MFAROptions) (*infer.MFAR, *Result, error) {
+	if o.ValSplit == "" {
+		o.ValSplit = data.SplitVal
+	}
+	cfg := infer.DefaultMFARConfig(&ws.SKB.Schema, enc.Dim())
+	if o.Temperature > 0 {
+		cfg.Temperature = o.Temperature
+	}
+	cfg.ONNXEncoder, cfg.Dense = o.ONNXEncoder, o.Dense
+	fw, err := models.NewFieldWeights(cfg.Weights)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := infer.NewMFAR(ctx, ws, enc, cfg, fw)
+	if err != nil {
+		return nil, nil, err
+	}
+	if ws.SKB.QA == nil {
+		return nil, nil, fmt.Errorf("the workspace has no questions to train on")
+	}
+	qs, err := ws.SKB.QA.Split(data.SplitTrain)
+	if err != nil {
+		return nil, nil, err
+	}
+	task, err := NewMFARTask(ws, m, qs)
+	if err != nil {
+		return nil, nil, err
+	}
+	o.Run.Eval = func(ctx context.Context) (map[string]float64, error) {
+		return SplitMetrics(ctx, ws, m, o.ValSplit)
+	}
+	if o.Train.Metric == "" {
+		o.Train.Metric = o.ValSplit + "/mrr"
+	}
+	res, err := Train(ctx, MFARModel{m}, task, o.Train, o.Run)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := LoadBest(o.Run.RunDir, fw.Params()); err != nil {
+		return nil, nil, err
+	}
+	return m, res, nil
+}
