@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/strata-retrieval/strata/data"
 	"io"
+	"path/filepath"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -23,6 +25,7 @@ type evalOptions struct {
 	Methods    []string
 	Splits     []string
 	JSON       bool
+	Patterns   string
 }
 
 func newEvalCmd(u *ui) *cobra.Command {
@@ -61,6 +64,26 @@ the keys method, split, n, hit@1, hit@5, recall@20 and mrr.`,
 			sums, err := runEval(cmd.Context(), u, ws, methods, o.Splits)
 			if err != nil {
 				return err
+			}
+			if o.Patterns != "" {
+				ps, err := data.ReadPatterns(o.Patterns)
+				if err != nil {
+					return err
+				}
+				d, err := infer.LoadDense(ws)
+				if err != nil {
+					return err
+				}
+				sg, err := infer.NewSimGRAG(ws, d, infer.SimGRAGConfig{})
+				if err != nil {
+					return err
+				}
+				m := &infer.SimGRAGMethod{S: sg, Patterns: infer.FilePatterns(ps), Label: "simgrag:" + filepath.Base(o.Patterns)}
+				s, err := evalMethod(cmd.Context(), u, ws, m, m.Name(), o.Splits)
+				if err != nil {
+					return err
+				}
+				sums = append(sums, s...)
 			}
 			for _, path := range o.Pipelines {
 				p, cleanup, err := loadPipeline(ws, path, false)
@@ -106,6 +129,7 @@ the keys method, split, n, hit@1, hit@5, recall@20 and mrr.`,
 	cmd.Flags().StringSliceVar(&o.Models, "model", nil, "trained models to evaluate: checkpoint or run directories (comma-separated)")
 	cmd.Flags().StringSliceVar(&o.Splits, "split", []string{"test"}, "splits: train, val, test, human or any split file name (comma-separated)")
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print one JSON object per method and split")
+	cmd.Flags().StringVar(&o.Patterns, "patterns", "", "also evaluate SimGRAG with the pattern graphs of this JSONL file (q_id, triples, target)")
 	cmd.Flags().BoolVar(&o.ByTemplate, "by-template", false, "also report Hit@1 per plan template (metapath) with its number of queries")
 	return cmd
 }

@@ -218,6 +218,19 @@ func TestKGQAEndToEnd(t *testing.T) {
 	if code != 0 || kg["n"].(float64) != 4 || kg["hit@1"].(float64) != 1 || kg["mrr"].(float64) != 1 {
 		t.Errorf("kgqa eval %s %s", out, e)
 	}
+	// Patterns from a file (as an LLM would write them; relation names in
+	// words match by embedding): three of the four test questions.
+	pf := filepath.Join(dir, "patterns.jsonl")
+	os.WriteFile(pf, []byte(`{"q_id": 8, "triples": [["Film E", "directed by", "UNKNOWN person 1"]]}
+{"q_id": 9, "triples": [["Film E", "release_year", "UNKNOWN year"]]}
+{"q_id": 18, "triples": [["UNKNOWN person", "directed_by", "Film J"]], "target": "UNKNOWN person"}
+`), 0o644)
+	out, e, code = run(t, "eval", ws, "--method", "bm25", "--patterns", pf, "--split", "test", "--json")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	json.Unmarshal([]byte(lines[len(lines)-1]), &kg)
+	if code != 0 || kg["method"] != "simgrag:patterns.jsonl" || kg["hit@1"].(float64) != 0.75 {
+		t.Errorf("eval --patterns %s %s", out, e)
+	}
 	out, _, _ = run(t, "explain", ws, "--model", filepath.Join(ws, "runs", "kgqa"), "--query", "who directed [Film B]")
 	if !strings.Contains(out, "(Film B, directed_by, UNKNOWN entity 0)") || !regexp.MustCompile(`\n1\s+\d+\s+0\.0000\s+Director L\n`).MatchString(out) {
 		t.Errorf("kgqa explain:\n%s", out)
