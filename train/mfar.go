@@ -36,8 +36,12 @@ type MFARTask struct {
 	hard  [][]int
 }
 
-// NewMFARTask prepares the training queries.
-func NewMFARTask(ws *workspace.Workspace, m *infer.MFAR, qs []data.Query) (*MFARTask, error) {
+// NewMFARTask prepares the training queries; hard negatives come from the
+// BM25 ranks [from, to] (1-based) of the whole document.
+func NewMFARTask(ws *workspace.Workspace, m *infer.MFAR, qs []data.Query, from, to int) (*MFARTask, error) {
+	if from < 1 || to < from {
+		return nil, fmt.Errorf("hard negatives from BM25 ranks %d-%d: want 1 <= from <= to", from, to)
+	}
 	t := &MFARTask{m: m}
 	for _, q := range qs {
 		var golds []int
@@ -50,8 +54,8 @@ func NewMFARTask(ws *workspace.Workspace, m *infer.MFAR, qs []data.Query) (*MFAR
 			continue
 		}
 		var hard []int
-		for r, h := range ws.SearchDoc(q.Text, 100) {
-			if r < 50 || slices.Contains(q.Answers, h.ID) {
+		for r, h := range ws.SearchDoc(q.Text, to) {
+			if r+1 < from || slices.Contains(q.Answers, h.ID) {
 				continue
 			}
 			i, _ := slices.BinarySearch(ws.Candidates, h.ID)
@@ -107,6 +111,9 @@ type MFAROptions struct {
 	ONNXEncoder string  // recorded in the model config when enc is an ONNX encoder
 	Dense       string  // the dense channel's hash when enc is its encoder
 	ValSplit    string  // default "val"
+	// HardFrom and HardTo are the BM25 ranks hard negatives are drawn
+	// from, default mFAR's 51-100.
+	HardFrom, HardTo int
 }
 
 // TrainMFAR trains mFAR's field weights over enc, selecting the checkpoint
@@ -135,7 +142,10 @@ func TrainMFAR(ctx context.Context, ws *workspace.Workspace, enc infer.TextEncod
 	if err != nil {
 		return nil, nil, err
 	}
-	task, err := NewMFARTask(ws, m, qs)
+	if o.HardFrom == 0 && o.HardTo == 0 {
+		o.HardFrom, o.HardTo = 51, 100
+	}
+	task, err := NewMFARTask(ws, m, qs, o.HardFrom, o.HardTo)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -421,6 +421,7 @@ func newTrainMFARCmd(u *ui) *cobra.Command {
 	var temp float64
 	var onnxDir string
 	var onnxThreads int
+	var hard string
 	cmd := &cobra.Command{
 		Use:   "mfar WORKSPACE [--onnx-encoder DIR]",
 		Short: "Train mFAR: multi-field adaptive retrieval (per-field BM25 and dense scorers, query-conditioned weights)",
@@ -434,7 +435,7 @@ and model.onnx). A query's weights are softmax(q·W) over the (field, scorer)
 pairs, W initialised to ones; a document's score is the weighted sum.
 
 Training: in-batch contrastive loss with one hard negative per query drawn
-from the BM25 ranks 51-100 of the whole document, dense scores divided by
+from the BM25 ranks 51-100 of the whole document (--hard-negatives), dense scores divided by
 --temperature. Inference divides dense scores by the same temperature, so
 the weights see the scale they were trained on (mFAR's code does not, which
 puts dense scores 20x below their training scale at the default 0.05).
@@ -448,6 +449,9 @@ rescores the union. strata explain --model RUNDIR shows a query's weights.`,
 			}
 			defer ws.Close()
 			o := train.MFAROptions{Train: f.cfg, Temperature: temp}
+			if _, err := fmt.Sscanf(hard, "%d-%d", &o.HardFrom, &o.HardTo); err != nil {
+				return fmt.Errorf("--hard-negatives %q: want FROM-TO, e.g. 51-100", hard)
+			}
 			var enc infer.TextEncoder
 			if onnxDir != "" {
 				if onnxDir, err = filepath.Abs(onnxDir); err != nil {
@@ -491,5 +495,6 @@ rescores the union. strata explain --model RUNDIR shows a query's weights.`,
 	cmd.Flags().Float64Var(&temp, "temperature", 0.05, "dense score temperature (training and inference)")
 	cmd.Flags().StringVar(&onnxDir, "onnx-encoder", "", "directory with tokenizer.json and model.onnx of a sentence encoder")
 	cmd.Flags().IntVar(&onnxThreads, "onnx-threads", 0, "ONNX Runtime intra-op threads (0: its default)")
+	cmd.Flags().StringVar(&hard, "hard-negatives", "51-100", "BM25 ranks of the whole document that hard negatives are drawn from (mFAR: 51-100)")
 	return cmd
 }

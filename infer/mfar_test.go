@@ -1,0 +1,82 @@
+package infer
+
+import (
+	"context"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/strata-retrieval/strata/models"
+)
+
+func TestMFARFieldsAndScores(t *testing.T) {
+	ws := build(t, "amazon", 600, 30)
+	fs := MFARFields(&ws.SKB.Schema)
+	var names []string
+	for _, f := range fs {
+		names = append(names, f.Kind+":"+f.Name)
+	}
+	want := "doc:doc text:title text:brand text:description text:feature text:review relation:also_buy relation:also_view relation:has_brand relation:has_category relation:has_color"
+	if strings.Join(names, " ") != want {
+		t.Fatalf("fields %v", names)
+	}
+	d := lexicalDense(t, ws)
+	enc, _ := DenseTextEncoder(d)
+	cfg := DefaultMFARConfig(&ws.SKB.Schema, enc.Dim())
+	fw, _ := models.NewFieldWeights(cfg.Weights)
+	m, err := NewMFAR(context.Background(), ws, enc, cfg, fw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A relation field lists the neighbours' names.
+	v := ws.Candidates[3]
+	r, _ := ws.SKB.Schema.RelationID("has_brand")
+	var wantNames []string
+	for _, u := range ws.Graph.NeighborsByRel(v, r) {
+		wantNames = append(wantNames, ws.SKB.Nodes[u].Name)
+	}
+	if got := m.FieldText(fs[8], v); got != strings.Join(wantNames, "; ") {
+		t.Errorf("has_brand field %q, want %q", got, strings.Join(wantNames, "; "))
+	}
+	q := ws.SKB.QA.Queries[0]
+	qv, _ := m.QueryVector(q.Text)
+	hits, err := m.Rank(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) == 0 || len(hits) > 100 {
+		t.Fatalf("%d hits", len(hits))
+	}
+	for _, h := range hits[:5] {
+		i, _ := slices.BinarySearch(ws.Candidates, h.ID)
+		s := m.PairScores(nil, q.Text, qv, i)
+		// Per pair: BM25 of the field's own index, and the dot product of
+		// the field vector with the query over the temperature.
+		docText := ws.SKB.Document(h.ID)
+		if docText != m.FieldText(fs[0], h.ID) {
+			t.Fatal("doc field is not the document")
+		}
+		want := float32(0)
+		for _, x := range s {
+			want += x / float32(len(s)) // uniform initial weights
+		}
+		if math.Abs(float64(h.Score-want)) > 1e-4*math.Max(1, math.Abs(float64(want))) {
+			t.Errorf("node %d: score %v, mean of pair scores %v", h.ID, h.Score, want)
+		}
+		var dot float32
+		dv := make([]float32, enc.Dim())
+		vec, _ := enc.EncodeTexts([]string{docText})
+		copy(dv, vec)
+		for j := range dv {
+			dot += dv[j] * qv[j]
+		}
+		if math.Abs(float64(s[1]-dot/0.05)) > 1e-3 {
+			t.Errorf("node %d: doc/dense %v, want %v", h.ID, s[1], dot/0.05)
+		}
+	}
+	w, _ := m.Explain(q.Text)
+	if len(w) != 22 || math.Abs(float64(w[0].Weight)-1.0/22) > 1e-6 {
+		t.Errorf("initial weights %v", w[:2])
+	}
+}
