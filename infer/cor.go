@@ -295,6 +295,8 @@ func LoadModelOpts(ws *workspace.Workspace, dir string, ignoreFingerprint bool) 
 			}
 		}
 		return NewMFAR(context.Background(), ws, enc, cfg, fw)
+	case "grasp":
+		return loadGrasp(ws, dir, mc.Model, ignoreFingerprint)
 	case "encoder":
 		var cfg models.EncoderConfig
 		if err := json.Unmarshal(mc.Model, &cfg); err != nil {

@@ -1,0 +1,241 @@
+package data
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// GraspPlan is GRASP's query plan: anchors linked to graph nodes, typed
+// hops between variables, and the target variable with its relevance text.
+type GraspPlan struct {
+	Anchors       []GraspAnchor `json:"anchors"`
+	Hops          []GraspHop    `json:"hops"`
+	Target        GraspTarget   `json:"target"`
+	RiskLevel     string        `json:"risk_level"`
+	RetrievalMode string        `json:"retrieval_mode,omitempty"` // Amazon plans may add it
+}
+
+// GraspAnchor is a variable bound to the nodes its text links to.
+type GraspAnchor struct {
+	Var       string `json:"var"`
+	Text      string `json:"text"`
+	Label     string `json:"label"`
+	MatchMode string `json:"match_mode"` // "name" or "doc"
+}
+
+// GraspHop is an undirected typed step from a bound variable.
+type GraspHop struct {
+	From    string `json:"from"`
+	Rel     string `json:"rel"`
+	ToVar   string `json:"to_var"`
+	ToLabel string `json:"to_label"`
+}
+
+// GraspTarget names the answer variable.
+type GraspTarget struct {
+	Var           string   `json:"var"`
+	Labels        []string `json:"labels"`
+	RelevanceText string   `json:"relevance_text"`
+}
+
+// GRASP's risk levels.
+const (
+	RiskNoTrade    = "no_trade"
+	RiskWeak       = "weak"
+	RiskNormal     = "normal"
+	RiskAggressive = "aggressive"
+)
+
+// RiskLevels lists them in order.
+var RiskLevels = []string{RiskNoTrade, RiskWeak, RiskNormal, RiskAggressive}
+
+// ErrInvalidPlan reports a plan that does not fit the schema.
+var ErrInvalidPlan = errors.New("invalid GRASP plan")
+
+// Validate checks the plan against the schema: labels are node types,
+// relations are relation types, every hop starts at a bound variable, the
+// target is bound, match modes and the risk level are GRASP's.
+func (p *GraspPlan) Validate(s *Schema) error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrInvalidPlan, fmt.Sprintf(format, args...))
+	}
+	switch p.RiskLevel {
+	case RiskNoTrade, RiskWeak, RiskNormal, RiskAggressive:
+	default:
+		return bad("risk_level %q (want no_trade, weak, normal or aggressive)", p.RiskLevel)
+	}
+	if p.RiskLevel == RiskNoTrade {
+		return nil
+	}
+	bound := map[string]string{}
+	if len(p.Anchors) == 0 {
+		return bad("no anchors")
+	}
+	for i, a := range p.Anchors {
+		if a.Var == "" || strings.TrimSpace(a.Text) == "" {
+			return bad("anchor %d: empty var or text", i)
+		}
+		if _, ok := s.NodeTypeID(a.Label); !ok {
+			return bad("anchor %d: label %q is not a node type", i, a.Label)
+		}
+		if a.MatchMode != "name" && a.MatchMode != "doc" {
+			return bad("anchor %d: match_mode %q (want name or doc)", i, a.MatchMode)
+		}
+		if _, dup := bound[a.Var]; dup {
+			return bad("anchor %d: variable %q bound twice", i, a.Var)
+		}
+		bound[a.Var] = a.Label
+	}
+	for i, h := range p.Hops {
+		if _, ok := bound[h.From]; !ok {
+			return bad("hop %d: from %q is not bound by an anchor or an earlier hop", i, h.From)
+		}
+		if _, ok := s.RelationID(h.Rel); !ok {
+			return bad("hop %d: rel %q is not a relation type", i, h.Rel)
+		}
+		if _, ok := s.NodeTypeID(h.ToLabel); !ok {
+			return bad("hop %d: to_label %q is not a node type", i, h.ToLabel)
+		}
+		if l, ok := bound[h.ToVar]; ok && l != h.ToLabel {
+			return bad("hop %d: %q was %s, now %s", i, h.ToVar, l, h.ToLabel)
+		}
+		if _, anchor := anchorVar(p, h.ToVar); anchor {
+			return bad("hop %d: to_var %q is an anchor", i, h.ToVar)
+		}
+		bound[h.ToVar] = h.ToLabel
+	}
+	if _, ok := bound[p.Target.Var]; !ok {
+		return bad("target %q is not bound", p.Target.Var)
+	}
+	for _, l := range p.Target.Labels {
+		if _, ok := s.NodeTypeID(l); !ok {
+			return bad("target label %q is not a node type", l)
+		}
+	}
+	return nil
+}
+
+func anchorVar(p *GraspPlan, v string) (int, bool) {
+	for i, a := range p.Anchors {
+		if a.Var == v {
+			return i, true
+		}
+	}
+	return -1, false
+}
+
+// GraspStats counts a plans file.
+type GraspStats struct {
+	Plans   int
+	Invalid int // replaced by no_trade
+	NoTrade int // no_trade after validation
+}
+
+// ReadGraspPlans reads {"q_id", "plan"} lines. A plan that does not fit
+// the schema is counted and kept as no_trade (GRASP's rule); a line that
+// is not JSON is an error naming the file and line.
+func ReadGraspPlans(path string, s *Schema) (map[int]GraspPlan, GraspStats, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, GraspStats{}, perrf(path, 0, "", ErrMissingFile, "file not found")
+		}
+		return nil, GraspStats{}, err
+	}
+	defer f.Close()
+	return ParseGraspPlans(f, path, s)
+}
+
+// ParseGraspPlans parses GRASP plans JSONL from r.
+func ParseGraspPlans(r io.Reader, file string, s *Schema) (map[int]GraspPlan, GraspStats, error) {
+	sc := newLineScanner(r, file)
+	out := map[int]GraspPlan{}
+	seen := map[int]int{}
+	var st GraspStats
+	for {
+		b, ok := sc.Next()
+		if !ok {
+			break
+		}
+		if len(strings.TrimSpace(string(b))) == 0 {
+			continue
+		}
+		var rec struct {
+			QID  *int            `json:"q_id"`
+			Plan json.RawMessage `json:"plan"`
+		}
+		if err := json.Unmarshal(b, &rec); err != nil {
+			return nil, st, jsonErr(file, sc.line, b, err)
+		}
+		if rec.QID == nil {
+			return nil, st, perrf(file, sc.line, "q_id", ErrSyntax, "missing")
+		}
+		if prev, dup := seen[*rec.QID]; dup {
+			return nil, st, perrf(file, sc.line, "q_id", ErrDuplicateID, "q_id %d already on line %d", *rec.QID, prev)
+		}
+		seen[*rec.QID] = sc.line
+		st.Plans++
+		var p GraspPlan
+		if err := json.Unmarshal(rec.Plan, &p); err != nil || p.Validate(s) != nil {
+			st.Invalid++
+			p = GraspPlan{RiskLevel: RiskNoTrade}
+		}
+		if p.RiskLevel == RiskNoTrade {
+			st.NoTrade++
+		}
+		out[*rec.QID] = p
+	}
+	return out, st, sc.Err()
+}
+
+// PlanToGrasp converts a MoR planning graph (metapaths with restrictions)
+// into a GRASP plan: each path's anchor is its first type's restriction
+// (matched by name), its steps are hops, every path ends at the target
+// variable, whose relevance text is the target type's restriction. risk
+// is the plan's risk level; a plan with no anchored path is no_trade.
+func PlanToGrasp(p Plan, risk string) GraspPlan {
+	var g GraspPlan
+	target := ""
+	for pi, path := range p.Metapath {
+		if len(path) < 3 || len(path)%2 == 0 {
+			continue
+		}
+		anchors := p.Restriction[path[0]]
+		if len(anchors) == 0 {
+			continue
+		}
+		last := len(path) - 1
+		if target == "" {
+			target = "t"
+			g.Target = GraspTarget{Var: target, Labels: []string{path[last]}}
+		}
+		av := fmt.Sprintf("a%d", pi)
+		g.Anchors = append(g.Anchors, GraspAnchor{Var: av, Text: anchors[0], Label: path[0], MatchMode: "name"})
+		prev := av
+		for i := 1; i < last; i += 2 {
+			next := target
+			if i+1 != last {
+				next = fmt.Sprintf("v%d_%d", pi, i+1)
+			}
+			if path[i] == AnyRelation {
+				return GraspPlan{RiskLevel: RiskNoTrade}
+			}
+			g.Hops = append(g.Hops, GraspHop{From: prev, Rel: path[i], ToVar: next, ToLabel: path[i+1]})
+			prev = next
+		}
+	}
+	if len(g.Anchors) == 0 {
+		return GraspPlan{RiskLevel: RiskNoTrade}
+	}
+	if len(p.Metapath) > 0 && len(p.Metapath[0]) > 0 {
+		if r := p.Restriction[p.Metapath[0][len(p.Metapath[0])-1]]; len(r) > 0 {
+			g.Target.RelevanceText = strings.Join(r, " ")
+		}
+	}
+	g.RiskLevel = risk
+	return g
+}

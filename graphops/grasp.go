@@ -1,0 +1,84 @@
+package graphops
+
+import (
+	"fmt"
+
+	"github.com/strata-retrieval/strata/data"
+)
+
+// GraspBinding is a node bound to an anchor and its cosine to the anchor
+// text.
+type GraspBinding struct {
+	Node uint32
+	Cos  float32
+}
+
+// ExecuteGrasp runs a GRASP plan on the graph: anchors bind to their
+// linked nodes, hops are undirected typed steps, and each node bound to a
+// variable keeps the best (maximum over paths) sum of anchor cosines along
+// a matched path. A variable reached by several hops (paths meeting) keeps
+// only nodes every hop reaches, scored by the sum. It returns the target's
+// nodes (restricted to the target labels when given) and scores.
+func ExecuteGrasp(g *Graph, p *data.GraspPlan, anchors map[string][]GraspBinding) (map[uint32]float32, error) {
+	s := g.Schema()
+	vars := map[string]map[uint32]float32{}
+	for _, a := range p.Anchors {
+		m := map[uint32]float32{}
+		for _, b := range anchors[a.Var] {
+			if c, ok := m[b.Node]; !ok || b.Cos > c {
+				m[b.Node] = b.Cos
+			}
+		}
+		vars[a.Var] = m
+	}
+	for i, h := range p.Hops {
+		from, ok := vars[h.From]
+		if !ok {
+			return nil, fmt.Errorf("hop %d: %q unbound", i, h.From)
+		}
+		r, ok := s.RelationID(h.Rel)
+		if !ok {
+			return nil, fmt.Errorf("hop %d: unknown relation %q", i, h.Rel)
+		}
+		t, ok := s.NodeTypeID(h.ToLabel)
+		if !ok {
+			return nil, fmt.Errorf("hop %d: unknown label %q", i, h.ToLabel)
+		}
+		reached := map[uint32]float32{}
+		for v, sc := range from {
+			for _, u := range g.NeighborsByRel(v, r) {
+				if g.Type(u) != t {
+					continue
+				}
+				if c, ok := reached[u]; !ok || sc > c {
+					reached[u] = sc
+				}
+			}
+		}
+		if prev, ok := vars[h.ToVar]; ok {
+			both := map[uint32]float32{}
+			for u, sc := range reached {
+				if c, ok := prev[u]; ok {
+					both[u] = sc + c
+				}
+			}
+			reached = both
+		}
+		vars[h.ToVar] = reached
+	}
+	out := vars[p.Target.Var]
+	if len(p.Target.Labels) > 0 {
+		allowed := map[data.TypeID]bool{}
+		for _, l := range p.Target.Labels {
+			if t, ok := s.NodeTypeID(l); ok {
+				allowed[t] = true
+			}
+		}
+		for v := range out {
+			if !allowed[g.Type(v)] {
+				delete(out, v)
+			}
+		}
+	}
+	return out, nil
+}

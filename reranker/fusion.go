@@ -1,0 +1,179 @@
+package reranker
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
+)
+
+// GRASP's plan-conditioned reciprocal rank fusion of a graph ranking with a
+// text ranking (mFAR's), and its grid search.
+
+// Buckets are GRASP's n_cand buckets: [1,10], [11,50], [51,100], [101,500],
+// >500 (0 candidates falls in the first).
+var Buckets = [][2]int{{1, 10}, {11, 50}, {51, 100}, {101, 500}, {501, 1 << 62}}
+
+// Bucket returns the bucket of a candidate count.
+func Bucket(n int) int {
+	for i, b := range Buckets {
+		if n <= b[1] {
+			return i
+		}
+	}
+	return len(Buckets) - 1
+}
+
+// FusionChoice is a fusion setting: static (one w) or dynamic
+// (ŵ = w_bucket[b(n_cand)] · m_risk[r], clipped to [0, 1]).
+type FusionChoice struct {
+	Mode    string             `json:"mode"` // "static" or "dynamic"
+	K       float64            `json:"k"`
+	W       float64            `json:"w,omitempty"`
+	Buckets []float64          `json:"w_bucket,omitempty"`
+	Risk    map[string]float64 `json:"m_risk,omitempty"`
+	ValHit1 float64            `json:"val_hit@1"`
+}
+
+// Weight is the graph branch's weight for a query.
+func (c FusionChoice) Weight(nCand int, risk string) float64 {
+	if c.Mode == "static" {
+		return c.W
+	}
+	w := c.Buckets[Bucket(nCand)] * c.Risk[risk]
+	return min(1, max(0, w))
+}
+
+// RRF fuses two rankings: w/(k + rank_g) + (1 − w)/(k + rank_m), ranks from
+// 1; a node missing from a ranking gets nothing from it. Ties go to the
+// smaller id.
+func RRF(graph, text []index.Hit, w, k float64) []index.Hit {
+	s := map[uint32]float64{}
+	for i, h := range graph {
+		s[h.ID] += w / (k + float64(i+1))
+	}
+	for i, h := range text {
+		s[h.ID] += (1 - w) / (k + float64(i+1))
+	}
+	out := make([]index.Hit, 0, len(s))
+	for id, v := range s {
+		out = append(out, index.Hit{ID: id, Score: float32(v)})
+	}
+	sortByScore(out, s)
+	return out
+}
+
+func sortByScore(hs []index.Hit, s map[uint32]float64) {
+	slices.SortFunc(hs, func(a, b index.Hit) int {
+		if c := cmp.Compare(s[b.ID], s[a.ID]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+}
+
+// FusionExample is one validation query: both rankings (best first), the
+// graph branch's candidate count and risk level, and the gold answers.
+type FusionExample struct {
+	Graph, Text []index.Hit
+	NCand       int
+	Risk        string
+	Gold        []uint32
+}
+
+func (e *FusionExample) hit1(w, k float64) float64 {
+	if w <= 0 {
+		return e.top(e.Text)
+	}
+	if w >= 1 && len(e.Graph) > 0 {
+		return e.top(e.Graph)
+	}
+	f := RRF(e.Graph, e.Text, w, k)
+	return e.top(f)
+}
+
+func (e *FusionExample) top(hs []index.Hit) float64 {
+	if len(hs) > 0 && slices.Contains(e.Gold, hs[0].ID) {
+		return 1
+	}
+	return 0
+}
+
+// Grids of GRASP's search.
+var (
+	StaticW    = []float64{0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1}
+	StaticK    = []float64{1, 2, 5, 10, 20, 40, 60, 80, 100}
+	DynamicK   = []float64{5, 10, 20, 40, 80, 150, 300}
+	BucketW    = []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1}
+	RiskWeak   = []float64{0.25, 0.5, 0.75, 1}
+	RiskAggr   = []float64{1, 1.25, 1.5, 2}
+	riskNormal = 1.0
+)
+
+// SearchStatic picks (w, k) by mean Hit@1 (ties: the earlier grid point).
+func SearchStatic(ex []FusionExample) FusionChoice {
+	best := FusionChoice{Mode: "static", ValHit1: -1}
+	for _, k := range StaticK {
+		for _, w := range StaticW {
+			var s float64
+			for i := range ex {
+				s += ex[i].hit1(w, k)
+			}
+			if s/float64(len(ex)) > best.ValHit1 {
+				best = FusionChoice{Mode: "static", K: k, W: w, ValHit1: s / float64(len(ex))}
+			}
+		}
+	}
+	return best
+}
+
+// SearchDynamic picks k, the risk multipliers (no_trade 0, normal 1, weak
+// and aggressive from their grids) and, for each, every bucket's weight
+// independently (a query falls in one bucket), by mean Hit@1.
+func SearchDynamic(ex []FusionExample) FusionChoice {
+	best := FusionChoice{Mode: "dynamic", ValHit1: -1}
+	byBucket := make([][]int, len(Buckets))
+	for i := range ex {
+		b := Bucket(ex[i].NCand)
+		byBucket[b] = append(byBucket[b], i)
+	}
+	for _, k := range DynamicK {
+		for _, mw := range RiskWeak {
+			for _, ma := range RiskAggr {
+				risk := map[string]float64{data.RiskNoTrade: 0, data.RiskWeak: mw, data.RiskNormal: riskNormal, data.RiskAggressive: ma}
+				c := FusionChoice{Mode: "dynamic", K: k, Risk: risk, Buckets: make([]float64, len(Buckets))}
+				var total float64
+				for b, idx := range byBucket {
+					bestW, bestS := 0.0, -1.0
+					for _, w := range BucketW {
+						var s float64
+						for _, i := range idx {
+							s += ex[i].hit1(min(1, w*risk[ex[i].Risk]), k)
+						}
+						if s > bestS {
+							bestW, bestS = w, s
+						}
+					}
+					c.Buckets[b] = bestW
+					total += bestS
+				}
+				c.ValHit1 = total / float64(len(ex))
+				if c.ValHit1 > best.ValHit1 {
+					best = c
+				}
+			}
+		}
+	}
+	return best
+}
+
+// Describe is a one-line account of a choice.
+func (c FusionChoice) Describe() string {
+	if c.Mode == "static" {
+		return fmt.Sprintf("static RRF w=%.2f k=%g (val Hit@1 %.4f)", c.W, c.K, c.ValHit1)
+	}
+	return fmt.Sprintf("dynamic RRF k=%g w_bucket=%v m_risk(weak=%.2f, aggressive=%.2f) (val Hit@1 %.4f)",
+		c.K, c.Buckets, c.Risk[data.RiskWeak], c.Risk[data.RiskAggressive], c.ValHit1)
+}
