@@ -221,6 +221,10 @@ type GraspFused struct {
 	Text   Method
 	Choice reranker.FusionChoice
 	Label  string
+	// Stage3, when set, is a reranker whose ranking is fused with stage 2's
+	// by static RRF (Stage3Choice: w on the reranker).
+	Stage3       Method
+	Stage3Choice reranker.FusionChoice
 }
 
 func (m *GraspFused) Name() string { return cmp.Or(m.Label, "grasp") }
@@ -235,14 +239,33 @@ func (m *GraspFused) Rank(ctx context.Context, q data.Query) ([]index.Hit, error
 		return nil, err
 	}
 	sortHits(t)
-	return reranker.RRF(g.Hits, t, m.Choice.Weight(g.NCand, g.Risk), m.Choice.K), nil
+	fused := reranker.RRF(g.Hits, t, m.Choice.Weight(g.NCand, g.Risk), m.Choice.K)
+	if m.Stage3 == nil {
+		return fused, nil
+	}
+	r, err := m.Stage3.Rank(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	sortHits(r)
+	return reranker.RRF(r, fused, m.Stage3Choice.W, m.Stage3Choice.K), nil
+}
+
+// Branch is what FusionExamples fuses: the GRASP graph branch, or any
+// method through RankerBranch.
+type Branch interface {
+	retrieve(ctx context.Context, q data.Query) (GraspResult, error)
+}
+
+func (m *GraspGraph) retrieve(ctx context.Context, q data.Query) (GraspResult, error) {
+	return m.Retrieve(ctx, q)
 }
 
 // FusionExamples runs both branches on queries for the grid search.
-func FusionExamples(ctx context.Context, g *GraspGraph, text Method, qs []data.Query) ([]reranker.FusionExample, error) {
+func FusionExamples(ctx context.Context, g Branch, text Method, qs []data.Query) ([]reranker.FusionExample, error) {
 	out := make([]reranker.FusionExample, 0, len(qs))
 	for _, q := range qs {
-		r, err := g.Retrieve(ctx, q)
+		r, err := g.retrieve(ctx, q)
 		if err != nil {
 			return nil, err
 		}
@@ -254,4 +277,14 @@ func FusionExamples(ctx context.Context, g *GraspGraph, text Method, qs []data.Q
 		out = append(out, reranker.FusionExample{Graph: r.Hits, Text: t, NCand: r.NCand, Risk: r.Risk, Gold: q.Answers})
 	}
 	return out, nil
+}
+
+// RankerBranch makes any method a graph branch for FusionExamples (its
+// ranking, no candidate count, risk normal).
+type RankerBranch struct{ M Method }
+
+func (b *RankerBranch) retrieve(ctx context.Context, q data.Query) (GraspResult, error) {
+	h, err := b.M.Rank(ctx, q)
+	sortHits(h)
+	return GraspResult{Hits: h, NCand: len(h), Risk: data.RiskNormal}, err
 }

@@ -20,6 +20,10 @@ type GraspConfig struct {
 	Choice  reranker.FusionChoice `json:"choice"`
 	Static  reranker.FusionChoice `json:"static"`
 	Dynamic reranker.FusionChoice `json:"dynamic"`
+	// Stage3 is a reranker model (CoR, MoR, ...) fused with stage 2 by
+	// static RRF with Stage3Choice.
+	Stage3       string                `json:"stage3,omitempty"`
+	Stage3Choice reranker.FusionChoice `json:"stage3_choice,omitempty"`
 }
 
 // GraspParts loads the two branches of a GRASP configuration.
@@ -75,7 +79,7 @@ func loadGrasp(ws *workspace.Workspace, dir string, raw json.RawMessage, ignoreF
 	if err := json.Unmarshal(raw, &cfg); err != nil {
 		return nil, fmt.Errorf("%s: GRASP config: %w", dir, err)
 	}
-	for _, p := range []*string{&cfg.MFAR, &cfg.Planner, &cfg.Plans} {
+	for _, p := range []*string{&cfg.MFAR, &cfg.Planner, &cfg.Plans, &cfg.Stage3} {
 		if *p != "" && !filepath.IsAbs(*p) {
 			*p = filepath.Join(dir, *p)
 		}
@@ -84,5 +88,11 @@ func loadGrasp(ws *workspace.Workspace, dir string, raw json.RawMessage, ignoreF
 	if err != nil {
 		return nil, err
 	}
-	return &GraspFused{G: g, Text: text, Choice: cfg.Choice}, nil
+	f := &GraspFused{G: g, Text: text, Choice: cfg.Choice, Stage3Choice: cfg.Stage3Choice}
+	if cfg.Stage3 != "" {
+		if f.Stage3, err = LoadModelOpts(ws, cfg.Stage3, ignoreFingerprint); err != nil {
+			return nil, fmt.Errorf("GRASP's stage 3 %s: %w", cfg.Stage3, err)
+		}
+	}
+	return f, nil
 }

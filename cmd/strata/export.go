@@ -2,12 +2,16 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"sort"
 
 	"github.com/spf13/cobra"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/internal/atomicfile"
+	"github.com/strata-retrieval/strata/reranker"
 )
 
 func newExportCmd(u *ui) *cobra.Command {
@@ -53,5 +57,71 @@ func newExportCmd(u *ui) *cobra.Command {
 	cmd.Flags().StringVar(&out, "out", "", "output directory")
 	cmd.Flags().BoolVar(&compress, "compress", false, "write nodes.jsonl.zst and edges.tsv.zst")
 	cmd.Flags().BoolVar(&force, "force", false, "replace --out if it exists")
+	cmd.AddCommand(newExportRerankerDataCmd(u))
+	return cmd
+}
+
+func newExportRerankerDataCmd(u *ui) *cobra.Command {
+	var model, out, split string
+	var poolK, hard, fieldTokens int
+	cmd := &cobra.Command{
+		Use:   "reranker-data WORKSPACE --model RUNDIR --out FILE.jsonl",
+		Short: "Write listwise reranker training records (GRASP stage 3 data) as JSONL",
+		Long: `Write one JSON record per query of --split: the top --pool candidates of
+the stage-2 ranking of --model (a GRASP run from strata train grasp, or any
+model or method), every gold answer as a positive and the --hard best-ranked
+non-answers as hard negatives, each candidate serialized as GRASP's appendix
+B.6 ("[Type] <label>", "[field] value" lines truncated to --field-tokens,
+then "[relation] name1; name2; ..." with at most 10 neighbours per relation,
+both directions). Listwise trainers draw groups of 24 (one positive, 23
+negatives) from these records afresh each step.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if model == "" || out == "" {
+				return fmt.Errorf("--model and --out are required")
+			}
+			ws, err := workspace.Load(args[0])
+			if err != nil {
+				return err
+			}
+			defer ws.Close()
+			m, err := infer.LoadModel(ws, model)
+			if err != nil {
+				m, err = infer.NewMethod(ws, model)
+				if err != nil {
+					return fmt.Errorf("--model %s: neither a model nor a method", model)
+				}
+			}
+			qs, err := ws.SKB.QA.Split(split)
+			if err != nil {
+				return err
+			}
+			u.stage("ranking %d %s queries", len(qs), split)
+			recs := make([]reranker.Record, 0, len(qs))
+			for _, q := range qs {
+				hits, err := m.Rank(cmd.Context(), q)
+				if err != nil {
+					return err
+				}
+				sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
+				ids := make([]uint32, len(hits))
+				for i, h := range hits {
+					ids[i] = h.ID
+				}
+				recs = append(recs, reranker.NewRecord(ws.SKB, ws.Graph, q, ids, poolK, hard, reranker.SerializeConfig{MaxFieldTokens: fieldTokens}))
+			}
+			if err := atomicfile.WriteFile(out, func(w io.Writer) error { return reranker.WriteRecords(w, recs) }); err != nil {
+				return err
+			}
+			fmt.Fprintf(u.out, "wrote %d records to %s\n", len(recs), out)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&model, "model", "", "stage-2 model: a GRASP run (or any model or method)")
+	cmd.Flags().StringVar(&out, "out", "", "output JSONL file")
+	cmd.Flags().StringVar(&split, "split", data.SplitTrain, "query split")
+	cmd.Flags().IntVar(&poolK, "pool", 100, "stage-2 candidates kept per query")
+	cmd.Flags().IntVar(&hard, "hard", 30, "hard negatives per query")
+	cmd.Flags().IntVar(&fieldTokens, "field-tokens", 128, "tokens kept per text field (max_text_field_tokens)")
 	return cmd
 }

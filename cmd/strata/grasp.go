@@ -17,7 +17,7 @@ import (
 )
 
 func newTrainGraspCmd(u *ui) *cobra.Command {
-	var mfar, planner, plans, out string
+	var mfar, planner, plans, out, stage3 string
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "grasp WORKSPACE --mfar RUNDIR [--planner RUNDIR | --plans FILE]",
@@ -49,7 +49,7 @@ RUNDIR/best, which strata eval --model and pipelines serve.`,
 			}
 			defer ws.Close()
 			cfg := infer.GraspConfig{}
-			for _, p := range []struct{ in, out *string }{{&mfar, &cfg.MFAR}, {&planner, &cfg.Planner}, {&plans, &cfg.Plans}} {
+			for _, p := range []struct{ in, out *string }{{&mfar, &cfg.MFAR}, {&planner, &cfg.Planner}, {&plans, &cfg.Plans}, {&stage3, &cfg.Stage3}} {
 				if *p.in != "" {
 					if *p.out, err = filepath.Abs(*p.in); err != nil {
 						return err
@@ -76,6 +76,24 @@ RUNDIR/best, which strata eval --model and pipelines serve.`,
 			cfg.Choice = cfg.Static
 			if cfg.Dynamic.ValHit1 > cfg.Static.ValHit1 {
 				cfg.Choice = cfg.Dynamic
+			}
+			stage2 := &infer.GraspFused{G: g, Text: text, Choice: cfg.Choice}
+			var s3 infer.Method
+			if cfg.Stage3 != "" {
+				if s3, err = infer.LoadModel(ws, cfg.Stage3); err != nil {
+					return err
+				}
+				u.stage("fitting the fusion of stage 3 with stage 2 on val")
+				ex3, err := infer.FusionExamples(ctx, &infer.RankerBranch{M: stage2}, s3, vqs)
+				if err != nil {
+					return err
+				}
+				// FusionExamples puts its first method in Graph: here stage
+				// 2; w is searched for the reranker, so swap the branches.
+				for i := range ex3 {
+					ex3[i].Graph, ex3[i].Text = ex3[i].Text, ex3[i].Graph
+				}
+				cfg.Stage3Choice = reranker.SearchStatic(ex3)
 			}
 			if out == "" {
 				out = filepath.Join(ws.Dir, "runs", "grasp")
@@ -113,6 +131,15 @@ RUNDIR/best, which strata eval --model and pipelines serve.`,
 				{"fused static (w/o RR)", &infer.GraspFused{G: g, Text: text, Choice: cfg.Static}},
 				{"fused dynamic (w/o RR)", &infer.GraspFused{G: g, Text: text, Choice: cfg.Dynamic}},
 			}
+			if s3 != nil {
+				rows = append(rows, struct {
+					name string
+					m    eval.Ranker
+				}{"stage 3 alone (" + s3.Name() + ")", s3}, struct {
+					name string
+					m    eval.Ranker
+				}{"fused + stage 3 (" + s3.Name() + ")", &infer.GraspFused{G: g, Text: text, Choice: cfg.Choice, Stage3: s3, Stage3Choice: cfg.Stage3Choice}})
+			}
 			ev := eval.NewEvaluator(len(ws.SKB.Nodes), ws.Candidates)
 			var sums []eval.Summary
 			for _, r := range rows {
@@ -130,7 +157,11 @@ RUNDIR/best, which strata eval --model and pipelines serve.`,
 				return printSummaries(u.out, sums, true)
 			}
 			w := tabwriter.NewWriter(u.out, 0, 4, 2, ' ', 0)
-			fmt.Fprintf(w, "validation (GRASP Table 2):\n  %s\n  %s\nchosen: %s, saved in %s\n\n", cfg.Static.Describe(), cfg.Dynamic.Describe(), cfg.Choice.Mode, filepath.Join(out, checkpoints.BestLink))
+			fmt.Fprintf(w, "validation (GRASP Table 2):\n  %s\n  %s\nchosen: %s, saved in %s\n", cfg.Static.Describe(), cfg.Dynamic.Describe(), cfg.Choice.Mode, filepath.Join(out, checkpoints.BestLink))
+			if s3 != nil {
+				fmt.Fprintf(w, "stage 3 (%s) fused with stage 2: %s\n", s3.Name(), cfg.Stage3Choice.Describe())
+			}
+			fmt.Fprintln(w)
 			w.Flush()
 			return printSummaries(u.out, sums, false)
 		},
@@ -139,6 +170,7 @@ RUNDIR/best, which strata eval --model and pipelines serve.`,
 	cmd.Flags().StringVar(&planner, "planner", "", "planner run or checkpoint whose plans become GRASP plans")
 	cmd.Flags().StringVar(&plans, "plans", "", "GRASP plans file ({\"q_id\", \"plan\"} lines)")
 	cmd.Flags().StringVar(&out, "out", "", "run directory (default WORKSPACE/runs/grasp)")
+	cmd.Flags().StringVar(&stage3, "stage3", "", "a reranker model (CoR, MoR) to fuse with stage 2 as GRASP's stage 3, (w, k) by val Hit@1")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON lines")
 	return cmd
 }

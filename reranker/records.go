@@ -1,0 +1,149 @@
+package reranker
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/graphops"
+)
+
+// SerializeConfig bounds GRASP's candidate serialization.
+type SerializeConfig struct {
+	MaxFieldTokens int // per text field (whitespace tokens), default 128
+	MaxNeighbours  int // per relation, default 10
+}
+
+// Serialize writes a candidate as GRASP's appendix B.6 does: "[Type]
+// <label>", one "[field] value" line per non-empty text field truncated to
+// MaxFieldTokens, then the 1-hop neighbours grouped by relation (both
+// directions), "[relation] name1; name2; ...", at most MaxNeighbours each.
+func Serialize(skb *data.SKB, g *graphops.Graph, v uint32, c SerializeConfig) string {
+	if c.MaxFieldTokens <= 0 {
+		c.MaxFieldTokens = 128
+	}
+	if c.MaxNeighbours <= 0 {
+		c.MaxNeighbours = 10
+	}
+	var b strings.Builder
+	n := &skb.Nodes[v]
+	fmt.Fprintf(&b, "[%s] %s", skb.Schema.NodeTypes[n.Type], n.Name)
+	for i, f := range skb.Schema.TextFields {
+		if i >= len(n.Fields) || strings.TrimSpace(n.Fields[i]) == "" {
+			continue
+		}
+		toks := strings.Fields(n.Fields[i])
+		if len(toks) > c.MaxFieldTokens {
+			toks = toks[:c.MaxFieldTokens]
+		}
+		fmt.Fprintf(&b, "\n[%s] %s", f, strings.Join(toks, " "))
+	}
+	for r, rel := range skb.Schema.RelationTypes {
+		nb := g.NeighborsByRel(v, data.RelID(r))
+		if len(nb) == 0 {
+			continue
+		}
+		names := make([]string, 0, min(len(nb), c.MaxNeighbours))
+		for _, u := range nb[:min(len(nb), c.MaxNeighbours)] {
+			names = append(names, skb.Nodes[u].Name)
+		}
+		fmt.Fprintf(&b, "\n[%s] %s", rel, strings.Join(names, "; "))
+	}
+	return b.String()
+}
+
+// Doc is a serialized candidate.
+type Doc struct {
+	ID   uint32 `json:"id"`
+	Rank int    `json:"rank,omitempty"` // 1-based rank in the stage-2 pool, 0 if outside
+	Text string `json:"text"`
+}
+
+// Record is one training query for a listwise reranker: the stage-2 pool
+// (top 100, best first), every positive and the hardest negatives (the
+// best-ranked non-answers of the pool).
+type Record struct {
+	QID       int      `json:"q_id"`
+	Query     string   `json:"query"`
+	Pool      []uint32 `json:"pool"`
+	Positives []Doc    `json:"positives"`
+	Negatives []Doc    `json:"negatives"`
+}
+
+// NewRecord builds a query's record from its stage-2 ranking.
+func NewRecord(skb *data.SKB, g *graphops.Graph, q data.Query, ranking []uint32, poolK, hardNeg int, c SerializeConfig) Record {
+	rec := Record{QID: q.ID, Query: q.Text, Pool: ranking[:min(poolK, len(ranking))]}
+	rank := map[uint32]int{}
+	for i, v := range rec.Pool {
+		rank[v] = i + 1
+	}
+	gold := map[uint32]bool{}
+	for _, a := range q.Answers {
+		if !gold[a] {
+			gold[a] = true
+			rec.Positives = append(rec.Positives, Doc{ID: a, Rank: rank[a], Text: Serialize(skb, g, a, c)})
+		}
+	}
+	for _, v := range rec.Pool {
+		if len(rec.Negatives) == hardNeg {
+			break
+		}
+		if !gold[v] {
+			rec.Negatives = append(rec.Negatives, Doc{ID: v, Rank: rank[v], Text: Serialize(skb, g, v, c)})
+		}
+	}
+	return rec
+}
+
+// WriteRecords writes one record per line.
+func WriteRecords(w io.Writer, recs []Record) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for i := range recs {
+		if err := enc.Encode(&recs[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Group is one listwise training group: the query, G documents and the
+// index of the positive among them.
+type Group struct {
+	Query    string
+	Docs     []Doc
+	Positive int
+}
+
+// Collate draws a group of size g from a record afresh: one positive (at
+// random), g−1 negatives sampled without replacement from the hard
+// negatives (with replacement when there are fewer), in random order. ok is
+// false when the record has no positive or no negative.
+func Collate(rec *Record, g int, r *rand.Rand) (Group, bool) {
+	if len(rec.Positives) == 0 || len(rec.Negatives) == 0 || g < 2 {
+		return Group{}, false
+	}
+	docs := make([]Doc, 0, g)
+	docs = append(docs, rec.Positives[r.IntN(len(rec.Positives))])
+	if len(rec.Negatives) >= g-1 {
+		for _, i := range r.Perm(len(rec.Negatives))[:g-1] {
+			docs = append(docs, rec.Negatives[i])
+		}
+	} else {
+		for range g - 1 {
+			docs = append(docs, rec.Negatives[r.IntN(len(rec.Negatives))])
+		}
+	}
+	perm := r.Perm(g)
+	out := Group{Query: rec.Query, Docs: make([]Doc, g)}
+	for i, p := range perm {
+		out.Docs[p] = docs[i]
+		if i == 0 {
+			out.Positive = p
+		}
+	}
+	return out, true
+}

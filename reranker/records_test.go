@@ -1,0 +1,78 @@
+package reranker
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/graphops"
+)
+
+func recSKB(t *testing.T) (*data.SKB, *graphops.Graph) {
+	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"product", "brand"},
+		RelationTypes: []string{"also_buy", "has_brand"}, TextFields: []string{"title", "description"}}}
+	s.Nodes = []data.Node{
+		{Type: 0, Name: "Red Kettle", Fields: []string{"Red Kettle 1L", "a b c d e f"}},
+		{Type: 0, Name: "Blue Mug", Fields: []string{"Blue Mug", ""}},
+		{Type: 1, Name: "Acme", Fields: []string{"", ""}},
+		{Type: 0, Name: "Green Pot", Fields: []string{"Green Pot", "pot"}},
+	}
+	s.Edges.Add(0, 0, 1) // kettle also_buy mug
+	s.Edges.Add(3, 0, 0) // pot also_buy kettle (incoming)
+	s.Edges.Add(0, 1, 2) // kettle has_brand Acme
+	g, err := graphops.Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.Close() })
+	return s, g
+}
+
+func TestSerialize(t *testing.T) {
+	s, g := recSKB(t)
+	got := Serialize(s, g, 0, SerializeConfig{MaxFieldTokens: 4})
+	want := "[product] Red Kettle\n[title] Red Kettle 1L\n[description] a b c d\n[also_buy] Blue Mug; Green Pot\n[has_brand] Acme"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if got := Serialize(s, g, 0, SerializeConfig{MaxNeighbours: 1}); got != "[product] Red Kettle\n[title] Red Kettle 1L\n[description] a b c d e f\n[also_buy] Blue Mug\n[has_brand] Acme" {
+		t.Errorf("capped: %q", got)
+	}
+}
+
+func TestRecordAndCollate(t *testing.T) {
+	s, g := recSKB(t)
+	q := data.Query{ID: 7, Text: "kettle", Answers: []uint32{3, 0}}
+	rec := NewRecord(s, g, q, []uint32{1, 0, 2}, 100, 30, SerializeConfig{})
+	if len(rec.Positives) != 2 || rec.Positives[0].ID != 3 || rec.Positives[0].Rank != 0 || rec.Positives[1].Rank != 2 {
+		t.Errorf("positives %+v", rec.Positives)
+	}
+	if len(rec.Negatives) != 2 || rec.Negatives[0].ID != 1 || rec.Negatives[1].ID != 2 || rec.Negatives[1].Rank != 3 {
+		t.Errorf("negatives %+v", rec.Negatives)
+	}
+	r := rand.New(rand.NewPCG(1, 1))
+	seen := map[int]bool{}
+	for range 50 {
+		gr, ok := Collate(&rec, 24, r)
+		if !ok || len(gr.Docs) != 24 {
+			t.Fatal("no group")
+		}
+		pos := gr.Docs[gr.Positive].ID
+		if pos != 3 && pos != 0 {
+			t.Fatalf("positive %d", pos)
+		}
+		n := 0
+		for i, d := range gr.Docs {
+			if i != gr.Positive && (d.ID == 3 || d.ID == 0) {
+				t.Fatal("a positive among the negatives")
+			}
+			if i != gr.Positive {
+				n++
+			}
+		}
+		seen[gr.Positive] = true
+	}
+	if len(seen) < 10 {
+		t.Errorf("the positive's position is not shuffled: %v", seen)
+	}
+}
