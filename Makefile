@@ -16,7 +16,7 @@ ORT_DIR     := .cache/onnxruntime-$(ORT_VERSION)
 ORT_LIB     := $(ORT_DIR)/libonnxruntime.so.1
 export STRATA_ORT_LIB ?= $(abspath $(ORT_LIB))
 
-.PHONY: ort all build demo test test-short bench bench-quick lint fuzz clean experiments experiments-mor experiments-kgqa
+.PHONY: ort all build demo test test-short bench bench-quick lint fuzz clean experiments experiments-mor experiments-kgqa experiments-grasp
 
 all: build
 
@@ -75,6 +75,10 @@ clean:
 ## experiments-mor: docs/mor-results.md (planner, MoR and its ablations on prime and mag)
 experiments-mor: build
 	scripts/mor_experiments.sh
+
+## experiments-grasp: docs/grasp-results.md (BM25, dense, mFAR, GRASP stages 2 and 3 on the presets)
+experiments-grasp: build
+	scripts/grasp_experiments.sh
 
 ## experiments-kgqa: docs/kgqa-sage.md (SimGRAG KGQA on MetaQA, pruning speed-up, SAGE table)
 experiments-kgqa: build

@@ -29,7 +29,9 @@ func TestGraspPlanValidate(t *testing.T) {
 		"rel":        func(p *GraspPlan) { p.Hops[0].Rel = "reads" },
 		"unbound":    func(p *GraspPlan) { p.Hops[0].From = "x" },
 		"target":     func(p *GraspPlan) { p.Target.Var = "q" },
-		"relabel":    func(p *GraspPlan) { p.Hops = append(p.Hops, GraspHop{From: "a", Rel: "writes", ToVar: "p", ToLabel: "field"}) },
+		"relabel": func(p *GraspPlan) {
+			p.Hops = append(p.Hops, GraspHop{From: "a", Rel: "writes", ToVar: "p", ToLabel: "field"})
+		},
 		"no anchors": func(p *GraspPlan) { p.Anchors = nil },
 	} {
 		p := good
