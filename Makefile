@@ -16,7 +16,7 @@ ORT_DIR     := .cache/onnxruntime-$(ORT_VERSION)
 ORT_LIB     := $(ORT_DIR)/libonnxruntime.so.1
 export STRATA_ORT_LIB ?= $(abspath $(ORT_LIB))
 
-.PHONY: ort all build demo test test-short bench bench-quick lint fuzz clean experiments experiments-mor experiments-kgqa experiments-grasp
+.PHONY: ort all build demo test test-short bench bench-quick lint fuzz clean experiments experiments-mor experiments-kgqa experiments-grasp bench-grasp-pg
 
 all: build
 
@@ -57,6 +57,10 @@ bench:
 		$(GO) test -run '^$$' -bench 'BenchmarkTraversalLatency' -benchtime 1x -timeout 60m -v ./infer/
 	STRATA_BENCH_DOCS=$(BENCH_DOCS) \
 		$(GO) test -run '^$$' -bench 'BenchmarkVersusBleve' -benchtime 1x -timeout 60m -v ./data/index/blevebench/
+
+## bench-grasp-pg: GRASP plan execution, strata vs the same plans as SQL in PostgreSQL (1M nodes)
+bench-grasp-pg:
+	NODES=$(BENCH_NODES) scripts/grasp_pg_bench.sh
 
 ## bench-quick: the large-scale benchmarks at 1/10 scale
 bench-quick:
