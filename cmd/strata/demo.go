@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -129,6 +130,41 @@ trained planner.`,
 				return err
 			}
 			sums = append(sums[:3], append(append(ms, ts...), sums[3:]...)...)
+			// mFAR, then GRASP: the planner's plans executed on the graph,
+			// fused with mFAR, and MoR as stage 3.
+			mfarDir := filepath.Join(wsDir, "runs", "mfar")
+			enc, err := infer.DenseTextEncoder(d)
+			if err != nil {
+				return err
+			}
+			if _, _, err := train.TrainMFAR(cmd.Context(), ws, enc, train.MFAROptions{
+				Train: train.Config{Epochs: 5, BatchSize: 32, LR: 1e-2, Seed: o.Seed},
+				Run:   train.Options{RunDir: mfarDir, Fingerprint: ws.Fingerprint}, Dense: d.Meta.Hash}); err != nil {
+				return err
+			}
+			if err := writeRunPipeline(mfarDir, "mfar"); err != nil {
+				return err
+			}
+			absWS, err := filepath.Abs(wsDir)
+			if err != nil {
+				return err
+			}
+			gcfg, gs, err := fitGrasp(cmd.Context(), u, ws, infer.GraspConfig{
+				MFAR: filepath.Join(absWS, "runs", "mfar"), Planner: filepath.Join(absWS, "runs", "planner"),
+				Stage3: filepath.Join(absWS, "runs", "mor")}, "")
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(u.out, "fitted GRASP's fusion on val: %s; stage 3 (MoR): %s\n\n", gcfg.Choice.Describe(), gcfg.Stage3Choice.Describe())
+			for _, s := range gs {
+				if s.Method != "stage 3 alone (mor)" {
+					s.Method = strings.Replace(s.Method, " (GRASP w/o RR & FS)", "", 1)
+					if s.Method != "mfar" {
+						s.Method = "grasp " + s.Method
+					}
+					sums = append(sums, s)
+				}
+			}
 			// SAGE: BM25+dense seeds expanded along relations or along the
 			// similarity graph of the products' text fields.
 			ss, err := runEval(cmd.Context(), u, ws, []string{"bm25+dense", "sage", "sage-sim"}, []string{data.SplitTest})

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"github.com/strata-retrieval/strata/checkpoints"
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/eval"
+	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/reranker"
 )
@@ -56,100 +58,9 @@ RUNDIR/best, which strata eval --model and pipelines serve.`,
 					}
 				}
 			}
-			ctx := cmd.Context()
-			u.stage("loading mFAR and the graph branch")
-			g, text, err := infer.GraspParts(ctx, ws, cfg, false)
+			cfg, sums, err := fitGrasp(cmd.Context(), u, ws, cfg, out)
 			if err != nil {
 				return err
-			}
-			vqs, err := ws.SKB.QA.Split(data.SplitVal)
-			if err != nil {
-				return err
-			}
-			u.stage("running both branches on %d val queries", len(vqs))
-			ex, err := infer.FusionExamples(ctx, g, text, vqs)
-			if err != nil {
-				return err
-			}
-			cfg.Static = reranker.SearchStatic(ex)
-			cfg.Dynamic = reranker.SearchDynamic(ex)
-			cfg.Choice = cfg.Static
-			if cfg.Dynamic.ValHit1 > cfg.Static.ValHit1 {
-				cfg.Choice = cfg.Dynamic
-			}
-			stage2 := &infer.GraspFused{G: g, Text: text, Choice: cfg.Choice}
-			var s3 infer.Method
-			if cfg.Stage3 != "" {
-				if s3, err = infer.LoadModel(ws, cfg.Stage3); err != nil {
-					return err
-				}
-				u.stage("fitting the fusion of stage 3 with stage 2 on val")
-				ex3, err := infer.FusionExamples(ctx, &infer.RankerBranch{M: stage2}, s3, vqs)
-				if err != nil {
-					return err
-				}
-				// FusionExamples puts its first method in Graph: here stage
-				// 2; w is searched for the reranker, so swap the branches.
-				for i := range ex3 {
-					ex3[i].Graph, ex3[i].Text = ex3[i].Text, ex3[i].Graph
-				}
-				cfg.Stage3Choice = reranker.SearchStatic(ex3)
-			}
-			if out == "" {
-				out = filepath.Join(ws.Dir, "runs", "grasp")
-			}
-			raw, err := json.Marshal(map[string]any{"model": cfg})
-			if err != nil {
-				return err
-			}
-			ckDir := filepath.Join(out, checkpoints.StepDir(0))
-			if err := os.RemoveAll(out); err != nil {
-				return err
-			}
-			ck := &checkpoints.Checkpoint{Manifest: checkpoints.Manifest{Kind: "grasp", Config: raw, DataFingerprint: ws.Fingerprint,
-				Metrics: map[string]float64{"val/hit@1": cfg.Choice.ValHit1}}}
-			if err := checkpoints.Save(ckDir, ck); err != nil {
-				return err
-			}
-			if err := checkpoints.SetBest(out, checkpoints.StepDir(0)); err != nil {
-				return err
-			}
-			if err := writeRunPipeline(out, "grasp"); err != nil {
-				return err
-			}
-			// Test rows: each branch, and both fusions.
-			tqs, err := ws.SKB.QA.Split(data.SplitTest)
-			if err != nil {
-				return err
-			}
-			rows := []struct {
-				name string
-				m    eval.Ranker
-			}{
-				{"graph only (GRASP w/o RR & FS)", g},
-				{"mfar", text},
-				{"fused static (w/o RR)", &infer.GraspFused{G: g, Text: text, Choice: cfg.Static}},
-				{"fused dynamic (w/o RR)", &infer.GraspFused{G: g, Text: text, Choice: cfg.Dynamic}},
-			}
-			if s3 != nil {
-				rows = append(rows, struct {
-					name string
-					m    eval.Ranker
-				}{"stage 3 alone (" + s3.Name() + ")", s3}, struct {
-					name string
-					m    eval.Ranker
-				}{"fused + stage 3 (" + s3.Name() + ")", &infer.GraspFused{G: g, Text: text, Choice: cfg.Choice, Stage3: s3, Stage3Choice: cfg.Stage3Choice}})
-			}
-			ev := eval.NewEvaluator(len(ws.SKB.Nodes), ws.Candidates)
-			var sums []eval.Summary
-			for _, r := range rows {
-				rs, err := eval.Run(ctx, ev, tqs, r.m, eval.RunOptions{})
-				if err != nil {
-					return err
-				}
-				s := eval.Summarize(rs)
-				s.Method, s.Split = r.name, data.SplitTest
-				sums = append(sums, s)
 			}
 			if asJSON {
 				enc := json.NewEncoder(u.out)
@@ -157,9 +68,9 @@ RUNDIR/best, which strata eval --model and pipelines serve.`,
 				return printSummaries(u.out, sums, true)
 			}
 			w := tabwriter.NewWriter(u.out, 0, 4, 2, ' ', 0)
-			fmt.Fprintf(w, "validation (GRASP Table 2):\n  %s\n  %s\nchosen: %s, saved in %s\n", cfg.Static.Describe(), cfg.Dynamic.Describe(), cfg.Choice.Mode, filepath.Join(out, checkpoints.BestLink))
-			if s3 != nil {
-				fmt.Fprintf(w, "stage 3 (%s) fused with stage 2: %s\n", s3.Name(), cfg.Stage3Choice.Describe())
+			fmt.Fprintf(w, "validation (GRASP Table 2):\n  %s\n  %s\nchosen: %s\n", cfg.Static.Describe(), cfg.Dynamic.Describe(), cfg.Choice.Mode)
+			if cfg.Stage3 != "" {
+				fmt.Fprintf(w, "stage 3 (%s) fused with stage 2: %s\n", cfg.Stage3, cfg.Stage3Choice.Describe())
 			}
 			fmt.Fprintln(w)
 			w.Flush()
@@ -173,4 +84,104 @@ RUNDIR/best, which strata eval --model and pipelines serve.`,
 	cmd.Flags().StringVar(&stage3, "stage3", "", "a reranker model (CoR, MoR) to fuse with stage 2 as GRASP's stage 3, (w, k) by val Hit@1")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON lines")
 	return cmd
+}
+
+// fitGrasp fits GRASP's fusions on val, saves the model in out (default
+// WORKSPACE/runs/grasp) and evaluates the rows of GRASP's table on test.
+func fitGrasp(ctx context.Context, u *ui, ws *workspace.Workspace, cfg infer.GraspConfig, out string) (infer.GraspConfig, []eval.Summary, error) {
+	u.stage("loading mFAR and the graph branch")
+	g, text, err := infer.GraspParts(ctx, ws, cfg, false)
+	if err != nil {
+		return cfg, nil, err
+	}
+	vqs, err := ws.SKB.QA.Split(data.SplitVal)
+	if err != nil {
+		return cfg, nil, err
+	}
+	u.stage("running both branches on %d val queries", len(vqs))
+	ex, err := infer.FusionExamples(ctx, g, text, vqs)
+	if err != nil {
+		return cfg, nil, err
+	}
+	cfg.Static = reranker.SearchStatic(ex)
+	cfg.Dynamic = reranker.SearchDynamic(ex)
+	cfg.Choice = cfg.Static
+	if cfg.Dynamic.ValHit1 > cfg.Static.ValHit1 {
+		cfg.Choice = cfg.Dynamic
+	}
+	stage2 := &infer.GraspFused{G: g, Text: text, Choice: cfg.Choice}
+	var s3 infer.Method
+	if cfg.Stage3 != "" {
+		if s3, err = infer.LoadModel(ws, cfg.Stage3); err != nil {
+			return cfg, nil, err
+		}
+		u.stage("fitting the fusion of stage 3 with stage 2 on val")
+		ex3, err := infer.FusionExamples(ctx, &infer.RankerBranch{M: stage2}, s3, vqs)
+		if err != nil {
+			return cfg, nil, err
+		}
+		// FusionExamples puts its first method in Graph: here stage
+		// 2; w is searched for the reranker, so swap the branches.
+		for i := range ex3 {
+			ex3[i].Graph, ex3[i].Text = ex3[i].Text, ex3[i].Graph
+		}
+		cfg.Stage3Choice = reranker.SearchStatic(ex3)
+	}
+	if out == "" {
+		out = filepath.Join(ws.Dir, "runs", "grasp")
+	}
+	raw, err := json.Marshal(map[string]any{"model": cfg})
+	if err != nil {
+		return cfg, nil, err
+	}
+	ckDir := filepath.Join(out, checkpoints.StepDir(0))
+	if err := os.RemoveAll(out); err != nil {
+		return cfg, nil, err
+	}
+	ck := &checkpoints.Checkpoint{Manifest: checkpoints.Manifest{Kind: "grasp", Config: raw, DataFingerprint: ws.Fingerprint,
+		Metrics: map[string]float64{"val/hit@1": cfg.Choice.ValHit1}}}
+	if err := checkpoints.Save(ckDir, ck); err != nil {
+		return cfg, nil, err
+	}
+	if err := checkpoints.SetBest(out, checkpoints.StepDir(0)); err != nil {
+		return cfg, nil, err
+	}
+	if err := writeRunPipeline(out, "grasp"); err != nil {
+		return cfg, nil, err
+	}
+	// Test rows: each branch, and both fusions.
+	tqs, err := ws.SKB.QA.Split(data.SplitTest)
+	if err != nil {
+		return cfg, nil, err
+	}
+	rows := []struct {
+		name string
+		m    eval.Ranker
+	}{
+		{"graph only (GRASP w/o RR & FS)", g},
+		{"mfar", text},
+		{"fused static (w/o RR)", &infer.GraspFused{G: g, Text: text, Choice: cfg.Static}},
+		{"fused dynamic (w/o RR)", &infer.GraspFused{G: g, Text: text, Choice: cfg.Dynamic}},
+	}
+	if s3 != nil {
+		rows = append(rows, struct {
+			name string
+			m    eval.Ranker
+		}{"stage 3 alone (" + s3.Name() + ")", s3}, struct {
+			name string
+			m    eval.Ranker
+		}{"fused + stage 3 (" + s3.Name() + ")", &infer.GraspFused{G: g, Text: text, Choice: cfg.Choice, Stage3: s3, Stage3Choice: cfg.Stage3Choice}})
+	}
+	ev := eval.NewEvaluator(len(ws.SKB.Nodes), ws.Candidates)
+	var sums []eval.Summary
+	for _, r := range rows {
+		rs, err := eval.Run(ctx, ev, tqs, r.m, eval.RunOptions{})
+		if err != nil {
+			return cfg, nil, err
+		}
+		s := eval.Summarize(rs)
+		s.Method, s.Split = r.name, data.SplitTest
+		sums = append(sums, s)
+	}
+	return cfg, sums, nil
 }
