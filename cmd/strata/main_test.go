@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -588,5 +589,63 @@ func testScore(t *testing.T, ws, runDir string) {
 	// A finished output is not overwritten without --force.
 	if _, e, code := run(t, "score", ws, "--pipeline", pfile, "--queries", qfile, "--out", killed, "--format", "trec"); code != 1 || !strings.Contains(e, "--force") {
 		t.Errorf("rerun over a finished output: %d %q", code, e)
+	}
+}
+
+// TestExportRerankerData writes stage-3 records from a BM25 ranking and
+// checks them against the ranking and the gold answers.
+func TestExportRerankerData(t *testing.T) {
+	dir := t.TempDir()
+	skbDir, wsDir := filepath.Join(dir, "skb"), filepath.Join(dir, "ws")
+	if _, e, code := run(t, "gen", "--preset", "amazon", "--nodes", "800", "--queries", "50", "--seed", "2", "--out", skbDir); code != 0 {
+		t.Fatalf("gen: %s", e)
+	}
+	if _, e, code := run(t, "import", "--in", skbDir, "--out", wsDir); code != 0 {
+		t.Fatalf("import: %s", e)
+	}
+	out := filepath.Join(dir, "rr.jsonl")
+	if _, e, code := run(t, "export", "reranker-data", wsDir, "--model", "bm25", "--split", "train", "--pool", "40", "--hard", "5", "--out", out); code != 0 {
+		t.Fatalf("export reranker-data: %s", e)
+	}
+	ws, err := workspace.Load(wsDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	b, _ := os.ReadFile(out)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 30 { // 60% of 50
+		t.Fatalf("%d records", len(lines))
+	}
+	for _, l := range lines {
+		var rec struct {
+			QID       int      `json:"q_id"`
+			Pool      []uint32 `json:"pool"`
+			Positives []struct {
+				ID   uint32 `json:"id"`
+				Text string `json:"text"`
+			} `json:"positives"`
+			Negatives []struct {
+				ID   uint32 `json:"id"`
+				Rank int    `json:"rank"`
+			} `json:"negatives"`
+		}
+		if err := json.Unmarshal([]byte(l), &rec); err != nil {
+			t.Fatal(err)
+		}
+		q, _ := ws.SKB.QA.ByID(rec.QID)
+		hits := ws.SearchDoc(q.Text, 40)
+		if len(rec.Pool) != len(hits) || len(rec.Positives) != len(q.Answers) || len(rec.Negatives) > 5 {
+			t.Fatalf("query %d: pool %d (bm25 %d), positives %d of %d, negatives %d", rec.QID, len(rec.Pool), len(hits), len(rec.Positives), len(q.Answers), len(rec.Negatives))
+		}
+		want := "[product] " + ws.SKB.Nodes[rec.Positives[0].ID].Name + "\n[title] "
+		if !strings.HasPrefix(rec.Positives[0].Text, want) {
+			t.Fatalf("serialization %q", rec.Positives[0].Text)
+		}
+		for _, n := range rec.Negatives {
+			if slices.Contains(q.Answers, n.ID) || rec.Pool[n.Rank-1] != n.ID {
+				t.Fatalf("query %d: negative %+v", rec.QID, n)
+			}
+		}
 	}
 }
