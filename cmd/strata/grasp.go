@@ -70,7 +70,7 @@ RUNDIR/best, which strata eval --model and pipelines serve.`,
 			w := tabwriter.NewWriter(u.out, 0, 4, 2, ' ', 0)
 			fmt.Fprintf(w, "validation (GRASP Table 2):\n  %s\n  %s\nchosen: %s\n", cfg.Static.Describe(), cfg.Dynamic.Describe(), cfg.Choice.Mode)
 			if cfg.Stage3 != "" {
-				fmt.Fprintf(w, "stage 3 (%s) fused with stage 2: %s\n", cfg.Stage3, cfg.Stage3Choice.Describe())
+				fmt.Fprintf(w, "stage 3 (%s) fused with stage 2: %s\n", filepath.Base(cfg.Stage3), cfg.Stage3Choice.Describe())
 			}
 			fmt.Fprintln(w)
 			w.Flush()
