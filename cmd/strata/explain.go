@@ -39,6 +39,33 @@ func newExplainCmd(u *ui) *cobra.Command {
 			if mm, ok := m.(*infer.MoRMethod); ok {
 				return explainMoR(u, ws, mm, query, k, asJSON)
 			}
+			if gm, ok := m.(*infer.GraspFused); ok {
+				q := data.Query{ID: -1, Text: query}
+				plan, err := gm.G.Plans(q)
+				if err != nil {
+					return err
+				}
+				r, err := gm.G.Retrieve(cmd.Context(), q)
+				if err != nil {
+					return err
+				}
+				e := map[string]any{"plan": plan, "n_cand": r.NCand, "risk_level": r.Risk, "graph_weight": gm.Choice.Weight(r.NCand, r.Risk), "fusion": gm.Choice.Mode}
+				if asJSON {
+					return json.NewEncoder(u.out).Encode(e)
+				}
+				b, _ := json.MarshalIndent(plan, "", "  ")
+				fmt.Fprintf(u.out, "plan:\n%s\nn_cand %d, risk_level %s: graph weight %.3f (%s RRF, k=%g)\n", b, r.NCand, r.Risk, e["graph_weight"], gm.Choice.Mode, gm.Choice.K)
+				hits, err := gm.Rank(cmd.Context(), q)
+				if err != nil {
+					return err
+				}
+				w := tabwriter.NewWriter(u.out, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(w, "\nrank\tnode\tscore\tname")
+				for i, h := range hits[:min(k, len(hits))] {
+					fmt.Fprintf(w, "%d\t%d\t%.5f\t%s\n", i+1, h.ID, h.Score, ws.SKB.Nodes[h.ID].Name)
+				}
+				return w.Flush()
+			}
 			if fm, ok := m.(*infer.MFAR); ok {
 				ws, err := fm.Explain(query)
 				if err != nil {
