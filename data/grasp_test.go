@@ -1,6 +1,7 @@
 package data
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -86,4 +87,28 @@ func TestPlanToGrasp(t *testing.T) {
 	if PlanToGrasp(Plan{Metapath: [][]string{{"paper"}}}, RiskNormal).RiskLevel != RiskNoTrade {
 		t.Error("a plan without hops is not no_trade")
 	}
+}
+
+func FuzzParseGraspPlans(f *testing.F) {
+	f.Add(`{"q_id": 1, "plan": {"anchors": [{"var": "a", "text": "Ann", "label": "author", "match_mode": "name"}], "hops": [{"from": "a", "rel": "writes", "to_var": "p", "to_label": "paper"}], "target": {"var": "p", "labels": ["paper"]}, "risk_level": "weak"}}`)
+	f.Add(`{"q_id": 2, "plan": {"risk_level": "no_trade"}}`)
+	s := graspSchema()
+	f.Fuzz(func(t *testing.T, in string) {
+		ps, st, err := ParseGraspPlans(strings.NewReader(in), "f", s)
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("unlocated error %v", err)
+			}
+			return
+		}
+		if st.Plans != len(ps) {
+			t.Fatalf("%d plans counted, %d kept", st.Plans, len(ps))
+		}
+		for _, p := range ps {
+			if err := p.Validate(s); err != nil {
+				t.Fatalf("kept an invalid plan: %v", err)
+			}
+		}
+	})
 }
