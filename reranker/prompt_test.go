@@ -1,0 +1,54 @@
+package reranker
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/strata-retrieval/strata/reranker/bpe"
+)
+
+// TestPromptGolden builds the reranker prompt for a fixed query and
+// GRASP-serialized document and checks its text and its Qwen3 token ids
+// against the reference JS tokenizer's (testdata/prompt_golden.json).
+func TestPromptGolden(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "prompt_golden.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g struct {
+		Text    string
+		IDs     []int
+		Yes, No []int
+	}
+	if err := json.Unmarshal(b, &g); err != nil {
+		t.Fatal(err)
+	}
+	doc := "[product] Red Kettle\n[title] Red Kettle 1L\n[also_buy] Blue Mug; Green Pot\n[has_brand] Acme"
+	text := Prompt(Instructions["amazon"], "a durable red kettle by Acme, 1L", doc)
+	if text != g.Text {
+		t.Fatalf("prompt text\n%q\nwant\n%q", text, g.Text)
+	}
+	p := os.Getenv("STRATA_QWEN3_TOKENIZER")
+	if p == "" {
+		p = filepath.Join("..", ".cache", "tokenizer-qwen3-3.7.2", "tokenizer.json")
+	}
+	if _, err := os.Stat(p); err != nil {
+		t.Skip("Qwen3 tokenizer.json absent: run make test")
+	}
+	tok, err := bpe.Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, _ := tok.Encode(text)
+	if !slices.Equal(ids, g.IDs) {
+		t.Errorf("prompt ids\n%v\nwant\n%v", ids, g.IDs)
+	}
+	yes, _ := tok.Encode("yes")
+	no, _ := tok.Encode("no")
+	if !slices.Equal(yes, g.Yes) || !slices.Equal(no, g.No) || len(yes) != 1 || len(no) != 1 {
+		t.Errorf("yes %v no %v, want %v %v", yes, no, g.Yes, g.No)
+	}
+}
