@@ -182,16 +182,7 @@ func ParsePatterns(r io.Reader, file string) (map[int]Pattern, error) {
 }
 
 // WritePatterns writes one PatternRecord per line.
-func WritePatterns(w io.Writer, recs []PatternRecord) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	for i := range recs {
-		if err := enc.Encode(&recs[i]); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+func WritePatterns(w io.Writer, recs []PatternRecord) error { return WriteJSONL(w, recs) }
 
 // PlanPattern turns a metapath plan into a pattern graph: every path is a
 // chain from its anchor (the first restriction of the path's first type, a

@@ -25,7 +25,10 @@ type PlanRecord struct {
 }
 
 // WritePlans writes one JSON object per line.
-func WritePlans(w io.Writer, recs []PlanRecord) error {
+func WritePlans(w io.Writer, recs []PlanRecord) error { return WriteJSONL(w, recs) }
+
+// WriteJSONL writes one JSON object per line, HTML characters unescaped.
+func WriteJSONL[T any](w io.Writer, recs []T) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	for i := range recs {

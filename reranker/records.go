@@ -1,7 +1,6 @@
 package reranker
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -99,16 +98,7 @@ func NewRecord(skb *data.SKB, g *graphops.Graph, q data.Query, ranking []uint32,
 }
 
 // WriteRecords writes one record per line.
-func WriteRecords(w io.Writer, recs []Record) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	for i := range recs {
-		if err := enc.Encode(&recs[i]); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+func WriteRecords(w io.Writer, recs []Record) error { return data.WriteJSONL(w, recs) }
 
 // Group is one listwise training group: the query, G documents and the
 // index of the positive among them.

@@ -146,10 +146,7 @@ encoder is trained first. The --no-* flags train CoRAG's ablations.`,
 			defer ws.Close()
 			d, err := infer.LoadDense(ws)
 			if errors.Is(err, infer.ErrNoDense) {
-				u.stage("no dense channel: training the default encoder first")
-				var ef trainFlags
-				ef.cfg = train.Config{Epochs: 4, BatchSize: 128, LR: 1e-3, Seed: f.cfg.Seed}
-				d, err = trainEncoder(cmd.Context(), u, ws, ef, models.EncoderConfig{}, 0.05)
+				d, err = defaultEncoder(cmd.Context(), u, ws, f.cfg.Seed)
 			}
 			if err != nil {
 				return err
@@ -187,6 +184,15 @@ encoder is trained first. The --no-* flags train CoRAG's ablations.`,
 	cmd.Flags().IntVar(&hidden, "hidden", 64, "gate hidden units")
 	cmd.Flags().IntVar(&poolK, "pool-k", 20, "per-retriever top-k of the training pool")
 	return cmd
+}
+
+// defaultEncoder trains the default encoder for commands that need a dense
+// channel the workspace lacks.
+func defaultEncoder(ctx context.Context, u *ui, ws *workspace.Workspace, seed uint64) (*infer.DenseChannel, error) {
+	u.stage("no dense channel: training the default encoder first")
+	var ef trainFlags
+	ef.cfg = train.Config{Epochs: 4, BatchSize: 128, LR: 1e-3, Seed: seed}
+	return trainEncoder(ctx, u, ws, ef, models.EncoderConfig{}, 0.05)
 }
 
 // writeRunPipeline writes RUNDIR/pipeline.json scoring with RUNDIR/best, so
@@ -360,10 +366,7 @@ first (SimGRAG embeds pattern nodes and relations with it).`,
 			}
 			defer ws.Close()
 			if d == nil {
-				u.stage("no dense channel: training the default encoder first")
-				var ef trainFlags
-				ef.cfg = train.Config{Epochs: 4, BatchSize: 128, LR: 1e-3, Seed: f.cfg.Seed}
-				if d, err = trainEncoder(cmd.Context(), u, ws, ef, models.EncoderConfig{}, 0.05); err != nil {
+				if d, err = defaultEncoder(cmd.Context(), u, ws, f.cfg.Seed); err != nil {
 					return err
 				}
 			}
@@ -465,10 +468,7 @@ rescores the union. strata explain --model RUNDIR shows a query's weights.`,
 				enc, o.ONNXEncoder = oe, onnxDir
 			} else {
 				if d == nil {
-					u.stage("no dense channel: training the default encoder first")
-					var ef trainFlags
-					ef.cfg = train.Config{Epochs: 4, BatchSize: 128, LR: 1e-3, Seed: f.cfg.Seed}
-					if d, err = trainEncoder(cmd.Context(), u, ws, ef, models.EncoderConfig{}, 0.05); err != nil {
+					if d, err = defaultEncoder(cmd.Context(), u, ws, f.cfg.Seed); err != nil {
 						return err
 					}
 				}
