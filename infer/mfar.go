@@ -171,16 +171,26 @@ func (m *MFAR) QueryVector(text string) ([]float32, error) { return m.Enc.Encode
 
 // Rank takes the top K of every (field, scorer) index, merges them,
 // rescores every candidate with all scorers and the query's weights, and
-// keeps the top K.
+// keeps the top K. Each field's BM25 is accumulated once per query.
 func (m *MFAR) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	qv, err := m.QueryVector(q.Text)
 	if err != nil {
 		return nil, err
 	}
+	F := len(m.Cfg.Fields)
 	pool := map[uint32]bool{}
+	lex := make([]map[uint32]float32, F)
 	qm := &index.Matrix{Rows: 1, Dim: len(qv), Data: qv}
-	for f := range m.Cfg.Fields {
-		for _, h := range m.bm25[f].Search(q.Text, m.Cfg.K, nil) {
+	var top index.TopK
+	for f := range F {
+		all := m.bm25[f].ScoreAll(q.Text, nil)
+		lex[f] = make(map[uint32]float32, len(all))
+		top.Reset(m.Cfg.K)
+		for _, h := range all {
+			lex[f][h.ID] = h.Score
+			top.Push(h)
+		}
+		for _, h := range top.Sorted(nil) {
 			pool[h.ID] = true
 		}
 		hs, err := index.SearchDense(ctx, m.emb[f], qm, m.Cfg.K, nil, index.DenseConfig{Workers: 1})
@@ -192,11 +202,20 @@ func (m *MFAR) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 		}
 	}
 	w := m.Model.Weights(qv)
+	inv := float32(1 / m.Cfg.Temperature)
 	hits := make([]index.Hit, 0, len(pool))
-	var buf []float32
 	for i := range pool {
-		buf = m.PairScores(buf[:0], q.Text, qv, int(i))
-		hits = append(hits, index.Hit{ID: m.ws.Candidates[i], Score: models.Score(w, buf)})
+		var score float32
+		for f := range F {
+			var dot float32
+			for j, x := range m.emb[f].Row(int(i)) {
+				dot += x * qv[j]
+			}
+			// The same operations in the same order as Score(w, PairScores).
+			score += w[2*f] * lex[f][i]
+			score += w[2*f+1] * (dot * inv)
+		}
+		hits = append(hits, index.Hit{ID: m.ws.Candidates[i], Score: score})
 	}
 	slices.SortFunc(hits, func(a, b index.Hit) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
