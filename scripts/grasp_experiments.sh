@@ -43,4 +43,5 @@ for preset in amazon mag prime; do
     echo '```'
   } >> "$doc"
 done
+echo "Summary table and reading: see the committed docs/grasp-results.md (written from these outputs)." >&2
 cat "$doc"
