@@ -94,6 +94,41 @@ func (e *FusionExample) hit1(w, k float64) float64 {
 	return e.top(f)
 }
 
+// recall20 is Recall@20 of the fused ranking.
+func (e *FusionExample) recall20(w, k float64) float64 {
+	switch {
+	case w <= 0:
+		return e.recallOf(e.Text)
+	case w >= 1 && len(e.Graph) > 0:
+		return e.recallOf(e.Graph)
+	}
+	return e.recallOf(RRF(e.Graph, e.Text, w, k))
+}
+
+func (e *FusionExample) recallOf(hs []index.Hit) float64 {
+	if len(e.Gold) == 0 {
+		return 0
+	}
+	n := 0
+	for _, h := range hs[:min(20, len(hs))] {
+		if slices.Contains(e.Gold, h.ID) {
+			n++
+		}
+	}
+	return float64(n) / float64(len(e.Gold))
+}
+
+// floor is the Recall@20 a fusion must keep over examples: the better
+// branch's.
+func floor(ex []FusionExample, idx []int) float64 {
+	var g, t float64
+	for _, i := range idx {
+		g += ex[i].recallOf(ex[i].Graph)
+		t += ex[i].recallOf(ex[i].Text)
+	}
+	return max(g, t)
+}
+
 func (e *FusionExample) top(hs []index.Hit) float64 {
 	if len(hs) > 0 && slices.Contains(e.Gold, hs[0].ID) {
 		return 1
@@ -112,32 +147,54 @@ var (
 	riskNormal = 1.0
 )
 
-// SearchStatic picks (w, k) by mean Hit@1 (ties: the earlier grid point).
+// SearchStatic picks (w, k) by mean Hit@1 (ties: the earlier grid point)
+// among the settings whose Recall@20 is at least the better branch's; when
+// none keeps it, by Hit@1 alone.
 func SearchStatic(ex []FusionExample) FusionChoice {
-	best := FusionChoice{Mode: "static", ValHit1: -1}
+	all := make([]int, len(ex))
+	for i := range all {
+		all[i] = i
+	}
+	need := floor(ex, all) - 1e-9
+	var best, free FusionChoice
+	best.ValHit1, free.ValHit1 = -1, -1
 	for _, k := range StaticK {
 		for _, w := range StaticW {
-			var s float64
+			var h, r float64
 			for i := range ex {
-				s += ex[i].hit1(w, k)
+				h += ex[i].hit1(w, k)
+				r += ex[i].recall20(w, k)
 			}
-			if s/float64(len(ex)) > best.ValHit1 {
-				best = FusionChoice{Mode: "static", K: k, W: w, ValHit1: s / float64(len(ex))}
+			c := FusionChoice{Mode: "static", K: k, W: w, ValHit1: h / float64(len(ex))}
+			if c.ValHit1 > free.ValHit1 {
+				free = c
+			}
+			if r >= need && c.ValHit1 > best.ValHit1 {
+				best = c
 			}
 		}
+	}
+	if best.ValHit1 < 0 {
+		return free
 	}
 	return best
 }
 
 // SearchDynamic picks k, the risk multipliers (no_trade 0, normal 1, weak
 // and aggressive from their grids) and, for each, every bucket's weight
-// independently (a query falls in one bucket), by mean Hit@1.
+// independently (a query falls in one bucket), by mean Hit@1 among the
+// weights that keep the bucket's Recall@20 at least the better branch's
+// (by Hit@1 alone when none does).
 func SearchDynamic(ex []FusionExample) FusionChoice {
 	best := FusionChoice{Mode: "dynamic", ValHit1: -1}
 	byBucket := make([][]int, len(Buckets))
 	for i := range ex {
 		b := Bucket(ex[i].NCand)
 		byBucket[b] = append(byBucket[b], i)
+	}
+	need := make([]float64, len(Buckets))
+	for b, idx := range byBucket {
+		need[b] = floor(ex, idx) - 1e-9
 	}
 	for _, k := range DynamicK {
 		for _, mw := range RiskWeak {
@@ -146,14 +203,17 @@ func SearchDynamic(ex []FusionExample) FusionChoice {
 				c := FusionChoice{Mode: "dynamic", K: k, Risk: risk, Buckets: make([]float64, len(Buckets))}
 				var total float64
 				for b, idx := range byBucket {
-					bestW, bestS := 0.0, -1.0
+					bestW, bestS, kept := 0.0, -1.0, false
 					for _, w := range BucketW {
-						var s float64
+						var s, r float64
 						for _, i := range idx {
-							s += ex[i].hit1(min(1, w*risk[ex[i].Risk]), k)
+							wi := min(1, w*risk[ex[i].Risk])
+							s += ex[i].hit1(wi, k)
+							r += ex[i].recall20(wi, k)
 						}
-						if s > bestS {
-							bestW, bestS = w, s
+						ok := r >= need[b]
+						if ok && (!kept || s > bestS) || !ok && !kept && s > bestS {
+							bestW, bestS, kept = w, s, ok
 						}
 					}
 					c.Buckets[b] = bestW

@@ -61,4 +61,38 @@ func TestSearch(t *testing.T) {
 	if w := dy.Weight(5, data.RiskNormal); w <= 0.5 {
 		t.Errorf("small-bucket weight %v", w)
 	}
+	// Long rankings: the graph branch has both golds (ranks 1 and 15), the
+	// text branch none. Weights just above 0.5 already give Hit@1 = 1 (and
+	// come first in the grid) but push the second gold out of the top 20:
+	// the search must keep Recall@20 at the graph branch's.
+	var long []FusionExample
+	for i := range 30 {
+		g1, g3 := uint32(1000+i), uint32(2000+i)
+		graph := []index.Hit{{ID: g1}}
+		for j := range 13 {
+			graph = append(graph, index.Hit{ID: uint32(3000 + j)})
+		}
+		graph = append(graph, index.Hit{ID: g3})
+		text := make([]index.Hit, 0, 40)
+		for j := range 40 {
+			text = append(text, index.Hit{ID: uint32(5000 + j)})
+		}
+		long = append(long, FusionExample{Graph: graph, Text: text, NCand: 15, Risk: data.RiskNormal, Gold: []uint32{g1, g3}})
+	}
+	if r := long[0].recall20(0.55, 1); r != 0.5 {
+		t.Fatalf("the case does not bite: w=0.55 keeps Recall@20 %.2f", r)
+	}
+	all := make([]int, len(long))
+	for i := range all {
+		all[i] = i
+	}
+	for _, c := range []FusionChoice{SearchStatic(long), SearchDynamic(long)} {
+		var r float64
+		for i := range long {
+			r += long[i].recall20(c.Weight(long[i].NCand, long[i].Risk), c.K)
+		}
+		if r < floor(long, all)-1e-9 || c.ValHit1 != 1 {
+			t.Errorf("%s: val Recall@20 %.3f below the better branch's %.3f (Hit@1 %.3f)", c.Describe(), r/30, floor(long, all)/30, c.ValHit1)
+		}
+	}
 }
