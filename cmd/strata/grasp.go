@@ -38,8 +38,10 @@ aggressive), or from the workspace's plans.
 
 Fusion with mFAR's ranking: static RRF w/(k+rank_g) + (1-w)/(k+rank_m), and
 dynamic RRF whose w is w_bucket[n_cand bucket] * m_risk[risk level], both
-searched over GRASP's grids by validation Hit@1; the better one is saved as
-RUNDIR/best, which strata eval --model and pipelines serve.`,
+searched over GRASP's grids by validation Hit@1 among the settings that keep
+validation Recall@20 at least the better branch's (per n_cand bucket for the
+dynamic one); the better one is saved as RUNDIR/best, which strata eval
+--model and pipelines serve.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if mfar == "" {
