@@ -1,0 +1,115 @@
+package infer
+
+import (
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+
+	ort "github.com/yalue/onnxruntime_go"
+
+	"github.com/strata-retrieval/strata/models"
+)
+
+func tinyQwen3(t testing.TB, tied bool, seed uint64) *models.Qwen3 {
+	t.Helper()
+	cfg := models.Qwen3Config{VocabSize: 97, HiddenSize: 32, IntermediateSize: 48, NumLayers: 2, NumHeads: 4, NumKVHeads: 2,
+		HeadDim: 8, RMSNormEps: 1e-6, RopeTheta: 1e6, TieEmbeddings: tied, MaxPositions: 64}
+	r := rand.New(rand.NewPCG(seed, 5))
+	w := map[string][]float32{}
+	shapes := map[string][]int{}
+	for _, ns := range models.Qwen3Shapes(cfg) {
+		n := 1
+		for _, d := range ns.Shape {
+			n *= d
+		}
+		d := make([]float32, n)
+		for i := range d {
+			d[i] = float32(r.NormFloat64() * 0.3)
+		}
+		if len(ns.Shape) == 1 {
+			for i := range d {
+				d[i] += 1
+			}
+		}
+		w[ns.Name], shapes[ns.Name] = d, ns.Shape
+	}
+	m, err := models.NewQwen3(cfg, func(n string) ([]int, []float32, bool) { d, ok := w[n]; return shapes[n], d, ok })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// runQwen3ONNX scores right-padded sequences with ONNX Runtime.
+func runQwen3ONNX(t testing.TB, path string, seqs [][]int) (logits, scores []float32) {
+	t.Helper()
+	s, err := NewORTSession(path, []string{"input_ids", "position_ids", "last_index"}, []string{"logits", "score"}, ORTOptions{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	B, T := len(seqs), 0
+	for _, q := range seqs {
+		T = max(T, len(q))
+	}
+	ids, pos, last := make([]int64, B*T), make([]int64, B*T), make([]int64, B)
+	for b, q := range seqs {
+		for t := range T {
+			pos[b*T+t] = int64(t)
+			if t < len(q) {
+				ids[b*T+t] = int64(q[t])
+			}
+		}
+		last[b] = int64(len(q) - 1)
+	}
+	a, _ := ort.NewTensor(ort.NewShape(int64(B), int64(T)), ids)
+	p, _ := ort.NewTensor(ort.NewShape(int64(B), int64(T)), pos)
+	l, _ := ort.NewTensor(ort.NewShape(int64(B)), last)
+	defer a.Destroy()
+	defer p.Destroy()
+	defer l.Destroy()
+	outs, err := s.Run(a, p, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer outs[0].Destroy()
+	defer outs[1].Destroy()
+	return append([]float32(nil), outs[0].(*ort.Tensor[float32]).GetData()...), append([]float32(nil), outs[1].(*ort.Tensor[float32]).GetData()...)
+}
+
+// TestQwen3ONNXParity exports tiny random Qwen3 rerankers (GQA 4/2, tied
+// and separate heads) and checks ONNX Runtime's yes/no logits and scores
+// against the native forward on a right-padded batch.
+func TestQwen3ONNXParity(t *testing.T) {
+	needORT(t)
+	seqs := [][]int{{3, 14, 15, 92, 65, 35, 89, 79}, {2, 71}, {8, 28, 18, 28, 45, 90, 45, 23, 53, 60, 28}}
+	const yes, no = 11, 13
+	for _, tied := range []bool{true, false} {
+		m := tinyQwen3(t, tied, 7)
+		g, err := Qwen3ONNX(m, yes, no, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "model.onnx")
+		if err := g.Save(path); err != nil {
+			t.Fatal(err)
+		}
+		logits, scores := runQwen3ONNX(t, path, seqs)
+		for b, q := range seqs {
+			ref, err := m.Logits(q, []int{no, yes})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j := range 2 {
+				if d := math.Abs(float64(logits[2*b+j] - ref[j])); d > 1e-4*math.Max(1, math.Abs(float64(ref[j]))) {
+					t.Errorf("tied=%v seq %d logit %d: ONNX %v, native %v", tied, b, j, logits[2*b+j], ref[j])
+				}
+			}
+			s, _ := m.RerankScore(q, yes, no)
+			if math.Abs(float64(scores[b]-s)) > 1e-5 {
+				t.Errorf("tied=%v seq %d: score ONNX %v, native %v", tied, b, scores[b], s)
+			}
+		}
+	}
+}
