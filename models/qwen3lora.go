@@ -1,0 +1,528 @@
+package models
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/nlpodyssey/spago/ag"
+	"github.com/nlpodyssey/spago/mat"
+)
+
+// LoRAConfig sets the adapters: rank r and alpha (the update is
+// (alpha/r)·B·A), on every linear layer of every decoder layer.
+type LoRAConfig struct {
+	Rank  int     `json:"rank"`
+	Alpha float64 `json:"alpha"`
+}
+
+// loraTargets are the linear layers that get adapters.
+var loraTargets = []string{"q", "k", "v", "o", "gate", "up", "down"}
+
+// LoRA holds the adapters of a Qwen3 model (the base stays frozen): for
+// each layer and target, A [r, in] and B [out, r]. B starts at zero, so
+// the adapted model starts as the base.
+type LoRA struct {
+	Cfg    LoRAConfig
+	Base   *Qwen3
+	A, B   [][]NamedParam // [layer][target]
+	scale  float32
+	shapes [][][2]int // [layer][target] = (out, in)
+}
+
+func (m *Qwen3) linearShapes() [][2]int {
+	c := m.Cfg
+	H, I, q, kv := c.HiddenSize, c.IntermediateSize, c.NumHeads*c.HeadDim, c.NumKVHeads*c.HeadDim
+	return [][2]int{{q, H}, {kv, H}, {kv, H}, {H, q}, {I, H}, {I, H}, {H, I}}
+}
+
+func (L *Qwen3Layer) weights() [][]float32 {
+	return [][]float32{L.Q, L.K, L.V, L.O, L.Gate, L.Up, L.Down}
+}
+
+// NewLoRA attaches adapters to base; A is drawn from r (Kaiming-uniform
+// like PEFT's), B is zero.
+func NewLoRA(base *Qwen3, cfg LoRAConfig, r *rand.Rand) (*LoRA, error) {
+	if cfg.Rank <= 0 || cfg.Alpha <= 0 {
+		return nil, fmt.Errorf("models: LoRA rank %d, alpha %g", cfg.Rank, cfg.Alpha)
+	}
+	l := &LoRA{Cfg: cfg, Base: base, scale: float32(cfg.Alpha / float64(cfg.Rank))}
+	for li := range base.Layers {
+		var as, bs []NamedParam
+		var sh [][2]int
+		for ti, s := range base.linearShapes() {
+			out, in := s[0], s[1]
+			name := fmt.Sprintf("lora.%d.%s", li, loraTargets[ti])
+			a := NamedParam{name + ".A", []int{cfg.Rank, in}, newParam(cfg.Rank, in)}
+			if r != nil {
+				bound := 1 / math.Sqrt(float64(in))
+				for i, d := 0, a.Data(); i < len(d); i++ {
+					d[i] = float32((2*r.Float64() - 1) * bound)
+				}
+			}
+			as = append(as, a)
+			bs = append(bs, NamedParam{name + ".B", []int{out, cfg.Rank}, newParam(out, cfg.Rank)})
+			sh = append(sh, s)
+		}
+		l.A, l.B, l.shapes = append(l.A, as), append(l.B, bs), append(l.shapes, sh)
+	}
+	return l, nil
+}
+
+// Params lists the adapters (what training updates and checkpoints hold).
+func (l *LoRA) Params() []NamedParam {
+	var out []NamedParam
+	for li := range l.A {
+		for ti := range l.A[li] {
+			out = append(out, l.A[li][ti], l.B[li][ti])
+		}
+	}
+	return out
+}
+
+// Merge returns a copy of the base with every adapter folded in:
+// W' = W + (alpha/r)·B·A.
+func (l *LoRA) Merge() *Qwen3 {
+	m := *l.Base
+	m.Layers = make([]Qwen3Layer, len(l.Base.Layers))
+	for li, L := range l.Base.Layers {
+		ws := L.weights()
+		merged := make([][]float32, len(ws))
+		for ti, w := range ws {
+			out, in := l.shapes[li][ti][0], l.shapes[li][ti][1]
+			A, B := l.A[li][ti].Data(), l.B[li][ti].Data()
+			nw := append([]float32(nil), w...)
+			for o := range out {
+				for rr := range l.Cfg.Rank {
+					b := l.scale * B[o*l.Cfg.Rank+rr]
+					if b == 0 {
+						continue
+					}
+					row := A[rr*in : (rr+1)*in]
+					for i := range in {
+						nw[o*in+i] += b * row[i]
+					}
+				}
+			}
+			merged[ti] = nw
+		}
+		m.Layers[li] = L
+		m.Layers[li].Q, m.Layers[li].K, m.Layers[li].V, m.Layers[li].O = merged[0], merged[1], merged[2], merged[3]
+		m.Layers[li].Gate, m.Layers[li].Up, m.Layers[li].Down = merged[4], merged[5], merged[6]
+	}
+	return &m
+}
+
+// lin is x[T, in]·(W + s·B·A)ᵀ for one adapted linear layer; xa = x·Aᵀ
+// [T, r] is returned for the backward pass.
+func (l *LoRA) lin(li, ti int, x []float32, T int) (y, xa []float32) {
+	out, in := l.shapes[li][ti][0], l.shapes[li][ti][1]
+	r := l.Cfg.Rank
+	y = linear(x, T, in, l.Base.Layers[li].weights()[ti], out)
+	xa = linear(x, T, in, l.A[li][ti].Data(), r)
+	yb := linear(xa, T, r, l.B[li][ti].Data(), out)
+	for i := range y {
+		y[i] += l.scale * yb[i]
+	}
+	return y, xa
+}
+
+// linBack accumulates the adapter gradients of lin and returns dx.
+func (l *LoRA) linBack(li, ti int, x, xa, dy []float32, T int, gA, gB [][][]float32) []float32 {
+	out, in := l.shapes[li][ti][0], l.shapes[li][ti][1]
+	r := l.Cfg.Rank
+	W, A, B := l.Base.Layers[li].weights()[ti], l.A[li][ti].Data(), l.B[li][ti].Data()
+	dx := make([]float32, T*in)
+	// dx = dy·W
+	for t := range T {
+		d := dy[t*out : (t+1)*out]
+		row := dx[t*in : (t+1)*in]
+		for o, g := range d {
+			if g == 0 {
+				continue
+			}
+			w := W[o*in : (o+1)*in]
+			for i := range in {
+				row[i] += g * w[i]
+			}
+		}
+	}
+	// dxa = s·dy·B [T, r]; gB += s·dyᵀ·xa; gA += dxaᵀ·x; dx += dxa·A.
+	dxa := make([]float32, T*r)
+	for t := range T {
+		d := dy[t*out : (t+1)*out]
+		for o, g := range d {
+			if g == 0 {
+				continue
+			}
+			g *= l.scale
+			for k := range r {
+				dxa[t*r+k] += g * B[o*r+k]
+				gB[li][ti][o*r+k] += g * xa[t*r+k]
+			}
+		}
+		for k := range r {
+			g := dxa[t*r+k]
+			if g == 0 {
+				continue
+			}
+			a := A[k*in : (k+1)*in]
+			xr := x[t*in : (t+1)*in]
+			ga := gA[li][ti][k*in : (k+1)*in]
+			row := dx[t*in : (t+1)*in]
+			for i := range in {
+				ga[i] += g * xr[i]
+				row[i] += g * a[i]
+			}
+		}
+	}
+	return dx
+}
+
+// normFwd is RMSNorm of rows of width n, keeping each row's 1/rms.
+func normFwd(x []float32, n int, w []float32, eps float64) (y, inv []float32) {
+	y = make([]float32, len(x))
+	inv = make([]float32, len(x)/n)
+	for r := range inv {
+		row := x[r*n : (r+1)*n]
+		var ss float64
+		for _, v := range row {
+			ss += float64(v) * float64(v)
+		}
+		iv := float32(1 / math.Sqrt(ss/float64(n)+eps))
+		inv[r] = iv
+		for i, v := range row {
+			y[r*n+i] = v * iv * w[i]
+		}
+	}
+	return y, inv
+}
+
+// normBack: for y = x·r·w, r = (mean(x²)+eps)^(-1/2):
+// dx = r·(dy⊙w) − x·r³/n·Σ(dy⊙w⊙x).
+func normBack(x, dy []float32, n int, w, inv []float32) []float32 {
+	dx := make([]float32, len(x))
+	for r := range inv {
+		xr, d := x[r*n:(r+1)*n], dy[r*n:(r+1)*n]
+		iv := float64(inv[r])
+		var dot float64
+		for i := range n {
+			dot += float64(d[i]) * float64(w[i]) * float64(xr[i])
+		}
+		c := iv * iv * iv / float64(n) * dot
+		for i := range n {
+			dx[r*n+i] = float32(iv*float64(d[i])*float64(w[i]) - float64(xr[i])*c)
+		}
+	}
+	return dx
+}
+
+// ropeBack applies the transpose of rope to gradients in place.
+func ropeBack(d []float32, T, heads, hd int, cos, sin []float32) {
+	half := hd / 2
+	tmp := make([]float32, hd)
+	for t := range T {
+		c, s := cos[t*hd:(t+1)*hd], sin[t*hd:(t+1)*hd]
+		for h := range heads {
+			v := d[(t*heads+h)*hd : (t*heads+h+1)*hd]
+			for i := range half {
+				tmp[i] = v[i]*c[i] + v[half+i]*s[half+i]
+				tmp[half+i] = v[half+i]*c[half+i] - v[i]*s[i]
+			}
+			copy(v, tmp)
+		}
+	}
+}
+
+type layerCache struct {
+	xin, h1, inv1, qpre, kpre, qinv, kinv, q, k, v []float32
+	xaQ, xaK, xaV, xaO, xaG, xaU, xaD          []float32
+	att, xmid, h2, inv2, gate, up, act         []float32
+	p                                          [][]float32 // [t·nh+head][s]
+}
+
+// forward runs the adapted model on one sequence and returns the final
+// hidden state at the last position (normalised) with the caches.
+func (l *LoRA) forward(ids []int) ([]float32, []layerCache, []float32, float32) {
+	m := l.Base
+	c := m.Cfg
+	T, H, hd, nh, nkv := len(ids), c.HiddenSize, c.HeadDim, c.NumHeads, c.NumKVHeads
+	group := nh / nkv
+	scale := float32(1 / math.Sqrt(float64(hd)))
+	cos, sin := RopeTables(T, hd, c.RopeTheta)
+	x := make([]float32, T*H)
+	for t, id := range ids {
+		copy(x[t*H:(t+1)*H], m.Embed[id*H:(id+1)*H])
+	}
+	caches := make([]layerCache, len(m.Layers))
+	for li, L := range m.Layers {
+		cc := &caches[li]
+		cc.xin = append([]float32(nil), x...)
+		cc.h1, cc.inv1 = normFwd(x, H, L.InputNorm, c.RMSNormEps)
+		var q, k []float32
+		q, cc.xaQ = l.lin(li, 0, cc.h1, T)
+		k, cc.xaK = l.lin(li, 1, cc.h1, T)
+		cc.v, cc.xaV = l.lin(li, 2, cc.h1, T)
+		cc.qpre, cc.kpre = q, k
+		cc.q, cc.qinv = normFwd(q, hd, L.QNorm, c.RMSNormEps)
+		cc.k, cc.kinv = normFwd(k, hd, L.KNorm, c.RMSNormEps)
+		rope(cc.q, T, nh, hd, cos, sin)
+		rope(cc.k, T, nkv, hd, cos, sin)
+		cc.att = make([]float32, T*nh*hd)
+		cc.p = make([][]float32, T*nh)
+		for head := range nh {
+			kh := head / group
+			for t := range T {
+				qv := cc.q[(t*nh+head)*hd : (t*nh+head+1)*hd]
+				p := make([]float32, t+1)
+				mx := float32(math.Inf(-1))
+				for s := range p {
+					kv := cc.k[(s*nkv+kh)*hd : (s*nkv+kh+1)*hd]
+					var d float32
+					for i := range hd {
+						d += qv[i] * kv[i]
+					}
+					p[s] = d * scale
+					mx = max(mx, p[s])
+				}
+				var z float32
+				for s := range p {
+					p[s] = float32(math.Exp(float64(p[s] - mx)))
+					z += p[s]
+				}
+				out := cc.att[(t*nh+head)*hd : (t*nh+head+1)*hd]
+				for s := range p {
+					p[s] /= z
+					vv := cc.v[(s*nkv+kh)*hd : (s*nkv+kh+1)*hd]
+					for i := range hd {
+						out[i] += p[s] * vv[i]
+					}
+				}
+				cc.p[t*nh+head] = p
+			}
+		}
+		var o []float32
+		o, cc.xaO = l.lin(li, 3, cc.att, T)
+		for i := range x {
+			x[i] += o[i]
+		}
+		cc.xmid = append([]float32(nil), x...)
+		cc.h2, cc.inv2 = normFwd(x, H, L.PostNorm, c.RMSNormEps)
+		cc.gate, cc.xaG = l.lin(li, 4, cc.h2, T)
+		cc.up, cc.xaU = l.lin(li, 5, cc.h2, T)
+		cc.act = make([]float32, len(cc.gate))
+		for i, g := range cc.gate {
+			cc.act[i] = g / (1 + float32(math.Exp(float64(-g)))) * cc.up[i]
+		}
+		var d []float32
+		d, cc.xaD = l.lin(li, 6, cc.act, T)
+		for i := range x {
+			x[i] += d[i]
+		}
+	}
+	lastX := append([]float32(nil), x[(T-1)*H:]...)
+	y, inv := normFwd(lastX, H, m.Norm, c.RMSNormEps)
+	return y, caches, lastX, inv[0]
+}
+
+// YesNo returns the adapted model's log-odds logit_yes − logit_no at the
+// last position.
+func (l *LoRA) YesNo(ids []int, yes, no int) float32 {
+	y, _, _, _ := l.forward(ids)
+	return l.logOdds(y, yes, no)
+}
+
+func (l *LoRA) logOdds(y []float32, yes, no int) float32 {
+	W := l.Base.head()
+	H := l.Base.Cfg.HiddenSize
+	var s float32
+	for i, v := range y {
+		s += v * (W[yes*H+i] - W[no*H+i])
+	}
+	return s
+}
+
+// backward propagates dz (the gradient of the log-odds of ids) into the
+// adapter gradients.
+func (l *LoRA) backward(ids []int, dz float32, yes, no int, gA, gB [][][]float32) {
+	m := l.Base
+	c := m.Cfg
+	T, H, hd, nh, nkv := len(ids), c.HiddenSize, c.HeadDim, c.NumHeads, c.NumKVHeads
+	group := nh / nkv
+	scale := float32(1 / math.Sqrt(float64(hd)))
+	_, caches, lastX, inv := l.forward(ids)
+	cos, sin := RopeTables(T, hd, c.RopeTheta)
+	W := m.head()
+	dy := make([]float32, H)
+	for i := range dy {
+		dy[i] = dz * (W[yes*H+i] - W[no*H+i])
+	}
+	dx := make([]float32, T*H)
+	copy(dx[(T-1)*H:], normBack(lastX, dy, H, m.Norm, []float32{inv}))
+	for li := len(m.Layers) - 1; li >= 0; li-- {
+		L, cc := m.Layers[li], &caches[li]
+		// MLP.
+		dact := l.linBack(li, 6, cc.act, cc.xaD, dx, T, gA, gB)
+		dgate, dup := make([]float32, len(dact)), make([]float32, len(dact))
+		for i, g := range cc.gate {
+			sg := 1 / (1 + float32(math.Exp(float64(-g))))
+			dup[i] = dact[i] * g * sg
+			dgate[i] = dact[i] * cc.up[i] * sg * (1 + g*(1-sg))
+		}
+		dh2 := l.linBack(li, 4, cc.h2, cc.xaG, dgate, T, gA, gB)
+		for i, v := range l.linBack(li, 5, cc.h2, cc.xaU, dup, T, gA, gB) {
+			dh2[i] += v
+		}
+		dmid := normBack(cc.xmid, dh2, H, L.PostNorm, cc.inv2)
+		for i := range dmid {
+			dmid[i] += dx[i]
+		}
+		// Attention.
+		datt := l.linBack(li, 3, cc.att, cc.xaO, dmid, T, gA, gB)
+		dq, dk, dv := make([]float32, len(cc.q)), make([]float32, len(cc.k)), make([]float32, len(cc.v))
+		for head := range nh {
+			kh := head / group
+			for t := range T {
+				p := cc.p[t*nh+head]
+				da := datt[(t*nh+head)*hd : (t*nh+head+1)*hd]
+				dp := make([]float32, len(p))
+				var dot float32
+				for s := range p {
+					vv := cc.v[(s*nkv+kh)*hd : (s*nkv+kh+1)*hd]
+					dvv := dv[(s*nkv+kh)*hd : (s*nkv+kh+1)*hd]
+					for i := range hd {
+						dp[s] += da[i] * vv[i]
+						dvv[i] += p[s] * da[i]
+					}
+					dot += p[s] * dp[s]
+				}
+				qv := cc.q[(t*nh+head)*hd : (t*nh+head+1)*hd]
+				dqv := dq[(t*nh+head)*hd : (t*nh+head+1)*hd]
+				for s := range p {
+					ds := p[s] * (dp[s] - dot) * scale
+					kv := cc.k[(s*nkv+kh)*hd : (s*nkv+kh+1)*hd]
+					dkv := dk[(s*nkv+kh)*hd : (s*nkv+kh+1)*hd]
+					for i := range hd {
+						dqv[i] += ds * kv[i]
+						dkv[i] += ds * qv[i]
+					}
+				}
+			}
+		}
+		ropeBack(dq, T, nh, hd, cos, sin)
+		ropeBack(dk, T, nkv, hd, cos, sin)
+		dqpre := normBack(cc.qpre, dq, hd, L.QNorm, cc.qinv)
+		dkpre := normBack(cc.kpre, dk, hd, L.KNorm, cc.kinv)
+		dh1 := l.linBack(li, 0, cc.h1, cc.xaQ, dqpre, T, gA, gB)
+		for i, v := range l.linBack(li, 1, cc.h1, cc.xaK, dkpre, T, gA, gB) {
+			dh1[i] += v
+		}
+		for i, v := range l.linBack(li, 2, cc.h1, cc.xaV, dv, T, gA, gB) {
+			dh1[i] += v
+		}
+		din := normBack(cc.xin, dh1, H, L.InputNorm, cc.inv1)
+		for i := range din {
+			dx[i] = dmid[i] + din[i]
+		}
+	}
+}
+
+// ListwiseGroup is one listwise training group: tokenized prompts, the
+// index of the positive.
+type ListwiseGroup struct {
+	Seqs     [][]int
+	Positive int
+}
+
+// ListwiseOp is the mean over groups of −log softmax(z)[positive], z the
+// adapted model's log-odds of each prompt: a fused operator whose backward
+// writes every adapter gradient once.
+func (l *LoRA) ListwiseOp(groups []ListwiseGroup, yes, no int) mat.Tensor {
+	return ag.NewOperator(&loraListwise{l: l, groups: groups, yes: yes, no: no}).Run()
+}
+
+type loraListwise struct {
+	l       *LoRA
+	groups  []ListwiseGroup
+	yes, no int
+	z       [][]float32
+}
+
+func (f *loraListwise) Operands() []mat.Tensor {
+	var out []mat.Tensor
+	for _, p := range f.l.Params() {
+		out = append(out, p.Param)
+	}
+	return out
+}
+
+// ListwiseLoss evaluates the loss and the log-odds without gradients.
+func (l *LoRA) ListwiseLoss(groups []ListwiseGroup, yes, no int) (float64, [][]float32) {
+	var loss float64
+	zs := make([][]float32, len(groups))
+	for gi, g := range groups {
+		z := make([]float32, len(g.Seqs))
+		for i, s := range g.Seqs {
+			z[i] = l.YesNo(s, yes, no)
+		}
+		zs[gi] = z
+		mx := math.Inf(-1)
+		for _, v := range z {
+			mx = math.Max(mx, float64(v))
+		}
+		var sum float64
+		for _, v := range z {
+			sum += math.Exp(float64(v) - mx)
+		}
+		loss += -(float64(z[g.Positive]) - mx - math.Log(sum))
+	}
+	return loss / float64(len(groups)), zs
+}
+
+func (f *loraListwise) Forward() (mat.Tensor, error) {
+	loss, zs := f.l.ListwiseLoss(f.groups, f.yes, f.no)
+	f.z = zs
+	return mat.Scalar(float32(loss)), nil
+}
+
+func (f *loraListwise) Backward(gy mat.Tensor) error {
+	l := f.l
+	g := float32(mat.Data[float32](gy)[0])
+	gA := make([][][]float32, len(l.A))
+	gB := make([][][]float32, len(l.B))
+	for li := range l.A {
+		for ti := range l.A[li] {
+			gA[li] = append(gA[li], make([]float32, len(l.A[li][ti].Data())))
+			gB[li] = append(gB[li], make([]float32, len(l.B[li][ti].Data())))
+		}
+	}
+	for gi, grp := range f.groups {
+		z := f.z[gi]
+		mx := math.Inf(-1)
+		for _, v := range z {
+			mx = math.Max(mx, float64(v))
+		}
+		var sum float64
+		for _, v := range z {
+			sum += math.Exp(float64(v) - mx)
+		}
+		for i, s := range grp.Seqs {
+			d := math.Exp(float64(z[i])-mx) / sum
+			if i == grp.Positive {
+				d--
+			}
+			dz := g * float32(d/float64(len(f.groups)))
+			if dz != 0 {
+				l.backward(s, dz, f.yes, f.no, gA, gB)
+			}
+		}
+	}
+	for li := range l.A {
+		for ti := range l.A[li] {
+			a, b := l.A[li][ti], l.B[li][ti]
+			a.Param.AccGrad(grad(gA[li][ti], a.Shape...))
+			b.Param.AccGrad(grad(gB[li][ti], b.Shape...))
+		}
+	}
+	return nil
+}
