@@ -236,9 +236,9 @@ func ropeBack(d []float32, T, heads, hd int, cos, sin []float32) {
 
 type layerCache struct {
 	xin, h1, inv1, qpre, kpre, qinv, kinv, q, k, v []float32
-	xaQ, xaK, xaV, xaO, xaG, xaU, xaD          []float32
-	att, xmid, h2, inv2, gate, up, act         []float32
-	p                                          [][]float32 // [t·nh+head][s]
+	xaQ, xaK, xaV, xaO, xaG, xaU, xaD              []float32
+	att, xmid, h2, inv2, gate, up, act             []float32
+	p                                              [][]float32 // [t·nh+head][s]
 }
 
 // forward runs the adapted model on one sequence and returns the final
