@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 
 	"github.com/strata-retrieval/strata/checkpoints"
@@ -148,6 +149,9 @@ func LoadModel(ws *workspace.Workspace, dir string) (Method, error) {
 // LoadModelOpts is LoadModel; ignoreFingerprint accepts a checkpoint trained
 // on other data.
 func LoadModelOpts(ws *workspace.Workspace, dir string, ignoreFingerprint bool) (Method, error) {
+	if _, err := os.Stat(filepath.Join(dir, RerankerSpecFile)); err == nil {
+		return LoadLLMReranker(ws, dir, ignoreFingerprint)
+	}
 	if m, err := checkpoints.ReadManifest(dir); err != nil {
 		if _, err2 := checkpoints.ReadManifest(filepath.Join(dir, checkpoints.BestLink)); err2 == nil {
 			dir = filepath.Join(dir, checkpoints.BestLink)

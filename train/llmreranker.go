@@ -36,58 +36,12 @@ func (m LLMRerankerModel) Kind() string                         { return "llm-re
 func (m LLMRerankerModel) Params() []models.NamedParam          { return m.L.Params() }
 func (m LLMRerankerModel) ConfigJSON() (json.RawMessage, error) { return json.Marshal(m.Cfg) }
 
-// PromptTokenizer turns (query, document) into the reranker's token ids,
-// truncating the document so the whole prompt fits maxLen.
-type PromptTokenizer struct {
-	Tok         *bpe.Tokenizer
-	Instruction string
-	MaxLen      int
-	prefix      []int
-	suffix      []int
-	cache       map[string][]int
-}
-
-// NewPromptTokenizer tokenizes the fixed prefix and suffix once.
-func NewPromptTokenizer(tok *bpe.Tokenizer, instruction string, maxLen int) (*PromptTokenizer, error) {
-	p := &PromptTokenizer{Tok: tok, Instruction: instruction, MaxLen: maxLen, cache: map[string][]int{}}
-	var err error
-	if p.prefix, err = tok.Encode(reranker.PromptPrefix); err != nil {
-		return nil, err
-	}
-	if p.suffix, err = tok.Encode(reranker.PromptSuffix); err != nil {
-		return nil, err
-	}
-	if maxLen <= len(p.prefix)+len(p.suffix)+8 {
-		return nil, fmt.Errorf("max length %d leaves no room for the body (prefix and suffix take %d tokens)", maxLen, len(p.prefix)+len(p.suffix))
-	}
-	return p, nil
-}
-
-// IDs returns the prompt's ids: prefix, the body truncated to fit, suffix.
-func (p *PromptTokenizer) IDs(query, doc string) ([]int, error) {
-	key := query + "\x00" + doc
-	if ids, ok := p.cache[key]; ok {
-		return ids, nil
-	}
-	body, err := p.Tok.Encode(reranker.PromptBody(p.Instruction, query, doc))
-	if err != nil {
-		return nil, err
-	}
-	room := p.MaxLen - len(p.prefix) - len(p.suffix)
-	if len(body) > room {
-		body = body[:room]
-	}
-	ids := append(append(append(make([]int, 0, len(p.prefix)+len(body)+len(p.suffix)), p.prefix...), body...), p.suffix...)
-	p.cache[key] = ids
-	return ids, nil
-}
-
 // LLMRerankerTask draws, for each record of a batch, a group of G prompts
 // afresh (one positive, G−1 hard negatives) and returns the listwise
 // softmax loss of the adapted model's log-odds.
 type LLMRerankerTask struct {
 	L       *models.LoRA
-	P       *PromptTokenizer
+	P       *reranker.PromptTokenizer
 	Records []reranker.Record
 	G       int
 	Yes, No int
@@ -174,7 +128,7 @@ func TrainLLMReranker(ctx context.Context, base *models.Qwen3, tok *bpe.Tokenize
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := NewPromptTokenizer(tok, o.Instruction, o.MaxLen)
+	p, err := reranker.NewPromptTokenizer(tok, o.Instruction, o.MaxLen)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -57,7 +57,7 @@ func newExportCmd(u *ui) *cobra.Command {
 	cmd.Flags().StringVar(&out, "out", "", "output directory")
 	cmd.Flags().BoolVar(&compress, "compress", false, "write nodes.jsonl.zst and edges.tsv.zst")
 	cmd.Flags().BoolVar(&force, "force", false, "replace --out if it exists")
-	cmd.AddCommand(newExportRerankerDataCmd(u))
+	cmd.AddCommand(newExportRerankerDataCmd(u), newExportONNXCmd(u))
 	return cmd
 }
 

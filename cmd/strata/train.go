@@ -61,7 +61,7 @@ go to the run directory, RUNDIR/best points at the one with the best val MRR,
 and the same seed and data give bit-identical checkpoints; --resume continues
 an interrupted run exactly.`,
 	}
-	cmd.AddCommand(newTrainEncoderCmd(u), newTrainCoRCmd(u), newTrainPlannerCmd(u), newTrainMoRCmd(u), newTrainKGQACmd(u), newTrainMFARCmd(u), newTrainGraspCmd(u))
+	cmd.AddCommand(newTrainEncoderCmd(u), newTrainCoRCmd(u), newTrainPlannerCmd(u), newTrainMoRCmd(u), newTrainKGQACmd(u), newTrainMFARCmd(u), newTrainGraspCmd(u), newTrainLLMRerankerCmd(u))
 	return cmd
 }
 

@@ -1,0 +1,267 @@
+package infer
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+
+	ort "github.com/yalue/onnxruntime_go"
+
+	"github.com/strata-retrieval/strata/checkpoints"
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/internal/atomicfile"
+	"github.com/strata-retrieval/strata/models"
+	"github.com/strata-retrieval/strata/reranker"
+	"github.com/strata-retrieval/strata/reranker/bpe"
+)
+
+// SaveQwen3Dir writes m as a Hugging Face checkpoint directory
+// (config.json, model.safetensors in F32) with the tokenizer.json at
+// tokenizer copied beside it.
+func SaveQwen3Dir(dir string, m *models.Qwen3, tokenizer string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	cfg, err := json.MarshalIndent(struct {
+		models.Qwen3Config
+		ModelType     string   `json:"model_type"`
+		Architectures []string `json:"architectures"`
+		TorchDtype    string   `json:"torch_dtype"`
+	}{m.Cfg, "qwen3", []string{"Qwen3ForCausalLM"}, "float32"}, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(filepath.Join(dir, "config.json"), func(w io.Writer) error { _, err := w.Write(cfg); return err }); err != nil {
+		return err
+	}
+	var ts []checkpoints.Tensor
+	add := func(name string, shape []int, d []float32) {
+		ts = append(ts, checkpoints.Tensor{Name: name, Shape: shape, Data: d})
+	}
+	shapes := models.Qwen3Shapes(m.Cfg)
+	vals := map[string][]float32{"model.embed_tokens.weight": m.Embed, "model.norm.weight": m.Norm, "lm_head.weight": m.LMHead}
+	for l, L := range m.Layers {
+		p := fmt.Sprintf("model.layers.%d.", l)
+		for k, v := range map[string][]float32{"input_layernorm.weight": L.InputNorm, "post_attention_layernorm.weight": L.PostNorm,
+			"self_attn.q_proj.weight": L.Q, "self_attn.k_proj.weight": L.K, "self_attn.v_proj.weight": L.V, "self_attn.o_proj.weight": L.O,
+			"self_attn.q_norm.weight": L.QNorm, "self_attn.k_norm.weight": L.KNorm,
+			"mlp.gate_proj.weight": L.Gate, "mlp.up_proj.weight": L.Up, "mlp.down_proj.weight": L.Down} {
+			vals[p+k] = v
+		}
+	}
+	for _, ns := range shapes {
+		add(ns.Name, ns.Shape, vals[ns.Name])
+	}
+	if err := checkpoints.WriteFile(filepath.Join(dir, "model.safetensors"), ts, map[string]string{"format": "pt"}); err != nil {
+		return err
+	}
+	if tokenizer != "" {
+		b, err := os.ReadFile(tokenizer)
+		if err != nil {
+			return err
+		}
+		if err := atomicfile.WriteFile(filepath.Join(dir, "tokenizer.json"), func(w io.Writer) error { _, err := w.Write(b); return err }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// LoadLoRA attaches the adapters of an llm-reranker checkpoint (or run
+// directory) to base.
+func LoadLoRA(base *models.Qwen3, dir string) (*models.LoRA, json.RawMessage, error) {
+	if _, err := checkpoints.ReadManifest(dir); err != nil {
+		dir = filepath.Join(dir, checkpoints.BestLink)
+	}
+	ck, err := checkpoints.Load(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	if ck.Manifest.Kind != "llm-reranker" {
+		return nil, nil, fmt.Errorf("%s is a %s checkpoint, not llm-reranker adapters", dir, ck.Manifest.Kind)
+	}
+	var mc struct {
+		Model struct {
+			LoRA models.LoRAConfig  `json:"lora"`
+			Base models.Qwen3Config `json:"base"`
+		} `json:"model"`
+	}
+	if err := json.Unmarshal(ck.Manifest.Config, &mc); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	if mc.Model.Base != base.Cfg {
+		return nil, nil, fmt.Errorf("%s: adapters trained on a base with config %+v, this base is %+v", dir, mc.Model.Base, base.Cfg)
+	}
+	l, err := models.NewLoRA(base, mc.Model.LoRA, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := models.LoadParams(l.Params(), tensorGetter(&checkpoints.File{Tensors: tensorMap(ck.Model)})); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	return l, ck.Manifest.Config, nil
+}
+
+func tensorMap(ts []checkpoints.Tensor) map[string]*checkpoints.Tensor {
+	m := make(map[string]*checkpoints.Tensor, len(ts))
+	for i := range ts {
+		m[ts[i].Name] = &ts[i]
+	}
+	return m
+}
+
+// RerankerSpec is an exported reranker directory's reranker.json.
+type RerankerSpec struct {
+	Instruction string `json:"instruction"`
+	MaxLen      int    `json:"max_len"`
+	FirstStage  string `json:"first_stage"` // model or run whose ranking is reranked (relative to the directory, or absolute)
+	TopN        int    `json:"top_n"`       // candidates reranked per query
+	Batch       int    `json:"batch"`
+	Threads     int    `json:"threads,omitempty"`
+	CUDA        bool   `json:"cuda,omitempty"`
+}
+
+// RerankerSpecFile names the spec in an exported reranker directory.
+const RerankerSpecFile = "reranker.json"
+
+// LLMReranker scores the top candidates of a first stage with an exported
+// Qwen3 reranker (model.onnx run by ONNX Runtime, tokenizer.json with the
+// native BPE), in right-padded batches; the rest of the first stage's
+// ranking follows.
+type LLMReranker struct {
+	Spec  RerankerSpec
+	ws    *workspace.Workspace
+	first Method
+	sess  *ORTSession
+	P     *reranker.PromptTokenizer
+	label string
+}
+
+// LoadLLMReranker opens an exported reranker directory.
+func LoadLLMReranker(ws *workspace.Workspace, dir string, ignoreFingerprint bool) (*LLMReranker, error) {
+	b, err := os.ReadFile(filepath.Join(dir, RerankerSpecFile))
+	if err != nil {
+		return nil, err
+	}
+	var spec RerankerSpec
+	if err := json.Unmarshal(b, &spec); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, RerankerSpecFile), err)
+	}
+	if spec.TopN <= 0 {
+		spec.TopN = 20
+	}
+	if spec.Batch <= 0 {
+		spec.Batch = 8
+	}
+	fs := spec.FirstStage
+	if !filepath.IsAbs(fs) {
+		fs = filepath.Join(dir, fs)
+	}
+	first, err := LoadModelOpts(ws, fs, ignoreFingerprint)
+	if err != nil {
+		return nil, fmt.Errorf("%s: first stage %s: %w", dir, fs, err)
+	}
+	tok, err := bpe.Load(filepath.Join(dir, "tokenizer.json"))
+	if err != nil {
+		return nil, err
+	}
+	p, err := reranker.NewPromptTokenizer(tok, spec.Instruction, spec.MaxLen)
+	if err != nil {
+		return nil, err
+	}
+	s, err := NewORTSession(filepath.Join(dir, "model.onnx"), []string{"input_ids", "position_ids", "last_index"}, []string{"score"},
+		ORTOptions{Threads: spec.Threads, CUDA: spec.CUDA})
+	if err != nil {
+		return nil, err
+	}
+	return &LLMReranker{Spec: spec, ws: ws, first: first, sess: s, P: p, label: "llm-reranker"}, nil
+}
+
+func (m *LLMReranker) Name() string { return m.label }
+
+// Score runs the ONNX model on prompts in batches.
+func (m *LLMReranker) Score(seqs [][]int) ([]float32, error) {
+	out := make([]float32, 0, len(seqs))
+	for lo := 0; lo < len(seqs); lo += m.Spec.Batch {
+		hi := min(lo+m.Spec.Batch, len(seqs))
+		s, err := RunQwen3Session(m.sess, seqs[lo:hi])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s...)
+	}
+	return out, nil
+}
+
+// RunQwen3Session scores right-padded sequences with an exported reranker.
+func RunQwen3Session(s *ORTSession, seqs [][]int) ([]float32, error) {
+	B, T := len(seqs), 0
+	for _, q := range seqs {
+		T = max(T, len(q))
+	}
+	ids, pos, last := make([]int64, B*T), make([]int64, B*T), make([]int64, B)
+	for b, q := range seqs {
+		for t := range T {
+			pos[b*T+t] = int64(t)
+			if t < len(q) {
+				ids[b*T+t] = int64(q[t])
+			}
+		}
+		last[b] = int64(len(q) - 1)
+	}
+	a, err := ort.NewTensor(ort.NewShape(int64(B), int64(T)), ids)
+	if err != nil {
+		return nil, err
+	}
+	defer a.Destroy()
+	p, err := ort.NewTensor(ort.NewShape(int64(B), int64(T)), pos)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Destroy()
+	l, err := ort.NewTensor(ort.NewShape(int64(B)), last)
+	if err != nil {
+		return nil, err
+	}
+	defer l.Destroy()
+	outs, err := s.Run(a, p, l)
+	if err != nil {
+		return nil, err
+	}
+	defer outs[0].Destroy()
+	return append([]float32(nil), outs[0].(*ort.Tensor[float32]).GetData()...), nil
+}
+
+func (m *LLMReranker) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
+	hits, err := m.first.Rank(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	sortHits(hits)
+	n := min(m.Spec.TopN, len(hits))
+	seqs := make([][]int, n)
+	for i, h := range hits[:n] {
+		if seqs[i], err = m.P.IDs(q.Text, reranker.Serialize(m.ws.SKB, m.ws.Graph, h.ID, reranker.SerializeConfig{})); err != nil {
+			return nil, err
+		}
+	}
+	scores, err := m.Score(seqs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]index.Hit, 0, len(hits))
+	for i, h := range hits[:n] {
+		out = append(out, index.Hit{ID: h.ID, Score: 2 + scores[i]}) // above every later candidate
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	for i, h := range hits[n:] {
+		out = append(out, index.Hit{ID: h.ID, Score: 1 - float32(i+1)/float32(len(hits)+1)})
+	}
+	return out, nil
+}
