@@ -1,0 +1,78 @@
+package infer
+
+import (
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/strata-retrieval/strata/models"
+)
+
+// BenchmarkQwen3Throughput measures tokens/s of the native forward and of
+// ONNX Runtime (CPU, all cores) on the same random Qwen3-architecture
+// model (4 layers, hidden 256, 8/4 heads of 32, MLP 768, vocabulary 8,192)
+// and the same batch (8 sequences of 256 tokens), scoring the last token.
+func BenchmarkQwen3Throughput(b *testing.B) {
+	needORT(b)
+	cfg := models.Qwen3Config{VocabSize: 8192, HiddenSize: 256, IntermediateSize: 768, NumLayers: 4, NumHeads: 8, NumKVHeads: 4,
+		HeadDim: 32, RMSNormEps: 1e-6, RopeTheta: 1e6, TieEmbeddings: true, MaxPositions: 512}
+	r := rand.New(rand.NewPCG(1, 1))
+	shapes := map[string][]int{}
+	w := map[string][]float32{}
+	for _, ns := range models.Qwen3Shapes(cfg) {
+		n := 1
+		for _, d := range ns.Shape {
+			n *= d
+		}
+		d := make([]float32, n)
+		for i := range d {
+			d[i] = float32(r.NormFloat64() * 0.05)
+		}
+		w[ns.Name], shapes[ns.Name] = d, ns.Shape
+	}
+	m, err := models.NewQwen3(cfg, func(n string) ([]int, []float32, bool) { d, ok := w[n]; return shapes[n], d, ok })
+	if err != nil {
+		b.Fatal(err)
+	}
+	seqs := make([][]int, 8)
+	for i := range seqs {
+		seqs[i] = make([]int, 256)
+		for j := range seqs[i] {
+			seqs[i][j] = r.IntN(cfg.VocabSize)
+		}
+	}
+	tokens := float64(8 * 256)
+	g, err := Qwen3ONNX(m, 5, 6, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(b.TempDir(), "model.onnx")
+	if err := g.Save(path); err != nil {
+		b.Fatal(err)
+	}
+	s, err := NewORTSession(path, []string{"input_ids", "position_ids", "last_index"}, []string{"score"}, ORTOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	var native, onnx time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		for _, q := range seqs {
+			if _, err := m.RerankScore(q, 5, 6); err != nil {
+				b.Fatal(err)
+			}
+		}
+		native += time.Since(t0)
+		t0 = time.Now()
+		if _, err := RunQwen3Session(s, seqs); err != nil {
+			b.Fatal(err)
+		}
+		onnx += time.Since(t0)
+	}
+	n := float64(b.N)
+	b.ReportMetric(tokens*n/native.Seconds(), "native-tok/s")
+	b.ReportMetric(tokens*n/onnx.Seconds(), "ort-tok/s")
+	b.ReportMetric(native.Seconds()/onnx.Seconds(), "ort-speedup")
+}
