@@ -120,7 +120,7 @@ func tensorMap(ts []checkpoints.Tensor) map[string]*checkpoints.Tensor {
 type RerankerSpec struct {
 	Instruction string `json:"instruction"`
 	MaxLen      int    `json:"max_len"`
-	FirstStage  string `json:"first_stage"` // model or run whose ranking is reranked (relative to the directory, or absolute)
+	FirstStage  string `json:"first_stage"` // method name, or model or run whose ranking is reranked (relative to the directory, or absolute)
 	TopN        int    `json:"top_n"`       // candidates reranked per query
 	Batch       int    `json:"batch"`
 	Threads     int    `json:"threads,omitempty"`
@@ -159,13 +159,17 @@ func LoadLLMReranker(ws *workspace.Workspace, dir string, ignoreFingerprint bool
 	if spec.Batch <= 0 {
 		spec.Batch = 8
 	}
-	fs := spec.FirstStage
-	if !filepath.IsAbs(fs) {
-		fs = filepath.Join(dir, fs)
-	}
-	first, err := LoadModelOpts(ws, fs, ignoreFingerprint)
-	if err != nil {
-		return nil, fmt.Errorf("%s: first stage %s: %w", dir, fs, err)
+	var first Method
+	if m, err := NewMethod(ws, spec.FirstStage); err == nil {
+		first = m
+	} else {
+		fs := spec.FirstStage
+		if !filepath.IsAbs(fs) {
+			fs = filepath.Join(dir, fs)
+		}
+		if first, err = LoadModelOpts(ws, fs, ignoreFingerprint); err != nil {
+			return nil, fmt.Errorf("%s: first stage %s: %w", dir, fs, err)
+		}
 	}
 	tok, err := bpe.Load(filepath.Join(dir, "tokenizer.json"))
 	if err != nil {

@@ -273,8 +273,11 @@ needs ONNX Runtime's GPU library in STRATA_ORT_LIB).`,
 				spec.Instruction = s
 			}
 			if firstStage != "" {
-				if spec.FirstStage, err = filepath.Abs(firstStage); err != nil {
-					return err
+				spec.FirstStage = firstStage // a method name, or a model path made absolute
+				if _, err := os.Stat(firstStage); err == nil {
+					if spec.FirstStage, err = filepath.Abs(firstStage); err != nil {
+						return err
+					}
 				}
 				js, _ := json.MarshalIndent(spec, "", "  ")
 				if err := atomicfile.WriteFile(filepath.Join(out, infer.RerankerSpecFile), func(w io.Writer) error { _, err := w.Write(js); return err }); err != nil {

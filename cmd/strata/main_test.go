@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/strata-retrieval/strata/reranker/bpe"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -647,5 +649,89 @@ func TestExportRerankerData(t *testing.T) {
 				t.Fatalf("query %d: negative %+v", rec.QID, n)
 			}
 		}
+	}
+}
+
+// TestLLMRerankerPipeline runs the stage-3 LLM reranker end to end on a
+// small generated benchmark: records from a BM25 ranking, a random tiny
+// Qwen3 base, LoRA fine-tuning, merge, ONNX export with BM25 as the first
+// stage, and evaluation through ONNX Runtime; the merged model's ONNX
+// scores must equal the native adapted model's.
+func TestLLMRerankerPipeline(t *testing.T) {
+	tokPath := filepath.Join("..", "..", ".cache", "tokenizer-qwen3-3.7.2", "tokenizer.json")
+	if _, err := os.Stat(tokPath); err != nil {
+		t.Skip("Qwen3 tokenizer.json absent: run make test")
+	}
+	if err := infer.InitORT(); err != nil {
+		t.Skip(err)
+	}
+	dir := t.TempDir()
+	skbDir, wsDir := filepath.Join(dir, "skb"), filepath.Join(dir, "ws")
+	if _, e, code := run(t, "gen", "--preset", "amazon", "--nodes", "600", "--queries", "40", "--seed", "4", "--out", skbDir); code != 0 {
+		t.Fatalf("gen: %s", e)
+	}
+	if _, e, code := run(t, "import", "--in", skbDir, "--out", wsDir); code != 0 {
+		t.Fatalf("import: %s", e)
+	}
+	recs := filepath.Join(dir, "train.jsonl")
+	if _, e, code := run(t, "export", "reranker-data", wsDir, "--model", "bm25", "--split", "train", "--pool", "20", "--hard", "6", "--field-tokens", "16", "--out", recs); code != 0 {
+		t.Fatalf("export reranker-data: %s", e)
+	}
+	base := filepath.Join(dir, "base")
+	if _, e, code := run(t, "init-qwen3", "--tokenizer", tokPath, "--out", base, "--layers", "1", "--hidden", "16", "--intermediate", "32",
+		"--heads", "2", "--kv-heads", "1", "--head-dim", "8", "--max-positions", "128"); code != 0 {
+		t.Fatalf("init-qwen3: %s", e)
+	}
+	runDir := filepath.Join(dir, "llm")
+	if _, e, code := run(t, "train", "llm-reranker", wsDir, "--base", base, "--records", recs, "--val-records", recs, "--out", runDir,
+		"--epochs", "1", "--batch", "8", "--group", "4", "--max-len", "96", "--rank", "4", "--alpha", "8", "--lr", "1e-2", "--instruction", "amazon"); code != 0 {
+		t.Fatalf("train llm-reranker: %s", e)
+	}
+	merged := filepath.Join(dir, "merged")
+	if _, e, code := run(t, "merge-lora", "--base", base, "--adapters", runDir, "--out", merged); code != 0 {
+		t.Fatalf("merge-lora: %s", e)
+	}
+	onnxDir := filepath.Join(dir, "onnx")
+	if _, e, code := run(t, "export", "onnx", "--model", merged, "--out", onnxDir, "--first-stage", "bm25", "--max-len", "96", "--top-n", "5", "--instruction", "amazon"); code != 0 {
+		t.Fatalf("export onnx: %s", e)
+	}
+	out, e, code := run(t, "eval", wsDir, "--model", onnxDir, "--split", "test", "--json")
+	if code != 0 {
+		t.Fatalf("eval llm reranker: %s", e)
+	}
+	var s map[string]any
+	json.Unmarshal([]byte(out), &s)
+	if s["n"].(float64) != 8 {
+		t.Errorf("eval %s", out)
+	}
+	// ONNX Runtime on the merged model = the native adapted model.
+	ws, err := workspace.Load(wsDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	m, err := infer.LoadModel(ws, onnxDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lr := m.(*infer.LLMReranker)
+	bm, _ := infer.LoadQwen3Dir(base)
+	l, _, err := infer.LoadLoRA(bm, runDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := ws.SKB.QA.Queries[0]
+	ids, _ := lr.P.IDs(q.Text, "[product] a test document")
+	got, err := lr.Score([][]int{ids})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, _ := bpe.Load(tokPath)
+	yes, _ := tok.ID("yes")
+	no, _ := tok.ID("no")
+	z := l.YesNo(ids, yes, no)
+	want := 1 / (1 + math.Exp(-float64(z)))
+	if math.Abs(float64(got[0])-want) > 1e-4 {
+		t.Errorf("ONNX score %v, native adapted %v", got[0], want)
 	}
 }
