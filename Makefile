@@ -21,7 +21,7 @@ QWEN3_TOK_VERSION := 3.7.2
 QWEN3_TOK         := .cache/tokenizer-qwen3-$(QWEN3_TOK_VERSION)/tokenizer.json
 export STRATA_QWEN3_TOKENIZER ?= $(abspath $(QWEN3_TOK))
 
-.PHONY: ort all build demo test test-short bench bench-quick lint fuzz clean experiments experiments-mor experiments-kgqa experiments-grasp bench-grasp-pg
+.PHONY: ort all build demo test test-short bench bench-quick lint fuzz clean experiments experiments-mor experiments-kgqa experiments-grasp experiments-llm bench-grasp-pg
 
 all: build
 
@@ -94,6 +94,10 @@ experiments-mor: build
 ## experiments-grasp: docs/grasp-results.md (BM25, dense, mFAR, GRASP stages 2 and 3 on the presets)
 experiments-grasp: build
 	scripts/grasp_experiments.sh
+
+## experiments-llm: docs/llm-reranker.md (a tiny Qwen3 reranker trained in Go, exported to ONNX, as GRASP's stage 3)
+experiments-llm: build ort $(QWEN3_TOK)
+	scripts/llm_experiments.sh
 
 ## experiments-kgqa: docs/kgqa-sage.md (SimGRAG KGQA on MetaQA, pruning speed-up, SAGE table)
 experiments-kgqa: build
