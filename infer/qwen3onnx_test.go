@@ -3,11 +3,13 @@ package infer
 import (
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"testing"
 
 	ort "github.com/yalue/onnxruntime_go"
 
+	"github.com/strata-retrieval/strata/infer/onnxg"
 	"github.com/strata-retrieval/strata/models"
 )
 
@@ -86,6 +88,13 @@ func TestQwen3ONNXParity(t *testing.T) {
 	seqs := [][]int{{3, 14, 15, 92, 65, 35, 89, 79}, {2, 71}, {8, 28, 18, 28, 45, 90, 45, 23, 53, 60, 28}}
 	const yes, no = 11, 13
 	for _, tied := range []bool{true, false} {
+		// The separate-head model is written with external data (as models
+		// over 2 GB are), the tied one inline.
+		if !tied {
+			old := onnxg.ExternalThreshold
+			onnxg.ExternalThreshold = 0
+			defer func() { onnxg.ExternalThreshold = old }()
+		}
 		m := tinyQwen3(t, tied, 7)
 		g, err := Qwen3ONNX(m, yes, no, 0)
 		if err != nil {
@@ -94,6 +103,9 @@ func TestQwen3ONNXParity(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "model.onnx")
 		if err := g.Save(path); err != nil {
 			t.Fatal(err)
+		}
+		if _, err := os.Stat(path + ".data"); tied == (err == nil) {
+			t.Fatalf("tied=%v: external data file present = %v", tied, err == nil)
 		}
 		logits, scores := runQwen3ONNX(t, path, seqs)
 		for b, q := range seqs {

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
+	"strconv"
 
 	"github.com/advancedclimatesystems/gonnx/onnx"
 	"google.golang.org/protobuf/proto"
@@ -142,8 +144,54 @@ func (g *Graph) Marshal() ([]byte, error) {
 	return proto.Marshal(m)
 }
 
-// Save writes the model atomically.
+// ExternalThreshold is the initializer size (bytes) above which Save moves
+// the weights to an external data file: protobuf cannot hold a model over
+// 2 GB.
+var ExternalThreshold int64 = 1 << 30
+
+// Save writes the model atomically. When its initializers exceed
+// ExternalThreshold, their bytes go to PATH.data (ONNX external data,
+// 64-byte aligned) and the model keeps only their locations; such a model
+// must be loaded from its file path.
 func (g *Graph) Save(path string) error {
+	var total int64
+	for _, t := range g.g.Initializer {
+		total += int64(len(t.RawData))
+	}
+	if total > ExternalThreshold {
+		data := path + ".data"
+		loc := filepath.Base(data)
+		err := atomicfile.WriteFile(data, func(w io.Writer) error {
+			var off int64
+			pad := make([]byte, 64)
+			for _, t := range g.g.Initializer {
+				if len(t.RawData) < 1024 {
+					continue // small tensors stay inline
+				}
+				if r := off % 64; r != 0 {
+					if _, err := w.Write(pad[:64-r]); err != nil {
+						return err
+					}
+					off += 64 - r
+				}
+				if _, err := w.Write(t.RawData); err != nil {
+					return err
+				}
+				t.ExternalData = []*onnx.StringStringEntryProto{
+					{Key: "location", Value: loc},
+					{Key: "offset", Value: strconv.FormatInt(off, 10)},
+					{Key: "length", Value: strconv.Itoa(len(t.RawData))},
+				}
+				t.DataLocation = onnx.TensorProto_EXTERNAL
+				off += int64(len(t.RawData))
+				t.RawData = nil
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
 	b, err := g.Marshal()
 	if err != nil {
 		return err
