@@ -26,7 +26,8 @@ func newCurvesCmd(u *ui) *cobra.Command {
 metrics its manifest already records, evaluating and recording the missing
 ones) and write curves.csv, curves.json, curves.png and curves.svg: Hit@1,
 Hit@5, Recall@20 and MRR against the training step, the best checkpoint
-marked.`,
+marked. LLM reranker runs (adapters) are plotted from the val group accuracy
+their manifests record (as Hit@1 of the val groups).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if run == "" {
@@ -51,6 +52,13 @@ marked.`,
 			for _, e := range es {
 				dir := filepath.Join(run, e.Name)
 				metrics := e.Manifest.Metrics
+				if e.Manifest.Kind == "llm-reranker" {
+					// Adapters are scored by their training run's val groups:
+					// Hit@1 is the share of groups whose positive wins.
+					pts = append(pts, eval.CurvePoint{Step: e.Manifest.Step, Checkpoint: e.Name, Split: "val-groups", Best: e.Best,
+						Hit1: metrics["val/group_acc"]})
+					continue
+				}
 				var missing []string
 				for _, split := range splits {
 					if _, ok := metrics[split+"/mrr"]; !ok {
