@@ -7,6 +7,8 @@ import (
 
 	"github.com/nlpodyssey/spago/ag"
 	"github.com/nlpodyssey/spago/mat"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
 )
 
 // LoRAConfig sets the adapters: rank r and alpha (the update is
@@ -132,21 +134,12 @@ func (l *LoRA) linBack(li, ti int, x, xa, dy []float32, T int, gA, gB [][][]floa
 	out, in := l.shapes[li][ti][0], l.shapes[li][ti][1]
 	r := l.Cfg.Rank
 	W, A, B := l.Base.Layers[li].weights()[ti], l.A[li][ti].Data(), l.B[li][ti].Data()
+	// dx = dy·W (GEMM).
 	dx := make([]float32, T*in)
-	// dx = dy·W
-	for t := range T {
-		d := dy[t*out : (t+1)*out]
-		row := dx[t*in : (t+1)*in]
-		for o, g := range d {
-			if g == 0 {
-				continue
-			}
-			w := W[o*in : (o+1)*in]
-			for i := range in {
-				row[i] += g * w[i]
-			}
-		}
-	}
+	blas32.Gemm(blas.NoTrans, blas.NoTrans, 1,
+		blas32.General{Rows: T, Cols: out, Stride: out, Data: dy},
+		blas32.General{Rows: out, Cols: in, Stride: in, Data: W},
+		0, blas32.General{Rows: T, Cols: in, Stride: in, Data: dx})
 	// dxa = s·dy·B [T, r]; gB += s·dyᵀ·xa; gA += dxaᵀ·x; dx += dxa·A.
 	dxa := make([]float32, T*r)
 	for t := range T {
