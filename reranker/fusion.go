@@ -150,7 +150,13 @@ var (
 // SearchStatic picks (w, k) by mean Hit@1 (ties: the earlier grid point)
 // among the settings whose Recall@20 is at least the better branch's; when
 // none keeps it, by Hit@1 alone.
-func SearchStatic(ex []FusionExample) FusionChoice {
+func SearchStatic(ex []FusionExample) FusionChoice { return searchStatic(ex, true) }
+
+// SearchStaticHit1 picks (w, k) by mean Hit@1 alone (GRASP's rule), as for
+// fusing a reranker with stage 2, whose recall stage 2 already fixed.
+func SearchStaticHit1(ex []FusionExample) FusionChoice { return searchStatic(ex, false) }
+
+func searchStatic(ex []FusionExample, keepRecall bool) FusionChoice {
 	all := make([]int, len(ex))
 	for i := range all {
 		all[i] = i
@@ -169,7 +175,7 @@ func SearchStatic(ex []FusionExample) FusionChoice {
 			if c.ValHit1 > free.ValHit1 {
 				free = c
 			}
-			if r >= need && c.ValHit1 > best.ValHit1 {
+			if (r >= need || !keepRecall) && c.ValHit1 > best.ValHit1 {
 				best = c
 			}
 		}

@@ -16,8 +16,11 @@ ws="$out/demo/workspace"
 if [ ! -d "$ws/runs/grasp" ]; then
   $strata demo --dir "$out/demo" >/dev/null
 fi
-$strata export reranker-data "$ws" --model "$ws/runs/grasp" --split train --out "$out/train.jsonl" >/dev/null
-$strata export reranker-data "$ws" --model "$ws/runs/grasp" --split val --out "$out/val.jsonl" >/dev/null
+# Stage 2 alone (the demo's GRASP run also fuses MoR as stage 3).
+stage2="$out/stage2"
+$strata train grasp "$ws" --mfar "$ws/runs/mfar" --planner "$ws/runs/planner" --out "$stage2" >/dev/null
+$strata export reranker-data "$ws" --model "$stage2" --split train --out "$out/train.jsonl" >/dev/null
+$strata export reranker-data "$ws" --model "$stage2" --split val --out "$out/val.jsonl" >/dev/null
 head -50 "$out/val.jsonl" > "$out/val50.jsonl"
 rm -rf "$out/base" "$out/run" "$out/merged" "$out/onnx-zero" "$out/onnx-tuned"
 $strata init-qwen3 --tokenizer "$tok" --out "$out/base" >/dev/null
@@ -26,7 +29,7 @@ train=$($strata train llm-reranker "$ws" --base "$out/base" --records "$out/trai
 $strata merge-lora --base "$out/base" --adapters "$out/run" --out "$out/merged" >/dev/null
 for v in zero tuned; do
   m="$out/merged"; [ $v = zero ] && m="$out/base"
-  $strata export onnx --model "$m" --out "$out/onnx-$v" --first-stage "$ws/runs/grasp" --max-len "$maxlen" --top-n 20 --instruction amazon >/dev/null
+  $strata export onnx --model "$m" --out "$out/onnx-$v" --first-stage "$stage2" --max-len "$maxlen" --top-n 20 --instruction amazon >/dev/null
 done
 {
   echo "# Qwen3 LLM reranker as GRASP's stage 3"
@@ -37,7 +40,7 @@ done
   echo "alpha 64 on every linear layer; groups of $group prompts (one positive); prompts truncated"
   echo "to $maxlen tokens; $epochs epoch(s) over the 600 training records; val group accuracy on 50 val"
   echo "records selects the checkpoint. Each reranker rescores the top 20 of GRASP's stage 2 through"
-  echo "ONNX Runtime; \"fused\" rows are RRF of that ranking with stage 2, (w, k) fitted on val."
+  echo "ONNX Runtime; \"fused + stage 3\" is RRF of that ranking with stage 2, (w, k) by val Hit@1."
   echo
   echo "- $train"
   echo
@@ -46,7 +49,7 @@ done
   echo '```'
   echo
   echo '```'
-  $strata eval "$ws" --model "$ws/runs/grasp,$out/onnx-zero,$out/onnx-tuned" --split test
+  $strata eval "$ws" --model "$stage2,$out/onnx-zero,$out/onnx-tuned" --split test
   echo '```'
   for v in zero tuned; do
     echo

@@ -127,7 +127,7 @@ func fitGrasp(ctx context.Context, u *ui, ws *workspace.Workspace, cfg infer.Gra
 		for i := range ex3 {
 			ex3[i].Graph, ex3[i].Text = ex3[i].Text, ex3[i].Graph
 		}
-		cfg.Stage3Choice = reranker.SearchStatic(ex3)
+		cfg.Stage3Choice = reranker.SearchStaticHit1(ex3)
 	}
 	if out == "" {
 		out = filepath.Join(ws.Dir, "runs", "grasp")
