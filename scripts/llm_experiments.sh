@@ -60,4 +60,5 @@ done
     echo '```'
   done
 } > "$doc"
+echo "The Reading section of the committed docs/llm-reranker.md is written from these outputs." >&2
 cat "$doc"
