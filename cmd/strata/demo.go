@@ -27,7 +27,7 @@ func newDemoCmd(u *ui) *cobra.Command {
 	var o demoOptions
 	cmd := &cobra.Command{
 		Use:   "demo",
-		Short: "Generate a benchmark, build its workspace and evaluate the baselines",
+		Short: "Generate a benchmark, build its workspace, train every model and evaluate them",
 		Long: `Run strata end to end on a generated STaRK-like benchmark, with no
 downloads: generate the preset (an skbdir under DIR/skb), import it into a
 workspace (DIR/workspace), and evaluate on the test split

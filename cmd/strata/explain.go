@@ -21,7 +21,7 @@ func newExplainCmd(u *ui) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   `explain WORKSPACE --model RUNDIR/best --query "..."`,
-		Short: "Show how a CoR, MoR or KGQA model scores a query (gates and contributions, the plan and trajectories, or the pattern and subgraphs)",
+		Short: "Show how a model scores a query (CoR gates, MoR trajectories, KGQA subgraphs, mFAR weights, GRASP plan and fusion)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if model == "" || query == "" {

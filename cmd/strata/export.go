@@ -19,7 +19,7 @@ func newExportCmd(u *ui) *cobra.Command {
 	var compress, force bool
 	cmd := &cobra.Command{
 		Use:   "export WORKSPACE --out DIR",
-		Short: "Write a workspace's SKB, questions and plans as an skbdir/1 directory",
+		Short: "Write a workspace as skbdir/1 (subcommands: reranker-data, onnx)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {

@@ -54,7 +54,7 @@ func (f *trainFlags) options(u *ui, ws *workspace.Workspace, model string) train
 func newTrainCmd(u *ui) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "train",
-		Short: "Train models: the dense text encoder and CoR",
+		Short: "Train models: encoder, CoR, planner, MoR, KGQA, mFAR, GRASP, LLM reranker",
 		Long: `Train a model on a workspace's train split, evaluating every checkpoint on
 the val split. Checkpoints (weights, optimizer state, manifest with metrics)
 go to the run directory, RUNDIR/best points at the one with the best val MRR,
