@@ -182,84 +182,150 @@ func rope(x []float32, T, heads, hd int, cos, sin []float32) {
 	}
 }
 
-// Hidden runs the decoder on one sequence of token ids and returns the
-// final normalised hidden states [T, H].
-func (m *Qwen3) Hidden(ids []int) ([]float32, error) {
+// linearFn computes linear layer ti (q, k, v, o, gate, up, down) of
+// decoder layer li on x [T, in]; aux is what its backward needs (nil for
+// the frozen base).
+type linearFn func(li, ti int, x []float32, T int) (y, aux []float32)
+
+// baseLinear is the base model's linear layer.
+func (m *Qwen3) baseLinear(li, ti int, x []float32, T int) ([]float32, []float32) {
+	s := m.linearShapes()[ti]
+	return linear(x, T, s[1], m.Layers[li].weights()[ti], s[0]), nil
+}
+
+func (m *Qwen3) linearShapes() [][2]int {
 	c := m.Cfg
-	T, H, hd := len(ids), c.HiddenSize, c.HeadDim
-	if T == 0 {
+	H, I, q, kv := c.HiddenSize, c.IntermediateSize, c.NumHeads*c.HeadDim, c.NumKVHeads*c.HeadDim
+	return [][2]int{{q, H}, {kv, H}, {kv, H}, {H, q}, {I, H}, {I, H}, {H, I}}
+}
+
+func (L *Qwen3Layer) weights() [][]float32 {
+	return [][]float32{L.Q, L.K, L.V, L.O, L.Gate, L.Up, L.Down}
+}
+
+// layerCache holds one layer's activations for the LoRA backward pass.
+type layerCache struct {
+	xin, h1, inv1, qpre, kpre, qinv, kinv, q, k, v []float32
+	xa                                             [7][]float32 // each linear layer's aux
+	att, xmid, h2, inv2, gate, up, act             []float32
+	p                                              [][]float32 // [t·nh+head][s]
+}
+
+// embed checks ids and looks up their embeddings [T, H].
+func (m *Qwen3) embed(ids []int) ([]float32, error) {
+	c := m.Cfg
+	if len(ids) == 0 {
 		return nil, fmt.Errorf("models: Qwen3: empty sequence")
 	}
-	x := make([]float32, T*H)
+	H := c.HiddenSize
+	x := make([]float32, len(ids)*H)
 	for t, id := range ids {
 		if id < 0 || id >= c.VocabSize {
 			return nil, fmt.Errorf("models: Qwen3: token id %d outside the vocabulary of %d", id, c.VocabSize)
 		}
 		copy(x[t*H:(t+1)*H], m.Embed[id*H:(id+1)*H])
 	}
-	cos, sin := RopeTables(T, hd, c.RopeTheta)
-	nh, nkv := c.NumHeads, c.NumKVHeads
+	return x, nil
+}
+
+// decode runs the decoder layers on embeddings x [T, H] in place (before
+// the final norm), with lin for every linear layer; when caches is not nil
+// it records each layer's activations there. The base forward and the
+// LoRA forward are this one function.
+func (m *Qwen3) decode(x []float32, T int, lin linearFn, caches []layerCache) {
+	c := m.Cfg
+	H, hd, nh, nkv := c.HiddenSize, c.HeadDim, c.NumHeads, c.NumKVHeads
 	group := nh / nkv
 	scale := float32(1 / math.Sqrt(float64(hd)))
-	h := make([]float32, T*H)
-	scores := make([]float32, T)
-	for _, L := range m.Layers {
-		copy(h, x)
-		rmsNorm(h, H, L.InputNorm, c.RMSNormEps)
-		q := linear(h, T, H, L.Q, nh*hd)
-		k := linear(h, T, H, L.K, nkv*hd)
-		v := linear(h, T, H, L.V, nkv*hd)
-		rmsNorm(q, hd, L.QNorm, c.RMSNormEps)
-		rmsNorm(k, hd, L.KNorm, c.RMSNormEps)
+	cos, sin := RopeTables(T, hd, c.RopeTheta)
+	for li, L := range m.Layers {
+		var cc layerCache
+		if caches != nil {
+			cc.xin = append([]float32(nil), x...)
+		}
+		h1, inv1 := normFwd(x, H, L.InputNorm, c.RMSNormEps)
+		qpre, xaQ := lin(li, 0, h1, T)
+		kpre, xaK := lin(li, 1, h1, T)
+		v, xaV := lin(li, 2, h1, T)
+		q, qinv := normFwd(qpre, hd, L.QNorm, c.RMSNormEps)
+		k, kinv := normFwd(kpre, hd, L.KNorm, c.RMSNormEps)
 		rope(q, T, nh, hd, cos, sin)
 		rope(k, T, nkv, hd, cos, sin)
 		att := make([]float32, T*nh*hd)
+		var probs [][]float32
+		if caches != nil {
+			probs = make([][]float32, T*nh)
+		}
 		for head := range nh {
 			kh := head / group
 			for t := range T {
 				qv := q[(t*nh+head)*hd : (t*nh+head+1)*hd]
+				p := make([]float32, t+1) // causal: positions 0..t
 				mx := float32(math.Inf(-1))
-				for s := 0; s <= t; s++ { // causal
+				for s := range p {
 					kv := k[(s*nkv+kh)*hd : (s*nkv+kh+1)*hd]
 					var d float32
 					for i := range hd {
 						d += qv[i] * kv[i]
 					}
-					scores[s] = d * scale
-					mx = max(mx, scores[s])
+					p[s] = d * scale
+					mx = max(mx, p[s])
 				}
 				var z float32
-				for s := 0; s <= t; s++ {
-					scores[s] = float32(math.Exp(float64(scores[s] - mx)))
-					z += scores[s]
+				for s := range p {
+					p[s] = float32(math.Exp(float64(p[s] - mx)))
+					z += p[s]
 				}
 				out := att[(t*nh+head)*hd : (t*nh+head+1)*hd]
-				for s := 0; s <= t; s++ {
-					p := scores[s] / z
+				for s := range p {
+					p[s] /= z
 					vv := v[(s*nkv+kh)*hd : (s*nkv+kh+1)*hd]
 					for i := range hd {
-						out[i] += p * vv[i]
+						out[i] += p[s] * vv[i]
 					}
+				}
+				if probs != nil {
+					probs[t*nh+head] = p
 				}
 			}
 		}
-		o := linear(att, T, nh*hd, L.O, H)
+		o, xaO := lin(li, 3, att, T)
 		for i := range x {
 			x[i] += o[i]
 		}
-		copy(h, x)
-		rmsNorm(h, H, L.PostNorm, c.RMSNormEps)
-		g := linear(h, T, H, L.Gate, c.IntermediateSize)
-		u := linear(h, T, H, L.Up, c.IntermediateSize)
-		for i, gv := range g {
-			g[i] = gv / (1 + float32(math.Exp(float64(-gv)))) * u[i] // SiLU(gate)·up
+		var xmid []float32
+		if caches != nil {
+			xmid = append([]float32(nil), x...)
 		}
-		d := linear(g, T, c.IntermediateSize, L.Down, H)
+		h2, inv2 := normFwd(x, H, L.PostNorm, c.RMSNormEps)
+		gate, xaG := lin(li, 4, h2, T)
+		up, xaU := lin(li, 5, h2, T)
+		act := make([]float32, len(gate))
+		for i, g := range gate {
+			act[i] = g / (1 + float32(math.Exp(float64(-g)))) * up[i] // SiLU(gate)·up
+		}
+		d, xaD := lin(li, 6, act, T)
 		for i := range x {
 			x[i] += d[i]
 		}
+		if caches != nil {
+			cc.h1, cc.inv1, cc.qpre, cc.kpre, cc.qinv, cc.kinv, cc.q, cc.k, cc.v = h1, inv1, qpre, kpre, qinv, kinv, q, k, v
+			cc.xa = [7][]float32{xaQ, xaK, xaV, xaO, xaG, xaU, xaD}
+			cc.att, cc.xmid, cc.h2, cc.inv2, cc.gate, cc.up, cc.act, cc.p = att, xmid, h2, inv2, gate, up, act, probs
+			caches[li] = cc
+		}
 	}
-	rmsNorm(x, H, m.Norm, c.RMSNormEps)
+}
+
+// Hidden runs the decoder on one sequence of token ids and returns the
+// final normalised hidden states [T, H].
+func (m *Qwen3) Hidden(ids []int) ([]float32, error) {
+	x, err := m.embed(ids)
+	if err != nil {
+		return nil, err
+	}
+	m.decode(x, len(ids), m.baseLinear, nil)
+	rmsNorm(x, m.Cfg.HiddenSize, m.Norm, m.Cfg.RMSNormEps)
 	return x, nil
 }
 

@@ -32,16 +32,6 @@ type LoRA struct {
 	shapes [][][2]int // [layer][target] = (out, in)
 }
 
-func (m *Qwen3) linearShapes() [][2]int {
-	c := m.Cfg
-	H, I, q, kv := c.HiddenSize, c.IntermediateSize, c.NumHeads*c.HeadDim, c.NumKVHeads*c.HeadDim
-	return [][2]int{{q, H}, {kv, H}, {kv, H}, {H, q}, {I, H}, {I, H}, {H, I}}
-}
-
-func (L *Qwen3Layer) weights() [][]float32 {
-	return [][]float32{L.Q, L.K, L.V, L.O, L.Gate, L.Up, L.Down}
-}
-
 // NewLoRA attaches adapters to base; A is drawn from r (Kaiming-uniform
 // like PEFT's), B is zero.
 func NewLoRA(base *Qwen3, cfg LoRAConfig, r *rand.Rand) (*LoRA, error) {
@@ -227,94 +217,20 @@ func ropeBack(d []float32, T, heads, hd int, cos, sin []float32) {
 	}
 }
 
-type layerCache struct {
-	xin, h1, inv1, qpre, kpre, qinv, kinv, q, k, v []float32
-	xaQ, xaK, xaV, xaO, xaG, xaU, xaD              []float32
-	att, xmid, h2, inv2, gate, up, act             []float32
-	p                                              [][]float32 // [t·nh+head][s]
-}
-
 // forward runs the adapted model on one sequence and returns the final
-// hidden state at the last position (normalised) with the caches.
+// hidden state at the last position (normalised), the caches, the last
+// position's pre-norm state and its 1/rms.
 func (l *LoRA) forward(ids []int) ([]float32, []layerCache, []float32, float32) {
 	m := l.Base
-	c := m.Cfg
-	T, H, hd, nh, nkv := len(ids), c.HiddenSize, c.HeadDim, c.NumHeads, c.NumKVHeads
-	group := nh / nkv
-	scale := float32(1 / math.Sqrt(float64(hd)))
-	cos, sin := RopeTables(T, hd, c.RopeTheta)
-	x := make([]float32, T*H)
-	for t, id := range ids {
-		copy(x[t*H:(t+1)*H], m.Embed[id*H:(id+1)*H])
+	H := m.Cfg.HiddenSize
+	x, err := m.embed(ids)
+	if err != nil {
+		panic(err) // ids come from the tokenizer of this model's vocabulary
 	}
 	caches := make([]layerCache, len(m.Layers))
-	for li, L := range m.Layers {
-		cc := &caches[li]
-		cc.xin = append([]float32(nil), x...)
-		cc.h1, cc.inv1 = normFwd(x, H, L.InputNorm, c.RMSNormEps)
-		var q, k []float32
-		q, cc.xaQ = l.lin(li, 0, cc.h1, T)
-		k, cc.xaK = l.lin(li, 1, cc.h1, T)
-		cc.v, cc.xaV = l.lin(li, 2, cc.h1, T)
-		cc.qpre, cc.kpre = q, k
-		cc.q, cc.qinv = normFwd(q, hd, L.QNorm, c.RMSNormEps)
-		cc.k, cc.kinv = normFwd(k, hd, L.KNorm, c.RMSNormEps)
-		rope(cc.q, T, nh, hd, cos, sin)
-		rope(cc.k, T, nkv, hd, cos, sin)
-		cc.att = make([]float32, T*nh*hd)
-		cc.p = make([][]float32, T*nh)
-		for head := range nh {
-			kh := head / group
-			for t := range T {
-				qv := cc.q[(t*nh+head)*hd : (t*nh+head+1)*hd]
-				p := make([]float32, t+1)
-				mx := float32(math.Inf(-1))
-				for s := range p {
-					kv := cc.k[(s*nkv+kh)*hd : (s*nkv+kh+1)*hd]
-					var d float32
-					for i := range hd {
-						d += qv[i] * kv[i]
-					}
-					p[s] = d * scale
-					mx = max(mx, p[s])
-				}
-				var z float32
-				for s := range p {
-					p[s] = float32(math.Exp(float64(p[s] - mx)))
-					z += p[s]
-				}
-				out := cc.att[(t*nh+head)*hd : (t*nh+head+1)*hd]
-				for s := range p {
-					p[s] /= z
-					vv := cc.v[(s*nkv+kh)*hd : (s*nkv+kh+1)*hd]
-					for i := range hd {
-						out[i] += p[s] * vv[i]
-					}
-				}
-				cc.p[t*nh+head] = p
-			}
-		}
-		var o []float32
-		o, cc.xaO = l.lin(li, 3, cc.att, T)
-		for i := range x {
-			x[i] += o[i]
-		}
-		cc.xmid = append([]float32(nil), x...)
-		cc.h2, cc.inv2 = normFwd(x, H, L.PostNorm, c.RMSNormEps)
-		cc.gate, cc.xaG = l.lin(li, 4, cc.h2, T)
-		cc.up, cc.xaU = l.lin(li, 5, cc.h2, T)
-		cc.act = make([]float32, len(cc.gate))
-		for i, g := range cc.gate {
-			cc.act[i] = g / (1 + float32(math.Exp(float64(-g)))) * cc.up[i]
-		}
-		var d []float32
-		d, cc.xaD = l.lin(li, 6, cc.act, T)
-		for i := range x {
-			x[i] += d[i]
-		}
-	}
-	lastX := append([]float32(nil), x[(T-1)*H:]...)
-	y, inv := normFwd(lastX, H, m.Norm, c.RMSNormEps)
+	m.decode(x, len(ids), l.lin, caches)
+	lastX := append([]float32(nil), x[(len(ids)-1)*H:]...)
+	y, inv := normFwd(lastX, H, m.Norm, m.Cfg.RMSNormEps)
 	return y, caches, lastX, inv[0]
 }
 
@@ -355,15 +271,15 @@ func (l *LoRA) backward(ids []int, dz float32, yes, no int, gA, gB [][][]float32
 	for li := len(m.Layers) - 1; li >= 0; li-- {
 		L, cc := m.Layers[li], &caches[li]
 		// MLP.
-		dact := l.linBack(li, 6, cc.act, cc.xaD, dx, T, gA, gB)
+		dact := l.linBack(li, 6, cc.act, cc.xa[6], dx, T, gA, gB)
 		dgate, dup := make([]float32, len(dact)), make([]float32, len(dact))
 		for i, g := range cc.gate {
 			sg := 1 / (1 + float32(math.Exp(float64(-g))))
 			dup[i] = dact[i] * g * sg
 			dgate[i] = dact[i] * cc.up[i] * sg * (1 + g*(1-sg))
 		}
-		dh2 := l.linBack(li, 4, cc.h2, cc.xaG, dgate, T, gA, gB)
-		for i, v := range l.linBack(li, 5, cc.h2, cc.xaU, dup, T, gA, gB) {
+		dh2 := l.linBack(li, 4, cc.h2, cc.xa[4], dgate, T, gA, gB)
+		for i, v := range l.linBack(li, 5, cc.h2, cc.xa[5], dup, T, gA, gB) {
 			dh2[i] += v
 		}
 		dmid := normBack(cc.xmid, dh2, H, L.PostNorm, cc.inv2)
@@ -371,7 +287,7 @@ func (l *LoRA) backward(ids []int, dz float32, yes, no int, gA, gB [][][]float32
 			dmid[i] += dx[i]
 		}
 		// Attention.
-		datt := l.linBack(li, 3, cc.att, cc.xaO, dmid, T, gA, gB)
+		datt := l.linBack(li, 3, cc.att, cc.xa[3], dmid, T, gA, gB)
 		dq, dk, dv := make([]float32, len(cc.q)), make([]float32, len(cc.k)), make([]float32, len(cc.v))
 		for head := range nh {
 			kh := head / group
@@ -406,11 +322,11 @@ func (l *LoRA) backward(ids []int, dz float32, yes, no int, gA, gB [][][]float32
 		ropeBack(dk, T, nkv, hd, cos, sin)
 		dqpre := normBack(cc.qpre, dq, hd, L.QNorm, cc.qinv)
 		dkpre := normBack(cc.kpre, dk, hd, L.KNorm, cc.kinv)
-		dh1 := l.linBack(li, 0, cc.h1, cc.xaQ, dqpre, T, gA, gB)
-		for i, v := range l.linBack(li, 1, cc.h1, cc.xaK, dkpre, T, gA, gB) {
+		dh1 := l.linBack(li, 0, cc.h1, cc.xa[0], dqpre, T, gA, gB)
+		for i, v := range l.linBack(li, 1, cc.h1, cc.xa[1], dkpre, T, gA, gB) {
 			dh1[i] += v
 		}
-		for i, v := range l.linBack(li, 2, cc.h1, cc.xaV, dv, T, gA, gB) {
+		for i, v := range l.linBack(li, 2, cc.h1, cc.xa[2], dv, T, gA, gB) {
 			dh1[i] += v
 		}
 		din := normBack(cc.xin, dh1, H, L.InputNorm, cc.inv1)

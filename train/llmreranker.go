@@ -119,6 +119,9 @@ func TrainLLMReranker(ctx context.Context, base *models.Qwen3, tok *bpe.Tokenize
 	if o.Train.LR == 0 {
 		o.Train.LR = 3e-5
 	}
+	if tok.VocabSize() > base.Cfg.VocabSize {
+		return nil, nil, fmt.Errorf("the tokenizer has %d tokens, the base's vocabulary %d: they do not belong together", tok.VocabSize(), base.Cfg.VocabSize)
+	}
 	yes, ok1 := tok.ID("yes")
 	no, ok2 := tok.ID("no")
 	if !ok1 || !ok2 {
