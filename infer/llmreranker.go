@@ -198,13 +198,15 @@ func (m *LLMReranker) Score(seqs [][]int) ([]float32, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, s...)
+		out = append(out, s[0]...)
 	}
 	return out, nil
 }
 
-// RunQwen3Session scores right-padded sequences with an exported reranker.
-func RunQwen3Session(s *ORTSession, seqs [][]int) ([]float32, error) {
+// RunQwen3Session runs an exported reranker on right-padded sequences and
+// returns the data of each of the session's outputs (logits [B·2], score
+// [B]), in the session's output order.
+func RunQwen3Session(s *ORTSession, seqs [][]int) ([][]float32, error) {
 	B, T := len(seqs), 0
 	for _, q := range seqs {
 		T = max(T, len(q))
@@ -238,8 +240,17 @@ func RunQwen3Session(s *ORTSession, seqs [][]int) ([]float32, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer outs[0].Destroy()
-	return append([]float32(nil), outs[0].(*ort.Tensor[float32]).GetData()...), nil
+	res := make([][]float32, len(outs))
+	for i, o := range outs {
+		t, ok := o.(*ort.Tensor[float32])
+		if !ok {
+			o.Destroy()
+			return nil, fmt.Errorf("output %s is not float32", s.Outputs[i])
+		}
+		res[i] = append([]float32(nil), t.GetData()...)
+		o.Destroy()
+	}
+	return res, nil
 }
 
 func (m *LLMReranker) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {

@@ -18,20 +18,7 @@ func BenchmarkQwen3Throughput(b *testing.B) {
 	cfg := models.Qwen3Config{VocabSize: 8192, HiddenSize: 256, IntermediateSize: 768, NumLayers: 4, NumHeads: 8, NumKVHeads: 4,
 		HeadDim: 32, RMSNormEps: 1e-6, RopeTheta: 1e6, TieEmbeddings: true, MaxPositions: 512}
 	r := rand.New(rand.NewPCG(1, 1))
-	shapes := map[string][]int{}
-	w := map[string][]float32{}
-	for _, ns := range models.Qwen3Shapes(cfg) {
-		n := 1
-		for _, d := range ns.Shape {
-			n *= d
-		}
-		d := make([]float32, n)
-		for i := range d {
-			d[i] = float32(r.NormFloat64() * 0.05)
-		}
-		w[ns.Name], shapes[ns.Name] = d, ns.Shape
-	}
-	m, err := models.NewQwen3(cfg, func(n string) ([]int, []float32, bool) { d, ok := w[n]; return shapes[n], d, ok })
+	m, err := models.RandomQwen3(cfg, r, 0.05, 0)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	ort "github.com/yalue/onnxruntime_go"
-
 	"github.com/strata-retrieval/strata/infer/onnxg"
 	"github.com/strata-retrieval/strata/models"
 )
@@ -17,26 +15,7 @@ func tinyQwen3(t testing.TB, tied bool, seed uint64) *models.Qwen3 {
 	t.Helper()
 	cfg := models.Qwen3Config{VocabSize: 97, HiddenSize: 32, IntermediateSize: 48, NumLayers: 2, NumHeads: 4, NumKVHeads: 2,
 		HeadDim: 8, RMSNormEps: 1e-6, RopeTheta: 1e6, TieEmbeddings: tied, MaxPositions: 64}
-	r := rand.New(rand.NewPCG(seed, 5))
-	w := map[string][]float32{}
-	shapes := map[string][]int{}
-	for _, ns := range models.Qwen3Shapes(cfg) {
-		n := 1
-		for _, d := range ns.Shape {
-			n *= d
-		}
-		d := make([]float32, n)
-		for i := range d {
-			d[i] = float32(r.NormFloat64() * 0.3)
-		}
-		if len(ns.Shape) == 1 {
-			for i := range d {
-				d[i] += 1
-			}
-		}
-		w[ns.Name], shapes[ns.Name] = d, ns.Shape
-	}
-	m, err := models.NewQwen3(cfg, func(n string) ([]int, []float32, bool) { d, ok := w[n]; return shapes[n], d, ok })
+	m, err := models.RandomQwen3(cfg, rand.New(rand.NewPCG(seed, 5)), 0.3, 0.3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,33 +30,11 @@ func runQwen3ONNX(t testing.TB, path string, seqs [][]int) (logits, scores []flo
 		t.Fatal(err)
 	}
 	defer s.Close()
-	B, T := len(seqs), 0
-	for _, q := range seqs {
-		T = max(T, len(q))
-	}
-	ids, pos, last := make([]int64, B*T), make([]int64, B*T), make([]int64, B)
-	for b, q := range seqs {
-		for t := range T {
-			pos[b*T+t] = int64(t)
-			if t < len(q) {
-				ids[b*T+t] = int64(q[t])
-			}
-		}
-		last[b] = int64(len(q) - 1)
-	}
-	a, _ := ort.NewTensor(ort.NewShape(int64(B), int64(T)), ids)
-	p, _ := ort.NewTensor(ort.NewShape(int64(B), int64(T)), pos)
-	l, _ := ort.NewTensor(ort.NewShape(int64(B)), last)
-	defer a.Destroy()
-	defer p.Destroy()
-	defer l.Destroy()
-	outs, err := s.Run(a, p, l)
+	outs, err := RunQwen3Session(s, seqs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer outs[0].Destroy()
-	defer outs[1].Destroy()
-	return append([]float32(nil), outs[0].(*ort.Tensor[float32]).GetData()...), append([]float32(nil), outs[1].(*ort.Tensor[float32]).GetData()...)
+	return outs[0], outs[1]
 }
 
 // TestQwen3ONNXParity exports tiny random Qwen3 rerankers (GQA 4/2, tied

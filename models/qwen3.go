@@ -3,6 +3,7 @@ package models
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
@@ -369,4 +370,32 @@ func (m *Qwen3) RerankScore(ids []int, yes, no int) (float32, error) {
 		return 0, err
 	}
 	return float32(1 / (1 + math.Exp(float64(l[0]-l[1])))), nil
+}
+
+// RandomQwen3 draws a Qwen3 of cfg: every matrix N(0, std²), every norm
+// weight 1 + N(0, normStd²) (exactly 1 when normStd is 0), drawn in
+// Qwen3Shapes order. It is the base `strata init-qwen3` writes and the
+// tests' model.
+func RandomQwen3(cfg Qwen3Config, r *rand.Rand, std, normStd float64) (*Qwen3, error) {
+	w := map[string][]float32{}
+	shapes := map[string][]int{}
+	for _, ns := range Qwen3Shapes(cfg) {
+		n := 1
+		for _, d := range ns.Shape {
+			n *= d
+		}
+		d := make([]float32, n)
+		for i := range d {
+			switch {
+			case len(ns.Shape) > 1:
+				d[i] = float32(r.NormFloat64() * std)
+			case normStd == 0:
+				d[i] = 1
+			default:
+				d[i] = float32(r.NormFloat64()*normStd) + 1
+			}
+		}
+		w[ns.Name], shapes[ns.Name] = d, ns.Shape
+	}
+	return NewQwen3(cfg, func(n string) ([]int, []float32, bool) { d, ok := w[n]; return shapes[n], d, ok })
 }

@@ -37,25 +37,7 @@ func TestTrainLLMReranker(t *testing.T) {
 	cfg := models.Qwen3Config{VocabSize: tok.VocabSize(), HiddenSize: 32, IntermediateSize: 64, NumLayers: 2, NumHeads: 4, NumKVHeads: 2,
 		HeadDim: 8, RMSNormEps: 1e-6, RopeTheta: 1e6, TieEmbeddings: true, MaxPositions: 256}
 	r := rand.New(rand.NewPCG(1, 2))
-	base, err := models.NewQwen3(cfg, func(name string) ([]int, []float32, bool) {
-		for _, ns := range models.Qwen3Shapes(cfg) {
-			if ns.Name == name {
-				n := 1
-				for _, d := range ns.Shape {
-					n *= d
-				}
-				d := make([]float32, n)
-				for i := range d {
-					d[i] = float32(r.NormFloat64() * 0.3)
-					if len(ns.Shape) == 1 {
-						d[i] += 1
-					}
-				}
-				return ns.Shape, d, true
-			}
-		}
-		return nil, nil, false
-	})
+	base, err := models.RandomQwen3(cfg, r, 0.3, 0.3)
 	if err != nil {
 		t.Fatal(err)
 	}

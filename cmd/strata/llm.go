@@ -45,27 +45,7 @@ llm-reranker fine-tunes when no pretrained Qwen3 checkpoint is at hand.`,
 				return err
 			}
 			r := rand.New(rand.NewPCG(seed, 0x9e3))
-			m, err := models.NewQwen3(cfg, func(name string) ([]int, []float32, bool) {
-				for _, ns := range models.Qwen3Shapes(cfg) {
-					if ns.Name != name {
-						continue
-					}
-					n := 1
-					for _, d := range ns.Shape {
-						n *= d
-					}
-					d := make([]float32, n)
-					for i := range d {
-						if len(ns.Shape) == 1 {
-							d[i] = 1
-						} else {
-							d[i] = float32(r.NormFloat64() * 0.02)
-						}
-					}
-					return ns.Shape, d, true
-				}
-				return nil, nil, false
-			})
+			m, err := models.RandomQwen3(cfg, r, 0.02, 0)
 			if err != nil {
 				return err
 			}
