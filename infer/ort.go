@@ -3,11 +3,12 @@ package infer
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sync"
 
 	ort "github.com/yalue/onnxruntime_go"
+
+	"github.com/strata-retrieval/strata/internal/cache"
 )
 
 // ORTLibEnv names the environment variable holding the path of ONNX
@@ -27,25 +28,14 @@ var ortOnce struct {
 // ORTLibrary is the library path: $STRATA_ORT_LIB, else the make ort cache
 // in the working directory or one of its parents.
 func ORTLibrary() (string, error) {
-	if p := os.Getenv(ORTLibEnv); p != "" {
-		if _, err := os.Stat(p); err != nil {
+	p, ok := cache.Find(ORTLibEnv, filepath.Join("onnxruntime-1.30.0", "libonnxruntime.so.1"))
+	if !ok {
+		if p != "" {
 			return "", fmt.Errorf("%s=%s: %w", ORTLibEnv, p, ErrNoORT)
 		}
-		return p, nil
+		return "", ErrNoORT
 	}
-	dir, _ := os.Getwd()
-	for dir != "" {
-		p := filepath.Join(dir, ".cache", "onnxruntime-1.30.0", "libonnxruntime.so.1")
-		if _, err := os.Stat(p); err == nil {
-			return p, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		dir = parent
-	}
-	return "", ErrNoORT
+	return p, nil
 }
 
 // InitORT initialises ONNX Runtime's process-global environment once (the

@@ -31,11 +31,8 @@ func TestPromptGolden(t *testing.T) {
 	if text != g.Text {
 		t.Fatalf("prompt text\n%q\nwant\n%q", text, g.Text)
 	}
-	p := os.Getenv("STRATA_QWEN3_TOKENIZER")
-	if p == "" {
-		p = filepath.Join("..", ".cache", "tokenizer-qwen3-3.7.2", "tokenizer.json")
-	}
-	if _, err := os.Stat(p); err != nil {
+	p, ok := bpe.Qwen3Path()
+	if !ok {
 		t.Skip("Qwen3 tokenizer.json absent: run make test")
 	}
 	tok, err := bpe.Load(p)

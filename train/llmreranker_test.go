@@ -3,7 +3,6 @@ package train
 import (
 	"context"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -14,11 +13,8 @@ import (
 )
 
 func qwen3Tokenizer(t *testing.T) *bpe.Tokenizer {
-	p := os.Getenv("STRATA_QWEN3_TOKENIZER")
-	if p == "" {
-		p = filepath.Join("..", ".cache", "tokenizer-qwen3-3.7.2", "tokenizer.json")
-	}
-	if _, err := os.Stat(p); err != nil {
+	p, ok := bpe.Qwen3Path()
+	if !ok {
 		t.Skip("Qwen3 tokenizer.json absent: run make test")
 	}
 	tok, err := bpe.Load(p)

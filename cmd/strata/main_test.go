@@ -658,8 +658,8 @@ func TestExportRerankerData(t *testing.T) {
 // stage, and evaluation through ONNX Runtime; the merged model's ONNX
 // scores must equal the native adapted model's.
 func TestLLMRerankerPipeline(t *testing.T) {
-	tokPath := filepath.Join("..", "..", ".cache", "tokenizer-qwen3-3.7.2", "tokenizer.json")
-	if _, err := os.Stat(tokPath); err != nil {
+	tokPath, ok := bpe.Qwen3Path()
+	if !ok {
 		t.Skip("Qwen3 tokenizer.json absent: run make test")
 	}
 	if err := infer.InitORT(); err != nil {

@@ -10,12 +10,15 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/dlclark/regexp2"
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/strata-retrieval/strata/internal/cache"
 )
 
 // Tokenizer encodes text to token ids.
@@ -59,6 +62,16 @@ type tokenizerJSON struct {
 		Vocab  map[string]int    `json:"vocab"`
 		Merges []json.RawMessage `json:"merges"`
 	} `json:"model"`
+}
+
+// Qwen3Env names the environment variable holding Qwen3's tokenizer.json
+// (make test fetches it into .cache/tokenizer-qwen3-3.7.2/).
+const Qwen3Env = "STRATA_QWEN3_TOKENIZER"
+
+// Qwen3Path finds Qwen3's tokenizer.json: $STRATA_QWEN3_TOKENIZER, else the
+// make cache in the working directory or a parent.
+func Qwen3Path() (string, bool) {
+	return cache.Find(Qwen3Env, filepath.Join("tokenizer-qwen3-3.7.2", "tokenizer.json"))
 }
 
 // Load reads a tokenizer.json.

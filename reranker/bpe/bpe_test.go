@@ -12,12 +12,9 @@ import (
 // or skips.
 func qwen3(t testing.TB) *Tokenizer {
 	t.Helper()
-	p := os.Getenv("STRATA_QWEN3_TOKENIZER")
-	if p == "" {
-		p = filepath.Join("..", "..", ".cache", "tokenizer-qwen3-3.7.2", "tokenizer.json")
-	}
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("Qwen3 tokenizer.json absent (%s): run make test", p)
+	p, ok := Qwen3Path()
+	if !ok {
+		t.Skip("Qwen3 tokenizer.json absent: run make test")
 	}
 	tok, err := Load(p)
 	if err != nil {
