@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 )
 
@@ -139,11 +138,8 @@ type GraspStats struct {
 // the schema is counted and kept as no_trade (GRASP's rule); a line that
 // is not JSON is an error naming the file and line.
 func ReadGraspPlans(path string, s *Schema) (map[int]GraspPlan, GraspStats, error) {
-	f, err := os.Open(path)
+	f, err := OpenInput(path)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, GraspStats{}, perrf(path, 0, "", ErrMissingFile, "file not found")
-		}
 		return nil, GraspStats{}, err
 	}
 	defer f.Close()
@@ -152,44 +148,29 @@ func ReadGraspPlans(path string, s *Schema) (map[int]GraspPlan, GraspStats, erro
 
 // ParseGraspPlans parses GRASP plans JSONL from r.
 func ParseGraspPlans(r io.Reader, file string, s *Schema) (map[int]GraspPlan, GraspStats, error) {
-	sc := newLineScanner(r, file)
+	type rec struct {
+		QID  *int            `json:"q_id"`
+		Plan json.RawMessage `json:"plan"`
+	}
 	out := map[int]GraspPlan{}
-	seen := map[int]int{}
 	var st GraspStats
-	for {
-		b, ok := sc.Next()
-		if !ok {
-			break
-		}
-		if len(strings.TrimSpace(string(b))) == 0 {
-			continue
-		}
-		var rec struct {
-			QID  *int            `json:"q_id"`
-			Plan json.RawMessage `json:"plan"`
-		}
-		if err := json.Unmarshal(b, &rec); err != nil {
-			return nil, st, jsonErr(file, sc.line, b, err)
-		}
-		if rec.QID == nil {
-			return nil, st, perrf(file, sc.line, "q_id", ErrSyntax, "missing")
-		}
-		if prev, dup := seen[*rec.QID]; dup {
-			return nil, st, perrf(file, sc.line, "q_id", ErrDuplicateID, "q_id %d already on line %d", *rec.QID, prev)
-		}
-		seen[*rec.QID] = sc.line
+	err := qidLines(r, file, func(v *rec) *int { return v.QID }, func(_, id int, v *rec) error {
 		st.Plans++
 		var p GraspPlan
-		if err := json.Unmarshal(rec.Plan, &p); err != nil || p.Validate(s) != nil {
+		if err := json.Unmarshal(v.Plan, &p); err != nil || p.Validate(s) != nil {
 			st.Invalid++
 			p = GraspPlan{RiskLevel: RiskNoTrade}
 		}
 		if p.RiskLevel == RiskNoTrade {
 			st.NoTrade++
 		}
-		out[*rec.QID] = p
+		out[id] = p
+		return nil
+	})
+	if err != nil {
+		return nil, st, err
 	}
-	return out, st, sc.Err()
+	return out, st, nil
 }
 
 // PlanToGrasp converts a MoR planning graph (metapaths with restrictions)

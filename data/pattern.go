@@ -1,11 +1,9 @@
 package data
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 )
 
@@ -133,11 +131,8 @@ func (p Pattern) Triples3() [][3]string {
 
 // ReadPatterns reads a patterns file: one PatternRecord per line.
 func ReadPatterns(path string) (map[int]Pattern, error) {
-	f, err := os.Open(path)
+	f, err := OpenInput(path)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, perrf(path, 0, "", ErrMissingFile, "file not found")
-		}
 		return nil, err
 	}
 	defer f.Close()
@@ -146,39 +141,24 @@ func ReadPatterns(path string) (map[int]Pattern, error) {
 
 // ParsePatterns parses patterns JSONL from r.
 func ParsePatterns(r io.Reader, file string) (map[int]Pattern, error) {
-	sc := newLineScanner(r, file)
-	out := map[int]Pattern{}
-	seen := map[int]int{}
-	for {
-		b, ok := sc.Next()
-		if !ok {
-			break
-		}
-		if len(strings.TrimSpace(string(b))) == 0 {
-			continue
-		}
-		var rec struct {
-			QID     *int        `json:"q_id"`
-			Triples [][3]string `json:"triples"`
-			Target  string      `json:"target"`
-		}
-		if err := json.Unmarshal(b, &rec); err != nil {
-			return nil, jsonErr(file, sc.line, b, err)
-		}
-		if rec.QID == nil {
-			return nil, perrf(file, sc.line, "q_id", ErrSyntax, "missing")
-		}
-		if prev, dup := seen[*rec.QID]; dup {
-			return nil, perrf(file, sc.line, "q_id", ErrDuplicateID, "q_id %d already on line %d", *rec.QID, prev)
-		}
-		seen[*rec.QID] = sc.line
-		p, err := ParsePattern(rec.Triples, rec.Target)
-		if err != nil {
-			return nil, perrf(file, sc.line, "triples", ErrSyntax, "%v", err)
-		}
-		out[*rec.QID] = p
+	type rec struct {
+		QID     *int        `json:"q_id"`
+		Triples [][3]string `json:"triples"`
+		Target  string      `json:"target"`
 	}
-	return out, sc.Err()
+	out := map[int]Pattern{}
+	err := qidLines(r, file, func(v *rec) *int { return v.QID }, func(line, id int, v *rec) error {
+		p, err := ParsePattern(v.Triples, v.Target)
+		if err != nil {
+			return perrf(file, line, "triples", ErrSyntax, "%v", err)
+		}
+		out[id] = p
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // WritePatterns writes one PatternRecord per line.

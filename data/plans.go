@@ -2,7 +2,6 @@ package data
 
 import (
 	"encoding/json"
-	"errors"
 	"io"
 	"os"
 )
@@ -45,11 +44,8 @@ func WriteJSONL[T any](w io.Writer, recs []T) error {
 // or unusable metapath is kept as a plan without paths (the query falls back
 // to textual retrieval, as in MoR) and counted in the stats.
 func ReadPlans(path string) (map[int]Plan, PlanStats, error) {
-	f, err := os.Open(path)
+	f, err := OpenInput(path)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, PlanStats{}, perrf(path, 0, "", ErrMissingFile, "file not found")
-		}
 		return nil, PlanStats{}, err
 	}
 	defer f.Close()
@@ -58,35 +54,15 @@ func ReadPlans(path string) (map[int]Plan, PlanStats, error) {
 
 // ParsePlans parses plans JSONL from r.
 func ParsePlans(r io.Reader, file string) (map[int]Plan, PlanStats, error) {
-	sc := newLineScanner(r, file)
+	type rec struct {
+		QID  *int     `json:"q_id"`
+		Plan planJSON `json:"plan"`
+	}
 	out := map[int]Plan{}
-	seen := map[int]int{}
 	var st PlanStats
-	for {
-		b, ok := sc.Next()
-		if !ok {
-			break
-		}
-		if len(b) == 0 {
-			continue
-		}
-		var rec struct {
-			QID  *int     `json:"q_id"`
-			Plan planJSON `json:"plan"`
-		}
-		if err := json.Unmarshal(b, &rec); err != nil {
-			return nil, st, jsonErr(file, sc.line, b, err)
-		}
-		if rec.QID == nil {
-			return nil, st, perrf(file, sc.line, "q_id", ErrSyntax, "missing")
-		}
-		id := *rec.QID
-		if prev, dup := seen[id]; dup {
-			return nil, st, perrf(file, sc.line, "q_id", ErrDuplicateID, "q_id %d already on line %d", id, prev)
-		}
-		seen[id] = sc.line
+	err := qidLines(r, file, func(v *rec) *int { return v.QID }, func(_, id int, v *rec) error {
 		st.Plans++
-		plan, err := rec.Plan.toPlan()
+		plan, err := v.Plan.toPlan()
 		switch {
 		case err != nil:
 			st.Invalid++
@@ -95,8 +71,12 @@ func ParsePlans(r io.Reader, file string) (map[int]Plan, PlanStats, error) {
 			st.Empty++
 		}
 		out[id] = plan
+		return nil
+	})
+	if err != nil {
+		return nil, st, err
 	}
-	return out, st, sc.Err()
+	return out, st, nil
 }
 
 // FinetuneExample is one query of MoR's planner fine-tuning set.

@@ -97,6 +97,17 @@ func NewRecord(skb *data.SKB, g *graphops.Graph, q data.Query, ranking []uint32,
 	return rec
 }
 
+// ReadRecords reads records written by WriteRecords; a bad line is an
+// error naming the file and line.
+func ReadRecords(path string) ([]Record, error) {
+	var out []Record
+	err := data.ReadJSONL(path, func(_ int, r *Record) error {
+		out = append(out, *r)
+		return nil
+	})
+	return out, err
+}
+
 // WriteRecords writes one record per line.
 func WriteRecords(w io.Writer, recs []Record) error { return data.WriteJSONL(w, recs) }
 

@@ -1,7 +1,10 @@
 package reranker
 
 import (
+	"errors"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
@@ -74,5 +77,23 @@ func TestRecordAndCollate(t *testing.T) {
 	}
 	if len(seen) < 10 {
 		t.Errorf("the positive's position is not shuffled: %v", seen)
+	}
+}
+
+func TestReadRecordsErrors(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "r.jsonl")
+	os.WriteFile(p, []byte(`{"q_id": 1, "query": "q", "pool": [1], "positives": [], "negatives": []}`+"\n\n"+`{"q_id": 2, "pool": "x"}`+"\n"), 0o644)
+	_, err := ReadRecords(p)
+	var pe *data.ParseError
+	if !errors.As(err, &pe) || pe.File != p || pe.Line != 3 || pe.Field != "pool" {
+		t.Errorf("bad record: %v", err)
+	}
+	if _, err := ReadRecords(filepath.Join(dir, "none.jsonl")); !errors.Is(err, data.ErrMissingFile) {
+		t.Errorf("missing file: %v", err)
+	}
+	os.WriteFile(p, []byte(`{"q_id": 1, "query": "q"}`+"\n"), 0o644)
+	if recs, err := ReadRecords(p); err != nil || len(recs) != 1 || recs[0].Query != "q" {
+		t.Errorf("%v %v", recs, err)
 	}
 }

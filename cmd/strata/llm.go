@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -72,25 +71,6 @@ llm-reranker fine-tunes when no pretrained Qwen3 checkpoint is at hand.`,
 	return cmd
 }
 
-func readRecords(path string) ([]reranker.Record, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var out []reranker.Record
-	dec := json.NewDecoder(bytes.NewReader(b))
-	for line := 1; ; line++ {
-		var r reranker.Record
-		if err := dec.Decode(&r); err == io.EOF {
-			break
-		} else if err != nil {
-			return nil, fmt.Errorf("%s: record %d: %w", path, line, err)
-		}
-		out = append(out, r)
-	}
-	return out, nil
-}
-
 func newTrainLLMRerankerCmd(u *ui) *cobra.Command {
 	var f trainFlags
 	var o train.LLMRerankerOptions
@@ -121,13 +101,13 @@ base with strata merge-lora, then strata export onnx.`,
 			if err != nil {
 				return err
 			}
-			tr, err := readRecords(records)
+			tr, err := reranker.ReadRecords(records)
 			if err != nil {
 				return err
 			}
 			var va []reranker.Record
 			if valRecords != "" {
-				if va, err = readRecords(valRecords); err != nil {
+				if va, err = reranker.ReadRecords(valRecords); err != nil {
 					return err
 				}
 			}
