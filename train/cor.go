@@ -121,17 +121,10 @@ func TrainCoR(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChanne
 	if err != nil {
 		return nil, nil, err
 	}
-	o.Run.Eval = func(ctx context.Context) (map[string]float64, error) {
+	res, err := fitBest(ctx, CoRModel{m}, task, o.Train, o.Run, o.ValSplit+"/mrr", func(ctx context.Context) (map[string]float64, error) {
 		return SplitMetrics(ctx, ws, method, o.ValSplit)
-	}
-	if o.Train.Metric == "" {
-		o.Train.Metric = o.ValSplit + "/mrr"
-	}
-	res, err := Train(ctx, CoRModel{m}, task, o.Train, o.Run)
+	})
 	if err != nil {
-		return nil, nil, err
-	}
-	if err := LoadBest(o.Run.RunDir, m.Params()); err != nil {
 		return nil, nil, err
 	}
 	return method, res, nil

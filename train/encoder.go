@@ -132,24 +132,37 @@ func TrainEncoder(ctx context.Context, ws *workspace.Workspace, o EncoderOptions
 	if err != nil {
 		return nil, nil, err
 	}
-	o.Run.Eval = func(ctx context.Context) (map[string]float64, error) {
+	res, err := fitBest(ctx, EncoderModel{enc}, task, o.Train, o.Run, o.ValSplit+"/mrr", func(ctx context.Context) (map[string]float64, error) {
 		docs, err := infer.EncodeNodes(ctx, ws.SKB, enc)
 		if err != nil {
 			return nil, err
 		}
 		return SplitMetrics(ctx, ws, infer.NewDenseMethod(ws, &infer.DenseChannel{Docs: docs, Encoder: enc}), o.ValSplit)
-	}
-	if o.Train.Metric == "" {
-		o.Train.Metric = o.ValSplit + "/mrr"
-	}
-	res, err := Train(ctx, EncoderModel{enc}, task, o.Train, o.Run)
+	})
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := LoadBest(o.Run.RunDir, enc.Params()); err != nil {
-		return nil, nil, err
-	}
 	return enc, res, nil
+}
+
+// fitBest trains m with eval scoring every checkpoint (metric selects the
+// best unless cfg names one) and loads the best checkpoint's weights back
+// into m; without eval the last weights stay.
+func fitBest(ctx context.Context, m Model, task Task, cfg Config, run Options, metric string, eval EvalFunc) (*Result, error) {
+	run.Eval = eval
+	if cfg.Metric == "" {
+		cfg.Metric = metric
+	}
+	res, err := Train(ctx, m, task, cfg, run)
+	if err != nil {
+		return nil, err
+	}
+	if eval != nil {
+		if err := LoadBest(run.RunDir, m.Params()); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 // LoadBest loads the weights of runDir/best into params.

@@ -140,6 +140,8 @@ func TrainLLMReranker(ctx context.Context, base *models.Qwen3, tok *bpe.Tokenize
 		return nil, nil, fmt.Errorf("no training record has a positive and a negative")
 	}
 	task := &LLMRerankerTask{L: l, P: p, Records: train, G: o.Group, Yes: yes, No: no}
+	var eval EvalFunc
+	metric := ""
 	if len(val) > 0 {
 		vt := &LLMRerankerTask{L: l, P: p, Records: val, G: o.Group, Yes: yes, No: no}
 		idx := make([]int, len(val))
@@ -150,7 +152,8 @@ func TrainLLMReranker(ctx context.Context, base *models.Qwen3, tok *bpe.Tokenize
 		if err != nil {
 			return nil, nil, err
 		}
-		o.Run.Eval = func(ctx context.Context) (map[string]float64, error) {
+		metric = "val/group_acc"
+		eval = func(ctx context.Context) (map[string]float64, error) {
 			loss, zs := l.ListwiseLoss(vg, yes, no)
 			right := 0
 			for i, z := range zs {
@@ -166,19 +169,11 @@ func TrainLLMReranker(ctx context.Context, base *models.Qwen3, tok *bpe.Tokenize
 			}
 			return map[string]float64{"val/group_acc": float64(right) / float64(len(vg)), "val/listwise_loss": loss}, nil
 		}
-		if o.Train.Metric == "" {
-			o.Train.Metric = "val/group_acc"
-		}
 	}
 	cfg := LLMRerankerConfig{LoRA: o.LoRA, Base: base.Cfg, BaseDir: o.BaseDir, Instruction: o.Instruction, MaxLen: o.MaxLen, Group: o.Group, Yes: yes, No: no}
-	res, err := Train(ctx, LLMRerankerModel{L: l, Cfg: cfg}, task, o.Train, o.Run)
+	res, err := fitBest(ctx, LLMRerankerModel{L: l, Cfg: cfg}, task, o.Train, o.Run, metric, eval)
 	if err != nil {
 		return nil, nil, err
-	}
-	if o.Run.Eval != nil {
-		if err := LoadBest(o.Run.RunDir, l.Params()); err != nil {
-			return nil, nil, err
-		}
 	}
 	return l, res, nil
 }

@@ -149,17 +149,10 @@ func TrainMFAR(ctx context.Context, ws *workspace.Workspace, enc infer.TextEncod
 	if err != nil {
 		return nil, nil, err
 	}
-	o.Run.Eval = func(ctx context.Context) (map[string]float64, error) {
+	res, err := fitBest(ctx, MFARModel{m}, task, o.Train, o.Run, o.ValSplit+"/mrr", func(ctx context.Context) (map[string]float64, error) {
 		return SplitMetrics(ctx, ws, m, o.ValSplit)
-	}
-	if o.Train.Metric == "" {
-		o.Train.Metric = o.ValSplit + "/mrr"
-	}
-	res, err := Train(ctx, MFARModel{m}, task, o.Train, o.Run)
+	})
 	if err != nil {
-		return nil, nil, err
-	}
-	if err := LoadBest(o.Run.RunDir, fw.Params()); err != nil {
 		return nil, nil, err
 	}
 	return m, res, nil

@@ -130,17 +130,10 @@ func TrainMoR(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChanne
 		return nil, nil, fmt.Errorf("no training query has a gold answer in its traversal pool")
 	}
 	method := &infer.MoRMethod{F: f, Model: m, Planner: planner}
-	o.Run.Eval = func(ctx context.Context) (map[string]float64, error) {
+	res, err := fitBest(ctx, MoRModel{m, infer.MoRConfig{Traversal: o.Traversal, LastNodeOnly: o.LastNodeOnly, Planner: o.PlannerDir}}, task, o.Train, o.Run, o.ValSplit+"/hit@1", func(ctx context.Context) (map[string]float64, error) {
 		return SplitMetrics(ctx, ws, method, o.ValSplit)
-	}
-	if o.Train.Metric == "" {
-		o.Train.Metric = o.ValSplit + "/hit@1"
-	}
-	res, err := Train(ctx, MoRModel{m, infer.MoRConfig{Traversal: o.Traversal, LastNodeOnly: o.LastNodeOnly, Planner: o.PlannerDir}}, task, o.Train, o.Run)
+	})
 	if err != nil {
-		return nil, nil, err
-	}
-	if err := LoadBest(o.Run.RunDir, m.Params()); err != nil {
 		return nil, nil, err
 	}
 	return method, res, nil

@@ -163,18 +163,11 @@ func TrainPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseCh
 	if err != nil {
 		return nil, nil, err
 	}
-	o.Run.Eval = func(ctx context.Context) (map[string]float64, error) {
+	res, err := fitBest(ctx, PlannerModel{Planner: p, KGQA: o.KGQA}, task, o.Train, o.Run, o.ValSplit+"/plan_acc", func(ctx context.Context) (map[string]float64, error) {
 		acc, _, err := PlanAccuracy(p, o.Plans, vqs)
 		return map[string]float64{o.ValSplit + "/plan_acc": acc}, err
-	}
-	if o.Train.Metric == "" {
-		o.Train.Metric = o.ValSplit + "/plan_acc"
-	}
-	res, err := Train(ctx, PlannerModel{Planner: p, KGQA: o.KGQA}, task, o.Train, o.Run)
+	})
 	if err != nil {
-		return nil, nil, err
-	}
-	if err := LoadBest(o.Run.RunDir, gate.Params()); err != nil {
 		return nil, nil, err
 	}
 	return p, res, nil
