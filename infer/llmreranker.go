@@ -159,17 +159,13 @@ func LoadLLMReranker(ws *workspace.Workspace, dir string, ignoreFingerprint bool
 	if spec.Batch <= 0 {
 		spec.Batch = 8
 	}
-	var first Method
-	if m, err := NewMethod(ws, spec.FirstStage); err == nil {
-		first = m
-	} else {
-		fs := spec.FirstStage
-		if !filepath.IsAbs(fs) {
-			fs = filepath.Join(dir, fs)
-		}
-		if first, err = LoadModelOpts(ws, fs, ignoreFingerprint); err != nil {
-			return nil, fmt.Errorf("%s: first stage %s: %w", dir, fs, err)
-		}
+	fs := spec.FirstStage
+	if !knownMethod(fs) && !filepath.IsAbs(fs) {
+		fs = filepath.Join(dir, fs)
+	}
+	first, err := LoadRanker(ws, fs, ignoreFingerprint)
+	if err != nil {
+		return nil, fmt.Errorf("%s: first stage %s: %w", dir, fs, err)
 	}
 	tok, err := bpe.Load(filepath.Join(dir, "tokenizer.json"))
 	if err != nil {

@@ -306,6 +306,15 @@ func knownMethod(name string) bool {
 	return false
 }
 
+// LoadRanker returns the named method (bm25, dense, ...) or, for any other
+// name, the model at that path.
+func LoadRanker(ws *workspace.Workspace, name string, ignoreFingerprint bool) (Method, error) {
+	if knownMethod(name) {
+		return NewMethod(ws, name)
+	}
+	return LoadModelOpts(ws, name, ignoreFingerprint)
+}
+
 // WritePipeline writes p as indented JSON, atomically.
 func WritePipeline(path string, p *Pipeline) error {
 	return atomicfile.WriteFile(path, func(w io.Writer) error {

@@ -85,12 +85,9 @@ negatives) from these records afresh each step.`,
 				return err
 			}
 			defer ws.Close()
-			m, err := infer.LoadModel(ws, model)
+			m, err := infer.LoadRanker(ws, model, false)
 			if err != nil {
-				m, err = infer.NewMethod(ws, model)
-				if err != nil {
-					return fmt.Errorf("--model %s: neither a model nor a method", model)
-				}
+				return err
 			}
 			qs, err := ws.SKB.QA.Split(split)
 			if err != nil {
