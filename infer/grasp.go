@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
@@ -139,6 +140,17 @@ type GraspGraph struct {
 	d     *DenseChannel
 	L     *GraspLinker
 	Plans GraspPlanSource
+
+	mu    sync.Mutex
+	cache map[int]GraspResult // by query id, when Memoize was called
+}
+
+// Memoize makes Retrieve remember each query's result by id, for fitting
+// and evaluating several fusions over the same queries.
+func (m *GraspGraph) Memoize() {
+	m.mu.Lock()
+	m.cache = map[int]GraspResult{}
+	m.mu.Unlock()
 }
 
 // NewGraspGraph builds the graph branch.
@@ -159,6 +171,24 @@ type GraspResult struct {
 
 // Retrieve runs the plan of q.
 func (m *GraspGraph) Retrieve(ctx context.Context, q data.Query) (GraspResult, error) {
+	keyed := q.ID >= 0 && q.Plan == nil
+	m.mu.Lock()
+	r, ok := m.cache[q.ID] // a nil map: not memoizing
+	memo := m.cache != nil
+	m.mu.Unlock()
+	if ok && keyed {
+		return r, nil
+	}
+	r, err := m.retrievePlan(ctx, q)
+	if err == nil && memo && keyed {
+		m.mu.Lock()
+		m.cache[q.ID] = r
+		m.mu.Unlock()
+	}
+	return r, err
+}
+
+func (m *GraspGraph) retrievePlan(ctx context.Context, q data.Query) (GraspResult, error) {
 	p, err := m.Plans(q)
 	if err != nil {
 		return GraspResult{}, err
@@ -277,6 +307,39 @@ func FusionExamples(ctx context.Context, g Branch, text Method, qs []data.Query)
 		out = append(out, reranker.FusionExample{Graph: r.Hits, Text: t, NCand: r.NCand, Risk: r.Risk, Gold: q.Answers})
 	}
 	return out, nil
+}
+
+// Memo remembers a method's rankings by query id (queries given with their
+// own plan, or without an id, are not remembered).
+type Memo struct {
+	M     Method
+	mu    sync.Mutex
+	cache map[int][]index.Hit
+}
+
+func (m *Memo) Name() string { return m.M.Name() }
+
+func (m *Memo) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
+	if q.ID < 0 || q.Plan != nil {
+		return m.M.Rank(ctx, q)
+	}
+	m.mu.Lock()
+	h, ok := m.cache[q.ID]
+	m.mu.Unlock()
+	if ok {
+		return slices.Clone(h), nil
+	}
+	h, err := m.M.Rank(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	if m.cache == nil {
+		m.cache = map[int][]index.Hit{}
+	}
+	m.cache[q.ID] = slices.Clone(h)
+	m.mu.Unlock()
+	return h, nil
 }
 
 // RankerBranch makes any method a graph branch for FusionExamples (its

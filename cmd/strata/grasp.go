@@ -96,6 +96,9 @@ func fitGrasp(ctx context.Context, u *ui, ws *workspace.Workspace, cfg infer.Gra
 	if err != nil {
 		return cfg, nil, err
 	}
+	// Every fusion below reuses each query's two branches.
+	g.Memoize()
+	text = &infer.Memo{M: text}
 	vqs, err := ws.SKB.QA.Split(data.SplitVal)
 	if err != nil {
 		return cfg, nil, err
@@ -117,6 +120,7 @@ func fitGrasp(ctx context.Context, u *ui, ws *workspace.Workspace, cfg infer.Gra
 		if s3, err = infer.LoadModel(ws, cfg.Stage3); err != nil {
 			return cfg, nil, err
 		}
+		s3 = &infer.Memo{M: s3}
 		u.stage("fitting the fusion of stage 3 with stage 2 on val")
 		ex3, err := infer.FusionExamples(ctx, &infer.RankerBranch{M: stage2}, s3, vqs)
 		if err != nil {
