@@ -375,14 +375,7 @@ func (l *LoRA) ListwiseLoss(groups []ListwiseGroup, yes, no int) (float64, [][]f
 			z[i] = l.YesNo(s, yes, no)
 		}
 		zs[gi] = z
-		mx := math.Inf(-1)
-		for _, v := range z {
-			mx = math.Max(mx, float64(v))
-		}
-		var sum float64
-		for _, v := range z {
-			sum += math.Exp(float64(v) - mx)
-		}
+		mx, sum := maxExpSum(z)
 		loss += -(float64(z[g.Positive]) - mx - math.Log(sum))
 	}
 	return loss / float64(len(groups)), zs
@@ -407,14 +400,7 @@ func (f *loraListwise) Backward(gy mat.Tensor) error {
 	}
 	for gi, grp := range f.groups {
 		z := f.z[gi]
-		mx := math.Inf(-1)
-		for _, v := range z {
-			mx = math.Max(mx, float64(v))
-		}
-		var sum float64
-		for _, v := range z {
-			sum += math.Exp(float64(v) - mx)
-		}
+		mx, sum := maxExpSum(z)
 		for i, s := range grp.Seqs {
 			d := math.Exp(float64(z[i])-mx) / sum
 			if i == grp.Positive {
@@ -434,4 +420,17 @@ func (f *loraListwise) Backward(gy mat.Tensor) error {
 		}
 	}
 	return nil
+}
+
+// maxExpSum returns max(z) and Σ exp(z − max) (a stable log-sum-exp's
+// parts).
+func maxExpSum(z []float32) (mx, sum float64) {
+	mx = math.Inf(-1)
+	for _, v := range z {
+		mx = math.Max(mx, float64(v))
+	}
+	for _, v := range z {
+		sum += math.Exp(float64(v) - mx)
+	}
+	return mx, sum
 }
