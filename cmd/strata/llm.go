@@ -132,7 +132,11 @@ base with strata merge-lora, then strata export onnx.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(u.out, "trained the LLM reranker's adapters: %d steps (%s), best %s (%.4f)\n", res.Steps, res.Stopped, res.Best, res.BestValue)
+			if len(va) == 0 {
+				fmt.Fprintf(u.out, "trained the LLM reranker's adapters: %d steps (%s); no validation records, so %s is the last checkpoint\n", res.Steps, res.Stopped, res.Best)
+			} else {
+				fmt.Fprintf(u.out, "trained the LLM reranker's adapters: %d steps (%s), best %s (val group accuracy %.4f)\n", res.Steps, res.Stopped, res.Best, res.BestValue)
+			}
 			return nil
 		},
 	}
