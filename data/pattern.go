@@ -13,9 +13,14 @@ import (
 //	[["John Krasinski", "starred_actors", "UNKNOWN movie 1"],
 //	 ["UNKNOWN movie 1", "directed_by", "UNKNOWN person 1"]]
 //
-// A node is known unless its text starts with the word UNKNOWN; an unknown's
-// following words name its type ("UNKNOWN movie 1": type "movie"; a trailing
-// number only tells unknowns apart). Equal texts are one node.
+// A node is unknown when its text's first word is exactly UNKNOWN (upper
+// case, as SimGRAG writes it); an unknown's following words name its type
+// ("UNKNOWN movie 1": type "movie"; a trailing number only tells unknowns
+// apart). Every other text is a known node, named by it: "Unknown" (a film
+// of MetaQA) is known. A known node whose own name starts with the word
+// UNKNOWN is written escaped with a leading backslash (KnownNodeText:
+// `\UNKNOWN Soldier`); one leading backslash is always removed from a
+// known node's name. Equal texts are one node.
 type Pattern struct {
 	Nodes   []PatternNode
 	Triples []PatternTriple
@@ -24,7 +29,7 @@ type Pattern struct {
 
 // PatternNode is a node of a pattern graph.
 type PatternNode struct {
-	Text    string // as written
+	Text    string // as written, without a known node's escape
 	Unknown bool
 	Type    string // an unknown's type word(s), "" if none
 }
@@ -51,27 +56,19 @@ func ParsePattern(triples [][3]string, target string) (Pattern, error) {
 	if len(triples) == 0 {
 		return p, errors.New("no triples")
 	}
-	idx := map[string]int{}
+	idx := map[string]int{} // by the node's canonical text (PatternNode.written)
 	node := func(s string) (int, error) {
-		s = strings.Join(strings.Fields(s), " ")
-		if s == "" {
-			return 0, errors.New("empty node")
+		n, err := parsePatternNode(s)
+		if err != nil {
+			return 0, err
 		}
-		if i, ok := idx[s]; ok {
+		key := n.written()
+		if i, ok := idx[key]; ok {
 			return i, nil
 		}
-		n := PatternNode{Text: s}
-		if w := strings.Fields(s); strings.EqualFold(w[0], "UNKNOWN") {
-			n.Unknown = true
-			w = w[1:]
-			if len(w) > 0 && isNumber(w[len(w)-1]) {
-				w = w[:len(w)-1]
-			}
-			n.Type = strings.Join(w, " ")
-		}
-		idx[s] = len(p.Nodes)
+		idx[key] = len(p.Nodes)
 		p.Nodes = append(p.Nodes, n)
-		return idx[s], nil
+		return idx[key], nil
 	}
 	for i, t := range triples {
 		h, err := node(t[0])
@@ -93,8 +90,9 @@ func ParsePattern(triples [][3]string, target string) (Pattern, error) {
 	}
 	p.Target = -1
 	if target != "" {
-		i, ok := idx[strings.Join(strings.Fields(target), " ")]
-		if !ok {
+		n, err := parsePatternNode(target)
+		i, ok := idx[n.written()]
+		if err != nil || !ok {
 			return p, fmt.Errorf("target %q is not a node of the triples", target)
 		}
 		p.Target = i
@@ -111,6 +109,45 @@ func ParsePattern(triples [][3]string, target string) (Pattern, error) {
 	return p, nil
 }
 
+// parsePatternNode reads one node text (whitespace runs count as one
+// space).
+func parsePatternNode(s string) (PatternNode, error) {
+	w := strings.Fields(s)
+	if len(w) == 0 {
+		return PatternNode{}, errors.New("empty node")
+	}
+	if w[0] != UnknownMarker {
+		n := PatternNode{Text: strings.TrimSpace(strings.TrimPrefix(strings.Join(w, " "), `\`))}
+		if n.Text == "" {
+			return n, errors.New("empty node")
+		}
+		return n, nil
+	}
+	n := PatternNode{Text: strings.Join(w, " "), Unknown: true}
+	w = w[1:]
+	if len(w) > 0 && isNumber(w[len(w)-1]) {
+		w = w[:len(w)-1]
+	}
+	n.Type = strings.Join(w, " ")
+	return n, nil
+}
+
+// UnknownMarker is the first word of an unknown pattern node's text.
+const UnknownMarker = "UNKNOWN"
+
+// KnownNodeText is the pattern text of a known node named name: the name
+// itself, or the name escaped with a leading backslash when ParsePattern
+// would otherwise read it as an unknown (its first word is UNKNOWN) or strip
+// a backslash of its own.
+func KnownNodeText(name string) string {
+	w := strings.Fields(name)
+	s := strings.Join(w, " ")
+	if len(w) > 0 && w[0] == UnknownMarker || strings.HasPrefix(s, `\`) {
+		return `\` + s
+	}
+	return s
+}
+
 func isNumber(s string) bool {
 	for _, r := range s {
 		if r < '0' || r > '9' {
@@ -120,13 +157,22 @@ func isNumber(s string) bool {
 	return s != ""
 }
 
-// Triples3 writes the pattern back as triples.
+// Triples3 writes the pattern back as triples (known nodes escaped by
+// KnownNodeText, so ParsePattern reads back the same pattern).
 func (p Pattern) Triples3() [][3]string {
 	out := make([][3]string, len(p.Triples))
 	for i, t := range p.Triples {
-		out[i] = [3]string{p.Nodes[t.H].Text, t.Rel, p.Nodes[t.T].Text}
+		out[i] = [3]string{p.Nodes[t.H].written(), t.Rel, p.Nodes[t.T].written()}
 	}
 	return out
+}
+
+// written is the node's pattern text.
+func (n PatternNode) written() string {
+	if n.Unknown {
+		return n.Text
+	}
+	return KnownNodeText(n.Text)
 }
 
 // ReadPatterns reads a patterns file: one PatternRecord per line.
@@ -184,7 +230,7 @@ func PlanPattern(p Plan) (Pattern, bool) {
 		if target == "" {
 			target = fmt.Sprintf("UNKNOWN %s 0", path[last])
 		}
-		prev := anchors[0]
+		prev := KnownNodeText(anchors[0])
 		for i := 1; i < last; i += 2 {
 			next := target
 			if i+1 != last {

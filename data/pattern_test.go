@@ -49,6 +49,78 @@ func TestParsePattern(t *testing.T) {
 	}
 }
 
+// TestPatternUnknownMarker: only the exact upper-case word UNKNOWN opens an
+// unknown (MetaQA has a film called "Unknown"); a known node whose name
+// starts with the word UNKNOWN is escaped with a backslash and reads back as
+// the same known node.
+func TestPatternUnknownMarker(t *testing.T) {
+	p, err := ParsePattern([][3]string{
+		{"Unknown", "directed_by", "UNKNOWN person 1"},
+		{"unknown movie 2", "directed_by", "UNKNOWN person 1"},
+		{`\UNKNOWN  Soldier`, "directed_by", "UNKNOWN person 1"},
+		{`\\x`, "r", "UNKNOWN person 1"},
+	}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []PatternNode{
+		{Text: "Unknown"},
+		{Text: "UNKNOWN person 1", Unknown: true, Type: "person"},
+		{Text: "unknown movie 2"},
+		{Text: "UNKNOWN Soldier"},
+		{Text: `\x`},
+	}
+	if d := cmp.Diff(want, p.Nodes); d != "" || p.Target != 1 {
+		t.Errorf("nodes (-want +got):\n%s target %d", d, p.Target)
+	}
+	back := p.Triples3()
+	if back[2][0] != `\UNKNOWN Soldier` || back[0][0] != "Unknown" || back[3][0] != `\\x` {
+		t.Errorf("written back as %q", back)
+	}
+	again, err := ParsePattern(back, "")
+	if err != nil || !cmp.Equal(again, p) {
+		t.Errorf("round trip: %+v %v", again, err)
+	}
+	// The escaped known node and the unknown of the same words are two nodes.
+	p, err = ParsePattern([][3]string{{`\UNKNOWN x 1`, "r", "UNKNOWN x 1"}}, "")
+	if err != nil || len(p.Nodes) != 2 || p.Nodes[0].Unknown || !p.Nodes[1].Unknown || p.Nodes[0].Text != p.Nodes[1].Text {
+		t.Errorf("escaped vs unknown: %+v %v", p, err)
+	}
+	for name, want := range map[string]string{
+		"Unknown": "Unknown", "UNKNOWN": `\UNKNOWN`, " UNKNOWN  Soldier ": `\UNKNOWN Soldier`,
+		"UNKNOWNS": "UNKNOWNS", `\d`: `\\d`, "Heat": "Heat",
+	} {
+		if got := KnownNodeText(name); got != want {
+			t.Errorf("KnownNodeText(%q) = %q, want %q", name, got, want)
+		}
+	}
+	if _, err := ParsePattern([][3]string{{`\`, "r", "UNKNOWN 1"}}, ""); err == nil || !strings.Contains(err.Error(), "empty node") {
+		t.Errorf("a lone backslash: %v", err)
+	}
+}
+
+// TestPlanPatternKnownNamedUnknown: plan anchors named "Unknown" or
+// "UNKNOWN ..." stay known nodes of the pattern.
+func TestPlanPatternKnownNamedUnknown(t *testing.T) {
+	for _, anchor := range []string{"Unknown", "UNKNOWN", "UNKNOWN Soldier 2"} {
+		p, ok := PlanPattern(Plan{
+			Metapath:    [][]string{{"entity", "starred_actors", "entity", "directed_by", "entity"}},
+			Restriction: map[string][]string{"entity": {anchor}},
+		})
+		if !ok {
+			t.Fatalf("%q: not converted", anchor)
+		}
+		want := []PatternNode{
+			{Text: anchor},
+			{Text: "UNKNOWN entity 101", Unknown: true, Type: "entity"},
+			{Text: "UNKNOWN entity 0", Unknown: true, Type: "entity"},
+		}
+		if d := cmp.Diff(want, p.Nodes); d != "" || p.Target != 2 {
+			t.Errorf("%q (-want +got):\n%s", anchor, d)
+		}
+	}
+}
+
 func TestParsePatternsFile(t *testing.T) {
 	in := `{"q_id": 4, "query": "who directed [Heat]", "triples": [["Heat", "directed_by", "UNKNOWN person 1"]]}
 
@@ -100,6 +172,7 @@ func TestPlanPattern(t *testing.T) {
 func FuzzParsePatterns(f *testing.F) {
 	f.Add(`{"q_id": 1, "triples": [["A", "r", "UNKNOWN t 1"]]}`)
 	f.Add(`{"q_id": 1, "triples": [["A", "r", "UNKNOWN"]], "target": "A"}`)
+	f.Add(`{"q_id": 1, "triples": [["\\UNKNOWN A", "r", "UNKNOWN"], ["Unknown", "s", "UNKNOWN"]]}`)
 	f.Fuzz(func(t *testing.T, s string) {
 		ps, err := ParsePatterns(strings.NewReader(s), "f")
 		if err != nil {
@@ -112,6 +185,11 @@ func FuzzParsePatterns(f *testing.F) {
 		for _, p := range ps {
 			if p.Target < 0 || p.Target >= len(p.Nodes) || !p.Nodes[p.Target].Unknown {
 				t.Fatalf("bad target %+v", p)
+			}
+			// Written back, a pattern reads as itself (known nodes escaped).
+			back, err := ParsePattern(p.Triples3(), p.Nodes[p.Target].Text)
+			if err != nil || !cmp.Equal(back, p) {
+				t.Fatalf("round trip of %+v: %+v %v", p, back, err)
 			}
 			for _, tr := range p.Triples {
 				if tr.H == tr.T || tr.H >= len(p.Nodes) || tr.T >= len(p.Nodes) {
