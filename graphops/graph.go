@@ -306,6 +306,27 @@ func (g *Graph) NeighborsByRel(v uint32, r data.RelID) []uint32 {
 	return g.nbr[a:b]
 }
 
+// Triples returns how many stored triples join a and b by relation r in
+// either direction: 0, 1, or 2 when both a→b and b→a were stored (a self
+// loop counts once).
+func (g *Graph) Triples(a uint32, r data.RelID, b uint32) int {
+	lo, hi := g.relRange(a, r)
+	i, ok := slices.BinarySearch(g.nbr[lo:hi], b)
+	if !ok {
+		return 0
+	}
+	return tripleCount(g.Dir(a, int(lo-g.off[a])+i), a == b)
+}
+
+// tripleCount is the number of stored triples behind an adjacency entry
+// with direction bits d.
+func tripleCount(d uint8, selfLoop bool) int {
+	if selfLoop || d != DirOut|DirIn {
+		return 1
+	}
+	return 2
+}
+
 // NeighborsOfType appends to dst the distinct neighbours of v of node type
 // t (over every relation), ascending, and returns it. When the ids of type t
 // form one contiguous block (the usual layout) each relation's run is cut by

@@ -12,9 +12,20 @@ import (
 )
 
 // SimGRAG's pattern-to-subgraph alignment: a pattern graph (triples over
-// known entity mentions and unknowns) is matched onto the graph by
-// isomorphisms that ignore edge direction, and the k subgraphs with the
-// smallest Graph Semantic Distance (GSD) are returned.
+// known entity mentions and unknowns) is matched onto the graph, edge
+// direction ignored, and the k subgraphs with the smallest Graph Semantic
+// Distance (GSD) are returned.
+//
+// A match maps every pattern node to a graph node and every pattern triple
+// to a stored triple between the images of its ends; no stored triple serves
+// two pattern triples (a trail, not a walk). Pattern nodes may share an
+// image: a path may come back to where it started when it comes back over
+// other facts than it left by (PathQuestion: shah_shuja -parents-> Mumtaz
+// Mahal -children-> shah_shuja, two stored triples), but never by walking
+// one fact back (MetaQA: a film's actor's films never include the film
+// through the one starred_actors triple that led to the actor). SimGRAG's
+// paper asks for isomorphisms (distinct images), which rules out questions
+// whose answer is their own topic entity.
 
 // NodeCand is a graph node and its embedding distance to a pattern node.
 type NodeCand struct {
@@ -277,7 +288,7 @@ func TopKSubgraphs(g *Graph, p *MatchPattern, k int, prune bool) ([]Subgraph, Ma
 	s := &matcher{g: g, p: p, k: k, prune: prune, steps: p.searchPlan(g)}
 	s.nodes = make([]uint32, len(p.Nodes))
 	s.rels = make([]data.RelID, len(p.Edges))
-	s.used = map[uint32]bool{}
+	s.load = map[tripleKey]int{}
 	nr := len(g.Schema().RelationTypes)
 	s.relDist = make([][]float32, len(p.Edges))
 	for i, e := range p.Edges {
@@ -323,12 +334,34 @@ type matcher struct {
 	steps    []step
 	nodes    []uint32
 	rels     []data.RelID
-	used     map[uint32]bool
+	load     map[tripleKey]int // pattern triples mapped onto each graph entry
 	relDist  [][]float32
 	nodeDist []map[uint32]float32
 	best     worstFirst
 	stats    MatchStats
 	complete int
+}
+
+// tripleKey names the stored triples between two nodes by one relation,
+// direction ignored (lo <= hi).
+type tripleKey struct {
+	lo, hi uint32
+	r      data.RelID
+}
+
+func keyOf(a uint32, r data.RelID, b uint32) tripleKey {
+	if a > b {
+		a, b = b, a
+	}
+	return tripleKey{a, b, r}
+}
+
+// unload frees one pattern triple's use of key (an unused key leaves the
+// map, so an empty map means no triple is in use).
+func (s *matcher) unload(key tripleKey) {
+	if s.load[key]--; s.load[key] == 0 {
+		delete(s.load, key)
+	}
 }
 
 // bound is the largest partial distance still worth extending.
@@ -389,13 +422,17 @@ func sortOptions(opts []option) {
 func (s *matcher) assign(i int, o option, acc float64) {
 	st := s.steps[i]
 	s.nodes[st.node] = o.v
+	var key tripleKey
 	if st.edge >= 0 {
 		s.rels[st.edge] = o.r
+		key = keyOf(s.nodes[st.from], o.r, o.v)
+		s.load[key]++
 	}
-	s.used[o.v] = true
 	s.stats.Expanded++
 	s.close(i, 0, acc+o.cost)
-	delete(s.used, o.v)
+	if st.edge >= 0 {
+		s.unload(key)
+	}
 }
 
 // close matches the j-th closing edge of step i, then descends.
@@ -412,7 +449,7 @@ func (s *matcher) close(i, j int, acc float64) {
 		if math.IsInf(float64(d), 1) {
 			continue
 		}
-		if _, ok := slices.BinarySearch(s.g.NeighborsByRel(a, data.RelID(r)), b); ok {
+		if n := s.g.Triples(a, data.RelID(r), b); n > s.load[keyOf(a, data.RelID(r), b)] {
 			opts = append(opts, option{r: data.RelID(r), cost: float64(d)})
 		}
 	}
@@ -426,7 +463,10 @@ func (s *matcher) close(i, j int, acc float64) {
 			break
 		}
 		s.rels[e] = o.r
+		key := keyOf(a, o.r, b)
+		s.load[key]++
 		s.close(i, j+1, acc+o.cost)
+		s.unload(key)
 	}
 }
 
@@ -463,7 +503,7 @@ func (s *matcher) descend(i int, acc float64) {
 	var opts []option
 	for x, v := range nbr {
 		d := rd[rel[x]]
-		if math.IsInf(float64(d), 1) || s.used[v] {
+		if math.IsInf(float64(d), 1) {
 			continue
 		}
 		cost := float64(d)
@@ -478,6 +518,9 @@ func (s *matcher) descend(i int, acc float64) {
 			if int(s.g.Type(v)) != n.Type {
 				continue
 			}
+		}
+		if len(s.load) > 0 && s.load[keyOf(from, rel[x], v)] >= tripleCount(s.g.Dir(from, x), v == from) {
+			continue // every stored triple of this entry serves another pattern triple
 		}
 		opts = append(opts, option{v: v, r: rel[x], cost: cost})
 	}
@@ -505,22 +548,53 @@ func (h *worstFirst) Pop() any {
 }
 
 // RankTargets turns matches into a ranking of the nodes bound to pattern
-// node target: each node's best (smallest) GSD, ascending, ties by id.
-func RankTargets(subs []Subgraph, target int) []NodeCand {
-	best := map[uint32]float64{}
+// node target: each node's best (smallest) GSD, ascending. At equal GSD a
+// node that its best match also binds to a known pattern node (an answer
+// that is the question's own topic entity, reached back over other triples)
+// ranks after the nodes that are new, then ids ascend: a question names
+// what it knows and asks for something else unless nothing else fits as
+// well; such a node's Dist is its GSD raised by one float32 step, so the
+// order survives rankings that break score ties by id. subs must be in
+// SubgraphLess order (as TopKSubgraphs returns them).
+func (p *MatchPattern) RankTargets(subs []Subgraph, target int) []NodeCand {
+	type entry struct {
+		gsd   float64
+		named bool
+	}
+	best := map[uint32]entry{}
 	for _, s := range subs {
 		v := s.Nodes[target]
-		if d, ok := best[v]; !ok || s.GSD < d {
-			best[v] = s.GSD
+		if e, ok := best[v]; ok && e.gsd <= s.GSD {
+			continue
 		}
+		e := entry{gsd: s.GSD}
+		for i, n := range p.Nodes {
+			if n.Known && s.Nodes[i] == v {
+				e.named = true
+			}
+		}
+		best[v] = e
 	}
 	out := make([]NodeCand, 0, len(best))
-	for v, d := range best {
-		out = append(out, NodeCand{ID: v, Dist: float32(d)})
+	for v, e := range best {
+		d := float32(e.gsd)
+		if e.named {
+			// One float32 step up keeps the order where rankings break
+			// score ties by id (STaRK's evaluation).
+			d = math.Nextafter32(d, float32(math.Inf(1)))
+		}
+		out = append(out, NodeCand{ID: v, Dist: d})
 	}
 	slices.SortFunc(out, func(a, b NodeCand) int {
-		if c := cmp.Compare(best[a.ID], best[b.ID]); c != 0 {
+		ea, eb := best[a.ID], best[b.ID]
+		if c := cmp.Compare(ea.gsd, eb.gsd); c != 0 {
 			return c
+		}
+		if ea.named != eb.named {
+			if ea.named {
+				return 1
+			}
+			return -1
 		}
 		return cmp.Compare(a.ID, b.ID)
 	})

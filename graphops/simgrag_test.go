@@ -2,6 +2,7 @@ package graphops
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -10,8 +11,9 @@ import (
 )
 
 // randomGraph is a graph of n nodes of two types with about m random edges
-// over three relations.
-func randomGraph(t testing.TB, r *rand.Rand, n, m int) *Graph {
+// over three relations (duplicates, reverse pairs and self loops included),
+// and its SKB.
+func randomGraph(t testing.TB, r *rand.Rand, n, m int) (*Graph, *data.SKB) {
 	s := &data.SKB{Schema: data.Schema{
 		Format: data.FormatSKBDir, NodeTypes: []string{"a", "b"},
 		RelationTypes: []string{"r0", "r1", "r2"}, TextFields: []string{"text"},
@@ -27,7 +29,7 @@ func randomGraph(t testing.TB, r *rand.Rand, n, m int) *Graph {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { g.Close() })
-	return g
+	return g, s
 }
 
 // shapes are the pattern shapes of SimGRAG's evaluation: edges over node
@@ -82,13 +84,36 @@ func randomPattern(r *rand.Rand, g *Graph, edges [][2]int) *MatchPattern {
 	return p
 }
 
-// bruteForce enumerates every injective mapping of the pattern's nodes onto
-// their candidate sets and every relation choice of its edges, and keeps
+// storedTriples counts the distinct stored triples of skb between each
+// unordered node pair by each relation.
+func storedTriples(skb *data.SKB) map[[3]uint32]int {
+	type triple struct {
+		h uint32
+		r data.RelID
+		t uint32
+	}
+	seen := map[triple]bool{}
+	out := map[[3]uint32]int{}
+	for i := range skb.Edges.Src {
+		tr := triple{skb.Edges.Src[i], skb.Edges.Rel[i], skb.Edges.Dst[i]}
+		if seen[tr] {
+			continue
+		}
+		seen[tr] = true
+		out[[3]uint32{min(tr.h, tr.t), max(tr.h, tr.t), uint32(tr.r)}]++
+	}
+	return out
+}
+
+// bruteForce enumerates every mapping of the pattern's nodes onto their
+// candidate sets (images may repeat) and every choice of stored triples for
+// its edges, each stored triple serving at most one pattern edge, and keeps
 // the k best: the specification TopKSubgraphs must meet.
-func bruteForce(g *Graph, p *MatchPattern, k int) []Subgraph {
+func bruteForce(g *Graph, stored map[[3]uint32]int, p *MatchPattern, k int) []Subgraph {
 	var all []Subgraph
 	nodes := make([]uint32, len(p.Nodes))
 	rels := make([]data.RelID, len(p.Edges))
+	use := map[[3]uint32]int{}
 	var edgesAt func(int)
 	edgesAt = func(j int) {
 		if j == len(p.Edges) {
@@ -98,9 +123,12 @@ func bruteForce(g *Graph, p *MatchPattern, k int) []Subgraph {
 		e := p.Edges[j]
 		for _, rc := range e.Rels {
 			a, b := nodes[e.H], nodes[e.T]
-			if slices.Contains(g.NeighborsByRel(a, rc.Rel), b) || slices.Contains(g.NeighborsByRel(b, rc.Rel), a) {
+			key := [3]uint32{min(a, b), max(a, b), uint32(rc.Rel)}
+			if use[key] < stored[key] {
 				rels[j] = rc.Rel
+				use[key]++
 				edgesAt(j + 1)
+				use[key]--
 			}
 		}
 	}
@@ -112,9 +140,6 @@ func bruteForce(g *Graph, p *MatchPattern, k int) []Subgraph {
 		}
 		n := p.Nodes[i]
 		for v := range uint32(g.NumNodes()) {
-			if slices.Contains(nodes[:i], v) {
-				continue
-			}
 			if n.Known && !slices.ContainsFunc(n.Cands, func(c NodeCand) bool { return c.ID == v }) {
 				continue
 			}
@@ -140,13 +165,19 @@ func TestTopKSubgraphsExact(t *testing.T) {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	cases, nonEmpty, pruned := 0, 0, 0
+	cases, nonEmpty, pruned, shared := 0, 0, 0, 0
 	for trial := range 60 {
-		g := randomGraph(t, r, 8+r.IntN(10), 20+r.IntN(60))
+		g, skb := randomGraph(t, r, 8+r.IntN(10), 20+r.IntN(60))
+		stored := storedTriples(skb)
 		for _, name := range names {
 			p := randomPattern(r, g, shapes[name])
 			k := 1 + r.IntN(8)
-			want := bruteForce(g, p, k)
+			want := bruteForce(g, stored, p, k)
+			for _, w := range want {
+				if len(slices.Compact(slices.Sorted(slices.Values(w.Nodes)))) < len(w.Nodes) {
+					shared++
+				}
+			}
 			for _, prune := range []bool{true, false} {
 				got, st, err := TopKSubgraphs(g, p, k, prune)
 				if err != nil {
@@ -174,11 +205,12 @@ func TestTopKSubgraphsExact(t *testing.T) {
 		}
 	}
 	// The property must be exercised: most random patterns have matches,
-	// and pruning must cut work somewhere.
-	if nonEmpty < cases/3 || pruned == 0 {
-		t.Fatalf("%d of %d patterns had matches, pruning cut work in %d", nonEmpty, cases, pruned)
+	// pruning must cut work somewhere, and some matches come back to a node
+	// over a second stored triple.
+	if nonEmpty < cases/3 || pruned == 0 || shared == 0 {
+		t.Fatalf("%d of %d patterns had matches, pruning cut work in %d, %d matches share a node", nonEmpty, cases, pruned, shared)
 	}
-	t.Logf("%d patterns, %d with matches, pruning cut work in %d", cases, nonEmpty, pruned)
+	t.Logf("%d patterns, %d with matches, pruning cut work in %d, %d matches share a node", cases, nonEmpty, pruned, shared)
 }
 
 func TestTopKSubgraphsHand(t *testing.T) {
@@ -220,11 +252,83 @@ func TestTopKSubgraphsHand(t *testing.T) {
 			t.Errorf("subgraph %d = %v %.4f, want %v %.4f", i, got[i].Nodes, got[i].GSD, w.nodes, w.gsd)
 		}
 	}
-	ranked := RankTargets(got, 2)
+	ranked := p.RankTargets(got, 2)
 	if ids := []uint32{ranked[0].ID, ranked[1].ID, ranked[2].ID, ranked[3].ID}; !slices.Equal(ids, []uint32{0, 1, 4, 3}) {
 		t.Errorf("RankTargets = %v", ranked)
 	}
 	if _, _, err := TopKSubgraphs(g, &MatchPattern{Nodes: p.Nodes, Edges: p.Edges[1:]}, 3, true); err == nil {
 		t.Error("a disconnected pattern was accepted")
+	}
+}
+
+// TestTopKSubgraphsReturnToTopic: a path may come back to its known node
+// over stored triples other than those it left by (PathQuestion's "the child
+// of shah_shuja's parent" is shah_shuja), never by walking one triple back
+// (MetaQA's "films sharing an actor with [Film]" never include the film).
+func TestTopKSubgraphsReturnToTopic(t *testing.T) {
+	s := &data.SKB{Schema: data.Schema{
+		Format: data.FormatSKBDir, NodeTypes: []string{"entity"},
+		RelationTypes: []string{"parents", "children", "spouse", "starred_actors"},
+	}}
+	for _, n := range []string{"shah_shuja", "mumtaz_mahal", "dara_shikoh", "shah_jahan", "Heat", "Al Pacino", "Scarface", "Ronin"} {
+		s.Nodes = append(s.Nodes, data.Node{Name: n, Fields: []string{}})
+	}
+	s.Edges.Add(0, 0, 1) // shah_shuja parents mumtaz_mahal
+	s.Edges.Add(1, 1, 0) // mumtaz_mahal children shah_shuja
+	s.Edges.Add(1, 1, 2) // mumtaz_mahal children dara_shikoh
+	s.Edges.Add(1, 2, 3) // mumtaz_mahal spouse shah_jahan
+	s.Edges.Add(3, 2, 1) // shah_jahan spouse mumtaz_mahal
+	s.Edges.Add(4, 3, 5) // Heat starred_actors Al Pacino
+	s.Edges.Add(6, 3, 5) // Scarface starred_actors Al Pacino
+	s.Edges.Add(7, 3, 5) // Ronin starred_actors Al Pacino
+	g, err := Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	for _, c := range []struct{ a, r, b, want int }{{0, 0, 1, 1}, {1, 0, 0, 1}, {1, 2, 3, 2}, {3, 2, 1, 2}, {0, 1, 1, 1}, {0, 2, 1, 0}, {4, 3, 5, 1}} {
+		if got := g.Triples(uint32(c.a), data.RelID(c.r), uint32(c.b)); got != c.want {
+			t.Errorf("Triples(%d, %d, %d) = %d, want %d", c.a, c.r, c.b, got, c.want)
+		}
+	}
+	var ranked []NodeCand
+	chain := func(topic uint32, r1, r2 data.RelID) []uint32 {
+		p := &MatchPattern{
+			Nodes: []PatternNode{{Known: true, Type: -1, Cands: []NodeCand{{topic, 0}}}, {Type: -1}, {Type: -1}},
+			Edges: []PatternEdge{{H: 0, T: 1, Rels: []RelCand{{r1, 0}}}, {H: 1, T: 2, Rels: []RelCand{{r2, 0}}}},
+		}
+		subs, _, err := TopKSubgraphs(g, p, 10, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []uint32
+		ranked = p.RankTargets(subs, 2)
+		for _, c := range ranked {
+			out = append(out, c.ID)
+		}
+		return out
+	}
+	// shah_shuja -parents- ? -children- ?: his brother and himself (by the
+	// second triple); at equal GSD the new entity ranks first.
+	if got := chain(0, 0, 1); !slices.Equal(got, []uint32{2, 0}) {
+		t.Errorf("child of shah_shuja's parent = %v, want [2 0]", got)
+	}
+	// Both at GSD 0; the topic's distance is one float32 step above, so the
+	// order holds where score ties go by id.
+	if ranked[0].Dist != 0 || ranked[1].Dist != math.SmallestNonzeroFloat32 {
+		t.Errorf("distances %v, want 0 and the smallest float32", ranked)
+	}
+	// mumtaz_mahal -spouse- ? -spouse- ?: herself, the spouse triple being
+	// stored both ways; the only answer, so first.
+	if got := chain(1, 2, 2); !slices.Equal(got, []uint32{1}) {
+		t.Errorf("spouse of mumtaz_mahal's spouse = %v, want [1]", got)
+	}
+	// Heat -starred_actors- ? -starred_actors- ?: the other films only.
+	if got := chain(4, 3, 3); !slices.Equal(got, []uint32{6, 7}) {
+		t.Errorf("films sharing an actor with Heat = %v, want [6 7]", got)
+	}
+	// shah_shuja -parents- ? -parents- ?: nothing (one parents triple).
+	if got := chain(0, 0, 0); len(got) != 0 {
+		t.Errorf("parent of shah_shuja's parent = %v, want none", got)
 	}
 }

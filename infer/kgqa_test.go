@@ -98,3 +98,33 @@ UNKNOWN Soldier|starred_actors|Lew Ayres
 		}
 	}
 }
+
+// TestKGQAAnswerIsTopic: a question whose answer is its own topic entity
+// (PathQuestion: "who is the child of shah_shuja's parent ?" answers
+// shah_shuja, reached back over a second stored triple) is answered, while
+// walking one triple back still never returns the topic (MetaQA: films
+// sharing an actor with [Heat]).
+func TestKGQAAnswerIsTopic(t *testing.T) {
+	ws := kgqaWorkspace(t, `shah_shuja|parents|mumtaz_mahal
+mumtaz_mahal|children|shah_shuja
+Heat|starred_actors|Al Pacino
+Scarface|starred_actors|Al Pacino
+`, "")
+	for _, c := range []struct {
+		template [][]string
+		question string
+		want     []string // the top answer
+	}{
+		{[][]string{{"entity", "parents", "entity", "children", "entity"}}, "who is the child of [shah_shuja] 's parent ?", []string{"shah_shuja"}},
+		{[][]string{{"entity", "starred_actors", "entity", "starred_actors", "entity"}}, "which films share actors with [Heat]", []string{"Scarface"}},
+	} {
+		k := fixedKGQA(t, ws, c.template)
+		hits, err := k.Method().Rank(context.Background(), data.Query{ID: 1, Text: c.question})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := answers(ws, hits, 1); !cmp.Equal(got, c.want) {
+			t.Errorf("%s: top answer %v, want %v", c.question, got, c.want)
+		}
+	}
+}

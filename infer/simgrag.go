@@ -153,7 +153,7 @@ func (s *SimGRAG) Retrieve(ctx context.Context, p data.Pattern) (*SimGRAGResult,
 		return nil, err
 	}
 	res := &SimGRAGResult{Subgraphs: subs, Pattern: mp, Stats: st}
-	for _, c := range graphops.RankTargets(subs, p.Target) {
+	for _, c := range mp.RankTargets(subs, p.Target) {
 		res.Hits = append(res.Hits, index.Hit{ID: c.ID, Score: -c.Dist})
 	}
 	return res, nil
