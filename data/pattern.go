@@ -251,6 +251,75 @@ func PlanPattern(p Plan) (Pattern, bool) {
 	return pat, err == nil
 }
 
+// JoinPatterns joins patterns at their targets: the result holds every
+// pattern's triples, the targets become one node, known nodes of equal text
+// are one node (as in ParsePattern), and the other unknowns stay apart. The
+// target keeps the first pattern's type; unknowns are renumbered.
+func JoinPatterns(ps []Pattern) (Pattern, error) {
+	if len(ps) == 0 {
+		return Pattern{}, errors.New("no patterns to join")
+	}
+	unknown := func(typ string, n int) string {
+		if typ == "" {
+			return fmt.Sprintf("%s %d", UnknownMarker, n)
+		}
+		return fmt.Sprintf("%s %s %d", UnknownMarker, typ, n)
+	}
+	target := unknown(ps[0].Nodes[ps[0].Target].Type, 0)
+	var triples [][3]string
+	for j, p := range ps {
+		texts := make([]string, len(p.Nodes))
+		n := 0
+		for i, nd := range p.Nodes {
+			switch {
+			case i == p.Target:
+				texts[i] = target
+			case nd.Unknown:
+				n++
+				texts[i] = unknown(nd.Type, (j+1)*1000+n)
+			default:
+				texts[i] = nd.written()
+			}
+		}
+		for _, t := range p.Triples {
+			triples = append(triples, [3]string{texts[t.H], t.Rel, texts[t.T]})
+		}
+	}
+	return ParsePattern(triples, target)
+}
+
+// BracketedTopics returns the entities a KGQA question marks in brackets,
+// in order of mention ("which films starred [A] and [B]": A, B), and
+// whether the brackets are well formed (at least one pair, none nested,
+// unbalanced or empty).
+func BracketedTopics(text string) ([]string, bool) {
+	var out []string
+	open := -1
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '[':
+			if open >= 0 {
+				return nil, false
+			}
+			open = i
+		case ']':
+			if open < 0 {
+				return nil, false
+			}
+			t := strings.TrimSpace(text[open+1 : i])
+			if t == "" {
+				return nil, false
+			}
+			out = append(out, t)
+			open = -1
+		}
+	}
+	if open >= 0 || len(out) == 0 {
+		return nil, false
+	}
+	return out, true
+}
+
 // BracketedTopic returns the entity a KGQA question marks in brackets
 // (MetaQA: "who directed [Heat]"), and whether there is exactly one.
 func BracketedTopic(text string) (string, bool) {

@@ -121,6 +121,59 @@ func TestPlanPatternKnownNamedUnknown(t *testing.T) {
 	}
 }
 
+func TestBracketedTopics(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []string
+		ok   bool
+	}{
+		{"who directed [Heat]", []string{"Heat"}, true},
+		{"films with [A] and [ B  ]", []string{"A", "B"}, true},
+		{"[A][B] [A]", []string{"A", "B", "A"}, true},
+		{"no topic", nil, false},
+		{"who [A [B]]", nil, false},
+		{"who ]A[", nil, false},
+		{"who [A] and [", nil, false},
+		{"who [A] and [ ]", nil, false},
+	} {
+		got, ok := BracketedTopics(c.text)
+		if ok != c.ok || !cmp.Equal(got, c.want) {
+			t.Errorf("BracketedTopics(%q) = %q %v, want %q %v", c.text, got, ok, c.want, c.ok)
+		}
+	}
+	if _, ok := BracketedTopic("films with [A] and [B]"); ok {
+		t.Error("BracketedTopic accepted two topics")
+	}
+}
+
+// TestJoinPatterns joins two single-path patterns at their targets: known
+// nodes of equal text merge, the other unknowns stay apart.
+func TestJoinPatterns(t *testing.T) {
+	a, _ := PlanPattern(Plan{Metapath: [][]string{{"entity", "starred_actors", "entity", "directed_by", "entity"}}, Restriction: map[string][]string{"entity": {"A"}}})
+	b, _ := PlanPattern(Plan{Metapath: [][]string{{"entity", "starred_actors", "entity", "directed_by", "entity"}}, Restriction: map[string][]string{"entity": {"UNKNOWN B"}}})
+	c, _ := PlanPattern(Plan{Metapath: [][]string{{"entity", "written_by", "entity"}}, Restriction: map[string][]string{"entity": {"A"}}})
+	p, err := JoinPatterns([]Pattern{a, b, c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][3]string{
+		{"A", "starred_actors", "UNKNOWN entity 1001"},
+		{"UNKNOWN entity 1001", "directed_by", "UNKNOWN entity 0"},
+		{`\UNKNOWN B`, "starred_actors", "UNKNOWN entity 2001"},
+		{"UNKNOWN entity 2001", "directed_by", "UNKNOWN entity 0"},
+		{"A", "written_by", "UNKNOWN entity 0"},
+	}
+	if d := cmp.Diff(want, p.Triples3()); d != "" || p.Nodes[p.Target].Text != "UNKNOWN entity 0" || len(p.Nodes) != 5 {
+		t.Errorf("joined (-want +got):\n%s nodes %+v target %d", d, p.Nodes, p.Target)
+	}
+	if one, err := JoinPatterns([]Pattern{a}); err != nil || len(one.Nodes) != 3 || len(one.Triples) != 2 {
+		t.Errorf("one pattern: %+v %v", one, err)
+	}
+	if _, err := JoinPatterns(nil); err == nil {
+		t.Error("joined nothing")
+	}
+}
+
 func TestParsePatternsFile(t *testing.T) {
 	in := `{"q_id": 4, "query": "who directed [Heat]", "triples": [["Heat", "directed_by", "UNKNOWN person 1"]]}
 

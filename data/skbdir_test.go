@@ -240,7 +240,11 @@ func TestTriplesAndKGQA(t *testing.T) {
 	if st.DroppedAnswers != 0 || !cmp.Equal(skb.QA.Queries[0].Answers, []uint32{1, 2}) {
 		t.Errorf("%+v %+v", st, skb.QA.Queries)
 	}
-	for _, bad := range []string{"no tab here", "who [A\tB", "who [A] and [B]\tC", "who []\tB", "who [A]\t|"} {
+	qs, err = ParseKGQA(strings.NewReader("films with [A] and [ C ]\tB\n"), "qa.txt")
+	if err != nil || qs[0].Topic != "A" || !cmp.Equal(qs[0].Topics, []string{"A", "C"}) {
+		t.Errorf("two topics: %+v %v", qs, err)
+	}
+	for _, bad := range []string{"no tab here", "who [A\tB", "who [A [B]]\tC", "who ]A[\tC", "who [A] and []\tC", "who []\tB", "who [A]\t|"} {
 		if _, err := ParseKGQA(strings.NewReader(bad+"\n"), "qa.txt"); !errors.As(err, &pe) || pe.Line != 1 {
 			t.Errorf("ParseKGQA(%q) error = %v", bad, err)
 		}

@@ -91,11 +91,12 @@ func ParseTriples(r io.Reader, file string, sep byte) (*SKB, error) {
 }
 
 // KGQuestion is one KGQA question in MetaQA's layout: the topic entity is
-// marked in brackets in the text.
+// marked in brackets in the text (several entities: several brackets).
 type KGQuestion struct {
 	Line    int
-	Text    string   // the question with the brackets removed
-	Topic   string   // the bracketed entity
+	Text    string   // the question, brackets kept
+	Topic   string   // the first bracketed entity
+	Topics  []string // every bracketed entity, in order of mention
 	Answers []string // answer entity names
 	QType   string   // from the aligned qtype file, if given
 }
@@ -159,13 +160,13 @@ func ParseKGQA(r io.Reader, file string) ([]KGQuestion, error) {
 			return nil, perrf(file, sc.line, "", ErrSyntax, "want question<TAB>answers")
 		}
 		q, ans := string(b[:tab]), string(b[tab+1:])
-		topic, ok := BracketedTopic(q)
+		topics, ok := BracketedTopics(q)
 		if !ok {
-			return nil, perrf(file, sc.line, "question", ErrSyntax, "want exactly one non-empty [topic entity] in brackets")
+			return nil, perrf(file, sc.line, "question", ErrSyntax, "want one or more non-empty [topic entities] in brackets, none nested")
 		}
 		// The text keeps MetaQA's brackets: they mark the topic entity for
 		// KGQA's linker, and every tokenizer treats them as separators.
-		kq := KGQuestion{Line: sc.line, Text: q, Topic: topic}
+		kq := KGQuestion{Line: sc.line, Text: q, Topic: topics[0], Topics: topics}
 		for _, a := range strings.Split(ans, "|") {
 			if a = strings.TrimSpace(a); a != "" {
 				kq.Answers = append(kq.Answers, a)
@@ -182,7 +183,7 @@ func ParseKGQA(r io.Reader, file string) ([]KGQuestion, error) {
 // KGQAStats counts what KGQAToQA could not resolve.
 type KGQAStats struct {
 	Questions      int
-	MissingTopics  int // topic entity not a node of the KB
+	MissingTopics  int // questions with a topic entity that is not a node of the KB
 	DroppedAnswers int // answer names not nodes of the KB
 	NoAnswer       int // questions left without any resolvable answer
 }
@@ -210,8 +211,11 @@ func KGQAToQA(skb *SKB, split string, qs []KGQuestion) KGQAStats {
 	}
 	st := KGQAStats{Questions: len(qs)}
 	for _, q := range qs {
-		if _, ok := byName[q.Topic]; !ok {
-			st.MissingTopics++
+		for _, t := range append([]string{q.Topic}, q.Topics...) {
+			if _, ok := byName[t]; !ok {
+				st.MissingTopics++
+				break
+			}
 		}
 		ans := []uint32{}
 		for _, a := range q.Answers {

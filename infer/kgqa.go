@@ -3,6 +3,7 @@ package infer
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/strata-retrieval/strata/data"
@@ -21,35 +22,105 @@ type KGQAConfig struct {
 
 // KGQA answers questions over a knowledge graph as SimGRAG does, with a
 // native pattern predictor in place of the LLM: the planner classifies the
-// question into a relation path, the topic entity (MetaQA's bracketed
-// mention, else the planner's linked anchor) becomes the pattern's known
-// node, and SimGRAG retrieves the subgraphs.
+// question into a relation path, the topic entities (MetaQA's bracketed
+// mentions, else the planner's linked anchor) become the pattern's known
+// nodes, and SimGRAG retrieves the subgraphs.
+//
+// A question naming several topics ("which films starred [A] and [B]")
+// asks for a target reached from every one of them. The plan's paths take
+// the topics in order of mention; each topic left when the paths run out
+// anchors a copy of the first path; a path left without a topic keeps the
+// anchor the plan gives it; all paths end at one shared target (the joint
+// pattern, data.JoinPatterns). The targets of the joint pattern rank first;
+// after them come the targets that only some topics reach, from each
+// topic's own path pattern (SimGRAGMethod.More), so a question whose
+// topics share no answer is still answered.
 type KGQA struct {
 	Planner *Planner
 	S       *SimGRAG
 }
 
-// Pattern predicts the question's pattern graph.
+// Pattern predicts the question's pattern graph: with several bracketed
+// topics, the joint pattern.
 func (k *KGQA) Pattern(q data.Query) (data.Pattern, bool, error) {
+	joint, _, ok, err := k.patterns(q)
+	return joint, ok, err
+}
+
+// TopicPatterns is the pattern of every topic's own path when the question
+// brackets several topics (nil otherwise): the targets only some topics
+// reach.
+func (k *KGQA) TopicPatterns(q data.Query) ([]data.Pattern, error) {
+	if ts, _ := data.BracketedTopics(q.Text); len(slices.Compact(slices.Sorted(slices.Values(ts)))) < 2 {
+		return nil, nil
+	}
+	_, singles, _, err := k.patterns(q)
+	return singles, err
+}
+
+// patterns builds the joint pattern and, with several topics, each topic's
+// single-path pattern.
+func (k *KGQA) patterns(q data.Query) (joint data.Pattern, singles []data.Pattern, ok bool, err error) {
 	plan, _, err := k.Planner.Predict(q)
 	if err != nil {
-		return data.Pattern{}, false, err
+		return joint, nil, false, err
 	}
-	if topic, ok := data.BracketedTopic(q.Text); ok && len(plan.Metapath) > 0 && len(plan.Metapath[0]) > 0 {
-		r := map[string][]string{}
-		for t, v := range plan.Restriction {
-			r[t] = v
+	var topics []string // distinct, in order of mention ("[A] ... [A]" names one entity)
+	named, _ := data.BracketedTopics(q.Text)
+	for _, t := range named {
+		if !slices.Contains(topics, t) {
+			topics = append(topics, t)
 		}
-		r[plan.Metapath[0][0]] = []string{topic}
-		plan.Restriction = r
 	}
-	p, ok := data.PlanPattern(plan)
-	return p, ok, nil
+	if len(topics) == 0 || len(plan.Metapath) == 0 || len(plan.Metapath[0]) == 0 {
+		joint, ok = data.PlanPattern(plan)
+		return joint, nil, ok, nil
+	}
+	anchor := func(typ, name string) map[string][]string {
+		r := maps.Clone(plan.Restriction)
+		if r == nil {
+			r = map[string][]string{}
+		}
+		r[typ] = []string{name}
+		return r
+	}
+	first := plan.Metapath[0]
+	base := anchor(first[0], topics[0])
+	if len(topics) == 1 {
+		joint, ok = data.PlanPattern(data.Plan{Metapath: plan.Metapath, Restriction: base})
+		return joint, nil, ok, nil
+	}
+	var parts []data.Pattern
+	add := func(path []string, r map[string][]string, single bool) {
+		if p, ok := data.PlanPattern(data.Plan{Metapath: [][]string{path}, Restriction: r}); ok {
+			parts = append(parts, p)
+			if single {
+				singles = append(singles, p)
+			}
+		}
+	}
+	for i, path := range plan.Metapath {
+		if i < len(topics) && len(path) > 0 {
+			add(path, anchor(path[0], topics[i]), true)
+		} else {
+			add(path, base, false)
+		}
+	}
+	for _, t := range topics[min(len(topics), len(plan.Metapath)):] {
+		add(first, anchor(first[0], t), true)
+	}
+	if len(parts) == 0 {
+		return joint, nil, false, nil
+	}
+	if joint, err = data.JoinPatterns(parts); err != nil {
+		return joint, nil, false, nil // e.g. two topics that are one node's names
+	}
+	return joint, singles, true, nil
 }
 
 // Method serves the KGQA model as a retrieval method.
 func (k *KGQA) Method() *SimGRAGMethod {
-	return &SimGRAGMethod{S: k.S, Patterns: k.Pattern, Label: "kgqa", KGQA: k}
+	return &SimGRAGMethod{S: k.S, Patterns: k.Pattern, More: k.TopicPatterns, Label: "kgqa", KGQA: k}
 }
 
 // MinePlans labels questions without a plan by mining: from each

@@ -40,7 +40,7 @@ func kgqaWorkspace(t *testing.T, kb, questions string) *workspace.Workspace {
 // fixedKGQA is a KGQA model whose planner has one template (a one-output
 // gate always picks it), so its patterns depend only on the question's
 // topics; SimGRAG runs on the lexical sketch encoder.
-func fixedKGQA(t *testing.T, ws *workspace.Workspace, template [][]string) *KGQA {
+func fixedKGQA(t *testing.T, ws *workspace.Workspace, template [][]string, sc SimGRAGConfig) *KGQA {
 	t.Helper()
 	cfg := PlannerConfig{Templates: [][][]string{template}, NodeTypes: ws.SKB.Schema.NodeTypes}
 	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: 2, Out: 1}
@@ -48,7 +48,7 @@ func fixedKGQA(t *testing.T, ws *workspace.Workspace, template [][]string) *KGQA
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := NewSimGRAG(ws, lexicalDense(t, ws), SimGRAGConfig{})
+	s, err := NewSimGRAG(ws, lexicalDense(t, ws), sc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ Unknown|starred_actors|Liam Neeson
 Heat|starred_actors|Al Pacino
 UNKNOWN Soldier|starred_actors|Lew Ayres
 `, "")
-	k := fixedKGQA(t, ws, [][]string{{"entity", "directed_by", "entity"}})
+	k := fixedKGQA(t, ws, [][]string{{"entity", "directed_by", "entity"}}, SimGRAGConfig{})
 	for topic, want := range map[string]string{
 		"Unknown": "Jaume Collet-Serra", "UNKNOWN Soldier": "Lewis Milestone", "Heat": "Michael Mann",
 	} {
@@ -118,13 +118,64 @@ Scarface|starred_actors|Al Pacino
 		{[][]string{{"entity", "parents", "entity", "children", "entity"}}, "who is the child of [shah_shuja] 's parent ?", []string{"shah_shuja"}},
 		{[][]string{{"entity", "starred_actors", "entity", "starred_actors", "entity"}}, "which films share actors with [Heat]", []string{"Scarface"}},
 	} {
-		k := fixedKGQA(t, ws, c.template)
+		k := fixedKGQA(t, ws, c.template, SimGRAGConfig{})
 		hits, err := k.Method().Rank(context.Background(), data.Query{ID: 1, Text: c.question})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := answers(ws, hits, 1); !cmp.Equal(got, c.want) {
 			t.Errorf("%s: top answer %v, want %v", c.question, got, c.want)
+		}
+	}
+}
+
+// TestKGQASeveralTopics: every bracketed topic is a known node. With a
+// one-path plan, each topic anchors a copy of the path into the shared
+// target: the film both actors starred in ranks first, then the films only
+// one topic reaches (each topic's own pattern), below every joint score,
+// ties by id. k(n) = k(r) = 1 binds every known node and relation to itself
+// only (a node's document is its name: distance 0), so every GSD is 0.
+func TestKGQASeveralTopics(t *testing.T) {
+	ws := kgqaWorkspace(t, `Heat|starred_actors|Al Pacino
+Heat|starred_actors|Robert De Niro
+Scarface|starred_actors|Al Pacino
+Ronin|starred_actors|Robert De Niro
+Heat|directed_by|Michael Mann
+`, "")
+	k := fixedKGQA(t, ws, [][]string{{"entity", "starred_actors", "entity"}}, SimGRAGConfig{KNodes: 1, KRels: 1})
+	q := data.Query{ID: 1, Text: "which films starred [Al Pacino] and [Robert De Niro]"}
+	p, ok, err := k.Pattern(q)
+	if err != nil || !ok {
+		t.Fatalf("no pattern: %v", err)
+	}
+	want := [][3]string{{"Al Pacino", "starred_actors", "UNKNOWN entity 0"}, {"Robert De Niro", "starred_actors", "UNKNOWN entity 0"}}
+	if d := cmp.Diff(want, p.Triples3()); d != "" {
+		t.Errorf("joint pattern (-want +got):\n%s", d)
+	}
+	singles, err := k.TopicPatterns(q)
+	if err != nil || len(singles) != 2 || singles[1].Nodes[0].Text != "Robert De Niro" {
+		t.Fatalf("topic patterns %+v %v", singles, err)
+	}
+	hits, err := k.Method().Rank(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Heat (node 0) by the joint pattern at GSD 0: score 0. Scarface (3)
+	// and Ronin (4) by one topic each at GSD 0: score 0 - 1 - 0.
+	wantHits := []index.Hit{{ID: 0, Score: 0}, {ID: 3, Score: -1}, {ID: 4, Score: -1}}
+	if d := cmp.Diff(wantHits, hits); d != "" {
+		t.Errorf("hits (-want +got):\n%s", d)
+	}
+	// One topic, or one topic named twice: the single pattern, nothing more.
+	for _, text := range []string{"which films starred [Al Pacino]", "[Al Pacino] and [Al Pacino]"} {
+		q := data.Query{ID: 2, Text: text}
+		p, _, _ := k.Pattern(q)
+		if more, _ := k.TopicPatterns(q); len(more) != 0 || len(p.Triples) != 1 {
+			t.Errorf("%q: pattern %v, %d more", text, p.Triples3(), len(more))
+		}
+		hits, _ := k.Method().Rank(context.Background(), q)
+		if d := cmp.Diff([]index.Hit{{ID: 0, Score: 0}, {ID: 3, Score: 0}}, hits); d != "" {
+			t.Errorf("%q: hits (-want +got):\n%s", text, d)
 		}
 	}
 }

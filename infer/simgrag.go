@@ -1,9 +1,11 @@
 package infer
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/strata-retrieval/strata/data"
@@ -191,8 +193,13 @@ func FilePatterns(ps map[int]data.Pattern) PatternSource {
 type SimGRAGMethod struct {
 	S        *SimGRAG
 	Patterns PatternSource
-	Label    string
-	KGQA     *KGQA // the model behind the patterns, if one predicts them
+	// More, if set, gives further patterns whose targets rank after every
+	// target of the main pattern: each new node at its best GSD among them,
+	// score min(main) − 1 − GSD (KGQA: each topic's own path when a question
+	// names several).
+	More  func(q data.Query) ([]data.Pattern, error)
+	Label string
+	KGQA  *KGQA // the model behind the patterns, if one predicts them
 }
 
 func (m *SimGRAGMethod) Name() string {
@@ -211,5 +218,40 @@ func (m *SimGRAGMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, er
 	if err != nil {
 		return nil, fmt.Errorf("query %d: %w", q.ID, err)
 	}
-	return res.Hits, nil
+	if m.More == nil {
+		return res.Hits, nil
+	}
+	more, err := m.More(q)
+	if err != nil || len(more) == 0 {
+		return res.Hits, err
+	}
+	floor := float32(0)
+	seen := map[uint32]bool{}
+	for _, h := range res.Hits {
+		floor = min(floor, h.Score)
+		seen[h.ID] = true
+	}
+	best := map[uint32]float32{}
+	for _, p := range more {
+		r, err := m.S.Retrieve(ctx, p)
+		if err != nil {
+			return nil, fmt.Errorf("query %d: %w", q.ID, err)
+		}
+		for _, h := range r.Hits {
+			if s, ok := best[h.ID]; !seen[h.ID] && (!ok || h.Score > s) {
+				best[h.ID] = h.Score
+			}
+		}
+	}
+	tail := make([]index.Hit, 0, len(best))
+	for v, s := range best {
+		tail = append(tail, index.Hit{ID: v, Score: floor - 1 + s})
+	}
+	slices.SortFunc(tail, func(a, b index.Hit) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	return append(res.Hits, tail...), nil
 }

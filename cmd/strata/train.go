@@ -344,7 +344,8 @@ func newTrainKGQACmd(u *ui) *cobra.Command {
 		Long: `Train SimGRAG's query-to-pattern step without an LLM: a classifier over
 relation paths (the planner's network), whose predicted path, anchored at
 the question's topic entity (MetaQA's [bracketed] mention, else the linked
-entity), becomes a pattern graph such as
+entity; several [bracketed] topics each anchor a path into one shared
+target), becomes a pattern graph such as
   (John Krasinski, starred_actors, UNKNOWN entity 1),
   (UNKNOWN entity 1, directed_by, UNKNOWN entity 0)
 that SimGRAG aligns with the graph's subgraphs by Graph Semantic Distance.
