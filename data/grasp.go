@@ -24,9 +24,15 @@ type GraspAnchor struct {
 	Text      string `json:"text"`
 	Label     string `json:"label"`
 	MatchMode string `json:"match_mode"` // "name" or "doc"
+	// Nodes, strata's extension, are nodes the anchor is already linked
+	// to (by the native planner's entity linking); linking then keeps them.
+	Nodes []uint32 `json:"nodes,omitempty"`
 }
 
-// GraspHop is an undirected typed step from a bound variable.
+// GraspHop is a typed step from a bound variable. Rel is a relation
+// followed either way, as in GRASP, or strata's extensions: a direction
+// ("->rel", "<-rel"), alternatives ("r1|r2") or "*" (any relation); to_label
+// may be "*" (any node type).
 type GraspHop struct {
 	From    string `json:"from"`
 	Rel     string `json:"rel"`
@@ -57,8 +63,12 @@ var ErrInvalidPlan = errors.New("invalid GRASP plan")
 
 // Validate checks the plan against the schema: labels are node types,
 // relations are relation types, every hop starts at a bound variable, the
-// target is bound, match modes and the risk level are GRASP's.
-func (p *GraspPlan) Validate(s *Schema) error {
+// target is bound, match modes and the risk level are GRASP's. Linked
+// anchor nodes must be below n (n <= 0 skips that check).
+func (p *GraspPlan) Validate(s *Schema) error { return p.ValidateNodes(s, 0) }
+
+// ValidateNodes is Validate with the number of nodes of the graph.
+func (p *GraspPlan) ValidateNodes(s *Schema, n int) error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s", ErrInvalidPlan, fmt.Sprintf(format, args...))
 	}
@@ -78,8 +88,13 @@ func (p *GraspPlan) Validate(s *Schema) error {
 		if a.Var == "" || strings.TrimSpace(a.Text) == "" {
 			return bad("anchor %d: empty var or text", i)
 		}
-		if _, ok := s.NodeTypeID(a.Label); !ok {
+		if _, ok := s.NodeTypeID(a.Label); !ok && a.Label != AnyType {
 			return bad("anchor %d: label %q is not a node type", i, a.Label)
+		}
+		for _, v := range a.Nodes {
+			if n > 0 && int(v) >= n {
+				return bad("anchor %d: node %d out of range", i, v)
+			}
 		}
 		if a.MatchMode != "name" && a.MatchMode != "doc" {
 			return bad("anchor %d: match_mode %q (want name or doc)", i, a.MatchMode)
@@ -93,10 +108,10 @@ func (p *GraspPlan) Validate(s *Schema) error {
 		if _, ok := bound[h.From]; !ok {
 			return bad("hop %d: from %q is not bound by an anchor or an earlier hop", i, h.From)
 		}
-		if _, ok := s.RelationID(h.Rel); !ok {
-			return bad("hop %d: rel %q is not a relation type", i, h.Rel)
+		if _, err := ParseRelToken(s, h.Rel); err != nil {
+			return bad("hop %d: rel %q: %v", i, h.Rel, err)
 		}
-		if _, ok := s.NodeTypeID(h.ToLabel); !ok {
+		if _, ok := s.NodeTypeID(h.ToLabel); !ok && h.ToLabel != AnyType {
 			return bad("hop %d: to_label %q is not a node type", i, h.ToLabel)
 		}
 		if l, ok := bound[h.ToVar]; ok && l != h.ToLabel {
@@ -111,7 +126,7 @@ func (p *GraspPlan) Validate(s *Schema) error {
 		return bad("target %q is not bound", p.Target.Var)
 	}
 	for _, l := range p.Target.Labels {
-		if _, ok := s.NodeTypeID(l); !ok {
+		if _, ok := s.NodeTypeID(l); !ok && l != AnyType {
 			return bad("target label %q is not a node type", l)
 		}
 	}

@@ -129,12 +129,14 @@ type PlanStats struct {
 	Plans   int // lines read
 	Empty   int // no metapath: the query falls back to textual retrieval
 	Invalid int // an unusable metapath: falls back as well
+	Mined   int // lines of a mined plans file (mined from the answers)
 }
 
 // planJSON is a plan in any of the accepted shapes.
 type planJSON struct {
 	Metapath    json.RawMessage            `json:"Metapath"`
 	Restriction map[string]json.RawMessage `json:"Restriction"`
+	Anchors     []PlanAnchor               `json:"Anchors"`
 }
 
 // restrictions converts restriction values, a list of strings or a single
@@ -188,7 +190,10 @@ func (p planJSON) toPlan() (Plan, error) {
 	if err != nil {
 		return Plan{Restriction: r}, err
 	}
-	return Plan{Metapath: paths, Restriction: r}, rerr
+	if len(p.Anchors) > 0 && len(p.Anchors) != len(paths) {
+		return Plan{Restriction: r}, fmt.Errorf("%w: %d anchors for %d paths", ErrSyntax, len(p.Anchors), len(paths))
+	}
+	return Plan{Metapath: paths, Restriction: r, Anchors: p.Anchors}, rerr
 }
 
 // ParsePythonLiteral converts a Python literal (dicts, lists, tuples,

@@ -13,6 +13,10 @@ import (
 type Plan struct {
 	Metapath    [][]string          `json:"Metapath"`
 	Restriction map[string][]string `json:"Restriction"`
+	// Anchors, strata's extension, gives each path its linked anchor:
+	// path i starts at Anchors[i].Nodes. A plan with anchors keeps only
+	// the target's text in Restriction (anchor names are not looked up).
+	Anchors []PlanAnchor `json:"Anchors,omitempty"`
 }
 
 // PlanRecord is one line of a plans file.
@@ -55,13 +59,17 @@ func ReadPlans(path string) (map[int]Plan, PlanStats, error) {
 // ParsePlans parses plans JSONL from r.
 func ParsePlans(r io.Reader, file string) (map[int]Plan, PlanStats, error) {
 	type rec struct {
-		QID  *int     `json:"q_id"`
-		Plan planJSON `json:"plan"`
+		QID   *int            `json:"q_id"`
+		Plan  planJSON        `json:"plan"`
+		Mined json.RawMessage `json:"mined"`
 	}
 	out := map[int]Plan{}
 	var st PlanStats
 	err := qidLines(r, file, func(v *rec) *int { return v.QID }, func(_, id int, v *rec) error {
 		st.Plans++
+		if len(v.Mined) > 0 && string(v.Mined) != "null" {
+			st.Mined++
+		}
 		plan, err := v.Plan.toPlan()
 		switch {
 		case err != nil:

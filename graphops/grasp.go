@@ -14,7 +14,8 @@ type GraspBinding struct {
 }
 
 // ExecuteGrasp runs a GRASP plan on the graph: anchors bind to their
-// linked nodes, hops are undirected typed steps, and each node bound to a
+// linked nodes, hops are typed steps (undirected unless the relation token
+// gives a direction, see data.ParseRelToken), and each node bound to a
 // variable keeps the best (maximum over paths) sum of anchor cosines along
 // a matched path. A variable reached by several hops (paths meeting) keeps
 // only nodes every hop reaches, scored by the sum. It returns the target's
@@ -31,25 +32,20 @@ func ExecuteGrasp(g *Graph, p *data.GraspPlan, anchors map[string][]GraspBinding
 		}
 		vars[a.Var] = m
 	}
+	var buf []uint32
 	for i, h := range p.Hops {
 		from, ok := vars[h.From]
 		if !ok {
 			return nil, fmt.Errorf("hop %d: %q unbound", i, h.From)
 		}
-		r, ok := s.RelationID(h.Rel)
-		if !ok {
-			return nil, fmt.Errorf("hop %d: unknown relation %q", i, h.Rel)
-		}
-		t, ok := s.NodeTypeID(h.ToLabel)
-		if !ok {
-			return nil, fmt.Errorf("hop %d: unknown label %q", i, h.ToLabel)
+		_, hops, err := CompilePath(s, i, []string{data.AnyType, h.Rel, h.ToLabel})
+		if err != nil {
+			return nil, fmt.Errorf("hop %d: %w", i, err)
 		}
 		reached := map[uint32]float32{}
 		for v, sc := range from {
-			for _, u := range g.NeighborsByRel(v, r) {
-				if g.Type(u) != t {
-					continue
-				}
+			buf = g.Step(buf[:0], v, hops[0])
+			for _, u := range buf {
 				if c, ok := reached[u]; !ok || sc > c {
 					reached[u] = sc
 				}
@@ -70,6 +66,9 @@ func ExecuteGrasp(g *Graph, p *data.GraspPlan, anchors map[string][]GraspBinding
 	if len(p.Target.Labels) > 0 {
 		allowed := map[data.TypeID]bool{}
 		for _, l := range p.Target.Labels {
+			if l == data.AnyType {
+				return out, nil
+			}
 			if t, ok := s.NodeTypeID(l); ok {
 				allowed[t] = true
 			}

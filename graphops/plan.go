@@ -13,17 +13,31 @@ var ErrInvalidPlan = errors.New("invalid plan")
 
 // PlanResult is the outcome of executing a plan's structure.
 type PlanResult struct {
-	Target data.TypeID
-	Reach  []uint32 // nodes of the target type satisfying every path, ascending
+	Target data.TypeID // AnyTypeID when the plan leaves the target untyped
+	Reach  []uint32    // nodes of the target type satisfying every path, ascending
 	// TargetRestriction is the textual restriction on the target type.
 	TargetRestriction []string
 }
 
-// ExecutePlan walks every metapath of plan from its anchor nodes (nodes of
-// the path's first type named by the plan's restriction for that type) and
-// intersects the target nodes reached. Paths alternate node types and
-// relation types; a path of one element is just the target type. Unknown
-// types, relations or anchors make the plan invalid (ErrInvalidPlan).
+// AnyTypeID stands for data.AnyType in a compiled path.
+const AnyTypeID = data.TypeID(255)
+
+// Hop is one compiled relation step of a path: the relations it may
+// follow (nil: any) with their directions, and the node type it reaches
+// (AnyTypeID: any).
+type Hop struct {
+	Rels []data.RelID
+	Dirs []data.RelDir
+	To   data.TypeID
+}
+
+// ExecutePlan walks every metapath of plan from its anchor nodes and
+// intersects the target nodes reached. A path's anchors are the plan's
+// linked nodes (Plan.Anchors) or else the nodes of the path's first type
+// named by the plan's restriction for that type. Paths alternate node types
+// and relation tokens (see data.ParseRelToken); a path of one element is
+// just the target type. Unknown types, relations or anchors make the plan
+// invalid (ErrInvalidPlan).
 func ExecutePlan(g *Graph, names *NameIndex, plan data.Plan) (PlanResult, error) {
 	var res PlanResult
 	if len(plan.Metapath) == 0 {
@@ -32,7 +46,7 @@ func ExecutePlan(g *Graph, names *NameIndex, plan data.Plan) (PlanResult, error)
 	s := g.Schema()
 	used := map[string]int{} // restriction entries consumed per anchor type
 	for pi, path := range plan.Metapath {
-		types, rels, err := compilePath(s, pi, path)
+		types, hops, err := CompilePath(s, pi, path)
 		if err != nil {
 			return res, err
 		}
@@ -45,81 +59,145 @@ func ExecutePlan(g *Graph, names *NameIndex, plan data.Plan) (PlanResult, error)
 		if len(types) == 1 {
 			continue // the target type alone: no structural constraint
 		}
-		anchorType := path[0]
-		k := used[anchorType]
-		rs := plan.Restriction[anchorType]
-		if k >= len(rs) {
-			return res, fmt.Errorf("%w: path %d: no anchor named for type %q", ErrInvalidPlan, pi, anchorType)
+		frontier, err := planAnchors(g, names, &plan, pi, types[0], used)
+		if err != nil {
+			return res, err
 		}
-		used[anchorType] = k + 1
-		frontier := slices.Clone(names.Lookup(types[0], rs[k]))
-		if len(frontier) == 0 {
-			return res, fmt.Errorf("%w: path %d: no %s named %q", ErrInvalidPlan, pi, anchorType, rs[k])
-		}
-		frontier = g.walk(frontier, types, rels)
+		frontier = g.Walk(frontier, hops)
 		if res.Reach == nil {
 			res.Reach = frontier
 		} else {
 			res.Reach = data.IntersectSorted(res.Reach, frontier)
 		}
 	}
-	res.TargetRestriction = plan.Restriction[s.NodeTypes[res.Target]]
+	res.TargetRestriction = plan.TargetRestriction()
 	return res, nil
 }
 
-// compilePath resolves the names of a path (node types alternating with
-// relations, "*" for any relation) to ids.
-func compilePath(s *data.Schema, pi int, path []string) ([]data.TypeID, []data.RelID, error) {
+// planAnchors returns the sorted start nodes of path pi.
+func planAnchors(g *Graph, names *NameIndex, plan *data.Plan, pi int, t data.TypeID, used map[string]int) ([]uint32, error) {
+	if len(plan.Anchors) > 0 {
+		if pi >= len(plan.Anchors) {
+			return nil, fmt.Errorf("%w: path %d has no anchor", ErrInvalidPlan, pi)
+		}
+		var out []uint32
+		for _, v := range plan.Anchors[pi].Nodes {
+			if int(v) >= g.NumNodes() {
+				return nil, fmt.Errorf("%w: path %d: anchor node %d out of range", ErrInvalidPlan, pi, v)
+			}
+			if t == AnyTypeID || g.types[v] == t {
+				out = append(out, v)
+			}
+		}
+		if len(out) == 0 {
+			return nil, fmt.Errorf("%w: path %d: no anchor node of type %s", ErrInvalidPlan, pi, plan.Metapath[pi][0])
+		}
+		slices.Sort(out)
+		return slices.Compact(out), nil
+	}
+	name, ok := plan.PathAnchorText(pi, used)
+	if !ok {
+		return nil, fmt.Errorf("%w: path %d: no anchor named for type %q", ErrInvalidPlan, pi, plan.Metapath[pi][0])
+	}
+	var frontier []uint32
+	if t == AnyTypeID {
+		for ti := range g.Schema().NodeTypes {
+			frontier = append(frontier, names.Lookup(data.TypeID(ti), name)...)
+		}
+		slices.Sort(frontier)
+	} else {
+		frontier = slices.Clone(names.Lookup(t, name))
+	}
+	if len(frontier) == 0 {
+		return nil, fmt.Errorf("%w: path %d: no %s named %q", ErrInvalidPlan, pi, plan.Metapath[pi][0], name)
+	}
+	return frontier, nil
+}
+
+// CompilePath resolves the names of path pi (node types, or data.AnyType,
+// alternating with relation tokens) to ids.
+func CompilePath(s *data.Schema, pi int, path []string) ([]data.TypeID, []Hop, error) {
 	if len(path)%2 == 0 {
 		return nil, nil, fmt.Errorf("%w: path %d has even length %d", ErrInvalidPlan, pi, len(path))
 	}
 	types := make([]data.TypeID, 0, len(path)/2+1)
-	rels := make([]data.RelID, 0, len(path)/2)
+	var hops []Hop
 	for i, el := range path {
-		switch {
-		case i%2 == 0:
-			t, ok := s.NodeTypeID(el)
-			if !ok {
-				return nil, nil, fmt.Errorf("%w: path %d: unknown node type %q", ErrInvalidPlan, pi, el)
+		if i%2 == 0 {
+			t := AnyTypeID
+			if el != data.AnyType {
+				var ok bool
+				if t, ok = s.NodeTypeID(el); !ok {
+					return nil, nil, fmt.Errorf("%w: path %d: unknown node type %q", ErrInvalidPlan, pi, el)
+				}
 			}
 			types = append(types, t)
-		case el == data.AnyRelation:
-			rels = append(rels, anyRel)
-		default:
-			r, ok := s.RelationID(el)
-			if !ok {
-				return nil, nil, fmt.Errorf("%w: path %d: unknown relation %q", ErrInvalidPlan, pi, el)
+			if i > 0 {
+				hops[len(hops)-1].To = t
 			}
-			rels = append(rels, r)
+			continue
 		}
+		steps, err := data.ParseRelToken(s, el)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w: path %d: %v", ErrInvalidPlan, pi, err)
+		}
+		h := Hop{}
+		for _, st := range steps {
+			r, _ := s.RelationID(st.Rel)
+			h.Rels = append(h.Rels, r)
+			h.Dirs = append(h.Dirs, st.Dir)
+		}
+		hops = append(hops, h)
 	}
-	return types, rels, nil
+	return types, hops, nil
 }
 
-// anyRel stands for data.AnyRelation in a compiled path.
-const anyRel = data.RelID(255)
-
-// walk follows rels from frontier, keeping nodes of the next type at each
-// step; the result is sorted and distinct.
-func (g *Graph) walk(frontier []uint32, types []data.TypeID, rels []data.RelID) []uint32 {
-	seen := map[uint32]struct{}{}
-	for step, r := range rels {
-		clear(seen)
-		var next []uint32
-		want := types[step+1]
-		var buf []uint32
-		for _, v := range frontier {
-			nbrs := buf[:0]
-			if r == anyRel {
-				nbrs = g.NeighborsOfType(nbrs, v, want)
-			} else {
-				nbrs = append(nbrs, g.NeighborsByRel(v, r)...)
+// Step appends to dst the neighbours of v that hop h reaches (possibly
+// repeated, in no particular order) and returns it.
+func (g *Graph) Step(dst []uint32, v uint32, h Hop) []uint32 {
+	if h.Rels == nil {
+		if h.To == AnyTypeID {
+			nb, _ := g.Neighbors(v)
+			return append(dst, nb...)
+		}
+		return g.NeighborsOfType(dst, v, h.To)
+	}
+	for i, r := range h.Rels {
+		a, b := g.relRange(v, r)
+		for p := a; p < b; p++ {
+			u := g.nbr[p]
+			if h.To != AnyTypeID && g.types[u] != h.To {
+				continue
 			}
-			buf = nbrs
-			for _, u := range nbrs {
-				if g.types[u] != want {
+			switch h.Dirs[i] {
+			case data.Forward:
+				if g.dirAt(p)&DirOut == 0 {
 					continue
 				}
+			case data.Backward:
+				if g.dirAt(p)&DirIn == 0 {
+					continue
+				}
+			}
+			dst = append(dst, u)
+		}
+	}
+	return dst
+}
+
+// dirAt returns the direction bits of adjacency entry p.
+func (g *Graph) dirAt(p uint64) uint8 { return g.dir[p/4] >> (2 * (p % 4)) & 3 }
+
+// Walk follows hops from frontier; the result is sorted and distinct.
+func (g *Graph) Walk(frontier []uint32, hops []Hop) []uint32 {
+	seen := map[uint32]struct{}{}
+	var buf []uint32
+	for _, h := range hops {
+		clear(seen)
+		var next []uint32
+		for _, v := range frontier {
+			buf = g.Step(buf[:0], v, h)
+			for _, u := range buf {
 				if _, ok := seen[u]; ok {
 					continue
 				}

@@ -97,7 +97,7 @@ func MixedTraversal(g *Graph, tm TextMatcher, query string, plan data.Plan, cfg 
 	var target data.TypeID
 	used := map[string]int{}
 	for pi, path := range plan.Metapath {
-		types, rels, err := compilePath(s, pi, path)
+		types, hops, err := CompilePath(s, pi, path)
 		if err != nil {
 			return res, err
 		}
@@ -107,23 +107,41 @@ func MixedTraversal(g *Graph, tm TextMatcher, query string, plan data.Plan, cfg 
 			return res, fmt.Errorf("%w: paths end at different types", ErrInvalidPlan)
 		}
 		restr := func(layer int) []string {
-			name := s.NodeTypes[types[layer]]
-			rs := plan.Restriction[name]
 			if layer == 0 && len(types) > 1 {
 				// Several paths may start at the same type: each takes the
 				// next restriction of that type, as ExecutePlan does.
-				k := used[name]
-				used[name] = k + 1
-				if k < len(rs) {
-					return rs[k : k+1]
+				if a, ok := plan.PathAnchorText(pi, used); ok {
+					return []string{a}
 				}
+				if types[0] == AnyTypeID || len(plan.Anchors) > 0 {
+					return nil
+				}
+				return plan.Restriction[s.NodeTypes[types[0]]]
 			}
-			return rs
+			if layer == len(types)-1 {
+				return plan.TargetRestriction()
+			}
+			if types[layer] == AnyTypeID {
+				return nil
+			}
+			return plan.Restriction[s.NodeTypes[types[layer]]]
 		}
 		layers := make([]map[uint32]reach, len(types))
 		layers[0] = map[uint32]reach{}
-		for _, h := range tm.Match(ExpandQuery(query, restr(0)), types[0], cfg.SeedK) {
-			layers[0][h.ID] = reach{textual: true}
+		if len(plan.Anchors) > 0 && len(types) > 1 {
+			// Linked anchors seed the first layer.
+			if pi >= len(plan.Anchors) {
+				return res, fmt.Errorf("%w: path %d has no anchor", ErrInvalidPlan, pi)
+			}
+			for _, v := range plan.Anchors[pi].Nodes {
+				if int(v) < g.NumNodes() && (types[0] == AnyTypeID || g.types[v] == types[0]) {
+					layers[0][v] = reach{textual: true}
+				}
+			}
+		} else {
+			for _, h := range tm.Match(ExpandQuery(query, restr(0)), types[0], cfg.SeedK) {
+				layers[0][h.ID] = reach{textual: true}
+			}
 		}
 		for l := 1; l < len(types); l++ {
 			cur := map[uint32]reach{}
@@ -133,16 +151,7 @@ func MixedTraversal(g *Graph, tm TextMatcher, query string, plan data.Plan, cfg 
 				prev = nil
 			}
 			for _, v := range prev {
-				if rels[l-1] == anyRel {
-					buf = g.NeighborsOfType(buf[:0], v, types[l])
-				} else {
-					buf = buf[:0]
-					for _, u := range g.NeighborsByRel(v, rels[l-1]) {
-						if g.types[u] == types[l] {
-							buf = append(buf, u)
-						}
-					}
-				}
+				buf = g.Step(buf[:0], v, hops[l-1])
 				for _, u := range buf {
 					if _, seen := cur[u]; !seen {
 						cur[u] = reach{prev: v, hasPrev: true}

@@ -66,8 +66,28 @@ func NewGraspLinker(ctx context.Context, ws *workspace.Workspace, d *DenseChanne
 	return l, nil
 }
 
-// Link returns the nodes an anchor binds to and their cosines.
+// Link returns the nodes an anchor binds to and their cosines. An anchor
+// the planner already linked (a.Nodes) binds to those nodes, each with the
+// cosine of the anchor text and its name.
 func (l *GraspLinker) Link(ctx context.Context, a data.GraspAnchor) ([]graphops.GraspBinding, error) {
+	if len(a.Nodes) > 0 {
+		qv, err := l.enc.EncodeTexts([]string{a.Text})
+		if err != nil {
+			return nil, err
+		}
+		out := make([]graphops.GraspBinding, 0, len(a.Nodes))
+		for _, v := range a.Nodes {
+			if int(v) >= l.names.Rows {
+				return nil, fmt.Errorf("anchor %q: node %d out of range", a.Text, v)
+			}
+			var c float32
+			for j, x := range l.names.Row(int(v)) {
+				c += x * qv[j]
+			}
+			out = append(out, graphops.GraspBinding{Node: v, Cos: c})
+		}
+		return out, nil
+	}
 	t, ok := l.ws.SKB.Schema.NodeTypeID(a.Label)
 	if !ok {
 		return nil, fmt.Errorf("anchor label %q is not a node type", a.Label)

@@ -48,6 +48,13 @@ func (m *WorkspaceMatcher) init() {
 // Match implements graphops.TextMatcher.
 func (m *WorkspaceMatcher) Match(text string, t data.TypeID, k int) []index.Hit {
 	m.once.Do(m.init)
+	if t == graphops.AnyTypeID { // an untyped layer: every candidate's document
+		hits := m.ws.Doc.Search(text, k, nil)
+		for i := range hits {
+			hits[i].ID = m.ws.Candidates[hits[i].ID]
+		}
+		return hits
+	}
 	if m.ws.SKB.Schema.CandidateTypeMask()[t] {
 		hits := m.ws.Doc.Search(text, k, m.masks[t])
 		for i := range hits {
@@ -75,6 +82,9 @@ type TraversalMethod struct {
 }
 
 func (m *TraversalMethod) Name() string { return "mor-traversal" }
+
+// TakeFallbacks implements FallbackCounter.
+func (m *TraversalMethod) TakeFallbacks() int64 { return m.Fallbacks.Swap(0) }
 
 func (m *TraversalMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	plan, ok := m.ws.Plans[q.ID]

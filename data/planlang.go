@@ -1,0 +1,141 @@
+package data
+
+import (
+	"fmt"
+	"strings"
+)
+
+// AnyType in a plan path matches every node type (strata's extension of
+// MoR's paths: mined plans leave a position untyped when the training
+// questions do not agree on its type).
+const AnyType = "*"
+
+// Direction of a relation step in a plan path.
+type RelDir uint8
+
+// A step follows its relation either way (MoR's reading of a relation
+// name), along the stored direction from the earlier node of the path to
+// the later one (written "->rel"), or against it ("<-rel").
+const (
+	Undirected RelDir = iota
+	Forward
+	Backward
+)
+
+// RelStep is one relation of a plan step, with its direction.
+type RelStep struct {
+	Rel string
+	Dir RelDir
+}
+
+// String writes the step as a plan token: "rel", "->rel" or "<-rel".
+func (r RelStep) String() string {
+	switch r.Dir {
+	case Forward:
+		return "->" + r.Rel
+	case Backward:
+		return "<-" + r.Rel
+	}
+	return r.Rel
+}
+
+// ParseRelToken reads the relation element of a plan path: AnyRelation;
+// a relation name, possibly prefixed "->" or "<-"; or alternatives joined
+// by "|" ("->hypernym|->instance hypernym"). A token that is itself a
+// relation of the schema is that relation, whatever it contains. The
+// result is nil for AnyRelation.
+func ParseRelToken(s *Schema, tok string) ([]RelStep, error) {
+	if tok == AnyRelation {
+		return nil, nil
+	}
+	if _, ok := s.RelationID(tok); ok {
+		return []RelStep{{Rel: tok}}, nil
+	}
+	var out []RelStep
+	for _, alt := range strings.Split(tok, "|") {
+		st := RelStep{Rel: alt}
+		switch {
+		case strings.HasPrefix(alt, "->"):
+			st = RelStep{Rel: alt[2:], Dir: Forward}
+		case strings.HasPrefix(alt, "<-"):
+			st = RelStep{Rel: alt[2:], Dir: Backward}
+		}
+		st.Rel = strings.TrimSpace(st.Rel)
+		if _, ok := s.RelationID(st.Rel); !ok {
+			return nil, fmt.Errorf("unknown relation %q", alt)
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+// RelToken writes steps as one plan token (the inverse of ParseRelToken).
+func RelToken(steps []RelStep) string {
+	if len(steps) == 0 {
+		return AnyRelation
+	}
+	parts := make([]string, len(steps))
+	for i, s := range steps {
+		parts[i] = s.String()
+	}
+	return strings.Join(parts, "|")
+}
+
+// Reverse returns the step read from the other end.
+func (r RelStep) Reverse() RelStep {
+	switch r.Dir {
+	case Forward:
+		r.Dir = Backward
+	case Backward:
+		r.Dir = Forward
+	}
+	return r
+}
+
+// PlanAnchor binds a plan path's first node to linked nodes: the mention
+// of the question (Text) and the nodes it was linked to.
+type PlanAnchor struct {
+	Text  string   `json:"text"`
+	Nodes []uint32 `json:"nodes"`
+}
+
+// PathAnchorText returns the text naming the anchor of path pi: the linked
+// mention when the plan carries anchors, else the next unused restriction
+// of the path's first type (MoR's convention; used counts the restrictions
+// taken per type and is updated). ok is false when the path names none.
+func (p *Plan) PathAnchorText(pi int, used map[string]int) (string, bool) {
+	if len(p.Anchors) > 0 {
+		if pi < len(p.Anchors) && strings.TrimSpace(p.Anchors[pi].Text) != "" {
+			return p.Anchors[pi].Text, true
+		}
+		return "", false
+	}
+	path := p.Metapath[pi]
+	if len(path) == 0 {
+		return "", false
+	}
+	k := used[path[0]]
+	rs := p.Restriction[path[0]]
+	if k >= len(rs) {
+		return "", false
+	}
+	used[path[0]] = k + 1
+	return rs[k], true
+}
+
+// TargetType returns the node type the plan's paths end at ("" without a
+// path).
+func (p *Plan) TargetType() string {
+	if len(p.Metapath) == 0 || len(p.Metapath[0]) == 0 {
+		return ""
+	}
+	return p.Metapath[0][len(p.Metapath[0])-1]
+}
+
+// TargetRestriction returns the textual restriction of the plan's target.
+// In MoR's plans an anchor and the target of the same type share one
+// restriction list; plans with linked anchors keep only the target's text
+// there.
+func (p *Plan) TargetRestriction() []string {
+	return p.Restriction[p.TargetType()]
+}
