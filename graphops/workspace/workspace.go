@@ -59,6 +59,36 @@ type Workspace struct {
 	names      *graphops.NameIndex
 	linkerOnce sync.Once
 	linker     *graphops.Linker
+	mentOnce   sync.Once
+	mentions   *graphops.MentionIndex
+	docOnce    sync.Once
+	docOf      []int32
+}
+
+// Mentions returns the mention index over node names and alias-like
+// fields (graphops.MentionIndex with detected alias fields), built on
+// first use.
+func (ws *Workspace) Mentions() *graphops.MentionIndex {
+	ws.mentOnce.Do(func() { ws.mentions = graphops.NewMentionIndex(ws.SKB, graphops.MentionConfig{}) })
+	return ws.mentions
+}
+
+// DocOf returns the document of candidate v in the whole-document index,
+// and false when v is not a candidate.
+func (ws *Workspace) DocOf(v uint32) (uint32, bool) {
+	ws.docOnce.Do(func() {
+		ws.docOf = make([]int32, len(ws.SKB.Nodes))
+		for i := range ws.docOf {
+			ws.docOf[i] = -1
+		}
+		for d, c := range ws.Candidates {
+			ws.docOf[c] = int32(d)
+		}
+	})
+	if int(v) >= len(ws.docOf) || ws.docOf[v] < 0 {
+		return 0, false
+	}
+	return uint32(ws.docOf[v]), true
 }
 
 // Linker returns the Aho-Corasick linker over node names (of at least three

@@ -1,0 +1,511 @@
+package graphops
+
+import (
+	"cmp"
+	"slices"
+	"sort"
+
+	"github.com/strata-retrieval/strata/data"
+)
+
+// MineConfig bounds plan mining; zero values mean defaults.
+type MineConfig struct {
+	MaxHops int `json:"max_hops,omitempty"` // hops of a single-anchor path, default 3
+	// IntersectHops bounds each branch of a two-anchor intersection,
+	// default 2 (and the two branches together take at most MaxHops+1).
+	IntersectHops int `json:"intersect_hops,omitempty"`
+	// MaxFrontier: a path whose end set is larger is scored but not
+	// extended, default 5,000 nodes.
+	MaxFrontier int `json:"max_frontier,omitempty"`
+	// MaxAnchorNodes: a mention naming more nodes tries only this many,
+	// default 32 (those closest to an answer first).
+	MaxAnchorNodes int `json:"max_anchor_nodes,omitempty"`
+	// MaxBranches: branches kept per answer node for intersections,
+	// default 48 (smallest end sets first).
+	MaxBranches int `json:"max_branches,omitempty"`
+	// MaxVisit bounds the breadth-first search around the answers that
+	// prunes the enumeration, default 500,000 nodes.
+	MaxVisit int `json:"max_visit,omitempty"`
+	// Keep is the number of best plans returned, default 8.
+	Keep int `json:"keep,omitempty"`
+}
+
+func (c MineConfig) withDefaults() MineConfig {
+	if c.MaxHops == 0 {
+		c.MaxHops = 3
+	}
+	if c.IntersectHops == 0 {
+		c.IntersectHops = 2
+	}
+	if c.MaxFrontier == 0 {
+		c.MaxFrontier = 5000
+	}
+	if c.MaxAnchorNodes == 0 {
+		c.MaxAnchorNodes = 32
+	}
+	if c.MaxBranches == 0 {
+		c.MaxBranches = 48
+	}
+	if c.MaxVisit == 0 {
+		c.MaxVisit = 500000
+	}
+	if c.Keep == 0 {
+		c.Keep = 8
+	}
+	return c
+}
+
+// MineStep is one hop of a mined path: a relation and its direction.
+type MineStep struct {
+	Rel data.RelID
+	Dir data.RelDir
+}
+
+// MinedBranch is one anchored path of a mined plan.
+type MinedBranch struct {
+	Mention int    // index into the question's mentions
+	Anchor  uint32 // the node the path starts at
+	Steps   []MineStep
+}
+
+// MinedPlan is a plan that explains a question's answers.
+type MinedPlan struct {
+	Branches []MinedBranch // one path, or two meeting at the target
+	// Target is the target's node type when typing it raised the
+	// structural F1, else AnyTypeID.
+	Target     data.TypeID
+	Reach      int     // candidates the structure reaches
+	Hits       int     // answers among them
+	StructF1   float64 // F1 of the reached set against the answers
+	F1         float64 // the plan's score: StructF1, or the F1 after the restriction when that is higher
+	Restricted bool    // the textual restriction raised the F1
+}
+
+// Hops is the number of relation steps of the plan.
+func (p *MinedPlan) Hops() int {
+	n := 0
+	for _, b := range p.Branches {
+		n += len(b.Steps)
+	}
+	return n
+}
+
+// Shape names the plan's structure: "1-hop", "2-hop", "3-hop", or for an
+// intersection "1-hop ∩ 2-hop" (shorter branch first).
+func (p *MinedPlan) Shape() string {
+	name := func(n int) string { return string(rune('0'+n)) + "-hop" }
+	if len(p.Branches) == 1 {
+		return name(len(p.Branches[0].Steps))
+	}
+	a, b := len(p.Branches[0].Steps), len(p.Branches[1].Steps)
+	if a > b {
+		a, b = b, a
+	}
+	return name(a) + " ∩ " + name(b)
+}
+
+// MineInput is one question to mine.
+type MineInput struct {
+	Mentions []LinkedMention
+	Answers  []uint32 // gold answers (candidates only), any order
+	Cand     []bool   // candidate mask over nodes; nil: every node
+	// Restrict returns the textual-restriction score of node v when the
+	// given mentions are the anchors (the rest of the question is the
+	// target's restriction); nil: plans are scored by structure alone.
+	Restrict func(anchors []int) func(v uint32) float32
+}
+
+// Miner mines plans over one graph. It keeps scratch space: use one Miner
+// per goroutine.
+type Miner struct {
+	g    *Graph
+	cfg  MineConfig
+	dist []uint8 // hops to the nearest answer (255: farther or unvisited)
+	seen []uint32
+}
+
+// NewMiner returns a miner over g.
+func NewMiner(g *Graph, cfg MineConfig) *Miner {
+	m := &Miner{g: g, cfg: cfg.withDefaults(), dist: make([]uint8, g.NumNodes())}
+	for i := range m.dist {
+		m.dist[i] = 255
+	}
+	return m
+}
+
+// branchSet is an enumerated branch with its end set.
+type branchSet struct {
+	b    MinedBranch
+	ends []uint32 // sorted, distinct
+	hits int
+}
+
+type scored struct {
+	MinedPlan
+	ends []uint32
+	ub   float64 // upper bound of F1 after any restriction
+	ment []int
+}
+
+// Mine returns up to Keep plans for the question, best first: by F1 (after
+// the textual restriction where it helps), then fewer hops, then fewer
+// anchors, then the higher structural F1, then the smaller reached set.
+// It returns nil when no plan reaches an answer.
+func (m *Miner) Mine(in MineInput) []MinedPlan {
+	gold := slices.Clone(in.Answers)
+	slices.Sort(gold)
+	gold = slices.Compact(gold)
+	if len(gold) == 0 || len(in.Mentions) == 0 {
+		return nil
+	}
+	m.markDistances(gold)
+	defer m.clearDistances()
+	isCand := func(v uint32) bool { return in.Cand == nil || in.Cand[v] }
+	var cands []scored
+	var branches []branchSet
+	addCand := func(bs []branchSet, ends []uint32) {
+		var r []uint32
+		for _, v := range ends {
+			if isCand(v) {
+				r = append(r, v)
+			}
+		}
+		hits := len(data.IntersectSorted(r, gold))
+		if hits == 0 {
+			return
+		}
+		p := MinedPlan{Target: AnyTypeID, Reach: len(r), Hits: hits}
+		for _, b := range bs {
+			p.Branches = append(p.Branches, b.b)
+		}
+		p.StructF1 = f1(hits, len(r), len(gold))
+		// Typing the target by the answers' most common type.
+		if t, ok := m.commonType(gold, r); ok {
+			var rt []uint32
+			for _, v := range r {
+				if m.g.types[v] == t {
+					rt = append(rt, v)
+				}
+			}
+			ht := len(data.IntersectSorted(rt, gold))
+			if len(rt) < len(r) && f1(ht, len(rt), len(gold)) > p.StructF1 {
+				p.Target, r, p.Reach, p.Hits, p.StructF1 = t, rt, len(rt), ht, f1(ht, len(rt), len(gold))
+			}
+		}
+		p.F1 = p.StructF1
+		ment := make([]int, len(bs))
+		for i, b := range bs {
+			ment[i] = b.b.Mention
+		}
+		k := min(len(gold), p.Reach)
+		ub := f1(p.Hits, k, len(gold))
+		cands = append(cands, scored{MinedPlan: p, ends: r, ub: max(ub, p.StructF1), ment: ment})
+	}
+	for mi := range in.Mentions {
+		for _, a := range m.anchorNodes(in.Mentions[mi].Nodes) {
+			m.enumerate(mi, a, func(bs branchSet) {
+				addCand([]branchSet{bs}, bs.ends)
+				if len(bs.b.Steps) <= m.cfg.IntersectHops {
+					branches = append(branches, bs)
+				}
+			})
+		}
+	}
+	m.intersect(in.Mentions, branches, gold, addCand)
+	if len(cands) == 0 {
+		return nil
+	}
+	// Restricted F1, lazily: best upper bound first, until no candidate
+	// can reach the best score found.
+	if in.Restrict != nil {
+		slices.SortStableFunc(cands, func(a, b scored) int { return cmp.Compare(b.ub, a.ub) })
+		best := 0.0
+		for _, c := range cands {
+			best = max(best, c.StructF1)
+		}
+		cache := map[string]func(uint32) float32{}
+		for i := range cands {
+			c := &cands[i]
+			if c.ub < best-1e-12 {
+				break
+			}
+			if c.ub <= c.StructF1+1e-12 {
+				continue
+			}
+			key := mentionKey(c.ment)
+			score, ok := cache[key]
+			if !ok {
+				score = in.Restrict(c.ment)
+				cache[key] = score
+			}
+			rf := restrictedF1(c.ends, gold, score)
+			if rf > c.StructF1+1e-12 {
+				c.F1, c.Restricted = rf, true
+				best = max(best, rf)
+			}
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b scored) int { return comparePlans(&a.MinedPlan, &b.MinedPlan) })
+	out := make([]MinedPlan, 0, m.cfg.Keep)
+	for _, c := range cands {
+		if len(out) == m.cfg.Keep {
+			break
+		}
+		out = append(out, c.MinedPlan)
+	}
+	return out
+}
+
+// comparePlans orders plans best first (see Mine).
+func comparePlans(a, b *MinedPlan) int {
+	if c := cmp.Compare(b.F1, a.F1); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Hops(), b.Hops()); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(len(a.Branches), len(b.Branches)); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(b.StructF1, a.StructF1); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Reach, b.Reach); c != 0 {
+		return c
+	}
+	for i := range a.Branches {
+		x, y := a.Branches[i], b.Branches[i]
+		if c := cmp.Compare(x.Mention, y.Mention); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(x.Anchor, y.Anchor); c != 0 {
+			return c
+		}
+		if c := slices.CompareFunc(x.Steps, y.Steps, func(s, t MineStep) int {
+			if c := cmp.Compare(s.Rel, t.Rel); c != 0 {
+				return c
+			}
+			return cmp.Compare(s.Dir, t.Dir)
+		}); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+func mentionKey(ms []int) string {
+	b := make([]byte, 0, 8*len(ms))
+	for _, m := range ms {
+		b = append(b, byte(m), byte(m>>8), byte(m>>16), ',')
+	}
+	return string(b)
+}
+
+func f1(hits, reach, gold int) float64 {
+	if hits == 0 {
+		return 0
+	}
+	p, r := float64(hits)/float64(reach), float64(hits)/float64(gold)
+	return 2 * p * r / (p + r)
+}
+
+// restrictedF1 ranks ends by score (descending, ties by ascending id) and
+// returns the F1 of the first min(|gold|, |ends|) against gold.
+func restrictedF1(ends, gold []uint32, score func(uint32) float32) float64 {
+	type sv struct {
+		v uint32
+		s float32
+	}
+	xs := make([]sv, len(ends))
+	for i, v := range ends {
+		xs[i] = sv{v, score(v)}
+	}
+	sort.Slice(xs, func(i, j int) bool {
+		if xs[i].s != xs[j].s {
+			return xs[i].s > xs[j].s
+		}
+		return xs[i].v < xs[j].v
+	})
+	k := min(len(gold), len(xs))
+	hits := 0
+	for _, x := range xs[:k] {
+		if _, ok := slices.BinarySearch(gold, x.v); ok {
+			hits++
+		}
+	}
+	return f1(hits, k, len(gold))
+}
+
+// commonType is the most common node type among the answers reached
+// (ties: the smaller type id).
+func (m *Miner) commonType(gold, reach []uint32) (data.TypeID, bool) {
+	counts := map[data.TypeID]int{}
+	for _, v := range data.IntersectSorted(reach, gold) {
+		counts[m.g.types[v]]++
+	}
+	best, bn := data.TypeID(0), 0
+	for t, n := range counts {
+		if n > bn || n == bn && t < best {
+			best, bn = t, n
+		}
+	}
+	return best, bn > 0
+}
+
+// markDistances records, for every node within MaxHops of an answer
+// (along any relation, either way), its distance.
+func (m *Miner) markDistances(gold []uint32) {
+	frontier := slices.Clone(gold)
+	for _, v := range gold {
+		m.dist[v] = 0
+		m.seen = append(m.seen, v)
+	}
+	for d := 1; d <= m.cfg.MaxHops && len(frontier) > 0 && len(m.seen) < m.cfg.MaxVisit; d++ {
+		var next []uint32
+		for _, v := range frontier {
+			nb, _ := m.g.Neighbors(v)
+			for _, u := range nb {
+				if m.dist[u] == 255 {
+					m.dist[u] = uint8(d)
+					m.seen = append(m.seen, u)
+					next = append(next, u)
+				}
+			}
+		}
+		frontier = next
+	}
+}
+
+func (m *Miner) clearDistances() {
+	for _, v := range m.seen {
+		m.dist[v] = 255
+	}
+	m.seen = m.seen[:0]
+}
+
+// anchorNodes returns the nodes of a mention worth starting from: within
+// MaxHops of an answer, closest first, at most MaxAnchorNodes.
+func (m *Miner) anchorNodes(ns []FormNode) []uint32 {
+	var out []uint32
+	for _, n := range ns {
+		if int(m.dist[n.Node]) <= m.cfg.MaxHops {
+			out = append(out, n.Node)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b uint32) int {
+		if c := cmp.Compare(m.dist[a], m.dist[b]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	if len(out) > m.cfg.MaxAnchorNodes {
+		out = out[:m.cfg.MaxAnchorNodes]
+	}
+	return out
+}
+
+// enumerate calls emit for every typed-direction relation path of at most
+// MaxHops steps from anchor a whose end set holds an answer, extending
+// only paths that can still reach one.
+func (m *Miner) enumerate(mention int, a uint32, emit func(branchSet)) {
+	var rec func(frontier []uint32, steps []MineStep)
+	rec = func(frontier []uint32, steps []MineStep) {
+		d := len(steps)
+		if d == m.cfg.MaxHops {
+			return
+		}
+		groups := map[MineStep][]uint32{}
+		for _, v := range frontier {
+			lo, hi := m.g.off[v], m.g.off[v+1]
+			for p := lo; p < hi; p++ {
+				u, r, dir := m.g.nbr[p], m.g.rel[p], m.g.dirAt(p)
+				if dir&DirOut != 0 {
+					k := MineStep{r, data.Forward}
+					groups[k] = append(groups[k], u)
+				}
+				if dir&DirIn != 0 {
+					k := MineStep{r, data.Backward}
+					groups[k] = append(groups[k], u)
+				}
+			}
+		}
+		keys := make([]MineStep, 0, len(groups))
+		for k := range groups {
+			keys = append(keys, k)
+		}
+		slices.SortFunc(keys, func(x, y MineStep) int {
+			if c := cmp.Compare(x.Rel, y.Rel); c != 0 {
+				return c
+			}
+			return cmp.Compare(x.Dir, y.Dir)
+		})
+		rem := uint8(m.cfg.MaxHops - d - 1)
+		for _, k := range keys {
+			s := groups[k]
+			slices.Sort(s)
+			s = slices.Compact(s)
+			path := append(slices.Clone(steps), k)
+			hits, near := 0, false
+			for _, v := range s {
+				switch dv := m.dist[v]; {
+				case dv == 0:
+					hits++
+				case dv <= rem:
+					near = true
+				}
+			}
+			if hits > 0 {
+				emit(branchSet{b: MinedBranch{Mention: mention, Anchor: a, Steps: path}, ends: s, hits: hits})
+			}
+			if (near || hits > 0) && rem > 0 && len(s) <= m.cfg.MaxFrontier {
+				rec(s, path)
+			}
+		}
+	}
+	rec([]uint32{a}, nil)
+}
+
+// intersect scores pairs of branches from different, non-overlapping
+// mentions whose end sets share an answer.
+func (m *Miner) intersect(ments []LinkedMention, bs []branchSet, gold []uint32, add func([]branchSet, []uint32)) {
+	if len(bs) < 2 {
+		return
+	}
+	byGold := map[uint32][]int{}
+	for i, b := range bs {
+		for _, v := range data.IntersectSorted(b.ends, gold) {
+			byGold[v] = append(byGold[v], i)
+		}
+	}
+	done := map[[2]int]bool{}
+	for _, g := range gold {
+		idx := byGold[g]
+		slices.SortStableFunc(idx, func(x, y int) int { return cmp.Compare(len(bs[x].ends), len(bs[y].ends)) })
+		if len(idx) > m.cfg.MaxBranches {
+			idx = idx[:m.cfg.MaxBranches]
+		}
+		slices.Sort(idx)
+		for xi, x := range idx {
+			for _, y := range idx[xi+1:] {
+				a, b := &bs[x], &bs[y]
+				if a.b.Mention == b.b.Mention || done[[2]int{x, y}] {
+					continue
+				}
+				ma, mb := &ments[a.b.Mention], &ments[b.b.Mention]
+				if ma.TokStart < mb.TokEnd && mb.TokStart < ma.TokEnd {
+					continue
+				}
+				if len(a.b.Steps)+len(b.b.Steps) > m.cfg.MaxHops+1 {
+					continue
+				}
+				done[[2]int{x, y}] = true
+				// The branch of the earlier mention first.
+				first, second := *a, *b
+				if mb.TokStart < ma.TokStart {
+					first, second = second, first
+				}
+				add([]branchSet{first, second}, data.IntersectSorted(a.ends, b.ends))
+			}
+		}
+	}
+}

@@ -1,0 +1,242 @@
+package graphops
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/strata-retrieval/strata/data"
+)
+
+// taxonomySKB is a small lexical graph. Types: plant (0), group (1),
+// act (2). Relations: hypernym (child -> parent), member holonym (member
+// -> group). Field "lemmas" lists other names; "definition" is free text.
+//
+//	0 fern            <- 1 wood fern, 2 tree fern, 3 water fern, 10 royal fern (hypernym)
+//	4 genus Dryopteris (group)  <- 1 wood fern, 5 shield fern (member holonym)
+//	5 shield fern     -> 6 polypody (hypernym)
+//	7 drawing (act)   <- 8 draw, 9 derivation, 11 sketching (hypernym)
+//	10 royal fern     <- 12 osmund (hypernym)
+func taxonomySKB() *data.SKB {
+	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir,
+		NodeTypes: []string{"plant", "group", "act"}, RelationTypes: []string{"hypernym", "member holonym"},
+		TextFields: []string{"lemmas", "definition"}}}
+	add := func(t data.TypeID, name, lemmas, def string) {
+		s.Nodes = append(s.Nodes, data.Node{Type: t, Name: name, Fields: []string{lemmas, def}})
+	}
+	add(0, "fern", "fern", "a flowerless plant")
+	add(0, "wood fern", "wood fern; wood-fern; woodfern", "a fern of the genus Dryopteris")
+	add(0, "tree fern", "tree fern", "a large fern")
+	add(0, "water fern", "water fern", "a floating fern")
+	add(1, "Dryopteris", "Dryopteris; genus Dryopteris", "a genus of ferns")
+	add(0, "shield fern", "shield fern; buckler fern", "a fern with shield-shaped covers")
+	add(0, "polypody", "polypody", "a fern of the family Polypodiaceae")
+	add(2, "drawing", "drawing; drawing off", "the act of drawing")
+	add(2, "draw", "draw", "the act of drawing a card")
+	add(2, "derivation", "derivation", "drawing of fluid away from a diseased part")
+	add(0, "royal fern (plant)", "royal fern; royal osmund", "a large fern")
+	add(2, "sketching", "sketching", "preliminary drawing")
+	add(0, "osmund", "osmund", "a fern of genus Osmunda")
+	for _, e := range [][3]uint32{{1, 0, 0}, {2, 0, 0}, {3, 0, 0}, {10, 0, 0}, {1, 1, 4}, {5, 1, 4}, {5, 0, 6},
+		{8, 0, 7}, {9, 0, 7}, {11, 0, 7}, {12, 0, 10}} {
+		s.Edges.Add(e[0], data.RelID(e[1]), e[2])
+	}
+	return s
+}
+
+func TestDirectedSteps(t *testing.T) {
+	s := taxonomySKB()
+	g, err := Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	names := NewNameIndex(s)
+	reach := func(path []string, anchor uint32) []uint32 {
+		t.Helper()
+		r, err := ExecutePlan(g, names, data.Plan{Metapath: [][]string{path}, Anchors: []data.PlanAnchor{{Text: "x", Nodes: []uint32{anchor}}}})
+		if err != nil {
+			t.Fatalf("%v: %v", path, err)
+		}
+		return r.Reach
+	}
+	for _, c := range []struct {
+		path   []string
+		anchor uint32
+		want   []uint32
+	}{
+		{[]string{"plant", "<-hypernym", "*"}, 0, []uint32{1, 2, 3, 10}},                        // kinds of fern
+		{[]string{"plant", "->hypernym", "*"}, 0, nil},                                          // fern has no parent
+		{[]string{"plant", "hypernym", "*"}, 5, []uint32{6}},                                    // undirected: shield fern's parent
+		{[]string{"plant", "->hypernym", "plant", "<-hypernym", "*"}, 1, []uint32{1, 2, 3, 10}}, // siblings and itself
+		{[]string{"plant", "<-hypernym", "*", "<-hypernym", "*"}, 0, []uint32{12}},              // two levels below fern
+		{[]string{"plant", "<-hypernym", "*", "<-hypernym", "act"}, 0, nil},                     // typed target
+		{[]string{"group", "<-member holonym|->hypernym", "*"}, 4, []uint32{1, 5}},              // alternatives
+		{[]string{"plant", "<-member holonym|->hypernym", "*"}, 5, []uint32{6}},
+		{[]string{"plant", "*", "*"}, 1, []uint32{0, 4}}, // any relation, any type
+	} {
+		if got := reach(c.path, c.anchor); !cmp.Equal(got, c.want) {
+			t.Errorf("%v from %d: got %v, want %v", c.path, c.anchor, got, c.want)
+		}
+	}
+	// The relation token round trip.
+	steps, err := data.ParseRelToken(&s.Schema, "<-member holonym|->hypernym")
+	if err != nil || data.RelToken(steps) != "<-member holonym|->hypernym" || steps[0].Dir != data.Backward || steps[1].Dir != data.Forward {
+		t.Errorf("ParseRelToken: %+v %v", steps, err)
+	}
+	if _, err := data.ParseRelToken(&s.Schema, "<-meronym"); err == nil {
+		t.Error("unknown relation accepted")
+	}
+}
+
+func TestMentionIndex(t *testing.T) {
+	s := taxonomySKB()
+	if got := DetectAliasFields(s); !cmp.Equal(got, []string{"lemmas"}) {
+		t.Fatalf("alias fields %v, want [lemmas]", got)
+	}
+	ix := NewMentionIndex(s, MentionConfig{})
+	type m struct {
+		text  string
+		nodes []uint32
+	}
+	got := func(q string) []m {
+		var out []m
+		for _, x := range ix.Find(q) {
+			out = append(out, m{x.Text, x.NodeIDs()})
+		}
+		return out
+	}
+	// Plural, case and punctuation; the non-first lemma "genus
+	// Dryopteris"; overlapping mentions (longest first at a position);
+	// "royal fern" from the name without its qualifier and from the lemma.
+	want := []m{{"Wood-Ferns", []uint32{1}}, {"Ferns", []uint32{0}}, {"genus Dryopteris", []uint32{4}}, {"Dryopteris", []uint32{4}},
+		{"royal fern", []uint32{10}}, {"fern", []uint32{0}}}
+	if g := got("Which Wood-Ferns belong to genus Dryopteris, or to royal fern?"); !cmp.Equal(g, want, cmp.AllowUnexported(m{})) {
+		t.Errorf("mentions:\n got %+v\nwant %+v", g, want)
+	}
+	// An ambiguous surface keeps every node it names; stop words alone
+	// are not mentions.
+	if g := got("the drawing off of a draw"); !cmp.Equal(g, []m{{"drawing off", []uint32{7}}, {"drawing", []uint32{7}}, {"draw", []uint32{8}}}, cmp.AllowUnexported(m{})) {
+		t.Errorf("mentions: %+v", g)
+	}
+	if w := MentionWords("men's U.S. boxes, flies."); w[0].Norm != "men" || w[1].Norm != "us" || w[2].Norm != "box" || w[3].Norm != "fly" {
+		t.Errorf("MentionWords: %+v", w)
+	}
+}
+
+func TestMineIntersection(t *testing.T) {
+	s := taxonomySKB()
+	g, err := Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	ix := NewMentionIndex(s, MentionConfig{})
+	q := "Which fern belongs to genus Dryopteris?"
+	ments := ix.Find(q)
+	plans := NewMiner(g, MineConfig{}).Mine(MineInput{Mentions: ments, Answers: []uint32{1}})
+	if len(plans) == 0 {
+		t.Fatal("no plan")
+	}
+	best := plans[0]
+	// Alone: the kinds of fern {1,2,3,10} give F1 = 2·(1/4)·1/(1/4+1) = 0.4;
+	// the members of Dryopteris {1,5} give 2/3; together {1}: 1.
+	if best.F1 != 1 || best.StructF1 != 1 || best.Restricted || best.Reach != 1 || best.Hits != 1 || best.Shape() != "1-hop ∩ 1-hop" {
+		t.Fatalf("best plan %+v (%s)", best, best.Shape())
+	}
+	if ments[best.Branches[0].Mention].Text != "fern" || ments[best.Branches[1].Mention].Text != "genus Dryopteris" {
+		t.Errorf("anchors %q, %q", ments[best.Branches[0].Mention].Text, ments[best.Branches[1].Mention].Text)
+	}
+	wantSteps := [][]MineStep{{{0, data.Backward}}, {{1, data.Backward}}}
+	for i, b := range best.Branches {
+		if !cmp.Equal(b.Steps, wantSteps[i]) {
+			t.Errorf("branch %d steps %v, want %v", i, b.Steps, wantSteps[i])
+		}
+	}
+	var single []float64
+	for _, p := range plans[1:] {
+		if len(p.Branches) == 1 && len(p.Branches[0].Steps) == 1 {
+			single = append(single, p.F1)
+		}
+	}
+	// Dryopteris is mentioned twice ("genus Dryopteris" and the nested
+	// "Dryopteris"), fern once.
+	if len(single) != 3 || math.Abs(single[0]-2.0/3) > 1e-12 || math.Abs(single[1]-2.0/3) > 1e-12 || math.Abs(single[2]-0.4) > 1e-12 {
+		t.Errorf("single-anchor F1s %v, want [0.667 0.667 0.4]", single)
+	}
+}
+
+func TestMineRestriction(t *testing.T) {
+	s := taxonomySKB()
+	g, err := Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	ix := NewMentionIndex(s, MentionConfig{})
+	q := "Which kind of drawing off is 'drawing of fluid away from a diseased part'?"
+	ments := ix.Find(q)
+	var anchorsSeen [][]int
+	in := MineInput{Mentions: ments, Answers: []uint32{9}, Restrict: func(anchors []int) func(uint32) float32 {
+		anchorsSeen = append(anchorsSeen, anchors)
+		// A stand-in for BM25 of the rest of the question: the words of
+		// the definition it shares.
+		rest := strings.ToLower(q)
+		return func(v uint32) float32 {
+			n := float32(0)
+			for _, w := range strings.Fields(s.Nodes[v].Fields[1]) {
+				if len(w) > 3 && strings.Contains(rest, w) {
+					n++
+				}
+			}
+			return n
+		}
+	}}
+	plans := NewMiner(g, MineConfig{}).Mine(in)
+	if len(plans) == 0 {
+		t.Fatal("no plan")
+	}
+	best := plans[0]
+	// The kinds of drawing {8, 9, 11}: structure alone F1 = 2·(1/3)/(4/3)
+	// = 0.5; ranked by the restriction, derivation (9) shares "fluid",
+	// "away", "from", "diseased", "part" and comes first: F1 = 1.
+	if best.F1 != 1 || !best.Restricted || math.Abs(best.StructF1-0.5) > 1e-12 || best.Reach != 3 || best.Shape() != "1-hop" {
+		t.Fatalf("best plan %+v", best)
+	}
+	if a := ments[best.Branches[0].Mention]; a.Text != "drawing off" || best.Branches[0].Anchor != 7 {
+		t.Errorf("anchor %q node %d", a.Text, best.Branches[0].Anchor)
+	}
+	if len(anchorsSeen) == 0 {
+		t.Error("the restriction was never scored")
+	}
+	// Without a restriction scorer the structure decides: F1 0.5.
+	in.Restrict = nil
+	if p := NewMiner(g, MineConfig{}).Mine(in); p[0].F1 != 0.5 || p[0].Restricted {
+		t.Errorf("structure only: %+v", p[0])
+	}
+}
+
+func TestMineHopsTieAndReachability(t *testing.T) {
+	s := taxonomySKB()
+	g, err := Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	ix := NewMentionIndex(s, MentionConfig{})
+	// Osmund is two levels below fern: the 2-hop path reaches exactly it.
+	plans := NewMiner(g, MineConfig{}).Mine(MineInput{Mentions: ix.Find("kinds of kinds of fern"), Answers: []uint32{12}})
+	if len(plans) == 0 || plans[0].F1 != 1 || plans[0].Shape() != "2-hop" || !cmp.Equal(plans[0].Branches[0].Steps, []MineStep{{0, data.Backward}, {0, data.Backward}}) {
+		t.Fatalf("plans %+v", plans)
+	}
+	// MaxHops 1 cannot reach it.
+	if p := NewMiner(g, MineConfig{MaxHops: 1}).Mine(MineInput{Mentions: ix.Find("kinds of kinds of fern"), Answers: []uint32{12}}); p != nil {
+		t.Errorf("1 hop reached osmund: %+v", p)
+	}
+	// No mention, no plan.
+	if p := NewMiner(g, MineConfig{}).Mine(MineInput{Mentions: ix.Find("nothing here"), Answers: []uint32{12}}); p != nil {
+		t.Errorf("plan without mentions: %+v", p)
+	}
+}
