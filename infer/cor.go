@@ -261,6 +261,18 @@ func LoadModelOpts(ws *workspace.Workspace, dir string, ignoreFingerprint bool) 
 			}
 		}
 		p := NewPlanner(ws, d, cfg, gate)
+		if cfg.Anchors != nil {
+			anchor, err := models.NewSparseLinear(cfg.Anchors.Dim, "planner.anchor")
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", dir, err)
+			}
+			if err := models.LoadParams(anchor.Params(), get); err != nil {
+				return nil, fmt.Errorf("%s: %w", dir, err)
+			}
+			if p, err = NewLinkingPlanner(ws, d, cfg, gate, anchor); err != nil {
+				return nil, fmt.Errorf("%s: %w", dir, err)
+			}
+		}
 		if ck.Manifest.Kind == "kgqa" {
 			s, err := NewSimGRAG(ws, d, kc.SimGRAG)
 			if err != nil {

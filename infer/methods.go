@@ -1,9 +1,11 @@
 package infer
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync/atomic"
 
@@ -38,6 +40,7 @@ func Methods() []MethodInfo {
 		{"sage-plan", "SAGE with plan-based seeds (mor-traversal) and the ±Edge policy: no expansion when the plan has relational hops"},
 		{"sage-plan-always", "SAGE with plan-based seeds, expanding every query (without the ±Edge policy)"},
 		{"mor-traversal", "MoR's mixed structural-textual traversal with the query's plan, the pool ranked by BM25 (MoR without its reranker; needs plans)"},
+		{"plan-exec", "executes the query's plan (--planner, --plans or the workspace's): the reached candidates ranked by BM25 of the target's restriction, then every other candidate by BM25 of the query"},
 	}
 }
 
@@ -68,6 +71,8 @@ func NewMethod(ws *workspace.Workspace, name string) (Method, error) {
 		return newSAGEMethod(ws, name)
 	case "oracle-plan", "plan-structure":
 		return &PlanMethod{ws: ws, useText: name == "oracle-plan"}, nil
+	case "plan-exec":
+		return &PlanMethod{ws: ws, useText: true, fill: true}, nil
 	}
 	var names []string
 	for _, m := range Methods() {
@@ -89,22 +94,44 @@ func (m *BM25Method) Rank(_ context.Context, q data.Query) ([]index.Hit, error) 
 	return hits, nil
 }
 
+// FallbackCounter is a method that answers some queries by falling back
+// to BM25 (no usable plan, no pattern). TakeFallbacks returns the count
+// since the last call and resets it.
+type FallbackCounter interface {
+	TakeFallbacks() int64
+}
+
+var (
+	_ FallbackCounter = (*PlanMethod)(nil)
+	_ FallbackCounter = (*TraversalMethod)(nil)
+	_ FallbackCounter = (*PlannedMethod)(nil)
+)
+
 // PlanMethod executes a query's plan. With useText it ranks the reached
 // nodes by BM25 of the target's textual restriction over their documents;
-// without, it ranks them by id. Queries whose plan is missing or invalid
-// fall back to BM25 over the query, as MoR does; Fallbacks counts them.
+// without, it ranks them by id. With fill (plan-exec) every other
+// candidate follows, ranked by BM25 of the whole query. Queries whose plan
+// is missing, invalid or reaches no candidate fall back to BM25 over the
+// query, as MoR does; Fallbacks counts them.
 type PlanMethod struct {
 	ws        *workspace.Workspace
 	useText   bool
+	fill      bool
 	Fallbacks atomic.Int64
 }
 
 func (m *PlanMethod) Name() string {
-	if m.useText {
+	switch {
+	case m.fill:
+		return "plan-exec"
+	case m.useText:
 		return "oracle-plan"
 	}
 	return "plan-structure"
 }
+
+// TakeFallbacks implements FallbackCounter.
+func (m *PlanMethod) TakeFallbacks() int64 { return m.Fallbacks.Swap(0) }
 
 func (m *PlanMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	plan, ok := m.ws.Plans[q.ID]
@@ -133,12 +160,28 @@ func (m *PlanMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error
 			out = append(out, index.Hit{ID: v})
 		}
 	}
+	if m.fill {
+		if len(out) == 0 {
+			m.Fallbacks.Add(1)
+			return (&BM25Method{m.ws}).Rank(ctx, q)
+		}
+		if len(res.TargetRestriction) > 0 {
+			out = m.scoreRestriction(out, res.TargetRestriction)
+		}
+		return fillBelow(out, m.ws.Doc.ScoreAll(q.Text, nil), m.ws.Candidates), nil
+	}
 	if !m.useText || len(res.TargetRestriction) == 0 {
 		return out, nil
 	}
+	return m.scoreRestriction(out, res.TargetRestriction), nil
+}
+
+// scoreRestriction scores the reached nodes out (ascending ids) by BM25 of
+// the restriction over their documents.
+func (m *PlanMethod) scoreRestriction(out []index.Hit, restriction []string) []index.Hit {
 	// Score the restriction once over all documents (only those sharing a
 	// term with it are returned), then look the reached nodes up.
-	text := strings.Join(res.TargetRestriction, " ")
+	text := strings.Join(restriction, " ")
 	matched := m.ws.Doc.ScoreAll(text, nil) // ascending doc id = ascending node id
 	j := 0
 	for i := range out {
@@ -149,7 +192,59 @@ func (m *PlanMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error
 			out[i].Score = matched[j].Score
 		}
 	}
-	return out, nil
+	return out
+}
+
+// fillBelow returns first followed by the candidates of rest (document
+// hits of the whole-document index, mapped through cands) that first does
+// not hold, each scored below every score of first, in rest's order.
+func fillBelow(first, rest []index.Hit, cands []uint32) []index.Hit {
+	in := make(map[uint32]bool, len(first))
+	lo := float32(math.Inf(1))
+	for _, h := range first {
+		in[h.ID] = true
+		lo = min(lo, h.Score)
+	}
+	var hi float32
+	for _, h := range rest {
+		hi = max(hi, h.Score)
+	}
+	out := first
+	for _, h := range rest {
+		v := cands[h.ID]
+		if !in[v] {
+			out = append(out, index.Hit{ID: v, Score: lo - 1 - (hi - h.Score)})
+		}
+	}
+	return out
+}
+
+// PlannedMethod runs a method with the plans of a planner: each query's
+// plan is predicted and passed on (q.Plan), so any method that follows a
+// query's plan (plan-exec, mor-traversal, simgrag, sage-plan, MoR) plans
+// with it.
+type PlannedMethod struct {
+	P *Planner
+	M Method
+}
+
+func (m *PlannedMethod) Name() string { return "planner+" + m.M.Name() }
+
+func (m *PlannedMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
+	plan, _, err := m.P.Predict(q)
+	if err != nil {
+		return nil, err
+	}
+	q.Plan = &plan // an empty plan when none was found: never the workspace's
+	return m.M.Rank(ctx, q)
+}
+
+// TakeFallbacks implements FallbackCounter (the wrapped method's count).
+func (m *PlannedMethod) TakeFallbacks() int64 {
+	if f, ok := m.M.(FallbackCounter); ok {
+		return f.TakeFallbacks()
+	}
+	return 0
 }
 
 // newSAGEMethod builds bm25+dense and the SAGE variants.
@@ -188,4 +283,28 @@ func newSAGEMethod(ws *workspace.Workspace, name string) (Method, error) {
 		}
 	}
 	return NewSAGE(ws, d, seed, cfg, sim, name)
+}
+
+// FilePlanned runs a method with the plans of a plans file: each query's
+// plan (an empty one for queries the file lacks) is passed on as q.Plan.
+type FilePlanned struct {
+	Plans map[int]data.Plan
+	M     Method
+	Label string
+}
+
+func (m *FilePlanned) Name() string { return cmp.Or(m.Label, m.M.Name()) }
+
+func (m *FilePlanned) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
+	plan := m.Plans[q.ID]
+	q.Plan = &plan
+	return m.M.Rank(ctx, q)
+}
+
+// TakeFallbacks implements FallbackCounter (the wrapped method's count).
+func (m *FilePlanned) TakeFallbacks() int64 {
+	if f, ok := m.M.(FallbackCounter); ok {
+		return f.TakeFallbacks()
+	}
+	return 0
 }

@@ -3,6 +3,7 @@ package infer
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"hash/fnv"
 	"math"
 	"slices"
@@ -27,6 +28,22 @@ type PlannerConfig struct {
 	NodeTypes []string          `json:"node_types"`
 	Gate      models.GateConfig `json:"gate"`
 	Dense     string            `json:"dense,omitempty"`
+	// Bigrams adds word bigrams to the hashed bag of words.
+	Bigrams bool `json:"bigrams,omitempty"`
+	// Anchors, when set, makes the planner link its anchors (a planner
+	// trained from mined plans): see Planner.
+	Anchors *AnchorConfig `json:"anchors,omitempty"`
+}
+
+// AnchorConfig configures the planner's anchor linking: which mention of
+// the question anchors each path of the template.
+type AnchorConfig struct {
+	Dim      int                    `json:"dim"`      // hashed features of the anchor scorer
+	Mentions graphops.MentionConfig `json:"mentions"` // the mention index (alias fields) it was trained with
+	// TopTemplates and TopMentions bound the search: the templates tried
+	// (most probable first, default 5) and the mentions per path (3).
+	TopTemplates int `json:"top_templates,omitempty"`
+	TopMentions  int `json:"top_mentions,omitempty"`
 }
 
 // Planner predicts a query's plan without an LLM: a classifier over the
@@ -35,12 +52,26 @@ type PlannerConfig struct {
 // restrictions from entity linking: each path's anchor is a mention linked
 // to a node of the path's first type; the rest of the query is the target's
 // textual restriction.
+//
+// A planner trained from mined plans (Cfg.Anchors set) links its anchors
+// instead: templates name relation paths with untyped anchors, the
+// question's mentions (names and alias fields, see graphops.MentionIndex)
+// are scored for each path of the template by a hashed linear model of
+// their context, the template's first hop and how many of their nodes
+// have such an edge, and the most probable (template, mentions) pairs are
+// executed on the graph in order until one reaches a candidate: plan
+// execution checks the plan, as an empty answer set rules it out. The
+// anchors keep every node of the mention that has the path's first hop.
 type Planner struct {
 	Cfg    PlannerConfig
 	Gate   *models.Gate
+	Anchor *models.SparseLinear // nil unless Cfg.Anchors is set
 	Dense  *DenseChannel
 	Linker *graphops.Linker
+	ws     *workspace.Workspace
 	skb    *data.SKB
+	ments  *graphops.MentionIndex
+	hops   [][]graphops.Hop // per template, the first hop of each path
 }
 
 // TemplateKey is the canonical text of a metapath (the class label).
@@ -51,8 +82,41 @@ func TemplateKey(paths [][]string) string {
 
 // NewPlanner binds a planner to a workspace.
 func NewPlanner(ws *workspace.Workspace, d *DenseChannel, cfg PlannerConfig, gate *models.Gate) *Planner {
-	return &Planner{Cfg: cfg, Gate: gate, Dense: d, Linker: ws.Linker(), skb: ws.SKB}
+	return &Planner{Cfg: cfg, Gate: gate, Dense: d, Linker: ws.Linker(), ws: ws, skb: ws.SKB}
 }
+
+// NewLinkingPlanner binds a planner that links its anchors (Cfg.Anchors
+// set) to a workspace. Templates must compile against the schema.
+func NewLinkingPlanner(ws *workspace.Workspace, d *DenseChannel, cfg PlannerConfig, gate *models.Gate, anchor *models.SparseLinear) (*Planner, error) {
+	if cfg.Anchors == nil || anchor == nil {
+		return nil, fmt.Errorf("planner: a linking planner needs its anchor config and scorer")
+	}
+	p := NewPlanner(ws, d, cfg, gate)
+	p.Anchor = anchor
+	if slices.Equal(ws.Mentions().Config().AliasFields, cfg.Anchors.Mentions.AliasFields) && cfg.Anchors.Mentions.MaxTokens == ws.Mentions().Config().MaxTokens {
+		p.ments = ws.Mentions()
+	} else {
+		p.ments = graphops.NewMentionIndex(ws.SKB, cfg.Anchors.Mentions)
+	}
+	for ti, t := range cfg.Templates {
+		var hs []graphops.Hop
+		for pi, path := range t {
+			_, hops, err := graphops.CompilePath(&ws.SKB.Schema, pi, path)
+			if err != nil {
+				return nil, fmt.Errorf("planner template %d: %w", ti, err)
+			}
+			if len(hops) == 0 {
+				return nil, fmt.Errorf("planner template %d path %d has no hop", ti, pi)
+			}
+			hs = append(hs, hops[0])
+		}
+		p.hops = append(p.hops, hs)
+	}
+	return p, nil
+}
+
+// Mentions returns the mention index the planner links with.
+func (p *Planner) Mentions() *graphops.MentionIndex { return p.ments }
 
 // InputDim is the classifier's input size.
 func (c PlannerConfig) InputDim() int { return c.QueryDim + len(c.NodeTypes) + PlannerLexBuckets }
@@ -76,10 +140,17 @@ func (p *Planner) Features(q data.Query) ([]float32, []graphops.Mention, error) 
 	words := strings.FieldsFunc(strings.ToLower(q.Text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) })
 	lex := x[p.Cfg.QueryDim+len(p.Cfg.NodeTypes):]
 	h := fnv.New32a()
-	for _, w := range words {
+	for i, w := range words {
 		h.Reset()
 		h.Write([]byte(w))
 		lex[h.Sum32()%PlannerLexBuckets]++
+		if p.Cfg.Bigrams && i > 0 {
+			h.Reset()
+			h.Write([]byte(words[i-1]))
+			h.Write([]byte{0})
+			h.Write([]byte(w))
+			lex[h.Sum32()%PlannerLexBuckets]++
+		}
 	}
 	var s float64
 	for _, v := range lex {
@@ -96,6 +167,10 @@ func (p *Planner) Features(q data.Query) ([]float32, []graphops.Mention, error) 
 
 // Predict returns the query's plan and the probability of its template.
 func (p *Planner) Predict(q data.Query) (data.Plan, float32, error) {
+	if p.Cfg.Anchors != nil {
+		r, err := p.PredictLinked(q)
+		return r.Plan, r.Prob, err
+	}
 	x, ments, err := p.Features(q)
 	if err != nil {
 		return data.Plan{}, 0, err

@@ -66,6 +66,21 @@ type MoROptions struct {
 	PlannerDir   string
 	Traversal    graphops.TraversalConfig // traversal and its ablations
 	LastNodeOnly bool                     // candidate-only features
+	// Plans are the training queries' plans; nil means the workspace's
+	// (mined plans for an SKB without any: see MinedPlans).
+	Plans map[int]data.Plan
+}
+
+// MinedPlans returns the plans of mined records whose F1 is at least
+// minF1, by q_id.
+func MinedPlans(recs map[int]data.MinedPlanRecord, minF1 float64) map[int]data.Plan {
+	out := map[int]data.Plan{}
+	for id, r := range recs {
+		if r.Mined.F1 >= minF1 {
+			out[id] = r.Plan
+		}
+	}
+	return out
 }
 
 // TrainMoR trains the trajectory reranker on the traversal pools of the
@@ -78,8 +93,11 @@ func TrainMoR(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChanne
 	if o.ValSplit == "" {
 		o.ValSplit = data.SplitVal
 	}
-	if ws.SKB.QA == nil || len(ws.Plans) == 0 {
-		return nil, nil, fmt.Errorf("MoR trains on plans, and this workspace has none (import them with --plans)")
+	if o.Plans == nil {
+		o.Plans = ws.Plans
+	}
+	if ws.SKB.QA == nil || len(o.Plans) == 0 {
+		return nil, nil, fmt.Errorf("MoR trains on plans, and this workspace has none (mine them with strata mine-plans, or import them with --plans)")
 	}
 	o.Model.NodeTypes = len(ws.SKB.Schema.NodeTypes)
 	m, err := models.NewTrajectoryReranker(o.Model, rand.New(rand.NewPCG(o.Train.Seed, 0x307)))
@@ -96,7 +114,7 @@ func TrainMoR(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChanne
 		if i%64 == 0 && ctx.Err() != nil {
 			return nil, nil, ctx.Err()
 		}
-		plan, ok := ws.Plans[q.ID]
+		plan, ok := o.Plans[q.ID]
 		if !ok {
 			continue
 		}

@@ -29,7 +29,13 @@ func (m PlannerModel) Kind() string {
 	}
 	return "planner"
 }
-func (m PlannerModel) Params() []models.NamedParam { return m.Gate.Params() }
+func (m PlannerModel) Params() []models.NamedParam {
+	ps := m.Gate.Params()
+	if m.Anchor != nil {
+		ps = append(ps, m.Anchor.Params()...)
+	}
+	return ps
+}
 func (m PlannerModel) ConfigJSON() (json.RawMessage, error) {
 	if m.KGQA != nil {
 		c := *m.KGQA

@@ -88,7 +88,7 @@ trained planner.`,
 				return err
 			}
 			fmt.Fprintf(u.out, "trained CoR: best %s (val mrr %.4f) in %s\n\n", res.Best, res.BestValue, corDir)
-			sums, err := runEval(cmd.Context(), u, ws, []string{"bm25", "dense", "plan-structure", "oracle-plan"}, []string{data.SplitTest})
+			sums, err := runEval(cmd.Context(), u, ws, []string{"bm25", "dense", "plan-structure", "oracle-plan"}, evalOptions{Splits: []string{data.SplitTest}})
 			if err != nil {
 				return err
 			}
@@ -167,7 +167,7 @@ trained planner.`,
 			}
 			// SAGE: BM25+dense seeds expanded along relations or along the
 			// similarity graph of the products' text fields.
-			ss, err := runEval(cmd.Context(), u, ws, []string{"bm25+dense", "sage", "sage-sim"}, []string{data.SplitTest})
+			ss, err := runEval(cmd.Context(), u, ws, []string{"bm25+dense", "sage", "sage-sim"}, evalOptions{Splits: []string{data.SplitTest}})
 			if err != nil {
 				return err
 			}

@@ -26,6 +26,8 @@ type evalOptions struct {
 	Splits     []string
 	JSON       bool
 	Patterns   string
+	Planner    string
+	Plans      string
 }
 
 func newEvalCmd(u *ui) *cobra.Command {
@@ -61,7 +63,7 @@ the keys method, split, n, hit@1, hit@5, recall@20 and mrr.`,
 			if (len(o.Models) > 0 || len(o.Pipelines) > 0) && !cmd.Flags().Changed("method") {
 				methods = nil
 			}
-			sums, err := runEval(cmd.Context(), u, ws, methods, o.Splits)
+			sums, err := runEval(cmd.Context(), u, ws, methods, o)
 			if err != nil {
 				return err
 			}
@@ -130,13 +132,19 @@ the keys method, split, n, hit@1, hit@5, recall@20 and mrr.`,
 	cmd.Flags().StringSliceVar(&o.Splits, "split", []string{"test"}, "splits: train, val, test, human or any split file name (comma-separated)")
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print one JSON object per method and split")
 	cmd.Flags().StringVar(&o.Patterns, "patterns", "", "also evaluate SimGRAG with the pattern graphs of this JSONL file (q_id, triples, target)")
+	cmd.Flags().StringVar(&o.Planner, "planner", "", "plan-based methods (plan-exec, mor-traversal, simgrag, sage-plan, oracle-plan) plan with this trained planner")
+	cmd.Flags().StringVar(&o.Plans, "plans", "", "plan-based methods take their plans from this file (MoR's shape; a mined plans file makes the rows oracles)")
 	cmd.Flags().BoolVar(&o.ByTemplate, "by-template", false, "also report Hit@1 per plan template (metapath) with its number of queries")
 	return cmd
 }
 
-func runEval(ctx context.Context, u *ui, ws *workspace.Workspace, methods, splits []string) ([]eval.Summary, error) {
+func runEval(ctx context.Context, u *ui, ws *workspace.Workspace, methods []string, o evalOptions) ([]eval.Summary, error) {
 	if ws.SKB.QA == nil {
 		return nil, fmt.Errorf("the workspace has no questions to evaluate on")
+	}
+	wrap, err := planSource(ws, o)
+	if err != nil {
+		return nil, err
 	}
 	var out []eval.Summary
 	for _, name := range methods {
@@ -144,7 +152,8 @@ func runEval(ctx context.Context, u *ui, ws *workspace.Workspace, methods, split
 		if err != nil {
 			return nil, err
 		}
-		s, err := evalMethod(ctx, u, ws, m, name, splits)
+		m = wrap(m)
+		s, err := evalMethod(ctx, u, ws, m, m.Name(), o.Splits)
 		if err != nil {
 			return nil, err
 		}
@@ -173,18 +182,66 @@ func evalMethod(ctx context.Context, u *ui, ws *workspace.Workspace, m eval.Rank
 		s := eval.Summarize(rs)
 		s.Method, s.Split = name, split
 		out = append(out, s)
-		var fallbacks int64
-		switch pm := m.(type) {
-		case *infer.PlanMethod:
-			fallbacks = pm.Fallbacks.Swap(0)
-		case *infer.TraversalMethod:
-			fallbacks = pm.Fallbacks.Swap(0)
-		}
-		if fallbacks > 0 {
-			fmt.Fprintf(u.err, "%s on %s: %d of %d queries had no usable plan and fell back to bm25\n", name, split, fallbacks, len(qs))
+		if fc, ok := m.(infer.FallbackCounter); ok {
+			reportFallbacks(u.err, name, split, fc.TakeFallbacks(), len(qs))
 		}
 	}
 	return out, nil
+}
+
+// planSource returns how methods get their plans: from --planner, from
+// --plans (rows of plans mined from the evaluated questions' own answers
+// are labelled oracle), or the workspace's.
+func planSource(ws *workspace.Workspace, o evalOptions) (func(infer.Method) infer.Method, error) {
+	switch {
+	case o.Planner != "" && o.Plans != "":
+		return nil, fmt.Errorf("--planner and --plans are exclusive")
+	case o.Planner != "":
+		p, err := loadPlanner(ws, o.Planner)
+		if err != nil {
+			return nil, err
+		}
+		return func(m infer.Method) infer.Method { return &infer.PlannedMethod{P: p, M: m} }, nil
+	case o.Plans != "":
+		plans, st, err := data.ReadPlans(o.Plans)
+		if err != nil {
+			return nil, err
+		}
+		label := " [plans: " + filepath.Base(o.Plans) + "]"
+		if st.Mined > 0 {
+			label = " [oracle: plans mined from the answers]"
+		}
+		return func(m infer.Method) infer.Method {
+			return &infer.FilePlanned{Plans: plans, M: m, Label: m.Name() + label}
+		}, nil
+	}
+	return func(m infer.Method) infer.Method { return m }, nil
+}
+
+// loadPlanner loads a planner checkpoint or run.
+func loadPlanner(ws *workspace.Workspace, dir string) (*infer.Planner, error) {
+	pm, err := infer.LoadModel(ws, dir)
+	if err != nil {
+		return nil, err
+	}
+	pt, ok := pm.(*infer.PlannedTraversal)
+	if !ok {
+		return nil, fmt.Errorf("%s is not a planner checkpoint", dir)
+	}
+	return pt.Planner, nil
+}
+
+// reportFallbacks says how many queries a method answered by falling back
+// to BM25, loudly when it is most of them.
+func reportFallbacks(w io.Writer, name, split string, n int64, total int) {
+	if n == 0 {
+		return
+	}
+	warn := ""
+	if 2*n > int64(total) {
+		warn = "WARNING: "
+	}
+	fmt.Fprintf(w, "%s%s on %s: %d of %d queries (%.0f%%) had no usable plan and fell back to bm25\n", warn, name, split, n, total, 100*float64(n)/float64(total))
 }
 
 func printSummaries(w io.Writer, sums []eval.Summary, asJSON bool) error {

@@ -222,18 +222,34 @@ func loadWithDense(dir string) (*workspace.Workspace, *infer.DenseChannel, error
 func newTrainPlannerCmd(u *ui) *cobra.Command {
 	var f trainFlags
 	var hidden int
+	var mined string
+	var minF1 float64
 	cmd := &cobra.Command{
-		Use:   "planner WORKSPACE",
+		Use:   "planner WORKSPACE [--mined FILE]",
 		Short: "Train the native query planner (metapath template classifier + entity-linked restrictions)",
 		Long: `Train MoR's planner without an LLM: a classifier over the metapath templates of
-the training queries' plans (the generator's ground truth, or plan files such
-as MoR's imported with strata import --plans), whose input is the dense query
-vector (when the workspace has a dense channel), the node types of the
-entities the query names and a hashed bag of words. Restrictions come from
-entity linking: each path's anchor is a mention linked to a node of the path's
-first type, and the rest of the query restricts the target. Checkpoints are
-selected by validation accuracy (exact metapath). The run directory's
-pipeline.json serves the planner with MoR's mixed traversal.`,
+the training queries' plans, whose input is the dense query vector (when the
+workspace has a dense channel), the node types of the entities the query names
+and a hashed bag of words.
+
+With the workspace's plans (the generator's ground truth, or plan files such
+as MoR's imported with strata import --plans), restrictions come from entity
+linking: each path's anchor is a mention linked to a node of the path's first
+type, and the rest of the query restricts the target. Checkpoints are selected
+by validation accuracy (exact metapath).
+
+A workspace without plans (a real SKB: questions and answers only) trains from
+mined plans (strata mine-plans; --mined, default WORKSPACE/mined-plans.jsonl):
+the train split's plans of F1 >= --min-f1 are the labels. Templates are
+relation paths with untyped anchors (a target type is kept when 90% of a
+template's questions agree on it); a hashed linear scorer learns which
+mention of the question anchors each path (its context words, the path's
+first hop, how many of its nodes have that hop); at inference the most
+probable (template, mentions) pairs are executed in turn until one reaches a
+candidate, and the rest of the question restricts the target. Checkpoints are
+selected by validation plan accuracy (the mined val plan's relation structure
+and anchors), so mine the val split too. The run directory's pipeline.json
+serves the planner with MoR's mixed traversal.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ws, d, err := loadWithDense(args[0])
@@ -242,6 +258,23 @@ pipeline.json serves the planner with MoR's mixed traversal.`,
 			}
 			defer ws.Close()
 			opt := f.options(u, ws, "planner")
+			if len(ws.Plans) == 0 || mined != "" {
+				recs, path, err := loadMinedPlans(ws, mined)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
+				p, res, st, err := train.TrainLinkingPlanner(cmd.Context(), ws, d, train.LinkingPlannerOptions{Hidden: hidden, Train: f.cfg, Run: opt, Mined: recs, MinF1: minF1, Log: opt.Log})
+				if err != nil {
+					return err
+				}
+				if err := writeRunPipeline(opt.RunDir, "planner"); err != nil {
+					return err
+				}
+				fmt.Fprintf(u.out, "trained planner from mined plans: %d of %d train questions with a plan of F1 >= %.2f, %d templates, %d val questions; %d steps (%s), best %s val plan accuracy %.4f\n",
+					st.Used, st.Train, minF1, len(p.Cfg.Templates), st.Val, res.Steps, res.Stopped, res.Best, res.BestValue)
+				return nil
+			}
 			p, res, err := train.TrainPlanner(cmd.Context(), ws, d, train.PlannerOptions{Hidden: hidden, Train: f.cfg, Run: opt})
 			if err != nil {
 				return err
@@ -256,12 +289,28 @@ pipeline.json serves the planner with MoR's mixed traversal.`,
 	}
 	f.bind(cmd, 20, 64, 3e-3)
 	cmd.Flags().IntVar(&hidden, "hidden", 128, "classifier hidden units")
+	cmd.Flags().StringVar(&mined, "mined", "", "mined plans file to train from (default WORKSPACE/"+infer.MinedPlansFile+" when the workspace has no plans)")
+	cmd.Flags().Float64Var(&minF1, "min-f1", 0.5, "least F1 of a mined plan used as a label")
 	return cmd
+}
+
+// loadMinedPlans reads the mined plans file (path, or the workspace's
+// default); a missing default file is a clear error.
+func loadMinedPlans(ws *workspace.Workspace, path string) (map[int]data.MinedPlanRecord, string, error) {
+	def := path == ""
+	if def {
+		path = filepath.Join(ws.Dir, infer.MinedPlansFile)
+	}
+	recs, err := data.ReadMinedPlans(path)
+	if def && errors.Is(err, data.ErrMissingFile) {
+		return nil, "", fmt.Errorf("this workspace has neither plans nor mined plans: mine them from the training answers first (strata mine-plans %s), or import plans (strata import --plans)", ws.Dir)
+	}
+	return recs, path, err
 }
 
 func newTrainMoRCmd(u *ui) *cobra.Command {
 	var f trainFlags
-	var planner string
+	var planner, mined string
 	var noTF, noSF, noTI, lastNode, noText, noStruct bool
 	var negatives int
 	cmd := &cobra.Command{
@@ -274,7 +323,9 @@ structural fingerprint: the node-type sequence; traversal identifier: how
 each step was reached), with softmax cross-entropy of a gold candidate
 against --negatives others of the pool sampled with replacement. Training
 uses the workspace's plans; with --planner, validation and serving plan with
-the trained planner instead. The --no-* flags are MoR's feature ablations.`,
+the trained planner instead. A workspace without plans trains from the train
+split's mined plans (strata mine-plans; F1 >= 0.5) and needs --planner. The
+--no-* flags are MoR's feature ablations.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ws, d, err := loadWithDense(args[0])
@@ -307,9 +358,21 @@ the trained planner instead. The --no-* flags are MoR's feature ablations.`,
 				}
 			}
 			opt := f.options(u, ws, name)
+			var plans map[int]data.Plan
+			if len(ws.Plans) == 0 || mined != "" {
+				recs, path, err := loadMinedPlans(ws, mined)
+				if err != nil {
+					return err
+				}
+				if p == nil {
+					return fmt.Errorf("MoR trained from mined plans plans its validation and served queries with a planner: train one (strata train planner %s) and pass --planner", args[0])
+				}
+				plans = train.MinedPlans(recs, 0.5)
+				fmt.Fprintf(u.out, "training from mined plans (%s: %d with F1 >= 0.5)\n", path, len(plans))
+			}
 			_, res, err := train.TrainMoR(cmd.Context(), ws, d, p, train.MoROptions{
 				Model:     models.TrajectoryConfig{UseTF: !noTF, UseSF: !noSF, UseTI: !noTI},
-				Negatives: negatives, Train: f.cfg, Run: opt, PlannerDir: planner, LastNodeOnly: lastNode,
+				Negatives: negatives, Train: f.cfg, Run: opt, PlannerDir: planner, LastNodeOnly: lastNode, Plans: plans,
 				Traversal: graphops.TraversalConfig{NoTextual: noText, NoStructural: noStruct}})
 			if err != nil {
 				return err
@@ -323,6 +386,7 @@ the trained planner instead. The --no-* flags are MoR's feature ablations.`,
 	}
 	f.bind(cmd, 10, 16, 1e-3)
 	cmd.Flags().StringVar(&planner, "planner", "", "planner checkpoint to plan with at validation and serving time")
+	cmd.Flags().StringVar(&mined, "mined", "", "mined plans file to train from (default WORKSPACE/"+infer.MinedPlansFile+" when the workspace has no plans)")
 	cmd.Flags().IntVar(&negatives, "negatives", 100, "negatives per positive, sampled with replacement from the pool")
 	cmd.Flags().BoolVar(&noTF, "no-tf", false, "ablation: without the textual fingerprint")
 	cmd.Flags().BoolVar(&noSF, "no-sf", false, "ablation: without the structural fingerprint")

@@ -1,0 +1,340 @@
+package train
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/models"
+)
+
+// LinkingPlannerOptions configures TrainLinkingPlanner.
+type LinkingPlannerOptions struct {
+	Hidden   int // template classifier hidden units, default 128
+	Train    Config
+	Run      Options
+	ValSplit string // default "val"
+	// Mined holds mined plans by q_id (strata mine-plans): those of the
+	// training split are the labels, those of ValSplit select the
+	// checkpoint.
+	Mined map[int]data.MinedPlanRecord
+	// MinF1 is the least F1 of a mined plan used for training, default 0.5.
+	MinF1 float64
+	// TypeAgreement is the share of a template's examples that must agree
+	// on the target type for the template to keep it, default 0.9.
+	TypeAgreement float64
+	AnchorEpochs  int     // anchor scorer epochs, default 8
+	AnchorLR      float64 // AdaGrad step, default 0.2
+	AnchorDim     int     // hashed features, default 2^18
+	Log           io.Writer
+}
+
+// LinkingPlannerStats describes the training data of a linking planner.
+type LinkingPlannerStats struct {
+	Train, Used int // training questions, and those with a usable mined plan
+	Val         int // validation questions with a usable mined plan
+	Templates   int
+	AnchorLoss  float64 // last epoch's mean anchor loss
+}
+
+// minedTemplate is a mined plan's template: its paths in canonical order
+// (sorted by their relation tokens) with untyped anchors and intermediate
+// nodes, and for each of them the index of the plan's path it came from.
+func minedTemplate(p data.Plan) ([][]string, []int) {
+	idx := make([]int, len(p.Metapath))
+	for i := range idx {
+		idx[i] = i
+	}
+	rels := func(path []string) string {
+		var r []string
+		for i := 1; i < len(path); i += 2 {
+			r = append(r, path[i])
+		}
+		return strings.Join(r, " / ")
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return rels(p.Metapath[idx[a]]) < rels(p.Metapath[idx[b]]) })
+	var out [][]string
+	for _, i := range idx {
+		path := slices.Clone(p.Metapath[i])
+		for j := 0; j < len(path)-1; j += 2 {
+			path[j] = data.AnyType
+		}
+		out = append(out, path)
+	}
+	return out, idx
+}
+
+// anchorMention finds the mention a mined plan's anchor was: same text,
+// naming the anchor node. -1 when none does.
+func anchorMention(ments []graphops.LinkedMention, a data.PlanAnchor) int {
+	for mi, m := range ments {
+		if m.Text != a.Text {
+			continue
+		}
+		for _, n := range m.Nodes {
+			if slices.Contains(a.Nodes, n.Node) {
+				return mi
+			}
+		}
+	}
+	return -1
+}
+
+// TrainLinkingPlanner trains a planner that links its anchors from mined
+// plans: the template classifier on the training questions whose mined
+// plan reaches F1 >= MinF1, and the anchor scorer (a listwise softmax over
+// the question's mentions for each path, AdaGrad) on the same questions.
+// A template keeps a target type when TypeAgreement of its examples agree
+// on it; other positions are untyped. The checkpoint with the best
+// validation plan accuracy (LinkedPlanAccuracy on ValSplit's mined plans)
+// is kept.
+func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, o LinkingPlannerOptions) (*infer.Planner, *Result, LinkingPlannerStats, error) {
+	var st LinkingPlannerStats
+	if o.Hidden == 0 {
+		o.Hidden = 128
+	}
+	if o.ValSplit == "" {
+		o.ValSplit = data.SplitVal
+	}
+	if o.MinF1 == 0 {
+		o.MinF1 = 0.5
+	}
+	if o.TypeAgreement == 0 {
+		o.TypeAgreement = 0.9
+	}
+	if o.AnchorEpochs == 0 {
+		o.AnchorEpochs = 8
+	}
+	if o.AnchorLR == 0 {
+		o.AnchorLR = 0.2
+	}
+	if o.AnchorDim == 0 {
+		o.AnchorDim = 1 << 18
+	}
+	if ws.SKB.QA == nil {
+		return nil, nil, st, fmt.Errorf("the workspace has no questions")
+	}
+	qs, err := ws.SKB.QA.Split(data.SplitTrain)
+	if err != nil {
+		return nil, nil, st, err
+	}
+	st.Train = len(qs)
+	type example struct {
+		q     data.Query
+		rec   data.MinedPlanRecord
+		tmpl  [][]string
+		order []int
+	}
+	var exs []example
+	skelTypes := map[string]map[string]int{}
+	for _, q := range qs {
+		rec, ok := o.Mined[q.ID]
+		if !ok || rec.Mined.F1 < o.MinF1 || len(rec.Plan.Anchors) != len(rec.Plan.Metapath) {
+			continue
+		}
+		t, order := minedTemplate(rec.Plan)
+		key := infer.SkeletonKey(rec.Plan)
+		if skelTypes[key] == nil {
+			skelTypes[key] = map[string]int{}
+		}
+		skelTypes[key][rec.Plan.TargetType()]++
+		exs = append(exs, example{q: q, rec: rec, tmpl: t, order: order})
+	}
+	st.Used = len(exs)
+	if len(exs) == 0 {
+		return nil, nil, st, fmt.Errorf("no training question has a mined plan of F1 >= %.2f (run strata mine-plans)", o.MinF1)
+	}
+	// Target types by agreement.
+	target := map[string]string{}
+	for key, counts := range skelTypes {
+		best, bn, total := data.AnyType, 0, 0
+		for t, n := range counts {
+			total += n
+			if n > bn || n == bn && t < best {
+				best, bn = t, n
+			}
+		}
+		if best != data.AnyType && float64(bn) >= o.TypeAgreement*float64(total) {
+			target[key] = best
+		} else {
+			target[key] = data.AnyType
+		}
+	}
+	keys := map[string][][]string{}
+	for i := range exs {
+		e := &exs[i]
+		tt := target[infer.SkeletonKey(e.rec.Plan)]
+		for _, path := range e.tmpl {
+			path[len(path)-1] = tt
+		}
+		keys[infer.TemplateKey(e.tmpl)] = e.tmpl
+	}
+	names := make([]string, 0, len(keys))
+	for k := range keys {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	ix := ws.Mentions()
+	cfg := infer.PlannerConfig{NodeTypes: ws.SKB.Schema.NodeTypes, Bigrams: true,
+		Anchors: &infer.AnchorConfig{Dim: o.AnchorDim, Mentions: ix.Config()}}
+	label := map[string]int{}
+	for i, k := range names {
+		cfg.Templates = append(cfg.Templates, keys[k])
+		label[k] = i
+	}
+	st.Templates = len(names)
+	if d != nil {
+		cfg.QueryDim = d.Docs.Dim
+		cfg.Dense = d.Meta.Hash
+	}
+	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: o.Hidden, Out: len(cfg.Templates)}
+	gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(o.Train.Seed, 0x91)))
+	if err != nil {
+		return nil, nil, st, err
+	}
+	anchor, err := models.NewSparseLinear(o.AnchorDim, "planner.anchor")
+	if err != nil {
+		return nil, nil, st, err
+	}
+	p, err := infer.NewLinkingPlanner(ws, d, cfg, gate, anchor)
+	if err != nil {
+		return nil, nil, st, err
+	}
+	// The anchor scorer: one listwise group per path of every example.
+	var groups []infer.AnchorGroup
+	task := &plannerTask{g: gate, k: len(cfg.Templates)}
+	for _, e := range exs {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, st, err
+		}
+		ti := label[infer.TemplateKey(e.tmpl)]
+		ments := ix.Find(e.q.Text)
+		for pi, src := range e.order {
+			gold := anchorMention(ments, e.rec.Plan.Anchors[src])
+			if gold < 0 {
+				continue
+			}
+			if g, ok := p.AnchorGroup(e.q.Text, ments, ti, pi, gold); ok {
+				groups = append(groups, g)
+			}
+		}
+		x, _, err := p.Features(e.q)
+		if err != nil {
+			return nil, nil, st, err
+		}
+		task.x = append(task.x, x)
+		task.y = append(task.y, ti)
+	}
+	st.AnchorLoss = trainAnchorScorer(anchor, groups, o.AnchorEpochs, o.AnchorLR, o.Train.Seed)
+	logf(o.Log, "anchor scorer: %d groups, %d epochs, final loss %.4f\n", len(groups), o.AnchorEpochs, st.AnchorLoss)
+	vqs, err := ws.SKB.QA.Split(o.ValSplit)
+	if err != nil {
+		return nil, nil, st, err
+	}
+	var vref []data.Query
+	for _, q := range vqs {
+		if rec, ok := o.Mined[q.ID]; ok && rec.Mined.F1 >= o.MinF1 {
+			vref = append(vref, q)
+		}
+	}
+	st.Val = len(vref)
+	metric := o.ValSplit + "/plan_acc"
+	var eval EvalFunc
+	if len(vref) > 0 {
+		eval = func(ctx context.Context) (map[string]float64, error) {
+			acc, _, err := LinkedPlanAccuracy(p, o.Mined, vref)
+			return map[string]float64{metric: acc}, err
+		}
+	} else {
+		logf(o.Log, "no %s question has a mined plan: the last checkpoint is kept (mine the %s split to select by plan accuracy)\n", o.ValSplit, o.ValSplit)
+	}
+	res, err := fitBest(ctx, PlannerModel{Planner: p}, task, o.Train, o.Run, metric, eval)
+	if err != nil {
+		return nil, nil, st, err
+	}
+	return p, res, st, nil
+}
+
+// trainAnchorScorer fits the scorer by AdaGrad on the listwise softmax
+// loss, one group at a time in a seeded order; it returns the last
+// epoch's mean loss.
+func trainAnchorScorer(m *models.SparseLinear, groups []infer.AnchorGroup, epochs int, lr float64, seed uint64) float64 {
+	w := m.W.Data()
+	acc := make([]float32, len(w))
+	g := make([]float32, len(w))
+	var last float64
+	for ep := range epochs {
+		perm := rand.New(rand.NewPCG(seed, 0xa7c4^uint64(ep))).Perm(len(groups))
+		var sum float64
+		for _, i := range perm {
+			gr := &groups[i]
+			sum += m.ListwiseGrad(gr.Feats, gr.Gold, g)
+			for _, f := range gr.Feats {
+				for _, k := range f {
+					if g[k] == 0 {
+						continue
+					}
+					acc[k] += g[k] * g[k]
+					w[k] -= float32(lr) * g[k] / float32(math.Sqrt(float64(acc[k]))+1e-6)
+					g[k] = 0
+				}
+			}
+		}
+		last = sum / float64(max(1, len(groups)))
+	}
+	return last
+}
+
+// LinkedPlanAccuracy is the share of queries whose predicted plan has the
+// mined plan's relation structure and anchors every path at the mined
+// anchor node (queries without a mined plan are skipped).
+func LinkedPlanAccuracy(p *infer.Planner, mined map[int]data.MinedPlanRecord, qs []data.Query) (float64, int, error) {
+	right, n := 0, 0
+	for _, q := range qs {
+		rec, ok := mined[q.ID]
+		if !ok {
+			continue
+		}
+		pred, err := p.PredictLinked(q)
+		if err != nil {
+			return 0, 0, err
+		}
+		n++
+		if pred.Template >= 0 && SamePlan(pred.Plan, rec.Plan) {
+			right++
+		}
+	}
+	if n == 0 {
+		return 0, 0, nil
+	}
+	return float64(right) / float64(n), n, nil
+}
+
+// SamePlan reports whether got has want's relation structure and each of
+// want's anchor nodes among got's anchors.
+func SamePlan(got, want data.Plan) bool {
+	if infer.SkeletonKey(got) != infer.SkeletonKey(want) {
+		return false
+	}
+	var have []uint32
+	for _, a := range got.Anchors {
+		have = append(have, a.Nodes...)
+	}
+	for _, a := range want.Anchors {
+		for _, v := range a.Nodes {
+			if !slices.Contains(have, v) {
+				return false
+			}
+		}
+	}
+	return true
+}
