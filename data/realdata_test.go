@@ -1,10 +1,13 @@
 package data
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // sharedData returns ../shared/data (relative to the repository root) or
@@ -155,5 +158,73 @@ func TestMetaQAPlans(t *testing.T) {
 				t.Fatalf("%s line %d: no plan for qtype %q", hop, q.Line, q.QType)
 			}
 		}
+	}
+}
+
+// TestRealPathQuestion imports IRN's PathQuestion files with their KBs:
+// counts from the data's README and an independent count of the files
+// (questions, triples, relations, entities, answers over all questions);
+// every topic and answer is a KB entity.
+func TestRealPathQuestion(t *testing.T) {
+	dir := sharedData(t, "pathquestion")
+	for _, c := range []struct {
+		qa, kb                                      string
+		questions, triples, rels, entities, answers int
+	}{
+		{"PQ-2H.txt", "2H-kb.txt", 1908, 1211, 13, 1056, 2058},
+		{"PQ-3H.txt", "3H-kb.txt", 5198, 2839, 13, 1836, 6448},
+	} {
+		skb, err := ReadTriples(filepath.Join(dir, c.kb), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if skb.Edges.Len() != c.triples || len(skb.Schema.RelationTypes) != c.rels || len(skb.Nodes) != c.entities {
+			t.Errorf("%s: %d triples, %d relations, %d entities; want %d, %d, %d", c.kb, skb.Edges.Len(), len(skb.Schema.RelationTypes), len(skb.Nodes), c.triples, c.rels, c.entities)
+		}
+		imp, err := ImportKGQA(skb, []KGQAFileSpec{{Path: filepath.Join(dir, c.qa)}}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := imp.Files[0]
+		if f.Format != KGQAPathQuestion || f.Stats != (KGQAStats{Questions: c.questions}) || len(imp.Plans) != c.questions {
+			t.Errorf("%s: %+v, %d plans", c.qa, f, len(imp.Plans))
+		}
+		n := 0
+		for _, q := range skb.QA.Queries {
+			n += len(q.Answers)
+		}
+		if n != c.answers {
+			t.Errorf("%s: %d answers, want %d", c.qa, n, c.answers)
+		}
+		tr, va, te := len(skb.QA.Splits[SplitTrain]), len(skb.QA.Splits[SplitVal]), len(skb.QA.Splits[SplitTest])
+		if tr != c.questions*8/10 || va != c.questions/10 || tr+va+te != c.questions {
+			t.Errorf("%s: split %d/%d/%d", c.qa, tr, va, te)
+		}
+	}
+	// PQL-2H: the questions parse (lines start with a space, names hold
+	// parentheses, up to 52 answers), but its KB has 363 relation types,
+	// more than strata's 255 (RelID is a byte): the 256th is refused where
+	// it first appears.
+	qs, format, err := ReadKGQAFile(filepath.Join(dir, "PQL-2H.txt"), "")
+	n := 0
+	for _, q := range qs {
+		n += len(q.Answers)
+	}
+	if err != nil || format != KGQAPathQuestion || len(qs) != 1594 || n != 9470 {
+		t.Errorf("PQL-2H: %d questions, %d answers (%s, %v), want 1594, 9470", len(qs), n, format, err)
+	}
+	_, err = ReadTriples(filepath.Join(dir, "PQL2-KB.txt"), 0)
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Line != 1720 || pe.Field != "relation" || !errors.Is(err, ErrSchema) {
+		t.Errorf("PQL2-KB.txt: %v, want the 256th relation type refused at line 1720", err)
+	}
+	qs, _, err = ReadKGQAFile(filepath.Join(dir, "PQ-2H.txt"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := KGQuestion{Line: 1, Text: "which nationality is [frederica_of_mecklenburg-strelitz] 's couple ?", Topic: "frederica_of_mecklenburg-strelitz",
+		Topics: []string{"frederica_of_mecklenburg-strelitz"}, Answers: []string{"united_kingdom"}, Rels: []string{"spouse", "nationality"}}
+	if d := cmp.Diff(want, qs[0]); d != "" {
+		t.Errorf("first PQ-2H question (-want +got):\n%s", d)
 	}
 }

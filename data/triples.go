@@ -14,7 +14,9 @@ const TriplesEntityType = "entity"
 // ReadTriples reads a knowledge base of head|relation|tail lines (MetaQA's
 // kb.txt). Entities become nodes in order of first appearance, relations
 // become relation types in order of first appearance, duplicate triples are
-// dropped. sep is the column separator ('|' for MetaQA, '\t' for TSV).
+// dropped. sep is the column separator ('|' for MetaQA, '\t' for TSV such
+// as PathQuestion's KBs); 0 detects it: TAB when the first non-empty line
+// holds one, else '|'.
 func ReadTriples(path string, sep byte) (*SKB, error) {
 	rc, name, err := openMaybeZst(path)
 	if err != nil {
@@ -58,6 +60,12 @@ func ParseTriples(r io.Reader, file string, sep byte) (*SKB, error) {
 		if len(bytes.TrimSpace(b)) == 0 {
 			continue
 		}
+		if sep == 0 {
+			sep = '|'
+			if bytes.IndexByte(b, '\t') >= 0 {
+				sep = '\t'
+			}
+		}
 		parts := bytes.Split(b, []byte{sep})
 		if len(parts) != 3 {
 			return nil, perrf(file, sc.line, "", ErrSyntax, "want head%crelation%ctail, got %d columns", sep, sep, len(parts))
@@ -99,6 +107,7 @@ type KGQuestion struct {
 	Topics  []string // every bracketed entity, in order of mention
 	Answers []string // answer entity names
 	QType   string   // from the aligned qtype file, if given
+	Rels    []string // the relation path, when the file gives it (PathQuestion)
 }
 
 // ReadKGQA reads question<TAB>ans1|ans2 lines and, when qtypePath is not

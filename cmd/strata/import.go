@@ -1,13 +1,10 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -25,6 +22,7 @@ type importOptions struct {
 	Plans   string
 	Dataset string
 	KGQA    []string
+	Seed    uint64
 	K1, B   float64
 	Force   bool
 }
@@ -47,13 +45,26 @@ Formats:
            node_types.pt, node_type_dict.pkl, edge_type_dict.pkl); give the
            query directory (stark_qa/ and split/) with --qa. Documents are built
            from node_info the way STaRK's get_doc_info does for --dataset.
-  triples  a head|relation|tail file (MetaQA's kb.txt) or a directory holding
-           kb.txt; KGQA question files (question<TAB>ans1|ans2, topic entity in
-           [brackets]) come from --kgqa FILE[:SPLIT] or, for a directory, every
-           */qa_*.txt below it.`,
+  triples  a head|relation|tail file (MetaQA's kb.txt), a head<TAB>relation<TAB>tail
+           file (PathQuestion's KBs; the separator is detected), or a directory
+           holding kb.txt. KGQA question files come from --kgqa FILE[:SPLIT]
+           (repeatable) or, for a directory, every */qa_*.txt below it; each
+           file's format is detected:
+             MetaQA        question<TAB>ans1|ans2, topic entities in [brackets]
+                           (and the aligned *_qtype.txt, when present)
+             PathQuestion  question<TAB>answer(ans1/ans2/)<TAB>topic#rel#...#answer
+                           (IRN's PQ/PQL files; the topic, the path's first
+                           element, is written inline and gets marked [topic])
+           FILE:SPLIT puts the file's questions in SPLIT only. A FILE without a
+           split gets a split of its own (<dir>-<name>) and is also spread over
+           train/val/test: MetaQA by position (60/20/20), PathQuestion at
+           random (80/10/10 as IRN, seeded by --seed). The question types'
+           and paths' relation paths are imported as plans, and the test
+           questions those plans answer fully form the split test-reachable.`,
 		Example: `  strata import --format skbdir --in mag-skb --out mag-ws
   strata import --format stark --in prime/processed --qa stark/data/prime --dataset prime --out prime-ws
-  strata import --format triples --in MetaQA --out metaqa-ws`,
+  strata import --format triples --in MetaQA --out metaqa-ws
+  strata import --format triples --in PathQuestion/2H-kb.txt --kgqa PathQuestion/PQ-2H.txt --out pq2-ws`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.In == "" || o.Out == "" {
@@ -69,7 +80,8 @@ Formats:
 	f.StringVar(&o.QA, "qa", "", "stark: directory with stark_qa/ and split/")
 	f.StringVar(&o.Plans, "plans", "", "plans file (strata JSONL: q_id, plan.Metapath, plan.Restriction)")
 	f.StringVar(&o.Dataset, "dataset", "", "stark: amazon, mag or prime (default: guessed from node types)")
-	f.StringSliceVar(&o.KGQA, "kgqa", nil, "triples: question file FILE[:SPLIT] (repeatable)")
+	f.StringSliceVar(&o.KGQA, "kgqa", nil, "triples: question file FILE[:SPLIT] (repeatable; with SPLIT, its questions go to that split only)")
+	f.Uint64Var(&o.Seed, "seed", 1, "triples: seed of the random train/val/test split of PathQuestion files given without a split")
 	f.Float64Var(&o.K1, "k1", 1.5, "BM25 k1")
 	f.Float64Var(&o.B, "b", 0.75, "BM25 b")
 	f.BoolVar(&o.Force, "force", false, "replace an existing workspace")
@@ -140,72 +152,34 @@ func runImport(cmd *cobra.Command, u *ui, o importOptions) error {
 
 func importTriples(u *ui, o importOptions) (*data.SKB, map[int]data.Plan, error) {
 	kb := o.In
-	var qaFiles []string
+	var specs []data.KGQAFileSpec
 	if st, err := os.Stat(o.In); err == nil && st.IsDir() {
 		kb = filepath.Join(o.In, "kb.txt")
 		if len(o.KGQA) == 0 {
-			for _, pat := range []string{"*/qa_*.txt", "*/*/qa_*.txt"} {
-				m, _ := filepath.Glob(filepath.Join(o.In, pat))
-				for _, f := range m {
-					if !strings.HasSuffix(f, "_qtype.txt") {
-						qaFiles = append(qaFiles, f)
-					}
-				}
+			for _, f := range data.MetaQAQuestionFiles(o.In) {
+				specs = append(specs, data.KGQAFileSpec{Path: f})
 			}
-			sort.Strings(qaFiles)
 		}
 	}
-	skb, err := data.ReadTriples(kb, '|')
+	for _, spec := range o.KGQA {
+		specs = append(specs, data.ParseKGQAFileSpec(spec))
+	}
+	skb, err := data.ReadTriples(kb, 0)
 	if err != nil {
 		return nil, nil, err
 	}
-	plans := map[int]data.Plan{}
-	incomplete := map[int]bool{} // questions with answers the KB lacks
-	for _, spec := range o.KGQA {
-		qaFiles = append(qaFiles, spec)
+	imp, err := data.ImportKGQA(skb, specs, o.Seed)
+	if err != nil {
+		return nil, nil, err
 	}
-	for _, spec := range qaFiles {
-		file, split := spec, ""
-		if i := strings.LastIndex(spec, ":"); i > 0 {
-			file, split = spec[:i], spec[i+1:]
-		}
-		if split == "" {
-			split = filepath.Base(filepath.Dir(file)) + "-" + strings.TrimSuffix(strings.TrimPrefix(filepath.Base(file), "qa_"), ".txt")
-		}
-		qtype := strings.TrimSuffix(file, ".txt") + "_qtype.txt"
-		if _, err := os.Stat(qtype); errors.Is(err, os.ErrNotExist) {
-			qtype = ""
-		}
-		qs, err := data.ReadKGQA(file, qtype)
-		if err != nil {
-			return nil, nil, err
-		}
-		st := data.KGQAToQA(skb, split, qs)
-		// Plans from the question types, and train/val/test splits of the
-		// file's questions by position (60/20/20), so planners and rerankers
-		// can train on part of a dev set and report on the rest.
-		added := skb.QA.Queries[len(skb.QA.Queries)-len(qs):]
-		for i, q := range added {
-			if len(q.Answers) < len(qs[i].Answers) {
-				incomplete[q.ID] = true
-			}
-			if p, ok := data.MetaQAPlan(qs[i].QType, qs[i].Topic); ok {
-				plans[q.ID] = p
-			}
-			s := data.SplitTrain
-			switch i % 10 {
-			case 6, 7:
-				s = data.SplitVal
-			case 8, 9:
-				s = data.SplitTest
-			}
-			skb.QA.Splits[s] = append(skb.QA.Splits[s], q.ID)
-		}
-		fmt.Fprintf(u.err, "%s -> split %s: %d questions, %d topic entities and %d answers not in the KB, %d questions left without an answer\n",
-			file, split, st.Questions, st.MissingTopics, st.DroppedAnswers, st.NoAnswer)
+	for _, f := range imp.Files {
+		st := f.Stats
+		fmt.Fprintf(u.err, "%s (%s) -> split %s, %s: %d questions, %d with topic entities and %d answers not in the KB, %d left without an answer\n",
+			f.File, f.Format, f.Split, f.Assigned, st.Questions, st.MissingTopics, st.DroppedAnswers, st.NoAnswer)
 	}
+	plans := imp.Plans
 	if len(plans) > 0 {
-		if err := addReachableSplit(skb, plans, incomplete); err != nil {
+		if err := addReachableSplit(skb, plans, imp.Incomplete); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -180,7 +180,7 @@ func TestImportStarkAndTriples(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("import triples: %s", e)
 	}
-	if !strings.Contains(e, "split 1-hop-dev: 2 questions, 0 topic entities and 1 answers not in the KB") {
+	if !strings.Contains(e, "(metaqa) -> split 1-hop-dev, train/val/test by position, 60/20/20: 2 questions, 0 with topic entities and 1 answers not in the KB") {
 		t.Errorf("triples report: %q", e)
 	}
 	out, _, _ = run(t, "info", ws2, "--json")
@@ -189,6 +189,75 @@ func TestImportStarkAndTriples(t *testing.T) {
 	if info["nodes"].(float64) != 5 || info["edges"].(float64) != 3 || info["splits"].(map[string]any)["1-hop-dev"].(float64) != 2 ||
 		info["plans"].(float64) != 2 || info["splits"].(map[string]any)["train"].(float64) != 2 {
 		t.Errorf("triples info %s", out)
+	}
+}
+
+// TestImportKGQASplits: --kgqa FILE:SPLIT puts the file's questions in
+// that split only (none in train); a PathQuestion file (TSV kb, questions
+// with inline topics and paths) without a split gets its own split and a
+// seeded 80/10/10 random split, with its paths as plans.
+func TestImportKGQASplits(t *testing.T) {
+	dir := t.TempDir()
+	kb := filepath.Join(dir, "kb.txt")
+	os.WriteFile(kb, []byte("Movie A|directed_by|Ann\nMovie B|directed_by|Bob\n"), 0o644)
+	var qa strings.Builder
+	for range 10 {
+		qa.WriteString("who directed [Movie A]\tAnn\n")
+	}
+	test := filepath.Join(dir, "qa_test.txt")
+	os.WriteFile(test, []byte(qa.String()), 0o644)
+	ws := filepath.Join(dir, "ws")
+	_, e, code := run(t, "import", "--format", "triples", "--in", kb, "--kgqa", test+":test", "--out", ws)
+	if code != 0 {
+		t.Fatalf("import: %s", e)
+	}
+	out, _, _ := run(t, "info", ws, "--json")
+	var info map[string]any
+	json.Unmarshal([]byte(out), &info)
+	splits := info["splits"].(map[string]any)
+	if splits["test"] != float64(10) || splits["train"] != nil || splits["val"] != nil {
+		t.Errorf("FILE:test splits %v", splits)
+	}
+	pq := filepath.Join(dir, "pq")
+	os.MkdirAll(pq, 0o755)
+	os.WriteFile(filepath.Join(pq, "2H-kb.txt"), []byte("ann\tspouse\tbob\nbob\tnationality\tfrance\ncid\tspouse\tdee\ndee\tnationality\tspain\n"), 0o644)
+	qa.Reset()
+	for i := range 10 {
+		if i%2 == 0 {
+			qa.WriteString("which nationality is ann 's couple ?\tfrance(france/)\tann#spouse#bob#nationality#france#<end>#france\n")
+		} else {
+			qa.WriteString("which nationality is cid 's couple ?\tspain(spain/)\tcid#spouse#dee#nationality#spain#<end>#spain\n")
+		}
+	}
+	os.WriteFile(filepath.Join(pq, "PQ-2H.txt"), []byte(qa.String()), 0o644)
+	ws2 := filepath.Join(dir, "ws2")
+	_, e, code = run(t, "import", "--format", "triples", "--in", filepath.Join(pq, "2H-kb.txt"), "--kgqa", filepath.Join(pq, "PQ-2H.txt"), "--seed", "3", "--out", ws2)
+	if code != 0 {
+		t.Fatalf("import PathQuestion: %s", e)
+	}
+	if !strings.Contains(e, "(pathquestion) -> split pq-PQ-2H, train/val/test at random, 80/10/10, seed 3: 10 questions, 0 with topic entities and 0 answers not in the KB") {
+		t.Errorf("PathQuestion report: %q", e)
+	}
+	out, _, _ = run(t, "info", ws2, "--json")
+	info = nil
+	json.Unmarshal([]byte(out), &info)
+	splits = info["splits"].(map[string]any)
+	// Every test question is answered by its path: test-reachable = test.
+	if info["nodes"] != float64(6) || info["edges"] != float64(4) || info["plans"] != float64(10) || splits["pq-PQ-2H"] != float64(10) ||
+		splits["train"] != float64(8) || splits["val"] != float64(1) || splits["test"] != float64(1) || splits["test-reachable"] != float64(1) {
+		t.Errorf("PathQuestion info %s", out)
+	}
+	w, err := workspace.Load(ws2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	parts := data.SplitRandom([]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, 3)
+	if !slices.Equal(w.SKB.QA.Splits["test"], parts["test"]) {
+		t.Errorf("test split %v, want %v", w.SKB.QA.Splits["test"], parts["test"])
+	}
+	if q, _ := w.SKB.QA.ByID(1); q.Text != "which nationality is [cid] 's couple ?" {
+		t.Errorf("question 1 %q", q.Text)
 	}
 }
 

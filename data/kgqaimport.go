@@ -1,0 +1,332 @@
+package data
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// KGQA question file formats.
+const (
+	// KGQAMetaQA: question<TAB>ans1|ans2, the topic entity in [brackets].
+	KGQAMetaQA = "metaqa"
+	// KGQAPathQuestion: IRN's question<TAB>answer(ans1/ans2/)<TAB>path,
+	// the topic entity written inline and first on the path.
+	KGQAPathQuestion = "pathquestion"
+)
+
+// DetectKGQAFormat names the format of a question file from its first
+// non-empty line: three TAB-separated columns whose third is a #-separated
+// path is PathQuestion, anything else MetaQA.
+func DetectKGQAFormat(b []byte) string {
+	for len(b) > 0 {
+		line := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		cols := bytes.Split(bytes.TrimRight(line, "\r"), []byte{'\t'})
+		if len(cols) == 3 && bytes.IndexByte(cols[2], '#') >= 0 {
+			return KGQAPathQuestion
+		}
+		return KGQAMetaQA
+	}
+	return KGQAMetaQA
+}
+
+// ReadKGQAFile reads a question file of either format (DetectKGQAFormat)
+// and returns its questions and format. qtypePath (MetaQA's aligned
+// question types) is read when not empty.
+func ReadKGQAFile(path, qtypePath string) ([]KGQuestion, string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, "", perrf(path, 0, "", ErrMissingFile, "file not found")
+		}
+		return nil, "", err
+	}
+	if f := DetectKGQAFormat(b); f == KGQAPathQuestion {
+		qs, err := ParsePathQuestion(bytes.NewReader(b), path)
+		return qs, f, err
+	}
+	qs, err := ReadKGQA(path, qtypePath)
+	return qs, KGQAMetaQA, err
+}
+
+// ParsePathQuestion parses IRN's PathQuestion files (PQ-2H, PQ-3H, PQL-*):
+//
+//	question<TAB>FIRST(ANS1/ANS2/.../)<TAB>topic#rel1#e1#rel2#...#answer[#<end>#answer]
+//
+// The topic entity is the path's first element; it is written inline in the
+// question, and the question's text marks its first whole-word occurrence
+// in [brackets] as MetaQA does, so KGQA finds it the same way. The answers
+// are the parenthesised set (entity names may hold parentheses: the split
+// is at the "(" whose prefix is one of the listed answers). The path's
+// relations become Rels. Leading and trailing spaces of the question are
+// dropped (PQL lines start with one).
+func ParsePathQuestion(r io.Reader, file string) ([]KGQuestion, error) {
+	sc := newLineScanner(r, file)
+	var out []KGQuestion
+	for {
+		b, ok := sc.Next()
+		if !ok {
+			break
+		}
+		if len(bytes.TrimSpace(b)) == 0 {
+			continue
+		}
+		cols := strings.Split(string(b), "\t")
+		if len(cols) != 3 {
+			return nil, perrf(file, sc.line, "", ErrSyntax, "want question<TAB>answers<TAB>path, got %d columns", len(cols))
+		}
+		q := strings.TrimSpace(cols[0])
+		if q == "" {
+			return nil, perrf(file, sc.line, "question", ErrSyntax, "empty")
+		}
+		if strings.ContainsAny(q, "[]") {
+			return nil, perrf(file, sc.line, "question", ErrSyntax, "holds a bracket, which would blur the [topic] mark")
+		}
+		answers, err := pathQuestionAnswers(strings.TrimSpace(cols[1]))
+		if err != nil {
+			return nil, perrf(file, sc.line, "answers", ErrSyntax, "%v", err)
+		}
+		topic, rels, err := pathQuestionPath(strings.TrimSpace(cols[2]))
+		if err != nil {
+			return nil, perrf(file, sc.line, "path", ErrSyntax, "%v", err)
+		}
+		text, ok := bracketWord(q, topic)
+		if !ok {
+			return nil, perrf(file, sc.line, "question", ErrSyntax, "the topic entity %q (the path's first element) is not a word of the question", topic)
+		}
+		out = append(out, KGQuestion{Line: sc.line, Text: text, Topic: topic, Topics: []string{topic}, Answers: answers, Rels: rels})
+	}
+	return out, sc.Err()
+}
+
+// pathQuestionAnswers splits FIRST(ANS1/ANS2/.../) into the answer set.
+func pathQuestionAnswers(s string) ([]string, error) {
+	if !strings.HasSuffix(s, "/)") {
+		return nil, fmt.Errorf("want FIRST(ANS1/ANS2/.../), got %q", s)
+	}
+	for i := strings.IndexByte(s, '('); i >= 0; {
+		first, list := s[:i], strings.Split(s[i+1:len(s)-2], "/")
+		if first != "" && slices.Contains(list, first) && !slices.Contains(list, "") {
+			return list, nil
+		}
+		j := strings.IndexByte(s[i+1:], '(')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return nil, fmt.Errorf("want FIRST(ANS1/ANS2/.../) with FIRST one of the answers, got %q", s)
+}
+
+// pathQuestionPath reads topic#rel1#e1#...#answer, optionally followed by
+// #<end>#answer, into the topic and the relations.
+func pathQuestionPath(s string) (string, []string, error) {
+	parts := strings.Split(s, "#")
+	if i := slices.Index(parts, "<end>"); i >= 0 {
+		if i == 0 || i != len(parts)-2 || parts[i+1] != parts[i-1] {
+			return "", nil, fmt.Errorf("<end> must be followed by the path's last entity only, got %q", s)
+		}
+		parts = parts[:i]
+	}
+	if len(parts) < 3 || len(parts)%2 == 0 {
+		return "", nil, fmt.Errorf("want entity#relation#entity[#relation#entity...], got %q", s)
+	}
+	for i, p := range parts {
+		if strings.TrimSpace(p) == "" {
+			return "", nil, fmt.Errorf("element %d of %q is empty", i+1, s)
+		}
+	}
+	if strings.ContainsAny(parts[0], "[]") {
+		return "", nil, fmt.Errorf("the topic entity %q holds a bracket, which would not mark it", parts[0])
+	}
+	var rels []string
+	for i := 1; i < len(parts); i += 2 {
+		rels = append(rels, parts[i])
+	}
+	return parts[0], rels, nil
+}
+
+// bracketWord marks the first occurrence of word in text that stands
+// between spaces (or the text's ends) as [word].
+func bracketWord(text, word string) (string, bool) {
+	for from := 0; ; {
+		i := strings.Index(text[from:], word)
+		if i < 0 {
+			return "", false
+		}
+		i += from
+		end := i + len(word)
+		if (i == 0 || text[i-1] == ' ') && (end == len(text) || text[end] == ' ') {
+			return text[:i] + "[" + word + "]" + text[end:], true
+		}
+		from = i + 1
+	}
+}
+
+// Plan is the question's relation path as a plan over the triples SKB: from
+// the path column (PathQuestion) or the question type (MetaQA).
+func (q KGQuestion) Plan() (Plan, bool) {
+	if len(q.Rels) == 0 {
+		return MetaQAPlan(q.QType, q.Topic)
+	}
+	path := []string{TriplesEntityType}
+	for _, r := range q.Rels {
+		path = append(path, r, TriplesEntityType)
+	}
+	return Plan{Metapath: [][]string{path}, Restriction: map[string][]string{TriplesEntityType: {q.Topic}}}, true
+}
+
+// SplitByPosition assigns questions to train, val and test by their
+// position in the file: of every ten, the first six train, two val, two
+// test (MetaQA's dev files, which have no split of their own).
+func SplitByPosition(ids []int) map[string][]int {
+	out := map[string][]int{}
+	for i, id := range ids {
+		s := SplitTrain
+		switch i % 10 {
+		case 6, 7:
+			s = SplitVal
+		case 8, 9:
+			s = SplitTest
+		}
+		out[s] = append(out[s], id)
+	}
+	return out
+}
+
+// SplitRandom assigns questions to train, val and test at random, 80/10/10
+// as IRN splits PathQuestion: a permutation seeded by seed; the first
+// ⌊0.8n⌋ train, the next ⌊0.1n⌋ val, the rest test; each split in file
+// order.
+func SplitRandom(ids []int, seed uint64) map[string][]int {
+	perm := rand.New(rand.NewPCG(seed, 0x5eed)).Perm(len(ids))
+	nTrain, nVal := len(ids)*8/10, len(ids)/10
+	out := map[string][]int{}
+	for i, p := range perm {
+		s := SplitTest
+		switch {
+		case i < nTrain:
+			s = SplitTrain
+		case i < nTrain+nVal:
+			s = SplitVal
+		}
+		out[s] = append(out[s], ids[p])
+	}
+	for _, v := range out {
+		sort.Ints(v)
+	}
+	return out
+}
+
+// KGQAFileSpec is a question file given as FILE[:SPLIT].
+type KGQAFileSpec struct {
+	Path  string
+	Split string // "" when none was given
+}
+
+// ParseKGQAFileSpec splits FILE[:SPLIT] at its last colon.
+func ParseKGQAFileSpec(spec string) KGQAFileSpec {
+	if i := strings.LastIndex(spec, ":"); i > 0 {
+		return KGQAFileSpec{Path: spec[:i], Split: spec[i+1:]}
+	}
+	return KGQAFileSpec{Path: spec}
+}
+
+// MetaQAQuestionFiles lists MetaQA's question files below dir
+// (*/qa_*.txt and */*/qa_*.txt, question-type files excluded), sorted.
+func MetaQAQuestionFiles(dir string) []string {
+	var out []string
+	for _, pat := range []string{"*/qa_*.txt", "*/*/qa_*.txt"} {
+		m, _ := filepath.Glob(filepath.Join(dir, pat))
+		for _, f := range m {
+			if !strings.HasSuffix(f, "_qtype.txt") {
+				out = append(out, f)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// KGQAFileResult reports one imported question file.
+type KGQAFileResult struct {
+	File, Format string
+	Split        string // the split holding all of the file's questions
+	Assigned     string // how they were spread over train/val/test
+	Stats        KGQAStats
+}
+
+// KGQAImport is what ImportKGQA added besides the questions.
+type KGQAImport struct {
+	Plans      map[int]Plan // from question types (MetaQA) or paths (PathQuestion)
+	Incomplete map[int]bool // questions with answers the KB lacks
+	Files      []KGQAFileResult
+}
+
+// ImportKGQA reads question files (either format) into skb's QA. A file
+// given with a split (FILE:SPLIT) puts its questions in that split only. A
+// file without one gets a split of its own, named after its directory and
+// file (MetaQA's 1-hop/qa_dev.txt: "1-hop-dev"; PQ-2H.txt: "<dir>-PQ-2H"),
+// and its questions are also spread over train, val and test: MetaQA's by
+// position (SplitByPosition, 60/20/20), PathQuestion's at random
+// (SplitRandom, 80/10/10, seeded by seed), so planners and rerankers can
+// train on part of a file and report on the rest.
+func ImportKGQA(skb *SKB, specs []KGQAFileSpec, seed uint64) (*KGQAImport, error) {
+	imp := &KGQAImport{Plans: map[int]Plan{}, Incomplete: map[int]bool{}}
+	for _, spec := range specs {
+		qtype := strings.TrimSuffix(spec.Path, ".txt") + "_qtype.txt"
+		if _, err := os.Stat(qtype); err != nil {
+			qtype = ""
+		}
+		qs, format, err := ReadKGQAFile(spec.Path, qtype)
+		if err != nil {
+			return nil, err
+		}
+		split := spec.Split
+		if split == "" {
+			split = filepath.Base(filepath.Dir(spec.Path)) + "-" + strings.TrimSuffix(strings.TrimPrefix(filepath.Base(spec.Path), "qa_"), ".txt")
+		}
+		res := KGQAFileResult{File: spec.Path, Format: format, Split: split, Stats: KGQAToQA(skb, split, qs)}
+		added := skb.QA.Queries[len(skb.QA.Queries)-len(qs):]
+		ids := make([]int, len(added))
+		for i, q := range added {
+			ids[i] = q.ID
+			if len(q.Answers) < len(qs[i].Answers) {
+				imp.Incomplete[q.ID] = true
+			}
+			if p, ok := qs[i].Plan(); ok {
+				imp.Plans[q.ID] = p
+			}
+		}
+		if spec.Split == "" {
+			var parts map[string][]int
+			if format == KGQAPathQuestion {
+				parts, res.Assigned = SplitRandom(ids, seed), fmt.Sprintf("train/val/test at random, 80/10/10, seed %d", seed)
+			} else {
+				parts, res.Assigned = SplitByPosition(ids), "train/val/test by position, 60/20/20"
+			}
+			for _, s := range []string{SplitTrain, SplitVal, SplitTest} {
+				skb.QA.Splits[s] = append(skb.QA.Splits[s], parts[s]...)
+			}
+		} else {
+			res.Assigned = "that split only"
+		}
+		imp.Files = append(imp.Files, res)
+	}
+	return imp, nil
+}
