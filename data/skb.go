@@ -5,7 +5,9 @@ import (
 	"strings"
 )
 
-// Node is one SKB node. Fields is aligned with Schema.TextFields.
+// Node is one SKB node. Fields is aligned with Schema.TextFields. When the
+// schema lists a text field called "name", that field is the node's Name:
+// its slot in Fields stays empty and SKB.Field reads Name.
 type Node struct {
 	Type   TypeID
 	Name   string
@@ -42,13 +44,13 @@ func (s *SKB) NumNodes() int { return len(s.Nodes) }
 
 // Document returns the whole-document text of a node: its name, then one
 // "field: value" line per non-empty text field in schema order (a text field
-// called "name" is skipped since the name comes first).
+// called "name" is the name, which comes first, and is not repeated).
 func (s *SKB) Document(id uint32) string {
 	n := &s.Nodes[id]
 	var b strings.Builder
 	b.WriteString(n.Name)
 	for i, f := range s.Schema.TextFields {
-		if f == "name" || i >= len(n.Fields) || n.Fields[i] == "" {
+		if f == NameField || i >= len(n.Fields) || n.Fields[i] == "" {
 			continue
 		}
 		b.WriteByte('\n')
@@ -59,17 +61,17 @@ func (s *SKB) Document(id uint32) string {
 	return b.String()
 }
 
-// Field returns the raw value of a text field of a node ("name" gives the
-// node's name when the schema has no such text field).
+// NameField is the text field that is a node's name.
+const NameField = "name"
+
+// Field returns the raw value of a text field of a node. "name" is the
+// node's name, whether or not the schema lists it among its text fields.
 func (s *SKB) Field(id uint32, field string) string {
-	if i, ok := s.Schema.FieldIndex(field); ok {
-		if i < len(s.Nodes[id].Fields) {
-			return s.Nodes[id].Fields[i]
-		}
-		return ""
-	}
-	if field == "name" {
+	if field == NameField {
 		return s.Nodes[id].Name
+	}
+	if i, ok := s.Schema.FieldIndex(field); ok && i < len(s.Nodes[id].Fields) {
+		return s.Nodes[id].Fields[i]
 	}
 	return ""
 }
@@ -101,6 +103,9 @@ func (s *SKB) Validate() error {
 		}
 		if len(s.Nodes[i].Fields) != nf {
 			return fmt.Errorf("node %d: has %d fields, schema has %d", i, len(s.Nodes[i].Fields), nf)
+		}
+		if ni, ok := s.Schema.FieldIndex(NameField); ok && s.Nodes[i].Fields[ni] != "" {
+			return fmt.Errorf("node %d: text field %q holds %q: the name field is the node's Name (%q), its slot stays empty", i, NameField, s.Nodes[i].Fields[ni], s.Nodes[i].Name)
 		}
 	}
 	n := uint32(len(s.Nodes))

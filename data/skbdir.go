@@ -211,6 +211,17 @@ func parseNodeLine(file string, line int, b []byte, schema *Schema) (Node, error
 		if !ok {
 			return Node{}, perrf(file, line, "fields."+k, ErrUnknownField, "%q is not in schema text_fields", k)
 		}
+		if k == NameField {
+			// The name field is the node's name: it may give the name
+			// (when "name" is absent or empty) or repeat it, never differ.
+			switch {
+			case n.Name == "":
+				n.Name = v
+			case v != "" && v != n.Name:
+				return Node{}, perrf(file, line, "fields."+k, ErrSyntax, "%q differs from the node's name %q (the name field is the name)", v, n.Name)
+			}
+			continue
+		}
 		n.Fields[i] = v
 	}
 	return n, nil

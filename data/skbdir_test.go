@@ -350,3 +350,63 @@ func FuzzParseKGQA(f *testing.F) {
 		}
 	})
 }
+
+// TestSKBDirNameField: a schema listing "name" among its text fields (as
+// ../shared/data/wordnet-skb does) makes that field the node's name: Field
+// reads the name, fields.name in nodes.jsonl may give the name or repeat it
+// but not differ, and the whole document is unchanged (the name first, not
+// repeated as a "name:" line).
+func TestSKBDirNameField(t *testing.T) {
+	schema := `{"format":"skbdir/1","name":"t","node_types":["a"],"relation_types":["r"],"candidate_types":["a"],"text_fields":["name","definition"]}`
+	dir := writeDir(t, map[string]string{
+		"schema.json": schema,
+		"nodes.jsonl": `{"id":0,"type":"a","name":"dog","fields":{"definition":"a domestic canine"}}
+{"id":1,"type":"a","fields":{"name":"cat","definition":"a feline"}}
+{"id":2,"type":"a","name":"fox","fields":{"name":"fox"}}
+`,
+		"edges.tsv": "0\tr\t1\n",
+	})
+	skb, err := ReadSKBDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"dog", "cat", "fox"} {
+		if got := skb.Field(uint32(i), "name"); got != want || skb.Nodes[i].Name != want {
+			t.Errorf("node %d: Field(name) = %q, Name = %q, want %q", i, got, skb.Nodes[i].Name, want)
+		}
+		if skb.Nodes[i].Fields[0] != "" {
+			t.Errorf("node %d: name slot holds %q", i, skb.Nodes[i].Fields[0])
+		}
+	}
+	for i, want := range []string{"dog\ndefinition: a domestic canine", "cat\ndefinition: a feline", "fox"} {
+		if got := skb.Document(uint32(i)); got != want {
+			t.Errorf("Document(%d) = %q, want %q", i, got, want)
+		}
+	}
+	if err := skb.Validate(); err != nil {
+		t.Error(err)
+	}
+	// Written back, the name is not repeated under fields.
+	out := filepath.Join(t.TempDir(), "out")
+	if err := WriteSKBDir(out, skb, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(out, "nodes.jsonl"))
+	if want := `{"id":1,"type":"a","name":"cat","fields":{"definition":"a feline"}}`; !strings.Contains(string(b), want) {
+		t.Errorf("nodes.jsonl written as\n%s", b)
+	}
+	_, err = ReadSKBDir(writeDir(t, map[string]string{"schema.json": schema,
+		"nodes.jsonl": `{"id":0,"type":"a","name":"dog","fields":{"name":"hound"}}` + "\n", "edges.tsv": "0\tr\t0\n"}))
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Line != 1 || pe.Field != "fields.name" {
+		t.Errorf("a differing fields.name: %v", err)
+	}
+	skb.Nodes[2].Fields[0] = "vixen"
+	if err := skb.Validate(); err == nil {
+		t.Error("Validate accepted a name slot that differs from the name")
+	}
+	// Without "name" in the schema, Field("name") is the name too.
+	if got := tinySKB().Field(2, "name"); got != "Acme" {
+		t.Errorf("tiny Field(2, name) = %q", got)
+	}
+}

@@ -230,8 +230,8 @@ func (g *Graph) buildAttrs(skb *data.SKB) error {
 					r.SetEnum("type", g.schema.NodeTypes[nd.Type])
 					r.SetString("name", nd.Name)
 					for fi, col := range g.fieldCols {
-						if fi < len(nd.Fields) && nd.Fields[fi] != "" {
-							r.SetString(col, nd.Fields[fi])
+						if v := skb.Field(uint32(i), g.schema.TextFields[fi]); v != "" {
+							r.SetString(col, v)
 						}
 					}
 					return nil

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/models"
 )
 
@@ -78,5 +80,24 @@ func TestMFARFieldsAndScores(t *testing.T) {
 	w, _ := m.Explain(q.Text)
 	if len(w) != 22 || math.Abs(float64(w[0].Weight)-1.0/22) > 1e-6 {
 		t.Errorf("initial weights %v", w[:2])
+	}
+}
+
+// TestMFARNameField: a schema listing "name" among its text fields gives
+// mFAR a name field holding the node names (it was empty).
+func TestMFARNameField(t *testing.T) {
+	skb := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"synset"}, RelationTypes: []string{"hypernym"},
+		CandidateTypes: []string{"synset"}, TextFields: []string{"name", "definition"}}}
+	skb.Nodes = []data.Node{{Name: "dog", Fields: []string{"", "a domestic canine"}}, {Name: "canine", Fields: []string{"", "a carnivore"}}}
+	skb.Edges.Add(0, 0, 1)
+	ws, err := workspace.Build(context.Background(), skb, nil, workspace.Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	fs := MFARFields(&skb.Schema)
+	m := &MFAR{ws: ws}
+	if fs[1] != (MFARField{Name: "name", Kind: "text"}) || m.FieldText(fs[1], 0) != "dog" || m.FieldText(fs[1], 1) != "canine" || m.FieldText(fs[2], 0) != "a domestic canine" {
+		t.Errorf("fields %v: name %q %q", fs, m.FieldText(fs[1], 0), m.FieldText(fs[1], 1))
 	}
 }

@@ -201,13 +201,13 @@ func BuildSimilarityGraph(ctx context.Context, ws *workspace.Workspace, d *Dense
 	var fields []*index.Matrix
 	var present [][]bool
 	var names []string
-	for f, name := range ws.SKB.Schema.TextFields {
+	for _, name := range ws.SKB.Schema.TextFields {
 		texts := make([]string, len(nodes))
 		pr := make([]bool, len(nodes))
 		some := false
 		for i, v := range nodes {
-			if fs := ws.SKB.Nodes[v].Fields; f < len(fs) && fs[f] != "" {
-				texts[i], pr[i], some = fs[f], true, true
+			if t := ws.SKB.Field(v, name); t != "" {
+				texts[i], pr[i], some = t, true, true
 			}
 		}
 		if !some {

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -258,6 +259,54 @@ func TestImportKGQASplits(t *testing.T) {
 	}
 	if q, _ := w.SKB.QA.ByID(1); q.Text != "which nationality is [cid] 's couple ?" {
 		t.Errorf("question 1 %q", q.Text)
+	}
+}
+
+// TestSearchNameField: an skbdir whose schema lists "name" among its text
+// fields (as WordNet's) gets a name index that finds nodes by name, and the
+// whole-document index is the same as without it.
+func TestSearchNameField(t *testing.T) {
+	dir := t.TempDir()
+	mk := func(name string, fields string) string {
+		skb := filepath.Join(dir, name)
+		os.MkdirAll(skb, 0o755)
+		os.WriteFile(filepath.Join(skb, "schema.json"), []byte(`{"format":"skbdir/1","name":"t","node_types":["synset"],"relation_types":["hypernym"],"candidate_types":["synset"],"text_fields":`+fields+`}`), 0o644)
+		os.WriteFile(filepath.Join(skb, "nodes.jsonl"), []byte(`{"id":0,"type":"synset","name":"dog","fields":{"definition":"a domestic canine"}}
+{"id":1,"type":"synset","name":"canine","fields":{"definition":"a carnivore like a dog or wolf"}}
+`), 0o644)
+		os.WriteFile(filepath.Join(skb, "edges.tsv"), []byte("0\thypernym\t1\n"), 0o644)
+		ws := filepath.Join(dir, name+"-ws")
+		if _, e, code := run(t, "import", "--in", skb, "--out", ws); code != 0 {
+			t.Fatalf("import: %s", e)
+		}
+		return ws
+	}
+	withName, without := mk("named", `["name","definition"]`), mk("plain", `["definition"]`)
+	type result struct {
+		Hits []struct {
+			Node  uint32
+			Score float32
+		}
+	}
+	search := func(ws string, args ...string) result {
+		out, e, code := run(t, append([]string{"search", ws, "--json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("search: %s", e)
+		}
+		var r result
+		json.Unmarshal([]byte(out), &r)
+		return r
+	}
+	for _, ws := range []string{withName, without} {
+		// "dog" is node 0's whole name and a word of node 1's definition:
+		// the name index holds node 0 only.
+		if r := search(ws, "dog", "--field", "name"); len(r.Hits) != 1 || r.Hits[0].Node != 0 {
+			t.Errorf("%s: name search %+v", ws, r)
+		}
+	}
+	a, b := search(withName, "dog canine"), search(without, "dog canine")
+	if len(a.Hits) != 2 || !reflect.DeepEqual(a, b) {
+		t.Errorf("doc search with name in the schema %+v, without %+v", a, b)
 	}
 }
 
