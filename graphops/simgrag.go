@@ -17,15 +17,20 @@ import (
 // Distance (GSD) are returned.
 //
 // A match maps every pattern node to a graph node and every pattern triple
-// to a stored triple between the images of its ends; no stored triple serves
-// two pattern triples (a trail, not a walk). Pattern nodes may share an
-// image: a path may come back to where it started when it comes back over
-// other facts than it left by (PathQuestion: shah_shuja -parents-> Mumtaz
-// Mahal -children-> shah_shuja, two stored triples), but never by walking
-// one fact back (MetaQA: a film's actor's films never include the film
-// through the one starred_actors triple that led to the actor). SimGRAG's
-// paper asks for isomorphisms (distinct images), which rules out questions
-// whose answer is their own topic entity.
+// to a stored triple between the images of its ends, such that no two
+// pattern triples that meet at a pattern node take the same stored triple:
+// a path never crosses a fact and comes straight back over it (MetaQA: the
+// films sharing an actor with a film never include that film through the
+// one starred_actors triple that led to the actor; a conjunction's two
+// branches are two facts). Otherwise images may repeat. A path may come
+// back to its topic over other facts (PathQuestion: shah_shuja -parents->
+// Mumtaz Mahal -children-> shah_shuja), and cross a fact again further on
+// (PathQuestion 3-hop: the child of the parent of X's child is that child
+// too, X -children-> C -parents-> X -children-> C). SimGRAG's paper asks for
+// isomorphisms (distinct images), which makes such answers unreachable.
+// (Measured on the question types' and paths' relation chains: PathQuestion
+// follows directed walks, MetaQA's 3-hop answers exclude what is reached by
+// going back over a fact; this rule reproduces both.)
 
 // NodeCand is a graph node and its embedding distance to a pattern node.
 type NodeCand struct {
@@ -288,7 +293,7 @@ func TopKSubgraphs(g *Graph, p *MatchPattern, k int, prune bool) ([]Subgraph, Ma
 	s := &matcher{g: g, p: p, k: k, prune: prune, steps: p.searchPlan(g)}
 	s.nodes = make([]uint32, len(p.Nodes))
 	s.rels = make([]data.RelID, len(p.Edges))
-	s.load = map[tripleKey]int{}
+	s.load = map[nodeTriple]int{}
 	nr := len(g.Schema().RelationTypes)
 	s.relDist = make([][]float32, len(p.Edges))
 	for i, e := range p.Edges {
@@ -334,7 +339,7 @@ type matcher struct {
 	steps    []step
 	nodes    []uint32
 	rels     []data.RelID
-	load     map[tripleKey]int // pattern triples mapped onto each graph entry
+	load     map[nodeTriple]int // per pattern node, its triples mapped onto each graph entry
 	relDist  [][]float32
 	nodeDist []map[uint32]float32
 	best     worstFirst
@@ -356,11 +361,31 @@ func keyOf(a uint32, r data.RelID, b uint32) tripleKey {
 	return tripleKey{a, b, r}
 }
 
-// unload frees one pattern triple's use of key (an unused key leaves the
-// map, so an empty map means no triple is in use).
-func (s *matcher) unload(key tripleKey) {
-	if s.load[key]--; s.load[key] == 0 {
-		delete(s.load, key)
+// nodeTriple is a graph entry as seen from one pattern node.
+type nodeTriple struct {
+	p int // pattern node
+	k tripleKey
+}
+
+// free reports whether pattern node p can take one more pattern triple
+// onto entry k, which n stored triples make up.
+func (s *matcher) free(p int, k tripleKey, n int) bool {
+	return len(s.load) == 0 || s.load[nodeTriple{p, k}] < n
+}
+
+// take records pattern triple (a, b)'s use of entry k at both its ends.
+func (s *matcher) take(a, b int, k tripleKey) {
+	s.load[nodeTriple{a, k}]++
+	s.load[nodeTriple{b, k}]++
+}
+
+// release undoes take (an unused key leaves the map, so an empty map means
+// no triple is in use).
+func (s *matcher) release(a, b int, k tripleKey) {
+	for _, key := range []nodeTriple{{a, k}, {b, k}} {
+		if s.load[key]--; s.load[key] == 0 {
+			delete(s.load, key)
+		}
 	}
 }
 
@@ -426,12 +451,12 @@ func (s *matcher) assign(i int, o option, acc float64) {
 	if st.edge >= 0 {
 		s.rels[st.edge] = o.r
 		key = keyOf(s.nodes[st.from], o.r, o.v)
-		s.load[key]++
+		s.take(st.from, st.node, key)
 	}
 	s.stats.Expanded++
 	s.close(i, 0, acc+o.cost)
 	if st.edge >= 0 {
-		s.unload(key)
+		s.release(st.from, st.node, key)
 	}
 }
 
@@ -443,13 +468,15 @@ func (s *matcher) close(i, j int, acc float64) {
 		return
 	}
 	e := st.closing[j]
-	a, b := s.nodes[s.p.Edges[e].H], s.nodes[s.p.Edges[e].T]
+	pa, pb := s.p.Edges[e].H, s.p.Edges[e].T
+	a, b := s.nodes[pa], s.nodes[pb]
 	var opts []option
 	for r, d := range s.relDist[e] {
 		if math.IsInf(float64(d), 1) {
 			continue
 		}
-		if n := s.g.Triples(a, data.RelID(r), b); n > s.load[keyOf(a, data.RelID(r), b)] {
+		k := keyOf(a, data.RelID(r), b)
+		if n := s.g.Triples(a, data.RelID(r), b); n > 0 && s.free(pa, k, n) && s.free(pb, k, n) {
 			opts = append(opts, option{r: data.RelID(r), cost: float64(d)})
 		}
 	}
@@ -464,9 +491,9 @@ func (s *matcher) close(i, j int, acc float64) {
 		}
 		s.rels[e] = o.r
 		key := keyOf(a, o.r, b)
-		s.load[key]++
+		s.take(pa, pb, key)
 		s.close(i, j+1, acc+o.cost)
-		s.unload(key)
+		s.release(pa, pb, key)
 	}
 }
 
@@ -519,8 +546,8 @@ func (s *matcher) descend(i int, acc float64) {
 				continue
 			}
 		}
-		if len(s.load) > 0 && s.load[keyOf(from, rel[x], v)] >= tripleCount(s.g.Dir(from, x), v == from) {
-			continue // every stored triple of this entry serves another pattern triple
+		if !s.free(st.from, keyOf(from, rel[x], v), tripleCount(s.g.Dir(from, x), v == from)) {
+			continue // the walk would come straight back over a fact
 		}
 		opts = append(opts, option{v: v, r: rel[x], cost: cost})
 	}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/strata-retrieval/strata/data"
 )
 
@@ -107,13 +109,14 @@ func storedTriples(skb *data.SKB) map[[3]uint32]int {
 
 // bruteForce enumerates every mapping of the pattern's nodes onto their
 // candidate sets (images may repeat) and every choice of stored triples for
-// its edges, each stored triple serving at most one pattern edge, and keeps
-// the k best: the specification TopKSubgraphs must meet.
+// its edges such that the edges meeting at any pattern node take distinct
+// stored triples, and keeps the k best: the specification TopKSubgraphs
+// must meet.
 func bruteForce(g *Graph, stored map[[3]uint32]int, p *MatchPattern, k int) []Subgraph {
 	var all []Subgraph
 	nodes := make([]uint32, len(p.Nodes))
 	rels := make([]data.RelID, len(p.Edges))
-	use := map[[3]uint32]int{}
+	use := map[[4]uint32]int{} // (pattern node, entry) -> edges at the node on the entry
 	var edgesAt func(int)
 	edgesAt = func(j int) {
 		if j == len(p.Edges) {
@@ -123,12 +126,16 @@ func bruteForce(g *Graph, stored map[[3]uint32]int, p *MatchPattern, k int) []Su
 		e := p.Edges[j]
 		for _, rc := range e.Rels {
 			a, b := nodes[e.H], nodes[e.T]
-			key := [3]uint32{min(a, b), max(a, b), uint32(rc.Rel)}
-			if use[key] < stored[key] {
+			entry := [3]uint32{min(a, b), max(a, b), uint32(rc.Rel)}
+			ka := [4]uint32{uint32(e.H), entry[0], entry[1], entry[2]}
+			kb := [4]uint32{uint32(e.T), entry[0], entry[1], entry[2]}
+			if use[ka] < stored[entry] && use[kb] < stored[entry] {
 				rels[j] = rc.Rel
-				use[key]++
+				use[ka]++
+				use[kb]++
 				edgesAt(j + 1)
-				use[key]--
+				use[ka]--
+				use[kb]--
 			}
 		}
 	}
@@ -165,7 +172,7 @@ func TestTopKSubgraphsExact(t *testing.T) {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	cases, nonEmpty, pruned, shared := 0, 0, 0, 0
+	cases, nonEmpty, pruned, shared, recrossed := 0, 0, 0, 0, 0
 	for trial := range 60 {
 		g, skb := randomGraph(t, r, 8+r.IntN(10), 20+r.IntN(60))
 		stored := storedTriples(skb)
@@ -176,6 +183,18 @@ func TestTopKSubgraphsExact(t *testing.T) {
 			for _, w := range want {
 				if len(slices.Compact(slices.Sorted(slices.Values(w.Nodes)))) < len(w.Nodes) {
 					shared++
+				}
+				// A stored triple taken by more pattern edges than it has
+				// copies: edges that do not meet, crossing a fact again.
+				on := map[[3]uint32]int{}
+				for i, e := range p.Edges {
+					a, b := w.Nodes[e.H], w.Nodes[e.T]
+					on[[3]uint32{min(a, b), max(a, b), uint32(w.Rels[i])}]++
+				}
+				for entry, n := range on {
+					if n > stored[entry] {
+						recrossed++
+					}
 				}
 			}
 			for _, prune := range []bool{true, false} {
@@ -207,10 +226,10 @@ func TestTopKSubgraphsExact(t *testing.T) {
 	// The property must be exercised: most random patterns have matches,
 	// pruning must cut work somewhere, and some matches come back to a node
 	// over a second stored triple.
-	if nonEmpty < cases/3 || pruned == 0 || shared == 0 {
-		t.Fatalf("%d of %d patterns had matches, pruning cut work in %d, %d matches share a node", nonEmpty, cases, pruned, shared)
+	if nonEmpty < cases/3 || pruned == 0 || shared == 0 || recrossed == 0 {
+		t.Fatalf("%d of %d patterns had matches, pruning cut work in %d, %d matches share a node, %d cross a fact again", nonEmpty, cases, pruned, shared, recrossed)
 	}
-	t.Logf("%d patterns, %d with matches, pruning cut work in %d, %d matches share a node", cases, nonEmpty, pruned, shared)
+	t.Logf("%d patterns, %d with matches, pruning cut work in %d, %d matches share a node, %d cross a fact again", cases, nonEmpty, pruned, shared, recrossed)
 }
 
 func TestTopKSubgraphsHand(t *testing.T) {
@@ -263,8 +282,10 @@ func TestTopKSubgraphsHand(t *testing.T) {
 
 // TestTopKSubgraphsReturnToTopic: a path may come back to its known node
 // over stored triples other than those it left by (PathQuestion's "the child
-// of shah_shuja's parent" is shah_shuja), never by walking one triple back
-// (MetaQA's "films sharing an actor with [Film]" never include the film).
+// of shah_shuja's parent" is shah_shuja), and cross a fact again further on
+// ("the child of the parent of shah_shuja's parent" is his parent's child),
+// never by going straight back over one triple (MetaQA's "films sharing an
+// actor with [Film]" never include the film).
 func TestTopKSubgraphsReturnToTopic(t *testing.T) {
 	s := &data.SKB{Schema: data.Schema{
 		Format: data.FormatSKBDir, NodeTypes: []string{"entity"},
@@ -330,5 +351,20 @@ func TestTopKSubgraphsReturnToTopic(t *testing.T) {
 	// shah_shuja -parents- ? -parents- ?: nothing (one parents triple).
 	if got := chain(0, 0, 0); len(got) != 0 {
 		t.Errorf("parent of shah_shuja's parent = %v, want none", got)
+	}
+	// shah_shuja -parents- M -children- shah_shuja -parents- M: three
+	// hops, the third crossing the first one's fact again (the edges do
+	// not meet); and M -children- dara only if via shah_shuja.
+	p3 := &MatchPattern{
+		Nodes: []PatternNode{{Known: true, Type: -1, Cands: []NodeCand{{0, 0}}}, {Type: -1}, {Type: -1}, {Type: -1}},
+		Edges: []PatternEdge{{H: 0, T: 1, Rels: []RelCand{{0, 0}}}, {H: 1, T: 2, Rels: []RelCand{{1, 0}}}, {H: 2, T: 3, Rels: []RelCand{{0, 0}}}},
+	}
+	subs, _, err := TopKSubgraphs(g, p3, 10, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Subgraph{{Nodes: []uint32{0, 1, 0, 1}, Rels: []data.RelID{0, 1, 0}}}
+	if !cmp.Equal(subs, want) {
+		t.Errorf("parent of the child of shah_shuja's parent: %+v, want %+v", subs, want)
 	}
 }
