@@ -52,17 +52,13 @@ func RestrictionText(text string, ments []graphops.LinkedMention, anchors []int)
 // restrictScorer scores nodes by BM25 of a restriction text over their
 // documents (0 for non-candidates and unmatched documents).
 func restrictScorer(ws *workspace.Workspace, text string) func(uint32) float32 {
-	hits := ws.Doc.ScoreAll(text, nil)
-	m := make(map[uint32]float32, len(hits))
-	for _, h := range hits {
-		m[h.ID] = h.Score
-	}
+	score := ws.Doc.Scorer(text)
 	return func(v uint32) float32 {
 		d, ok := ws.DocOf(v)
 		if !ok {
 			return 0
 		}
-		return m[d]
+		return score(d)
 	}
 }
 

@@ -276,6 +276,34 @@ func (ix *BM25) Score(query string, doc uint32) float32 {
 	return sum
 }
 
+// Scorer returns a function giving the BM25 score of one document for
+// query, as Score does, with the query tokenized once: for scoring a few
+// documents chosen elsewhere (a plan's reached nodes) without touching the
+// whole postings of common terms. It is safe for concurrent use.
+func (ix *BM25) Scorer(query string) func(doc uint32) float32 {
+	type term struct {
+		docs []uint32
+		ws   []float32
+	}
+	var terms []term
+	for _, tok := range Tokenize(nil, query) {
+		if t, ok := ix.vocab[tok]; ok {
+			lo, hi := ix.off[t], ix.off[t+1]
+			terms = append(terms, term{ix.docs[lo:hi], ix.weights[lo:hi]})
+		}
+	}
+	return func(doc uint32) float32 {
+		var sum float32
+		for _, t := range terms {
+			i := sort.Search(len(t.docs), func(i int) bool { return t.docs[i] >= doc })
+			if i < len(t.docs) && t.docs[i] == doc {
+				sum += t.ws[i]
+			}
+		}
+		return sum
+	}
+}
+
 // SearchBatch runs Search for every query using all cores; results are in
 // query order. It stops early, returning ctx.Err(), when ctx is cancelled.
 func (ix *BM25) SearchBatch(ctx context.Context, queries []string, k int, allow []bool) ([][]Hit, error) {

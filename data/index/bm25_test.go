@@ -69,6 +69,15 @@ func TestBM25Golden(t *testing.T) {
 	if s := ix.Score("cat cat", 0); math.Abs(float64(s)-2*0.18800145) > 1e-6 {
 		t.Errorf("Score(cat cat, d0) = %v", s)
 	}
+	// Scorer tokenizes once and gives the same scores, 0 for documents
+	// without a query term.
+	sc := ix.Scorer("cat cat dog")
+	cat1, dog1 := ix.Score("cat", 1), ix.Score("dog", 1) // cat1 + dog1 = 0.55165717 above
+	for d, want := range []float32{2 * 0.18800145, 2*cat1 + dog1, 0} {
+		if got := sc(uint32(d)); math.Abs(float64(got-want)) > 1e-6 {
+			t.Errorf("Scorer(d%d) = %v, want %v", d, got, want)
+		}
+	}
 	// allow filters documents.
 	if got := ix.Search("cat", 10, []bool{true, false, true}); len(got) != 1 || got[0].ID != 0 {
 		t.Errorf("filtered Search = %v", got)
