@@ -269,7 +269,16 @@ func LoadModelOpts(ws *workspace.Workspace, dir string, ignoreFingerprint bool) 
 			if err := models.LoadParams(anchor.Params(), get); err != nil {
 				return nil, fmt.Errorf("%s: %w", dir, err)
 			}
-			if p, err = NewLinkingPlanner(ws, d, cfg, gate, anchor); err != nil {
+			var ranker *models.SparseLinear
+			if cfg.Anchors.RankDim > 0 {
+				if ranker, err = models.NewSparseLinear(cfg.Anchors.RankDim, "planner.ranker"); err != nil {
+					return nil, fmt.Errorf("%s: %w", dir, err)
+				}
+				if err := models.LoadParams(ranker.Params(), get); err != nil {
+					return nil, fmt.Errorf("%s: %w", dir, err)
+				}
+			}
+			if p, err = NewLinkingPlanner(ws, d, cfg, gate, anchor, ranker); err != nil {
 				return nil, fmt.Errorf("%s: %w", dir, err)
 			}
 		}

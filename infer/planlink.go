@@ -16,7 +16,7 @@ import (
 // Defaults of AnchorConfig.
 const (
 	defaultAnchorDim    = 1 << 18
-	defaultTopTemplates = 5
+	defaultTopTemplates = 8
 	defaultTopMentions  = 3
 )
 
@@ -184,17 +184,33 @@ func logSoftmax(s []float64) {
 	}
 }
 
-// PredictLinked plans a question with linked anchors (see Planner).
-func (p *Planner) PredictLinked(q data.Query) (PlanPrediction, error) {
-	none := PlanPrediction{Template: -1}
+// PlanCandidate is a (template, mentions) pair the linking planner
+// considered, with its plan executed.
+type PlanCandidate struct {
+	Plan       data.Plan
+	Template   int
+	Mentions   []int   // the anchor mention of each template path
+	TemplateLP float64 // log-probability of the template
+	AnchorLP   float64 // sum of the anchors' log-probabilities
+	Reach      []uint32
+	Err        error // the plan could not be executed (e.g. no anchor of its type)
+}
+
+// Score is the candidate's prior: template and anchor log-probabilities.
+func (c *PlanCandidate) Score() float64 { return c.TemplateLP + c.AnchorLP }
+
+// Candidates returns the (template, mentions) pairs the planner would try
+// for q, most probable first (at most 4·TopTemplates), each executed; the
+// mentions of q come back too.
+func (p *Planner) Candidates(q data.Query) ([]PlanCandidate, []graphops.LinkedMention, error) {
 	x, _, err := p.Features(q)
 	if err != nil {
-		return none, err
+		return nil, nil, err
 	}
 	probs := p.Gate.Forward(x, 1)
 	ments := p.ments.Find(q.Text)
 	if len(ments) == 0 {
-		return none, nil
+		return nil, ments, nil
 	}
 	words := graphops.MentionWords(q.Text)
 	order := make([]int, len(probs))
@@ -205,10 +221,10 @@ func (p *Planner) PredictLinked(q data.Query) (PlanPrediction, error) {
 	topT := cmp.Or(p.Cfg.Anchors.TopTemplates, defaultTopTemplates)
 	topM := cmp.Or(p.Cfg.Anchors.TopMentions, defaultTopMentions)
 	type combo struct {
-		ti    int
-		ments []int
-		nodes [][]uint32
-		score float64
+		ti     int
+		ments  []int
+		nodes  [][]uint32
+		lp, ap float64
 	}
 	var combos []combo
 	for _, ti := range order[:min(topT, len(order))] {
@@ -232,7 +248,7 @@ func (p *Planner) PredictLinked(q data.Query) (PlanPrediction, error) {
 		var rec func(pi int, chosen []int, score float64)
 		rec = func(pi int, chosen []int, score float64) {
 			if pi == len(tmpl) {
-				c := combo{ti: ti, ments: slices.Clone(chosen), score: score}
+				c := combo{ti: ti, ments: slices.Clone(chosen), lp: lp, ap: score}
 				for j, mi := range chosen {
 					c.nodes = append(c.nodes, nd[j][mi])
 				}
@@ -251,13 +267,12 @@ func (p *Planner) PredictLinked(q data.Query) (PlanPrediction, error) {
 				}
 			}
 		}
-		rec(0, nil, lp)
+		rec(0, nil, 0)
 	}
-	if len(combos) == 0 {
-		return none, nil
-	}
-	slices.SortStableFunc(combos, func(a, b combo) int { return cmp.Compare(b.score, a.score) })
-	build := func(c combo) data.Plan {
+	slices.SortStableFunc(combos, func(a, b combo) int { return cmp.Compare(b.lp+b.ap, a.lp+a.ap) })
+	combos = combos[:min(len(combos), 4*topT)]
+	out := make([]PlanCandidate, len(combos))
+	for i, c := range combos {
 		tmpl := p.Cfg.Templates[c.ti]
 		plan := data.Plan{Restriction: map[string][]string{}}
 		for pi, path := range tmpl {
@@ -279,25 +294,50 @@ func (p *Planner) PredictLinked(q data.Query) (PlanPrediction, error) {
 		if r := RestrictionText(q.Text, ments, c.ments); r != "" {
 			plan.Restriction[plan.TargetType()] = []string{r}
 		}
-		return plan
-	}
-	for _, c := range combos[:min(len(combos), 4*topT)] {
-		plan := build(c)
+		pc := PlanCandidate{Plan: plan, Template: c.ti, Mentions: c.ments, TemplateLP: c.lp, AnchorLP: c.ap}
 		res, err := graphops.ExecutePlan(p.ws.Graph, p.ws.Names(), plan)
 		if err != nil {
-			continue
+			pc.Err = err
 		}
-		n := 0
 		for _, v := range res.Reach {
 			if p.ws.CandMask[v] {
-				n++
+				pc.Reach = append(pc.Reach, v)
 			}
 		}
-		if n > 0 {
-			return PlanPrediction{Plan: plan, Prob: probs[c.ti], Template: c.ti, Reach: n}, nil
+		out[i] = pc
+	}
+	return out, ments, nil
+}
+
+// PredictLinked plans a question with linked anchors (see Planner): the
+// most probable candidate whose plan reaches a candidate.
+func (p *Planner) PredictLinked(q data.Query) (PlanPrediction, error) {
+	cs, _, err := p.Candidates(q)
+	if err != nil || len(cs) == 0 {
+		return PlanPrediction{Template: -1}, err
+	}
+	if p.Ranker != nil {
+		feats := p.RankFeatures(cs, p.CandidateScorers(cs))
+		best, bs := -1, float32(0)
+		for i, c := range cs {
+			if len(c.Reach) == 0 {
+				continue
+			}
+			if s := p.Ranker.Score(feats[i]); best < 0 || s > bs {
+				best, bs = i, s
+			}
+		}
+		if best >= 0 {
+			c := &cs[best]
+			return PlanPrediction{Plan: c.Plan, Prob: float32(math.Exp(c.TemplateLP)), Template: c.Template, Reach: len(c.Reach)}, nil
 		}
 	}
-	return PlanPrediction{Plan: build(combos[0]), Prob: probs[combos[0].ti], Template: combos[0].ti}, nil
+	for _, c := range cs {
+		if len(c.Reach) > 0 {
+			return PlanPrediction{Plan: c.Plan, Prob: float32(math.Exp(c.TemplateLP)), Template: c.Template, Reach: len(c.Reach)}, nil
+		}
+	}
+	return PlanPrediction{Plan: cs[0].Plan, Prob: float32(math.Exp(cs[0].TemplateLP)), Template: cs[0].Template}, nil
 }
 
 // AnchorGroup is one training example of the anchor scorer: the features
@@ -334,4 +374,170 @@ func (p *Planner) AnchorGroup(text string, ments []graphops.LinkedMention, ti, p
 		g.Feats = append(g.Feats, anchorFeatures(p.Cfg.Anchors.Dim, text, words, ments, mi, path[1], len(nodes), fan))
 	}
 	return g, g.Gold >= 0 && len(g.Feats) > 1
+}
+
+// rankedReach orders a candidate's reach by its restriction's BM25
+// (descending, ties by id) and returns it with the scores.
+func rankedReach(reach []uint32, score func(uint32) float32) ([]uint32, []float32) {
+	ids := slices.Clone(reach)
+	sc := make(map[uint32]float32, len(ids))
+	for _, v := range ids {
+		sc[v] = score(v)
+	}
+	slices.SortStableFunc(ids, func(a, b uint32) int {
+		if c := cmp.Compare(sc[b], sc[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	out := make([]float32, len(ids))
+	for i, v := range ids {
+		out[i] = sc[v]
+	}
+	return ids, out
+}
+
+// CandidateScorers returns, per candidate, the BM25 scorer of its
+// restriction (shared between candidates with the same text).
+func (p *Planner) CandidateScorers(cs []PlanCandidate) []func(uint32) float32 {
+	cache := map[string]func(uint32) float32{}
+	out := make([]func(uint32) float32, len(cs))
+	for i := range cs {
+		text := strings.Join(cs[i].Plan.TargetRestriction(), " ")
+		f, ok := cache[text]
+		if !ok {
+			if text == "" {
+				f = func(uint32) float32 { return 0 }
+			} else {
+				f = restrictScorer(p.ws, text)
+			}
+			cache[text] = f
+		}
+		out[i] = f
+	}
+	return out
+}
+
+// CandidateQuality is how well a candidate answers a question whose gold
+// answers are known: the F1 against them of its reach ranked by the
+// restriction and cut at the number of answers (0 for an empty reach).
+func CandidateQuality(c *PlanCandidate, score func(uint32) float32, gold []uint32) float64 {
+	if len(c.Reach) == 0 || len(gold) == 0 {
+		return 0
+	}
+	ids, _ := rankedReach(c.Reach, score)
+	k := min(len(ids), len(gold))
+	hits := 0
+	for _, v := range ids[:k] {
+		if slices.Contains(gold, v) {
+			hits++
+		}
+	}
+	if hits == 0 {
+		return 0
+	}
+	pr, rc := float64(hits)/float64(k), float64(hits)/float64(len(gold))
+	return 2 * pr * rc / (pr + rc)
+}
+
+// RankFeatures hashes the plan ranker's features of every candidate: its
+// template's and anchors' log-probabilities and ranks, its shape, how many
+// candidates it reaches, how its reach nests with the other candidates'
+// (a plan whose answers other plans also reach is corroborated), and how
+// sharply the restriction ranks its reach.
+func (p *Planner) RankFeatures(cs []PlanCandidate, scorers []func(uint32) float32) [][]uint32 {
+	dim := p.Cfg.Anchors.RankDim
+	out := make([][]uint32, len(cs))
+	trank := map[int]int{}
+	for _, c := range cs {
+		if _, ok := trank[c.Template]; !ok {
+			trank[c.Template] = len(trank)
+		}
+	}
+	h := fnv.New32a()
+	for i := range cs {
+		c := &cs[i]
+		var fs []uint32
+		add := func(parts ...string) {
+			h.Reset()
+			for _, s := range parts {
+				h.Write([]byte(s))
+				h.Write([]byte{0})
+			}
+			fs = append(fs, h.Sum32()%uint32(dim))
+		}
+		hops := 0
+		for _, path := range c.Plan.Metapath {
+			hops += len(path) / 2
+		}
+		paths := "paths" + strconv.Itoa(len(c.Plan.Metapath))
+		reach := "reach" + strconv.Itoa(bucket(len(c.Reach)))
+		tlp := "tlp" + strconv.Itoa(min(10, int(-2*c.TemplateLP)))
+		alp := "alp" + strconv.Itoa(min(10, int(-2*c.AnchorLP)))
+		margin := "nomargin"
+		if len(c.Reach) > 0 {
+			_, sc := rankedReach(c.Reach, scorers[i])
+			switch {
+			case sc[0] <= 0:
+				margin = "margin0"
+			case len(sc) == 1:
+				margin = "margin-single"
+			default:
+				margin = "margin" + strconv.Itoa(min(4, int(5*(sc[0]-sc[1])/sc[0])))
+			}
+		}
+		sub, sup := 0, 0
+		if len(c.Reach) > 0 {
+			for j := range cs {
+				if j == i || len(cs[j].Reach) == 0 {
+					continue
+				}
+				if isSubset(c.Reach, cs[j].Reach) {
+					sub++
+				}
+				if isSubset(cs[j].Reach, c.Reach) {
+					sup++
+				}
+			}
+		}
+		add("bias")
+		add(paths)
+		add("hops" + strconv.Itoa(hops))
+		add(reach)
+		add(tlp)
+		add(alp)
+		add("trank" + strconv.Itoa(min(9, trank[c.Template])))
+		add("crank" + strconv.Itoa(min(9, i)))
+		add(margin)
+		add("sub" + strconv.Itoa(min(3, sub)))
+		add("sup" + strconv.Itoa(min(3, sup)))
+		if c.Err != nil {
+			add("err")
+		}
+		add(paths, reach)
+		add(paths, tlp)
+		add(paths, margin)
+		add(reach, margin)
+		add(paths, "sub"+strconv.Itoa(min(3, sub)))
+		add(tlp, alp)
+		out[i] = fs
+	}
+	return out
+}
+
+// isSubset reports whether sorted a ⊆ sorted b.
+func isSubset(a, b []uint32) bool {
+	if len(a) > len(b) {
+		return false
+	}
+	j := 0
+	for _, v := range a {
+		for j < len(b) && b[j] < v {
+			j++
+		}
+		if j == len(b) || b[j] != v {
+			return false
+		}
+	}
+	return true
 }

@@ -44,6 +44,9 @@ type AnchorConfig struct {
 	// (most probable first, default 5) and the mentions per path (3).
 	TopTemplates int `json:"top_templates,omitempty"`
 	TopMentions  int `json:"top_mentions,omitempty"`
+	// RankDim sizes the plan ranker's hashed features (0: no ranker, the
+	// most probable candidate that reaches a candidate wins).
+	RankDim int `json:"rank_dim,omitempty"`
 }
 
 // Planner predicts a query's plan without an LLM: a classifier over the
@@ -66,6 +69,7 @@ type Planner struct {
 	Cfg    PlannerConfig
 	Gate   *models.Gate
 	Anchor *models.SparseLinear // nil unless Cfg.Anchors is set
+	Ranker *models.SparseLinear // the plan ranker; nil without Cfg.Anchors.RankDim
 	Dense  *DenseChannel
 	Linker *graphops.Linker
 	ws     *workspace.Workspace
@@ -87,12 +91,15 @@ func NewPlanner(ws *workspace.Workspace, d *DenseChannel, cfg PlannerConfig, gat
 
 // NewLinkingPlanner binds a planner that links its anchors (Cfg.Anchors
 // set) to a workspace. Templates must compile against the schema.
-func NewLinkingPlanner(ws *workspace.Workspace, d *DenseChannel, cfg PlannerConfig, gate *models.Gate, anchor *models.SparseLinear) (*Planner, error) {
+func NewLinkingPlanner(ws *workspace.Workspace, d *DenseChannel, cfg PlannerConfig, gate *models.Gate, anchor, ranker *models.SparseLinear) (*Planner, error) {
 	if cfg.Anchors == nil || anchor == nil {
 		return nil, fmt.Errorf("planner: a linking planner needs its anchor config and scorer")
 	}
+	if (cfg.Anchors.RankDim > 0) != (ranker != nil) {
+		return nil, fmt.Errorf("planner: plan ranker dimension %d but ranker %v", cfg.Anchors.RankDim, ranker != nil)
+	}
 	p := NewPlanner(ws, d, cfg, gate)
-	p.Anchor = anchor
+	p.Anchor, p.Ranker = anchor, ranker
 	if slices.Equal(ws.Mentions().Config().AliasFields, cfg.Anchors.Mentions.AliasFields) && cfg.Anchors.Mentions.MaxTokens == ws.Mentions().Config().MaxTokens {
 		p.ments = ws.Mentions()
 	} else {

@@ -65,3 +65,40 @@ func (m *SparseLinear) ListwiseGrad(feats [][]uint32, gold int, g []float32) flo
 	}
 	return -math.Log(s[gold] / z)
 }
+
+// ListwiseGradSet is ListwiseGrad with several gold candidates: the
+// target is uniform over gold, the loss −Σ_g log softmax(s)[g] / |gold|.
+func (m *SparseLinear) ListwiseGradSet(feats [][]uint32, gold []int, g []float32) float64 {
+	if len(gold) == 0 {
+		panic("models: SparseLinear.ListwiseGradSet: no gold candidate")
+	}
+	s := make([]float64, len(feats))
+	mx := math.Inf(-1)
+	for i, f := range feats {
+		s[i] = float64(m.Score(f))
+		mx = math.Max(mx, s[i])
+	}
+	var z float64
+	for i := range s {
+		s[i] = math.Exp(s[i] - mx)
+		z += s[i]
+	}
+	t := make([]float64, len(feats))
+	for _, i := range gold {
+		if i < 0 || i >= len(feats) {
+			panic(fmt.Sprintf("models: SparseLinear.ListwiseGradSet: gold %d of %d candidates", i, len(feats)))
+		}
+		t[i] += 1 / float64(len(gold))
+	}
+	var loss float64
+	for i, f := range feats {
+		p := s[i] / z
+		if t[i] > 0 {
+			loss -= t[i] * math.Log(p)
+		}
+		for _, k := range f {
+			g[k] += float32(p - t[i])
+		}
+	}
+	return loss
+}

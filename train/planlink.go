@@ -35,15 +35,20 @@ type LinkingPlannerOptions struct {
 	AnchorEpochs  int     // anchor scorer epochs, default 8
 	AnchorLR      float64 // AdaGrad step, default 0.2
 	AnchorDim     int     // hashed features, default 2^18
+	RankDim       int     // plan ranker's hashed features, default 2^16; negative: no ranker
+	Folds         int     // cross-fitting folds for the plan ranker's data, default 3
 	Log           io.Writer
 }
 
 // LinkingPlannerStats describes the training data of a linking planner.
 type LinkingPlannerStats struct {
 	Train, Used int // training questions, and those with a usable mined plan
-	Val         int // validation questions with a usable mined plan
+	Val         int     // validation questions with a mined plan
+	PlanAcc     float64 // the best checkpoint's LinkedPlanAccuracy on them
 	Templates   int
 	AnchorLoss  float64 // last epoch's mean anchor loss
+	RankGroups  int     // questions the plan ranker learned from
+	RankLoss    float64 // its last epoch's mean loss
 }
 
 // minedTemplate is a mined plan's template: its paths in canonical order
@@ -95,8 +100,7 @@ func anchorMention(ments []graphops.LinkedMention, a data.PlanAnchor) int {
 // the question's mentions for each path, AdaGrad) on the same questions.
 // A template keeps a target type when TypeAgreement of its examples agree
 // on it; other positions are untyped. The checkpoint with the best
-// validation plan accuracy (LinkedPlanAccuracy on ValSplit's mined plans)
-// is kept.
+// validation MRR of its plans executed (plan-exec) is kept.
 func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, o LinkingPlannerOptions) (*infer.Planner, *Result, LinkingPlannerStats, error) {
 	var st LinkingPlannerStats
 	if o.Hidden == 0 {
@@ -119,6 +123,12 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 	}
 	if o.AnchorDim == 0 {
 		o.AnchorDim = 1 << 18
+	}
+	if o.RankDim == 0 {
+		o.RankDim = 1 << 16
+	}
+	if o.Folds == 0 {
+		o.Folds = 3
 	}
 	if ws.SKB.QA == nil {
 		return nil, nil, st, fmt.Errorf("the workspace has no questions")
@@ -185,7 +195,7 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 	sort.Strings(names)
 	ix := ws.Mentions()
 	cfg := infer.PlannerConfig{NodeTypes: ws.SKB.Schema.NodeTypes, Bigrams: true,
-		Anchors: &infer.AnchorConfig{Dim: o.AnchorDim, Mentions: ix.Config()}}
+		Anchors: &infer.AnchorConfig{Dim: o.AnchorDim, Mentions: ix.Config(), RankDim: max(0, o.RankDim)}}
 	label := map[string]int{}
 	for i, k := range names {
 		cfg.Templates = append(cfg.Templates, keys[k])
@@ -197,22 +207,32 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 		cfg.Dense = d.Meta.Hash
 	}
 	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: o.Hidden, Out: len(cfg.Templates)}
-	gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(o.Train.Seed, 0x91)))
+	newPlanner := func(seed uint64) (*infer.Planner, error) {
+		gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(seed, 0x91)))
+		if err != nil {
+			return nil, err
+		}
+		anchor, err := models.NewSparseLinear(o.AnchorDim, "planner.anchor")
+		if err != nil {
+			return nil, err
+		}
+		var ranker *models.SparseLinear
+		if cfg.Anchors.RankDim > 0 {
+			if ranker, err = models.NewSparseLinear(cfg.Anchors.RankDim, "planner.ranker"); err != nil {
+				return nil, err
+			}
+		}
+		return infer.NewLinkingPlanner(ws, d, cfg, gate, anchor, ranker)
+	}
+	p, err := newPlanner(o.Train.Seed)
 	if err != nil {
 		return nil, nil, st, err
 	}
-	anchor, err := models.NewSparseLinear(o.AnchorDim, "planner.anchor")
-	if err != nil {
-		return nil, nil, st, err
-	}
-	p, err := infer.NewLinkingPlanner(ws, d, cfg, gate, anchor)
-	if err != nil {
-		return nil, nil, st, err
-	}
-	// The anchor scorer: one listwise group per path of every example.
-	var groups []infer.AnchorGroup
-	task := &plannerTask{g: gate, k: len(cfg.Templates)}
-	for _, e := range exs {
+	// Classifier inputs and anchor groups of every example.
+	xs := make([][]float32, len(exs))
+	ys := make([]int, len(exs))
+	groups := make([][]infer.AnchorGroup, len(exs))
+	for i, e := range exs {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, st, err
 		}
@@ -224,44 +244,167 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 				continue
 			}
 			if g, ok := p.AnchorGroup(e.q.Text, ments, ti, pi, gold); ok {
-				groups = append(groups, g)
+				groups[i] = append(groups[i], g)
 			}
 		}
-		x, _, err := p.Features(e.q)
-		if err != nil {
+		if xs[i], _, err = p.Features(e.q); err != nil {
 			return nil, nil, st, err
 		}
-		task.x = append(task.x, x)
-		task.y = append(task.y, ti)
+		ys[i] = ti
 	}
-	st.AnchorLoss = trainAnchorScorer(anchor, groups, o.AnchorEpochs, o.AnchorLR, o.Train.Seed)
-	logf(o.Log, "anchor scorer: %d groups, %d epochs, final loss %.4f\n", len(groups), o.AnchorEpochs, st.AnchorLoss)
-	vqs, err := ws.SKB.QA.Split(o.ValSplit)
+	subset := func(keep func(i int) bool) (*plannerTask, []infer.AnchorGroup) {
+		task := &plannerTask{k: len(cfg.Templates)}
+		var gs []infer.AnchorGroup
+		for i := range exs {
+			if keep(i) {
+				task.x = append(task.x, xs[i])
+				task.y = append(task.y, ys[i])
+				gs = append(gs, groups[i]...)
+			}
+		}
+		return task, gs
+	}
+	// The plan ranker learns, on every training question, which of the
+	// planner's candidates answers it best; the candidates come from
+	// planners trained on the other folds, so that their probabilities are
+	// as (un)reliable as on unseen questions.
+	if p.Ranker != nil {
+		fold := map[int]int{}
+		for j, q := range qs {
+			fold[q.ID] = j % o.Folds
+		}
+		var rgroups []rankGroup
+		for k := 0; k < o.Folds; k++ {
+			pk, err := newPlanner(o.Train.Seed + uint64(k) + 1)
+			if err != nil {
+				return nil, nil, st, err
+			}
+			task, gs := subset(func(i int) bool { return fold[exs[i].q.ID] != k })
+			task.g = pk.Gate
+			if _, err := Train(ctx, PlannerModel{Planner: pk}, task, o.Train, Options{}); err != nil {
+				return nil, nil, st, err
+			}
+			trainAnchorScorer(pk.Anchor, gs, o.AnchorEpochs, o.AnchorLR, o.Train.Seed)
+			for _, q := range qs {
+				if fold[q.ID] != k {
+					continue
+				}
+				if err := ctx.Err(); err != nil {
+					return nil, nil, st, err
+				}
+				if g, ok, err := planRankGroup(pk, q, ws.CandMask); err != nil {
+					return nil, nil, st, err
+				} else if ok {
+					rgroups = append(rgroups, g)
+				}
+			}
+			logf(o.Log, "plan ranker: fold %d of %d done (%d questions with candidates to learn from)\n", k+1, o.Folds, len(rgroups))
+		}
+		st.RankGroups = len(rgroups)
+		st.RankLoss = trainRanker(p.Ranker, rgroups, o.AnchorEpochs, o.AnchorLR, o.Train.Seed)
+		logf(o.Log, "plan ranker: %d questions, final loss %.4f\n", st.RankGroups, st.RankLoss)
+	}
+	task, gs := subset(func(int) bool { return true })
+	task.g = p.Gate
+	st.AnchorLoss = trainAnchorScorer(p.Anchor, gs, o.AnchorEpochs, o.AnchorLR, o.Train.Seed)
+	logf(o.Log, "anchor scorer: %d groups, %d epochs, final loss %.4f\n", len(gs), o.AnchorEpochs, st.AnchorLoss)
+	// Checkpoints are selected by the validation MRR of the plans
+	// executed (plan-exec): what the planner is for. Mined plans are
+	// labels with ties and alternatives (a restricted 1-hop plan and an
+	// intersection may both fit), so exact plan accuracy is only reported.
+	pe, err := infer.NewMethod(ws, "plan-exec")
 	if err != nil {
 		return nil, nil, st, err
 	}
-	var vref []data.Query
-	for _, q := range vqs {
-		if rec, ok := o.Mined[q.ID]; ok && rec.Mined.F1 >= o.MinF1 {
-			vref = append(vref, q)
-		}
-	}
-	st.Val = len(vref)
-	metric := o.ValSplit + "/plan_acc"
-	var eval EvalFunc
-	if len(vref) > 0 {
-		eval = func(ctx context.Context) (map[string]float64, error) {
-			acc, _, err := LinkedPlanAccuracy(p, o.Mined, vref)
-			return map[string]float64{metric: acc}, err
-		}
-	} else {
-		logf(o.Log, "no %s question has a mined plan: the last checkpoint is kept (mine the %s split to select by plan accuracy)\n", o.ValSplit, o.ValSplit)
+	metric := o.ValSplit + "/mrr"
+	eval := func(ctx context.Context) (map[string]float64, error) {
+		return SplitMetrics(ctx, ws, &infer.PlannedMethod{P: p, M: pe}, o.ValSplit)
 	}
 	res, err := fitBest(ctx, PlannerModel{Planner: p}, task, o.Train, o.Run, metric, eval)
 	if err != nil {
 		return nil, nil, st, err
 	}
+	vqs, err := ws.SKB.QA.Split(o.ValSplit)
+	if err != nil {
+		return nil, nil, st, err
+	}
+	if st.PlanAcc, st.Val, err = LinkedPlanAccuracy(p, o.Mined, vqs); err != nil {
+		return nil, nil, st, err
+	}
 	return p, res, st, nil
+}
+
+// rankGroup is one question's plan candidates for the ranker: features,
+// and the candidates that answer it best.
+type rankGroup struct {
+	feats [][]uint32
+	gold  []int
+}
+
+// planRankGroup builds the ranker example of a training question: ok is
+// false when no candidate reaches an answer or all candidates tie.
+func planRankGroup(p *infer.Planner, q data.Query, cand []bool) (rankGroup, bool, error) {
+	cs, _, err := p.Candidates(q)
+	if err != nil || len(cs) < 2 {
+		return rankGroup{}, false, err
+	}
+	var gold []uint32
+	for _, a := range q.Answers {
+		if int(a) < len(cand) && cand[a] {
+			gold = append(gold, a)
+		}
+	}
+	scorers := p.CandidateScorers(cs)
+	qual := make([]float64, len(cs))
+	best := 0.0
+	for i := range cs {
+		qual[i] = infer.CandidateQuality(&cs[i], scorers[i], gold)
+		best = max(best, qual[i])
+	}
+	if best == 0 {
+		return rankGroup{}, false, nil
+	}
+	g := rankGroup{feats: p.RankFeatures(cs, scorers)}
+	for i, v := range qual {
+		if v == best {
+			g.gold = append(g.gold, i)
+		}
+	}
+	return g, len(g.gold) < len(cs), nil
+}
+
+// trainRanker fits the plan ranker by AdaGrad on the listwise softmax
+// loss towards the best candidates; it returns the last epoch's mean loss.
+func trainRanker(m *models.SparseLinear, groups []rankGroup, epochs int, lr float64, seed uint64) float64 {
+	w := m.W.Data()
+	acc := make([]float32, len(w))
+	g := make([]float32, len(w))
+	var last float64
+	for ep := range epochs {
+		perm := rand.New(rand.NewPCG(seed, 0x5a1e^uint64(ep))).Perm(len(groups))
+		var sum float64
+		for _, i := range perm {
+			gr := &groups[i]
+			sum += m.ListwiseGradSet(gr.feats, gr.gold, g)
+			adagrad(w, acc, g, gr.feats, lr)
+		}
+		last = sum / float64(max(1, len(groups)))
+	}
+	return last
+}
+
+// adagrad applies and clears the gradient g on the features touched.
+func adagrad(w, acc, g []float32, feats [][]uint32, lr float64) {
+	for _, f := range feats {
+		for _, k := range f {
+			if g[k] == 0 {
+				continue
+			}
+			acc[k] += g[k] * g[k]
+			w[k] -= float32(lr) * g[k] / float32(math.Sqrt(float64(acc[k]))+1e-6)
+			g[k] = 0
+		}
+	}
 }
 
 // trainAnchorScorer fits the scorer by AdaGrad on the listwise softmax
@@ -278,16 +421,7 @@ func trainAnchorScorer(m *models.SparseLinear, groups []infer.AnchorGroup, epoch
 		for _, i := range perm {
 			gr := &groups[i]
 			sum += m.ListwiseGrad(gr.Feats, gr.Gold, g)
-			for _, f := range gr.Feats {
-				for _, k := range f {
-					if g[k] == 0 {
-						continue
-					}
-					acc[k] += g[k] * g[k]
-					w[k] -= float32(lr) * g[k] / float32(math.Sqrt(float64(acc[k]))+1e-6)
-					g[k] = 0
-				}
-			}
+			adagrad(w, acc, g, gr.Feats, lr)
 		}
 		last = sum / float64(max(1, len(groups)))
 	}

@@ -34,6 +34,9 @@ func (m PlannerModel) Params() []models.NamedParam {
 	if m.Anchor != nil {
 		ps = append(ps, m.Anchor.Params()...)
 	}
+	if m.Ranker != nil {
+		ps = append(ps, m.Ranker.Params()...)
+	}
 	return ps
 }
 func (m PlannerModel) ConfigJSON() (json.RawMessage, error) {

@@ -144,7 +144,8 @@ type trainerState struct {
 // RunDir/best at the best one and stopping early after Patience evaluations
 // without improvement. The same seed, data and configuration give
 // bit-identical checkpoints, and a resumed run continues exactly as an
-// uninterrupted one.
+// uninterrupted one. With an empty RunDir the run stays in memory: no
+// checkpoint, no evaluation (cross-fitted models use it).
 func Train(ctx context.Context, m Model, task Task, cfg Config, opt Options) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -164,12 +165,16 @@ func Train(ctx context.Context, m Model, task Task, cfg Config, opt Options) (*R
 	params := m.Params()
 	ad := adam.New(adam.NewAdamWConfig(cfg.LR, cfg.Beta1, cfg.Beta2, cfg.Eps, max(0, cfg.WeightDecay)))
 	st := trainerState{best: math.Inf(-1)}
-	if err := os.MkdirAll(opt.RunDir, 0o755); err != nil {
-		return nil, err
-	}
-	existing, err := checkpoints.List(opt.RunDir)
-	if err != nil {
-		return nil, err
+	memory := opt.RunDir == ""
+	var existing []checkpoints.Entry
+	if !memory {
+		if err := os.MkdirAll(opt.RunDir, 0o755); err != nil {
+			return nil, err
+		}
+		var err error
+		if existing, err = checkpoints.List(opt.RunDir); err != nil {
+			return nil, err
+		}
 	}
 	if len(existing) > 0 {
 		if !opt.Resume {
@@ -228,7 +233,7 @@ func Train(ctx context.Context, m Model, task Task, cfg Config, opt Options) (*R
 		st.lossSum += lv
 		st.lossN++
 		st.step++
-		if st.step%every == 0 || st.step == total || (cfg.StopAfter > 0 && st.step >= cfg.StopAfter) {
+		if !memory && (st.step%every == 0 || st.step == total || (cfg.StopAfter > 0 && st.step >= cfg.StopAfter)) {
 			stop, err := checkpoint(ctx, m, params, ad, &st, cfg, opt, cfgJSON, trainJSON, spe)
 			if err != nil {
 				return nil, err

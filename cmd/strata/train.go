@@ -246,10 +246,15 @@ template's questions agree on it); a hashed linear scorer learns which
 mention of the question anchors each path (its context words, the path's
 first hop, how many of its nodes have that hop); at inference the most
 probable (template, mentions) pairs are executed in turn until one reaches a
-candidate, and the rest of the question restricts the target. Checkpoints are
-selected by validation plan accuracy (the mined val plan's relation structure
-and anchors), so mine the val split too. The run directory's pipeline.json
-serves the planner with MoR's mixed traversal.`,
+candidate, and the rest of the question restricts the target. A plan ranker
+(hashed linear, trained on cross-fitted candidates of the training questions
+against their answers) chooses among the candidates that reach something:
+their probabilities, shape, reach size, how their reaches nest and how sharply
+the restriction ranks them. Checkpoints are selected by the validation MRR of
+the plans executed (plan-exec); the plan accuracy against the mined val plans
+is reported. The run directory's pipeline.json serves the planner with MoR's
+mixed traversal; strata eval --planner RUN --method plan-exec executes its
+plans.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ws, d, err := loadWithDense(args[0])
@@ -271,8 +276,8 @@ serves the planner with MoR's mixed traversal.`,
 				if err := writeRunPipeline(opt.RunDir, "planner"); err != nil {
 					return err
 				}
-				fmt.Fprintf(u.out, "trained planner from mined plans: %d of %d train questions with a plan of F1 >= %.2f, %d templates, %d val questions; %d steps (%s), best %s val plan accuracy %.4f\n",
-					st.Used, st.Train, minF1, len(p.Cfg.Templates), st.Val, res.Steps, res.Stopped, res.Best, res.BestValue)
+				fmt.Fprintf(u.out, "trained planner from mined plans: %d of %d train questions with a plan of F1 >= %.2f, %d templates, plan ranker from %d questions; %d steps (%s), best %s val plan-exec mrr %.4f; plan accuracy against %d mined val plans %.4f\n",
+					st.Used, st.Train, minF1, len(p.Cfg.Templates), st.RankGroups, res.Steps, res.Stopped, res.Best, res.BestValue, st.Val, st.PlanAcc)
 				return nil
 			}
 			p, res, err := train.TrainPlanner(cmd.Context(), ws, d, train.PlannerOptions{Hidden: hidden, Train: f.cfg, Run: opt})
