@@ -42,7 +42,7 @@ type LinkingPlannerOptions struct {
 
 // LinkingPlannerStats describes the training data of a linking planner.
 type LinkingPlannerStats struct {
-	Train, Used int // training questions, and those with a usable mined plan
+	Train, Used int     // training questions, and those with a usable mined plan
 	Val         int     // validation questions with a mined plan
 	PlanAcc     float64 // the best checkpoint's LinkedPlanAccuracy on them
 	Templates   int
