@@ -114,13 +114,15 @@ func (p *GraspPlan) ValidateNodes(s *Schema, n int) error {
 		if _, ok := s.NodeTypeID(h.ToLabel); !ok && h.ToLabel != AnyType {
 			return bad("hop %d: to_label %q is not a node type", i, h.ToLabel)
 		}
-		if l, ok := bound[h.ToVar]; ok && l != h.ToLabel {
+		if l, ok := bound[h.ToVar]; ok && l != h.ToLabel && l != AnyType && h.ToLabel != AnyType {
 			return bad("hop %d: %q was %s, now %s", i, h.ToVar, l, h.ToLabel)
 		}
 		if _, anchor := anchorVar(p, h.ToVar); anchor {
 			return bad("hop %d: to_var %q is an anchor", i, h.ToVar)
 		}
-		bound[h.ToVar] = h.ToLabel
+		if l, ok := bound[h.ToVar]; !ok || l == AnyType {
+			bound[h.ToVar] = h.ToLabel
+		}
 	}
 	if _, ok := bound[p.Target.Var]; !ok {
 		return bad("target %q is not bound", p.Target.Var)
@@ -188,20 +190,29 @@ func ParseGraspPlans(r io.Reader, file string, s *Schema) (map[int]GraspPlan, Gr
 	return out, st, nil
 }
 
+// RelationResolver returns the relations that link nodes of two types (in
+// either stored direction); it resolves MoR's "*" relations.
+type RelationResolver func(from, to string) []string
+
 // PlanToGrasp converts a MoR planning graph (metapaths with restrictions)
-// into a GRASP plan: each path's anchor is its first type's restriction
-// (matched by name), its steps are hops, every path ends at the target
-// variable, whose relevance text is the target type's restriction. risk
-// is the plan's risk level; a plan with no anchored path is no_trade.
-func PlanToGrasp(p Plan, risk string) GraspPlan {
+// into a GRASP plan: each path's anchor is the plan's linked anchor or its
+// first type's next restriction (matched by name), its steps are hops,
+// every path ends at the target variable, whose relevance text is the
+// target's restriction. A "*" relation between two typed nodes resolves
+// through between to the alternatives "r1|r2|..." (with a nil resolver,
+// or an untyped end, it stays "*": any relation); a "*" between types no
+// relation links makes the plan no_trade. risk is the plan's risk level;
+// a plan with no anchored path is no_trade.
+func PlanToGrasp(p Plan, risk string, between RelationResolver) GraspPlan {
 	var g GraspPlan
 	target := ""
+	used := map[string]int{}
 	for pi, path := range p.Metapath {
 		if len(path) < 3 || len(path)%2 == 0 {
 			continue
 		}
-		anchors := p.Restriction[path[0]]
-		if len(anchors) == 0 {
+		text, ok := p.PathAnchorText(pi, used)
+		if !ok {
 			continue
 		}
 		last := len(path) - 1
@@ -210,27 +221,34 @@ func PlanToGrasp(p Plan, risk string) GraspPlan {
 			g.Target = GraspTarget{Var: target, Labels: []string{path[last]}}
 		}
 		av := fmt.Sprintf("a%d", pi)
-		g.Anchors = append(g.Anchors, GraspAnchor{Var: av, Text: anchors[0], Label: path[0], MatchMode: "name"})
+		a := GraspAnchor{Var: av, Text: text, Label: path[0], MatchMode: "name"}
+		if len(p.Anchors) > 0 {
+			a.Nodes = p.Anchors[pi].Nodes
+		}
+		g.Anchors = append(g.Anchors, a)
 		prev := av
 		for i := 1; i < last; i += 2 {
 			next := target
 			if i+1 != last {
 				next = fmt.Sprintf("v%d_%d", pi, i+1)
 			}
-			if path[i] == AnyRelation {
-				return GraspPlan{RiskLevel: RiskNoTrade}
+			rel := path[i]
+			if rel == AnyRelation && between != nil && path[i-1] != AnyType && path[i+1] != AnyType {
+				rs := between(path[i-1], path[i+1])
+				if len(rs) == 0 {
+					return GraspPlan{RiskLevel: RiskNoTrade}
+				}
+				rel = strings.Join(rs, "|")
 			}
-			g.Hops = append(g.Hops, GraspHop{From: prev, Rel: path[i], ToVar: next, ToLabel: path[i+1]})
+			g.Hops = append(g.Hops, GraspHop{From: prev, Rel: rel, ToVar: next, ToLabel: path[i+1]})
 			prev = next
 		}
 	}
 	if len(g.Anchors) == 0 {
 		return GraspPlan{RiskLevel: RiskNoTrade}
 	}
-	if len(p.Metapath) > 0 && len(p.Metapath[0]) > 0 {
-		if r := p.Restriction[p.Metapath[0][len(p.Metapath[0])-1]]; len(r) > 0 {
-			g.Target.RelevanceText = strings.Join(r, " ")
-		}
+	if r := p.TargetRestriction(); len(r) > 0 {
+		g.Target.RelevanceText = strings.Join(r, " ")
 	}
 	g.RiskLevel = risk
 	return g

@@ -67,7 +67,7 @@ func TestPlanToGrasp(t *testing.T) {
 			{"field", "has_topic", "paper"},
 		},
 		Restriction: map[string][]string{"author": {"Ann Lee"}, "field": {"optics"}, "paper": {"about lenses"}},
-	}, RiskNormal)
+	}, RiskNormal, nil)
 	want := GraspPlan{
 		Anchors: []GraspAnchor{{Var: "a0", Text: "Ann Lee", Label: "author", MatchMode: "name"}, {Var: "a1", Text: "optics", Label: "field", MatchMode: "name"}},
 		Hops: []GraspHop{
@@ -84,8 +84,66 @@ func TestPlanToGrasp(t *testing.T) {
 	if err := g.Validate(graspSchema()); err != nil {
 		t.Error(err)
 	}
-	if PlanToGrasp(Plan{Metapath: [][]string{{"paper"}}}, RiskNormal).RiskLevel != RiskNoTrade {
+	if PlanToGrasp(Plan{Metapath: [][]string{{"paper"}}}, RiskNormal, nil).RiskLevel != RiskNoTrade {
 		t.Error("a plan without hops is not no_trade")
+	}
+}
+
+// MoR's MAG and Amazon plans name node types only: "*" relations resolve
+// to the relations between the two types; two paths from anchors of one
+// type take one restriction each.
+func TestPlanToGraspResolvesStar(t *testing.T) {
+	s := &Schema{NodeTypes: []string{"institution", "author", "paper", "field_of_study"},
+		RelationTypes: []string{"affiliated_with", "writes", "cites", "has_topic"}}
+	between := func(a, b string) []string {
+		pairs := map[[2]string][]string{
+			{"institution", "author"}: {"affiliated_with"}, {"author", "institution"}: {"affiliated_with"},
+			{"author", "paper"}: {"writes"}, {"paper", "author"}: {"writes"},
+			{"paper", "paper"}: {"cites"}, {"field_of_study", "paper"}: {"has_topic"}, {"paper", "field_of_study"}: {"has_topic"},
+		}
+		return pairs[[2]string{a, b}]
+	}
+	raw := `{"Metapath": "institution -> author -> paper <- field_of_study", "Restriction": {"institution": ["EPFL"], "field_of_study": ["optics"], "paper": ["lenses"]}}`
+	ps, _, err := ParsePlans(strings.NewReader(`{"q_id": 1, "plan": `+raw+`}`+"\n"), "mag.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := PlanToGrasp(ps[1], RiskNormal, between)
+	want := GraspPlan{
+		Anchors: []GraspAnchor{{Var: "a0", Text: "EPFL", Label: "institution", MatchMode: "name"}, {Var: "a1", Text: "optics", Label: "field_of_study", MatchMode: "name"}},
+		Hops: []GraspHop{
+			{From: "a0", Rel: "affiliated_with", ToVar: "v0_2", ToLabel: "author"},
+			{From: "v0_2", Rel: "writes", ToVar: "t", ToLabel: "paper"},
+			{From: "a1", Rel: "has_topic", ToVar: "t", ToLabel: "paper"},
+		},
+		Target:    GraspTarget{Var: "t", Labels: []string{"paper"}, RelevanceText: "lenses"},
+		RiskLevel: RiskNormal,
+	}
+	if !cmp.Equal(g, want) {
+		t.Errorf("got %+v", g)
+	}
+	if err := g.Validate(s); err != nil {
+		t.Error(err)
+	}
+	// Without a resolver "*" stays (any relation); between types no
+	// relation links the plan is no_trade.
+	if g := PlanToGrasp(ps[1], RiskNormal, nil); g.Hops[0].Rel != "*" || g.Validate(s) != nil {
+		t.Errorf("unresolved: %+v", g.Hops)
+	}
+	if g := PlanToGrasp(Plan{Metapath: [][]string{{"institution", "*", "paper"}}, Restriction: map[string][]string{"institution": {"EPFL"}}}, RiskNormal, between); g.RiskLevel != RiskNoTrade {
+		t.Errorf("institution * paper: %+v", g)
+	}
+	// Two anchors of one type (Prime's "anatomy" twice), several relations
+	// between two types, linked anchors and directions carried over.
+	g = PlanToGrasp(Plan{Metapath: [][]string{{"author", "writes", "paper"}, {"author", "->writes", "paper"}},
+		Anchors: []PlanAnchor{{Text: "Ann", Nodes: []uint32{7}}, {Text: "Bob", Nodes: []uint32{8, 9}}}}, RiskWeak, between)
+	if g.Anchors[0].Text != "Ann" || g.Anchors[1].Text != "Bob" || !cmp.Equal(g.Anchors[1].Nodes, []uint32{8, 9}) || g.Hops[1].Rel != "->writes" {
+		t.Errorf("linked: %+v", g)
+	}
+	g = PlanToGrasp(Plan{Metapath: [][]string{{"author", "*", "paper"}, {"author", "*", "paper"}}, Restriction: map[string][]string{"author": {"Ann", "Bob"}}},
+		RiskWeak, func(a, b string) []string { return []string{"writes", "cites"} })
+	if g.Anchors[0].Text != "Ann" || g.Anchors[1].Text != "Bob" || g.Hops[0].Rel != "writes|cites" || g.Validate(s) != nil {
+		t.Errorf("two anchors of one type: %+v", g)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/kelindar/column"
 
@@ -31,6 +32,50 @@ type Graph struct {
 	typeBlocks [][2]uint32
 	attrs      *column.Collection
 	fieldCols  []string
+	relsOnce   sync.Once
+	relsByPair map[[2]data.TypeID][]data.RelID
+}
+
+// RelationsBetween returns the relations of the edges that link a node of
+// type a with a node of type b, in either stored direction, ascending (the
+// schema's relations between two types, as the data has them).
+func (g *Graph) RelationsBetween(a, b data.TypeID) []data.RelID {
+	g.relsOnce.Do(func() {
+		seen := map[[3]uint8]bool{}
+		g.relsByPair = map[[2]data.TypeID][]data.RelID{}
+		for v := range g.types {
+			ta := g.types[v]
+			for p := g.off[v]; p < g.off[v+1]; p++ {
+				tb, r := g.types[g.nbr[p]], g.rel[p]
+				if k := [3]uint8{uint8(ta), uint8(tb), uint8(r)}; !seen[k] {
+					seen[k] = true
+					g.relsByPair[[2]data.TypeID{ta, tb}] = append(g.relsByPair[[2]data.TypeID{ta, tb}], r)
+				}
+			}
+		}
+		for k, rs := range g.relsByPair {
+			slices.Sort(rs)
+			g.relsByPair[k] = rs
+		}
+	})
+	return g.relsByPair[[2]data.TypeID{a, b}]
+}
+
+// Resolver returns the relation resolver of data.PlanToGrasp over this
+// graph (type names to the relations RelationsBetween finds).
+func (g *Graph) Resolver() data.RelationResolver {
+	return func(from, to string) []string {
+		a, ok1 := g.schema.NodeTypeID(from)
+		b, ok2 := g.schema.NodeTypeID(to)
+		if !ok1 || !ok2 {
+			return nil
+		}
+		var out []string
+		for _, r := range g.RelationsBetween(a, b) {
+			out = append(out, g.schema.RelationTypes[r])
+		}
+		return out
+	}
 }
 
 // Build constructs the graph of skb.

@@ -47,7 +47,7 @@ func BenchmarkGraspExecution(b *testing.B) {
 	}
 	var jobs []job
 	for _, rec := range res.Plans {
-		p := data.PlanToGrasp(rec.Plan, data.RiskNormal)
+		p := data.PlanToGrasp(rec.Plan, data.RiskNormal, g.Resolver())
 		if p.RiskLevel == data.RiskNoTrade {
 			continue
 		}

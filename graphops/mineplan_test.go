@@ -240,3 +240,42 @@ func TestMineHopsTieAndReachability(t *testing.T) {
 		t.Errorf("plan without mentions: %+v", p)
 	}
 }
+
+func TestRelationsBetweenAndDirectedGrasp(t *testing.T) {
+	s := taxonomySKB()
+	g, err := Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if got := g.RelationsBetween(0, 0); !cmp.Equal(got, []data.RelID{0}) {
+		t.Errorf("plant-plant relations %v", got)
+	}
+	if got := g.RelationsBetween(1, 0); !cmp.Equal(got, []data.RelID{1}) {
+		t.Errorf("group-plant relations %v", got)
+	}
+	if got := g.RelationsBetween(1, 2); got != nil {
+		t.Errorf("group-act relations %v", got)
+	}
+	if got := g.Resolver()("plant", "group"); !cmp.Equal(got, []string{"member holonym"}) {
+		t.Errorf("resolver %v", got)
+	}
+	// GRASP hops follow directions: the kinds of fern that are members of
+	// Dryopteris; the anchors' cosines add up along the two paths.
+	p := &data.GraspPlan{
+		Anchors: []data.GraspAnchor{{Var: "a", Text: "fern", Label: "plant", MatchMode: "name"}, {Var: "b", Text: "Dryopteris", Label: "group", MatchMode: "name"}},
+		Hops:    []data.GraspHop{{From: "a", Rel: "<-hypernym", ToVar: "t", ToLabel: "*"}, {From: "b", Rel: "<-member holonym", ToVar: "t", ToLabel: "plant"}},
+		Target:  data.GraspTarget{Var: "t", Labels: []string{"*"}}, RiskLevel: data.RiskNormal,
+	}
+	if err := p.Validate(&s.Schema); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ExecuteGrasp(g, p, map[string][]GraspBinding{"a": {{Node: 0, Cos: 0.5}}, "b": {{Node: 4, Cos: 0.25}}})
+	if err != nil || !cmp.Equal(got, map[uint32]float32{1: 0.75}) {
+		t.Errorf("ExecuteGrasp = %v, %v", got, err)
+	}
+	p.Hops[0].Rel = "->hypernym" // fern has no parent
+	if got, _ := ExecuteGrasp(g, p, map[string][]GraspBinding{"a": {{Node: 0, Cos: 0.5}}, "b": {{Node: 4, Cos: 0.25}}}); len(got) != 0 {
+		t.Errorf("->hypernym from fern reached %v", got)
+	}
+}

@@ -184,7 +184,7 @@ func MixedTraversal(g *Graph, tm TextMatcher, query string, plan data.Plan, cfg 
 	for _, c := range final {
 		for _, p := range paths {
 			if _, ok := p.layers[len(p.layers)-1][c]; ok {
-				res.Trajectories[c] = trajectory(p.layers, p.types, c)
+				res.Trajectories[c] = trajectory(g, p.layers, c)
 				break
 			}
 		}
@@ -243,12 +243,12 @@ func sortedKeys(m map[uint32]reach) []uint32 {
 
 // trajectory follows back-pointers from c in the last layer to the layer
 // where the walk started (a textual match), returning steps in path order.
-func trajectory(layers []map[uint32]reach, types []data.TypeID, c uint32) []Step {
+func trajectory(g *Graph, layers []map[uint32]reach, c uint32) []Step {
 	var rev []Step
 	v := c
 	for l := len(layers) - 1; l >= 0; l-- {
 		r := layers[l][v]
-		rev = append(rev, Step{Node: v, Type: types[l], Textual: r.textual})
+		rev = append(rev, Step{Node: v, Type: g.types[v], Textual: r.textual})
 		if !r.hasPrev {
 			break
 		}

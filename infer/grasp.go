@@ -148,7 +148,7 @@ func GraspPlansFromPlanner(p *Planner) GraspPlanSource {
 		case prob < 0.9:
 			risk = data.RiskNormal
 		}
-		return data.PlanToGrasp(plan, risk), nil
+		return data.PlanToGrasp(plan, risk, p.ws.Graph.Resolver()), nil
 	}
 }
 

@@ -60,7 +60,7 @@ func GraspParts(ctx context.Context, ws *workspace.Workspace, cfg GraspConfig, i
 			if !ok {
 				return data.GraspPlan{RiskLevel: data.RiskNoTrade}, nil
 			}
-			return data.PlanToGrasp(p, data.RiskNormal), nil
+			return data.PlanToGrasp(p, data.RiskNormal, ws.Graph.Resolver()), nil
 		}
 	}
 	d, err := LoadDense(ws)

@@ -373,7 +373,17 @@ split's mined plans (strata mine-plans; F1 >= 0.5) and needs --planner. The
 					return fmt.Errorf("MoR trained from mined plans plans its validation and served queries with a planner: train one (strata train planner %s) and pass --planner", args[0])
 				}
 				plans = train.MinedPlans(recs, 0.5)
-				fmt.Fprintf(u.out, "training from mined plans (%s: %d with F1 >= 0.5)\n", path, len(plans))
+				tqs, err := ws.SKB.QA.Split(data.SplitTrain)
+				if err != nil {
+					return err
+				}
+				n := 0
+				for _, q := range tqs {
+					if _, ok := plans[q.ID]; ok {
+						n++
+					}
+				}
+				fmt.Fprintf(u.out, "training from mined plans (%s: %d of %d train questions with F1 >= 0.5)\n", path, n, len(tqs))
 			}
 			_, res, err := train.TrainMoR(cmd.Context(), ws, d, p, train.MoROptions{
 				Model:     models.TrajectoryConfig{UseTF: !noTF, UseSF: !noSF, UseTI: !noTI},
