@@ -2,9 +2,14 @@ package train
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/synth"
+	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/internal/testws"
 	"github.com/strata-retrieval/strata/models"
@@ -72,5 +77,76 @@ func TestTrainMoR(t *testing.T) {
 	t.Logf("best %s; mor %v; traversal %v", r.Best, mor, base)
 	if mor["test/hit@1"] < base["test/hit@1"]+0.2 {
 		t.Errorf("MoR hit@1 %.4f, traversal alone %.4f", mor["test/hit@1"], base["test/hit@1"])
+	}
+}
+
+// TestLinkingPlannerFromMinedPlans takes the real-SKB path on a generated
+// benchmark whose plans are withheld: plans are mined from the train and
+// val answers, the planner learns from the mined train plans, and its plans
+// executed (plan-exec) must beat BM25 on the test split by a wide margin;
+// the mined plans must explain most questions, and a planner and its
+// checkpoint reload must plan alike.
+func TestLinkingPlannerFromMinedPlans(t *testing.T) {
+	res, err := synth.Generate(synth.Config{Preset: "mag", Nodes: 2000, Queries: 500, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workspace.Build(context.Background(), res.SKB, nil, workspace.Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	dir := t.TempDir()
+	if err := ws.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	var qs []data.Query
+	for _, s := range []string{data.SplitTrain, data.SplitVal} {
+		q, _ := ws.SKB.QA.Split(s)
+		qs = append(qs, q...)
+	}
+	recs, rep, err := infer.Mine(context.Background(), ws, qs, infer.MineOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("mined %d of %d, coverage %.3f", rep.Mined, rep.Questions, rep.Coverage())
+	if rep.Coverage() < 0.8 {
+		t.Errorf("coverage %.3f, want >= 0.8", rep.Coverage())
+	}
+	mined := map[int]data.MinedPlanRecord{}
+	for _, r := range recs {
+		mined[r.QID] = r
+	}
+	run := filepath.Join(dir, "runs", "planner")
+	p, r, st, err := TrainLinkingPlanner(context.Background(), ws, nil, LinkingPlannerOptions{Mined: mined,
+		Train: Config{Epochs: 8, BatchSize: 32, LR: 3e-3, Seed: 2}, Run: Options{RunDir: run, Fingerprint: ws.Fingerprint}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d templates, ranker from %d questions, best %s val mrr %.4f, plan accuracy %.4f", len(p.Cfg.Templates), st.RankGroups, r.Best, r.BestValue, st.PlanAcc)
+	pe, _ := infer.NewMethod(ws, "plan-exec")
+	bm, _ := infer.NewMethod(ws, "bm25")
+	planned, err := SplitMetrics(context.Background(), ws, &infer.PlannedMethod{P: p, M: pe}, data.SplitTest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, _ := SplitMetrics(context.Background(), ws, bm, data.SplitTest)
+	t.Logf("test hit@1: planner+plan-exec %.4f, bm25 %.4f", planned["test/hit@1"], base["test/hit@1"])
+	if planned["test/hit@1"] < base["test/hit@1"]+0.2 {
+		t.Errorf("planner+plan-exec hit@1 %.4f, bm25 %.4f: want a gain of at least 0.2", planned["test/hit@1"], base["test/hit@1"])
+	}
+	// The checkpoint serves the same plans.
+	m, err := infer.LoadModel(ws, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded := m.(*infer.PlannedTraversal).Planner
+	tqs, _ := ws.SKB.QA.Split(data.SplitTest)
+	for _, q := range tqs[:50] {
+		a, _ := p.PredictLinked(q)
+		b, _ := loaded.PredictLinked(q)
+		if !cmp.Equal(a, b) {
+			t.Fatalf("query %d: trained %+v, loaded %+v", q.ID, a, b)
+		}
 	}
 }
