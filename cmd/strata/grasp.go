@@ -91,6 +91,9 @@ dynamic one); the better one is saved as RUNDIR/best, which strata eval
 // fitGrasp fits GRASP's fusions on val, saves the model in out (default
 // WORKSPACE/runs/grasp) and evaluates the rows of GRASP's table on test.
 func fitGrasp(ctx context.Context, u *ui, ws *workspace.Workspace, cfg infer.GraspConfig, out string) (infer.GraspConfig, []eval.Summary, error) {
+	if cfg.Planner == "" && cfg.Plans == "" && len(ws.Plans) == 0 {
+		return cfg, nil, fmt.Errorf("GRASP's graph branch executes plans, and this workspace has none: train a planner from mined plans (strata mine-plans, strata train planner) and pass --planner, or give a GRASP plans file with --plans")
+	}
 	u.stage("loading mFAR and the graph branch")
 	g, text, err := infer.GraspParts(ctx, ws, cfg, false)
 	if err != nil {
@@ -107,6 +110,19 @@ func fitGrasp(ctx context.Context, u *ui, ws *workspace.Workspace, cfg infer.Gra
 	ex, err := infer.FusionExamples(ctx, g, text, vqs)
 	if err != nil {
 		return cfg, nil, err
+	}
+	noTrade := 0
+	for _, e := range ex {
+		if e.Risk == data.RiskNoTrade {
+			noTrade++
+		}
+	}
+	if noTrade > 0 {
+		warn := ""
+		if 2*noTrade > len(ex) {
+			warn = "WARNING: "
+		}
+		fmt.Fprintf(u.err, "%sGRASP's graph branch: %d of %d val queries have no usable plan (no_trade: mFAR alone ranks them)\n", warn, noTrade, len(ex))
 	}
 	cfg.Static = reranker.SearchStatic(ex)
 	cfg.Dynamic = reranker.SearchDynamic(ex)
