@@ -32,13 +32,21 @@ type PatternNode struct {
 	Text    string // as written, without a known node's escape
 	Unknown bool
 	Type    string // an unknown's type word(s), "" if none
+	// Nodes are the graph nodes a known node was linked to (by a planner);
+	// nil means it is matched by its text. Not part of the written form.
+	Nodes []uint32
 }
 
 // PatternTriple is one (head, relation, tail) of a pattern, by node index.
+// Rel is a relation text, or strata's extensions: alternatives "r1|r2",
+// "*" for any relation. Directed (written "->rel") maps the triple only
+// onto stored triples from the head to the tail; otherwise direction is
+// ignored, as SimGRAG's LLM-written patterns need.
 type PatternTriple struct {
-	H   int
-	Rel string
-	T   int
+	H        int
+	Rel      string
+	T        int
+	Directed bool
 }
 
 // PatternRecord is one line of a patterns file.
@@ -80,13 +88,17 @@ func ParsePattern(triples [][3]string, target string) (Pattern, error) {
 			return p, fmt.Errorf("triple %d tail: %w", i+1, err)
 		}
 		rel := strings.TrimSpace(t[1])
+		directed := strings.HasPrefix(rel, "->")
+		if directed {
+			rel = strings.TrimSpace(rel[2:])
+		}
 		if rel == "" {
 			return p, fmt.Errorf("triple %d: empty relation", i+1)
 		}
 		if h == tl {
 			return p, fmt.Errorf("triple %d: %q relates to itself", i+1, t[0])
 		}
-		p.Triples = append(p.Triples, PatternTriple{H: h, Rel: rel, T: tl})
+		p.Triples = append(p.Triples, PatternTriple{H: h, Rel: rel, T: tl, Directed: directed})
 	}
 	p.Target = -1
 	if target != "" {
@@ -162,7 +174,11 @@ func isNumber(s string) bool {
 func (p Pattern) Triples3() [][3]string {
 	out := make([][3]string, len(p.Triples))
 	for i, t := range p.Triples {
-		out[i] = [3]string{p.Nodes[t.H].written(), t.Rel, p.Nodes[t.T].written()}
+		rel := t.Rel
+		if t.Directed {
+			rel = "->" + rel
+		}
+		out[i] = [3]string{p.Nodes[t.H].written(), rel, p.Nodes[t.T].written()}
 	}
 	return out
 }
@@ -211,36 +227,58 @@ func ParsePatterns(r io.Reader, file string) (map[int]Pattern, error) {
 func WritePatterns(w io.Writer, recs []PatternRecord) error { return WriteJSONL(w, recs) }
 
 // PlanPattern turns a metapath plan into a pattern graph: every path is a
-// chain from its anchor (the first restriction of the path's first type, a
-// known node) through unknowns of the path's types, all paths ending at one
-// shared target. Paths whose anchor type has no restriction are skipped;
-// ok is false when no path is left.
-func PlanPattern(p Plan) (Pattern, bool) {
+// chain from its anchor (the plan's linked anchor, or the next restriction
+// of the path's first type: a known node) through unknowns of the path's
+// types (untyped for "*"), all paths ending at one shared target. A
+// directed step becomes a directed triple in the stored direction ("<-r"
+// from a to b is b -r-> a); alternatives stay alternatives; "*" is any
+// relation. Paths without an anchor are skipped; ok is false when no path
+// is left. Linked anchor nodes are kept on their known nodes.
+func PlanPattern(p Plan) (Pattern, bool) { return PlanPatternResolved(p, nil) }
+
+// PlanPatternResolved is PlanPattern with MoR's "*" relations between two
+// typed nodes resolved to the alternatives between (see PlanToGrasp).
+func PlanPatternResolved(p Plan, between RelationResolver) (Pattern, bool) {
 	var triples [][3]string
 	target := ""
+	unknown := func(typ string, n int) string {
+		if typ == AnyType || typ == "" {
+			return fmt.Sprintf("%s %d", UnknownMarker, n)
+		}
+		return fmt.Sprintf("%s %s %d", UnknownMarker, typ, n)
+	}
+	used := map[string]int{}
+	linked := map[string][]uint32{}
 	for pi, path := range p.Metapath {
 		if len(path) < 3 || len(path)%2 == 0 {
 			continue
 		}
-		anchors := p.Restriction[path[0]]
-		if len(anchors) == 0 {
+		text, ok := p.PathAnchorText(pi, used)
+		if !ok {
 			continue
 		}
 		last := len(path) - 1
 		if target == "" {
-			target = fmt.Sprintf("UNKNOWN %s 0", path[last])
+			target = unknown(path[last], 0)
 		}
-		prev := KnownNodeText(anchors[0])
+		prev := KnownNodeText(text)
+		if len(p.Anchors) > 0 {
+			linked[prev] = append(linked[prev], p.Anchors[pi].Nodes...)
+		}
 		for i := 1; i < last; i += 2 {
 			next := target
 			if i+1 != last {
-				next = fmt.Sprintf("UNKNOWN %s %d", path[i+1], (pi+1)*100+i)
+				next = unknown(path[i+1], (pi+1)*100+i)
 			}
-			rel := path[i]
-			if rel == AnyRelation {
+			rel, back := patternRel(path[i-1], path[i], path[i+1], between)
+			if rel == "" {
 				return Pattern{}, false
 			}
-			triples = append(triples, [3]string{prev, rel, next})
+			if back {
+				triples = append(triples, [3]string{next, rel, prev})
+			} else {
+				triples = append(triples, [3]string{prev, rel, next})
+			}
 			prev = next
 		}
 	}
@@ -248,7 +286,58 @@ func PlanPattern(p Plan) (Pattern, bool) {
 		return Pattern{}, false
 	}
 	pat, err := ParsePattern(triples, target)
-	return pat, err == nil
+	if err != nil {
+		return Pattern{}, false
+	}
+	for i := range pat.Nodes {
+		if n := &pat.Nodes[i]; !n.Unknown {
+			n.Nodes = linked[n.written()]
+		}
+	}
+	return pat, true
+}
+
+// patternRel writes a plan's relation token between types a and b as a
+// pattern relation: "->r" (back: the triple runs from the later node) when
+// every alternative has one direction, "r1|r2" otherwise, "*" resolved
+// through between when both types are known ("" when no relation links
+// them).
+func patternRel(a, tok, b string, between RelationResolver) (string, bool) {
+	if tok == AnyRelation {
+		if between == nil || a == AnyType || b == AnyType {
+			return AnyRelation, false
+		}
+		rs := between(a, b)
+		return strings.Join(rs, "|"), false
+	}
+	alts := strings.Split(tok, "|")
+	dir := ""
+	names := make([]string, len(alts))
+	for i, alt := range alts {
+		d := ""
+		switch {
+		case strings.HasPrefix(alt, "->"):
+			d, alt = "->", alt[2:]
+		case strings.HasPrefix(alt, "<-"):
+			d, alt = "<-", alt[2:]
+		}
+		if i == 0 {
+			dir = d
+		} else if d != dir {
+			dir = "mixed"
+		}
+		names[i] = alt
+	}
+	rel := strings.Join(names, "|")
+	switch dir {
+	case "->":
+		return "->" + rel, false
+	case "<-":
+		return "->" + rel, true
+	case "mixed":
+		return rel, false
+	}
+	return tok, false
 }
 
 // JoinPatterns joins patterns at their targets: the result holds every

@@ -22,7 +22,7 @@ func TestParsePattern(t *testing.T) {
 			{Text: "UNKNOWN movie 1", Unknown: true, Type: "movie"},
 			{Text: "UNKNOWN person 1", Unknown: true, Type: "person"},
 		},
-		Triples: []PatternTriple{{0, "starred_actors", 1}, {1, "directed_by", 2}},
+		Triples: []PatternTriple{{H: 0, Rel: "starred_actors", T: 1}, {H: 1, Rel: "directed_by", T: 2}},
 		Target:  2,
 	}
 	if !cmp.Equal(p, want) {
@@ -219,6 +219,63 @@ func TestPlanPattern(t *testing.T) {
 	}
 	if _, ok := PlanPattern(Plan{Metapath: [][]string{{"a", "r", "b"}}}); ok {
 		t.Error("a plan without anchors converted")
+	}
+}
+
+// Mined and planned plans: linked anchors, directed steps, untyped nodes,
+// two known nodes; MoR's "*" resolved between typed nodes.
+func TestPlanPatternDirectedLinked(t *testing.T) {
+	p, ok := PlanPattern(Plan{
+		Metapath: [][]string{{"noun.plant", "<-hypernym", "*"}, {"noun.group", "<-member holonym|<-part holonym", "*"}},
+		Anchors:  []PlanAnchor{{Text: "fern", Nodes: []uint32{3}}, {Text: "genus Dryopteris", Nodes: []uint32{7, 8}}},
+	})
+	if !ok {
+		t.Fatal("not converted")
+	}
+	want := [][3]string{
+		{"UNKNOWN 0", "->hypernym", "fern"},
+		{"UNKNOWN 0", "->member holonym|part holonym", "genus Dryopteris"},
+	}
+	if got := p.Triples3(); !cmp.Equal(got, want) {
+		t.Errorf("triples %v, want %v", got, want)
+	}
+	if !p.Triples[0].Directed || p.Triples[0].Rel != "hypernym" || p.Nodes[p.Target].Type != "" {
+		t.Errorf("pattern %+v", p)
+	}
+	for _, n := range p.Nodes {
+		switch n.Text {
+		case "fern":
+			if !cmp.Equal(n.Nodes, []uint32{3}) {
+				t.Errorf("fern linked to %v", n.Nodes)
+			}
+		case "genus Dryopteris":
+			if !cmp.Equal(n.Nodes, []uint32{7, 8}) {
+				t.Errorf("Dryopteris linked to %v", n.Nodes)
+			}
+		}
+	}
+	// The written form reads back the same triples.
+	q, err := ParsePattern(p.Triples3(), "")
+	if err != nil || !cmp.Equal(q.Triples, p.Triples) {
+		t.Errorf("round trip %+v %v", q.Triples, err)
+	}
+	// "*" between typed nodes: resolved, or no pattern when nothing links them.
+	between := func(a, b string) []string {
+		if a == "brand" && b == "product" {
+			return []string{"has_brand"}
+		}
+		return nil
+	}
+	mor := Plan{Metapath: [][]string{{"brand", "*", "product"}}, Restriction: map[string][]string{"brand": {"Acme"}, "product": {"red"}}}
+	if p, ok := PlanPatternResolved(mor, between); !ok || p.Triples3()[0] != [3]string{"Acme", "has_brand", "UNKNOWN product 0"} {
+		t.Errorf("resolved: %v %v", p.Triples3(), ok)
+	}
+	if p, ok := PlanPattern(mor); !ok || p.Triples[0].Rel != "*" {
+		t.Errorf("unresolved: %+v %v", p, ok)
+	}
+	mor.Metapath[0][0], mor.Restriction = "color", map[string][]string{"color": {"red"}}
+	if _, ok := PlanPatternResolved(mor, between); ok {
+		t.Error("color * product converted although no relation links them")
 	}
 }
 

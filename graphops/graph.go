@@ -363,6 +363,13 @@ func (g *Graph) Triples(a uint32, r data.RelID, b uint32) int {
 	return tripleCount(g.Dir(a, int(lo-g.off[a])+i), a == b)
 }
 
+// Stored reports whether the triple a -r-> b is stored in that direction.
+func (g *Graph) Stored(a uint32, r data.RelID, b uint32) bool {
+	lo, hi := g.relRange(a, r)
+	i, ok := slices.BinarySearch(g.nbr[lo:hi], b)
+	return ok && g.Dir(a, int(lo-g.off[a])+i)&DirOut != 0
+}
+
 // tripleCount is the number of stored triples behind an adjacency entry
 // with direction bits d.
 func tripleCount(d uint8, selfLoop bool) int {

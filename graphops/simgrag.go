@@ -56,11 +56,13 @@ type PatternNode struct {
 }
 
 // PatternEdge is one triple of the pattern between nodes H and T, which
-// may map onto any graph edge between their images (either direction)
-// whose relation is one of Rels (the top k(r) relation types).
+// may map onto any graph edge between their images (either direction, or
+// only stored from H's image to T's when Directed) whose relation is one
+// of Rels (the top k(r) relation types).
 type PatternEdge struct {
-	H, T int
-	Rels []RelCand
+	H, T     int
+	Rels     []RelCand
+	Directed bool
 }
 
 // MatchPattern is a pattern graph with its candidates, ready to match.
@@ -476,6 +478,9 @@ func (s *matcher) close(i, j int, acc float64) {
 			continue
 		}
 		k := keyOf(a, data.RelID(r), b)
+		if s.p.Edges[e].Directed && !s.g.Stored(a, data.RelID(r), b) {
+			continue
+		}
 		if n := s.g.Triples(a, data.RelID(r), b); n > 0 && s.free(pa, k, n) && s.free(pb, k, n) {
 			opts = append(opts, option{r: data.RelID(r), cost: float64(d)})
 		}
@@ -527,10 +532,22 @@ func (s *matcher) descend(i int, acc float64) {
 	from := s.nodes[st.from]
 	rd := s.relDist[st.edge]
 	nbr, rel := s.g.Neighbors(from)
+	// A directed triple runs from H's image: walking from H it must be
+	// stored outward, from T inward.
+	var want uint8
+	if e := s.p.Edges[st.edge]; e.Directed {
+		want = DirIn
+		if e.H == st.from {
+			want = DirOut
+		}
+	}
 	var opts []option
 	for x, v := range nbr {
 		d := rd[rel[x]]
 		if math.IsInf(float64(d), 1) {
+			continue
+		}
+		if want != 0 && s.g.Dir(from, x)&want == 0 {
 			continue
 		}
 		cost := float64(d)

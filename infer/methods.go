@@ -105,6 +105,8 @@ var (
 	_ FallbackCounter = (*PlanMethod)(nil)
 	_ FallbackCounter = (*TraversalMethod)(nil)
 	_ FallbackCounter = (*PlannedMethod)(nil)
+	_ FallbackCounter = (*SimGRAGMethod)(nil)
+	_ FallbackCounter = (*FilePlanned)(nil)
 )
 
 // PlanMethod executes a query's plan. With useText it ranks the reached

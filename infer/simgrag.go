@@ -3,10 +3,12 @@ package infer
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
@@ -98,39 +100,84 @@ func (s *SimGRAG) Match(ctx context.Context, p data.Pattern) (*graphops.MatchPat
 			continue
 		}
 		pn.Known = true
+		if len(n.Nodes) > 0 {
+			// Linked by a planner: those nodes, at distance 0.
+			for _, v := range n.Nodes {
+				if int(v) < len(s.ws.SKB.Nodes) {
+					pn.Cands = append(pn.Cands, graphops.NodeCand{ID: v})
+				}
+			}
+			continue
+		}
 		known = append(known, n.Text)
 		at = append(at, i)
 	}
-	if len(known) == 0 {
+	if !slices.ContainsFunc(mp.Nodes, func(n graphops.PatternNode) bool { return n.Known }) {
 		return nil, fmt.Errorf("%w: no known node to anchor the search", graphops.ErrPattern)
 	}
-	q := index.NewMatrix(len(known), s.d.Encoder.Dim())
-	copy(q.Data, s.d.Encoder.EncodeTexts(known))
-	hits, err := index.SearchDense(ctx, s.d.Docs, q, s.Cfg.KNodes, nil, index.DenseConfig{})
-	if err != nil {
-		return nil, err
-	}
-	for j, hs := range hits {
-		for _, h := range hs {
-			mp.Nodes[at[j]].Cands = append(mp.Nodes[at[j]].Cands, graphops.NodeCand{ID: h.ID, Dist: l2(q.Row(j), s.d.Docs.Row(int(h.ID)))})
+	if len(known) > 0 {
+		q := index.NewMatrix(len(known), s.d.Encoder.Dim())
+		copy(q.Data, s.d.Encoder.EncodeTexts(known))
+		hits, err := index.SearchDense(ctx, s.d.Docs, q, s.Cfg.KNodes, nil, index.DenseConfig{})
+		if err != nil {
+			return nil, err
+		}
+		for j, hs := range hits {
+			for _, h := range hs {
+				mp.Nodes[at[j]].Cands = append(mp.Nodes[at[j]].Cands, graphops.NodeCand{ID: h.ID, Dist: l2(q.Row(j), s.d.Docs.Row(int(h.ID)))})
+			}
 		}
 	}
-	texts := make([]string, len(p.Triples))
-	for i, t := range p.Triples {
-		texts[i] = RelationText(t.Rel)
+	// Relations: a schema relation (or alternatives of them, or "*": every
+	// relation) at distance 0; other text by its k(r) nearest relation
+	// names.
+	schema := &s.ws.SKB.Schema
+	exact := func(rel string) ([]graphops.RelCand, bool) {
+		if rel == data.AnyRelation {
+			out := make([]graphops.RelCand, len(schema.RelationTypes))
+			for r := range out {
+				out[r] = graphops.RelCand{Rel: data.RelID(r)}
+			}
+			return out, true
+		}
+		if r, ok := schema.RelationID(rel); ok {
+			return []graphops.RelCand{{Rel: r}}, true
+		}
+		var out []graphops.RelCand
+		for _, alt := range strings.Split(rel, "|") {
+			r, ok := schema.RelationID(strings.TrimSpace(alt))
+			if !ok {
+				return nil, false
+			}
+			out = append(out, graphops.RelCand{Rel: r})
+		}
+		return out, true
 	}
-	rq := index.NewMatrix(len(texts), s.d.Encoder.Dim())
-	copy(rq.Data, s.d.Encoder.EncodeTexts(texts))
-	rhits, err := index.SearchDense(ctx, s.rels, rq, s.Cfg.KRels, nil, index.DenseConfig{})
-	if err != nil {
-		return nil, err
-	}
+	var texts []string
+	var textAt []int
 	for i, t := range p.Triples {
-		e := graphops.PatternEdge{H: t.H, T: t.T}
-		for _, h := range rhits[i] {
-			e.Rels = append(e.Rels, graphops.RelCand{Rel: data.RelID(h.ID), Dist: l2(rq.Row(i), s.rels.Row(int(h.ID)))})
+		e := graphops.PatternEdge{H: t.H, T: t.T, Directed: t.Directed}
+		if rs, ok := exact(t.Rel); ok && (strings.Contains(t.Rel, "|") || t.Rel == data.AnyRelation) {
+			e.Rels = rs
+		} else {
+			texts = append(texts, RelationText(t.Rel))
+			textAt = append(textAt, i)
 		}
 		mp.Edges = append(mp.Edges, e)
+	}
+	if len(texts) > 0 {
+		rq := index.NewMatrix(len(texts), s.d.Encoder.Dim())
+		copy(rq.Data, s.d.Encoder.EncodeTexts(texts))
+		rhits, err := index.SearchDense(ctx, s.rels, rq, s.Cfg.KRels, nil, index.DenseConfig{})
+		if err != nil {
+			return nil, err
+		}
+		for j, hs := range rhits {
+			e := &mp.Edges[textAt[j]]
+			for _, h := range hs {
+				e.Rels = append(e.Rels, graphops.RelCand{Rel: data.RelID(h.ID), Dist: l2(rq.Row(j), s.rels.Row(int(h.ID)))})
+			}
+		}
 	}
 	return mp, nil
 }
@@ -165,8 +212,9 @@ func (s *SimGRAG) Retrieve(ctx context.Context, p data.Pattern) (*SimGRAGResult,
 // none (the method then returns no ranking).
 type PatternSource func(q data.Query) (p data.Pattern, ok bool, err error)
 
-// PlanPatterns takes patterns from the workspace's plans (ground truth or
-// imported plan files) converted by data.PlanPattern.
+// PlanPatterns takes patterns from the query's plan (a planner's, or the
+// workspace's: ground truth or imported plan files) converted by
+// data.PlanPatternResolved (MoR's "*" relations resolved over the graph).
 func PlanPatterns(ws *workspace.Workspace) PatternSource {
 	return func(q data.Query) (data.Pattern, bool, error) {
 		plan, ok := ws.Plans[q.ID]
@@ -176,7 +224,7 @@ func PlanPatterns(ws *workspace.Workspace) PatternSource {
 		if !ok {
 			return data.Pattern{}, false, nil
 		}
-		p, ok := data.PlanPattern(plan)
+		p, ok := data.PlanPatternResolved(plan, ws.Graph.Resolver())
 		return p, ok, nil
 	}
 }
@@ -189,10 +237,13 @@ func FilePatterns(ps map[int]data.Pattern) PatternSource {
 	}
 }
 
-// SimGRAGMethod ranks the answers of SimGRAG's top-k subgraphs.
+// SimGRAGMethod ranks the answers of SimGRAG's top-k subgraphs. A query
+// without a pattern, or whose pattern cannot be matched (no known node, a
+// relation that matches nothing), falls back to BM25 and is counted.
 type SimGRAGMethod struct {
-	S        *SimGRAG
-	Patterns PatternSource
+	S         *SimGRAG
+	Fallbacks atomic.Int64
+	Patterns  PatternSource
 	// More, if set, gives further patterns whose targets rank after every
 	// target of the main pattern: each new node at its best GSD among them,
 	// score min(main) − 1 − GSD (KGQA: each topic's own path when a question
@@ -209,12 +260,23 @@ func (m *SimGRAGMethod) Name() string {
 	return "simgrag"
 }
 
+// TakeFallbacks implements FallbackCounter.
+func (m *SimGRAGMethod) TakeFallbacks() int64 { return m.Fallbacks.Swap(0) }
+
 func (m *SimGRAGMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	p, ok, err := m.Patterns(q)
-	if err != nil || !ok {
+	if err != nil {
 		return nil, err
 	}
+	if !ok {
+		m.Fallbacks.Add(1)
+		return m.S.ws.SearchDoc(q.Text, 100), nil
+	}
 	res, err := m.S.Retrieve(ctx, p)
+	if errors.Is(err, graphops.ErrPattern) {
+		m.Fallbacks.Add(1)
+		return m.S.ws.SearchDoc(q.Text, 100), nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("query %d: %w", q.ID, err)
 	}
