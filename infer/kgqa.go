@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
@@ -123,81 +124,61 @@ func (k *KGQA) Method() *SimGRAGMethod {
 	return &SimGRAGMethod{S: k.S, Patterns: k.Pattern, More: k.TopicPatterns, Label: "kgqa", KGQA: k}
 }
 
-// MinePlans labels questions without a plan by mining: from each
-// question's topic entities (the bracketed mention resolved by exact name,
-// else the linked mentions) the relation path of at most maxHops steps
-// whose end nodes best match the gold answers (graphops.MinePath). It
-// returns the plans and how many questions got none.
+// MinePlans labels questions without a plan with the plan miner (Mine,
+// structure only): the question's topic entities are its mentions (every
+// [bracketed] topic resolved by exact name, each a mention of its own, else
+// the mention index's links), and the best path of at most maxHops steps
+// from one topic, or two paths from two topics meeting at the target, is
+// the label. Plans name their anchors by restriction (as the KGQA
+// predictor fills them); steps keep their stored direction. It returns the
+// plans and how many questions got none.
 func MinePlans(ws *workspace.Workspace, qs []data.Query, maxHops int) (map[int]data.Plan, int) {
-	out := map[int]data.Plan{}
-	missed := 0
 	names := ws.Names()
-	link := ws.Linker()
-	s := &ws.SKB.Schema
-	for _, q := range qs {
-		var topics []uint32
-		if t, ok := data.BracketedTopic(q.Text); ok {
-			for ti := range s.NodeTypes {
-				topics = append(topics, names.Lookup(data.TypeID(ti), t)...)
-			}
-		} else {
-			topics = link.TopicEntities(q.Text)
-		}
-		if len(topics) == 0 || len(q.Answers) == 0 {
-			missed++
-			continue
-		}
-		slices.Sort(topics)
-		topics = slices.Compact(topics)
-		mp, ok := graphops.MinePath(ws.Graph, topics, q.Answers, maxHops, 20000)
-		if !ok {
-			missed++
-			continue
-		}
-		// The path's node types: the topic's, then those the walk reaches
-		// (the most common type among the answers at the end).
-		path := []string{s.NodeTypes[ws.Graph.Type(topics[0])]}
-		for i, r := range mp.Rels {
-			t := path[len(path)-1]
-			if i == len(mp.Rels)-1 {
-				t = s.NodeTypes[ws.Graph.Type(q.Answers[0])]
-			} else if tt, ok := commonNeighbourType(ws.Graph, topics, mp.Rels[:i+1]); ok {
-				t = s.NodeTypes[tt]
-			}
-			path = append(path, s.RelationTypes[r], t)
-		}
-		out[q.ID] = data.Plan{Metapath: [][]string{path}, Restriction: map[string][]string{path[0]: {ws.SKB.Nodes[topics[0]].Name}}}
+	recs, _, err := Mine(context.Background(), ws, qs, MineOptions{NoText: true,
+		Config:   graphops.MineConfig{MaxHops: maxHops, MaxFrontier: 20000},
+		Mentions: func(text string) []graphops.LinkedMention { return kgqaMentions(ws, names, text) }})
+	if err != nil {
+		return nil, len(qs)
 	}
-	return out, missed
+	out := map[int]data.Plan{}
+	for _, r := range recs {
+		plan := data.Plan{Metapath: r.Plan.Metapath, Restriction: map[string][]string{}}
+		for i, a := range r.Plan.Anchors {
+			t := plan.Metapath[i][0]
+			plan.Restriction[t] = append(plan.Restriction[t], a.Text)
+		}
+		out[r.QID] = plan
+	}
+	return out, len(qs) - len(out)
 }
 
-// commonNeighbourType is the most common node type at the end of rels from
-// the topics.
-func commonNeighbourType(g *graphops.Graph, topics []uint32, rels []data.RelID) (data.TypeID, bool) {
-	f := topics
-	for _, r := range rels {
-		var next []uint32
-		for _, v := range f {
-			next = append(next, g.NeighborsByRel(v, r)...)
+// kgqaMentions are a KGQA question's topic mentions: its [bracketed]
+// topics, each naming the nodes of that exact name, or else every mention
+// the mention index finds.
+func kgqaMentions(ws *workspace.Workspace, names *graphops.NameIndex, text string) []graphops.LinkedMention {
+	topics, _ := data.BracketedTopics(text)
+	var out []graphops.LinkedMention
+	from := 0
+	for i, t := range topics {
+		// The bracket's span; topics are distinct mentions (token
+		// positions only need to keep them apart).
+		start := from + max(0, strings.Index(text[from:], "["+t))
+		end := min(len(text), start+len(t)+2)
+		from = end
+		m := graphops.LinkedMention{Start: start, End: end, TokStart: 2 * i, TokEnd: 2*i + 1, Text: t}
+		for ti := range ws.SKB.Schema.NodeTypes {
+			for _, v := range names.Lookup(data.TypeID(ti), t) {
+				m.Nodes = append(m.Nodes, graphops.FormNode{Node: v})
+			}
 		}
-		if len(next) > 20000 {
-			next = next[:20000]
-		}
-		f = next
-	}
-	if len(f) == 0 {
-		return 0, false
-	}
-	counts := map[data.TypeID]int{}
-	best := g.Type(f[0])
-	for _, v := range f {
-		t := g.Type(v)
-		counts[t]++
-		if counts[t] > counts[best] || counts[t] == counts[best] && t < best {
-			best = t
+		if len(m.Nodes) > 0 {
+			out = append(out, m)
 		}
 	}
-	return best, true
+	if len(topics) > 0 {
+		return out
+	}
+	return ws.Mentions().Find(text)
 }
 
 // KGQAExplanation is a KGQA answer with its evidence.

@@ -25,6 +25,9 @@ type MineOptions struct {
 	Workers int // 0: every core
 	// Progress, when set, is called with the number of questions mined.
 	Progress func(done, total int)
+	// Mentions finds a question's anchor candidates; nil means the
+	// workspace's mention index.
+	Mentions func(text string) []graphops.LinkedMention
 }
 
 // RestrictionText is the question without the anchor mentions: the
@@ -174,7 +177,10 @@ func (r *MineReport) Print(w io.Writer) {
 // shared). Records come back in the order of qs; questions without a plan
 // are left out.
 func Mine(ctx context.Context, ws *workspace.Workspace, qs []data.Query, o MineOptions) ([]data.MinedPlanRecord, *MineReport, error) {
-	ix := ws.Mentions()
+	find := o.Mentions
+	if find == nil {
+		find = ws.Mentions().Find
+	}
 	type mined struct {
 		ments []graphops.LinkedMention
 		plans []graphops.MinedPlan
@@ -195,7 +201,7 @@ func Mine(ctx context.Context, ws *workspace.Workspace, qs []data.Query, o MineO
 		defer func() { miners <- m }()
 		for i := lo; i < hi; i++ {
 			q := qs[i]
-			ments := ix.Find(q.Text)
+			ments := find(q.Text)
 			var ans []uint32
 			for _, a := range q.Answers {
 				if int(a) < len(ws.CandMask) && ws.CandMask[a] {
