@@ -21,7 +21,7 @@ QWEN3_TOK_VERSION := 3.7.2
 QWEN3_TOK         := .cache/tokenizer-qwen3-$(QWEN3_TOK_VERSION)/tokenizer.json
 export STRATA_QWEN3_TOKENIZER ?= $(abspath $(QWEN3_TOK))
 
-.PHONY: ort all build demo test test-short bench bench-quick lint fuzz clean experiments experiments-mor experiments-kgqa experiments-grasp experiments-llm bench-grasp-pg
+.PHONY: ort all build demo test test-short bench bench-quick lint fuzz clean experiments experiments-mor experiments-kgqa experiments-grasp experiments-llm experiments-real bench-grasp-pg
 
 all: build
 
@@ -86,6 +86,10 @@ fuzz:
 
 clean:
 	rm -rf bin out
+
+## experiments-real: docs/real-data.md (every method on the real WordNet SKB, plans mined from answers)
+experiments-real: build
+	scripts/real_experiments.sh
 
 ## experiments-mor: docs/mor-results.md (planner, MoR and its ablations on prime and mag)
 experiments-mor: build
