@@ -1,7 +1,6 @@
 package graphops
 
 import (
-	"bytes"
 	"fmt"
 	"unsafe"
 
@@ -23,25 +22,27 @@ func u8view[T ~uint8](b []byte) []T {
 	return unsafe.Slice((*T)(unsafe.Pointer(&b[0])), len(b))
 }
 
-// Encode adds the graph (adjacency and attribute store) to a snapshot.
+// Encode adds the graph's node types and adjacency to a snapshot. The
+// attribute store is not written: it is a function of the types (Decode
+// rebuilds it), and kelindar/column's own snapshot carries time-based
+// commit ids, which would make two imports of the same data differ. The
+// node text belongs to the node table, which its owner saves.
 func (g *Graph) Encode(w *snapshot.Writer) error {
 	w.Add("graph.types", u8bytes(g.types))
 	w.AddUint64s("graph.off", g.off)
 	w.AddUint32s("graph.nbr", g.nbr)
 	w.Add("graph.rel", u8bytes(g.rel))
 	w.Add("graph.dir", g.dir)
-	var buf bytes.Buffer
-	if err := g.attrs.Snapshot(&buf); err != nil {
-		return fmt.Errorf("graph attributes: %w", err)
-	}
-	w.Add("graph.attrs", buf.Bytes())
 	return nil
 }
 
 // Decode reads a graph written by Encode; schema must be the one it was
-// built with. The adjacency arrays are views into the snapshot buffer.
-func Decode(r *snapshot.Reader, schema data.Schema) (*Graph, error) {
-	g := &Graph{schema: schema}
+// built with, and nodes the node table saved beside it (Name and Field
+// read it; its Type fields are not consulted, the graph's own types are).
+// The adjacency arrays are views into the snapshot buffer. A graph.attrs
+// section written by older versions is ignored.
+func Decode(r *snapshot.Reader, schema data.Schema, nodes []data.Node) (*Graph, error) {
+	g := &Graph{schema: schema, nodes: nodes}
 	tb, err := r.Bytes("graph.types")
 	if err != nil {
 		return nil, err
@@ -79,23 +80,18 @@ func Decode(r *snapshot.Reader, schema data.Schema) (*Graph, error) {
 			return nil, fmt.Errorf("graph: %w: entry %d points at node %d relation %d", snapshot.ErrCorrupt, i, u, g.rel[i])
 		}
 	}
+	if len(nodes) != n {
+		return nil, fmt.Errorf("graph: %w: %d nodes in the node table, %d in the graph", snapshot.ErrCorrupt, len(nodes), n)
+	}
+	nf := len(schema.TextFields)
+	for v := range nodes {
+		if len(nodes[v].Fields) != nf {
+			return nil, fmt.Errorf("graph: node %d has %d fields, the schema %d", v, len(nodes[v].Fields), nf)
+		}
+	}
 	g.computeTypeBlocks()
-	ab, err := r.Bytes("graph.attrs")
-	if err != nil {
-		return nil, err
+	if err := g.buildAttrs(); err != nil {
+		return nil, fmt.Errorf("graph attributes: %w", err)
 	}
-	c, err := g.newAttrCollection()
-	if err != nil {
-		return nil, err
-	}
-	if err := c.Restore(bytes.NewReader(ab)); err != nil {
-		c.Close()
-		return nil, fmt.Errorf("graph attributes: %w: %v", snapshot.ErrCorrupt, err)
-	}
-	if c.Count() != n {
-		c.Close()
-		return nil, fmt.Errorf("graph attributes: %w: %d rows for %d nodes", snapshot.ErrCorrupt, c.Count(), n)
-	}
-	g.attrs = c
 	return g, nil
 }

@@ -30,8 +30,12 @@ type Graph struct {
 	dir    []uint8 // 2 bits per entry, 4 entries per byte
 	// typeBlocks[t] = [lo, hi) when the ids of type t are contiguous, else {1, 0}.
 	typeBlocks [][2]uint32
+	// attrs is the attribute store: the node type as an enum column with
+	// one bitmap index per type. Text stays out of it (kelindar/column
+	// limits strings to 65,535 bytes and snapshots it with time-based
+	// commit ids): names and fields are read from nodes.
 	attrs      *column.Collection
-	fieldCols  []string
+	nodes      []data.Node // the node table the graph was built from (names, fields)
 	relsOnce   sync.Once
 	relsByPair map[[2]data.TypeID][]data.RelID
 }
@@ -84,7 +88,7 @@ func Build(skb *data.SKB) (*Graph, error) {
 		return nil, err
 	}
 	n := len(skb.Nodes)
-	g := &Graph{schema: skb.Schema, types: make([]data.TypeID, n)}
+	g := &Graph{schema: skb.Schema, types: make([]data.TypeID, n), nodes: skb.Nodes}
 	for i := range skb.Nodes {
 		g.types[i] = skb.Nodes[i].Type
 	}
@@ -92,7 +96,7 @@ func Build(skb *data.SKB) (*Graph, error) {
 		return nil, err
 	}
 	g.computeTypeBlocks()
-	if err := g.buildAttrs(skb); err != nil {
+	if err := g.buildAttrs(); err != nil {
 		return nil, err
 	}
 	return g, nil
@@ -235,50 +239,29 @@ func (g *Graph) computeTypeBlocks() {
 
 func typeIndexName(t string) string { return "type=" + t }
 
-func (g *Graph) newAttrCollection() (*column.Collection, error) {
+// buildAttrs fills the attribute store from the node types: one enum row
+// per node, in id order, with a bitmap index per type. It depends on the
+// types alone, so a decoded graph rebuilds it instead of storing it.
+func (g *Graph) buildAttrs() error {
 	c := column.NewCollection(column.Options{Capacity: max(len(g.types), 1024)})
 	if err := c.CreateColumn("type", column.ForEnum()); err != nil {
-		return nil, err
-	}
-	if err := c.CreateColumn("name", column.ForString()); err != nil {
-		return nil, err
-	}
-	g.fieldCols = g.fieldCols[:0]
-	for _, f := range g.schema.TextFields {
-		name := "field:" + f
-		g.fieldCols = append(g.fieldCols, name)
-		if err := c.CreateColumn(name, column.ForString()); err != nil {
-			return nil, err
-		}
+		return err
 	}
 	for _, t := range g.schema.NodeTypes {
 		t := t
 		if err := c.CreateIndex(typeIndexName(t), "type", func(r column.Reader) bool { return r.String() == t }); err != nil {
-			return nil, err
+			c.Close()
+			return err
 		}
 	}
-	return c, nil
-}
-
-func (g *Graph) buildAttrs(skb *data.SKB) error {
-	c, err := g.newAttrCollection()
-	if err != nil {
-		return err
-	}
 	const chunk = 16384
-	for lo := 0; lo < len(skb.Nodes); lo += chunk {
-		hi := min(lo+chunk, len(skb.Nodes))
+	for lo := 0; lo < len(g.types); lo += chunk {
+		hi := min(lo+chunk, len(g.types))
 		err := c.Query(func(txn *column.Txn) error {
 			for i := lo; i < hi; i++ {
-				nd := &skb.Nodes[i]
+				name := g.schema.NodeTypes[g.types[i]]
 				idx, err := txn.Insert(func(r column.Row) error {
-					r.SetEnum("type", g.schema.NodeTypes[nd.Type])
-					r.SetString("name", nd.Name)
-					for fi, col := range g.fieldCols {
-						if v := skb.Field(uint32(i), g.schema.TextFields[fi]); v != "" {
-							r.SetString(col, v)
-						}
-					}
+					r.SetEnum("type", name)
 					return nil
 				})
 				if err != nil {
@@ -437,24 +420,18 @@ func (g *Graph) CountOfType(t data.TypeID) int {
 }
 
 // Name returns the name of node v.
-func (g *Graph) Name(v uint32) string {
-	var s string
-	g.attrs.QueryAt(v, func(r column.Row) error {
-		s, _ = r.String("name")
-		return nil
-	})
-	return s
-}
+func (g *Graph) Name(v uint32) string { return g.nodes[v].Name }
 
 // Field returns the value of text field f (an index into the schema's
-// TextFields) of node v.
+// TextFields) of node v. A text field called "name" is the node's name.
 func (g *Graph) Field(v uint32, f int) string {
-	var s string
-	g.attrs.QueryAt(v, func(r column.Row) error {
-		s, _ = r.String(g.fieldCols[f])
-		return nil
-	})
-	return s
+	if g.schema.TextFields[f] == data.NameField {
+		return g.nodes[v].Name
+	}
+	if fs := g.nodes[v].Fields; f < len(fs) {
+		return fs[f]
+	}
+	return ""
 }
 
 // TypeName returns the stored type name of node v from the enum column.

@@ -3,6 +3,7 @@ package graphops
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -167,5 +168,29 @@ func TestGraphRandom(t *testing.T) {
 			}
 		}
 		g.Close()
+	}
+}
+
+// Names and fields of 64 KiB and more (real STaRK documents are longer)
+// used to panic inside the attribute store, which keeps string lengths in 16
+// bits; the graph reads text from its node table instead.
+func TestGraphLongText(t *testing.T) {
+	s := smallSKB()
+	long := strings.Repeat("abcdefghij", 10_000) // 100,000 bytes
+	s.Nodes[1].Name = long + "N"
+	s.Nodes[3].Fields[0] = long + "F"
+	g, err := Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if got := g.Name(1); got != long+"N" {
+		t.Errorf("Name(1) has %d bytes, want %d", len(got), len(long)+1)
+	}
+	if got := g.Field(3, 0); got != long+"F" {
+		t.Errorf("Field(3, 0) has %d bytes, want %d", len(got), len(long)+1)
+	}
+	if g.Name(4) != "Bob" || g.TypeName(1) != "paper" || g.TypeName(3) != "author" {
+		t.Errorf("other attributes: %q %q %q", g.Name(4), g.TypeName(1), g.TypeName(3))
 	}
 }

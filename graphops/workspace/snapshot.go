@@ -143,24 +143,14 @@ func Load(dir string) (*Workspace, error) {
 	if len(names) != m.Nodes {
 		return nil, bad("node count")
 	}
-	g, err := graphops.Decode(r, m.Schema)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if g.NumNodes() != m.Nodes {
-		g.Close()
-		return nil, bad("graph node count")
-	}
 	nf := len(m.Schema.TextFields)
 	fields := make([]string, m.Nodes*nf)
 	for fi := 0; fi < nf; fi++ {
 		col, err := r.Strings("skb.field." + strconv.Itoa(fi))
 		if err != nil {
-			g.Close()
 			return nil, err
 		}
 		if len(col) != m.Nodes {
-			g.Close()
 			return nil, bad("field length")
 		}
 		for i, s := range col {
@@ -168,9 +158,19 @@ func Load(dir string) (*Workspace, error) {
 		}
 	}
 	skb.Nodes = make([]data.Node, m.Nodes)
-	types := g.Types()
 	for i := range skb.Nodes {
-		skb.Nodes[i] = data.Node{Type: types[i], Name: names[i], Fields: fields[i*nf : (i+1)*nf : (i+1)*nf]}
+		skb.Nodes[i] = data.Node{Name: names[i], Fields: fields[i*nf : (i+1)*nf : (i+1)*nf]}
+	}
+	g, err := graphops.Decode(r, m.Schema, skb.Nodes)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if g.NumNodes() != m.Nodes {
+		g.Close()
+		return nil, bad("graph node count")
+	}
+	for i, t := range g.Types() {
+		skb.Nodes[i].Type = t
 	}
 	if skb.Edges.Src, err = r.Uint32s("skb.edges.src"); err != nil {
 		g.Close()
