@@ -52,11 +52,13 @@ type Checkpoint struct {
 }
 
 // Save writes ck to dir atomically: the directory appears complete or not at
-// all. An existing dir is an error.
+// all. An existing dir is an error. The temporary directories a killed
+// save left in dir's run directory (".step-N.tmp-*") are removed first.
 func Save(dir string, ck *Checkpoint) error {
 	if ck.Manifest.Kind == "" {
 		return errors.New("checkpoints: manifest has no kind")
 	}
+	atomicfile.RemoveTemps(filepath.Dir(filepath.Clean(dir)), isStepDir)
 	m := ck.Manifest
 	m.Format = ManifestFormat
 	return atomicfile.WriteDir(dir, false, func(tmp string) error {
@@ -152,6 +154,12 @@ func SetMetrics(dir string, metrics map[string]float64) error {
 
 // StepDir returns the name of the checkpoint directory for a step.
 func StepDir(step int) string { return fmt.Sprintf("step-%08d", step) }
+
+// isStepDir reports whether name is a StepDir name ("step-" and digits).
+func isStepDir(name string) bool {
+	d, ok := strings.CutPrefix(name, "step-")
+	return ok && d != "" && strings.Trim(d, "0123456789") == ""
+}
 
 // SetBest points runDir/best at the checkpoint directory name (relative),
 // replacing any previous link atomically.

@@ -74,3 +74,28 @@ func compact(b []byte) string {
 	json.Compact(&buf, b)
 	return buf.String()
 }
+
+// A save killed after creating its temporary directory leaves
+// ".step-N.tmp-*" in the run directory; the next save removes it (any
+// step), and leaves everything else alone.
+func TestSaveRemovesStaleStepTemps(t *testing.T) {
+	run := t.TempDir()
+	for _, n := range []string{".step-00000100.tmp-4242", ".step-00000200.tmp-1", "notes.txt", ".step-00000100.tmp-1.old", ".other.tmp-3"} {
+		if err := os.Mkdir(filepath.Join(run, n), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(run, ".step-00000100.tmp-4242", ManifestFile), []byte("{"), 0o644)
+	if err := Save(filepath.Join(run, StepDir(300)), &Checkpoint{Manifest: Manifest{Kind: "gate"}, Model: []Tensor{{Name: "w", Shape: []int{1}, Data: []float32{1}}}}); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	entries, _ := os.ReadDir(run)
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	want := []string{".other.tmp-3", ".step-00000100.tmp-1.old", "notes.txt", "step-00000300"}
+	if !cmp.Equal(got, want) {
+		t.Errorf("run dir %q, want %q", got, want)
+	}
+}

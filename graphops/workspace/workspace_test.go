@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -178,5 +179,31 @@ func TestSnapshotReproducible(t *testing.T) {
 			}
 		}
 		t.Fatal("two builds of the same SKB give different snapshots")
+	}
+}
+
+// An import killed while writing the snapshot leaves
+// ".workspace.snap.tmp-*"; the next save into that directory removes it.
+func TestSaveRemovesStaleSnapshotTemp(t *testing.T) {
+	s, _ := longTextSKB()
+	ws, err := Build(context.Background(), s, nil, Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	dir := t.TempDir()
+	for _, n := range []string{".workspace.snap.tmp-2718", "keep.txt"} {
+		os.WriteFile(filepath.Join(dir, n), []byte("partial"), 0o644)
+	}
+	if err := ws.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	if !cmp.Equal(got, []string{"keep.txt", SnapshotFile}) {
+		t.Errorf("workspace dir holds %q", got)
 	}
 }

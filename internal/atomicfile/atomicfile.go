@@ -1,6 +1,11 @@
 // Package atomicfile writes files and directories so that a reader never
 // sees a partial result: data goes to a temporary sibling, is fsynced, and
 // is renamed into place.
+//
+// A process killed mid-write leaves its temporary sibling behind, named
+// "."+name+".tmp-" and digits. The next WriteFile or WriteDir of the same
+// path removes such leftovers (once per process and path), and RemoveTemps
+// removes them for a family of names; nothing else is ever removed.
 package atomicfile
 
 import (
@@ -10,12 +15,57 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 )
+
+// TempBase reports whether name is a temporary sibling made by WriteFile
+// or WriteDir ("."+base+".tmp-" followed by digits) and returns base.
+func TempBase(name string) (string, bool) {
+	i := strings.LastIndex(name, ".tmp-")
+	if !strings.HasPrefix(name, ".") || i < 2 {
+		return "", false
+	}
+	digits := name[i+len(".tmp-"):]
+	if digits == "" || strings.Trim(digits, "0123456789") != "" {
+		return "", false
+	}
+	return name[1:i], true
+}
+
+// RemoveTemps removes the temporary siblings left in dir by killed writes
+// of the names match accepts (see TempBase). It is best effort: an entry
+// that cannot be removed is left, and a missing dir is not an error.
+func RemoveTemps(dir string, match func(base string) bool) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if base, ok := TempBase(e.Name()); ok && match(base) {
+			os.RemoveAll(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+// cleaned holds the paths whose leftovers this process already removed.
+var cleaned sync.Map
+
+// removeStale removes the leftovers of killed writes of path, once per
+// process.
+func removeStale(path string) {
+	if _, done := cleaned.LoadOrStore(path, true); done {
+		return
+	}
+	base := filepath.Base(path)
+	RemoveTemps(filepath.Dir(path), func(b string) bool { return b == base })
+}
 
 // WriteFile writes path through fn. On any error the previous content of
 // path (if any) is left untouched and the temporary file is removed.
 func WriteFile(path string, fn func(w io.Writer) error) (err error) {
 	dir := filepath.Dir(path)
+	removeStale(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return err
@@ -74,6 +124,7 @@ func WriteDir(path string, overwrite bool, fn func(tmpDir string) error) (err er
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return err
 	}
+	removeStale(path)
 	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -62,5 +63,42 @@ func TestWriteDir(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(parent); len(entries) != 1 {
 		t.Errorf("%d entries in parent, want 1", len(entries))
+	}
+}
+
+// A killed write leaves ".NAME.tmp-DIGITS"; the next write of NAME removes
+// it, and nothing else.
+func TestStaleTempsRemoved(t *testing.T) {
+	dir := t.TempDir()
+	stale := []string{".f.tmp-123", ".f.tmp-9"}
+	kept := []string{".f.tmp-12x", ".f.tmp-", "f.tmp-1", ".g.tmp-1", ".f.tmp-1.old", ".f.tmp-1-x", "f"}
+	for _, n := range append(append([]string{}, stale...), kept[:len(kept)-1]...) {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, ".d.tmp-77"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, ".d.tmp-77", "inner"), []byte("x"), 0o644)
+	if err := WriteFile(filepath.Join(dir, "f"), func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteDir(filepath.Join(dir, "d"), false, func(string) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	want := []string{".f.tmp-", ".f.tmp-1-x", ".f.tmp-1.old", ".f.tmp-12x", ".g.tmp-1", "d", "f", "f.tmp-1"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("entries %q, want %q", got, want)
+	}
+	for _, n := range []string{".step-00000100.tmp-123", ".a.b.tmp-1"} {
+		if b, ok := TempBase(n); !ok || b != strings.TrimPrefix(n[:strings.LastIndex(n, ".tmp-")], ".") {
+			t.Errorf("TempBase(%q) = %q, %v", n, b, ok)
+		}
 	}
 }
