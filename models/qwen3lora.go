@@ -225,7 +225,7 @@ func (l *LoRA) forward(ids []int) ([]float32, []layerCache, []float32, float32) 
 	H := m.Cfg.HiddenSize
 	x, err := m.embed(ids)
 	if err != nil {
-		panic(err) // ids come from the tokenizer of this model's vocabulary
+		panic(err) // callers check ids with CheckTokens or CheckGroups
 	}
 	caches := make([]layerCache, len(m.Layers))
 	m.decode(x, len(ids), l.lin, caches)
@@ -234,8 +234,59 @@ func (l *LoRA) forward(ids []int) ([]float32, []layerCache, []float32, float32) 
 	return y, caches, lastX, inv[0]
 }
 
+// CheckTokens returns an error when a token id of ids, or the yes or no
+// row, lies outside the base model's vocabulary, or ids is empty. Token
+// ids come from a tokenizer whose vocabulary may not be the model's: call
+// it (or CheckGroups) before YesNo, ListwiseOp and ListwiseLoss, which
+// treat such ids as programmer errors and panic.
+func (l *LoRA) CheckTokens(ids []int, yes, no int) error {
+	v := l.Base.Cfg.VocabSize
+	if len(ids) == 0 {
+		return fmt.Errorf("models: LoRA: empty token sequence")
+	}
+	for i, id := range ids {
+		if id < 0 || id >= v {
+			return fmt.Errorf("models: LoRA: token %d of %d has id %d, outside the vocabulary of %d", i, len(ids), id, v)
+		}
+	}
+	for _, r := range [...]struct {
+		name string
+		id   int
+	}{{"yes", yes}, {"no", no}} {
+		if r.id < 0 || r.id >= v {
+			return fmt.Errorf("models: LoRA: the %s token has id %d, outside the vocabulary of %d", r.name, r.id, v)
+		}
+	}
+	return nil
+}
+
+// CheckGroups runs CheckTokens over every sequence of groups and checks
+// that each group's Positive indexes one of its sequences.
+func (l *LoRA) CheckGroups(groups []ListwiseGroup, yes, no int) error {
+	for gi, g := range groups {
+		if g.Positive < 0 || g.Positive >= len(g.Seqs) {
+			return fmt.Errorf("models: LoRA: group %d: positive %d of %d sequences", gi, g.Positive, len(g.Seqs))
+		}
+		for si, s := range g.Seqs {
+			if err := l.CheckTokens(s, yes, no); err != nil {
+				return fmt.Errorf("group %d, sequence %d: %w", gi, si, err)
+			}
+		}
+	}
+	return nil
+}
+
+// LogOdds is YesNo with the ids checked first: ids outside the vocabulary
+// are an error.
+func (l *LoRA) LogOdds(ids []int, yes, no int) (float32, error) {
+	if err := l.CheckTokens(ids, yes, no); err != nil {
+		return 0, err
+	}
+	return l.YesNo(ids, yes, no), nil
+}
+
 // YesNo returns the adapted model's log-odds logit_yes − logit_no at the
-// last position.
+// last position. ids must have passed CheckTokens.
 func (l *LoRA) YesNo(ids []int, yes, no int) float32 {
 	y, _, _, _ := l.forward(ids)
 	return l.logOdds(y, yes, no)
@@ -345,7 +396,8 @@ type ListwiseGroup struct {
 
 // ListwiseOp is the mean over groups of −log softmax(z)[positive], z the
 // adapted model's log-odds of each prompt: a fused operator whose backward
-// writes every adapter gradient once.
+// writes every adapter gradient once. groups must have passed CheckGroups (spago
+// ends the process on an error inside an operator).
 func (l *LoRA) ListwiseOp(groups []ListwiseGroup, yes, no int) mat.Tensor {
 	return ag.NewOperator(&loraListwise{l: l, groups: groups, yes: yes, no: no}).Run()
 }

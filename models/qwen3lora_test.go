@@ -1,8 +1,10 @@
 package models
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/nlpodyssey/spago/mat"
@@ -96,5 +98,45 @@ func TestLoRAMerge(t *testing.T) {
 	bz, _ := l.Base.Logits(ids, []int{9, 7})
 	if bz[1]-bz[0] == lm[1]-lm[0] {
 		t.Error("merging changed nothing")
+	}
+}
+
+// A token id outside the base vocabulary (a tokenizer larger than the
+// model) is an error naming the id and where it is, not an index panic.
+func TestLoRATokenOutsideVocabulary(t *testing.T) {
+	l := tinyLoRA(t)
+	v := l.Base.Cfg.VocabSize
+	const yes, no = 7, 9
+	if err := l.CheckGroups(tinyGroups(), yes, no); err != nil {
+		t.Fatalf("valid groups: %v", err)
+	}
+	z, err := l.LogOdds([]int{1, 2, 3}, yes, no)
+	if err != nil || z != l.YesNo([]int{1, 2, 3}, yes, no) {
+		t.Errorf("LogOdds = %v, %v; YesNo = %v", z, err, l.YesNo([]int{1, 2, 3}, yes, no))
+	}
+	for _, tc := range []struct {
+		ids     []int
+		yes, no int
+		want    string
+	}{
+		{[]int{1, v, 3}, yes, no, fmt.Sprintf("token 1 of 3 has id %d, outside the vocabulary of %d", v, v)},
+		{[]int{-1}, yes, no, "token 0 of 1 has id -1"},
+		{[]int{1}, v + 5, no, fmt.Sprintf("the yes token has id %d", v+5)},
+		{[]int{1}, yes, -2, "the no token has id -2"},
+		{nil, yes, no, "empty token sequence"},
+	} {
+		if _, err := l.LogOdds(tc.ids, tc.yes, tc.no); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("LogOdds(%v, %d, %d) = %v, want %q", tc.ids, tc.yes, tc.no, err, tc.want)
+		}
+	}
+	groups := tinyGroups()
+	groups[1].Seqs[1] = []int{15, v + 100}
+	if err := l.CheckGroups(groups, yes, no); err == nil || !strings.Contains(err.Error(), "group 1, sequence 1") || !strings.Contains(err.Error(), fmt.Sprint(v+100)) {
+		t.Errorf("CheckGroups: %v", err)
+	}
+	groups = tinyGroups()
+	groups[0].Positive = 3
+	if err := l.CheckGroups(groups, yes, no); err == nil || !strings.Contains(err.Error(), "group 0: positive 3 of 3") {
+		t.Errorf("CheckGroups positive: %v", err)
 	}
 }
