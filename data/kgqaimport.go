@@ -73,7 +73,7 @@ func ReadKGQAFile(path, qtypePath string) ([]KGQuestion, string, error) {
 // in [brackets] as MetaQA does, so KGQA finds it the same way. The answers
 // are the parenthesised set (entity names may hold parentheses: the split
 // is at the "(" whose prefix is one of the listed answers). The path's
-// relations become Rels. Leading and trailing spaces of the question are
+// relations become Rels (and the question's plan, KGQuestion.Plan). Leading and trailing spaces of the question are
 // dropped (PQL lines start with one).
 func ParsePathQuestion(r io.Reader, file string) ([]KGQuestion, error) {
 	sc := newLineScanner(r, file)
@@ -179,14 +179,16 @@ func bracketWord(text, word string) (string, bool) {
 }
 
 // Plan is the question's relation path as a plan over the triples SKB: from
-// the path column (PathQuestion) or the question type (MetaQA).
+// the path column (PathQuestion: every step in the stored direction,
+// "->rel", as the path reads subject to object) or the question type
+// (MetaQA: undirected, the types walk relations both ways).
 func (q KGQuestion) Plan() (Plan, bool) {
 	if len(q.Rels) == 0 {
 		return MetaQAPlan(q.QType, q.Topic)
 	}
 	path := []string{TriplesEntityType}
 	for _, r := range q.Rels {
-		path = append(path, r, TriplesEntityType)
+		path = append(path, RelStep{Rel: r, Dir: Forward}.String(), TriplesEntityType)
 	}
 	return Plan{Metapath: [][]string{path}, Restriction: map[string][]string{TriplesEntityType: {q.Topic}}}, true
 }

@@ -35,7 +35,7 @@ func TestParsePathQuestion(t *testing.T) {
 		t.Errorf("questions (-want +got):\n%s", d)
 	}
 	p, ok := qs[0].Plan()
-	wantPlan := Plan{Metapath: [][]string{{"entity", "spouse", "entity", "nationality", "entity"}},
+	wantPlan := Plan{Metapath: [][]string{{"entity", "->spouse", "entity", "->nationality", "entity"}},
 		Restriction: map[string][]string{"entity": {"frederica_of_mecklenburg-strelitz"}}}
 	if !ok || !cmp.Equal(p, wantPlan) {
 		t.Errorf("plan %+v", p)
@@ -177,7 +177,7 @@ func TestImportKGQA(t *testing.T) {
 	// the dev file, none for the test file (no qtype file), the path for
 	// PathQuestion.
 	if len(imp.Plans) != 20 || imp.Plans[0].Metapath[0][1] != "directed_by" ||
-		!cmp.Equal(imp.Plans[25].Metapath, [][]string{{"entity", "r", "entity", "s", "entity"}}) {
+		!cmp.Equal(imp.Plans[25].Metapath, [][]string{{"entity", "->r", "entity", "->s", "entity"}}) {
 		t.Errorf("plans %v", imp.Plans)
 	}
 	if q, _ := skb.QA.ByID(20); q.Text != "what is [A] 's r 's s ?" || !cmp.Equal(q.Answers, []uint32{2}) {
