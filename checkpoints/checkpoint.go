@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -103,10 +104,82 @@ func ReadManifest(dir string) (*Manifest, error) {
 	if m.Kind == "" {
 		return nil, fmt.Errorf("%s: field \"kind\" is empty", path)
 	}
+	if m.Step < 0 || m.Epoch < 0 {
+		return nil, fmt.Errorf("%s: negative step %d or epoch %d", path, m.Step, m.Epoch)
+	}
+	if len(m.Config) > 0 {
+		if err := checkConfigNumbers(m.Config); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
 	return &m, nil
 }
 
+// MaxConfigInt bounds the integers of a manifest's config (seeds aside):
+// no size or count of a model strata builds comes near it, and a model
+// built from a larger one would exhaust memory before its weights could be
+// checked against it.
+const MaxConfigInt = math.MaxInt32
+
+// checkConfigNumbers rejects integral numbers beyond ±MaxConfigInt in a
+// config, naming their JSON path; fields whose name holds "seed" may be
+// any 64-bit value.
+func checkConfigNumbers(raw json.RawMessage) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return fmt.Errorf("field \"config\": %w", err)
+	}
+	var walk func(v any, path string, depth int) error
+	walk = func(v any, path string, depth int) error {
+		if depth > 64 {
+			return fmt.Errorf("field %s: nested more than 64 deep", quoteClip(path))
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				if err := walk(e, path+"."+k, depth+1); err != nil {
+					return err
+				}
+			}
+		case []any:
+			for i, e := range x {
+				if err := walk(e, fmt.Sprintf("%s[%d]", path, i), depth+1); err != nil {
+					return err
+				}
+			}
+		case json.Number:
+			f, err := x.Float64()
+			if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+				return fmt.Errorf("field %s: %s is not a finite number", quoteClip(path), quoteClip(x.String()))
+			}
+			last := path[strings.LastIndexAny(path, ".[")+1:]
+			if f == math.Trunc(f) && math.Abs(f) > MaxConfigInt && !strings.Contains(strings.ToLower(last), "seed") {
+				return fmt.Errorf("field %s: %s is out of range (integers in a model config are at most %d)", quoteClip(path), quoteClip(x.String()), MaxConfigInt)
+			}
+		}
+		return nil
+	}
+	return walk(v, "config", 0)
+}
+
+// checkFinite rejects NaN and infinite values among tensors read from
+// file.
+func checkFinite(file string, ts []Tensor) error {
+	for _, t := range ts {
+		for i, v := range t.Data {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				return fmt.Errorf("%s: tensor %s holds %v at index %d (a diverged run?)", file, quoteClip(t.Name), v, i)
+			}
+		}
+	}
+	return nil
+}
+
 // Load reads a checkpoint directory. The optimizer state is optional.
+// NaN or infinite weights and optimizer values are an error naming the
+// file and the tensor.
 func Load(dir string) (*Checkpoint, error) {
 	m, err := ReadManifest(dir)
 	if err != nil {
@@ -118,6 +191,9 @@ func Load(dir string) (*Checkpoint, error) {
 		return nil, err
 	}
 	ck.Model = ordered(mf)
+	if err := checkFinite(filepath.Join(dir, ModelFile), ck.Model); err != nil {
+		return nil, err
+	}
 	if _, err := os.Stat(filepath.Join(dir, OptimizerFile)); err == nil {
 		of, err := ReadFile(filepath.Join(dir, OptimizerFile))
 		if err != nil {
@@ -125,6 +201,9 @@ func Load(dir string) (*Checkpoint, error) {
 		}
 		ck.Optimizer = ordered(of)
 		ck.OptimizerMeta = of.Metadata
+		if err := checkFinite(filepath.Join(dir, OptimizerFile), ck.Optimizer); err != nil {
+			return nil, err
+		}
 	}
 	return ck, nil
 }

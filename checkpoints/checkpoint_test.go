@@ -2,7 +2,10 @@ package checkpoints
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,5 +100,65 @@ func TestSaveRemovesStaleStepTemps(t *testing.T) {
 	want := []string{".other.tmp-3", ".step-00000100.tmp-1.old", "notes.txt", "step-00000300"}
 	if !cmp.Equal(got, want) {
 		t.Errorf("run dir %q, want %q", got, want)
+	}
+}
+
+// NaN or infinite weights, and absurd sizes in the manifest's config, are
+// errors naming the file and the tensor or field (the config used to reach
+// the model constructors, which allocated hidden·hidden floats).
+func TestLoadRejectsNonFiniteAndAbsurdConfig(t *testing.T) {
+	save := func(model, opt []float32, config string) string {
+		dir := filepath.Join(t.TempDir(), "ck")
+		ck := &Checkpoint{Manifest: Manifest{Kind: "gate", Config: json.RawMessage(config)},
+			Model: []Tensor{{Name: "w", Shape: []int{len(model)}, Data: model}}}
+		if opt != nil {
+			ck.Optimizer = []Tensor{{Name: "w.m", Shape: []int{len(opt)}, Data: opt}}
+		}
+		if err := Save(dir, ck); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	nan, inf := float32(math.NaN()), float32(math.Inf(1))
+	for _, c := range []struct {
+		name       string
+		model, opt []float32
+		config     string
+		want       []string
+	}{
+		{"NaN weight", []float32{1, nan}, nil, `{"model":{"hidden":8}}`, []string{"model.safetensors", `tensor "w" holds NaN at index 1`}},
+		{"Inf optimizer state", []float32{1}, []float32{inf}, `{"model":{"hidden":8}}`, []string{"optimizer.safetensors", `tensor "w.m" holds +Inf at index 0`}},
+		{"hidden 1e12", []float32{1}, nil, `{"model":{"hidden":1000000000000}}`, []string{"manifest.json", `field "config.model.hidden": "1000000000000" is out of range`}},
+		{"hidden as 1e12", []float32{1}, nil, `{"model":{"layers":[{"in":4},{"in":1e12}]}}`, []string{"manifest.json", `"config.model.layers[1].in"`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Load(save(c.model, c.opt, c.config))
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+		})
+	}
+	// Seeds may use every bit; fractions and small integers are fine.
+	if _, err := Load(save([]float32{1, -2}, []float32{0}, `{"model":{"hash_seed":18446744073709551615,"eps":1e-8,"theta":1000000},"train":{"seed":9007199254740993}}`)); err != nil {
+		t.Errorf("valid checkpoint: %v", err)
+	}
+}
+
+// A shape whose element count overflows int64 used to wrap to a small
+// count that matched the data offsets.
+func TestDecodeShapeOverflow(t *testing.T) {
+	for _, shape := range []string{"[4,4611686018427387904]", "[2,4611686018427387904,2]"} {
+		h := `{"x":{"dtype":"F32","shape":` + shape + `,"data_offsets":[0,0]},"y":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}}`
+		b := binary.LittleEndian.AppendUint64(nil, uint64(len(h)))
+		b = append(b, h...)
+		b = append(b, make([]byte, 16)...)
+		if _, err := Decode(b); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "exceeds the data buffer") {
+			t.Errorf("shape %s: %v", shape, err)
+		}
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"math"
 	"os"
 	"sort"
+	"strconv"
+	"unicode/utf8"
 
 	"github.com/strata-retrieval/strata/internal/atomicfile"
 )
@@ -158,6 +160,9 @@ func Decode(b []byte) (*File, error) {
 	if len(hb) == 0 || hb[0] != '{' {
 		return nil, bad("header is not a JSON object")
 	}
+	if !utf8.Valid(hb) {
+		return nil, bad("header is not valid UTF-8")
+	}
 	var raw map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(hb))
 	if err := dec.Decode(&raw); err != nil {
@@ -179,7 +184,7 @@ func Decode(b []byte) (*File, error) {
 		}
 		var e headerEntry
 		if err := json.Unmarshal(msg, &e); err != nil {
-			return nil, bad("tensor %q: %v", name, err)
+			return nil, bad("tensor %s: %v", quoteClip(name), err)
 		}
 		elem := 0
 		switch e.DType {
@@ -188,24 +193,27 @@ func Decode(b []byte) (*File, error) {
 		case "F16", "BF16":
 			elem = 2
 		default:
-			return nil, bad("tensor %q: dtype %q is not supported (F32, F16, BF16)", name, e.DType)
+			return nil, bad("tensor %s: dtype %s is not supported (F32, F16, BF16)", quoteClip(name), quoteClip(e.DType))
 		}
 		count := int64(1)
 		for _, d := range e.Shape {
 			if d < 0 {
-				return nil, bad("tensor %q: negative dimension in shape %v", name, e.Shape)
+				return nil, bad("tensor %s: negative dimension in shape %v", quoteClip(name), e.Shape)
+			}
+		}
+		for _, d := range e.Shape {
+			// Compare before multiplying: count·d may overflow.
+			if d != 0 && count > int64(len(data))/int64(d) {
+				return nil, bad("tensor %s: shape %v exceeds the data buffer of %d bytes", quoteClip(name), e.Shape, len(data))
 			}
 			count *= int64(d)
-			if count > int64(len(data)) {
-				return nil, bad("tensor %q: shape %v exceeds the data buffer", name, e.Shape)
-			}
 		}
 		from, to := e.DataOffsets[0], e.DataOffsets[1]
 		if from < 0 || to < from || to > int64(len(data)) {
-			return nil, bad("tensor %q: data_offsets [%d, %d] outside the %d-byte data buffer (truncated?)", name, from, to, len(data))
+			return nil, bad("tensor %s: data_offsets [%d, %d] outside the %d-byte data buffer (truncated?)", quoteClip(name), from, to, len(data))
 		}
 		if to-from != count*int64(elem) {
-			return nil, bad("tensor %q: %s shape %v needs %d bytes, data_offsets give %d", name, e.DType, e.Shape, count*int64(elem), to-from)
+			return nil, bad("tensor %s: %s shape %v needs %d bytes, data_offsets give %d", quoteClip(name), e.DType, e.Shape, count*int64(elem), to-from)
 		}
 		t := &Tensor{Name: name, Shape: e.Shape, DType: e.DType, Data: make([]float32, count)}
 		src := data[from:to]
@@ -236,9 +244,9 @@ func Decode(b []byte) (*File, error) {
 	for _, s := range spans {
 		if s.from != pos {
 			if s.from < pos {
-				return nil, bad("tensor %q overlaps the previous tensor", s.name)
+				return nil, bad("tensor %s overlaps the previous tensor", quoteClip(s.name))
 			}
-			return nil, bad("hole in the data buffer before tensor %q (bytes %d to %d)", s.name, pos, s.from)
+			return nil, bad("hole in the data buffer before tensor %s (bytes %d to %d)", quoteClip(s.name), pos, s.from)
 		}
 		pos = s.to
 		f.Names = append(f.Names, s.name)
@@ -268,4 +276,19 @@ func HalfToFloat32(h uint16) float32 {
 		return math.Float32frombits(sign | 0xff<<23 | mant<<13)
 	}
 	return math.Float32frombits(sign | (exp+127-15)<<23 | mant<<13)
+}
+
+// maxQuoted bounds a name from the input quoted in an error.
+const maxQuoted = 200
+
+// quoteClip quotes s as %q does, clipped to about maxQuoted bytes.
+func quoteClip(s string) string {
+	if len(s) <= maxQuoted {
+		return strconv.Quote(s)
+	}
+	n := maxQuoted
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return fmt.Sprintf("%s... (%d bytes)", strconv.Quote(s[:n]), len(s))
 }

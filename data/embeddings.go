@@ -12,8 +12,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/nlpodyssey/gopickle/pytorch"
-
 	"github.com/strata-retrieval/strata/checkpoints"
 	"github.com/strata-retrieval/strata/data/index"
 )
@@ -31,9 +29,26 @@ type Embeddings struct {
 //   - .pt: STaRK's embedding dictionary (id -> tensor of shape [D] or
 //     [1, D]), as saved by torch.save.
 //
-// rows, when > 0, fixes the number of rows (ids must be below it); otherwise
-// it is taken from the file (max id + 1 for dictionaries).
+// rows, when > 0, fixes the number of rows (ids must be below it; a
+// matrix with fewer rows is padded with absent rows, unless it looks
+// transposed: rows columns); otherwise it is taken from the file (max id +
+// 1 for dictionaries). Every vector the file holds must be finite and not
+// all zeros: anything else is an error naming the file and the row.
 func ReadEmbeddings(path, tensor string, rows int) (*Embeddings, error) {
+	return readEmbeddings(path, tensor, rows, false)
+}
+
+// ReadNodeEmbeddings reads one vector per node of an SKB with n nodes: a
+// matrix (.npy, .safetensors) must have exactly n rows, a dictionary (.pt)
+// ids below n (the others are absent). Otherwise it is ReadEmbeddings.
+func ReadNodeEmbeddings(path, tensor string, n int) (*Embeddings, error) {
+	if n <= 0 {
+		return nil, fmt.Errorf("%s: no nodes to read vectors for", path)
+	}
+	return readEmbeddings(path, tensor, n, true)
+}
+
+func readEmbeddings(path, tensor string, rows int, exact bool) (*Embeddings, error) {
 	var e *Embeddings
 	var err error
 	switch strings.ToLower(filepath.Ext(path)) {
@@ -49,9 +64,19 @@ func ReadEmbeddings(path, tensor string, rows int) (*Embeddings, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkVectors(path, e); err != nil {
+		return nil, err
+	}
+	isDict := strings.EqualFold(filepath.Ext(path), ".pt") || strings.EqualFold(filepath.Ext(path), ".pth")
 	if rows > 0 && e.M.Rows != rows {
 		if e.M.Rows > rows {
 			return nil, perrf(path, 0, "shape", ErrIDRange, "%d rows for %d ids", e.M.Rows, rows)
+		}
+		if !isDict && e.M.Dim == rows {
+			return nil, perrf(path, 0, "shape", ErrSyntax, "shape [%d, %d] for %d ids: the matrix looks transposed (want [%d, D])", e.M.Rows, e.M.Dim, rows, rows)
+		}
+		if !isDict && exact {
+			return nil, perrf(path, 0, "shape", ErrSyntax, "shape [%d, %d]: want one row per node, [%d, D]", e.M.Rows, e.M.Dim, rows)
 		}
 		// Pad with absent rows.
 		grown := index.NewMatrix(rows, e.M.Dim)
@@ -61,6 +86,29 @@ func ReadEmbeddings(path, tensor string, rows int) (*Embeddings, error) {
 		e = &Embeddings{M: grown, Present: present}
 	}
 	return e, nil
+}
+
+// checkVectors rejects NaN, infinite and all-zero vectors among the rows
+// e holds.
+func checkVectors(path string, e *Embeddings) error {
+	for r := 0; r < e.M.Rows; r++ {
+		if !e.Present[r] {
+			continue
+		}
+		zero := true
+		for j, v := range e.M.Row(r) {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				return perrf(path, 0, fmt.Sprintf("[%d]", r), ErrSyntax, "vector %d holds %v at position %d", r, v, j)
+			}
+			if v != 0 {
+				zero = false
+			}
+		}
+		if zero {
+			return perrf(path, 0, fmt.Sprintf("[%d]", r), ErrSyntax, "vector %d is all zeros (a missing vector? a .pt dictionary may leave ids out)", r)
+		}
+	}
+	return nil
 }
 
 var (
@@ -100,7 +148,7 @@ func ParseNPY(b []byte, path string) (*Embeddings, error) {
 	h := string(b[start : start+hlen])
 	d, f, s := npyDescr.FindStringSubmatch(h), npyFortran.FindStringSubmatch(h), npyShape.FindStringSubmatch(h)
 	if d == nil || f == nil || s == nil {
-		return nil, perrf(path, 0, "", ErrSyntax, "header %q lacks descr, fortran_order or shape", h)
+		return nil, perrf(path, 0, "", ErrSyntax, "header %s lacks descr, fortran_order or shape", quoteClip(h))
 	}
 	var dims []int
 	for _, p := range strings.Split(s[1], ",") {
@@ -109,7 +157,7 @@ func ParseNPY(b []byte, path string) (*Embeddings, error) {
 		}
 		v, err := strconv.Atoi(p)
 		if err != nil || v < 0 {
-			return nil, perrf(path, 0, "shape", ErrSyntax, "bad dimension %q", p)
+			return nil, perrf(path, 0, "shape", ErrSyntax, "bad dimension %s", quoteClip(p))
 		}
 		dims = append(dims, v)
 	}
@@ -123,15 +171,16 @@ func ParseNPY(b []byte, path string) (*Embeddings, error) {
 	case "<f2", "=f2":
 		elem = 2
 	default:
-		return nil, perrf(path, 0, "descr", ErrSyntax, "dtype %q not supported (little-endian float32 or float16)", d[1])
+		return nil, perrf(path, 0, "descr", ErrSyntax, "dtype %s not supported (little-endian float32 or float16)", quoteClip(d[1]))
 	}
 	rows, dim := dims[0], dims[1]
 	if dim == 0 {
 		return nil, perrf(path, 0, "shape", ErrSyntax, "zero-width vectors")
 	}
 	body := b[start+hlen:]
-	if len(body) != rows*dim*elem {
-		return nil, perrf(path, 0, "", ErrSyntax, "shape %v needs %d data bytes, file has %d (truncated?)", dims, rows*dim*elem, len(body))
+	// rows·dim·elem may overflow: compare by division first.
+	if dim > len(body) || rows > len(body)/(dim*elem) || len(body) != rows*dim*elem {
+		return nil, perrf(path, 0, "shape", ErrSyntax, "shape %v of %d-byte values does not match the %d data bytes of the file (truncated?)", dims, elem, len(body))
 	}
 	m := index.NewMatrix(rows, dim)
 	for i := range m.Data {
@@ -167,12 +216,12 @@ func readSafetensorsMatrix(path, name string) (*Embeddings, error) {
 	if name != "" {
 		t = f.Tensors[name]
 		if t == nil {
-			return nil, fmt.Errorf("%s: no tensor %q (have %s)", path, name, strings.Join(f.Names, ", "))
+			return nil, fmt.Errorf("%s: no tensor %s (have %s)", path, quoteClip(name), clip(strings.Join(f.Names, ", ")))
 		}
 	} else if len(f.Names) == 1 {
 		t = f.Tensors[f.Names[0]]
 	} else {
-		return nil, fmt.Errorf("%s: %d tensors; name the embedding tensor (have %s)", path, len(f.Names), strings.Join(f.Names, ", "))
+		return nil, fmt.Errorf("%s: %d tensors; name the embedding tensor (have %s)", path, len(f.Names), clip(strings.Join(f.Names, ", ")))
 	}
 	if len(t.Shape) != 2 || t.Shape[1] == 0 {
 		return nil, perrf(path, 0, t.Name, ErrSyntax, "want a 2-D tensor, got shape %v", t.Shape)
@@ -181,9 +230,9 @@ func readSafetensorsMatrix(path, name string) (*Embeddings, error) {
 }
 
 func readTorchEmbDict(path string, rows int) (*Embeddings, error) {
-	v, err := pytorch.Load(path)
+	v, err := readTorchFile(path)
 	if err != nil {
-		return nil, perrf(path, 0, "", ErrSyntax, "torch file: %v", err)
+		return nil, err
 	}
 	entries, err := dictEntries(v)
 	if err != nil {
@@ -200,9 +249,9 @@ func readTorchEmbDict(path string, rows int) (*Embeddings, error) {
 		if !ok || id < 0 {
 			return nil, perrf(path, 0, fmt.Sprintf("[%v]", e.Key), ErrSyntax, "key is not a non-negative integer id")
 		}
-		t, ok := e.Value.(*pytorch.Tensor)
+		t, ok := e.Value.(*torchTensor)
 		if !ok {
-			return nil, perrf(path, 0, fmt.Sprintf("[%d]", id), ErrSyntax, "want a tensor, got %T", e.Value)
+			return nil, perrf(path, 0, fmt.Sprintf("[%d]", id), ErrSyntax, "want a tensor, got %s", pyTypeName(e.Value))
 		}
 		vec, err := floatTensor(t)
 		if err != nil {
@@ -219,7 +268,11 @@ func readTorchEmbDict(path string, rows int) (*Embeddings, error) {
 		return nil, perrf(path, 0, "", ErrSyntax, "empty embedding dictionary")
 	}
 	sort.Slice(rs, func(i, j int) bool { return rs[i].id < rs[j].id })
-	n := int(rs[len(rs)-1].id) + 1
+	top := rs[len(rs)-1].id
+	if rows <= 0 && top >= int64(16*len(rs)+1<<20) {
+		return nil, perrf(path, 0, fmt.Sprintf("[%d]", top), ErrIDRange, "id %d among %d vectors: too sparse to size the matrix from (give the number of rows)", top, len(rs))
+	}
+	n := int(top) + 1
 	if rows > 0 {
 		if n > rows {
 			return nil, perrf(path, 0, fmt.Sprintf("[%d]", rs[len(rs)-1].id), ErrIDRange, "id %d with %d rows", rs[len(rs)-1].id, rows)
@@ -238,39 +291,18 @@ func readTorchEmbDict(path string, rows int) (*Embeddings, error) {
 }
 
 // floatTensor flattens a float tensor of shape [D] or [1, D].
-func floatTensor(t *pytorch.Tensor) ([]float32, error) {
-	var src []float32
-	switch s := t.Source.(type) {
-	case *pytorch.FloatStorage:
-		src = s.Data
-	case *pytorch.HalfStorage:
-		src = s.Data
-	case *pytorch.BFloat16Storage:
-		src = s.Data
-	case *pytorch.DoubleStorage:
-		src = make([]float32, len(s.Data))
-		for i, v := range s.Data {
-			src[i] = float32(v)
-		}
-	default:
-		return nil, fmt.Errorf("want a float tensor, got %T", t.Source)
+func floatTensor(t *torchTensor) ([]float32, error) {
+	if _, ok := t.storage.float32At(0); !ok && t.storage.numel > 0 {
+		return nil, fmt.Errorf("want a float tensor, got %s", t.storage.dtype.name)
 	}
-	var n, stride int
-	switch {
-	case len(t.Size) == 1:
-		n, stride = t.Size[0], t.Stride[0]
-	case len(t.Size) == 2 && t.Size[0] == 1:
-		n, stride = t.Size[1], t.Stride[1]
-	default:
-		return nil, fmt.Errorf("want shape [D] or [1, D], got %v", t.Size)
+	if !(len(t.size) == 1 || len(t.size) == 2 && t.size[0] == 1) {
+		return nil, fmt.Errorf("want shape [D] or [1, D], got %v", t.size)
+	}
+	n, err := torchView(t)
+	if err != nil {
+		return nil, err
 	}
 	out := make([]float32, n)
-	for i := range out {
-		p := t.StorageOffset + i*stride
-		if p < 0 || p >= len(src) {
-			return nil, fmt.Errorf("tensor view exceeds its storage")
-		}
-		out[i] = src[p]
-	}
+	t.forEach(func(i, off int) { out[i], _ = t.storage.float32At(off) })
 	return out, nil
 }

@@ -3,6 +3,8 @@ package data
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"unicode/utf8"
 )
 
 // Sentinel errors that callers can test with errors.Is.
@@ -26,15 +28,67 @@ type ParseError struct {
 	Err   error
 }
 
+// Error formats the location and the problem. Values from the input are
+// clipped where they are quoted (see clip); as a last guard the field is
+// clipped to maxQuoted bytes and the message to maxMessage, so one error
+// stays one short line whatever the input held.
 func (e *ParseError) Error() string {
 	loc := e.File
 	if e.Line > 0 {
 		loc = fmt.Sprintf("%s:%d", e.File, e.Line)
 	}
+	msg := clipMiddle(e.Err.Error(), maxMessage)
 	if e.Field != "" {
-		return fmt.Sprintf("%s: field %q: %v", loc, e.Field, e.Err)
+		return fmt.Sprintf("%s: field %s: %s", loc, quoteClip(e.Field), msg)
 	}
-	return fmt.Sprintf("%s: %v", loc, e.Err)
+	return fmt.Sprintf("%s: %s", loc, msg)
+}
+
+// Bounds on what an error message quotes from the input.
+const (
+	maxQuoted  = 200  // one value
+	maxMessage = 1024 // a whole message
+)
+
+// cutAt returns the largest rune boundary of s not above n.
+func cutAt(s string, n int) int {
+	if n >= len(s) {
+		return len(s)
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return n
+}
+
+// clip shortens a value quoted in an error to about maxQuoted bytes.
+func clip(s string) string {
+	if len(s) <= maxQuoted {
+		return s
+	}
+	return s[:cutAt(s, maxQuoted)] + "..."
+}
+
+// quoteClip quotes s as %q does, clipped to about maxQuoted bytes with its
+// full length noted.
+func quoteClip(s string) string {
+	if len(s) <= maxQuoted {
+		return strconv.Quote(s)
+	}
+	return fmt.Sprintf("%s... (%d bytes)", strconv.Quote(s[:cutAt(s, maxQuoted)]), len(s))
+}
+
+// clipMiddle keeps the start and the end of a message longer than n.
+func clipMiddle(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	head := s[:cutAt(s, n*3/4)]
+	tail := s[len(s)-n/4:]
+	for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
+		tail = tail[1:]
+	}
+	return fmt.Sprintf("%s ...[%d bytes]... %s", head, len(s)-len(head)-len(tail), tail)
 }
 
 func (e *ParseError) Unwrap() error { return e.Err }

@@ -1,11 +1,9 @@
 package data
 
 import (
-	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,8 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/nlpodyssey/gopickle/pickle"
-	"github.com/nlpodyssey/gopickle/pytorch"
 	"github.com/nlpodyssey/gopickle/types"
 )
 
@@ -189,79 +185,50 @@ func guessDataset(ntd []typeEntry) string {
 	return ""
 }
 
-// loadPickle reads a pickle file, understanding numpy scalars.
-func loadPickle(path string) (any, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	u := pickle.NewUnpickler(bufio.NewReader(f))
-	u.FindClass = numpyFindClass
-	v, err := u.Load()
-	if err != nil {
-		return nil, perrf(path, 0, "", ErrSyntax, "pickle: %v", err)
-	}
-	return v, nil
-}
+// loadPickle reads a pickle file (see pickle.go), understanding numpy
+// scalars.
+func loadPickle(path string) (any, error) { return readPickleFile(path) }
 
 // readLongTensor reads a .pt file holding one int64 (or int32) tensor and
 // returns its values in row-major order and its shape.
 func readLongTensor(path string) ([]int64, []int, error) {
-	v, err := pytorch.LoadWithUnpickler(path, func(r io.Reader) pickle.Unpickler {
-		u := pickle.NewUnpickler(r)
-		u.FindClass = numpyFindClass
-		return u
-	})
+	v, err := readTorchFile(path)
 	if err != nil {
-		return nil, nil, perrf(path, 0, "", ErrSyntax, "torch file: %v", err)
+		return nil, nil, err
 	}
-	t, ok := v.(*pytorch.Tensor)
+	t, ok := v.(*torchTensor)
 	if !ok {
-		return nil, nil, perrf(path, 0, "", ErrSyntax, "want a tensor, got %T", v)
+		return nil, nil, perrf(path, 0, "", ErrSyntax, "want a tensor, got %s", pyTypeName(v))
 	}
-	var src []int64
-	switch s := t.Source.(type) {
-	case *pytorch.LongStorage:
-		src = s.Data
-	case *pytorch.IntStorage:
-		src = make([]int64, len(s.Data))
-		for i, x := range s.Data {
-			src[i] = int64(x)
-		}
-	case *pytorch.FloatStorage: // STaRK's amazon node_types are torch.zeros (float)
-		src = make([]int64, len(s.Data))
-		for i, x := range s.Data {
-			src[i] = int64(x)
-		}
-	default:
-		return nil, nil, perrf(path, 0, "dtype", ErrSyntax, "want an integer tensor, got %T", t.Source)
+	if _, ok := t.storage.int64At(0); !ok && t.storage.numel > 0 {
+		return nil, nil, perrf(path, 0, "dtype", ErrSyntax, "want an integer tensor, got %s", t.storage.dtype.name)
 	}
-	total := 1
-	for _, d := range t.Size {
-		total *= d
+	total, err := torchView(t)
+	if err != nil {
+		return nil, nil, perrf(path, 0, "shape", ErrSyntax, "%v", err)
 	}
 	out := make([]int64, total)
-	// Walk the strided view in row-major order.
-	idx := make([]int, len(t.Size))
-	for i := 0; i < total; i++ {
-		off := t.StorageOffset
-		for d := range idx {
-			off += idx[d] * t.Stride[d]
-		}
-		if off < 0 || off >= len(src) {
-			return nil, nil, perrf(path, 0, "", ErrSyntax, "tensor view exceeds its storage")
-		}
-		out[i] = src[off]
-		for d := len(idx) - 1; d >= 0; d-- {
-			idx[d]++
-			if idx[d] < t.Size[d] {
-				break
-			}
-			idx[d] = 0
-		}
+	t.forEach(func(i, off int) { out[i], _ = t.storage.int64At(off) })
+	return out, t.size, nil
+}
+
+// pyTypeName names the Python type of an unpickled value for errors.
+func pyTypeName(v any) string {
+	switch v.(type) {
+	case *types.Dict, *types.OrderedDict:
+		return "a dict"
+	case *types.List:
+		return "a list"
+	case *types.Tuple:
+		return "a tuple"
+	case string:
+		return "a str"
+	case nil:
+		return "None"
+	case *torchTensor:
+		return "a tensor"
 	}
-	return out, t.Size, nil
+	return fmt.Sprintf("a %T", v)
 }
 
 type kv struct {

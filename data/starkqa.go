@@ -170,13 +170,6 @@ func ParseIDList(s string, numNodes int) ([]uint32, error) {
 	return out, nil
 }
 
-func clip(s string) string {
-	if len(s) > 60 {
-		return s[:60] + "..."
-	}
-	return s
-}
-
 // ReadIndex parses a split index: one non-negative query id per line, blank
 // lines ignored. It returns the ids and their line numbers.
 func ReadIndex(r io.Reader, file string) ([]int, []int, error) {
