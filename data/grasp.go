@@ -75,7 +75,7 @@ func (p *GraspPlan) ValidateNodes(s *Schema, n int) error {
 	switch p.RiskLevel {
 	case RiskNoTrade, RiskWeak, RiskNormal, RiskAggressive:
 	default:
-		return bad("risk_level %q (want no_trade, weak, normal or aggressive)", p.RiskLevel)
+		return bad("risk_level %s (want no_trade, weak, normal or aggressive)", quoteClip(p.RiskLevel))
 	}
 	if p.RiskLevel == RiskNoTrade {
 		return nil
@@ -89,7 +89,7 @@ func (p *GraspPlan) ValidateNodes(s *Schema, n int) error {
 			return bad("anchor %d: empty var or text", i)
 		}
 		if _, ok := s.NodeTypeID(a.Label); !ok && a.Label != AnyType {
-			return bad("anchor %d: label %q is not a node type", i, a.Label)
+			return bad("anchor %d: label %s is not a node type", i, quoteClip(a.Label))
 		}
 		for _, v := range a.Nodes {
 			if n > 0 && int(v) >= n {
@@ -97,39 +97,39 @@ func (p *GraspPlan) ValidateNodes(s *Schema, n int) error {
 			}
 		}
 		if a.MatchMode != "name" && a.MatchMode != "doc" {
-			return bad("anchor %d: match_mode %q (want name or doc)", i, a.MatchMode)
+			return bad("anchor %d: match_mode %s (want name or doc)", i, quoteClip(a.MatchMode))
 		}
 		if _, dup := bound[a.Var]; dup {
-			return bad("anchor %d: variable %q bound twice", i, a.Var)
+			return bad("anchor %d: variable %s bound twice", i, quoteClip(a.Var))
 		}
 		bound[a.Var] = a.Label
 	}
 	for i, h := range p.Hops {
 		if _, ok := bound[h.From]; !ok {
-			return bad("hop %d: from %q is not bound by an anchor or an earlier hop", i, h.From)
+			return bad("hop %d: from %s is not bound by an anchor or an earlier hop", i, quoteClip(h.From))
 		}
 		if _, err := ParseRelToken(s, h.Rel); err != nil {
-			return bad("hop %d: rel %q: %v", i, h.Rel, err)
+			return bad("hop %d: rel %s: %v", i, quoteClip(h.Rel), err)
 		}
 		if _, ok := s.NodeTypeID(h.ToLabel); !ok && h.ToLabel != AnyType {
-			return bad("hop %d: to_label %q is not a node type", i, h.ToLabel)
+			return bad("hop %d: to_label %s is not a node type", i, quoteClip(h.ToLabel))
 		}
 		if l, ok := bound[h.ToVar]; ok && l != h.ToLabel && l != AnyType && h.ToLabel != AnyType {
-			return bad("hop %d: %q was %s, now %s", i, h.ToVar, l, h.ToLabel)
+			return bad("hop %d: %s was %s, now %s", i, quoteClip(h.ToVar), clip(l), clip(h.ToLabel))
 		}
 		if _, anchor := anchorVar(p, h.ToVar); anchor {
-			return bad("hop %d: to_var %q is an anchor", i, h.ToVar)
+			return bad("hop %d: to_var %s is an anchor", i, quoteClip(h.ToVar))
 		}
 		if l, ok := bound[h.ToVar]; !ok || l == AnyType {
 			bound[h.ToVar] = h.ToLabel
 		}
 	}
 	if _, ok := bound[p.Target.Var]; !ok {
-		return bad("target %q is not bound", p.Target.Var)
+		return bad("target %s is not bound", quoteClip(p.Target.Var))
 	}
 	for _, l := range p.Target.Labels {
 		if _, ok := s.NodeTypeID(l); !ok && l != AnyType {
-			return bad("target label %q is not a node type", l)
+			return bad("target label %s is not a node type", quoteClip(l))
 		}
 	}
 	return nil

@@ -56,6 +56,9 @@ func ReadKGQAFile(path, qtypePath string) ([]KGQuestion, string, error) {
 		}
 		return nil, "", err
 	}
+	if err := checkUTF8Text(path, b); err != nil {
+		return nil, "", err
+	}
 	if f := DetectKGQAFormat(b); f == KGQAPathQuestion {
 		qs, err := ParsePathQuestion(bytes.NewReader(b), path)
 		return qs, f, err
@@ -107,7 +110,7 @@ func ParsePathQuestion(r io.Reader, file string) ([]KGQuestion, error) {
 		}
 		text, ok := bracketWord(q, topic)
 		if !ok {
-			return nil, perrf(file, sc.line, "question", ErrSyntax, "the topic entity %q (the path's first element) is not a word of the question", topic)
+			return nil, perrf(file, sc.line, "question", ErrSyntax, "the topic entity %s (the path's first element) is not a word of the question", quoteClip(topic))
 		}
 		out = append(out, KGQuestion{Line: sc.line, Text: text, Topic: topic, Topics: []string{topic}, Answers: answers, Rels: rels})
 	}
@@ -117,7 +120,7 @@ func ParsePathQuestion(r io.Reader, file string) ([]KGQuestion, error) {
 // pathQuestionAnswers splits FIRST(ANS1/ANS2/.../) into the answer set.
 func pathQuestionAnswers(s string) ([]string, error) {
 	if !strings.HasSuffix(s, "/)") {
-		return nil, fmt.Errorf("want FIRST(ANS1/ANS2/.../), got %q", s)
+		return nil, fmt.Errorf("want FIRST(ANS1/ANS2/.../), got %s", quoteClip(s))
 	}
 	for i := strings.IndexByte(s, '('); i >= 0; {
 		first, list := s[:i], strings.Split(s[i+1:len(s)-2], "/")
@@ -130,7 +133,7 @@ func pathQuestionAnswers(s string) ([]string, error) {
 		}
 		i += 1 + j
 	}
-	return nil, fmt.Errorf("want FIRST(ANS1/ANS2/.../) with FIRST one of the answers, got %q", s)
+	return nil, fmt.Errorf("want FIRST(ANS1/ANS2/.../) with FIRST one of the answers, got %s", quoteClip(s))
 }
 
 // pathQuestionPath reads topic#rel1#e1#...#answer, optionally followed by
@@ -139,20 +142,20 @@ func pathQuestionPath(s string) (string, []string, error) {
 	parts := strings.Split(s, "#")
 	if i := slices.Index(parts, "<end>"); i >= 0 {
 		if i == 0 || i != len(parts)-2 || parts[i+1] != parts[i-1] {
-			return "", nil, fmt.Errorf("<end> must be followed by the path's last entity only, got %q", s)
+			return "", nil, fmt.Errorf("<end> must be followed by the path's last entity only, got %s", quoteClip(s))
 		}
 		parts = parts[:i]
 	}
 	if len(parts) < 3 || len(parts)%2 == 0 {
-		return "", nil, fmt.Errorf("want entity#relation#entity[#relation#entity...], got %q", s)
+		return "", nil, fmt.Errorf("want entity#relation#entity[#relation#entity...], got %s", quoteClip(s))
 	}
 	for i, p := range parts {
 		if strings.TrimSpace(p) == "" {
-			return "", nil, fmt.Errorf("element %d of %q is empty", i+1, s)
+			return "", nil, fmt.Errorf("element %d of %s is empty", i+1, quoteClip(s))
 		}
 	}
 	if strings.ContainsAny(parts[0], "[]") {
-		return "", nil, fmt.Errorf("the topic entity %q holds a bracket, which would not mark it", parts[0])
+		return "", nil, fmt.Errorf("the topic entity %s holds a bracket, which would not mark it", quoteClip(parts[0]))
 	}
 	var rels []string
 	for i := 1; i < len(parts); i += 2 {

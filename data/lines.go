@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"unicode/utf8"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -52,11 +53,14 @@ func (z *zstReadCloser) Close() error {
 }
 
 // lineScanner yields lines (without the trailing newline or carriage return)
-// and counts them from 1.
+// and counts them from 1. A line that is not valid UTF-8 ends the scan with
+// an error naming it (every text reader refuses such input; none repairs
+// it).
 type lineScanner struct {
 	sc   *bufio.Scanner
 	file string
 	line int
+	err  error
 }
 
 func newLineScanner(r io.Reader, file string) *lineScanner {
@@ -68,15 +72,64 @@ func newLineScanner(r io.Reader, file string) *lineScanner {
 // Next returns the next line and true, or nil and false at the end or on an
 // error (see Err).
 func (l *lineScanner) Next() ([]byte, bool) {
-	if !l.sc.Scan() {
+	if l.err != nil || !l.sc.Scan() {
 		return nil, false
 	}
 	l.line++
 	b := l.sc.Bytes()
+	if err := checkUTF8(b); err != nil {
+		l.err = perr(l.file, l.line, "", err)
+		return nil, false
+	}
 	return bytes.TrimSuffix(b, []byte{'\r'}), true
 }
 
+// ErrEncoding reports text that is not valid UTF-8. Every reader of text
+// files refuses it with the file and line (and field, where it is known)
+// rather than replacing bytes.
+var ErrEncoding = errors.New("not valid UTF-8")
+
+// checkUTF8 returns a located description of the first invalid byte of b.
+func checkUTF8(b []byte) error {
+	if utf8.Valid(b) {
+		return nil
+	}
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return fmt.Errorf("%w: byte 0x%02x at column %d", ErrEncoding, b[i], i+1)
+		}
+		i += n
+	}
+	return ErrEncoding
+}
+
+// checkUTF8Text is checkUTF8 for a whole file: the error names the line.
+func checkUTF8Text(file string, b []byte) error {
+	if utf8.Valid(b) {
+		return nil
+	}
+	line := 1
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		l := b
+		if i >= 0 {
+			l, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		if err := checkUTF8(l); err != nil {
+			return perr(file, line, "", err)
+		}
+		line++
+	}
+	return nil
+}
+
 func (l *lineScanner) Err() error {
+	if l.err != nil {
+		return l.err
+	}
 	if err := l.sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
 			return perrf(l.file, l.line+1, "", ErrSyntax, "line longer than %d bytes", maxLine)

@@ -81,7 +81,7 @@ func parseArrowPath(s string) ([][]string, error) {
 	}
 	for i, n := range nodes {
 		if n == "" {
-			return nil, fmt.Errorf("%w: metapath %q has an empty node type at position %d", ErrSyntax, s, i)
+			return nil, fmt.Errorf("%w: metapath %s has an empty node type at position %d", ErrSyntax, quoteClip(s), i)
 		}
 	}
 	// Edges follow the arrows; the target is the one node nothing leaves.
@@ -96,7 +96,7 @@ func parseArrowPath(s string) ([][]string, error) {
 			from, to = i+1, i
 		}
 		if next[from] >= 0 {
-			return nil, fmt.Errorf("%w: metapath %q: %q has two outgoing arrows", ErrSyntax, s, nodes[from])
+			return nil, fmt.Errorf("%w: metapath %s: %s has two outgoing arrows", ErrSyntax, quoteClip(s), quoteClip(nodes[from]))
 		}
 		next[from] = to
 		indeg[to]++
@@ -108,7 +108,7 @@ func parseArrowPath(s string) ([][]string, error) {
 		}
 	}
 	if targets != 1 {
-		return nil, fmt.Errorf("%w: metapath %q has %d end nodes, want one target", ErrSyntax, s, targets)
+		return nil, fmt.Errorf("%w: metapath %s has %d end nodes, want one target", ErrSyntax, quoteClip(s), targets)
 	}
 	var paths [][]string
 	for i := range nodes {
@@ -163,7 +163,7 @@ func (p planJSON) restrictions() (map[string][]string, error) {
 		if err := json.Unmarshal(raw, &anyList); err != nil {
 			var v any
 			if json.Unmarshal(raw, &v) != nil {
-				bad = fmt.Errorf("%w: restriction %q is not JSON", ErrSyntax, k)
+				bad = fmt.Errorf("%w: restriction %s is not JSON", ErrSyntax, quoteClip(k))
 				continue
 			}
 			anyList = []any{v}
@@ -176,7 +176,7 @@ func (p planJSON) restrictions() (map[string][]string, error) {
 			case float64, bool:
 				vals = append(vals, fmt.Sprint(x))
 			default:
-				bad = fmt.Errorf("%w: restriction %q holds a %T", ErrSyntax, k, v)
+				bad = fmt.Errorf("%w: restriction %s holds a %T", ErrSyntax, quoteClip(k), v)
 			}
 		}
 		out[k] = vals
@@ -257,7 +257,7 @@ func (p *pyParser) value(out *strings.Builder) error {
 			out.WriteString("null")
 		default:
 			if _, err := strconv.ParseFloat(tok, 64); err != nil {
-				return fmt.Errorf("%w: unexpected %q at byte %d", ErrSyntax, tok, start)
+				return fmt.Errorf("%w: unexpected %s at byte %d", ErrSyntax, quoteClip(tok), start)
 			}
 			out.WriteString(tok)
 		}

@@ -96,7 +96,7 @@ func ParsePattern(triples [][3]string, target string) (Pattern, error) {
 			return p, fmt.Errorf("triple %d: empty relation", i+1)
 		}
 		if h == tl {
-			return p, fmt.Errorf("triple %d: %q relates to itself", i+1, t[0])
+			return p, fmt.Errorf("triple %d: %s relates to itself", i+1, quoteClip(t[0]))
 		}
 		p.Triples = append(p.Triples, PatternTriple{H: h, Rel: rel, T: tl, Directed: directed})
 	}
@@ -105,7 +105,7 @@ func ParsePattern(triples [][3]string, target string) (Pattern, error) {
 		n, err := parsePatternNode(target)
 		i, ok := idx[n.written()]
 		if err != nil || !ok {
-			return p, fmt.Errorf("target %q is not a node of the triples", target)
+			return p, fmt.Errorf("target %s is not a node of the triples", quoteClip(target))
 		}
 		p.Target = i
 	} else {

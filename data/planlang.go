@@ -62,7 +62,7 @@ func ParseRelToken(s *Schema, tok string) ([]RelStep, error) {
 		}
 		st.Rel = strings.TrimSpace(st.Rel)
 		if _, ok := s.RelationID(st.Rel); !ok {
-			return nil, fmt.Errorf("unknown relation %q", alt)
+			return nil, fmt.Errorf("unknown relation %s", quoteClip(alt))
 		}
 		out = append(out, st)
 	}

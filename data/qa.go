@@ -76,6 +76,25 @@ func (qa *QA) SplitNames() []string {
 	return out
 }
 
+// CheckSplits returns an error when a query id is in two of the train,
+// val and test splits (other splits may overlap them: a subset such as
+// MetaQA's test-reachable is one).
+func (qa *QA) CheckSplits() error {
+	seen := map[int]string{}
+	for _, s := range []string{SplitTrain, SplitVal, SplitTest} {
+		for _, id := range qa.Splits[s] {
+			if prev, dup := seen[id]; dup {
+				if prev == s {
+					return fmt.Errorf("split %s: %w: query id %d listed twice", s, ErrDuplicateID, id)
+				}
+				return fmt.Errorf("splits %s and %s: %w: query id %d is in both (train, val and test must not overlap)", prev, s, ErrDuplicateID, id)
+			}
+			seen[id] = s
+		}
+	}
+	return nil
+}
+
 // Split returns the queries of a split ("human" gives the human-generated
 // queries). A split id that is not a query id is an error.
 func (qa *QA) Split(name string) ([]Query, error) {

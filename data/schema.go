@@ -48,17 +48,17 @@ func (s *Schema) Validate() error {
 				return fmt.Errorf("%w: %s has an empty name", ErrSchema, list.key)
 			}
 			if strings.ContainsAny(n, "\t\n") {
-				return fmt.Errorf("%w: %s name %q contains a tab or newline", ErrSchema, list.key, n)
+				return fmt.Errorf("%w: %s name %s contains a tab or newline", ErrSchema, list.key, quoteClip(n))
 			}
 			if seen[n] {
-				return fmt.Errorf("%w: %s lists %q twice", ErrSchema, list.key, n)
+				return fmt.Errorf("%w: %s lists %s twice", ErrSchema, list.key, quoteClip(n))
 			}
 			seen[n] = true
 		}
 	}
 	for _, c := range s.CandidateTypes {
 		if _, ok := s.NodeTypeID(c); !ok {
-			return fmt.Errorf("%w: candidate type %q is not a node type", ErrSchema, c)
+			return fmt.Errorf("%w: candidate type %s is not a node type", ErrSchema, quoteClip(c))
 		}
 	}
 	return nil

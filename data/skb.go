@@ -105,7 +105,7 @@ func (s *SKB) Validate() error {
 			return fmt.Errorf("node %d: has %d fields, schema has %d", i, len(s.Nodes[i].Fields), nf)
 		}
 		if ni, ok := s.Schema.FieldIndex(NameField); ok && s.Nodes[i].Fields[ni] != "" {
-			return fmt.Errorf("node %d: text field %q holds %q: the name field is the node's Name (%q), its slot stays empty", i, NameField, s.Nodes[i].Fields[ni], s.Nodes[i].Name)
+			return fmt.Errorf("node %d: text field %q holds %s: the name field is the node's Name (%s), its slot stays empty", i, NameField, quoteClip(s.Nodes[i].Fields[ni]), quoteClip(s.Nodes[i].Name))
 		}
 	}
 	n := uint32(len(s.Nodes))

@@ -35,13 +35,16 @@ func ReadSchema(path string) (Schema, error) {
 		}
 		return s, err
 	}
+	if err := checkUTF8Text(path, b); err != nil {
+		return s, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&s); err != nil {
 		return s, jsonErr(path, 0, b, err)
 	}
 	if s.Format != FormatSKBDir {
-		return s, perrf(path, 0, "format", ErrSchema, "want %q, got %q", FormatSKBDir, s.Format)
+		return s, perrf(path, 0, "format", ErrSchema, "want %q, got %s", FormatSKBDir, quoteClip(s.Format))
 	}
 	if err := s.Validate(); err != nil {
 		return s, perr(path, 0, "", err)
@@ -173,6 +176,9 @@ func readNodes(path string, schema *Schema) ([]Node, error) {
 	if readErr != nil {
 		return nil, readErr
 	}
+	if len(nodes) == 0 {
+		return nil, perrf(name, 0, "", ErrSyntax, "no nodes: the file is empty (an SKB needs at least one node)")
+	}
 	return nodes, nil
 }
 
@@ -203,13 +209,13 @@ func parseNodeLine(file string, line int, b []byte, schema *Schema) (Node, error
 	}
 	t, ok := schema.NodeTypeID(*jn.Type)
 	if !ok {
-		return Node{}, perrf(file, line, "type", ErrUnknownType, "%q is not in schema node_types", *jn.Type)
+		return Node{}, perrf(file, line, "type", ErrUnknownType, "%s is not in schema node_types", quoteClip(*jn.Type))
 	}
 	n := Node{Type: t, Name: jn.Name, Fields: make([]string, len(schema.TextFields))}
 	for k, v := range jn.Fields {
 		i, ok := schema.FieldIndex(k)
 		if !ok {
-			return Node{}, perrf(file, line, "fields."+k, ErrUnknownField, "%q is not in schema text_fields", k)
+			return Node{}, perrf(file, line, "fields."+k, ErrUnknownField, "%s is not in schema text_fields", quoteClip(k))
 		}
 		if k == NameField {
 			// The name field is the node's name: it may give the name
@@ -218,7 +224,7 @@ func parseNodeLine(file string, line int, b []byte, schema *Schema) (Node, error
 			case n.Name == "":
 				n.Name = v
 			case v != "" && v != n.Name:
-				return Node{}, perrf(file, line, "fields."+k, ErrSyntax, "%q differs from the node's name %q (the name field is the name)", v, n.Name)
+				return Node{}, perrf(file, line, "fields."+k, ErrSyntax, "%s differs from the node's name %s (the name field is the name)", quoteClip(v), quoteClip(n.Name))
 			}
 			continue
 		}
@@ -292,7 +298,7 @@ func parseEdgeLine(file string, line int, b []byte, relIDs map[string]RelID, num
 	}
 	rel, ok := relIDs[string(b[t1+1:t2])]
 	if !ok {
-		return 0, 0, 0, perrf(file, line, "relation", ErrUnknownRelation, "%q is not in schema relation_types", b[t1+1:t2])
+		return 0, 0, 0, perrf(file, line, "relation", ErrUnknownRelation, "%s is not in schema relation_types", quoteClip(string(b[t1+1:t2])))
 	}
 	dst, err := parseNodeID(b[t2+1:], numNodes)
 	if err != nil {
@@ -308,11 +314,11 @@ func parseNodeID(b []byte, numNodes uint32) (uint32, error) {
 	var v uint64
 	for _, c := range b {
 		if c < '0' || c > '9' {
-			return 0, fmt.Errorf("%w: node id %q is not a non-negative integer", ErrSyntax, b)
+			return 0, fmt.Errorf("%w: node id %s is not a non-negative integer", ErrSyntax, quoteClip(string(b)))
 		}
 		v = v*10 + uint64(c-'0')
 		if v > 1<<32 {
-			return 0, fmt.Errorf("%w: node id %s, the SKB has %d nodes", ErrIDRange, b, numNodes)
+			return 0, fmt.Errorf("%w: node id %s, the SKB has %d nodes", ErrIDRange, clip(string(b)), numNodes)
 		}
 	}
 	if v >= uint64(numNodes) {

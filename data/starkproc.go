@@ -49,7 +49,7 @@ func ReadStarkProcessed(dir, dataset string) (*SKB, error) {
 	}
 	fields, ok := starkFields[dataset]
 	if !ok {
-		return nil, fmt.Errorf("stark: unknown dataset %q (want amazon, mag or prime)", dataset)
+		return nil, fmt.Errorf("stark: unknown dataset %s (want amazon, mag or prime)", quoteClip(dataset))
 	}
 	schema := Schema{Format: FormatSKBDir, Name: "stark-" + dataset, TextFields: fields}
 	typeIDs := map[int64]TypeID{}
@@ -590,7 +590,7 @@ func (npScalar) Call(args ...any) (any, error) {
 			return b[0] != 0, nil
 		}
 	}
-	return nil, fmt.Errorf("numpy scalar: unsupported dtype %q with %d bytes", dt.str, len(b))
+	return nil, fmt.Errorf("numpy scalar: unsupported dtype %s with %d bytes", quoteClip(dt.str), len(b))
 }
 
 func numpyFindClass(module, name string) (any, error) {

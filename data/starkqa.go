@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/strata-retrieval/strata/internal/atomicfile"
 )
@@ -42,6 +43,11 @@ func ReadStarkQA(dir string, numNodes int) (*QA, error) {
 		return nil, err
 	}
 	sort.Strings(matches)
+	type where struct {
+		file string
+		line int
+	}
+	inSplit := map[int]where{} // query id -> where train, val or test listed it
 	for _, m := range matches {
 		name := strings.TrimSuffix(filepath.Base(m), ".index")
 		f, err := os.Open(m)
@@ -53,10 +59,21 @@ func ReadStarkQA(dir string, numNodes int) (*QA, error) {
 		if err != nil {
 			return nil, err
 		}
+		if len(qa.Queries) == 0 && len(ids) > 0 {
+			return nil, perrf(filepath.Join(dir, StarkQAFile), 0, "", ErrSyntax, "no queries (a header only), while %s lists %d query ids", filepath.Join(SplitDir, filepath.Base(m)), len(ids))
+		}
+		disjoint := name == SplitTrain || name == SplitVal || name == SplitTest
 		for i, id := range ids {
 			if _, ok := qa.ByID(id); !ok {
 				return nil, perrf(m, lines[i], "query_id", ErrIDRange, "query id %d is not in %s", id, StarkQAFile)
 			}
+			if !disjoint {
+				continue
+			}
+			if w, dup := inSplit[id]; dup {
+				return nil, perrf(m, lines[i], "query_id", ErrDuplicateID, "query id %d is also in %s:%d (train, val and test must not overlap)", id, w.file, w.line)
+			}
+			inSplit[id] = where{m, lines[i]}
 		}
 		qa.Splits[name] = ids
 	}
@@ -89,13 +106,21 @@ func ParseStarkQACSV(r io.Reader, file string, numNodes int) ([]Query, error) {
 		}
 		return nil, csvErr(file, err)
 	}
+	header = append([]string(nil), header...) // ReuseRecord: keep the header
+	if err := checkRecordUTF8(file, 1, header, nil); err != nil {
+		return nil, err
+	}
 	col := map[string]int{}
 	for i, h := range header {
-		col[strings.TrimPrefix(strings.TrimSpace(h), "\ufeff")] = i
+		name := strings.TrimPrefix(strings.TrimSpace(h), "\ufeff")
+		if prev, dup := col[name]; dup {
+			return nil, perrf(file, 1, name, ErrSyntax, "column %s appears twice in the header (columns %d and %d)", quoteClip(name), prev+1, i+1)
+		}
+		col[name] = i
 	}
 	for _, need := range []string{"id", "query", "answer_ids"} {
 		if _, ok := col[need]; !ok {
-			return nil, perrf(file, 1, need, ErrSyntax, "header lacks column %q (have %v)", need, header)
+			return nil, perrf(file, 1, need, ErrSyntax, "header lacks column %q (have %s)", need, clip(strings.Join(header, ",")))
 		}
 	}
 	srcCol, hasSrc := col["answer_ids_source"]
@@ -113,9 +138,12 @@ func ParseStarkQACSV(r io.Reader, file string, numNodes int) ([]Query, error) {
 		if len(rec) != len(header) {
 			return nil, perrf(file, line, "", ErrSyntax, "record has %d columns, header has %d", len(rec), len(header))
 		}
+		if err := checkRecordUTF8(file, line, rec, header); err != nil {
+			return nil, err
+		}
 		id, err := strconv.Atoi(strings.TrimSpace(rec[col["id"]]))
 		if err != nil || id < 0 {
-			return nil, perrf(file, line, "id", ErrSyntax, "%q is not a non-negative integer", rec[col["id"]])
+			return nil, perrf(file, line, "id", ErrSyntax, "%s is not a non-negative integer", quoteClip(rec[col["id"]]))
 		}
 		if prev, dup := seen[id]; dup {
 			return nil, perrf(file, line, "id", ErrDuplicateID, "query id %d already on line %d", id, prev)
@@ -135,6 +163,21 @@ func ParseStarkQACSV(r io.Reader, file string, numNodes int) ([]Query, error) {
 	return out, nil
 }
 
+// checkRecordUTF8 refuses a CSV record holding text that is not valid
+// UTF-8, naming the column (by its header name when header is given).
+func checkRecordUTF8(file string, line int, rec, header []string) error {
+	for i, v := range rec {
+		if err := checkUTF8([]byte(v)); err != nil {
+			name := fmt.Sprintf("column %d", i+1)
+			if header != nil && utf8.ValidString(header[i]) {
+				name = header[i]
+			}
+			return perr(file, line, name, err)
+		}
+	}
+	return nil
+}
+
 func csvErr(file string, err error) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
@@ -148,7 +191,7 @@ func csvErr(file string, err error) error {
 func ParseIDList(s string, numNodes int) ([]uint32, error) {
 	s = strings.TrimSpace(s)
 	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' {
-		return nil, fmt.Errorf("%w: %q is not a bracketed list like [1, 2]", ErrSyntax, clip(s))
+		return nil, fmt.Errorf("%w: %s is not a bracketed list like [1, 2]", ErrSyntax, quoteClip(s))
 	}
 	body := strings.TrimSpace(s[1 : len(s)-1])
 	if body == "" {
@@ -160,7 +203,7 @@ func ParseIDList(s string, numNodes int) ([]uint32, error) {
 		p = strings.TrimSpace(p)
 		v, err := strconv.ParseUint(p, 10, 32)
 		if err != nil {
-			return nil, fmt.Errorf("%w: list element %q is not a non-negative integer", ErrSyntax, clip(p))
+			return nil, fmt.Errorf("%w: list element %s is not a non-negative integer", ErrSyntax, quoteClip(p))
 		}
 		if numNodes > 0 && v >= uint64(numNodes) {
 			return nil, fmt.Errorf("%w: node id %d, the SKB has %d nodes", ErrIDRange, v, numNodes)
@@ -187,7 +230,7 @@ func ReadIndex(r io.Reader, file string) ([]int, []int, error) {
 		}
 		id, err := strconv.Atoi(s)
 		if err != nil || id < 0 {
-			return nil, nil, perrf(file, sc.line, "query_id", ErrSyntax, "%q is not a non-negative integer", clip(s))
+			return nil, nil, perrf(file, sc.line, "query_id", ErrSyntax, "%s is not a non-negative integer", quoteClip(s))
 		}
 		if prev, dup := seen[id]; dup {
 			return nil, nil, perrf(file, sc.line, "query_id", ErrDuplicateID, "query id %d already on line %d", id, prev)
