@@ -10,7 +10,17 @@
 //   - A Node's Fields slice is aligned with Schema.TextFields; an empty string
 //     means the field is absent.
 //   - Every reader returns a *ParseError naming the file, the line and the
-//     field for malformed input; no reader panics on user data.
+//     field for malformed input; no reader panics on user data, hangs, or
+//     allocates more than its input justifies (pickle.go, torch.go).
+//   - Text must be UTF-8. Every reader refuses invalid UTF-8 with the file,
+//     the line and column (or the CSV column, or the path inside a pickle)
+//     and ErrEncoding; none replaces bytes, so what is imported is what the
+//     file holds.
+//   - Values quoted in errors are clipped to about 200 bytes, and a whole
+//     message to about 1 KB.
+//   - Files are validated where they are read; what depends on another file
+//     (plans against the schema and the questions) has a Validate function
+//     (validate.go) for the caller that has both.
 //
 // Nothing in this package knows that a model exists.
 package data

@@ -1,0 +1,85 @@
+package data
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A plans file is checked against the schema and the questions: every
+// unknown q_id, node type, relation, restriction key and anchor node is a
+// problem at file:line with its field (ReadPlans keeps such plans as
+// textual fallbacks without a word).
+func TestValidatePlans(t *testing.T) {
+	skb := tinySKB() // product, brand; has_brand, also_buy; queries 3 and 7, human 0
+	lines := []string{
+		`{"q_id":3,"plan":{"Metapath":[["brand","has_brand","product"]],"Restriction":{"brand":["Acme"]}}}`,
+		`{"q_id":7,"plan":{"Metapath":"brand -> product","Restriction":{"product":["fast"]}}}`,
+		`{"q_id":0,"plan":{"Metapath":[["*","->has_brand|also_buy","product"]],"Anchors":[{"text":"x","nodes":[2]}]}}`,
+		`{"q_id":12,"plan":{"Metapath":[["brand","has_brand","product"]]}}`,
+		`{"q_id":13,"plan":{"Metapath":[["gene","has_brand","product"]]}}`,
+		`{"q_id":14,"plan":{"Metapath":[["brand","makes","product"]],"Restriction":{"shop":["x"]}}}`,
+		`{"q_id":15,"plan":{"Metapath":[["brand","has_brand","product"]],"Anchors":[{"text":"x","nodes":[1,9]}]}}`,
+		`{"q_id":16,"plan":{"Metapath":[["brand","has_brand"]]}}`,
+	}
+	qa := skb.QA
+	qa.Queries = append(qa.Queries, Query{ID: 13}, Query{ID: 14}, Query{ID: 15}, Query{ID: 16})
+	qa.Index()
+	p := filepath.Join(t.TempDir(), "plans.jsonl")
+	os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	probs, total, err := ValidatePlans(p, ScopeOf(skb))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		line     int
+		field    string
+		sentinel error
+	}{
+		{4, "q_id", ErrIDRange},
+		{5, "plan.Metapath[0][0]", ErrUnknownType},
+		{6, "plan.Metapath[0][1]", ErrUnknownRelation},
+		{6, "plan.Restriction.shop", ErrUnknownType},
+		{7, "plan.Anchors[0].nodes[1]", ErrIDRange},
+		{8, "plan", ErrSyntax},
+	}
+	if total != len(want) || len(probs) != len(want) {
+		t.Fatalf("%d problems (%d kept), want %d: %v", total, len(probs), len(want), probs)
+	}
+	for i, w := range want {
+		pe := probs[i]
+		if pe.File != p || pe.Line != w.line || pe.Field != w.field || !errors.Is(pe, w.sentinel) {
+			t.Errorf("problem %d: %v, want line %d field %q (%v)", i, pe, w.line, w.field, w.sentinel)
+		}
+	}
+	if !strings.Contains(probs[1].Error(), `plans.jsonl:5: field "plan.Metapath[0][0]": unknown node type: "gene" is not a node type of the schema`) {
+		t.Errorf("message %q", probs[1])
+	}
+	// The same file read leniently keeps every line.
+	plans, st, err := ReadPlans(p)
+	if err != nil || len(plans) != 8 || st.Invalid != 1 {
+		t.Errorf("ReadPlans: %d plans, %+v, %v", len(plans), st, err)
+	}
+}
+
+func TestValidateGraspPlansAndPatterns(t *testing.T) {
+	skb := tinySKB()
+	dir := t.TempDir()
+	g := filepath.Join(dir, "grasp.jsonl")
+	os.WriteFile(g, []byte(`{"q_id":3,"plan":{"anchors":[{"var":"b","text":"Acme","label":"brand","match_mode":"name"}],"hops":[{"from":"b","rel":"has_brand","to_var":"p","to_label":"product"}],"target":{"var":"p"},"risk_level":"normal"}}
+{"q_id":99,"plan":{"risk_level":"no_trade"}}
+{"q_id":7,"plan":{"anchors":[{"var":"b","text":"Acme","label":"maker","match_mode":"name"}],"target":{"var":"b"},"risk_level":"normal"}}
+`), 0o644)
+	probs, total, err := ValidateGraspPlans(g, ScopeOf(skb))
+	if err != nil || total != 2 || probs[0].Line != 2 || probs[0].Field != "q_id" || probs[1].Line != 3 || !errors.Is(probs[1], ErrInvalidPlan) {
+		t.Errorf("grasp: %v %d %v", probs, total, err)
+	}
+	pt := filepath.Join(dir, "patterns.jsonl")
+	os.WriteFile(pt, []byte(`{"q_id":7,"triples":[["a","r","UNKNOWN"]],"target":"UNKNOWN"}`+"\n"+`{"q_id":70,"triples":[]}`+"\n"), 0o644)
+	probs, total, err = ValidatePatterns(pt, skb.QA)
+	if err != nil || total != 1 || probs[0].Line != 2 || probs[0].Field != "q_id" {
+		t.Errorf("patterns: %v %d %v", probs, total, err)
+	}
+}
