@@ -234,6 +234,11 @@ func readTorchEmbDict(path string, rows int) (*Embeddings, error) {
 	if err != nil {
 		return nil, err
 	}
+	return torchEmbDict(path, v, rows)
+}
+
+// torchEmbDict is readTorchEmbDict over the loaded value v.
+func torchEmbDict(path string, v any, rows int) (*Embeddings, error) {
 	entries, err := dictEntries(v)
 	if err != nil {
 		return nil, perr(path, 0, "", err)

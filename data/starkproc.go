@@ -196,6 +196,11 @@ func readLongTensor(path string) ([]int64, []int, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	return longTensor(path, v)
+}
+
+// longTensor is readLongTensor's check and copy of the loaded value v.
+func longTensor(path string, v any) ([]int64, []int, error) {
 	t, ok := v.(*torchTensor)
 	if !ok {
 		return nil, nil, perrf(path, 0, "", ErrSyntax, "want a tensor, got %s", pyTypeName(v))
