@@ -156,3 +156,27 @@ func Summarize(results []QueryResult) Summary {
 func (s Summary) String() string {
 	return fmt.Sprintf("n=%d hit@1=%.4f hit@5=%.4f recall@20=%.4f mrr=%.4f", s.N, s.Hit1, s.Hit5, s.Recall20, s.MRR)
 }
+
+// ByGroup summarises results per group: keys[i] is the group of results[i]
+// (e.g. a query's plan template). Groups come back sorted by key, each
+// with Method set to its key.
+func ByGroup(results []QueryResult, keys []string) []Summary {
+	if len(keys) != len(results) {
+		panic(fmt.Sprintf("eval: ByGroup: %d results, %d keys", len(results), len(keys)))
+	}
+	groups := map[string][]QueryResult{}
+	for i, r := range results {
+		groups[keys[i]] = append(groups[keys[i]], r)
+	}
+	names := make([]string, 0, len(groups))
+	for k := range groups {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	out := make([]Summary, len(names))
+	for i, k := range names {
+		out[i] = Summarize(groups[k])
+		out[i].Method = k
+	}
+	return out
+}

@@ -105,3 +105,12 @@ func TestRecallOverAllGold(t *testing.T) {
 		t.Errorf("summary %+v, want %+v", s, want)
 	}
 }
+
+func TestByGroup(t *testing.T) {
+	rs := []QueryResult{{Hit1: 1, MRR: 1}, {Hit1: 0, MRR: 0.5}, {Hit1: 1, MRR: 1}, {Hit1: 0, MRR: 0.25}}
+	got := ByGroup(rs, []string{"b", "a", "b", "a"})
+	if len(got) != 2 || got[0].Method != "a" || got[0].N != 2 || got[0].Hit1 != 0 || got[0].MRR != 0.375 ||
+		got[1].Method != "b" || got[1].N != 2 || got[1].Hit1 != 1 || got[1].MRR != 1 {
+		t.Errorf("ByGroup = %+v", got)
+	}
+}

@@ -240,29 +240,29 @@ func tensorGetter(f *checkpoints.File) func(string) ([]int, []float32, bool) {
 	}
 }
 
-// NewDenseMethod returns the dense method over a channel.
-func NewDenseMethod(ws *workspace.Workspace, d *DenseChannel) *DenseMethod {
-	return &DenseMethod{ws: ws, d: d}
+// TextEncoder turns texts into L2-normalised vectors (row-major).
+type TextEncoder interface {
+	EncodeTexts(texts []string) ([]float32, error)
+	Dim() int
 }
 
-// DenseMethod ranks every candidate by the cosine of its document vector
-// with the query's.
-type DenseMethod struct {
-	ws *workspace.Workspace
-	d  *DenseChannel
+// ErrNoEncoder reports a dense channel that cannot encode new text
+// (imported vectors).
+var ErrNoEncoder = errors.New("the dense channel has no text encoder (imported vectors cannot encode new text): train one with strata train encoder")
+
+// hashedEncoder adapts the hashed n-gram encoder to TextEncoder.
+type hashedEncoder struct{ e *models.Encoder }
+
+func (h hashedEncoder) EncodeTexts(texts []string) ([]float32, error) {
+	return h.e.EncodeTexts(texts), nil
 }
+func (h hashedEncoder) Dim() int { return h.e.Dim() }
 
-func (m *DenseMethod) Name() string { return "dense" }
-
-func (m *DenseMethod) Rank(_ context.Context, q data.Query) ([]index.Hit, error) {
-	v, err := m.d.QueryVector(q)
-	if err != nil {
-		return nil, err
+// DenseTextEncoder is the dense channel's encoder as a TextEncoder
+// (ErrNoEncoder without one).
+func DenseTextEncoder(d *DenseChannel) (TextEncoder, error) {
+	if d == nil || d.Encoder == nil {
+		return nil, ErrNoEncoder
 	}
-	scores := index.ScoreRows(m.d.Docs, v, m.ws.Candidates)
-	out := make([]index.Hit, len(scores))
-	for i, s := range scores {
-		out[i] = index.Hit{ID: m.ws.Candidates[i], Score: s}
-	}
-	return out, nil
+	return hashedEncoder{d.Encoder}, nil
 }

@@ -46,16 +46,25 @@ func (c FusionChoice) Weight(nCand int, risk string) float64 {
 	return min(1, max(0, w))
 }
 
-// RRF fuses two rankings: w/(k + rank_g) + (1 − w)/(k + rank_m), ranks from
-// 1; a node missing from a ranking gets nothing from it. Ties go to the
-// smaller id.
+// RRF fuses two rankings: w/(k + rank_g) + (1 − w)/(k + rank_m) (FuseRRF
+// with weights w and 1 − w).
 func RRF(graph, text []index.Hit, w, k float64) []index.Hit {
-	s := map[uint32]float64{}
-	for i, h := range graph {
-		s[h.ID] += w / (k + float64(i+1))
+	return FuseRRF([][]index.Hit{graph, text}, []float64{w, 1 - w}, k)
+}
+
+// FuseRRF is the one weighted reciprocal rank fusion: every list (best
+// first) adds weights[i]/(k + rank) to each of its nodes, ranks from 1; a
+// node missing from a list gets nothing from it. The result is sorted by
+// the fused score (computed in float64), ties to the smaller id.
+func FuseRRF(lists [][]index.Hit, weights []float64, k float64) []index.Hit {
+	if len(weights) != len(lists) {
+		panic(fmt.Sprintf("reranker: FuseRRF: %d lists, %d weights", len(lists), len(weights)))
 	}
-	for i, h := range text {
-		s[h.ID] += (1 - w) / (k + float64(i+1))
+	s := map[uint32]float64{}
+	for li, l := range lists {
+		for i, h := range l {
+			s[h.ID] += weights[li] / (k + float64(i+1))
+		}
 	}
 	out := make([]index.Hit, 0, len(s))
 	for id, v := range s {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/strata-retrieval/strata/infer/cor"
 	"math/rand/v2"
 
 	"github.com/nlpodyssey/spago/mat"
@@ -97,7 +98,7 @@ type CoROptions struct {
 // TrainCoR trains CoR's gates on the train split of ws over its dense
 // channel, selecting the checkpoint with the best validation MRR, and
 // returns the method with the best weights loaded.
-func TrainCoR(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, o CoROptions) (*infer.CoRMethod, *Result, error) {
+func TrainCoR(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, o CoROptions) (*cor.Method, *Result, error) {
 	if o.ValSplit == "" {
 		o.ValSplit = data.SplitVal
 	}
@@ -106,7 +107,7 @@ func TrainCoR(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChanne
 	if err != nil {
 		return nil, nil, err
 	}
-	method, err := infer.NewCoRMethod(ws, d, m)
+	method, err := cor.New(ws, d, m)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -3,7 +3,11 @@ package train
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"github.com/strata-retrieval/strata/infer/baseline"
+	"github.com/strata-retrieval/strata/infer/pipeline"
+	"io"
 	"math/rand/v2"
 	"path/filepath"
 
@@ -83,16 +87,30 @@ func (t *EncoderTask) Loss(idx []int, _ *rand.Rand) (mat.Tensor, error) {
 // its metrics keyed "<split>/hit@1", "<split>/hit@5", "<split>/recall@20" and
 // "<split>/mrr".
 func SplitMetrics(ctx context.Context, ws *workspace.Workspace, r eval.Ranker, split string) (map[string]float64, error) {
-	qs, err := ws.SKB.QA.Split(split)
+	s, err := SplitSummary(ctx, ws, r, split)
 	if err != nil {
 		return nil, err
+	}
+	return map[string]float64{split + "/hit@1": s.Hit1, split + "/hit@5": s.Hit5, split + "/recall@20": s.Recall20, split + "/mrr": s.MRR}, nil
+}
+
+// SplitSummary evaluates a ranker on a split of ws (Method and Split set
+// from the ranker's name and the split when it has a name).
+func SplitSummary(ctx context.Context, ws *workspace.Workspace, r eval.Ranker, split string) (eval.Summary, error) {
+	qs, err := ws.SKB.QA.Split(split)
+	if err != nil {
+		return eval.Summary{}, err
 	}
 	rs, err := eval.Run(ctx, eval.NewEvaluator(len(ws.SKB.Nodes), ws.Candidates), qs, r, eval.RunOptions{})
 	if err != nil {
-		return nil, err
+		return eval.Summary{}, err
 	}
 	s := eval.Summarize(rs)
-	return map[string]float64{split + "/hit@1": s.Hit1, split + "/hit@5": s.Hit5, split + "/recall@20": s.Recall20, split + "/mrr": s.MRR}, nil
+	s.Split = split
+	if n, ok := r.(interface{ Name() string }); ok {
+		s.Method = n.Name()
+	}
+	return s, nil
 }
 
 // EncoderOptions configures TrainEncoder.
@@ -137,7 +155,7 @@ func TrainEncoder(ctx context.Context, ws *workspace.Workspace, o EncoderOptions
 		if err != nil {
 			return nil, err
 		}
-		return SplitMetrics(ctx, ws, infer.NewDenseMethod(ws, &infer.DenseChannel{Docs: docs, Encoder: enc}), o.ValSplit)
+		return SplitMetrics(ctx, ws, baseline.NewDense(ws, &infer.DenseChannel{Docs: docs, Encoder: enc}), o.ValSplit)
 	})
 	if err != nil {
 		return nil, nil, err
@@ -179,4 +197,42 @@ func LoadBest(runDir string, params []models.NamedParam) error {
 		t, ok := byName[name]
 		return t.Shape, t.Data, ok
 	})
+}
+
+// TrainDense trains the hashed encoder (TrainEncoder), encodes every node
+// with its best checkpoint and makes that the workspace's dense channel;
+// the run gets its pipeline.json.
+func TrainDense(ctx context.Context, ws *workspace.Workspace, o EncoderOptions) (*infer.DenseChannel, *Result, error) {
+	enc, res, err := TrainEncoder(ctx, ws, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := pipeline.WriteRun(o.Run.RunDir, "encoder"); err != nil {
+		return nil, nil, err
+	}
+	d, err := infer.SaveDenseFromEncoder(ctx, ws, enc, filepath.Join(o.Run.RunDir, res.Best))
+	if err != nil {
+		return nil, nil, err
+	}
+	return d, res, nil
+}
+
+// EnsureDense returns the workspace's dense channel, training the default
+// encoder first (4 epochs, WORKSPACE/runs/encoder) when it has none, as
+// the models that need a dense channel do; the result is that training's
+// (nil when the channel existed).
+func EnsureDense(ctx context.Context, env *infer.Env, seed uint64, log io.Writer) (*infer.DenseChannel, *Result, error) {
+	d, err := env.Dense()
+	if !errors.Is(err, infer.ErrNoDense) {
+		return d, nil, err
+	}
+	logf(log, "no dense channel: training the default encoder first\n")
+	ws := env.WS
+	d, res, err := TrainDense(ctx, ws, EncoderOptions{Train: Config{Epochs: 4, BatchSize: 128, LR: 1e-3, Seed: seed},
+		Run: Options{RunDir: filepath.Join(ws.Dir, "runs", "encoder"), Fingerprint: ws.Fingerprint, Log: log}})
+	if err != nil {
+		return nil, nil, err
+	}
+	env.SetDense(d)
+	return d, res, nil
 }

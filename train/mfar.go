@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/strata-retrieval/strata/infer/mfar"
 	"math/rand/v2"
 	"slices"
 
@@ -16,7 +17,7 @@ import (
 )
 
 // MFARModel adapts mFAR's field weights to the loop.
-type MFARModel struct{ *infer.MFAR }
+type MFARModel struct{ *mfar.Method }
 
 func (m MFARModel) Kind() string                         { return "mfar" }
 func (m MFARModel) Params() []models.NamedParam          { return m.Model.Params() }
@@ -29,7 +30,7 @@ func (m MFARModel) ConfigJSON() (json.RawMessage, error) { return json.Marshal(m
 // query's gold documents as positives. Dense scores are divided by the
 // temperature (as at inference).
 type MFARTask struct {
-	m     *infer.MFAR
+	m     *mfar.Method
 	text  []string
 	qv    [][]float32
 	golds [][]int // candidate positions
@@ -38,7 +39,7 @@ type MFARTask struct {
 
 // NewMFARTask prepares the training queries; hard negatives come from the
 // BM25 ranks [from, to] (1-based) of the whole document.
-func NewMFARTask(ws *workspace.Workspace, m *infer.MFAR, qs []data.Query, from, to int) (*MFARTask, error) {
+func NewMFARTask(ws *workspace.Workspace, m *mfar.Method, qs []data.Query, from, to int) (*MFARTask, error) {
 	if from < 1 || to < from {
 		return nil, fmt.Errorf("hard negatives from BM25 ranks %d-%d: want 1 <= from <= to", from, to)
 	}
@@ -118,11 +119,11 @@ type MFAROptions struct {
 
 // TrainMFAR trains mFAR's field weights over enc, selecting the checkpoint
 // with the best validation MRR.
-func TrainMFAR(ctx context.Context, ws *workspace.Workspace, enc infer.TextEncoder, o MFAROptions) (*infer.MFAR, *Result, error) {
+func TrainMFAR(ctx context.Context, ws *workspace.Workspace, enc infer.TextEncoder, o MFAROptions) (*mfar.Method, *Result, error) {
 	if o.ValSplit == "" {
 		o.ValSplit = data.SplitVal
 	}
-	cfg := infer.DefaultMFARConfig(&ws.SKB.Schema, enc.Dim())
+	cfg := mfar.DefaultConfig(&ws.SKB.Schema, enc.Dim())
 	if o.Temperature > 0 {
 		cfg.Temperature = o.Temperature
 	}
@@ -131,7 +132,7 @@ func TrainMFAR(ctx context.Context, ws *workspace.Workspace, enc infer.TextEncod
 	if err != nil {
 		return nil, nil, err
 	}
-	m, err := infer.NewMFAR(ctx, ws, enc, cfg, fw)
+	m, err := mfar.New(ctx, ws, enc, cfg, fw)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -2,6 +2,7 @@ package train
 
 import (
 	"context"
+	"github.com/strata-retrieval/strata/infer/registry"
 	"math/rand/v2"
 	"testing"
 
@@ -29,13 +30,13 @@ func TestTrainMFAR(t *testing.T) {
 		t.Fatal(err)
 	}
 	mf, _ := SplitMetrics(context.Background(), ws, m, "test")
-	bm, _ := infer.NewMethod(ws, "bm25")
+	bm, _ := registry.NewMethod(infer.NewEnv(context.Background(), ws), "bm25")
 	base, _ := SplitMetrics(context.Background(), ws, bm, "test")
 	t.Logf("best %s; mfar %v; bm25 %v", r.Best, mf, base)
 	if mf["test/mrr"] < base["test/mrr"]+0.05 {
 		t.Errorf("mFAR mrr %.4f, BM25 %.4f", mf["test/mrr"], base["test/mrr"])
 	}
-	w, _ := m.Explain(ws.SKB.QA.Queries[0].Text)
+	w, _ := m.Weights(ws.SKB.QA.Queries[0].Text)
 	if w[0].Weight < 2.0/float32(len(w)) {
 		t.Errorf("weights stayed near uniform: %v", w[:3])
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/strata-retrieval/strata/infer/mor"
+	"github.com/strata-retrieval/strata/infer/planner"
 	"math/rand/v2"
 
 	"github.com/nlpodyssey/spago/mat"
@@ -19,7 +21,7 @@ import (
 // is the planner checkpoint the served model plans with.
 type MoRModel struct {
 	*models.TrajectoryReranker
-	Cfg infer.MoRConfig
+	Cfg mor.Config
 }
 
 func (m MoRModel) Kind() string { return "mor" }
@@ -86,7 +88,7 @@ func MinedPlans(recs map[int]data.MinedPlanRecord, minF1 float64) map[int]data.P
 // TrainMoR trains the trajectory reranker on the traversal pools of the
 // training queries (with their plans from the workspace) and selects the
 // checkpoint with the best validation Hit@1.
-func TrainMoR(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, planner *infer.Planner, o MoROptions) (*infer.MoRMethod, *Result, error) {
+func TrainMoR(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, planner *planner.Planner, o MoROptions) (*mor.Method, *Result, error) {
 	if o.Negatives == 0 {
 		o.Negatives = 100
 	}
@@ -104,7 +106,7 @@ func TrainMoR(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChanne
 	if err != nil {
 		return nil, nil, err
 	}
-	f := infer.NewMoRFeatures(ws, d, o.Traversal, o.LastNodeOnly)
+	f := mor.NewFeatures(ws, d, o.Traversal, o.LastNodeOnly)
 	qs, err := ws.SKB.QA.Split(data.SplitTrain)
 	if err != nil {
 		return nil, nil, err
@@ -147,8 +149,8 @@ func TrainMoR(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChanne
 	if len(task.inputs) == 0 {
 		return nil, nil, fmt.Errorf("no training query has a gold answer in its traversal pool")
 	}
-	method := &infer.MoRMethod{F: f, Model: m, Planner: planner}
-	res, err := fitBest(ctx, MoRModel{m, infer.MoRConfig{Traversal: o.Traversal, LastNodeOnly: o.LastNodeOnly, Planner: o.PlannerDir}}, task, o.Train, o.Run, o.ValSplit+"/hit@1", func(ctx context.Context) (map[string]float64, error) {
+	method := &mor.Method{F: f, Model: m, Planner: planner}
+	res, err := fitBest(ctx, MoRModel{m, mor.Config{Traversal: o.Traversal, LastNodeOnly: o.LastNodeOnly, Planner: o.PlannerDir}}, task, o.Train, o.Run, o.ValSplit+"/hit@1", func(ctx context.Context) (map[string]float64, error) {
 		return SplitMetrics(ctx, ws, method, o.ValSplit)
 	})
 	if err != nil {

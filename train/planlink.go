@@ -3,6 +3,8 @@ package train
 import (
 	"context"
 	"fmt"
+	"github.com/strata-retrieval/strata/infer/baseline"
+	"github.com/strata-retrieval/strata/infer/planner"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -101,7 +103,7 @@ func anchorMention(ments []graphops.LinkedMention, a data.PlanAnchor) int {
 // A template keeps a target type when TypeAgreement of its examples agree
 // on it; other positions are untyped. The checkpoint with the best
 // validation MRR of its plans executed (plan-exec) is kept.
-func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, o LinkingPlannerOptions) (*infer.Planner, *Result, LinkingPlannerStats, error) {
+func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, o LinkingPlannerOptions) (*planner.Planner, *Result, LinkingPlannerStats, error) {
 	var st LinkingPlannerStats
 	if o.Hidden == 0 {
 		o.Hidden = 128
@@ -152,7 +154,7 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 			continue
 		}
 		t, order := minedTemplate(rec.Plan)
-		key := infer.SkeletonKey(rec.Plan)
+		key := planner.SkeletonKey(rec.Plan)
 		if skelTypes[key] == nil {
 			skelTypes[key] = map[string]int{}
 		}
@@ -182,11 +184,11 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 	keys := map[string][][]string{}
 	for i := range exs {
 		e := &exs[i]
-		tt := target[infer.SkeletonKey(e.rec.Plan)]
+		tt := target[planner.SkeletonKey(e.rec.Plan)]
 		for _, path := range e.tmpl {
 			path[len(path)-1] = tt
 		}
-		keys[infer.TemplateKey(e.tmpl)] = e.tmpl
+		keys[planner.TemplateKey(e.tmpl)] = e.tmpl
 	}
 	names := make([]string, 0, len(keys))
 	for k := range keys {
@@ -194,8 +196,8 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 	}
 	sort.Strings(names)
 	ix := ws.Mentions()
-	cfg := infer.PlannerConfig{NodeTypes: ws.SKB.Schema.NodeTypes, Bigrams: true,
-		Anchors: &infer.AnchorConfig{Dim: o.AnchorDim, Mentions: ix.Config(), RankDim: max(0, o.RankDim)}}
+	cfg := planner.Config{NodeTypes: ws.SKB.Schema.NodeTypes, Bigrams: true,
+		Anchors: &planner.AnchorConfig{Dim: o.AnchorDim, Mentions: ix.Config(), RankDim: max(0, o.RankDim)}}
 	label := map[string]int{}
 	for i, k := range names {
 		cfg.Templates = append(cfg.Templates, keys[k])
@@ -207,7 +209,7 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 		cfg.Dense = d.Meta.Hash
 	}
 	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: o.Hidden, Out: len(cfg.Templates)}
-	newPlanner := func(seed uint64) (*infer.Planner, error) {
+	newPlanner := func(seed uint64) (*planner.Planner, error) {
 		gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(seed, 0x91)))
 		if err != nil {
 			return nil, err
@@ -222,7 +224,7 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 				return nil, err
 			}
 		}
-		return infer.NewLinkingPlanner(ws, d, cfg, gate, anchor, ranker)
+		return planner.NewLinkingPlanner(ws, d, cfg, gate, anchor, ranker)
 	}
 	p, err := newPlanner(o.Train.Seed)
 	if err != nil {
@@ -231,12 +233,12 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 	// Classifier inputs and anchor groups of every example.
 	xs := make([][]float32, len(exs))
 	ys := make([]int, len(exs))
-	groups := make([][]infer.AnchorGroup, len(exs))
+	groups := make([][]planner.AnchorGroup, len(exs))
 	for i, e := range exs {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, st, err
 		}
-		ti := label[infer.TemplateKey(e.tmpl)]
+		ti := label[planner.TemplateKey(e.tmpl)]
 		ments := ix.Find(e.q.Text)
 		for pi, src := range e.order {
 			gold := anchorMention(ments, e.rec.Plan.Anchors[src])
@@ -252,9 +254,9 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 		}
 		ys[i] = ti
 	}
-	subset := func(keep func(i int) bool) (*plannerTask, []infer.AnchorGroup) {
+	subset := func(keep func(i int) bool) (*plannerTask, []planner.AnchorGroup) {
 		task := &plannerTask{k: len(cfg.Templates)}
-		var gs []infer.AnchorGroup
+		var gs []planner.AnchorGroup
 		for i := range exs {
 			if keep(i) {
 				task.x = append(task.x, xs[i])
@@ -312,13 +314,10 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 	// executed (plan-exec): what the planner is for. Mined plans are
 	// labels with ties and alternatives (a restricted 1-hop plan and an
 	// intersection may both fit), so exact plan accuracy is only reported.
-	pe, err := infer.NewMethod(ws, "plan-exec")
-	if err != nil {
-		return nil, nil, st, err
-	}
+	pe := baseline.NewPlanExec(ws)
 	metric := o.ValSplit + "/mrr"
 	eval := func(ctx context.Context) (map[string]float64, error) {
-		return SplitMetrics(ctx, ws, &infer.PlannedMethod{P: p, M: pe}, o.ValSplit)
+		return SplitMetrics(ctx, ws, &planner.PlannedMethod{P: p, M: pe}, o.ValSplit)
 	}
 	res, err := fitBest(ctx, PlannerModel{Planner: p}, task, o.Train, o.Run, metric, eval)
 	if err != nil {
@@ -343,7 +342,7 @@ type rankGroup struct {
 
 // planRankGroup builds the ranker example of a training question: ok is
 // false when no candidate reaches an answer or all candidates tie.
-func planRankGroup(p *infer.Planner, q data.Query, cand []bool) (rankGroup, bool, error) {
+func planRankGroup(p *planner.Planner, q data.Query, cand []bool) (rankGroup, bool, error) {
 	cs, _, err := p.Candidates(q)
 	if err != nil || len(cs) < 2 {
 		return rankGroup{}, false, err
@@ -358,7 +357,7 @@ func planRankGroup(p *infer.Planner, q data.Query, cand []bool) (rankGroup, bool
 	qual := make([]float64, len(cs))
 	best := 0.0
 	for i := range cs {
-		qual[i] = infer.CandidateQuality(&cs[i], scorers[i], gold)
+		qual[i] = planner.CandidateQuality(&cs[i], scorers[i], gold)
 		best = max(best, qual[i])
 	}
 	if best == 0 {
@@ -410,7 +409,7 @@ func adagrad(w, acc, g []float32, feats [][]uint32, lr float64) {
 // trainAnchorScorer fits the scorer by AdaGrad on the listwise softmax
 // loss, one group at a time in a seeded order; it returns the last
 // epoch's mean loss.
-func trainAnchorScorer(m *models.SparseLinear, groups []infer.AnchorGroup, epochs int, lr float64, seed uint64) float64 {
+func trainAnchorScorer(m *models.SparseLinear, groups []planner.AnchorGroup, epochs int, lr float64, seed uint64) float64 {
 	w := m.W.Data()
 	acc := make([]float32, len(w))
 	g := make([]float32, len(w))
@@ -431,7 +430,7 @@ func trainAnchorScorer(m *models.SparseLinear, groups []infer.AnchorGroup, epoch
 // LinkedPlanAccuracy is the share of queries whose predicted plan has the
 // mined plan's relation structure and anchors every path at the mined
 // anchor node (queries without a mined plan are skipped).
-func LinkedPlanAccuracy(p *infer.Planner, mined map[int]data.MinedPlanRecord, qs []data.Query) (float64, int, error) {
+func LinkedPlanAccuracy(p *planner.Planner, mined map[int]data.MinedPlanRecord, qs []data.Query) (float64, int, error) {
 	right, n := 0, 0
 	for _, q := range qs {
 		rec, ok := mined[q.ID]
@@ -456,7 +455,7 @@ func LinkedPlanAccuracy(p *infer.Planner, mined map[int]data.MinedPlanRecord, qs
 // SamePlan reports whether got has want's relation structure and each of
 // want's anchor nodes among got's anchors.
 func SamePlan(got, want data.Plan) bool {
-	if infer.SkeletonKey(got) != infer.SkeletonKey(want) {
+	if planner.SkeletonKey(got) != planner.SkeletonKey(want) {
 		return false
 	}
 	var have []uint32

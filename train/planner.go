@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/strata-retrieval/strata/infer/kgqa"
+	"github.com/strata-retrieval/strata/infer/planner"
+	"github.com/strata-retrieval/strata/infer/simgrag"
 	"math/rand/v2"
 	"sort"
 
@@ -19,8 +22,8 @@ import (
 // it is saved as a KGQA model (kind "kgqa": the planner predicts SimGRAG
 // patterns).
 type PlannerModel struct {
-	*infer.Planner
-	KGQA *infer.KGQAConfig
+	*planner.Planner
+	KGQA *kgqa.Config
 }
 
 func (m PlannerModel) Kind() string {
@@ -76,13 +79,13 @@ type PlannerOptions struct {
 	// Plans are the labels; nil means the workspace's plans.
 	Plans map[int]data.Plan
 	// KGQA, when set, saves the planner as a KGQA model with these
-	// settings (see infer.KGQA).
-	KGQA *infer.KGQAConfig
+	// settings (see kgqa.KGQA).
+	KGQA *kgqa.Config
 }
 
 // PlanAccuracy is the share of queries whose predicted metapath equals
 // the reference plan's (queries without a usable reference are skipped).
-func PlanAccuracy(p *infer.Planner, plans map[int]data.Plan, qs []data.Query) (float64, int, error) {
+func PlanAccuracy(p *planner.Planner, plans map[int]data.Plan, qs []data.Query) (float64, int, error) {
 	right, n := 0, 0
 	for _, q := range qs {
 		ref, ok := plans[q.ID]
@@ -94,7 +97,7 @@ func PlanAccuracy(p *infer.Planner, plans map[int]data.Plan, qs []data.Query) (f
 			return 0, 0, err
 		}
 		n++
-		if infer.TemplateKey(got.Metapath) == infer.TemplateKey(ref.Metapath) {
+		if planner.TemplateKey(got.Metapath) == planner.TemplateKey(ref.Metapath) {
 			right++
 		}
 	}
@@ -108,7 +111,7 @@ func PlanAccuracy(p *infer.Planner, plans map[int]data.Plan, qs []data.Query) (f
 // training queries (the generator's ground truth, or imported plan files
 // such as MoR's) and selects the checkpoint with the best validation
 // accuracy (exact metapath).
-func TrainPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, o PlannerOptions) (*infer.Planner, *Result, error) {
+func TrainPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, o PlannerOptions) (*planner.Planner, *Result, error) {
 	if o.Plans == nil {
 		o.Plans = ws.Plans
 	}
@@ -128,7 +131,7 @@ func TrainPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseCh
 	keys := map[string][][]string{}
 	for _, q := range qs {
 		if p, ok := o.Plans[q.ID]; ok && len(p.Metapath) > 0 {
-			keys[infer.TemplateKey(p.Metapath)] = p.Metapath
+			keys[planner.TemplateKey(p.Metapath)] = p.Metapath
 		}
 	}
 	if len(keys) == 0 {
@@ -139,7 +142,7 @@ func TrainPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseCh
 		names = append(names, k)
 	}
 	sort.Strings(names)
-	cfg := infer.PlannerConfig{NodeTypes: ws.SKB.Schema.NodeTypes}
+	cfg := planner.Config{NodeTypes: ws.SKB.Schema.NodeTypes}
 	label := map[string]int{}
 	for i, k := range names {
 		cfg.Templates = append(cfg.Templates, keys[k])
@@ -154,7 +157,7 @@ func TrainPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseCh
 	if err != nil {
 		return nil, nil, err
 	}
-	p := infer.NewPlanner(ws, d, cfg, gate)
+	p := planner.NewPlanner(ws, d, cfg, gate)
 	task := &plannerTask{g: gate, k: len(cfg.Templates)}
 	for _, q := range qs {
 		pl, ok := o.Plans[q.ID]
@@ -166,7 +169,7 @@ func TrainPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseCh
 			return nil, nil, err
 		}
 		task.x = append(task.x, x)
-		task.y = append(task.y, label[infer.TemplateKey(pl.Metapath)])
+		task.y = append(task.y, label[planner.TemplateKey(pl.Metapath)])
 	}
 	vqs, err := ws.SKB.QA.Split(o.ValSplit)
 	if err != nil {
@@ -180,4 +183,57 @@ func TrainPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseCh
 		return nil, nil, err
 	}
 	return p, res, nil
+}
+
+// KGQAOptions configures TrainKGQA.
+type KGQAOptions struct {
+	Planner PlannerOptions // Plans and KGQA are set by TrainKGQA
+	SimGRAG simgrag.Config
+	// Labels: "plans" (the workspace's, e.g. MetaQA's question types),
+	// "mined" (kgqa.MinePlans over the train and val questions) or "auto"
+	// (plans when the workspace has them).
+	Labels  string
+	MaxHops int // longest mined path, default 3
+}
+
+// KGQAStats says where a KGQA model's labels came from.
+type KGQAStats struct {
+	Labels       string
+	Mined, Asked int // questions with a mined plan, of those mined
+}
+
+// TrainKGQA trains the KGQA pattern predictor (a planner saved as kind
+// kgqa) from the workspace's plans or from plans mined from the answers.
+func TrainKGQA(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, o KGQAOptions) (*planner.Planner, *Result, KGQAStats, error) {
+	st := KGQAStats{Labels: o.Labels}
+	switch o.Labels {
+	case "", "auto":
+		st.Labels = "plans"
+		if len(ws.Plans) == 0 {
+			st.Labels = "mined"
+		}
+	case "plans", "mined":
+	default:
+		return nil, nil, st, fmt.Errorf("labels %q: want auto, plans or mined", o.Labels)
+	}
+	if o.MaxHops == 0 {
+		o.MaxHops = 3
+	}
+	o.Planner.Plans = ws.Plans
+	if st.Labels == "mined" {
+		var qs []data.Query
+		for _, s := range []string{data.SplitTrain, data.SplitVal} {
+			part, err := ws.SKB.QA.Split(s)
+			if err != nil {
+				return nil, nil, st, err
+			}
+			qs = append(qs, part...)
+		}
+		var missed int
+		o.Planner.Plans, missed = kgqa.MinePlans(ws, qs, o.MaxHops)
+		st.Asked, st.Mined = len(qs), len(qs)-missed
+	}
+	o.Planner.KGQA = &kgqa.Config{SimGRAG: o.SimGRAG.WithDefaults(), Labels: st.Labels}
+	p, res, err := TrainPlanner(ctx, ws, d, o.Planner)
+	return p, res, st, err
 }

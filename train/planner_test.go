@@ -2,6 +2,9 @@ package train
 
 import (
 	"context"
+	_ "github.com/strata-retrieval/strata/infer/all"
+	"github.com/strata-retrieval/strata/infer/planner"
+	"github.com/strata-retrieval/strata/infer/registry"
 	"path/filepath"
 	"testing"
 
@@ -28,7 +31,7 @@ func TestTrainPlanner(t *testing.T) {
 	trainQs, _ := ws.SKB.QA.Split("train")
 	distinct := map[string]bool{}
 	for _, q := range trainQs {
-		distinct[infer.TemplateKey(ws.Plans[q.ID].Metapath)] = true
+		distinct[planner.TemplateKey(ws.Plans[q.ID].Metapath)] = true
 	}
 	if len(p.Cfg.Templates) != len(distinct) || len(distinct) < 4 {
 		t.Errorf("%d templates, the training plans have %d", len(p.Cfg.Templates), len(distinct))
@@ -46,7 +49,7 @@ func TestTrainPlanner(t *testing.T) {
 	for _, q := range qs {
 		got, _, _ := p.Predict(q)
 		ref := ws.Plans[q.ID]
-		if infer.TemplateKey(got.Metapath) != infer.TemplateKey(ref.Metapath) {
+		if planner.TemplateKey(got.Metapath) != planner.TemplateKey(ref.Metapath) {
 			continue
 		}
 		for _, path := range ref.Metapath {
@@ -72,7 +75,7 @@ func TestTrainMoR(t *testing.T) {
 		t.Fatal(err)
 	}
 	mor, _ := SplitMetrics(context.Background(), ws, m, "test")
-	tr, _ := infer.NewMethod(ws, "mor-traversal")
+	tr, _ := registry.NewMethod(infer.NewEnv(context.Background(), ws), "mor-traversal")
 	base, _ := SplitMetrics(context.Background(), ws, tr, "test")
 	t.Logf("best %s; mor %v; traversal %v", r.Best, mor, base)
 	if mor["test/hit@1"] < base["test/hit@1"]+0.2 {
@@ -105,7 +108,7 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 		q, _ := ws.SKB.QA.Split(s)
 		qs = append(qs, q...)
 	}
-	recs, rep, err := infer.Mine(context.Background(), ws, qs, infer.MineOptions{})
+	recs, rep, err := planner.Mine(context.Background(), ws, qs, planner.MineOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,9 +127,9 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d templates, ranker from %d questions, best %s val mrr %.4f, plan accuracy %.4f", len(p.Cfg.Templates), st.RankGroups, r.Best, r.BestValue, st.PlanAcc)
-	pe, _ := infer.NewMethod(ws, "plan-exec")
-	bm, _ := infer.NewMethod(ws, "bm25")
-	planned, err := SplitMetrics(context.Background(), ws, &infer.PlannedMethod{P: p, M: pe}, data.SplitTest)
+	pe, _ := registry.NewMethod(infer.NewEnv(context.Background(), ws), "plan-exec")
+	bm, _ := registry.NewMethod(infer.NewEnv(context.Background(), ws), "bm25")
+	planned, err := SplitMetrics(context.Background(), ws, &planner.PlannedMethod{P: p, M: pe}, data.SplitTest)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,11 +139,11 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 		t.Errorf("planner+plan-exec hit@1 %.4f, bm25 %.4f: want a gain of at least 0.2", planned["test/hit@1"], base["test/hit@1"])
 	}
 	// The checkpoint serves the same plans.
-	m, err := infer.LoadModel(ws, run)
+	m, err := registry.Load(infer.NewEnv(context.Background(), ws), run)
 	if err != nil {
 		t.Fatal(err)
 	}
-	loaded := m.(*infer.PlannedTraversal).Planner
+	loaded := m.(*planner.PlannedTraversal).Planner
 	tqs, _ := ws.SKB.QA.Split(data.SplitTest)
 	for _, q := range tqs[:50] {
 		a, _ := p.PredictLinked(q)

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"github.com/strata-retrieval/strata/infer/registry"
 	"io"
 	"path/filepath"
 	"text/tabwriter"
@@ -67,7 +69,7 @@ their manifests record (as Hit@1 of the val groups).`,
 				}
 				if len(missing) > 0 {
 					u.stage("evaluating %s on %v", e.Name, missing)
-					m, err := infer.LoadModel(ws, dir)
+					m, err := registry.Load(infer.NewEnv(context.Background(), ws), dir)
 					if err != nil {
 						return err
 					}

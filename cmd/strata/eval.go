@@ -4,231 +4,210 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/strata-retrieval/strata/data"
 	"io"
-	"path/filepath"
-	"sort"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/eval"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/planner"
+	"github.com/strata-retrieval/strata/infer/registry"
+	"github.com/strata-retrieval/strata/infer/serve"
+	"github.com/strata-retrieval/strata/infer/simgrag"
 )
 
 type evalOptions struct {
-	ByTemplate bool
-	Pipelines  []string
-	Models     []string
-	Methods    []string
-	Splits     []string
-	JSON       bool
-	Patterns   string
-	Planner    string
-	Plans      string
+	WS                         string
+	Methods, Models, Pipelines []string
+	Splits                     []string
+	Patterns                   string
+	Plans                      planner.Plans
+	JSON, ByTemplate           bool
+	IgnoreFingerprint          bool
 }
 
-func newEvalCmd(u *ui) *cobra.Command {
-	var o evalOptions
-	var methodHelp []string
-	for _, m := range infer.Methods() {
-		methodHelp = append(methodHelp, fmt.Sprintf("  %-15s %s", m.Name, m.Summary))
-	}
-	cmd := &cobra.Command{
-		Use:   "eval WORKSPACE --method bm25 [--split test]",
-		Short: "Evaluate retrieval methods with STaRK's metrics",
-		Long: `Evaluate one or more methods on one or more query splits with STaRK's
+const evalLong = `Evaluate one or more methods on one or more query splits with STaRK's
 metrics, exactly as stark_qa's evaluator computes them: every candidate is
 ranked (unscored candidates get min(score) - 1, ties by node id), gold answers
 outside the candidate set are dropped, and Hit@1, Hit@5, Recall@20 and MRR are
 averaged over queries.
 
 Methods:
-` + strings.Join(methodHelp, "\n") + `
+%s
+
+Plan-based methods (plan-exec, oracle-plan, plan-structure, mor-traversal,
+simgrag, sage-plan) take each query's plan from the workspace, or from a
+trained planner (--planner) or a plans file (--plans). A method that falls
+back to BM25 says how often (loudly when it is most queries).
 
 With --json, one JSON object per (method, split) is printed per line, with
-the keys method, split, n, hit@1, hit@5, recall@20 and mrr.`,
+the keys method, split, n, hit@1, hit@5, recall@20 and mrr.`
+
+func newEvalCmd(u *ui) *cobra.Command {
+	var o evalOptions
+	var methodHelp []string
+	for _, m := range registry.Methods() {
+		methodHelp = append(methodHelp, fmt.Sprintf("  %-17s %s", m.Name, m.Summary))
+	}
+	cmd := &cobra.Command{
+		Use:   "eval WORKSPACE --method bm25 [--split test]",
+		Short: "Evaluate retrieval methods with STaRK's metrics",
+		Long:  fmt.Sprintf(evalLong, strings.Join(methodHelp, "\n")),
 		Example: `  strata eval ws --method bm25
-  strata eval ws --method bm25,oracle-plan --split val,test --json`,
+  strata eval ws --method bm25,oracle-plan --split val,test --json
+  strata eval ws --planner ws/runs/planner/best --method plan-exec,simgrag`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ws, err := workspace.Load(args[0])
-			if err != nil {
-				return err
+			o.WS = args[0]
+			if (len(o.Models) > 0 || len(o.Pipelines) > 0 || o.Patterns != "") && !cmd.Flags().Changed("method") {
+				o.Methods = nil
 			}
-			defer ws.Close()
-			methods := o.Methods
-			if (len(o.Models) > 0 || len(o.Pipelines) > 0) && !cmd.Flags().Changed("method") {
-				methods = nil
-			}
-			sums, err := runEval(cmd.Context(), u, ws, methods, o)
-			if err != nil {
-				return err
-			}
-			if o.Patterns != "" {
-				ps, err := data.ReadPatterns(o.Patterns)
-				if err != nil {
-					return err
-				}
-				d, err := infer.LoadDense(ws)
-				if err != nil {
-					return err
-				}
-				sg, err := infer.NewSimGRAG(ws, d, infer.SimGRAGConfig{})
-				if err != nil {
-					return err
-				}
-				m := &infer.SimGRAGMethod{S: sg, Patterns: infer.FilePatterns(ps), Label: "simgrag:" + filepath.Base(o.Patterns)}
-				s, err := evalMethod(cmd.Context(), u, ws, m, m.Name(), o.Splits)
-				if err != nil {
-					return err
-				}
-				sums = append(sums, s...)
-			}
-			for _, path := range o.Pipelines {
-				p, cleanup, err := loadPipeline(ws, path, false)
-				defer cleanup()
-				if err != nil {
-					return err
-				}
-				r, err := p.Compile(ws)
-				if err != nil {
-					return err
-				}
-				s, err := evalMethod(cmd.Context(), u, ws, r, path, o.Splits)
-				if err != nil {
-					return err
-				}
-				sums = append(sums, s...)
-			}
-			for _, dir := range o.Models {
-				m, err := infer.LoadModel(ws, dir)
-				if err != nil {
-					return err
-				}
-				s, err := evalMethod(cmd.Context(), u, ws, m, dir, o.Splits)
-				if err != nil {
-					return err
-				}
-				sums = append(sums, s...)
-			}
-			if err != nil {
-				return err
-			}
-			if err := printSummaries(u.out, sums, o.JSON); err != nil {
-				return err
-			}
-			if o.ByTemplate {
-				return printByTemplate(cmd.Context(), u, ws, methods, o)
-			}
-			return nil
+			return runEval(cmd.Context(), u, o)
 		},
 	}
-	cmd.Flags().StringSliceVar(&o.Methods, "method", []string{"bm25"}, "methods to evaluate (comma-separated)")
-	cmd.Flags().StringSliceVar(&o.Pipelines, "pipeline", nil, "pipelines to evaluate: pipeline files or run directories (comma-separated)")
-	cmd.Flags().StringSliceVar(&o.Models, "model", nil, "trained models to evaluate: checkpoint or run directories (comma-separated)")
-	cmd.Flags().StringSliceVar(&o.Splits, "split", []string{"test"}, "splits: train, val, test, human or any split file name (comma-separated)")
-	cmd.Flags().BoolVar(&o.JSON, "json", false, "print one JSON object per method and split")
-	cmd.Flags().StringVar(&o.Patterns, "patterns", "", "also evaluate SimGRAG with the pattern graphs of this JSONL file (q_id, triples, target)")
-	cmd.Flags().StringVar(&o.Planner, "planner", "", "plan-based methods (plan-exec, mor-traversal, simgrag, sage-plan, oracle-plan) plan with this trained planner")
-	cmd.Flags().StringVar(&o.Plans, "plans", "", "plan-based methods take their plans from this file (MoR's shape; a mined plans file makes the rows oracles)")
-	cmd.Flags().BoolVar(&o.ByTemplate, "by-template", false, "also report Hit@1 per plan template (metapath) with its number of queries")
+	f := cmd.Flags()
+	f.StringSliceVar(&o.Methods, "method", []string{"bm25"}, "methods to evaluate (comma-separated)")
+	f.StringSliceVar(&o.Pipelines, "pipeline", nil, "pipelines to evaluate: pipeline files, run directories or bundles (comma-separated)")
+	f.StringSliceVar(&o.Models, "model", nil, "trained models to evaluate: checkpoint or run directories (comma-separated)")
+	f.StringSliceVar(&o.Splits, "split", []string{"test"}, "splits: train, val, test, human or any split file name (comma-separated)")
+	f.BoolVar(&o.JSON, "json", false, "print one JSON object per method and split")
+	f.StringVar(&o.Patterns, "patterns", "", "also evaluate SimGRAG with the pattern graphs of this JSONL file (q_id, triples, target)")
+	f.StringVar(&o.Plans.Planner, "planner", "", "plan-based methods plan with this trained planner")
+	f.StringVar(&o.Plans.File, "plans", "", "plan-based methods take their plans from this file (MoR's shape; a mined plans file makes the rows oracles)")
+	f.BoolVar(&o.ByTemplate, "by-template", false, "also report Hit@1 per plan template (metapath) of the workspace's plans")
+	f.BoolVar(&o.IgnoreFingerprint, "ignore-fingerprint", false, "accept models and bundles made for other data")
 	return cmd
 }
 
-func runEval(ctx context.Context, u *ui, ws *workspace.Workspace, methods []string, o evalOptions) ([]eval.Summary, error) {
-	if ws.SKB.QA == nil {
-		return nil, fmt.Errorf("the workspace has no questions to evaluate on")
-	}
-	wrap, err := planSource(ws, o)
+func runEval(ctx context.Context, u *ui, o evalOptions) error {
+	ws, err := workspace.Load(o.WS)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var out []eval.Summary
-	for _, name := range methods {
-		m, err := infer.NewMethod(ws, name)
-		if err != nil {
-			return nil, err
-		}
-		m = wrap(m)
-		s, err := evalMethod(ctx, u, ws, m, m.Name(), o.Splits)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s...)
+	defer ws.Close()
+	env := infer.NewEnv(ctx, ws)
+	env.IgnoreFingerprint = o.IgnoreFingerprint
+	rows, cleanup, err := evalRows(env, o)
+	defer cleanup()
+	if err != nil {
+		return err
 	}
-	return out, nil
+	sums, err := evalMethods(ctx, u, ws, rows, o.Splits)
+	if err != nil {
+		return err
+	}
+	if err := printSummaries(u.out, sums, o.JSON); err != nil {
+		return err
+	}
+	if o.ByTemplate {
+		return printByTemplate(ctx, u, ws, rows, o.Splits)
+	}
+	return nil
 }
 
-func evalMethod(ctx context.Context, u *ui, ws *workspace.Workspace, m eval.Ranker, name string, splits []string) ([]eval.Summary, error) {
+// evalRows builds the methods, models, pipelines and pattern files to
+// evaluate, with their plan source.
+func evalRows(env *infer.Env, o evalOptions) (rows []infer.Method, cleanup func(), err error) {
+	var cleanups []func()
+	cleanup = func() {
+		for _, c := range cleanups {
+			c()
+		}
+	}
+	wrap, err := o.Plans.Wrapper(env)
+	if err != nil {
+		return nil, cleanup, err
+	}
+	for _, name := range o.Methods {
+		m, err := registry.NewMethod(env, name)
+		if err != nil {
+			return nil, cleanup, err
+		}
+		rows = append(rows, wrap(m))
+	}
+	if o.Patterns != "" {
+		m, err := simgrag.FromFile(env, o.Patterns)
+		if err != nil {
+			return nil, cleanup, err
+		}
+		rows = append(rows, m)
+	}
+	for _, path := range o.Pipelines {
+		r, c, err := serve.Open(env, path)
+		cleanups = append(cleanups, c)
+		if err != nil {
+			return nil, cleanup, err
+		}
+		rows = append(rows, named{r, path})
+	}
+	for _, dir := range o.Models {
+		m, err := registry.Load(env, dir)
+		if err != nil {
+			return nil, cleanup, err
+		}
+		rows = append(rows, named{m, dir})
+	}
+	return rows, cleanup, nil
+}
+
+// named labels a method's rows (models and pipelines by their path).
+type named struct {
+	infer.Method
+	label string
+}
+
+func (n named) Name() string { return n.label }
+
+// evalMethods evaluates every method on every split, reporting fallbacks.
+func evalMethods(ctx context.Context, u *ui, ws *workspace.Workspace, ms []infer.Method, splits []string) ([]eval.Summary, error) {
 	if ws.SKB.QA == nil {
 		return nil, fmt.Errorf("the workspace has no questions to evaluate on")
 	}
 	ev := eval.NewEvaluator(len(ws.SKB.Nodes), ws.Candidates)
 	var out []eval.Summary
-	for _, split := range splits {
-		qs, err := ws.SKB.QA.Split(split)
-		if err != nil {
-			return nil, err
-		}
-		progress, done := u.counter(len(qs), name+" "+split)
-		rs, err := eval.Run(ctx, ev, qs, m, eval.RunOptions{Progress: progress})
-		done()
-		if err != nil {
-			return nil, err
-		}
-		s := eval.Summarize(rs)
-		s.Method, s.Split = name, split
-		out = append(out, s)
-		if fc, ok := m.(infer.FallbackCounter); ok {
-			reportFallbacks(u.err, name, split, fc.TakeFallbacks(), len(qs))
+	for _, m := range ms {
+		for _, split := range splits {
+			qs, err := ws.SKB.QA.Split(split)
+			if err != nil {
+				return nil, err
+			}
+			progress, done := u.counter(len(qs), m.Name()+" "+split)
+			rs, err := eval.Run(ctx, ev, qs, m, eval.RunOptions{Progress: progress})
+			done()
+			if err != nil {
+				return nil, err
+			}
+			s := eval.Summarize(rs)
+			s.Method, s.Split = m.Name(), split
+			out = append(out, s)
+			if fc, ok := unwrap(m).(infer.FallbackCounter); ok {
+				reportFallbacks(u.err, m.Name(), split, fc.TakeFallbacks(), len(qs))
+			}
 		}
 	}
 	return out, nil
 }
 
-// planSource returns how methods get their plans: from --planner, from
-// --plans (rows of plans mined from the evaluated questions' own answers
-// are labelled oracle), or the workspace's.
-func planSource(ws *workspace.Workspace, o evalOptions) (func(infer.Method) infer.Method, error) {
-	switch {
-	case o.Planner != "" && o.Plans != "":
-		return nil, fmt.Errorf("--planner and --plans are exclusive")
-	case o.Planner != "":
-		p, err := loadPlanner(ws, o.Planner)
-		if err != nil {
-			return nil, err
-		}
-		return func(m infer.Method) infer.Method { return &infer.PlannedMethod{P: p, M: m} }, nil
-	case o.Plans != "":
-		plans, st, err := data.ReadPlans(o.Plans)
-		if err != nil {
-			return nil, err
-		}
-		label := " [plans: " + filepath.Base(o.Plans) + "]"
-		if st.Mined > 0 {
-			label = " [oracle: plans mined from the answers]"
-		}
-		return func(m infer.Method) infer.Method {
-			return &infer.FilePlanned{Plans: plans, M: m, Label: m.Name() + label}
-		}, nil
+// unwrap returns the method behind a row label.
+func unwrap(m infer.Method) infer.Method {
+	if n, ok := m.(named); ok {
+		return n.Method
 	}
-	return func(m infer.Method) infer.Method { return m }, nil
+	return m
 }
 
-// loadPlanner loads a planner checkpoint or run.
-func loadPlanner(ws *workspace.Workspace, dir string) (*infer.Planner, error) {
-	pm, err := infer.LoadModel(ws, dir)
+// evalNamed evaluates named methods (as eval --method) on splits.
+func evalNamed(ctx context.Context, u *ui, env *infer.Env, methods, splits []string, plans planner.Plans) ([]eval.Summary, error) {
+	rows, cleanup, err := evalRows(env, evalOptions{Methods: methods, Plans: plans})
+	defer cleanup()
 	if err != nil {
 		return nil, err
 	}
-	pt, ok := pm.(*infer.PlannedTraversal)
-	if !ok {
-		return nil, fmt.Errorf("%s is not a planner checkpoint", dir)
-	}
-	return pt.Planner, nil
+	return evalMethods(ctx, u, env.WS, rows, splits)
 }
 
 // reportFallbacks says how many queries a method answered by falling back
@@ -263,62 +242,42 @@ func printSummaries(w io.Writer, sums []eval.Summary, asJSON bool) error {
 }
 
 // printByTemplate reports Hit@1 per plan template of the workspace's plans.
-func printByTemplate(ctx context.Context, u *ui, ws *workspace.Workspace, methods []string, o evalOptions) error {
-	type named struct {
-		name string
-		r    eval.Ranker
-	}
-	var rankers []named
-	for _, name := range methods {
-		m, err := infer.NewMethod(ws, name)
-		if err != nil {
-			return err
-		}
-		rankers = append(rankers, named{name, m})
-	}
-	for _, dir := range o.Models {
-		m, err := infer.LoadModel(ws, dir)
-		if err != nil {
-			return err
-		}
-		rankers = append(rankers, named{dir, m})
-	}
+func printByTemplate(ctx context.Context, u *ui, ws *workspace.Workspace, ms []infer.Method, splits []string) error {
 	ev := eval.NewEvaluator(len(ws.SKB.Nodes), ws.Candidates)
-	for _, split := range o.Splits {
+	for _, split := range splits {
 		qs, err := ws.SKB.QA.Split(split)
 		if err != nil {
 			return err
 		}
-		for _, r := range rankers {
-			rs, err := eval.Run(ctx, ev, qs, r.r, eval.RunOptions{})
+		keys := make([]string, len(qs))
+		for i, q := range qs {
+			keys[i] = templateOf(ws.Plans, q)
+		}
+		for _, m := range ms {
+			rs, err := eval.Run(ctx, ev, qs, m, eval.RunOptions{})
 			if err != nil {
 				return err
 			}
-			hits, counts := map[string]float64{}, map[string]int{}
-			for i, q := range qs {
-				key := "(no plan)"
-				if p, ok := ws.Plans[q.ID]; ok && len(p.Metapath) > 0 {
-					var parts []string
-					for _, path := range p.Metapath {
-						parts = append(parts, strings.Join(path, " "))
-					}
-					key = strings.Join(parts, " & ")
-				}
-				hits[key] += rs[i].Hit1
-				counts[key]++
-			}
-			keys := make([]string, 0, len(counts))
-			for k := range counts {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
 			tw := tabwriter.NewWriter(u.out, 0, 4, 2, ' ', 0)
-			fmt.Fprintf(tw, "\n%s on %s, by template\tn\thit@1\n", r.name, split)
-			for _, k := range keys {
-				fmt.Fprintf(tw, "%s\t%d\t%.4f\n", k, counts[k], hits[k]/float64(counts[k]))
+			fmt.Fprintf(tw, "\n%s on %s, by template\tn\thit@1\n", m.Name(), split)
+			for _, g := range eval.ByGroup(rs, keys) {
+				fmt.Fprintf(tw, "%s\t%d\t%.4f\n", g.Method, g.N, g.Hit1)
 			}
 			tw.Flush()
 		}
 	}
 	return nil
+}
+
+// templateOf names a query's plan template ("(no plan)" without one).
+func templateOf(plans map[int]data.Plan, q data.Query) string {
+	p, ok := plans[q.ID]
+	if !ok || len(p.Metapath) == 0 {
+		return "(no plan)"
+	}
+	var parts []string
+	for _, path := range p.Metapath {
+		parts = append(parts, strings.Join(path, " "))
+	}
+	return strings.Join(parts, " & ")
 }

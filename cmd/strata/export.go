@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"github.com/strata-retrieval/strata/infer/llmrerank"
+	"github.com/strata-retrieval/strata/infer/registry"
 	"io"
 	"sort"
 
@@ -85,7 +87,7 @@ negatives) from these records afresh each step.`,
 				return err
 			}
 			defer ws.Close()
-			m, err := infer.LoadRanker(ws, model, false)
+			m, err := registry.Ranker(infer.NewEnv(cmd.Context(), ws), model)
 			if err != nil {
 				return err
 			}
@@ -94,18 +96,9 @@ negatives) from these records afresh each step.`,
 				return err
 			}
 			u.stage("ranking %d %s queries", len(qs), split)
-			recs := make([]reranker.Record, 0, len(qs))
-			for _, q := range qs {
-				hits, err := m.Rank(cmd.Context(), q)
-				if err != nil {
-					return err
-				}
-				sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
-				ids := make([]uint32, len(hits))
-				for i, h := range hits {
-					ids[i] = h.ID
-				}
-				recs = append(recs, reranker.NewRecord(ws.SKB, ws.Graph, q, ids, poolK, hard, reranker.SerializeConfig{MaxFieldTokens: fieldTokens}))
+			recs, err := llmrerank.Records(cmd.Context(), ws, m, qs, llmrerank.RecordOptions{PoolK: poolK, Hard: hard, Serialize: reranker.SerializeConfig{MaxFieldTokens: fieldTokens}})
+			if err != nil {
+				return err
 			}
 			if err := atomicfile.WriteFile(out, func(w io.Writer) error { return reranker.WriteRecords(w, recs) }); err != nil {
 				return err

@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/strata-retrieval/strata/infer/llmrerank"
+	"github.com/strata-retrieval/strata/infer/onnx"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -10,7 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/internal/atomicfile"
 	"github.com/strata-retrieval/strata/models"
 	"github.com/strata-retrieval/strata/reranker"
@@ -48,7 +49,7 @@ llm-reranker fine-tunes when no pretrained Qwen3 checkpoint is at hand.`,
 			if err != nil {
 				return err
 			}
-			if err := infer.SaveQwen3Dir(out, m, tokPath); err != nil {
+			if err := llmrerank.SaveQwen3Dir(out, m, tokPath); err != nil {
 				return err
 			}
 			fmt.Fprintf(u.out, "wrote a random Qwen3 (%d layers, hidden %d, %d/%d heads, vocabulary %d) to %s\n", cfg.NumLayers, cfg.HiddenSize, cfg.NumHeads, cfg.NumKVHeads, cfg.VocabSize, out)
@@ -93,7 +94,7 @@ base with strata merge-lora, then strata export onnx.`,
 			if base == "" || records == "" {
 				return fmt.Errorf("--base and --records are required")
 			}
-			m, err := infer.LoadQwen3Dir(base)
+			m, err := llmrerank.LoadQwen3Dir(base)
 			if err != nil {
 				return err
 			}
@@ -163,15 +164,15 @@ func newMergeLoRACmd(u *ui) *cobra.Command {
 			if base == "" || adapters == "" || out == "" {
 				return fmt.Errorf("--base, --adapters and --out are required")
 			}
-			m, err := infer.LoadQwen3Dir(base)
+			m, err := llmrerank.LoadQwen3Dir(base)
 			if err != nil {
 				return err
 			}
-			l, _, err := infer.LoadLoRA(m, adapters)
+			l, _, err := llmrerank.LoadLoRA(m, adapters)
 			if err != nil {
 				return err
 			}
-			if err := infer.SaveQwen3Dir(out, l.Merge(), filepath.Join(base, "tokenizer.json")); err != nil {
+			if err := llmrerank.SaveQwen3Dir(out, l.Merge(), filepath.Join(base, "tokenizer.json")); err != nil {
 				return err
 			}
 			fmt.Fprintf(u.out, "merged %s into %s\n", adapters, out)
@@ -186,7 +187,7 @@ func newMergeLoRACmd(u *ui) *cobra.Command {
 
 func newExportONNXCmd(u *ui) *cobra.Command {
 	var model, out, firstStage, preset string
-	var spec infer.RerankerSpec
+	var spec llmrerank.RerankerSpec
 	cmd := &cobra.Command{
 		Use:   "onnx --model DIR --out DIR [--first-stage RUNDIR]",
 		Short: "Export a Qwen3 reranker as an ONNX graph for ONNX Runtime (opset 23)",
@@ -202,7 +203,7 @@ needs ONNX Runtime's GPU library in STRATA_ORT_LIB).`,
 			if model == "" || out == "" {
 				return fmt.Errorf("--model and --out are required")
 			}
-			m, err := infer.LoadQwen3Dir(model)
+			m, err := llmrerank.LoadQwen3Dir(model)
 			if err != nil {
 				return err
 			}
@@ -215,7 +216,7 @@ needs ONNX Runtime's GPU library in STRATA_ORT_LIB).`,
 			if !ok1 || !ok2 {
 				return fmt.Errorf("the tokenizer has no yes/no tokens")
 			}
-			g, err := infer.Qwen3ONNX(m, yes, no, m.Cfg.MaxPositions)
+			g, err := onnx.Qwen3Graph(m, yes, no, m.Cfg.MaxPositions)
 			if err != nil {
 				return err
 			}
@@ -244,7 +245,7 @@ needs ONNX Runtime's GPU library in STRATA_ORT_LIB).`,
 					}
 				}
 				js, _ := json.MarshalIndent(spec, "", "  ")
-				if err := atomicfile.WriteFile(filepath.Join(out, infer.RerankerSpecFile), func(w io.Writer) error { _, err := w.Write(js); return err }); err != nil {
+				if err := atomicfile.WriteFile(filepath.Join(out, llmrerank.RerankerSpecFile), func(w io.Writer) error { _, err := w.Write(js); return err }); err != nil {
 					return err
 				}
 			}

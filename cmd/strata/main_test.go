@@ -2,8 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/strata-retrieval/strata/infer/llmrerank"
+	"github.com/strata-retrieval/strata/infer/onnx"
+	"github.com/strata-retrieval/strata/infer/pipeline"
+	"github.com/strata-retrieval/strata/infer/registry"
+	"github.com/strata-retrieval/strata/infer/serve"
 	"github.com/strata-retrieval/strata/reranker/bpe"
 	"math"
 	"os"
@@ -63,7 +69,7 @@ func TestGenImportEval(t *testing.T) {
 				t.Fatal(err)
 			}
 			i++
-			meth, _ := infer.NewMethod(ws, m)
+			meth, _ := registry.NewMethod(infer.NewEnv(context.Background(), ws), m)
 			qs, _ := ws.SKB.QA.Split(split)
 			rs, err := eval.Run(t.Context(), eval.NewEvaluator(len(ws.SKB.Nodes), ws.Candidates), qs, meth, eval.RunOptions{})
 			if err != nil {
@@ -413,7 +419,7 @@ func TestTrainCoREndToEnd(t *testing.T) {
 	var sr struct{ Hits []searchHit }
 	json.Unmarshal([]byte(out), &sr)
 	w, _ := workspace.Load(ws)
-	dm, err := infer.NewMethod(w, "dense")
+	dm, err := registry.NewMethod(infer.NewEnv(context.Background(), w), "dense")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -516,7 +522,7 @@ func TestImportEmbeddings(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	m, err := infer.NewMethod(w, "dense")
+	m, err := registry.NewMethod(infer.NewEnv(context.Background(), w), "dense")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -598,7 +604,7 @@ func testScore(t *testing.T, ws, runDir string) {
 	if _, e, code := run(t, "score", ws, "--pipeline", runDir, "--queries", qfile, "--out", out, "-k", "100000", "--stages"); code != 0 {
 		t.Fatalf("score: %s", e)
 	}
-	rankings, err := infer.ReadRankings(out)
+	rankings, err := serve.ReadRankings(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -653,16 +659,16 @@ func testScore(t *testing.T, ws, runDir string) {
 		prevRank, prevScore = rank, score
 	}
 	// Kill and restart: stop after one chunk, leave a torn write, rerun.
-	p, err := infer.ReadPipeline(pfile)
+	p, err := pipeline.ReadPipeline(pfile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := p.Compile(w)
+	r, err := p.Compile(infer.NewEnv(context.Background(), w))
 	if err != nil {
 		t.Fatal(err)
 	}
 	killed := filepath.Join(dir, "killed.trec")
-	if _, err := infer.ScoreFile(t.Context(), w, r, qfile, killed, infer.ScoreOptions{Format: "trec", TopK: 10, Chunk: 7, StopAfter: 2}); err == nil {
+	if _, err := serve.ScoreFile(t.Context(), w, r, qfile, killed, serve.ScoreOptions{Format: "trec", TopK: 10, Chunk: 7, StopAfter: 2}); err == nil {
 		t.Fatal("the test hook did not stop the run")
 	}
 	f, _ := os.OpenFile(killed, os.O_APPEND|os.O_WRONLY, 0)
@@ -780,7 +786,7 @@ func TestLLMRerankerPipeline(t *testing.T) {
 	if !ok {
 		t.Skip("Qwen3 tokenizer.json absent: run make test")
 	}
-	if err := infer.InitORT(); err != nil {
+	if err := onnx.Init(); err != nil {
 		t.Skip(err)
 	}
 	dir := t.TempDir()
@@ -828,13 +834,13 @@ func TestLLMRerankerPipeline(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ws.Close()
-	m, err := infer.LoadModel(ws, onnxDir)
+	m, err := registry.Load(infer.NewEnv(context.Background(), ws), onnxDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lr := m.(*infer.LLMReranker)
-	bm, _ := infer.LoadQwen3Dir(base)
-	l, _, err := infer.LoadLoRA(bm, runDir)
+	lr := m.(*llmrerank.LLMReranker)
+	bm, _ := llmrerank.LoadQwen3Dir(base)
+	l, _, err := llmrerank.LoadLoRA(bm, runDir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	_ "github.com/strata-retrieval/strata/infer/all" // every method and model kind
 	"io"
 	"os"
 	"os/signal"
@@ -136,4 +137,13 @@ stark_qa's evaluator does. Every metric-reporting command takes --json.`,
 	}
 	root.AddCommand(newGenCmd(u), newImportCmd(u), newExportCmd(u), newInfoCmd(u), newSearchCmd(u), newEvalCmd(u), newDemoCmd(u), newCheckpointsCmd(u), newTrainCmd(u), newExplainCmd(u), newCurvesCmd(u), newImportEmbeddingsCmd(u), newScoreCmd(u), newServeCmd(u), newBundleCmd(u), newSimGraphCmd(u), newMinePlansCmd(u), newInitQwen3Cmd(u), newMergeLoRACmd(u))
 	return root
+}
+
+// log is where trainers and long steps write progress: stderr on a
+// terminal, else nowhere.
+func (u *ui) log() io.Writer {
+	if u.tty {
+		return u.err
+	}
+	return nil
 }

@@ -1,24 +1,21 @@
-package infer
+package baseline_test
 
 import (
 	"context"
+	"github.com/strata-retrieval/strata/infer"
+	_ "github.com/strata-retrieval/strata/infer/all"
+	"github.com/strata-retrieval/strata/infer/registry"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
-	"github.com/strata-retrieval/strata/data/synth"
 	"github.com/strata-retrieval/strata/eval"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/internal/testws"
 )
 
-func build(t testing.TB, preset string, nodes, queries int) *workspace.Workspace {
-	t.Helper()
-	return testws.Build(t, synth.Config{Preset: preset, Nodes: nodes, Queries: queries, Seed: 1})
-}
-
 func evaluate(t *testing.T, ws *workspace.Workspace, method, split string) eval.Summary {
 	t.Helper()
-	m, err := NewMethod(ws, method)
+	m, err := registry.NewMethod(infer.NewEnv(context.Background(), ws), method)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +40,7 @@ func TestCalibration(t *testing.T) {
 	stark := map[string]float64{"amazon": 0.45, "mag": 0.26, "prime": 0.13}
 	for preset, target := range stark {
 		t.Run(preset, func(t *testing.T) {
-			ws := build(t, preset, 5000, 1000)
+			ws := testws.Preset(t, preset, 5000, 1000)
 			bm := evaluate(t, ws, "bm25", "test")
 			or := evaluate(t, ws, "oracle-plan", "test")
 			st := evaluate(t, ws, "plan-structure", "test")
@@ -68,21 +65,21 @@ func TestCalibration(t *testing.T) {
 }
 
 func TestUnknownMethod(t *testing.T) {
-	ws := build(t, "amazon", 500, 20)
-	if _, err := NewMethod(ws, "dense"); err == nil {
+	ws := testws.Preset(t, "amazon", 500, 20)
+	if _, err := registry.NewMethod(infer.NewEnv(context.Background(), ws), "dense"); err == nil {
 		t.Error("unknown method accepted")
 	}
 	// A plan given with the query wins over the workspace's; a query
 	// without any plan falls back to BM25 and is counted.
-	m, _ := NewMethod(ws, "plan-structure")
+	m, _ := registry.NewMethod(infer.NewEnv(context.Background(), ws), "plan-structure")
 	q := ws.SKB.QA.Queries[0]
 	bad := data.Plan{Metapath: [][]string{{"nope"}}}
 	q.Plan = &bad
-	bm, _ := NewMethod(ws, "bm25")
+	bm, _ := registry.NewMethod(infer.NewEnv(context.Background(), ws), "bm25")
 	got, _ := m.Rank(t.Context(), q)
 	want, _ := bm.Rank(t.Context(), q)
-	if len(got) != len(want) || m.(*PlanMethod).Fallbacks.Load() != 1 {
-		t.Errorf("invalid per-query plan: %d hits (bm25 %d), %d fallbacks", len(got), len(want), m.(*PlanMethod).Fallbacks.Load())
+	if fb := m.(infer.FallbackCounter).TakeFallbacks(); len(got) != len(want) || fb != 1 {
+		t.Errorf("invalid per-query plan: %d hits (bm25 %d), %d fallbacks", len(got), len(want), fb)
 	}
 }
 
@@ -90,18 +87,18 @@ func TestUnknownMethod(t *testing.T) {
 // holds the answers far more often than BM25's top 20 (the headroom its
 // reranker is for), and a query whose plan is unusable falls back to BM25.
 func TestTraversalRecall(t *testing.T) {
-	ws := build(t, "prime", 3000, 300)
+	ws := testws.Preset(t, "prime", 3000, 300)
 	bm := evaluate(t, ws, "bm25", "test")
 	tr := evaluate(t, ws, "mor-traversal", "test")
 	t.Logf("bm25 %v\ntraversal %v", bm, tr)
 	if tr.Recall20 < 0.8 || tr.Recall20-bm.Recall20 < 0.3 {
 		t.Errorf("traversal recall@20 %.4f, bm25 %.4f", tr.Recall20, bm.Recall20)
 	}
-	m, _ := NewMethod(ws, "mor-traversal")
+	m, _ := registry.NewMethod(infer.NewEnv(context.Background(), ws), "mor-traversal")
 	q := ws.SKB.QA.Queries[0]
 	q.Plan = &data.Plan{Metapath: [][]string{{"no such type"}}}
 	got, _ := m.Rank(t.Context(), q)
-	if m.(*TraversalMethod).Fallbacks.Load() != 1 || len(got) != 100 {
-		t.Errorf("fallback: %d hits, %d fallbacks", len(got), m.(*TraversalMethod).Fallbacks.Load())
+	if fb := m.(infer.FallbackCounter).TakeFallbacks(); fb != 1 || len(got) != 100 {
+		t.Errorf("fallback: %d hits, %d fallbacks", len(got), fb)
 	}
 }

@@ -1,11 +1,16 @@
-package infer
+package grasp
 
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/planner"
+	"io"
 	"slices"
 	"sync"
+	"text/tabwriter"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
@@ -14,28 +19,59 @@ import (
 	"github.com/strata-retrieval/strata/reranker"
 )
 
-// GRASP's anchor linking: per match mode, the top K nodes of the anchor's
-// label whose cosine is at least τ·(top-1 cosine).
-var graspLink = map[string]struct {
-	K   int
-	Tau float32
-}{"name": {5, 0.95}, "doc": {10, 0.90}}
+// LinkConfig is GRASP's anchor linking: per match mode, the top K nodes of
+// the anchor's label whose cosine is at least τ·(top-1 cosine). Zero
+// values mean GRASP's: name K 5, τ 0.95; doc K 10, τ 0.90.
+type LinkConfig struct {
+	NameK   int     `json:"name_k,omitempty"`
+	NameTau float32 `json:"name_tau,omitempty"`
+	DocK    int     `json:"doc_k,omitempty"`
+	DocTau  float32 `json:"doc_tau,omitempty"`
+}
 
-// GraspLinker links anchor texts to nodes through two dense indexes: node
+func (c LinkConfig) withDefaults() LinkConfig {
+	if c.NameK == 0 {
+		c.NameK = 5
+	}
+	if c.NameTau == 0 {
+		c.NameTau = 0.95
+	}
+	if c.DocK == 0 {
+		c.DocK = 10
+	}
+	if c.DocTau == 0 {
+		c.DocTau = 0.90
+	}
+	return c
+}
+
+// mode returns K and τ of a match mode.
+func (c LinkConfig) mode(m string) (int, float32, bool) {
+	switch m {
+	case "name":
+		return c.NameK, c.NameTau, true
+	case "doc":
+		return c.DocK, c.DocTau, true
+	}
+	return 0, 0, false
+}
+
+// Linker links anchor texts to nodes through two dense indexes: node
 // names only (match_mode name) and whole documents (doc), both encoded with
 // the dense channel's encoder; the label restricts the search to its type.
-type GraspLinker struct {
+type Linker struct {
+	cfg   LinkConfig
 	ws    *workspace.Workspace
-	enc   TextEncoder
+	enc   infer.TextEncoder
 	names *index.Matrix
 	docs  *index.Matrix
 	masks [][]bool
 }
 
-// NewGraspLinker encodes every node's name (documents come from the dense
+// NewLinker encodes every node's name (documents come from the dense
 // channel).
-func NewGraspLinker(ctx context.Context, ws *workspace.Workspace, d *DenseChannel) (*GraspLinker, error) {
-	enc, err := DenseTextEncoder(d)
+func NewLinker(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, cfg LinkConfig) (*Linker, error) {
+	enc, err := infer.DenseTextEncoder(d)
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +92,7 @@ func NewGraspLinker(ctx context.Context, ws *workspace.Workspace, d *DenseChanne
 			return nil, err
 		}
 	}
-	l := &GraspLinker{ws: ws, enc: enc, names: names, docs: d.Docs, masks: make([][]bool, len(ws.SKB.Schema.NodeTypes))}
+	l := &Linker{cfg: cfg.withDefaults(), ws: ws, enc: enc, names: names, docs: d.Docs, masks: make([][]bool, len(ws.SKB.Schema.NodeTypes))}
 	for t := range l.masks {
 		l.masks[t] = make([]bool, n)
 	}
@@ -69,7 +105,7 @@ func NewGraspLinker(ctx context.Context, ws *workspace.Workspace, d *DenseChanne
 // Link returns the nodes an anchor binds to and their cosines. An anchor
 // the planner already linked (a.Nodes) binds to those nodes, each with the
 // cosine of the anchor text and its name.
-func (l *GraspLinker) Link(ctx context.Context, a data.GraspAnchor) ([]graphops.GraspBinding, error) {
+func (l *Linker) Link(ctx context.Context, a data.GraspAnchor) ([]graphops.GraspBinding, error) {
 	if len(a.Nodes) > 0 {
 		qv, err := l.enc.EncodeTexts([]string{a.Text})
 		if err != nil {
@@ -92,7 +128,7 @@ func (l *GraspLinker) Link(ctx context.Context, a data.GraspAnchor) ([]graphops.
 	if !ok {
 		return nil, fmt.Errorf("anchor label %q is not a node type", a.Label)
 	}
-	cfg, ok := graspLink[a.MatchMode]
+	k, tau, ok := l.cfg.mode(a.MatchMode)
 	if !ok {
 		return nil, fmt.Errorf("anchor match_mode %q", a.MatchMode)
 	}
@@ -104,13 +140,13 @@ func (l *GraspLinker) Link(ctx context.Context, a data.GraspAnchor) ([]graphops.
 	if err != nil {
 		return nil, err
 	}
-	hs, err := index.SearchDense(ctx, m, &index.Matrix{Rows: 1, Dim: len(qv), Data: qv}, cfg.K, l.masks[t], index.DenseConfig{Workers: 1})
+	hs, err := index.SearchDense(ctx, m, &index.Matrix{Rows: 1, Dim: len(qv), Data: qv}, k, l.masks[t], index.DenseConfig{Workers: 1})
 	if err != nil {
 		return nil, err
 	}
 	var out []graphops.GraspBinding
 	for _, h := range hs[0] {
-		if len(out) > 0 && h.Score < cfg.Tau*out[0].Cos {
+		if len(out) > 0 && h.Score < tau*out[0].Cos {
 			break
 		}
 		out = append(out, graphops.GraspBinding{Node: h.ID, Cos: h.Score})
@@ -118,12 +154,12 @@ func (l *GraspLinker) Link(ctx context.Context, a data.GraspAnchor) ([]graphops.
 	return out, nil
 }
 
-// GraspPlanSource gives a query's GRASP plan.
-type GraspPlanSource func(q data.Query) (data.GraspPlan, error)
+// PlanSource gives a query's GRASP plan.
+type PlanSource func(q data.Query) (data.GraspPlan, error)
 
-// GraspPlansFromFile serves plans read by data.ReadGraspPlans; queries
+// PlansFromFile serves plans read by data.ReadGraspPlans; queries
 // without one are no_trade.
-func GraspPlansFromFile(ps map[int]data.GraspPlan) GraspPlanSource {
+func PlansFromFile(ps map[int]data.GraspPlan) PlanSource {
 	return func(q data.Query) (data.GraspPlan, error) {
 		if p, ok := ps[q.ID]; ok {
 			return p, nil
@@ -132,10 +168,10 @@ func GraspPlansFromFile(ps map[int]data.GraspPlan) GraspPlanSource {
 	}
 }
 
-// GraspPlansFromPlanner converts the native planner's plans (MoR planning
+// PlansFromPlanner converts the native planner's plans (MoR planning
 // graphs). The risk level comes from the planner's confidence in its
 // template: below 0.5 weak, below 0.9 normal, else aggressive.
-func GraspPlansFromPlanner(p *Planner) GraspPlanSource {
+func PlansFromPlanner(p *planner.Planner) PlanSource {
 	return func(q data.Query) (data.GraspPlan, error) {
 		plan, prob, err := p.Predict(q)
 		if err != nil {
@@ -148,49 +184,49 @@ func GraspPlansFromPlanner(p *Planner) GraspPlanSource {
 		case prob < 0.9:
 			risk = data.RiskNormal
 		}
-		return data.PlanToGrasp(plan, risk, p.ws.Graph.Resolver()), nil
+		return data.PlanToGrasp(plan, risk, p.Workspace().Graph.Resolver()), nil
 	}
 }
 
-// GraspGraph is GRASP's graph branch: plan execution on the graph, the
+// Graph is GRASP's graph branch: plan execution on the graph, the
 // target's candidates ranked by their anchor score plus, when the plan has
 // a relevance text, its cosine with the candidate's document.
-type GraspGraph struct {
+type Graph struct {
 	ws    *workspace.Workspace
-	d     *DenseChannel
-	L     *GraspLinker
-	Plans GraspPlanSource
+	d     *infer.DenseChannel
+	L     *Linker
+	Plans PlanSource
 
 	mu    sync.Mutex
-	cache map[int]GraspResult // by query id, when Memoize was called
+	cache map[int]Result // by query id, when Memoize was called
 }
 
 // Memoize makes Retrieve remember each query's result by id, for fitting
 // and evaluating several fusions over the same queries.
-func (m *GraspGraph) Memoize() {
+func (m *Graph) Memoize() {
 	m.mu.Lock()
-	m.cache = map[int]GraspResult{}
+	m.cache = map[int]Result{}
 	m.mu.Unlock()
 }
 
-// NewGraspGraph builds the graph branch.
-func NewGraspGraph(ctx context.Context, ws *workspace.Workspace, d *DenseChannel, plans GraspPlanSource) (*GraspGraph, error) {
-	l, err := NewGraspLinker(ctx, ws, d)
+// NewGraph builds the graph branch.
+func NewGraph(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, plans PlanSource, link LinkConfig) (*Graph, error) {
+	l, err := NewLinker(ctx, ws, d, link)
 	if err != nil {
 		return nil, err
 	}
-	return &GraspGraph{ws: ws, d: d, L: l, Plans: plans}, nil
+	return &Graph{ws: ws, d: d, L: l, Plans: plans}, nil
 }
 
-// GraspResult is one query's graph branch.
-type GraspResult struct {
+// Result is one query's graph branch.
+type Result struct {
 	Hits  []index.Hit
 	NCand int
 	Risk  string
 }
 
 // Retrieve runs the plan of q.
-func (m *GraspGraph) Retrieve(ctx context.Context, q data.Query) (GraspResult, error) {
+func (m *Graph) Retrieve(ctx context.Context, q data.Query) (Result, error) {
 	keyed := q.ID >= 0 && q.Plan == nil
 	m.mu.Lock()
 	r, ok := m.cache[q.ID] // a nil map: not memoizing
@@ -208,33 +244,33 @@ func (m *GraspGraph) Retrieve(ctx context.Context, q data.Query) (GraspResult, e
 	return r, err
 }
 
-func (m *GraspGraph) retrievePlan(ctx context.Context, q data.Query) (GraspResult, error) {
+func (m *Graph) retrievePlan(ctx context.Context, q data.Query) (Result, error) {
 	p, err := m.Plans(q)
 	if err != nil {
-		return GraspResult{}, err
+		return Result{}, err
 	}
 	if p.RiskLevel == data.RiskNoTrade || p.Validate(&m.ws.SKB.Schema) != nil {
-		return GraspResult{Risk: data.RiskNoTrade}, nil
+		return Result{Risk: data.RiskNoTrade}, nil
 	}
 	anchors := map[string][]graphops.GraspBinding{}
 	for _, a := range p.Anchors {
 		if anchors[a.Var], err = m.L.Link(ctx, a); err != nil {
-			return GraspResult{}, err
+			return Result{}, err
 		}
 	}
 	scores, err := graphops.ExecuteGrasp(m.ws.Graph, &p, anchors)
 	if err != nil {
-		return GraspResult{}, err
+		return Result{}, err
 	}
 	var rel []float32
 	if p.Target.RelevanceText != "" {
 		v, err := m.L.enc.EncodeTexts([]string{p.Target.RelevanceText})
 		if err != nil {
-			return GraspResult{}, err
+			return Result{}, err
 		}
 		rel = v
 	}
-	res := GraspResult{NCand: len(scores), Risk: p.RiskLevel}
+	res := Result{NCand: len(scores), Risk: p.RiskLevel}
 	for v, s := range scores {
 		if !m.ws.CandMask[v] {
 			continue
@@ -257,29 +293,29 @@ func (m *GraspGraph) retrievePlan(ctx context.Context, q data.Query) (GraspResul
 	return res, nil
 }
 
-func (m *GraspGraph) Name() string { return "grasp-graph" }
+func (m *Graph) Name() string { return "grasp-graph" }
 
-func (m *GraspGraph) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
+func (m *Graph) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	r, err := m.Retrieve(ctx, q)
 	return r.Hits, err
 }
 
-// GraspFused is GRASP's stage 2: the graph branch fused with a text
+// Fused is GRASP's stage 2: the graph branch fused with a text
 // ranking (mFAR) by RRF, statically or conditioned on the plan.
-type GraspFused struct {
-	G      *GraspGraph
-	Text   Method
+type Fused struct {
+	G      *Graph
+	Text   infer.Method
 	Choice reranker.FusionChoice
 	Label  string
 	// Stage3, when set, is a reranker whose ranking is fused with stage 2's
 	// by static RRF (Stage3Choice: w on the reranker).
-	Stage3       Method
+	Stage3       infer.Method
 	Stage3Choice reranker.FusionChoice
 }
 
-func (m *GraspFused) Name() string { return cmp.Or(m.Label, "grasp") }
+func (m *Fused) Name() string { return cmp.Or(m.Label, "grasp") }
 
-func (m *GraspFused) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
+func (m *Fused) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	g, err := m.G.Retrieve(ctx, q)
 	if err != nil {
 		return nil, err
@@ -288,7 +324,7 @@ func (m *GraspFused) Rank(ctx context.Context, q data.Query) ([]index.Hit, error
 	if err != nil {
 		return nil, err
 	}
-	sortHits(t)
+	infer.SortHits(t)
 	fused := reranker.RRF(g.Hits, t, m.Choice.Weight(g.NCand, g.Risk), m.Choice.K)
 	if m.Stage3 == nil {
 		return fused, nil
@@ -297,22 +333,22 @@ func (m *GraspFused) Rank(ctx context.Context, q data.Query) ([]index.Hit, error
 	if err != nil {
 		return nil, err
 	}
-	sortHits(r)
+	infer.SortHits(r)
 	return reranker.RRF(r, fused, m.Stage3Choice.W, m.Stage3Choice.K), nil
 }
 
 // Branch is what FusionExamples fuses: the GRASP graph branch, or any
 // method through RankerBranch.
 type Branch interface {
-	retrieve(ctx context.Context, q data.Query) (GraspResult, error)
+	retrieve(ctx context.Context, q data.Query) (Result, error)
 }
 
-func (m *GraspGraph) retrieve(ctx context.Context, q data.Query) (GraspResult, error) {
+func (m *Graph) retrieve(ctx context.Context, q data.Query) (Result, error) {
 	return m.Retrieve(ctx, q)
 }
 
 // FusionExamples runs both branches on queries for the grid search.
-func FusionExamples(ctx context.Context, g Branch, text Method, qs []data.Query) ([]reranker.FusionExample, error) {
+func FusionExamples(ctx context.Context, g Branch, text infer.Method, qs []data.Query) ([]reranker.FusionExample, error) {
 	out := make([]reranker.FusionExample, 0, len(qs))
 	for _, q := range qs {
 		r, err := g.retrieve(ctx, q)
@@ -323,7 +359,7 @@ func FusionExamples(ctx context.Context, g Branch, text Method, qs []data.Query)
 		if err != nil {
 			return nil, err
 		}
-		sortHits(t)
+		infer.SortHits(t)
 		out = append(out, reranker.FusionExample{Graph: r.Hits, Text: t, NCand: r.NCand, Risk: r.Risk, Gold: q.Answers})
 	}
 	return out, nil
@@ -332,7 +368,7 @@ func FusionExamples(ctx context.Context, g Branch, text Method, qs []data.Query)
 // Memo remembers a method's rankings by query id (queries given with their
 // own plan, or without an id, are not remembered).
 type Memo struct {
-	M     Method
+	M     infer.Method
 	mu    sync.Mutex
 	cache map[int][]index.Hit
 }
@@ -364,10 +400,53 @@ func (m *Memo) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 
 // RankerBranch makes any method a graph branch for FusionExamples (its
 // ranking, no candidate count, risk normal).
-type RankerBranch struct{ M Method }
+type RankerBranch struct{ M infer.Method }
 
-func (b *RankerBranch) retrieve(ctx context.Context, q data.Query) (GraspResult, error) {
+func (b *RankerBranch) retrieve(ctx context.Context, q data.Query) (Result, error) {
 	h, err := b.M.Rank(ctx, q)
-	sortHits(h)
-	return GraspResult{Hits: h, NCand: len(h), Risk: data.RiskNormal}, err
+	infer.SortHits(h)
+	return Result{Hits: h, NCand: len(h), Risk: data.RiskNormal}, err
+}
+
+// Explanation is how GRASP's stage 2 ranked a query: the plan, its
+// candidate count and risk level, the graph branch's fusion weight and the
+// top k.
+type Explanation struct {
+	Plan        data.GraspPlan `json:"plan"`
+	NCand       int            `json:"n_cand"`
+	Risk        string         `json:"risk_level"`
+	GraphWeight float64        `json:"graph_weight"`
+	Fusion      string         `json:"fusion"`
+	K           float64        `json:"k"`
+	Top         []index.Hit    `json:"top"`
+}
+
+// Explain implements infer.Explainer.
+func (m *Fused) Explain(ctx context.Context, q data.Query, k int) (infer.Explanation, error) {
+	plan, err := m.G.Plans(q)
+	if err != nil {
+		return nil, err
+	}
+	r, err := m.G.Retrieve(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	hits, err := m.Rank(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return &Explanation{Plan: plan, NCand: r.NCand, Risk: r.Risk, GraphWeight: m.Choice.Weight(r.NCand, r.Risk),
+		Fusion: m.Choice.Mode, K: m.Choice.K, Top: hits[:min(k, len(hits))]}, nil
+}
+
+// WriteText implements infer.Explanation.
+func (e *Explanation) WriteText(out io.Writer, ws *workspace.Workspace) error {
+	b, _ := json.MarshalIndent(e.Plan, "", "  ")
+	fmt.Fprintf(out, "plan:\n%s\nn_cand %d, risk_level %s: graph weight %.3f (%s RRF, k=%g)\n", b, e.NCand, e.Risk, e.GraphWeight, e.Fusion, e.K)
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "\nrank\tnode\tscore\tname")
+	for i, h := range e.Top {
+		fmt.Fprintf(w, "%d\t%d\t%.5f\t%s\n", i+1, h.ID, h.Score, ws.SKB.Nodes[h.ID].Name)
+	}
+	return w.Flush()
 }

@@ -1,19 +1,19 @@
-package infer
+package grasp
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/planner"
+	"github.com/strata-retrieval/strata/infer/registry"
 	"path/filepath"
 
 	"github.com/strata-retrieval/strata/data"
-	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/reranker"
 )
 
-// GraspConfig is a saved GRASP stage 2: where its plans and its text branch
+// Config is a saved GRASP stage 2: where its plans and its text branch
 // come from, and the fusion chosen on validation.
-type GraspConfig struct {
+type Config struct {
 	MFAR    string                `json:"mfar"`              // mFAR run or checkpoint (absolute)
 	Planner string                `json:"planner,omitempty"` // planner checkpoint, or
 	Plans   string                `json:"plans,omitempty"`   // a GRASP plans file
@@ -24,75 +24,83 @@ type GraspConfig struct {
 	// static RRF with Stage3Choice.
 	Stage3       string                `json:"stage3,omitempty"`
 	Stage3Choice reranker.FusionChoice `json:"stage3_choice,omitempty"`
+	// Link sets anchor linking (zero: GRASP's K and τ per match mode).
+	Link LinkConfig `json:"link,omitempty"`
 }
 
-// GraspParts loads the two branches of a GRASP configuration.
-func GraspParts(ctx context.Context, ws *workspace.Workspace, cfg GraspConfig, ignoreFingerprint bool) (*GraspGraph, Method, error) {
-	text, err := LoadModelOpts(ws, cfg.MFAR, ignoreFingerprint)
+// Parts loads the two branches of a GRASP configuration through the
+// registry: the text branch (mFAR) and the graph branch (plans from a file,
+// a planner, or the workspace).
+func Parts(env *infer.Env, cfg Config) (*Graph, infer.Method, error) {
+	ws := env.WS
+	text, err := registry.Load(env, cfg.MFAR)
 	if err != nil {
 		return nil, nil, fmt.Errorf("GRASP's mFAR %s: %w", cfg.MFAR, err)
 	}
-	var plans GraspPlanSource
+	var plans PlanSource
 	switch {
 	case cfg.Plans != "":
-		ps, st, err := data.ReadGraspPlans(cfg.Plans, &ws.SKB.Schema)
+		ps, _, err := data.ReadGraspPlans(cfg.Plans, &ws.SKB.Schema)
 		if err != nil {
 			return nil, nil, err
 		}
-		_ = st
-		plans = GraspPlansFromFile(ps)
+		plans = PlansFromFile(ps)
 	case cfg.Planner != "":
-		pm, err := LoadModelOpts(ws, cfg.Planner, ignoreFingerprint)
+		p, err := planner.Load(env, cfg.Planner)
 		if err != nil {
 			return nil, nil, fmt.Errorf("GRASP's planner %s: %w", cfg.Planner, err)
 		}
-		pt, ok := pm.(*PlannedTraversal)
-		if !ok {
-			return nil, nil, fmt.Errorf("%s is not a planner", cfg.Planner)
-		}
-		plans = GraspPlansFromPlanner(pt.Planner)
+		plans = PlansFromPlanner(p)
 	default:
 		plans = func(q data.Query) (data.GraspPlan, error) {
-			p, ok := ws.Plans[q.ID]
-			if q.Plan != nil {
-				p, ok = *q.Plan, true
-			}
+			p, ok := infer.PlanFor(ws, q)
 			if !ok {
 				return data.GraspPlan{RiskLevel: data.RiskNoTrade}, nil
 			}
 			return data.PlanToGrasp(p, data.RiskNormal, ws.Graph.Resolver()), nil
 		}
 	}
-	d, err := LoadDense(ws)
+	d, err := env.Dense()
 	if err != nil {
 		return nil, nil, err
 	}
-	g, err := NewGraspGraph(ctx, ws, d, plans)
+	g, err := NewGraph(env.Ctx, ws, d, plans, cfg.Link)
 	if err != nil {
 		return nil, nil, err
 	}
 	return g, text, nil
 }
 
-func loadGrasp(ws *workspace.Workspace, dir string, raw json.RawMessage, ignoreFingerprint bool) (Method, error) {
-	var cfg GraspConfig
-	if err := json.Unmarshal(raw, &cfg); err != nil {
-		return nil, fmt.Errorf("%s: GRASP config: %w", dir, err)
-	}
-	for _, p := range []*string{&cfg.MFAR, &cfg.Planner, &cfg.Plans, &cfg.Stage3} {
-		if *p != "" && !filepath.IsAbs(*p) {
-			*p = filepath.Join(dir, *p)
+// Kind is the checkpoint kind of a fitted GRASP stage 2 (and 3).
+const Kind = "grasp"
+
+var (
+	_ infer.Method    = (*Fused)(nil)
+	_ infer.Method    = (*Graph)(nil)
+	_ infer.Explainer = (*Fused)(nil)
+)
+
+func init() {
+	registry.Register(Kind, func(env *infer.Env, ck *registry.Checkpoint) (infer.Method, error) {
+		var cfg Config
+		if err := ck.DecodeConfig("GRASP", &cfg); err != nil {
+			return nil, err
 		}
-	}
-	g, text, err := GraspParts(context.Background(), ws, cfg, ignoreFingerprint)
-	if err != nil {
-		return nil, err
-	}
-	f := &GraspFused{G: g, Text: text, Choice: cfg.Choice, Stage3Choice: cfg.Stage3Choice}
-	if cfg.Stage3 != "" {
-		if f.Stage3, err = LoadModelOpts(ws, cfg.Stage3, ignoreFingerprint); err != nil {
-			return nil, fmt.Errorf("GRASP's stage 3 %s: %w", cfg.Stage3, err)
+		for _, p := range []*string{&cfg.MFAR, &cfg.Planner, &cfg.Plans, &cfg.Stage3} {
+			if *p != "" && !filepath.IsAbs(*p) {
+				*p = filepath.Join(ck.Dir, *p)
+			}
 		}
-	}
-	return f, nil
+		g, text, err := Parts(env, cfg)
+		if err != nil {
+			return nil, err
+		}
+		f := &Fused{G: g, Text: text, Choice: cfg.Choice, Stage3Choice: cfg.Stage3Choice}
+		if cfg.Stage3 != "" {
+			if f.Stage3, err = registry.Load(env, cfg.Stage3); err != nil {
+				return nil, fmt.Errorf("GRASP's stage 3 %s: %w", cfg.Stage3, err)
+			}
+		}
+		return f, nil
+	})
 }

@@ -1,11 +1,17 @@
-package infer
+package kgqa
 
 import (
 	"context"
 	"fmt"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/planner"
+	"github.com/strata-retrieval/strata/infer/registry"
+	"github.com/strata-retrieval/strata/infer/simgrag"
+	"io"
 	"maps"
 	"slices"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
@@ -13,12 +19,12 @@ import (
 	"github.com/strata-retrieval/strata/graphops/workspace"
 )
 
-// KGQAConfig describes a trained KGQA model: the native pattern predictor
+// Config describes a trained KGQA model: the native pattern predictor
 // (a planner whose templates are relation paths) and SimGRAG's settings.
-type KGQAConfig struct {
-	Planner PlannerConfig `json:"planner"`
-	SimGRAG SimGRAGConfig `json:"simgrag"`
-	Labels  string        `json:"labels"` // "plans" (e.g. MetaQA question types) or "mined"
+type Config struct {
+	Planner planner.Config `json:"planner"`
+	SimGRAG simgrag.Config `json:"simgrag"`
+	Labels  string         `json:"labels"` // "plans" (e.g. MetaQA question types) or "mined"
 }
 
 // KGQA answers questions over a knowledge graph as SimGRAG does, with a
@@ -37,8 +43,8 @@ type KGQAConfig struct {
 // topic's own path pattern (SimGRAGMethod.More), so a question whose
 // topics share no answer is still answered.
 type KGQA struct {
-	Planner *Planner
-	S       *SimGRAG
+	Planner *planner.Planner
+	S       *simgrag.SimGRAG
 }
 
 // Pattern predicts the question's pattern graph: with several bracketed
@@ -120,8 +126,37 @@ func (k *KGQA) patterns(q data.Query) (joint data.Pattern, singles []data.Patter
 }
 
 // Method serves the KGQA model as a retrieval method.
-func (k *KGQA) Method() *SimGRAGMethod {
-	return &SimGRAGMethod{S: k.S, Patterns: k.Pattern, More: k.TopicPatterns, Label: "kgqa", KGQA: k}
+func (k *KGQA) Method() *Method {
+	return &Method{Method: &simgrag.Method{S: k.S, Patterns: k.Pattern, More: k.TopicPatterns, Label: "kgqa"}, K: k}
+}
+
+// Method is a KGQA model served as a retrieval method: SimGRAG with the
+// predicted patterns, and their explanation.
+type Method struct {
+	*simgrag.Method
+	K *KGQA
+}
+
+var (
+	_ infer.Method          = (*Method)(nil)
+	_ infer.Explainer       = (*Method)(nil)
+	_ infer.FallbackCounter = (*Method)(nil)
+)
+
+// Explain implements infer.Explainer: the predicted pattern, the top k
+// answers and subgraphs.
+func (m *Method) Explain(ctx context.Context, q data.Query, k int) (infer.Explanation, error) {
+	e, err := m.K.Explain(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if len(e.Hits) > k {
+		e.Hits = e.Hits[:k]
+	}
+	if len(e.Subgraphs) > k {
+		e.Subgraphs = e.Subgraphs[:k]
+	}
+	return e, nil
 }
 
 // MinePlans labels questions without a plan with the plan miner (Mine,
@@ -134,7 +169,7 @@ func (k *KGQA) Method() *SimGRAGMethod {
 // plans and how many questions got none.
 func MinePlans(ws *workspace.Workspace, qs []data.Query, maxHops int) (map[int]data.Plan, int) {
 	names := ws.Names()
-	recs, _, err := Mine(context.Background(), ws, qs, MineOptions{NoText: true,
+	recs, _, err := planner.Mine(context.Background(), ws, qs, planner.MineOptions{NoText: true,
 		Config:   graphops.MineConfig{MaxHops: maxHops, MaxFrontier: 20000},
 		Mentions: func(text string) []graphops.LinkedMention { return kgqaMentions(ws, names, text) }})
 	if err != nil {
@@ -181,15 +216,15 @@ func kgqaMentions(ws *workspace.Workspace, names *graphops.NameIndex, text strin
 	return ws.Mentions().Find(text)
 }
 
-// KGQAExplanation is a KGQA answer with its evidence.
-type KGQAExplanation struct {
+// Explanation is a KGQA answer with its evidence.
+type Explanation struct {
 	Pattern   [][3]string
 	Hits      []index.Hit
 	Subgraphs []graphops.Subgraph
 }
 
 // Explain predicts the pattern and retrieves its subgraphs.
-func (k *KGQA) Explain(ctx context.Context, q data.Query) (*KGQAExplanation, error) {
+func (k *KGQA) Explain(ctx context.Context, q data.Query) (*Explanation, error) {
 	p, ok, err := k.Pattern(q)
 	if err != nil {
 		return nil, err
@@ -201,5 +236,52 @@ func (k *KGQA) Explain(ctx context.Context, q data.Query) (*KGQAExplanation, err
 	if err != nil {
 		return nil, err
 	}
-	return &KGQAExplanation{Pattern: p.Triples3(), Hits: res.Hits, Subgraphs: res.Subgraphs}, nil
+	return &Explanation{Pattern: p.Triples3(), Hits: res.Hits, Subgraphs: res.Subgraphs}, nil
+}
+
+// WriteText implements infer.Explanation.
+func (e *Explanation) WriteText(out io.Writer, ws *workspace.Workspace) error {
+	fmt.Fprintln(out, "pattern (predicted):")
+	for _, t := range e.Pattern {
+		fmt.Fprintf(out, "  (%s, %s, %s)\n", t[0], t[1], t[2])
+	}
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "\nrank\tnode\tGSD\tanswer")
+	for i, h := range e.Hits {
+		fmt.Fprintf(w, "%d\t%d\t%.4f\t%s\n", i+1, h.ID, -h.Score, ws.SKB.Nodes[h.ID].Name)
+	}
+	fmt.Fprintln(w, "\nsubgraph\tGSD\tnodes (pattern order)")
+	for i, s := range e.Subgraphs {
+		var names []string
+		for _, v := range s.Nodes {
+			names = append(names, ws.SKB.Nodes[v].Name)
+		}
+		fmt.Fprintf(w, "%d\t%.4f\t%s\n", i+1, s.GSD, strings.Join(names, " | "))
+	}
+	return w.Flush()
+}
+
+// Kind is the checkpoint kind of a KGQA model.
+const Kind = "kgqa"
+
+func init() {
+	registry.Register(Kind, func(env *infer.Env, ck *registry.Checkpoint) (infer.Method, error) {
+		var kc Config
+		if err := ck.DecodeConfig("KGQA", &kc); err != nil {
+			return nil, err
+		}
+		p, err := planner.FromCheckpoint(env, ck, kc.Planner, true)
+		if err != nil {
+			return nil, err
+		}
+		d, err := env.Dense()
+		if err != nil {
+			return nil, err
+		}
+		s, err := simgrag.New(env.WS, d, kc.SimGRAG)
+		if err != nil {
+			return nil, err
+		}
+		return (&KGQA{Planner: p, S: s}).Method(), nil
+	})
 }

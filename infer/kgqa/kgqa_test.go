@@ -1,7 +1,10 @@
-package infer
+package kgqa
 
 import (
 	"context"
+	"github.com/strata-retrieval/strata/infer/planner"
+	"github.com/strata-retrieval/strata/infer/simgrag"
+	"github.com/strata-retrieval/strata/internal/testws"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -40,19 +43,19 @@ func kgqaWorkspace(t *testing.T, kb, questions string) *workspace.Workspace {
 // fixedKGQA is a KGQA model whose planner has one template (a one-output
 // gate always picks it), so its patterns depend only on the question's
 // topics; SimGRAG runs on the lexical sketch encoder.
-func fixedKGQA(t *testing.T, ws *workspace.Workspace, template [][]string, sc SimGRAGConfig) *KGQA {
+func fixedKGQA(t *testing.T, ws *workspace.Workspace, template [][]string, sc simgrag.Config) *KGQA {
 	t.Helper()
-	cfg := PlannerConfig{Templates: [][][]string{template}, NodeTypes: ws.SKB.Schema.NodeTypes}
+	cfg := planner.Config{Templates: [][][]string{template}, NodeTypes: ws.SKB.Schema.NodeTypes}
 	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: 2, Out: 1}
 	g, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := NewSimGRAG(ws, lexicalDense(t, ws), sc)
+	s, err := simgrag.New(ws, testws.LexicalDense(t, ws), sc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &KGQA{Planner: NewPlanner(ws, nil, cfg, g), S: s}
+	return &KGQA{Planner: planner.NewPlanner(ws, nil, cfg, g), S: s}
 }
 
 // answers is the names of the top n hits.
@@ -76,7 +79,7 @@ Unknown|starred_actors|Liam Neeson
 Heat|starred_actors|Al Pacino
 UNKNOWN Soldier|starred_actors|Lew Ayres
 `, "")
-	k := fixedKGQA(t, ws, [][]string{{"entity", "directed_by", "entity"}}, SimGRAGConfig{})
+	k := fixedKGQA(t, ws, [][]string{{"entity", "directed_by", "entity"}}, simgrag.Config{})
 	for topic, want := range map[string]string{
 		"Unknown": "Jaume Collet-Serra", "UNKNOWN Soldier": "Lewis Milestone", "Heat": "Michael Mann",
 	} {
@@ -118,7 +121,7 @@ Scarface|starred_actors|Al Pacino
 		{[][]string{{"entity", "parents", "entity", "children", "entity"}}, "who is the child of [shah_shuja] 's parent ?", []string{"shah_shuja"}},
 		{[][]string{{"entity", "starred_actors", "entity", "starred_actors", "entity"}}, "which films share actors with [Heat]", []string{"Scarface"}},
 	} {
-		k := fixedKGQA(t, ws, c.template, SimGRAGConfig{})
+		k := fixedKGQA(t, ws, c.template, simgrag.Config{})
 		hits, err := k.Method().Rank(context.Background(), data.Query{ID: 1, Text: c.question})
 		if err != nil {
 			t.Fatal(err)
@@ -142,7 +145,7 @@ Scarface|starred_actors|Al Pacino
 Ronin|starred_actors|Robert De Niro
 Heat|directed_by|Michael Mann
 `, "")
-	k := fixedKGQA(t, ws, [][]string{{"entity", "starred_actors", "entity"}}, SimGRAGConfig{KNodes: 1, KRels: 1})
+	k := fixedKGQA(t, ws, [][]string{{"entity", "starred_actors", "entity"}}, simgrag.Config{KNodes: 1, KRels: 1})
 	q := data.Query{ID: 1, Text: "which films starred [Al Pacino] and [Robert De Niro]"}
 	p, ok, err := k.Pattern(q)
 	if err != nil || !ok {
@@ -177,5 +180,43 @@ Heat|directed_by|Michael Mann
 		if d := cmp.Diff([]index.Hit{{ID: 0, Score: 0}, {ID: 3, Score: 0}}, hits); d != "" {
 			t.Errorf("%q: hits (-want +got):\n%s", text, d)
 		}
+	}
+}
+
+// relationNames is a plan's relation sequence without directions (question
+// types name relations; mined plans add the stored direction).
+func relationNames(mp [][]string) string {
+	var out []string
+	for _, path := range mp {
+		for i := 1; i < len(path); i += 2 {
+			out = append(out, strings.TrimPrefix(strings.TrimPrefix(path[i], "->"), "<-"))
+		}
+		out = append(out, "|")
+	}
+	return strings.Join(out, " ")
+}
+
+// TestMinePlansMetaQA mines relation paths from answers alone and checks
+// them against the question types on a sample.
+func TestMinePlansMetaQA(t *testing.T) {
+	ws := testws.MetaQA(t)
+	agree, n := 0, 0
+	for _, hop := range []string{"1-hop", "2-hop"} {
+		qs := testws.Sample(t, ws, hop, 101)
+		mined, _ := MinePlans(ws, qs, 3)
+		for _, q := range qs {
+			m, ok := mined[q.ID]
+			if !ok {
+				continue
+			}
+			n++
+			if relationNames(m.Metapath) == relationNames(ws.Plans[q.ID].Metapath) {
+				agree++
+			}
+		}
+	}
+	t.Logf("mined path = question type for %d of %d", agree, n)
+	if n < 150 || float64(agree) < 0.8*float64(n) {
+		t.Errorf("mined path = question type for %d of %d", agree, n)
 	}
 }

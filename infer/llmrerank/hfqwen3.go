@@ -1,4 +1,4 @@
-package infer
+package llmrerank
 
 import (
 	"encoding/json"

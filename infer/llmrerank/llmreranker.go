@@ -1,4 +1,4 @@
-package infer
+package llmrerank
 
 import (
 	"context"
@@ -9,12 +9,13 @@ import (
 	"path/filepath"
 	"sort"
 
-	ort "github.com/yalue/onnxruntime_go"
-
 	"github.com/strata-retrieval/strata/checkpoints"
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/onnx"
+	"github.com/strata-retrieval/strata/infer/registry"
 	"github.com/strata-retrieval/strata/internal/atomicfile"
 	"github.com/strata-retrieval/strata/models"
 	"github.com/strata-retrieval/strata/reranker"
@@ -102,18 +103,18 @@ func LoadLoRA(base *models.Qwen3, dir string) (*models.LoRA, json.RawMessage, er
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := models.LoadParams(l.Params(), tensorGetter(&checkpoints.File{Tensors: tensorMap(ck.Model)})); err != nil {
+	get := func(name string) ([]int, []float32, bool) {
+		for _, t := range ck.Model {
+			if t.Name == name {
+				return t.Shape, t.Data, true
+			}
+		}
+		return nil, nil, false
+	}
+	if err := models.LoadParams(l.Params(), get); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", dir, err)
 	}
 	return l, ck.Manifest.Config, nil
-}
-
-func tensorMap(ts []checkpoints.Tensor) map[string]*checkpoints.Tensor {
-	m := make(map[string]*checkpoints.Tensor, len(ts))
-	for i := range ts {
-		m[ts[i].Name] = &ts[i]
-	}
-	return m
 }
 
 // RerankerSpec is an exported reranker directory's reranker.json.
@@ -137,14 +138,19 @@ const RerankerSpecFile = "reranker.json"
 type LLMReranker struct {
 	Spec  RerankerSpec
 	ws    *workspace.Workspace
-	first Method
-	sess  *ORTSession
+	first infer.Method
+	sess  *onnx.Session
 	P     *reranker.PromptTokenizer
 	label string
 }
 
-// LoadLLMReranker opens an exported reranker directory.
-func LoadLLMReranker(ws *workspace.Workspace, dir string, ignoreFingerprint bool) (*LLMReranker, error) {
+func init() {
+	registry.RegisterDir(RerankerSpecFile, func(env *infer.Env, dir string) (infer.Method, error) { return Load(env, dir) })
+}
+
+// Load opens an exported reranker directory; its first stage loads
+// through the registry.
+func Load(env *infer.Env, dir string) (*LLMReranker, error) {
 	b, err := os.ReadFile(filepath.Join(dir, RerankerSpecFile))
 	if err != nil {
 		return nil, err
@@ -160,10 +166,10 @@ func LoadLLMReranker(ws *workspace.Workspace, dir string, ignoreFingerprint bool
 		spec.Batch = 8
 	}
 	fs := spec.FirstStage
-	if !knownMethod(fs) && !filepath.IsAbs(fs) {
+	if !registry.IsMethod(fs) && !filepath.IsAbs(fs) {
 		fs = filepath.Join(dir, fs)
 	}
-	first, err := LoadRanker(ws, fs, ignoreFingerprint)
+	first, err := registry.Ranker(env, fs)
 	if err != nil {
 		return nil, fmt.Errorf("%s: first stage %s: %w", dir, fs, err)
 	}
@@ -175,12 +181,12 @@ func LoadLLMReranker(ws *workspace.Workspace, dir string, ignoreFingerprint bool
 	if err != nil {
 		return nil, err
 	}
-	s, err := NewORTSession(filepath.Join(dir, "model.onnx"), []string{"input_ids", "position_ids", "last_index"}, []string{"score"},
-		ORTOptions{Threads: spec.Threads, CUDA: spec.CUDA})
+	s, err := onnx.NewSession(filepath.Join(dir, "model.onnx"), []string{"input_ids", "position_ids", "last_index"}, []string{"score"},
+		onnx.Options{Threads: spec.Threads, CUDA: spec.CUDA})
 	if err != nil {
 		return nil, err
 	}
-	return &LLMReranker{Spec: spec, ws: ws, first: first, sess: s, P: p, label: "llm-reranker"}, nil
+	return &LLMReranker{Spec: spec, ws: env.WS, first: first, sess: s, P: p, label: "llm-reranker"}, nil
 }
 
 func (m *LLMReranker) Name() string { return m.label }
@@ -190,7 +196,7 @@ func (m *LLMReranker) Score(seqs [][]int) ([]float32, error) {
 	out := make([]float32, 0, len(seqs))
 	for lo := 0; lo < len(seqs); lo += m.Spec.Batch {
 		hi := min(lo+m.Spec.Batch, len(seqs))
-		s, err := RunQwen3Session(m.sess, seqs[lo:hi])
+		s, err := onnx.RunQwen3Session(m.sess, seqs[lo:hi])
 		if err != nil {
 			return nil, err
 		}
@@ -199,62 +205,12 @@ func (m *LLMReranker) Score(seqs [][]int) ([]float32, error) {
 	return out, nil
 }
 
-// RunQwen3Session runs an exported reranker on right-padded sequences and
-// returns the data of each of the session's outputs (logits [B·2], score
-// [B]), in the session's output order.
-func RunQwen3Session(s *ORTSession, seqs [][]int) ([][]float32, error) {
-	B, T := len(seqs), 0
-	for _, q := range seqs {
-		T = max(T, len(q))
-	}
-	ids, pos, last := make([]int64, B*T), make([]int64, B*T), make([]int64, B)
-	for b, q := range seqs {
-		for t := range T {
-			pos[b*T+t] = int64(t)
-			if t < len(q) {
-				ids[b*T+t] = int64(q[t])
-			}
-		}
-		last[b] = int64(len(q) - 1)
-	}
-	a, err := ort.NewTensor(ort.NewShape(int64(B), int64(T)), ids)
-	if err != nil {
-		return nil, err
-	}
-	defer a.Destroy()
-	p, err := ort.NewTensor(ort.NewShape(int64(B), int64(T)), pos)
-	if err != nil {
-		return nil, err
-	}
-	defer p.Destroy()
-	l, err := ort.NewTensor(ort.NewShape(int64(B)), last)
-	if err != nil {
-		return nil, err
-	}
-	defer l.Destroy()
-	outs, err := s.Run(a, p, l)
-	if err != nil {
-		return nil, err
-	}
-	res := make([][]float32, len(outs))
-	for i, o := range outs {
-		t, ok := o.(*ort.Tensor[float32])
-		if !ok {
-			o.Destroy()
-			return nil, fmt.Errorf("output %s is not float32", s.Outputs[i])
-		}
-		res[i] = append([]float32(nil), t.GetData()...)
-		o.Destroy()
-	}
-	return res, nil
-}
-
 func (m *LLMReranker) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	hits, err := m.first.Rank(ctx, q)
 	if err != nil {
 		return nil, err
 	}
-	sortHits(hits)
+	infer.SortHits(hits)
 	n := min(m.Spec.TopN, len(hits))
 	seqs := make([][]int, n)
 	for i, h := range hits[:n] {
@@ -275,4 +231,29 @@ func (m *LLMReranker) Rank(ctx context.Context, q data.Query) ([]index.Hit, erro
 		out = append(out, index.Hit{ID: h.ID, Score: 1 - float32(i+1)/float32(len(hits)+1)})
 	}
 	return out, nil
+}
+
+// RecordOptions shapes the training records of a stage-3 reranker.
+type RecordOptions struct {
+	PoolK, Hard int // stage-2 candidates kept, hard negatives per query
+	Serialize   reranker.SerializeConfig
+}
+
+// Records ranks every query with the stage-2 model m and turns the
+// rankings into listwise training records (reranker.NewRecord).
+func Records(ctx context.Context, ws *workspace.Workspace, m infer.Method, qs []data.Query, o RecordOptions) ([]reranker.Record, error) {
+	recs := make([]reranker.Record, 0, len(qs))
+	for _, q := range qs {
+		hits, err := m.Rank(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
+		ids := make([]uint32, len(hits))
+		for i, h := range hits {
+			ids[i] = h.ID
+		}
+		recs = append(recs, reranker.NewRecord(ws.SKB, ws.Graph, q, ids, o.PoolK, o.Hard, o.Serialize))
+	}
+	return recs, nil
 }

@@ -1,13 +1,18 @@
-package infer
+package mfar
 
 import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/onnx"
+	"github.com/strata-retrieval/strata/infer/registry"
+	"io"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"text/tabwriter"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
@@ -16,32 +21,32 @@ import (
 	"github.com/strata-retrieval/strata/models"
 )
 
-// MFARField is one field of mFAR's document decomposition.
-type MFARField struct {
+// Field is one field of mFAR's document decomposition.
+type Field struct {
 	Name string `json:"name"`
 	Kind string `json:"kind"` // "doc", "text" or "relation"
 }
 
-// MFARFields derives mFAR's fields from a schema: the whole document, every
+// Fields derives mFAR's fields from a schema: the whole document, every
 // text field, and one field per relation holding the names of the node's
 // neighbours by that relation (both directions).
-func MFARFields(s *data.Schema) []MFARField {
-	out := []MFARField{{Name: "doc", Kind: "doc"}}
+func Fields(s *data.Schema) []Field {
+	out := []Field{{Name: "doc", Kind: "doc"}}
 	for _, f := range s.TextFields {
-		out = append(out, MFARField{Name: f, Kind: "text"})
+		out = append(out, Field{Name: f, Kind: "text"})
 	}
 	for _, r := range s.RelationTypes {
-		out = append(out, MFARField{Name: r, Kind: "relation"})
+		out = append(out, Field{Name: r, Kind: "relation"})
 	}
 	return out
 }
 
-// MFARScorers are the two scorers of every field.
-var MFARScorers = []string{"bm25", "dense"}
+// Scorers are the two scorers of every field.
+var Scorers = []string{"bm25", "dense"}
 
-// MFARConfig describes a trained mFAR model.
-type MFARConfig struct {
-	Fields      []MFARField               `json:"fields"`
+// Config describes a trained mFAR model.
+type Config struct {
+	Fields      []Field                   `json:"fields"`
 	Weights     models.FieldWeightsConfig `json:"weights"`
 	Temperature float64                   `json:"temperature"` // dense scores are divided by it, in training and at inference
 	Neighbours  int                       `json:"max_neighbours"`
@@ -50,24 +55,24 @@ type MFARConfig struct {
 	Dense       string                    `json:"dense,omitempty"`        // the dense channel's vectors hash
 }
 
-// DefaultMFARConfig is mFAR's setup for a schema.
-func DefaultMFARConfig(s *data.Schema, queryDim int) MFARConfig {
-	c := MFARConfig{Fields: MFARFields(s), Temperature: 0.05, Neighbours: 50, K: 100}
+// DefaultConfig is mFAR's setup for a schema.
+func DefaultConfig(s *data.Schema, queryDim int) Config {
+	c := Config{Fields: Fields(s), Temperature: 0.05, Neighbours: 50, K: 100}
 	c.Weights.QueryDim = queryDim
 	for _, f := range c.Fields {
-		for _, sc := range MFARScorers {
+		for _, sc := range Scorers {
 			c.Weights.Pairs = append(c.Weights.Pairs, f.Name+"/"+sc)
 		}
 	}
 	return c
 }
 
-// MFAR is multi-field adaptive retrieval: per field a BM25 index and the
+// Method is multi-field adaptive retrieval: per field a BM25 index and the
 // encoder's vectors of the field's text, weighted per query.
-type MFAR struct {
-	Cfg   MFARConfig
+type Method struct {
+	Cfg   Config
 	Model *models.FieldWeights
-	Enc   TextEncoder
+	Enc   infer.TextEncoder
 	ws    *workspace.Workspace
 	bm25  []*index.BM25   // per field, document i = candidate i
 	emb   []*index.Matrix // per field, row i = candidate i (zero for empty text)
@@ -75,7 +80,7 @@ type MFAR struct {
 }
 
 // FieldText is the text of field f of node v.
-func (m *MFAR) FieldText(f MFARField, v uint32) string {
+func (m *Method) FieldText(f Field, v uint32) string {
 	skb := m.ws.SKB
 	switch f.Kind {
 	case "doc":
@@ -95,13 +100,13 @@ func (m *MFAR) FieldText(f MFARField, v uint32) string {
 	return strings.Join(names, "; ")
 }
 
-// NewMFAR indexes every field of the workspace's candidates: BM25 and the
+// New indexes every field of the workspace's candidates: BM25 and the
 // encoder's vectors.
-func NewMFAR(ctx context.Context, ws *workspace.Workspace, enc TextEncoder, cfg MFARConfig, model *models.FieldWeights) (*MFAR, error) {
+func New(ctx context.Context, ws *workspace.Workspace, enc infer.TextEncoder, cfg Config, model *models.FieldWeights) (*Method, error) {
 	if enc.Dim() != cfg.Weights.QueryDim {
 		return nil, fmt.Errorf("mFAR: encoder dimension %d, weights expect %d", enc.Dim(), cfg.Weights.QueryDim)
 	}
-	m := &MFAR{Cfg: cfg, Model: model, Enc: enc, ws: ws, label: "mfar"}
+	m := &Method{Cfg: cfg, Model: model, Enc: enc, ws: ws, label: "mfar"}
 	n := len(ws.Candidates)
 	for _, f := range cfg.Fields {
 		texts := make([]string, n)
@@ -145,16 +150,16 @@ func NewMFAR(ctx context.Context, ws *workspace.Workspace, enc TextEncoder, cfg 
 	return m, nil
 }
 
-func (m *MFAR) Name() string { return m.label }
+func (m *Method) Name() string { return m.label }
 
 // candIndex is v's position among the candidates.
-func (m *MFAR) candIndex(v uint32) (int, bool) {
+func (m *Method) candIndex(v uint32) (int, bool) {
 	return slices.BinarySearch(m.ws.Candidates, v)
 }
 
 // PairScores appends to dst the scores of candidate i (by position) for a
 // query: per field, BM25 then dense (q · e / temperature).
-func (m *MFAR) PairScores(dst []float32, query string, qv []float32, i int) []float32 {
+func (m *Method) PairScores(dst []float32, query string, qv []float32, i int) []float32 {
 	inv := float32(1 / m.Cfg.Temperature)
 	for f := range m.Cfg.Fields {
 		var dot float32
@@ -167,12 +172,14 @@ func (m *MFAR) PairScores(dst []float32, query string, qv []float32, i int) []fl
 }
 
 // QueryVector encodes a query.
-func (m *MFAR) QueryVector(text string) ([]float32, error) { return m.Enc.EncodeTexts([]string{text}) }
+func (m *Method) QueryVector(text string) ([]float32, error) {
+	return m.Enc.EncodeTexts([]string{text})
+}
 
 // Rank takes the top K of every (field, scorer) index, merges them,
 // rescores every candidate with all scorers and the query's weights, and
 // keeps the top K. Each field's BM25 is accumulated once per query.
-func (m *MFAR) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
+func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	qv, err := m.QueryVector(q.Text)
 	if err != nil {
 		return nil, err
@@ -232,8 +239,32 @@ type FieldWeight struct {
 	Weight float32 `json:"weight"`
 }
 
-// Explain returns the query's weights, largest first.
-func (m *MFAR) Explain(text string) ([]FieldWeight, error) {
+// Explanation is a query's field weights, largest first.
+type Explanation struct {
+	Weights []FieldWeight `json:"weights"`
+}
+
+// Explain implements infer.Explainer: the query's weights.
+func (m *Method) Explain(_ context.Context, q data.Query, _ int) (infer.Explanation, error) {
+	w, err := m.Weights(q.Text)
+	if err != nil {
+		return nil, err
+	}
+	return &Explanation{Weights: w}, nil
+}
+
+// WriteText implements infer.Explanation.
+func (e *Explanation) WriteText(out io.Writer, _ *workspace.Workspace) error {
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "field/scorer\tweight")
+	for _, x := range e.Weights {
+		fmt.Fprintf(w, "%s\t%.4f\n", x.Pair, x.Weight)
+	}
+	return w.Flush()
+}
+
+// Weights returns the query's weights, largest first.
+func (m *Method) Weights(text string) ([]FieldWeight, error) {
 	qv, err := m.QueryVector(text)
 	if err != nil {
 		return nil, err
@@ -247,18 +278,44 @@ func (m *MFAR) Explain(text string) ([]FieldWeight, error) {
 	return out, nil
 }
 
-// hashedEncoder adapts the hashed n-gram encoder to TextEncoder.
-type hashedEncoder struct{ e *models.Encoder }
+// Kind is the checkpoint kind of an mFAR model.
+const Kind = "mfar"
 
-func (h hashedEncoder) EncodeTexts(texts []string) ([]float32, error) {
-	return h.e.EncodeTexts(texts), nil
-}
-func (h hashedEncoder) Dim() int { return h.e.Dim() }
+var (
+	_ infer.Method    = (*Method)(nil)
+	_ infer.Explainer = (*Method)(nil)
+)
 
-// DenseTextEncoder is the dense channel's encoder as a TextEncoder.
-func DenseTextEncoder(d *DenseChannel) (TextEncoder, error) {
-	if d == nil || d.Encoder == nil {
-		return nil, fmt.Errorf("mFAR encodes every field, so it needs a text encoder: the dense channel's (strata train encoder) or an ONNX encoder (--onnx-encoder DIR)")
-	}
-	return hashedEncoder{d.Encoder}, nil
+func init() {
+	registry.Register(Kind, func(env *infer.Env, ck *registry.Checkpoint) (infer.Method, error) {
+		var cfg Config
+		if err := ck.DecodeConfig("mFAR", &cfg); err != nil {
+			return nil, err
+		}
+		fw, err := models.NewFieldWeights(cfg.Weights)
+		if err != nil {
+			return nil, err
+		}
+		if err := ck.LoadParams(fw.Params()); err != nil {
+			return nil, err
+		}
+		var enc infer.TextEncoder
+		if cfg.ONNXEncoder != "" {
+			if enc, err = onnx.LoadEncoder(cfg.ONNXEncoder, onnx.EncoderConfig{}); err != nil {
+				return nil, fmt.Errorf("%s: its ONNX encoder: %w", ck.Dir, err)
+			}
+		} else {
+			d, err := env.Dense()
+			if err != nil {
+				return nil, err
+			}
+			if err := ck.CheckDense(env, d, cfg.Dense); err != nil {
+				return nil, err
+			}
+			if enc, err = infer.DenseTextEncoder(d); err != nil {
+				return nil, fmt.Errorf("mFAR encodes every field, so it needs a text encoder: the dense channel's (strata train encoder) or an ONNX encoder (--onnx-encoder DIR): %w", err)
+			}
+		}
+		return New(env.Ctx, env.WS, enc, cfg, fw)
+	})
 }

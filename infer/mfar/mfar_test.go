@@ -1,7 +1,9 @@
-package infer
+package mfar
 
 import (
 	"context"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/internal/testws"
 	"math"
 	"slices"
 	"strings"
@@ -13,8 +15,8 @@ import (
 )
 
 func TestMFARFieldsAndScores(t *testing.T) {
-	ws := build(t, "amazon", 600, 30)
-	fs := MFARFields(&ws.SKB.Schema)
+	ws := testws.Preset(t, "amazon", 600, 30)
+	fs := Fields(&ws.SKB.Schema)
 	var names []string
 	for _, f := range fs {
 		names = append(names, f.Kind+":"+f.Name)
@@ -23,11 +25,11 @@ func TestMFARFieldsAndScores(t *testing.T) {
 	if strings.Join(names, " ") != want {
 		t.Fatalf("fields %v", names)
 	}
-	d := lexicalDense(t, ws)
-	enc, _ := DenseTextEncoder(d)
-	cfg := DefaultMFARConfig(&ws.SKB.Schema, enc.Dim())
+	d := testws.LexicalDense(t, ws)
+	enc, _ := infer.DenseTextEncoder(d)
+	cfg := DefaultConfig(&ws.SKB.Schema, enc.Dim())
 	fw, _ := models.NewFieldWeights(cfg.Weights)
-	m, err := NewMFAR(context.Background(), ws, enc, cfg, fw)
+	m, err := New(context.Background(), ws, enc, cfg, fw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +79,7 @@ func TestMFARFieldsAndScores(t *testing.T) {
 			t.Errorf("node %d: doc/dense %v, want %v", h.ID, s[1], dot/0.05)
 		}
 	}
-	w, _ := m.Explain(q.Text)
+	w, _ := m.Weights(q.Text)
 	if len(w) != 22 || math.Abs(float64(w[0].Weight)-1.0/22) > 1e-6 {
 		t.Errorf("initial weights %v", w[:2])
 	}
@@ -95,9 +97,9 @@ func TestMFARNameField(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ws.Close()
-	fs := MFARFields(&skb.Schema)
-	m := &MFAR{ws: ws}
-	if fs[1] != (MFARField{Name: "name", Kind: "text"}) || m.FieldText(fs[1], 0) != "dog" || m.FieldText(fs[1], 1) != "canine" || m.FieldText(fs[2], 0) != "a domestic canine" {
+	fs := Fields(&skb.Schema)
+	m := &Method{ws: ws}
+	if fs[1] != (Field{Name: "name", Kind: "text"}) || m.FieldText(fs[1], 0) != "dog" || m.FieldText(fs[1], 1) != "canine" || m.FieldText(fs[2], 0) != "a domestic canine" {
 		t.Errorf("fields %v: name %q %q", fs, m.FieldText(fs[1], 0), m.FieldText(fs[1], 1))
 	}
 }

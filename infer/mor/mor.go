@@ -1,9 +1,16 @@
-package infer
+package mor
 
 import (
 	"context"
 	"errors"
+	"fmt"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/planner"
+	"github.com/strata-retrieval/strata/infer/registry"
+	"io"
 	"sort"
+	"strings"
+	"text/tabwriter"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
@@ -12,24 +19,24 @@ import (
 	"github.com/strata-retrieval/strata/models"
 )
 
-// MoRFeatures builds the trajectory reranker's inputs over a workspace.
-type MoRFeatures struct {
+// Features builds the trajectory reranker's inputs over a workspace.
+type Features struct {
 	ws    *workspace.Workspace
-	tm    *WorkspaceMatcher
-	dense *DenseChannel // nil: the dense slot of the textual fingerprint is 0
+	tm    *planner.WorkspaceMatcher
+	dense *infer.DenseChannel // nil: the dense slot of the textual fingerprint is 0
 	cfg   graphops.TraversalConfig
 	last  bool // features of the candidate only, not its whole trajectory
 }
 
-// NewMoRFeatures binds the features to a workspace; cfg sets the traversal
+// NewFeatures binds the features to a workspace; cfg sets the traversal
 // (and its ablations) and lastNodeOnly keeps only the candidate's own step.
-func NewMoRFeatures(ws *workspace.Workspace, d *DenseChannel, cfg graphops.TraversalConfig, lastNodeOnly bool) *MoRFeatures {
-	return &MoRFeatures{ws: ws, tm: NewWorkspaceMatcher(ws), dense: d, cfg: cfg, last: lastNodeOnly}
+func NewFeatures(ws *workspace.Workspace, d *infer.DenseChannel, cfg graphops.TraversalConfig, lastNodeOnly bool) *Features {
+	return &Features{ws: ws, tm: planner.NewWorkspaceMatcher(ws), dense: d, cfg: cfg, last: lastNodeOnly}
 }
 
 // nodeBM25 scores a node's text for the query: its whole document for
 // candidates, its name otherwise.
-func (f *MoRFeatures) nodeBM25(query string, v uint32) float32 {
+func (f *Features) nodeBM25(query string, v uint32) float32 {
 	if f.ws.CandMask[v] {
 		d := sort.Search(len(f.ws.Candidates), func(i int) bool { return f.ws.Candidates[i] >= v })
 		return f.ws.Doc.Score(query, uint32(d))
@@ -40,7 +47,7 @@ func (f *MoRFeatures) nodeBM25(query string, v uint32) float32 {
 // Pool runs the traversal for q with plan and returns the candidates with
 // their reranker inputs. ok is false when the plan is unusable (the caller
 // falls back to the first stage).
-func (f *MoRFeatures) Pool(q data.Query, plan data.Plan) ([]uint32, []models.TrajectoryInput, bool, error) {
+func (f *Features) Pool(q data.Query, plan data.Plan) ([]uint32, []models.TrajectoryInput, bool, error) {
 	first := f.ws.SearchDoc(q.Text, 100)
 	res, err := graphops.MixedTraversal(f.ws.Graph, f.tm, q.Text, plan, f.cfg, first)
 	if errors.Is(err, graphops.ErrInvalidPlan) {
@@ -90,30 +97,27 @@ func (f *MoRFeatures) Pool(q data.Query, plan data.Plan) ([]uint32, []models.Tra
 	return ids, in, true, nil
 }
 
-// MoRConfig is a MoR checkpoint's model config.
-type MoRConfig struct {
+// Config is a MoR checkpoint's model config.
+type Config struct {
 	Reranker     models.TrajectoryConfig  `json:"reranker"`
 	Traversal    graphops.TraversalConfig `json:"traversal"`
 	LastNodeOnly bool                     `json:"last_node_only,omitempty"`
 	Planner      string                   `json:"planner,omitempty"`
 }
 
-// MoRMethod reranks MoR's traversal pool with the trajectory reranker.
+// Method reranks MoR's traversal pool with the trajectory reranker.
 // Plans come from the planner when set, else from the query or the
 // workspace; queries without a usable plan fall back to BM25.
-type MoRMethod struct {
-	F       *MoRFeatures
+type Method struct {
+	F       *Features
 	Model   *models.TrajectoryReranker
-	Planner *Planner
+	Planner *planner.Planner
 }
 
-func (m *MoRMethod) Name() string { return "mor" }
+func (m *Method) Name() string { return "mor" }
 
-func (m *MoRMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
-	plan, ok := m.F.ws.Plans[q.ID]
-	if q.Plan != nil {
-		plan, ok = *q.Plan, true
-	}
+func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
+	plan, ok := infer.PlanFor(m.F.ws, q)
 	if m.Planner != nil {
 		p, _, err := m.Planner.Predict(q)
 		if err != nil {
@@ -138,29 +142,27 @@ func (m *MoRMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error)
 	return m.F.ws.SearchDoc(q.Text, 100), nil
 }
 
-// MoRExplanation is a query's plan and its best candidates with the
+// Explanation is a query's plan and its best candidates with the
 // trajectories that reached them.
-type MoRExplanation struct {
+type Explanation struct {
 	Plan     data.Plan
 	Planned  bool // predicted by the planner
 	Fallback bool // no usable plan: BM25 ranking
-	Top      []MoRHit
+	Top      []Hit
 }
 
-// MoRHit is a ranked candidate and its trajectory.
-type MoRHit struct {
+// Hit is a ranked candidate and its trajectory.
+type Hit struct {
 	Node       uint32
 	Score      float32
 	Trajectory []graphops.Step
 }
 
-// Explain scores a query and returns its plan and top k with trajectories.
-func (m *MoRMethod) Explain(q data.Query, k int) (*MoRExplanation, error) {
-	e := &MoRExplanation{}
-	plan, ok := m.F.ws.Plans[q.ID]
-	if q.Plan != nil {
-		plan, ok = *q.Plan, true
-	}
+// Explain implements infer.Explainer: the query's plan and its top k
+// candidates with the trajectories that reached them.
+func (m *Method) Explain(ctx context.Context, q data.Query, k int) (infer.Explanation, error) {
+	e := &Explanation{}
+	plan, ok := infer.PlanFor(m.F.ws, q)
 	if m.Planner != nil {
 		p, _, err := m.Planner.Predict(q)
 		if err != nil {
@@ -187,8 +189,84 @@ func (m *MoRMethod) Explain(q data.Query, k int) (*MoRExplanation, error) {
 		return nil, err
 	}
 	scores := m.Model.Score(in)
-	for _, h := range topHits(scores, ids, k) {
-		e.Top = append(e.Top, MoRHit{Node: h.hit.ID, Score: h.hit.Score, Trajectory: res.Trajectories[h.hit.ID]})
+	for _, h := range infer.Top(scores, ids, k) {
+		e.Top = append(e.Top, Hit{Node: h.Hit.ID, Score: h.Hit.Score, Trajectory: res.Trajectories[h.Hit.ID]})
 	}
 	return e, nil
+}
+
+// WriteText implements infer.Explanation.
+func (e *Explanation) WriteText(out io.Writer, ws *workspace.Workspace) error {
+	src := "the query's plan"
+	if e.Planned {
+		src = "predicted by the planner"
+	}
+	fmt.Fprintf(out, "plan (%s):\n", src)
+	for _, p := range e.Plan.Metapath {
+		fmt.Fprintf(out, "  %s\n", strings.Join(p, " -> "))
+	}
+	keys := make([]string, 0, len(e.Plan.Restriction))
+	for t := range e.Plan.Restriction {
+		keys = append(keys, t)
+	}
+	sort.Strings(keys)
+	for _, t := range keys {
+		fmt.Fprintf(out, "  %s: %q\n", t, e.Plan.Restriction[t])
+	}
+	if e.Fallback {
+		_, err := fmt.Fprintln(out, "no usable plan: MoR falls back to BM25")
+		return err
+	}
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "\nrank\tnode\tscore\ttrajectory (T textual, S structural)")
+	for i, h := range e.Top {
+		var steps []string
+		for _, s := range h.Trajectory {
+			how := "S"
+			if s.Textual {
+				how = "T"
+			}
+			steps = append(steps, fmt.Sprintf("%s[%s] %s", how, ws.SKB.Schema.NodeTypes[s.Type], ws.SKB.Nodes[s.Node].Name))
+		}
+		fmt.Fprintf(w, "%d\t%d\t%.4f\t%s\n", i+1, h.Node, h.Score, strings.Join(steps, " -> "))
+	}
+	return w.Flush()
+}
+
+// Kind is the checkpoint kind of a MoR reranker.
+const Kind = "mor"
+
+var (
+	_ infer.Method    = (*Method)(nil)
+	_ infer.Explainer = (*Method)(nil)
+)
+
+func init() {
+	registry.Register(Kind, func(env *infer.Env, ck *registry.Checkpoint) (infer.Method, error) {
+		var cfg Config
+		if err := ck.DecodeConfig("MoR", &cfg); err != nil {
+			return nil, err
+		}
+		m, err := models.NewTrajectoryReranker(cfg.Reranker, nil)
+		if err != nil {
+			return nil, err
+		}
+		if err := ck.LoadParams(m.Params()); err != nil {
+			return nil, err
+		}
+		d, err := env.Dense()
+		if errors.Is(err, infer.ErrNoDense) {
+			d, err = nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		method := &Method{F: NewFeatures(env.WS, d, cfg.Traversal, cfg.LastNodeOnly), Model: m}
+		if cfg.Planner != "" {
+			if method.Planner, err = planner.Load(env, cfg.Planner); err != nil {
+				return nil, fmt.Errorf("%s: its planner: %w", ck.Dir, err)
+			}
+		}
+		return method, nil
+	})
 }

@@ -1,4 +1,4 @@
-package infer
+package onnx
 
 import (
 	"fmt"
@@ -12,38 +12,32 @@ import (
 	ort "github.com/yalue/onnxruntime_go"
 )
 
-// TextEncoder turns texts into L2-normalised vectors (row-major).
-type TextEncoder interface {
-	EncodeTexts(texts []string) ([]float32, error)
-	Dim() int
-}
-
-// ONNXEncoderConfig sets up an ONNX sentence encoder.
-type ONNXEncoderConfig struct {
+// EncoderConfig sets up an ONNX sentence encoder.
+type EncoderConfig struct {
 	MaxLen int // tokens per text, [CLS] and [SEP] included; default 256
 	Batch  int // texts per run; default 32
-	ORT    ORTOptions
+	ORT    Options
 }
 
-// ONNXEncoder is a BERT-family sentence encoder exported by the user (for
+// Encoder is a BERT-family sentence encoder exported by the user (for
 // example contriever): tokenizer.json (WordPiece, through
 // sugarme/tokenizer) and model.onnx (inputs input_ids, attention_mask and
 // optionally token_type_ids, int64 [batch, tokens]; first output the last
 // hidden state [batch, tokens, hidden]) run by ONNX Runtime, mean-pooled
 // over the attention mask and L2-normalised.
-type ONNXEncoder struct {
+type Encoder struct {
 	Dir       string
-	cfg       ONNXEncoderConfig
+	cfg       EncoderConfig
 	tok       *tokenizer.Tokenizer
-	sess      *ORTSession
+	sess      *Session
 	typeIDs   bool
 	dim       int
 	mu        sync.Mutex
 	inputKind []string
 }
 
-// LoadONNXEncoder opens DIR/tokenizer.json and DIR/model.onnx.
-func LoadONNXEncoder(dir string, cfg ONNXEncoderConfig) (*ONNXEncoder, error) {
+// LoadEncoder opens DIR/tokenizer.json and DIR/model.onnx.
+func LoadEncoder(dir string, cfg EncoderConfig) (*Encoder, error) {
 	if cfg.MaxLen <= 0 {
 		cfg.MaxLen = 256
 	}
@@ -59,14 +53,14 @@ func LoadONNXEncoder(dir string, cfg ONNXEncoderConfig) (*ONNXEncoder, error) {
 		return nil, fmt.Errorf("%s: %w", tf, err)
 	}
 	mf := filepath.Join(dir, "model.onnx")
-	if err := InitORT(); err != nil {
+	if err := Init(); err != nil {
 		return nil, err
 	}
 	in, out, err := ort.GetInputOutputInfo(mf)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", mf, err)
 	}
-	e := &ONNXEncoder{Dir: dir, cfg: cfg, tok: tok}
+	e := &Encoder{Dir: dir, cfg: cfg, tok: tok}
 	var names []string
 	for _, i := range in {
 		switch i.Name {
@@ -85,21 +79,21 @@ func LoadONNXEncoder(dir string, cfg ONNXEncoderConfig) (*ONNXEncoder, error) {
 	} else {
 		e.dim = int(d[2])
 	}
-	if e.sess, err = NewORTSession(mf, names, []string{out[0].Name}, cfg.ORT); err != nil {
+	if e.sess, err = NewSession(mf, names, []string{out[0].Name}, cfg.ORT); err != nil {
 		return nil, err
 	}
 	return e, nil
 }
 
 // Dim is the hidden size.
-func (e *ONNXEncoder) Dim() int { return e.dim }
+func (e *Encoder) Dim() int { return e.dim }
 
 // Close releases the session.
-func (e *ONNXEncoder) Close() error { return e.sess.Close() }
+func (e *Encoder) Close() error { return e.sess.Close() }
 
 // Tokenize returns a text's ids, truncated to MaxLen keeping the final
 // special token.
-func (e *ONNXEncoder) Tokenize(text string) ([]int, error) {
+func (e *Encoder) Tokenize(text string) ([]int, error) {
 	enc, err := e.tok.EncodeSingle(text, true)
 	if err != nil {
 		return nil, err
@@ -112,7 +106,7 @@ func (e *ONNXEncoder) Tokenize(text string) ([]int, error) {
 }
 
 // EncodeTexts encodes texts in batches.
-func (e *ONNXEncoder) EncodeTexts(texts []string) ([]float32, error) {
+func (e *Encoder) EncodeTexts(texts []string) ([]float32, error) {
 	out := make([]float32, len(texts)*e.dim)
 	for lo := 0; lo < len(texts); lo += e.cfg.Batch {
 		hi := min(lo+e.cfg.Batch, len(texts))
@@ -123,7 +117,7 @@ func (e *ONNXEncoder) EncodeTexts(texts []string) ([]float32, error) {
 	return out, nil
 }
 
-func (e *ONNXEncoder) batch(texts []string, out []float32) error {
+func (e *Encoder) batch(texts []string, out []float32) error {
 	ids := make([][]int, len(texts))
 	T := 1
 	for i, t := range texts {

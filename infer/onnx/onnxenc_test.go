@@ -1,4 +1,4 @@
-package infer
+package onnx
 
 import (
 	"encoding/json"
@@ -18,7 +18,7 @@ import (
 // it; a plain go test may not have it).
 func needORT(t testing.TB) {
 	t.Helper()
-	if err := InitORT(); errors.Is(err, ErrNoORT) {
+	if err := Init(); errors.Is(err, ErrNoRuntime) {
 		t.Skip(err)
 	} else if err != nil {
 		t.Fatal(err)
@@ -85,7 +85,7 @@ func TestONNXEncoder(t *testing.T) {
 	dir := t.TempDir()
 	const H = 6
 	E, W := writeTinyEncoder(t, dir, H)
-	enc, err := LoadONNXEncoder(dir, ONNXEncoderConfig{Batch: 2, MaxLen: 8})
+	enc, err := LoadEncoder(dir, EncoderConfig{Batch: 2, MaxLen: 8})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package infer
+package onnx
 
 import (
 	"errors"
@@ -11,13 +11,13 @@ import (
 	"github.com/strata-retrieval/strata/internal/cache"
 )
 
-// ORTLibEnv names the environment variable holding the path of ONNX
+// LibEnv names the environment variable holding the path of ONNX
 // Runtime's shared library (make ort fetches the CPU one into
 // .cache/onnxruntime-1.30.0/libonnxruntime.so.1 and make test sets it).
-const ORTLibEnv = "STRATA_ORT_LIB"
+const LibEnv = "STRATA_ORT_LIB"
 
-// ErrNoORT reports that ONNX Runtime's library was not found.
-var ErrNoORT = errors.New("ONNX Runtime library not found: run `make ort` and set " + ORTLibEnv + " to .cache/onnxruntime-1.30.0/libonnxruntime.so.1")
+// ErrNoRuntime reports that ONNX Runtime's library was not found.
+var ErrNoRuntime = errors.New("ONNX Runtime library not found: run `make ort` and set " + LibEnv + " to .cache/onnxruntime-1.30.0/libonnxruntime.so.1")
 
 var ortOnce struct {
 	sync.Once
@@ -25,24 +25,24 @@ var ortOnce struct {
 	lib string
 }
 
-// ORTLibrary is the library path: $STRATA_ORT_LIB, else the make ort cache
+// Library is the library path: $STRATA_ORT_LIB, else the make ort cache
 // in the working directory or one of its parents.
-func ORTLibrary() (string, error) {
-	p, ok := cache.Find(ORTLibEnv, filepath.Join("onnxruntime-1.30.0", "libonnxruntime.so.1"))
+func Library() (string, error) {
+	p, ok := cache.Find(LibEnv, filepath.Join("onnxruntime-1.30.0", "libonnxruntime.so.1"))
 	if !ok {
 		if p != "" {
-			return "", fmt.Errorf("%s=%s: %w", ORTLibEnv, p, ErrNoORT)
+			return "", fmt.Errorf("%s=%s: %w", LibEnv, p, ErrNoRuntime)
 		}
-		return "", ErrNoORT
+		return "", ErrNoRuntime
 	}
 	return p, nil
 }
 
-// InitORT initialises ONNX Runtime's process-global environment once (the
+// Init initialises ONNX Runtime's process-global environment once (the
 // one place that does).
-func InitORT() error {
+func Init() error {
 	ortOnce.Do(func() {
-		lib, err := ORTLibrary()
+		lib, err := Library()
 		if err != nil {
 			ortOnce.err = err
 			return
@@ -56,13 +56,13 @@ func InitORT() error {
 	return ortOnce.err
 }
 
-// ORTOptions sets up ONNX Runtime sessions.
-type ORTOptions struct {
+// Options sets up ONNX Runtime sessions.
+type Options struct {
 	Threads int  // intra-op threads; 0: ONNX Runtime's default
 	CUDA    bool // use the CUDA execution provider (needs the GPU library)
 }
 
-func (o ORTOptions) session() (*ort.SessionOptions, error) {
+func (o Options) session() (*ort.SessionOptions, error) {
 	so, err := ort.NewSessionOptions()
 	if err != nil {
 		return nil, err
@@ -88,18 +88,18 @@ func (o ORTOptions) session() (*ort.SessionOptions, error) {
 	return so, nil
 }
 
-// ORTSession runs an ONNX model with dynamic shapes.
-type ORTSession struct {
+// Session runs an ONNX model with dynamic shapes.
+type Session struct {
 	s       *ort.DynamicAdvancedSession
 	Inputs  []string
 	Outputs []string
 }
 
-// NewORTSession opens model (a file path; models over 2 GB keep their
+// NewSession opens model (a file path; models over 2 GB keep their
 // external data beside it) with the named inputs and outputs; nil names
 // mean all of the model's.
-func NewORTSession(model string, inputs, outputs []string, o ORTOptions) (*ORTSession, error) {
-	if err := InitORT(); err != nil {
+func NewSession(model string, inputs, outputs []string, o Options) (*Session, error) {
+	if err := Init(); err != nil {
 		return nil, err
 	}
 	if inputs == nil || outputs == nil {
@@ -127,15 +127,15 @@ func NewORTSession(model string, inputs, outputs []string, o ORTOptions) (*ORTSe
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", model, err)
 	}
-	return &ORTSession{s: s, Inputs: inputs, Outputs: outputs}, nil
+	return &Session{s: s, Inputs: inputs, Outputs: outputs}, nil
 }
 
 // Close releases the session.
-func (s *ORTSession) Close() error { return s.s.Destroy() }
+func (s *Session) Close() error { return s.s.Destroy() }
 
 // Run runs the model on inputs (tensors built with ort.NewTensor) and
 // returns the outputs, which the caller destroys.
-func (s *ORTSession) Run(inputs ...ort.Value) ([]ort.Value, error) {
+func (s *Session) Run(inputs ...ort.Value) ([]ort.Value, error) {
 	outs := make([]ort.Value, len(s.Outputs))
 	if err := s.s.Run(inputs, outs); err != nil {
 		return nil, err

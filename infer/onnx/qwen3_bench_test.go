@@ -1,4 +1,4 @@
-package infer
+package onnx
 
 import (
 	"math/rand/v2"
@@ -30,7 +30,7 @@ func BenchmarkQwen3Throughput(b *testing.B) {
 		}
 	}
 	tokens := float64(8 * 256)
-	g, err := Qwen3ONNX(m, 5, 6, 0)
+	g, err := Qwen3Graph(m, 5, 6, 0)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func BenchmarkQwen3Throughput(b *testing.B) {
 	if err := g.Save(path); err != nil {
 		b.Fatal(err)
 	}
-	s, err := NewORTSession(path, []string{"input_ids", "position_ids", "last_index"}, []string{"score"}, ORTOptions{})
+	s, err := NewSession(path, []string{"input_ids", "position_ids", "last_index"}, []string{"score"}, Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,7 +1,8 @@
-package infer
+package onnx
 
 import (
 	"fmt"
+	ort "github.com/yalue/onnxruntime_go"
 	"math"
 
 	"github.com/advancedclimatesystems/gonnx/onnx"
@@ -10,7 +11,7 @@ import (
 	"github.com/strata-retrieval/strata/models"
 )
 
-// Qwen3ONNX builds an ONNX graph (IR 11, opset 23) of a Qwen3 reranker:
+// Qwen3Graph builds an ONNX graph (IR 11, opset 23) of a Qwen3 reranker:
 // inputs input_ids and position_ids (int64 [batch, tokens], sequences right
 // padded) and last_index (int64 [batch], each sequence's last real token);
 // outputs logits (float [batch, 2]: the no and yes logits at last_index)
@@ -18,7 +19,7 @@ import (
 // RMSNormalization, RotaryEmbedding (halves rotated, caches indexed by
 // position_ids) and Attention (causal, grouped-query) operators. Right
 // padding cannot change the real tokens' states: attention is causal.
-func Qwen3ONNX(m *models.Qwen3, yes, no int, maxPositions int) (*onnxg.Graph, error) {
+func Qwen3Graph(m *models.Qwen3, yes, no int, maxPositions int) (*onnxg.Graph, error) {
 	c := m.Cfg
 	if yes < 0 || yes >= c.VocabSize || no < 0 || no >= c.VocabSize {
 		return nil, fmt.Errorf("Qwen3 export: yes/no ids %d/%d outside the vocabulary of %d", yes, no, c.VocabSize)
@@ -110,4 +111,54 @@ func Qwen3ONNX(m *models.Qwen3, yes, no int, maxPositions int) (*onnxg.Graph, er
 	g.Output("logits", onnx.TensorProto_FLOAT, "batch", 2)
 	g.Output("score", onnx.TensorProto_FLOAT, "batch")
 	return g, nil
+}
+
+// RunQwen3Session runs an exported reranker on right-padded sequences and
+// returns the data of each of the session's outputs (logits [B·2], score
+// [B]), in the session's output order.
+func RunQwen3Session(s *Session, seqs [][]int) ([][]float32, error) {
+	B, T := len(seqs), 0
+	for _, q := range seqs {
+		T = max(T, len(q))
+	}
+	ids, pos, last := make([]int64, B*T), make([]int64, B*T), make([]int64, B)
+	for b, q := range seqs {
+		for t := range T {
+			pos[b*T+t] = int64(t)
+			if t < len(q) {
+				ids[b*T+t] = int64(q[t])
+			}
+		}
+		last[b] = int64(len(q) - 1)
+	}
+	a, err := ort.NewTensor(ort.NewShape(int64(B), int64(T)), ids)
+	if err != nil {
+		return nil, err
+	}
+	defer a.Destroy()
+	p, err := ort.NewTensor(ort.NewShape(int64(B), int64(T)), pos)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Destroy()
+	l, err := ort.NewTensor(ort.NewShape(int64(B)), last)
+	if err != nil {
+		return nil, err
+	}
+	defer l.Destroy()
+	outs, err := s.Run(a, p, l)
+	if err != nil {
+		return nil, err
+	}
+	res := make([][]float32, len(outs))
+	for i, o := range outs {
+		t, ok := o.(*ort.Tensor[float32])
+		if !ok {
+			o.Destroy()
+			return nil, fmt.Errorf("output %s is not float32", s.Outputs[i])
+		}
+		res[i] = append([]float32(nil), t.GetData()...)
+		o.Destroy()
+	}
+	return res, nil
 }

@@ -1,4 +1,4 @@
-package infer
+package onnx
 
 import (
 	"math"
@@ -25,7 +25,7 @@ func tinyQwen3(t testing.TB, tied bool, seed uint64) *models.Qwen3 {
 // runQwen3ONNX scores right-padded sequences with ONNX Runtime.
 func runQwen3ONNX(t testing.TB, path string, seqs [][]int) (logits, scores []float32) {
 	t.Helper()
-	s, err := NewORTSession(path, []string{"input_ids", "position_ids", "last_index"}, []string{"logits", "score"}, ORTOptions{Threads: 1})
+	s, err := NewSession(path, []string{"input_ids", "position_ids", "last_index"}, []string{"logits", "score"}, Options{Threads: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestQwen3ONNXParity(t *testing.T) {
 			defer func() { onnxg.ExternalThreshold = old }()
 		}
 		m := tinyQwen3(t, tied, 7)
-		g, err := Qwen3ONNX(m, yes, no, 0)
+		g, err := Qwen3Graph(m, yes, no, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,15 +1,24 @@
-package infer
+// Package pipeline reads, validates and compiles pipeline files: an
+// optional candidate generator, one or more scorers (named methods or
+// trained models, loaded through infer/registry) and their fusion (the one
+// weighted RRF, reranker.FuseRRF, or a weighted sum).
+package pipeline
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/strata-retrieval/strata/checkpoints"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/registry"
+	"github.com/strata-retrieval/strata/reranker"
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,7 +26,6 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
-	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/internal/atomicfile"
 )
 
@@ -41,8 +49,6 @@ type Pipeline struct {
 	dir    string
 	file   string
 	locate func(path string) int
-	// ignoreFingerprint lets a bundle's models load on other data.
-	ignoreFingerprint bool
 }
 
 // Stage is a method or a trained model.
@@ -80,8 +86,12 @@ func (e *PipelineError) Error() string {
 }
 
 // ReadPipeline reads and validates a JSON or YAML pipeline file (by its
-// extension: .yaml/.yml is YAML, anything else JSON).
+// extension: .yaml/.yml is YAML, anything else JSON), or a run directory's
+// pipeline.json.
 func ReadPipeline(path string) (*Pipeline, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		path = filepath.Join(path, PipelineFile)
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -270,7 +280,7 @@ func (p *Pipeline) validate() error {
 		if (s.Method == "") == (s.Model == "") {
 			return p.bad(key, "give exactly one of method and model")
 		}
-		if s.Method != "" && !knownMethod(s.Method) {
+		if s.Method != "" && !registry.IsMethod(s.Method) {
 			return p.bad(key+".method", "unknown method %q", s.Method)
 		}
 		if s.K < 0 || s.Weight < 0 {
@@ -297,22 +307,12 @@ func (p *Pipeline) validate() error {
 	return nil
 }
 
-func knownMethod(name string) bool {
-	for _, m := range Methods() {
-		if m.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
-// LoadRanker returns the named method (bm25, dense, ...) or, for any other
-// name, the model at that path.
-func LoadRanker(ws *workspace.Workspace, name string, ignoreFingerprint bool) (Method, error) {
-	if knownMethod(name) {
-		return NewMethod(ws, name)
-	}
-	return LoadModelOpts(ws, name, ignoreFingerprint)
+// WriteRun writes RUNDIR/pipeline.json scoring with RUNDIR/best (a run
+// directory's pipeline), so what was evaluated is what strata score and
+// eval --pipeline serve.
+func WriteRun(runDir, name string) error {
+	return WritePipeline(filepath.Join(runDir, PipelineFile), &Pipeline{
+		Format: PipelineFormat, Name: name, Scorers: []Stage{{Model: checkpoints.BestLink}}})
 }
 
 // WritePipeline writes p as indented JSON, atomically.
@@ -323,6 +323,13 @@ func WritePipeline(path string, p *Pipeline) error {
 		return enc.Encode(p)
 	})
 }
+
+// File returns the path the pipeline was read from.
+func (p *Pipeline) File() string { return p.file }
+
+// ModelPath returns a stage's model path resolved against the pipeline
+// file's directory.
+func (p *Pipeline) ModelPath(model string) string { return resolveModel(p, model) }
 
 // resolveModel returns a model path relative to the pipeline file's
 // directory.
@@ -336,25 +343,27 @@ func resolveModel(p *Pipeline, model string) string {
 // Runner executes a compiled pipeline.
 type Runner struct {
 	P          *Pipeline
-	candidates Method
-	scorers    []Method
+	candidates infer.Method
+	scorers    []infer.Method
 	names      []string
 }
 
-func (p *Pipeline) stageMethod(ws *workspace.Workspace, s Stage) (Method, string, error) {
+var _ infer.Method = (*Runner)(nil)
+
+func (p *Pipeline) stageMethod(env *infer.Env, s Stage) (infer.Method, string, error) {
 	if s.Method != "" {
-		m, err := NewMethod(ws, s.Method)
+		m, err := registry.NewMethod(env, s.Method)
 		return m, s.Method, err
 	}
-	m, err := LoadModelOpts(ws, resolveModel(p, s.Model), p.ignoreFingerprint)
+	m, err := registry.Load(env, resolveModel(p, s.Model))
 	return m, s.Model, err
 }
 
-// Compile loads the pipeline's methods and models over ws.
-func (p *Pipeline) Compile(ws *workspace.Workspace) (*Runner, error) {
+// Compile loads the pipeline's methods and models through the registry.
+func (p *Pipeline) Compile(env *infer.Env) (*Runner, error) {
 	r := &Runner{P: p}
 	if p.Candidates != nil {
-		m, _, err := p.stageMethod(ws, *p.Candidates)
+		m, _, err := p.stageMethod(env, *p.Candidates)
 		if err != nil {
 			return nil, p.bad("candidates", "%v", err)
 		}
@@ -362,7 +371,7 @@ func (p *Pipeline) Compile(ws *workspace.Workspace) (*Runner, error) {
 	}
 	seen := map[string]int{}
 	for i, s := range p.Scorers {
-		m, _, err := p.stageMethod(ws, s)
+		m, _, err := p.stageMethod(env, s)
 		if err != nil {
 			return nil, p.bad(fmt.Sprintf("scorers[%d]", i), "%v", err)
 		}
@@ -396,15 +405,6 @@ func (r *Runner) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	return hits, err
 }
 
-func sortHits(hs []index.Hit) {
-	sort.Slice(hs, func(i, j int) bool {
-		if hs[i].Score != hs[j].Score {
-			return hs[i].Score > hs[j].Score
-		}
-		return hs[i].ID < hs[j].ID
-	})
-}
-
 // RankStages ranks a query and also returns each scorer's own scores of
 // the ranked nodes (per-stage scores for analysis).
 func (r *Runner) RankStages(ctx context.Context, q data.Query) ([]index.Hit, []map[uint32]float32, error) {
@@ -414,7 +414,7 @@ func (r *Runner) RankStages(ctx context.Context, q data.Query) ([]index.Hit, []m
 		if err != nil {
 			return nil, nil, err
 		}
-		sortHits(gen)
+		infer.SortHits(gen)
 		k := r.P.Candidates.K
 		if k == 0 {
 			k = 100
@@ -428,43 +428,43 @@ func (r *Runner) RankStages(ctx context.Context, q data.Query) ([]index.Hit, []m
 		}
 	}
 	per := make([]map[uint32]float32, len(r.scorers))
-	fused := map[uint32]float64{}
+	lists := make([][]index.Hit, len(r.scorers))
+	weights := make([]float64, len(r.scorers))
 	for si, m := range r.scorers {
 		hs, err := m.Rank(ctx, q)
 		if err != nil {
 			return nil, nil, err
 		}
-		sortHits(hs)
+		infer.SortHits(hs)
 		per[si] = make(map[uint32]float32, len(hs))
-		w := r.P.Scorers[si].Weight
-		if w == 0 {
-			w = 1
-		}
-		rank := 0
+		kept := hs[:0]
 		for _, h := range hs {
-			if allow != nil && !allow[h.ID] {
-				continue
-			}
-			rank++
-			per[si][h.ID] = h.Score
-			switch {
-			case r.P.Fusion == nil:
-				fused[h.ID] = float64(h.Score)
-			case r.P.Fusion.Kind == "rrf":
-				k := r.P.Fusion.K
-				if k == 0 {
-					k = 60
-				}
-				fused[h.ID] += w / (k + float64(rank))
-			default:
-				fused[h.ID] += w * float64(h.Score)
+			if allow == nil || allow[h.ID] {
+				kept = append(kept, h)
+				per[si][h.ID] = h.Score
 			}
 		}
+		lists[si] = kept
+		weights[si] = cmp.Or(r.P.Scorers[si].Weight, 1)
 	}
-	out := make([]index.Hit, 0, len(fused))
-	for id, s := range fused {
-		out = append(out, index.Hit{ID: id, Score: float32(s)})
+	var out []index.Hit
+	switch {
+	case r.P.Fusion != nil && r.P.Fusion.Kind == "rrf":
+		out = reranker.FuseRRF(lists, weights, cmp.Or(r.P.Fusion.K, 60))
+	case r.P.Fusion != nil: // sum
+		fused := map[uint32]float64{}
+		for si, l := range lists {
+			for _, h := range l {
+				fused[h.ID] += weights[si] * float64(h.Score)
+			}
+		}
+		out = make([]index.Hit, 0, len(fused))
+		for id, v := range fused {
+			out = append(out, index.Hit{ID: id, Score: float32(v)})
+		}
+		infer.SortHits(out)
+	default:
+		out = slices.Clone(lists[0])
 	}
-	sortHits(out)
 	return out, per, nil
 }

@@ -1,8 +1,10 @@
-package infer
+package pipeline
 
 import (
 	"context"
 	"errors"
+	"github.com/strata-retrieval/strata/infer"
+	_ "github.com/strata-retrieval/strata/infer/all"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
@@ -60,7 +62,7 @@ func TestRunnerFusion(t *testing.T) {
 	a := fixed{{ID: 1, Score: 0.5}, {ID: 3, Score: 0.9}, {ID: 2, Score: 0.1}}
 	b := fixed{{ID: 2, Score: 7}, {ID: 3, Score: 4}}
 	r := &Runner{P: &Pipeline{Scorers: []Stage{{Method: "bm25"}, {Method: "dense", Weight: 2}}, Fusion: &FusionSpec{Kind: "rrf", K: 10}},
-		scorers: []Method{a, b}, names: []string{"a", "b"}}
+		scorers: []infer.Method{a, b}, names: []string{"a", "b"}}
 	hits, per, err := r.RankStages(context.Background(), data.Query{})
 	if err != nil {
 		t.Fatal(err)

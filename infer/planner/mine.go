@@ -1,10 +1,12 @@
-package infer
+package planner
 
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -281,4 +283,19 @@ func Mine(ctx context.Context, ws *workspace.Workspace, qs []data.Query, o MineO
 		}
 	}
 	return out, rep, nil
+}
+
+// LoadMined reads a mined plans file: path, or the workspace's default
+// (MinedPlansFile), whose absence is a clear error saying how to make it.
+// It returns the records and the path read.
+func LoadMined(ws *workspace.Workspace, path string) (map[int]data.MinedPlanRecord, string, error) {
+	def := path == ""
+	if def {
+		path = filepath.Join(ws.Dir, MinedPlansFile)
+	}
+	recs, err := data.ReadMinedPlans(path)
+	if def && errors.Is(err, data.ErrMissingFile) {
+		return nil, "", fmt.Errorf("this workspace has neither plans nor mined plans: mine them from the training answers first (strata mine-plans %s), or import plans (strata import --plans)", ws.Dir)
+	}
+	return recs, path, err
 }

@@ -1,9 +1,10 @@
-package infer
+package planner
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/strata-retrieval/strata/infer"
 	"hash/fnv"
 	"math"
 	"slices"
@@ -17,12 +18,12 @@ import (
 	"github.com/strata-retrieval/strata/models"
 )
 
-// PlannerLexBuckets is the size of the planner's hashed bag of words.
-const PlannerLexBuckets = 1024
+// LexBuckets is the size of the planner's hashed bag of words.
+const LexBuckets = 1024
 
-// PlannerConfig describes a trained planner: its metapath templates (the
+// Config describes a trained planner: its metapath templates (the
 // classes) and its input layout.
-type PlannerConfig struct {
+type Config struct {
 	Templates [][][]string      `json:"templates"`
 	QueryDim  int               `json:"query_dim"`
 	NodeTypes []string          `json:"node_types"`
@@ -66,11 +67,11 @@ type AnchorConfig struct {
 // execution checks the plan, as an empty answer set rules it out. The
 // anchors keep every node of the mention that has the path's first hop.
 type Planner struct {
-	Cfg    PlannerConfig
+	Cfg    Config
 	Gate   *models.Gate
 	Anchor *models.SparseLinear // nil unless Cfg.Anchors is set
 	Ranker *models.SparseLinear // the plan ranker; nil without Cfg.Anchors.RankDim
-	Dense  *DenseChannel
+	Dense  *infer.DenseChannel
 	Linker *graphops.Linker
 	ws     *workspace.Workspace
 	skb    *data.SKB
@@ -85,13 +86,13 @@ func TemplateKey(paths [][]string) string {
 }
 
 // NewPlanner binds a planner to a workspace.
-func NewPlanner(ws *workspace.Workspace, d *DenseChannel, cfg PlannerConfig, gate *models.Gate) *Planner {
+func NewPlanner(ws *workspace.Workspace, d *infer.DenseChannel, cfg Config, gate *models.Gate) *Planner {
 	return &Planner{Cfg: cfg, Gate: gate, Dense: d, Linker: ws.Linker(), ws: ws, skb: ws.SKB}
 }
 
 // NewLinkingPlanner binds a planner that links its anchors (Cfg.Anchors
 // set) to a workspace. Templates must compile against the schema.
-func NewLinkingPlanner(ws *workspace.Workspace, d *DenseChannel, cfg PlannerConfig, gate *models.Gate, anchor, ranker *models.SparseLinear) (*Planner, error) {
+func NewLinkingPlanner(ws *workspace.Workspace, d *infer.DenseChannel, cfg Config, gate *models.Gate, anchor, ranker *models.SparseLinear) (*Planner, error) {
 	if cfg.Anchors == nil || anchor == nil {
 		return nil, fmt.Errorf("planner: a linking planner needs its anchor config and scorer")
 	}
@@ -126,7 +127,7 @@ func NewLinkingPlanner(ws *workspace.Workspace, d *DenseChannel, cfg PlannerConf
 func (p *Planner) Mentions() *graphops.MentionIndex { return p.ments }
 
 // InputDim is the classifier's input size.
-func (c PlannerConfig) InputDim() int { return c.QueryDim + len(c.NodeTypes) + PlannerLexBuckets }
+func (c Config) InputDim() int { return c.QueryDim + len(c.NodeTypes) + LexBuckets }
 
 // Features computes the classifier input of a query.
 func (p *Planner) Features(q data.Query) ([]float32, []graphops.Mention, error) {
@@ -150,13 +151,13 @@ func (p *Planner) Features(q data.Query) ([]float32, []graphops.Mention, error) 
 	for i, w := range words {
 		h.Reset()
 		h.Write([]byte(w))
-		lex[h.Sum32()%PlannerLexBuckets]++
+		lex[h.Sum32()%LexBuckets]++
 		if p.Cfg.Bigrams && i > 0 {
 			h.Reset()
 			h.Write([]byte(words[i-1]))
 			h.Write([]byte{0})
 			h.Write([]byte(w))
-			lex[h.Sum32()%PlannerLexBuckets]++
+			lex[h.Sum32()%LexBuckets]++
 		}
 	}
 	var s float64
@@ -253,3 +254,6 @@ func (m *PlannedTraversal) Rank(ctx context.Context, q data.Query) ([]index.Hit,
 	q.Plan = &plan
 	return m.T.Rank(ctx, q)
 }
+
+// Workspace returns the workspace the planner is bound to.
+func (p *Planner) Workspace() *workspace.Workspace { return p.ws }

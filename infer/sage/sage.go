@@ -1,9 +1,14 @@
-package infer
+package sage
 
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/baseline"
+	"github.com/strata-retrieval/strata/infer/planner"
+	"github.com/strata-retrieval/strata/infer/registry"
 	"slices"
 
 	"github.com/strata-retrieval/strata/data"
@@ -12,8 +17,8 @@ import (
 	"github.com/strata-retrieval/strata/graphops/workspace"
 )
 
-// SAGEConfig sets SAGE's seed → expand → prune retrieval.
-type SAGEConfig struct {
+// Config sets SAGE's seed → expand → prune retrieval.
+type Config struct {
 	Seeds int // k: seeds kept, default 10
 	Add   int // k′: neighbours added, default 10
 	// Relations restricts expansion to these relation types (nil: all).
@@ -28,23 +33,23 @@ type SAGEConfig struct {
 	DenseWeight float64
 }
 
-// SAGEMethod expands the top seeds of another method by their 1-hop
+// Method expands the top seeds of another method by their 1-hop
 // neighbours, rescores the neighbours and adds the best. Its ranking is the
 // k seeds, then the k′ added neighbours, then the rest of the seed ranking,
 // so Recall@(k+k′) compares with the seed method's at the same depth.
-type SAGEMethod struct {
-	Seed  Method
-	Cfg   SAGEConfig
+type Method struct {
+	Seed  infer.Method
+	Cfg   Config
 	Sim   *graphops.SimGraph
 	ws    *workspace.Workspace
-	d     *DenseChannel
+	d     *infer.DenseChannel
 	rels  []data.RelID
 	label string
 	cand  []bool
 }
 
-// NewSAGE wraps a seed method. d may be nil (BM25 alone rescores).
-func NewSAGE(ws *workspace.Workspace, d *DenseChannel, seed Method, cfg SAGEConfig, sim *graphops.SimGraph, label string) (*SAGEMethod, error) {
+// New wraps a seed method. d may be nil (BM25 alone rescores).
+func New(ws *workspace.Workspace, d *infer.DenseChannel, seed infer.Method, cfg Config, sim *graphops.SimGraph, label string) (*Method, error) {
 	if cfg.Seeds <= 0 {
 		cfg.Seeds = 10
 	}
@@ -60,7 +65,7 @@ func NewSAGE(ws *workspace.Workspace, d *DenseChannel, seed Method, cfg SAGEConf
 	if cfg.Similarity && sim == nil {
 		return nil, fmt.Errorf("SAGE: similarity expansion needs the similarity graph")
 	}
-	m := &SAGEMethod{Seed: seed, Cfg: cfg, Sim: sim, ws: ws, d: d, label: label, cand: make([]bool, len(ws.SKB.Nodes))}
+	m := &Method{Seed: seed, Cfg: cfg, Sim: sim, ws: ws, d: d, label: label, cand: make([]bool, len(ws.SKB.Nodes))}
 	for _, c := range ws.Candidates {
 		m.cand[c] = true
 	}
@@ -74,7 +79,7 @@ func NewSAGE(ws *workspace.Workspace, d *DenseChannel, seed Method, cfg SAGEConf
 	return m, nil
 }
 
-func (m *SAGEMethod) Name() string { return m.label }
+func (m *Method) Name() string { return m.label }
 
 // HasHops reports whether a plan has an explicit relational hop.
 func HasHops(p *data.Plan) bool {
@@ -89,20 +94,14 @@ func HasHops(p *data.Plan) bool {
 	return false
 }
 
-func (m *SAGEMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
+func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	seeds, err := m.Seed.Rank(ctx, q)
 	if err != nil {
 		return nil, err
 	}
-	sortHits(seeds)
+	infer.SortHits(seeds)
 	if m.Cfg.EdgePolicy {
-		plan := q.Plan
-		if plan == nil {
-			if p, ok := m.ws.Plans[q.ID]; ok {
-				plan = &p
-			}
-		}
-		if HasHops(plan) {
+		if plan, ok := infer.PlanFor(m.ws, q); ok && HasHops(&plan) {
 			return seeds, nil
 		}
 	}
@@ -144,7 +143,7 @@ func (m *SAGEMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error
 // prune rescores neighbours by w·dense + (1−w)·BM25, BM25 computed over the
 // neighbour set alone and divided by its maximum (as SAGE's code), and
 // keeps the top k′.
-func (m *SAGEMethod) prune(q data.Query, nbrs []uint32) ([]index.Hit, error) {
+func (m *Method) prune(q data.Query, nbrs []uint32) ([]index.Hit, error) {
 	if len(nbrs) == 0 {
 		return nil, nil
 	}
@@ -193,7 +192,7 @@ func (m *SAGEMethod) prune(q data.Query, nbrs []uint32) ([]index.Hit, error) {
 // BuildSimilarityGraph builds SAGE's offline similarity graph over the
 // workspace's candidates from their text fields, each encoded with the
 // dense channel's encoder.
-func BuildSimilarityGraph(ctx context.Context, ws *workspace.Workspace, d *DenseChannel, cfg graphops.SimGraphConfig) (*graphops.SimGraph, []graphops.SimDegrees, []string, error) {
+func BuildSimilarityGraph(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, cfg graphops.SimGraphConfig) (*graphops.SimGraph, []graphops.SimDegrees, []string, error) {
 	if d == nil || d.Encoder == nil {
 		return nil, nil, nil, fmt.Errorf("the similarity graph encodes text fields, so it needs a dense channel with an encoder (strata train encoder)")
 	}
@@ -224,4 +223,51 @@ func BuildSimilarityGraph(ctx context.Context, ws *workspace.Workspace, d *Dense
 	}
 	sg, st, err := graphops.BuildSimGraph(ctx, len(ws.SKB.Nodes), nodes, fields, present, cfg)
 	return sg, st, names, err
+}
+
+func init() {
+	for _, v := range []struct{ name, summary string }{
+		{"sage", "SAGE: the top 10 of bm25+dense, plus the 10 best of their 1-hop neighbours rescored by 0.4·dense + 0.6·BM25 over the neighbour set"},
+		{"sage-sim", "SAGE expanding along the similarity graph of the candidates' text fields (95th percentile) instead of relations"},
+		{"sage-plan", "SAGE with plan-based seeds (mor-traversal) and the ±Edge policy: no expansion when the plan has relational hops"},
+		{"sage-plan-always", "SAGE with plan-based seeds, expanding every query (without the ±Edge policy)"},
+	} {
+		name := v.name
+		registry.RegisterMethod(name, v.summary, func(env *infer.Env) (infer.Method, error) { return NewNamed(env, name) })
+	}
+}
+
+var _ infer.Method = (*Method)(nil)
+
+// NewNamed builds the named SAGE variant: sage and sage-sim seed with
+// bm25+dense (expanding along relations, or along the similarity graph),
+// sage-plan and sage-plan-always with MoR's traversal of the query's plan
+// (with and without the ±Edge policy).
+func NewNamed(env *infer.Env, name string) (*Method, error) {
+	d, err := env.Dense()
+	if errors.Is(err, infer.ErrNoDense) {
+		d, err = nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var seed infer.Method
+	cfg := Config{}
+	switch name {
+	case "sage-plan", "sage-plan-always":
+		seed = planner.NewTraversalMethod(env.WS)
+		cfg.EdgePolicy = name == "sage-plan"
+	default:
+		if seed, err = baseline.NewBM25Dense(env); err != nil {
+			return nil, err
+		}
+	}
+	var sim *graphops.SimGraph
+	if name == "sage-sim" {
+		cfg.Similarity = true
+		if sim, _, _, err = BuildSimilarityGraph(env.Ctx, env.WS, d, graphops.SimGraphConfig{}); err != nil {
+			return nil, err
+		}
+	}
+	return New(env.WS, d, seed, cfg, sim, name)
 }

@@ -1,7 +1,10 @@
-package infer
+package sage
 
 import (
 	"context"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/baseline"
+	"github.com/strata-retrieval/strata/internal/testws"
 	"slices"
 	"testing"
 
@@ -14,16 +17,16 @@ import (
 // over the neighbour set (max-normalised; no dense channel here), then the
 // rest of the seed ranking.
 func TestSAGERanking(t *testing.T) {
-	ws := build(t, "amazon", 800, 40)
-	seed := &BM25Method{ws: ws}
-	m, err := NewSAGE(ws, nil, seed, SAGEConfig{Seeds: 5, Add: 4}, nil, "sage")
+	ws := testws.Preset(t, "amazon", 800, 40)
+	seed := baseline.NewBM25(ws)
+	m, err := New(ws, nil, seed, Config{Seeds: 5, Add: 4}, nil, "sage")
 	if err != nil {
 		t.Fatal(err)
 	}
 	checked := 0
 	for _, q := range ws.SKB.QA.Queries[:40] {
 		seeds, _ := seed.Rank(context.Background(), q)
-		sortHits(seeds)
+		infer.SortHits(seeds)
 		got, err := m.Rank(context.Background(), q)
 		if err != nil {
 			t.Fatal(err)

@@ -1,4 +1,4 @@
-package infer
+package serve
 
 import (
 	"archive/tar"
@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/pipeline"
 	"io"
 	"os"
 	"path"
@@ -36,7 +38,7 @@ type BundleMeta struct {
 var ErrFingerprint = errors.New("the bundle was made for other data")
 
 func denseHash(ws *workspace.Workspace) (string, error) {
-	f, err := os.Open(filepath.Join(ws.Dir, DenseDir, DenseDocFile))
+	f, err := os.Open(filepath.Join(ws.Dir, infer.DenseDir, infer.DenseDocFile))
 	if errors.Is(err, os.ErrNotExist) {
 		return "", nil
 	}
@@ -55,16 +57,16 @@ func denseHash(ws *workspace.Workspace) (string, error) {
 // manifest, not the optimizer state) and the data fingerprint into a tar
 // file, atomically. Entries are sorted and timestamps fixed, so the same
 // inputs give the same bytes.
-func WriteBundle(out string, p *Pipeline, ws *workspace.Workspace) error {
+func WriteBundle(out string, p *pipeline.Pipeline, ws *workspace.Workspace) error {
 	files := map[string][]byte{}
 	bp := *p
-	bp.Scorers = append([]Stage(nil), p.Scorers...)
+	bp.Scorers = append([]pipeline.Stage(nil), p.Scorers...)
 	meta := BundleMeta{Format: BundleFormat, DataFingerprint: ws.Fingerprint}
-	add := func(i int, s *Stage) error {
+	add := func(i int, s *pipeline.Stage) error {
 		if s.Model == "" {
 			return nil
 		}
-		dir, err := filepath.EvalSymlinks(resolveModel(p, s.Model))
+		dir, err := filepath.EvalSymlinks(p.ModelPath(s.Model))
 		if err != nil {
 			return err
 		}
@@ -112,7 +114,7 @@ func WriteBundle(out string, p *Pipeline, ws *workspace.Workspace) error {
 		}
 	}
 	pj, _ := json.MarshalIndent(&bp, "", "  ")
-	files[PipelineFile] = append(pj, '\n')
+	files[pipeline.PipelineFile] = append(pj, '\n')
 	mj, _ := json.MarshalIndent(meta, "", "  ")
 	files["bundle.json"] = append(mj, '\n')
 	names := make([]string, 0, len(files))
@@ -137,7 +139,7 @@ func WriteBundle(out string, p *Pipeline, ws *workspace.Workspace) error {
 
 // OpenBundle extracts a bundle into dir (which must exist), checks it was
 // made for ws's data (unless ignoreFingerprint) and returns its pipeline.
-func OpenBundle(tarPath, dir string, ws *workspace.Workspace, ignoreFingerprint bool) (*Pipeline, error) {
+func OpenBundle(tarPath, dir string, ws *workspace.Workspace, ignoreFingerprint bool) (*pipeline.Pipeline, error) {
 	f, err := os.Open(tarPath)
 	if err != nil {
 		return nil, err
@@ -194,10 +196,32 @@ func OpenBundle(tarPath, dir string, ws *workspace.Workspace, ignoreFingerprint 
 			}
 		}
 	}
-	p, err := ReadPipeline(filepath.Join(dir, PipelineFile))
+	p, err := pipeline.ReadPipeline(filepath.Join(dir, pipeline.PipelineFile))
 	if err != nil {
 		return nil, err
 	}
-	p.ignoreFingerprint = ignoreFingerprint
 	return p, nil
+}
+
+// Open compiles the pipeline at path over env: a pipeline file, a run
+// directory (its pipeline.json) or a bundle (.tar, extracted into a
+// temporary directory that cleanup removes; its models may come from other
+// data when env.IgnoreFingerprint). cleanup is never nil.
+func Open(env *infer.Env, path string) (r *pipeline.Runner, cleanup func(), err error) {
+	cleanup = func() {}
+	var p *pipeline.Pipeline
+	if strings.HasSuffix(path, ".tar") {
+		dir, err := os.MkdirTemp("", "strata-bundle-*")
+		if err != nil {
+			return nil, cleanup, err
+		}
+		cleanup = func() { os.RemoveAll(dir) }
+		if p, err = OpenBundle(path, dir, env.WS, env.IgnoreFingerprint); err != nil {
+			return nil, cleanup, err
+		}
+	} else if p, err = pipeline.ReadPipeline(path); err != nil {
+		return nil, cleanup, err
+	}
+	r, err = p.Compile(env)
+	return r, cleanup, err
 }

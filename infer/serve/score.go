@@ -1,4 +1,4 @@
-package infer
+package serve
 
 import (
 	"bufio"
@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/strata-retrieval/strata/infer/pipeline"
 	"io"
 	"os"
 	"path/filepath"
@@ -166,7 +167,7 @@ type progressFile struct {
 // records how many queries and bytes are complete; a run restarted with the
 // same arguments truncates outPath to that point and continues, producing
 // the same file as an uninterrupted run. The sidecar is removed at the end.
-func ScoreFile(ctx context.Context, ws *workspace.Workspace, r *Runner, queriesPath, outPath string, o ScoreOptions) (int, error) {
+func ScoreFile(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner, queriesPath, outPath string, o ScoreOptions) (int, error) {
 	if o.TopK <= 0 {
 		o.TopK = 100
 	}
@@ -284,7 +285,7 @@ func ScoreFile(ctx context.Context, ws *workspace.Workspace, r *Runner, queriesP
 }
 
 // scoreArgs fingerprints everything that decides the output.
-func scoreArgs(ws *workspace.Workspace, r *Runner, queriesPath string, o ScoreOptions) (string, error) {
+func scoreArgs(ws *workspace.Workspace, r *pipeline.Runner, queriesPath string, o ScoreOptions) (string, error) {
 	h := sha256.New()
 	pj, _ := json.Marshal(r.P)
 	h.Write(pj)
@@ -296,7 +297,7 @@ func scoreArgs(ws *workspace.Workspace, r *Runner, queriesPath string, o ScoreOp
 	if _, err := io.Copy(h, f); err != nil {
 		return "", err
 	}
-	fmt.Fprintf(h, "|%s|%d|%s|%v|%s", ws.Fingerprint, o.TopK, o.Format, o.Stages, r.P.file)
+	fmt.Fprintf(h, "|%s|%d|%s|%v|%s", ws.Fingerprint, o.TopK, o.Format, o.Stages, r.P.File())
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
@@ -307,7 +308,7 @@ type rankedNode struct {
 	Stages map[string]float32 `json:"stages,omitempty"`
 }
 
-func formatResult(ctx context.Context, ws *workspace.Workspace, r *Runner, q data.Query, o ScoreOptions, tag string) ([]byte, error) {
+func formatResult(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner, q data.Query, o ScoreOptions, tag string) ([]byte, error) {
 	hits, per, err := r.RankStages(ctx, q)
 	if err != nil {
 		return nil, err

@@ -1,10 +1,12 @@
-package infer
+package serve
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/strata-retrieval/strata/infer/pipeline"
+	"net"
 	"net/http"
 	"time"
 
@@ -55,7 +57,7 @@ type ScoreResponse struct {
 
 // Info is the answer of GET /v1/info.
 type Info struct {
-	Pipeline        *Pipeline                        `json:"pipeline"`
+	Pipeline        *pipeline.Pipeline               `json:"pipeline"`
 	Name            string                           `json:"name"`
 	DataFingerprint string                           `json:"data_fingerprint"`
 	Workspace       string                           `json:"workspace"`
@@ -64,13 +66,13 @@ type Info struct {
 
 // NewHandler serves a compiled pipeline over HTTP: POST /v1/score,
 // GET /healthz and GET /v1/info.
-func NewHandler(ws *workspace.Workspace, r *Runner, cfg ServeConfig) http.Handler {
+func NewHandler(ws *workspace.Workspace, r *pipeline.Runner, cfg ServeConfig) http.Handler {
 	cfg = cfg.withDefaults()
 	sem := make(chan struct{}, cfg.Concurrency)
 	info := Info{Pipeline: r.P, Name: r.Name(), DataFingerprint: ws.Fingerprint, Workspace: ws.String(), Models: map[string]*checkpoints.Manifest{}}
-	for _, s := range append(append([]Stage{}, r.P.Scorers...), stageOrEmpty(r.P.Candidates)...) {
+	for _, s := range append(append([]pipeline.Stage{}, r.P.Scorers...), stageOrEmpty(r.P.Candidates)...) {
 		if s.Model != "" {
-			if m, err := checkpoints.ReadManifest(resolveModel(r.P, s.Model)); err == nil {
+			if m, err := checkpoints.ReadManifest(r.P.ModelPath(s.Model)); err == nil {
 				info.Models[s.Model] = m
 			}
 		}
@@ -159,11 +161,11 @@ func NewHandler(ws *workspace.Workspace, r *Runner, cfg ServeConfig) http.Handle
 	return mux
 }
 
-func stageOrEmpty(s *Stage) []Stage {
+func stageOrEmpty(s *pipeline.Stage) []pipeline.Stage {
 	if s == nil {
 		return nil
 	}
-	return []Stage{*s}
+	return []pipeline.Stage{*s}
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
@@ -174,4 +176,34 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 
 func writeError(w http.ResponseWriter, code int, msg string) {
 	writeJSON(w, code, map[string]string{"error": msg})
+}
+
+// ListenAndServe serves h on addr until ctx is cancelled, then shuts down
+// gracefully (requests in flight finish within grace). ready, when set, is
+// called with the address once it listens.
+func ListenAndServe(ctx context.Context, addr string, h http.Handler, grace time.Duration, ready func(net.Addr)) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	if ready != nil {
+		ready(ln.Addr())
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return err
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
 }

@@ -1,10 +1,15 @@
-package infer
+package serve
 
 import (
 	"archive/tar"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/strata-retrieval/strata/infer"
+	_ "github.com/strata-retrieval/strata/infer/all"
+	"github.com/strata-retrieval/strata/infer/pipeline"
+	"github.com/strata-retrieval/strata/internal/testws"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -18,13 +23,13 @@ import (
 	"github.com/strata-retrieval/strata/data"
 )
 
-func newTestServer(t testing.TB, preset string, nodes int, cfg ServeConfig) (*httptest.Server, *Runner, []data.Query) {
-	ws := build(t, preset, nodes, 200)
-	p, err := ParsePipeline([]byte(`{"format":"strata-pipeline/1","name":"bm25","scorers":[{"method":"bm25"}]}`), "p.json")
+func newTestServer(t testing.TB, preset string, nodes int, cfg ServeConfig) (*httptest.Server, *pipeline.Runner, []data.Query) {
+	ws := testws.Preset(t, preset, nodes, 200)
+	p, err := pipeline.ParsePipeline([]byte(`{"format":"strata-pipeline/1","name":"bm25","scorers":[{"method":"bm25"}]}`), "p.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := p.Compile(ws)
+	r, err := p.Compile(infer.NewEnv(context.Background(), ws))
 	if err != nil {
 		t.Fatal(err)
 	}

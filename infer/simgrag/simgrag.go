@@ -1,11 +1,14 @@
-package infer
+package simgrag
 
 import (
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/registry"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -16,8 +19,8 @@ import (
 	"github.com/strata-retrieval/strata/graphops/workspace"
 )
 
-// SimGRAGConfig sets SimGRAG's pattern-to-subgraph retrieval.
-type SimGRAGConfig struct {
+// Config sets SimGRAG's pattern-to-subgraph retrieval.
+type Config struct {
 	K       int  `json:"k"`       // subgraphs kept, default 100
 	KNodes  int  `json:"k_nodes"` // candidates per known pattern node, default 8
 	KRels   int  `json:"k_rels"`  // candidate relation types per pattern triple, default 3
@@ -25,7 +28,7 @@ type SimGRAGConfig struct {
 }
 
 // WithDefaults fills unset fields.
-func (c SimGRAGConfig) WithDefaults() SimGRAGConfig {
+func (c Config) WithDefaults() Config {
 	if c.K <= 0 {
 		c.K = 100
 	}
@@ -44,15 +47,15 @@ func (c SimGRAGConfig) WithDefaults() SimGRAGConfig {
 // names), and graphops.TopKSubgraphs finds the k matches of smallest Graph
 // Semantic Distance.
 type SimGRAG struct {
-	Cfg  SimGRAGConfig
+	Cfg  Config
 	ws   *workspace.Workspace
-	d    *DenseChannel
+	d    *infer.DenseChannel
 	rels *index.Matrix // one row per relation type
 }
 
-// NewSimGRAG binds SimGRAG to a workspace and its dense channel, which must
+// New binds SimGRAG to a workspace and its dense channel, which must
 // have an encoder (pattern nodes are new text).
-func NewSimGRAG(ws *workspace.Workspace, d *DenseChannel, cfg SimGRAGConfig) (*SimGRAG, error) {
+func New(ws *workspace.Workspace, d *infer.DenseChannel, cfg Config) (*SimGRAG, error) {
 	if d == nil || d.Encoder == nil {
 		return nil, fmt.Errorf("SimGRAG embeds pattern nodes and relations as text, so it needs a dense channel with an encoder (strata train encoder)")
 	}
@@ -182,9 +185,9 @@ func (s *SimGRAG) Match(ctx context.Context, p data.Pattern) (*graphops.MatchPat
 	return mp, nil
 }
 
-// SimGRAGResult is one retrieval: the target's ranking (score = −GSD) and
+// Result is one retrieval: the target's ranking (score = −GSD) and
 // the subgraphs behind it.
-type SimGRAGResult struct {
+type Result struct {
 	Hits      []index.Hit
 	Subgraphs []graphops.Subgraph
 	Pattern   *graphops.MatchPattern
@@ -192,7 +195,7 @@ type SimGRAGResult struct {
 }
 
 // Retrieve runs SimGRAG for one pattern.
-func (s *SimGRAG) Retrieve(ctx context.Context, p data.Pattern) (*SimGRAGResult, error) {
+func (s *SimGRAG) Retrieve(ctx context.Context, p data.Pattern) (*Result, error) {
 	mp, err := s.Match(ctx, p)
 	if err != nil {
 		return nil, err
@@ -201,7 +204,7 @@ func (s *SimGRAG) Retrieve(ctx context.Context, p data.Pattern) (*SimGRAGResult,
 	if err != nil {
 		return nil, err
 	}
-	res := &SimGRAGResult{Subgraphs: subs, Pattern: mp, Stats: st}
+	res := &Result{Subgraphs: subs, Pattern: mp, Stats: st}
 	for _, c := range mp.RankTargets(subs, p.Target) {
 		res.Hits = append(res.Hits, index.Hit{ID: c.ID, Score: -c.Dist})
 	}
@@ -237,10 +240,10 @@ func FilePatterns(ps map[int]data.Pattern) PatternSource {
 	}
 }
 
-// SimGRAGMethod ranks the answers of SimGRAG's top-k subgraphs. A query
+// Method ranks the answers of SimGRAG's top-k subgraphs. A query
 // without a pattern, or whose pattern cannot be matched (no known node, a
 // relation that matches nothing), falls back to BM25 and is counted.
-type SimGRAGMethod struct {
+type Method struct {
 	S         *SimGRAG
 	Fallbacks atomic.Int64
 	Patterns  PatternSource
@@ -250,10 +253,9 @@ type SimGRAGMethod struct {
 	// names several).
 	More  func(q data.Query) ([]data.Pattern, error)
 	Label string
-	KGQA  *KGQA // the model behind the patterns, if one predicts them
 }
 
-func (m *SimGRAGMethod) Name() string {
+func (m *Method) Name() string {
 	if m.Label != "" {
 		return m.Label
 	}
@@ -261,9 +263,9 @@ func (m *SimGRAGMethod) Name() string {
 }
 
 // TakeFallbacks implements FallbackCounter.
-func (m *SimGRAGMethod) TakeFallbacks() int64 { return m.Fallbacks.Swap(0) }
+func (m *Method) TakeFallbacks() int64 { return m.Fallbacks.Swap(0) }
 
-func (m *SimGRAGMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
+func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	p, ok, err := m.Patterns(q)
 	if err != nil {
 		return nil, err
@@ -316,4 +318,41 @@ func (m *SimGRAGMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, er
 		return cmp.Compare(a.ID, b.ID)
 	})
 	return append(res.Hits, tail...), nil
+}
+
+var (
+	_ infer.Method          = (*Method)(nil)
+	_ infer.FallbackCounter = (*Method)(nil)
+)
+
+func init() {
+	registry.RegisterMethod("simgrag", "SimGRAG: the query's plan as a pattern graph, matched onto the graph by Graph Semantic Distance over the dense channel; the target's bindings in the top-k subgraphs ranked by GSD (needs plans and an encoder)", func(env *infer.Env) (infer.Method, error) {
+		d, err := env.Dense()
+		if err != nil {
+			return nil, err
+		}
+		s, err := New(env.WS, d, Config{})
+		if err != nil {
+			return nil, err
+		}
+		return &Method{S: s, Patterns: PlanPatterns(env.WS)}, nil
+	})
+}
+
+// FromFile is SimGRAG with the pattern graphs of a patterns file
+// (data.ReadPatterns), labelled by the file's name.
+func FromFile(env *infer.Env, path string) (*Method, error) {
+	ps, err := data.ReadPatterns(path)
+	if err != nil {
+		return nil, err
+	}
+	d, err := env.Dense()
+	if err != nil {
+		return nil, err
+	}
+	s, err := New(env.WS, d, Config{})
+	if err != nil {
+		return nil, err
+	}
+	return &Method{S: s, Patterns: FilePatterns(ps), Label: "simgrag:" + filepath.Base(path)}, nil
 }

@@ -1,90 +1,15 @@
-package infer
+package simgrag
 
 import (
 	"context"
-	"math/rand/v2"
-	"os"
-	"path/filepath"
-	"strings"
+	"github.com/strata-retrieval/strata/internal/testws"
 	"testing"
 	"time"
 
-	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/eval"
 	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/workspace"
-	"github.com/strata-retrieval/strata/models"
 )
-
-// lexicalDense is a dense channel from an untrained hashed encoder (random
-// n-gram vectors, IDF over the documents): a lexical sketch that needs no
-// training, enough to find entities by name.
-func lexicalDense(tb testing.TB, ws *workspace.Workspace) *DenseChannel {
-	tb.Helper()
-	enc, err := models.NewEncoder(models.EncoderConfig{}, rand.New(rand.NewPCG(1, 2)))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	feats := make([][]uint32, len(ws.SKB.Nodes))
-	for i := range feats {
-		feats[i] = enc.Features(ws.SKB.Document(uint32(i)))
-	}
-	enc.FitIDF(feats)
-	docs, err := EncodeNodes(context.Background(), ws.SKB, enc)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return &DenseChannel{Docs: docs, Encoder: enc}
-}
-
-// metaQA imports the real MetaQA graph and questions, or skips.
-func metaQA(tb testing.TB) *workspace.Workspace {
-	tb.Helper()
-	dir := filepath.Join("..", "..", "shared", "data", "metaqa")
-	if _, err := os.Stat(filepath.Join(dir, "kb.txt")); err != nil {
-		tb.Skip("../shared/data/metaqa is absent")
-	}
-	skb, err := data.ReadTriples(filepath.Join(dir, "kb.txt"), '|')
-	if err != nil {
-		tb.Fatal(err)
-	}
-	plans := map[int]data.Plan{}
-	for _, hop := range []string{"1-hop", "2-hop", "3-hop"} {
-		f := filepath.Join(dir, "vanilla", hop, "qa_dev.txt")
-		qs, err := data.ReadKGQA(f, filepath.Join(dir, "vanilla", hop, "qa_dev_qtype.txt"))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		data.KGQAToQA(skb, hop, qs)
-		added := skb.QA.Queries[len(skb.QA.Queries)-len(qs):]
-		for i, q := range added {
-			if p, ok := data.MetaQAPlan(qs[i].QType, qs[i].Topic); ok {
-				plans[q.ID] = p
-			}
-		}
-	}
-	ws, err := workspace.Build(context.Background(), skb, plans, workspace.Config{}, nil)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { ws.Close() })
-	return ws
-}
-
-// sample is every step-th query of a split whose answers are all nodes.
-func sample(tb testing.TB, ws *workspace.Workspace, split string, step int) []data.Query {
-	qs, err := ws.SKB.QA.Split(split)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var out []data.Query
-	for i := 0; i < len(qs); i += step {
-		if len(qs[i].Answers) > 0 {
-			out = append(out, qs[i])
-		}
-	}
-	return out
-}
 
 // TestSimGRAGMetaQA runs SimGRAG with the question types' patterns on a
 // sample of the real MetaQA questions of every hop count: the subgraphs
@@ -93,17 +18,17 @@ func sample(tb testing.TB, ws *workspace.Workspace, split string, step int) []da
 // lower: the reconstructed kb.txt misses some answers, and MetaQA merges
 // films of the same title into one entity).
 func TestSimGRAGMetaQA(t *testing.T) {
-	ws := metaQA(t)
-	s, err := NewSimGRAG(ws, lexicalDense(t, ws), SimGRAGConfig{})
+	ws := testws.MetaQA(t)
+	s, err := New(ws, testws.LexicalDense(t, ws), Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	full, _ := NewSimGRAG(ws, lexicalDense(t, ws), SimGRAGConfig{NoPrune: true})
-	m := &SimGRAGMethod{S: s, Patterns: PlanPatterns(ws)}
+	full, _ := New(ws, testws.LexicalDense(t, ws), Config{NoPrune: true})
+	m := &Method{S: s, Patterns: PlanPatterns(ws)}
 	ev := eval.NewEvaluator(len(ws.SKB.Nodes), ws.Candidates)
 	floor := map[string]float64{"1-hop": 0.97, "2-hop": 0.93, "3-hop": 0.92}
 	for _, hop := range []string{"1-hop", "2-hop", "3-hop"} {
-		qs := sample(t, ws, hop, 97)
+		qs := testws.Sample(t, ws, hop, 97)
 		for _, q := range qs[:20] {
 			p, _, _ := PlanPatterns(ws)(q)
 			a, err := s.Retrieve(context.Background(), p)
@@ -132,54 +57,16 @@ func TestSimGRAGMetaQA(t *testing.T) {
 	}
 }
 
-// relationNames is a plan's relation sequence without directions (question
-// types name relations; mined plans add the stored direction).
-func relationNames(mp [][]string) string {
-	var out []string
-	for _, path := range mp {
-		for i := 1; i < len(path); i += 2 {
-			out = append(out, strings.TrimPrefix(strings.TrimPrefix(path[i], "->"), "<-"))
-		}
-		out = append(out, "|")
-	}
-	return strings.Join(out, " ")
-}
-
-// TestMinePlansMetaQA mines relation paths from answers alone and checks
-// them against the question types on a sample.
-func TestMinePlansMetaQA(t *testing.T) {
-	ws := metaQA(t)
-	agree, n := 0, 0
-	for _, hop := range []string{"1-hop", "2-hop"} {
-		qs := sample(t, ws, hop, 101)
-		mined, _ := MinePlans(ws, qs, 3)
-		for _, q := range qs {
-			m, ok := mined[q.ID]
-			if !ok {
-				continue
-			}
-			n++
-			if relationNames(m.Metapath) == relationNames(ws.Plans[q.ID].Metapath) {
-				agree++
-			}
-		}
-	}
-	t.Logf("mined path = question type for %d of %d", agree, n)
-	if n < 150 || float64(agree) < 0.8*float64(n) {
-		t.Errorf("mined path = question type for %d of %d", agree, n)
-	}
-}
-
 // BenchmarkSimGRAGPruning measures per-question latency of SimGRAG's
 // subgraph search with and without pruning on real MetaQA 3-hop questions
 // (the patterns of their question types, k = 100).
 func BenchmarkSimGRAGPruning(b *testing.B) {
-	ws := metaQA(b)
-	d := lexicalDense(b, ws)
+	ws := testws.MetaQA(b)
+	d := testws.LexicalDense(b, ws)
 	for _, hop := range []string{"1-hop", "2-hop", "3-hop"} {
-		qs := sample(b, ws, hop, 50)
+		qs := testws.Sample(b, ws, hop, 50)
 		for _, prune := range []bool{true, false} {
-			s, _ := NewSimGRAG(ws, d, SimGRAGConfig{NoPrune: !prune})
+			s, _ := New(ws, d, Config{NoPrune: !prune})
 			name := hop + "/pruned"
 			if !prune {
 				name = hop + "/full"

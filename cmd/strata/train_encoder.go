@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/models"
+	"github.com/strata-retrieval/strata/train"
+)
+
+type trainEncoderOptions struct {
+	WS          string
+	Flags       trainFlags
+	Encoder     models.EncoderConfig
+	Temperature float64
+}
+
+const trainEncoderLong = `Train the hashed n-gram encoder (word unigrams and bigrams and character
+n-grams hashed into a table, IDF-weighted mean pooling, a projection, L2
+normalisation) with in-batch contrastive loss on the train split's (query,
+gold document) pairs, then encode every node with the best checkpoint and make
+it the workspace's dense channel (WORKSPACE/dense).`
+
+func newTrainEncoderCmd(u *ui) *cobra.Command {
+	var o trainEncoderOptions
+	cmd := &cobra.Command{
+		Use:   "encoder WORKSPACE",
+		Short: "Train the hashed n-gram text encoder: the dense channel that needs no download",
+		Long:  trainEncoderLong,
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.WS = args[0]
+			return runTrainEncoder(cmd.Context(), u, o)
+		},
+	}
+	o.Flags.bind(cmd, 4, 128, 1e-3)
+	cmd.Flags().IntVar(&o.Encoder.Buckets, "buckets", 1<<17, "hash table rows")
+	cmd.Flags().IntVar(&o.Encoder.EmbDim, "dim", 128, "embedding and output dimension")
+	cmd.Flags().Float64Var(&o.Temperature, "temperature", 0.05, "InfoNCE temperature")
+	return cmd
+}
+
+func runTrainEncoder(ctx context.Context, u *ui, o trainEncoderOptions) error {
+	ws, err := workspace.Load(o.WS)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	if o.Encoder.OutDim == 0 {
+		o.Encoder.OutDim = o.Encoder.EmbDim
+	}
+	run := o.Flags.options(u, ws, "encoder")
+	u.stage("training the encoder into %s", run.RunDir)
+	_, res, err := train.TrainDense(ctx, ws, train.EncoderOptions{Encoder: o.Encoder, Train: o.Flags.cfg, Run: run, Temperature: o.Temperature})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(u.out, "trained encoder: %d steps (%s), best %s val/mrr %.4f; dense channel saved in %s\n",
+		res.Steps, res.Stopped, res.Best, res.BestValue, filepath.Join(ws.Dir, infer.DenseDir))
+	return nil
+}
+
+// ensureDense is train.EnsureDense, saying so when it trained the encoder.
+func ensureDense(ctx context.Context, u *ui, ws *workspace.Workspace, seed uint64) (*infer.DenseChannel, error) {
+	d, res, err := train.EnsureDense(ctx, infer.NewEnv(ctx, ws), seed, u.log())
+	if err == nil && res != nil {
+		fmt.Fprintf(u.out, "trained encoder: %d steps (%s), best %s val/mrr %.4f; dense channel saved in %s\n",
+			res.Steps, res.Stopped, res.Best, res.BestValue, filepath.Join(ws.Dir, infer.DenseDir))
+	}
+	return d, err
+}

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/strata-retrieval/strata/checkpoints"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/mfar"
+	"github.com/strata-retrieval/strata/infer/onnx"
+	"github.com/strata-retrieval/strata/train"
+)
+
+type trainMFAROptions struct {
+	WS, ONNX, Hard string
+	Flags          trainFlags
+	Temperature    float64
+	ONNXThreads    int
+}
+
+const trainMFARLong = `Train mFAR. Every candidate is decomposed into fields derived from the
+schema: the whole document, each text field, and one field per relation
+holding the names of its neighbours by that relation. Each field has two
+scorers, BM25 over that field and the dot product of the query's and the
+field's vectors (one shared encoder: the dense channel's, or an ONNX
+BERT-family sentence encoder with --onnx-encoder DIR holding tokenizer.json
+and model.onnx). A query's weights are softmax(q·W) over the (field, scorer)
+pairs, W initialised to ones; a document's score is the weighted sum.
+
+Training: in-batch contrastive loss with one hard negative per query drawn
+from the BM25 ranks 51-100 of the whole document (--hard-negatives), dense scores divided by
+--temperature. Inference divides dense scores by the same temperature, so
+the weights see the scale they were trained on (mFAR's code does not, which
+puts dense scores 20x below their training scale at the default 0.05).
+Inference takes the top 100 of every (field, scorer) index, merges them and
+rescores the union. strata explain --model RUNDIR shows a query's weights.`
+
+func newTrainMFARCmd(u *ui) *cobra.Command {
+	var o trainMFAROptions
+	cmd := &cobra.Command{
+		Use:   "mfar WORKSPACE [--onnx-encoder DIR]",
+		Short: "Train mFAR: multi-field adaptive retrieval (per-field BM25 and dense scorers, query-conditioned weights)",
+		Long:  trainMFARLong,
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.WS = args[0]
+			return runTrainMFAR(cmd.Context(), u, o)
+		},
+	}
+	o.Flags.bind(cmd, 10, 32, 1e-2)
+	f := cmd.Flags()
+	f.Float64Var(&o.Temperature, "temperature", 0.05, "dense score temperature (training and inference)")
+	f.StringVar(&o.ONNX, "onnx-encoder", "", "directory with tokenizer.json and model.onnx of a sentence encoder")
+	f.IntVar(&o.ONNXThreads, "onnx-threads", 0, "ONNX Runtime intra-op threads (0: its default)")
+	f.StringVar(&o.Hard, "hard-negatives", "51-100", "BM25 ranks of the whole document that hard negatives are drawn from (mFAR: 51-100)")
+	return cmd
+}
+
+func runTrainMFAR(ctx context.Context, u *ui, o trainMFAROptions) error {
+	ws, err := workspace.Load(o.WS)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	mo := train.MFAROptions{Train: o.Flags.cfg, Temperature: o.Temperature, Run: o.Flags.options(u, ws, "mfar")}
+	if _, err := fmt.Sscanf(o.Hard, "%d-%d", &mo.HardFrom, &mo.HardTo); err != nil {
+		return fmt.Errorf("--hard-negatives %q: want FROM-TO, e.g. 51-100", o.Hard)
+	}
+	var enc infer.TextEncoder
+	if o.ONNX != "" {
+		if mo.ONNXEncoder, err = filepath.Abs(o.ONNX); err != nil {
+			return err
+		}
+		oe, err := onnx.LoadEncoder(mo.ONNXEncoder, onnx.EncoderConfig{ORT: onnx.Options{Threads: o.ONNXThreads}})
+		if err != nil {
+			return err
+		}
+		defer oe.Close()
+		enc = oe
+	} else {
+		d, err := ensureDense(ctx, u, ws, o.Flags.cfg.Seed)
+		if err != nil {
+			return err
+		}
+		if enc, err = infer.DenseTextEncoder(d); err != nil {
+			return err
+		}
+		mo.Dense = d.Meta.Hash
+	}
+	u.stage("indexing every field and training mFAR into %s", mo.Run.RunDir)
+	m, res, err := train.TrainMFAR(ctx, ws, enc, mo)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(u.out, "trained mFAR: %d fields x %d scorers, %d steps (%s), best %s val/mrr %.4f\nevaluate with: strata eval %s --model %s\n",
+		len(m.Cfg.Fields), len(mfar.Scorers), res.Steps, res.Stopped, res.Best, res.BestValue, o.WS, filepath.Join(mo.Run.RunDir, checkpoints.BestLink))
+	return writeRunPipeline(mo.Run.RunDir, "mfar")
+}

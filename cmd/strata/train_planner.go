@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/planner"
+	"github.com/strata-retrieval/strata/train"
+)
+
+type trainPlannerOptions struct {
+	WS, Mined string
+	Flags     trainFlags
+	Hidden    int
+	MinF1     float64
+}
+
+const trainPlannerLong = `Train MoR's planner without an LLM: a classifier over the metapath templates of
+the training queries' plans, whose input is the dense query vector (when the
+workspace has a dense channel), the node types of the entities the query names
+and a hashed bag of words.
+
+With the workspace's plans (the generator's ground truth, or plan files such
+as MoR's imported with strata import --plans), restrictions come from entity
+linking: each path's anchor is a mention linked to a node of the path's first
+type, and the rest of the query restricts the target. Checkpoints are selected
+by validation accuracy (exact metapath).
+
+A workspace without plans (a real SKB: questions and answers only) trains from
+mined plans (strata mine-plans; --mined, default WORKSPACE/mined-plans.jsonl):
+the train split's plans of F1 >= --min-f1 are the labels. Templates are
+relation paths with untyped anchors (a target type is kept when 90%% of a
+template's questions agree on it); a hashed linear scorer learns which
+mention of the question anchors each path (its context words, the path's
+first hop, how many of its nodes have that hop); at inference the most
+probable (template, mentions) pairs are executed in turn until one reaches a
+candidate, and the rest of the question restricts the target. A plan ranker
+(hashed linear, trained on cross-fitted candidates of the training questions
+against their answers) chooses among the candidates that reach something:
+their probabilities, shape, reach size, how their reaches nest and how sharply
+the restriction ranks them. Checkpoints are selected by the validation MRR of
+the plans executed (plan-exec); the plan accuracy against the mined val plans
+is reported. The run directory's pipeline.json serves the planner with MoR's
+mixed traversal; strata eval --planner RUN --method plan-exec executes its
+plans.`
+
+func newTrainPlannerCmd(u *ui) *cobra.Command {
+	var o trainPlannerOptions
+	cmd := &cobra.Command{
+		Use:   "planner WORKSPACE [--mined FILE]",
+		Short: "Train the native query planner (metapath template classifier + entity-linked restrictions)",
+		Long:  trainPlannerLong,
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.WS = args[0]
+			return runTrainPlanner(cmd.Context(), u, o)
+		},
+	}
+	o.Flags.bind(cmd, 20, 64, 3e-3)
+	cmd.Flags().IntVar(&o.Hidden, "hidden", 128, "classifier hidden units")
+	cmd.Flags().StringVar(&o.Mined, "mined", "", "mined plans file to train from (default WORKSPACE/"+planner.MinedPlansFile+" when the workspace has no plans)")
+	cmd.Flags().Float64Var(&o.MinF1, "min-f1", 0.5, "least F1 of a mined plan used as a label")
+	return cmd
+}
+
+func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
+	ws, err := workspace.Load(o.WS)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	d, err := optionalDense(infer.NewEnv(ctx, ws))
+	if err != nil {
+		return err
+	}
+	run := o.Flags.options(u, ws, "planner")
+	if len(ws.Plans) > 0 && o.Mined == "" {
+		p, res, err := train.TrainPlanner(ctx, ws, d, train.PlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(u.out, "trained planner: %d templates, %d steps (%s), best %s val plan accuracy %.4f\n",
+			len(p.Cfg.Templates), res.Steps, res.Stopped, res.Best, res.BestValue)
+		return writeRunPipeline(run.RunDir, "planner")
+	}
+	recs, path, err := planner.LoadMined(ws, o.Mined)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
+	p, res, st, err := train.TrainLinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, Mined: recs, MinF1: o.MinF1, Log: run.Log})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(u.out, "trained planner from mined plans: %d of %d train questions with a plan of F1 >= %.2f, %d templates, plan ranker from %d questions; %d steps (%s), best %s val plan-exec mrr %.4f; plan accuracy against %d mined val plans %.4f\n",
+		st.Used, st.Train, o.MinF1, len(p.Cfg.Templates), st.RankGroups, res.Steps, res.Stopped, res.Best, res.BestValue, st.Val, st.PlanAcc)
+	return writeRunPipeline(run.RunDir, "planner")
+}

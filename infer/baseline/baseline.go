@@ -1,0 +1,246 @@
+// Package baseline holds the methods without a trained model: BM25 (STaRK's
+// baseline), the dense channel's cosine, their reciprocal rank fusion
+// (bm25+dense, the seeds of SAGE) and plan execution (oracle-plan,
+// plan-structure, plan-exec).
+package baseline
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"sync/atomic"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/registry"
+	"github.com/strata-retrieval/strata/reranker"
+)
+
+func init() {
+	registry.RegisterMethod("bm25", "BM25 (bm25s lucene, k1=1.5, b=0.75) over the whole document of every candidate", func(env *infer.Env) (infer.Method, error) {
+		return NewBM25(env.WS), nil
+	})
+	registry.RegisterMethod("oracle-plan", "executes the query's ground-truth plan on the graph and ranks the reached nodes by BM25 of the textual restriction (an upper bound; needs plans)", func(env *infer.Env) (infer.Method, error) {
+		return &PlanMethod{ws: env.WS, useText: true}, nil
+	})
+	registry.RegisterMethod("plan-structure", "executes only the structure of the ground-truth plan: reached nodes ranked by id, no text (shows what graph-only retrieval misses)", func(env *infer.Env) (infer.Method, error) {
+		return &PlanMethod{ws: env.WS}, nil
+	})
+	registry.RegisterMethod("dense", "cosine of query and document vectors from the workspace's dense channel (strata train encoder, or imported embeddings)", func(env *infer.Env) (infer.Method, error) {
+		d, err := env.Dense()
+		if err != nil {
+			return nil, err
+		}
+		return NewDense(env.WS, d), nil
+	})
+	registry.RegisterMethod("bm25+dense", "reciprocal rank fusion (k=60) of bm25 and dense (bm25 alone without a dense channel)", func(env *infer.Env) (infer.Method, error) {
+		return NewBM25Dense(env)
+	})
+	registry.RegisterMethod("plan-exec", "executes the query's plan (--planner, --plans or the workspace's): the reached candidates ranked by BM25 of the target's restriction, then every other candidate by BM25 of the query", func(env *infer.Env) (infer.Method, error) {
+		return NewPlanExec(env.WS), nil
+	})
+}
+
+var _ infer.FallbackCounter = (*PlanMethod)(nil)
+
+// NewBM25 returns BM25 over the whole documents of ws's candidates.
+func NewBM25(ws *workspace.Workspace) *BM25Method { return &BM25Method{ws} }
+
+// BM25Method scores every candidate whose document matches a query term.
+type BM25Method struct{ ws *workspace.Workspace }
+
+func (m *BM25Method) Name() string { return "bm25" }
+
+func (m *BM25Method) Rank(_ context.Context, q data.Query) ([]index.Hit, error) {
+	hits := m.ws.Doc.ScoreAll(q.Text, nil)
+	for i := range hits {
+		hits[i].ID = m.ws.Candidates[hits[i].ID]
+	}
+	return hits, nil
+}
+
+// NewDense returns the dense method over a channel.
+func NewDense(ws *workspace.Workspace, d *infer.DenseChannel) *DenseMethod {
+	return &DenseMethod{ws: ws, d: d}
+}
+
+// DenseMethod ranks every candidate by the cosine of its document vector
+// with the query's.
+type DenseMethod struct {
+	ws *workspace.Workspace
+	d  *infer.DenseChannel
+}
+
+func (m *DenseMethod) Name() string { return "dense" }
+
+func (m *DenseMethod) Rank(_ context.Context, q data.Query) ([]index.Hit, error) {
+	v, err := m.d.QueryVector(q)
+	if err != nil {
+		return nil, err
+	}
+	scores := index.ScoreRows(m.d.Docs, v, m.ws.Candidates)
+	out := make([]index.Hit, len(scores))
+	for i, s := range scores {
+		out[i] = index.Hit{ID: m.ws.Candidates[i], Score: s}
+	}
+	return out, nil
+}
+
+// Fused is the weighted reciprocal rank fusion (reranker.FuseRRF) of
+// methods' rankings.
+type Fused struct {
+	Label   string
+	Methods []infer.Method
+	Weights []float64
+	K       float64 // default 60
+}
+
+func (m *Fused) Name() string { return m.Label }
+
+func (m *Fused) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
+	lists := make([][]index.Hit, len(m.Methods))
+	for i, mm := range m.Methods {
+		hs, err := mm.Rank(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		infer.SortHits(hs)
+		lists[i] = hs
+	}
+	k := m.K
+	if k == 0 {
+		k = 60
+	}
+	return reranker.FuseRRF(lists, m.Weights, k), nil
+}
+
+// NewBM25Dense is bm25+dense: RRF (k = 60) of BM25 and the dense channel,
+// or BM25 alone when the workspace has no dense channel.
+func NewBM25Dense(env *infer.Env) (infer.Method, error) {
+	d, err := env.Dense()
+	if errors.Is(err, infer.ErrNoDense) {
+		return &Fused{Label: "bm25+dense", Methods: []infer.Method{NewBM25(env.WS)}, Weights: []float64{1}}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Fused{Label: "bm25+dense", Methods: []infer.Method{NewBM25(env.WS), NewDense(env.WS, d)}, Weights: []float64{1, 1}}, nil
+}
+
+// NewPlanExec returns plan-exec over ws.
+func NewPlanExec(ws *workspace.Workspace) *PlanMethod {
+	return &PlanMethod{ws: ws, useText: true, fill: true}
+}
+
+// PlanMethod executes a query's plan. With useText it ranks the reached
+// nodes by BM25 of the target's textual restriction over their documents;
+// without, it ranks them by id. With fill (plan-exec) every other
+// candidate follows, ranked by BM25 of the whole query. Queries whose plan
+// is missing, invalid or reaches no candidate fall back to BM25 over the
+// query, as MoR does; Fallbacks counts them.
+type PlanMethod struct {
+	ws        *workspace.Workspace
+	useText   bool
+	fill      bool
+	Fallbacks atomic.Int64
+}
+
+func (m *PlanMethod) Name() string {
+	switch {
+	case m.fill:
+		return "plan-exec"
+	case m.useText:
+		return "oracle-plan"
+	}
+	return "plan-structure"
+}
+
+// TakeFallbacks implements FallbackCounter.
+func (m *PlanMethod) TakeFallbacks() int64 { return m.Fallbacks.Swap(0) }
+
+func (m *PlanMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
+	plan, ok := infer.PlanFor(m.ws, q)
+	if !ok {
+		m.Fallbacks.Add(1)
+		return (&BM25Method{m.ws}).Rank(ctx, q)
+	}
+	res, err := graphops.ExecutePlan(m.ws.Graph, m.ws.Names(), plan)
+	if errors.Is(err, graphops.ErrInvalidPlan) {
+		m.Fallbacks.Add(1)
+		return (&BM25Method{m.ws}).Rank(ctx, q)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if res.Reach == nil { // target type only: no structure
+		m.Fallbacks.Add(1)
+		return (&BM25Method{m.ws}).Rank(ctx, q)
+	}
+	out := make([]index.Hit, 0, len(res.Reach))
+	for _, v := range res.Reach {
+		if m.ws.CandMask[v] {
+			out = append(out, index.Hit{ID: v})
+		}
+	}
+	if m.fill {
+		if len(out) == 0 {
+			m.Fallbacks.Add(1)
+			return (&BM25Method{m.ws}).Rank(ctx, q)
+		}
+		if len(res.TargetRestriction) > 0 {
+			out = m.scoreRestriction(out, res.TargetRestriction)
+		}
+		return fillBelow(out, m.ws.Doc.ScoreAll(q.Text, nil), m.ws.Candidates), nil
+	}
+	if !m.useText || len(res.TargetRestriction) == 0 {
+		return out, nil
+	}
+	return m.scoreRestriction(out, res.TargetRestriction), nil
+}
+
+// scoreRestriction scores the reached nodes out (ascending ids) by BM25 of
+// the restriction over their documents.
+func (m *PlanMethod) scoreRestriction(out []index.Hit, restriction []string) []index.Hit {
+	// Score the restriction once over all documents (only those sharing a
+	// term with it are returned), then look the reached nodes up.
+	text := strings.Join(restriction, " ")
+	matched := m.ws.Doc.ScoreAll(text, nil) // ascending doc id = ascending node id
+	j := 0
+	for i := range out {
+		for j < len(matched) && m.ws.Candidates[matched[j].ID] < out[i].ID {
+			j++
+		}
+		if j < len(matched) && m.ws.Candidates[matched[j].ID] == out[i].ID {
+			out[i].Score = matched[j].Score
+		}
+	}
+	return out
+}
+
+// fillBelow returns first followed by the candidates of rest (document
+// hits of the whole-document index, mapped through cands) that first does
+// not hold, each scored below every score of first, in rest's order.
+func fillBelow(first, rest []index.Hit, cands []uint32) []index.Hit {
+	in := make(map[uint32]bool, len(first))
+	lo := float32(math.Inf(1))
+	for _, h := range first {
+		in[h.ID] = true
+		lo = min(lo, h.Score)
+	}
+	var hi float32
+	for _, h := range rest {
+		hi = max(hi, h.Score)
+	}
+	out := first
+	for _, h := range rest {
+		v := cands[h.ID]
+		if !in[v] {
+			out = append(out, index.Hit{ID: v, Score: lo - 1 - (hi - h.Score)})
+		}
+	}
+	return out
+}

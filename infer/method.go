@@ -1,0 +1,117 @@
+package infer
+
+import (
+	"cmp"
+	"context"
+	"io"
+	"slices"
+	"sync"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+)
+
+// Method ranks candidates for a query: a possibly partial ranking of node
+// ids (eval places unscored candidates as STaRK does).
+type Method interface {
+	Name() string
+	Rank(ctx context.Context, q data.Query) ([]index.Hit, error)
+}
+
+// FallbackCounter is a method that answers some queries by falling back
+// to BM25 (no usable plan, no pattern). TakeFallbacks returns the count
+// since the last call and resets it.
+type FallbackCounter interface {
+	TakeFallbacks() int64
+}
+
+// Explainer is a method that can say how it ranked a query: its top k with
+// what produced them.
+type Explainer interface {
+	Explain(ctx context.Context, q data.Query, k int) (Explanation, error)
+}
+
+// Explanation is one query's explanation; it marshals to JSON and writes
+// itself as text (node ids resolved against the workspace).
+type Explanation interface {
+	WriteText(w io.Writer, ws *workspace.Workspace) error
+}
+
+// PlanFor is the one plan lookup of the methods that follow a query's
+// plan: the query's own (a JSONL query's, or a planner's: see
+// planner.PlannedMethod), else the workspace's for its id.
+func PlanFor(ws *workspace.Workspace, q data.Query) (data.Plan, bool) {
+	if q.Plan != nil {
+		return *q.Plan, true
+	}
+	p, ok := ws.Plans[q.ID]
+	return p, ok
+}
+
+// CompareHits is the one ranking order: score descending, then node id
+// ascending (STaRK's tie break).
+func CompareHits(a, b index.Hit) int {
+	if c := cmp.Compare(b.Score, a.Score); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.ID, b.ID)
+}
+
+// SortHits sorts hits in ranking order (CompareHits).
+func SortHits(hs []index.Hit) { slices.SortFunc(hs, CompareHits) }
+
+// Env is what loading models and methods needs: the workspace, its dense
+// channel (read once, on first use), whether checkpoints trained on other
+// data are accepted, and the context that bounds the loading (Ctrl-C stops
+// a model that encodes every node).
+type Env struct {
+	Ctx               context.Context
+	WS                *workspace.Workspace
+	IgnoreFingerprint bool
+
+	once  sync.Once
+	dense *DenseChannel
+	err   error
+}
+
+// NewEnv returns an environment over ws.
+func NewEnv(ctx context.Context, ws *workspace.Workspace) *Env {
+	return &Env{Ctx: ctx, WS: ws}
+}
+
+// Dense returns the workspace's dense channel, loaded once (ErrNoDense
+// when it has none).
+func (e *Env) Dense() (*DenseChannel, error) {
+	e.once.Do(func() { e.dense, e.err = LoadDense(e.WS) })
+	return e.dense, e.err
+}
+
+// SetDense makes d the environment's dense channel (a trainer that just
+// built it).
+func (e *Env) SetDense(d *DenseChannel) {
+	e.once.Do(func() {})
+	e.dense, e.err = d, nil
+}
+
+// Ranked is a hit and its position in the slices it was scored from.
+type Ranked struct {
+	Index int
+	Hit   index.Hit
+}
+
+// Top returns the k best (score, id) pairs in ranking order with their
+// positions.
+func Top(scores []float32, ids []uint32, k int) []Ranked {
+	tk := index.NewTopK(k)
+	pos := map[uint32]int{}
+	for i, s := range scores {
+		tk.Push(index.Hit{ID: ids[i], Score: s})
+		pos[ids[i]] = i
+	}
+	var out []Ranked
+	for _, h := range tk.Sorted(nil) {
+		out = append(out, Ranked{pos[h.ID], h})
+	}
+	return out
+}

@@ -1,0 +1,88 @@
+package planner
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/registry"
+	"github.com/strata-retrieval/strata/models"
+)
+
+// Kind is the checkpoint kind of a planner.
+const Kind = "planner"
+
+func init() {
+	registry.Register(Kind, func(env *infer.Env, ck *registry.Checkpoint) (infer.Method, error) {
+		var cfg Config
+		if err := ck.DecodeConfig("planner", &cfg); err != nil {
+			return nil, err
+		}
+		p, err := FromCheckpoint(env, ck, cfg, false)
+		if err != nil {
+			return nil, err
+		}
+		return &PlannedTraversal{Planner: p, T: NewTraversalMethod(env.WS)}, nil
+	})
+	registry.RegisterMethod("mor-traversal", "MoR's mixed structural-textual traversal with the query's plan, the pool ranked by BM25 (MoR without its reranker; needs plans)", func(env *infer.Env) (infer.Method, error) {
+		return NewTraversalMethod(env.WS), nil
+	})
+}
+
+// FromCheckpoint builds the planner a checkpoint holds (a planner's, or a
+// KGQA model's, whose planner always reads the dense channel).
+func FromCheckpoint(env *infer.Env, ck *registry.Checkpoint, cfg Config, needDense bool) (*Planner, error) {
+	gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(0, 0)))
+	if err != nil {
+		return nil, err
+	}
+	if err := ck.LoadParams(gate.Params()); err != nil {
+		return nil, err
+	}
+	var d *infer.DenseChannel
+	if cfg.QueryDim > 0 || needDense {
+		if d, err = env.Dense(); err != nil {
+			return nil, err
+		}
+		if err := ck.CheckDense(env, d, cfg.Dense); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Anchors == nil {
+		return NewPlanner(env.WS, d, cfg, gate), nil
+	}
+	anchor, err := models.NewSparseLinear(cfg.Anchors.Dim, "planner.anchor")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", ck.Dir, err)
+	}
+	if err := ck.LoadParams(anchor.Params()); err != nil {
+		return nil, err
+	}
+	var ranker *models.SparseLinear
+	if cfg.Anchors.RankDim > 0 {
+		if ranker, err = models.NewSparseLinear(cfg.Anchors.RankDim, "planner.ranker"); err != nil {
+			return nil, fmt.Errorf("%s: %w", ck.Dir, err)
+		}
+		if err := ck.LoadParams(ranker.Params()); err != nil {
+			return nil, err
+		}
+	}
+	p, err := NewLinkingPlanner(env.WS, d, cfg, gate, anchor, ranker)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", ck.Dir, err)
+	}
+	return p, nil
+}
+
+// Load loads a planner checkpoint (or run) through the registry.
+func Load(env *infer.Env, dir string) (*Planner, error) {
+	m, err := registry.Load(env, dir)
+	if err != nil {
+		return nil, err
+	}
+	pt, ok := m.(*PlannedTraversal)
+	if !ok {
+		return nil, fmt.Errorf("%s is not a planner (it serves %s)", dir, m.Name())
+	}
+	return pt.Planner, nil
+}

@@ -1,0 +1,106 @@
+package planner
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/infer"
+)
+
+var (
+	_ infer.FallbackCounter = (*PlannedMethod)(nil)
+	_ infer.FallbackCounter = (*FilePlanned)(nil)
+)
+
+// PlannedMethod runs a method with the plans of a planner: each query's
+// plan is predicted and passed on (q.Plan), so any method that follows a
+// query's plan (plan-exec, mor-traversal, simgrag, sage-plan, MoR) plans
+// with it.
+type PlannedMethod struct {
+	P *Planner
+	M infer.Method
+}
+
+func (m *PlannedMethod) Name() string { return "planner+" + m.M.Name() }
+
+func (m *PlannedMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
+	plan, _, err := m.P.Predict(q)
+	if err != nil {
+		return nil, err
+	}
+	q.Plan = &plan // an empty plan when none was found: never the workspace's
+	return m.M.Rank(ctx, q)
+}
+
+// TakeFallbacks implements FallbackCounter (the wrapped method's count).
+func (m *PlannedMethod) TakeFallbacks() int64 {
+	if f, ok := m.M.(infer.FallbackCounter); ok {
+		return f.TakeFallbacks()
+	}
+	return 0
+}
+
+// FilePlanned runs a method with the plans of a plans file: each query's
+// plan (an empty one for queries the file lacks) is passed on as q.Plan.
+type FilePlanned struct {
+	Plans map[int]data.Plan
+	M     infer.Method
+	Label string
+}
+
+func (m *FilePlanned) Name() string { return cmp.Or(m.Label, m.M.Name()) }
+
+func (m *FilePlanned) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
+	plan := m.Plans[q.ID]
+	q.Plan = &plan
+	return m.M.Rank(ctx, q)
+}
+
+// TakeFallbacks implements FallbackCounter (the wrapped method's count).
+func (m *FilePlanned) TakeFallbacks() int64 {
+	if f, ok := m.M.(infer.FallbackCounter); ok {
+		return f.TakeFallbacks()
+	}
+	return 0
+}
+
+// Plans says where plan-based methods take their plans: a trained planner
+// (a checkpoint or run directory), or a plans file; neither leaves the
+// query's own or the workspace's.
+type Plans struct {
+	Planner string
+	File    string
+}
+
+// Wrapper returns the function that makes a method plan as p says. Rows
+// of a file of plans mined from the evaluated questions' own answers are
+// labelled oracle.
+func (p Plans) Wrapper(env *infer.Env) (func(infer.Method) infer.Method, error) {
+	switch {
+	case p.Planner != "" && p.File != "":
+		return nil, fmt.Errorf("a planner and a plans file are exclusive")
+	case p.Planner != "":
+		pl, err := Load(env, p.Planner)
+		if err != nil {
+			return nil, err
+		}
+		return func(m infer.Method) infer.Method { return &PlannedMethod{P: pl, M: m} }, nil
+	case p.File != "":
+		plans, st, err := data.ReadPlans(p.File)
+		if err != nil {
+			return nil, err
+		}
+		label := " [plans: " + filepath.Base(p.File) + "]"
+		if st.Mined > 0 {
+			label = " [oracle: plans mined from the answers]"
+		}
+		return func(m infer.Method) infer.Method {
+			return &FilePlanned{Plans: plans, M: m, Label: m.Name() + label}
+		}, nil
+	}
+	return func(m infer.Method) infer.Method { return m }, nil
+}
