@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -178,8 +179,10 @@ func ParseNPY(b []byte, path string) (*Embeddings, error) {
 		return nil, perrf(path, 0, "shape", ErrSyntax, "zero-width vectors")
 	}
 	body := b[start+hlen:]
-	// rows·dim·elem may overflow: compare by division first.
-	if dim > len(body) || rows > len(body)/(dim*elem) || len(body) != rows*dim*elem {
+	// rows·dim·elem in 128 bits: a crafted shape may overflow 64.
+	hi1, n := bits.Mul64(uint64(rows), uint64(dim))
+	hi2, n := bits.Mul64(n, uint64(elem))
+	if hi1 != 0 || hi2 != 0 || n != uint64(len(body)) {
 		return nil, perrf(path, 0, "shape", ErrSyntax, "shape %v of %d-byte values does not match the %d data bytes of the file (truncated?)", dims, elem, len(body))
 	}
 	m := index.NewMatrix(rows, dim)

@@ -159,6 +159,10 @@ func TestReadEmbeddingsHostile(t *testing.T) {
 			}
 		})
 	}
+	// An empty matrix is still a matrix.
+	if e, err := ParseNPY(npyBytes("{'descr': '<f4', 'fortran_order': False, 'shape': (0, 3), }", nil), "e.npy"); err != nil || e.M.Rows != 0 || e.M.Dim != 3 {
+		t.Errorf("empty npy: %v %v", e, err)
+	}
 	// A dictionary may leave ids out; ReadNodeEmbeddings keeps them absent.
 	p := filepath.Join(t.TempDir(), "d.pt")
 	os.WriteFile(p, embDict(t, map[int64][]float32{0: {1, 2}, 2: {3, 4}}), 0o644)
