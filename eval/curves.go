@@ -4,8 +4,10 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"github.com/strata-retrieval/strata/internal/atomicfile"
 	"image/color"
 	"io"
+	"path/filepath"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -128,4 +130,23 @@ func PlotCurves(w io.Writer, title string, pts []CurvePoint, format string) erro
 	}
 	_, err = wt.WriteTo(w)
 	return err
+}
+
+// WriteCurveFiles writes curves.csv, curves.json, curves.png and
+// curves.svg of pts into dir, each atomically.
+func WriteCurveFiles(dir, title string, pts []CurvePoint) error {
+	for _, f := range []struct {
+		name  string
+		write func(w io.Writer) error
+	}{
+		{"curves.csv", func(w io.Writer) error { return WriteCurvesCSV(w, pts) }},
+		{"curves.json", func(w io.Writer) error { return WriteCurvesJSON(w, pts) }},
+		{"curves.png", func(w io.Writer) error { return PlotCurves(w, title, pts, "png") }},
+		{"curves.svg", func(w io.Writer) error { return PlotCurves(w, title, pts, "svg") }},
+	} {
+		if err := atomicfile.WriteFile(filepath.Join(dir, f.name), f.write); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -92,44 +91,9 @@ func runImport(cmd *cobra.Command, u *ui, o importOptions) error {
 	if _, err := os.Stat(workspace.Path(o.Out)); err == nil && !o.Force {
 		return fmt.Errorf("%s already holds a workspace (use --force to replace it)", o.Out)
 	}
-	u.stage("reading %s (%s)", o.In, o.Format)
-	var skb *data.SKB
-	var plans map[int]data.Plan
-	var err error
-	switch o.Format {
-	case "skbdir":
-		if skb, err = data.ReadSKBDir(o.In); err != nil {
-			return err
-		}
-		if p := filepath.Join(o.In, data.PlansFile); o.Plans == "" {
-			if _, statErr := os.Stat(p); statErr == nil {
-				o.Plans = p
-			}
-		}
-	case "stark":
-		if skb, err = data.ReadStarkProcessed(o.In, o.Dataset); err != nil {
-			return err
-		}
-		if o.QA != "" {
-			if skb.QA, err = data.ReadStarkQA(o.QA, len(skb.Nodes)); err != nil {
-				return err
-			}
-		}
-	case "triples":
-		if skb, plans, err = importTriples(u, o); err != nil {
-			return err
-		}
-	default:
-		return fmt.Errorf("--format %q: want skbdir, stark or triples", o.Format)
-	}
-	if o.Plans != "" {
-		var st data.PlanStats
-		if plans, st, err = data.ReadPlans(o.Plans); err != nil {
-			return err
-		}
-		if st.Empty+st.Invalid > 0 {
-			fmt.Fprintf(u.err, "%s: %d plans, %d empty and %d unusable (those queries fall back to textual retrieval)\n", o.Plans, st.Plans, st.Empty, st.Invalid)
-		}
+	skb, plans, err := readSKB(u, o)
+	if err != nil {
+		return err
 	}
 	cfg := workspace.Config{BM25: index.Config{K1: o.K1, B: o.B}}
 	ws, err := workspace.Build(cmd.Context(), skb, plans, cfg, u.buildProgress())
@@ -148,6 +112,51 @@ func runImport(cmd *cobra.Command, u *ui, o importOptions) error {
 	fmt.Fprintf(u.out, "imported %s into %s: %d nodes, %d edges, %d candidates, %d queries, %d plans\n",
 		o.In, o.Out, len(skb.Nodes), skb.Edges.Len(), len(ws.Candidates), nq, len(plans))
 	return nil
+}
+
+// readSKB reads the SKB in o.Format and its plans (a plans file, an
+// skbdir's own, or a KGQA import's).
+func readSKB(u *ui, o importOptions) (*data.SKB, map[int]data.Plan, error) {
+	u.stage("reading %s (%s)", o.In, o.Format)
+	var skb *data.SKB
+	var plans map[int]data.Plan
+	var err error
+	switch o.Format {
+	case "skbdir":
+		if skb, err = data.ReadSKBDir(o.In); err != nil {
+			return nil, nil, err
+		}
+		if p := filepath.Join(o.In, data.PlansFile); o.Plans == "" {
+			if _, statErr := os.Stat(p); statErr == nil {
+				o.Plans = p
+			}
+		}
+	case "stark":
+		if skb, err = data.ReadStarkProcessed(o.In, o.Dataset); err != nil {
+			return nil, nil, err
+		}
+		if o.QA != "" {
+			if skb.QA, err = data.ReadStarkQA(o.QA, len(skb.Nodes)); err != nil {
+				return nil, nil, err
+			}
+		}
+	case "triples":
+		if skb, plans, err = importTriples(u, o); err != nil {
+			return nil, nil, err
+		}
+	default:
+		return nil, nil, fmt.Errorf("--format %q: want skbdir, stark or triples", o.Format)
+	}
+	if o.Plans != "" {
+		var st data.PlanStats
+		if plans, st, err = data.ReadPlans(o.Plans); err != nil {
+			return nil, nil, err
+		}
+		if st.Empty+st.Invalid > 0 {
+			fmt.Fprintf(u.err, "%s: %d plans, %d empty and %d unusable (those queries fall back to textual retrieval)\n", o.Plans, st.Plans, st.Empty, st.Invalid)
+		}
+	}
+	return skb, plans, nil
 }
 
 func importTriples(u *ui, o importOptions) (*data.SKB, map[int]data.Plan, error) {
@@ -179,7 +188,7 @@ func importTriples(u *ui, o importOptions) (*data.SKB, map[int]data.Plan, error)
 	}
 	plans := imp.Plans
 	if len(plans) > 0 {
-		if err := addReachableSplit(skb, plans, imp.Incomplete); err != nil {
+		if err := graphops.AddReachableSplit(skb, plans, imp.Incomplete); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -187,53 +196,4 @@ func importTriples(u *ui, o importOptions) (*data.SKB, map[int]data.Plan, error)
 		plans = nil
 	}
 	return skb, plans, nil
-}
-
-// addReachableSplit adds "test-reachable": the test questions whose every
-// answer is a node of the KB (none in incomplete) and is reached from the
-// topic by the question type's path; and per question file, e.g.
-// "1-hop-dev/test-reachable".
-func addReachableSplit(skb *data.SKB, plans map[int]data.Plan, incomplete map[int]bool) error {
-	g, err := graphops.Build(skb)
-	if err != nil {
-		return err
-	}
-	defer g.Close()
-	names := graphops.NewNameIndex(skb)
-	source := map[int]string{} // question -> the file's split
-	for name, ids := range skb.QA.Splits {
-		if name == data.SplitTrain || name == data.SplitVal || name == data.SplitTest {
-			continue
-		}
-		for _, id := range ids {
-			source[id] = name
-		}
-	}
-	var ids []int
-	for _, id := range skb.QA.Splits[data.SplitTest] {
-		q, _ := skb.QA.ByID(id)
-		p, ok := plans[id]
-		if !ok || len(q.Answers) == 0 || incomplete[id] {
-			continue
-		}
-		res, err := graphops.ExecutePlan(g, names, p)
-		if err != nil {
-			continue
-		}
-		all := true
-		for _, a := range q.Answers {
-			if _, found := slices.BinarySearch(res.Reach, a); !found {
-				all = false
-				break
-			}
-		}
-		if all {
-			ids = append(ids, id)
-			if src := source[id]; src != "" {
-				skb.QA.Splits[src+"/test-reachable"] = append(skb.QA.Splits[src+"/test-reachable"], id)
-			}
-		}
-	}
-	skb.QA.Splits["test-reachable"] = ids
-	return nil
 }

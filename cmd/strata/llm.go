@@ -1,18 +1,15 @@
 package main
 
 import (
-	"encoding/json"
+	"cmp"
+	"context"
 	"fmt"
 	"github.com/strata-retrieval/strata/infer/llmrerank"
-	"github.com/strata-retrieval/strata/infer/onnx"
-	"io"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
-	"github.com/strata-retrieval/strata/internal/atomicfile"
 	"github.com/strata-retrieval/strata/models"
 	"github.com/strata-retrieval/strata/reranker"
 	"github.com/strata-retrieval/strata/reranker/bpe"
@@ -72,14 +69,13 @@ llm-reranker fine-tunes when no pretrained Qwen3 checkpoint is at hand.`,
 	return cmd
 }
 
-func newTrainLLMRerankerCmd(u *ui) *cobra.Command {
-	var f trainFlags
-	var o train.LLMRerankerOptions
-	var base, records, valRecords, preset string
-	cmd := &cobra.Command{
-		Use:   "llm-reranker WORKSPACE --base DIR --records FILE [--val-records FILE]",
-		Short: "LoRA listwise fine-tuning of a Qwen3 reranker on GRASP stage-3 records",
-		Long: `Fine-tune LoRA adapters (rank 32, alpha 64 by default, on every linear
+type trainLLMRerankerOptions struct {
+	WS, Base, Records, ValRecords, Instruction string
+	Flags                                      trainFlags
+	Train                                      train.LLMRerankerOptions
+}
+
+const trainLLMRerankerLong = `Fine-tune LoRA adapters (rank 32, alpha 64 by default, on every linear
 layer; the base frozen) of a Qwen3 checkpoint directory (--base: config.json,
 safetensors, tokenizer.json) as Qwen3-Reranker: the score of a (query,
 document) prompt is softmax([logit_no, logit_yes])[yes] at the last position.
@@ -88,70 +84,73 @@ Training draws for every record a group of --group prompts afresh each step
 softmax of the log-odds, with AdamW and cosine decay from --lr after a 5%
 warmup. Records come from strata export reranker-data. Checkpoints hold only
 the adapters; RUNDIR/best is the best val group accuracy. Fold them into the
-base with strata merge-lora, then strata export onnx.`,
-		Args: cobra.ExactArgs(1),
+base with strata merge-lora, then strata export onnx.`
+
+func newTrainLLMRerankerCmd(u *ui) *cobra.Command {
+	var o trainLLMRerankerOptions
+	cmd := &cobra.Command{
+		Use:   "llm-reranker WORKSPACE --base DIR --records FILE [--val-records FILE]",
+		Short: "LoRA listwise fine-tuning of a Qwen3 reranker on GRASP stage-3 records",
+		Long:  trainLLMRerankerLong,
+		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if base == "" || records == "" {
-				return fmt.Errorf("--base and --records are required")
-			}
-			m, err := llmrerank.LoadQwen3Dir(base)
-			if err != nil {
-				return err
-			}
-			tok, err := bpe.Load(filepath.Join(base, "tokenizer.json"))
-			if err != nil {
-				return err
-			}
-			tr, err := reranker.ReadRecords(records)
-			if err != nil {
-				return err
-			}
-			var va []reranker.Record
-			if valRecords != "" {
-				if va, err = reranker.ReadRecords(valRecords); err != nil {
-					return err
-				}
-			}
-			o.Instruction = reranker.DefaultInstruction
-			if s, ok := reranker.Instructions[preset]; ok {
-				o.Instruction = s
-			}
-			if o.BaseDir, err = filepath.Abs(base); err != nil {
-				return err
-			}
-			dir := f.out
-			if dir == "" {
-				dir = filepath.Join(args[0], "runs", "llm-reranker")
-			}
-			o.Train = f.cfg
-			o.Run = train.Options{RunDir: dir, Fingerprint: "records:" + filepath.Base(records), Resume: f.resume}
-			if u.tty {
-				o.Run.Log = u.err
-			}
-			u.stage("fine-tuning on %d records into %s", len(tr), dir)
-			_, res, err := train.TrainLLMReranker(cmd.Context(), m, tok, tr, va, o)
-			if err != nil {
-				return err
-			}
-			if len(va) == 0 {
-				fmt.Fprintf(u.out, "trained the LLM reranker's adapters: %d steps (%s); no validation records, so %s is the last checkpoint\n", res.Steps, res.Stopped, res.Best)
-			} else {
-				fmt.Fprintf(u.out, "trained the LLM reranker's adapters: %d steps (%s), best %s (val group accuracy %.4f)\n", res.Steps, res.Stopped, res.Best, res.BestValue)
-			}
-			return nil
+			o.WS = args[0]
+			return runTrainLLMReranker(cmd.Context(), u, o)
 		},
 	}
-	f.bind(cmd, 1, 4, 3e-5)
+	o.Flags.bind(cmd, 1, 4, 3e-5)
 	fl := cmd.Flags()
-	fl.StringVar(&base, "base", "", "Qwen3 checkpoint directory")
-	fl.StringVar(&records, "records", "", "training records (strata export reranker-data)")
-	fl.StringVar(&valRecords, "val-records", "", "validation records")
-	fl.StringVar(&preset, "instruction", "", "per-data-set instruction: amazon, mag or prime (default a generic one)")
-	fl.IntVar(&o.LoRA.Rank, "rank", 32, "LoRA rank")
-	fl.Float64Var(&o.LoRA.Alpha, "alpha", 64, "LoRA alpha")
-	fl.IntVar(&o.Group, "group", 24, "prompts per listwise group (one positive)")
-	fl.IntVar(&o.MaxLen, "max-len", 512, "prompt tokens; the document is truncated to fit")
+	fl.StringVar(&o.Base, "base", "", "Qwen3 checkpoint directory")
+	fl.StringVar(&o.Records, "records", "", "training records (strata export reranker-data)")
+	fl.StringVar(&o.ValRecords, "val-records", "", "validation records")
+	fl.StringVar(&o.Instruction, "instruction", "", "per-data-set instruction: amazon, mag or prime (default a generic one)")
+	fl.IntVar(&o.Train.LoRA.Rank, "rank", 32, "LoRA rank")
+	fl.Float64Var(&o.Train.LoRA.Alpha, "alpha", 64, "LoRA alpha")
+	fl.IntVar(&o.Train.Group, "group", 24, "prompts per listwise group (one positive)")
+	fl.IntVar(&o.Train.MaxLen, "max-len", 512, "prompt tokens; the document is truncated to fit")
 	return cmd
+}
+
+func runTrainLLMReranker(ctx context.Context, u *ui, o trainLLMRerankerOptions) error {
+	if o.Base == "" || o.Records == "" {
+		return fmt.Errorf("--base and --records are required")
+	}
+	m, err := llmrerank.LoadQwen3Dir(o.Base)
+	if err != nil {
+		return err
+	}
+	tok, err := bpe.Load(filepath.Join(o.Base, "tokenizer.json"))
+	if err != nil {
+		return err
+	}
+	tr, err := reranker.ReadRecords(o.Records)
+	if err != nil {
+		return err
+	}
+	var va []reranker.Record
+	if o.ValRecords != "" {
+		if va, err = reranker.ReadRecords(o.ValRecords); err != nil {
+			return err
+		}
+	}
+	o.Train.Instruction = cmp.Or(reranker.Instructions[o.Instruction], reranker.DefaultInstruction)
+	if o.Train.BaseDir, err = filepath.Abs(o.Base); err != nil {
+		return err
+	}
+	dir := cmp.Or(o.Flags.out, filepath.Join(o.WS, "runs", "llm-reranker"))
+	o.Train.Train = o.Flags.cfg
+	o.Train.Run = train.Options{RunDir: dir, Fingerprint: "records:" + filepath.Base(o.Records), Resume: o.Flags.resume, Log: u.log()}
+	u.stage("fine-tuning on %d records into %s", len(tr), dir)
+	_, res, err := train.TrainLLMReranker(ctx, m, tok, tr, va, o.Train)
+	if err != nil {
+		return err
+	}
+	if len(va) == 0 {
+		fmt.Fprintf(u.out, "trained the LLM reranker's adapters: %d steps (%s); no validation records, so %s is the last checkpoint\n", res.Steps, res.Stopped, res.Best)
+	} else {
+		fmt.Fprintf(u.out, "trained the LLM reranker's adapters: %d steps (%s), best %s (val group accuracy %.4f)\n", res.Steps, res.Stopped, res.Best, res.BestValue)
+	}
+	return nil
 }
 
 func newMergeLoRACmd(u *ui) *cobra.Command {
@@ -185,83 +184,47 @@ func newMergeLoRACmd(u *ui) *cobra.Command {
 	return cmd
 }
 
-func newExportONNXCmd(u *ui) *cobra.Command {
-	var model, out, firstStage, preset string
-	var spec llmrerank.RerankerSpec
-	cmd := &cobra.Command{
-		Use:   "onnx --model DIR --out DIR [--first-stage RUNDIR]",
-		Short: "Export a Qwen3 reranker as an ONNX graph for ONNX Runtime (opset 23)",
-		Long: `Write OUT/model.onnx (IR 11, opset 23: RMSNormalization, RotaryEmbedding,
+type exportONNXOptions struct {
+	Model, Out, Instruction string
+	Spec                    llmrerank.RerankerSpec
+}
+
+const exportONNXLong = `Write OUT/model.onnx (IR 11, opset 23: RMSNormalization, RotaryEmbedding,
 Attention; inputs input_ids, position_ids and last_index, output the yes
 score), OUT/tokenizer.json and OUT/reranker.json. With --first-stage, OUT is
 a model that strata eval --model, pipelines and strata train grasp --stage3
 load: it reranks the top --top-n candidates of the first stage's ranking
 with ONNX Runtime (--threads; --cuda uses the CUDA execution provider, which
-needs ONNX Runtime's GPU library in STRATA_ORT_LIB).`,
-		Args: cobra.NoArgs,
+needs ONNX Runtime's GPU library in STRATA_ORT_LIB).`
+
+func newExportONNXCmd(u *ui) *cobra.Command {
+	var o exportONNXOptions
+	cmd := &cobra.Command{
+		Use:   "onnx --model DIR --out DIR [--first-stage RUNDIR]",
+		Short: "Export a Qwen3 reranker as an ONNX graph for ONNX Runtime (opset 23)",
+		Long:  exportONNXLong,
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if model == "" || out == "" {
+			if o.Model == "" || o.Out == "" {
 				return fmt.Errorf("--model and --out are required")
 			}
-			m, err := llmrerank.LoadQwen3Dir(model)
-			if err != nil {
+			o.Spec.Instruction = cmp.Or(reranker.Instructions[o.Instruction], reranker.DefaultInstruction)
+			if err := llmrerank.Export(o.Model, o.Out, o.Spec); err != nil {
 				return err
 			}
-			tok, err := bpe.Load(filepath.Join(model, "tokenizer.json"))
-			if err != nil {
-				return err
-			}
-			yes, ok1 := tok.ID("yes")
-			no, ok2 := tok.ID("no")
-			if !ok1 || !ok2 {
-				return fmt.Errorf("the tokenizer has no yes/no tokens")
-			}
-			g, err := onnx.Qwen3Graph(m, yes, no, m.Cfg.MaxPositions)
-			if err != nil {
-				return err
-			}
-			if err := os.MkdirAll(out, 0o755); err != nil {
-				return err
-			}
-			if err := g.Save(filepath.Join(out, "model.onnx")); err != nil {
-				return err
-			}
-			b, err := os.ReadFile(filepath.Join(model, "tokenizer.json"))
-			if err != nil {
-				return err
-			}
-			if err := atomicfile.WriteFile(filepath.Join(out, "tokenizer.json"), func(w io.Writer) error { _, err := w.Write(b); return err }); err != nil {
-				return err
-			}
-			spec.Instruction = reranker.DefaultInstruction
-			if s, ok := reranker.Instructions[preset]; ok {
-				spec.Instruction = s
-			}
-			if firstStage != "" {
-				spec.FirstStage = firstStage // a method name, or a model path made absolute
-				if _, err := os.Stat(firstStage); err == nil {
-					if spec.FirstStage, err = filepath.Abs(firstStage); err != nil {
-						return err
-					}
-				}
-				js, _ := json.MarshalIndent(spec, "", "  ")
-				if err := atomicfile.WriteFile(filepath.Join(out, llmrerank.RerankerSpecFile), func(w io.Writer) error { _, err := w.Write(js); return err }); err != nil {
-					return err
-				}
-			}
-			fmt.Fprintf(u.out, "exported %s to %s\n", model, filepath.Join(out, "model.onnx"))
+			fmt.Fprintf(u.out, "exported %s to %s\n", o.Model, filepath.Join(o.Out, "model.onnx"))
 			return nil
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&model, "model", "", "Qwen3 checkpoint directory (merged)")
-	f.StringVar(&out, "out", "", "output directory")
-	f.StringVar(&firstStage, "first-stage", "", "model or run whose ranking the reranker reranks")
-	f.StringVar(&preset, "instruction", "", "per-data-set instruction: amazon, mag or prime")
-	f.IntVar(&spec.MaxLen, "max-len", 512, "prompt tokens")
-	f.IntVar(&spec.TopN, "top-n", 20, "candidates reranked per query")
-	f.IntVar(&spec.Batch, "batch", 8, "prompts per ONNX Runtime run")
-	f.IntVar(&spec.Threads, "threads", 0, "ONNX Runtime intra-op threads (0: its default)")
-	f.BoolVar(&spec.CUDA, "cuda", false, "use ONNX Runtime's CUDA execution provider")
+	f.StringVar(&o.Model, "model", "", "Qwen3 checkpoint directory (merged)")
+	f.StringVar(&o.Out, "out", "", "output directory")
+	f.StringVar(&o.Spec.FirstStage, "first-stage", "", "model or run whose ranking the reranker reranks")
+	f.StringVar(&o.Instruction, "instruction", "", "per-data-set instruction: amazon, mag or prime")
+	f.IntVar(&o.Spec.MaxLen, "max-len", 512, "prompt tokens")
+	f.IntVar(&o.Spec.TopN, "top-n", 20, "candidates reranked per query")
+	f.IntVar(&o.Spec.Batch, "batch", 8, "prompts per ONNX Runtime run")
+	f.IntVar(&o.Spec.Threads, "threads", 0, "ONNX Runtime intra-op threads (0: its default)")
+	f.BoolVar(&o.Spec.CUDA, "cuda", false, "use ONNX Runtime's CUDA execution provider")
 	return cmd
 }

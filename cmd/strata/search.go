@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -22,10 +23,14 @@ type searchHit struct {
 	Score float32 `json:"score"`
 }
 
+type searchOptions struct {
+	WS, Query, Field string
+	K                int
+	JSON, Dense      bool
+}
+
 func newSearchCmd(u *ui) *cobra.Command {
-	var field string
-	var k int
-	var asJSON, dense bool
+	var o searchOptions
 	cmd := &cobra.Command{
 		Use:   `search WORKSPACE "query text"`,
 		Short: "BM25 search over whole documents or one text field",
@@ -37,62 +42,75 @@ the workspace's dense channel (exact top-k, blocked GEMM on all cores).`,
   strata search ws "Acme" --field name`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if k < 1 {
-				return fmt.Errorf("-k %d: want at least 1", k)
-			}
-			ws, err := workspace.Load(args[0])
-			if err != nil {
-				return err
-			}
-			defer ws.Close()
-			var hits []index.Hit
-			if dense {
-				d, err := infer.LoadDense(ws)
-				if err != nil {
-					return err
-				}
-				v, err := d.QueryVector(data.Query{ID: -1, Text: args[1]})
-				if err != nil {
-					return err
-				}
-				res, err := index.SearchDense(cmd.Context(), d.Docs, &index.Matrix{Rows: 1, Dim: len(v), Data: v}, k, ws.CandMask, index.DenseConfig{})
-				if err != nil {
-					return err
-				}
-				hits = res[0]
-				field = "dense"
-			} else if field == workspace.DocField {
-				hits = ws.SearchDoc(args[1], k)
-			} else {
-				ix, ok := ws.Fields[field]
-				if !ok {
-					return fmt.Errorf("--field %q: have %s, %s", field, workspace.DocField, strings.Join(ws.FieldNames(), ", "))
-				}
-				hits = ix.Search(args[1], k, nil)
-			}
-			out := make([]searchHit, len(hits))
-			for i, h := range hits {
-				n := ws.SKB.Nodes[h.ID]
-				out[i] = searchHit{Rank: i + 1, Node: h.ID, Type: ws.SKB.Schema.NodeTypes[n.Type], Name: n.Name, Score: h.Score}
-			}
-			if asJSON {
-				return json.NewEncoder(u.out).Encode(map[string]any{"query": args[1], "field": field, "hits": out})
-			}
-			if len(out) == 0 {
-				fmt.Fprintln(u.out, "no document matches")
-				return nil
-			}
-			w := tabwriter.NewWriter(u.out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "rank\tnode\ttype\tscore\tname")
-			for _, h := range out {
-				fmt.Fprintf(w, "%d\t%d\t%s\t%.4f\t%s\n", h.Rank, h.Node, h.Type, h.Score, h.Name)
-			}
-			return w.Flush()
+			o.WS, o.Query = args[0], args[1]
+			return runSearch(cmd.Context(), u, o)
 		},
 	}
-	cmd.Flags().StringVar(&field, "field", workspace.DocField, "index to search: doc, name or a text field")
-	cmd.Flags().IntVarP(&k, "k", "k", 10, "number of results")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
-	cmd.Flags().BoolVar(&dense, "dense", false, "search the dense channel instead of BM25")
+	cmd.Flags().StringVar(&o.Field, "field", workspace.DocField, "index to search: doc, name or a text field")
+	cmd.Flags().IntVarP(&o.K, "k", "k", 10, "number of results")
+	cmd.Flags().BoolVar(&o.JSON, "json", false, "print one JSON object")
+	cmd.Flags().BoolVar(&o.Dense, "dense", false, "search the dense channel instead of BM25")
 	return cmd
+}
+
+func runSearch(ctx context.Context, u *ui, o searchOptions) error {
+	if o.K < 1 {
+		return fmt.Errorf("-k %d: want at least 1", o.K)
+	}
+	ws, err := workspace.Load(o.WS)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	hits, err := searchHits(ctx, ws, &o)
+	if err != nil {
+		return err
+	}
+	out := make([]searchHit, len(hits))
+	for i, h := range hits {
+		n := ws.SKB.Nodes[h.ID]
+		out[i] = searchHit{Rank: i + 1, Node: h.ID, Type: ws.SKB.Schema.NodeTypes[n.Type], Name: n.Name, Score: h.Score}
+	}
+	if o.JSON {
+		return json.NewEncoder(u.out).Encode(map[string]any{"query": o.Query, "field": o.Field, "hits": out})
+	}
+	if len(out) == 0 {
+		fmt.Fprintln(u.out, "no document matches")
+		return nil
+	}
+	w := tabwriter.NewWriter(u.out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "rank\tnode\ttype\tscore\tname")
+	for _, h := range out {
+		fmt.Fprintf(w, "%d\t%d\t%s\t%.4f\t%s\n", h.Rank, h.Node, h.Type, h.Score, h.Name)
+	}
+	return w.Flush()
+}
+
+// searchHits runs the search o asks for (o.Field becomes "dense" for a
+// dense search).
+func searchHits(ctx context.Context, ws *workspace.Workspace, o *searchOptions) ([]index.Hit, error) {
+	switch {
+	case o.Dense:
+		o.Field = "dense"
+		d, err := infer.LoadDense(ws)
+		if err != nil {
+			return nil, err
+		}
+		v, err := d.QueryVector(data.Query{ID: -1, Text: o.Query})
+		if err != nil {
+			return nil, err
+		}
+		res, err := index.SearchDense(ctx, d.Docs, &index.Matrix{Rows: 1, Dim: len(v), Data: v}, o.K, ws.CandMask, index.DenseConfig{})
+		if err != nil {
+			return nil, err
+		}
+		return res[0], nil
+	case o.Field == workspace.DocField:
+		return ws.SearchDoc(o.Query, o.K), nil
+	}
+	ix, ok := ws.Fields[o.Field]
+	if !ok {
+		return nil, fmt.Errorf("--field %q: have %s, %s", o.Field, workspace.DocField, strings.Join(ws.FieldNames(), ", "))
+	}
+	return ix.Search(o.Query, o.K, nil), nil
 }

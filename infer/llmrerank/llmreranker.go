@@ -257,3 +257,50 @@ func Records(ctx context.Context, ws *workspace.Workspace, m infer.Method, qs []
 	}
 	return recs, nil
 }
+
+// Export writes a Qwen3 checkpoint directory's reranker as OUT/model.onnx
+// (onnx.Qwen3Graph: the yes score at last_index), OUT/tokenizer.json and,
+// when spec names a first stage (a method, or a model path made absolute),
+// OUT/reranker.json, which makes OUT a model the registry loads.
+func Export(modelDir, out string, spec RerankerSpec) error {
+	m, err := LoadQwen3Dir(modelDir)
+	if err != nil {
+		return err
+	}
+	tok, err := bpe.Load(filepath.Join(modelDir, "tokenizer.json"))
+	if err != nil {
+		return err
+	}
+	yes, ok1 := tok.ID("yes")
+	no, ok2 := tok.ID("no")
+	if !ok1 || !ok2 {
+		return fmt.Errorf("%s: the tokenizer has no yes/no tokens", modelDir)
+	}
+	g, err := onnx.Qwen3Graph(m, yes, no, m.Cfg.MaxPositions)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	if err := g.Save(filepath.Join(out, "model.onnx")); err != nil {
+		return err
+	}
+	b, err := os.ReadFile(filepath.Join(modelDir, "tokenizer.json"))
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(filepath.Join(out, "tokenizer.json"), func(w io.Writer) error { _, err := w.Write(b); return err }); err != nil {
+		return err
+	}
+	if spec.FirstStage == "" {
+		return nil
+	}
+	if _, err := os.Stat(spec.FirstStage); err == nil {
+		if spec.FirstStage, err = filepath.Abs(spec.FirstStage); err != nil {
+			return err
+		}
+	}
+	js, _ := json.MarshalIndent(spec, "", "  ")
+	return atomicfile.WriteFile(filepath.Join(out, RerankerSpecFile), func(w io.Writer) error { _, err := w.Write(js); return err })
+}
