@@ -78,12 +78,7 @@ func (e *Evaluator) Query(ranking []index.Hit, gold []uint32) QueryResult {
 		}
 		scored = append(scored, index.Hit{ID: h.ID, Score: s})
 	}
-	sort.Slice(scored, func(i, j int) bool {
-		if scored[i].Score != scored[j].Score {
-			return scored[i].Score > scored[j].Score
-		}
-		return scored[i].ID < scored[j].ID
-	})
+	index.Sort(scored)
 	pos := make(map[uint32]int, len(scored))
 	for i, h := range scored {
 		pos[h.ID] = i + 1

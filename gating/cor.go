@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"sort"
 
 	"github.com/nlpodyssey/spago/ag"
 	"github.com/nlpodyssey/spago/mat"
@@ -240,12 +239,7 @@ func (r *Retrievers) Inputs(qvec []float32, text string, poolK int, extra []uint
 }
 
 func topK(hs []index.Hit, k int) []index.Hit {
-	sort.Slice(hs, func(i, j int) bool {
-		if hs[i].Score != hs[j].Score {
-			return hs[i].Score > hs[j].Score
-		}
-		return hs[i].ID < hs[j].ID
-	})
+	index.Sort(hs)
 	if len(hs) > k {
 		hs = hs[:k]
 	}

@@ -1,10 +1,8 @@
 package infer
 
 import (
-	"cmp"
 	"context"
 	"io"
-	"slices"
 	"sync"
 
 	"github.com/strata-retrieval/strata/data"
@@ -49,17 +47,9 @@ func PlanFor(ws *workspace.Workspace, q data.Query) (data.Plan, bool) {
 	return p, ok
 }
 
-// CompareHits is the one ranking order: score descending, then node id
-// ascending (STaRK's tie break).
-func CompareHits(a, b index.Hit) int {
-	if c := cmp.Compare(b.Score, a.Score); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.ID, b.ID)
-}
-
-// SortHits sorts hits in ranking order (CompareHits).
-func SortHits(hs []index.Hit) { slices.SortFunc(hs, CompareHits) }
+// SortHits sorts hits in the one ranking order (index.Compare: score
+// descending, then node id ascending, STaRK's tie break).
+func SortHits(hs []index.Hit) { index.Sort(hs) }
 
 // Env is what loading models and methods needs: the workspace, its dense
 // channel (read once, on first use), whether checkpoints trained on other

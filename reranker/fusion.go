@@ -145,27 +145,49 @@ func (e *FusionExample) top(hs []index.Hit) float64 {
 	return 0
 }
 
-// Grids of GRASP's search.
-var (
-	StaticW    = []float64{0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1}
-	StaticK    = []float64{1, 2, 5, 10, 20, 40, 60, 80, 100}
-	DynamicK   = []float64{5, 10, 20, 40, 80, 150, 300}
-	BucketW    = []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1}
-	RiskWeak   = []float64{0.25, 0.5, 0.75, 1}
-	RiskAggr   = []float64{1, 1.25, 1.5, 2}
-	riskNormal = 1.0
-)
+// Grid is the search space of GRASP's fusions; a nil list means GRASP's.
+type Grid struct {
+	StaticW  []float64 `json:"static_w,omitempty"`
+	StaticK  []float64 `json:"static_k,omitempty"`
+	DynamicK []float64 `json:"dynamic_k,omitempty"`
+	BucketW  []float64 `json:"bucket_w,omitempty"`
+	RiskWeak []float64 `json:"risk_weak,omitempty"`
+	RiskAggr []float64 `json:"risk_aggressive,omitempty"`
+}
 
-// SearchStatic picks (w, k) by mean Hit@1 (ties: the earlier grid point)
-// among the settings whose Recall@20 is at least the better branch's; when
-// none keeps it, by Hit@1 alone.
-func SearchStatic(ex []FusionExample) FusionChoice { return searchStatic(ex, true) }
+// WithDefaults fills the lists left nil with GRASP's grids.
+func (g Grid) WithDefaults() Grid {
+	def := func(v *[]float64, d ...float64) {
+		if *v == nil {
+			*v = d
+		}
+	}
+	def(&g.StaticW, 0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1)
+	def(&g.StaticK, 1, 2, 5, 10, 20, 40, 60, 80, 100)
+	def(&g.DynamicK, 5, 10, 20, 40, 80, 150, 300)
+	def(&g.BucketW, 0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1)
+	def(&g.RiskWeak, 0.25, 0.5, 0.75, 1)
+	def(&g.RiskAggr, 1, 1.25, 1.5, 2)
+	return g
+}
+
+// riskNormal is the normal risk level's multiplier.
+const riskNormal = 1.0
+
+// SearchStatic picks (w, k) over g by mean Hit@1 (ties: the earlier grid
+// point) among the settings whose Recall@20 is at least the better
+// branch's; when none keeps it, by Hit@1 alone.
+func SearchStatic(ex []FusionExample, g Grid) FusionChoice {
+	return searchStatic(ex, g.WithDefaults(), true)
+}
 
 // SearchStaticHit1 picks (w, k) by mean Hit@1 alone (GRASP's rule), as for
 // fusing a reranker with stage 2, whose recall stage 2 already fixed.
-func SearchStaticHit1(ex []FusionExample) FusionChoice { return searchStatic(ex, false) }
+func SearchStaticHit1(ex []FusionExample, g Grid) FusionChoice {
+	return searchStatic(ex, g.WithDefaults(), false)
+}
 
-func searchStatic(ex []FusionExample, keepRecall bool) FusionChoice {
+func searchStatic(ex []FusionExample, g Grid, keepRecall bool) FusionChoice {
 	all := make([]int, len(ex))
 	for i := range all {
 		all[i] = i
@@ -173,8 +195,8 @@ func searchStatic(ex []FusionExample, keepRecall bool) FusionChoice {
 	need := floor(ex, all) - 1e-9
 	var best, free FusionChoice
 	best.ValHit1, free.ValHit1 = -1, -1
-	for _, k := range StaticK {
-		for _, w := range StaticW {
+	for _, k := range g.StaticK {
+		for _, w := range g.StaticW {
 			var h, r float64
 			for i := range ex {
 				h += ex[i].hit1(w, k)
@@ -200,7 +222,8 @@ func searchStatic(ex []FusionExample, keepRecall bool) FusionChoice {
 // independently (a query falls in one bucket), by mean Hit@1 among the
 // weights that keep the bucket's Recall@20 at least the better branch's
 // (by Hit@1 alone when none does).
-func SearchDynamic(ex []FusionExample) FusionChoice {
+func SearchDynamic(ex []FusionExample, g Grid) FusionChoice {
+	g = g.WithDefaults()
 	best := FusionChoice{Mode: "dynamic", ValHit1: -1}
 	byBucket := make([][]int, len(Buckets))
 	for i := range ex {
@@ -211,15 +234,15 @@ func SearchDynamic(ex []FusionExample) FusionChoice {
 	for b, idx := range byBucket {
 		need[b] = floor(ex, idx) - 1e-9
 	}
-	for _, k := range DynamicK {
-		for _, mw := range RiskWeak {
-			for _, ma := range RiskAggr {
+	for _, k := range g.DynamicK {
+		for _, mw := range g.RiskWeak {
+			for _, ma := range g.RiskAggr {
 				risk := map[string]float64{data.RiskNoTrade: 0, data.RiskWeak: mw, data.RiskNormal: riskNormal, data.RiskAggressive: ma}
 				c := FusionChoice{Mode: "dynamic", K: k, Risk: risk, Buckets: make([]float64, len(Buckets))}
 				var total float64
 				for b, idx := range byBucket {
 					bestW, bestS, kept := 0.0, -1.0, false
-					for _, w := range BucketW {
+					for _, w := range g.BucketW {
 						var s, r float64
 						for _, i := range idx {
 							wi := min(1, w*risk[ex[i].Risk])

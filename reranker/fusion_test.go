@@ -53,8 +53,8 @@ func TestSearch(t *testing.T) {
 		}
 		ex = append(ex, e)
 	}
-	st := SearchStatic(ex)
-	dy := SearchDynamic(ex)
+	st := SearchStatic(ex, Grid{})
+	dy := SearchDynamic(ex, Grid{})
 	if st.ValHit1 != 0.5 || dy.ValHit1 != 1 || dy.Buckets[0] == 0 || dy.Buckets[4] != 0 {
 		t.Errorf("static %+v dynamic %+v", st, dy)
 	}
@@ -86,7 +86,7 @@ func TestSearch(t *testing.T) {
 	for i := range all {
 		all[i] = i
 	}
-	for _, c := range []FusionChoice{SearchStatic(long), SearchDynamic(long)} {
+	for _, c := range []FusionChoice{SearchStatic(long, Grid{}), SearchDynamic(long, Grid{})} {
 		var r float64
 		for i := range long {
 			r += long[i].recall20(c.Weight(long[i].NCand, long[i].Risk), c.K)

@@ -74,8 +74,8 @@ func FitGrasp(env *infer.Env, o GraspOptions) (*GraspResult, error) {
 		return nil, err
 	}
 	warnNoTrade(o.Warn, ex)
-	cfg.Static = reranker.SearchStatic(ex)
-	cfg.Dynamic = reranker.SearchDynamic(ex)
+	cfg.Static = reranker.SearchStatic(ex, cfg.Grid)
+	cfg.Dynamic = reranker.SearchDynamic(ex, cfg.Grid)
 	cfg.Choice = cfg.Static
 	if cfg.Dynamic.ValHit1 > cfg.Static.ValHit1 {
 		cfg.Choice = cfg.Dynamic
@@ -92,7 +92,7 @@ func FitGrasp(env *infer.Env, o GraspOptions) (*GraspResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		cfg.Stage3Choice = reranker.SearchStaticHit1(ex3)
+		cfg.Stage3Choice = reranker.SearchStaticHit1(ex3, cfg.Grid)
 	}
 	if err := saveGrasp(o.Run, ws.Fingerprint, cfg); err != nil {
 		return nil, err

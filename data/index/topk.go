@@ -1,10 +1,27 @@
 package index
 
+import (
+	"cmp"
+	"slices"
+)
+
 // Hit is one scored document.
 type Hit struct {
 	ID    uint32
 	Score float32
 }
+
+// Compare is the one ranking order of hits: the higher score first, then
+// the lower id (STaRK's tie break). Scores are not NaN.
+func Compare(a, b Hit) int {
+	if c := cmp.Compare(b.Score, a.Score); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.ID, b.ID)
+}
+
+// Sort sorts hits in ranking order (Compare).
+func Sort(hs []Hit) { slices.SortFunc(hs, Compare) }
 
 // better reports whether a ranks before b: higher score, then lower id.
 func better(a, b Hit) bool {

@@ -284,12 +284,7 @@ func (m *Graph) retrievePlan(ctx context.Context, q data.Query) (Result, error) 
 		}
 		res.Hits = append(res.Hits, index.Hit{ID: v, Score: s})
 	}
-	slices.SortFunc(res.Hits, func(a, b index.Hit) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.ID, b.ID)
-	})
+	index.Sort(res.Hits)
 	return res, nil
 }
 

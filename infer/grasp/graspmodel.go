@@ -26,6 +26,8 @@ type Config struct {
 	Stage3Choice reranker.FusionChoice `json:"stage3_choice,omitempty"`
 	// Link sets anchor linking (zero: GRASP's K and τ per match mode).
 	Link LinkConfig `json:"link,omitempty"`
+	// Grid is the fusions' search space (zero: GRASP's grids).
+	Grid reranker.Grid `json:"grid,omitempty"`
 }
 
 // Parts loads the two branches of a GRASP configuration through the

@@ -224,12 +224,7 @@ func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 		}
 		hits = append(hits, index.Hit{ID: m.ws.Candidates[i], Score: score})
 	}
-	slices.SortFunc(hits, func(a, b index.Hit) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.ID, b.ID)
-	})
+	index.Sort(hits)
 	return hits[:min(len(hits), m.Cfg.K)], nil
 }
 

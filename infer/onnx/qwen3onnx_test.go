@@ -47,10 +47,9 @@ func TestQwen3ONNXParity(t *testing.T) {
 	for _, tied := range []bool{true, false} {
 		// The separate-head model is written with external data (as models
 		// over 2 GB are), the tied one inline.
+		save := onnxg.SaveOptions{}
 		if !tied {
-			old := onnxg.ExternalThreshold
-			onnxg.ExternalThreshold = 0
-			defer func() { onnxg.ExternalThreshold = old }()
+			save.ExternalThreshold = -1
 		}
 		m := tinyQwen3(t, tied, 7)
 		g, err := Qwen3Graph(m, yes, no, 0)
@@ -58,7 +57,7 @@ func TestQwen3ONNXParity(t *testing.T) {
 			t.Fatal(err)
 		}
 		path := filepath.Join(t.TempDir(), "model.onnx")
-		if err := g.Save(path); err != nil {
+		if err := g.SaveWith(path, save); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := os.Stat(path + ".data"); tied == (err == nil) {

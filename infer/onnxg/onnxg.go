@@ -144,21 +144,34 @@ func (g *Graph) Marshal() ([]byte, error) {
 	return proto.Marshal(m)
 }
 
-// ExternalThreshold is the initializer size (bytes) above which Save moves
-// the weights to an external data file: protobuf cannot hold a model over
-// 2 GB.
-var ExternalThreshold int64 = 1 << 30
+// DefaultExternalThreshold is the initializer size (bytes) above which
+// Save moves the weights to an external data file: protobuf cannot hold a
+// model over 2 GB.
+const DefaultExternalThreshold int64 = 1 << 30
 
-// Save writes the model atomically. When its initializers exceed
-// ExternalThreshold, their bytes go to PATH.data (ONNX external data,
-// 64-byte aligned) and the model keeps only their locations; such a model
-// must be loaded from its file path.
-func (g *Graph) Save(path string) error {
+// SaveOptions configures SaveWith.
+type SaveOptions struct {
+	// ExternalThreshold: initializers larger in total go to an external
+	// data file (0: DefaultExternalThreshold; negative: always).
+	ExternalThreshold int64
+}
+
+// Save writes the model atomically with the default options (SaveWith).
+func (g *Graph) Save(path string) error { return g.SaveWith(path, SaveOptions{}) }
+
+// SaveWith writes the model atomically. When its initializers exceed the
+// threshold, their bytes go to PATH.data (ONNX external data, 64-byte
+// aligned) and the model keeps only their locations; such a model must be
+// loaded from its file path.
+func (g *Graph) SaveWith(path string, o SaveOptions) error {
+	if o.ExternalThreshold == 0 {
+		o.ExternalThreshold = DefaultExternalThreshold
+	}
 	var total int64
 	for _, t := range g.g.Initializer {
 		total += int64(len(t.RawData))
 	}
-	if total > ExternalThreshold {
+	if total > o.ExternalThreshold {
 		data := path + ".data"
 		loc := filepath.Base(data)
 		err := atomicfile.WriteFile(data, func(w io.Writer) error {

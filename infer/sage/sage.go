@@ -1,7 +1,6 @@
 package sage
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -180,12 +179,7 @@ func (m *Method) prune(q data.Query, nbrs []uint32) ([]index.Hit, error) {
 		}
 		hits[i] = index.Hit{ID: v, Score: s}
 	}
-	slices.SortFunc(hits, func(a, b index.Hit) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.ID, b.ID)
-	})
+	index.Sort(hits)
 	return hits[:min(m.Cfg.Add, len(hits))], nil
 }
 

@@ -1,7 +1,6 @@
 package simgrag
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -311,12 +310,7 @@ func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	for v, s := range best {
 		tail = append(tail, index.Hit{ID: v, Score: floor - 1 + s})
 	}
-	slices.SortFunc(tail, func(a, b index.Hit) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.ID, b.ID)
-	})
+	index.Sort(tail)
 	return append(res.Hits, tail...), nil
 }
 
