@@ -1,10 +1,14 @@
 // Package graphops holds the typed graph of an SKB and the operations on
-// it: typed neighbour queries now; entity linking, plan execution, mixed
-// traversal, expansion and subgraph matching as later work builds them.
+// it: typed and directed neighbour queries, entity linking (Linker over
+// names; MentionIndex over names and alias-like fields), plan execution
+// (MoR's paths with strata's directed, untyped and linked extensions),
+// the plan miner, MoR's mixed traversal, GRASP's plan execution, SAGE's
+// expansion and similarity graph, and SimGRAG's top-k subgraph search.
 //
-// Layout. Node attributes (type, name, text fields) live in a
-// kelindar/column collection whose row index is the node id; the node type
-// is an enum column with one bitmap index per type. Adjacency is CSR over
+// Layout. Node types live in a kelindar/column collection whose row index
+// is the node id (an enum column with one bitmap index per type); names and
+// text fields are read from the SKB's node table, so text of any length
+// imports. Adjacency is CSR over
 // the undirected union of the stored edges: for node v the entries
 // [Off[v], Off[v+1]) hold (neighbour id uint32, relation id uint8) sorted by
 // (relation, neighbour), plus two direction bits per entry (packed) that

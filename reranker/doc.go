@@ -1,4 +1,7 @@
-// Package reranker holds second-stage ranking: MoR trajectory features and
-// reranker, the LLM reranker's prompt, serialization and listwise groups,
-// and fusion (static and plan-conditioned RRF, reranker fusion).
+// Package reranker holds second-stage ranking pieces shared by the methods:
+// fusion (the one weighted reciprocal rank fusion FuseRRF, GRASP's static
+// and plan-conditioned RRF and its grid search), the LLM reranker's
+// prompts, candidate serialization and listwise training records, and the
+// byte-level BPE tokenizer (reranker/bpe). MoR's trajectory reranker lives
+// in models and infer/mor.
 package reranker

@@ -1,7 +1,3 @@
-// Package baseline holds the methods without a trained model: BM25 (STaRK's
-// baseline), the dense channel's cosine, their reciprocal rank fusion
-// (bm25+dense, the seeds of SAGE) and plan execution (oracle-plan,
-// plan-structure, plan-exec).
 package baseline
 
 import (

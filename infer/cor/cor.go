@@ -1,7 +1,3 @@
-// Package cor is CoRAG's cooperative retrievers (CoR) as a method: one
-// textual retriever per candidate node type and one relational retriever
-// per relation, combined by learned gates (gating.CoR); see gating for the
-// model and its paper notes.
 package cor
 
 import (
