@@ -846,7 +846,7 @@ func TestLLMRerankerPipeline(t *testing.T) {
 	}
 	q := ws.SKB.QA.Queries[0]
 	ids, _ := lr.P.IDs(q.Text, "[product] a test document")
-	got, err := lr.Score([][]int{ids})
+	got, err := lr.Score(t.Context(), [][]int{ids})
 	if err != nil {
 		t.Fatal(err)
 	}

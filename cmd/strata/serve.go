@@ -22,12 +22,17 @@ const serveLong = `Serve a pipeline over HTTP:
   POST /v1/score   {"query": "...", "k": 10, "id": 7, "stages": false}
                    -> {"id": 7, "ranking": [{"node", "score", "name"}], "took_ms"}
   GET  /healthz    -> ok
-  GET  /v1/info    -> the pipeline, its models' manifests, the data fingerprint
+  GET  /v1/info    -> the pipeline's stages (kinds, training steps, metrics),
+                      the data fingerprint
 
-Requests carry query text only, never file paths. Bodies over --max-body are
-refused (413), requests over --timeout answer 504, at most --concurrency
-queries are scored at once (the rest wait within their time limit, then 503).
-Ctrl-C or SIGTERM shuts down gracefully, finishing the requests in flight.`
+Requests carry query text only, never file paths; /v1/info names stages by
+what they are, never by where their models live. Bodies over --max-body are
+refused (413), a body with anything after its JSON object is a 400, a request
+not read within --read-timeout is cut off (408), a keep-alive connection idle
+for --idle-timeout is closed. Requests over --timeout answer 504 and their
+ranking is cancelled; at most --concurrency queries are scored at once (the
+rest wait within their time limit, then 503). Ctrl-C or SIGTERM shuts down
+gracefully, finishing the requests in flight within --grace.`
 
 func newServeCmd(u *ui) *cobra.Command {
 	var o serveOptions
@@ -47,7 +52,10 @@ func newServeCmd(u *ui) *cobra.Command {
 	f.StringVar(&o.Pipeline, "pipeline", "", "pipeline file (JSON or YAML), run directory or model bundle (.tar)")
 	f.StringVar(&o.Addr, "addr", "127.0.0.1:8080", "listen address")
 	f.Int64Var(&o.Config.MaxBody, "max-body", 1<<20, "largest request body in bytes")
-	f.DurationVar(&o.Config.Timeout, "timeout", 30*time.Second, "time limit per request")
+	f.DurationVar(&o.Config.Timeout, "timeout", 30*time.Second, "scoring time limit per request")
+	f.DurationVar(&o.Config.ReadTimeout, "read-timeout", 10*time.Second, "time limit for reading a request (headers and body)")
+	f.DurationVar(&o.Config.IdleTimeout, "idle-timeout", 60*time.Second, "close keep-alive connections idle this long")
+	f.DurationVar(&o.Config.Grace, "grace", 30*time.Second, "on shutdown, how long requests in flight may finish")
 	f.IntVar(&o.Config.Concurrency, "concurrency", 16, "queries scored at once")
 	f.IntVar(&o.Config.MaxK, "max-k", 1000, "largest k a request may ask for")
 	f.BoolVar(&o.IgnoreFingerprint, "ignore-fingerprint", false, "accept a bundle made for other data")
@@ -58,12 +66,15 @@ func runServe(ctx context.Context, u *ui, o serveOptions) error {
 	if o.Pipeline == "" {
 		return fmt.Errorf("--pipeline is required")
 	}
+	if err := o.Config.Validate(); err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
 	ws, r, cleanup, err := loadRunner(ctx, o.WS, o.Pipeline, o.IgnoreFingerprint)
 	if err != nil {
 		return err
 	}
 	defer cleanup()
-	err = serve.ListenAndServe(ctx, o.Addr, serve.NewHandler(ws, r, o.Config), 30*time.Second, func(a net.Addr) {
+	err = serve.ListenAndServe(ctx, o.Addr, serve.NewHandler(ws, r, o.Config), o.Config, func(a net.Addr) {
 		fmt.Fprintf(u.out, "serving %s on http://%s (POST /v1/score, GET /healthz, GET /v1/info)\n", r.Name(), a)
 	})
 	if ctx.Err() != nil {

@@ -100,6 +100,9 @@ func (m *Fused) Name() string { return m.Label }
 func (m *Fused) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	lists := make([][]index.Hit, len(m.Methods))
 	for i, mm := range m.Methods {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		hs, err := mm.Rank(ctx, q)
 		if err != nil {
 			return nil, err

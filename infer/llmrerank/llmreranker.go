@@ -191,10 +191,14 @@ func Load(env *infer.Env, dir string) (*LLMReranker, error) {
 
 func (m *LLMReranker) Name() string { return m.label }
 
-// Score runs the ONNX model on prompts in batches.
-func (m *LLMReranker) Score(seqs [][]int) ([]float32, error) {
+// Score runs the ONNX model on prompts in batches; a cancelled ctx stops
+// it between batches.
+func (m *LLMReranker) Score(ctx context.Context, seqs [][]int) ([]float32, error) {
 	out := make([]float32, 0, len(seqs))
 	for lo := 0; lo < len(seqs); lo += m.Spec.Batch {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		hi := min(lo+m.Spec.Batch, len(seqs))
 		s, err := onnx.RunQwen3Session(m.sess, seqs[lo:hi])
 		if err != nil {
@@ -218,7 +222,7 @@ func (m *LLMReranker) Rank(ctx context.Context, q data.Query) ([]index.Hit, erro
 			return nil, err
 		}
 	}
-	scores, err := m.Score(seqs)
+	scores, err := m.Score(ctx, seqs)
 	if err != nil {
 		return nil, err
 	}

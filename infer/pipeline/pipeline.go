@@ -406,8 +406,13 @@ func (r *Runner) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 }
 
 // RankStages ranks a query and also returns each scorer's own scores of
-// the ranked nodes (per-stage scores for analysis).
+// the ranked nodes (per-stage scores for analysis). A cancelled ctx stops
+// it before the next stage (and inside the stages that check it) with
+// ctx's error.
 func (r *Runner) RankStages(ctx context.Context, q data.Query) ([]index.Hit, []map[uint32]float32, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
 	var allow map[uint32]bool
 	if r.candidates != nil {
 		gen, err := r.candidates.Rank(ctx, q)
@@ -431,6 +436,9 @@ func (r *Runner) RankStages(ctx context.Context, q data.Query) ([]index.Hit, []m
 	lists := make([][]index.Hit, len(r.scorers))
 	weights := make([]float64, len(r.scorers))
 	for si, m := range r.scorers {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
 		hs, err := m.Rank(ctx, q)
 		if err != nil {
 			return nil, nil, err
@@ -446,6 +454,9 @@ func (r *Runner) RankStages(ctx context.Context, q data.Query) ([]index.Hit, []m
 		}
 		lists[si] = kept
 		weights[si] = cmp.Or(r.P.Scorers[si].Weight, 1)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
 	}
 	var out []index.Hit
 	switch {

@@ -5,10 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/strata-retrieval/strata/infer/pipeline"
+	"io"
 	"net"
 	"net/http"
+	"path/filepath"
+	"strings"
 	"time"
+
+	"github.com/strata-retrieval/strata/infer/pipeline"
 
 	"github.com/strata-retrieval/strata/checkpoints"
 	"github.com/strata-retrieval/strata/data"
@@ -18,9 +22,19 @@ import (
 // ServeConfig bounds the HTTP service. Zero values mean the defaults.
 type ServeConfig struct {
 	MaxBody     int64         // request body limit in bytes, default 1 MiB
-	Timeout     time.Duration // per-request time limit, default 30 s
-	Concurrency int           // requests scored at once, default 2×cores; more wait
+	Timeout     time.Duration // per-request scoring time limit, default 30 s
+	Concurrency int           // requests scored at once, default 16; more wait
 	MaxK        int           // largest k a request may ask for, default 1000
+	// ReadTimeout bounds reading one request, headers and body, from its
+	// first byte (default 10 s): a client that trickles its request is
+	// cut off (408 when the headers were complete).
+	ReadTimeout time.Duration
+	// IdleTimeout closes a keep-alive connection that sends no new
+	// request for that long (default 60 s).
+	IdleTimeout time.Duration
+	// Grace is how long shutdown waits for requests in flight (default
+	// 30 s); connections still open then are closed.
+	Grace time.Duration
 }
 
 func (c ServeConfig) withDefaults() ServeConfig {
@@ -36,7 +50,31 @@ func (c ServeConfig) withDefaults() ServeConfig {
 	if c.MaxK == 0 {
 		c.MaxK = 1000
 	}
+	if c.ReadTimeout == 0 {
+		c.ReadTimeout = 10 * time.Second
+	}
+	if c.IdleTimeout == 0 {
+		c.IdleTimeout = 60 * time.Second
+	}
+	if c.Grace == 0 {
+		c.Grace = 30 * time.Second
+	}
 	return c
+}
+
+// Validate reports a negative bound (zero means the default).
+func (c ServeConfig) Validate() error {
+	switch {
+	case c.MaxBody < 0:
+		return fmt.Errorf("max body %d: must not be negative", c.MaxBody)
+	case c.Timeout < 0, c.ReadTimeout < 0, c.IdleTimeout < 0, c.Grace < 0:
+		return errors.New("timeouts must not be negative")
+	case c.Concurrency < 0:
+		return fmt.Errorf("concurrency %d: must not be negative", c.Concurrency)
+	case c.MaxK < 0:
+		return fmt.Errorf("max k %d: must not be negative", c.MaxK)
+	}
+	return nil
 }
 
 // ScoreRequest is the body of POST /v1/score. Requests carry query text
@@ -55,28 +93,134 @@ type ScoreResponse struct {
 	TookMS  float64      `json:"took_ms"`
 }
 
-// Info is the answer of GET /v1/info.
+// Info is the answer of GET /v1/info: what the service scores with, and
+// no host path (model stages are named by what they are, and their
+// manifests' configs, which may name directories, are left out).
 type Info struct {
-	Pipeline        *pipeline.Pipeline               `json:"pipeline"`
-	Name            string                           `json:"name"`
-	DataFingerprint string                           `json:"data_fingerprint"`
-	Workspace       string                           `json:"workspace"`
-	Models          map[string]*checkpoints.Manifest `json:"models"`
+	Name            string               `json:"name"`
+	DataFingerprint string               `json:"data_fingerprint"`
+	Workspace       string               `json:"workspace"` // a summary: name and counts
+	Candidates      *StageInfo           `json:"candidates,omitempty"`
+	Scorers         []StageInfo          `json:"scorers"`
+	Fusion          *pipeline.FusionSpec `json:"fusion,omitempty"`
+}
+
+// StageInfo describes one stage of the served pipeline: a named method, or
+// a model with what its manifest says about its training.
+type StageInfo struct {
+	Name            string             `json:"name"`
+	Method          string             `json:"method,omitempty"`
+	Kind            string             `json:"kind,omitempty"`
+	K               int                `json:"k,omitempty"`
+	Weight          float64            `json:"weight,omitempty"`
+	Step            int                `json:"step,omitempty"`
+	Epoch           int                `json:"epoch,omitempty"`
+	Seed            uint64             `json:"seed,omitempty"`
+	DataFingerprint string             `json:"data_fingerprint,omitempty"`
+	Metrics         map[string]float64 `json:"metrics,omitempty"`
+}
+
+// stageInfo describes s, named name.
+func stageInfo(p *pipeline.Pipeline, s pipeline.Stage, name string) StageInfo {
+	si := StageInfo{Name: name, Method: s.Method, K: s.K, Weight: s.Weight}
+	if s.Model == "" {
+		return si
+	}
+	dir := p.ModelPath(s.Model)
+	m, err := checkpoints.ReadManifest(dir)
+	if err != nil {
+		if m, err = checkpoints.ReadManifest(filepath.Join(dir, checkpoints.BestLink)); err != nil {
+			return si
+		}
+	}
+	si.Kind, si.Step, si.Epoch, si.Seed, si.DataFingerprint, si.Metrics = m.Kind, m.Step, m.Epoch, m.Seed, m.DataFingerprint, m.Metrics
+	return si
+}
+
+// NewInfo describes a compiled pipeline over ws (GET /v1/info).
+func NewInfo(ws *workspace.Workspace, r *pipeline.Runner) Info {
+	info := Info{Name: r.Name(), DataFingerprint: ws.Fingerprint, Workspace: ws.String(), Fusion: r.P.Fusion}
+	if c := r.P.Candidates; c != nil {
+		name := c.Method
+		if name == "" {
+			name = "candidates"
+		}
+		ci := stageInfo(r.P, *c, name)
+		info.Candidates = &ci
+	}
+	for i, s := range r.P.Scorers {
+		info.Scorers = append(info.Scorers, stageInfo(r.P, s, r.StageNames()[i]))
+	}
+	return info
+}
+
+// RequestError is a request the service refuses: its HTTP status and why.
+type RequestError struct {
+	Code int
+	Msg  string
+}
+
+func (e *RequestError) Error() string { return e.Msg }
+
+// ReadScoreRequest reads one POST /v1/score body: exactly one JSON object
+// (unknown keys, and anything but white space after it, are a 400), at
+// most maxBody bytes (413), with a non-empty query and k in [1, maxK]
+// (0 means 10). A body that arrives too slowly is a 408. Every error is a
+// *RequestError.
+func ReadScoreRequest(body io.Reader, maxBody int64, maxK int) (ScoreRequest, error) {
+	var sr ScoreRequest
+	dec := json.NewDecoder(http.MaxBytesReader(nil, io.NopCloser(body), maxBody))
+	dec.DisallowUnknownFields()
+	bad := func(err error) (ScoreRequest, error) {
+		var ne net.Error
+		var mb *http.MaxBytesError
+		switch {
+		case errors.As(err, &mb):
+			return ScoreRequest{}, &RequestError{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", maxBody)}
+		case errors.As(err, &ne) && ne.Timeout():
+			return ScoreRequest{}, &RequestError{http.StatusRequestTimeout, "request body not received within the read timeout"}
+		}
+		return ScoreRequest{}, &RequestError{http.StatusBadRequest, "bad request body: " + clipMsg(err.Error())}
+	}
+	if err := dec.Decode(&sr); err != nil {
+		return bad(err)
+	}
+	if tok, err := dec.Token(); err != io.EOF {
+		if err != nil {
+			return bad(err)
+		}
+		return bad(fmt.Errorf("trailing data after the JSON object (%v at offset %d)", tok, dec.InputOffset()))
+	}
+	if sr.Query == "" {
+		return ScoreRequest{}, &RequestError{http.StatusBadRequest, `"query" is required`}
+	}
+	if sr.K == 0 {
+		sr.K = 10
+	}
+	if sr.K < 0 || sr.K > maxK {
+		return ScoreRequest{}, &RequestError{http.StatusBadRequest, fmt.Sprintf(`"k" must be in [1, %d]`, maxK)}
+	}
+	return sr, nil
+}
+
+// clipMsg keeps an error message that quotes the client's bytes short.
+func clipMsg(s string) string {
+	const max = 300
+	if len(s) <= max {
+		return s
+	}
+	return strings.ToValidUTF8(s[:max], "") + "..."
 }
 
 // NewHandler serves a compiled pipeline over HTTP: POST /v1/score,
-// GET /healthz and GET /v1/info.
+// GET /healthz and GET /v1/info. A request's ranking runs under a context
+// that ends at cfg.Timeout or when the client goes away; it holds one of
+// cfg.Concurrency scoring slots until the ranking has returned, so
+// requests that timed out still count until their work stops.
 func NewHandler(ws *workspace.Workspace, r *pipeline.Runner, cfg ServeConfig) http.Handler {
 	cfg = cfg.withDefaults()
 	sem := make(chan struct{}, cfg.Concurrency)
-	info := Info{Pipeline: r.P, Name: r.Name(), DataFingerprint: ws.Fingerprint, Workspace: ws.String(), Models: map[string]*checkpoints.Manifest{}}
-	for _, s := range append(append([]pipeline.Stage{}, r.P.Scorers...), stageOrEmpty(r.P.Candidates)...) {
-		if s.Model != "" {
-			if m, err := checkpoints.ReadManifest(r.P.ModelPath(s.Model)); err == nil {
-				info.Models[s.Model] = m
-			}
-		}
-	}
+	info := NewInfo(ws, r)
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
@@ -87,34 +231,19 @@ func NewHandler(ws *workspace.Workspace, r *pipeline.Runner, cfg ServeConfig) ht
 	})
 	mux.HandleFunc("POST /v1/score", func(w http.ResponseWriter, req *http.Request) {
 		start := time.Now()
+		sr, err := ReadScoreRequest(req.Body, cfg.MaxBody, cfg.MaxK)
+		if err != nil {
+			re := err.(*RequestError)
+			if re.Code == http.StatusRequestTimeout || re.Code == http.StatusRequestEntityTooLarge {
+				w.Header().Set("Connection", "close")
+			}
+			writeError(w, re.Code, re.Msg)
+			return
+		}
 		ctx, cancel := context.WithTimeout(req.Context(), cfg.Timeout)
 		defer cancel()
-		var sr ScoreRequest
-		dec := json.NewDecoder(http.MaxBytesReader(w, req.Body, cfg.MaxBody))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&sr); err != nil {
-			var mb *http.MaxBytesError
-			if errors.As(err, &mb) {
-				writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", cfg.MaxBody))
-				return
-			}
-			writeError(w, http.StatusBadRequest, "bad request body: "+err.Error())
-			return
-		}
-		if sr.Query == "" {
-			writeError(w, http.StatusBadRequest, `"query" is required`)
-			return
-		}
-		if sr.K == 0 {
-			sr.K = 10
-		}
-		if sr.K < 0 || sr.K > cfg.MaxK {
-			writeError(w, http.StatusBadRequest, fmt.Sprintf(`"k" must be in [1, %d]`, cfg.MaxK))
-			return
-		}
 		select {
 		case sem <- struct{}{}:
-			defer func() { <-sem }()
 		case <-ctx.Done():
 			writeError(w, http.StatusServiceUnavailable, "server busy: no scoring slot within the time limit")
 			return
@@ -125,31 +254,17 @@ func NewHandler(ws *workspace.Workspace, r *pipeline.Runner, cfg ServeConfig) ht
 		}
 		done := make(chan result, 1)
 		go func() {
-			hits, per, err := r.RankStages(ctx, data.Query{ID: sr.ID, Text: sr.Query})
-			if err != nil {
-				done <- result{err: err}
-				return
-			}
-			if len(hits) > sr.K {
-				hits = hits[:sr.K]
-			}
-			nodes := make([]rankedNode, len(hits))
-			for i, h := range hits {
-				nodes[i] = rankedNode{Node: h.ID, Score: h.Score, Name: ws.SKB.Nodes[h.ID].Name}
-				if sr.Stages {
-					nodes[i].Stages = map[string]float32{}
-					for si, name := range r.StageNames() {
-						if s, ok := per[si][h.ID]; ok {
-							nodes[i].Stages[name] = s
-						}
-					}
-				}
-			}
-			done <- result{nodes: nodes}
+			defer func() { <-sem }() // the slot is free once the work has stopped
+			nodes, err := rankRequest(ctx, ws, r, sr)
+			done <- result{nodes, err}
 		}()
 		select {
 		case res := <-done:
 			if res.err != nil {
+				if ctx.Err() != nil {
+					writeError(w, http.StatusGatewayTimeout, fmt.Sprintf("scoring took longer than %s", cfg.Timeout))
+					return
+				}
 				writeError(w, http.StatusUnprocessableEntity, res.err.Error())
 				return
 			}
@@ -161,11 +276,31 @@ func NewHandler(ws *workspace.Workspace, r *pipeline.Runner, cfg ServeConfig) ht
 	return mux
 }
 
-func stageOrEmpty(s *pipeline.Stage) []pipeline.Stage {
-	if s == nil {
-		return nil
+// rankRequest ranks one request's query under ctx.
+func rankRequest(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner, sr ScoreRequest) ([]rankedNode, error) {
+	hits, per, err := r.RankStages(ctx, data.Query{ID: sr.ID, Text: sr.Query})
+	if err != nil {
+		return nil, err
 	}
-	return []pipeline.Stage{*s}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if len(hits) > sr.K {
+		hits = hits[:sr.K]
+	}
+	nodes := make([]rankedNode, len(hits))
+	for i, h := range hits {
+		nodes[i] = rankedNode{Node: h.ID, Score: h.Score, Name: ws.SKB.Nodes[h.ID].Name}
+		if sr.Stages {
+			nodes[i].Stages = map[string]float32{}
+			for si, name := range r.StageNames() {
+				if s, ok := per[si][h.ID]; ok {
+					nodes[i].Stages[name] = s
+				}
+			}
+		}
+	}
+	return nodes, nil
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
@@ -178,15 +313,36 @@ func writeError(w http.ResponseWriter, code int, msg string) {
 	writeJSON(w, code, map[string]string{"error": msg})
 }
 
+// NewServer returns the http.Server ListenAndServe runs: h behind cfg's
+// read, idle and write timeouts. Reading a request (headers and body) may
+// take cfg.ReadTimeout; writing its answer may take until cfg.Timeout
+// (plus a margin) after that.
+func NewServer(h http.Handler, cfg ServeConfig) *http.Server {
+	cfg = cfg.withDefaults()
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: cfg.ReadTimeout,
+		ReadTimeout:       cfg.ReadTimeout,
+		WriteTimeout:      cfg.ReadTimeout + cfg.Timeout + 5*time.Second,
+		IdleTimeout:       cfg.IdleTimeout,
+		MaxHeaderBytes:    64 << 10,
+	}
+}
+
 // ListenAndServe serves h on addr until ctx is cancelled, then shuts down
-// gracefully (requests in flight finish within grace). ready, when set, is
-// called with the address once it listens.
-func ListenAndServe(ctx context.Context, addr string, h http.Handler, grace time.Duration, ready func(net.Addr)) error {
+// gracefully: requests in flight finish within cfg.Grace, after which the
+// connections still open are closed and an error says how long it waited.
+// ready, when set, is called with the address once it listens.
+func ListenAndServe(ctx context.Context, addr string, h http.Handler, cfg ServeConfig, ready func(net.Addr)) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	cfg = cfg.withDefaults()
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := NewServer(h, cfg)
 	if ready != nil {
 		ready(ln.Addr())
 	}
@@ -197,10 +353,12 @@ func ListenAndServe(ctx context.Context, addr string, h http.Handler, grace time
 		return err
 	case <-ctx.Done():
 	}
-	sctx, cancel := context.WithTimeout(context.Background(), grace)
+	sctx, cancel := context.WithTimeout(context.Background(), cfg.Grace)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
-		return err
+		srv.Close()
+		<-errc
+		return fmt.Errorf("shutdown: requests still running after %s were cut off: %w", cfg.Grace, err)
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err

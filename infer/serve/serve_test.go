@@ -86,6 +86,8 @@ func TestServe(t *testing.T) {
 		{`{"query": "x", "k": 51}`, 400},
 		{`{"query": "x", "path": "/etc/passwd"}`, 400},
 		{`not json`, 400},
+		{`{"query": "x"} trailing`, 400},
+		{`{"query": "x"}{"query": "y"}`, 400},
 		{`{"query": "` + strings.Repeat("a", 600) + `"}`, 413},
 	} {
 		if code, b := post(t, srv.URL+"/v1/score", c.body); code != c.code {

@@ -1,0 +1,338 @@
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/strata-retrieval/strata/checkpoints"
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/pipeline"
+	"github.com/strata-retrieval/strata/infer/registry"
+	"github.com/strata-retrieval/strata/internal/testws"
+)
+
+// Test methods: "test-block" blocks until its context ends and reports the
+// context's error on blockErrs; "test-sleep" works for sleepFor ignoring
+// its context; "test-count" counts its calls; "test-fail" fails for
+// queries whose text starts with "fail"; model kind "test-kind" loads as
+// test-count.
+var (
+	blockErrs  = make(chan error, 16)
+	sleepFor   = 600 * time.Millisecond
+	countCalls atomic.Int64
+)
+
+type testMethod struct {
+	name string
+	rank func(ctx context.Context, q data.Query) ([]index.Hit, error)
+}
+
+func (m testMethod) Name() string { return m.name }
+func (m testMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
+	return m.rank(ctx, q)
+}
+
+func init() {
+	registry.RegisterMethod("test-block", "test: blocks until its context ends", func(*infer.Env) (infer.Method, error) {
+		return testMethod{"test-block", func(ctx context.Context, _ data.Query) ([]index.Hit, error) {
+			<-ctx.Done()
+			blockErrs <- ctx.Err()
+			return nil, ctx.Err()
+		}}, nil
+	})
+	registry.RegisterMethod("test-sleep", "test: works ignoring its context", func(*infer.Env) (infer.Method, error) {
+		return testMethod{"test-sleep", func(context.Context, data.Query) ([]index.Hit, error) {
+			time.Sleep(sleepFor)
+			return []index.Hit{{ID: 1, Score: 1}}, nil
+		}}, nil
+	})
+	count := func(*infer.Env) (infer.Method, error) {
+		return testMethod{"test-count", func(context.Context, data.Query) ([]index.Hit, error) {
+			countCalls.Add(1)
+			return []index.Hit{{ID: 2, Score: 1}}, nil
+		}}, nil
+	}
+	registry.RegisterMethod("test-count", "test: counts its calls", count)
+	registry.RegisterMethod("test-fail", "test: fails for queries starting with fail", func(*infer.Env) (infer.Method, error) {
+		return testMethod{"test-fail", func(_ context.Context, q data.Query) ([]index.Hit, error) {
+			if strings.HasPrefix(q.Text, "fail") {
+				return nil, fmt.Errorf("query %d: invalid pattern: no anchor", q.ID)
+			}
+			return []index.Hit{{ID: uint32(q.ID % 5), Score: 1}, {ID: uint32(q.ID%5 + 1), Score: 0.5}}, nil
+		}}, nil
+	})
+	registry.Register("test-kind", func(env *infer.Env, _ *registry.Checkpoint) (infer.Method, error) { return count(env) })
+}
+
+func compile(t testing.TB, ws *workspace.Workspace, pj string) *pipeline.Runner {
+	t.Helper()
+	p, err := pipeline.ParsePipeline([]byte(pj), filepath.Join(t.TempDir(), "p.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := p.Compile(infer.NewEnv(context.Background(), ws))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestReadScoreRequest(t *testing.T) {
+	for _, c := range []struct {
+		body string
+		code int
+		msg  string
+		want ScoreRequest
+	}{
+		{`{"query": "boots", "k": 3, "id": 7}`, 0, "", ScoreRequest{ID: 7, Query: "boots", K: 3}},
+		{"{\"query\": \"boots\"}\r\n \t\n", 0, "", ScoreRequest{Query: "boots", K: 10}},
+		{`{"query": "x"} {"query": "y"}`, 400, "trailing data after the JSON object", ScoreRequest{}},
+		{`{"query": "x"}garbage`, 400, "bad request body: invalid character 'g'", ScoreRequest{}},
+		{`{"query": "x"}]`, 400, "bad request body: invalid character ']'", ScoreRequest{}},
+		{`{"query": "x"}"` + strings.Repeat("z", 450) + `"`, 400, "trailing data", ScoreRequest{}},
+		{`{"query": "x"`, 400, "bad request body: unexpected EOF", ScoreRequest{}},
+		{``, 400, "bad request body: EOF", ScoreRequest{}},
+		{`null`, 400, `"query" is required`, ScoreRequest{}},
+		{`{"query": "x", "k": -1}`, 400, `"k" must be in [1, 50]`, ScoreRequest{}},
+		{`{"query": "x", "k": 51}`, 400, `"k" must be in [1, 50]`, ScoreRequest{}},
+		{`{"query": "x", "path": "/etc/passwd"}`, 400, `unknown field "path"`, ScoreRequest{}},
+		{`{"query": "` + strings.Repeat("a", 600) + `"}`, 413, "request body over 512 bytes", ScoreRequest{}},
+		{`{"query": "x"}` + strings.Repeat(" ", 600), 413, "request body over 512 bytes", ScoreRequest{}},
+	} {
+		got, err := ReadScoreRequest(strings.NewReader(c.body), 512, 50)
+		if c.code == 0 {
+			if err != nil || got != c.want {
+				t.Errorf("%.40q: %+v, %v; want %+v", c.body, got, err, c.want)
+			}
+			continue
+		}
+		var re *RequestError
+		if !errors.As(err, &re) || re.Code != c.code || !strings.Contains(re.Msg, c.msg) || len(re.Msg) > 400 {
+			t.Errorf("%.40q: %v, want %d %q", c.body, err, c.code, c.msg)
+		}
+	}
+}
+
+func FuzzReadScoreRequest(f *testing.F) {
+	for _, s := range []string{`{"query": "boots", "k": 3, "id": 7, "stages": true}`, `{"query": "x"} {}`,
+		`{"query": "x"}` + "\n", `{"id": 1e400, "query": "x"}`, `{"query": "\xff\xfe"}`, `[]`, `{"k": 0}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		sr, err := ReadScoreRequest(strings.NewReader(string(b)), 256, 100)
+		if err != nil {
+			var re *RequestError
+			if !errors.As(err, &re) || (re.Code != 400 && re.Code != 413) || len(re.Msg) > 400 {
+				t.Fatalf("error %T %v", err, err)
+			}
+			return
+		}
+		if len(b) > 256 || sr.Query == "" || sr.K < 1 || sr.K > 100 {
+			t.Fatalf("accepted %q as %+v", b, sr)
+		}
+		// What was accepted reads back the same.
+		again, _ := json.Marshal(sr)
+		sr2, err := ReadScoreRequest(strings.NewReader(string(again)), 1<<20, 100)
+		if err != nil || sr2 != sr {
+			t.Fatalf("%q: %+v reads back as %+v, %v", b, sr, sr2, err)
+		}
+	})
+}
+
+// startServer runs ListenAndServe on a free port until the returned stop
+// is called; stop returns ListenAndServe's error and how long it took.
+func startServer(t *testing.T, h http.Handler, cfg ServeConfig) (addr string, stop func() (error, time.Duration)) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	errc := make(chan error, 1)
+	go func() { errc <- ListenAndServe(ctx, "127.0.0.1:0", h, cfg, func(a net.Addr) { ready <- a.String() }) }()
+	select {
+	case addr = <-ready:
+	case err := <-errc:
+		t.Fatal(err)
+	}
+	stopped := false
+	stop = func() (error, time.Duration) {
+		stopped = true
+		t0 := time.Now()
+		cancel()
+		err := <-errc
+		return err, time.Since(t0)
+	}
+	t.Cleanup(func() {
+		if !stopped {
+			stop()
+		}
+	})
+	return addr, stop
+}
+
+// trickle writes b one byte per interval until done is closed or a write
+// fails.
+func trickle(c net.Conn, b []byte, every time.Duration, done chan struct{}) {
+	for _, x := range b {
+		select {
+		case <-done:
+			return
+		case <-time.After(every):
+		}
+		if _, err := c.Write([]byte{x}); err != nil {
+			return
+		}
+	}
+}
+
+func TestServeCutsOffSlowClients(t *testing.T) {
+	ws := testws.Preset(t, "amazon", 300, 20)
+	cfg := ServeConfig{ReadTimeout: 600 * time.Millisecond, IdleTimeout: 600 * time.Millisecond, Grace: 20 * time.Second}
+	addr, stop := startServer(t, NewHandler(ws, compile(t, ws, `{"format":"strata-pipeline/1","scorers":[{"method":"bm25"}]}`), cfg), cfg)
+
+	// closedWithin dials, sends head at once and then tail one byte every
+	// 100 ms, and returns what the server answered and when it closed.
+	closedWithin := func(head, tail string) (string, time.Duration) {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		done := make(chan struct{})
+		defer close(done)
+		t0 := time.Now()
+		c.Write([]byte(head))
+		go trickle(c, []byte(tail), 100*time.Millisecond, done)
+		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		b, _ := io.ReadAll(c)
+		return string(b), time.Since(t0)
+	}
+	// A body trickled a byte every 100 ms (it would take 20 s): a 408 at
+	// the read timeout, and the connection closed.
+	got, took := closedWithin("POST /v1/score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n", `{"query": "`+strings.Repeat("a", 187)+`"}`)
+	if !strings.HasPrefix(got, "HTTP/1.1 408 ") || !strings.Contains(got, "not received within the read timeout") || took < 500*time.Millisecond || took > 3*time.Second {
+		t.Errorf("slow body: after %v got %.200q", took, got)
+	}
+	// Headers trickled: the connection is closed at the read timeout.
+	got, took = closedWithin("POST /v1/score HTTP/1.1\r\n", "Host: x\r\nX-Slow: "+strings.Repeat("b", 200))
+	if took < 500*time.Millisecond || took > 3*time.Second || strings.Contains(got, "200 OK") {
+		t.Errorf("slow headers: closed after %v with %.200q", took, got)
+	}
+	// A keep-alive connection that sends nothing after its request is
+	// closed at the idle timeout.
+	req := "POST /v1/score HTTP/1.1\r\nHost: x\r\nContent-Length: 17\r\n\r\n{\"query\": \"boot\"}"
+	got, took = closedWithin(req, "")
+	if !strings.HasPrefix(got, "HTTP/1.1 200 ") || took < 500*time.Millisecond || took > 3*time.Second {
+		t.Errorf("idle keep-alive: closed after %v with %.200q", took, got)
+	}
+
+	// Shutdown while a client trickles its body: done at the read timeout,
+	// far within the 20 s grace, and without an error.
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	done := make(chan struct{})
+	defer close(done)
+	c.Write([]byte("POST /v1/score HTTP/1.1\r\nHost: x\r\nContent-Length: 200\r\n\r\n{"))
+	go trickle(c, []byte(strings.Repeat(" ", 199)), 100*time.Millisecond, done)
+	time.Sleep(150 * time.Millisecond)
+	if err, took := stop(); err != nil || took > 3*time.Second {
+		t.Errorf("shutdown with a slow client: %v after %v, want nil within the read timeout", err, took)
+	}
+}
+
+func TestServeCancelsTimedOutRanking(t *testing.T) {
+	ws := testws.Preset(t, "amazon", 300, 20)
+	cfg := ServeConfig{Timeout: 200 * time.Millisecond, Concurrency: 1}
+	block := httptest.NewServer(NewHandler(ws, compile(t, ws, `{"format":"strata-pipeline/1","scorers":[{"method":"test-block"},{"method":"test-count"}],"fusion":{"kind":"rrf"}}`), cfg))
+	defer block.Close()
+	countCalls.Store(0)
+	t0 := time.Now()
+	code, b := post(t, block.URL+"/v1/score", `{"query": "boots"}`)
+	if code != http.StatusGatewayTimeout || !strings.Contains(string(b), "scoring took longer than 200ms") {
+		t.Fatalf("blocked ranking: %d %s", code, b)
+	}
+	select {
+	case err := <-blockErrs:
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("the ranking saw %v, want context.DeadlineExceeded", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("the timed-out ranking was not cancelled")
+	}
+	if took := time.Since(t0); took > 2*time.Second {
+		t.Errorf("answered after %v", took)
+	}
+	// The pipeline stopped: its second stage never ran.
+	if n := countCalls.Load(); n != 0 {
+		t.Errorf("the stage after the cancelled one ran %d times", n)
+	}
+
+	// A ranking that ignores its context keeps its scoring slot until it
+	// returns, so --concurrency bounds the work: a second request waits,
+	// finds no slot within its time limit and is refused.
+	sleepFor = 700 * time.Millisecond
+	sleep := httptest.NewServer(NewHandler(ws, compile(t, ws, `{"format":"strata-pipeline/1","scorers":[{"method":"test-sleep"}]}`), cfg))
+	defer sleep.Close()
+	if code, b := post(t, sleep.URL+"/v1/score", `{"query": "boots"}`); code != http.StatusGatewayTimeout {
+		t.Fatalf("slow ranking: %d %s", code, b)
+	}
+	if code, b := post(t, sleep.URL+"/v1/score", `{"query": "boots"}`); code != http.StatusServiceUnavailable || !strings.Contains(string(b), "server busy") {
+		t.Errorf("second request while the first still works: %d %s, want 503", code, b)
+	}
+	time.Sleep(sleepFor)
+	sleepFor = 10 * time.Millisecond
+	if code, b := post(t, sleep.URL+"/v1/score", `{"query": "boots"}`); code != http.StatusOK {
+		t.Errorf("after the work stopped: %d %s", code, b)
+	}
+}
+
+func TestInfoShowsNoHostPaths(t *testing.T) {
+	ws := testws.Preset(t, "amazon", 300, 20)
+	dir := t.TempDir()
+	ck := filepath.Join(dir, "runs", "secret-run", "step-000007")
+	cfg, _ := json.Marshal(map[string]any{"model": map[string]string{"planner": filepath.Join(dir, "planner")}, "train": map[string]string{"out": dir}})
+	if err := checkpoints.Save(ck, &checkpoints.Checkpoint{Manifest: checkpoints.Manifest{Kind: "test-kind", Config: cfg, Step: 7, Epoch: 1, Seed: 3,
+		DataFingerprint: ws.Fingerprint, Metrics: map[string]float64{"val/mrr": 0.25}}}); err != nil {
+		t.Fatal(err)
+	}
+	pj := fmt.Sprintf(`{"format":"strata-pipeline/1","name":"mix","scorers":[{"method":"bm25","weight":2},{"model":%q}],"fusion":{"kind":"rrf"}}`, ck)
+	srv := httptest.NewServer(NewHandler(ws, compile(t, ws, pj), ServeConfig{}))
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/v1/info")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, leak := range []string{dir, "secret-run", "step-000007", "planner", os.TempDir()} {
+		if strings.Contains(string(b), leak) {
+			t.Errorf("/v1/info shows %q: %s", leak, b)
+		}
+	}
+	var info Info
+	if err := json.Unmarshal(b, &info); err != nil {
+		t.Fatal(err)
+	}
+	want := []StageInfo{{Name: "bm25", Method: "bm25", Weight: 2},
+		{Name: "test-count", Kind: "test-kind", Step: 7, Epoch: 1, Seed: 3, DataFingerprint: ws.Fingerprint, Metrics: map[string]float64{"val/mrr": 0.25}}}
+	if info.Name != "mix" || info.Fusion == nil || info.Fusion.Kind != "rrf" || len(info.Scorers) != 2 ||
+		fmt.Sprint(info.Scorers) != fmt.Sprint(want) {
+		t.Errorf("info %+v, want scorers %+v", info, want)
+	}
+}
