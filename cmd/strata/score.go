@@ -52,7 +52,12 @@ FILE is a STaRK-style CSV (id, query[, answer_ids]), JSON lines
 ({"id": 3, "query": "..."}) or plain text (one query per line, ids from 0).
 Queries are scored in chunks on all cores, so memory does not grow with the
 file. A killed run restarted with the same arguments continues where it
-stopped (OUT.progress records how far it got) and produces the same file.`
+stopped (OUT.progress records how far it got) and produces the same file.
+
+A query a method cannot answer (no anchor for a SimGRAG pattern, ...) is
+reported on stderr with its id, written as {"id", "ranking": [], "error"} (no
+lines in a TREC run) and counted in the final line; the run goes on. --out
+may not be the query file.`
 
 func newScoreCmd(u *ui) *cobra.Command {
 	var o scoreOptions
@@ -84,6 +89,9 @@ func runScore(ctx context.Context, u *ui, o scoreOptions) error {
 	if o.Pipeline == "" || o.Queries == "" || o.Out == "" {
 		return fmt.Errorf("--pipeline, --queries and --out are required")
 	}
+	if o.Score.TopK <= 0 {
+		return fmt.Errorf("-k %d: want at least 1 result per query", o.Score.TopK)
+	}
 	ws, r, cleanup, err := loadRunner(ctx, o.WS, o.Pipeline, o.IgnoreFingerprint)
 	if err != nil {
 		return err
@@ -92,15 +100,35 @@ func runScore(ctx context.Context, u *ui, o scoreOptions) error {
 	if u.tty {
 		o.Score.Progress = func(done int) { fmt.Fprintf(u.err, "\rscored %d queries", done) }
 	}
-	n, err := serve.ScoreFile(ctx, ws, r, o.Queries, o.Out, o.Score)
+	shown, cr := 0, map[bool]string{true: "\r"}[u.tty]
+	o.Score.OnError = func(id int, msg string) {
+		if shown++; shown <= maxShownFailures {
+			fmt.Fprintf(u.err, "%squery %d: not answered: %s\n", cr, id, msg)
+		}
+	}
+	rep, err := serve.ScoreFile(ctx, ws, r, o.Queries, o.Out, o.Score)
 	if u.tty {
 		fmt.Fprintln(u.err)
 	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(u.out, "scored %d queries with %s into %s\n", n, r.Name(), o.Out)
+	fmt.Fprintf(u.out, "scored %d queries with %s into %s", rep.Queries, r.Name(), o.Out)
+	if rep.Failed > 0 {
+		fmt.Fprintf(u.out, "; %d could not be answered (%s), first: %s", rep.Failed, failureNote(o.Score.Format), rep.Examples[0])
+	}
+	fmt.Fprintln(u.out)
 	return nil
+}
+
+// maxShownFailures bounds the unanswered queries printed one by one.
+const maxShownFailures = 20
+
+func failureNote(format string) string {
+	if format == "trec" {
+		return "no lines in the run"
+	}
+	return `written with "ranking": [] and their "error"`
 }
 
 type bundleOptions struct{ WS, Pipeline, Out string }

@@ -145,81 +145,115 @@ func (r *QueryReader) Next() (data.Query, error) {
 
 // ScoreOptions controls ScoreFile.
 type ScoreOptions struct {
-	TopK     int    // results per query, default 100
+	TopK     int    // results per query, default 100 (negative: an error)
 	Format   string // "jsonl" (default) or "trec"
 	Stages   bool   // JSONL: add each scorer's own score
 	Force    bool   // replace a finished or foreign output
 	Chunk    int    // queries scored together, default 256
 	Progress func(done int)
+	// OnError, when set, is called (in query order) for each query that
+	// could not be answered, with its id and why.
+	OnError func(id int, msg string)
 	// StopAfter stops (as a kill would) after that many chunks; for tests.
 	StopAfter int
 }
 
-type progressFile struct {
-	Args    string `json:"args"`
-	Queries int    `json:"queries"`
-	Bytes   int64  `json:"bytes"`
+// ScoreReport says what ScoreFile wrote.
+type ScoreReport struct {
+	Queries int // queries written, answered or not
+	// Failed counts the queries a method could not answer (no anchor for
+	// a pattern, ...): JSONL gets {"id", "ranking": [], "error"} for each,
+	// a TREC run no line. Examples holds the first few as "query ID: why".
+	Failed   int
+	Examples []string
 }
+
+// maxExamples bounds ScoreReport.Examples.
+const maxExamples = 5
+
+type progressFile struct {
+	Args     string   `json:"args"`
+	Queries  int      `json:"queries"`
+	Bytes    int64    `json:"bytes"`
+	Failed   int      `json:"failed,omitempty"`
+	Examples []string `json:"examples,omitempty"`
+}
+
+// ErrSameFile is an output path that names the query file itself.
+var ErrSameFile = errors.New("the output is the query file")
 
 // ScoreFile ranks every query of queriesPath with r and writes the results
 // to outPath in query order, chunk by chunk on all cores, so memory does
-// not grow with the number of queries. While it runs, outPath+".progress"
-// records how many queries and bytes are complete; a run restarted with the
-// same arguments truncates outPath to that point and continues, producing
-// the same file as an uninterrupted run. The sidecar is removed at the end.
-func ScoreFile(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner, queriesPath, outPath string, o ScoreOptions) (int, error) {
-	if o.TopK <= 0 {
+// not grow with the number of queries. A query a method cannot answer is
+// written as such (see ScoreReport) and the run goes on; only a cancelled
+// ctx, an unreadable query file or a failed write stop it. While it runs,
+// outPath+".progress" records how many queries and bytes are complete; a
+// run restarted with the same arguments truncates outPath to that point
+// and continues, producing the same file as an uninterrupted run. The
+// sidecar is removed at the end. An outPath that is queriesPath (by any
+// name: a link, a relative path) is refused before anything is written.
+func ScoreFile(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner, queriesPath, outPath string, o ScoreOptions) (ScoreReport, error) {
+	if o.TopK < 0 {
+		return ScoreReport{}, fmt.Errorf("k = %d: want at least 1 result per query", o.TopK)
+	}
+	if o.TopK == 0 {
 		o.TopK = 100
 	}
 	if o.Format == "" {
 		o.Format = "jsonl"
 	}
 	if o.Format != "jsonl" && o.Format != "trec" {
-		return 0, fmt.Errorf("output format %q: want jsonl or trec", o.Format)
+		return ScoreReport{}, fmt.Errorf("output format %q: want jsonl or trec", o.Format)
 	}
 	if o.Chunk <= 0 {
 		o.Chunk = 256
 	}
+	if err := checkNotSame(queriesPath, outPath); err != nil {
+		return ScoreReport{}, err
+	}
 	args, err := scoreArgs(ws, r, queriesPath, o)
 	if err != nil {
-		return 0, err
+		return ScoreReport{}, err
 	}
 	side := outPath + ".progress"
 	var prog progressFile
 	if b, err := os.ReadFile(side); err == nil {
 		if json.Unmarshal(b, &prog) != nil || prog.Args != args {
 			if !o.Force {
-				return 0, fmt.Errorf("%s holds an unfinished run with other arguments (use --force to start over)", outPath)
+				return ScoreReport{}, fmt.Errorf("%s holds an unfinished run with other arguments (use --force to start over)", outPath)
 			}
 			prog = progressFile{}
 		}
 	} else if _, err := os.Stat(outPath); err == nil && !o.Force {
-		return 0, fmt.Errorf("%s exists (use --force to replace it)", outPath)
+		return ScoreReport{}, fmt.Errorf("%s exists (use --force to replace it)", outPath)
 	}
 	prog.Args = args
+	report := func() ScoreReport {
+		return ScoreReport{Queries: prog.Queries, Failed: prog.Failed, Examples: prog.Examples}
+	}
 	flags := os.O_CREATE | os.O_WRONLY
 	if prog.Queries == 0 {
 		flags |= os.O_TRUNC
 	}
 	out, err := os.OpenFile(outPath, flags, 0o644)
 	if err != nil {
-		return 0, err
+		return ScoreReport{}, err
 	}
 	defer out.Close()
 	if err := out.Truncate(prog.Bytes); err != nil {
-		return 0, err
+		return ScoreReport{}, err
 	}
 	if _, err := out.Seek(prog.Bytes, io.SeekStart); err != nil {
-		return 0, err
+		return ScoreReport{}, err
 	}
 	qr, err := OpenQueries(queriesPath)
 	if err != nil {
-		return 0, err
+		return ScoreReport{}, err
 	}
 	defer qr.Close()
 	for i := 0; i < prog.Queries; i++ {
 		if _, err := qr.Next(); err != nil {
-			return 0, fmt.Errorf("%s: fewer queries than the %d already scored: %v", queriesPath, prog.Queries, err)
+			return ScoreReport{}, fmt.Errorf("%s: fewer queries than the %d already scored: %v", queriesPath, prog.Queries, err)
 		}
 	}
 	if o.Progress != nil {
@@ -235,7 +269,7 @@ func ScoreFile(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner,
 				break
 			}
 			if err != nil {
-				return prog.Queries, err
+				return report(), err
 			}
 			batch = append(batch, q)
 		}
@@ -250,38 +284,95 @@ func ScoreFile(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner,
 			}
 		})
 		if err != nil {
-			return prog.Queries, err
+			return report(), err
 		}
 		var buf []byte
-		for i := range batch {
+		for i, q := range batch {
 			if errs[i] != nil {
-				return prog.Queries, fmt.Errorf("query %d: %w", batch[i].ID, errs[i])
+				msg := queryErrorText(q.ID, errs[i])
+				if results[i], err = formatFailure(q.ID, msg, o); err != nil {
+					return report(), err
+				}
+				prog.Failed++
+				if len(prog.Examples) < maxExamples {
+					prog.Examples = append(prog.Examples, fmt.Sprintf("query %d: %s", q.ID, msg))
+				}
+				if o.OnError != nil {
+					o.OnError(q.ID, msg)
+				}
 			}
 			buf = append(buf, results[i]...)
 		}
 		if _, err := out.Write(buf); err != nil {
-			return prog.Queries, err
+			return report(), err
 		}
 		if err := out.Sync(); err != nil {
-			return prog.Queries, err
+			return report(), err
 		}
 		prog.Queries += len(batch)
 		prog.Bytes += int64(len(buf))
 		if err := atomicfile.WriteFile(side, func(w io.Writer) error { return json.NewEncoder(w).Encode(prog) }); err != nil {
-			return prog.Queries, err
+			return report(), err
 		}
 		if o.Progress != nil {
 			o.Progress(prog.Queries)
 		}
 		chunks++
 		if o.StopAfter > 0 && chunks >= o.StopAfter {
-			return prog.Queries, errors.New("stopped (test hook)")
+			return report(), errors.New("stopped (test hook)")
 		}
 	}
 	if err := out.Close(); err != nil {
-		return prog.Queries, err
+		return report(), err
 	}
-	return prog.Queries, os.Remove(side)
+	if err := os.Remove(side); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return report(), err
+	}
+	return report(), nil
+}
+
+// checkNotSame refuses an output path that names the query file.
+func checkNotSame(queriesPath, outPath string) error {
+	qi, err := os.Stat(queriesPath)
+	if err != nil {
+		return err
+	}
+	if oi, err := os.Stat(outPath); err == nil && os.SameFile(qi, oi) {
+		return fmt.Errorf("%s: %w %s: refusing to write over it", outPath, ErrSameFile, queriesPath)
+	}
+	return nil
+}
+
+// queryErrorText is why a query could not be answered, without the
+// "query ID: " a method may already have put in front.
+func queryErrorText(id int, err error) string {
+	msg := err.Error()
+	prefix := fmt.Sprintf("query %d: ", id)
+	for strings.HasPrefix(msg, prefix) {
+		msg = msg[len(prefix):]
+	}
+	const max = 1000
+	if len(msg) > max {
+		msg = strings.ToValidUTF8(msg[:max], "") + fmt.Sprintf("... (%d bytes)", len(msg))
+	}
+	return msg
+}
+
+// formatFailure is the output of a query that could not be answered: a
+// JSONL record with an empty ranking and the error; nothing in a TREC run.
+func formatFailure(id int, msg string, o ScoreOptions) ([]byte, error) {
+	if o.Format == "trec" {
+		return nil, nil
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(struct {
+		ID      int          `json:"id"`
+		Ranking []rankedNode `json:"ranking"`
+		Error   string       `json:"error"`
+	}{id, []rankedNode{}, msg})
+	return buf.Bytes(), err
 }
 
 // scoreArgs fingerprints everything that decides the output.
