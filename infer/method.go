@@ -17,6 +17,15 @@ type Method interface {
 	Rank(ctx context.Context, q data.Query) ([]index.Hit, error)
 }
 
+// Reranker is a method that can also score a candidate pool given to it
+// (GRASP's stage 3 over stage 2's top 100, a pipeline scorer over its
+// candidate stage): Rerank returns the pool's nodes, every one of them,
+// best first.
+type Reranker interface {
+	Method
+	Rerank(ctx context.Context, q data.Query, pool []index.Hit) ([]index.Hit, error)
+}
+
 // FallbackCounter is a method that answers some queries by falling back
 // to BM25 (no usable plan, no pattern). TakeFallbacks returns the count
 // since the last call and resets it.

@@ -1,12 +1,14 @@
 package train
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/strata-retrieval/strata/checkpoints"
 	"github.com/strata-retrieval/strata/data"
@@ -22,6 +24,10 @@ type GraspOptions struct {
 	Config grasp.Config // where the branches come from (MFAR required)
 	Run    Options      // RunDir: where the fitted model goes; Log: progress
 	Split  string       // the split the fusions are fitted on, default "val"
+	// Rule selects the fusions on validation: reranker.RuleHit1 (GRASP's,
+	// the default) or reranker.RuleRecallFloor. The other rule's choice is
+	// reported beside it.
+	Rule string
 	// Warn receives the note when the graph branch has no usable plan for
 	// some validation queries (nil: silent).
 	Warn io.Writer
@@ -30,17 +36,26 @@ type GraspOptions struct {
 // GraspResult is a fitted GRASP and its test rows.
 type GraspResult struct {
 	Config grasp.Config
-	Test   []eval.Summary // graph only, mFAR, both fusions, stage 3 alone and fused
+	// Other is the choice the other selection rule makes (for comparison).
+	Other reranker.FusionChoice
+	// Cells counts the validation queries per n_cand bucket and risk level
+	// under the chosen fusion (GRASP's Figure 2); row len(reranker.Buckets)
+	// holds the queries without a usable plan.
+	Cells [][]int
+	Test  []eval.Summary // graph only, mFAR, fusions, stage 3 alone and fused
 }
 
 // FitGrasp fits GRASP's stage 2 (static and dynamic RRF of the graph
-// branch with mFAR, by validation Hit@1 among settings that keep the
-// validation Recall@20 of the better branch) and, with a stage-3 model,
-// the static RRF of that model with stage 2 (by validation Hit@1). The
-// fitted configuration is saved as a checkpoint of kind grasp in
-// o.Run.RunDir, under the trainers' run-directory rules: a directory that
-// already holds checkpoints is refused, never deleted. The test rows of
-// GRASP's table are evaluated on the test split.
+// branch with mFAR over GRASP's grids, by validation Hit@1 or the rule
+// o.Rule names; the dynamic search also calibrates the risk levels of the
+// planner's plans from its confidence) and, with a stage-3 model, the
+// static RRF of the stage-3 ranking with stage 2 (by validation Hit@1).
+// Stage 3 reranks stage 2's top 100 when the model can rerank a pool
+// (infer.Reranker), else fuses the model's own ranking; Config.Stage3Mode
+// forces one. The fitted configuration is saved as a checkpoint of kind
+// grasp in o.Run.RunDir, under the trainers' run-directory rules: a
+// directory that already holds checkpoints is refused, never deleted. The
+// test rows of GRASP's table are evaluated on the test split.
 func FitGrasp(env *infer.Env, o GraspOptions) (*GraspResult, error) {
 	cfg := o.Config
 	ws := env.WS
@@ -50,8 +65,13 @@ func FitGrasp(env *infer.Env, o GraspOptions) (*GraspResult, error) {
 	if cfg.Planner == "" && cfg.Plans == "" && len(ws.Plans) == 0 {
 		return nil, fmt.Errorf("GRASP's graph branch executes plans, and this workspace has none: train a planner from mined plans (strata mine-plans, strata train planner) and pass --planner, or give a GRASP plans file with --plans")
 	}
-	if o.Split == "" {
-		o.Split = data.SplitVal
+	o.Split = cmp.Or(o.Split, data.SplitVal)
+	o.Rule = cmp.Or(o.Rule, reranker.RuleHit1)
+	if o.Rule != reranker.RuleHit1 && o.Rule != reranker.RuleRecallFloor {
+		return nil, fmt.Errorf("fusion rule %q: want %s or %s", o.Rule, reranker.RuleHit1, reranker.RuleRecallFloor)
+	}
+	if err := cfg.Grid.Check(); err != nil {
+		return nil, err
 	}
 	if err := checkRunDir(o.Run.RunDir); err != nil {
 		return nil, err
@@ -74,37 +94,39 @@ func FitGrasp(env *infer.Env, o GraspOptions) (*GraspResult, error) {
 		return nil, err
 	}
 	warnNoTrade(o.Warn, ex)
-	cfg.Static = reranker.SearchStatic(ex, cfg.Grid)
-	cfg.Dynamic = reranker.SearchDynamic(ex, cfg.Grid)
-	cfg.Choice = cfg.Static
-	if cfg.Dynamic.ValHit1 > cfg.Static.ValHit1 {
-		cfg.Choice = cfg.Dynamic
-	}
-	stage2 := &grasp.Fused{G: g, Text: text, Choice: cfg.Choice}
-	var s3 infer.Method
-	if cfg.Stage3 != "" {
-		if s3, err = registry.Load(env, cfg.Stage3); err != nil {
-			return nil, err
+	logf(o.Run.Log, "searching GRASP's static and dynamic RRF grids\n")
+	pick := func(rule string) (st, dy, ch reranker.FusionChoice) {
+		st, dy = reranker.SearchStatic(ex, cfg.Grid, rule), reranker.SearchDynamic(ex, cfg.Grid, rule)
+		ch = st
+		if dy.ValHit1 > st.ValHit1 {
+			ch = dy
 		}
-		s3 = &grasp.Memo{M: s3}
-		logf(o.Run.Log, "fitting the fusion of stage 3 with stage 2 on %s\n", o.Split)
-		ex3, err := grasp.FusionExamples(env.Ctx, &grasp.RankerBranch{M: s3}, stage2, vqs)
+		return st, dy, ch
+	}
+	res := &GraspResult{}
+	cfg.Static, cfg.Dynamic, cfg.Choice = pick(o.Rule)
+	other := reranker.RuleRecallFloor
+	if o.Rule == reranker.RuleRecallFloor {
+		other = reranker.RuleHit1
+	}
+	_, _, res.Other = pick(other)
+	res.Cells = cells(ex, cfg.Choice)
+	stage2 := &grasp.Fused{G: g, Text: text, Choice: cfg.Choice}
+	rows := []infer.Method{named{g, "graph only (GRASP w/o RR & FS)"}, named{text, "mfar"},
+		named{&grasp.Fused{G: g, Text: text, Choice: cfg.Static}, "fused static (w/o RR)"},
+		named{&grasp.Fused{G: g, Text: text, Choice: cfg.Dynamic}, "fused dynamic (w/o RR)"},
+		named{&grasp.Fused{G: g, Text: text, Choice: res.Other}, "fused " + res.Other.Mode + ", rule " + other + " (w/o RR)"}}
+	if cfg.Stage3 != "" {
+		s3rows, err := fitStage3(env, o, &cfg, stage2, vqs)
 		if err != nil {
 			return nil, err
 		}
-		cfg.Stage3Choice = reranker.SearchStaticHit1(ex3, cfg.Grid)
+		rows = append(rows, s3rows...)
 	}
 	if err := saveGrasp(o.Run, ws.Fingerprint, cfg); err != nil {
 		return nil, err
 	}
-	rows := []infer.Method{named{g, "graph only (GRASP w/o RR & FS)"}, named{text, "mfar"},
-		named{&grasp.Fused{G: g, Text: text, Choice: cfg.Static}, "fused static (w/o RR)"},
-		named{&grasp.Fused{G: g, Text: text, Choice: cfg.Dynamic}, "fused dynamic (w/o RR)"}}
-	if s3 != nil {
-		rows = append(rows, named{s3, "stage 3 alone (" + s3.Name() + ")"},
-			named{&grasp.Fused{G: g, Text: text, Choice: cfg.Choice, Stage3: s3, Stage3Choice: cfg.Stage3Choice}, "fused + stage 3 (" + s3.Name() + ")"})
-	}
-	res := &GraspResult{Config: cfg}
+	res.Config = cfg
 	for _, r := range rows {
 		s, err := SplitSummary(env.Ctx, ws, r, data.SplitTest)
 		if err != nil {
@@ -113,6 +135,70 @@ func FitGrasp(env *infer.Env, o GraspOptions) (*GraspResult, error) {
 		res.Test = append(res.Test, s)
 	}
 	return res, nil
+}
+
+// fitStage3 fits the static RRF of stage 3 with stage 2 in cfg's mode
+// (rerank when the model can, else independent) and returns the rows of
+// stage 3: alone and fused in that mode, and fused in the other mode when
+// the model can do both.
+func fitStage3(env *infer.Env, o GraspOptions, cfg *grasp.Config, stage2 *grasp.Fused, vqs []data.Query) ([]infer.Method, error) {
+	s3, err := registry.Load(env, cfg.Stage3)
+	if err != nil {
+		return nil, err
+	}
+	s3 = &grasp.Memo{M: s3}
+	_, canRerank := s3.(*grasp.Memo).M.(infer.Reranker)
+	modes := []string{grasp.Stage3Independent}
+	switch {
+	case cfg.Stage3Mode == grasp.Stage3Rerank && !canRerank:
+		return nil, fmt.Errorf("GRASP's stage 3 %s cannot rerank a pool (use stage-3 mode %s)", cfg.Stage3, grasp.Stage3Independent)
+	case cfg.Stage3Mode == "" && canRerank, cfg.Stage3Mode == grasp.Stage3Rerank:
+		modes = []string{grasp.Stage3Rerank, grasp.Stage3Independent}
+	case cfg.Stage3Mode != "" && cfg.Stage3Mode != grasp.Stage3Independent:
+		return nil, fmt.Errorf("stage-3 mode %q: want %s or %s", cfg.Stage3Mode, grasp.Stage3Rerank, grasp.Stage3Independent)
+	}
+	cfg.Stage3Mode = modes[0]
+	pool := cmp.Or(cfg.Stage3Pool, grasp.DefaultStage3Pool)
+	var rows []infer.Method
+	for i, mode := range modes {
+		logf(o.Run.Log, "fitting the fusion of stage 3 (%s, %s) with stage 2 on %s\n", s3.Name(), mode, o.Split)
+		branch := &grasp.Stage3Branch{Stage2: stage2, S3: s3, Mode: mode, Pool: pool}
+		ex3, err := grasp.FusionExamples(env.Ctx, branch, stage2, vqs)
+		if err != nil {
+			return nil, err
+		}
+		choice := reranker.SearchStatic(ex3, cfg.Grid, reranker.RuleHit1)
+		what := fmt.Sprintf("stage 2 top %d reranked by %s", pool, s3.Name())
+		if mode == grasp.Stage3Independent {
+			what = "independent " + s3.Name() + " ranking"
+		}
+		if i == 0 {
+			cfg.Stage3Choice = choice
+			rows = append(rows, named{branch, "stage 3 alone (" + what + ")"})
+		}
+		rows = append(rows, named{&grasp.Fused{G: stage2.G, Text: stage2.Text, Choice: stage2.Choice, Stage3: s3, Stage3Mode: mode,
+			Stage3Pool: pool, Stage3Choice: choice}, "fused + stage 3 (" + what + ", RRF)"})
+	}
+	return rows, nil
+}
+
+// cells counts examples per n_cand bucket and risk level under c.
+func cells(ex []reranker.FusionExample, c reranker.FusionChoice) [][]int {
+	out := make([][]int, len(reranker.Buckets)+1)
+	for i := range out {
+		out[i] = make([]int, len(data.RiskLevels))
+	}
+	for _, e := range ex {
+		r := slices.Index(data.RiskLevels, c.RiskLevel(e.Meta))
+		b := reranker.Bucket(e.Meta.NCand)
+		if len(e.Graph) == 0 {
+			b = len(reranker.Buckets)
+		}
+		if r >= 0 {
+			out[b][r]++
+		}
+	}
+	return out
 }
 
 // named relabels a method for a results table.
@@ -127,7 +213,7 @@ func (n named) Name() string { return n.label }
 func warnNoTrade(w io.Writer, ex []reranker.FusionExample) {
 	noTrade := 0
 	for _, e := range ex {
-		if e.Risk == data.RiskNoTrade {
+		if e.Meta.Risk == data.RiskNoTrade {
 			noTrade++
 		}
 	}

@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/reranker"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -17,29 +20,44 @@ import (
 
 type graspOptions struct {
 	WS, Out string
+	Rule    string
 	Config  grasp.Config
 	JSON    bool
 }
 
-const trainGraspLong = `Fit GRASP's stage 2 on the val split and report it on the test split.
+const trainGraspLong = `Fit GRASP's stages 2 and 3 on the val split and report them on the test split.
 
-The graph branch executes each query's GRASP plan on the graph: anchors link
-to the top K nodes of their label whose cosine is at least tau times the best
-(K, tau = 5, 0.95 on names; 10, 0.90 on whole documents), or bind to the nodes
-the planner linked; hops are typed steps, undirected as in GRASP or directed
-as mined plans have them; a target candidate's score is the best sum of
-anchor cosines along a matched path plus the cosine of the plan's relevance
-text with its document. Plans come from a GRASP plans file (--plans: {"q_id",
-"plan"} lines; invalid plans count as no_trade), from the native planner
-(--planner; its template confidence sets the risk level: <0.5 weak, <0.9
-normal, else aggressive), or from the workspace's plans; a workspace with none
-of them is an error.
+Stage 1, the graph branch, executes each query's GRASP plan on the graph:
+anchors link to the top K nodes of their label whose cosine is at least tau
+times the best (K, tau = 5, 0.95 on names; 10, 0.90 on whole documents), or
+bind to the nodes the planner linked; hops are typed steps, undirected as in
+GRASP or directed as mined plans have them; a target candidate's score is the
+best sum of anchor cosines along a matched path plus the cosine of the plan's
+relevance text with its document. Plans come from a GRASP plans file (--plans:
+{"q_id", "plan"} lines with their own risk_level; invalid plans count as
+no_trade), from the native planner (--planner), or from the workspace's plans;
+a workspace with none of them is an error.
 
-Fusion with mFAR's ranking: static RRF w/(k+rank_g) + (1-w)/(k+rank_m), and
-dynamic RRF whose w is w_bucket[n_cand bucket] * m_risk[risk level], both
-searched over GRASP's grids by validation Hit@1 among the settings that keep
-validation Recall@20 at least the better branch's (per n_cand bucket for the
-dynamic one); the better one is saved as RUNDIR/best, which strata eval
+Stage 2 fuses the graph ranking with mFAR's (GRASP section 3.2, appendix A):
+  static RRF   w/(k+rank_g) + (1-w)/(k+rank_m)
+  dynamic RRF  w^/(k+rank_g) + 1/(k+rank_m),  w^ = w_bucket[n_cand bucket] * m_risk[risk]
+w^ is not clipped (w_bucket up to 2, m_risk up to 2); w^ = 0 is pure mFAR. Both
+are grid-searched over the paper's grids by validation Hit@1 (--rule hit1, the
+default) or, with --rule hit1-recall-floor, among the settings that keep the
+validation Recall@20 of the better branch; the other rule's choice is
+reported beside it. The native planner declares no risk level: the dynamic
+search calibrates one from its confidence (the plan ranker's probability of
+the chosen plan) with three cuts at quantiles of the val confidences, searched
+jointly with the weights, so unconfident plans can be no_trade; an empty
+candidate set is no graph ranking, a huge one falls in the >500 bucket.
+
+Stage 3 (--stage3 MODEL): a model that can rerank a pool (MoR, the exported
+LLM reranker) reranks stage 2's top --stage3-pool (default 100, GRASP's), and
+its ranking is fused with stage 2's by static RRF, (w, k) by val Hit@1; the
+table also shows the model's own ranking fused the same way (independent).
+--stage3-mode independent forces the latter for any model.
+
+The better stage 2 (and stage 3) is saved as RUNDIR/best, which strata eval
 --model and pipelines serve. A run directory that already holds checkpoints
 is refused, never replaced.`
 
@@ -60,7 +78,10 @@ func newTrainGraspCmd(u *ui) *cobra.Command {
 	f.StringVar(&o.Config.Planner, "planner", "", "planner run or checkpoint whose plans become GRASP plans")
 	f.StringVar(&o.Config.Plans, "plans", "", "GRASP plans file ({\"q_id\", \"plan\"} lines)")
 	f.StringVar(&o.Out, "out", "", "run directory (default WORKSPACE/runs/grasp)")
-	f.StringVar(&o.Config.Stage3, "stage3", "", "a reranker model (CoR, MoR) to fuse with stage 2 as GRASP's stage 3, (w, k) by val Hit@1")
+	f.StringVar(&o.Config.Stage3, "stage3", "", "a reranker model (MoR, LLM reranker, ...) as GRASP's stage 3, fused with stage 2 by static RRF, (w, k) by val Hit@1")
+	f.StringVar(&o.Config.Stage3Mode, "stage3-mode", "", "rerank (stage 2's pool; the default when the model can) or independent (the model's own ranking)")
+	f.IntVar(&o.Config.Stage3Pool, "stage3-pool", grasp.DefaultStage3Pool, "stage 2 candidates stage 3 reranks")
+	f.StringVar(&o.Rule, "rule", reranker.RuleHit1, "fusion selection on val: hit1 (GRASP's) or hit1-recall-floor")
 	f.BoolVar(&o.JSON, "json", false, "print JSON lines")
 	return cmd
 }
@@ -79,7 +100,7 @@ func runTrainGrasp(ctx context.Context, u *ui, o graspOptions) error {
 		}
 	}
 	run := (&trainFlags{out: o.Out}).options(u, ws, "grasp")
-	res, err := train.FitGrasp(infer.NewEnv(ctx, ws), train.GraspOptions{Config: o.Config, Run: run, Warn: u.err})
+	res, err := train.FitGrasp(infer.NewEnv(ctx, ws), train.GraspOptions{Config: o.Config, Run: run, Rule: o.Rule, Warn: u.err})
 	if err != nil {
 		return err
 	}
@@ -92,15 +113,31 @@ func runTrainGrasp(ctx context.Context, u *ui, o graspOptions) error {
 func printGrasp(u *ui, res *train.GraspResult, asJSON bool) error {
 	cfg := res.Config
 	if asJSON {
-		if err := json.NewEncoder(u.out).Encode(map[string]any{"static": cfg.Static, "dynamic": cfg.Dynamic, "choice": cfg.Choice.Mode}); err != nil {
+		if err := json.NewEncoder(u.out).Encode(map[string]any{"static": cfg.Static, "dynamic": cfg.Dynamic, "choice": cfg.Choice.Mode,
+			"other_rule": res.Other, "stage3": cfg.Stage3Choice, "stage3_mode": cfg.Stage3Mode, "cells": res.Cells}); err != nil {
 			return err
 		}
 		return printSummaries(u.out, res.Test, true)
 	}
 	w := tabwriter.NewWriter(u.out, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(w, "validation (GRASP Table 2):\n  %s\n  %s\nchosen: %s\n", cfg.Static.Describe(), cfg.Dynamic.Describe(), cfg.Choice.Mode)
+	fmt.Fprintf(w, "validation (GRASP Table 2):\n  %s\n  %s\nchosen: %s\nthe other rule would choose: %s\n", cfg.Static.Describe(), cfg.Dynamic.Describe(), cfg.Choice.Mode, res.Other.Describe())
 	if cfg.Stage3 != "" {
-		fmt.Fprintf(w, "stage 3 (%s) fused with stage 2: %s\n", filepath.Base(cfg.Stage3), cfg.Stage3Choice.Describe())
+		fmt.Fprintf(w, "stage 3 (%s, %s) fused with stage 2: %s\n", filepath.Base(cfg.Stage3), cfg.Stage3Mode, cfg.Stage3Choice.Describe())
+	}
+	fmt.Fprintf(w, "\nval queries per n_cand bucket and risk level (GRASP Figure 2):\nbucket\t%s\n", strings.Join(data.RiskLevels, "\t"))
+	for b, row := range res.Cells {
+		name := "no plan"
+		if b < len(reranker.Buckets) {
+			name = fmt.Sprintf("%d-%d", reranker.Buckets[b][0], reranker.Buckets[b][1])
+			if b == len(reranker.Buckets)-1 {
+				name = fmt.Sprintf(">%d", reranker.Buckets[b][0]-1)
+			}
+		}
+		fmt.Fprintf(w, "%s", name)
+		for _, n := range row {
+			fmt.Fprintf(w, "\t%d", n)
+		}
+		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w)
 	w.Flush()

@@ -154,37 +154,37 @@ func (l *Linker) Link(ctx context.Context, a data.GraspAnchor) ([]graphops.Grasp
 	return out, nil
 }
 
-// PlanSource gives a query's GRASP plan.
-type PlanSource func(q data.Query) (data.GraspPlan, error)
+// PlanSource gives a query's GRASP plan and the planner's confidence in
+// it; a negative confidence means the plan declares its own risk level
+// (an LLM's plans file), else stage 2 calibrates the level from the
+// confidence.
+type PlanSource func(q data.Query) (data.GraspPlan, float64, error)
 
-// PlansFromFile serves plans read by data.ReadGraspPlans; queries
-// without one are no_trade.
+// Declared is the confidence of a plan whose risk level is its own.
+const Declared = -1.0
+
+// PlansFromFile serves plans read by data.ReadGraspPlans, with the risk
+// levels they declare; queries without one are no_trade.
 func PlansFromFile(ps map[int]data.GraspPlan) PlanSource {
-	return func(q data.Query) (data.GraspPlan, error) {
+	return func(q data.Query) (data.GraspPlan, float64, error) {
 		if p, ok := ps[q.ID]; ok {
-			return p, nil
+			return p, Declared, nil
 		}
-		return data.GraspPlan{RiskLevel: data.RiskNoTrade}, nil
+		return data.GraspPlan{RiskLevel: data.RiskNoTrade}, Declared, nil
 	}
 }
 
 // PlansFromPlanner converts the native planner's plans (MoR planning
-// graphs). The risk level comes from the planner's confidence in its
-// template: below 0.5 weak, below 0.9 normal, else aggressive.
+// graphs) with its confidence (planner.Predict); stage 2 turns the
+// confidence into a risk level by cuts calibrated on validation. A plan
+// that cannot be converted is no_trade.
 func PlansFromPlanner(p *planner.Planner) PlanSource {
-	return func(q data.Query) (data.GraspPlan, error) {
-		plan, prob, err := p.Predict(q)
+	return func(q data.Query) (data.GraspPlan, float64, error) {
+		plan, conf, err := p.Predict(q)
 		if err != nil {
-			return data.GraspPlan{}, err
+			return data.GraspPlan{}, 0, err
 		}
-		risk := data.RiskAggressive
-		switch {
-		case prob < 0.5:
-			risk = data.RiskWeak
-		case prob < 0.9:
-			risk = data.RiskNormal
-		}
-		return data.PlanToGrasp(plan, risk, p.Workspace().Graph.Resolver()), nil
+		return data.PlanToGrasp(plan, data.RiskNormal, p.Workspace().Graph.Resolver()), float64(conf), nil
 	}
 }
 
@@ -218,11 +218,12 @@ func NewGraph(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChanne
 	return &Graph{ws: ws, d: d, L: l, Plans: plans}, nil
 }
 
-// Result is one query's graph branch.
+// Result is one query's graph branch: its ranking and what stage 2 needs
+// to know of the plan (n_cand, the declared risk level or the planner's
+// confidence).
 type Result struct {
-	Hits  []index.Hit
-	NCand int
-	Risk  string
+	Hits []index.Hit
+	Meta reranker.PlanMeta
 }
 
 // Retrieve runs the plan of q.
@@ -245,12 +246,16 @@ func (m *Graph) Retrieve(ctx context.Context, q data.Query) (Result, error) {
 }
 
 func (m *Graph) retrievePlan(ctx context.Context, q data.Query) (Result, error) {
-	p, err := m.Plans(q)
+	p, conf, err := m.Plans(q)
 	if err != nil {
 		return Result{}, err
 	}
 	if p.RiskLevel == data.RiskNoTrade || p.Validate(&m.ws.SKB.Schema) != nil {
-		return Result{Risk: data.RiskNoTrade}, nil
+		return Result{Meta: reranker.PlanMeta{Risk: data.RiskNoTrade}}, nil
+	}
+	meta := reranker.PlanMeta{Risk: p.RiskLevel, Conf: conf}
+	if conf >= 0 {
+		meta.Risk = ""
 	}
 	anchors := map[string][]graphops.GraspBinding{}
 	for _, a := range p.Anchors {
@@ -270,7 +275,8 @@ func (m *Graph) retrievePlan(ctx context.Context, q data.Query) (Result, error) 
 		}
 		rel = v
 	}
-	res := Result{NCand: len(scores), Risk: p.RiskLevel}
+	meta.NCand = len(scores)
+	res := Result{Meta: meta}
 	for v, s := range scores {
 		if !m.ws.CandMask[v] {
 			continue
@@ -295,22 +301,39 @@ func (m *Graph) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	return r.Hits, err
 }
 
-// Fused is GRASP's stage 2: the graph branch fused with a text
-// ranking (mFAR) by RRF, statically or conditioned on the plan.
+// Stage-3 modes: rerank stage 2's pool (GRASP's), or fuse a ranking the
+// stage-3 model makes on its own.
+const (
+	Stage3Rerank      = "rerank"
+	Stage3Independent = "independent"
+)
+
+// Fused is GRASP's stage 2, the graph branch fused with a text ranking
+// (mFAR) by RRF, statically or conditioned on the plan, and optionally
+// stage 3.
 type Fused struct {
 	G      *Graph
 	Text   infer.Method
 	Choice reranker.FusionChoice
 	Label  string
-	// Stage3, when set, is a reranker whose ranking is fused with stage 2's
-	// by static RRF (Stage3Choice: w on the reranker).
+	// Stage3, when set, reranks stage 2's top Stage3Pool (default 100;
+	// Stage3Mode rerank, which needs an infer.Reranker) or ranks on its own
+	// (independent); its ranking is fused with stage 2's by static RRF
+	// (Stage3Choice: w on the stage-3 ranking).
 	Stage3       infer.Method
+	Stage3Mode   string
+	Stage3Pool   int
 	Stage3Choice reranker.FusionChoice
 }
 
+// DefaultStage3Pool is how many of stage 2's candidates stage 3 reranks
+// (GRASP's top 100).
+const DefaultStage3Pool = 100
+
 func (m *Fused) Name() string { return cmp.Or(m.Label, "grasp") }
 
-func (m *Fused) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
+// Stage2 is stage 2's ranking of q.
+func (m *Fused) Stage2(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	g, err := m.G.Retrieve(ctx, q)
 	if err != nil {
 		return nil, err
@@ -320,16 +343,35 @@ func (m *Fused) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 		return nil, err
 	}
 	infer.SortHits(t)
-	fused := reranker.RRF(g.Hits, t, m.Choice.Weight(g.NCand, g.Risk), m.Choice.K)
-	if m.Stage3 == nil {
-		return fused, nil
+	return m.Choice.Fuse(g.Hits, t, g.Meta), nil
+}
+
+func (m *Fused) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
+	fused, err := m.Stage2(ctx, q)
+	if err != nil || m.Stage3 == nil {
+		return fused, err
 	}
-	r, err := m.Stage3.Rank(ctx, q)
+	r, err := Stage3Ranking(ctx, m.Stage3, m.Stage3Mode, m.Stage3Pool, q, fused)
 	if err != nil {
 		return nil, err
 	}
-	infer.SortHits(r)
 	return reranker.RRF(r, fused, m.Stage3Choice.W, m.Stage3Choice.K), nil
+}
+
+// Stage3Ranking is the stage-3 model's ranking of q given stage 2's: its
+// rerank of stage 2's top pool (mode rerank), or its own ranking
+// (independent).
+func Stage3Ranking(ctx context.Context, s3 infer.Method, mode string, pool int, q data.Query, stage2 []index.Hit) ([]index.Hit, error) {
+	if mode == Stage3Rerank {
+		rr, ok := s3.(infer.Reranker)
+		if !ok {
+			return nil, fmt.Errorf("GRASP's stage 3 %s cannot rerank a pool (use stage-3 mode independent)", s3.Name())
+		}
+		return rr.Rerank(ctx, q, stage2[:min(cmp.Or(pool, DefaultStage3Pool), len(stage2))])
+	}
+	r, err := s3.Rank(ctx, q)
+	infer.SortHits(r)
+	return r, err
 }
 
 // Branch is what FusionExamples fuses: the GRASP graph branch, or any
@@ -355,7 +397,7 @@ func FusionExamples(ctx context.Context, g Branch, text infer.Method, qs []data.
 			return nil, err
 		}
 		infer.SortHits(t)
-		out = append(out, reranker.FusionExample{Graph: r.Hits, Text: t, NCand: r.NCand, Risk: r.Risk, Gold: q.Answers})
+		out = append(out, reranker.FusionExample{Graph: r.Hits, Text: t, Meta: r.Meta, Gold: q.Answers})
 	}
 	return out, nil
 }
@@ -400,25 +442,55 @@ type RankerBranch struct{ M infer.Method }
 func (b *RankerBranch) retrieve(ctx context.Context, q data.Query) (Result, error) {
 	h, err := b.M.Rank(ctx, q)
 	infer.SortHits(h)
-	return Result{Hits: h, NCand: len(h), Risk: data.RiskNormal}, err
+	return Result{Hits: h, Meta: reranker.PlanMeta{NCand: len(h), Risk: data.RiskNormal}}, err
+}
+
+// Stage3Branch is stage 3 as the branch fused with stage 2 (for fitting
+// that fusion): the stage-3 ranking of stage 2's.
+type Stage3Branch struct {
+	Stage2 *Fused
+	S3     infer.Method
+	Mode   string
+	Pool   int
+}
+
+func (b *Stage3Branch) Name() string { return "stage3-" + b.S3.Name() }
+
+// Rank is the stage-3 ranking by itself (the reranked pool, or the
+// model's own ranking).
+func (b *Stage3Branch) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
+	r, err := b.retrieve(ctx, q)
+	return r.Hits, err
+}
+
+func (b *Stage3Branch) retrieve(ctx context.Context, q data.Query) (Result, error) {
+	s2, err := b.Stage2.Stage2(ctx, q)
+	if err != nil {
+		return Result{}, err
+	}
+	h, err := Stage3Ranking(ctx, b.S3, b.Mode, b.Pool, q, s2)
+	return Result{Hits: h, Meta: reranker.PlanMeta{NCand: len(h), Risk: data.RiskNormal}}, err
 }
 
 // Explanation is how GRASP's stage 2 ranked a query: the plan, its
-// candidate count and risk level, the graph branch's fusion weight and the
-// top k.
+// candidate count, the planner's confidence and the risk level, both
+// branches' fusion weights and the top k.
 type Explanation struct {
 	Plan        data.GraspPlan `json:"plan"`
 	NCand       int            `json:"n_cand"`
+	Conf        float64        `json:"planner_confidence"` // negative: the plan declared its risk level
 	Risk        string         `json:"risk_level"`
 	GraphWeight float64        `json:"graph_weight"`
+	TextWeight  float64        `json:"text_weight"`
 	Fusion      string         `json:"fusion"`
 	K           float64        `json:"k"`
+	Stage3      string         `json:"stage3,omitempty"`
 	Top         []index.Hit    `json:"top"`
 }
 
 // Explain implements infer.Explainer.
 func (m *Fused) Explain(ctx context.Context, q data.Query, k int) (infer.Explanation, error) {
-	plan, err := m.G.Plans(q)
+	plan, _, err := m.G.Plans(q)
 	if err != nil {
 		return nil, err
 	}
@@ -430,14 +502,29 @@ func (m *Fused) Explain(ctx context.Context, q data.Query, k int) (infer.Explana
 	if err != nil {
 		return nil, err
 	}
-	return &Explanation{Plan: plan, NCand: r.NCand, Risk: r.Risk, GraphWeight: m.Choice.Weight(r.NCand, r.Risk),
-		Fusion: m.Choice.Mode, K: m.Choice.K, Top: hits[:min(k, len(hits))]}, nil
+	e := &Explanation{Plan: plan, NCand: r.Meta.NCand, Conf: r.Meta.Conf, Risk: m.Choice.RiskLevel(r.Meta),
+		Fusion: m.Choice.Mode, K: m.Choice.K, Top: hits[:min(k, len(hits))]}
+	if r.Meta.Risk != "" {
+		e.Conf = Declared
+	}
+	e.GraphWeight, e.TextWeight = m.Choice.Weights(r.Meta)
+	if m.Stage3 != nil {
+		e.Stage3 = fmt.Sprintf("%s (%s), fused by static RRF w=%.2f k=%g", m.Stage3.Name(), m.Stage3Mode, m.Stage3Choice.W, m.Stage3Choice.K)
+	}
+	return e, nil
 }
 
 // WriteText implements infer.Explanation.
 func (e *Explanation) WriteText(out io.Writer, ws *workspace.Workspace) error {
 	b, _ := json.MarshalIndent(e.Plan, "", "  ")
-	fmt.Fprintf(out, "plan:\n%s\nn_cand %d, risk_level %s: graph weight %.3f (%s RRF, k=%g)\n", b, e.NCand, e.Risk, e.GraphWeight, e.Fusion, e.K)
+	conf := "declared by the plan"
+	if e.Conf >= 0 {
+		conf = fmt.Sprintf("from planner confidence %.3f", e.Conf)
+	}
+	fmt.Fprintf(out, "plan:\n%s\nn_cand %d, risk_level %s (%s): weights graph %.3f, mFAR %.3f (%s RRF, k=%g)\n", b, e.NCand, e.Risk, conf, e.GraphWeight, e.TextWeight, e.Fusion, e.K)
+	if e.Stage3 != "" {
+		fmt.Fprintf(out, "stage 3: %s\n", e.Stage3)
+	}
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "\nrank\tnode\tscore\tname")
 	for i, h := range e.Top {

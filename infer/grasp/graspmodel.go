@@ -1,6 +1,7 @@
 package grasp
 
 import (
+	"cmp"
 	"fmt"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/planner"
@@ -20,9 +21,14 @@ type Config struct {
 	Choice  reranker.FusionChoice `json:"choice"`
 	Static  reranker.FusionChoice `json:"static"`
 	Dynamic reranker.FusionChoice `json:"dynamic"`
-	// Stage3 is a reranker model (CoR, MoR, ...) fused with stage 2 by
-	// static RRF with Stage3Choice.
+	// Stage3 is a reranker model (MoR, the LLM reranker, ...): in mode
+	// rerank it reorders stage 2's top Stage3Pool (default 100), in mode
+	// independent it ranks on its own; either ranking is fused with stage 2
+	// by static RRF with Stage3Choice. Configurations saved before the mode
+	// existed have none and mean independent.
 	Stage3       string                `json:"stage3,omitempty"`
+	Stage3Mode   string                `json:"stage3_mode,omitempty"`
+	Stage3Pool   int                   `json:"stage3_pool,omitempty"`
 	Stage3Choice reranker.FusionChoice `json:"stage3_choice,omitempty"`
 	// Link sets anchor linking (zero: GRASP's K and τ per match mode).
 	Link LinkConfig `json:"link,omitempty"`
@@ -54,12 +60,12 @@ func Parts(env *infer.Env, cfg Config) (*Graph, infer.Method, error) {
 		}
 		plans = PlansFromPlanner(p)
 	default:
-		plans = func(q data.Query) (data.GraspPlan, error) {
+		plans = func(q data.Query) (data.GraspPlan, float64, error) {
 			p, ok := infer.PlanFor(ws, q)
 			if !ok {
-				return data.GraspPlan{RiskLevel: data.RiskNoTrade}, nil
+				return data.GraspPlan{RiskLevel: data.RiskNoTrade}, Declared, nil
 			}
-			return data.PlanToGrasp(p, data.RiskNormal, ws.Graph.Resolver()), nil
+			return data.PlanToGrasp(p, data.RiskNormal, ws.Graph.Resolver()), Declared, nil
 		}
 	}
 	d, err := env.Dense()
@@ -97,7 +103,8 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		f := &Fused{G: g, Text: text, Choice: cfg.Choice, Stage3Choice: cfg.Stage3Choice}
+		f := &Fused{G: g, Text: text, Choice: cfg.Choice, Stage3Choice: cfg.Stage3Choice,
+			Stage3Mode: cmp.Or(cfg.Stage3Mode, Stage3Independent), Stage3Pool: cfg.Stage3Pool}
 		if cfg.Stage3 != "" {
 			if f.Stage3, err = registry.Load(env, cfg.Stage3); err != nil {
 				return nil, fmt.Errorf("GRASP's stage 3 %s: %w", cfg.Stage3, err)

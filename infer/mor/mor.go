@@ -48,34 +48,53 @@ func (f *Features) nodeBM25(query string, v uint32) float32 {
 // their reranker inputs. ok is false when the plan is unusable (the caller
 // falls back to the first stage).
 func (f *Features) Pool(q data.Query, plan data.Plan) ([]uint32, []models.TrajectoryInput, bool, error) {
+	res, ok, err := f.traverse(q, plan)
+	if !ok || err != nil {
+		return nil, nil, ok, err
+	}
+	var ids []uint32
+	for _, h := range res.Pool {
+		if f.ws.CandMask[h.ID] {
+			ids = append(ids, h.ID)
+		}
+	}
+	in, err := f.Inputs(q, res.Trajectories, ids)
+	return ids, in, true, err
+}
+
+func (f *Features) traverse(q data.Query, plan data.Plan) (graphops.TraversalResult, bool, error) {
 	first := f.ws.SearchDoc(q.Text, 100)
 	res, err := graphops.MixedTraversal(f.ws.Graph, f.tm, q.Text, plan, f.cfg, first)
 	if errors.Is(err, graphops.ErrInvalidPlan) {
-		return nil, nil, false, nil
+		return res, false, nil
 	}
-	if err != nil {
-		return nil, nil, false, err
-	}
+	return res, err == nil, err
+}
+
+// Inputs builds the reranker inputs of nodes from their trajectories; a
+// node the traversal did not reach has MoR's trajectory of a textual
+// retrieval: itself, reached by text.
+func (f *Features) Inputs(q data.Query, trajs map[uint32][]graphops.Step, ids []uint32) ([]models.TrajectoryInput, error) {
 	var qv []float32
 	if f.dense != nil {
+		var err error
 		if qv, err = f.dense.QueryVector(q); err != nil {
-			return nil, nil, false, err
+			return nil, err
 		}
 	}
-	var ids []uint32
-	var in []models.TrajectoryInput
-	for _, h := range res.Pool {
-		if !f.ws.CandMask[h.ID] {
-			continue
+	in := make([]models.TrajectoryInput, len(ids))
+	for n, v := range ids {
+		steps := trajs[v]
+		if len(steps) == 0 {
+			steps = []graphops.Step{{Node: v, Type: f.ws.SKB.Nodes[v].Type, Textual: true}}
 		}
-		steps := res.Trajectories[h.ID]
 		if len(steps) > models.TrajLen {
 			steps = steps[len(steps)-models.TrajLen:]
 		}
 		if f.last && len(steps) > 1 {
 			steps = steps[len(steps)-1:]
 		}
-		var x models.TrajectoryInput
+		x := &in[n]
 		for p := range x.Types {
 			x.Types[p] = -1
 		}
@@ -89,12 +108,10 @@ func (f *Features) Pool(q data.Query, plan data.Plan) ([]uint32, []models.Trajec
 			x.TF[models.TrajTF-1-len(steps)+i] = f.nodeBM25(q.Text, s.Node)
 		}
 		if qv != nil {
-			x.TF[models.TrajTF-1] = index.ScoreRows(f.dense.Docs, qv, []uint32{h.ID})[0]
+			x.TF[models.TrajTF-1] = index.ScoreRows(f.dense.Docs, qv, []uint32{v})[0]
 		}
-		ids = append(ids, h.ID)
-		in = append(in, x)
 	}
-	return ids, in, true, nil
+	return in, nil
 }
 
 // Config is a MoR checkpoint's model config.
@@ -116,14 +133,21 @@ type Method struct {
 
 func (m *Method) Name() string { return "mor" }
 
-func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
-	plan, ok := infer.PlanFor(m.F.ws, q)
+// plan is the query's plan: the planner's, else the query's or the
+// workspace's.
+func (m *Method) plan(q data.Query) (data.Plan, bool, error) {
 	if m.Planner != nil {
 		p, _, err := m.Planner.Predict(q)
-		if err != nil {
-			return nil, err
-		}
-		plan, ok = p, true
+		return p, err == nil, err
+	}
+	p, ok := infer.PlanFor(m.F.ws, q)
+	return p, ok, nil
+}
+
+func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
+	plan, ok, err := m.plan(q)
+	if err != nil {
+		return nil, err
 	}
 	if ok {
 		ids, in, usable, err := m.F.Pool(q, plan)
@@ -140,6 +164,43 @@ func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 		}
 	}
 	return m.F.ws.SearchDoc(q.Text, 100), nil
+}
+
+// Rerank scores a given pool (GRASP's stage 3 over stage 2's top 100)
+// with the trajectory reranker: a node MoR's traversal of the query's plan
+// reaches keeps that trajectory, any other node (and every node when the
+// query has no usable plan) the one-step trajectory of a textual
+// retrieval.
+func (m *Method) Rerank(ctx context.Context, q data.Query, pool []index.Hit) ([]index.Hit, error) {
+	plan, ok, err := m.plan(q)
+	if err != nil {
+		return nil, err
+	}
+	var trajs map[uint32][]graphops.Step
+	if ok {
+		res, usable, err := m.F.traverse(q, plan)
+		if err != nil {
+			return nil, err
+		}
+		if usable {
+			trajs = res.Trajectories
+		}
+	}
+	ids := make([]uint32, len(pool))
+	for i, h := range pool {
+		ids[i] = h.ID
+	}
+	in, err := m.F.Inputs(q, trajs, ids)
+	if err != nil {
+		return nil, err
+	}
+	scores := m.Model.Score(in)
+	out := make([]index.Hit, len(ids))
+	for i, v := range ids {
+		out[i] = index.Hit{ID: v, Score: scores[i]}
+	}
+	index.Sort(out)
+	return out, nil
 }
 
 // Explanation is a query's plan and its best candidates with the
@@ -237,7 +298,7 @@ func (e *Explanation) WriteText(out io.Writer, ws *workspace.Workspace) error {
 const Kind = "mor"
 
 var (
-	_ infer.Method    = (*Method)(nil)
+	_ infer.Reranker  = (*Method)(nil)
 	_ infer.Explainer = (*Method)(nil)
 )
 

@@ -22,9 +22,13 @@ const (
 
 // PlanPrediction is a linking planner's answer for one question.
 type PlanPrediction struct {
-	Plan     data.Plan
-	Prob     float32 // the template's probability
-	Template int     // index into Cfg.Templates; -1 without a plan
+	Plan data.Plan
+	Prob float32 // the template's probability
+	// Conf is the planner's confidence in Plan: the plan ranker's softmax
+	// probability of it among the candidates that reach a node, or Prob
+	// without a ranker.
+	Conf     float32
+	Template int // index into Cfg.Templates; -1 without a plan
 	// Reach is the number of candidates the plan reaches (0: no
 	// (template, mentions) pair tried reached one, and Plan is the most
 	// probable of them, or empty when the question names no node).
@@ -319,25 +323,34 @@ func (p *Planner) PredictLinked(q data.Query) (PlanPrediction, error) {
 	if p.Ranker != nil {
 		feats := p.RankFeatures(cs, p.CandidateScorers(cs))
 		best, bs := -1, float32(0)
+		var scores []float32
 		for i, c := range cs {
 			if len(c.Reach) == 0 {
 				continue
 			}
-			if s := p.Ranker.Score(feats[i]); best < 0 || s > bs {
+			s := p.Ranker.Score(feats[i])
+			scores = append(scores, s)
+			if best < 0 || s > bs {
 				best, bs = i, s
 			}
 		}
 		if best >= 0 {
+			var z float64
+			for _, s := range scores {
+				z += math.Exp(float64(s - bs))
+			}
 			c := &cs[best]
-			return PlanPrediction{Plan: c.Plan, Prob: float32(math.Exp(c.TemplateLP)), Template: c.Template, Reach: len(c.Reach)}, nil
+			return PlanPrediction{Plan: c.Plan, Prob: float32(math.Exp(c.TemplateLP)), Conf: float32(1 / z), Template: c.Template, Reach: len(c.Reach)}, nil
 		}
 	}
 	for _, c := range cs {
 		if len(c.Reach) > 0 {
-			return PlanPrediction{Plan: c.Plan, Prob: float32(math.Exp(c.TemplateLP)), Template: c.Template, Reach: len(c.Reach)}, nil
+			pr := float32(math.Exp(c.TemplateLP))
+			return PlanPrediction{Plan: c.Plan, Prob: pr, Conf: pr, Template: c.Template, Reach: len(c.Reach)}, nil
 		}
 	}
-	return PlanPrediction{Plan: cs[0].Plan, Prob: float32(math.Exp(cs[0].TemplateLP)), Template: cs[0].Template}, nil
+	pr := float32(math.Exp(cs[0].TemplateLP))
+	return PlanPrediction{Plan: cs[0].Plan, Prob: pr, Conf: pr, Template: cs[0].Template}, nil
 }
 
 // AnchorGroup is one training example of the anchor scorer: the features

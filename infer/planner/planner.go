@@ -173,11 +173,13 @@ func (p *Planner) Features(q data.Query) ([]float32, []graphops.Mention, error) 
 	return x, ments, nil
 }
 
-// Predict returns the query's plan and the probability of its template.
+// Predict returns the query's plan and the planner's confidence in it:
+// the probability of its template, or with a plan ranker (a linking
+// planner) the ranker's softmax probability of the plan it chose.
 func (p *Planner) Predict(q data.Query) (data.Plan, float32, error) {
 	if p.Cfg.Anchors != nil {
 		r, err := p.PredictLinked(q)
-		return r.Plan, r.Prob, err
+		return r.Plan, r.Conf, err
 	}
 	x, ments, err := p.Features(q)
 	if err != nil {

@@ -1,0 +1,58 @@
+package grasp
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
+)
+
+// reverser reranks a pool by reversing it and ranks on its own as [7, 8].
+type reverser struct{ got []uint32 }
+
+func (r *reverser) Name() string { return "reverser" }
+func (r *reverser) Rank(context.Context, data.Query) ([]index.Hit, error) {
+	return []index.Hit{{ID: 8, Score: 1}, {ID: 7, Score: 2}}, nil
+}
+func (r *reverser) Rerank(_ context.Context, _ data.Query, pool []index.Hit) ([]index.Hit, error) {
+	r.got = nil
+	out := make([]index.Hit, len(pool))
+	for i, h := range pool {
+		r.got = append(r.got, h.ID)
+		out[len(pool)-1-i] = index.Hit{ID: h.ID, Score: float32(i)}
+	}
+	return out, nil
+}
+
+type plain struct{}
+
+func (plain) Name() string                                          { return "plain" }
+func (plain) Rank(context.Context, data.Query) ([]index.Hit, error) { return nil, nil }
+
+func TestStage3Ranking(t *testing.T) {
+	stage2 := make([]index.Hit, 150)
+	for i := range stage2 {
+		stage2[i] = index.Hit{ID: uint32(1000 + i), Score: float32(-i)}
+	}
+	r := &reverser{}
+	got, err := Stage3Ranking(context.Background(), r, Stage3Rerank, 0, data.Query{}, stage2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// GRASP's stage 3 sees stage 2's top 100 in order, and only them.
+	if len(r.got) != 100 || r.got[0] != 1000 || r.got[99] != 1099 || len(got) != 100 || got[0].ID != 1099 {
+		t.Fatalf("pool %d nodes (%v..), ranking %d nodes", len(r.got), r.got[:min(2, len(r.got))], len(got))
+	}
+	if _, err := Stage3Ranking(context.Background(), r, Stage3Rerank, 3, data.Query{}, stage2); err != nil || !slices.Equal(r.got, []uint32{1000, 1001, 1002}) {
+		t.Errorf("pool 3: %v %v", r.got, err)
+	}
+	ind, err := Stage3Ranking(context.Background(), r, Stage3Independent, 0, data.Query{}, stage2)
+	if err != nil || len(ind) != 2 || ind[0].ID != 7 {
+		t.Errorf("independent: %v %v (want the model's own ranking, sorted)", ind, err)
+	}
+	if _, err := Stage3Ranking(context.Background(), plain{}, Stage3Rerank, 0, data.Query{}, stage2); err == nil {
+		t.Error("a model that cannot rerank was accepted in rerank mode")
+	}
+}
