@@ -244,7 +244,16 @@ type KGQAFileSpec struct {
 	Split string // "" when none was given
 }
 
-// ParseKGQAFileSpec splits FILE[:SPLIT] at its last colon.
+// String writes the spec back as FILE[:SPLIT].
+func (s KGQAFileSpec) String() string {
+	if s.Split == "" {
+		return s.Path
+	}
+	return s.Path + ":" + s.Split
+}
+
+// ParseKGQAFileSpec splits FILE[:SPLIT] at its last colon. The split name
+// is checked (CheckSplitName) when the file is imported.
 func ParseKGQAFileSpec(spec string) KGQAFileSpec {
 	if i := strings.LastIndex(spec, ":"); i > 0 {
 		return KGQAFileSpec{Path: spec[:i], Split: spec[i+1:]}
@@ -290,10 +299,21 @@ type KGQAImport struct {
 // and its questions are also spread over train, val and test: MetaQA's by
 // position (SplitByPosition, 60/20/20), PathQuestion's at random
 // (SplitRandom, 80/10/10, seeded by seed), so planners and rerankers can
-// train on part of a file and report on the rest.
+// train on part of a file and report on the rest. Every split name must
+// pass CheckSplitName, checked before any file is read.
 func ImportKGQA(skb *SKB, specs []KGQAFileSpec, seed uint64) (*KGQAImport, error) {
 	imp := &KGQAImport{Plans: map[int]Plan{}, Incomplete: map[int]bool{}}
-	for _, spec := range specs {
+	splits := make([]string, len(specs))
+	for i, spec := range specs {
+		splits[i] = spec.Split
+		if splits[i] == "" {
+			splits[i] = filepath.Base(filepath.Dir(spec.Path)) + "-" + strings.TrimSuffix(strings.TrimPrefix(filepath.Base(spec.Path), "qa_"), ".txt")
+		}
+		if err := CheckSplitName(splits[i]); err != nil {
+			return nil, fmt.Errorf("%s: %w", spec, err)
+		}
+	}
+	for si, spec := range specs {
 		qtype := strings.TrimSuffix(spec.Path, ".txt") + "_qtype.txt"
 		if _, err := os.Stat(qtype); err != nil {
 			qtype = ""
@@ -302,10 +322,7 @@ func ImportKGQA(skb *SKB, specs []KGQAFileSpec, seed uint64) (*KGQAImport, error
 		if err != nil {
 			return nil, err
 		}
-		split := spec.Split
-		if split == "" {
-			split = filepath.Base(filepath.Dir(spec.Path)) + "-" + strings.TrimSuffix(strings.TrimPrefix(filepath.Base(spec.Path), "qa_"), ".txt")
-		}
+		split := splits[si]
 		res := KGQAFileResult{File: spec.Path, Format: format, Split: split, Stats: KGQAToQA(skb, split, qs)}
 		added := skb.QA.Queries[len(skb.QA.Queries)-len(qs):]
 		ids := make([]int, len(added))

@@ -3,6 +3,8 @@ package data
 import (
 	"fmt"
 	"sort"
+	"strings"
+	"unicode/utf8"
 )
 
 // Split names.
@@ -74,6 +76,61 @@ func (qa *QA) SplitNames() []string {
 		out = append(out, SplitHuman)
 	}
 	return out
+}
+
+// MaxSplitName bounds the length of a split name in bytes.
+const MaxSplitName = 200
+
+// CheckSplitName reports a split name that could not be written safely as
+// split/<name>.index below an export directory. A name is one or more
+// components separated by '/' (MetaQA's "1-hop-dev/test-reachable" is
+// written as split/1-hop-dev/test-reachable.index); a component is not
+// empty, "." or "..", does not end in ".index", and holds no backslash and
+// no control character; the whole is valid UTF-8 of at most MaxSplitName
+// bytes. The error wraps ErrSyntax.
+func CheckSplitName(name string) error {
+	bad := func(why string) error {
+		return fmt.Errorf("split name %s: %w: %s", quoteClip(name), ErrSyntax, why)
+	}
+	switch {
+	case name == "":
+		return bad("empty")
+	case len(name) > MaxSplitName:
+		return bad(fmt.Sprintf("%d bytes, at most %d", len(name), MaxSplitName))
+	case !utf8.ValidString(name):
+		return bad("not valid UTF-8")
+	}
+	for _, r := range name {
+		if r < 0x20 || r == 0x7f || r == '\\' {
+			return bad(fmt.Sprintf("character %U is not allowed", r))
+		}
+	}
+	for _, c := range strings.Split(name, "/") {
+		switch {
+		case c == "":
+			return bad("empty path component (a leading, trailing or doubled '/')")
+		case c == "." || c == "..":
+			return bad(fmt.Sprintf("path component %q", c))
+		case strings.HasSuffix(c, ".index"):
+			return bad("a path component ending in .index")
+		}
+	}
+	return nil
+}
+
+// CheckSplitNames returns the first split name CheckSplitName refuses.
+func (qa *QA) CheckSplitNames() error {
+	names := make([]string, 0, len(qa.Splits))
+	for n := range qa.Splits {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if err := CheckSplitName(n); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // CheckSplits returns an error when a query id is in two of the train,

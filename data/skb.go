@@ -121,6 +121,9 @@ func (s *SKB) Validate() error {
 		}
 	}
 	if s.QA != nil {
+		if err := s.QA.CheckSplitNames(); err != nil {
+			return err
+		}
 		for _, set := range [][]Query{s.QA.Queries, s.QA.Human} {
 			for _, q := range set {
 				for _, a := range q.Answers {

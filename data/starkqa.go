@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -38,18 +39,21 @@ func ReadStarkQA(dir string, numNodes int) (*QA, error) {
 			return nil, err
 		}
 	}
-	matches, err := filepath.Glob(filepath.Join(dir, SplitDir, "*.index"))
+	matches, err := splitFiles(filepath.Join(dir, SplitDir))
 	if err != nil {
 		return nil, err
 	}
-	sort.Strings(matches)
 	type where struct {
 		file string
 		line int
 	}
 	inSplit := map[int]where{} // query id -> where train, val or test listed it
 	for _, m := range matches {
-		name := strings.TrimSuffix(filepath.Base(m), ".index")
+		rel, _ := filepath.Rel(filepath.Join(dir, SplitDir), m)
+		name := strings.TrimSuffix(filepath.ToSlash(rel), ".index")
+		if err := CheckSplitName(name); err != nil {
+			return nil, perr(m, 0, "", err)
+		}
 		f, err := os.Open(m)
 		if err != nil {
 			return nil, err
@@ -78,6 +82,27 @@ func ReadStarkQA(dir string, numNodes int) (*QA, error) {
 		qa.Splits[name] = ids
 	}
 	return qa, nil
+}
+
+// splitFiles lists the *.index files below splitDir, nested directories
+// included (split/1-hop-dev/test-reachable.index is the split
+// "1-hop-dev/test-reachable"), sorted; no directory is no splits.
+func splitFiles(splitDir string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(splitDir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if path == splitDir && errors.Is(err, fs.ErrNotExist) {
+				return filepath.SkipAll
+			}
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(d.Name(), ".index") {
+			out = append(out, path)
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out, err
 }
 
 // ReadStarkQACSV reads a STaRK QA CSV file: a header with id, query and
@@ -264,7 +289,14 @@ func WriteStarkQA(dir string, qa *QA) error {
 	sort.Strings(names)
 	for _, n := range names {
 		ids := qa.Splits[n]
-		if err := atomicfile.WriteFile(filepath.Join(dir, SplitDir, n+".index"), func(w io.Writer) error {
+		path, err := splitPath(dir, n)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		if err := atomicfile.WriteFile(path, func(w io.Writer) error {
 			for _, id := range ids {
 				if _, err := fmt.Fprintf(w, "%d\n", id); err != nil {
 					return err
@@ -276,6 +308,21 @@ func WriteStarkQA(dir string, qa *QA) error {
 		}
 	}
 	return nil
+}
+
+// splitPath is where WriteStarkQA writes split name below dir: a name
+// CheckSplitName accepts, as dir/split/<name>.index with its '/' as
+// nested directories, and never outside dir/split.
+func splitPath(dir, name string) (string, error) {
+	if err := CheckSplitName(name); err != nil {
+		return "", err
+	}
+	root := filepath.Join(dir, SplitDir)
+	path := filepath.Join(root, filepath.FromSlash(name)+".index")
+	if rel, err := filepath.Rel(root, path); err != nil || !filepath.IsLocal(rel) {
+		return "", fmt.Errorf("split name %s: %w: resolves outside %s", quoteClip(name), ErrSyntax, root)
+	}
+	return path, nil
 }
 
 // FormatIDList formats ids as STaRK does: "[12, 57]".

@@ -22,7 +22,13 @@ func newExportCmd(u *ui) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "export WORKSPACE --out DIR",
 		Short: "Write a workspace as skbdir/1 (subcommands: reranker-data, onnx)",
-		Args:  cobra.ExactArgs(1),
+		Long: `Write a workspace as an skbdir/1 directory (and its plans as
+stark_qa/plans.jsonl). Each split is written as split/NAME.index; a split
+name with '/' (MetaQA's 1-hop-dev/test-reachable) is written as nested
+directories below split/ and reads back under the same name. Every file is
+written inside --out: split names that are empty, hold "." or ".." as a
+component, a backslash or a control character are refused.`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
 				return fmt.Errorf("--out is required")

@@ -199,6 +199,10 @@ func Load(dir string) (*Workspace, error) {
 			return nil, bad("qa: " + err.Error())
 		}
 		skb.QA = &data.QA{Queries: q.Queries, Human: q.Human, Splits: q.Splits}
+		if err := skb.QA.CheckSplitNames(); err != nil {
+			g.Close()
+			return nil, fmt.Errorf("%s: qa: %w", path, err)
+		}
 		skb.QA.Index()
 	}
 	ws := &Workspace{Config: m.Config, SKB: skb, Graph: g, Fingerprint: m.Fingerprint, Fields: map[string]*index.BM25{}, Dir: dir}

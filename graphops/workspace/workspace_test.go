@@ -207,3 +207,27 @@ func TestSaveRemovesStaleSnapshotTemp(t *testing.T) {
 		t.Errorf("workspace dir holds %q", got)
 	}
 }
+
+// TestLoadRefusesUnsafeSplitNames: a workspace whose question set names a
+// split that would leave an export directory (written by an older strata)
+// is refused on load, naming the snapshot and the split.
+func TestLoadRefusesUnsafeSplitNames(t *testing.T) {
+	res, err := synth.Generate(synth.Config{Preset: "amazon", Nodes: 300, Queries: 20, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.SKB.QA.Splits["../../ESC"] = []int{res.SKB.QA.Queries[0].ID}
+	ws, err := Build(context.Background(), res.SKB, nil, Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	dir := t.TempDir()
+	if err := ws.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Load(dir)
+	if want := Path(dir) + `: qa: split name "../../ESC": malformed value: path component ".."`; err == nil || err.Error() != want {
+		t.Errorf("Load: %v\nwant %s", err, want)
+	}
+}

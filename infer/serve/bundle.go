@@ -13,6 +13,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -139,6 +140,8 @@ func WriteBundle(out string, p *pipeline.Pipeline, ws *workspace.Workspace) erro
 
 // OpenBundle extracts a bundle into dir (which must exist), checks it was
 // made for ws's data (unless ignoreFingerprint) and returns its pipeline.
+// Entries must be relative regular files, and the pipeline's models must
+// lie inside dir (no absolute path, no "..": a bundle reads only itself).
 func OpenBundle(tarPath, dir string, ws *workspace.Workspace, ignoreFingerprint bool) (*pipeline.Pipeline, error) {
 	f, err := os.Open(tarPath)
 	if err != nil {
@@ -200,8 +203,23 @@ func OpenBundle(tarPath, dir string, ws *workspace.Workspace, ignoreFingerprint 
 	if err != nil {
 		return nil, err
 	}
+	stages := p.Scorers
+	if p.Candidates != nil {
+		stages = append(slices.Clip(stages), *p.Candidates)
+	}
+	for _, s := range stages {
+		if s.Model == "" {
+			continue
+		}
+		if rel, err := filepath.Rel(dir, p.ModelPath(s.Model)); err != nil || !filepath.IsLocal(rel) {
+			return nil, fmt.Errorf("%s: %w: its pipeline names the model %q outside the bundle", tarPath, ErrBundlePath, s.Model)
+		}
+	}
 	return p, nil
 }
+
+// ErrBundlePath is a bundle whose pipeline reaches outside the bundle.
+var ErrBundlePath = errors.New("unsafe bundle")
 
 // Open compiles the pipeline at path over env: a pipeline file, a run
 // directory (its pipeline.json) or a bundle (.tar, extracted into a

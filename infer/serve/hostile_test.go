@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"archive/tar"
 	"context"
 	"encoding/json"
 	"errors"
@@ -334,5 +335,39 @@ func TestInfoShowsNoHostPaths(t *testing.T) {
 	if info.Name != "mix" || info.Fusion == nil || info.Fusion.Kind != "rrf" || len(info.Scorers) != 2 ||
 		fmt.Sprint(info.Scorers) != fmt.Sprint(want) {
 		t.Errorf("info %+v, want scorers %+v", info, want)
+	}
+}
+
+// TestOpenBundleKeepsModelsInside: a bundle whose pipeline names a model
+// outside the bundle (an absolute path, a "..") is refused.
+func TestOpenBundleKeepsModelsInside(t *testing.T) {
+	dir := t.TempDir()
+	outside := filepath.Join(dir, "outside-model")
+	for _, c := range []struct {
+		model string
+		ok    bool
+	}{
+		{"models/0", true},
+		{"./models/../models/0", true},
+		{outside, false},
+		{"../outside-model", false},
+		{"models/../../x", false},
+	} {
+		tp := filepath.Join(dir, "b.tar")
+		f, _ := os.Create(tp)
+		tw := tar.NewWriter(f)
+		for name, body := range map[string]string{
+			"bundle.json":   `{"format":"strata-bundle/1","data_fingerprint":"sha256:x"}`,
+			"pipeline.json": fmt.Sprintf(`{"format":"strata-pipeline/1","candidates":{"method":"bm25"},"scorers":[{"method":"bm25"},{"model":%q}],"fusion":{"kind":"rrf"}}`, c.model),
+		} {
+			tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(body)), Typeflag: tar.TypeReg})
+			tw.Write([]byte(body))
+		}
+		tw.Close()
+		f.Close()
+		_, err := OpenBundle(tp, t.TempDir(), nil, true)
+		if c.ok != (err == nil) || (!c.ok && (!errors.Is(err, ErrBundlePath) || !strings.Contains(err.Error(), fmt.Sprintf("names the model %q outside the bundle", c.model)))) {
+			t.Errorf("model %q: %v", c.model, err)
+		}
 	}
 }
