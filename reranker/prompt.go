@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/reranker/bpe"
 )
 
@@ -16,15 +17,33 @@ const (
 	PromptSuffix = "<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n"
 )
 
-// Instructions are the per-data-set instructions of the LLM reranker.
+// Instructions are GRASP's stage-3 instructions for STaRK's three SKBs
+// (appendix B.5, verbatim).
 var Instructions = map[string]string{
-	"amazon": "Given a product search query, judge whether the product satisfies every requirement of the query",
-	"mag":    "Given a query about academic papers, judge whether the paper satisfies every requirement of the query",
-	"prime":  "Given a biomedical query, judge whether the entity satisfies every requirement of the query",
+	"amazon": "Given a question about Amazon products in a product knowledge graph (products, brands, categories, colors, with ALSO_BUY / ALSO_VIEW co-purchase edges), judge whether the candidate node is a correct answer. Consider the product's title, description, features, brand, category, and color, and how well they match the question's requirements (brand filters, descriptive attributes, etc.).",
+	"mag":    "Given a question about entities in an academic knowledge graph (papers, authors, institutions, fields of study), judge whether the candidate node is a correct answer. Consider the node's attributes, its relations to other nodes, and how well it matches the question's requirements.",
+	"prime":  "Given a question about entities in a biomedical knowledge graph (diseases, genes/proteins, drugs, pathways, anatomy, biological processes, phenotypes, etc.), judge whether the candidate node is a correct answer. Consider the node's attributes, its relations to other nodes, and how well it matches the question's requirements.",
 }
 
-// DefaultInstruction is used for other data sets.
-const DefaultInstruction = "Given a query, judge whether the document satisfies every requirement of the query"
+// SchemaInstruction is appendix B.5's instruction for any SKB: the wording
+// of the MAG and Prime instructions with the SKB's own node types.
+func SchemaInstruction(s *data.Schema) string {
+	return "Given a question about entities in a knowledge graph (" + strings.Join(s.NodeTypes, ", ") +
+		"), judge whether the candidate node is a correct answer. Consider the node's attributes, its relations to other nodes, and how well it matches the question's requirements."
+}
+
+// ResolveInstruction turns an --instruction value into the instruction:
+// "" or "auto" the schema's (SchemaInstruction), amazon, mag or prime
+// GRASP's verbatim, anything else the text itself.
+func ResolveInstruction(v string, s *data.Schema) string {
+	if v == "" || v == "auto" {
+		return SchemaInstruction(s)
+	}
+	if in, ok := Instructions[v]; ok {
+		return in
+	}
+	return v
+}
 
 // PromptBody is "<Instruct>: {instruction}\n<Query>: {query}\n<Document>: {document}".
 func PromptBody(instruction, query, document string) string {

@@ -5,7 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/strata-retrieval/strata/data"
 
 	"github.com/strata-retrieval/strata/reranker/bpe"
 )
@@ -27,7 +30,9 @@ func TestPromptGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := "[product] Red Kettle\n[title] Red Kettle 1L\n[also_buy] Blue Mug; Green Pot\n[has_brand] Acme"
-	text := Prompt(Instructions["amazon"], "a durable red kettle by Acme, 1L", doc)
+	// The golden file was made with strata's earlier Amazon instruction; the
+	// test pins the template and the tokenizer, not the instruction.
+	text := Prompt("Given a product search query, judge whether the product satisfies every requirement of the query", "a durable red kettle by Acme, 1L", doc)
 	if text != g.Text {
 		t.Fatalf("prompt text\n%q\nwant\n%q", text, g.Text)
 	}
@@ -47,5 +52,20 @@ func TestPromptGolden(t *testing.T) {
 	no, _ := tok.Encode("no")
 	if !slices.Equal(yes, g.Yes) || !slices.Equal(no, g.No) || len(yes) != 1 || len(no) != 1 {
 		t.Errorf("yes %v no %v, want %v %v", yes, no, g.Yes, g.No)
+	}
+}
+
+// TestInstructions: GRASP's B.5 instructions by name, the schema's for
+// any SKB, and any other text as given.
+func TestInstructions(t *testing.T) {
+	s := &data.Schema{NodeTypes: []string{"synset", "lemma"}}
+	if got := ResolveInstruction("", s); got != "Given a question about entities in a knowledge graph (synset, lemma), judge whether the candidate node is a correct answer. Consider the node's attributes, its relations to other nodes, and how well it matches the question's requirements." {
+		t.Errorf("schema instruction %q", got)
+	}
+	if got := ResolveInstruction("mag", s); got != Instructions["mag"] || !strings.HasPrefix(got, "Given a question about entities in an academic knowledge graph (papers, authors, institutions, fields of study)") {
+		t.Errorf("mag: %q", got)
+	}
+	if got := ResolveInstruction("Judge it.", s); got != "Judge it." {
+		t.Errorf("custom: %q", got)
 	}
 }

@@ -8,37 +8,57 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/reranker/bpe"
 )
 
-// SerializeConfig bounds GRASP's candidate serialization.
+// SerializeConfig bounds GRASP's candidate serialization (appendix A:
+// max_text_field_tokens 300 on Amazon and Prime, 512 on MAG; 10 neighbours
+// per relation).
 type SerializeConfig struct {
-	MaxFieldTokens int // per text field (whitespace tokens), default 128
+	MaxFieldTokens int // per text field, default 300
 	MaxNeighbours  int // per relation, default 10
+	// Tokenizer counts MaxFieldTokens in the reranker's tokens, as GRASP
+	// does; nil counts whitespace-separated words.
+	Tokenizer *bpe.Tokenizer
+}
+
+// truncate keeps the first n tokens of a field.
+func (c SerializeConfig) truncate(v string, n int) string {
+	if c.Tokenizer != nil {
+		ids, err := c.Tokenizer.Encode(v)
+		if err != nil || len(ids) <= n {
+			return v
+		}
+		// A cut inside a character leaves a partial UTF-8 sequence.
+		return strings.ToValidUTF8(c.Tokenizer.Decode(ids[:n]), "")
+	}
+	toks := strings.Fields(v)
+	if len(toks) > n {
+		toks = toks[:n]
+	}
+	return strings.Join(toks, " ")
 }
 
 // Serialize writes a candidate as GRASP's appendix B.6 does: "[Type]
-// <label>", one "[field] value" line per non-empty text field truncated to
-// MaxFieldTokens, then the 1-hop neighbours grouped by relation (both
-// directions), "[relation] name1; name2; ...", at most MaxNeighbours each.
+// <node type>", "[name] <name>", one "[field] value" line per non-empty
+// text field truncated to MaxFieldTokens, then the 1-hop neighbours
+// grouped by relation (both storage directions), "[relation] name1;
+// name2; ...", at most MaxNeighbours each.
 func Serialize(skb *data.SKB, g *graphops.Graph, v uint32, c SerializeConfig) string {
 	if c.MaxFieldTokens <= 0 {
-		c.MaxFieldTokens = 128
+		c.MaxFieldTokens = 300
 	}
 	if c.MaxNeighbours <= 0 {
 		c.MaxNeighbours = 10
 	}
 	var b strings.Builder
 	n := &skb.Nodes[v]
-	fmt.Fprintf(&b, "[%s] %s", skb.Schema.NodeTypes[n.Type], n.Name)
+	fmt.Fprintf(&b, "[Type] %s\n[name] %s", skb.Schema.NodeTypes[n.Type], c.truncate(n.Name, c.MaxFieldTokens))
 	for i, f := range skb.Schema.TextFields {
 		if i >= len(n.Fields) || strings.TrimSpace(n.Fields[i]) == "" {
 			continue
 		}
-		toks := strings.Fields(n.Fields[i])
-		if len(toks) > c.MaxFieldTokens {
-			toks = toks[:c.MaxFieldTokens]
-		}
-		fmt.Fprintf(&b, "\n[%s] %s", f, strings.Join(toks, " "))
+		fmt.Fprintf(&b, "\n[%s] %s", f, c.truncate(n.Fields[i], c.MaxFieldTokens))
 	}
 	for r, rel := range skb.Schema.RelationTypes {
 		nb := g.NeighborsByRel(v, data.RelID(r))

@@ -5,10 +5,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/reranker/bpe"
 )
 
 func recSKB(t *testing.T) (*data.SKB, *graphops.Graph) {
@@ -31,15 +33,42 @@ func recSKB(t *testing.T) (*data.SKB, *graphops.Graph) {
 	return s, g
 }
 
+// TestSerialize pins appendix B.6's template on a hand-made SKB: type and
+// name lines, fields cut to 4 words, neighbours of both directions grouped
+// by relation.
 func TestSerialize(t *testing.T) {
 	s, g := recSKB(t)
 	got := Serialize(s, g, 0, SerializeConfig{MaxFieldTokens: 4})
-	want := "[product] Red Kettle\n[title] Red Kettle 1L\n[description] a b c d\n[also_buy] Blue Mug; Green Pot\n[has_brand] Acme"
+	want := "[Type] product\n[name] Red Kettle\n[title] Red Kettle 1L\n[description] a b c d\n[also_buy] Blue Mug; Green Pot\n[has_brand] Acme"
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
-	if got := Serialize(s, g, 0, SerializeConfig{MaxNeighbours: 1}); got != "[product] Red Kettle\n[title] Red Kettle 1L\n[description] a b c d e f\n[also_buy] Blue Mug\n[has_brand] Acme" {
+	if got := Serialize(s, g, 0, SerializeConfig{MaxNeighbours: 1}); got != "[Type] product\n[name] Red Kettle\n[title] Red Kettle 1L\n[description] a b c d e f\n[also_buy] Blue Mug\n[has_brand] Acme" {
 		t.Errorf("capped: %q", got)
+	}
+}
+
+// TestSerializeModelTokens: with the Qwen3 tokenizer a field keeps its
+// first n model tokens, decoded back to text.
+func TestSerializeModelTokens(t *testing.T) {
+	p, ok := bpe.Qwen3Path()
+	if !ok {
+		t.Skip("Qwen3 tokenizer.json absent: run make test")
+	}
+	tok, err := bpe.Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, g := recSKB(t)
+	s.Nodes[0].Fields[1] = "unbelievably durable kettles boil water"
+	ids, _ := tok.Encode(s.Nodes[0].Fields[1])
+	if len(ids) <= 3 {
+		t.Fatalf("%d tokens: the case does not bite", len(ids))
+	}
+	want := tok.Decode(ids[:3])
+	got := Serialize(s, g, 0, SerializeConfig{MaxFieldTokens: 3, Tokenizer: tok})
+	if !strings.Contains(got, "\n[description] "+want+"\n") || strings.Contains(got, "water") {
+		t.Errorf("got\n%s\nwant the description cut to %q", got, want)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/internal/atomicfile"
 	"github.com/strata-retrieval/strata/reranker"
+	"github.com/strata-retrieval/strata/reranker/bpe"
 )
 
 func newExportCmd(u *ui) *cobra.Command {
@@ -70,7 +71,7 @@ component, a backslash or a control character are refused.`,
 }
 
 func newExportRerankerDataCmd(u *ui) *cobra.Command {
-	var model, out, split string
+	var model, out, split, tokenizer string
 	var poolK, hard, fieldTokens int
 	cmd := &cobra.Command{
 		Use:   "reranker-data WORKSPACE --model RUNDIR --out FILE.jsonl",
@@ -79,9 +80,11 @@ func newExportRerankerDataCmd(u *ui) *cobra.Command {
 the stage-2 ranking of --model (a GRASP run from strata train grasp, or any
 model or method), every gold answer as a positive and the --hard best-ranked
 non-answers as hard negatives, each candidate serialized as GRASP's appendix
-B.6 ("[Type] <label>", "[field] value" lines truncated to --field-tokens,
-then "[relation] name1; name2; ..." with at most 10 neighbours per relation,
-both directions). Listwise trainers draw groups of 24 (one positive, 23
+B.6 ("[Type] <node type>", "[name] <name>", "[field] value" lines each cut
+to --field-tokens tokens of the reranker's tokenizer (--tokenizer, default
+Qwen3's tokenizer.json fetched by make; words when there is none), then
+"[relation] name1; name2; ..." with at most 10 neighbours per relation, both
+directions). Listwise trainers draw groups of 24 (one positive, 23
 negatives) from these records afresh each step.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -102,7 +105,18 @@ negatives) from these records afresh each step.`,
 				return err
 			}
 			u.stage("ranking %d %s queries", len(qs), split)
-			recs, err := llmrerank.Records(cmd.Context(), ws, m, qs, llmrerank.RecordOptions{PoolK: poolK, Hard: hard, Serialize: reranker.SerializeConfig{MaxFieldTokens: fieldTokens}})
+			ser := reranker.SerializeConfig{MaxFieldTokens: fieldTokens}
+			if tokenizer == "" {
+				tokenizer, _ = bpe.Qwen3Path()
+			}
+			if tokenizer != "" {
+				if ser.Tokenizer, err = bpe.Load(tokenizer); err != nil {
+					return err
+				}
+			} else {
+				fmt.Fprintf(u.err, "no tokenizer (--tokenizer, or make's Qwen3 tokenizer.json): fields are cut to %d words, not model tokens\n", fieldTokens)
+			}
+			recs, err := llmrerank.Records(cmd.Context(), ws, m, qs, llmrerank.RecordOptions{PoolK: poolK, Hard: hard, Serialize: ser})
 			if err != nil {
 				return err
 			}
@@ -118,6 +132,7 @@ negatives) from these records afresh each step.`,
 	cmd.Flags().StringVar(&split, "split", data.SplitTrain, "query split")
 	cmd.Flags().IntVar(&poolK, "pool", 100, "stage-2 candidates kept per query")
 	cmd.Flags().IntVar(&hard, "hard", 30, "hard negatives per query")
-	cmd.Flags().IntVar(&fieldTokens, "field-tokens", 128, "tokens kept per text field (max_text_field_tokens)")
+	cmd.Flags().IntVar(&fieldTokens, "field-tokens", 300, "model tokens kept per text field (GRASP's max_text_field_tokens: 300 Amazon and Prime, 512 MAG)")
+	cmd.Flags().StringVar(&tokenizer, "tokenizer", "", "the reranker's tokenizer.json (default Qwen3's, fetched by make)")
 	return cmd
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer/llmrerank"
 	"math/rand/v2"
 	"path/filepath"
@@ -103,7 +104,7 @@ func newTrainLLMRerankerCmd(u *ui) *cobra.Command {
 	fl.StringVar(&o.Base, "base", "", "Qwen3 checkpoint directory")
 	fl.StringVar(&o.Records, "records", "", "training records (strata export reranker-data)")
 	fl.StringVar(&o.ValRecords, "val-records", "", "validation records")
-	fl.StringVar(&o.Instruction, "instruction", "", "per-data-set instruction: amazon, mag or prime (default a generic one)")
+	fl.StringVar(&o.Instruction, "instruction", "", instructionUsage)
 	fl.IntVar(&o.Train.LoRA.Rank, "rank", 32, "LoRA rank")
 	fl.Float64Var(&o.Train.LoRA.Alpha, "alpha", 64, "LoRA alpha")
 	fl.IntVar(&o.Train.Group, "group", 24, "prompts per listwise group (one positive)")
@@ -133,7 +134,9 @@ func runTrainLLMReranker(ctx context.Context, u *ui, o trainLLMRerankerOptions) 
 			return err
 		}
 	}
-	o.Train.Instruction = cmp.Or(reranker.Instructions[o.Instruction], reranker.DefaultInstruction)
+	if o.Train.Instruction, err = instructionFor(o.Instruction, o.WS); err != nil {
+		return err
+	}
 	if o.Train.BaseDir, err = filepath.Abs(o.Base); err != nil {
 		return err
 	}
@@ -208,7 +211,7 @@ func newExportONNXCmd(u *ui) *cobra.Command {
 			if o.Model == "" || o.Out == "" {
 				return fmt.Errorf("--model and --out are required")
 			}
-			o.Spec.Instruction = cmp.Or(reranker.Instructions[o.Instruction], reranker.DefaultInstruction)
+			o.Spec.Instruction = o.Instruction
 			if err := llmrerank.Export(o.Model, o.Out, o.Spec); err != nil {
 				return err
 			}
@@ -220,11 +223,28 @@ func newExportONNXCmd(u *ui) *cobra.Command {
 	f.StringVar(&o.Model, "model", "", "Qwen3 checkpoint directory (merged)")
 	f.StringVar(&o.Out, "out", "", "output directory")
 	f.StringVar(&o.Spec.FirstStage, "first-stage", "", "model or run whose ranking the reranker reranks")
-	f.StringVar(&o.Instruction, "instruction", "", "per-data-set instruction: amazon, mag or prime")
+	f.StringVar(&o.Instruction, "instruction", "", instructionUsage)
+	f.IntVar(&o.Spec.FieldTokens, "field-tokens", 300, "model tokens kept per text field of a candidate (GRASP's max_text_field_tokens)")
 	f.IntVar(&o.Spec.MaxLen, "max-len", 512, "prompt tokens")
-	f.IntVar(&o.Spec.TopN, "top-n", 20, "candidates reranked per query")
+	f.IntVar(&o.Spec.TopN, "top-n", llmrerank.DefaultTopN, "candidates reranked per query (GRASP: stage 2's top 100)")
 	f.IntVar(&o.Spec.Batch, "batch", 8, "prompts per ONNX Runtime run")
 	f.IntVar(&o.Spec.Threads, "threads", 0, "ONNX Runtime intra-op threads (0: its default)")
 	f.BoolVar(&o.Spec.CUDA, "cuda", false, "use ONNX Runtime's CUDA execution provider")
 	return cmd
+}
+
+const instructionUsage = "the reranker's instruction: amazon, mag or prime for GRASP's appendix B.5 ones, any other text as is, or empty for B.5's wording with the workspace's node types"
+
+// instructionFor resolves an --instruction value; the schema's instruction
+// needs the workspace.
+func instructionFor(v, wsDir string) (string, error) {
+	if v != "" && v != "auto" {
+		return reranker.ResolveInstruction(v, nil), nil
+	}
+	ws, err := workspace.Load(wsDir)
+	if err != nil {
+		return "", err
+	}
+	defer ws.Close()
+	return reranker.ResolveInstruction(v, &ws.SKB.Schema), nil
 }

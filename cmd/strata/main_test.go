@@ -808,7 +808,7 @@ func TestLLMRerankerPipeline(t *testing.T) {
 	}
 	runDir := filepath.Join(dir, "llm")
 	if _, e, code := run(t, "train", "llm-reranker", wsDir, "--base", base, "--records", recs, "--val-records", recs, "--out", runDir,
-		"--epochs", "1", "--batch", "8", "--group", "4", "--max-len", "96", "--rank", "4", "--alpha", "8", "--lr", "1e-2", "--instruction", "amazon"); code != 0 {
+		"--epochs", "1", "--batch", "8", "--group", "4", "--max-len", "96", "--rank", "4", "--alpha", "8", "--lr", "1e-2", "--instruction", "Judge the product"); code != 0 {
 		t.Fatalf("train llm-reranker: %s", e)
 	}
 	merged := filepath.Join(dir, "merged")
@@ -816,7 +816,7 @@ func TestLLMRerankerPipeline(t *testing.T) {
 		t.Fatalf("merge-lora: %s", e)
 	}
 	onnxDir := filepath.Join(dir, "onnx")
-	if _, e, code := run(t, "export", "onnx", "--model", merged, "--out", onnxDir, "--first-stage", "bm25", "--max-len", "96", "--top-n", "5", "--instruction", "amazon"); code != 0 {
+	if _, e, code := run(t, "export", "onnx", "--model", merged, "--out", onnxDir, "--first-stage", "bm25", "--max-len", "96", "--top-n", "5", "--instruction", "Judge the product"); code != 0 {
 		t.Fatalf("export onnx: %s", e)
 	}
 	out, e, code := run(t, "eval", wsDir, "--model", onnxDir, "--split", "test", "--json")

@@ -119,10 +119,16 @@ func LoadLoRA(base *models.Qwen3, dir string) (*models.LoRA, json.RawMessage, er
 
 // RerankerSpec is an exported reranker directory's reranker.json.
 type RerankerSpec struct {
+	// Instruction is the --instruction value: "" (or auto) for the
+	// schema's B.5 instruction, amazon, mag or prime for GRASP's, or the
+	// text itself (reranker.ResolveInstruction, applied at load).
 	Instruction string `json:"instruction"`
 	MaxLen      int    `json:"max_len"`
 	FirstStage  string `json:"first_stage"` // method name, or model or run whose ranking is reranked (relative to the directory, or absolute)
-	TopN        int    `json:"top_n"`       // candidates reranked per query
+	TopN        int    `json:"top_n"`       // candidates reranked per query (default 100, GRASP's)
+	// FieldTokens truncates each text field of a candidate to that many
+	// model tokens (default 300, GRASP's max_text_field_tokens).
+	FieldTokens int `json:"field_tokens,omitempty"`
 	Batch       int    `json:"batch"`
 	Threads     int    `json:"threads,omitempty"`
 	CUDA        bool   `json:"cuda,omitempty"`
@@ -142,7 +148,12 @@ type LLMReranker struct {
 	sess  *onnx.Session
 	P     *reranker.PromptTokenizer
 	label string
+	ser   reranker.SerializeConfig
 }
+
+// DefaultTopN is how many first-stage candidates the reranker scores
+// (GRASP's stage 3 scores stage 2's top 100).
+const DefaultTopN = 100
 
 func init() {
 	registry.RegisterDir(RerankerSpecFile, func(env *infer.Env, dir string) (infer.Method, error) { return Load(env, dir) })
@@ -160,7 +171,7 @@ func Load(env *infer.Env, dir string) (*LLMReranker, error) {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, RerankerSpecFile), err)
 	}
 	if spec.TopN <= 0 {
-		spec.TopN = 20
+		spec.TopN = DefaultTopN
 	}
 	if spec.Batch <= 0 {
 		spec.Batch = 8
@@ -177,7 +188,7 @@ func Load(env *infer.Env, dir string) (*LLMReranker, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := reranker.NewPromptTokenizer(tok, spec.Instruction, spec.MaxLen)
+	p, err := reranker.NewPromptTokenizer(tok, reranker.ResolveInstruction(spec.Instruction, &env.WS.SKB.Schema), spec.MaxLen)
 	if err != nil {
 		return nil, err
 	}
@@ -186,7 +197,8 @@ func Load(env *infer.Env, dir string) (*LLMReranker, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &LLMReranker{Spec: spec, ws: env.WS, first: first, sess: s, P: p, label: "llm-reranker"}, nil
+	return &LLMReranker{Spec: spec, ws: env.WS, first: first, sess: s, P: p, label: "llm-reranker",
+		ser: reranker.SerializeConfig{MaxFieldTokens: spec.FieldTokens, Tokenizer: tok}}, nil
 }
 
 func (m *LLMReranker) Name() string { return m.label }
@@ -209,6 +221,8 @@ func (m *LLMReranker) Score(ctx context.Context, seqs [][]int) ([]float32, error
 	return out, nil
 }
 
+// Rank reranks the first stage's top TopN; the rest of its ranking
+// follows.
 func (m *LLMReranker) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	hits, err := m.first.Rank(ctx, q)
 	if err != nil {
@@ -216,9 +230,31 @@ func (m *LLMReranker) Rank(ctx context.Context, q data.Query) ([]index.Hit, erro
 	}
 	infer.SortHits(hits)
 	n := min(m.Spec.TopN, len(hits))
-	seqs := make([][]int, n)
-	for i, h := range hits[:n] {
-		if seqs[i], err = m.P.IDs(q.Text, reranker.Serialize(m.ws.SKB, m.ws.Graph, h.ID, reranker.SerializeConfig{})); err != nil {
+	top, err := m.Rerank(ctx, q, hits[:n])
+	if err != nil {
+		return nil, err
+	}
+	out := make([]index.Hit, 0, len(hits))
+	for _, h := range top {
+		out = append(out, index.Hit{ID: h.ID, Score: 2 + h.Score}) // above every later candidate
+	}
+	for i, h := range hits[n:] {
+		out = append(out, index.Hit{ID: h.ID, Score: 1 - float32(i+1)/float32(len(hits)+1)})
+	}
+	return out, nil
+}
+
+// Rerank scores a pool with the reranker: the probability of "yes" for
+// each candidate serialized as appendix B.6 (fields cut in model tokens),
+// best first (ties keep the pool's order).
+func (m *LLMReranker) Rerank(ctx context.Context, q data.Query, pool []index.Hit) ([]index.Hit, error) {
+	seqs := make([][]int, len(pool))
+	for i, h := range pool {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		var err error
+		if seqs[i], err = m.P.IDs(q.Text, reranker.Serialize(m.ws.SKB, m.ws.Graph, h.ID, m.ser)); err != nil {
 			return nil, err
 		}
 	}
@@ -226,14 +262,11 @@ func (m *LLMReranker) Rank(ctx context.Context, q data.Query) ([]index.Hit, erro
 	if err != nil {
 		return nil, err
 	}
-	out := make([]index.Hit, 0, len(hits))
-	for i, h := range hits[:n] {
-		out = append(out, index.Hit{ID: h.ID, Score: 2 + scores[i]}) // above every later candidate
+	out := make([]index.Hit, len(pool))
+	for i, h := range pool {
+		out[i] = index.Hit{ID: h.ID, Score: scores[i]}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
-	for i, h := range hits[n:] {
-		out = append(out, index.Hit{ID: h.ID, Score: 1 - float32(i+1)/float32(len(hits)+1)})
-	}
 	return out, nil
 }
 
