@@ -128,10 +128,10 @@ type RerankerSpec struct {
 	TopN        int    `json:"top_n"`       // candidates reranked per query (default 100, GRASP's)
 	// FieldTokens truncates each text field of a candidate to that many
 	// model tokens (default 300, GRASP's max_text_field_tokens).
-	FieldTokens int `json:"field_tokens,omitempty"`
-	Batch       int    `json:"batch"`
-	Threads     int    `json:"threads,omitempty"`
-	CUDA        bool   `json:"cuda,omitempty"`
+	FieldTokens int  `json:"field_tokens,omitempty"`
+	Batch       int  `json:"batch"`
+	Threads     int  `json:"threads,omitempty"`
+	CUDA        bool `json:"cuda,omitempty"`
 }
 
 // RerankerSpecFile names the spec in an exported reranker directory.
