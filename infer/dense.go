@@ -86,7 +86,9 @@ func (d *DenseChannel) QueryVector(q data.Query) ([]float32, error) {
 }
 
 // EncodeNodes encodes the whole document of every node with enc, on all
-// cores; the result does not depend on scheduling.
+// cores; the result does not depend on scheduling. ctx is checked before
+// every chunk of 512 nodes: once cancelled (Ctrl-C, SIGTERM), it returns
+// ctx's error after the chunks in flight.
 func EncodeNodes(ctx context.Context, skb *data.SKB, enc *models.Encoder) (*index.Matrix, error) {
 	n := len(skb.Nodes)
 	m := index.NewMatrix(n, enc.Dim())

@@ -230,7 +230,10 @@ func TrainKGQA(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChann
 			qs = append(qs, part...)
 		}
 		var missed int
-		o.Planner.Plans, missed = kgqa.MinePlans(ws, qs, o.MaxHops)
+		var err error
+		if o.Planner.Plans, missed, err = kgqa.MinePlans(ctx, ws, qs, o.MaxHops); err != nil {
+			return nil, nil, st, err
+		}
 		st.Asked, st.Mined = len(qs), len(qs)-missed
 	}
 	o.Planner.KGQA = &kgqa.Config{SimGRAG: o.SimGRAG.WithDefaults(), Labels: st.Labels}

@@ -166,14 +166,15 @@ func (m *Method) Explain(ctx context.Context, q data.Query, k int) (infer.Explan
 // from one topic, or two paths from two topics meeting at the target, is
 // the label. Plans name their anchors by restriction (as the KGQA
 // predictor fills them); steps keep their stored direction. It returns the
-// plans and how many questions got none.
-func MinePlans(ws *workspace.Workspace, qs []data.Query, maxHops int) (map[int]data.Plan, int) {
+// plans and how many questions got none; a cancelled ctx stops it with
+// ctx's error.
+func MinePlans(ctx context.Context, ws *workspace.Workspace, qs []data.Query, maxHops int) (map[int]data.Plan, int, error) {
 	names := ws.Names()
-	recs, _, err := planner.Mine(context.Background(), ws, qs, planner.MineOptions{NoText: true,
+	recs, _, err := planner.Mine(ctx, ws, qs, planner.MineOptions{NoText: true,
 		Config:   graphops.MineConfig{MaxHops: maxHops, MaxFrontier: 20000},
 		Mentions: func(text string) []graphops.LinkedMention { return kgqaMentions(ws, names, text) }})
 	if err != nil {
-		return nil, len(qs)
+		return nil, len(qs), err
 	}
 	out := map[int]data.Plan{}
 	for _, r := range recs {
@@ -184,7 +185,7 @@ func MinePlans(ws *workspace.Workspace, qs []data.Query, maxHops int) (map[int]d
 		}
 		out[r.QID] = plan
 	}
-	return out, len(qs) - len(out)
+	return out, len(qs) - len(out), nil
 }
 
 // kgqaMentions are a KGQA question's topic mentions: its [bracketed]

@@ -2,6 +2,8 @@ package kgqa
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"github.com/strata-retrieval/strata/infer/planner"
 	"github.com/strata-retrieval/strata/infer/simgrag"
 	"github.com/strata-retrieval/strata/internal/testws"
@@ -203,7 +205,10 @@ func TestMinePlansMetaQA(t *testing.T) {
 	agree, n := 0, 0
 	for _, hop := range []string{"1-hop", "2-hop"} {
 		qs := testws.Sample(t, ws, hop, 101)
-		mined, _ := MinePlans(ws, qs, 3)
+		mined, _, err := MinePlans(t.Context(), ws, qs, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, q := range qs {
 			m, ok := mined[q.ID]
 			if !ok {
@@ -218,5 +223,26 @@ func TestMinePlansMetaQA(t *testing.T) {
 	t.Logf("mined path = question type for %d of %d", agree, n)
 	if n < 150 || float64(agree) < 0.8*float64(n) {
 		t.Errorf("mined path = question type for %d of %d", agree, n)
+	}
+}
+
+// TestMinePlansStopsWhenCancelled: Ctrl-C during `train kgqa --labels
+// mined` stops the miner with context.Canceled (it mined under a context
+// of its own before, so nothing stopped it).
+func TestMinePlansStopsWhenCancelled(t *testing.T) {
+	var kb, qs strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&kb, "Movie %d|directed_by|Person %d\n", i, i%7)
+		fmt.Fprintf(&qs, "who directed [Movie %d]\tPerson %d\n", i, i%7)
+	}
+	ws := kgqaWorkspace(t, kb.String(), qs.String())
+	all := ws.SKB.QA.Queries
+	plans, missed, err := MinePlans(t.Context(), ws, all, 3)
+	if err != nil || len(plans) != 40 || missed != 0 {
+		t.Fatalf("uncancelled: %d plans, %d missed, %v", len(plans), missed, err)
+	}
+	plans, missed, err = MinePlans(testws.CancelAfterChecks(1), ws, all, 3)
+	if !errors.Is(err, context.Canceled) || plans != nil || missed != 40 {
+		t.Errorf("cancelled: %d plans, %d missed, %v; want context.Canceled", len(plans), missed, err)
 	}
 }

@@ -177,7 +177,8 @@ func (r *MineReport) Print(w io.Writer) {
 // most often across the questions wins (plans must be learnable, and
 // spurious paths that fit one question's answers by chance are rarely
 // shared). Records come back in the order of qs; questions without a plan
-// are left out.
+// are left out. ctx is checked before every chunk of 8 questions: once
+// cancelled (Ctrl-C, SIGTERM), Mine returns ctx's error and no records.
 func Mine(ctx context.Context, ws *workspace.Workspace, qs []data.Query, o MineOptions) ([]data.MinedPlanRecord, *MineReport, error) {
 	find := o.Mentions
 	if find == nil {
