@@ -20,8 +20,8 @@ func newImportEmbeddingsCmd(u *ui) *cobra.Command {
 		Use:   "import-embeddings WORKSPACE --docs FILE [--queries FILE]",
 		Short: "Use precomputed vectors as the workspace's dense channel",
 		Long: `Make precomputed vectors the workspace's dense channel (replacing a trained
-encoder's): --docs holds one vector per node (row i for node i), --queries one
-per query id. Formats: .npy (2-D float32 or float16), .safetensors (the only
+encoder's): --docs holds one vector per node (row i for node i; a matrix with
+another row count is an error), --queries one per query id. Formats: .npy (2-D float32 or float16), .safetensors (the only
 2-D tensor, or the one named by --doc-tensor / --query-tensor) and STaRK's .pt
 embedding dictionaries (id -> tensor, as saved by torch.save). Rows are
 L2-normalised. Without --queries only queries of a dictionary can be scored;
@@ -49,7 +49,7 @@ func runImportEmbeddings(u *ui, o importEmbeddingsOptions) error {
 		return err
 	}
 	defer ws.Close()
-	de, err := data.ReadEmbeddings(o.Docs, o.DocTensor, len(ws.SKB.Nodes))
+	de, err := data.ReadNodeEmbeddings(o.Docs, o.DocTensor, len(ws.SKB.Nodes))
 	if err != nil {
 		return err
 	}
