@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // Validating plan-like files against the SKB they are used with. Reading a
@@ -38,10 +39,19 @@ type problems struct {
 	file string
 	list []*ParseError
 	n    int // all problems, also those not kept
+	// lines with a problem, and with a q_id problem (problems come in
+	// line order)
+	badLines, qidLines, last, lastQID int
 }
 
 func (p *problems) add(line int, field string, format string, args ...any) {
 	p.n++
+	if line != p.last {
+		p.badLines, p.last = p.badLines+1, line
+	}
+	if field == "q_id" && line != p.lastQID {
+		p.qidLines, p.lastQID = p.qidLines+1, line
+	}
 	if len(p.list) < maxProblems {
 		p.list = append(p.list, &ParseError{File: p.file, Line: line, Field: field, Err: fmt.Errorf(format, args...)})
 	}
@@ -81,12 +91,21 @@ func ValidatePlans(path string, scope PlanScope) (probs []*ParseError, total int
 
 // ValidatePlansFrom is ValidatePlans over a reader.
 func ValidatePlansFrom(r io.Reader, file string, scope PlanScope) ([]*ParseError, int, error) {
+	p, _, err := validatePlans(r, file, scope)
+	return p.list, p.n, err
+}
+
+// validatePlans checks plans lines from r and also returns how many lines
+// it read.
+func validatePlans(r io.Reader, file string, scope PlanScope) (*problems, int, error) {
 	type rec struct {
 		QID  *int     `json:"q_id"`
 		Plan planJSON `json:"plan"`
 	}
 	p := &problems{file: file}
+	lines := 0
 	err := qidLines(r, file, func(v *rec) *int { return v.QID }, func(line, id int, v *rec) error {
+		lines++
 		if !qidKnown(scope.QA, id) {
 			p.add(line, "q_id", "%w: query %d is not in the workspace's questions", ErrIDRange, id)
 		}
@@ -98,7 +117,73 @@ func ValidatePlansFrom(r io.Reader, file string, scope PlanScope) ([]*ParseError
 		checkPlan(p, line, scope, &plan)
 		return nil
 	})
-	return p.list, p.n, err
+	return p, lines, err
+}
+
+// PlanPolicy says how many problems of a plans file CheckPlans tolerates.
+type PlanPolicy int
+
+const (
+	// Lenient is for plans from elsewhere (MoR's LLM-written plans name
+	// types that do not exist, and those queries fall back to textual
+	// retrieval): a q_id that is not a question is fatal (a plans file
+	// for other questions), other problems are reported and fatal only
+	// on more than half of the lines (a plans file for another schema).
+	Lenient PlanPolicy = iota
+	// Strict is for plans strata wrote itself (mined plans): any problem
+	// is fatal.
+	Strict
+)
+
+// countOf writes "1 problem", "2 problems".
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// maxShown bounds the problem locations a CheckPlans message lists.
+const maxShown = 3
+
+// CheckPlans validates a plans file against scope (ValidatePlans) and
+// applies policy. err is the file's verdict: a file that cannot be read,
+// or problems the policy does not tolerate, with how many there were and
+// the first few (file:line: field: problem). warning, when not empty, is
+// one line to show the user: the tolerated problems, counted, with the
+// first few locations.
+func CheckPlans(path string, scope PlanScope, policy PlanPolicy) (warning string, err error) {
+	f, err := OpenInput(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	p, lines, err := validatePlans(f, path, scope)
+	if err != nil || p.n == 0 {
+		return "", err
+	}
+	first := func(qidOnly bool) string {
+		var parts []string
+		for _, e := range p.list {
+			if len(parts) == maxShown {
+				parts = append(parts, "...")
+				break
+			}
+			if !qidOnly || e.Field == "q_id" {
+				parts = append(parts, e.Error())
+			}
+		}
+		return strings.Join(parts, "; ")
+	}
+	switch {
+	case policy == Strict:
+		return "", fmt.Errorf("%s: %s on %d of %d lines (a plans file strata wrote must fit its workspace: was it made for another?): %s", path, countOf(p.n, "problem"), p.badLines, lines, first(false))
+	case p.qidLines > 0:
+		return "", fmt.Errorf("%s: %d of %d lines name questions the workspace does not have (a plans file for other questions?): %s", path, p.qidLines, lines, first(true))
+	case 2*p.badLines > lines:
+		return "", fmt.Errorf("%s: %d of %d plans do not fit the workspace's schema (a plans file for another data set?): %s", path, p.badLines, lines, first(false))
+	}
+	return fmt.Sprintf("%s: %d of %d plans name node types or relations the schema lacks (%s; such queries fall back to textual retrieval): %s", path, p.badLines, lines, countOf(p.n, "problem"), first(false)), nil
 }
 
 // checkPlan adds the problems of one parsed plan.

@@ -2,6 +2,7 @@ package data
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,5 +82,52 @@ func TestValidateGraspPlansAndPatterns(t *testing.T) {
 	probs, total, err = ValidatePatterns(pt, skb.QA)
 	if err != nil || total != 1 || probs[0].Line != 2 || probs[0].Field != "q_id" {
 		t.Errorf("patterns: %v %d %v", probs, total, err)
+	}
+}
+
+// CheckPlans applies the policy: a strata-written file may have no
+// problem; any other may name unknown types or relations on up to half of
+// its lines (reported), but no q_id the workspace lacks.
+func TestCheckPlans(t *testing.T) {
+	skb := tinySKB() // queries 3 and 7, human 0
+	good := func(id int) string {
+		return fmt.Sprintf(`{"q_id":%d,"plan":{"Metapath":[["brand","has_brand","product"]]}}`, id)
+	}
+	badType := func(id int) string {
+		return fmt.Sprintf(`{"q_id":%d,"plan":{"Metapath":[["gene","has_brand","product"]],"Restriction":{"shop":["x"]}}}`, id)
+	}
+	dir := t.TempDir()
+	file := func(name string, lines ...string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+		return p
+	}
+	clean := file("clean.jsonl", good(3), good(7), good(0))
+	oneBad := file("one.jsonl", good(3), badType(7), good(0))
+	mostBad := file("most.jsonl", badType(3), badType(7), good(0))
+	otherQs := file("qids.jsonl", good(3), good(41), good(42))
+	for _, c := range []struct {
+		path    string
+		policy  PlanPolicy
+		warning string
+		err     string
+	}{
+		{clean, Lenient, "", ""},
+		{clean, Strict, "", ""},
+		{oneBad, Lenient, oneBad + `: 1 of 3 plans name node types or relations the schema lacks (2 problems; such queries fall back to textual retrieval): ` +
+			oneBad + `:2: field "plan.Metapath[0][0]": unknown node type: "gene" is not a node type of the schema; ` +
+			oneBad + `:2: field "plan.Restriction.shop": unknown node type: restriction key "shop" is not a node type of the schema`, ""},
+		{oneBad, Strict, "", oneBad + `: 2 problems on 1 of 3 lines (a plans file strata wrote must fit its workspace: was it made for another?): ` + oneBad + `:2: field "plan.Metapath[0][0]"`},
+		{mostBad, Lenient, "", mostBad + `: 2 of 3 plans do not fit the workspace's schema (a plans file for another data set?): ` + mostBad + `:1: field "plan.Metapath[0][0]"`},
+		{otherQs, Lenient, "", otherQs + `: 2 of 3 lines name questions the workspace does not have (a plans file for other questions?): ` +
+			otherQs + `:2: field "q_id": id out of range: query 41 is not in the workspace's questions; ` + otherQs + `:3: field "q_id"`},
+	} {
+		w, err := CheckPlans(c.path, ScopeOf(skb), c.policy)
+		if w != c.warning {
+			t.Errorf("%s %v: warning %q\nwant %q", filepath.Base(c.path), c.policy, w, c.warning)
+		}
+		if (c.err == "") != (err == nil) || (err != nil && !strings.HasPrefix(err.Error(), c.err)) {
+			t.Errorf("%s %v: error %v\nwant %q...", filepath.Base(c.path), c.policy, err, c.err)
+		}
 	}
 }

@@ -91,6 +91,7 @@ func runEval(ctx context.Context, u *ui, o evalOptions) error {
 	defer ws.Close()
 	env := infer.NewEnv(ctx, ws)
 	env.IgnoreFingerprint = o.IgnoreFingerprint
+	o.Plans.Warn = u.err
 	rows, cleanup, err := evalRows(env, o)
 	defer cleanup()
 	if err != nil {

@@ -152,6 +152,13 @@ func readSKB(u *ui, o importOptions) (*data.SKB, map[int]data.Plan, error) {
 		if plans, st, err = data.ReadPlans(o.Plans); err != nil {
 			return nil, nil, err
 		}
+		warning, err := data.CheckPlans(o.Plans, data.ScopeOf(skb), data.Lenient)
+		if err != nil {
+			return nil, nil, err
+		}
+		if warning != "" {
+			fmt.Fprintln(u.err, warning)
+		}
 		if st.Empty+st.Invalid > 0 {
 			fmt.Fprintf(u.err, "%s: %d plans, %d empty and %d unusable (those queries fall back to textual retrieval)\n", o.Plans, st.Plans, st.Empty, st.Invalid)
 		}
@@ -181,6 +188,11 @@ func importTriples(u *ui, o importOptions) (*data.SKB, map[int]data.Plan, error)
 	if err != nil {
 		return nil, nil, err
 	}
+	if skb.QA != nil {
+		if err := skb.QA.CheckSplits(); err != nil {
+			return nil, nil, err
+		}
+	}
 	for _, f := range imp.Files {
 		st := f.Stats
 		fmt.Fprintf(u.err, "%s (%s) -> split %s, %s: %d questions, %d with topic entities and %d answers not in the KB, %d left without an answer\n",
@@ -189,6 +201,9 @@ func importTriples(u *ui, o importOptions) (*data.SKB, map[int]data.Plan, error)
 	plans := imp.Plans
 	if len(plans) > 0 {
 		if err := graphops.AddReachableSplit(skb, plans, imp.Incomplete); err != nil {
+			return nil, nil, err
+		}
+		if err := skb.QA.CheckSplits(); err != nil {
 			return nil, nil, err
 		}
 	}

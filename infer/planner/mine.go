@@ -287,8 +287,9 @@ func Mine(ctx context.Context, ws *workspace.Workspace, qs []data.Query, o MineO
 }
 
 // LoadMined reads a mined plans file: path, or the workspace's default
-// (MinedPlansFile), whose absence is a clear error saying how to make it.
-// It returns the records and the path read.
+// (MinedPlansFile), whose absence is a clear error saying how to make it;
+// a line that does not fit the workspace (data.CheckPlans, strict) is an
+// error. It returns the records and the path read.
 func LoadMined(ws *workspace.Workspace, path string) (map[int]data.MinedPlanRecord, string, error) {
 	def := path == ""
 	if def {
@@ -298,5 +299,13 @@ func LoadMined(ws *workspace.Workspace, path string) (map[int]data.MinedPlanReco
 	if def && errors.Is(err, data.ErrMissingFile) {
 		return nil, "", fmt.Errorf("this workspace has neither plans nor mined plans: mine them from the training answers first (strata mine-plans %s), or import plans (strata import --plans)", ws.Dir)
 	}
-	return recs, path, err
+	if err != nil {
+		return nil, "", err
+	}
+	// Mined plans are strata's own: any line that does not fit the
+	// workspace (another workspace's file) is an error.
+	if _, err := data.CheckPlans(path, data.ScopeOf(ws.SKB), data.Strict); err != nil {
+		return nil, "", err
+	}
+	return recs, path, nil
 }

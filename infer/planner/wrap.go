@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"path/filepath"
 
 	"github.com/strata-retrieval/strata/data"
@@ -74,6 +75,9 @@ func (m *FilePlanned) TakeFallbacks() int64 {
 type Plans struct {
 	Planner string
 	File    string
+	// Warn, when set, receives one line about the plans file's tolerated
+	// problems (data.CheckPlans, lenient).
+	Warn io.Writer
 }
 
 // Wrapper returns the function that makes a method plan as p says. Rows
@@ -93,6 +97,13 @@ func (p Plans) Wrapper(env *infer.Env) (func(infer.Method) infer.Method, error) 
 		plans, st, err := data.ReadPlans(p.File)
 		if err != nil {
 			return nil, err
+		}
+		warning, err := data.CheckPlans(p.File, data.ScopeOf(env.WS.SKB), data.Lenient)
+		if err != nil {
+			return nil, err
+		}
+		if warning != "" && p.Warn != nil {
+			fmt.Fprintln(p.Warn, warning)
 		}
 		label := " [plans: " + filepath.Base(p.File) + "]"
 		if st.Mined > 0 {
