@@ -49,7 +49,8 @@ type LLMRerankerTask struct {
 
 func (t *LLMRerankerTask) NumExamples() int { return len(t.Records) }
 
-// groups draws the tokenized groups of records idx.
+// groups draws the tokenized groups of records idx; a token id the base
+// model does not have is an error.
 func (t *LLMRerankerTask) groups(idx []int, r *rand.Rand) ([]models.ListwiseGroup, error) {
 	var out []models.ListwiseGroup
 	for _, i := range idx {
@@ -66,6 +67,12 @@ func (t *LLMRerankerTask) groups(idx []int, r *rand.Rand) ([]models.ListwiseGrou
 			lg.Seqs = append(lg.Seqs, ids)
 		}
 		out = append(out, lg)
+	}
+	// spago kills the process on an error inside an operator: token ids
+	// outside the base's vocabulary are refused here, before ListwiseOp
+	// and ListwiseLoss see them.
+	if err := t.L.CheckGroups(out, t.Yes, t.No); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
