@@ -147,6 +147,14 @@ func parsePatternNode(s string) (PatternNode, error) {
 // UnknownMarker is the first word of an unknown pattern node's text.
 const UnknownMarker = "UNKNOWN"
 
+// IsUnknownRelation tells whether a pattern relation is one of SimGRAG's
+// unknown relations ("UNKNOWN relation 1": first word exactly UNKNOWN),
+// which match every relation at semantic distance 0 (section 5.1).
+func IsUnknownRelation(rel string) bool {
+	w := strings.Fields(rel)
+	return len(w) > 0 && w[0] == UnknownMarker
+}
+
 // KnownNodeText is the pattern text of a known node named name: the name
 // itself, or the name escaped with a leading backslash when ParsePattern
 // would otherwise read it as an unknown (its first word is UNKNOWN) or strip

@@ -68,10 +68,16 @@ type Env struct {
 	Ctx               context.Context
 	WS                *workspace.Workspace
 	IgnoreFingerprint bool
+	// ONNXEncoder is the sentence encoder directory that methods loaded by
+	// name embed new text with ("" the dense channel's; see TextSpace).
+	ONNXEncoder string
 
 	once  sync.Once
 	dense *DenseChannel
 	err   error
+
+	spacesMu sync.Mutex
+	spaces   map[string]*TextSpace // by ONNX encoder directory, "" the dense channel's
 }
 
 // NewEnv returns an environment over ws.

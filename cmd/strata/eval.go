@@ -28,6 +28,7 @@ type evalOptions struct {
 	Plans                      planner.Plans
 	JSON, ByTemplate           bool
 	IgnoreFingerprint          bool
+	ONNXEncoder                string
 }
 
 const evalLong = `Evaluate one or more methods on one or more query splits with STaRK's
@@ -80,6 +81,7 @@ func newEvalCmd(u *ui) *cobra.Command {
 	f.StringVar(&o.Plans.File, "plans", "", "plan-based methods take their plans from this file (MoR's shape; a mined plans file makes the rows oracles)")
 	f.BoolVar(&o.ByTemplate, "by-template", false, "also report Hit@1 per plan template (metapath) of the workspace's plans")
 	f.BoolVar(&o.IgnoreFingerprint, "ignore-fingerprint", false, "accept models and bundles made for other data")
+	f.StringVar(&o.ONNXEncoder, "onnx-encoder", "", "sentence encoder directory (tokenizer.json, model.onnx) that methods embedding new text (simgrag) use instead of the dense channel's encoder")
 	return cmd
 }
 
@@ -91,6 +93,7 @@ func runEval(ctx context.Context, u *ui, o evalOptions) error {
 	defer ws.Close()
 	env := infer.NewEnv(ctx, ws)
 	env.IgnoreFingerprint = o.IgnoreFingerprint
+	env.ONNXEncoder = o.ONNXEncoder
 	o.Plans.Warn = u.err
 	rows, cleanup, err := evalRows(env, o)
 	defer cleanup()

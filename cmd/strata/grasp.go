@@ -30,7 +30,12 @@ const trainGraspLong = `Fit GRASP's stages 2 and 3 on the val split and report t
 Stage 1, the graph branch, executes each query's GRASP plan on the graph:
 anchors link to the top K nodes of their label whose cosine is at least tau
 times the best (K, tau = 5, 0.95 on names; 10, 0.90 on whole documents), or
-bind to the nodes the planner linked; hops are typed steps, undirected as in
+bind to the nodes the planner linked; texts are embedded with the dense
+channel's encoder or an ONNX sentence encoder (--onnx-encoder DIR), whose
+document vectors are the channel's when the channel holds that model's
+imported vectors (else every document is encoded once); with imported
+vectors and no encoder, only linked anchors work (each at cosine 1) and the
+relevance text is scored by the query's imported vector; hops are typed steps, undirected as in
 GRASP or directed as mined plans have them; a target candidate's score is the
 best sum of anchor cosines along a matched path plus the cosine of the plan's
 relevance text with its document. Plans come from a GRASP plans file (--plans:
@@ -82,6 +87,7 @@ func newTrainGraspCmd(u *ui) *cobra.Command {
 	f.StringVar(&o.Config.Stage3Mode, "stage3-mode", "", "rerank (stage 2's pool; the default when the model can) or independent (the model's own ranking)")
 	f.IntVar(&o.Config.Stage3Pool, "stage3-pool", grasp.DefaultStage3Pool, "stage 2 candidates stage 3 reranks")
 	f.StringVar(&o.Rule, "rule", reranker.RuleHit1, "fusion selection on val: hit1 (GRASP's) or hit1-recall-floor")
+	f.StringVar(&o.Config.ONNXEncoder, "onnx-encoder", "", "sentence encoder directory (tokenizer.json, model.onnx) for anchors and relevance texts (default the dense channel's encoder)")
 	f.BoolVar(&o.JSON, "json", false, "print JSON lines")
 	return cmd
 }
@@ -92,7 +98,7 @@ func runTrainGrasp(ctx context.Context, u *ui, o graspOptions) error {
 		return err
 	}
 	defer ws.Close()
-	for _, p := range []*string{&o.Config.MFAR, &o.Config.Planner, &o.Config.Plans, &o.Config.Stage3} {
+	for _, p := range []*string{&o.Config.MFAR, &o.Config.Planner, &o.Config.Plans, &o.Config.Stage3, &o.Config.ONNXEncoder} {
 		if *p != "" {
 			if *p, err = filepath.Abs(*p); err != nil {
 				return err

@@ -56,68 +56,60 @@ func (c LinkConfig) mode(m string) (int, float32, bool) {
 	return 0, 0, false
 }
 
-// Linker links anchor texts to nodes through two dense indexes: node
-// names only (match_mode name) and whole documents (doc), both encoded with
-// the dense channel's encoder; the label restricts the search to its type.
+// Linker links anchor texts to nodes through two dense indexes of one text
+// space (infer.TextSpace: the dense channel's, or an ONNX encoder's):
+// node names only (match_mode name) and whole documents (doc); the label
+// restricts the search to its type.
 type Linker struct {
 	cfg   LinkConfig
 	ws    *workspace.Workspace
-	enc   infer.TextEncoder
-	names *index.Matrix
-	docs  *index.Matrix
+	space *infer.TextSpace
 	masks [][]bool
 }
 
-// NewLinker encodes every node's name (documents come from the dense
-// channel).
-func NewLinker(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, cfg LinkConfig) (*Linker, error) {
-	enc, err := infer.DenseTextEncoder(d)
-	if err != nil {
-		return nil, err
-	}
+// NewLinker binds linking to a text space (node names are encoded on the
+// first name-mode anchor).
+func NewLinker(ws *workspace.Workspace, space *infer.TextSpace, cfg LinkConfig) *Linker {
 	n := len(ws.SKB.Nodes)
-	names := index.NewMatrix(n, enc.Dim())
-	for lo := 0; lo < n; lo += 4096 {
-		hi := min(lo+4096, n)
-		texts := make([]string, hi-lo)
-		for i := range texts {
-			texts[i] = ws.SKB.Nodes[lo+i].Name
-		}
-		v, err := enc.EncodeTexts(texts)
-		if err != nil {
-			return nil, err
-		}
-		copy(names.Data[lo*names.Dim:], v)
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-	}
-	l := &Linker{cfg: cfg.withDefaults(), ws: ws, enc: enc, names: names, docs: d.Docs, masks: make([][]bool, len(ws.SKB.Schema.NodeTypes))}
+	l := &Linker{cfg: cfg.withDefaults(), ws: ws, space: space, masks: make([][]bool, len(ws.SKB.Schema.NodeTypes))}
 	for t := range l.masks {
 		l.masks[t] = make([]bool, n)
 	}
 	for v := range n {
 		l.masks[ws.SKB.Nodes[v].Type][v] = true
 	}
-	return l, nil
+	return l
 }
 
 // Link returns the nodes an anchor binds to and their cosines. An anchor
 // the planner already linked (a.Nodes) binds to those nodes, each with the
-// cosine of the anchor text and its name.
+// cosine of the anchor text and its name, or 1 when the space cannot
+// encode text (imported vectors): then every linked anchor counts alike.
 func (l *Linker) Link(ctx context.Context, a data.GraspAnchor) ([]graphops.GraspBinding, error) {
 	if len(a.Nodes) > 0 {
-		qv, err := l.enc.EncodeTexts([]string{a.Text})
+		for _, v := range a.Nodes {
+			if int(v) >= len(l.ws.SKB.Nodes) {
+				return nil, fmt.Errorf("anchor %q: node %d out of range", a.Text, v)
+			}
+		}
+		out := make([]graphops.GraspBinding, 0, len(a.Nodes))
+		if l.space.Enc == nil {
+			for _, v := range a.Nodes {
+				out = append(out, graphops.GraspBinding{Node: v, Cos: 1})
+			}
+			return out, nil
+		}
+		names, err := l.space.Names(ctx)
 		if err != nil {
 			return nil, err
 		}
-		out := make([]graphops.GraspBinding, 0, len(a.Nodes))
+		qv, err := l.space.Encode([]string{a.Text})
+		if err != nil {
+			return nil, err
+		}
 		for _, v := range a.Nodes {
-			if int(v) >= l.names.Rows {
-				return nil, fmt.Errorf("anchor %q: node %d out of range", a.Text, v)
-			}
 			var c float32
-			for j, x := range l.names.Row(int(v)) {
+			for j, x := range names.Row(int(v)) {
 				c += x * qv[j]
 			}
 			out = append(out, graphops.GraspBinding{Node: v, Cos: c})
@@ -132,13 +124,15 @@ func (l *Linker) Link(ctx context.Context, a data.GraspAnchor) ([]graphops.Grasp
 	if !ok {
 		return nil, fmt.Errorf("anchor match_mode %q", a.MatchMode)
 	}
-	m := l.names
-	if a.MatchMode == "doc" {
-		m = l.docs
-	}
-	qv, err := l.enc.EncodeTexts([]string{a.Text})
+	qv, err := l.space.Encode([]string{a.Text})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("GRASP links anchor %q by its text: %w (give an ONNX export of the vectors' model with --onnx-encoder, or plans whose anchors are linked)", a.Text, err)
+	}
+	m := l.space.Docs
+	if a.MatchMode == "name" {
+		if m, err = l.space.Names(ctx); err != nil {
+			return nil, err
+		}
 	}
 	hs, err := index.SearchDense(ctx, m, &index.Matrix{Rows: 1, Dim: len(qv), Data: qv}, k, l.masks[t], index.DenseConfig{Workers: 1})
 	if err != nil {
@@ -193,7 +187,6 @@ func PlansFromPlanner(p *planner.Planner) PlanSource {
 // a relevance text, its cosine with the candidate's document.
 type Graph struct {
 	ws    *workspace.Workspace
-	d     *infer.DenseChannel
 	L     *Linker
 	Plans PlanSource
 
@@ -209,13 +202,9 @@ func (m *Graph) Memoize() {
 	m.mu.Unlock()
 }
 
-// NewGraph builds the graph branch.
-func NewGraph(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, plans PlanSource, link LinkConfig) (*Graph, error) {
-	l, err := NewLinker(ctx, ws, d, link)
-	if err != nil {
-		return nil, err
-	}
-	return &Graph{ws: ws, d: d, L: l, Plans: plans}, nil
+// NewGraph builds the graph branch over a text space.
+func NewGraph(ws *workspace.Workspace, space *infer.TextSpace, plans PlanSource, link LinkConfig) *Graph {
+	return &Graph{ws: ws, L: NewLinker(ws, space, link), Plans: plans}
 }
 
 // Result is one query's graph branch: its ranking and what stage 2 needs
@@ -267,13 +256,19 @@ func (m *Graph) retrievePlan(ctx context.Context, q data.Query) (Result, error) 
 	if err != nil {
 		return Result{}, err
 	}
+	// The relevance text's vector; a space that cannot encode text
+	// (imported vectors) uses the query's own imported vector instead.
 	var rel []float32
 	if p.Target.RelevanceText != "" {
-		v, err := m.L.enc.EncodeTexts([]string{p.Target.RelevanceText})
+		space := m.L.space
+		if space.Enc != nil {
+			rel, err = space.Encode([]string{p.Target.RelevanceText})
+		} else {
+			rel, err = space.QueryVector(q)
+		}
 		if err != nil {
 			return Result{}, err
 		}
-		rel = v
 	}
 	meta.NCand = len(scores)
 	res := Result{Meta: meta}
@@ -283,7 +278,7 @@ func (m *Graph) retrievePlan(ctx context.Context, q data.Query) (Result, error) 
 		}
 		if rel != nil {
 			var c float32
-			for j, x := range m.d.Docs.Row(int(v)) {
+			for j, x := range m.L.space.Docs.Row(int(v)) {
 				c += x * rel[j]
 			}
 			s += c

@@ -32,6 +32,10 @@ type Config struct {
 	Stage3Choice reranker.FusionChoice `json:"stage3_choice,omitempty"`
 	// Link sets anchor linking (zero: GRASP's K and τ per match mode).
 	Link LinkConfig `json:"link,omitempty"`
+	// ONNXEncoder is the sentence encoder (tokenizer.json, model.onnx)
+	// anchors and relevance texts are embedded with; "" is the dense
+	// channel's (see infer.TextSpace).
+	ONNXEncoder string `json:"onnx_encoder,omitempty"`
 	// Grid is the fusions' search space (zero: GRASP's grids).
 	Grid reranker.Grid `json:"grid,omitempty"`
 }
@@ -68,15 +72,11 @@ func Parts(env *infer.Env, cfg Config) (*Graph, infer.Method, error) {
 			return data.PlanToGrasp(p, data.RiskNormal, ws.Graph.Resolver()), Declared, nil
 		}
 	}
-	d, err := env.Dense()
+	space, err := env.TextSpace(cfg.ONNXEncoder)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("GRASP's text space: %w", err)
 	}
-	g, err := NewGraph(env.Ctx, ws, d, plans, cfg.Link)
-	if err != nil {
-		return nil, nil, err
-	}
-	return g, text, nil
+	return NewGraph(ws, space, plans, cfg.Link), text, nil
 }
 
 // Kind is the checkpoint kind of a fitted GRASP stage 2 (and 3).
@@ -94,7 +94,7 @@ func init() {
 		if err := ck.DecodeConfig("GRASP", &cfg); err != nil {
 			return nil, err
 		}
-		for _, p := range []*string{&cfg.MFAR, &cfg.Planner, &cfg.Plans, &cfg.Stage3} {
+		for _, p := range []*string{&cfg.MFAR, &cfg.Planner, &cfg.Plans, &cfg.Stage3, &cfg.ONNXEncoder} {
 			if *p != "" && !filepath.IsAbs(*p) {
 				*p = filepath.Join(ck.Dir, *p)
 			}

@@ -1,6 +1,7 @@
 package kgqa
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"github.com/strata-retrieval/strata/infer"
@@ -275,11 +276,8 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		d, err := env.Dense()
-		if err != nil {
-			return nil, err
-		}
-		s, err := simgrag.New(env.WS, d, kc.SimGRAG)
+		kc.SimGRAG.ONNXEncoder = cmp.Or(kc.SimGRAG.ONNXEncoder, env.ONNXEncoder)
+		s, err := simgrag.Open(env, kc.SimGRAG)
 		if err != nil {
 			return nil, err
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/planner"
 	"github.com/strata-retrieval/strata/infer/simgrag"
 	"github.com/strata-retrieval/strata/internal/testws"
@@ -53,7 +54,7 @@ func fixedKGQA(t *testing.T, ws *workspace.Workspace, template [][]string, sc si
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := simgrag.New(ws, testws.LexicalDense(t, ws), sc)
+	s, err := simgrag.New(ws, infer.DenseSpace(testws.LexicalDense(t, ws), ws.SKB), sc)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,15 +1,23 @@
 // Package simgrag is SimGRAG's pattern-to-subgraph alignment as a method:
 // a pattern graph (triples over known mentions and UNKNOWN nodes, from a
-// planner, a plans file or a patterns file) gets node candidates (top k(n)
-// = 8 by L2 distance of dense vectors, or the planner's linked nodes) and
-// relation candidates (top k(r) = 3, or an exact relation set), and the k =
-// 100 matches of smallest Graph Semantic Distance rank the target's
-// bindings (graphops.TopKSubgraphs).
+// planner, a plans file or a patterns file) gets node candidates (the top
+// k(n) = 16 node names by L2 distance of text vectors, or the planner's
+// linked nodes at distance 0) and relation candidates (the top k(r) = 16
+// relation names; an UNKNOWN relation, "*" or an exact set: every such
+// relation at distance 0, section 5.1), and the k = 3 matches of smallest
+// Graph Semantic Distance (equation 3: unknown nodes and relations left
+// out) rank the target's bindings (graphops.TopKSubgraphs). k, k(n) and
+// k(r) are the paper's MetaQA settings. Text vectors come from one
+// infer.TextSpace: the dense channel's encoder, or an ONNX sentence
+// encoder (--onnx-encoder), over imported vectors too.
 //
 // Deviations from SimGRAG: no LLM writes the pattern or the answer (the
-// target's best-GSD bindings are the ranking); a match may reuse a node
-// but not cross one stored triple twice at a node (the paper asks for an
-// isomorphism, which makes answers that return to the topic unreachable);
-// edge direction is ignored unless a triple is written "->rel"; a query
-// without a matchable pattern falls back to BM25 and is counted.
+// target's best-GSD bindings are the ranking, so with k = 3 only the
+// answers of three subgraphs are scored; eval ranks the rest after them);
+// a match may reuse a node but not cross one stored triple twice at a node
+// (the paper asks for an isomorphism, which makes answers that return to
+// the topic unreachable); edge direction is ignored unless a triple is
+// written "->rel"; the encoder is strata's own or the user's (Nomic's is
+// not reachable); a query without a matchable pattern falls back to BM25
+// and is counted.
 package simgrag

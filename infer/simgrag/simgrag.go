@@ -1,6 +1,7 @@
 package simgrag
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -18,56 +19,97 @@ import (
 	"github.com/strata-retrieval/strata/graphops/workspace"
 )
 
-// Config sets SimGRAG's pattern-to-subgraph retrieval.
+// Config sets SimGRAG's pattern-to-subgraph retrieval. Zero values are
+// the paper's MetaQA settings (appendix: k = 3, k(n) = k(r) = 16).
 type Config struct {
-	K       int  `json:"k"`       // subgraphs kept, default 100
-	KNodes  int  `json:"k_nodes"` // candidates per known pattern node, default 8
-	KRels   int  `json:"k_rels"`  // candidate relation types per pattern triple, default 3
+	K       int  `json:"k"`       // subgraphs kept, default 3
+	KNodes  int  `json:"k_nodes"` // candidates per known pattern node, default 16
+	KRels   int  `json:"k_rels"`  // candidate relation types per pattern triple, default 16
 	NoPrune bool `json:"no_prune,omitempty"`
+	// NodeVectors is what a known pattern node's text is matched against:
+	// "name" (the default: the node's name, as SimGRAG embeds entities) or
+	// "doc" (its whole document).
+	NodeVectors string `json:"node_vectors,omitempty"`
+	// ONNXEncoder is the sentence encoder directory pattern texts are
+	// embedded with; "" is the dense channel's (infer.TextSpace).
+	ONNXEncoder string `json:"onnx_encoder,omitempty"`
 }
+
+// Node vector kinds.
+const (
+	NodeNames = "name"
+	NodeDocs  = "doc"
+)
 
 // WithDefaults fills unset fields.
 func (c Config) WithDefaults() Config {
 	if c.K <= 0 {
-		c.K = 100
+		c.K = 3
 	}
 	if c.KNodes <= 0 {
-		c.KNodes = 8
+		c.KNodes = 16
 	}
 	if c.KRels <= 0 {
-		c.KRels = 3
+		c.KRels = 16
+	}
+	if c.NodeVectors == "" {
+		c.NodeVectors = NodeNames
 	}
 	return c
 }
 
 // SimGRAG aligns pattern graphs with subgraphs: known pattern nodes and
-// relations get candidates by L2 distance of normalised vectors from the
-// workspace's dense channel (nodes: their documents; relations: their
-// names), and graphops.TopKSubgraphs finds the k matches of smallest Graph
-// Semantic Distance.
+// relations get candidates by L2 distance of normalised vectors of one
+// text space (infer.TextSpace; nodes: their names, or documents;
+// relations: their names), and graphops.TopKSubgraphs finds the k matches
+// of smallest Graph Semantic Distance.
 type SimGRAG struct {
-	Cfg  Config
-	ws   *workspace.Workspace
-	d    *infer.DenseChannel
-	rels *index.Matrix // one row per relation type
+	Cfg   Config
+	ws    *workspace.Workspace
+	space *infer.TextSpace
+	rels  *index.Matrix // one row per relation type; nil when the space cannot encode
 }
 
-// New binds SimGRAG to a workspace and its dense channel, which must
-// have an encoder (pattern nodes are new text).
-func New(ws *workspace.Workspace, d *infer.DenseChannel, cfg Config) (*SimGRAG, error) {
-	if d == nil || d.Encoder == nil {
-		return nil, fmt.Errorf("SimGRAG embeds pattern nodes and relations as text, so it needs a dense channel with an encoder (strata train encoder)")
+// New binds SimGRAG to a workspace and a text space. A space that cannot
+// encode text (imported vectors without an encoder) serves patterns whose
+// known nodes a planner linked and whose relations are the schema's; a
+// pattern that needs its text embedded is then an error.
+func New(ws *workspace.Workspace, space *infer.TextSpace, cfg Config) (*SimGRAG, error) {
+	cfg = cfg.WithDefaults()
+	if cfg.NodeVectors != NodeNames && cfg.NodeVectors != NodeDocs {
+		return nil, fmt.Errorf("SimGRAG node vectors %q: want %s or %s", cfg.NodeVectors, NodeNames, NodeDocs)
 	}
+	s := &SimGRAG{Cfg: cfg, ws: ws, space: space}
 	rt := ws.SKB.Schema.RelationTypes
-	names := make([]string, len(rt))
-	for i, r := range rt {
-		names[i] = RelationText(r)
+	if space.Enc != nil && len(rt) > 0 {
+		names := make([]string, len(rt))
+		for i, r := range rt {
+			names[i] = RelationText(r)
+		}
+		v, err := space.Encode(names)
+		if err != nil {
+			return nil, err
+		}
+		s.rels = &index.Matrix{Rows: len(rt), Dim: space.Dim(), Data: v}
 	}
-	m := index.NewMatrix(len(rt), d.Encoder.Dim())
-	if len(rt) > 0 {
-		copy(m.Data, d.Encoder.EncodeTexts(names))
+	return s, nil
+}
+
+// Open is SimGRAG over the environment's text space named by cfg.
+func Open(env *infer.Env, cfg Config) (*SimGRAG, error) {
+	space, err := env.TextSpace(cfg.ONNXEncoder)
+	if err != nil {
+		return nil, err
 	}
-	return &SimGRAG{Cfg: cfg.WithDefaults(), ws: ws, d: d, rels: m}, nil
+	return New(env.WS, space, cfg)
+}
+
+// nodeVectors is the matrix known pattern nodes are matched against.
+func (s *SimGRAG) nodeVectors(ctx context.Context) (*index.Matrix, error) {
+	if s.Cfg.NodeVectors == NodeDocs {
+		return s.space.Docs, nil
+	}
+	return s.space.Names(ctx)
 }
 
 // RelationText is a relation type's name as words ("directed_by" ->
@@ -118,24 +160,31 @@ func (s *SimGRAG) Match(ctx context.Context, p data.Pattern) (*graphops.MatchPat
 		return nil, fmt.Errorf("%w: no known node to anchor the search", graphops.ErrPattern)
 	}
 	if len(known) > 0 {
-		q := index.NewMatrix(len(known), s.d.Encoder.Dim())
-		copy(q.Data, s.d.Encoder.EncodeTexts(known))
-		hits, err := index.SearchDense(ctx, s.d.Docs, q, s.Cfg.KNodes, nil, index.DenseConfig{})
+		v, err := s.space.Encode(known)
+		if err != nil {
+			return nil, fmt.Errorf("SimGRAG matches pattern node %q by its text: %w", known[0], err)
+		}
+		q := &index.Matrix{Rows: len(known), Dim: s.space.Dim(), Data: v}
+		nv, err := s.nodeVectors(ctx)
+		if err != nil {
+			return nil, err
+		}
+		hits, err := index.SearchDense(ctx, nv, q, s.Cfg.KNodes, nil, index.DenseConfig{})
 		if err != nil {
 			return nil, err
 		}
 		for j, hs := range hits {
 			for _, h := range hs {
-				mp.Nodes[at[j]].Cands = append(mp.Nodes[at[j]].Cands, graphops.NodeCand{ID: h.ID, Dist: l2(q.Row(j), s.d.Docs.Row(int(h.ID)))})
+				mp.Nodes[at[j]].Cands = append(mp.Nodes[at[j]].Cands, graphops.NodeCand{ID: h.ID, Dist: l2(q.Row(j), nv.Row(int(h.ID)))})
 			}
 		}
 	}
-	// Relations: a schema relation (or alternatives of them, or "*": every
-	// relation) at distance 0; other text by its k(r) nearest relation
-	// names.
+	// Relations: a schema relation (or alternatives of them, or "*" and
+	// SimGRAG's UNKNOWN relations: every relation) at distance 0; other
+	// text by its k(r) nearest relation names.
 	schema := &s.ws.SKB.Schema
 	exact := func(rel string) ([]graphops.RelCand, bool) {
-		if rel == data.AnyRelation {
+		if rel == data.AnyRelation || data.IsUnknownRelation(rel) {
 			out := make([]graphops.RelCand, len(schema.RelationTypes))
 			for r := range out {
 				out[r] = graphops.RelCand{Rel: data.RelID(r)}
@@ -159,7 +208,9 @@ func (s *SimGRAG) Match(ctx context.Context, p data.Pattern) (*graphops.MatchPat
 	var textAt []int
 	for i, t := range p.Triples {
 		e := graphops.PatternEdge{H: t.H, T: t.T, Directed: t.Directed}
-		if rs, ok := exact(t.Rel); ok && (strings.Contains(t.Rel, "|") || t.Rel == data.AnyRelation) {
+		// A single schema relation is text too (SimGRAG embeds the
+		// pattern's relation), unless the space cannot embed it.
+		if rs, ok := exact(t.Rel); ok && (strings.Contains(t.Rel, "|") || t.Rel == data.AnyRelation || data.IsUnknownRelation(t.Rel) || s.rels == nil) {
 			e.Rels = rs
 		} else {
 			texts = append(texts, RelationText(t.Rel))
@@ -168,8 +219,11 @@ func (s *SimGRAG) Match(ctx context.Context, p data.Pattern) (*graphops.MatchPat
 		mp.Edges = append(mp.Edges, e)
 	}
 	if len(texts) > 0 {
-		rq := index.NewMatrix(len(texts), s.d.Encoder.Dim())
-		copy(rq.Data, s.d.Encoder.EncodeTexts(texts))
+		v, err := s.space.Encode(texts)
+		if err != nil || s.rels == nil {
+			return nil, fmt.Errorf("SimGRAG matches relation %q by its text: %w", texts[0], cmp.Or(err, infer.ErrNoEncoder))
+		}
+		rq := &index.Matrix{Rows: len(texts), Dim: s.space.Dim(), Data: v}
 		rhits, err := index.SearchDense(ctx, s.rels, rq, s.Cfg.KRels, nil, index.DenseConfig{})
 		if err != nil {
 			return nil, err
@@ -321,11 +375,7 @@ var (
 
 func init() {
 	registry.RegisterMethod("simgrag", "SimGRAG: the query's plan as a pattern graph, matched onto the graph by Graph Semantic Distance over the dense channel; the target's bindings in the top-k subgraphs ranked by GSD (needs plans and an encoder)", func(env *infer.Env) (infer.Method, error) {
-		d, err := env.Dense()
-		if err != nil {
-			return nil, err
-		}
-		s, err := New(env.WS, d, Config{})
+		s, err := Open(env, Config{ONNXEncoder: env.ONNXEncoder})
 		if err != nil {
 			return nil, err
 		}
@@ -340,11 +390,7 @@ func FromFile(env *infer.Env, path string) (*Method, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := env.Dense()
-	if err != nil {
-		return nil, err
-	}
-	s, err := New(env.WS, d, Config{})
+	s, err := Open(env, Config{ONNXEncoder: env.ONNXEncoder})
 	if err != nil {
 		return nil, err
 	}

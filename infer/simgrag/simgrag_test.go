@@ -2,6 +2,7 @@ package simgrag
 
 import (
 	"context"
+	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/internal/testws"
 	"testing"
 	"time"
@@ -19,11 +20,11 @@ import (
 // films of the same title into one entity).
 func TestSimGRAGMetaQA(t *testing.T) {
 	ws := testws.MetaQA(t)
-	s, err := New(ws, testws.LexicalDense(t, ws), Config{})
+	s, err := New(ws, infer.DenseSpace(testws.LexicalDense(t, ws), ws.SKB), Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	full, _ := New(ws, testws.LexicalDense(t, ws), Config{NoPrune: true})
+	full, _ := New(ws, infer.DenseSpace(testws.LexicalDense(t, ws), ws.SKB), Config{NoPrune: true})
 	m := &Method{S: s, Patterns: PlanPatterns(ws)}
 	ev := eval.NewEvaluator(len(ws.SKB.Nodes), ws.Candidates)
 	floor := map[string]float64{"1-hop": 0.97, "2-hop": 0.93, "3-hop": 0.92}
@@ -62,7 +63,7 @@ func TestSimGRAGMetaQA(t *testing.T) {
 // (the patterns of their question types, k = 100).
 func BenchmarkSimGRAGPruning(b *testing.B) {
 	ws := testws.MetaQA(b)
-	d := testws.LexicalDense(b, ws)
+	d := infer.DenseSpace(testws.LexicalDense(b, ws), ws.SKB)
 	for _, hop := range []string{"1-hop", "2-hop", "3-hop"} {
 		qs := testws.Sample(b, ws, hop, 50)
 		for _, prune := range []bool{true, false} {
