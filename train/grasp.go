@@ -81,6 +81,17 @@ func FitGrasp(env *infer.Env, o GraspOptions) (*GraspResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	var stage3 *grasp.Memo
+	if cfg.Stage3 != "" {
+		s3, err := registry.Load(env, cfg.Stage3)
+		if err != nil {
+			return nil, fmt.Errorf("GRASP's stage 3 %s: %w", cfg.Stage3, err)
+		}
+		stage3 = &grasp.Memo{M: s3}
+		if cfg.Stage3Mode == grasp.Stage3Rerank && !stage3.CanRerank() {
+			return nil, fmt.Errorf("GRASP's stage 3 %s cannot rerank a pool (use stage-3 mode %s)", cfg.Stage3, grasp.Stage3Independent)
+		}
+	}
 	// Every fusion below reuses each query's two branches.
 	g.Memoize()
 	text = &grasp.Memo{M: text}
@@ -116,8 +127,8 @@ func FitGrasp(env *infer.Env, o GraspOptions) (*GraspResult, error) {
 		named{&grasp.Fused{G: g, Text: text, Choice: cfg.Static}, "fused static (w/o RR)"},
 		named{&grasp.Fused{G: g, Text: text, Choice: cfg.Dynamic}, "fused dynamic (w/o RR)"},
 		named{&grasp.Fused{G: g, Text: text, Choice: res.Other}, "fused " + res.Other.Mode + ", rule " + other + " (w/o RR)"}}
-	if cfg.Stage3 != "" {
-		s3rows, err := fitStage3(env, o, &cfg, stage2, vqs)
+	if stage3 != nil {
+		s3rows, err := fitStage3(env, o, &cfg, stage3, stage2, vqs)
 		if err != nil {
 			return nil, err
 		}
@@ -141,13 +152,9 @@ func FitGrasp(env *infer.Env, o GraspOptions) (*GraspResult, error) {
 // (rerank when the model can, else independent) and returns the rows of
 // stage 3: alone and fused in that mode, and fused in the other mode when
 // the model can do both.
-func fitStage3(env *infer.Env, o GraspOptions, cfg *grasp.Config, stage2 *grasp.Fused, vqs []data.Query) ([]infer.Method, error) {
-	s3, err := registry.Load(env, cfg.Stage3)
-	if err != nil {
-		return nil, err
-	}
-	s3 = &grasp.Memo{M: s3}
-	_, canRerank := s3.(*grasp.Memo).M.(infer.Reranker)
+func fitStage3(env *infer.Env, o GraspOptions, cfg *grasp.Config, stage3 *grasp.Memo, stage2 *grasp.Fused, vqs []data.Query) ([]infer.Method, error) {
+	s3 := stage3
+	canRerank := s3.CanRerank()
 	modes := []string{grasp.Stage3Independent}
 	switch {
 	case cfg.Stage3Mode == grasp.Stage3Rerank && !canRerank:

@@ -3,10 +3,12 @@ package grasp
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/planner"
+	"hash/fnv"
 	"io"
 	"slices"
 	"sync"
@@ -359,6 +361,9 @@ func (m *Fused) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 func Stage3Ranking(ctx context.Context, s3 infer.Method, mode string, pool int, q data.Query, stage2 []index.Hit) ([]index.Hit, error) {
 	if mode == Stage3Rerank {
 		rr, ok := s3.(infer.Reranker)
+		if m, memo := s3.(*Memo); memo && !m.CanRerank() {
+			ok = false
+		}
 		if !ok {
 			return nil, fmt.Errorf("GRASP's stage 3 %s cannot rerank a pool (use stage-3 mode independent)", s3.Name())
 		}
@@ -398,34 +403,66 @@ func FusionExamples(ctx context.Context, g Branch, text infer.Method, qs []data.
 }
 
 // Memo remembers a method's rankings by query id (queries given with their
-// own plan, or without an id, are not remembered).
+// own plan, or without an id, are not remembered), and its reranking of a
+// pool by query id and pool when the method can rerank.
 type Memo struct {
 	M     infer.Method
 	mu    sync.Mutex
-	cache map[int][]index.Hit
+	cache map[memoKey][]index.Hit
+}
+
+type memoKey struct {
+	q    int
+	pool uint64 // FNV-1a of the pool's ids; 0 for Rank
 }
 
 func (m *Memo) Name() string { return m.M.Name() }
 
 func (m *Memo) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
-	if q.ID < 0 || q.Plan != nil {
-		return m.M.Rank(ctx, q)
+	return m.remember(q, 0, func() ([]index.Hit, error) { return m.M.Rank(ctx, q) })
+}
+
+// CanRerank tells whether the method can rerank a pool.
+func (m *Memo) CanRerank() bool {
+	_, ok := m.M.(infer.Reranker)
+	return ok
+}
+
+// Rerank implements infer.Reranker for a method that can.
+func (m *Memo) Rerank(ctx context.Context, q data.Query, pool []index.Hit) ([]index.Hit, error) {
+	rr, ok := m.M.(infer.Reranker)
+	if !ok {
+		return nil, fmt.Errorf("%s cannot rerank a pool", m.M.Name())
 	}
+	h := fnv.New64a()
+	var b [4]byte
+	for _, p := range pool {
+		binary.LittleEndian.PutUint32(b[:], p.ID)
+		h.Write(b[:])
+	}
+	return m.remember(q, h.Sum64()|1, func() ([]index.Hit, error) { return rr.Rerank(ctx, q, pool) })
+}
+
+func (m *Memo) remember(q data.Query, pool uint64, f func() ([]index.Hit, error)) ([]index.Hit, error) {
+	if q.ID < 0 || q.Plan != nil {
+		return f()
+	}
+	key := memoKey{q.ID, pool}
 	m.mu.Lock()
-	h, ok := m.cache[q.ID]
+	h, ok := m.cache[key]
 	m.mu.Unlock()
 	if ok {
 		return slices.Clone(h), nil
 	}
-	h, err := m.M.Rank(ctx, q)
+	h, err := f()
 	if err != nil {
 		return nil, err
 	}
 	m.mu.Lock()
 	if m.cache == nil {
-		m.cache = map[int][]index.Hit{}
+		m.cache = map[memoKey][]index.Hit{}
 	}
-	m.cache[q.ID] = slices.Clone(h)
+	m.cache[key] = slices.Clone(h)
 	m.mu.Unlock()
 	return h, nil
 }

@@ -56,3 +56,35 @@ func TestStage3Ranking(t *testing.T) {
 		t.Error("a model that cannot rerank was accepted in rerank mode")
 	}
 }
+
+// TestMemoRerank: a memoized reranker still reranks (GRASP's fit wraps
+// stage 3 in a Memo), once per query and pool; a memoized plain method
+// cannot.
+func TestMemoRerank(t *testing.T) {
+	r := &reverser{}
+	m := &Memo{M: r}
+	stage2 := []index.Hit{{ID: 1}, {ID: 2}, {ID: 3}}
+	q := data.Query{ID: 4}
+	a, err := Stage3Ranking(context.Background(), m, Stage3Rerank, 2, q, stage2)
+	if err != nil || len(a) != 2 || a[0].ID != 2 {
+		t.Fatalf("memoized rerank %v %v", a, err)
+	}
+	r.got = nil
+	if b, _ := Stage3Ranking(context.Background(), m, Stage3Rerank, 2, q, stage2); r.got != nil || !slices.Equal(ids(b), ids(a)) {
+		t.Errorf("the same pool was reranked again (%v)", r.got)
+	}
+	if _, _ = Stage3Ranking(context.Background(), m, Stage3Rerank, 3, q, stage2); len(r.got) != 3 {
+		t.Errorf("another pool came from the memo: %v", r.got)
+	}
+	if _, err := Stage3Ranking(context.Background(), &Memo{M: plain{}}, Stage3Rerank, 2, q, stage2); err == nil {
+		t.Error("a memoized plain method reranked")
+	}
+}
+
+func ids(hs []index.Hit) []uint32 {
+	out := make([]uint32, len(hs))
+	for i, h := range hs {
+		out[i] = h.ID
+	}
+	return out
+}
