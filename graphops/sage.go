@@ -69,8 +69,14 @@ func Expand(g *Graph, seeds []uint32, o ExpandOptions) []uint32 {
 type SimGraphConfig struct {
 	Percentile float64   // edge threshold per field, default 95
 	Report     []float64 // percentiles to report degrees for, default 80, 85, 90, 95, 99
-	Sample     int       // random pairs per field for the thresholds, default 200,000
-	Seed       uint64
+	// Sample is the number of random pairs per field the thresholds come
+	// from, default 200,000; a field with at most that many pairs uses
+	// every pair.
+	Sample int
+	Seed   uint64
+	// KNN: the candidate edges of a node are its K nearest neighbours in
+	// each field (exact, or an inverted file on large fields).
+	KNN KNNConfig
 }
 
 // SimDegrees describes the similarity graph at one percentile.
@@ -85,15 +91,28 @@ type SimDegrees struct {
 	Isolated   int       `json:"isolated"`
 }
 
+// SimGraphStats describes a built similarity graph: its degrees at every
+// reported percentile and how each field's neighbours were found.
+type SimGraphStats struct {
+	Degrees []SimDegrees `json:"percentiles"`
+	K       int          `json:"k"`
+	Fields  []KNNStats   `json:"fields"`
+}
+
 // BuildSimGraph links text-rich nodes whose metadata is alike, as SAGE's
 // offline step: for every field, the similarity of two nodes is the cosine
 // of that field's vectors (fields[f] row i belongs to nodes[i]; rows with
 // present[f][i] false take no part), its threshold is the given percentile
-// of the similarity of randomly sampled pairs, and two nodes are linked
-// when any field's similarity exceeds its threshold. n is the number of
-// graph nodes. The degree statistics at every reported percentile come
-// from the same exact all-pairs pass.
-func BuildSimGraph(ctx context.Context, n int, nodes []uint32, fields []*index.Matrix, present [][]bool, cfg SimGraphConfig) (*SimGraph, []SimDegrees, error) {
+// of the similarity of randomly sampled pairs (SAGE's percentile rule),
+// and two nodes are linked when, in any field (SAGE's OR), one is among
+// the other's K nearest neighbours and their similarity exceeds the
+// threshold. n is the number of graph nodes. Keeping each node's K nearest
+// instead of comparing all pairs bounds the degree by K per field (plus
+// the nodes that chose it) and the memory by K edges per node and field;
+// SAGE builds its graph on an ANN index (HNSW) in the same way. The
+// degree statistics at every reported percentile come from the same
+// nearest-neighbour lists.
+func BuildSimGraph(ctx context.Context, n int, nodes []uint32, fields []*index.Matrix, present [][]bool, cfg SimGraphConfig) (*SimGraph, *SimGraphStats, error) {
 	if cfg.Percentile == 0 {
 		cfg.Percentile = 95
 	}
@@ -103,108 +122,91 @@ func BuildSimGraph(ctx context.Context, n int, nodes []uint32, fields []*index.M
 	if cfg.Sample == 0 {
 		cfg.Sample = 200000
 	}
+	if err := cfg.KNN.check(); err != nil {
+		return nil, nil, err
+	}
+	cfg.KNN = cfg.KNN.withDefaults()
 	report := slices.Clone(cfg.Report)
 	if !slices.Contains(report, cfg.Percentile) {
 		report = append(report, cfg.Percentile)
 	}
 	slices.Sort(report)
+	if len(report) > 127 {
+		return nil, nil, fmt.Errorf("graphops: %d percentiles to report, at most 127", len(report))
+	}
 	m := len(nodes)
 	for f, x := range fields {
 		if x.Rows != m || len(present[f]) != m {
 			return nil, nil, fmt.Errorf("graphops: field %d has %d rows for %d nodes", f, x.Rows, m)
 		}
 	}
-	// Thresholds from sampled pairs.
-	r := rand.New(rand.NewPCG(cfg.Seed, 0x5a6e))
-	thr := make([][]float32, len(report)) // [percentile][field]
-	for p := range thr {
-		thr[p] = make([]float32, len(fields))
-	}
-	for f, x := range fields {
-		var sims []float32
-		if m >= 2 {
-			for range cfg.Sample {
-				i, j := r.IntN(m), r.IntN(m)
-				if i == j || !present[f][i] || !present[f][j] {
-					continue
-				}
-				var s float32
-				a, b := x.Row(i), x.Row(j)
-				for d := range a {
-					s += a[d] * b[d]
-				}
-				sims = append(sims, s)
-			}
-		}
-		slices.Sort(sims)
-		for p, pc := range report {
-			if len(sims) == 0 {
-				thr[p][f] = float32(math.Inf(1))
-				continue
-			}
-			thr[p][f] = sims[min(len(sims)-1, int(pc/100*float64(len(sims))))]
-		}
-	}
-	// Exact degrees: for every pair, the highest percentile whose OR over
-	// fields still links it.
-	deg := make([][]int32, len(report))
-	for p := range deg {
-		deg[p] = make([]int32, m)
-	}
+	thr := simThresholds(fields, present, report, cfg.Sample, cfg.Seed) // [percentile][field]
 	keep := slices.Index(report, cfg.Percentile)
-	adj := make([][]uint32, m)
-	level := make([]int8, 0, 256*m) // per pair of the block: highest linking percentile index, -1 none
-	blockSims := make([][]float32, len(fields))
-	const block = 256
-	for lo := 0; lo < m; lo += block {
-		hi := min(lo+block, m)
-		level = level[:(hi-lo)*m]
-		for i := range level {
-			level[i] = -1
-		}
-		for f, x := range fields {
-			blockSims[f] = index.RowSimilarity(x, lo, hi, blockSims[f])
-			for i := lo; i < hi; i++ {
-				if !present[f][i] {
-					continue
-				}
-				row := blockSims[f][(i-lo)*m : (i-lo+1)*m]
-				lv := level[(i-lo)*m : (i-lo+1)*m]
-				for j, s := range row {
-					// Each pair once (j > i), so the graph is symmetric
-					// whatever the rounding of the two products.
-					if j <= i || !present[f][j] {
-						continue
-					}
-					// Percentile thresholds ascend: find the highest passed.
-					for p := len(report) - 1; p > int(lv[j]); p-- {
-						if s > thr[p][f] {
-							lv[j] = int8(p)
-							break
-						}
-					}
-				}
+	stats := &SimGraphStats{K: cfg.KNN.K}
+	// pairs[i]: (j<<8 | level) for j > i linked at percentile index level.
+	pairs := make([][]uint64, m)
+	for f, x := range fields {
+		rows := make([]int, 0, m) // compact row -> node position
+		for i, p := range present[f] {
+			if p {
+				rows = append(rows, i)
 			}
 		}
-		for i := lo; i < hi; i++ {
-			lv := level[(i-lo)*m : (i-lo+1)*m]
-			for j, l := range lv {
-				if l < 0 {
-					continue
+		cx := index.NewMatrix(len(rows), x.Dim)
+		for c, i := range rows {
+			copy(cx.Row(c), x.Row(i))
+		}
+		nn, st, err := nearest(ctx, cx, cfg.KNN, cfg.Seed+uint64(f))
+		if err != nil {
+			return nil, nil, err
+		}
+		stats.Fields = append(stats.Fields, st)
+		for c, i := range rows {
+			for _, h := range nn.of(c) {
+				lv := -1
+				for p := len(report) - 1; p >= 0; p-- {
+					if h.Score > thr[p][f] {
+						lv = p
+						break
+					}
 				}
-				for p := 0; p <= int(l); p++ {
-					deg[p][i]++
-					deg[p][j]++
+				if lv < 0 {
+					continue // ranked best first: the rest are no more similar
 				}
-				if int(l) >= keep {
-					adj[i] = append(adj[i], nodes[j])
-					adj[j] = append(adj[j], nodes[i])
+				a, b := i, rows[h.ID]
+				if a > b {
+					a, b = b, a
 				}
+				pairs[a] = append(pairs[a], uint64(b)<<8|uint64(lv))
 			}
 		}
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
+	}
+	// One edge per pair at the highest level any field or direction gave.
+	deg := make([][]int32, len(report))
+	for p := range deg {
+		deg[p] = make([]int32, m)
+	}
+	adj := make([][]uint32, m)
+	for i, ps := range pairs {
+		slices.Sort(ps)
+		for t, e := range ps {
+			if t+1 < len(ps) && ps[t+1]>>8 == e>>8 {
+				continue // a higher level of the same pair follows
+			}
+			j, lv := int(e>>8), int(e&0xff)
+			for p := 0; p <= lv; p++ {
+				deg[p][i]++
+				deg[p][j]++
+			}
+			if lv >= keep {
+				adj[i] = append(adj[i], nodes[j])
+				adj[j] = append(adj[j], nodes[i])
+			}
+		}
+		pairs[i] = nil
 	}
 	sg := &SimGraph{off: make([]uint64, n+1)}
 	byNode := make(map[uint32][]uint32, m)
@@ -219,7 +221,6 @@ func BuildSimGraph(ctx context.Context, n int, nodes []uint32, fields []*index.M
 		slices.Sort(nb)
 		copy(sg.nbr[sg.off[v]:], nb)
 	}
-	var stats []SimDegrees
 	for p, pc := range report {
 		if !slices.Contains(cfg.Report, pc) {
 			continue
@@ -241,7 +242,52 @@ func BuildSimGraph(ctx context.Context, n int, nodes []uint32, fields []*index.M
 			st.P90 = int(d[min(m-1, m*9/10)])
 			st.Max = int(d[m-1])
 		}
-		stats = append(stats, st)
+		stats.Degrees = append(stats.Degrees, st)
 	}
 	return sg, stats, nil
+}
+
+// simThresholds returns, per percentile (ascending) and field, the
+// percentile of the cosine of pairs of present rows: of every pair when a
+// field has at most sample of them, else of sample random pairs. The
+// percentile p of the sorted similarities s is s[min(len−1, ⌊p/100·len⌋)];
+// a field with no pair gets +Inf (no edges).
+func simThresholds(fields []*index.Matrix, present [][]bool, report []float64, sample int, seed uint64) [][]float32 {
+	r := rand.New(rand.NewPCG(seed, 0x5a6e))
+	thr := make([][]float32, len(report))
+	for p := range thr {
+		thr[p] = make([]float32, len(fields))
+	}
+	for f, x := range fields {
+		var rows []int
+		for i, p := range present[f] {
+			if p {
+				rows = append(rows, i)
+			}
+		}
+		var sims []float32
+		if np := len(rows) * (len(rows) - 1) / 2; np <= sample {
+			for a, i := range rows {
+				for _, j := range rows[a+1:] {
+					sims = append(sims, dot(x.Row(i), x.Row(j)))
+				}
+			}
+		} else {
+			for range sample {
+				i, j := r.IntN(len(rows)), r.IntN(len(rows))
+				if i != j {
+					sims = append(sims, dot(x.Row(rows[i]), x.Row(rows[j])))
+				}
+			}
+		}
+		slices.Sort(sims)
+		for p, pc := range report {
+			if len(sims) == 0 {
+				thr[p][f] = float32(math.Inf(1))
+				continue
+			}
+			thr[p][f] = sims[min(len(sims)-1, int(pc/100*float64(len(sims))))]
+		}
+	}
+	return thr
 }

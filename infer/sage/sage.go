@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/strata-retrieval/strata/infer"
-	"github.com/strata-retrieval/strata/infer/baseline"
 	"github.com/strata-retrieval/strata/infer/planner"
 	"github.com/strata-retrieval/strata/infer/registry"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/internal/parallel"
 )
 
 // Config sets SAGE's seed → expand → prune retrieval.
@@ -27,9 +27,88 @@ type Config struct {
 	// EdgePolicy is SAGE's ±Edge policy: no expansion when the query's plan
 	// already has explicit relational hops.
 	EdgePolicy bool
-	// DenseWeight weighs the dense score against max-normalised BM25 over
-	// the neighbour set, default 0.4 (SAGE's 0.4·dense + 0.6·BM25).
-	DenseWeight float64
+	// Alpha weighs max-normalised BM25 against the dense cosine in SAGE's
+	// linear fusion (Fuse), default 0.6 (SAGE's α = 0.6 for BM25, β = 0.4
+	// for embeddings).
+	Alpha float64
+}
+
+// DefaultAlpha is SAGE's BM25 weight in its linear fusion (appendix E:
+// α = 0.6 for BM25, β = 0.4 for embeddings).
+const DefaultAlpha = 0.6
+
+// Fuse is SAGE's linear fusion of sparse and dense scores over one set of
+// documents: s_i = α·lex_i / max_j lex_j + (1 − α)·dense_i, written into
+// dst (reallocated when short). BM25 is divided by its maximum over the
+// set (0 when no document matches); the dense scores are cosines, already
+// in [−1, 1]. With dense nil the dense term is 0. SAGE states α and β but
+// not a normalisation; dividing BM25 by its maximum is SAGE's released
+// code's and keeps both terms on the cosine's scale.
+func Fuse(dst, lex, dense []float32, alpha float64) []float32 {
+	if dense != nil && len(dense) != len(lex) {
+		panic(fmt.Sprintf("sage: Fuse: %d lexical and %d dense scores", len(lex), len(dense)))
+	}
+	if cap(dst) < len(lex) {
+		dst = make([]float32, len(lex))
+	}
+	dst = dst[:len(lex)]
+	var mx float32
+	for _, v := range lex {
+		mx = max(mx, v)
+	}
+	a := float32(alpha)
+	for i, v := range lex {
+		var s float32
+		if mx > 0 {
+			s = a * (v / mx)
+		}
+		if dense != nil {
+			s += (1 - a) * dense[i]
+		}
+		dst[i] = s
+	}
+	return dst
+}
+
+// Hybrid is SAGE's hybrid seed retriever: every candidate ranked by Fuse
+// of its whole-document BM25 and the cosine of its dense vector with the
+// query's (BM25 alone without a dense channel).
+type Hybrid struct {
+	ws    *workspace.Workspace
+	d     *infer.DenseChannel
+	Alpha float64
+}
+
+// NewHybrid returns SAGE's hybrid retriever over ws (d may be nil).
+func NewHybrid(ws *workspace.Workspace, d *infer.DenseChannel, alpha float64) *Hybrid {
+	if alpha == 0 {
+		alpha = DefaultAlpha
+	}
+	return &Hybrid{ws: ws, d: d, Alpha: alpha}
+}
+
+func (h *Hybrid) Name() string { return "sage-hybrid" }
+
+func (h *Hybrid) Rank(_ context.Context, q data.Query) ([]index.Hit, error) {
+	cands := h.ws.Candidates
+	lex := make([]float32, len(cands))
+	for _, x := range h.ws.Doc.ScoreAll(q.Text, nil) { // document i is candidate i
+		lex[x.ID] = x.Score
+	}
+	var dense []float32
+	if h.d != nil {
+		qv, err := h.d.QueryVector(q)
+		if err != nil {
+			return nil, err
+		}
+		dense = index.ScoreRows(h.d.Docs, qv, cands)
+	}
+	s := Fuse(nil, lex, dense, h.Alpha)
+	out := make([]index.Hit, len(cands))
+	for i, v := range cands {
+		out[i] = index.Hit{ID: v, Score: s[i]}
+	}
+	return out, nil
 }
 
 // Method expands the top seeds of another method by their 1-hop
@@ -55,11 +134,8 @@ func New(ws *workspace.Workspace, d *infer.DenseChannel, seed infer.Method, cfg 
 	if cfg.Add <= 0 {
 		cfg.Add = 10
 	}
-	if cfg.DenseWeight == 0 {
-		cfg.DenseWeight = 0.4
-	}
-	if d == nil {
-		cfg.DenseWeight = 0
+	if cfg.Alpha == 0 {
+		cfg.Alpha = DefaultAlpha
 	}
 	if cfg.Similarity && sim == nil {
 		return nil, fmt.Errorf("SAGE: similarity expansion needs the similarity graph")
@@ -139,9 +215,9 @@ func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	return out, nil
 }
 
-// prune rescores neighbours by w·dense + (1−w)·BM25, BM25 computed over the
-// neighbour set alone and divided by its maximum (as SAGE's code), and
-// keeps the top k′.
+// prune rescores the neighbours by Fuse of BM25 computed over the
+// neighbour set alone (as SAGE's code) and the dense cosine, and keeps the
+// top k′.
 func (m *Method) prune(q data.Query, nbrs []uint32) ([]index.Hit, error) {
 	if len(nbrs) == 0 {
 		return nil, nil
@@ -151,33 +227,21 @@ func (m *Method) prune(q data.Query, nbrs []uint32) ([]index.Hit, error) {
 		b.Add(m.ws.SKB.Document(v))
 	}
 	lex := make([]float32, len(nbrs))
-	var mx float32
-	for _, h := range b.Build().Search(q.Text, len(nbrs), nil) {
+	for _, h := range b.Build().ScoreAll(q.Text, nil) {
 		lex[h.ID] = h.Score
-		mx = max(mx, h.Score)
 	}
-	var qv []float32
-	if m.Cfg.DenseWeight > 0 {
-		var err error
-		if qv, err = m.d.QueryVector(q); err != nil {
+	var dense []float32
+	if m.d != nil {
+		qv, err := m.d.QueryVector(q)
+		if err != nil {
 			return nil, err
 		}
+		dense = index.ScoreRows(m.d.Docs, qv, nbrs)
 	}
-	w := float32(m.Cfg.DenseWeight)
+	s := Fuse(nil, lex, dense, m.Cfg.Alpha)
 	hits := make([]index.Hit, len(nbrs))
 	for i, v := range nbrs {
-		s := float32(0)
-		if mx > 0 {
-			s = (1 - w) * lex[i] / mx
-		}
-		if qv != nil {
-			var c float32
-			for j, x := range m.d.Docs.Row(int(v)) {
-				c += x * qv[j]
-			}
-			s += w * c
-		}
-		hits[i] = index.Hit{ID: v, Score: s}
+		hits[i] = index.Hit{ID: v, Score: s[i]}
 	}
 	index.Sort(hits)
 	return hits[:min(m.Cfg.Add, len(hits))], nil
@@ -186,7 +250,7 @@ func (m *Method) prune(q data.Query, nbrs []uint32) ([]index.Hit, error) {
 // BuildSimilarityGraph builds SAGE's offline similarity graph over the
 // workspace's candidates from their text fields, each encoded with the
 // dense channel's encoder.
-func BuildSimilarityGraph(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, cfg graphops.SimGraphConfig) (*graphops.SimGraph, []graphops.SimDegrees, []string, error) {
+func BuildSimilarityGraph(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, cfg graphops.SimGraphConfig) (*graphops.SimGraph, *graphops.SimGraphStats, []string, error) {
 	if d == nil || d.Encoder == nil {
 		return nil, nil, nil, fmt.Errorf("the similarity graph encodes text fields, so it needs a dense channel with an encoder (strata train encoder)")
 	}
@@ -207,9 +271,11 @@ func BuildSimilarityGraph(ctx context.Context, ws *workspace.Workspace, d *infer
 			continue
 		}
 		x := index.NewMatrix(len(nodes), d.Encoder.Dim())
-		for lo := 0; lo < len(nodes); lo += 1024 {
-			hi := min(lo+1024, len(nodes))
+		err := parallel.Chunks(ctx, len(nodes), 1024, 0, func(lo, hi int) {
 			copy(x.Data[lo*x.Dim:hi*x.Dim], d.Encoder.EncodeTexts(texts[lo:hi]))
+		})
+		if err != nil {
+			return nil, nil, nil, err
 		}
 		fields = append(fields, x)
 		present = append(present, pr)
@@ -221,27 +287,34 @@ func BuildSimilarityGraph(ctx context.Context, ws *workspace.Workspace, d *infer
 
 func init() {
 	for _, v := range []struct{ name, summary string }{
-		{"sage", "SAGE: the top 10 of bm25+dense, plus the 10 best of their 1-hop neighbours rescored by 0.4·dense + 0.6·BM25 over the neighbour set"},
-		{"sage-sim", "SAGE expanding along the similarity graph of the candidates' text fields (95th percentile) instead of relations"},
+		{"sage", "SAGE: the top 10 of sage-hybrid, plus the 10 best of their 1-hop neighbours rescored by 0.6·BM25/max + 0.4·cosine over the neighbour set"},
+		{"sage-sim", "SAGE expanding along the similarity graph of the candidates' text fields (each node's 10 nearest per field above the 95th percentile of random pairs) instead of relations"},
+		{"sage-hybrid", "SAGE's hybrid seeds alone: every candidate by 0.6·BM25/max + 0.4·cosine (SAGE's linear fusion)"},
 		{"sage-plan", "SAGE with plan-based seeds (mor-traversal) and the ±Edge policy: no expansion when the plan has relational hops"},
 		{"sage-plan-always", "SAGE with plan-based seeds, expanding every query (without the ±Edge policy)"},
 	} {
 		name := v.name
-		registry.RegisterMethod(name, v.summary, func(env *infer.Env) (infer.Method, error) { return NewNamed(env, name) })
+		registry.RegisterMethod(name, v.summary, func(env *infer.Env) (infer.Method, error) {
+			if name == "sage-hybrid" {
+				d, err := optionalDense(env)
+				if err != nil {
+					return nil, err
+				}
+				return NewHybrid(env.WS, d, DefaultAlpha), nil
+			}
+			return NewNamed(env, name)
+		})
 	}
 }
 
 var _ infer.Method = (*Method)(nil)
 
 // NewNamed builds the named SAGE variant: sage and sage-sim seed with
-// bm25+dense (expanding along relations, or along the similarity graph),
+// sage-hybrid, SAGE's linear fusion (expanding along relations, or along the similarity graph),
 // sage-plan and sage-plan-always with MoR's traversal of the query's plan
 // (with and without the ±Edge policy).
 func NewNamed(env *infer.Env, name string) (*Method, error) {
-	d, err := env.Dense()
-	if errors.Is(err, infer.ErrNoDense) {
-		d, err = nil, nil
-	}
+	d, err := optionalDense(env)
 	if err != nil {
 		return nil, err
 	}
@@ -252,9 +325,7 @@ func NewNamed(env *infer.Env, name string) (*Method, error) {
 		seed = planner.NewTraversalMethod(env.WS)
 		cfg.EdgePolicy = name == "sage-plan"
 	default:
-		if seed, err = baseline.NewBM25Dense(env); err != nil {
-			return nil, err
-		}
+		seed = NewHybrid(env.WS, d, DefaultAlpha)
 	}
 	var sim *graphops.SimGraph
 	if name == "sage-sim" {
@@ -264,4 +335,13 @@ func NewNamed(env *infer.Env, name string) (*Method, error) {
 		}
 	}
 	return New(env.WS, d, seed, cfg, sim, name)
+}
+
+// optionalDense is the workspace's dense channel, nil when it has none.
+func optionalDense(env *infer.Env) (*infer.DenseChannel, error) {
+	d, err := env.Dense()
+	if errors.Is(err, infer.ErrNoDense) {
+		return nil, nil
+	}
+	return d, err
 }
