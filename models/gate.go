@@ -34,15 +34,22 @@ func NewGate(cfg GateConfig, prefix string, r *rand.Rand) (*Gate, error) {
 	if cfg.In <= 0 || cfg.Hidden <= 0 || cfg.Out <= 0 {
 		return nil, fmt.Errorf("models: gate shape %+v must be positive", cfg)
 	}
-	g := &Gate{Config: cfg,
-		W1: NamedParam{prefix + ".w1", []int{cfg.Hidden, cfg.In}, newParam(cfg.Hidden, cfg.In)},
-		B1: NamedParam{prefix + ".b1", []int{cfg.Hidden}, newParam(cfg.Hidden)},
-		W2: NamedParam{prefix + ".w2", []int{cfg.Out, cfg.Hidden}, newParam(cfg.Out, cfg.Hidden)},
-		B2: NamedParam{prefix + ".b2", []int{cfg.Out}, newParam(cfg.Out)},
-	}
+	s := GateShapes(cfg, prefix)
+	g := &Gate{Config: cfg, W1: paramOf(s[0]), B1: paramOf(s[1]), W2: paramOf(s[2]), B2: paramOf(s[3])}
 	xavier(r, g.W1.Data(), cfg.In, cfg.Hidden)
 	xavier(r, g.W2.Data(), cfg.Hidden, cfg.Out)
 	return g, nil
+}
+
+// GateShapes lists the parameters of a gate with config cfg, as Params
+// orders them (for CheckShapes before NewGate).
+func GateShapes(cfg GateConfig, prefix string) []NamedShape {
+	return []NamedShape{
+		{prefix + ".w1", []int{cfg.Hidden, cfg.In}},
+		{prefix + ".b1", []int{cfg.Hidden}},
+		{prefix + ".w2", []int{cfg.Out, cfg.Hidden}},
+		{prefix + ".b2", []int{cfg.Out}},
+	}
 }
 
 // Params lists the gate's parameters in a fixed order.

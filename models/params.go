@@ -52,6 +52,26 @@ func LoadParams(params []NamedParam, get func(name string) (shape []int, data []
 	return nil
 }
 
+// CheckShapes compares the shapes a config implies with a checkpoint's
+// tensors before the model is built: a missing or misshapen tensor is an
+// error naming it, so a config with absurd sizes is refused instead of
+// allocated.
+func CheckShapes(want []NamedShape, get func(name string) (shape []int, data []float32, ok bool)) error {
+	for _, w := range want {
+		shape, _, ok := get(w.Name)
+		if !ok {
+			return fmt.Errorf("models: checkpoint lacks tensor %q", w.Name)
+		}
+		if !sameShape(shape, w.Shape) {
+			return fmt.Errorf("models: tensor %q has shape %v, the config implies %v", w.Name, shape, w.Shape)
+		}
+	}
+	return nil
+}
+
+// paramOf allocates the parameter of a named shape.
+func paramOf(s NamedShape) NamedParam { return NamedParam{s.Name, s.Shape, newParam(s.Shape...)} }
+
 func sameShape(a, b []int) bool {
 	if len(a) != len(b) {
 		return false

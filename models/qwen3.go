@@ -99,6 +99,18 @@ func NewQwen3(cfg Qwen3Config, get func(name string) (shape []int, data []float3
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	// The sizes and the layer count are compared with the tensors first:
+	// a config with absurd numbers is an error, not a huge shape list.
+	if err := CheckShapes([]NamedShape{{"model.embed_tokens.weight", []int{cfg.VocabSize, cfg.HiddenSize}}}, get); err != nil {
+		return nil, fmt.Errorf("models: Qwen3: %w", err)
+	}
+	layer := func(l int) bool {
+		_, _, ok := get(fmt.Sprintf("model.layers.%d.input_layernorm.weight", l))
+		return ok
+	}
+	if !layer(cfg.NumLayers-1) || layer(cfg.NumLayers) {
+		return nil, fmt.Errorf("models: Qwen3: the config has %d layers, the checkpoint's model.layers.N.input_layernorm.weight tensors do not end at N = %d", cfg.NumLayers, cfg.NumLayers-1)
+	}
 	w := map[string][]float32{}
 	for _, ns := range Qwen3Shapes(cfg) {
 		shape, data, ok := get(ns.Name)

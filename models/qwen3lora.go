@@ -61,6 +61,20 @@ func NewLoRA(base *Qwen3, cfg LoRAConfig, r *rand.Rand) (*LoRA, error) {
 	return l, nil
 }
 
+// LoRAShapes lists the adapters NewLoRA attaches to base with config cfg,
+// as Params orders them (for CheckShapes before NewLoRA: a checkpoint's
+// rank is compared with its tensors before anything is allocated).
+func LoRAShapes(base *Qwen3, cfg LoRAConfig) []NamedShape {
+	var out []NamedShape
+	for li := range base.Layers {
+		for ti, s := range base.linearShapes() {
+			name := fmt.Sprintf("lora.%d.%s", li, loraTargets[ti])
+			out = append(out, NamedShape{name + ".A", []int{cfg.Rank, s[1]}}, NamedShape{name + ".B", []int{s[0], cfg.Rank}})
+		}
+	}
+	return out
+}
+
 // Params lists the adapters (what training updates and checkpoints hold).
 func (l *LoRA) Params() []NamedParam {
 	var out []NamedParam

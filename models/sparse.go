@@ -17,7 +17,13 @@ func NewSparseLinear(dim int, name string) (*SparseLinear, error) {
 	if dim <= 0 {
 		return nil, fmt.Errorf("models: sparse linear dimension %d must be positive", dim)
 	}
-	return &SparseLinear{Dim: dim, W: NamedParam{name, []int{dim}, newParam(dim)}}, nil
+	return &SparseLinear{Dim: dim, W: paramOf(SparseLinearShapes(dim, name)[0])}, nil
+}
+
+// SparseLinearShapes lists the parameter of a scorer over dim features
+// (for CheckShapes before NewSparseLinear).
+func SparseLinearShapes(dim int, name string) []NamedShape {
+	return []NamedShape{{name, []int{dim}}}
 }
 
 // Params lists the scorer's parameters.

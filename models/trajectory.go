@@ -48,20 +48,28 @@ type TrajectoryInput struct {
 	Codes [TrajLen]int8  // 0 pad, 1 textual, 2 structural
 }
 
+// TrajectoryShapes lists the parameters of a reranker with config cfg, as
+// Params orders them (for CheckShapes before NewTrajectoryReranker).
+func TrajectoryShapes(cfg TrajectoryConfig) []NamedShape {
+	H := TrajHidden
+	return []NamedShape{
+		{"mor.tf.w", []int{H, TrajTF}},
+		{"mor.tf.b", []int{H}},
+		{"mor.sf.emb", []int{TrajLen * (cfg.NodeTypes + 1), H}},
+		{"mor.ti.emb", []int{TrajCodes, H}},
+		{"mor.out.w", []int{5 * H}},
+		{"mor.out.b", []int{1}},
+	}
+}
+
 // NewTrajectoryReranker initialises the reranker from r (nil: zeros).
 func NewTrajectoryReranker(cfg TrajectoryConfig, r *rand.Rand) (*TrajectoryReranker, error) {
 	if cfg.NodeTypes <= 0 || !(cfg.UseTF || cfg.UseSF || cfg.UseTI) {
 		return nil, fmt.Errorf("models: bad trajectory config %+v", cfg)
 	}
 	H := TrajHidden
-	m := &TrajectoryReranker{Cfg: cfg,
-		Wt: NamedParam{"mor.tf.w", []int{H, TrajTF}, newParam(H, TrajTF)},
-		Bt: NamedParam{"mor.tf.b", []int{H}, newParam(H)},
-		Es: NamedParam{"mor.sf.emb", []int{TrajLen * (cfg.NodeTypes + 1), H}, newParam(TrajLen*(cfg.NodeTypes+1), H)},
-		Ei: NamedParam{"mor.ti.emb", []int{TrajCodes, H}, newParam(TrajCodes, H)},
-		Wo: NamedParam{"mor.out.w", []int{5 * H}, newParam(5 * H)},
-		Bo: NamedParam{"mor.out.b", []int{1}, newParam(1)},
-	}
+	s := TrajectoryShapes(cfg)
+	m := &TrajectoryReranker{Cfg: cfg, Wt: paramOf(s[0]), Bt: paramOf(s[1]), Es: paramOf(s[2]), Ei: paramOf(s[3]), Wo: paramOf(s[4]), Bo: paramOf(s[5])}
 	if r != nil {
 		xavier(r, m.Wt.Data(), TrajTF, H)
 		for _, p := range []NamedParam{m.Es, m.Ei} {

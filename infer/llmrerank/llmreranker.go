@@ -99,10 +99,6 @@ func LoadLoRA(base *models.Qwen3, dir string) (*models.LoRA, json.RawMessage, er
 	if mc.Model.Base != base.Cfg {
 		return nil, nil, fmt.Errorf("%s: adapters trained on a base with config %+v, this base is %+v", dir, mc.Model.Base, base.Cfg)
 	}
-	l, err := models.NewLoRA(base, mc.Model.LoRA, nil)
-	if err != nil {
-		return nil, nil, err
-	}
 	get := func(name string) ([]int, []float32, bool) {
 		for _, t := range ck.Model {
 			if t.Name == name {
@@ -110,6 +106,14 @@ func LoadLoRA(base *models.Qwen3, dir string) (*models.LoRA, json.RawMessage, er
 			}
 		}
 		return nil, nil, false
+	}
+	// The rank is compared with the adapters before they are allocated.
+	if err := models.CheckShapes(models.LoRAShapes(base, mc.Model.LoRA), get); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	l, err := models.NewLoRA(base, mc.Model.LoRA, nil)
+	if err != nil {
+		return nil, nil, err
 	}
 	if err := models.LoadParams(l.Params(), get); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", dir, err)

@@ -308,6 +308,9 @@ func init() {
 		if err := ck.DecodeConfig("MoR", &cfg); err != nil {
 			return nil, err
 		}
+		if err := ck.CheckShapes(models.TrajectoryShapes(cfg.Reranker)); err != nil {
+			return nil, err
+		}
 		m, err := models.NewTrajectoryReranker(cfg.Reranker, nil)
 		if err != nil {
 			return nil, err

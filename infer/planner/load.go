@@ -32,6 +32,16 @@ func init() {
 // FromCheckpoint builds the planner a checkpoint holds (a planner's, or a
 // KGQA model's, whose planner always reads the dense channel).
 func FromCheckpoint(env *infer.Env, ck *registry.Checkpoint, cfg Config, needDense bool) (*Planner, error) {
+	want := models.GateShapes(cfg.Gate, "planner")
+	if a := cfg.Anchors; a != nil {
+		want = append(want, models.SparseLinearShapes(a.Dim, "planner.anchor")...)
+		if a.RankDim > 0 {
+			want = append(want, models.SparseLinearShapes(a.RankDim, "planner.ranker")...)
+		}
+	}
+	if err := ck.CheckShapes(want); err != nil {
+		return nil, err
+	}
 	gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(0, 0)))
 	if err != nil {
 		return nil, err

@@ -47,6 +47,17 @@ func (c *Checkpoint) LoadParams(params []models.NamedParam) error {
 	return nil
 }
 
+// CheckShapes compares the shapes a model's config implies (models.
+// GateShapes, TrajectoryShapes, ...) with the checkpoint's tensors, errors
+// naming its directory. Loaders call it before building the model, so a
+// config with absurd sizes is an error, not a huge allocation.
+func (c *Checkpoint) CheckShapes(want []models.NamedShape) error {
+	if err := models.CheckShapes(want, c.Tensor); err != nil {
+		return fmt.Errorf("%s: %w", c.Dir, err)
+	}
+	return nil
+}
+
 // DecodeConfig unmarshals the model config into v, errors naming the
 // directory and what the config is of.
 func (c *Checkpoint) DecodeConfig(what string, v any) error {
