@@ -71,6 +71,10 @@ type Env struct {
 	// ONNXEncoder is the sentence encoder directory that methods loaded by
 	// name embed new text with ("" the dense channel's; see TextSpace).
 	ONNXEncoder string
+	// Root, when set, confines the models loaded through the registry to
+	// this directory: a bundle's extraction directory, so a bundle reads
+	// only itself, also for the sub-models its models name.
+	Root string
 
 	once  sync.Once
 	dense *DenseChannel

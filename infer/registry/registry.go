@@ -8,6 +8,7 @@ package registry
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -194,6 +195,9 @@ func Load(env *infer.Env, dir string) (infer.Method, error) {
 	if err := env.Ctx.Err(); err != nil {
 		return nil, err
 	}
+	if err := checkInside(env.Root, dir); err != nil {
+		return nil, err
+	}
 	reg.RLock()
 	for marker, l := range reg.dirs {
 		if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
@@ -213,6 +217,30 @@ func Load(env *infer.Env, dir string) (infer.Method, error) {
 		return nil, fmt.Errorf("%s: no method serves checkpoints of kind %q (known: %s)", ck.Dir, ck.Manifest.Kind, strings.Join(Kinds(), ", "))
 	}
 	return l(env, ck)
+}
+
+// ErrOutsideRoot is a model that lies outside the environment's Root.
+var ErrOutsideRoot = errors.New("a bundle may load models only from inside itself")
+
+// checkInside refuses dir when root is set and dir, links resolved, is not
+// inside it.
+func checkInside(root, dir string) error {
+	if root == "" {
+		return nil
+	}
+	resolve := func(p string) string {
+		if a, err := filepath.Abs(p); err == nil {
+			p = a
+		}
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			p = r
+		}
+		return p
+	}
+	if rel, err := filepath.Rel(resolve(root), resolve(dir)); err != nil || !filepath.IsLocal(rel) {
+		return fmt.Errorf("model %s: %w", dir, ErrOutsideRoot)
+	}
+	return nil
 }
 
 // Read reads a checkpoint (or a run directory's best) without building its

@@ -223,8 +223,10 @@ var ErrBundlePath = errors.New("unsafe bundle")
 
 // Open compiles the pipeline at path over env: a pipeline file, a run
 // directory (its pipeline.json) or a bundle (.tar, extracted into a
-// temporary directory that cleanup removes; its models may come from other
-// data when env.IgnoreFingerprint). cleanup is never nil.
+// temporary directory that cleanup removes and that becomes env.Root, so
+// every model it loads, sub-models included, comes from the bundle; its
+// models may come from other data when env.IgnoreFingerprint). cleanup is
+// never nil.
 func Open(env *infer.Env, path string) (r *pipeline.Runner, cleanup func(), err error) {
 	cleanup = func() {}
 	var p *pipeline.Pipeline
@@ -237,6 +239,7 @@ func Open(env *infer.Env, path string) (r *pipeline.Runner, cleanup func(), err 
 		if p, err = OpenBundle(path, dir, env.WS, env.IgnoreFingerprint); err != nil {
 			return nil, cleanup, err
 		}
+		env.Root = dir // its models' own references stay inside too
 	} else if p, err = pipeline.ReadPipeline(path); err != nil {
 		return nil, cleanup, err
 	}

@@ -78,6 +78,17 @@ func init() {
 		}}, nil
 	})
 	registry.Register("test-kind", func(env *infer.Env, _ *registry.Checkpoint) (infer.Method, error) { return count(env) })
+	// test-nested loads the sub-model its config names, as MoR loads its
+	// planner and GRASP its stages.
+	registry.Register("test-nested", func(env *infer.Env, ck *registry.Checkpoint) (infer.Method, error) {
+		var cfg struct {
+			Sub string `json:"sub"`
+		}
+		if err := ck.DecodeConfig("test-nested", &cfg); err != nil {
+			return nil, err
+		}
+		return registry.Load(env, cfg.Sub)
+	})
 }
 
 func compile(t testing.TB, ws *workspace.Workspace, pj string) *pipeline.Runner {
@@ -369,5 +380,45 @@ func TestOpenBundleKeepsModelsInside(t *testing.T) {
 		if c.ok != (err == nil) || (!c.ok && (!errors.Is(err, ErrBundlePath) || !strings.Contains(err.Error(), fmt.Sprintf("names the model %q outside the bundle", c.model)))) {
 			t.Errorf("model %q: %v", c.model, err)
 		}
+	}
+}
+
+// TestBundleLoadsOnlyItself: a bundled model whose config names a
+// sub-model on the host (an absolute path, as a MoR model names its
+// planner) is refused when the bundle is opened; the same pipeline outside
+// a bundle loads it.
+func TestBundleLoadsOnlyItself(t *testing.T) {
+	ws := testws.Preset(t, "amazon", 300, 20)
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "host", "sub-model")
+	save := func(path, kind string, cfg string) {
+		if err := checkpoints.Save(path, &checkpoints.Checkpoint{Manifest: checkpoints.Manifest{Kind: kind, Config: []byte(cfg), DataFingerprint: ws.Fingerprint},
+			Model: []checkpoints.Tensor{{Name: "w", Shape: []int{1}, Data: []float32{1}}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	save(sub, "test-kind", `{"model":{}}`)
+	nested := filepath.Join(dir, "nested")
+	save(nested, "test-nested", fmt.Sprintf(`{"model":{"sub":%q}}`, sub))
+	pf := filepath.Join(dir, "p.json")
+	os.WriteFile(pf, []byte(`{"format":"strata-pipeline/1","scorers":[{"model":"nested"}]}`), 0o644)
+	if r, cleanup, err := Open(infer.NewEnv(context.Background(), ws), pf); err != nil || r.StageNames()[0] != "test-count" {
+		t.Fatalf("the pipeline file: %v", err)
+	} else {
+		cleanup()
+	}
+	p, err := pipeline.ReadPipeline(pf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp := filepath.Join(dir, "b.tar")
+	if err := WriteBundle(tp, p, ws); err != nil {
+		t.Fatal(err)
+	}
+	env := infer.NewEnv(context.Background(), ws)
+	_, cleanup, err := Open(env, tp)
+	defer cleanup()
+	if err == nil || !strings.Contains(err.Error(), `pipeline.json:4: key "scorers[0]": model `+sub+": "+registry.ErrOutsideRoot.Error()) {
+		t.Errorf("bundle naming %s: %v", sub, err)
 	}
 }
