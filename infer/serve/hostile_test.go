@@ -298,8 +298,10 @@ func TestServeCancelsTimedOutRanking(t *testing.T) {
 	// A ranking that ignores its context keeps its scoring slot until it
 	// returns, so --concurrency bounds the work: a second request waits,
 	// finds no slot within its time limit and is refused.
+	// Its pipeline stops at the next stage: the stage after the one that
+	// outlived the deadline never runs.
 	sleepFor = 700 * time.Millisecond
-	sleep := httptest.NewServer(NewHandler(ws, compile(t, ws, `{"format":"strata-pipeline/1","scorers":[{"method":"test-sleep"}]}`), cfg))
+	sleep := httptest.NewServer(NewHandler(ws, compile(t, ws, `{"format":"strata-pipeline/1","scorers":[{"method":"test-sleep"},{"method":"test-count"}],"fusion":{"kind":"rrf"}}`), cfg))
 	defer sleep.Close()
 	if code, b := post(t, sleep.URL+"/v1/score", `{"query": "boots"}`); code != http.StatusGatewayTimeout {
 		t.Fatalf("slow ranking: %d %s", code, b)
@@ -308,9 +310,12 @@ func TestServeCancelsTimedOutRanking(t *testing.T) {
 		t.Errorf("second request while the first still works: %d %s, want 503", code, b)
 	}
 	time.Sleep(sleepFor)
+	if n := countCalls.Load(); n != 0 {
+		t.Errorf("the stage after the one that outlived the deadline ran %d times", n)
+	}
 	sleepFor = 10 * time.Millisecond
-	if code, b := post(t, sleep.URL+"/v1/score", `{"query": "boots"}`); code != http.StatusOK {
-		t.Errorf("after the work stopped: %d %s", code, b)
+	if code, b := post(t, sleep.URL+"/v1/score", `{"query": "boots"}`); code != http.StatusOK || countCalls.Load() != 1 {
+		t.Errorf("after the work stopped: %d %s, %d calls of the second stage", code, b, countCalls.Load())
 	}
 }
 
