@@ -39,7 +39,7 @@ type GraspResult struct {
 	// Other is the choice the other selection rule makes (for comparison).
 	Other reranker.FusionChoice
 	// Cells counts the validation queries per n_cand bucket and risk level
-	// under the chosen fusion (GRASP's Figure 2); row len(reranker.Buckets)
+	// under the dynamic fusion's calibration (GRASP's Figure 2); row len(reranker.Buckets)
 	// holds the queries without a usable plan.
 	Cells [][]int
 	Test  []eval.Summary // graph only, mFAR, fusions, stage 3 alone and fused
@@ -121,7 +121,7 @@ func FitGrasp(env *infer.Env, o GraspOptions) (*GraspResult, error) {
 		other = reranker.RuleHit1
 	}
 	_, _, res.Other = pick(other)
-	res.Cells = cells(ex, cfg.Choice)
+	res.Cells = cells(ex, cfg.Dynamic)
 	stage2 := &grasp.Fused{G: g, Text: text, Choice: cfg.Choice}
 	rows := []infer.Method{named{g, "graph only (GRASP w/o RR & FS)"}, named{text, "mfar"},
 		named{&grasp.Fused{G: g, Text: text, Choice: cfg.Static}, "fused static (w/o RR)"},
