@@ -33,7 +33,7 @@ if [ -d "$metaqa" ]; then
     echo "path (1-hop 1,998, 2-hop 2,491, 3-hop 1,941 questions). SimGRAG's published"
     echo "Hits@1 use an LLM for both the pattern and the final answer; here the pattern"
     echo "comes from the native predictor and the answer is the best-GSD binding of the"
-    echo "target. k = 100 subgraphs, k(n) = 8 node and k(r) = 3 relation candidates."
+    echo "target. k = 100 subgraphs, k(n) = 16 node and k(r) = 16 relation candidates (the paper's k(n), k(r))."
     echo
     echo "- $plans_out"
     echo "- $mined_out"
@@ -136,7 +136,7 @@ if [ -d "$pq" ]; then
     echo "by val path accuracy on PQ-3H seed 1 (10 / 30 / 60 / 100 epochs: 0.60 / 0.83 /"
     echo "0.90 / 0.90); the default 10 epochs are shown too. \"Path labels\" trains on the"
     echo "path column's relations (stored direction), and the oracle row runs SimGRAG on each test"
-    echo "question's own path (no predictor). k = 100, k(n) = 8, k(r) = 3."
+    echo "question's own path (no predictor). k = 100, k(n) = 16, k(r) = 16."
     echo
     echo "| Hits@1 (test) | PQ-2H | PQ-3H |"
     echo "|---|---|---|"

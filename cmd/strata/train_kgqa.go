@@ -55,8 +55,8 @@ func newTrainKGQACmd(u *ui) *cobra.Command {
 	f.StringVar(&o.KGQA.Labels, "labels", "auto", "path labels: auto, plans or mined")
 	f.IntVar(&o.KGQA.MaxHops, "max-hops", 3, "longest mined path")
 	f.IntVar(&o.KGQA.SimGRAG.K, "k", 100, "SimGRAG: subgraphs kept per question")
-	f.IntVar(&o.KGQA.SimGRAG.KNodes, "k-nodes", 8, "SimGRAG: candidate nodes per known pattern node")
-	f.IntVar(&o.KGQA.SimGRAG.KRels, "k-rels", 3, "SimGRAG: candidate relations per pattern triple")
+	f.IntVar(&o.KGQA.SimGRAG.KNodes, "k-nodes", 16, "SimGRAG: candidate nodes per known pattern node (the paper's k(n))")
+	f.IntVar(&o.KGQA.SimGRAG.KRels, "k-rels", 16, "SimGRAG: candidate relations per pattern triple (the paper's k(r))")
 	return cmd
 }
 

@@ -20,9 +20,13 @@ import (
 )
 
 // Config sets SimGRAG's pattern-to-subgraph retrieval. Zero values are
-// the paper's MetaQA settings (appendix: k = 3, k(n) = k(r) = 16).
+// the paper's MetaQA settings k(n) = k(r) = 16 (appendix), and k = 100
+// subgraphs, not the paper's 3: strata ranks the targets of the k best
+// subgraphs instead of handing them to an LLM, the answers of the paper's
+// top 3 come first either way, and k = 3 cut MetaQA's test Recall@20 from
+// 0.990 / 0.973 to 0.852 / 0.657 (2- and 3-hop) at the same Hit@1.
 type Config struct {
-	K       int  `json:"k"`       // subgraphs kept, default 3
+	K       int  `json:"k"`       // subgraphs kept, default 100
 	KNodes  int  `json:"k_nodes"` // candidates per known pattern node, default 16
 	KRels   int  `json:"k_rels"`  // candidate relation types per pattern triple, default 16
 	NoPrune bool `json:"no_prune,omitempty"`
@@ -44,7 +48,7 @@ const (
 // WithDefaults fills unset fields.
 func (c Config) WithDefaults() Config {
 	if c.K <= 0 {
-		c.K = 3
+		c.K = 100
 	}
 	if c.KNodes <= 0 {
 		c.KNodes = 16

@@ -40,8 +40,8 @@ func cities(t *testing.T) (*workspace.Workspace, *infer.TextSpace) {
 }
 
 func TestDefaults(t *testing.T) {
-	if c := (Config{}).WithDefaults(); c.K != 3 || c.KNodes != 16 || c.KRels != 16 || c.NodeVectors != NodeNames {
-		t.Errorf("defaults %+v, want SimGRAG's k=3, k(n)=k(r)=16 and name vectors", c)
+	if c := (Config{}).WithDefaults(); c.K != 100 || c.KNodes != 16 || c.KRels != 16 || c.NodeVectors != NodeNames {
+		t.Errorf("defaults %+v, want k=100, SimGRAG's k(n)=k(r)=16 and name vectors", c)
 	}
 }
 
