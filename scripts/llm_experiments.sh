@@ -10,7 +10,7 @@ tok=.cache/tokenizer-qwen3-3.7.2/tokenizer.json
 doc=docs/llm-reranker.md
 epochs=${EPOCHS:-1}
 group=${GROUP:-8}
-maxlen=${MAXLEN:-128}
+maxlen=${MAXLEN:-256}
 mkdir -p "$out" docs
 ws="$out/demo/workspace"
 if [ ! -d "$ws/runs/grasp" ]; then
@@ -25,11 +25,11 @@ head -50 "$out/val.jsonl" > "$out/val50.jsonl"
 rm -rf "$out/base" "$out/run" "$out/merged" "$out/onnx-zero" "$out/onnx-tuned"
 $strata init-qwen3 --tokenizer "$tok" --out "$out/base" >/dev/null
 train=$($strata train llm-reranker "$ws" --base "$out/base" --records "$out/train.jsonl" --val-records "$out/val50.jsonl" \
-  --out "$out/run" --epochs "$epochs" --batch 8 --group "$group" --lr 3e-3 --max-len "$maxlen" --instruction amazon --checkpoint-every 15)
+  --out "$out/run" --epochs "$epochs" --batch 8 --group "$group" --lr 3e-3 --max-len "$maxlen" --checkpoint-every 15)
 $strata merge-lora --base "$out/base" --adapters "$out/run" --out "$out/merged" >/dev/null
 for v in zero tuned; do
   m="$out/merged"; [ $v = zero ] && m="$out/base"
-  $strata export onnx --model "$m" --out "$out/onnx-$v" --first-stage "$stage2" --max-len "$maxlen" --top-n 20 --instruction amazon >/dev/null
+  $strata export onnx --model "$m" --out "$out/onnx-$v" --first-stage "$stage2" --max-len "$maxlen" >/dev/null
 done
 {
   echo "# Qwen3 LLM reranker as GRASP's stage 3"
@@ -39,8 +39,10 @@ done
   echo "4/2 heads of 16, MLP 128, Qwen3's 151,669-token vocabulary, random weights). LoRA rank 32,"
   echo "alpha 64 on every linear layer; groups of $group prompts (one positive); prompts truncated"
   echo "to $maxlen tokens; $epochs epoch(s) over the 600 training records; val group accuracy on 50 val"
-  echo "records selects the checkpoint. Each reranker rescores the top 20 of GRASP's stage 2 through"
-  echo "ONNX Runtime; \"fused + stage 3\" is RRF of that ranking with stage 2, (w, k) by val Hit@1."
+  echo "records selects the checkpoint. Prompts: appendix B.5's instruction in B.5's wording with the"
+  echo "workspace's node types, candidates serialized as B.6 (fields cut to 300 model tokens). Each"
+  echo "reranker rescores the top 100 of GRASP's stage 2 through ONNX Runtime; as GRASP's stage 3 it"
+  echo "reranks stage 2's top 100 and that ranking is fused with stage 2 by RRF, (w, k) by val Hit@1."
   echo
   echo "- $train"
   echo
