@@ -212,7 +212,9 @@ func fitGrasp(env *infer.Env, o Options, t *trained, run train.Options) error {
 	}
 	fmt.Fprintf(o.Out, "fitted GRASP's fusion on val: %s; stage 3 (MoR): %s\n\n", res.Config.Choice.Describe(), res.Config.Stage3Choice.Describe())
 	for _, s := range res.Test {
-		if strings.HasPrefix(s.Method, "stage 3 alone") {
+		// The demo's table keeps GRASP's own rows: no stage 3 alone, no
+		// other selection rule, no independent stage-3 ranking.
+		if strings.HasPrefix(s.Method, "stage 3 alone") || strings.Contains(s.Method, ", rule ") || strings.Contains(s.Method, "independent") {
 			continue
 		}
 		s.Method = strings.Replace(s.Method, " (GRASP w/o RR & FS)", "", 1)
