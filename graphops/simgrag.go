@@ -3,6 +3,7 @@ package graphops
 import (
 	"cmp"
 	"container/heap"
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -283,8 +284,9 @@ const pruneSlack = 1e-9
 // abandoned as soon as its distance plus the lower bound of the nodes and
 // relations still unmatched exceeds the current k-th best; without, every
 // match is enumerated (the reference for the speed-up). Both return the
-// same subgraphs.
-func TopKSubgraphs(g *Graph, p *MatchPattern, k int, prune bool) ([]Subgraph, MatchStats, error) {
+// same subgraphs. A cancelled ctx stops the search (checked every 4,096
+// expansions) with its error.
+func TopKSubgraphs(ctx context.Context, g *Graph, p *MatchPattern, k int, prune bool) ([]Subgraph, MatchStats, error) {
 	var st MatchStats
 	if k <= 0 {
 		return nil, st, fmt.Errorf("%w: k = %d", ErrPattern, k)
@@ -292,7 +294,10 @@ func TopKSubgraphs(g *Graph, p *MatchPattern, k int, prune bool) ([]Subgraph, Ma
 	if err := p.Validate(g); err != nil {
 		return nil, st, err
 	}
-	s := &matcher{g: g, p: p, k: k, prune: prune, steps: p.searchPlan(g)}
+	if err := ctx.Err(); err != nil {
+		return nil, st, err
+	}
+	s := &matcher{ctx: ctx, g: g, p: p, k: k, prune: prune, steps: p.searchPlan(g)}
 	s.nodes = make([]uint32, len(p.Nodes))
 	s.rels = make([]data.RelID, len(p.Edges))
 	s.load = map[nodeTriple]int{}
@@ -325,6 +330,9 @@ func TopKSubgraphs(g *Graph, p *MatchPattern, k int, prune bool) ([]Subgraph, Ma
 		}
 	}
 	s.run()
+	if s.stopped != nil {
+		return nil, s.stats, s.stopped
+	}
 	out := make([]Subgraph, len(s.best))
 	for i := len(out) - 1; i >= 0; i-- {
 		out[i] = heap.Pop(&s.best).(Subgraph)
@@ -334,6 +342,8 @@ func TopKSubgraphs(g *Graph, p *MatchPattern, k int, prune bool) ([]Subgraph, Ma
 }
 
 type matcher struct {
+	ctx      context.Context
+	stopped  error // the context's error once it is cancelled
 	g        *Graph
 	p        *MatchPattern
 	k        int
@@ -391,8 +401,12 @@ func (s *matcher) release(a, b int, k tripleKey) {
 	}
 }
 
-// bound is the largest partial distance still worth extending.
+// bound is the largest partial distance still worth extending; once the
+// search is stopped, nothing is (every loop breaks at its bound check).
 func (s *matcher) bound() float64 {
+	if s.stopped != nil {
+		return math.Inf(-1)
+	}
 	if !s.prune || len(s.best) < s.k {
 		return math.Inf(1)
 	}
@@ -455,7 +469,9 @@ func (s *matcher) assign(i int, o option, acc float64) {
 		key = keyOf(s.nodes[st.from], o.r, o.v)
 		s.take(st.from, st.node, key)
 	}
-	s.stats.Expanded++
+	if s.stats.Expanded++; s.stats.Expanded%4096 == 0 && s.stopped == nil {
+		s.stopped = s.ctx.Err()
+	}
 	s.close(i, 0, acc+o.cost)
 	if st.edge >= 0 {
 		s.release(st.from, st.node, key)

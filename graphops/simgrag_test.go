@@ -1,6 +1,7 @@
 package graphops
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -198,7 +199,7 @@ func TestTopKSubgraphsExact(t *testing.T) {
 				}
 			}
 			for _, prune := range []bool{true, false} {
-				got, st, err := TopKSubgraphs(g, p, k, prune)
+				got, st, err := TopKSubgraphs(context.Background(), g, p, k, prune)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -211,7 +212,7 @@ func TestTopKSubgraphsExact(t *testing.T) {
 					}
 				}
 				if prune {
-					_, full, _ := TopKSubgraphs(g, p, k, false)
+					_, full, _ := TopKSubgraphs(context.Background(), g, p, k, false)
 					if st.Expanded < full.Expanded {
 						pruned++
 					}
@@ -249,7 +250,7 @@ func TestTopKSubgraphsHand(t *testing.T) {
 			{H: 1, T: 2, Rels: []RelCand{{1, 0.25}, {0, 0.5}}},
 		},
 	}
-	got, _, err := TopKSubgraphs(g, p, 10, true)
+	got, _, err := TopKSubgraphs(context.Background(), g, p, 10, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +276,7 @@ func TestTopKSubgraphsHand(t *testing.T) {
 	if ids := []uint32{ranked[0].ID, ranked[1].ID, ranked[2].ID, ranked[3].ID}; !slices.Equal(ids, []uint32{0, 1, 4, 3}) {
 		t.Errorf("RankTargets = %v", ranked)
 	}
-	if _, _, err := TopKSubgraphs(g, &MatchPattern{Nodes: p.Nodes, Edges: p.Edges[1:]}, 3, true); err == nil {
+	if _, _, err := TopKSubgraphs(context.Background(), g, &MatchPattern{Nodes: p.Nodes, Edges: p.Edges[1:]}, 3, true); err == nil {
 		t.Error("a disconnected pattern was accepted")
 	}
 }
@@ -318,7 +319,7 @@ func TestTopKSubgraphsReturnToTopic(t *testing.T) {
 			Nodes: []PatternNode{{Known: true, Type: -1, Cands: []NodeCand{{topic, 0}}}, {Type: -1}, {Type: -1}},
 			Edges: []PatternEdge{{H: 0, T: 1, Rels: []RelCand{{r1, 0}}}, {H: 1, T: 2, Rels: []RelCand{{r2, 0}}}},
 		}
-		subs, _, err := TopKSubgraphs(g, p, 10, true)
+		subs, _, err := TopKSubgraphs(context.Background(), g, p, 10, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -359,7 +360,7 @@ func TestTopKSubgraphsReturnToTopic(t *testing.T) {
 		Nodes: []PatternNode{{Known: true, Type: -1, Cands: []NodeCand{{0, 0}}}, {Type: -1}, {Type: -1}, {Type: -1}},
 		Edges: []PatternEdge{{H: 0, T: 1, Rels: []RelCand{{0, 0}}}, {H: 1, T: 2, Rels: []RelCand{{1, 0}}}, {H: 2, T: 3, Rels: []RelCand{{0, 0}}}},
 	}
-	subs, _, err := TopKSubgraphs(g, p3, 10, true)
+	subs, _, err := TopKSubgraphs(context.Background(), g, p3, 10, true)
 	if err != nil {
 		t.Fatal(err)
 	}

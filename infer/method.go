@@ -2,7 +2,10 @@ package infer
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
+	"path/filepath"
 	"sync"
 
 	"github.com/strata-retrieval/strata/data"
@@ -123,4 +126,29 @@ func Top(scores []float32, ids []uint32, k int) []Ranked {
 		out = append(out, Ranked{pos[h.ID], h})
 	}
 	return out
+}
+
+// ErrOutsideRoot is a model or encoder that lies outside the environment's
+// Root.
+var ErrOutsideRoot = errors.New("a bundle may load models only from inside itself")
+
+// Inside refuses dir when the environment has a Root and dir, links
+// resolved, is not inside it.
+func (e *Env) Inside(dir string) error {
+	if e.Root == "" {
+		return nil
+	}
+	resolve := func(p string) string {
+		if a, err := filepath.Abs(p); err == nil {
+			p = a
+		}
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			p = r
+		}
+		return p
+	}
+	if rel, err := filepath.Rel(resolve(e.Root), resolve(dir)); err != nil || !filepath.IsLocal(rel) {
+		return fmt.Errorf("model %s: %w", dir, ErrOutsideRoot)
+	}
+	return nil
 }

@@ -141,6 +141,9 @@ func (e *Env) openTextSpace(onnxDir string) (*TextSpace, error) {
 		}
 		return DenseSpace(d, e.WS.SKB), nil
 	}
+	if err := e.Inside(onnxDir); err != nil {
+		return nil, err
+	}
 	enc, err := onnx.LoadEncoder(onnxDir, onnx.EncoderConfig{})
 	if err != nil {
 		return nil, err

@@ -128,3 +128,14 @@ func TestTextSpaceImported(t *testing.T) {
 		t.Errorf("query vector %v %v", v, err)
 	}
 }
+
+// TestTextSpaceInsideRoot: a bundle's environment opens no encoder outside
+// itself.
+func TestTextSpaceInsideRoot(t *testing.T) {
+	ws := tinySKB(t)
+	env := infer.NewEnv(context.Background(), ws)
+	env.Root = t.TempDir()
+	if _, err := env.TextSpace(t.TempDir()); !errors.Is(err, infer.ErrOutsideRoot) {
+		t.Errorf("an encoder outside the root: %v", err)
+	}
+}

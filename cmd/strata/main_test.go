@@ -764,7 +764,7 @@ func TestExportRerankerData(t *testing.T) {
 		if len(rec.Pool) != len(hits) || len(rec.Positives) != len(q.Answers) || len(rec.Negatives) > 5 {
 			t.Fatalf("query %d: pool %d (bm25 %d), positives %d of %d, negatives %d", rec.QID, len(rec.Pool), len(hits), len(rec.Positives), len(q.Answers), len(rec.Negatives))
 		}
-		want := "[product] " + ws.SKB.Nodes[rec.Positives[0].ID].Name + "\n[title] "
+		want := "[Type] product\n[name] " + ws.SKB.Nodes[rec.Positives[0].ID].Name + "\n[title] "
 		if !strings.HasPrefix(rec.Positives[0].Text, want) {
 			t.Fatalf("serialization %q", rec.Positives[0].Text)
 		}

@@ -8,7 +8,6 @@ package registry
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -195,7 +194,7 @@ func Load(env *infer.Env, dir string) (infer.Method, error) {
 	if err := env.Ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := checkInside(env.Root, dir); err != nil {
+	if err := env.Inside(dir); err != nil {
 		return nil, err
 	}
 	reg.RLock()
@@ -219,29 +218,9 @@ func Load(env *infer.Env, dir string) (infer.Method, error) {
 	return l(env, ck)
 }
 
-// ErrOutsideRoot is a model that lies outside the environment's Root.
-var ErrOutsideRoot = errors.New("a bundle may load models only from inside itself")
-
-// checkInside refuses dir when root is set and dir, links resolved, is not
-// inside it.
-func checkInside(root, dir string) error {
-	if root == "" {
-		return nil
-	}
-	resolve := func(p string) string {
-		if a, err := filepath.Abs(p); err == nil {
-			p = a
-		}
-		if r, err := filepath.EvalSymlinks(p); err == nil {
-			p = r
-		}
-		return p
-	}
-	if rel, err := filepath.Rel(resolve(root), resolve(dir)); err != nil || !filepath.IsLocal(rel) {
-		return fmt.Errorf("model %s: %w", dir, ErrOutsideRoot)
-	}
-	return nil
-}
+// ErrOutsideRoot is a model that lies outside the environment's Root
+// (infer.ErrOutsideRoot).
+var ErrOutsideRoot = infer.ErrOutsideRoot
 
 // Read reads a checkpoint (or a run directory's best) without building its
 // method, checking its data fingerprint.

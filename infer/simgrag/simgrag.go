@@ -257,7 +257,7 @@ func (s *SimGRAG) Retrieve(ctx context.Context, p data.Pattern) (*Result, error)
 	if err != nil {
 		return nil, err
 	}
-	subs, st, err := graphops.TopKSubgraphs(s.ws.Graph, mp, s.Cfg.K, !s.Cfg.NoPrune)
+	subs, st, err := graphops.TopKSubgraphs(ctx, s.ws.Graph, mp, s.Cfg.K, !s.Cfg.NoPrune)
 	if err != nil {
 		return nil, err
 	}

@@ -100,5 +100,5 @@ func BenchmarkSimGRAGPruning(b *testing.B) {
 
 // topK is the subgraph search alone (without candidate generation).
 func topK(ws *workspace.Workspace, mp *graphops.MatchPattern, s *SimGRAG) ([]graphops.Subgraph, graphops.MatchStats, error) {
-	return graphops.TopKSubgraphs(ws.Graph, mp, s.Cfg.K, !s.Cfg.NoPrune)
+	return graphops.TopKSubgraphs(context.Background(), ws.Graph, mp, s.Cfg.K, !s.Cfg.NoPrune)
 }
