@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/internal/parallel"
@@ -24,6 +25,10 @@ type KNNConfig struct {
 	Lists int `json:"lists"`
 	// Probe is the number of lists a row searches, default 16.
 	Probe int `json:"probe"`
+	// Refine is the number of neighbour-of-neighbour rounds that improve
+	// the inverted file's lists (NN-descent's local join), default 2;
+	// negative: none.
+	Refine int `json:"refine"`
 	// RecallSample is the number of rows whose approximate neighbours are
 	// checked against an exact scan (KNNStats.Recall), default 200.
 	RecallSample int `json:"recall_sample"`
@@ -42,6 +47,9 @@ func (c KNNConfig) withDefaults() KNNConfig {
 	if c.RecallSample == 0 {
 		c.RecallSample = 200
 	}
+	if c.Refine == 0 {
+		c.Refine = 2
+	}
 	return c
 }
 
@@ -51,6 +59,7 @@ type KNNStats struct {
 	Exact  bool    `json:"exact"`  // all pairs compared
 	Lists  int     `json:"lists"`  // inverted-file lists (0 when exact)
 	Probe  int     `json:"probe"`  // lists searched per row
+	Rounds int     `json:"rounds"` // refinement rounds run
 	Recall float64 `json:"recall"` // share of the exact K nearest found, on a row sample (1 when exact)
 }
 
@@ -84,11 +93,109 @@ func dot(a, b []float32) float32 {
 
 // nearest returns the K nearest rows of every row of x (largest dot
 // product, ties to the lower row, the row itself excluded): exact for at
-// most cfg.ExactBelow rows, else by an inverted file (spherical k-means
-// lists, each row searching its cfg.Probe nearest lists). The result does
-// not depend on scheduling.
+// most cfg.ExactBelow distinct vectors, else by an inverted file
+// (spherical k-means lists, each row searching its cfg.Probe nearest
+// lists). Identical rows are searched once: fields such as a part of
+// speech or a brand repeat one text over thousands of nodes, which would
+// otherwise fill one list with them all. The result does not depend on
+// scheduling.
 func nearest(ctx context.Context, x *index.Matrix, cfg KNNConfig, seed uint64) (*knnLists, KNNStats, error) {
 	cfg = cfg.withDefaults()
+	g := groupRows(x)
+	if len(g.rep) == x.Rows {
+		return nearestDistinct(ctx, x, cfg, seed)
+	}
+	ux := index.NewMatrix(len(g.rep), x.Dim)
+	for u, i := range g.rep {
+		copy(ux.Row(u), x.Row(int(i)))
+	}
+	un, st, err := nearestDistinct(ctx, ux, cfg, seed)
+	if err != nil {
+		return nil, st, err
+	}
+	st.Rows = x.Rows
+	out := &knnLists{k: cfg.K, hits: make([]index.Hit, x.Rows*cfg.K), n: make([]int32, x.Rows)}
+	err = parallel.Chunks(ctx, x.Rows, 256, 0, func(lo, hi int) {
+		var top index.TopK
+		buf := make([]index.Hit, 0, cfg.K)
+		for i := lo; i < hi; i++ {
+			top.Reset(cfg.K)
+			u := g.of[i]
+			self := dot(x.Row(i), x.Row(i))
+			// Within a group every score is the same, so only its K+1
+			// lowest rows can be among the K nearest.
+			mem := g.members(u)
+			for _, j := range mem[:min(len(mem), cfg.K+1)] {
+				if int(j) != i {
+					top.Push(index.Hit{ID: uint32(j), Score: self})
+				}
+			}
+			for _, h := range un.of(int(u)) {
+				mem := g.members(int32(h.ID))
+				for _, j := range mem[:min(len(mem), cfg.K)] {
+					top.Push(index.Hit{ID: uint32(j), Score: h.Score})
+				}
+			}
+			buf = top.Sorted(buf[:0])
+			out.n[i] = int32(copy(out.hits[i*cfg.K:], buf))
+		}
+	})
+	return out, st, err
+}
+
+// rowGroups groups identical rows: of[i] is row i's group, rep[u] the
+// first row of group u, and the rows of group u, ascending, are
+// rows[off[u]:off[u+1]].
+type rowGroups struct {
+	of   []int32
+	rep  []int32
+	off  []int32
+	rows []int32
+}
+
+func (g *rowGroups) members(u int32) []int32 { return g.rows[g.off[u]:g.off[u+1]] }
+
+func groupRows(x *index.Matrix) *rowGroups {
+	g := &rowGroups{of: make([]int32, x.Rows)}
+	byHash := map[uint64][]int32{} // hash -> groups with it
+	for i := range x.Rows {
+		row := x.Row(i)
+		h := uint64(14695981039346656037)
+		for _, v := range row {
+			h = (h ^ uint64(math.Float32bits(v))) * 1099511628211
+		}
+		u := int32(-1)
+		for _, c := range byHash[h] {
+			if slices.Equal(x.Row(int(g.rep[c])), row) {
+				u = c
+				break
+			}
+		}
+		if u < 0 {
+			u = int32(len(g.rep))
+			g.rep = append(g.rep, int32(i))
+			byHash[h] = append(byHash[h], u)
+		}
+		g.of[i] = u
+	}
+	g.off = make([]int32, len(g.rep)+1)
+	for _, u := range g.of {
+		g.off[u+1]++
+	}
+	for u := range g.rep {
+		g.off[u+1] += g.off[u]
+	}
+	g.rows = make([]int32, x.Rows)
+	fill := slices.Clone(g.off[:len(g.rep)])
+	for i, u := range g.of {
+		g.rows[fill[u]] = int32(i)
+		fill[u]++
+	}
+	return g
+}
+
+// nearestDistinct is nearest over rows that are all distinct.
+func nearestDistinct(ctx context.Context, x *index.Matrix, cfg KNNConfig, seed uint64) (*knnLists, KNNStats, error) {
 	m := x.Rows
 	out := &knnLists{k: cfg.K, hits: make([]index.Hit, m*cfg.K), n: make([]int32, m)}
 	st := KNNStats{Rows: m, Exact: m <= cfg.ExactBelow, Recall: 1}
@@ -185,8 +292,92 @@ func nearest(ctx context.Context, x *index.Matrix, cfg KNNConfig, seed uint64) (
 	if err != nil {
 		return nil, st, err
 	}
+	for range max(0, cfg.Refine) {
+		changed, err := refine(ctx, x, out)
+		if err != nil {
+			return nil, st, err
+		}
+		st.Rounds++
+		if changed*1000 < m { // under 0.1% of the rows improved
+			break
+		}
+	}
 	st.Recall, err = knnRecall(ctx, x, out, cfg.RecallSample, r)
 	return out, st, err
+}
+
+// refine runs one round of NN-descent's local join over the lists: every
+// row compares itself with the neighbours and reverse neighbours of its
+// neighbours and reverse neighbours (a row's reverse neighbours are the K
+// most similar rows that list it), keeping the K best. It reads the lists
+// of the round before and writes new ones, so the result does not depend
+// on scheduling, and returns how many rows changed.
+func refine(ctx context.Context, x *index.Matrix, l *knnLists) (int, error) {
+	m, k := x.Rows, l.k
+	rev := make([][]index.Hit, m)
+	for i := range m {
+		for _, h := range l.of(i) {
+			rev[h.ID] = append(rev[h.ID], index.Hit{ID: uint32(i), Score: h.Score})
+		}
+	}
+	for j := range rev {
+		if len(rev[j]) > k {
+			index.Sort(rev[j])
+			rev[j] = rev[j][:k]
+		}
+	}
+	next := &knnLists{k: k, hits: make([]index.Hit, len(l.hits)), n: make([]int32, m)}
+	changed := make([]bool, m)
+	err := parallel.Chunks(ctx, m, 256, 0, func(lo, hi int) {
+		var top index.TopK
+		buf := make([]index.Hit, 0, k)
+		seen := make(map[uint32]bool, 4*k*k)
+		for i := lo; i < hi; i++ {
+			clear(seen)
+			seen[uint32(i)] = true
+			top.Reset(k)
+			for _, h := range l.of(i) {
+				seen[h.ID] = true
+				top.Push(h)
+			}
+			xi := x.Row(i)
+			try := func(c uint32) {
+				if !seen[c] {
+					seen[c] = true
+					top.Push(index.Hit{ID: c, Score: dot(xi, x.Row(int(c)))})
+				}
+			}
+			near := func(u uint32, fn func(uint32)) {
+				for _, h := range l.of(int(u)) {
+					fn(h.ID)
+				}
+				for _, h := range rev[u] {
+					fn(h.ID)
+				}
+			}
+			near(uint32(i), func(u uint32) {
+				try(u)
+				near(u, try)
+			})
+			buf = top.Sorted(buf[:0])
+			n := copy(next.hits[i*k:], buf)
+			next.n[i] = int32(n)
+			if n != int(l.n[i]) || !slices.Equal(buf, l.of(i)) {
+				changed[i] = true
+			}
+		}
+	})
+	if err != nil {
+		return 0, err
+	}
+	*l = *next
+	c := 0
+	for _, ch := range changed {
+		if ch {
+			c++
+		}
+	}
+	return c, nil
 }
 
 // knnRecall compares the neighbours of a random sample of rows with an
