@@ -16,6 +16,7 @@ require (
 	github.com/sugarme/tokenizer v0.3.0
 	github.com/yalue/onnxruntime_go v1.27.0
 	github.com/zeebo/xxh3 v1.0.2
+	golang.org/x/sys v0.29.0
 	golang.org/x/term v0.22.0
 	gonum.org/v1/gonum v0.15.1
 	gonum.org/v1/plot v0.14.0
@@ -87,7 +88,6 @@ require (
 	go.etcd.io/bbolt v1.4.0 // indirect
 	go4.org/unsafe/assume-no-moving-gc v0.0.0-20231121144256-b99613f794b6 // indirect
 	golang.org/x/image v0.14.0 // indirect
-	golang.org/x/sys v0.29.0 // indirect
 	golang.org/x/text v0.25.0 // indirect
 	golang.org/x/xerrors v0.0.0-20231012003039-104605ab7028 // indirect
 	gorgonia.org/cu v0.9.4 // indirect
