@@ -228,10 +228,18 @@ func TestSgemmDegenerate(t *testing.T) {
 
 func TestSgemmPanicsOnBadShapes(t *testing.T) {
 	for _, f := range []func(){
-		func() { Sgemm(NoTrans, NoTrans, 2, 2, 2, 1, make([]float32, 3), 2, make([]float32, 4), 2, 0, make([]float32, 4), 2) },
-		func() { Sgemm(NoTrans, NoTrans, 2, 2, 2, 1, make([]float32, 4), 1, make([]float32, 4), 2, 0, make([]float32, 4), 2) },
-		func() { Sgemm(Trans, NoTrans, 2, 3, 2, 1, make([]float32, 4), 2, make([]float32, 6), 3, 0, make([]float32, 5), 3) },
-		func() { Sgemm(NoTrans, Trans, 2, 3, 2, 1, make([]float32, 4), 2, make([]float32, 6), 3, 0, make([]float32, 6), 3) },
+		func() {
+			Sgemm(NoTrans, NoTrans, 2, 2, 2, 1, make([]float32, 3), 2, make([]float32, 4), 2, 0, make([]float32, 4), 2)
+		},
+		func() {
+			Sgemm(NoTrans, NoTrans, 2, 2, 2, 1, make([]float32, 4), 1, make([]float32, 4), 2, 0, make([]float32, 4), 2)
+		},
+		func() {
+			Sgemm(Trans, NoTrans, 2, 3, 2, 1, make([]float32, 4), 2, make([]float32, 6), 3, 0, make([]float32, 5), 3)
+		},
+		func() {
+			Sgemm(NoTrans, Trans, 2, 3, 2, 1, make([]float32, 4), 2, make([]float32, 6), 3, 0, make([]float32, 6), 3)
+		},
 		func() { Sgemm(NoTrans, NoTrans, -1, 2, 2, 1, nil, 2, nil, 2, 0, nil, 2) },
 	} {
 		func() {
