@@ -7,8 +7,9 @@ import (
 	"runtime"
 	"sync"
 
-	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
+
+	"github.com/strata-retrieval/strata/internal/gemm"
 )
 
 // Matrix is a dense row-major float32 matrix: Rows vectors of length Dim.
@@ -51,20 +52,16 @@ func (m *Matrix) NormalizeRows() {
 	}
 }
 
-func (m *Matrix) general() blas32.General {
-	return blas32.General{Rows: m.Rows, Cols: m.Dim, Stride: m.Dim, Data: m.Data}
-}
-
 // DenseConfig sizes the blocks of SearchDense. Zero values mean defaults.
 type DenseConfig struct {
-	QueryBlock int // queries per GEMM block (default 64)
+	QueryBlock int // queries per GEMM block (default 256)
 	RowBlock   int // document rows per GEMM block (default 1024)
 	Workers    int // goroutines (default all cores)
 }
 
 func (c DenseConfig) withDefaults() DenseConfig {
 	if c.QueryBlock <= 0 {
-		c.QueryBlock = 64
+		c.QueryBlock = 256
 	}
 	if c.RowBlock <= 0 {
 		c.RowBlock = 1024
@@ -78,10 +75,11 @@ func (c DenseConfig) withDefaults() DenseConfig {
 // SearchDense returns, for every query row, the k document rows with the
 // largest dot product, best first, ties broken by ascending row id (exact
 // search). When allow is not nil only rows r with allow[r] are considered.
-// Scores are computed block by block with float32 GEMM (gonum blas32):
-// each worker owns a range of document rows and keeps per-query top-k
-// collectors that are merged at the end, so results do not depend on
-// scheduling.
+// Scores are computed block by block with float32 GEMM (internal/gemm, one
+// thread per worker): each worker owns a range of document rows, scores a
+// block of rows against every block of queries while the rows are in
+// cache, and keeps per-query top-k collectors that are merged at the end,
+// so results do not depend on scheduling.
 func SearchDense(ctx context.Context, docs, queries *Matrix, k int, allow []bool, cfg DenseConfig) ([][]Hit, error) {
 	if docs.Dim != queries.Dim {
 		return nil, fmt.Errorf("index: document dim %d, query dim %d", docs.Dim, queries.Dim)
@@ -116,29 +114,23 @@ func SearchDense(ctx context.Context, docs, queries *Matrix, k int, allow []bool
 		wg.Add(1)
 		go func(w, lo, hi int) {
 			defer wg.Done()
-			scores := make([]float32, cfg.QueryBlock*cfg.RowBlock)
-			for q0 := 0; q0 < nq; q0 += cfg.QueryBlock {
-				q1 := min(q0+cfg.QueryBlock, nq)
-				qb := blas32.General{Rows: q1 - q0, Cols: queries.Dim, Stride: queries.Dim, Data: queries.Data[q0*queries.Dim : q1*queries.Dim]}
-				for r0 := lo; r0 < hi; r0 += cfg.RowBlock {
+			scores := make([]float32, min(cfg.QueryBlock, nq)*cfg.RowBlock)
+			one := gemm.Config{Threads: 1}
+			dim := docs.Dim
+			for r0 := lo; r0 < hi; r0 += cfg.RowBlock {
+				r1 := min(r0+cfg.RowBlock, hi)
+				for q0 := 0; q0 < nq; q0 += cfg.QueryBlock {
 					if ctx.Err() != nil {
 						errs[w] = ctx.Err()
 						return
 					}
-					r1 := min(r0+cfg.RowBlock, hi)
-					db := blas32.General{Rows: r1 - r0, Cols: docs.Dim, Stride: docs.Dim, Data: docs.Data[r0*docs.Dim : r1*docs.Dim]}
-					sb := blas32.General{Rows: q1 - q0, Cols: r1 - r0, Stride: r1 - r0, Data: scores[:(q1-q0)*(r1-r0)]}
-					blas32.Gemm(blas.NoTrans, blas.Trans, 1, qb, db, 0, sb)
+					q1 := min(q0+cfg.QueryBlock, nq)
+					nr := r1 - r0
+					// scores[q, r] = queries[q0+q] · docs[r0+r].
+					one.Sgemm(gemm.NoTrans, gemm.Trans, q1-q0, nr, dim, 1,
+						queries.Data[q0*dim:q1*dim], dim, docs.Data[r0*dim:r1*dim], dim, 0, scores, nr)
 					for qi := 0; qi < q1-q0; qi++ {
-						row := sb.Data[qi*sb.Stride : (qi+1)*sb.Stride]
-						top := &partial[w][q0+qi]
-						for j, s := range row {
-							id := r0 + j
-							if allow != nil && !allow[id] {
-								continue
-							}
-							top.Push(Hit{ID: uint32(id), Score: s})
-						}
+						collect(&partial[w][q0+qi], scores[qi*nr:(qi+1)*nr], r0, allow)
 					}
 				}
 			}
@@ -164,6 +156,30 @@ func SearchDense(ctx context.Context, docs, queries *Matrix, k int, allow []bool
 	return out, nil
 }
 
+// collect offers row[j] as the hit of document r0+j to top, for the
+// documents allow admits. Once top is full only scores at least its worst
+// one can enter, so most are rejected by one comparison.
+func collect(top *TopK, row []float32, r0 int, allow []bool) {
+	j := 0
+	for ; j < len(row) && len(top.heap) < top.k; j++ {
+		if allow == nil || allow[r0+j] {
+			top.Push(Hit{ID: uint32(r0 + j), Score: row[j]})
+		}
+	}
+	if top.k <= 0 || j == len(row) {
+		return
+	}
+	thr := top.heap[0].Score
+	for ; j < len(row); j++ {
+		s := row[j]
+		if s < thr || (allow != nil && !allow[r0+j]) {
+			continue
+		}
+		top.Push(Hit{ID: uint32(r0 + j), Score: s})
+		thr = top.heap[0].Score
+	}
+}
+
 // ScoreRows returns the dot product of query with each listed row.
 func ScoreRows(docs *Matrix, query []float32, rows []uint32) []float32 {
 	out := make([]float32, len(rows))
@@ -186,8 +202,6 @@ func RowSimilarity(m *Matrix, lo, hi int, out []float32) []float32 {
 	if n == 0 {
 		return out
 	}
-	a := blas32.General{Rows: hi - lo, Cols: m.Dim, Stride: m.Dim, Data: m.Data[lo*m.Dim : hi*m.Dim]}
-	c := blas32.General{Rows: hi - lo, Cols: m.Rows, Stride: m.Rows, Data: out}
-	blas32.Gemm(blas.NoTrans, blas.Trans, 1, a, m.general(), 0, c)
+	gemm.Sgemm(gemm.NoTrans, gemm.Trans, hi-lo, m.Rows, m.Dim, 1, m.Data[lo*m.Dim:hi*m.Dim], m.Dim, m.Data, m.Dim, 0, out, m.Rows)
 	return out
 }

@@ -138,6 +138,8 @@ type kernel struct {
 	kc     int // k per packed block: a B micro-panel kc×nr stays in L1
 	mc     int // rows per task at most: a packed A block mc×kc stays in L2
 	micro  microFn
+	// trans8, when set, transposes 8 rows into a panel (see packT).
+	trans8 func(dst *float32, ldd int, src *float32, lds int, kc int)
 	pool   sync.Pool // *workspace
 }
 
@@ -244,10 +246,10 @@ func (kn *kernel) task(ws *workspace, p *problem, i0, i1, j0, j1 int) {
 		} else if p.beta == 0 {
 			flags = 0
 		}
-		packA(ws.a, p, i0, i1, pc, kc, mr)
+		kn.packA(ws.a, p, i0, i1, pc, kc)
 		for j := j0; j < j1; j += nr {
 			cols := min(nr, j1-j)
-			packB(ws.b, p, j, j+cols, pc, kc, nr)
+			kn.packB(ws.b, p, j, j+cols, pc, kc)
 			for i := 0; i < rows; i += mr {
 				ap := &ws.a[i*kc]
 				if i+mr <= rows && cols == nr {
@@ -277,7 +279,8 @@ func (kn *kernel) task(ws *workspace, p *problem, i0, i1, j0, j1 int) {
 
 // packA writes op(A)[i0:i1, pc:pc+kc] as MR-row panels: panel q holds
 // dst[q*MR*kc + p*MR + i] = op(A)[i0+q*MR+i, pc+p], rows past i1 zero.
-func packA(dst []float32, p *problem, i0, i1, pc, kc, mr int) {
+func (kn *kernel) packA(dst []float32, p *problem, i0, i1, pc, kc int) {
+	mr := kn.mr
 	for q := i0; q < i1; q += mr {
 		panel := dst[(q-i0)*kc : (q-i0+mr)*kc]
 		rows := min(mr, i1-q)
@@ -291,43 +294,67 @@ func packA(dst []float32, p *problem, i0, i1, pc, kc, mr int) {
 			}
 			continue
 		}
-		for i := 0; i < rows; i++ {
-			src := p.a[(q+i)*p.lda+pc : (q+i)*p.lda+pc+kc]
-			for pp, v := range src {
-				panel[pp*mr+i] = v
-			}
-		}
-		for i := rows; i < mr; i++ {
-			for pp := 0; pp < kc; pp++ {
-				panel[pp*mr+i] = 0
-			}
-		}
+		kn.packT(panel, mr, p.a[q*p.lda+pc:], p.lda, rows, kc)
 	}
 }
 
 // packB writes op(B)[pc:pc+kc, j0:j1] (j1-j0 <= NR) as one NR-column
 // panel: dst[p*NR + j] = op(B)[pc+p, j0+j], columns past j1 zero.
-func packB(dst []float32, p *problem, j0, j1, pc, kc, nr int) {
-	cols := j1 - j0
-	if !p.tB {
-		for pp := 0; pp < kc; pp++ {
-			src := p.b[(pc+pp)*p.ldb+j0 : (pc+pp)*p.ldb+j1]
-			d := dst[pp*nr : pp*nr+nr]
-			copy(d, src)
-			clear(d[cols:])
-		}
+func (kn *kernel) packB(dst []float32, p *problem, j0, j1, pc, kc int) {
+	nr, cols := kn.nr, j1-j0
+	if p.tB {
+		// Stored n×k: op(B)[p, j] = b[j*ldb + p].
+		kn.packT(dst, nr, p.b[j0*p.ldb+pc:], p.ldb, cols, kc)
 		return
 	}
-	// Stored n×k: op(B)[p, j] = b[j*ldb + p].
-	for j := 0; j < cols; j++ {
-		src := p.b[(j0+j)*p.ldb+pc : (j0+j)*p.ldb+pc+kc]
-		for pp, v := range src {
-			dst[pp*nr+j] = v
+	for pp := 0; pp < kc; pp++ {
+		src := p.b[(pc+pp)*p.ldb+j0 : (pc+pp)*p.ldb+j1]
+		d := dst[pp*nr : pp*nr+nr]
+		copy(d, src)
+		clear(d[cols:])
+	}
+}
+
+// packT transposes rows×kc values of src (row r at src[r*lds:]) into a
+// panel of width w: dst[p*w + r] = src[r*lds + p], rows past rows zero.
+// Groups of eight rows go through the kernel's assembly transpose.
+func (kn *kernel) packT(dst []float32, w int, src []float32, lds, rows, kc int) {
+	dst = dst[:kc*w]
+	r := 0
+	if kn.trans8 != nil && kc >= 8 {
+		kc8 := kc &^ 7
+		for ; r+8 <= rows; r += 8 {
+			// The assembly reads src[r*lds : (r+7)*lds+kc8] and writes
+			// dst[r : (kc8-1)*w+r+8]; slicing checks both bounds first.
+			s := src[r*lds : (r+7)*lds+kc8]
+			d := dst[r : (kc8-1)*w+r+8]
+			kn.trans8(&d[0], w, &s[0], lds, kc8)
+			for i := range 8 {
+				row := s[i*lds+kc8 : i*lds+kc]
+				for pp, v := range row {
+					dst[(kc8+pp)*w+r+i] = v
+				}
+			}
 		}
 	}
-	if cols < nr {
-		for pp := 0; pp < kc; pp++ {
-			clear(dst[pp*nr+cols : pp*nr+nr])
+	for ; r+4 <= rows; r += 4 {
+		s0 := src[r*lds : r*lds+kc]
+		s1 := src[(r+1)*lds : (r+1)*lds+kc]
+		s2 := src[(r+2)*lds : (r+2)*lds+kc]
+		s3 := src[(r+3)*lds : (r+3)*lds+kc]
+		for pp := range kc {
+			d := dst[pp*w+r : pp*w+r+4 : pp*w+r+4]
+			d[0], d[1], d[2], d[3] = s0[pp], s1[pp], s2[pp], s3[pp]
+		}
+	}
+	for ; r < rows; r++ {
+		for pp, v := range src[r*lds : r*lds+kc] {
+			dst[pp*w+r] = v
+		}
+	}
+	if rows < w {
+		for pp := range kc {
+			clear(dst[pp*w+rows : pp*w+w])
 		}
 	}
 }
