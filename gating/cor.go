@@ -26,6 +26,9 @@ type Config struct {
 	Relational bool     `json:"relational"` // use the relational retrievers
 	Hybrid     bool     `json:"hybrid"`     // learn the hybrid gate (else ½, ½)
 	PoolK      int      `json:"pool_k"`     // per-retriever top-k of the training pool, default 20
+	// Loss is the candidate set of the training loss: LossAll (CoRAG's
+	// C_q, the default) or LossPool (the pool of PoolK per retriever).
+	Loss string `json:"loss,omitempty"`
 	// Dense identifies the dense vectors the model was trained with.
 	Dense string `json:"dense,omitempty"`
 }
@@ -59,6 +62,9 @@ func New(cfg Config, r *rand.Rand) (*CoR, error) {
 	}
 	if cfg.PoolK == 0 {
 		cfg.PoolK = 20
+	}
+	if cfg.Loss != "" && cfg.Loss != LossAll && cfg.Loss != LossPool {
+		return nil, fmt.Errorf("gating: loss over %q: want %s or %s", cfg.Loss, LossAll, LossPool)
 	}
 	if !cfg.Textual && !cfg.Relational {
 		return nil, fmt.Errorf("gating: CoR needs textual or relational retrievers")
@@ -160,33 +166,11 @@ func NewRetrievers(g *graphops.Graph, linker *graphops.Linker, docs *index.Matri
 // poolK > 0 the union of every retriever's top poolK plus extra ids) and
 // returns them with the query's topic entities.
 func (r *Retrievers) Inputs(qvec []float32, text string, poolK int, extra []uint32) (*Candidates, []uint32) {
-	topics := r.Linker.TopicEntities(text)
-	isTopic := map[uint32]bool{}
-	for _, t := range topics {
-		isTopic[t] = true
-	}
-	cos := index.ScoreRows(r.Docs, qvec, r.Candidates)
-	cosOf := func(v uint32) float32 {
-		i, _ := slices.BinarySearch(r.Candidates, v)
-		return cos[i]
-	}
-	rels := map[uint32][]int32{}
-	for _, u := range topics {
-		nb, rl := r.Graph.Neighbors(u)
-		for i, v := range nb {
-			ri := r.relIdx[rl[i]]
-			if ri < 0 || !r.candMask[v] || isTopic[v] {
-				continue
-			}
-			if !slices.Contains(rels[v], ri) {
-				rels[v] = append(rels[v], ri)
-			}
-		}
-	}
+	qs := r.prepare(qvec, text)
 	var ids []uint32
 	if poolK <= 0 {
 		for _, v := range r.Candidates {
-			if !isTopic[v] {
+			if !qs.isTopic[v] {
 				ids = append(ids, v)
 			}
 		}
@@ -195,8 +179,8 @@ func (r *Retrievers) Inputs(qvec []float32, text string, poolK int, extra []uint
 		// Textual retrievers: top poolK per node type.
 		byType := map[int32][]index.Hit{}
 		for i, v := range r.Candidates {
-			if ti := r.typeIdx[r.Graph.Type(v)]; ti >= 0 && !isTopic[v] {
-				byType[ti] = append(byType[ti], index.Hit{ID: v, Score: cos[i]})
+			if ti := r.typeIdx[r.Graph.Type(v)]; ti >= 0 && !qs.isTopic[v] {
+				byType[ti] = append(byType[ti], index.Hit{ID: v, Score: qs.cos[i]})
 			}
 		}
 		for _, hs := range byType {
@@ -206,9 +190,9 @@ func (r *Retrievers) Inputs(qvec []float32, text string, poolK int, extra []uint
 		}
 		// Relational retrievers: top poolK neighbours per relation.
 		byRel := map[int32][]index.Hit{}
-		for v, rs := range rels {
+		for v, rs := range qs.rels {
 			for _, ri := range rs {
-				byRel[ri] = append(byRel[ri], index.Hit{ID: v, Score: cosOf(v)})
+				byRel[ri] = append(byRel[ri], index.Hit{ID: v, Score: r.cosOf(qs.cos, v)})
 			}
 		}
 		for _, hs := range byRel {
@@ -217,7 +201,7 @@ func (r *Retrievers) Inputs(qvec []float32, text string, poolK int, extra []uint
 			}
 		}
 		for _, v := range extra {
-			if r.candMask[v] && !isTopic[v] {
+			if r.candMask[v] && !qs.isTopic[v] {
 				set[v] = true
 			}
 		}
@@ -226,16 +210,57 @@ func (r *Retrievers) Inputs(qvec []float32, text string, poolK int, extra []uint
 		}
 		slices.Sort(ids)
 	}
+	return r.candidates(ids, qs), qs.topics
+}
+
+// queryScope is what every retriever needs of one query: its topic
+// entities, the cosine of every candidate and the relational retrievers
+// reaching each neighbour of the topic entities.
+type queryScope struct {
+	topics  []uint32
+	isTopic map[uint32]bool
+	cos     []float32 // per candidate position
+	rels    map[uint32][]int32
+}
+
+func (r *Retrievers) prepare(qvec []float32, text string) *queryScope {
+	qs := &queryScope{topics: r.Linker.TopicEntities(text), isTopic: map[uint32]bool{}, rels: map[uint32][]int32{}}
+	for _, t := range qs.topics {
+		qs.isTopic[t] = true
+	}
+	qs.cos = index.ScoreRows(r.Docs, qvec, r.Candidates)
+	for _, u := range qs.topics {
+		nb, rl := r.Graph.Neighbors(u)
+		for i, v := range nb {
+			ri := r.relIdx[rl[i]]
+			if ri < 0 || !r.candMask[v] || qs.isTopic[v] {
+				continue
+			}
+			if !slices.Contains(qs.rels[v], ri) {
+				qs.rels[v] = append(qs.rels[v], ri)
+			}
+		}
+	}
+	return qs
+}
+
+func (r *Retrievers) cosOf(cos []float32, v uint32) float32 {
+	i, _ := slices.BinarySearch(r.Candidates, v)
+	return cos[i]
+}
+
+// candidates builds the retriever inputs of the given ids (ascending).
+func (r *Retrievers) candidates(ids []uint32, qs *queryScope) *Candidates {
 	c := &Candidates{IDs: ids, Type: make([]int32, len(ids)), Cos: make([]float32, len(ids)), RelOff: make([]int32, len(ids)+1)}
 	for i, v := range ids {
 		c.Type[i] = r.typeIdx[r.Graph.Type(v)]
-		c.Cos[i] = cosOf(v)
-		rs := rels[v]
+		c.Cos[i] = r.cosOf(qs.cos, v)
+		rs := qs.rels[v]
 		slices.Sort(rs)
 		c.Rel = append(c.Rel, rs...)
 		c.RelOff[i+1] = int32(len(c.Rel))
 	}
-	return c, topics
+	return c
 }
 
 func topK(hs []index.Hit, k int) []index.Hit {

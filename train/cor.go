@@ -13,6 +13,7 @@ import (
 	"github.com/strata-retrieval/strata/gating"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/internal/parallel"
 )
 
 // CoRModel adapts a CoR model to the loop.
@@ -23,64 +24,110 @@ func (m CoRModel) Kind() string { return "cor" }
 func (m CoRModel) ConfigJSON() (json.RawMessage, error) { return json.Marshal(m.Cfg) }
 
 // CoRTask trains CoR's gates with MSE against 1 for gold answers and 0 for
-// the other candidates of each training query's pool. The pool is the union
-// of every retriever's top PoolK (by cosine, within its node type or its
-// relation's neighbourhood of the topic entities) plus the gold answers, so
-// every query has positives and the hard negatives the retrievers surface.
+// the other candidates. With the model's Loss "all" (CoRAG's eq. 11, the
+// default) a query's squared errors are averaged over its whole candidate
+// set C_q (every candidate but the topic entities; gating.LossInputs sums
+// the candidates only a textual retriever scores in closed form) and the
+// batch loss is the mean over queries. With "pool" they are averaged over
+// the union of every retriever's top PoolK (by cosine, within its node type
+// or its relation's neighbourhood of the topic entities) plus the gold
+// answers, all pools of a batch together.
 type CoRTask struct {
 	Model  *gating.CoR
 	qvecs  [][]float32
 	pools  []*gating.Candidates
 	labels [][]float32
+	full   []*gating.LossInputs
 }
 
-// NewCoRTask precomputes the pools of a split's queries.
+// NewCoRTask precomputes the loss inputs of a split's queries, on all
+// cores (the result does not depend on scheduling).
 func NewCoRTask(ctx context.Context, m *gating.CoR, ret *gating.Retrievers, d *infer.DenseChannel, qs []data.Query) (*CoRTask, error) {
+	all := m.Cfg.Loss != gating.LossPool
 	t := &CoRTask{Model: m}
-	for i, q := range qs {
-		if i%64 == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
+	n := len(qs)
+	qvecs := make([][]float32, n)
+	pools := make([]*gating.Candidates, n)
+	labels := make([][]float32, n)
+	full := make([]*gating.LossInputs, n)
+	errs := make([]error, n)
+	err := parallel.Chunks(ctx, n, 16, 0, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			q := qs[i]
+			if len(q.Answers) == 0 {
+				continue
+			}
+			v, err := d.QueryVector(q)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			if all {
+				if full[i] = ret.FullInputs(v, q.Text, q.Answers); full[i] != nil {
+					qvecs[i] = v
+				}
+				continue
+			}
+			cands, _ := ret.Inputs(v, q.Text, m.Cfg.PoolK, q.Answers)
+			gold := map[uint32]bool{}
+			for _, a := range q.Answers {
+				gold[a] = true
+			}
+			lab := make([]float32, cands.Len())
+			pos := 0
+			for j, id := range cands.IDs {
+				if gold[id] {
+					lab[j] = 1
+					pos++
+				}
+			}
+			if pos == 0 {
+				continue // every gold is a topic entity or not a candidate
+			}
+			qvecs[i], pools[i], labels[i] = v, cands, lab
 		}
-		if len(q.Answers) == 0 {
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i := range n {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		if qvecs[i] == nil {
 			continue
 		}
-		v, err := d.QueryVector(q)
-		if err != nil {
-			return nil, err
+		t.qvecs = append(t.qvecs, qvecs[i])
+		if all {
+			t.full = append(t.full, full[i])
+		} else {
+			t.pools = append(t.pools, pools[i])
+			t.labels = append(t.labels, labels[i])
 		}
-		cands, _ := ret.Inputs(v, q.Text, m.Cfg.PoolK, q.Answers)
-		gold := map[uint32]bool{}
-		for _, a := range q.Answers {
-			gold[a] = true
-		}
-		lab := make([]float32, cands.Len())
-		pos := 0
-		for j, id := range cands.IDs {
-			if gold[id] {
-				lab[j] = 1
-				pos++
-			}
-		}
-		if pos == 0 {
-			continue // every gold is a topic entity or not a candidate
-		}
-		t.qvecs = append(t.qvecs, v)
-		t.pools = append(t.pools, cands)
-		t.labels = append(t.labels, lab)
 	}
-	if len(t.pools) == 0 {
+	if len(t.qvecs) == 0 {
 		return nil, fmt.Errorf("no training query has a gold answer among the candidates")
 	}
 	return t, nil
 }
 
-func (t *CoRTask) NumExamples() int { return len(t.pools) }
+func (t *CoRTask) NumExamples() int { return len(t.qvecs) }
 
 func (t *CoRTask) Loss(idx []int, _ *rand.Rand) (mat.Tensor, error) {
-	var q, lab []float32
-	batch := make([]*gating.Candidates, 0, len(idx))
+	var q []float32
 	for _, i := range idx {
 		q = append(q, t.qvecs[i]...)
+	}
+	if t.full != nil {
+		batch := make([]*gating.LossInputs, 0, len(idx))
+		for _, i := range idx {
+			batch = append(batch, t.full[i])
+		}
+		return t.Model.LossOp(q, batch), nil
+	}
+	var lab []float32
+	batch := make([]*gating.Candidates, 0, len(idx))
+	for _, i := range idx {
 		batch = append(batch, t.pools[i])
 		lab = append(lab, t.labels[i]...)
 	}

@@ -19,13 +19,14 @@ import (
 )
 
 // Method ranks every candidate (all nodes of the candidate types except
-// the query's topic entities) with a CoR model. External, when set, adds an
-// outside reranker's score s′ to CoR's: ŝ* = ŝ + s′ (binary or probability).
+// the query's topic entities) with a CoR model. Rerank, when set, is
+// CoRAG's external reranker: its s′ is added to the ŝ of CoR's top K
+// (ŝ* = ŝ + s′), and the method is named corag.
 type Method struct {
-	Model    *gating.CoR
-	Dense    *infer.DenseChannel
-	Ret      *gating.Retrievers
-	External func(ctx context.Context, q data.Query) (map[uint32]float32, error)
+	Model  *gating.CoR
+	Dense  *infer.DenseChannel
+	Ret    *gating.Retrievers
+	Rerank *Rerank
 }
 
 // NewMethod binds a CoR model to a workspace's graph and dense channel.
@@ -40,7 +41,12 @@ func New(ws *workspace.Workspace, d *infer.DenseChannel, m *gating.CoR) (*Method
 	return &Method{Model: m, Dense: d, Ret: ret}, nil
 }
 
-func (m *Method) Name() string { return "cor" }
+func (m *Method) Name() string {
+	if m.Rerank != nil {
+		return "corag"
+	}
+	return "cor"
+}
 
 func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	v, err := m.Dense.QueryVector(q)
@@ -49,17 +55,12 @@ func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	}
 	cands, _ := m.Ret.Inputs(v, q.Text, 0, nil)
 	scores, _ := m.Model.Score(v, cands, false)
-	var ext map[uint32]float32
-	if m.External != nil {
-		if ext, err = m.External(ctx, q); err != nil {
+	if m.Rerank != nil {
+		if err := m.Rerank.apply(ctx, q, cands.IDs, scores); err != nil {
 			return nil, err
 		}
 	}
-	out := make([]index.Hit, len(scores))
-	for i, s := range scores {
-		out[i] = index.Hit{ID: cands.IDs[i], Score: s + ext[cands.IDs[i]]}
-	}
-	return out, nil
+	return hitsOf(cands.IDs, scores), nil
 }
 
 // Explanation describes how CoR scored a query.
