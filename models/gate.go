@@ -7,8 +7,8 @@ import (
 
 	"github.com/nlpodyssey/spago/ag"
 	"github.com/nlpodyssey/spago/mat"
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas32"
+
+	"github.com/strata-retrieval/strata/internal/gemm"
 )
 
 // GateConfig shapes a gate: In inputs, Hidden units, Out softmax outputs.
@@ -63,19 +63,13 @@ func (g *Gate) forward(x []float32, batch int, h, p []float32) {
 		copy(h[b*c.Hidden:(b+1)*c.Hidden], g.B1.Data())
 		copy(p[b*c.Out:(b+1)*c.Out], g.B2.Data())
 	}
-	blas32.Gemm(blas.NoTrans, blas.Trans, 1,
-		blas32.General{Rows: batch, Cols: c.In, Stride: c.In, Data: x},
-		blas32.General{Rows: c.Hidden, Cols: c.In, Stride: c.In, Data: g.W1.Data()},
-		1, blas32.General{Rows: batch, Cols: c.Hidden, Stride: c.Hidden, Data: h})
+	gemm.Sgemm(gemm.NoTrans, gemm.Trans, batch, c.Hidden, c.In, 1, x, c.In, g.W1.Data(), c.In, 1, h, c.Hidden)
 	for i, v := range h {
 		if v < 0 {
 			h[i] = 0
 		}
 	}
-	blas32.Gemm(blas.NoTrans, blas.Trans, 1,
-		blas32.General{Rows: batch, Cols: c.Hidden, Stride: c.Hidden, Data: h},
-		blas32.General{Rows: c.Out, Cols: c.Hidden, Stride: c.Hidden, Data: g.W2.Data()},
-		1, blas32.General{Rows: batch, Cols: c.Out, Stride: c.Out, Data: p})
+	gemm.Sgemm(gemm.NoTrans, gemm.Trans, batch, c.Out, c.Hidden, 1, h, c.Hidden, g.W2.Data(), c.Hidden, 1, p, c.Out)
 	for b := 0; b < batch; b++ {
 		softmaxInPlace(p[b*c.Out : (b+1)*c.Out])
 	}
@@ -160,26 +154,17 @@ func (f *gateFn) Backward(gy mat.Tensor) error {
 		}
 	}
 	gW2 := make([]float32, c.Out*c.Hidden)
-	blas32.Gemm(blas.Trans, blas.NoTrans, 1,
-		blas32.General{Rows: B, Cols: c.Out, Stride: c.Out, Data: gz},
-		blas32.General{Rows: B, Cols: c.Hidden, Stride: c.Hidden, Data: f.h},
-		0, blas32.General{Rows: c.Out, Cols: c.Hidden, Stride: c.Hidden, Data: gW2})
+	gemm.Sgemm(gemm.Trans, gemm.NoTrans, c.Out, c.Hidden, B, 1, gz, c.Out, f.h, c.Hidden, 0, gW2, c.Hidden)
 	gB2 := colSums(gz, B, c.Out)
 	gh := make([]float32, B*c.Hidden)
-	blas32.Gemm(blas.NoTrans, blas.NoTrans, 1,
-		blas32.General{Rows: B, Cols: c.Out, Stride: c.Out, Data: gz},
-		blas32.General{Rows: c.Out, Cols: c.Hidden, Stride: c.Hidden, Data: f.g.W2.Data()},
-		0, blas32.General{Rows: B, Cols: c.Hidden, Stride: c.Hidden, Data: gh})
+	gemm.Sgemm(gemm.NoTrans, gemm.NoTrans, B, c.Hidden, c.Out, 1, gz, c.Out, f.g.W2.Data(), c.Hidden, 0, gh, c.Hidden)
 	for i, v := range f.h {
 		if v <= 0 {
 			gh[i] = 0
 		}
 	}
 	gW1 := make([]float32, c.Hidden*c.In)
-	blas32.Gemm(blas.Trans, blas.NoTrans, 1,
-		blas32.General{Rows: B, Cols: c.Hidden, Stride: c.Hidden, Data: gh},
-		blas32.General{Rows: B, Cols: c.In, Stride: c.In, Data: f.x},
-		0, blas32.General{Rows: c.Hidden, Cols: c.In, Stride: c.In, Data: gW1})
+	gemm.Sgemm(gemm.Trans, gemm.NoTrans, c.Hidden, c.In, B, 1, gh, c.Hidden, f.x, c.In, 0, gW1, c.In)
 	gB1 := colSums(gh, B, c.Hidden)
 	f.g.W1.Param.AccGrad(grad(gW1, c.Hidden, c.In))
 	f.g.B1.Param.AccGrad(grad(gB1, c.Hidden))
