@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas32"
+	"github.com/strata-retrieval/strata/internal/gemm"
 )
 
 // Qwen3Config holds the architecture numbers of a Qwen3 decoder, read from
@@ -135,14 +135,9 @@ func NewQwen3(cfg Qwen3Config, get func(name string) (shape []int, data []float3
 	return m, nil
 }
 
-// linear computes y[T, out] = x[T, in] · W[out, in]ᵀ.
-func linear(x []float32, T, in int, w []float32, out int) []float32 {
-	y := make([]float32, T*out)
-	blas32.Gemm(blas.NoTrans, blas.Trans, 1,
-		blas32.General{Rows: T, Cols: in, Stride: in, Data: x},
-		blas32.General{Rows: out, Cols: in, Stride: in, Data: w},
-		0, blas32.General{Rows: T, Cols: out, Stride: out, Data: y})
-	return y
+// linear computes y[T, out] = x[T, in] · W[out, in]ᵀ (y overwritten).
+func linear(gc gemm.Config, x []float32, T, in int, w []float32, out int, y []float32) {
+	gc.Sgemm(gemm.NoTrans, gemm.Trans, T, out, in, 1, x, in, w, in, 0, y, out)
 }
 
 // rmsNorm normalises each row of x (width n) in place: x / sqrt(mean(x²) +
@@ -164,11 +159,16 @@ func rmsNorm(x []float32, n int, w []float32, eps float64) {
 // RopeTables returns cos and sin [T, hd] for positions 0..T-1, Hugging
 // Face's layout (the half frequencies repeated).
 func RopeTables(T, hd int, theta float64) (cos, sin []float32) {
+	return ropeTables(0, T, hd, theta)
+}
+
+// ropeTables is RopeTables for positions pos0..pos0+T−1.
+func ropeTables(pos0, T, hd int, theta float64) (cos, sin []float32) {
 	cos, sin = make([]float32, T*hd), make([]float32, T*hd)
 	half := hd / 2
 	for t := range T {
 		for i := range half {
-			f := float64(t) / math.Pow(theta, float64(2*i)/float64(hd))
+			f := float64(pos0+t) / math.Pow(theta, float64(2*i)/float64(hd))
 			c, s := float32(math.Cos(f)), float32(math.Sin(f))
 			cos[t*hd+i], cos[t*hd+half+i] = c, c
 			sin[t*hd+i], sin[t*hd+half+i] = s, s
@@ -196,14 +196,15 @@ func rope(x []float32, T, heads, hd int, cos, sin []float32) {
 }
 
 // linearFn computes linear layer ti (q, k, v, o, gate, up, down) of
-// decoder layer li on x [T, in]; aux is what its backward needs (nil for
-// the frozen base).
-type linearFn func(li, ti int, x []float32, T int) (y, aux []float32)
+// decoder layer li on x [T, in] into y [T, out], its GEMMs on gc's
+// threads; aux is what its backward pass needs (nil for the frozen base).
+type linearFn func(gc gemm.Config, li, ti int, x []float32, T int, y []float32) (aux []float32)
 
 // baseLinear is the base model's linear layer.
-func (m *Qwen3) baseLinear(li, ti int, x []float32, T int) ([]float32, []float32) {
+func (m *Qwen3) baseLinear(gc gemm.Config, li, ti int, x []float32, T int, y []float32) []float32 {
 	s := m.linearShapes()[ti]
-	return linear(x, T, s[1], m.Layers[li].weights()[ti], s[0]), nil
+	linear(gc, x, T, s[1], m.Layers[li].weights()[ti], s[0], y)
+	return nil
 }
 
 func (m *Qwen3) linearShapes() [][2]int {
@@ -216,12 +217,37 @@ func (L *Qwen3Layer) weights() [][]float32 {
 	return [][]float32{L.Q, L.K, L.V, L.O, L.Gate, L.Up, L.Down}
 }
 
-// layerCache holds one layer's activations for the LoRA backward pass.
+// layerCache holds one decoder layer's activations over T positions: the
+// forward pass's buffers (one set serves every layer when nothing is
+// kept) and, kept one per layer, what the LoRA backward pass reads.
 type layerCache struct {
 	xin, h1, inv1, qpre, kpre, qinv, kinv, q, k, v []float32
 	xa                                             [7][]float32 // each linear layer's aux
-	att, xmid, h2, inv2, gate, up, act             []float32
-	p                                              [][]float32 // [t·nh+head][s]
+	att, lse, o, xmid, h2, inv2, gate, up, act, d  []float32
+}
+
+// newLayerCache allocates the buffers of T positions; keep adds the
+// layer's inputs (xin, xmid), which only the backward pass reads.
+func newLayerCache(c Qwen3Config, T int, keep bool) *layerCache {
+	H, I, nh, nkv := c.HiddenSize, c.IntermediateSize, c.NumHeads, c.NumKVHeads
+	qd, kd := nh*c.HeadDim, nkv*c.HeadDim
+	n := T * (4*H + 3*qd + 3*kd + 3*I + 2*nh + nkv + 2)
+	if keep {
+		n += 2 * T * H
+	}
+	buf := make([]float32, n)
+	f := func(n int) []float32 {
+		s := buf[:n:n]
+		buf = buf[n:]
+		return s
+	}
+	cc := &layerCache{h1: f(T * H), inv1: f(T), qpre: f(T * qd), kpre: f(T * kd), qinv: f(T * nh), kinv: f(T * nkv),
+		q: f(T * qd), k: f(T * kd), v: f(T * kd), att: f(T * qd), lse: f(T * nh), o: f(T * H),
+		h2: f(T * H), inv2: f(T), gate: f(T * I), up: f(T * I), act: f(T * I), d: f(T * H)}
+	if keep {
+		cc.xin, cc.xmid = f(T*H), f(T*H)
+	}
+	return cc
 }
 
 // embed checks ids and looks up their embeddings [T, H].
@@ -241,105 +267,169 @@ func (m *Qwen3) embed(ids []int) ([]float32, error) {
 	return x, nil
 }
 
-// decode runs the decoder layers on embeddings x [T, H] in place (before
-// the final norm), with lin for every linear layer; when caches is not nil
-// it records each layer's activations there. The base forward and the
-// LoRA forward are this one function.
-func (m *Qwen3) decode(x []float32, T int, lin linearFn, caches []layerCache) {
-	c := m.Cfg
-	H, hd, nh, nkv := c.HiddenSize, c.HeadDim, c.NumHeads, c.NumKVHeads
-	group := nh / nkv
-	scale := float32(1 / math.Sqrt(float64(hd)))
-	cos, sin := RopeTables(T, hd, c.RopeTheta)
-	for li, L := range m.Layers {
-		var cc layerCache
+// pass is one run of the decoder layers: the linear layers (the base's
+// or the LoRA-adapted ones) and the threads of its GEMMs and attention
+// (gc.Threads; 0 is GOMAXPROCS). The base forward, generation and the
+// LoRA forward are all this one code.
+type pass struct {
+	m   *Qwen3
+	lin linearFn
+	gc  gemm.Config
+}
+
+// decode runs the decoder layers in place on the embeddings x [T, H] of
+// positions pos0..pos0+T−1 (before the final norm). With kv, every
+// layer's keys and values are appended to it (it holds positions
+// 0..pos0−1, which the new ones attend to); without, pos0 is 0. With
+// caches (one per layer), each layer's activations are kept there for the
+// backward pass; without, one set of buffers serves every layer.
+func (p pass) decode(x []float32, pos0, T int, kv *KVCache, caches []*layerCache) {
+	c := p.m.Cfg
+	cos, sin := ropeTables(pos0, T, c.HeadDim, c.RopeTheta)
+	var scratch *layerCache
+	if caches == nil {
+		scratch = newLayerCache(c, T, false)
+	}
+	for li := range p.m.Layers {
+		cc := scratch
 		if caches != nil {
-			cc.xin = append([]float32(nil), x...)
-		}
-		h1, inv1 := normFwd(x, H, L.InputNorm, c.RMSNormEps)
-		qpre, xaQ := lin(li, 0, h1, T)
-		kpre, xaK := lin(li, 1, h1, T)
-		v, xaV := lin(li, 2, h1, T)
-		q, qinv := normFwd(qpre, hd, L.QNorm, c.RMSNormEps)
-		k, kinv := normFwd(kpre, hd, L.KNorm, c.RMSNormEps)
-		rope(q, T, nh, hd, cos, sin)
-		rope(k, T, nkv, hd, cos, sin)
-		att := make([]float32, T*nh*hd)
-		var probs [][]float32
-		if caches != nil {
-			probs = make([][]float32, T*nh)
-		}
-		for head := range nh {
-			kh := head / group
-			for t := range T {
-				qv := q[(t*nh+head)*hd : (t*nh+head+1)*hd]
-				p := make([]float32, t+1) // causal: positions 0..t
-				mx := float32(math.Inf(-1))
-				for s := range p {
-					kv := k[(s*nkv+kh)*hd : (s*nkv+kh+1)*hd]
-					var d float32
-					for i := range hd {
-						d += qv[i] * kv[i]
-					}
-					p[s] = d * scale
-					mx = max(mx, p[s])
-				}
-				var z float32
-				for s := range p {
-					p[s] = float32(math.Exp(float64(p[s] - mx)))
-					z += p[s]
-				}
-				out := att[(t*nh+head)*hd : (t*nh+head+1)*hd]
-				for s := range p {
-					p[s] /= z
-					vv := v[(s*nkv+kh)*hd : (s*nkv+kh+1)*hd]
-					for i := range hd {
-						out[i] += p[s] * vv[i]
-					}
-				}
-				if probs != nil {
-					probs[t*nh+head] = p
-				}
-			}
-		}
-		o, xaO := lin(li, 3, att, T)
-		for i := range x {
-			x[i] += o[i]
-		}
-		var xmid []float32
-		if caches != nil {
-			xmid = append([]float32(nil), x...)
-		}
-		h2, inv2 := normFwd(x, H, L.PostNorm, c.RMSNormEps)
-		gate, xaG := lin(li, 4, h2, T)
-		up, xaU := lin(li, 5, h2, T)
-		act := make([]float32, len(gate))
-		for i, g := range gate {
-			act[i] = g / (1 + float32(math.Exp(float64(-g)))) * up[i] // SiLU(gate)·up
-		}
-		d, xaD := lin(li, 6, act, T)
-		for i := range x {
-			x[i] += d[i]
-		}
-		if caches != nil {
-			cc.h1, cc.inv1, cc.qpre, cc.kpre, cc.qinv, cc.kinv, cc.q, cc.k, cc.v = h1, inv1, qpre, kpre, qinv, kinv, q, k, v
-			cc.xa = [7][]float32{xaQ, xaK, xaV, xaO, xaG, xaU, xaD}
-			cc.att, cc.xmid, cc.h2, cc.inv2, cc.gate, cc.up, cc.act, cc.p = att, xmid, h2, inv2, gate, up, act, probs
+			cc = newLayerCache(c, T, true)
 			caches[li] = cc
 		}
+		p.attention(li, x, pos0, T, cos, sin, kv, cc)
+		p.mlp(li, x, T, cc)
 	}
+}
+
+// attention adds layer li's attention block to x.
+func (p pass) attention(li int, x []float32, pos0, T int, cos, sin []float32, kv *KVCache, cc *layerCache) {
+	c, L := p.m.Cfg, &p.m.Layers[li]
+	H, hd, nh, nkv := c.HiddenSize, c.HeadDim, c.NumHeads, c.NumKVHeads
+	if cc.xin != nil {
+		copy(cc.xin, x)
+	}
+	normInto(cc.h1, cc.inv1, x, H, L.InputNorm, c.RMSNormEps)
+	cc.xa[0] = p.lin(p.gc, li, 0, cc.h1, T, cc.qpre)
+	cc.xa[1] = p.lin(p.gc, li, 1, cc.h1, T, cc.kpre)
+	cc.xa[2] = p.lin(p.gc, li, 2, cc.h1, T, cc.v)
+	normInto(cc.q, cc.qinv, cc.qpre, hd, L.QNorm, c.RMSNormEps)
+	normInto(cc.k, cc.kinv, cc.kpre, hd, L.KNorm, c.RMSNormEps)
+	rope(cc.q, T, nh, hd, cos, sin)
+	rope(cc.k, T, nkv, hd, cos, sin)
+	k, v := cc.k, cc.v
+	if kv != nil {
+		k, v = kv.store(li, pos0, cc.k, cc.v)
+	}
+	attend(p.gc.Threads, attnShape{T: T, pos0: pos0, nh: nh, nkv: nkv, hd: hd}, cc.q, k, v, cc.att, cc.lse)
+	cc.xa[3] = p.lin(p.gc, li, 3, cc.att, T, cc.o)
+	addTo(x, cc.o)
+}
+
+// mlp adds layer li's MLP block, down(SiLU(gate(h))·up(h)), to x.
+func (p pass) mlp(li int, x []float32, T int, cc *layerCache) {
+	c, L := p.m.Cfg, &p.m.Layers[li]
+	if cc.xmid != nil {
+		copy(cc.xmid, x)
+	}
+	normInto(cc.h2, cc.inv2, x, c.HiddenSize, L.PostNorm, c.RMSNormEps)
+	cc.xa[4] = p.lin(p.gc, li, 4, cc.h2, T, cc.gate)
+	cc.xa[5] = p.lin(p.gc, li, 5, cc.h2, T, cc.up)
+	for i, g := range cc.gate {
+		cc.act[i] = g / (1 + expf(-g)) * cc.up[i]
+	}
+	cc.xa[6] = p.lin(p.gc, li, 6, cc.act, T, cc.d)
+	addTo(x, cc.d)
+}
+
+// addTo adds y to x.
+func addTo(x, y []float32) {
+	y = y[:len(x)]
+	for i := range x {
+		x[i] += y[i]
+	}
+}
+
+// KVCache holds one sequence's keys and values at every layer, so that
+// generation runs the decoder on each new token alone. Not safe for
+// concurrent use.
+type KVCache struct {
+	m    *Qwen3
+	k, v [][]float32 // [layer][position·kv·hd]
+	n    int         // positions held
+}
+
+// NewKVCache returns an empty cache with room for capacity positions
+// (it grows past them).
+func (m *Qwen3) NewKVCache(capacity int) *KVCache {
+	kd := m.Cfg.NumKVHeads * m.Cfg.HeadDim
+	c := &KVCache{m: m, k: make([][]float32, len(m.Layers)), v: make([][]float32, len(m.Layers))}
+	for li := range m.Layers {
+		c.k[li], c.v[li] = make([]float32, 0, capacity*kd), make([]float32, 0, capacity*kd)
+	}
+	return c
+}
+
+// Len is the number of positions the cache holds.
+func (c *KVCache) Len() int { return c.n }
+
+// store writes layer li's keys and values of positions pos0.. and returns
+// all of the layer's keys and values.
+func (c *KVCache) store(li, pos0 int, k, v []float32) ([]float32, []float32) {
+	kd := c.m.Cfg.NumKVHeads * c.m.Cfg.HeadDim
+	c.k[li] = append(c.k[li][:pos0*kd], k...)
+	c.v[li] = append(c.v[li][:pos0*kd], v...)
+	return c.k[li], c.v[li]
+}
+
+// Append runs the decoder on ids as the positions after those the cache
+// holds and returns their final normalised hidden states [len(ids), H].
+func (c *KVCache) Append(ids []int) ([]float32, error) {
+	m := c.m
+	x, err := m.embed(ids)
+	if err != nil {
+		return nil, err
+	}
+	pass{m: m, lin: m.baseLinear}.decode(x, c.n, len(ids), c, nil)
+	c.n += len(ids)
+	rmsNorm(x, m.Cfg.HiddenSize, m.Norm, m.Cfg.RMSNormEps)
+	return x, nil
+}
+
+// Generate continues prompt greedily (the arg-max of the logits) by up to
+// n tokens, stopping after any token of stop. The prompt runs through the
+// decoder once, then each new token alone against the KV cache.
+func (m *Qwen3) Generate(prompt []int, n int, stop ...int) ([]int, error) {
+	H, V := m.Cfg.HiddenSize, m.Cfg.VocabSize
+	c := m.NewKVCache(len(prompt) + n)
+	x, err := c.Append(prompt)
+	logits := make([]float32, V)
+	var out []int
+	for err == nil && len(out) < n {
+		linear(gemm.Config{}, x[len(x)-H:], 1, H, m.head(), V, logits)
+		next := argmax(logits)
+		out = append(out, next)
+		if slices.Contains(stop, next) || len(out) == n {
+			break
+		}
+		x, err = c.Append([]int{next})
+	}
+	return out, err
+}
+
+func argmax(x []float32) int {
+	best := 0
+	for i, v := range x {
+		if v > x[best] {
+			best = i
+		}
+	}
+	return best
 }
 
 // Hidden runs the decoder on one sequence of token ids and returns the
 // final normalised hidden states [T, H].
 func (m *Qwen3) Hidden(ids []int) ([]float32, error) {
-	x, err := m.embed(ids)
-	if err != nil {
-		return nil, err
-	}
-	m.decode(x, len(ids), m.baseLinear, nil)
-	rmsNorm(x, m.Cfg.HiddenSize, m.Norm, m.Cfg.RMSNormEps)
-	return x, nil
+	return m.NewKVCache(len(ids)).Append(ids)
 }
 
 // head is the output embedding: lm_head, or the input embedding when tied.

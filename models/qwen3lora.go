@@ -1,14 +1,18 @@
 package models
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"sync"
 
 	"github.com/nlpodyssey/spago/ag"
 	"github.com/nlpodyssey/spago/mat"
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas32"
+
+	"github.com/strata-retrieval/strata/internal/gemm"
+	"github.com/strata-retrieval/strata/internal/parallel"
 )
 
 // LoRAConfig sets the adapters: rank r and alpha (the update is
@@ -16,6 +20,10 @@ import (
 type LoRAConfig struct {
 	Rank  int     `json:"rank"`
 	Alpha float64 `json:"alpha"`
+	// Threads runs the listwise loss and its backward pass over this many
+	// sequences at once (0: GOMAXPROCS). Gradients are bit-identical for a
+	// given value; it is not saved with checkpoints.
+	Threads int `json:"-"`
 }
 
 // loraTargets are the linear layers that get adapters.
@@ -119,68 +127,72 @@ func (l *LoRA) Merge() *Qwen3 {
 	return &m
 }
 
-// lin is x[T, in]·(W + s·B·A)ᵀ for one adapted linear layer; xa = x·Aᵀ
-// [T, r] is returned for the backward pass.
-func (l *LoRA) lin(li, ti int, x []float32, T int) (y, xa []float32) {
+// lin is x[T, in]·(W + s·B·A)ᵀ for one adapted linear layer, into y;
+// xa = x·Aᵀ [T, r] is returned for the backward pass.
+func (l *LoRA) lin(gc gemm.Config, li, ti int, x []float32, T int, y []float32) []float32 {
 	out, in := l.shapes[li][ti][0], l.shapes[li][ti][1]
 	r := l.Cfg.Rank
-	y = linear(x, T, in, l.Base.Layers[li].weights()[ti], out)
-	xa = linear(x, T, in, l.A[li][ti].Data(), r)
-	yb := linear(xa, T, r, l.B[li][ti].Data(), out)
-	for i := range y {
-		y[i] += l.scale * yb[i]
-	}
-	return y, xa
+	linear(gc, x, T, in, l.Base.Layers[li].weights()[ti], out, y)
+	xa := make([]float32, T*r)
+	linear(gc, x, T, in, l.A[li][ti].Data(), r, xa)
+	gc.Sgemm(gemm.NoTrans, gemm.Trans, T, out, r, l.scale, xa, r, l.B[li][ti].Data(), r, 1, y, out)
+	return xa
 }
 
-// linBack accumulates the adapter gradients of lin and returns dx.
-func (l *LoRA) linBack(li, ti int, x, xa, dy []float32, T int, gA, gB [][][]float32) []float32 {
+// loraGrads holds adapter gradients, [layer][target].
+type loraGrads struct{ a, b [][][]float32 }
+
+func (l *LoRA) newGrads() *loraGrads {
+	g := &loraGrads{a: make([][][]float32, len(l.A)), b: make([][][]float32, len(l.B))}
+	for li := range l.A {
+		for ti := range l.A[li] {
+			g.a[li] = append(g.a[li], make([]float32, len(l.A[li][ti].Data())))
+			g.b[li] = append(g.b[li], make([]float32, len(l.B[li][ti].Data())))
+		}
+	}
+	return g
+}
+
+// add adds o to g.
+func (g *loraGrads) add(o *loraGrads) {
+	for li := range g.a {
+		for ti := range g.a[li] {
+			addTo(g.a[li][ti], o.a[li][ti])
+			addTo(g.b[li][ti], o.b[li][ti])
+		}
+	}
+}
+
+// linBack adds lin's adapter gradients to g and writes dx = dy·W +
+// s·(dy·B)·A, or adds it to dx when acc:
+// gB += s·dyᵀ·xa, gA += (s·dy·B)ᵀ·x.
+func (l *LoRA) linBack(gc gemm.Config, li, ti int, x, xa, dy []float32, T int, g *loraGrads, dx []float32, acc bool) {
 	out, in := l.shapes[li][ti][0], l.shapes[li][ti][1]
 	r := l.Cfg.Rank
 	W, A, B := l.Base.Layers[li].weights()[ti], l.A[li][ti].Data(), l.B[li][ti].Data()
-	// dx = dy·W (GEMM).
-	dx := make([]float32, T*in)
-	blas32.Gemm(blas.NoTrans, blas.NoTrans, 1,
-		blas32.General{Rows: T, Cols: out, Stride: out, Data: dy},
-		blas32.General{Rows: out, Cols: in, Stride: in, Data: W},
-		0, blas32.General{Rows: T, Cols: in, Stride: in, Data: dx})
-	// dxa = s·dy·B [T, r]; gB += s·dyᵀ·xa; gA += dxaᵀ·x; dx += dxa·A.
-	dxa := make([]float32, T*r)
-	for t := range T {
-		d := dy[t*out : (t+1)*out]
-		for o, g := range d {
-			if g == 0 {
-				continue
-			}
-			g *= l.scale
-			for k := range r {
-				dxa[t*r+k] += g * B[o*r+k]
-				gB[li][ti][o*r+k] += g * xa[t*r+k]
-			}
-		}
-		for k := range r {
-			g := dxa[t*r+k]
-			if g == 0 {
-				continue
-			}
-			a := A[k*in : (k+1)*in]
-			xr := x[t*in : (t+1)*in]
-			ga := gA[li][ti][k*in : (k+1)*in]
-			row := dx[t*in : (t+1)*in]
-			for i := range in {
-				ga[i] += g * xr[i]
-				row[i] += g * a[i]
-			}
-		}
+	var beta float32
+	if acc {
+		beta = 1
 	}
-	return dx
+	gc.Sgemm(gemm.NoTrans, gemm.NoTrans, T, in, out, 1, dy, out, W, in, beta, dx, in)
+	dxa := make([]float32, T*r)
+	gc.Sgemm(gemm.NoTrans, gemm.NoTrans, T, r, out, l.scale, dy, out, B, r, 0, dxa, r)
+	gc.Sgemm(gemm.Trans, gemm.NoTrans, out, r, T, l.scale, dy, out, xa, r, 1, g.b[li][ti], r)
+	gc.Sgemm(gemm.Trans, gemm.NoTrans, r, in, T, 1, dxa, r, x, in, 1, g.a[li][ti], in)
+	gc.Sgemm(gemm.NoTrans, gemm.NoTrans, T, in, r, 1, dxa, r, A, in, 1, dx, in)
 }
 
 // normFwd is RMSNorm of rows of width n, keeping each row's 1/rms.
 func normFwd(x []float32, n int, w []float32, eps float64) (y, inv []float32) {
-	y = make([]float32, len(x))
-	inv = make([]float32, len(x)/n)
-	for r := range inv {
+	y, inv = make([]float32, len(x)), make([]float32, len(x)/n)
+	normInto(y, inv, x, n, w, eps)
+	return y, inv
+}
+
+// normInto writes RMSNorm of the rows of x (width n) into y and each
+// row's 1/rms into inv.
+func normInto(y, inv, x []float32, n int, w []float32, eps float64) {
+	for r := range len(x) / n {
 		row := x[r*n : (r+1)*n]
 		var ss float64
 		for _, v := range row {
@@ -192,7 +204,6 @@ func normFwd(x []float32, n int, w []float32, eps float64) (y, inv []float32) {
 			y[r*n+i] = v * iv * w[i]
 		}
 	}
-	return y, inv
 }
 
 // normBack: for y = x·r·w, r = (mean(x²)+eps)^(-1/2):
@@ -231,18 +242,22 @@ func ropeBack(d []float32, T, heads, hd int, cos, sin []float32) {
 	}
 }
 
-// forward runs the adapted model on one sequence and returns the final
-// hidden state at the last position (normalised), the caches, the last
-// position's pre-norm state and its 1/rms.
-func (l *LoRA) forward(ids []int) ([]float32, []layerCache, []float32, float32) {
+// forward runs the adapted model on one sequence, its GEMMs on gc's
+// threads, and returns the final hidden state at the last position
+// (normalised), the layers' activations when keep, the last position's
+// pre-norm state and its 1/rms.
+func (l *LoRA) forward(gc gemm.Config, ids []int, keep bool) ([]float32, []*layerCache, []float32, float32) {
 	m := l.Base
 	H := m.Cfg.HiddenSize
 	x, err := m.embed(ids)
 	if err != nil {
 		panic(err) // callers check ids with CheckTokens or CheckGroups
 	}
-	caches := make([]layerCache, len(m.Layers))
-	m.decode(x, len(ids), l.lin, caches)
+	var caches []*layerCache
+	if keep {
+		caches = make([]*layerCache, len(m.Layers))
+	}
+	pass{m: m, lin: l.lin, gc: gc}.decode(x, 0, len(ids), nil, caches)
 	lastX := append([]float32(nil), x[(len(ids)-1)*H:]...)
 	y, inv := normFwd(lastX, H, m.Norm, m.Cfg.RMSNormEps)
 	return y, caches, lastX, inv[0]
@@ -302,7 +317,7 @@ func (l *LoRA) LogOdds(ids []int, yes, no int) (float32, error) {
 // YesNo returns the adapted model's log-odds logit_yes − logit_no at the
 // last position. ids must have passed CheckTokens.
 func (l *LoRA) YesNo(ids []int, yes, no int) float32 {
-	y, _, _, _ := l.forward(ids)
+	y, _, _, _ := l.forward(gemm.Config{}, ids, false)
 	return l.logOdds(y, yes, no)
 }
 
@@ -317,15 +332,14 @@ func (l *LoRA) logOdds(y []float32, yes, no int) float32 {
 }
 
 // backward propagates dz (the gradient of the log-odds of ids) into the
-// adapter gradients.
-func (l *LoRA) backward(ids []int, dz float32, yes, no int, gA, gB [][][]float32) {
+// adapter gradients g, its GEMMs and attention on gc's threads. The
+// forward pass is run again here (one sequence's activations at a time).
+func (l *LoRA) backward(gc gemm.Config, ids []int, dz float32, yes, no int, g *loraGrads) {
 	m := l.Base
 	c := m.Cfg
-	T, H, hd, nh, nkv := len(ids), c.HiddenSize, c.HeadDim, c.NumHeads, c.NumKVHeads
-	group := nh / nkv
-	scale := float32(1 / math.Sqrt(float64(hd)))
-	_, caches, lastX, inv := l.forward(ids)
-	cos, sin := RopeTables(T, hd, c.RopeTheta)
+	T, H := len(ids), c.HiddenSize
+	_, caches, lastX, inv := l.forward(gc, ids, true)
+	cos, sin := RopeTables(T, c.HeadDim, c.RopeTheta)
 	W := m.head()
 	dy := make([]float32, H)
 	for i := range dy {
@@ -334,70 +348,53 @@ func (l *LoRA) backward(ids []int, dz float32, yes, no int, gA, gB [][][]float32
 	dx := make([]float32, T*H)
 	copy(dx[(T-1)*H:], normBack(lastX, dy, H, m.Norm, []float32{inv}))
 	for li := len(m.Layers) - 1; li >= 0; li-- {
-		L, cc := m.Layers[li], &caches[li]
-		// MLP.
-		dact := l.linBack(li, 6, cc.act, cc.xa[6], dx, T, gA, gB)
-		dgate, dup := make([]float32, len(dact)), make([]float32, len(dact))
-		for i, g := range cc.gate {
-			sg := 1 / (1 + float32(math.Exp(float64(-g))))
-			dup[i] = dact[i] * g * sg
-			dgate[i] = dact[i] * cc.up[i] * sg * (1 + g*(1-sg))
-		}
-		dh2 := l.linBack(li, 4, cc.h2, cc.xa[4], dgate, T, gA, gB)
-		for i, v := range l.linBack(li, 5, cc.h2, cc.xa[5], dup, T, gA, gB) {
-			dh2[i] += v
-		}
-		dmid := normBack(cc.xmid, dh2, H, L.PostNorm, cc.inv2)
-		for i := range dmid {
-			dmid[i] += dx[i]
-		}
-		// Attention.
-		datt := l.linBack(li, 3, cc.att, cc.xa[3], dmid, T, gA, gB)
-		dq, dk, dv := make([]float32, len(cc.q)), make([]float32, len(cc.k)), make([]float32, len(cc.v))
-		for head := range nh {
-			kh := head / group
-			for t := range T {
-				p := cc.p[t*nh+head]
-				da := datt[(t*nh+head)*hd : (t*nh+head+1)*hd]
-				dp := make([]float32, len(p))
-				var dot float32
-				for s := range p {
-					vv := cc.v[(s*nkv+kh)*hd : (s*nkv+kh+1)*hd]
-					dvv := dv[(s*nkv+kh)*hd : (s*nkv+kh+1)*hd]
-					for i := range hd {
-						dp[s] += da[i] * vv[i]
-						dvv[i] += p[s] * da[i]
-					}
-					dot += p[s] * dp[s]
-				}
-				qv := cc.q[(t*nh+head)*hd : (t*nh+head+1)*hd]
-				dqv := dq[(t*nh+head)*hd : (t*nh+head+1)*hd]
-				for s := range p {
-					ds := p[s] * (dp[s] - dot) * scale
-					kv := cc.k[(s*nkv+kh)*hd : (s*nkv+kh+1)*hd]
-					dkv := dk[(s*nkv+kh)*hd : (s*nkv+kh+1)*hd]
-					for i := range hd {
-						dqv[i] += ds * kv[i]
-						dkv[i] += ds * qv[i]
-					}
-				}
-			}
-		}
-		ropeBack(dq, T, nh, hd, cos, sin)
-		ropeBack(dk, T, nkv, hd, cos, sin)
-		dqpre := normBack(cc.qpre, dq, hd, L.QNorm, cc.qinv)
-		dkpre := normBack(cc.kpre, dk, hd, L.KNorm, cc.kinv)
-		dh1 := l.linBack(li, 0, cc.h1, cc.xa[0], dqpre, T, gA, gB)
-		for i, v := range l.linBack(li, 1, cc.h1, cc.xa[1], dkpre, T, gA, gB) {
-			dh1[i] += v
-		}
-		for i, v := range l.linBack(li, 2, cc.h1, cc.xa[2], dv, T, gA, gB) {
-			dh1[i] += v
-		}
-		din := normBack(cc.xin, dh1, H, L.InputNorm, cc.inv1)
-		for i := range din {
-			dx[i] = dmid[i] + din[i]
-		}
+		dmid := l.mlpBack(gc, li, caches[li], dx, T, g)
+		l.attnBack(gc, li, caches[li], dmid, T, cos, sin, g, dx)
+		caches[li] = nil // its activations are no longer needed
+	}
+}
+
+// mlpBack returns the gradient at layer li's MLP input x_mid (through the
+// block and the residual) from dx, the gradient at the layer's output.
+func (l *LoRA) mlpBack(gc gemm.Config, li int, cc *layerCache, dx []float32, T int, g *loraGrads) []float32 {
+	L, c := &l.Base.Layers[li], l.Base.Cfg
+	H, I := c.HiddenSize, c.IntermediateSize
+	dact := make([]float32, T*I)
+	l.linBack(gc, li, 6, cc.act, cc.xa[6], dx, T, g, dact, false)
+	dgate, dup := make([]float32, T*I), make([]float32, T*I)
+	for i, gv := range cc.gate {
+		sg := 1 / (1 + expf(-gv))
+		dup[i] = dact[i] * gv * sg
+		dgate[i] = dact[i] * cc.up[i] * sg * (1 + gv*(1-sg))
+	}
+	dh2 := make([]float32, T*H)
+	l.linBack(gc, li, 4, cc.h2, cc.xa[4], dgate, T, g, dh2, false)
+	l.linBack(gc, li, 5, cc.h2, cc.xa[5], dup, T, g, dh2, true)
+	dmid := normBack(cc.xmid, dh2, H, L.PostNorm, cc.inv2)
+	addTo(dmid, dx)
+	return dmid
+}
+
+// attnBack writes into dx the gradient at layer li's input from dmid, the
+// gradient at its attention block's output (residual included).
+func (l *LoRA) attnBack(gc gemm.Config, li int, cc *layerCache, dmid []float32, T int, cos, sin []float32, g *loraGrads, dx []float32) {
+	L, c := &l.Base.Layers[li], l.Base.Cfg
+	H, hd, nh, nkv := c.HiddenSize, c.HeadDim, c.NumHeads, c.NumKVHeads
+	datt := make([]float32, T*nh*hd)
+	l.linBack(gc, li, 3, cc.att, cc.xa[3], dmid, T, g, datt, false)
+	dq, dk, dv := make([]float32, len(cc.q)), make([]float32, len(cc.k)), make([]float32, len(cc.v))
+	attendBack(gc.Threads, attnShape{T: T, nh: nh, nkv: nkv, hd: hd}, cc.q, cc.k, cc.v, cc.att, cc.lse, datt, dq, dk, dv)
+	ropeBack(dq, T, nh, hd, cos, sin)
+	ropeBack(dk, T, nkv, hd, cos, sin)
+	dqpre := normBack(cc.qpre, dq, hd, L.QNorm, cc.qinv)
+	dkpre := normBack(cc.kpre, dk, hd, L.KNorm, cc.kinv)
+	dh1 := make([]float32, T*H)
+	l.linBack(gc, li, 0, cc.h1, cc.xa[0], dqpre, T, g, dh1, false)
+	l.linBack(gc, li, 1, cc.h1, cc.xa[1], dkpre, T, g, dh1, true)
+	l.linBack(gc, li, 2, cc.h1, cc.xa[2], dv, T, g, dh1, true)
+	din := normBack(cc.xin, dh1, H, L.InputNorm, cc.inv1)
+	for i := range dx {
+		dx[i] = dmid[i] + din[i]
 	}
 }
 
@@ -431,20 +428,48 @@ func (f *loraListwise) Operands() []mat.Tensor {
 	return out
 }
 
-// ListwiseLoss evaluates the loss and the log-odds without gradients.
+// ListwiseLoss evaluates the loss and the log-odds without gradients,
+// the sequences on Cfg.Threads goroutines (each sequence's log-odds does
+// not depend on that number).
 func (l *LoRA) ListwiseLoss(groups []ListwiseGroup, yes, no int) (float64, [][]float32) {
-	var loss float64
 	zs := make([][]float32, len(groups))
+	var items []seqItem
 	for gi, g := range groups {
-		z := make([]float32, len(g.Seqs))
-		for i, s := range g.Seqs {
-			z[i] = l.YesNo(s, yes, no)
+		zs[gi] = make([]float32, len(g.Seqs))
+		for si := range g.Seqs {
+			items = append(items, seqItem{gi: gi, si: si})
 		}
-		zs[gi] = z
-		mx, sum := maxExpSum(z)
-		loss += -(float64(z[g.Positive]) - mx - math.Log(sum))
+	}
+	workers, gc := l.split(len(items))
+	parallel.Chunks(context.Background(), len(items), 1, workers, func(lo, hi int) {
+		for _, it := range items[lo:hi] {
+			y, _, _, _ := l.forward(gc, groups[it.gi].Seqs[it.si], false)
+			zs[it.gi][it.si] = l.logOdds(y, yes, no)
+		}
+	})
+	var loss float64
+	for gi, g := range groups {
+		mx, sum := maxExpSum(zs[gi])
+		loss += -(float64(zs[gi][g.Positive]) - mx - math.Log(sum))
 	}
 	return loss / float64(len(groups)), zs
+}
+
+// seqItem is sequence si of group gi, with the gradient of its log-odds.
+type seqItem struct {
+	gi, si int
+	dz     float32
+}
+
+// split shares Cfg.Threads between sequences run at once (workers) and
+// the GEMM threads of each.
+func (l *LoRA) split(n int) (workers int, gc gemm.Config) {
+	t := l.Cfg.Threads
+	if t <= 0 {
+		t = runtime.GOMAXPROCS(0)
+	}
+	workers = max(1, min(t, n))
+	return workers, gemm.Config{Threads: max(1, t/workers)}
 }
 
 func (f *loraListwise) Forward() (mat.Tensor, error) {
@@ -453,39 +478,59 @@ func (f *loraListwise) Forward() (mat.Tensor, error) {
 	return mat.Scalar(float32(loss)), nil
 }
 
+// Backward runs the sequences' backward passes on Cfg.Threads workers:
+// worker w takes sequences w, w+W, w+2W, … into its own gradients, and
+// the workers' gradients are summed in order, so the result is
+// bit-identical for a given thread count.
 func (f *loraListwise) Backward(gy mat.Tensor) error {
 	l := f.l
-	g := float32(mat.Data[float32](gy)[0])
-	gA := make([][][]float32, len(l.A))
-	gB := make([][][]float32, len(l.B))
-	for li := range l.A {
-		for ti := range l.A[li] {
-			gA[li] = append(gA[li], make([]float32, len(l.A[li][ti].Data())))
-			gB[li] = append(gB[li], make([]float32, len(l.B[li][ti].Data())))
-		}
+	items := f.items(mat.Data[float32](gy)[0])
+	workers, gc := l.split(len(items))
+	grads := make([]*loraGrads, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			grads[w] = l.newGrads()
+			for i := w; i < len(items); i += workers {
+				it := items[i]
+				l.backward(gc, f.groups[it.gi].Seqs[it.si], it.dz, f.yes, f.no, grads[w])
+			}
+		}()
 	}
-	for gi, grp := range f.groups {
-		z := f.z[gi]
-		mx, sum := maxExpSum(z)
-		for i, s := range grp.Seqs {
-			d := math.Exp(float64(z[i])-mx) / sum
-			if i == grp.Positive {
-				d--
-			}
-			dz := g * float32(d/float64(len(f.groups)))
-			if dz != 0 {
-				l.backward(s, dz, f.yes, f.no, gA, gB)
-			}
-		}
+	wg.Wait()
+	for _, gw := range grads[1:] {
+		grads[0].add(gw)
 	}
 	for li := range l.A {
 		for ti := range l.A[li] {
 			a, b := l.A[li][ti], l.B[li][ti]
-			a.Param.AccGrad(grad(gA[li][ti], a.Shape...))
-			b.Param.AccGrad(grad(gB[li][ti], b.Shape...))
+			a.Param.AccGrad(grad(grads[0].a[li][ti], a.Shape...))
+			b.Param.AccGrad(grad(grads[0].b[li][ti], b.Shape...))
 		}
 	}
 	return nil
+}
+
+// items lists the sequences whose log-odds have a non-zero gradient
+// (g·(softmax(z) − onehot(positive))/groups).
+func (f *loraListwise) items(g float32) []seqItem {
+	var out []seqItem
+	for gi, grp := range f.groups {
+		z := f.z[gi]
+		mx, sum := maxExpSum(z)
+		for i := range grp.Seqs {
+			d := math.Exp(float64(z[i])-mx) / sum
+			if i == grp.Positive {
+				d--
+			}
+			if dz := g * float32(d/float64(len(f.groups))); dz != 0 {
+				out = append(out, seqItem{gi: gi, si: i, dz: dz})
+			}
+		}
+	}
+	return out
 }
 
 // maxExpSum returns max(z) and Σ exp(z − max) (a stable log-sum-exp's
