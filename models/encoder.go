@@ -1,6 +1,7 @@
 package models
 
 import (
+	"context"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -10,8 +11,9 @@ import (
 
 	"github.com/nlpodyssey/spago/ag"
 	"github.com/nlpodyssey/spago/mat"
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas32"
+
+	"github.com/strata-retrieval/strata/internal/gemm"
+	"github.com/strata-retrieval/strata/internal/parallel"
 )
 
 // EncoderConfig shapes the hashed n-gram text encoder. Zero values mean the
@@ -157,27 +159,15 @@ func (e *Encoder) Features(text string) []uint32 {
 // y [n, OutDim] and the normalised outputs z [n, OutDim].
 func (e *Encoder) forward(feats [][]uint32, pooled, y, z []float32) {
 	c := e.Config
-	emb, wt := e.Emb.Data(), e.Weight.Data()
-	for i, fs := range feats {
-		p := pooled[i*c.EmbDim : (i+1)*c.EmbDim]
-		clear(p)
-		total := e.weightSum(fs)
-		if total == 0 {
-			continue
+	// Each text's pooled row is its own: rows are split across cores and
+	// every row sums its features in order, whatever the split.
+	parallel.Chunks(context.Background(), len(feats), 256, 0, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			e.pool(feats[i], pooled[i*c.EmbDim:(i+1)*c.EmbDim])
 		}
-		for _, f := range fs {
-			row := emb[int(f)*c.EmbDim : (int(f)+1)*c.EmbDim]
-			w := wt[f] / total
-			for j, v := range row {
-				p[j] += w * v
-			}
-		}
-	}
+	})
 	n := len(feats)
-	blas32.Gemm(blas.NoTrans, blas.Trans, 1,
-		blas32.General{Rows: n, Cols: c.EmbDim, Stride: c.EmbDim, Data: pooled},
-		blas32.General{Rows: c.OutDim, Cols: c.EmbDim, Stride: c.EmbDim, Data: e.Proj.Data()},
-		0, blas32.General{Rows: n, Cols: c.OutDim, Stride: c.OutDim, Data: y})
+	gemm.Sgemm(gemm.NoTrans, gemm.Trans, n, c.OutDim, c.EmbDim, 1, pooled, c.EmbDim, e.Proj.Data(), c.EmbDim, 0, y, c.OutDim)
 	for i := 0; i < n; i++ {
 		yi, zi := y[i*c.OutDim:(i+1)*c.OutDim], z[i*c.OutDim:(i+1)*c.OutDim]
 		var s float64
@@ -191,6 +181,24 @@ func (e *Encoder) forward(feats [][]uint32, pooled, y, z []float32) {
 			} else {
 				zi[j] = 0
 			}
+		}
+	}
+}
+
+// pool writes into p the weighted mean of the embedding rows of fs.
+func (e *Encoder) pool(fs []uint32, p []float32) {
+	c := e.Config
+	emb, wt := e.Emb.Data(), e.Weight.Data()
+	clear(p)
+	total := e.weightSum(fs)
+	if total == 0 {
+		return
+	}
+	for _, f := range fs {
+		row := emb[int(f)*c.EmbDim : (int(f)+1)*c.EmbDim]
+		w := wt[f] / total
+		for j, v := range row {
+			p[j] += w * v
 		}
 	}
 }
@@ -280,15 +288,9 @@ func (f *encoderFn) Backward(gy mat.Tensor) error {
 		}
 	}
 	gProj := make([]float32, c.OutDim*c.EmbDim)
-	blas32.Gemm(blas.Trans, blas.NoTrans, 1,
-		blas32.General{Rows: n, Cols: c.OutDim, Stride: c.OutDim, Data: gyp},
-		blas32.General{Rows: n, Cols: c.EmbDim, Stride: c.EmbDim, Data: f.pooled},
-		0, blas32.General{Rows: c.OutDim, Cols: c.EmbDim, Stride: c.EmbDim, Data: gProj})
+	gemm.Sgemm(gemm.Trans, gemm.NoTrans, c.OutDim, c.EmbDim, n, 1, gyp, c.OutDim, f.pooled, c.EmbDim, 0, gProj, c.EmbDim)
 	gp := make([]float32, n*c.EmbDim)
-	blas32.Gemm(blas.NoTrans, blas.NoTrans, 1,
-		blas32.General{Rows: n, Cols: c.OutDim, Stride: c.OutDim, Data: gyp},
-		blas32.General{Rows: c.OutDim, Cols: c.EmbDim, Stride: c.EmbDim, Data: f.e.Proj.Data()},
-		0, blas32.General{Rows: n, Cols: c.EmbDim, Stride: c.EmbDim, Data: gp})
+	gemm.Sgemm(gemm.NoTrans, gemm.NoTrans, n, c.EmbDim, c.OutDim, 1, gyp, c.OutDim, f.e.Proj.Data(), c.EmbDim, 0, gp, c.EmbDim)
 	gEmb := make([]float32, c.Buckets*c.EmbDim)
 	wt := f.e.Weight.Data()
 	for i, fs := range f.feats {
