@@ -86,6 +86,19 @@ func NewEncoder(cfg EncoderConfig, r *rand.Rand) (*Encoder, error) {
 	return e, nil
 }
 
+// Clone returns an encoder with a copy of e's weights, to be trained apart
+// from e.
+func (e *Encoder) Clone() *Encoder {
+	c, err := NewEncoder(e.Config, nil)
+	if err != nil {
+		panic("models: Encoder.Clone: " + err.Error()) // e's config was valid
+	}
+	for i, p := range c.Params() {
+		copy(p.Data(), e.Params()[i].Data())
+	}
+	return c
+}
+
 // Params lists the encoder's parameters; Weight is included (it is saved
 // with checkpoints) but never receives a gradient.
 func (e *Encoder) Params() []NamedParam { return []NamedParam{e.Emb, e.Proj, e.Weight} }

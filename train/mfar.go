@@ -20,7 +20,7 @@ import (
 type MFARModel struct{ *mfar.Method }
 
 func (m MFARModel) Kind() string                         { return "mfar" }
-func (m MFARModel) Params() []models.NamedParam          { return m.Model.Params() }
+func (m MFARModel) Params() []models.NamedParam          { return m.Method.Params() }
 func (m MFARModel) ConfigJSON() (json.RawMessage, error) { return json.Marshal(m.Cfg) }
 
 // MFARTask is mFAR's training objective: for each query of a batch, one of
@@ -28,8 +28,12 @@ func (m MFARModel) ConfigJSON() (json.RawMessage, error) { return json.Marshal(m
 // of the whole document (gold removed); every query scores every document
 // of the batch (in-batch negatives) and the listwise softmax loss takes the
 // query's gold documents as positives. Dense scores are divided by the
-// temperature (as at inference).
+// temperature (as at inference). With a fine-tuned encoder (the method's
+// Tuned) the queries and every field of the batch's documents are encoded
+// in the step, so the loss trains the encoder together with the weights
+// (models.FieldWeights.JointOp), as mFAR does.
 type MFARTask struct {
+	ws    *workspace.Workspace
 	m     *mfar.Method
 	text  []string
 	qv    [][]float32
@@ -43,7 +47,7 @@ func NewMFARTask(ws *workspace.Workspace, m *mfar.Method, qs []data.Query, from,
 	if from < 1 || to < from {
 		return nil, fmt.Errorf("hard negatives from BM25 ranks %d-%d: want 1 <= from <= to", from, to)
 	}
-	t := &MFARTask{m: m}
+	t := &MFARTask{ws: ws, m: m}
 	for _, q := range qs {
 		var golds []int
 		for _, a := range q.Answers {
@@ -91,17 +95,57 @@ func (t *MFARTask) Loss(idx []int, r *rand.Rand) (mat.Tensor, error) {
 		docs = append(docs, t.hard[i][r.IntN(len(t.hard[i]))])
 	}
 	cols := len(docs)
-	var qs, s []float32
 	labels := make([]bool, 0, len(idx)*cols)
 	for _, i := range idx {
-		qs = append(qs, t.qv[i]...)
 		for _, d := range docs {
-			s = t.m.PairScores(s, t.text[i], t.qv[i], d)
 			_, gold := slices.BinarySearch(t.golds[i], d)
 			labels = append(labels, gold)
 		}
 	}
+	if t.m.Tuned != nil {
+		return ListwiseSoftmax(t.jointScores(idx, docs), cols, labels)
+	}
+	var qs, s []float32
+	for _, i := range idx {
+		qs = append(qs, t.qv[i]...)
+		for _, d := range docs {
+			s = t.m.PairScores(s, t.text[i], t.qv[i], d)
+		}
+	}
 	return ListwiseSoftmax(t.m.Model.Op(qs, s, cols), cols, labels)
+}
+
+// jointScores encodes the batch's queries and the non-empty fields of its
+// documents with the fine-tuned encoder (one operator, so its backward
+// pass has one consumer) and scores them with JointOp.
+func (t *MFARTask) jointScores(idx, docs []int) mat.Tensor {
+	m := t.m
+	F := len(m.Cfg.Fields)
+	feats := make([][]uint32, 0, len(idx)+len(docs)*F)
+	for _, i := range idx {
+		feats = append(feats, m.Tuned.Features(t.text[i]))
+	}
+	jb := &models.JointBatch{B: len(idx), Cols: len(docs), Fields: F, InvTemp: float32(1 / m.Cfg.Temperature)}
+	for _, d := range docs {
+		v := t.ws.Candidates[d]
+		for _, f := range m.Cfg.Fields {
+			text := m.FieldText(f, v)
+			if text == "" {
+				jb.Field = append(jb.Field, -1)
+				continue
+			}
+			jb.Field = append(jb.Field, int32(len(feats)))
+			feats = append(feats, m.Tuned.Features(text))
+		}
+	}
+	for _, i := range idx {
+		for _, d := range docs {
+			for f := range F {
+				jb.Lex = append(jb.Lex, m.Lexical(f, t.text[i], d))
+			}
+		}
+	}
+	return m.Model.JointOp(m.Tuned.Op(feats), jb)
 }
 
 // MFAROptions configures TrainMFAR.
@@ -115,15 +159,31 @@ type MFAROptions struct {
 	// HardFrom and HardTo are the BM25 ranks hard negatives are drawn
 	// from, default mFAR's 51-100.
 	HardFrom, HardTo int
+	// Tune, when set, is a hashed encoder fine-tuned together with the
+	// weights, as mFAR does (a copy is trained; enc is not used); nil
+	// keeps the encoder frozen.
+	Tune *models.Encoder
 }
 
-// TrainMFAR trains mFAR's field weights over enc, selecting the checkpoint
-// with the best validation MRR.
+// TrainMFAR trains mFAR's field weights over enc (or, with o.Tune, together
+// with a copy of that encoder), selecting the checkpoint with the best
+// validation MRR.
 func TrainMFAR(ctx context.Context, ws *workspace.Workspace, enc infer.TextEncoder, o MFAROptions) (*mfar.Method, *Result, error) {
 	if o.ValSplit == "" {
 		o.ValSplit = data.SplitVal
 	}
-	cfg := mfar.DefaultConfig(&ws.SKB.Schema, enc.Dim())
+	if o.Tune != nil {
+		enc = nil
+	} else if enc == nil {
+		return nil, nil, fmt.Errorf("mFAR needs an encoder")
+	}
+	dim := 0
+	if o.Tune != nil {
+		dim = o.Tune.Dim()
+	} else {
+		dim = enc.Dim()
+	}
+	cfg := mfar.DefaultConfig(&ws.SKB.Schema, dim)
 	if o.Temperature > 0 {
 		cfg.Temperature = o.Temperature
 	}
@@ -132,7 +192,12 @@ func TrainMFAR(ctx context.Context, ws *workspace.Workspace, enc infer.TextEncod
 	if err != nil {
 		return nil, nil, err
 	}
-	m, err := mfar.New(ctx, ws, enc, cfg, fw)
+	var m *mfar.Method
+	if o.Tune != nil {
+		m, err = mfar.NewTuned(ctx, ws, o.Tune.Clone(), cfg, fw)
+	} else {
+		m, err = mfar.New(ctx, ws, enc, cfg, fw)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -151,6 +216,11 @@ func TrainMFAR(ctx context.Context, ws *workspace.Workspace, enc infer.TextEncod
 		return nil, nil, err
 	}
 	res, err := fitBest(ctx, MFARModel{m}, task, o.Train, o.Run, o.ValSplit+"/mrr", func(ctx context.Context) (map[string]float64, error) {
+		if m.Tuned != nil {
+			if err := m.Reencode(ctx); err != nil { // the fields' vectors of the encoder as trained so far
+				return nil, err
+			}
+		}
 		return SplitMetrics(ctx, ws, m, o.ValSplit)
 	})
 	if err != nil {

@@ -53,6 +53,10 @@ type Config struct {
 	K           int                       `json:"k"`                      // per (field, scorer) index at inference, and kept
 	ONNXEncoder string                    `json:"onnx_encoder,omitempty"` // encoder directory; "" means the dense channel's
 	Dense       string                    `json:"dense,omitempty"`        // the dense channel's vectors hash
+	// Encoder, when set, is the hashed encoder fine-tuned together with
+	// the weights (mFAR's joint training): its weights are in the
+	// checkpoint, and it replaces the dense channel's.
+	Encoder *models.EncoderConfig `json:"encoder,omitempty"`
 }
 
 // DefaultConfig is mFAR's setup for a schema.
@@ -73,10 +77,46 @@ type Method struct {
 	Cfg   Config
 	Model *models.FieldWeights
 	Enc   infer.TextEncoder
+	// Tuned is the hashed encoder fine-tuned with the weights (Cfg.Encoder
+	// set), also Enc; nil for a frozen encoder.
+	Tuned *models.Encoder
 	ws    *workspace.Workspace
 	bm25  []*index.BM25   // per field, document i = candidate i
 	emb   []*index.Matrix // per field, row i = candidate i (zero for empty text)
 	label string
+}
+
+// Params lists the trained parameters: the field weights, then the
+// fine-tuned encoder's.
+func (m *Method) Params() []models.NamedParam {
+	out := m.Model.Params()
+	if m.Tuned != nil {
+		out = append(out, m.Tuned.Params()...)
+	}
+	return out
+}
+
+// tunedEncoder adapts a fine-tuned hashed encoder to infer.TextEncoder.
+type tunedEncoder struct{ e *models.Encoder }
+
+func (t tunedEncoder) EncodeTexts(texts []string) ([]float32, error) {
+	return t.e.EncodeTexts(texts), nil
+}
+func (t tunedEncoder) Dim() int { return t.e.Dim() }
+
+// NewTuned is New with a hashed encoder trained together with the weights:
+// enc is used as it is (clone it first to leave the original alone), and
+// cfg.Encoder records its shape.
+func NewTuned(ctx context.Context, ws *workspace.Workspace, enc *models.Encoder, cfg Config, model *models.FieldWeights) (*Method, error) {
+	ec := enc.Config
+	cfg.Encoder = &ec
+	cfg.ONNXEncoder, cfg.Dense = "", ""
+	m, err := New(ctx, ws, tunedEncoder{enc}, cfg, model)
+	if err != nil {
+		return nil, err
+	}
+	m.Tuned = enc
+	return m, nil
 }
 
 // FieldText is the text of field f of node v.
@@ -109,29 +149,41 @@ func New(ctx context.Context, ws *workspace.Workspace, enc infer.TextEncoder, cf
 	m := &Method{Cfg: cfg, Model: model, Enc: enc, ws: ws, label: "mfar"}
 	n := len(ws.Candidates)
 	for _, f := range cfg.Fields {
-		texts := make([]string, n)
 		b := index.NewBuilder(ws.Config.BM25)
-		for i, v := range ws.Candidates {
-			texts[i] = m.FieldText(f, v)
-			b.Add(texts[i])
+		for _, v := range ws.Candidates {
+			b.Add(m.FieldText(f, v))
 		}
 		m.bm25 = append(m.bm25, b.Build())
-		x := index.NewMatrix(n, enc.Dim())
+		m.emb = append(m.emb, index.NewMatrix(n, enc.Dim()))
+	}
+	if err := m.Reencode(ctx); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Reencode encodes every field of every candidate with the encoder (again,
+// after the fine-tuned encoder changed), on all cores.
+func (m *Method) Reencode(ctx context.Context) error {
+	n := len(m.ws.Candidates)
+	for fi, f := range m.Cfg.Fields {
+		x := m.emb[fi]
 		var mu sync.Mutex
 		var encErr error
 		err := parallel.Chunks(ctx, n, 1024, 0, func(lo, hi int) {
 			var todo []string
 			var at []int
 			for i := lo; i < hi; i++ {
-				if texts[i] != "" {
-					todo = append(todo, texts[i])
+				clear(x.Row(i))
+				if t := m.FieldText(f, m.ws.Candidates[i]); t != "" {
+					todo = append(todo, t)
 					at = append(at, i)
 				}
 			}
 			if len(todo) == 0 {
 				return
 			}
-			vecs, err := enc.EncodeTexts(todo)
+			vecs, err := m.Enc.EncodeTexts(todo)
 			if err != nil {
 				mu.Lock()
 				encErr = cmp.Or(encErr, err)
@@ -143,11 +195,15 @@ func New(ctx context.Context, ws *workspace.Workspace, enc infer.TextEncoder, cf
 			}
 		})
 		if err = cmp.Or(err, encErr); err != nil {
-			return nil, fmt.Errorf("mFAR: encoding field %s: %w", f.Name, err)
+			return fmt.Errorf("mFAR: encoding field %s: %w", f.Name, err)
 		}
-		m.emb = append(m.emb, x)
 	}
-	return m, nil
+	return nil
+}
+
+// Lexical returns BM25 of query in field f of candidate i (by position).
+func (m *Method) Lexical(f int, query string, i int) float32 {
+	return m.bm25[f].Score(query, uint32(i))
 }
 
 func (m *Method) Name() string { return m.label }
@@ -293,6 +349,16 @@ func init() {
 		}
 		if err := ck.LoadParams(fw.Params()); err != nil {
 			return nil, err
+		}
+		if cfg.Encoder != nil {
+			enc, err := models.NewEncoder(*cfg.Encoder, nil)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", ck.Dir, err)
+			}
+			if err := ck.LoadParams(enc.Params()); err != nil {
+				return nil, err
+			}
+			return NewTuned(env.Ctx, env.WS, enc, cfg, fw)
 		}
 		var enc infer.TextEncoder
 		if cfg.ONNXEncoder != "" {
