@@ -92,7 +92,7 @@ func causalSoftmax(row []float32, n int) float32 {
 	}
 	var z float32
 	for i, x := range row[:n] {
-		e := expf(x - mx)
+		e := expNeg(x - mx)
 		row[i] = e
 		z += e
 	}
@@ -149,7 +149,7 @@ func attendBlockBack(s attnShape, h, i0, i1 int, q, k, v, out, lse, dout, dq, dk
 			D += o * dout[t*qd+h*hd+j]
 		}
 		for j := range p[:t+1] {
-			p[j] = expf(p[j] - l)
+			p[j] = expNeg(p[j] - l)
 			dp[j] = p[j] * (dp[j] - D) * scale
 		}
 		clear(p[t+1:])
@@ -192,6 +192,26 @@ func expf(x float32) float32 {
 		return y * 2 * math.Float32frombits(254<<23)
 	}
 	return y * math.Float32frombits(uint32(n+127)<<23)
+}
+
+// expNeg is expf for x ≤ 0 (a hair above 0 from rounding is fine), the
+// softmax case, without branches: n = round(x·log2 e) by the 1.5·2²³
+// trick, then the same polynomial. Below −87.3 it returns about 1e-38
+// instead of 0.
+func expNeg(x float32) float32 {
+	const magic = 12582912 // 1.5·2²³: adding it rounds to an integer
+	x = max(x, -87.33654)
+	t := x*1.44269504088896341 + magic
+	n := int32(math.Float32bits(t)) - 0x4B400000
+	fn := t - magic
+	r := x - fn*0.693359375 + fn*2.12194440e-4
+	p := float32(1.9875691500e-4)
+	p = p*r + 1.3981999507e-3
+	p = p*r + 8.3334519073e-3
+	p = p*r + 4.1665795894e-2
+	p = p*r + 1.6666665459e-1
+	p = p*r + 5.0000001201e-1
+	return (p*r*r + r + 1) * math.Float32frombits(uint32(n+127)<<23)
 }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }

@@ -130,6 +130,12 @@ func TestExpf(t *testing.T) {
 	if got, want := float64(expf(big)), math.Exp(float64(big)); math.IsInf(got, 0) || math.Abs(got-want) > 3e-7*want {
 		t.Errorf("expf(88.7) = %v", got)
 	}
+	for x := -87.3; x <= 0; x += 0.0071 {
+		got, want := float64(expNeg(float32(x))), math.Exp(float64(float32(x)))
+		if math.Abs(got-want) > 3e-7*want {
+			t.Fatalf("expNeg(%v) = %v, math.Exp %v", x, got, want)
+		}
+	}
 	if nan := float32(math.NaN()); !math.IsNaN(float64(expf(nan))) {
 		t.Error("expf(NaN) is not NaN")
 	}
