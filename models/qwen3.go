@@ -1,12 +1,14 @@
 package models
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 
 	"github.com/strata-retrieval/strata/internal/gemm"
+	"github.com/strata-retrieval/strata/internal/parallel"
 )
 
 // Qwen3Config holds the architecture numbers of a Qwen3 decoder, read from
@@ -334,9 +336,11 @@ func (p pass) mlp(li int, x []float32, T int, cc *layerCache) {
 	normInto(cc.h2, cc.inv2, x, c.HiddenSize, L.PostNorm, c.RMSNormEps)
 	cc.xa[4] = p.lin(p.gc, li, 4, cc.h2, T, cc.gate)
 	cc.xa[5] = p.lin(p.gc, li, 5, cc.h2, T, cc.up)
-	for i, g := range cc.gate {
-		cc.act[i] = g / (1 + expf(-g)) * cc.up[i]
-	}
+	parallel.Chunks(context.Background(), len(cc.gate), 16384, p.gc.Threads, func(lo, hi int) {
+		for i, g := range cc.gate[lo:hi] {
+			cc.act[lo+i] = g / (1 + expf(-g)) * cc.up[lo+i]
+		}
+	})
 	cc.xa[6] = p.lin(p.gc, li, 6, cc.act, T, cc.d)
 	addTo(x, cc.d)
 }
