@@ -94,9 +94,17 @@ func FitGrasp(env *infer.Env, o GraspOptions) (*GraspResult, error) {
 	}
 	// Every fusion below reuses each query's two branches.
 	g.Memoize()
-	text = &grasp.Memo{M: text}
+	textMemo := &grasp.Memo{M: text}
+	text = textMemo
 	vqs, err := ws.SKB.QA.Split(o.Split)
 	if err != nil {
+		return nil, err
+	}
+	tqs, err := ws.SKB.QA.Split(data.SplitTest)
+	if err != nil {
+		return nil, err
+	}
+	if err := textMemo.Prefetch(env.Ctx, append(slices.Clip(vqs), tqs...)); err != nil {
 		return nil, err
 	}
 	logf(o.Run.Log, "running both branches on %d %s queries\n", len(vqs), o.Split)

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/eval"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
@@ -146,14 +147,14 @@ func evalRows(env *infer.Env, o evalOptions) (rows []infer.Method, cleanup func(
 		if err != nil {
 			return nil, cleanup, err
 		}
-		rows = append(rows, named{r, path})
+		rows = append(rows, label(r, path))
 	}
 	for _, dir := range o.Models {
 		m, err := registry.Load(env, dir)
 		if err != nil {
 			return nil, cleanup, err
 		}
-		rows = append(rows, named{m, dir})
+		rows = append(rows, label(m, dir))
 	}
 	return rows, cleanup, nil
 }
@@ -165,6 +166,24 @@ type named struct {
 }
 
 func (n named) Name() string { return n.label }
+
+// namedBatch is named for a method that ranks batches (eval.BatchRanker).
+type namedBatch struct {
+	named
+	b eval.BatchRanker
+}
+
+func (n namedBatch) RankBatch(ctx context.Context, qs []data.Query) ([][]index.Hit, error) {
+	return n.b.RankBatch(ctx, qs)
+}
+
+// label names m's rows, keeping its batch ranking.
+func label(m infer.Method, name string) infer.Method {
+	if b, ok := m.(eval.BatchRanker); ok {
+		return namedBatch{named{m, name}, b}
+	}
+	return named{m, name}
+}
 
 // evalMethods evaluates every method on every split, reporting fallbacks.
 func evalMethods(ctx context.Context, u *ui, ws *workspace.Workspace, ms []infer.Method, splits []string) ([]eval.Summary, error) {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"sync"
 	"syscall"
 
@@ -98,6 +99,12 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	u := newUI(stdout, stderr)
+	stopProfile, err := startCPUProfile(os.Getenv(EnvCPUProfile))
+	if err != nil {
+		fmt.Fprintln(stderr, "strata:", err)
+		return 1
+	}
+	defer stopProfile()
 	root := newRoot(u)
 	root.SetArgs(args)
 	root.SetOut(stdout)
@@ -146,4 +153,23 @@ func (u *ui) log() io.Writer {
 		return u.err
 	}
 	return nil
+}
+
+// EnvCPUProfile names a file that receives a CPU profile of the whole
+// command (go tool pprof reads it); unset, nothing is profiled.
+const EnvCPUProfile = "STRATA_CPUPROFILE"
+
+func startCPUProfile(path string) (func(), error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", EnvCPUProfile, err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", EnvCPUProfile, err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }

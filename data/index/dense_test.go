@@ -172,3 +172,20 @@ func BenchmarkDenseVsGEMMPeak(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSearchDenseOneQuery is one query against 100k × 128 documents,
+// the shape of a served request or a method ranking one query at a time:
+// memory-bound, so it reports the document bytes streamed per second.
+func BenchmarkSearchDenseOneQuery(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 1))
+	const rows, dim, k = 100_000, 128, 100
+	docs := randMatrix(r, rows, dim)
+	q := randMatrix(r, 1, dim)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := SearchDense(context.Background(), docs, q, k, nil, DenseConfig{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(rows*dim*4)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+}

@@ -422,6 +422,51 @@ func (m *Memo) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	return m.remember(q, 0, func() ([]index.Hit, error) { return m.M.Rank(ctx, q) })
 }
 
+// batchRanker is eval.BatchRanker: a method that ranks many queries at
+// once faster than one at a time.
+type batchRanker interface {
+	RankBatch(ctx context.Context, qs []data.Query) ([][]index.Hit, error)
+}
+
+// Prefetch ranks the queries Rank would remember and has not, in batches of
+// 256 when the method ranks batches (mFAR's dense searches become one GEMM
+// per field); otherwise it does nothing and Rank ranks them as they come.
+func (m *Memo) Prefetch(ctx context.Context, qs []data.Query) error {
+	br, ok := m.M.(batchRanker)
+	if !ok {
+		return nil
+	}
+	var todo []data.Query
+	seen := map[int]bool{}
+	m.mu.Lock()
+	for _, q := range qs {
+		if _, done := m.cache[memoKey{q.ID, 0}]; !done && !seen[q.ID] && q.ID >= 0 && q.Plan == nil {
+			todo = append(todo, q)
+			seen[q.ID] = true
+		}
+	}
+	m.mu.Unlock()
+	for lo := 0; lo < len(todo); lo += 256 {
+		batch := todo[lo:min(lo+256, len(todo))]
+		rankings, err := br.RankBatch(ctx, batch)
+		if err != nil {
+			return err
+		}
+		if len(rankings) != len(batch) {
+			return fmt.Errorf("%s: %d rankings for %d queries", m.M.Name(), len(rankings), len(batch))
+		}
+		m.mu.Lock()
+		if m.cache == nil {
+			m.cache = map[memoKey][]index.Hit{}
+		}
+		for i, q := range batch {
+			m.cache[memoKey{q.ID, 0}] = rankings[i]
+		}
+		m.mu.Unlock()
+	}
+	return nil
+}
+
 // CanRerank tells whether the method can rerank a pool.
 func (m *Memo) CanRerank() bool {
 	_, ok := m.M.(infer.Reranker)

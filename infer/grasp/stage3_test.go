@@ -88,3 +88,55 @@ func ids(hs []index.Hit) []uint32 {
 	}
 	return out
 }
+
+// batcher ranks query q as [q] alone; RankBatch records its batch sizes and
+// Rank counts its calls.
+type batcher struct {
+	sizes []int
+	ranks int
+}
+
+func (b *batcher) Name() string { return "batcher" }
+func (b *batcher) Rank(_ context.Context, q data.Query) ([]index.Hit, error) {
+	b.ranks++
+	return []index.Hit{{ID: uint32(q.ID), Score: 1}}, nil
+}
+func (b *batcher) RankBatch(_ context.Context, qs []data.Query) ([][]index.Hit, error) {
+	b.sizes = append(b.sizes, len(qs))
+	out := make([][]index.Hit, len(qs))
+	for i, q := range qs {
+		out[i] = []index.Hit{{ID: uint32(q.ID), Score: 1}}
+	}
+	return out, nil
+}
+
+// TestMemoPrefetch: Prefetch ranks the remembered queries in batches of
+// 256 once (a repeated id and a query with its own plan are left alone),
+// and Rank then answers from the memo.
+func TestMemoPrefetch(t *testing.T) {
+	b := &batcher{}
+	m := &Memo{M: b}
+	var qs []data.Query
+	for i := range 300 {
+		qs = append(qs, data.Query{ID: i})
+	}
+	qs = append(qs, data.Query{ID: 5}, data.Query{ID: 999, Plan: &data.Plan{}})
+	if err := m.Prefetch(context.Background(), qs); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Prefetch(context.Background(), qs[:10]); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(b.sizes, []int{256, 44}) {
+		t.Errorf("batches %v, want [256 44]", b.sizes)
+	}
+	for _, id := range []int{0, 255, 299} {
+		got, err := m.Rank(context.Background(), data.Query{ID: id})
+		if err != nil || len(got) != 1 || got[0].ID != uint32(id) {
+			t.Fatalf("query %d: %v %v", id, got, err)
+		}
+	}
+	if b.ranks != 0 {
+		t.Errorf("Rank called %d times after Prefetch", b.ranks)
+	}
+}

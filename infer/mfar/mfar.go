@@ -3,6 +3,7 @@ package mfar
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/onnx"
@@ -13,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"text/tabwriter"
+
+	"gonum.org/v1/gonum/blas/blas32"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
@@ -213,16 +216,19 @@ func (m *Method) candIndex(v uint32) (int, bool) {
 	return slices.BinarySearch(m.ws.Candidates, v)
 }
 
+// dot is the dot product of a field vector and a query vector (gonum's
+// SIMD kernel; PairScores and Rank share it, so training and inference
+// score alike).
+func dot(x, q []float32) float32 {
+	return blas32.Dot(blas32.Vector{N: len(x), Inc: 1, Data: x}, blas32.Vector{N: len(q), Inc: 1, Data: q})
+}
+
 // PairScores appends to dst the scores of candidate i (by position) for a
 // query: per field, BM25 then dense (q · e / temperature).
 func (m *Method) PairScores(dst []float32, query string, qv []float32, i int) []float32 {
 	inv := float32(1 / m.Cfg.Temperature)
 	for f := range m.Cfg.Fields {
-		var dot float32
-		for j, x := range m.emb[f].Row(i) {
-			dot += x * qv[j]
-		}
-		dst = append(dst, m.bm25[f].Score(query, uint32(i)), dot*inv)
+		dst = append(dst, m.bm25[f].Score(query, uint32(i)), dot(m.emb[f].Row(i), qv)*inv)
 	}
 	return dst
 }
@@ -240,13 +246,66 @@ func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	if err != nil {
 		return nil, err
 	}
+	qm := &index.Matrix{Rows: 1, Dim: len(qv), Data: qv}
+	return m.rank(q.Text, qv, func(f int) ([]index.Hit, error) {
+		hs, err := index.SearchDense(ctx, m.emb[f], qm, m.Cfg.K, nil, index.DenseConfig{Workers: 1})
+		if err != nil {
+			return nil, err
+		}
+		return hs[0], nil
+	})
+}
+
+// RankBatch implements eval.BatchRanker: every field's dense top K of all
+// the queries comes from one search (one GEMM per block of documents, on
+// all cores), the rest is Rank's, query by query in parallel. The
+// rankings are Rank's (the GEMM computes each score the same way whatever
+// the number of queries).
+func (m *Method) RankBatch(ctx context.Context, qs []data.Query) ([][]index.Hit, error) {
+	n, dim := len(qs), m.Enc.Dim()
+	qm := index.NewMatrix(n, dim)
+	errs := make([]error, n)
+	err := parallel.Chunks(ctx, n, 8, 0, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			v, err := m.QueryVector(qs[i].Text)
+			if err == nil && len(v) != dim {
+				err = fmt.Errorf("mFAR: the encoder returned %d values for a %d-dimensional query", len(v), dim)
+			}
+			if errs[i] = err; err == nil {
+				copy(qm.Row(i), v)
+			}
+		}
+	})
+	if err = cmp.Or(err, errors.Join(errs...)); err != nil {
+		return nil, err
+	}
+	dense := make([][][]index.Hit, len(m.Cfg.Fields))
+	for f := range dense {
+		if dense[f], err = index.SearchDense(ctx, m.emb[f], qm, m.Cfg.K, nil, index.DenseConfig{}); err != nil {
+			return nil, err
+		}
+	}
+	out := make([][]index.Hit, n)
+	err = parallel.Chunks(ctx, n, 4, 0, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			out[i], errs[i] = m.rank(qs[i].Text, qm.Row(i), func(f int) ([]index.Hit, error) { return dense[f][i], nil })
+		}
+	})
+	if err = cmp.Or(err, errors.Join(errs...)); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// rank is Rank over a query's text and vector, its dense top K of field f
+// given by denseTop.
+func (m *Method) rank(text string, qv []float32, denseTop func(f int) ([]index.Hit, error)) ([]index.Hit, error) {
 	F := len(m.Cfg.Fields)
 	pool := map[uint32]bool{}
 	lex := make([]map[uint32]float32, F)
-	qm := &index.Matrix{Rows: 1, Dim: len(qv), Data: qv}
 	var top index.TopK
 	for f := range F {
-		all := m.bm25[f].ScoreAll(q.Text, nil)
+		all := m.bm25[f].ScoreAll(text, nil)
 		lex[f] = make(map[uint32]float32, len(all))
 		top.Reset(m.Cfg.K)
 		for _, h := range all {
@@ -256,11 +315,11 @@ func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 		for _, h := range top.Sorted(nil) {
 			pool[h.ID] = true
 		}
-		hs, err := index.SearchDense(ctx, m.emb[f], qm, m.Cfg.K, nil, index.DenseConfig{Workers: 1})
+		hs, err := denseTop(f)
 		if err != nil {
 			return nil, err
 		}
-		for _, h := range hs[0] {
+		for _, h := range hs {
 			pool[h.ID] = true
 		}
 	}
@@ -270,13 +329,9 @@ func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	for i := range pool {
 		var score float32
 		for f := range F {
-			var dot float32
-			for j, x := range m.emb[f].Row(int(i)) {
-				dot += x * qv[j]
-			}
 			// The same operations in the same order as Score(w, PairScores).
 			score += w[2*f] * lex[f][i]
-			score += w[2*f+1] * (dot * inv)
+			score += w[2*f+1] * (dot(m.emb[f].Row(int(i)), qv) * inv)
 		}
 		hits = append(hits, index.Hit{ID: m.ws.Candidates[i], Score: score})
 	}
