@@ -3,6 +3,8 @@ package eval
 import (
 	"fmt"
 	"math"
+	"math/bits"
+	"slices"
 	"sort"
 
 	"github.com/strata-retrieval/strata/data/index"
@@ -62,49 +64,73 @@ func (r *QueryResult) RecallAt(k int) float64 {
 // order, with at most one entry per id (later duplicates are ignored);
 // non-candidates are ignored.
 func (e *Evaluator) Query(ranking []index.Hit, gold []uint32) QueryResult {
-	scored := make([]index.Hit, 0, len(ranking))
-	seen := make(map[uint32]struct{}, len(ranking))
-	for _, h := range ranking {
-		if int(h.ID) >= len(e.isCand) || !e.isCand[h.ID] {
-			continue
-		}
-		if _, dup := seen[h.ID]; dup {
-			continue
-		}
-		seen[h.ID] = struct{}{}
-		s := h.Score
-		if math.IsNaN(float64(s)) {
-			s = float32(math.Inf(-1))
-		}
-		scored = append(scored, index.Hit{ID: h.ID, Score: s})
-	}
-	index.Sort(scored)
-	pos := make(map[uint32]int, len(scored))
-	for i, h := range scored {
-		pos[h.ID] = i + 1
-	}
-	// ids of scored candidates, ascending, to count unscored ones below g.
-	scoredIDs := make([]uint32, len(scored))
-	for i, h := range scored {
-		scoredIDs[i] = h.ID
-	}
-	sort.Slice(scoredIDs, func(i, j int) bool { return scoredIDs[i] < scoredIDs[j] })
-
+	// The gold candidates, each once.
 	var res QueryResult
-	goldSeen := map[uint32]bool{}
+	golds := make([]uint32, 0, len(gold))
+	isGold := map[uint32]bool{}
 	for _, g := range gold {
-		if int(g) >= len(e.isCand) || !e.isCand[g] || goldSeen[g] {
+		if int(g) < len(e.isCand) && e.isCand[g] && !isGold[g] {
+			golds = append(golds, g)
+			isGold[g] = true
+		}
+	}
+	res.Gold = len(golds)
+	// The scored candidates, first entry per id (seen is a bitset by id),
+	// and the gold ones among them.
+	seen := make([]uint64, (len(e.isCand)+63)/64)
+	nScored := 0
+	var goldHits []index.Hit
+	for _, h := range ranking {
+		if int(h.ID) >= len(e.isCand) || !e.isCand[h.ID] || seen[h.ID/64]&(1<<(h.ID%64)) != 0 {
 			continue
 		}
-		goldSeen[g] = true
-		res.Gold++
-		if r, ok := pos[g]; ok {
-			res.Ranks = append(res.Ranks, r)
+		seen[h.ID/64] |= 1 << (h.ID % 64)
+		nScored++
+		if isGold[h.ID] {
+			goldHits = append(goldHits, index.Hit{ID: h.ID, Score: sanitize(h.Score)})
+		}
+	}
+	// A scored gold's rank is 1 + the scored candidates ranking before it
+	// (index.Compare: higher score, then lower id): each candidate is
+	// counted at the best gold it precedes, and the counts are summed.
+	index.Sort(goldHits)
+	if len(goldHits) > 0 {
+		before := make([]int, len(goldHits))
+		clear(seen)
+		for _, h := range ranking {
+			if int(h.ID) >= len(e.isCand) || !e.isCand[h.ID] || seen[h.ID/64]&(1<<(h.ID%64)) != 0 {
+				continue
+			}
+			seen[h.ID/64] |= 1 << (h.ID % 64)
+			x := index.Hit{ID: h.ID, Score: sanitize(h.Score)}
+			j, _ := slices.BinarySearchFunc(goldHits, x, func(g, x index.Hit) int { return -index.Compare(x, g) })
+			// goldHits[j:] are the golds x ranks before (or is).
+			if j < len(goldHits) && goldHits[j].ID == x.ID {
+				j++
+			}
+			if j < len(goldHits) {
+				before[j]++
+			}
+		}
+		n := 0
+		for k := range goldHits {
+			n += before[k] // a gold ranking before goldHits[k] is counted too
+			res.Ranks = append(res.Ranks, n+1)
+		}
+	}
+	// An unscored gold follows every scored candidate, then the unscored
+	// candidates by ascending id.
+	for _, g := range golds {
+		if seen[g/64]&(1<<(g%64)) != 0 {
 			continue
 		}
 		candBelow := sort.Search(len(e.cands), func(i int) bool { return e.cands[i] >= g })
-		scoredBelow := sort.Search(len(scoredIDs), func(i int) bool { return scoredIDs[i] >= g })
-		res.Ranks = append(res.Ranks, len(scored)+(candBelow-scoredBelow)+1)
+		scoredBelow := 0
+		for w := range int(g / 64) {
+			scoredBelow += bits.OnesCount64(seen[w])
+		}
+		scoredBelow += bits.OnesCount64(seen[g/64] & (1<<(g%64) - 1))
+		res.Ranks = append(res.Ranks, nScored+(candBelow-scoredBelow)+1)
 	}
 	sort.Ints(res.Ranks)
 	if res.Gold > 0 {
@@ -114,6 +140,14 @@ func (e *Evaluator) Query(ranking []index.Hit, gold []uint32) QueryResult {
 	res.Hit5 = res.HitAt(5)
 	res.Recall20 = res.RecallAt(20)
 	return res
+}
+
+// sanitize ranks a NaN score last, as -Inf.
+func sanitize(s float32) float32 {
+	if math.IsNaN(float64(s)) {
+		return float32(math.Inf(-1))
+	}
+	return s
 }
 
 // Summary is the mean of the metrics over a split's queries.

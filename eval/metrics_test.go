@@ -2,6 +2,9 @@ package eval
 
 import (
 	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -112,5 +115,79 @@ func TestByGroup(t *testing.T) {
 	if len(got) != 2 || got[0].Method != "a" || got[0].N != 2 || got[0].Hit1 != 0 || got[0].MRR != 0.375 ||
 		got[1].Method != "b" || got[1].N != 2 || got[1].Hit1 != 1 || got[1].MRR != 1 {
 		t.Errorf("ByGroup = %+v", got)
+	}
+}
+
+// refRanks is Query's gold ranks by the definition: sort the scored
+// candidates (first entry per id, NaN as -Inf), then the unscored ones by
+// ascending id, and read each gold's position.
+func refRanks(e *Evaluator, ranking []index.Hit, gold []uint32) []int {
+	var scored []index.Hit
+	seen := map[uint32]bool{}
+	for _, h := range ranking {
+		if int(h.ID) >= len(e.isCand) || !e.isCand[h.ID] || seen[h.ID] {
+			continue
+		}
+		seen[h.ID] = true
+		s := h.Score
+		if math.IsNaN(float64(s)) {
+			s = float32(math.Inf(-1))
+		}
+		scored = append(scored, index.Hit{ID: h.ID, Score: s})
+	}
+	index.Sort(scored)
+	order := make([]uint32, 0, len(e.cands))
+	for _, h := range scored {
+		order = append(order, h.ID)
+	}
+	for _, c := range e.cands {
+		if !seen[c] {
+			order = append(order, c)
+		}
+	}
+	var ranks []int
+	done := map[uint32]bool{}
+	for _, g := range gold {
+		if int(g) >= len(e.isCand) || !e.isCand[g] || done[g] {
+			continue
+		}
+		done[g] = true
+		ranks = append(ranks, slices.Index(order, g)+1)
+	}
+	sort.Ints(ranks)
+	return ranks
+}
+
+// TestQueryRanksRandom checks Query's gold ranks against the sorting
+// definition on random rankings: ties, duplicates, NaN, ±0, non-candidates
+// and unscored golds.
+func TestQueryRanksRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var cands []uint32
+	for i := uint32(0); i < 300; i++ {
+		if r.IntN(4) != 0 {
+			cands = append(cands, i)
+		}
+	}
+	e := NewEvaluator(300, cands)
+	scores := []float32{1, 0.5, 0, float32(math.Copysign(0, -1)), -2, float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))}
+	for trial := range 2000 {
+		var ranking []index.Hit
+		for range r.IntN(200) {
+			s := scores[r.IntN(len(scores))]
+			if r.IntN(2) == 0 {
+				s = float32(r.IntN(7)) / 3
+			}
+			ranking = append(ranking, index.Hit{ID: uint32(r.IntN(320)), Score: s})
+		}
+		var gold []uint32
+		for range 1 + r.IntN(12) {
+			gold = append(gold, uint32(r.IntN(320)))
+		}
+		got := e.Query(ranking, gold)
+		want := refRanks(e, ranking, gold)
+		if !slices.Equal(got.Ranks, want) {
+			t.Fatalf("trial %d: ranks %v, want %v", trial, got.Ranks, want)
+		}
 	}
 }
