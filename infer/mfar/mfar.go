@@ -144,7 +144,9 @@ func (m *Method) FieldText(f Field, v uint32) string {
 }
 
 // New indexes every field of the workspace's candidates: BM25 and the
-// encoder's vectors.
+// encoder's vectors, read from the workspace's CacheDir when an earlier
+// load with the same encoder, fields and data wrote them (the dense
+// channel's encoder, named by its vectors' hash, or an ONNX encoder).
 func New(ctx context.Context, ws *workspace.Workspace, enc infer.TextEncoder, cfg Config, model *models.FieldWeights) (*Method, error) {
 	if enc.Dim() != cfg.Weights.QueryDim {
 		return nil, fmt.Errorf("mFAR: encoder dimension %d, weights expect %d", enc.Dim(), cfg.Weights.QueryDim)
@@ -159,8 +161,17 @@ func New(ctx context.Context, ws *workspace.Workspace, enc infer.TextEncoder, cf
 		m.bm25 = append(m.bm25, b.Build())
 		m.emb = append(m.emb, index.NewMatrix(n, enc.Dim()))
 	}
+	// The field vectors are kept in the workspace (CacheDir), so a later
+	// load reads them instead of encoding every field again.
+	key := m.cacheKey()
+	if key != "" && m.loadCache(key) {
+		return m, nil
+	}
 	if err := m.Reencode(ctx); err != nil {
 		return nil, err
+	}
+	if key != "" {
+		_ = m.saveCache(key) // a workspace that cannot be written only loses the cache
 	}
 	return m, nil
 }
