@@ -21,7 +21,7 @@ QWEN3_TOK_VERSION := 3.7.2
 QWEN3_TOK         := .cache/tokenizer-qwen3-$(QWEN3_TOK_VERSION)/tokenizer.json
 export STRATA_QWEN3_TOKENIZER ?= $(abspath $(QWEN3_TOK))
 
-.PHONY: ort all build demo test test-short bench bench-quick lint fuzz clean experiments experiments-mor experiments-kgqa experiments-grasp experiments-llm experiments-real bench-grasp-pg
+.PHONY: ort all build demo test test-short bench bench-kernels bench-quick lint fuzz clean experiments experiments-mor experiments-kgqa experiments-grasp experiments-llm experiments-real bench-grasp-pg
 
 all: build
 
@@ -58,8 +58,22 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
-## bench: micro-benchmarks plus the large-scale snapshot and BM25-vs-bleve runs
-bench:
+# The PyTorch reference needs Debian's python3-torch, which only the system
+# interpreter sees (a pyenv python3 first on PATH does not).
+TORCH_PYTHON ?= $(shell /usr/bin/python3 -c 'import torch' >/dev/null 2>&1 && echo /usr/bin/python3 || echo python3)
+
+## bench-kernels: the numeric kernels against the machine's OpenBLAS sgemm peak (GEMM, dense top-k, gate step, Qwen3 forward vs ONNX Runtime, LoRA step vs PyTorch when python3-torch is installed)
+bench-kernels: ort
+	$(GO) test -run '^$$' -bench 'Sgemm' -benchtime 2x -count=1 ./internal/gemm/
+	$(GO) test -run '^$$' -bench 'DenseVsGEMMPeak|SearchDenseOneQuery' -count=1 ./data/index/
+	$(GO) test -run '^$$' -bench 'GateTrainStep' -count=1 ./train/
+	$(GO) test -run '^$$' -bench 'Qwen3Forward|LoRAStep|GateStep' -benchtime 3x -count=1 ./models/
+	$(GO) test -run '^$$' -bench 'Qwen3Throughput' -benchtime 5x -count=1 ./infer/onnx/
+	$(TORCH_PYTHON) scripts/lora_step_torch.py --tokens 128
+	$(TORCH_PYTHON) scripts/lora_step_torch.py --tokens 256
+
+## bench: micro-benchmarks, the kernels, plus the large-scale snapshot and BM25-vs-bleve runs
+bench: bench-kernels
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./data/... ./eval/... ./graphops/... ./train/...
 	STRATA_BENCH_NODES=$(BENCH_NODES) STRATA_BENCH_EDGES=$(BENCH_EDGES) \
 		$(GO) test -run '^$$' -bench 'BenchmarkWorkspaceScale' -benchtime 1x -timeout 60m -v ./graphops/workspace/
