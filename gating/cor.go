@@ -26,8 +26,9 @@ type Config struct {
 	Relational bool     `json:"relational"` // use the relational retrievers
 	Hybrid     bool     `json:"hybrid"`     // learn the hybrid gate (else ½, ½)
 	PoolK      int      `json:"pool_k"`     // per-retriever top-k of the training pool, default 20
-	// Loss is the candidate set of the training loss: LossAll (CoRAG's
-	// C_q, the default) or LossPool (the pool of PoolK per retriever).
+	// Loss is the candidate set of the training loss: LossPool (the pool
+	// of PoolK per retriever and the gold answers; "" means it) or LossAll
+	// (CoRAG's C_q, eq. 11).
 	Loss string `json:"loss,omitempty"`
 	// Dense identifies the dense vectors the model was trained with.
 	Dense string `json:"dense,omitempty"`

@@ -24,11 +24,12 @@ func (m CoRModel) Kind() string { return "cor" }
 func (m CoRModel) ConfigJSON() (json.RawMessage, error) { return json.Marshal(m.Cfg) }
 
 // CoRTask trains CoR's gates with MSE against 1 for gold answers and 0 for
-// the other candidates. With the model's Loss "all" (CoRAG's eq. 11, the
-// default) a query's squared errors are averaged over its whole candidate
+// the other candidates. With the model's Loss "all" (CoRAG's eq. 11) a
+// query's squared errors are averaged over its whole candidate
 // set C_q (every candidate but the topic entities; gating.LossInputs sums
 // the candidates only a textual retriever scores in closed form) and the
-// batch loss is the mean over queries. With "pool" they are averaged over
+// batch loss is the mean over queries. With "pool" (the default, also "")
+// they are averaged over
 // the union of every retriever's top PoolK (by cosine, within its node type
 // or its relation's neighbourhood of the topic entities) plus the gold
 // answers, all pools of a batch together.
@@ -43,7 +44,7 @@ type CoRTask struct {
 // NewCoRTask precomputes the loss inputs of a split's queries, on all
 // cores (the result does not depend on scheduling).
 func NewCoRTask(ctx context.Context, m *gating.CoR, ret *gating.Retrievers, d *infer.DenseChannel, qs []data.Query) (*CoRTask, error) {
-	all := m.Cfg.Loss != gating.LossPool
+	all := m.Cfg.Loss == gating.LossAll
 	t := &CoRTask{Model: m}
 	n := len(qs)
 	qvecs := make([][]float32, n)
