@@ -27,8 +27,8 @@ timed "import" $strata import --format skbdir --in "$data" --out "$ws" >/dev/nul
 mine=$(timed "mine-plans (train, val)" $strata mine-plans "$ws")
 timed "mine-plans (test, oracle only)" $strata mine-plans "$ws" --split test --out "$out/mined-test.jsonl" >/dev/null
 encoder=$(timed "train encoder" $strata train encoder "$ws")
-cor=$(timed "train cor" $strata train cor "$ws" --epochs "${COR_EPOCHS:-3}")
-mfar=$(timed "train mfar" $strata train mfar "$ws" --epochs "${MFAR_EPOCHS:-2}")
+cor=$(timed "train cor" $strata train cor "$ws" --epochs "${COR_EPOCHS:-10}")
+mfar=$(timed "train mfar" $strata train mfar "$ws" --epochs "${MFAR_EPOCHS:-10}")
 planner=$(timed "train planner" $strata train planner "$ws")
 mor=$(timed "train mor" $strata train mor "$ws" --planner "$ws/runs/planner/best")
 grasp=$(timed "train grasp" $strata train grasp "$ws" --mfar "$ws/runs/mfar" --planner "$ws/runs/planner" --stage3 "$ws/runs/mor")
