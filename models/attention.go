@@ -90,12 +90,7 @@ func causalSoftmax(row []float32, n int) float32 {
 	for _, x := range row[:n] {
 		mx = max(mx, x)
 	}
-	var z float32
-	for i, x := range row[:n] {
-		e := expNeg(x - mx)
-		row[i] = e
-		z += e
-	}
+	z := expNegSub(row[:n], row[:n], mx)
 	inv := 1 / z
 	for i := range row[:n] {
 		row[i] *= inv
@@ -212,6 +207,21 @@ func expNeg(x float32) float32 {
 	p = p*r + 1.6666665459e-1
 	p = p*r + 5.0000001201e-1
 	return (p*r*r + r + 1) * math.Float32frombits(uint32(n+127)<<23)
+}
+
+// expNegSub writes expNeg(src[i] − mx) to dst[i] (dst may be src) and
+// returns their sum: eight lanes at a time with AVX2 where the CPU has it
+// (the same float32 operations as expNeg, so the same values), the lanes
+// summed in a fixed order, then the rest one by one.
+func expNegSub(dst, src []float32, mx float32) float32 {
+	n8, l := expNegSubVec(dst, src, mx)
+	z := ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]))
+	for i := n8; i < len(src); i++ {
+		e := expNeg(src[i] - mx)
+		dst[i] = e
+		z += e
+	}
+	return z
 }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -138,5 +139,37 @@ func TestExpf(t *testing.T) {
 	}
 	if nan := float32(math.NaN()); !math.IsNaN(float64(expf(nan))) {
 		t.Error("expf(NaN) is not NaN")
+	}
+}
+
+// TestExpNegSub: the vector path gives exactly expNeg's values (the same
+// float32 operations, no FMA) at every length around the 8-lane width, in
+// place and not, over the softmax's range (and below the clamp); the sum
+// is the values' sum to float32 rounding.
+func TestExpNegSub(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, n := range []int{0, 1, 7, 8, 9, 15, 16, 17, 64, 131} {
+		src := make([]float32, n)
+		for i := range src {
+			src[i] = float32(r.Float64()*120 - 110)
+		}
+		mx := float32(r.Float64()*4 - 2)
+		dst := make([]float32, n)
+		z := expNegSub(dst, src, mx)
+		var want float64
+		for i, x := range src {
+			e := expNeg(x - mx)
+			if dst[i] != e {
+				t.Fatalf("n %d, value %d: %v, expNeg %v", n, i, dst[i], e)
+			}
+			want += float64(e)
+		}
+		if math.Abs(float64(z)-want) > 1e-6*math.Max(want, 1e-30) {
+			t.Errorf("n %d: sum %v, want %v", n, z, want)
+		}
+		in := slices.Clone(src)
+		if expNegSub(in, in, mx) != z || !slices.Equal(in, dst) {
+			t.Errorf("n %d: in place differs", n)
+		}
 	}
 }
