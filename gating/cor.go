@@ -56,6 +56,27 @@ type CoR struct {
 	Textual, Relational, H *models.Gate // nil when disabled
 }
 
+// Shapes lists the tensors a CoR model of cfg has, as Params orders them
+// (for CheckShapes before New: a checkpoint's config is compared with its
+// tensors before anything is allocated).
+func Shapes(cfg Config) []models.NamedShape {
+	hidden := cfg.Hidden
+	if hidden == 0 {
+		hidden = 64
+	}
+	var out []models.NamedShape
+	if cfg.Textual {
+		out = append(out, models.GateShapes(models.GateConfig{In: cfg.QueryDim, Hidden: hidden, Out: len(cfg.Types)}, "gate.textual")...)
+	}
+	if cfg.Relational {
+		out = append(out, models.GateShapes(models.GateConfig{In: cfg.QueryDim, Hidden: hidden, Out: len(cfg.Relations)}, "gate.relational")...)
+	}
+	if cfg.Hybrid && cfg.Textual && cfg.Relational {
+		out = append(out, models.GateShapes(models.GateConfig{In: cfg.QueryDim, Hidden: hidden, Out: 2}, "gate.hybrid")...)
+	}
+	return out
+}
+
 // New returns a CoR model with gates initialised from r.
 func New(cfg Config, r *rand.Rand) (*CoR, error) {
 	if cfg.Hidden == 0 {

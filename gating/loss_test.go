@@ -1,6 +1,7 @@
 package gating
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -159,5 +160,34 @@ func TestFullInputsEqualsEveryCandidate(t *testing.T) {
 	}
 	if checked < 20 || reached < 5 {
 		t.Errorf("checked %d queries, %d with relational candidates", checked, reached)
+	}
+}
+
+// TestShapesMatchParams: Shapes lists exactly the tensors New allocates, in
+// Params order, for the full model and its ablations (Hidden defaulting to
+// 64).
+func TestShapesMatchParams(t *testing.T) {
+	for _, cfg := range []Config{
+		{QueryDim: 4, Types: []string{"A", "B"}, Relations: []string{"r", "s", "u"}, Textual: true, Relational: true, Hybrid: true},
+		{QueryDim: 4, Hidden: 3, Types: []string{"A"}, Relations: []string{"r"}, Textual: true, Relational: true},
+		{QueryDim: 4, Hidden: 3, Relations: []string{"r"}, Relational: true, Hybrid: true},
+	} {
+		c, err := New(cfg, rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got, want []string
+		for _, s := range Shapes(cfg) {
+			got = append(got, fmt.Sprint(s.Name, s.Shape))
+		}
+		for _, p := range c.Params() {
+			want = append(want, fmt.Sprint(p.Name, p.Shape))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("shapes %v, params %v", got, want)
+		}
+	}
+	if got := fmt.Sprint(Shapes(Config{QueryDim: 4, Types: []string{"A", "B"}, Textual: true})); got != "[{gate.textual.w1 [64 4]} {gate.textual.b1 [64]} {gate.textual.w2 [2 64]} {gate.textual.b2 [2]}]" {
+		t.Errorf("textual-only shapes %s", got)
 	}
 }

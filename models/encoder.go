@@ -64,6 +64,13 @@ type Encoder struct {
 // NewEncoder returns an encoder with small random embeddings and a
 // Glorot-uniform projection drawn from r; with a nil r the weights are zero
 // (to be loaded from a checkpoint).
+// EncoderShapes lists the tensors of an encoder of cfg, as Params orders
+// them (for CheckShapes before NewEncoder).
+func EncoderShapes(cfg EncoderConfig) []NamedShape {
+	cfg = cfg.withDefaults()
+	return []NamedShape{{"encoder.emb", []int{cfg.Buckets, cfg.EmbDim}}, {"encoder.proj", []int{cfg.OutDim, cfg.EmbDim}}, {"encoder.weight", []int{cfg.Buckets}}}
+}
+
 func NewEncoder(cfg EncoderConfig, r *rand.Rand) (*Encoder, error) {
 	cfg = cfg.withDefaults()
 	if cfg.Buckets < 1 || cfg.EmbDim < 1 || cfg.OutDim < 1 || cfg.MinChar < 1 || cfg.MaxChar < cfg.MinChar {

@@ -22,6 +22,12 @@ type FieldWeights struct {
 	W   NamedParam
 }
 
+// FieldWeightsShapes lists the tensor of field weights of cfg (for
+// CheckShapes before NewFieldWeights).
+func FieldWeightsShapes(cfg FieldWeightsConfig) []NamedShape {
+	return []NamedShape{{"mfar.w", []int{cfg.QueryDim, len(cfg.Pairs)}}}
+}
+
 // NewFieldWeights returns the weighting at its initialisation.
 func NewFieldWeights(cfg FieldWeightsConfig) (*FieldWeights, error) {
 	if cfg.QueryDim <= 0 || len(cfg.Pairs) == 0 {

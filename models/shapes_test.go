@@ -34,6 +34,9 @@ func TestShapesMatchParams(t *testing.T) {
 		t.Fatal(err)
 	}
 	l, _ := NewLoRA(base, LoRAConfig{Rank: 3, Alpha: 6}, r)
+	fw, _ := NewFieldWeights(FieldWeightsConfig{QueryDim: 6, Pairs: []string{"a/bm25", "a/dense"}})
+	ecfg := EncoderConfig{Buckets: 9, EmbDim: 4, OutDim: 5}
+	enc, _ := NewEncoder(ecfg, nil)
 	for _, c := range []struct {
 		name       string
 		got, want  string
@@ -43,6 +46,8 @@ func TestShapesMatchParams(t *testing.T) {
 		{"trajectory", named(TrajectoryShapes(TrajectoryConfig{NodeTypes: 4})), shapesOf(tr.Params()), "mor.tf.w[256 4] mor.tf.b[256] mor.sf.emb[15 256] "},
 		{"sparse", named(SparseLinearShapes(11, "planner.anchor")), shapesOf(sp.Params()), "planner.anchor[11] "},
 		{"lora", named(LoRAShapes(base, LoRAConfig{Rank: 3})), shapesOf(l.Params()), "lora.0.q.A[3 24] lora.0.q.B[32 3] lora.0.k.A[3 24] lora.0.k.B[16 3] "},
+		{"field weights", named(FieldWeightsShapes(fw.Cfg)), shapesOf(fw.Params()), "mfar.w[6 2] "},
+		{"encoder", named(EncoderShapes(ecfg)), shapesOf(enc.Params()), "encoder.emb[9 4] encoder.proj[5 4] encoder.weight[9] "},
 	} {
 		if c.got != c.want || !strings.HasPrefix(c.got, c.wantPrefix) {
 			t.Errorf("%s: shapes %s\nparams %s\nwant prefix %s", c.name, c.got, c.want, c.wantPrefix)

@@ -173,6 +173,9 @@ func init() {
 		if err := ck.DecodeConfig("CoR", &cfg); err != nil {
 			return nil, err
 		}
+		if err := ck.CheckShapes(gating.Shapes(cfg)); err != nil {
+			return nil, err
+		}
 		model, err := gating.New(cfg, rand.New(rand.NewPCG(0, 0)))
 		if err != nil {
 			return nil, err

@@ -409,6 +409,13 @@ func init() {
 		if err := ck.DecodeConfig("mFAR", &cfg); err != nil {
 			return nil, err
 		}
+		want := models.FieldWeightsShapes(cfg.Weights)
+		if cfg.Encoder != nil {
+			want = append(want, models.EncoderShapes(*cfg.Encoder)...)
+		}
+		if err := ck.CheckShapes(want); err != nil {
+			return nil, err
+		}
 		fw, err := models.NewFieldWeights(cfg.Weights)
 		if err != nil {
 			return nil, err
