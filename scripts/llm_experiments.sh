@@ -18,6 +18,7 @@ if [ ! -d "$ws/runs/grasp" ]; then
 fi
 # Stage 2 alone (the demo's GRASP run also fuses MoR as stage 3).
 stage2="$out/stage2"
+rm -rf "$stage2" # this script's own output from an earlier run
 $strata train grasp "$ws" --mfar "$ws/runs/mfar" --planner "$ws/runs/planner" --out "$stage2" >/dev/null
 $strata export reranker-data "$ws" --model "$stage2" --split train --out "$out/train.jsonl" >/dev/null
 $strata export reranker-data "$ws" --model "$stage2" --split val --out "$out/val.jsonl" >/dev/null
