@@ -98,6 +98,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 20s ./data/snapshot/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime 20s ./checkpoints/
 	$(GO) test -run '^$$' -fuzz '^FuzzReadScoreRequest$$' -fuzztime 20s ./infer/serve/
+	$(GO) test -run '^$$' -fuzz '^FuzzReadFields$$' -fuzztime 20s ./infer/mfar/
 
 clean:
 	rm -rf bin out

@@ -115,3 +115,27 @@ func TestFieldCache(t *testing.T) {
 		t.Errorf("another encoder's vectors: %d texts encoded, want %d", n4, n1)
 	}
 }
+
+// FuzzReadFields: any bytes read as a field-vector cache give an error or
+// vectors of the expected shapes; never a panic, a hang or a huge
+// allocation (counts are bounded by the expected shapes).
+func FuzzReadFields(f *testing.F) {
+	a := index.NewMatrix(3, 2)
+	copy(a.Row(1), []float32{1, 2})
+	var buf bytes.Buffer
+	if err := writeFields(&buf, []*index.Matrix{a, index.NewMatrix(3, 2)}); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(buf.Bytes())
+	f.Add([]byte(cacheMagic))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		emb := []*index.Matrix{index.NewMatrix(3, 2), index.NewMatrix(3, 2)}
+		if err := readFields(bytes.NewReader(data), emb); err == nil {
+			for _, x := range emb {
+				if len(x.Data) != 6 {
+					t.Fatalf("matrix resized to %d values", len(x.Data))
+				}
+			}
+		}
+	})
+}
