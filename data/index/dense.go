@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/blas/blas32"
 
@@ -99,6 +100,10 @@ func SearchDense(ctx context.Context, docs, queries *Matrix, k int, allow []bool
 	// Split document rows into one contiguous range per worker.
 	per := (docs.Rows + workers - 1) / workers
 	partial := make([][]TopK, workers)
+	// floors[q] is the best k-th score any worker holds for query q: no
+	// hit below it can be among the k best, so every worker drops such
+	// hits (the kept set, and so the result, does not depend on timing).
+	floors := make([]floor, nq)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
@@ -130,7 +135,7 @@ func SearchDense(ctx context.Context, docs, queries *Matrix, k int, allow []bool
 					one.Sgemm(gemm.NoTrans, gemm.Trans, q1-q0, nr, dim, 1,
 						queries.Data[q0*dim:q1*dim], dim, docs.Data[r0*dim:r1*dim], dim, 0, scores, nr)
 					for qi := 0; qi < q1-q0; qi++ {
-						collect(&partial[w][q0+qi], scores[qi*nr:(qi+1)*nr], r0, allow)
+						floors[q0+qi].raise(collect(&partial[w][q0+qi], scores[qi*nr:(qi+1)*nr], r0, allow, floors[q0+qi].get()))
 					}
 				}
 			}
@@ -157,26 +162,83 @@ func SearchDense(ctx context.Context, docs, queries *Matrix, k int, allow []bool
 }
 
 // collect offers row[j] as the hit of document r0+j to top, for the
-// documents allow admits. Once top is full only scores at least its worst
-// one can enter, so most are rejected by one comparison.
-func collect(top *TopK, row []float32, r0 int, allow []bool) {
-	j := 0
-	for ; j < len(row) && len(top.heap) < top.k; j++ {
-		if allow == nil || allow[r0+j] {
-			top.Push(Hit{ID: uint32(r0 + j), Score: row[j]})
+// documents allow admits and scoring at least min (another worker's k-th
+// best). Once top is full only scores at least its worst one can enter, so
+// most are rejected by one comparison. It returns top's k-th best score,
+// or -Inf while top holds fewer than k hits.
+func collect(top *TopK, row []float32, r0 int, allow []bool, min float32) float32 {
+	if top.k <= 0 {
+		return float32(math.Inf(-1))
+	}
+	thr := min
+	if len(top.heap) == top.k {
+		thr = max(thr, top.heap[0].Score)
+	}
+	for j := 0; j < len(row); j++ {
+		j += scanGE(row[j:], thr)
+		if j == len(row) {
+			break
 		}
-	}
-	if top.k <= 0 || j == len(row) {
-		return
-	}
-	thr := top.heap[0].Score
-	for ; j < len(row); j++ {
-		s := row[j]
-		if s < thr || (allow != nil && !allow[r0+j]) {
+		if allow != nil && !allow[r0+j] {
 			continue
 		}
-		top.Push(Hit{ID: uint32(r0 + j), Score: s})
-		thr = top.heap[0].Score
+		top.Push(Hit{ID: uint32(r0 + j), Score: row[j]})
+		if len(top.heap) == top.k {
+			thr = max(min, top.heap[0].Score)
+		}
+	}
+	if len(top.heap) < top.k {
+		return float32(math.Inf(-1))
+	}
+	return top.heap[0].Score
+}
+
+// scanGE returns the first index j with !(row[j] < thr) (a NaN score
+// counts), or len(row): eight scores per compare with AVX2.
+func scanGE(row []float32, thr float32) int {
+	j, n8 := scanGEVec(row, thr)
+	if j < n8 {
+		return j
+	}
+	for j = n8; j < len(row); j++ {
+		if !(row[j] < thr) {
+			return j
+		}
+	}
+	return len(row)
+}
+
+// floor is a float32 that only rises, shared by SearchDense's workers: the
+// bits of an order-preserving uint32 encoding of the score.
+type floor struct{ bits atomic.Uint32 }
+
+// key maps float32 order (no NaN) to uint32 order; 0 is below every score.
+func key(f float32) uint32 {
+	b := math.Float32bits(f)
+	if b&(1<<31) != 0 {
+		return ^b
+	}
+	return b | 1<<31
+}
+
+func (f *floor) get() float32 {
+	k := f.bits.Load()
+	if k == 0 {
+		return float32(math.Inf(-1))
+	}
+	if k&(1<<31) != 0 {
+		return math.Float32frombits(k &^ (1 << 31))
+	}
+	return math.Float32frombits(^k)
+}
+
+func (f *floor) raise(v float32) {
+	k := key(v)
+	for {
+		old := f.bits.Load()
+		if old >= k || f.bits.CompareAndSwap(old, k) {
+			return
+		}
 	}
 }
 

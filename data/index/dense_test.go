@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"sort"
 	"testing"
@@ -188,4 +189,50 @@ func BenchmarkSearchDenseOneQuery(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(rows*dim*4)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+}
+
+// TestScanGE: the first index whose score is not below the threshold (NaN
+// counts), at every length and position around the 8-wide vector steps.
+func TestScanGE(t *testing.T) {
+	nan := float32(math.NaN())
+	for n := 0; n <= 35; n++ {
+		for at := -1; at < n; at++ {
+			row := make([]float32, n)
+			for i := range row {
+				row[i] = -float32(i%5) - 1 // below 0
+			}
+			for _, v := range []float32{0, 7, nan} {
+				want := n
+				if at >= 0 {
+					row[at] = v
+					want = at
+				}
+				if got := scanGE(row, 0); got != want {
+					t.Fatalf("n %d, %v at %d: scanGE %d, want %d", n, v, at, got, want)
+				}
+			}
+		}
+		row := make([]float32, n)
+		if got := scanGE(row, float32(math.Inf(-1))); n > 0 && got != 0 {
+			t.Fatalf("n %d, threshold -Inf: %d", n, got)
+		}
+	}
+}
+
+// TestFloorOrder: a floor only rises, and reads back the largest score
+// raised, negative, zero and infinite scores included.
+func TestFloorOrder(t *testing.T) {
+	var f floor
+	if got := f.get(); !math.IsInf(float64(got), -1) {
+		t.Fatalf("empty floor %v", got)
+	}
+	for _, c := range []struct{ raise, want float32 }{
+		{float32(math.Inf(-1)), float32(math.Inf(-1))}, {-3.5, -3.5}, {-7, -3.5}, {-0.25, -0.25},
+		{0, 0}, {2.5, 2.5}, {1, 2.5}, {float32(math.Inf(1)), float32(math.Inf(1))}, {9, float32(math.Inf(1))},
+	} {
+		f.raise(c.raise)
+		if got := f.get(); got != c.want {
+			t.Fatalf("after raising %v: %v, want %v", c.raise, got, c.want)
+		}
+	}
 }

@@ -97,21 +97,25 @@ func (t *TopK) up(i int) {
 }
 
 func (t *TopK) down(i int) {
+	// Sift the hit at i down by moving the worse child up into the hole,
+	// writing the hit once at its place.
 	h := t.heap
 	n := len(h)
+	x := h[i]
 	for {
 		l := 2*i + 1
 		if l >= n {
-			return
+			break
 		}
 		w := l // the worse child
 		if r := l + 1; r < n && better(h[l], h[r]) {
 			w = r
 		}
-		if better(h[w], h[i]) {
-			return
+		if better(h[w], x) {
+			break
 		}
-		h[i], h[w] = h[w], h[i]
+		h[i] = h[w]
 		i = w
 	}
+	h[i] = x
 }
