@@ -41,9 +41,9 @@ Deviations from CoRAG, measured on val:
   - the loss averages over the pool, not C_q (--loss all): on the real
     WordNet SKB (10 epochs) val MRR 0.318 against 0.295 for eq. 11 (test
     0.345 against 0.328); on the generated presets eq. 11 was ahead by
-    0.002 / 0.003 / 0.028 (amazon / mag / prime). Averaged over all 117k
-    candidates, eq. 11 gives the gold answers a 1/117,000 share of the loss
-    and mostly teaches the gates to shrink every score;
+    0.002 / 0.003 / 0.028 (amazon / mag / prime). A likely reason: averaged
+    over all 117k candidates, eq. 11 gives each gold answer a 1/117,000
+    share of its query's loss;
   - learning rate 3e-3 and 10 epochs, not the paper's 1e-4 and 5: with the
     paper's, val MRR is 0.25 / 0.10 / 0.28 on amazon / mag / prime against
     0.52 / 0.47 / 0.66 (600 training questions make 50 steps: the gates
