@@ -367,8 +367,14 @@ func (c *CoR) Gates(qvec []float32) (textual, relational, hybrid []float32) {
 // batch of queries: qvecs [len(batch), QueryDim] and one Candidates per
 // query; the scores of query b's candidates follow those of query b−1.
 func (c *CoR) ScoreOp(qvecs []float32, batch []*Candidates) mat.Tensor {
-	B := len(batch)
-	fn := &scoreFn{c: c, batch: batch}
+	fn := c.gateOps(qvecs, len(batch))
+	fn.batch = batch
+	return ag.NewOperator(&fn).Run()
+}
+
+// gateOps runs the enabled gates on a batch of B query vectors.
+func (c *CoR) gateOps(qvecs []float32, B int) scoreFn {
+	fn := scoreFn{c: c}
 	if c.Textual != nil {
 		fn.gt = c.Textual.Op(qvecs, B)
 	}
@@ -378,7 +384,7 @@ func (c *CoR) ScoreOp(qvecs []float32, batch []*Candidates) mat.Tensor {
 	if c.H != nil {
 		fn.h = c.H.Op(qvecs, B)
 	}
-	return ag.NewOperator(fn).Run()
+	return fn
 }
 
 type scoreFn struct {
@@ -422,16 +428,7 @@ func (f *scoreFn) Forward() (mat.Tensor, error) {
 			hb = h[2*b : 2*b+2]
 		}
 		for i := range cands.IDs {
-			var s float32
-			if gt != nil && cands.Type[i] >= 0 {
-				s += hb[0] * gt[b*nt+int(cands.Type[i])] * cands.Cos[i]
-			}
-			if gr != nil {
-				for _, ri := range cands.Rel[cands.RelOff[i]:cands.RelOff[i+1]] {
-					s += hb[1] * gr[b*nr+int(ri)] * cands.Cos[i]
-				}
-			}
-			out = append(out, s)
+			out = append(out, candScore(cands, b, i, gt, gr, hb, nt, nr))
 		}
 	}
 	f.n = len(out)
@@ -462,33 +459,59 @@ func (f *scoreFn) Backward(gy mat.Tensor) error {
 			hb = h[2*b : 2*b+2]
 		}
 		for i := range cands.IDs {
-			gi, cs := g[k], cands.Cos[i]
+			candGrad(cands, b, i, g[k], gt, gr, hb, nt, nr, dgt, dgr, dh)
 			k++
-			if gt != nil && cands.Type[i] >= 0 {
-				ti := b*nt + int(cands.Type[i])
-				dgt[ti] += gi * hb[0] * cs
-				if dh != nil {
-					dh[2*b] += gi * gt[ti] * cs
-				}
-			}
-			if gr != nil {
-				for _, ri := range cands.Rel[cands.RelOff[i]:cands.RelOff[i+1]] {
-					j := b*nr + int(ri)
-					dgr[j] += gi * hb[1] * cs
-					if dh != nil {
-						dh[2*b+1] += gi * gr[j] * cs
-					}
-				}
-			}
 		}
 	}
-	acc := func(t mat.Tensor, d []float32) {
-		if t != nil && t.RequiresGrad() {
-			t.AccGrad(mat.NewDense[float32](mat.WithShape(t.Value().Shape()...), mat.WithBacking(d)))
-		}
-	}
-	acc(f.gt, dgt)
-	acc(f.gr, dgr)
-	acc(f.h, dh)
+	f.accumulate(dgt, dgr, dh)
 	return nil
+}
+
+// candScore is ŝ of candidate i of query b:
+// h₀·g⁽ᵗ⁾[type]·cos + h₁·Σ_r g⁽ʳ⁾[r]·cos.
+func candScore(cands *Candidates, b, i int, gt, gr, hb []float32, nt, nr int) float32 {
+	var s float32
+	if gt != nil && cands.Type[i] >= 0 {
+		s += hb[0] * gt[b*nt+int(cands.Type[i])] * cands.Cos[i]
+	}
+	if gr != nil {
+		for _, ri := range cands.Rel[cands.RelOff[i]:cands.RelOff[i+1]] {
+			s += hb[1] * gr[b*nr+int(ri)] * cands.Cos[i]
+		}
+	}
+	return s
+}
+
+// candGrad adds e·∂ŝ/∂(gates) of candidate i of query b to the gradients
+// (dh nil when the hybrid gate is fixed).
+func candGrad(cands *Candidates, b, i int, e float32, gt, gr, hb []float32, nt, nr int, dgt, dgr, dh []float32) {
+	cs := cands.Cos[i]
+	if gt != nil && cands.Type[i] >= 0 {
+		ti := b*nt + int(cands.Type[i])
+		dgt[ti] += e * hb[0] * cs
+		if dh != nil {
+			dh[2*b] += e * gt[ti] * cs
+		}
+	}
+	if gr != nil {
+		for _, ri := range cands.Rel[cands.RelOff[i]:cands.RelOff[i+1]] {
+			j := b*nr + int(ri)
+			dgr[j] += e * hb[1] * cs
+			if dh != nil {
+				dh[2*b+1] += e * gr[j] * cs
+			}
+		}
+	}
+}
+
+// accumulate hands the gates' gradients to their outputs.
+func (f *scoreFn) accumulate(dgt, dgr, dh []float32) {
+	for _, x := range []struct {
+		t mat.Tensor
+		d []float32
+	}{{f.gt, dgt}, {f.gr, dgr}, {f.h, dh}} {
+		if x.t != nil && x.t.RequiresGrad() {
+			x.t.AccGrad(mat.NewDense[float32](mat.WithShape(x.t.Value().Shape()...), mat.WithBacking(x.d)))
+		}
+	}
 }

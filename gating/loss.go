@@ -106,16 +106,7 @@ func (c *CoR) LossOp(qvecs []float32, batch []*LossInputs) mat.Tensor {
 			panic(fmt.Sprintf("gating: CoR.LossOp: query %d has %d labels, %d candidates, N %d, %d type sums", b, len(in.Labels), in.Cands.Len(), in.N, len(in.RestSq)))
 		}
 	}
-	fn := &lossFn{scoreFn: scoreFn{c: c}, in: batch}
-	if c.Textual != nil {
-		fn.gt = c.Textual.Op(qvecs, B)
-	}
-	if c.Relational != nil {
-		fn.gr = c.Relational.Op(qvecs, B)
-	}
-	if c.H != nil {
-		fn.h = c.H.Op(qvecs, B)
-	}
+	fn := &lossFn{scoreFn: c.gateOps(qvecs, B), in: batch}
 	return ag.NewOperator(fn).Run()
 }
 
@@ -126,17 +117,7 @@ type lossFn struct {
 
 // score is ŝ of explicit candidate i of query b.
 func (f *lossFn) score(b, i int, gt, gr, hb []float32, nt, nr int) float32 {
-	cands := f.in[b].Cands
-	var s float32
-	if gt != nil && cands.Type[i] >= 0 {
-		s += hb[0] * gt[b*nt+int(cands.Type[i])] * cands.Cos[i]
-	}
-	if gr != nil {
-		for _, ri := range cands.Rel[cands.RelOff[i]:cands.RelOff[i+1]] {
-			s += hb[1] * gr[b*nr+int(ri)] * cands.Cos[i]
-		}
-	}
-	return s
+	return candScore(f.in[b].Cands, b, i, gt, gr, hb, nt, nr)
 }
 
 func (f *lossFn) Forward() (mat.Tensor, error) {
@@ -188,23 +169,7 @@ func (f *lossFn) Backward(gy mat.Tensor) error {
 		cands := in.Cands
 		for i := range cands.IDs {
 			e := float32(k * (float64(f.score(b, i, gt, gr, hb, nt, nr)) - float64(in.Labels[i])))
-			cs := cands.Cos[i]
-			if gt != nil && cands.Type[i] >= 0 {
-				ti := b*nt + int(cands.Type[i])
-				dgt[ti] += e * hb[0] * cs
-				if dh != nil {
-					dh[2*b] += e * gt[ti] * cs
-				}
-			}
-			if gr != nil {
-				for _, ri := range cands.Rel[cands.RelOff[i]:cands.RelOff[i+1]] {
-					j := b*nr + int(ri)
-					dgr[j] += e * hb[1] * cs
-					if dh != nil {
-						dh[2*b+1] += e * gr[j] * cs
-					}
-				}
-			}
+			candGrad(cands, b, i, e, gt, gr, hb, nt, nr, dgt, dgr, dh)
 		}
 		if gt != nil {
 			// d/dg [h₀² g² S] = 2 h₀² g S; d/dh₀ = 2 h₀ g² S (k holds the 2).
@@ -220,13 +185,6 @@ func (f *lossFn) Backward(gy mat.Tensor) error {
 			}
 		}
 	}
-	acc := func(t mat.Tensor, d []float32) {
-		if t != nil && t.RequiresGrad() {
-			t.AccGrad(mat.NewDense[float32](mat.WithShape(t.Value().Shape()...), mat.WithBacking(d)))
-		}
-	}
-	acc(f.gt, dgt)
-	acc(f.gr, dgr)
-	acc(f.h, dh)
+	f.accumulate(dgt, dgr, dh)
 	return nil
 }
