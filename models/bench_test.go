@@ -88,8 +88,13 @@ func BenchmarkQwen3Forward(b *testing.B) {
 // loraStep runs one listwise step (loss, backward) of l on groups.
 func loraStep(b *testing.B, l *LoRA, groups []ListwiseGroup) {
 	loss := l.ListwiseOp(groups, 5, 6)
-	ag.Backward(loss)
+	if err := ag.Backward(loss); err != nil {
+		b.Fatal(err)
+	}
 	for _, p := range l.Params() {
+		if !p.Param.HasGrad() {
+			b.Fatalf("%s: no gradient", p.Name)
+		}
 		p.Param.ZeroGrad()
 	}
 }
@@ -144,12 +149,21 @@ func BenchmarkGateStep(b *testing.B) {
 			r := rand.New(rand.NewPCG(1, 1))
 			g, _ := NewGate(GateConfig{In: in, Hidden: hidden, Out: out}, "g", r)
 			x := randVec(r, batch*in, 1)
+			gy := randVec(r, batch*out, 1)
 			gemmbench.Peak()
 			b.ResetTimer()
 			for range b.N {
 				p := g.Op(x, batch)
-				ag.Backward(p)
+				// The output is not a scalar: ag.Backward needs its gradient
+				// given, or it returns an error and runs no backward at all.
+				p.AccGrad(grad(append([]float32(nil), gy...), batch, out))
+				if err := ag.Backward(p); err != nil {
+					b.Fatal(err)
+				}
 				for _, q := range g.Params() {
+					if !q.Param.HasGrad() {
+						b.Fatalf("%s: no gradient", q.Name)
+					}
 					q.Param.ZeroGrad()
 				}
 			}
