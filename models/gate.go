@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"sync"
 
 	"github.com/nlpodyssey/spago/ag"
 	"github.com/nlpodyssey/spago/mat"
 
 	"github.com/strata-retrieval/strata/internal/gemm"
+	"github.com/strata-retrieval/strata/internal/vec"
 )
 
 // GateConfig shapes a gate: In inputs, Hidden units, Out softmax outputs.
@@ -26,6 +29,8 @@ type Gate struct {
 	B1     NamedParam // [Hidden]
 	W2     NamedParam // [Out, Hidden]
 	B2     NamedParam // [Out]
+
+	pool sync.Pool // *gateScratch of Op's training steps
 }
 
 // NewGate returns a gate with Glorot-uniform weights drawn from r and zero
@@ -64,15 +69,32 @@ func (g *Gate) forward(x []float32, batch int, h, p []float32) {
 		copy(p[b*c.Out:(b+1)*c.Out], g.B2.Data())
 	}
 	gemm.Sgemm(gemm.NoTrans, gemm.Trans, batch, c.Hidden, c.In, 1, x, c.In, g.W1.Data(), c.In, 1, h, c.Hidden)
-	for i, v := range h {
-		if v < 0 {
-			h[i] = 0
+	vec.Relu(h)
+	gemm.Sgemm(gemm.NoTrans, gemm.Trans, batch, c.Out, c.Hidden, 1, h, c.Hidden, g.W2.Data(), c.Hidden, 1, p, c.Out)
+	softmaxRows(p, batch, c.Out)
+}
+
+// softmaxRows applies softmaxInPlace to each row of p [rows, cols]; large
+// batches split the rows over two goroutines (each row's values do not
+// depend on the split).
+func softmaxRows(p []float32, rows, cols int) {
+	rowsOf := func(lo, hi int) {
+		for b := lo; b < hi; b++ {
+			softmaxInPlace(p[b*cols : (b+1)*cols])
 		}
 	}
-	gemm.Sgemm(gemm.NoTrans, gemm.Trans, batch, c.Out, c.Hidden, 1, h, c.Hidden, g.W2.Data(), c.Hidden, 1, p, c.Out)
-	for b := 0; b < batch; b++ {
-		softmaxInPlace(p[b*c.Out : (b+1)*c.Out])
+	if rows*cols < 2048 || runtime.GOMAXPROCS(0) < 2 {
+		rowsOf(0, rows)
+		return
 	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		rowsOf(rows/2, rows)
+	}()
+	rowsOf(0, rows/2)
+	wg.Wait()
 }
 
 // Forward returns the gate's softmax outputs for x [batch, In], row-major.
@@ -119,7 +141,26 @@ type gateFn struct {
 	g     *Gate
 	x     []float32
 	batch int
-	h, p  []float32
+	s     *gateScratch
+}
+
+// gateScratch holds one training step's buffers; the backward pass returns
+// it to the gate's pool, so steps of one batch size allocate only their
+// output and spago's gradient copies.
+type gateScratch struct {
+	batch                  int
+	h, p, gz, gh, gW1, gW2 []float32
+}
+
+func (g *Gate) scratch(batch int) *gateScratch {
+	if s, ok := g.pool.Get().(*gateScratch); ok && s.batch == batch {
+		return s
+	}
+	c := g.Config
+	return &gateScratch{batch: batch,
+		h: make([]float32, batch*c.Hidden), p: make([]float32, batch*c.Out),
+		gz: make([]float32, batch*c.Out), gh: make([]float32, batch*c.Hidden),
+		gW1: make([]float32, c.Hidden*c.In), gW2: make([]float32, c.Out*c.Hidden)}
 }
 
 func (f *gateFn) Operands() []mat.Tensor {
@@ -128,10 +169,9 @@ func (f *gateFn) Operands() []mat.Tensor {
 
 func (f *gateFn) Forward() (mat.Tensor, error) {
 	c := f.g.Config
-	f.h = make([]float32, f.batch*c.Hidden)
-	f.p = make([]float32, f.batch*c.Out)
-	f.g.forward(f.x, f.batch, f.h, f.p)
-	return mat.NewDense[float32](mat.WithShape(f.batch, c.Out), mat.WithBacking(append([]float32(nil), f.p...))), nil
+	f.s = f.g.scratch(f.batch)
+	f.g.forward(f.x, f.batch, f.s.h, f.s.p)
+	return mat.NewDense[float32](mat.WithShape(f.batch, c.Out), mat.WithBacking(append([]float32(nil), f.s.p...))), nil
 }
 
 func (f *gateFn) Backward(gy mat.Tensor) error {
@@ -141,10 +181,14 @@ func (f *gateFn) Backward(gy mat.Tensor) error {
 	if len(gp) != B*c.Out {
 		return fmt.Errorf("models: gate backward: gradient has %d values, want %d", len(gp), B*c.Out)
 	}
+	s := f.s
+	if s == nil {
+		return fmt.Errorf("models: gate backward: run twice on one forward")
+	}
 	// Softmax: gz = p ⊙ (gp − Σ gp⊙p), per row.
-	gz := make([]float32, B*c.Out)
+	gz := s.gz
 	for b := 0; b < B; b++ {
-		p, g := f.p[b*c.Out:(b+1)*c.Out], gp[b*c.Out:(b+1)*c.Out]
+		p, g := s.p[b*c.Out:(b+1)*c.Out], gp[b*c.Out:(b+1)*c.Out]
 		var dot float32
 		for k := range p {
 			dot += g[k] * p[k]
@@ -153,33 +197,19 @@ func (f *gateFn) Backward(gy mat.Tensor) error {
 			gz[b*c.Out+k] = p[k] * (g[k] - dot)
 		}
 	}
-	gW2 := make([]float32, c.Out*c.Hidden)
-	gemm.Sgemm(gemm.Trans, gemm.NoTrans, c.Out, c.Hidden, B, 1, gz, c.Out, f.h, c.Hidden, 0, gW2, c.Hidden)
-	gB2 := colSums(gz, B, c.Out)
-	gh := make([]float32, B*c.Hidden)
-	gemm.Sgemm(gemm.NoTrans, gemm.NoTrans, B, c.Hidden, c.Out, 1, gz, c.Out, f.g.W2.Data(), c.Hidden, 0, gh, c.Hidden)
-	for i, v := range f.h {
-		if v <= 0 {
-			gh[i] = 0
-		}
-	}
-	gW1 := make([]float32, c.Hidden*c.In)
-	gemm.Sgemm(gemm.Trans, gemm.NoTrans, c.Hidden, c.In, B, 1, gh, c.Hidden, f.x, c.In, 0, gW1, c.In)
-	gB1 := colSums(gh, B, c.Hidden)
-	f.g.W1.Param.AccGrad(grad(gW1, c.Hidden, c.In))
+	gemm.Sgemm(gemm.Trans, gemm.NoTrans, c.Out, c.Hidden, B, 1, gz, c.Out, s.h, c.Hidden, 0, s.gW2, c.Hidden)
+	gB2 := vec.ColSums(gz, B, c.Out)
+	gemm.Sgemm(gemm.NoTrans, gemm.NoTrans, B, c.Hidden, c.Out, 1, gz, c.Out, f.g.W2.Data(), c.Hidden, 0, s.gh, c.Hidden)
+	vec.ReluBackward(s.gh, s.h)
+	gemm.Sgemm(gemm.Trans, gemm.NoTrans, c.Hidden, c.In, B, 1, s.gh, c.Hidden, f.x, c.In, 0, s.gW1, c.In)
+	gB1 := vec.ColSums(s.gh, B, c.Hidden)
+	// AccGrad copies (or adds) what it is given, so the buffers go back to
+	// the pool after it.
+	f.g.W1.Param.AccGrad(grad(s.gW1, c.Hidden, c.In))
 	f.g.B1.Param.AccGrad(grad(gB1, c.Hidden))
-	f.g.W2.Param.AccGrad(grad(gW2, c.Out, c.Hidden))
+	f.g.W2.Param.AccGrad(grad(s.gW2, c.Out, c.Hidden))
 	f.g.B2.Param.AccGrad(grad(gB2, c.Out))
+	f.s = nil
+	f.g.pool.Put(s)
 	return nil
-}
-
-// colSums sums the rows of a [rows, cols] matrix.
-func colSums(x []float32, rows, cols int) []float32 {
-	out := make([]float32, cols)
-	for r := 0; r < rows; r++ {
-		for j, v := range x[r*cols : (r+1)*cols] {
-			out[j] += v
-		}
-	}
-	return out
 }
