@@ -15,7 +15,6 @@ import (
 
 	"github.com/nlpodyssey/spago/ag"
 	"github.com/nlpodyssey/spago/mat"
-	"github.com/nlpodyssey/spago/optimizers/adam"
 
 	"github.com/strata-retrieval/strata/checkpoints"
 	"github.com/strata-retrieval/strata/internal/atomicfile"
@@ -163,7 +162,7 @@ func Train(ctx context.Context, m Model, task Task, cfg Config, opt Options) (*R
 	}
 	sched := Schedule{Base: cfg.LR, Warmup: int(cfg.WarmupFrac * float64(total)), Total: total}
 	params := m.Params()
-	ad := adam.New(adam.NewAdamWConfig(cfg.LR, cfg.Beta1, cfg.Beta2, cfg.Eps, max(0, cfg.WeightDecay)))
+	ad := newAdamW(cfg.LR, cfg.Beta1, cfg.Beta2, cfg.Eps, max(0, cfg.WeightDecay))
 	st := trainerState{best: math.Inf(-1)}
 	memory := opt.RunDir == ""
 	var existing []checkpoints.Entry
@@ -225,11 +224,11 @@ func Train(ctx context.Context, m Model, task Task, cfg Config, opt Options) (*R
 			if !p.Param.HasGrad() {
 				continue
 			}
-			if err := ad.OptimizeParams(p.Param); err != nil {
-				return nil, err
+			if err := ad.step(p.Param); err != nil {
+				return nil, fmt.Errorf("train: step %d: %s: %w", st.step, p.Name, err)
 			}
 		}
-		ad.IncExample()
+		ad.inc()
 		st.lossSum += lv
 		st.lossN++
 		st.step++
@@ -297,7 +296,7 @@ func clip(params []models.NamedParam, maxNorm float64) {
 	}
 }
 
-func checkpoint(ctx context.Context, m Model, params []models.NamedParam, ad *adam.Adam, st *trainerState, cfg Config, opt Options,
+func checkpoint(ctx context.Context, m Model, params []models.NamedParam, ad *adamW, st *trainerState, cfg Config, opt Options,
 	cfgJSON, trainJSON json.RawMessage, spe int) (bool, error) {
 	metrics := map[string]float64{}
 	if st.lossN > 0 {
@@ -339,10 +338,10 @@ func checkpoint(ctx context.Context, m Model, params []models.NamedParam, ad *ad
 	}
 	for _, p := range params {
 		ck.Model = append(ck.Model, checkpoints.Tensor{Name: p.Name, Shape: p.Shape, Data: p.Data()})
-		if s, ok := p.Param.State.(*adam.State); ok {
+		if s, ok := p.Param.State.(*adamState); ok {
 			ck.Optimizer = append(ck.Optimizer,
-				checkpoints.Tensor{Name: p.Name + ".adam_m1", Shape: p.Shape, Data: mat.Data[float32](s.V)},
-				checkpoints.Tensor{Name: p.Name + ".adam_m2", Shape: p.Shape, Data: mat.Data[float32](s.M)})
+				checkpoints.Tensor{Name: p.Name + ".adam_m1", Shape: p.Shape, Data: s.m1},
+				checkpoints.Tensor{Name: p.Name + ".adam_m2", Shape: p.Shape, Data: s.m2})
 		}
 	}
 	if err := checkpoints.Save(filepath.Join(opt.RunDir, name), ck); err != nil {
@@ -376,7 +375,7 @@ func appendLine(path string, line []byte) error {
 	})
 }
 
-func restore(dir string, params []models.NamedParam, ad *adam.Adam, st *trainerState, fingerprint string) error {
+func restore(dir string, params []models.NamedParam, ad *adamW, st *trainerState, fingerprint string) error {
 	ck, err := checkpoints.Load(dir)
 	if err != nil {
 		return err
@@ -404,12 +403,10 @@ func restore(dir string, params []models.NamedParam, ad *adam.Adam, st *trainerS
 		if !ok1 || !ok2 {
 			continue // the parameter had not been updated yet
 		}
-		zeros := func() mat.Matrix { return mat.NewDense[float32](mat.WithShape(p.Shape...)) }
-		p.Param.State = &adam.State{
-			V:    mat.NewDense[float32](mat.WithShape(p.Shape...), mat.WithBacking(append([]float32(nil), m1.Data...))),
-			M:    mat.NewDense[float32](mat.WithShape(p.Shape...), mat.WithBacking(append([]float32(nil), m2.Data...))),
-			Buf1: zeros(), Buf2: zeros(), Buf3: zeros(),
+		if n := len(p.Data()); len(m1.Data) != n || len(m2.Data) != n {
+			return fmt.Errorf("%s: optimizer state of %s has %d and %d values, the parameter %d", dir, p.Name, len(m1.Data), len(m2.Data), n)
 		}
+		p.Param.State = &adamState{m1: append([]float32(nil), m1.Data...), m2: append([]float32(nil), m2.Data...)}
 	}
 	meta := ck.OptimizerMeta
 	atoi := func(k string) (int, error) {
