@@ -146,6 +146,9 @@ type kernel struct {
 // minTaskFlops is the least work worth a goroutine of its own.
 const minTaskFlops = 1 << 19
 
+// smallFlops is the size under which a product gets one task per thread.
+const smallFlops = 1 << 25
+
 // workspace holds one worker's packed blocks, 64-byte aligned.
 type workspace struct {
 	a, b, tile []float32
@@ -176,7 +179,15 @@ func (kn *kernel) run(threads int, p *problem) {
 	flops := 2 * float64(p.m) * float64(p.n) * float64(p.k)
 	target := 1
 	if threads > 1 {
-		target = max(1, min(3*threads, int(flops/minTaskFlops)))
+		// Three tasks per thread balance the load of large products; a
+		// small one gets one task per thread, as each task packs its own
+		// copy of the operand it does not split (six copies of a gate's
+		// weights cost more than the imbalance of two tasks).
+		per := 3
+		if flops < smallFlops {
+			per = 1
+		}
+		target = max(1, min(per*threads, int(flops/minTaskFlops)))
 	}
 	for rowTasks*colTasks < target {
 		h := roundUp(ceilDiv(p.m, rowTasks), kn.mr)
@@ -208,28 +219,36 @@ func (kn *kernel) run(threads int, p *problem) {
 		kn.pool.Put(ws)
 		return
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
+	// Tasks are claimed from a counter; the caller works too and waits only
+	// for tasks a worker has claimed. A worker that starts late (waking a
+	// goroutine costs microseconds, a small product's whole task) finds
+	// nothing left and leaves without being waited for.
+	var next, done atomic.Int64
+	finished := make(chan struct{})
 	work := func() {
-		ws := kn.workspace()
+		var ws *workspace
 		for {
 			t := int(next.Add(1)) - 1
 			if t >= tasks {
 				break
 			}
+			if ws == nil {
+				ws = kn.workspace()
+			}
 			do(ws, t)
+			if int(done.Add(1)) == tasks {
+				close(finished)
+			}
 		}
-		kn.pool.Put(ws)
+		if ws != nil {
+			kn.pool.Put(ws)
+		}
 	}
-	wg.Add(workers - 1)
 	for range workers - 1 {
-		go func() {
-			defer wg.Done()
-			work()
-		}()
+		go work()
 	}
 	work()
-	wg.Wait()
+	<-finished
 }
 
 // task computes C[i0:i1, j0:j1] (i1-i0 <= mc): for each k block, pack the
