@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -53,6 +54,10 @@ func (m *Matrix) NormalizeRows() {
 	}
 }
 
+// minQueriesPerWorker is the number of queries per worker from which
+// SearchDense splits the queries among its workers instead of the documents.
+const minQueriesPerWorker = 32
+
 // DenseConfig sizes the blocks of SearchDense. Zero values mean defaults.
 type DenseConfig struct {
 	QueryBlock int // queries per GEMM block (default 256)
@@ -96,50 +101,67 @@ func SearchDense(ctx context.Context, docs, queries *Matrix, k int, allow []bool
 	}
 	cfg = cfg.withDefaults()
 	nq := queries.Rows
-	workers := min(cfg.Workers, max(1, (docs.Rows+cfg.RowBlock-1)/cfg.RowBlock))
-	// Split document rows into one contiguous range per worker.
-	per := (docs.Rows + workers - 1) / workers
-	partial := make([][]TopK, workers)
+	// Each worker owns a range of queries and a range of document rows.
+	// With many queries the queries are split: every query keeps one top-k
+	// over all documents (keeping k of n costs about k·(1 + ln(n/k))
+	// insertions, so two halves of the documents cost two thirds more).
+	// With few queries the documents are split, and the workers share each
+	// query's k-th best score.
+	type span struct{ q0, q1, r0, r1 int }
+	workers := cfg.Workers
+	var spans []span
+	if nq >= minQueriesPerWorker*workers {
+		per := (nq + workers - 1) / workers
+		for w := 0; w < workers; w++ {
+			spans = append(spans, span{w * per, min((w+1)*per, nq), 0, docs.Rows})
+		}
+	} else {
+		workers = min(workers, max(1, (docs.Rows+cfg.RowBlock-1)/cfg.RowBlock))
+		per := (docs.Rows + workers - 1) / workers
+		for w := 0; w < workers; w++ {
+			spans = append(spans, span{0, nq, w * per, min((w+1)*per, docs.Rows)})
+		}
+	}
+	tops := make([]denseTop, nq*len(spans)) // tops[w*nq+q]: worker w's for query q
+	for i := range tops {
+		tops[i].reset(k)
+	}
 	// floors[q] is the best k-th score any worker holds for query q: no
 	// hit below it can be among the k best, so every worker drops such
 	// hits (the kept set, and so the result, does not depend on timing).
 	floors := make([]floor, nq)
-	errs := make([]error, workers)
+	errs := make([]error, len(spans))
 	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		lo, hi := w*per, min((w+1)*per, docs.Rows)
-		tops := make([]TopK, nq)
-		for i := range tops {
-			tops[i].Reset(k)
-		}
-		partial[w] = tops
-		if lo >= hi {
+	for w, sp := range spans {
+		if sp.q0 >= sp.q1 || sp.r0 >= sp.r1 {
 			continue
 		}
 		wg.Add(1)
-		go func(w, lo, hi int) {
+		go func(w int, sp span) {
 			defer wg.Done()
-			scores := make([]float32, min(cfg.QueryBlock, nq)*cfg.RowBlock)
+			qb := min(cfg.QueryBlock, sp.q1-sp.q0)
+			scores := make([]float32, qb*cfg.RowBlock)
 			one := gemm.Config{Threads: 1}
 			dim := docs.Dim
-			for r0 := lo; r0 < hi; r0 += cfg.RowBlock {
-				r1 := min(r0+cfg.RowBlock, hi)
-				for q0 := 0; q0 < nq; q0 += cfg.QueryBlock {
+			for r0 := sp.r0; r0 < sp.r1; r0 += cfg.RowBlock {
+				r1 := min(r0+cfg.RowBlock, sp.r1)
+				for q0 := sp.q0; q0 < sp.q1; q0 += qb {
 					if ctx.Err() != nil {
 						errs[w] = ctx.Err()
 						return
 					}
-					q1 := min(q0+cfg.QueryBlock, nq)
+					q1 := min(q0+qb, sp.q1)
 					nr := r1 - r0
 					// scores[q, r] = queries[q0+q] · docs[r0+r].
 					one.Sgemm(gemm.NoTrans, gemm.Trans, q1-q0, nr, dim, 1,
 						queries.Data[q0*dim:q1*dim], dim, docs.Data[r0*dim:r1*dim], dim, 0, scores, nr)
 					for qi := 0; qi < q1-q0; qi++ {
-						floors[q0+qi].raise(collect(&partial[w][q0+qi], scores[qi*nr:(qi+1)*nr], r0, allow, floors[q0+qi].get()))
+						q := q0 + qi
+						floors[q].raise(collect(&tops[w*nq+q], scores[qi*nr:(qi+1)*nr], r0, allow, floors[q].get()))
 					}
 				}
 			}
-		}(w, lo, hi)
+		}(w, sp)
 	}
 	wg.Wait()
 	for _, err := range errs {
@@ -148,15 +170,15 @@ func SearchDense(ctx context.Context, docs, queries *Matrix, k int, allow []bool
 		}
 	}
 	out := make([][]Hit, nq)
-	var merged TopK
+	var merged denseTop
 	for qi := 0; qi < nq; qi++ {
-		merged.Reset(k)
-		for w := range partial {
-			for _, h := range partial[w][qi].heap {
-				merged.Push(h)
+		merged.reset(k)
+		for w := range spans {
+			for _, key := range tops[w*nq+qi].h {
+				merged.push(key)
 			}
 		}
-		out[qi] = merged.Sorted(nil)
+		out[qi] = merged.sorted()
 	}
 	return out, nil
 }
@@ -164,15 +186,15 @@ func SearchDense(ctx context.Context, docs, queries *Matrix, k int, allow []bool
 // collect offers row[j] as the hit of document r0+j to top, for the
 // documents allow admits and scoring at least min (another worker's k-th
 // best). Once top is full only scores at least its worst one can enter, so
-// most are rejected by one comparison. It returns top's k-th best score,
-// or -Inf while top holds fewer than k hits.
-func collect(top *TopK, row []float32, r0 int, allow []bool, min float32) float32 {
+// most are rejected by one comparison (eight at a time). It returns top's
+// k-th best score, or -Inf while top holds fewer than k hits.
+func collect(top *denseTop, row []float32, r0 int, allow []bool, min float32) float32 {
 	if top.k <= 0 {
 		return float32(math.Inf(-1))
 	}
 	thr := min
-	if len(top.heap) == top.k {
-		thr = max(thr, top.heap[0].Score)
+	if top.full() {
+		thr = max(thr, top.worst())
 	}
 	for j := 0; j < len(row); j++ {
 		j += scanGE(row[j:], thr)
@@ -182,15 +204,110 @@ func collect(top *TopK, row []float32, r0 int, allow []bool, min float32) float3
 		if allow != nil && !allow[r0+j] {
 			continue
 		}
-		top.Push(Hit{ID: uint32(r0 + j), Score: row[j]})
-		if len(top.heap) == top.k {
-			thr = max(min, top.heap[0].Score)
+		top.push(hitKey(row[j], uint32(r0+j)))
+		if top.full() {
+			thr = max(min, top.worst())
 		}
 	}
-	if len(top.heap) < top.k {
+	if !top.full() {
 		return float32(math.Inf(-1))
 	}
-	return top.heap[0].Score
+	return top.worst()
+}
+
+// denseTop keeps the k best hits of SearchDense as a min-heap of hitKeys:
+// one integer comparison orders two hits (TopK's order: the higher score,
+// then the lower id), and the sift picks the worse child without a branch,
+// where TopK's float-then-id comparisons mispredicted at every level (the
+// heap cost more than the GEMM with k = 100).
+type denseTop struct {
+	k int
+	h []uint64
+}
+
+// hitKey packs a hit so that a larger key is a better hit: the score's bits
+// mapped to unsigned order (−0 as +0) above the complement of the id.
+func hitKey(score float32, id uint32) uint64 {
+	if score == 0 {
+		score = 0 // −0 ties with +0, as in TopK
+	}
+	return uint64(key(score))<<32 | uint64(^id)
+}
+
+// uint64Key is a hitKey; hit unpacks it.
+type uint64Key uint64
+
+func (k uint64Key) hit() Hit { return Hit{ID: ^uint32(k), Score: unkey(uint32(k >> 32))} }
+
+func (t *denseTop) reset(k int) {
+	t.k = k
+	if cap(t.h) < k {
+		t.h = make([]uint64, 0, k)
+	}
+	t.h = t.h[:0]
+}
+
+func (t *denseTop) full() bool { return len(t.h) == t.k }
+
+// worst is the score of the worst kept hit; the heap is not empty.
+func (t *denseTop) worst() float32 { return unkey(uint32(t.h[0] >> 32)) }
+
+func (t *denseTop) push(x uint64) {
+	if t.k <= 0 {
+		return
+	}
+	h := t.h
+	if len(h) < t.k {
+		h = append(h, x)
+		i := len(h) - 1
+		for i > 0 {
+			p := (i - 1) / 2
+			if h[p] <= x {
+				break
+			}
+			h[i] = h[p]
+			i = p
+		}
+		h[i] = x
+		t.h = h
+		return
+	}
+	if x <= h[0] {
+		return
+	}
+	n, i := len(h), 0
+	for {
+		l := 2*i + 1
+		r := l + 1
+		if r >= n {
+			if l < n && h[l] < x {
+				h[i] = h[l]
+				i = l
+			}
+			break
+		}
+		c, hc := l, h[l]
+		if hr := h[r]; hr < hc {
+			c, hc = r, hr
+		}
+		if hc >= x {
+			break
+		}
+		h[i] = hc
+		i = c
+	}
+	h[i] = x
+}
+
+// sorted returns the kept hits best first and empties the collector.
+func (t *denseTop) sorted() []Hit {
+	slices.Sort(t.h)
+	out := make([]Hit, len(t.h))
+	for i, x := range t.h {
+		out[len(t.h)-1-i] = uint64Key(x).hit()
+	}
+	t.h = t.h[:0]
+	return out
 }
 
 // scanGE returns the first index j with !(row[j] < thr) (a NaN score
@@ -226,6 +343,11 @@ func (f *floor) get() float32 {
 	if k == 0 {
 		return float32(math.Inf(-1))
 	}
+	return unkey(k)
+}
+
+// unkey inverts key.
+func unkey(k uint32) float32 {
 	if k&(1<<31) != 0 {
 		return math.Float32frombits(k &^ (1 << 31))
 	}

@@ -78,17 +78,22 @@ func TestSearchDenseMatchesBruteForce(t *testing.T) {
 func TestSearchDenseDeterministic(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 7))
 	docs := randMatrix(r, 3000, 48)
-	qs := randMatrix(r, 50, 48)
-	ref, _ := SearchDense(context.Background(), docs, qs, 20, nil, DenseConfig{Workers: 1, QueryBlock: 64, RowBlock: 1024})
-	for _, cfg := range []DenseConfig{{Workers: 2, QueryBlock: 7, RowBlock: 100}, {Workers: 3, QueryBlock: 50, RowBlock: 3000}} {
-		got, err := SearchDense(context.Background(), docs, qs, 20, nil, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !cmp.Equal(got, ref) {
-			t.Fatalf("config %+v changed the results", cfg)
+	// 50 queries split the documents among 2 or 3 workers; 200 split the
+	// queries.
+	for _, nq := range []int{50, 200} {
+		qs := randMatrix(r, nq, 48)
+		ref, _ := SearchDense(context.Background(), docs, qs, 20, nil, DenseConfig{Workers: 1, QueryBlock: 64, RowBlock: 1024})
+		for _, cfg := range []DenseConfig{{Workers: 2, QueryBlock: 7, RowBlock: 100}, {Workers: 3, QueryBlock: 50, RowBlock: 3000}} {
+			got, err := SearchDense(context.Background(), docs, qs, 20, nil, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !cmp.Equal(got, ref) {
+				t.Fatalf("%d queries: config %+v changed the results", nq, cfg)
+			}
 		}
 	}
+	qs := randMatrix(r, 50, 48)
 	if _, err := SearchDense(context.Background(), docs, randMatrix(r, 2, 47), 5, nil, DenseConfig{}); err == nil {
 		t.Error("dimension mismatch accepted")
 	}
@@ -116,7 +121,7 @@ func TestSearchDenseTies(t *testing.T) {
 	for i := 0; i < docs.Rows; i++ {
 		copy(docs.Row(i), base.Row(r.IntN(base.Rows)))
 	}
-	qs := randMatrix(r, 9, 16)
+	qs := randMatrix(r, 100, 16) // 3 workers split these queries; the first 9 alone split the documents
 	allow := make([]bool, docs.Rows)
 	for i := range allow {
 		allow[i] = i%7 == 0
@@ -124,6 +129,16 @@ func TestSearchDenseTies(t *testing.T) {
 	for _, k := range []int{0, 1, 10, 300, 5000} {
 		for _, mask := range [][]bool{nil, allow} {
 			got, err := SearchDense(context.Background(), docs, qs, k, mask, DenseConfig{QueryBlock: 4, RowBlock: 96, Workers: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			few, err := SearchDense(context.Background(), docs, &Matrix{Rows: 9, Dim: 16, Data: qs.Data[:9*16]}, k, mask, DenseConfig{QueryBlock: 4, RowBlock: 96, Workers: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !cmp.Equal(few, got[:9]) {
+				t.Fatalf("k=%d mask=%v: 9 queries (documents split) differ from the same 9 among 100 (queries split)", k, mask != nil)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -235,4 +250,38 @@ func TestFloorOrder(t *testing.T) {
 			t.Fatalf("after raising %v: %v, want %v", c.raise, got, c.want)
 		}
 	}
+}
+
+// TestHitKeyOrder: hitKey orders hits as Compare does (higher score, then
+// lower id; −0 ties with +0), and hit() gives the hit back.
+func TestHitKeyOrder(t *testing.T) {
+	scores := []float32{float32(math.Inf(-1)), -3.5, -1, float32(math.Copysign(0, -1)), 0, 1e-40, 0.25, 2, float32(math.Inf(1))}
+	var hs []Hit
+	for _, s := range scores {
+		for _, id := range []uint32{0, 1, 7, math.MaxUint32} {
+			hs = append(hs, Hit{ID: id, Score: s})
+		}
+	}
+	for _, a := range hs {
+		for _, b := range hs {
+			want := -Compare(a, b) // Compare < 0: a ranks first, so a's key is larger
+			got := cmpKeys(hitKey(a.Score, a.ID), hitKey(b.Score, b.ID))
+			if got != want {
+				t.Fatalf("%v vs %v: keys compare %d, want %d", a, b, got, want)
+			}
+		}
+		if back := uint64Key(hitKey(a.Score, a.ID)).hit(); back.ID != a.ID || back.Score != a.Score {
+			t.Fatalf("%v came back as %v", a, back)
+		}
+	}
+}
+
+func cmpKeys(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
