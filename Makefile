@@ -64,10 +64,11 @@ TORCH_PYTHON ?= $(shell /usr/bin/python3 -c 'import torch' >/dev/null 2>&1 && ec
 
 ## bench-kernels: the numeric kernels against the machine's OpenBLAS sgemm peak (GEMM, dense top-k, gate step, Qwen3 forward vs ONNX Runtime, LoRA step vs PyTorch when python3-torch is installed)
 bench-kernels: ort
-	$(GO) test -run '^$$' -bench 'Sgemm' -benchtime 2x -count=1 ./internal/gemm/
+	$(GO) test -run '^$$' -bench 'Sgemm' -benchtime 0.2s -count=1 ./internal/gemm/
 	$(GO) test -run '^$$' -bench 'DenseVsGEMMPeak|SearchDenseOneQuery' -count=1 ./data/index/
 	$(GO) test -run '^$$' -bench 'GateTrainStep' -count=1 ./train/
-	$(GO) test -run '^$$' -bench 'Qwen3Forward|LoRAStep|GateStep' -benchtime 3x -count=1 ./models/
+	$(GO) test -run '^$$' -bench 'Qwen3Forward|LoRAStep' -benchtime 3x -count=1 ./models/
+	$(GO) test -run '^$$' -bench 'GateStep' -count=1 ./models/
 	$(GO) test -run '^$$' -bench 'Qwen3Throughput' -benchtime 5x -count=1 ./infer/onnx/
 	$(TORCH_PYTHON) scripts/lora_step_torch.py --tokens 128
 	$(TORCH_PYTHON) scripts/lora_step_torch.py --tokens 256

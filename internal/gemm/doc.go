@@ -28,9 +28,13 @@
 // A task is a block of at most MC rows of C by a range of columns: for each
 // k block it packs its A rows once (they stay in L2), then for each NR-wide
 // column panel packs that panel of B (it stays in L1) and runs the
-// micro-kernel down the rows. Tasks are cut from a grid over C, more of them
-// than threads, and goroutines take them from a shared counter; a call too
-// small to share runs on the calling goroutine.
+// micro-kernel down the rows. Tasks are cut from a grid over C (three per
+// thread for large products; one per thread under 2^25 flops, since every
+// task packs its own copy of the operand it does not split), and goroutines
+// take them from a shared counter. The caller works too and waits only for
+// tasks a worker has claimed: a worker that wakes after the caller took
+// everything leaves unnoticed. A call too small to share runs on the
+// calling goroutine.
 //
 // # Determinism
 //
@@ -42,9 +46,10 @@
 // the thread count nor the scheduling enters that order, and a tile at the
 // edge of C (written through a scratch tile by Go code) gets the same
 // arithmetic as a full one (written by the kernel). Results are therefore
-// bit-identical for any Config.Threads and from run to run on one kernel;
-// different kernels (avx512, avx2, go: the Go one rounds each product, the
-// assembly ones fuse) may differ in the last bits.
+// bit-identical for any Config.Threads and from run to run on one kernel.
+// The two assembly kernels share KC and that order, so they agree bit for
+// bit (TestAssemblyKernelsAgree); the Go kernel rounds each product before
+// adding it and may differ from them in the last bits.
 //
 // # Choosing the kernel
 //

@@ -264,3 +264,36 @@ func TestChoose(t *testing.T) {
 	}()
 	choose("sse9")
 }
+
+// TestAssemblyKernelsAgree: the AVX-512 and AVX2 kernels share KC and the
+// reduction order, so they give the same bits (edge tiles, several k
+// blocks, both transposes, alpha and beta included).
+func TestAssemblyKernelsAgree(t *testing.T) {
+	var asm []*kernel
+	for _, kn := range kernels {
+		if kn.name != "go" {
+			asm = append(asm, kn)
+		}
+	}
+	if len(asm) < 2 {
+		t.Skipf("this CPU runs %d assembly kernel(s)", len(asm))
+	}
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, sh := range [][3]int{{256, 16, 256}, {16, 256, 256}, {256, 256, 16}, {100, 70, 600}, {37, 45, 29}, {13, 33, 513}} {
+		for _, ta := range []Transpose{NoTrans, Trans} {
+			for _, tb := range []Transpose{NoTrans, Trans} {
+				tc := gemmCase{tA: ta, tB: tb, m: sh[0], n: sh[1], k: sh[2], alpha: 0.7, beta: 1.3, padA: 1, padC: 2}
+				seed := r.Uint64()
+				ref := tc.run(t, asm[0], 2, rand.New(rand.NewPCG(seed, 1)))
+				for _, kn := range asm[1:] {
+					got := tc.run(t, kn, 2, rand.New(rand.NewPCG(seed, 1)))
+					for i := range got {
+						if math.Float32bits(got[i]) != math.Float32bits(ref[i]) {
+							t.Fatalf("%s vs %s, %s: C[%d] %g vs %g", kn.name, asm[0].name, tc, i, got[i], ref[i])
+						}
+					}
+				}
+			}
+		}
+	}
+}
