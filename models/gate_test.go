@@ -208,3 +208,42 @@ func TestGateForwardMatchesOp(t *testing.T) {
 		}
 	}
 }
+
+// TestGateScratchReuse: the step buffers a backward returns to the gate's
+// pool give the same outputs and gradients on the next step (same batch,
+// then another batch size, then the first again) as a fresh gate; a second
+// backward of one forward is an error.
+func TestGateScratchReuse(t *testing.T) {
+	ref := newGateCase(t, 9, 7, 6, 5, 4)
+	other := newGateCase(t, 10, 3, 6, 5, 4)
+	g := ref.g // its pool now holds the 7-row buffers of ref's own step
+	for _, c := range []*gateCase{ref, other, ref, ref} {
+		fn := &gateFn{g: g, x: c.x, batch: c.B}
+		out, err := fn.Forward()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c == other {
+			continue // other's weights differ: only its buffers of 3 rows pass through the pool
+		}
+		for i, v := range mat.Data[float32](out) {
+			if v != c.outForward[i] {
+				t.Fatalf("output %d: %v after reuse, %v fresh", i, v, c.outForward[i])
+			}
+		}
+		if err := fn.Backward(grad(append([]float32(nil), c.gy...), c.B, 4)); err != nil {
+			t.Fatal(err)
+		}
+		for pi, p := range g.Params() {
+			for i, v := range mat.Data[float32](p.Param.Grad()) {
+				if v != c.grads[pi][i] {
+					t.Fatalf("%s[%d]: %v after reuse, %v fresh", p.Name, i, v, c.grads[pi][i])
+				}
+			}
+			p.Param.ZeroGrad()
+		}
+		if err := fn.Backward(grad(append([]float32(nil), c.gy...), c.B, 4)); err == nil {
+			t.Fatal("a second backward of one forward was accepted")
+		}
+	}
+}
