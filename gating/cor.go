@@ -146,6 +146,7 @@ type Retrievers struct {
 	Docs       *index.Matrix // normalised document vector of every node
 	Candidates []uint32      // candidate node ids, ascending
 	candMask   []bool
+	pos        []int32 // node id -> its index in Candidates (-1: not a candidate)
 	typeIdx    []int32 // node type id -> textual retriever index (-1)
 	relIdx     []int32 // relation id -> relational retriever index (-1)
 }
@@ -154,9 +155,17 @@ type Retrievers struct {
 func NewRetrievers(g *graphops.Graph, linker *graphops.Linker, docs *index.Matrix, candidates []uint32, cfg Config) (*Retrievers, error) {
 	s := g.Schema()
 	r := &Retrievers{Graph: g, Linker: linker, Docs: docs, Candidates: candidates,
-		candMask: make([]bool, g.NumNodes()), typeIdx: make([]int32, len(s.NodeTypes)), relIdx: make([]int32, len(s.RelationTypes))}
-	for _, c := range candidates {
+		candMask: make([]bool, g.NumNodes()), pos: make([]int32, g.NumNodes()),
+		typeIdx: make([]int32, len(s.NodeTypes)), relIdx: make([]int32, len(s.RelationTypes))}
+	for i := range r.pos {
+		r.pos[i] = -1
+	}
+	for i, c := range candidates {
+		if int(c) >= len(r.pos) || (i > 0 && c <= candidates[i-1]) {
+			return nil, fmt.Errorf("gating: candidate ids must be ascending node ids below %d (at %d: %d)", len(r.pos), i, c)
+		}
 		r.candMask[c] = true
+		r.pos[c] = int32(i)
 	}
 	for i := range r.typeIdx {
 		r.typeIdx[i] = -1
@@ -192,7 +201,7 @@ func (r *Retrievers) Inputs(qvec []float32, text string, poolK int, extra []uint
 	var ids []uint32
 	if poolK <= 0 {
 		for _, v := range r.Candidates {
-			if !qs.isTopic[v] {
+			if !qs.topic(v) {
 				ids = append(ids, v)
 			}
 		}
@@ -201,7 +210,7 @@ func (r *Retrievers) Inputs(qvec []float32, text string, poolK int, extra []uint
 		// Textual retrievers: top poolK per node type.
 		byType := map[int32][]index.Hit{}
 		for i, v := range r.Candidates {
-			if ti := r.typeIdx[r.Graph.Type(v)]; ti >= 0 && !qs.isTopic[v] {
+			if ti := r.typeIdx[r.Graph.Type(v)]; ti >= 0 && !qs.topic(v) {
 				byType[ti] = append(byType[ti], index.Hit{ID: v, Score: qs.cos[i]})
 			}
 		}
@@ -223,7 +232,7 @@ func (r *Retrievers) Inputs(qvec []float32, text string, poolK int, extra []uint
 			}
 		}
 		for _, v := range extra {
-			if r.candMask[v] && !qs.isTopic[v] {
+			if r.candMask[v] && !qs.topic(v) {
 				set[v] = true
 			}
 		}
@@ -237,39 +246,61 @@ func (r *Retrievers) Inputs(qvec []float32, text string, poolK int, extra []uint
 
 // queryScope is what every retriever needs of one query: its topic
 // entities, the cosine of every candidate and the relational retrievers
-// reaching each neighbour of the topic entities.
+// reaching each neighbour of the topic entities (reached marks those
+// neighbours, so that the loops over every candidate test a bit instead of
+// looking each one up in rels).
 type queryScope struct {
 	topics  []uint32
-	isTopic map[uint32]bool
-	cos     []float32 // per candidate position
+	topicOf map[uint32]bool // only when there are many topics
+	cos     []float32       // per candidate position
 	rels    map[uint32][]int32
+	reached []uint64 // bit v: rels has v
+}
+
+// topic reports whether v is one of the query's topic entities.
+func (qs *queryScope) topic(v uint32) bool {
+	if qs.topicOf != nil {
+		return qs.topicOf[v]
+	}
+	return slices.Contains(qs.topics, v)
+}
+
+// relsOf returns the relational retrievers reaching v (nil for none).
+func (qs *queryScope) relsOf(v uint32) []int32 {
+	if qs.reached[v>>6]&(1<<(v&63)) == 0 {
+		return nil
+	}
+	return qs.rels[v]
 }
 
 func (r *Retrievers) prepare(qvec []float32, text string) *queryScope {
-	qs := &queryScope{topics: r.Linker.TopicEntities(text), isTopic: map[uint32]bool{}, rels: map[uint32][]int32{}}
-	for _, t := range qs.topics {
-		qs.isTopic[t] = true
+	qs := &queryScope{topics: r.Linker.TopicEntities(text), rels: map[uint32][]int32{},
+		reached: make([]uint64, (len(r.pos)+63)/64)}
+	if len(qs.topics) > 16 {
+		qs.topicOf = map[uint32]bool{}
+		for _, t := range qs.topics {
+			qs.topicOf[t] = true
+		}
 	}
 	qs.cos = index.ScoreRows(r.Docs, qvec, r.Candidates)
 	for _, u := range qs.topics {
 		nb, rl := r.Graph.Neighbors(u)
 		for i, v := range nb {
 			ri := r.relIdx[rl[i]]
-			if ri < 0 || !r.candMask[v] || qs.isTopic[v] {
+			if ri < 0 || !r.candMask[v] || qs.topic(v) {
 				continue
 			}
 			if !slices.Contains(qs.rels[v], ri) {
 				qs.rels[v] = append(qs.rels[v], ri)
+				qs.reached[v>>6] |= 1 << (v & 63)
 			}
 		}
 	}
 	return qs
 }
 
-func (r *Retrievers) cosOf(cos []float32, v uint32) float32 {
-	i, _ := slices.BinarySearch(r.Candidates, v)
-	return cos[i]
-}
+// cosOf returns the query's cosine with candidate v.
+func (r *Retrievers) cosOf(cos []float32, v uint32) float32 { return cos[r.pos[v]] }
 
 // candidates builds the retriever inputs of the given ids (ascending).
 func (r *Retrievers) candidates(ids []uint32, qs *queryScope) *Candidates {
@@ -277,7 +308,7 @@ func (r *Retrievers) candidates(ids []uint32, qs *queryScope) *Candidates {
 	for i, v := range ids {
 		c.Type[i] = r.typeIdx[r.Graph.Type(v)]
 		c.Cos[i] = r.cosOf(qs.cos, v)
-		rs := qs.rels[v]
+		rs := qs.relsOf(v)
 		slices.Sort(rs)
 		c.Rel = append(c.Rel, rs...)
 		c.RelOff[i+1] = int32(len(c.Rel))
@@ -285,12 +316,18 @@ func (r *Retrievers) candidates(ids []uint32, qs *queryScope) *Candidates {
 	return c
 }
 
+// topK returns the k best of hs in ranking order (index.Compare), keeping
+// them in a heap rather than sorting all of hs.
 func topK(hs []index.Hit, k int) []index.Hit {
-	index.Sort(hs)
-	if len(hs) > k {
-		hs = hs[:k]
+	if len(hs) <= k {
+		index.Sort(hs)
+		return hs
 	}
-	return hs
+	t := index.NewTopK(k)
+	for _, h := range hs {
+		t.Push(h)
+	}
+	return t.Sorted(nil)
 }
 
 // gateOutputs returns the three gates' outputs for one query vector (nil

@@ -42,7 +42,7 @@ func (r *Retrievers) FullInputs(qvec []float32, text string, gold []uint32) *Los
 	qs := r.prepare(qvec, text)
 	isGold := map[uint32]bool{}
 	for _, v := range gold {
-		if r.candMask[v] && !qs.isTopic[v] {
+		if r.candMask[v] && !qs.topic(v) {
 			isGold[v] = true
 		}
 	}
@@ -71,7 +71,7 @@ func (r *Retrievers) FullInputs(qvec []float32, text string, gold []uint32) *Los
 	}
 	in.RestSq = make([]float64, nt)
 	for i, v := range r.Candidates {
-		if qs.isTopic[v] {
+		if qs.topic(v) {
 			continue
 		}
 		in.N++
@@ -79,7 +79,7 @@ func (r *Retrievers) FullInputs(qvec []float32, text string, gold []uint32) *Los
 		if ti < 0 || isGold[v] {
 			continue
 		}
-		if _, ok := qs.rels[v]; ok {
+		if qs.relsOf(v) != nil {
 			continue
 		}
 		c := float64(qs.cos[i])
