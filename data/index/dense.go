@@ -186,18 +186,33 @@ func SearchDense(ctx context.Context, docs, queries *Matrix, k int, allow []bool
 // collect offers row[j] as the hit of document r0+j to top, for the
 // documents allow admits and scoring at least min (another worker's k-th
 // best). Once top is full only scores at least its worst one can enter, so
-// most are rejected by one comparison (eight at a time). It returns top's
-// k-th best score, or -Inf while top holds fewer than k hits.
+// most are rejected by one comparison (eight at a time). A worker offers
+// its documents in ascending id order, so a score equal to the worst kept
+// one loses its tie and needs no offer: the scan asks for strictly more
+// (which matters where many documents score the same, e.g. the zero
+// vectors of a field most nodes lack). It returns top's k-th best score,
+// or -Inf while top holds fewer than k hits.
 func collect(top *denseTop, row []float32, r0 int, allow []bool, min float32) float32 {
 	if top.k <= 0 {
 		return float32(math.Inf(-1))
 	}
-	thr := min
-	if top.full() {
-		thr = max(thr, top.worst())
+	// threshold: scores must be >= thr, or > thr when strict.
+	threshold := func() (float32, bool) {
+		if !top.full() {
+			return min, false
+		}
+		if w := top.worst(); w >= min {
+			return w, true
+		}
+		return min, false
 	}
+	thr, strict := threshold()
 	for j := 0; j < len(row); j++ {
-		j += scanGE(row[j:], thr)
+		if strict {
+			j += scanGT(row[j:], thr)
+		} else {
+			j += scanGE(row[j:], thr)
+		}
 		if j == len(row) {
 			break
 		}
@@ -205,9 +220,7 @@ func collect(top *denseTop, row []float32, r0 int, allow []bool, min float32) fl
 			continue
 		}
 		top.push(hitKey(row[j], uint32(r0+j)))
-		if top.full() {
-			thr = max(min, top.worst())
-		}
+		thr, strict = threshold()
 	}
 	if !top.full() {
 		return float32(math.Inf(-1))
@@ -319,6 +332,21 @@ func scanGE(row []float32, thr float32) int {
 	}
 	for j = n8; j < len(row); j++ {
 		if !(row[j] < thr) {
+			return j
+		}
+	}
+	return len(row)
+}
+
+// scanGT returns the first index j with !(row[j] <= thr) (a NaN score
+// counts), or len(row).
+func scanGT(row []float32, thr float32) int {
+	j, n8 := scanGTVec(row, thr)
+	if j < n8 {
+		return j
+	}
+	for j = n8; j < len(row); j++ {
+		if !(row[j] <= thr) {
 			return j
 		}
 	}

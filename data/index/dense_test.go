@@ -234,6 +234,30 @@ func TestScanGE(t *testing.T) {
 	}
 }
 
+// TestScanGT: the first index whose score is above the threshold (NaN
+// counts); scores equal to it are passed over.
+func TestScanGT(t *testing.T) {
+	nan := float32(math.NaN())
+	for n := 0; n <= 35; n++ {
+		for at := -1; at < n; at++ {
+			row := make([]float32, n)
+			for i := range row {
+				row[i] = -float32(i % 2) // 0 (equal) or -1 (below)
+			}
+			for _, v := range []float32{1e-30, 7, nan} {
+				want := n
+				if at >= 0 {
+					row[at] = v
+					want = at
+				}
+				if got := scanGT(row, 0); got != want {
+					t.Fatalf("n %d, %v at %d: scanGT %d, want %d", n, v, at, got, want)
+				}
+			}
+		}
+	}
+}
+
 // TestFloorOrder: a floor only rises, and reads back the largest score
 // raised, negative, zero and infinite scores included.
 func TestFloorOrder(t *testing.T) {
