@@ -339,18 +339,11 @@ func scanGE(row []float32, thr float32) int {
 }
 
 // scanGT returns the first index j with !(row[j] <= thr) (a NaN score
-// counts), or len(row).
+// counts), or len(row): scanGE from the next float32 above thr, the same
+// test for any finite thr (at thr = +Inf it also stops at +Inf scores,
+// which the heap's key comparison then rejects).
 func scanGT(row []float32, thr float32) int {
-	j, n8 := scanGTVec(row, thr)
-	if j < n8 {
-		return j
-	}
-	for j = n8; j < len(row); j++ {
-		if !(row[j] <= thr) {
-			return j
-		}
-	}
-	return len(row)
+	return scanGE(row, math.Nextafter32(thr, float32(math.Inf(1))))
 }
 
 // floor is a float32 that only rises, shared by SearchDense's workers: the

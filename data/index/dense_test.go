@@ -234,25 +234,28 @@ func TestScanGE(t *testing.T) {
 	}
 }
 
-// TestScanGT: the first index whose score is above the threshold (NaN
-// counts); scores equal to it are passed over.
+// TestScanGT: scanGT against the plain loop on rows full of ties with
+// the threshold, at every length around the 8-wide steps, thresholds of
+// both signs, zero and subnormal included.
 func TestScanGT(t *testing.T) {
-	nan := float32(math.NaN())
+	r := rand.New(rand.NewPCG(3, 3))
+	vals := []float32{-2, -1, float32(math.Copysign(0, -1)), 0, math.SmallestNonzeroFloat32, 0.5, 1, float32(math.NaN())}
 	for n := 0; n <= 35; n++ {
-		for at := -1; at < n; at++ {
+		for range 20 {
 			row := make([]float32, n)
 			for i := range row {
-				row[i] = -float32(i % 2) // 0 (equal) or -1 (below)
+				row[i] = vals[r.IntN(len(vals))]
 			}
-			for _, v := range []float32{1e-30, 7, nan} {
-				want := n
-				if at >= 0 {
-					row[at] = v
-					want = at
+			thr := vals[r.IntN(len(vals)-1)]
+			want := n
+			for j, v := range row {
+				if !(v <= thr) {
+					want = j
+					break
 				}
-				if got := scanGT(row, 0); got != want {
-					t.Fatalf("n %d, %v at %d: scanGT %d, want %d", n, v, at, got, want)
-				}
+			}
+			if got := scanGT(row, thr); got != want {
+				t.Fatalf("%v above %v: scanGT %d, want %d", row, thr, got, want)
 			}
 		}
 	}

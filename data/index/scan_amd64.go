@@ -7,9 +7,6 @@ import "golang.org/x/sys/cpu"
 //go:noescape
 func scanGEAVX2(row *float32, n int, thr float32) int
 
-//go:noescape
-func scanGTAVX2(row *float32, n int, thr float32) int
-
 var hasScanAVX2 = cpu.X86.HasAVX2
 
 // scanGEVec is scanGE over the first len(row) &^ 7 values with AVX2: the
@@ -20,13 +17,4 @@ func scanGEVec(row []float32, thr float32) (j, n8 int) {
 		return 0, 0
 	}
 	return scanGEAVX2(&row[0], n8, thr), n8
-}
-
-// scanGTVec is scanGT's vector part, as scanGEVec.
-func scanGTVec(row []float32, thr float32) (j, n8 int) {
-	n8 = len(row) &^ 7
-	if !hasScanAVX2 || n8 == 0 {
-		return 0, 0
-	}
-	return scanGTAVX2(&row[0], n8, thr), n8
 }

@@ -29,31 +29,3 @@ notfound:
 	MOVQ CX, ret+24(FP)
 	VZEROUPPER
 	RET
-
-// func scanGTAVX2(row *float32, n int, thr float32) int
-// The first j < n (n a multiple of 8) with !(row[j] <= thr), or n.
-TEXT ·scanGTAVX2(SB), NOSPLIT, $0-32
-	MOVQ row+0(FP), SI
-	MOVQ n+8(FP), CX
-	VBROADCASTSS thr+16(FP), Y15
-	XORQ AX, AX
-gtloop:
-	CMPQ AX, CX
-	JGE gtnotfound
-	VMOVUPS (SI)(AX*4), Y0
-	VCMPPS $6, Y15, Y0, Y1
-	VMOVMSKPS Y1, DX
-	TESTL DX, DX
-	JNZ gtfound
-	ADDQ $8, AX
-	JMP gtloop
-gtfound:
-	BSFL DX, DX
-	ADDQ DX, AX
-	MOVQ AX, ret+24(FP)
-	VZEROUPPER
-	RET
-gtnotfound:
-	MOVQ CX, ret+24(FP)
-	VZEROUPPER
-	RET
