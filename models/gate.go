@@ -1,16 +1,17 @@
 package models
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"sync"
 
 	"github.com/nlpodyssey/spago/ag"
 	"github.com/nlpodyssey/spago/mat"
 
 	"github.com/strata-retrieval/strata/internal/gemm"
+	"github.com/strata-retrieval/strata/internal/parallel"
 	"github.com/strata-retrieval/strata/internal/vec"
 )
 
@@ -75,26 +76,19 @@ func (g *Gate) forward(x []float32, batch int, h, p []float32) {
 }
 
 // softmaxRows applies softmaxInPlace to each row of p [rows, cols]; large
-// batches split the rows over two goroutines (each row's values do not
-// depend on the split).
+// batches split the rows in two halves run by internal/parallel (each
+// row's values do not depend on the split).
 func softmaxRows(p []float32, rows, cols int) {
 	rowsOf := func(lo, hi int) {
 		for b := lo; b < hi; b++ {
 			softmaxInPlace(p[b*cols : (b+1)*cols])
 		}
 	}
-	if rows*cols < 2048 || runtime.GOMAXPROCS(0) < 2 {
+	if rows*cols < 2048 {
 		rowsOf(0, rows)
 		return
 	}
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		rowsOf(rows/2, rows)
-	}()
-	rowsOf(0, rows/2)
-	wg.Wait()
+	_ = parallel.Chunks(context.Background(), rows, (rows+1)/2, 0, rowsOf)
 }
 
 // Forward returns the gate's softmax outputs for x [batch, In], row-major.

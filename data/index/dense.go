@@ -82,10 +82,11 @@ func (c DenseConfig) withDefaults() DenseConfig {
 // largest dot product, best first, ties broken by ascending row id (exact
 // search). When allow is not nil only rows r with allow[r] are considered.
 // Scores are computed block by block with float32 GEMM (internal/gemm, one
-// thread per worker): each worker owns a range of document rows, scores a
-// block of rows against every block of queries while the rows are in
-// cache, and keeps per-query top-k collectors that are merged at the end,
-// so results do not depend on scheduling.
+// thread per worker): each worker owns a range of queries (when there are
+// at least minQueriesPerWorker per worker) or a range of document rows,
+// scores a block of rows against its blocks of queries while the rows are
+// in cache, and keeps per-query top-k collectors that are merged at the
+// end, so results do not depend on scheduling.
 func SearchDense(ctx context.Context, docs, queries *Matrix, k int, allow []bool, cfg DenseConfig) ([][]Hit, error) {
 	if docs.Dim != queries.Dim {
 		return nil, fmt.Errorf("index: document dim %d, query dim %d", docs.Dim, queries.Dim)
@@ -252,11 +253,11 @@ type uint64Key uint64
 
 func (k uint64Key) hit() Hit { return Hit{ID: ^uint32(k), Score: unkey(uint32(k >> 32))} }
 
+// reset empties the collector for the k best hits; the heap is allocated
+// at the first offer (a worker splitting the queries never offers the
+// others' queries a hit).
 func (t *denseTop) reset(k int) {
 	t.k = k
-	if cap(t.h) < k {
-		t.h = make([]uint64, 0, k)
-	}
 	t.h = t.h[:0]
 }
 
@@ -271,6 +272,9 @@ func (t *denseTop) push(x uint64) {
 	}
 	h := t.h
 	if len(h) < t.k {
+		if h == nil {
+			h = make([]uint64, 0, min(t.k, 1024))
+		}
 		h = append(h, x)
 		i := len(h) - 1
 		for i > 0 {
