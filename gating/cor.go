@@ -145,17 +145,16 @@ type Retrievers struct {
 	Linker     *graphops.Linker
 	Docs       *index.Matrix // normalised document vector of every node
 	Candidates []uint32      // candidate node ids, ascending
-	candMask   []bool
-	pos        []int32 // node id -> its index in Candidates (-1: not a candidate)
-	typeIdx    []int32 // node type id -> textual retriever index (-1)
-	relIdx     []int32 // relation id -> relational retriever index (-1)
+	pos        []int32       // node id -> its index in Candidates (-1: not a candidate)
+	typeIdx    []int32       // node type id -> textual retriever index (-1)
+	relIdx     []int32       // relation id -> relational retriever index (-1)
 }
 
 // NewRetrievers binds the retrievers of cfg to a graph.
 func NewRetrievers(g *graphops.Graph, linker *graphops.Linker, docs *index.Matrix, candidates []uint32, cfg Config) (*Retrievers, error) {
 	s := g.Schema()
 	r := &Retrievers{Graph: g, Linker: linker, Docs: docs, Candidates: candidates,
-		candMask: make([]bool, g.NumNodes()), pos: make([]int32, g.NumNodes()),
+		pos:     make([]int32, g.NumNodes()),
 		typeIdx: make([]int32, len(s.NodeTypes)), relIdx: make([]int32, len(s.RelationTypes))}
 	for i := range r.pos {
 		r.pos[i] = -1
@@ -164,7 +163,6 @@ func NewRetrievers(g *graphops.Graph, linker *graphops.Linker, docs *index.Matri
 		if int(c) >= len(r.pos) || (i > 0 && c <= candidates[i-1]) {
 			return nil, fmt.Errorf("gating: candidate ids must be ascending node ids below %d (at %d: %d)", len(r.pos), i, c)
 		}
-		r.candMask[c] = true
 		r.pos[c] = int32(i)
 	}
 	for i := range r.typeIdx {
@@ -232,7 +230,7 @@ func (r *Retrievers) Inputs(qvec []float32, text string, poolK int, extra []uint
 			}
 		}
 		for _, v := range extra {
-			if r.candMask[v] && !qs.topic(v) {
+			if r.isCandidate(v) && !qs.topic(v) {
 				set[v] = true
 			}
 		}
@@ -287,7 +285,7 @@ func (r *Retrievers) prepare(qvec []float32, text string) *queryScope {
 		nb, rl := r.Graph.Neighbors(u)
 		for i, v := range nb {
 			ri := r.relIdx[rl[i]]
-			if ri < 0 || !r.candMask[v] || qs.topic(v) {
+			if ri < 0 || !r.isCandidate(v) || qs.topic(v) {
 				continue
 			}
 			if !slices.Contains(qs.rels[v], ri) {
@@ -298,6 +296,9 @@ func (r *Retrievers) prepare(qvec []float32, text string) *queryScope {
 	}
 	return qs
 }
+
+// isCandidate reports whether node v is one of the candidates.
+func (r *Retrievers) isCandidate(v uint32) bool { return int(v) < len(r.pos) && r.pos[v] >= 0 }
 
 // cosOf returns the query's cosine with candidate v.
 func (r *Retrievers) cosOf(cos []float32, v uint32) float32 { return cos[r.pos[v]] }

@@ -42,7 +42,7 @@ func (r *Retrievers) FullInputs(qvec []float32, text string, gold []uint32) *Los
 	qs := r.prepare(qvec, text)
 	isGold := map[uint32]bool{}
 	for _, v := range gold {
-		if r.candMask[v] && !qs.topic(v) {
+		if r.isCandidate(v) && !qs.topic(v) {
 			isGold[v] = true
 		}
 	}
