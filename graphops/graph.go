@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/kelindar/column"
@@ -237,7 +239,12 @@ func (g *Graph) computeTypeBlocks() {
 	}
 }
 
-func typeIndexName(t string) string { return "type=" + t }
+// typeKey is the enum value stored for type t: its index, never the type's
+// own name, which is user data of any length (kelindar/column keeps string
+// lengths in 16 bits, so a type name of 64 KiB or more would panic it).
+func typeKey(t int) string { return "t" + strconv.Itoa(t) }
+
+func typeIndexName(t int) string { return "type=" + typeKey(t) }
 
 // buildAttrs fills the attribute store from the node types: one enum row
 // per node, in id order, with a bitmap index per type. It depends on the
@@ -247,9 +254,9 @@ func (g *Graph) buildAttrs() error {
 	if err := c.CreateColumn("type", column.ForEnum()); err != nil {
 		return err
 	}
-	for _, t := range g.schema.NodeTypes {
-		t := t
-		if err := c.CreateIndex(typeIndexName(t), "type", func(r column.Reader) bool { return r.String() == t }); err != nil {
+	for t := range g.schema.NodeTypes {
+		key := typeKey(t)
+		if err := c.CreateIndex(typeIndexName(t), "type", func(r column.Reader) bool { return r.String() == key }); err != nil {
 			c.Close()
 			return err
 		}
@@ -259,9 +266,9 @@ func (g *Graph) buildAttrs() error {
 		hi := min(lo+chunk, len(g.types))
 		err := c.Query(func(txn *column.Txn) error {
 			for i := lo; i < hi; i++ {
-				name := g.schema.NodeTypes[g.types[i]]
+				key := typeKey(int(g.types[i]))
 				idx, err := txn.Insert(func(r column.Row) error {
-					r.SetEnum("type", name)
+					r.SetEnum("type", key)
 					return nil
 				})
 				if err != nil {
@@ -399,7 +406,7 @@ func (g *Graph) NeighborsOfType(dst []uint32, v uint32, t data.TypeID) []uint32 
 // type's bitmap index.
 func (g *Graph) NodesOfType(t data.TypeID) []uint32 {
 	var out []uint32
-	name := typeIndexName(g.schema.NodeTypes[t])
+	name := typeIndexName(int(t))
 	g.attrs.Query(func(txn *column.Txn) error {
 		return txn.With(name).Range(func(idx uint32) {
 			out = append(out, idx)
@@ -413,7 +420,7 @@ func (g *Graph) NodesOfType(t data.TypeID) []uint32 {
 func (g *Graph) CountOfType(t data.TypeID) int {
 	n := 0
 	g.attrs.Query(func(txn *column.Txn) error {
-		n = txn.With(typeIndexName(g.schema.NodeTypes[t])).Count()
+		n = txn.With(typeIndexName(int(t))).Count()
 		return nil
 	})
 	return n
@@ -434,12 +441,17 @@ func (g *Graph) Field(v uint32, f int) string {
 	return ""
 }
 
-// TypeName returns the stored type name of node v from the enum column.
+// TypeName returns the type name of node v, read through the enum column
+// (which stores the type's key; the name comes from the schema).
 func (g *Graph) TypeName(v uint32) string {
 	var s string
 	g.attrs.QueryAt(v, func(r column.Row) error {
 		s, _ = r.Enum("type")
 		return nil
 	})
-	return s
+	t, err := strconv.Atoi(strings.TrimPrefix(s, "t"))
+	if err != nil || t < 0 || t >= len(g.schema.NodeTypes) {
+		return ""
+	}
+	return g.schema.NodeTypes[t]
 }

@@ -96,8 +96,8 @@ func TestSaveLoad(t *testing.T) {
 // 100 KB text field.
 func longTextSKB() (*data.SKB, string) {
 	long := strings.Repeat("lorem ipsum ", 8_400) // 100,800 bytes
-	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, Name: "long", NodeTypes: []string{"doc", "tag"},
-		RelationTypes: []string{"has"}, CandidateTypes: []string{"doc"}, TextFields: []string{"body"}}}
+	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, Name: "long", NodeTypes: []string{"doc", "tag " + long},
+		RelationTypes: []string{"has " + long}, CandidateTypes: []string{"doc"}, TextFields: []string{"body"}}}
 	s.Nodes = []data.Node{
 		{Type: 0, Name: "first", Fields: []string{"short body"}},
 		{Type: 0, Name: "name " + long, Fields: []string{"x"}},
@@ -109,8 +109,8 @@ func longTextSKB() (*data.SKB, string) {
 	return s, long
 }
 
-// A name or field of 64 KiB or more imports, is searchable, and survives
-// the snapshot byte for byte.
+// A name, field, node type or relation of 64 KiB or more imports, is
+// searchable, and survives the snapshot byte for byte.
 func TestLongTextRoundTrip(t *testing.T) {
 	s, long := longTextSKB()
 	ws, err := Build(context.Background(), s, nil, Config{}, nil)
@@ -136,6 +136,12 @@ func TestLongTextRoundTrip(t *testing.T) {
 		}
 		if w.SKB.Nodes[1].Name != "name "+long || w.SKB.Nodes[2].Fields[0] != "body "+long || w.SKB.Nodes[2].Type != 1 {
 			t.Errorf("node table: %d-byte name, %d-byte field, type %d", len(w.SKB.Nodes[1].Name), len(w.SKB.Nodes[2].Fields[0]), w.SKB.Nodes[2].Type)
+		}
+		if tn := w.Graph.TypeName(2); tn != "tag "+long || w.Graph.TypeName(0) != "doc" {
+			t.Errorf("TypeName(2): %d bytes, want %d", len(tn), len(long)+4)
+		}
+		if n, ids := w.Graph.CountOfType(1), w.Graph.NodesOfType(1); n != 1 || len(ids) != 1 || ids[0] != 2 {
+			t.Errorf("nodes of the long type: count %d, ids %v", n, ids)
 		}
 		if hits := w.SearchDoc("lorem", 1); len(hits) != 1 || hits[0].ID != 1 {
 			t.Errorf("search for the long name: %v", hits)
