@@ -76,7 +76,7 @@ TXT
     echo "### Pruning (per-question subgraph search, real MetaQA, 200 questions per hop count)"
     echo
     echo '```'
-    go test ./infer -run '^$' -bench SimGRAGPruning -benchtime 3x | grep Benchmark
+    go test ./infer/simgrag -run '^$' -bench SimGRAGPruning -benchtime 3x | grep Benchmark
     echo '```'
     cat <<'TXT'
 
