@@ -19,7 +19,7 @@ import (
 // CoRModel adapts a CoR model to the loop.
 type CoRModel struct{ *gating.CoR }
 
-func (m CoRModel) Kind() string { return "cor" }
+func (m CoRModel) Kind() string { return infer.KindCoR }
 
 func (m CoRModel) ConfigJSON() (json.RawMessage, error) { return json.Marshal(m.Cfg) }
 

@@ -27,7 +27,7 @@ func Curves(env *infer.Env, run string, splits []string, log io.Writer) ([]eval.
 	var pts []eval.CurvePoint
 	for _, e := range es {
 		metrics := e.Manifest.Metrics
-		if e.Manifest.Kind == "llm-reranker" {
+		if e.Manifest.Kind == infer.KindLLMReranker {
 			pts = append(pts, eval.CurvePoint{Step: e.Manifest.Step, Checkpoint: e.Name, Split: "val-groups", Best: e.Best,
 				Hit1: metrics["val/group_acc"]})
 			continue

@@ -24,7 +24,7 @@ import (
 // EncoderModel adapts the hashed encoder to the loop.
 type EncoderModel struct{ *models.Encoder }
 
-func (m EncoderModel) Kind() string { return "encoder" }
+func (m EncoderModel) Kind() string { return infer.KindEncoder }
 
 func (m EncoderModel) ConfigJSON() (json.RawMessage, error) { return json.Marshal(m.Config) }
 

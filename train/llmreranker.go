@@ -8,6 +8,7 @@ import (
 
 	"github.com/nlpodyssey/spago/mat"
 
+	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/models"
 	"github.com/strata-retrieval/strata/reranker"
 	"github.com/strata-retrieval/strata/reranker/bpe"
@@ -32,7 +33,7 @@ type LLMRerankerModel struct {
 	Cfg LLMRerankerConfig
 }
 
-func (m LLMRerankerModel) Kind() string                         { return "llm-reranker" }
+func (m LLMRerankerModel) Kind() string                         { return infer.KindLLMReranker }
 func (m LLMRerankerModel) Params() []models.NamedParam          { return m.L.Params() }
 func (m LLMRerankerModel) ConfigJSON() (json.RawMessage, error) { return json.Marshal(m.Cfg) }
 

@@ -19,7 +19,7 @@ import (
 // MFARModel adapts mFAR's field weights to the loop.
 type MFARModel struct{ *mfar.Method }
 
-func (m MFARModel) Kind() string                         { return "mfar" }
+func (m MFARModel) Kind() string                         { return infer.KindMFAR }
 func (m MFARModel) Params() []models.NamedParam          { return m.Method.Params() }
 func (m MFARModel) ConfigJSON() (json.RawMessage, error) { return json.Marshal(m.Cfg) }
 

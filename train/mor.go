@@ -24,7 +24,7 @@ type MoRModel struct {
 	Cfg mor.Config
 }
 
-func (m MoRModel) Kind() string { return "mor" }
+func (m MoRModel) Kind() string { return infer.KindMoR }
 func (m MoRModel) ConfigJSON() (json.RawMessage, error) {
 	c := m.Cfg
 	c.Reranker = m.TrajectoryReranker.Cfg

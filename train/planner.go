@@ -28,9 +28,9 @@ type PlannerModel struct {
 
 func (m PlannerModel) Kind() string {
 	if m.KGQA != nil {
-		return "kgqa"
+		return infer.KindKGQA
 	}
-	return "planner"
+	return infer.KindPlanner
 }
 func (m PlannerModel) Params() []models.NamedParam {
 	ps := m.Gate.Params()

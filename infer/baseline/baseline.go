@@ -41,7 +41,12 @@ func init() {
 	})
 }
 
-var _ infer.FallbackCounter = (*PlanMethod)(nil)
+var (
+	_ infer.Method          = (*BM25Method)(nil)
+	_ infer.Method          = (*DenseMethod)(nil)
+	_ infer.Method          = (*Fused)(nil)
+	_ infer.FallbackCounter = (*PlanMethod)(nil)
+)
 
 // NewBM25 returns BM25 over the whole documents of ws's candidates.
 func NewBM25(ws *workspace.Workspace) *BM25Method { return &BM25Method{ws} }

@@ -160,7 +160,7 @@ func writeWeights(w io.Writer, title string, m map[string]float32) {
 }
 
 // Kind is the checkpoint kind of a CoR model.
-const Kind = "cor"
+const Kind = infer.KindCoR
 
 var (
 	_ infer.Method    = (*Method)(nil)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/eval"
 	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/reranker"
@@ -422,17 +423,11 @@ func (m *Memo) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	return m.remember(q, 0, func() ([]index.Hit, error) { return m.M.Rank(ctx, q) })
 }
 
-// batchRanker is eval.BatchRanker: a method that ranks many queries at
-// once faster than one at a time.
-type batchRanker interface {
-	RankBatch(ctx context.Context, qs []data.Query) ([][]index.Hit, error)
-}
-
 // Prefetch ranks the queries Rank would remember and has not, in batches of
 // 256 when the method ranks batches (mFAR's dense searches become one GEMM
 // per field); otherwise it does nothing and Rank ranks them as they come.
 func (m *Memo) Prefetch(ctx context.Context, qs []data.Query) error {
-	br, ok := m.M.(batchRanker)
+	br, ok := m.M.(eval.BatchRanker)
 	if !ok {
 		return nil
 	}

@@ -80,12 +80,13 @@ func Parts(env *infer.Env, cfg Config) (*Graph, infer.Method, error) {
 }
 
 // Kind is the checkpoint kind of a fitted GRASP stage 2 (and 3).
-const Kind = "grasp"
+const Kind = infer.KindGrasp
 
 var (
 	_ infer.Method    = (*Fused)(nil)
 	_ infer.Method    = (*Graph)(nil)
 	_ infer.Explainer = (*Fused)(nil)
+	_ infer.Reranker  = (*Memo)(nil)
 )
 
 func init() {

@@ -264,7 +264,7 @@ func (e *Explanation) WriteText(out io.Writer, ws *workspace.Workspace) error {
 }
 
 // Kind is the checkpoint kind of a KGQA model.
-const Kind = "kgqa"
+const Kind = infer.KindKGQA
 
 func init() {
 	registry.Register(Kind, func(env *infer.Env, ck *registry.Checkpoint) (infer.Method, error) {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/eval"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/internal/parallel"
 	"github.com/strata-retrieval/strata/models"
@@ -396,11 +397,12 @@ func (m *Method) Weights(text string) ([]FieldWeight, error) {
 }
 
 // Kind is the checkpoint kind of an mFAR model.
-const Kind = "mfar"
+const Kind = infer.KindMFAR
 
 var (
-	_ infer.Method    = (*Method)(nil)
-	_ infer.Explainer = (*Method)(nil)
+	_ infer.Method     = (*Method)(nil)
+	_ infer.Explainer  = (*Method)(nil)
+	_ eval.BatchRanker = (*Method)(nil)
 )
 
 func init() {

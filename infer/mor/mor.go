@@ -295,7 +295,7 @@ func (e *Explanation) WriteText(out io.Writer, ws *workspace.Workspace) error {
 }
 
 // Kind is the checkpoint kind of a MoR reranker.
-const Kind = "mor"
+const Kind = infer.KindMoR
 
 var (
 	_ infer.Reranker  = (*Method)(nil)

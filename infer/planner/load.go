@@ -10,7 +10,7 @@ import (
 )
 
 // Kind is the checkpoint kind of a planner.
-const Kind = "planner"
+const Kind = infer.KindPlanner
 
 func init() {
 	registry.Register(Kind, func(env *infer.Env, ck *registry.Checkpoint) (infer.Method, error) {

@@ -15,6 +15,8 @@ import (
 var (
 	_ infer.FallbackCounter = (*PlannedMethod)(nil)
 	_ infer.FallbackCounter = (*FilePlanned)(nil)
+	_ infer.FallbackCounter = (*TraversalMethod)(nil)
+	_ infer.Method          = (*PlannedTraversal)(nil)
 )
 
 // PlannedMethod runs a method with the plans of a planner: each query's

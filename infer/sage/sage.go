@@ -307,7 +307,10 @@ func init() {
 	}
 }
 
-var _ infer.Method = (*Method)(nil)
+var (
+	_ infer.Method = (*Method)(nil)
+	_ infer.Method = (*Hybrid)(nil)
+)
 
 // NewNamed builds the named SAGE variant: sage and sage-sim seed with
 // sage-hybrid, SAGE's linear fusion (expanding along relations, or along the similarity graph),

@@ -86,7 +86,7 @@ func WriteBundle(out string, p *pipeline.Pipeline, ws *workspace.Workspace) erro
 		if m.DataFingerprint != ws.Fingerprint {
 			return fmt.Errorf("%s was trained on data %s, the workspace is %s", dir, m.DataFingerprint, ws.Fingerprint)
 		}
-		if m.Kind == "cor" {
+		if m.Kind == infer.KindCoR {
 			if meta.Dense, err = denseHash(ws); err != nil {
 				return err
 			}
