@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 
 	"github.com/strata-retrieval/strata/checkpoints"
 	"github.com/strata-retrieval/strata/data"
@@ -84,7 +83,7 @@ func LoadLoRA(base *models.Qwen3, dir string) (*models.LoRA, json.RawMessage, er
 	if err != nil {
 		return nil, nil, err
 	}
-	if ck.Manifest.Kind != "llm-reranker" {
+	if ck.Manifest.Kind != infer.KindLLMReranker {
 		return nil, nil, fmt.Errorf("%s is a %s checkpoint, not llm-reranker adapters", dir, ck.Manifest.Kind)
 	}
 	var mc struct {
@@ -205,6 +204,9 @@ func Load(env *infer.Env, dir string) (*LLMReranker, error) {
 		ser: reranker.SerializeConfig{MaxFieldTokens: spec.FieldTokens, Tokenizer: tok}}, nil
 }
 
+// GRASP's stage 3 and a pipeline's scorer stage rerank a pool through it.
+var _ infer.Reranker = (*LLMReranker)(nil)
+
 func (m *LLMReranker) Name() string { return m.label }
 
 // Score runs the ONNX model on prompts in batches; a cancelled ctx stops
@@ -250,7 +252,7 @@ func (m *LLMReranker) Rank(ctx context.Context, q data.Query) ([]index.Hit, erro
 
 // Rerank scores a pool with the reranker: the probability of "yes" for
 // each candidate serialized as appendix B.6 (fields cut in model tokens),
-// best first (ties keep the pool's order).
+// best first (ties by id, as every ranking: index.Compare).
 func (m *LLMReranker) Rerank(ctx context.Context, q data.Query, pool []index.Hit) ([]index.Hit, error) {
 	seqs := make([][]int, len(pool))
 	for i, h := range pool {
@@ -270,7 +272,7 @@ func (m *LLMReranker) Rerank(ctx context.Context, q data.Query, pool []index.Hit
 	for i, h := range pool {
 		out[i] = index.Hit{ID: h.ID, Score: scores[i]}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	index.Sort(out)
 	return out, nil
 }
 
@@ -289,7 +291,7 @@ func Records(ctx context.Context, ws *workspace.Workspace, m infer.Method, qs []
 		if err != nil {
 			return nil, err
 		}
-		sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
+		index.Sort(hits)
 		ids := make([]uint32, len(hits))
 		for i, h := range hits {
 			ids[i] = h.ID

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops"
 )
 
@@ -392,20 +393,15 @@ func (p *Planner) AnchorGroup(text string, ments []graphops.LinkedMention, ti, p
 // rankedReach orders a candidate's reach by its restriction's BM25
 // (descending, ties by id) and returns it with the scores.
 func rankedReach(reach []uint32, score func(uint32) float32) ([]uint32, []float32) {
-	ids := slices.Clone(reach)
-	sc := make(map[uint32]float32, len(ids))
-	for _, v := range ids {
-		sc[v] = score(v)
+	hs := make([]index.Hit, len(reach))
+	for i, v := range reach {
+		hs[i] = index.Hit{ID: v, Score: score(v)}
 	}
-	slices.SortStableFunc(ids, func(a, b uint32) int {
-		if c := cmp.Compare(sc[b], sc[a]); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
-	})
-	out := make([]float32, len(ids))
-	for i, v := range ids {
-		out[i] = sc[v]
+	index.Sort(hs)
+	ids := make([]uint32, len(hs))
+	out := make([]float32, len(hs))
+	for i, h := range hs {
+		ids[i], out[i] = h.ID, h.Score
 	}
 	return ids, out
 }
