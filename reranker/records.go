@@ -22,6 +22,23 @@ type SerializeConfig struct {
 	Tokenizer *bpe.Tokenizer
 }
 
+// WithTokenizer returns c counting field tokens with the tokenizer.json at
+// path, or, when path is "", Qwen3's (the one make fetches) if it is
+// there. found is false when there is no tokenizer at all: fields are then
+// cut in words.
+func (c SerializeConfig) WithTokenizer(path string) (_ SerializeConfig, found bool, err error) {
+	if path == "" {
+		path, _ = bpe.Qwen3Path()
+	}
+	if path == "" {
+		return c, false, nil
+	}
+	if c.Tokenizer, err = bpe.Load(path); err != nil {
+		return c, false, err
+	}
+	return c, true, nil
+}
+
 // truncate keeps the first n tokens of a field.
 func (c SerializeConfig) truncate(v string, n int) string {
 	if c.Tokenizer != nil {

@@ -1,20 +1,19 @@
 package main
 
 import (
+	"context"
 	"fmt"
-	"github.com/strata-retrieval/strata/infer/llmrerank"
-	"github.com/strata-retrieval/strata/infer/registry"
 	"io"
-	"sort"
 
 	"github.com/spf13/cobra"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/llmrerank"
+	"github.com/strata-retrieval/strata/infer/registry"
 	"github.com/strata-retrieval/strata/internal/atomicfile"
 	"github.com/strata-retrieval/strata/reranker"
-	"github.com/strata-retrieval/strata/reranker/bpe"
 )
 
 func newExportCmd(u *ui) *cobra.Command {
@@ -39,24 +38,7 @@ component, a backslash or a control character are refused.`,
 				return err
 			}
 			defer ws.Close()
-			var plans []data.PlanRecord
-			if ws.Plans != nil {
-				ids := make([]int, 0, len(ws.Plans))
-				for id := range ws.Plans {
-					ids = append(ids, id)
-				}
-				sort.Ints(ids)
-				for _, id := range ids {
-					rec := data.PlanRecord{QID: id, Plan: ws.Plans[id]}
-					if ws.SKB.QA != nil {
-						if q, ok := ws.SKB.QA.ByID(id); ok {
-							rec.Query, rec.AnswerIDs = q.Text, q.Answers
-						}
-					}
-					plans = append(plans, rec)
-				}
-			}
-			if err := data.WriteSKBDir(out, ws.SKB, data.WriteOptions{Compress: compress, Overwrite: force, Plans: plans}); err != nil {
+			if err := data.WriteSKBDir(out, ws.SKB, data.WriteOptions{Compress: compress, Overwrite: force, Plans: ws.PlanRecords()}); err != nil {
 				return err
 			}
 			fmt.Fprintf(u.out, "wrote %s\n", out)
@@ -70,9 +52,14 @@ component, a backslash or a control character are refused.`,
 	return cmd
 }
 
+// rerankerDataOptions are export reranker-data's flags.
+type rerankerDataOptions struct {
+	model, out, split, tokenizer string
+	poolK, hard, fieldTokens     int
+}
+
 func newExportRerankerDataCmd(u *ui) *cobra.Command {
-	var model, out, split, tokenizer string
-	var poolK, hard, fieldTokens int
+	var o rerankerDataOptions
 	cmd := &cobra.Command{
 		Use:   "reranker-data WORKSPACE --model RUNDIR --out FILE.jsonl",
 		Short: "Write listwise reranker training records (GRASP stage 3 data) as JSONL",
@@ -88,51 +75,51 @@ directions). Listwise trainers draw groups of 24 (one positive, 23
 negatives) from these records afresh each step.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if model == "" || out == "" {
+			if o.model == "" || o.out == "" {
 				return fmt.Errorf("--model and --out are required")
 			}
-			ws, err := workspace.Load(args[0])
-			if err != nil {
-				return err
-			}
-			defer ws.Close()
-			m, err := registry.Ranker(infer.NewEnv(cmd.Context(), ws), model)
-			if err != nil {
-				return err
-			}
-			qs, err := ws.SKB.QA.Split(split)
-			if err != nil {
-				return err
-			}
-			u.stage("ranking %d %s queries", len(qs), split)
-			ser := reranker.SerializeConfig{MaxFieldTokens: fieldTokens}
-			if tokenizer == "" {
-				tokenizer, _ = bpe.Qwen3Path()
-			}
-			if tokenizer != "" {
-				if ser.Tokenizer, err = bpe.Load(tokenizer); err != nil {
-					return err
-				}
-			} else {
-				fmt.Fprintf(u.err, "no tokenizer (--tokenizer, or make's Qwen3 tokenizer.json): fields are cut to %d words, not model tokens\n", fieldTokens)
-			}
-			recs, err := llmrerank.Records(cmd.Context(), ws, m, qs, llmrerank.RecordOptions{PoolK: poolK, Hard: hard, Serialize: ser})
-			if err != nil {
-				return err
-			}
-			if err := atomicfile.WriteFile(out, func(w io.Writer) error { return reranker.WriteRecords(w, recs) }); err != nil {
-				return err
-			}
-			fmt.Fprintf(u.out, "wrote %d records to %s\n", len(recs), out)
-			return nil
+			return runExportRerankerData(cmd.Context(), u, args[0], o)
 		},
 	}
-	cmd.Flags().StringVar(&model, "model", "", "stage-2 model: a GRASP run (or any model or method)")
-	cmd.Flags().StringVar(&out, "out", "", "output JSONL file")
-	cmd.Flags().StringVar(&split, "split", data.SplitTrain, "query split")
-	cmd.Flags().IntVar(&poolK, "pool", 100, "stage-2 candidates kept per query")
-	cmd.Flags().IntVar(&hard, "hard", 30, "hard negatives per query")
-	cmd.Flags().IntVar(&fieldTokens, "field-tokens", 300, "model tokens kept per text field (GRASP's max_text_field_tokens: 300 Amazon and Prime, 512 MAG)")
-	cmd.Flags().StringVar(&tokenizer, "tokenizer", "", "the reranker's tokenizer.json (default Qwen3's, fetched by make)")
+	cmd.Flags().StringVar(&o.model, "model", "", "stage-2 model: a GRASP run (or any model or method)")
+	cmd.Flags().StringVar(&o.out, "out", "", "output JSONL file")
+	cmd.Flags().StringVar(&o.split, "split", data.SplitTrain, "query split")
+	cmd.Flags().IntVar(&o.poolK, "pool", 100, "stage-2 candidates kept per query")
+	cmd.Flags().IntVar(&o.hard, "hard", 30, "hard negatives per query")
+	cmd.Flags().IntVar(&o.fieldTokens, "field-tokens", 300, "model tokens kept per text field (GRASP's max_text_field_tokens: 300 Amazon and Prime, 512 MAG)")
+	cmd.Flags().StringVar(&o.tokenizer, "tokenizer", "", "the reranker's tokenizer.json (default Qwen3's, fetched by make)")
 	return cmd
+}
+
+func runExportRerankerData(ctx context.Context, u *ui, wsDir string, o rerankerDataOptions) error {
+	ws, err := workspace.Load(wsDir)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	m, err := registry.Ranker(infer.NewEnv(ctx, ws), o.model)
+	if err != nil {
+		return err
+	}
+	qs, err := ws.SKB.QA.Split(o.split)
+	if err != nil {
+		return err
+	}
+	ser, found, err := reranker.SerializeConfig{MaxFieldTokens: o.fieldTokens}.WithTokenizer(o.tokenizer)
+	if err != nil {
+		return err
+	}
+	if !found {
+		fmt.Fprintf(u.err, "no tokenizer (--tokenizer, or make's Qwen3 tokenizer.json): fields are cut to %d words, not model tokens\n", o.fieldTokens)
+	}
+	u.stage("ranking %d %s queries", len(qs), o.split)
+	recs, err := llmrerank.Records(ctx, ws, m, qs, llmrerank.RecordOptions{PoolK: o.poolK, Hard: o.hard, Serialize: ser})
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(o.out, func(w io.Writer) error { return reranker.WriteRecords(w, recs) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(u.out, "wrote %d records to %s\n", len(recs), o.out)
+	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash"
+	"slices"
 	"sort"
 	"sync"
 
@@ -174,6 +175,28 @@ func Build(ctx context.Context, skb *data.SKB, plans map[int]data.Plan, cfg Conf
 		ws.Fields[f] = b.Build()
 	}
 	return ws, nil
+}
+
+// PlanRecords returns the workspace's plans as records ordered by query id,
+// each with its query's text and answers when the QA holds it (what
+// export writes as stark_qa/plans.jsonl).
+func (ws *Workspace) PlanRecords() []data.PlanRecord {
+	ids := make([]int, 0, len(ws.Plans))
+	for id := range ws.Plans {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	var out []data.PlanRecord
+	for _, id := range ids {
+		rec := data.PlanRecord{QID: id, Plan: ws.Plans[id]}
+		if ws.SKB.QA != nil {
+			if q, ok := ws.SKB.QA.ByID(id); ok {
+				rec.Query, rec.AnswerIDs = q.Text, q.Answers
+			}
+		}
+		out = append(out, rec)
+	}
+	return out
 }
 
 // Close releases the graph's attribute store.
