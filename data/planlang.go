@@ -123,6 +123,20 @@ func (p *Plan) PathAnchorText(pi int, used map[string]int) (string, bool) {
 	return rs[k], true
 }
 
+// Template names the plan's structure: its metapaths, node types and
+// relations joined by spaces, paths by " & " ("(no plan)" without a path).
+// eval --by-template groups queries by it.
+func (p *Plan) Template() string {
+	if len(p.Metapath) == 0 {
+		return "(no plan)"
+	}
+	parts := make([]string, len(p.Metapath))
+	for i, path := range p.Metapath {
+		parts[i] = strings.Join(path, " ")
+	}
+	return strings.Join(parts, " & ")
+}
+
 // TargetType returns the node type the plan's paths end at ("" without a
 // path).
 func (p *Plan) TargetType() string {

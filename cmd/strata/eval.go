@@ -101,15 +101,15 @@ func runEval(ctx context.Context, u *ui, o evalOptions) error {
 	if err != nil {
 		return err
 	}
-	sums, err := evalMethods(ctx, u, ws, rows, o.Splits)
+	runs, err := evalRuns(ctx, u, ws, rows, o.Splits)
 	if err != nil {
 		return err
 	}
-	if err := printSummaries(u.out, sums, o.JSON); err != nil {
+	if err := printSummaries(u.out, summaries(runs), o.JSON); err != nil {
 		return err
 	}
 	if o.ByTemplate {
-		return printByTemplate(ctx, u, ws, rows, o.Splits)
+		printByTemplate(u.out, ws, runs, o.Splits)
 	}
 	return nil
 }
@@ -185,13 +185,35 @@ func label(m infer.Method, name string) infer.Method {
 	return named{m, name}
 }
 
+// evalRun is one method's evaluation on one split: its summary and the
+// per-query results behind it.
+type evalRun struct {
+	eval.Summary
+	qs      []data.Query
+	results []eval.QueryResult
+}
+
+func summaries(runs []evalRun) []eval.Summary {
+	out := make([]eval.Summary, len(runs))
+	for i, r := range runs {
+		out[i] = r.Summary
+	}
+	return out
+}
+
 // evalMethods evaluates every method on every split, reporting fallbacks.
 func evalMethods(ctx context.Context, u *ui, ws *workspace.Workspace, ms []infer.Method, splits []string) ([]eval.Summary, error) {
+	runs, err := evalRuns(ctx, u, ws, ms, splits)
+	return summaries(runs), err
+}
+
+// evalRuns evaluates every method on every split, reporting fallbacks.
+func evalRuns(ctx context.Context, u *ui, ws *workspace.Workspace, ms []infer.Method, splits []string) ([]evalRun, error) {
 	if ws.SKB.QA == nil {
 		return nil, fmt.Errorf("the workspace has no questions to evaluate on")
 	}
 	ev := eval.NewEvaluator(len(ws.SKB.Nodes), ws.Candidates)
-	var out []eval.Summary
+	var out []evalRun
 	for _, m := range ms {
 		for _, split := range splits {
 			qs, err := ws.SKB.QA.Split(split)
@@ -206,7 +228,7 @@ func evalMethods(ctx context.Context, u *ui, ws *workspace.Workspace, ms []infer
 			}
 			s := eval.Summarize(rs)
 			s.Method, s.Split = m.Name(), split
-			out = append(out, s)
+			out = append(out, evalRun{Summary: s, qs: qs, results: rs})
 			if fc, ok := unwrap(m).(infer.FallbackCounter); ok {
 				reportFallbacks(u.err, m.Name(), split, fc.TakeFallbacks(), len(qs))
 			}
@@ -264,43 +286,25 @@ func printSummaries(w io.Writer, sums []eval.Summary, asJSON bool) error {
 	return tw.Flush()
 }
 
-// printByTemplate reports Hit@1 per plan template of the workspace's plans.
-func printByTemplate(ctx context.Context, u *ui, ws *workspace.Workspace, ms []infer.Method, splits []string) error {
-	ev := eval.NewEvaluator(len(ws.SKB.Nodes), ws.Candidates)
+// printByTemplate reports each run's Hit@1 per plan template of the
+// workspace's plans (data.Plan.Template), split by split.
+func printByTemplate(w io.Writer, ws *workspace.Workspace, runs []evalRun, splits []string) {
 	for _, split := range splits {
-		qs, err := ws.SKB.QA.Split(split)
-		if err != nil {
-			return err
-		}
-		keys := make([]string, len(qs))
-		for i, q := range qs {
-			keys[i] = templateOf(ws.Plans, q)
-		}
-		for _, m := range ms {
-			rs, err := eval.Run(ctx, ev, qs, m, eval.RunOptions{})
-			if err != nil {
-				return err
+		for _, r := range runs {
+			if r.Split != split {
+				continue
 			}
-			tw := tabwriter.NewWriter(u.out, 0, 4, 2, ' ', 0)
-			fmt.Fprintf(tw, "\n%s on %s, by template\tn\thit@1\n", m.Name(), split)
-			for _, g := range eval.ByGroup(rs, keys) {
+			keys := make([]string, len(r.qs))
+			for i, q := range r.qs {
+				p := ws.Plans[q.ID]
+				keys[i] = p.Template()
+			}
+			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+			fmt.Fprintf(tw, "\n%s on %s, by template\tn\thit@1\n", r.Method, split)
+			for _, g := range eval.ByGroup(r.results, keys) {
 				fmt.Fprintf(tw, "%s\t%d\t%.4f\n", g.Method, g.N, g.Hit1)
 			}
 			tw.Flush()
 		}
 	}
-	return nil
-}
-
-// templateOf names a query's plan template ("(no plan)" without one).
-func templateOf(plans map[int]data.Plan, q data.Query) string {
-	p, ok := plans[q.ID]
-	if !ok || len(p.Metapath) == 0 {
-		return "(no plan)"
-	}
-	var parts []string
-	for _, path := range p.Metapath {
-		parts = append(parts, strings.Join(path, " "))
-	}
-	return strings.Join(parts, " & ")
 }

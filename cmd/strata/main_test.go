@@ -83,6 +83,42 @@ func TestGenImportEval(t *testing.T) {
 			}
 		}
 	}
+	// --by-template reports each template's n and Hit@1 from the same runs:
+	// a template's Hit@1 is the mean over its queries (gold rank 1).
+	out, e, code = run(t, "eval", wsDir, "--method", "bm25,oracle-plan", "--split", "test", "--by-template")
+	if code != 0 {
+		t.Fatalf("eval --by-template: %s", e)
+	}
+	qs, _ := ws.SKB.QA.Split("test")
+	for _, m := range []string{"bm25", "oracle-plan"} {
+		var sec string
+		for _, block := range strings.Split(out, "\n\n") {
+			if strings.HasPrefix(block, m+" on test, by template") {
+				sec = block
+			}
+		}
+		meth, _ := registry.NewMethod(infer.NewEnv(context.Background(), ws), m)
+		n, hits := map[string]int{}, map[string]int{}
+		for _, q := range qs {
+			p := ws.Plans[q.ID]
+			key := p.Template()
+			n[key]++
+			hs, err := meth.Rank(t.Context(), q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			infer.SortHits(hs)
+			if len(hs) > 0 && slices.Contains(q.Answers, hs[0].ID) {
+				hits[key]++
+			}
+		}
+		for key, c := range n {
+			want := fmt.Sprintf("%s  %d  %.4f", key, c, float64(hits[key])/float64(c))
+			if !strings.Contains(strings.Join(strings.Fields(sec), " "), strings.Join(strings.Fields(want), " ")) {
+				t.Errorf("%s by template lacks %q:\n%s", m, want, sec)
+			}
+		}
+	}
 	// The table form prints the same numbers with four decimals.
 	out, _, _ = run(t, "eval", wsDir)
 	if !strings.Contains(out, "bm25") || !strings.Contains(out, "hit@1") {
