@@ -8,8 +8,10 @@ package demo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,6 +77,12 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 // questions and answers; the generator's plans are returned apart.
 func prepare(ctx context.Context, o Options) (*workspace.Workspace, map[int]data.Plan, error) {
 	skbDir, wsDir := filepath.Join(o.Dir, "skb"), filepath.Join(o.Dir, "workspace")
+	if err := replaceable(skbDir, data.SchemaFile, "an skbdir"); err != nil {
+		return nil, nil, err
+	}
+	if err := replaceable(wsDir, workspace.SnapshotFile, "a strata workspace"); err != nil {
+		return nil, nil, err
+	}
 	res, err := synth.Generate(o.Config)
 	if err != nil {
 		return nil, nil, err
@@ -107,6 +115,23 @@ func prepare(ctx context.Context, o Options) (*workspace.Workspace, map[int]data
 	}
 	fmt.Fprintf(o.Out, "built workspace %s: %s (the generator's plans are kept out of it)\n\n", wsDir, ws)
 	return ws, truth, nil
+}
+
+// replaceable refuses to let a demo run replace dir unless it is absent,
+// empty, or what an earlier demo wrote there (it holds marker): a
+// directory of the user's own under --dir is never deleted.
+func replaceable(dir, marker, what string) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(entries) == 0) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s exists and is not %s (no %s): the demo replaces it only when an earlier demo wrote it; choose another --dir", dir, what, marker)
 }
 
 // mine mines the train and val plans into the workspace's plans file and
