@@ -1,8 +1,9 @@
 // Package infer is the core every retrieval method shares: the Method
-// interface and its optional abilities (FallbackCounter, Explainer), the
-// one ranking order (CompareHits), the one plan lookup (PlanFor), the
-// workspace's dense channel (DenseChannel, TextEncoder) and Env, what
-// loading a model needs.
+// interface and its optional abilities (Reranker, FallbackCounter,
+// Explainer), the one ranking order (SortHits, which is index.Compare),
+// the one plan lookup (PlanFor), the workspace's dense channel
+// (DenseChannel, TextEncoder), Env (what loading a model needs) and the
+// checkpoint kinds that trainers write and loaders register (Kind*).
 //
 // Each method lives in its own subpackage and registers itself with
 // infer/registry: baseline (bm25, dense, bm25+dense, plan execution),

@@ -19,19 +19,36 @@ import (
 // ŵ is not clipped: a bucket weight of 2 and a risk multiplier of 1.25 make
 // the graph branch 2.5 times as heavy as mFAR; ŵ = 0 is pure mFAR.
 
-// Buckets are GRASP's n_cand buckets: [1,10], [11,50], [51,100], [101,500],
-// >500 (0 candidates falls in the first; such a query has no graph ranking,
-// so its weight does not matter).
-var Buckets = [][2]int{{1, 10}, {11, 50}, {51, 100}, {101, 500}, {501, 1 << 62}}
+// NumBuckets is the number of GRASP's n_cand buckets: [1,10], [11,50],
+// [51,100], [101,500], >500 (0 candidates falls in the first; such a query
+// has no graph ranking, so its weight does not matter).
+const NumBuckets = len(bucketUpper) + 1
+
+// bucketUpper holds the buckets' upper bounds but the last's (an array, so
+// no caller can change the paper's buckets).
+var bucketUpper = [...]int{10, 50, 100, 500}
+
+// BucketName names bucket b as GRASP's Figure 2 does: "1-10", "11-50",
+// "51-100", "101-500", ">500".
+func BucketName(b int) string {
+	switch {
+	case b == 0:
+		return fmt.Sprintf("1-%d", bucketUpper[0])
+	case b < len(bucketUpper):
+		return fmt.Sprintf("%d-%d", bucketUpper[b-1]+1, bucketUpper[b])
+	default:
+		return fmt.Sprintf(">%d", bucketUpper[len(bucketUpper)-1])
+	}
+}
 
 // Bucket returns the bucket of a candidate count.
 func Bucket(n int) int {
-	for i, b := range Buckets {
-		if n <= b[1] {
+	for i, hi := range bucketUpper {
+		if n <= hi {
 			return i
 		}
 	}
-	return len(Buckets) - 1
+	return NumBuckets - 1
 }
 
 // FormulaGRASP names the paper's dynamic form: mFAR's term at weight 1 and

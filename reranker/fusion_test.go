@@ -38,6 +38,14 @@ func TestRRF(t *testing.T) {
 			t.Errorf("Bucket(%d) = %d, want %d", n, Bucket(n), b)
 		}
 	}
+	if NumBuckets != 5 {
+		t.Errorf("NumBuckets %d, want GRASP's 5", NumBuckets)
+	}
+	for b, want := range []string{"1-10", "11-50", "51-100", "101-500", ">500"} {
+		if got := BucketName(b); got != want {
+			t.Errorf("BucketName(%d) = %q, want %q", b, got, want)
+		}
+	}
 }
 
 // TestDynamicFormula pins GRASP's dynamic RRF on numbers worked by hand:

@@ -55,8 +55,8 @@ func (g Grid) WithDefaults() Grid {
 
 // Check reports a grid whose lists do not fit the buckets and risk levels.
 func (g Grid) Check() error {
-	if g.BucketW != nil && len(g.BucketW) != len(Buckets) {
-		return fmt.Errorf("fusion grid: %d bucket weight lists, want %d", len(g.BucketW), len(Buckets))
+	if g.BucketW != nil && len(g.BucketW) != NumBuckets {
+		return fmt.Errorf("fusion grid: %d bucket weight lists, want %d", len(g.BucketW), NumBuckets)
 	}
 	if g.RiskM != nil && len(g.RiskM) != len(data.RiskLevels) {
 		return fmt.Errorf("fusion grid: %d risk multiplier lists, want %d", len(g.RiskM), len(data.RiskLevels))
@@ -256,7 +256,7 @@ func riskCandidates(ex []FusionExample, qs []float64) []float64 {
 // over the whole product grid.
 func SearchDynamic(ex []FusionExample, g Grid, rule string) FusionChoice {
 	g = g.WithDefaults()
-	nb, nr := len(Buckets), len(data.RiskLevels)
+	nb, nr := NumBuckets, len(data.RiskLevels)
 	riskIdx := map[string]int{}
 	for i, r := range data.RiskLevels {
 		riskIdx[r] = i
@@ -367,7 +367,7 @@ func SearchDynamic(ex []FusionExample, g Grid, rule string) FusionChoice {
 // where no weight keeps the recall floor (RuleRecallFloor; settings with
 // fewer such buckets win before Hit@1 counts).
 func dynamicChoice(sum [][][][]cell, g Grid, js []int, need []float64, rule string) (FusionChoice, float64, int) {
-	c := FusionChoice{Mode: "dynamic", Formula: FormulaGRASP, Buckets: make([]float64, len(Buckets)), Risk: map[string]float64{}}
+	c := FusionChoice{Mode: "dynamic", Formula: FormulaGRASP, Buckets: make([]float64, NumBuckets), Risk: map[string]float64{}}
 	for r, lv := range data.RiskLevels {
 		c.Risk[lv] = g.RiskM[r][js[r]]
 	}

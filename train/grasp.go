@@ -39,7 +39,7 @@ type GraspResult struct {
 	// Other is the choice the other selection rule makes (for comparison).
 	Other reranker.FusionChoice
 	// Cells counts the validation queries per n_cand bucket and risk level
-	// under the dynamic fusion's calibration (GRASP's Figure 2); row len(reranker.Buckets)
+	// under the dynamic fusion's calibration (GRASP's Figure 2); row reranker.NumBuckets
 	// holds the queries without a usable plan.
 	Cells [][]int
 	Test  []eval.Summary // graph only, mFAR, fusions, stage 3 alone and fused
@@ -199,7 +199,7 @@ func fitStage3(env *infer.Env, o GraspOptions, cfg *grasp.Config, stage3 *grasp.
 
 // cells counts examples per n_cand bucket and risk level under c.
 func cells(ex []reranker.FusionExample, c reranker.FusionChoice) [][]int {
-	out := make([][]int, len(reranker.Buckets)+1)
+	out := make([][]int, reranker.NumBuckets+1)
 	for i := range out {
 		out[i] = make([]int, len(data.RiskLevels))
 	}
@@ -207,7 +207,7 @@ func cells(ex []reranker.FusionExample, c reranker.FusionChoice) [][]int {
 		r := slices.Index(data.RiskLevels, c.RiskLevel(e.Meta))
 		b := reranker.Bucket(e.Meta.NCand)
 		if len(e.Graph) == 0 {
-			b = len(reranker.Buckets)
+			b = reranker.NumBuckets
 		}
 		if r >= 0 {
 			out[b][r]++

@@ -133,11 +133,8 @@ func printGrasp(u *ui, res *train.GraspResult, asJSON bool) error {
 	fmt.Fprintf(w, "\nval queries per n_cand bucket and risk level (GRASP Figure 2):\nbucket\t%s\n", strings.Join(data.RiskLevels, "\t"))
 	for b, row := range res.Cells {
 		name := "no plan"
-		if b < len(reranker.Buckets) {
-			name = fmt.Sprintf("%d-%d", reranker.Buckets[b][0], reranker.Buckets[b][1])
-			if b == len(reranker.Buckets)-1 {
-				name = fmt.Sprintf(">%d", reranker.Buckets[b][0]-1)
-			}
+		if b < reranker.NumBuckets {
+			name = reranker.BucketName(b)
 		}
 		fmt.Fprintf(w, "%s", name)
 		for _, n := range row {
