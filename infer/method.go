@@ -78,6 +78,15 @@ type Env struct {
 	// this directory: a bundle's extraction directory, so a bundle reads
 	// only itself, also for the sub-models its models name.
 	Root string
+	// Models maps a model path as a model's config names it (MoR's
+	// planner, GRASP's mFAR) to the directory that holds it: in a bundle,
+	// the copy packed with it. The registry looks every path up here first.
+	Models map[string]string
+	// OnLoad, when set, is told every model registry.Load opens: the path
+	// as given and the directory it read (a checkpoint's, after a run
+	// directory's best link). WriteBundle collects the sub-models to pack
+	// with it.
+	OnLoad func(given, dir string)
 
 	once  sync.Once
 	dense *DenseChannel

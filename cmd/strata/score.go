@@ -138,15 +138,17 @@ func newBundleCmd(u *ui) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bundle WORKSPACE --pipeline P --out model.tar",
 		Short: "Pack a pipeline and its checkpoints into one file for scoring elsewhere",
-		Long: `Pack a pipeline file, the checkpoints of its models (weights and manifests)
-and the fingerprint of the workspace's data (and of its dense vectors when a
-model needs them) into one tar file. strata score, serve and eval accept the
+		Long: `Pack a pipeline file, the checkpoints of its models (weights and manifests),
+the checkpoints those models name (MoR's planner; GRASP's mFAR, planner and
+stage 3: found by loading each model once) and the fingerprint of the
+workspace's data (and of its dense vectors when a model needs them) into one
+tar file; a bundled model reads only from the bundle. strata score, serve and eval accept the
 bundle as --pipeline and refuse it on a workspace with other data unless
 --ignore-fingerprint is given.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.WS = args[0]
-			return runBundle(u, o)
+			return runBundle(cmd.Context(), u, o)
 		},
 	}
 	cmd.Flags().StringVar(&o.Pipeline, "pipeline", "", "pipeline file or run directory")
@@ -154,7 +156,7 @@ bundle as --pipeline and refuse it on a workspace with other data unless
 	return cmd
 }
 
-func runBundle(u *ui, o bundleOptions) error {
+func runBundle(ctx context.Context, u *ui, o bundleOptions) error {
 	if o.Pipeline == "" || o.Out == "" {
 		return fmt.Errorf("--pipeline and --out are required")
 	}
@@ -167,7 +169,7 @@ func runBundle(u *ui, o bundleOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := serve.WriteBundle(o.Out, p, ws); err != nil {
+	if err := serve.WriteBundle(infer.NewEnv(ctx, ws), o.Out, p); err != nil {
 		return err
 	}
 	fmt.Fprintf(u.out, "wrote %s\n", o.Out)

@@ -194,6 +194,10 @@ func Load(env *infer.Env, dir string) (infer.Method, error) {
 	if err := env.Ctx.Err(); err != nil {
 		return nil, err
 	}
+	given := dir
+	if m, ok := env.Models[dir]; ok {
+		dir = m
+	}
 	if err := env.Inside(dir); err != nil {
 		return nil, err
 	}
@@ -201,6 +205,9 @@ func Load(env *infer.Env, dir string) (infer.Method, error) {
 	for marker, l := range reg.dirs {
 		if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
 			reg.RUnlock()
+			if env.OnLoad != nil {
+				env.OnLoad(given, dir)
+			}
 			return l(env, dir)
 		}
 	}
@@ -208,6 +215,9 @@ func Load(env *infer.Env, dir string) (infer.Method, error) {
 	ck, err := Read(env, dir)
 	if err != nil {
 		return nil, err
+	}
+	if env.OnLoad != nil {
+		env.OnLoad(given, ck.Dir)
 	}
 	reg.RLock()
 	l, ok := reg.kinds[ck.Manifest.Kind]

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/pipeline"
+	"github.com/strata-retrieval/strata/infer/registry"
 	"io"
 	"os"
 	"path"
@@ -33,6 +34,10 @@ type BundleMeta struct {
 	// Dense is the SHA-256 of the dense vectors the models were trained
 	// with ("" when no model needs the dense channel).
 	Dense string `json:"dense,omitempty"`
+	// Models maps the paths by which packed models name their sub-models
+	// (MoR its planner; GRASP its mFAR, planner and stage 3) to their
+	// copies inside the bundle.
+	Models map[string]string `json:"models,omitempty"`
 }
 
 // ErrFingerprint reports a bundle made for other data.
@@ -54,53 +59,82 @@ func denseHash(ws *workspace.Workspace) (string, error) {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// WriteBundle packs a pipeline, the checkpoints of its models (weights and
-// manifest, not the optimizer state) and the data fingerprint into a tar
-// file, atomically. Entries are sorted and timestamps fixed, so the same
-// inputs give the same bytes.
-func WriteBundle(out string, p *pipeline.Pipeline, ws *workspace.Workspace) error {
+// WriteBundle packs a pipeline, the checkpoints of its models and of the
+// sub-models they name (weights and manifest, not the optimizer state) and
+// the data fingerprint into a tar file, atomically. The models are loaded
+// once through the registry to find their sub-models, so a bundle holds
+// every model it needs. Entries are sorted and timestamps fixed, so the
+// same inputs give the same bytes.
+func WriteBundle(env *infer.Env, out string, p *pipeline.Pipeline) error {
+	ws := env.WS
 	files := map[string][]byte{}
 	bp := *p
 	bp.Scorers = append([]pipeline.Stage(nil), p.Scorers...)
 	meta := BundleMeta{Format: BundleFormat, DataFingerprint: ws.Fingerprint}
+	packed := map[string]string{} // a checkpoint's resolved directory -> its name in the bundle
+	pack := func(dir, name string) (string, error) {
+		real, err := filepath.EvalSymlinks(dir)
+		if err != nil {
+			return "", err
+		}
+		if n, ok := packed[real]; ok {
+			return n, nil
+		}
+		m, err := checkpoints.ReadManifest(real)
+		if err != nil {
+			return "", fmt.Errorf("%s: a bundle packs trained checkpoints only: %w", dir, err)
+		}
+		if m.DataFingerprint != ws.Fingerprint {
+			return "", fmt.Errorf("%s was trained on data %s, the workspace is %s", dir, m.DataFingerprint, ws.Fingerprint)
+		}
+		if m.Kind == infer.KindCoR {
+			if meta.Dense, err = denseHash(ws); err != nil {
+				return "", err
+			}
+		}
+		for _, f := range []string{checkpoints.ModelFile, checkpoints.ManifestFile} {
+			b, err := os.ReadFile(filepath.Join(real, f))
+			if err != nil {
+				return "", err
+			}
+			files[name+"/"+f] = b
+		}
+		packed[real] = name
+		return name, nil
+	}
+	var subErr error
+	rec := &infer.Env{Ctx: env.Ctx, WS: ws, ONNXEncoder: env.ONNXEncoder}
+	top := ""
+	rec.OnLoad = func(given, dir string) {
+		if given == top || subErr != nil {
+			return
+		}
+		name, err := pack(dir, fmt.Sprintf("submodels/%d", len(meta.Models)))
+		if err != nil {
+			subErr = fmt.Errorf("%s names %s: %w", top, given, err)
+			return
+		}
+		if meta.Models == nil {
+			meta.Models = map[string]string{}
+		}
+		meta.Models[given] = name
+	}
 	add := func(i int, s *pipeline.Stage) error {
 		if s.Model == "" {
 			return nil
 		}
-		dir, err := filepath.EvalSymlinks(p.ModelPath(s.Model))
+		top = p.ModelPath(s.Model)
+		ck, err := registry.Read(rec, top)
 		if err != nil {
 			return err
 		}
-		m, err := checkpoints.ReadManifest(dir)
-		if err != nil {
-			if _, err2 := checkpoints.ReadManifest(filepath.Join(dir, checkpoints.BestLink)); err2 != nil {
-				return err
-			}
-			if dir, err = filepath.EvalSymlinks(filepath.Join(dir, checkpoints.BestLink)); err != nil {
-				return err
-			}
-			if m, err = checkpoints.ReadManifest(dir); err != nil {
-				return err
-			}
+		if s.Model, err = pack(ck.Dir, fmt.Sprintf("models/%d", i)); err != nil {
+			return err
 		}
-		if m.DataFingerprint != ws.Fingerprint {
-			return fmt.Errorf("%s was trained on data %s, the workspace is %s", dir, m.DataFingerprint, ws.Fingerprint)
+		if _, err := registry.Load(rec, top); err != nil {
+			return fmt.Errorf("%s: %w", top, err)
 		}
-		if m.Kind == infer.KindCoR {
-			if meta.Dense, err = denseHash(ws); err != nil {
-				return err
-			}
-		}
-		name := fmt.Sprintf("models/%d", i)
-		for _, f := range []string{checkpoints.ModelFile, checkpoints.ManifestFile} {
-			b, err := os.ReadFile(filepath.Join(dir, f))
-			if err != nil {
-				return err
-			}
-			files[name+"/"+f] = b
-		}
-		s.Model = name
-		return nil
+		return subErr
 	}
 	for i := range bp.Scorers {
 		if err := add(i, &bp.Scorers[i]); err != nil {
@@ -139,13 +173,29 @@ func WriteBundle(out string, p *pipeline.Pipeline, ws *workspace.Workspace) erro
 }
 
 // OpenBundle extracts a bundle into dir (which must exist), checks it was
-// made for ws's data (unless ignoreFingerprint) and returns its pipeline.
-// Entries must be relative regular files, and the pipeline's models must
+// made for ws's data (unless ignoreFingerprint) and returns its pipeline
+// and where its sub-models are (for infer.Env.Models). Entries must be
+// relative regular files, and the pipeline's models and sub-models must
 // lie inside dir (no absolute path, no "..": a bundle reads only itself).
-func OpenBundle(tarPath, dir string, ws *workspace.Workspace, ignoreFingerprint bool) (*pipeline.Pipeline, error) {
+func OpenBundle(tarPath, dir string, ws *workspace.Workspace, ignoreFingerprint bool) (*pipeline.Pipeline, map[string]string, error) {
+	p, meta, err := openBundle(tarPath, dir, ws, ignoreFingerprint)
+	if err != nil {
+		return nil, nil, err
+	}
+	models := map[string]string{}
+	for given, rel := range meta.Models {
+		if !filepath.IsLocal(filepath.FromSlash(rel)) {
+			return nil, nil, fmt.Errorf("%s: %w: bundle.json places the sub-model %q at %q, outside the bundle", tarPath, ErrBundlePath, given, rel)
+		}
+		models[given] = filepath.Join(dir, filepath.FromSlash(rel))
+	}
+	return p, models, nil
+}
+
+func openBundle(tarPath, dir string, ws *workspace.Workspace, ignoreFingerprint bool) (*pipeline.Pipeline, *BundleMeta, error) {
 	f, err := os.Open(tarPath)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	tr := tar.NewReader(f)
@@ -155,53 +205,53 @@ func OpenBundle(tarPath, dir string, ws *workspace.Workspace, ignoreFingerprint 
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", tarPath, err)
+			return nil, nil, fmt.Errorf("%s: %w", tarPath, err)
 		}
 		name := path.Clean(hdr.Name)
 		if hdr.Typeflag != tar.TypeReg || path.IsAbs(name) || name == ".." || strings.HasPrefix(name, "../") {
-			return nil, fmt.Errorf("%s: refusing entry %q (only relative regular files)", tarPath, hdr.Name)
+			return nil, nil, fmt.Errorf("%s: refusing entry %q (only relative regular files)", tarPath, hdr.Name)
 		}
 		dst := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		out, err := os.Create(dst)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if _, err := io.Copy(out, io.LimitReader(tr, hdr.Size)); err != nil {
 			out.Close()
-			return nil, err
+			return nil, nil, err
 		}
 		if err := out.Close(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	mb, err := os.ReadFile(filepath.Join(dir, "bundle.json"))
 	if err != nil {
-		return nil, fmt.Errorf("%s: not a strata bundle (no bundle.json)", tarPath)
+		return nil, nil, fmt.Errorf("%s: not a strata bundle (no bundle.json)", tarPath)
 	}
 	var meta BundleMeta
 	if err := json.Unmarshal(mb, &meta); err != nil || meta.Format != BundleFormat {
-		return nil, fmt.Errorf("%s: bundle.json is not %s", tarPath, BundleFormat)
+		return nil, nil, fmt.Errorf("%s: bundle.json is not %s", tarPath, BundleFormat)
 	}
 	if !ignoreFingerprint {
 		if meta.DataFingerprint != ws.Fingerprint {
-			return nil, fmt.Errorf("%s: %w: bundle %s, workspace %s (use --ignore-fingerprint to override)", tarPath, ErrFingerprint, meta.DataFingerprint, ws.Fingerprint)
+			return nil, nil, fmt.Errorf("%s: %w: bundle %s, workspace %s (use --ignore-fingerprint to override)", tarPath, ErrFingerprint, meta.DataFingerprint, ws.Fingerprint)
 		}
 		if meta.Dense != "" {
 			h, err := denseHash(ws)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if h != meta.Dense {
-				return nil, fmt.Errorf("%s: %w: its models were trained with another dense channel (%s, the workspace has %q); use --ignore-fingerprint to override", tarPath, ErrFingerprint, meta.Dense, h)
+				return nil, nil, fmt.Errorf("%s: %w: its models were trained with another dense channel (%s, the workspace has %q); use --ignore-fingerprint to override", tarPath, ErrFingerprint, meta.Dense, h)
 			}
 		}
 	}
 	p, err := pipeline.ReadPipeline(filepath.Join(dir, pipeline.PipelineFile))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	stages := p.Scorers
 	if p.Candidates != nil {
@@ -212,10 +262,10 @@ func OpenBundle(tarPath, dir string, ws *workspace.Workspace, ignoreFingerprint 
 			continue
 		}
 		if rel, err := filepath.Rel(dir, p.ModelPath(s.Model)); err != nil || !filepath.IsLocal(rel) {
-			return nil, fmt.Errorf("%s: %w: its pipeline names the model %q outside the bundle", tarPath, ErrBundlePath, s.Model)
+			return nil, nil, fmt.Errorf("%s: %w: its pipeline names the model %q outside the bundle", tarPath, ErrBundlePath, s.Model)
 		}
 	}
-	return p, nil
+	return p, &meta, nil
 }
 
 // ErrBundlePath is a bundle whose pipeline reaches outside the bundle.
@@ -236,10 +286,12 @@ func Open(env *infer.Env, path string) (r *pipeline.Runner, cleanup func(), err 
 			return nil, cleanup, err
 		}
 		cleanup = func() { os.RemoveAll(dir) }
-		if p, err = OpenBundle(path, dir, env.WS, env.IgnoreFingerprint); err != nil {
+		var models map[string]string
+		if p, models, err = OpenBundle(path, dir, env.WS, env.IgnoreFingerprint); err != nil {
 			return nil, cleanup, err
 		}
 		env.Root = dir // its models' own references stay inside too
+		env.Models = models
 	} else if p, err = pipeline.ReadPipeline(path); err != nil {
 		return nil, cleanup, err
 	}

@@ -381,7 +381,7 @@ func TestOpenBundleKeepsModelsInside(t *testing.T) {
 		}
 		tw.Close()
 		f.Close()
-		_, err := OpenBundle(tp, t.TempDir(), nil, true)
+		_, _, err := OpenBundle(tp, t.TempDir(), nil, true)
 		if c.ok != (err == nil) || (!c.ok && (!errors.Is(err, ErrBundlePath) || !strings.Contains(err.Error(), fmt.Sprintf("names the model %q outside the bundle", c.model)))) {
 			t.Errorf("model %q: %v", c.model, err)
 		}
@@ -390,8 +390,9 @@ func TestOpenBundleKeepsModelsInside(t *testing.T) {
 
 // TestBundleLoadsOnlyItself: a bundled model whose config names a
 // sub-model on the host (an absolute path, as a MoR model names its
-// planner) is refused when the bundle is opened; the same pipeline outside
-// a bundle loads it.
+// planner) gets a copy of it in the bundle, and the bundle opens and ranks
+// with the host's copy gone; a bundle that names a host sub-model without
+// packing it is refused when opened.
 func TestBundleLoadsOnlyItself(t *testing.T) {
 	ws := testws.Preset(t, "amazon", 300, 20)
 	dir := t.TempDir()
@@ -417,13 +418,72 @@ func TestBundleLoadsOnlyItself(t *testing.T) {
 		t.Fatal(err)
 	}
 	tp := filepath.Join(dir, "b.tar")
-	if err := WriteBundle(tp, p, ws); err != nil {
+	if err := WriteBundle(infer.NewEnv(context.Background(), ws), tp, p); err != nil {
 		t.Fatal(err)
 	}
-	env := infer.NewEnv(context.Background(), ws)
-	_, cleanup, err := Open(env, tp)
+	// The bundle holds the sub-model: it opens and ranks without the host's.
+	if err := os.RemoveAll(filepath.Join(dir, "host")); err != nil {
+		t.Fatal(err)
+	}
+	r, cleanup, err := Open(infer.NewEnv(context.Background(), ws), tp)
+	if err != nil {
+		cleanup()
+		t.Fatalf("bundle with its sub-model packed: %v", err)
+	}
+	if hits, err := r.Rank(context.Background(), data.Query{ID: -1, Text: "x"}); err != nil || len(hits) == 0 {
+		t.Errorf("rank through the bundle: %d hits, %v", len(hits), err)
+	}
+	cleanup()
+	// A bundle whose bundle.json does not place the sub-model (an older
+	// bundle, or a crafted one) still cannot reach the host.
+	save(sub, "test-kind", `{"model":{}}`)
+	old := filepath.Join(dir, "old.tar")
+	rewriteEntry(t, tp, old, "bundle.json", fmt.Sprintf(`{"format":"strata-bundle/1","data_fingerprint":%q}`, ws.Fingerprint))
+	_, cleanup, err = Open(infer.NewEnv(context.Background(), ws), old)
 	defer cleanup()
 	if err == nil || !strings.Contains(err.Error(), `pipeline.json:4: key "scorers[0]": model `+sub+": "+registry.ErrOutsideRoot.Error()) {
 		t.Errorf("bundle naming %s: %v", sub, err)
+	}
+	// Nor can bundle.json place a sub-model outside the bundle.
+	evil := filepath.Join(dir, "evil.tar")
+	rewriteEntry(t, tp, evil, "bundle.json", fmt.Sprintf(`{"format":"strata-bundle/1","data_fingerprint":%q,"models":{%q:"../x"}}`, ws.Fingerprint, sub))
+	if _, _, err := OpenBundle(evil, t.TempDir(), ws, false); !errors.Is(err, ErrBundlePath) {
+		t.Errorf("sub-model placed at ../x: %v", err)
+	}
+}
+
+// rewriteEntry copies the tar at from to to with the entry name's body
+// replaced.
+func rewriteEntry(t *testing.T, from, to, name, body string) {
+	t.Helper()
+	f, err := os.Open(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	g, err := os.Create(to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	tr, tw := tar.NewReader(f), tar.NewWriter(g)
+	for {
+		hdr, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(tr)
+		if hdr.Name == name {
+			b = []byte(body)
+		}
+		hdr.Size = int64(len(b))
+		tw.WriteHeader(hdr)
+		tw.Write(b)
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

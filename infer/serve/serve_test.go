@@ -164,7 +164,7 @@ func TestOpenBundleRefusesUnsafePaths(t *testing.T) {
 	tw.Close()
 	f.Close()
 	out := t.TempDir()
-	if _, err := OpenBundle(tp, out, nil, true); err == nil || !strings.Contains(err.Error(), "refusing entry") {
+	if _, _, err := OpenBundle(tp, out, nil, true); err == nil || !strings.Contains(err.Error(), "refusing entry") {
 		t.Errorf("unsafe entry: %v", err)
 	}
 	if _, err := os.Stat(dir + "/escape.txt"); err == nil {
