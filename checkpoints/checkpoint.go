@@ -83,6 +83,22 @@ func writeManifest(path string, m *Manifest) error {
 	})
 }
 
+// ReadRunManifest reads the checkpoint dir names: dir itself when it holds
+// a manifest, else the best checkpoint of the run directory dir
+// (dir/best). It returns that checkpoint's directory and manifest; the
+// error is dir's own when neither reads.
+func ReadRunManifest(dir string) (string, *Manifest, error) {
+	m, err := ReadManifest(dir)
+	if err == nil {
+		return dir, m, nil
+	}
+	best := filepath.Join(dir, BestLink)
+	if bm, err2 := ReadManifest(best); err2 == nil {
+		return best, bm, nil
+	}
+	return "", nil, err
+}
+
 // ReadManifest reads dir/manifest.json.
 func ReadManifest(dir string) (*Manifest, error) {
 	path := filepath.Join(dir, ManifestFile)

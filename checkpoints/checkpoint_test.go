@@ -162,3 +162,28 @@ func TestDecodeShapeOverflow(t *testing.T) {
 		}
 	}
 }
+
+// ReadRunManifest reads a checkpoint directory itself, or a run
+// directory's best checkpoint; with neither it returns the directory's own
+// error.
+func TestReadRunManifest(t *testing.T) {
+	run := t.TempDir()
+	ck := &Checkpoint{Manifest: Manifest{Kind: "k", Step: 3}, Model: []Tensor{{Name: "w", Shape: []int{1}, Data: []float32{1}}}}
+	step := filepath.Join(run, "step-00000003")
+	if err := Save(step, ck); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("step-00000003", filepath.Join(run, BestLink)); err != nil {
+		t.Fatal(err)
+	}
+	if dir, m, err := ReadRunManifest(step); err != nil || dir != step || m.Step != 3 {
+		t.Errorf("checkpoint: %q %+v %v", dir, m, err)
+	}
+	if dir, m, err := ReadRunManifest(run); err != nil || dir != filepath.Join(run, BestLink) || m.Kind != "k" {
+		t.Errorf("run directory: %q %+v %v", dir, m, err)
+	}
+	empty := t.TempDir()
+	if _, _, err := ReadRunManifest(empty); err == nil || !strings.Contains(err.Error(), empty+": not a checkpoint") {
+		t.Errorf("neither: %v", err)
+	}
+}

@@ -76,8 +76,9 @@ func SaveQwen3Dir(dir string, m *models.Qwen3, tokenizer string) error {
 // LoadLoRA attaches the adapters of an llm-reranker checkpoint (or run
 // directory) to base.
 func LoadLoRA(base *models.Qwen3, dir string) (*models.LoRA, json.RawMessage, error) {
-	if _, err := checkpoints.ReadManifest(dir); err != nil {
-		dir = filepath.Join(dir, checkpoints.BestLink)
+	dir, _, err := checkpoints.ReadRunManifest(dir)
+	if err != nil {
+		return nil, nil, err
 	}
 	ck, err := checkpoints.Load(dir)
 	if err != nil {

@@ -235,14 +235,9 @@ var ErrOutsideRoot = infer.ErrOutsideRoot
 // Read reads a checkpoint (or a run directory's best) without building its
 // method, checking its data fingerprint.
 func Read(env *infer.Env, dir string) (*Checkpoint, error) {
-	if m, err := checkpoints.ReadManifest(dir); err != nil {
-		if _, err2 := checkpoints.ReadManifest(filepath.Join(dir, checkpoints.BestLink)); err2 == nil {
-			dir = filepath.Join(dir, checkpoints.BestLink)
-		} else {
-			return nil, err
-		}
-	} else if m.Kind == "" {
-		return nil, fmt.Errorf("%s: checkpoint without a kind", dir)
+	dir, _, err := checkpoints.ReadRunManifest(dir)
+	if err != nil {
+		return nil, err
 	}
 	ck, err := checkpoints.Load(dir)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -126,12 +125,9 @@ func stageInfo(p *pipeline.Pipeline, s pipeline.Stage, name string) StageInfo {
 	if s.Model == "" {
 		return si
 	}
-	dir := p.ModelPath(s.Model)
-	m, err := checkpoints.ReadManifest(dir)
+	_, m, err := checkpoints.ReadRunManifest(p.ModelPath(s.Model))
 	if err != nil {
-		if m, err = checkpoints.ReadManifest(filepath.Join(dir, checkpoints.BestLink)); err != nil {
-			return si
-		}
+		return si
 	}
 	si.Kind, si.Step, si.Epoch, si.Seed, si.DataFingerprint, si.Metrics = m.Kind, m.Step, m.Epoch, m.Seed, m.DataFingerprint, m.Metrics
 	return si
