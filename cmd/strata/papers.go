@@ -46,7 +46,10 @@ SimGRAG (strata eval --method simgrag, --patterns; strata train kgqa)
 
 MoR (strata train mor; the planner and the trajectory reranker)
   - The planner is strata's own, trained from mined (or the workspace's)
-    plans, not an LLM; the textual matcher is BM25 for every data set.
+    plans, not MoR's fine-tuned Llama 3.2 3B: a question shape absent from
+    training cannot be planned.
+  - The textual matcher is BM25 for every data set (MoR fine-tunes a
+    Contriever for Prime; no pretrained encoder is reachable here).
   - As GRASP's stage 3, a node the traversal did not reach gets the one-step
     trajectory of a textual retrieval.
 
