@@ -1,8 +1,10 @@
 package graphops_test
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
@@ -41,11 +43,27 @@ func TestMoRPlansNoTrade(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := &res.SKB.Schema
-		for _, split := range []string{"train", "val", "test"} {
+		for _, split := range []string{"train", "val", "test", "planner_finetune"} {
 			file := ds + "_" + split + ".jsonl"
-			ps, _, err := data.ReadPlans(filepath.Join(dir, file))
-			if err != nil {
-				t.Fatal(err)
+			var ps []data.Plan
+			if split == "planner_finetune" {
+				// The planner's fine-tuning chats: their plans, valid or not
+				// (an invalid one is no_trade and MoR cannot use it).
+				ex, _, err := data.ReadMoRFinetune(filepath.Join(dir, file))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, e := range ex {
+					ps = append(ps, e.Plan)
+				}
+			} else {
+				m, _, err := data.ReadPlans(filepath.Join(dir, file))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, id := range slices.Sorted(maps.Keys(m)) {
+					ps = append(ps, m[id])
+				}
 			}
 			noTrade, morUnusable := 0, 0
 			for _, p := range ps {
