@@ -279,3 +279,47 @@ func TestRelationsBetweenAndDirectedGrasp(t *testing.T) {
 		t.Errorf("->hypernym from fern reached %v", got)
 	}
 }
+
+// Plans of equal F1 go to fewer hops, then fewer anchors.
+func TestMineTieRule(t *testing.T) {
+	s := taxonomySKB()
+	g, err := Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	ix := NewMentionIndex(s, MentionConfig{})
+	find := func(plans []MinedPlan, shape string) *MinedPlan {
+		for i := range plans {
+			if plans[i].Shape() == shape {
+				return &plans[i]
+			}
+		}
+		return nil
+	}
+	// Osmund (12) is the one kind of royal fern (10) and the one kind of a
+	// kind of fern (0): 1-hop from royal fern and 2-hop from fern both have
+	// F1 1; the 1-hop plan wins.
+	plans := NewMiner(g, MineConfig{}).Mine(MineInput{Mentions: ix.Find("a kind of royal fern that is a kind of kind of fern"), Answers: []uint32{12}})
+	if len(plans) == 0 {
+		t.Fatal("no plan")
+	}
+	if two := find(plans, "2-hop"); two == nil || two.F1 != 1 {
+		t.Fatalf("the 2-hop plan of F1 1 is missing: %+v", plans)
+	}
+	if b := plans[0]; b.F1 != 1 || b.Shape() != "1-hop" || b.Branches[0].Anchor != 10 {
+		t.Errorf("best %+v, want the 1-hop plan from royal fern (10)", b)
+	}
+	// Shield fern (5) is the one kind of polypody (6), and polypody's kinds
+	// ∩ Dryopteris' (4) members is {5} too: both F1 1; one anchor wins.
+	plans = NewMiner(g, MineConfig{}).Mine(MineInput{Mentions: ix.Find("a kind of polypody in Dryopteris"), Answers: []uint32{5}})
+	if len(plans) == 0 {
+		t.Fatal("no plan")
+	}
+	if both := find(plans, "1-hop ∩ 1-hop"); both == nil || both.F1 != 1 {
+		t.Fatalf("the intersection of F1 1 is missing: %+v", plans)
+	}
+	if b := plans[0]; b.F1 != 1 || b.Shape() != "1-hop" || len(b.Branches) != 1 || b.Branches[0].Anchor != 6 {
+		t.Errorf("best %+v, want the 1-hop plan from polypody (6)", b)
+	}
+}

@@ -65,6 +65,17 @@ func TestInstructions(t *testing.T) {
 	if got := ResolveInstruction("mag", s); got != Instructions["mag"] || !strings.HasPrefix(got, "Given a question about entities in an academic knowledge graph (papers, authors, institutions, fields of study)") {
 		t.Errorf("mag: %q", got)
 	}
+	// Appendix B.5's texts, as the paper prints them (ALSO\_BUY is its
+	// markdown for ALSO_BUY).
+	for ds, want := range map[string]string{
+		"amazon": "Given a question about Amazon products in a product knowledge graph (products, brands, categories, colors, with ALSO_BUY / ALSO_VIEW co-purchase edges), judge whether the candidate node is a correct answer. Consider the product's title, description, features, brand, category, and color, and how well they match the question's requirements (brand filters, descriptive attributes, etc.).",
+		"mag":    "Given a question about entities in an academic knowledge graph (papers, authors, institutions, fields of study), judge whether the candidate node is a correct answer. Consider the node's attributes, its relations to other nodes, and how well it matches the question's requirements.",
+		"prime":  "Given a question about entities in a biomedical knowledge graph (diseases, genes/proteins, drugs, pathways, anatomy, biological processes, phenotypes, etc.), judge whether the candidate node is a correct answer. Consider the node's attributes, its relations to other nodes, and how well it matches the question's requirements.",
+	} {
+		if got := ResolveInstruction(ds, s); got != want {
+			t.Errorf("%s instruction %q, want B.5's %q", ds, got, want)
+		}
+	}
 	if got := ResolveInstruction("Judge it.", s); got != "Judge it." {
 		t.Errorf("custom: %q", got)
 	}

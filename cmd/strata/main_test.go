@@ -895,3 +895,43 @@ func TestLLMRerankerPipeline(t *testing.T) {
 		t.Errorf("ONNX score %v, native adapted %v", got[0], want)
 	}
 }
+
+// A workspace with questions and answers only: the plan-based trainers stop
+// with a message that says what to do, a plan-based method says loudly that
+// it fell back to BM25 for every query, and after mine-plans the planner
+// trains from the mined plans and says so.
+func TestNoPlansSaysSo(t *testing.T) {
+	dir := t.TempDir()
+	skbDir, wsDir := filepath.Join(dir, "skb"), filepath.Join(dir, "ws")
+	if _, e, code := run(t, "gen", "--preset", "prime", "--nodes", "600", "--queries", "60", "--seed", "5", "--out", skbDir); code != 0 {
+		t.Fatalf("gen: %s", e)
+	}
+	if err := os.Remove(filepath.Join(skbDir, data.PlansFile)); err != nil {
+		t.Fatal(err)
+	}
+	if _, e, code := run(t, "import", "--in", skbDir, "--out", wsDir); code != 0 {
+		t.Fatalf("import: %s", e)
+	}
+	for _, what := range []string{"planner", "mor"} {
+		_, e, code := run(t, "train", what, wsDir, "--epochs", "1")
+		if code != 1 || !strings.Contains(e, "this workspace has neither plans nor mined plans") || !strings.Contains(e, "strata mine-plans "+wsDir) {
+			t.Errorf("train %s without plans: exit %d, %q", what, code, e)
+		}
+	}
+	_, e, code := run(t, "eval", wsDir, "--method", "mor-traversal", "--split", "test")
+	qa, err := data.ReadSKBDir(skbDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(qa.QA.Splits["test"])
+	if want := fmt.Sprintf("WARNING: mor-traversal on test: %d of %d queries (100%%) had no usable plan and fell back to bm25", n, n); code != 0 || !strings.Contains(e, want) {
+		t.Errorf("eval mor-traversal without plans: exit %d, %q, want %q", code, e, want)
+	}
+	if _, e, code := run(t, "mine-plans", wsDir); code != 0 {
+		t.Fatalf("mine-plans: %s", e)
+	}
+	out, e, code := run(t, "train", "planner", wsDir, "--epochs", "1")
+	if code != 0 || !strings.Contains(out+e, "training from mined plans") {
+		t.Errorf("train planner after mine-plans: exit %d, %q %q", code, out, e)
+	}
+}
