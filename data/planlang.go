@@ -1,7 +1,9 @@
 package data
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -135,6 +137,38 @@ func (p *Plan) Template() string {
 		parts[i] = strings.Join(path, " ")
 	}
 	return strings.Join(parts, " & ")
+}
+
+// Shape names the plan's shape and relations, node types left out: each
+// path's hop count ("1-hop", paths meeting at the target joined by " ∩ "),
+// then its relations ("/" between the hops of a path, " ∩ " between
+// paths), paths ordered by hops, then relations, so that the same
+// intersection written in either order is one shape: e.g. "1-hop ∩ 2-hop
+// <-domain topic ∩ <-hypernym/<-part holonym" ("(no plan)" without a
+// path). eval --by-shape groups queries by it.
+func (p *Plan) Shape() string {
+	if len(p.Metapath) == 0 {
+		return "(no plan)"
+	}
+	type path struct {
+		hops int
+		rels string
+	}
+	ps := make([]path, len(p.Metapath))
+	for i, mp := range p.Metapath {
+		var rs []string
+		for j := 1; j < len(mp); j += 2 {
+			rs = append(rs, mp[j])
+		}
+		ps[i] = path{len(rs), strings.Join(rs, "/")}
+	}
+	slices.SortFunc(ps, func(a, b path) int { return cmp.Or(cmp.Compare(a.hops, b.hops), cmp.Compare(a.rels, b.rels)) })
+	hops := make([]string, len(ps))
+	rels := make([]string, len(ps))
+	for i, x := range ps {
+		hops[i], rels[i] = fmt.Sprintf("%d-hop", x.hops), x.rels
+	}
+	return strings.Join(hops, " ∩ ") + " " + strings.Join(rels, " ∩ ")
 }
 
 // TargetType returns the node type the plan's paths end at ("" without a

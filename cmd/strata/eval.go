@@ -28,6 +28,7 @@ type evalOptions struct {
 	Patterns                   string
 	Plans                      planner.Plans
 	JSON, ByTemplate           bool
+	ByShape                    string
 	IgnoreFingerprint          bool
 	ONNXEncoder                string
 }
@@ -47,7 +48,9 @@ trained planner (--planner) or a plans file (--plans). A method that falls
 back to BM25 says how often (loudly when it is most queries).
 
 With --json, one JSON object per (method, split) is printed per line, with
-the keys method, split, n, hit@1, hit@5, recall@20 and mrr.`
+the keys method, split, n, hit@1, hit@5, recall@20 and mrr; --by-template
+and --by-shape add one line per group with the keys method, split, by
+("template" or "shape"), group, n and hit@1.`
 
 func newEvalCmd(u *ui) *cobra.Command {
 	var o evalOptions
@@ -81,6 +84,7 @@ func newEvalCmd(u *ui) *cobra.Command {
 	f.StringVar(&o.Plans.Planner, "planner", "", "plan-based methods plan with this trained planner")
 	f.StringVar(&o.Plans.File, "plans", "", "plan-based methods take their plans from this file (MoR's shape; a mined plans file makes the rows oracles)")
 	f.BoolVar(&o.ByTemplate, "by-template", false, "also report Hit@1 per plan template (metapath) of the workspace's plans")
+	f.StringVar(&o.ByShape, "by-shape", "", "also report Hit@1 per plan shape and relations of this plans file's plans (e.g. the test questions' mined plans: a grouping that explains rows, never an input to them)")
 	f.BoolVar(&o.IgnoreFingerprint, "ignore-fingerprint", false, "accept models and bundles made for other data")
 	f.StringVar(&o.ONNXEncoder, "onnx-encoder", "", "sentence encoder directory (tokenizer.json, model.onnx) that methods embedding new text (simgrag) use instead of the dense channel's encoder")
 	return cmd
@@ -109,7 +113,20 @@ func runEval(ctx context.Context, u *ui, o evalOptions) error {
 		return err
 	}
 	if o.ByTemplate {
-		printByTemplate(u.out, ws, runs, o.Splits)
+		printGroups(u.out, runs, o.Splits, "template", o.JSON, func(q data.Query) string {
+			p := ws.Plans[q.ID]
+			return p.Template()
+		})
+	}
+	if o.ByShape != "" {
+		plans, _, err := data.ReadPlans(o.ByShape)
+		if err != nil {
+			return err
+		}
+		printGroups(u.out, runs, o.Splits, "shape", o.JSON, func(q data.Query) string {
+			p := plans[q.ID]
+			return p.Shape()
+		})
 	}
 	return nil
 }
@@ -286,9 +303,20 @@ func printSummaries(w io.Writer, sums []eval.Summary, asJSON bool) error {
 	return tw.Flush()
 }
 
-// printByTemplate reports each run's Hit@1 per plan template of the
-// workspace's plans (data.Plan.Template), split by split.
-func printByTemplate(w io.Writer, ws *workspace.Workspace, runs []evalRun, splits []string) {
+// groupRow is one line of a grouped report (--json).
+type groupRow struct {
+	Method string  `json:"method"`
+	Split  string  `json:"split"`
+	By     string  `json:"by"`
+	Group  string  `json:"group"`
+	N      int     `json:"n"`
+	Hit1   float64 `json:"hit@1"`
+}
+
+// printGroups reports each run's Hit@1 per group of its queries (key),
+// split by split: a table per run, or JSON lines.
+func printGroups(w io.Writer, runs []evalRun, splits []string, by string, asJSON bool, key func(data.Query) string) {
+	enc := json.NewEncoder(w)
 	for _, split := range splits {
 		for _, r := range runs {
 			if r.Split != split {
@@ -296,12 +324,18 @@ func printByTemplate(w io.Writer, ws *workspace.Workspace, runs []evalRun, split
 			}
 			keys := make([]string, len(r.qs))
 			for i, q := range r.qs {
-				p := ws.Plans[q.ID]
-				keys[i] = p.Template()
+				keys[i] = key(q)
+			}
+			groups := eval.ByGroup(r.results, keys)
+			if asJSON {
+				for _, g := range groups {
+					enc.Encode(groupRow{Method: r.Method, Split: split, By: by, Group: g.Method, N: g.N, Hit1: g.Hit1})
+				}
+				continue
 			}
 			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-			fmt.Fprintf(tw, "\n%s on %s, by template\tn\thit@1\n", r.Method, split)
-			for _, g := range eval.ByGroup(r.results, keys) {
+			fmt.Fprintf(tw, "\n%s on %s, by %s\tn\thit@1\n", r.Method, split, by)
+			for _, g := range groups {
 				fmt.Fprintf(tw, "%s\t%d\t%.4f\n", g.Method, g.N, g.Hit1)
 			}
 			tw.Flush()

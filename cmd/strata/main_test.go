@@ -83,39 +83,56 @@ func TestGenImportEval(t *testing.T) {
 			}
 		}
 	}
-	// --by-template reports each template's n and Hit@1 from the same runs:
-	// a template's Hit@1 is the mean over its queries (gold rank 1).
-	out, e, code = run(t, "eval", wsDir, "--method", "bm25,oracle-plan", "--split", "test", "--by-template")
-	if code != 0 {
-		t.Fatalf("eval --by-template: %s", e)
-	}
+	// --by-template (the workspace's plans) and --by-shape (a plans file's:
+	// here the generator's own file) report each group's n and Hit@1 from
+	// the runs: a group's Hit@1 is the mean over its queries of gold at
+	// rank 1.
 	qs, _ := ws.SKB.QA.Split("test")
-	for _, m := range []string{"bm25", "oracle-plan"} {
-		var sec string
-		for _, block := range strings.Split(out, "\n\n") {
-			if strings.HasPrefix(block, m+" on test, by template") {
-				sec = block
-			}
+	filePlans, _, err := data.ReadPlans(filepath.Join(skbDir, data.PlansFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, by := range []struct {
+		flag []string
+		name string
+		key  func(q data.Query) string
+	}{
+		{[]string{"--by-template"}, "template", func(q data.Query) string { p := ws.Plans[q.ID]; return p.Template() }},
+		{[]string{"--by-shape", filepath.Join(skbDir, data.PlansFile)}, "shape", func(q data.Query) string { p := filePlans[q.ID]; return p.Shape() }},
+	} {
+		out, e, code := run(t, append([]string{"eval", wsDir, "--method", "bm25,oracle-plan", "--split", "test"}, by.flag...)...)
+		if code != 0 {
+			t.Fatalf("eval %v: %s", by.flag, e)
 		}
-		meth, _ := registry.NewMethod(infer.NewEnv(context.Background(), ws), m)
-		n, hits := map[string]int{}, map[string]int{}
-		for _, q := range qs {
-			p := ws.Plans[q.ID]
-			key := p.Template()
-			n[key]++
-			hs, err := meth.Rank(t.Context(), q)
-			if err != nil {
-				t.Fatal(err)
+		for _, m := range []string{"bm25", "oracle-plan"} {
+			var sec string
+			for _, block := range strings.Split(out, "\n\n") {
+				if strings.HasPrefix(block, m+" on test, by "+by.name) {
+					sec = block
+				}
 			}
-			infer.SortHits(hs)
-			if len(hs) > 0 && slices.Contains(q.Answers, hs[0].ID) {
-				hits[key]++
+			meth, _ := registry.NewMethod(infer.NewEnv(context.Background(), ws), m)
+			n, hits := map[string]int{}, map[string]int{}
+			for _, q := range qs {
+				key := by.key(q)
+				n[key]++
+				hs, err := meth.Rank(t.Context(), q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				infer.SortHits(hs)
+				if len(hs) > 0 && slices.Contains(q.Answers, hs[0].ID) {
+					hits[key]++
+				}
 			}
-		}
-		for key, c := range n {
-			want := fmt.Sprintf("%s  %d  %.4f", key, c, float64(hits[key])/float64(c))
-			if !strings.Contains(strings.Join(strings.Fields(sec), " "), strings.Join(strings.Fields(want), " ")) {
-				t.Errorf("%s by template lacks %q:\n%s", m, want, sec)
+			if len(n) < 2 {
+				t.Fatalf("by %s: %d groups, a test needs several", by.name, len(n))
+			}
+			for key, c := range n {
+				want := fmt.Sprintf("%s  %d  %.4f", key, c, float64(hits[key])/float64(c))
+				if !strings.Contains(strings.Join(strings.Fields(sec), " "), strings.Join(strings.Fields(want), " ")) {
+					t.Errorf("%s by %s lacks %q:\n%s", m, by.name, want, sec)
+				}
 			}
 		}
 	}
