@@ -89,3 +89,57 @@ func TestErrorsStayShort(t *testing.T) {
 		t.Errorf("quoteClip(short) = %s", got)
 	}
 }
+
+// Every text reader refuses invalid UTF-8 the same way: ErrEncoding at the
+// file and line, never a replaced byte.
+func TestReadersRefuseInvalidUTF8(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	schema := &Schema{NodeTypes: []string{"a"}, RelationTypes: []string{"r"}, CandidateTypes: []string{"a"}}
+	for _, c := range []struct {
+		name string
+		line int
+		read func() error
+	}{
+		{"triples", 2, func() error {
+			_, err := ReadTriples(write("kb.txt", "x|r|y\nx|r\xff|z\n"), '|')
+			return err
+		}},
+		{"MetaQA questions", 2, func() error {
+			_, _, err := ReadKGQAFile(write("qa.txt", "what is [x]\ty\nwho is [x\xc3]\tz\n"), "")
+			return err
+		}},
+		{"PathQuestion", 1, func() error {
+			_, _, err := ReadKGQAFile(write("pq.txt", "what \xfe is x\ty(y/)\tx#r#y#<end>#y\n"), "")
+			return err
+		}},
+		{"plans", 2, func() error {
+			_, _, err := ReadPlans(write("plans.jsonl", `{"q_id":1,"plan":{"Metapath":[["a"]]}}`+"\n"+`{"q_id":2,"query":"`+"\xe9"+`","plan":{"Metapath":[["a"]]}}`+"\n"))
+			return err
+		}},
+		{"patterns", 1, func() error {
+			_, err := ReadPatterns(write("patterns.jsonl", `{"q_id":1,"triples":[["x`+"\xff"+`","r","UNKNOWN a"]]}`+"\n"))
+			return err
+		}},
+		{"GRASP plans", 1, func() error {
+			_, _, err := ReadGraspPlans(write("grasp.jsonl", `{"q_id":1,"anchors":[{"text":"`+"\xc0"+`"}]}`+"\n"), schema)
+			return err
+		}},
+		{"mined plans", 1, func() error {
+			_, err := ReadMinedPlans(write("mined.jsonl", `{"q_id":1,"query":"`+"\xff"+`","plan":{"Metapath":[["a"]]}}`+"\n"))
+			return err
+		}},
+	} {
+		err := c.read()
+		var pe *ParseError
+		if !errors.Is(err, ErrEncoding) || !errors.As(err, &pe) || pe.Line != c.line {
+			t.Errorf("%s: %v, want ErrEncoding at line %d", c.name, err, c.line)
+		}
+	}
+}
