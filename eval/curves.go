@@ -4,7 +4,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"github.com/strata-retrieval/strata/internal/atomicfile"
 	"image/color"
 	"io"
 	"path/filepath"
@@ -14,6 +13,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/strata-retrieval/strata/internal/atomicfile"
 )
 
 // CurvePoint is the metrics of one checkpoint on one split.

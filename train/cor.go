@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/strata-retrieval/strata/infer/cor"
 	"math/rand/v2"
 
 	"github.com/nlpodyssey/spago/mat"
@@ -13,6 +12,7 @@ import (
 	"github.com/strata-retrieval/strata/gating"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/cor"
 	"github.com/strata-retrieval/strata/internal/parallel"
 )
 

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/strata-retrieval/strata/infer/baseline"
-	"github.com/strata-retrieval/strata/infer/pipeline"
 	"io"
 	"math/rand/v2"
 	"path/filepath"
@@ -18,6 +16,8 @@ import (
 	"github.com/strata-retrieval/strata/eval"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/baseline"
+	"github.com/strata-retrieval/strata/infer/pipeline"
 	"github.com/strata-retrieval/strata/models"
 )
 

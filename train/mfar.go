@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/strata-retrieval/strata/infer/mfar"
 	"math/rand/v2"
 	"slices"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/mfar"
 	"github.com/strata-retrieval/strata/models"
 )
 

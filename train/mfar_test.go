@@ -3,7 +3,6 @@ package train
 import (
 	"bytes"
 	"context"
-	"github.com/strata-retrieval/strata/infer/registry"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -11,10 +10,10 @@ import (
 	"testing"
 
 	"github.com/strata-retrieval/strata/checkpoints"
-	"github.com/strata-retrieval/strata/infer/mfar"
-
 	"github.com/strata-retrieval/strata/data/synth"
 	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/mfar"
+	"github.com/strata-retrieval/strata/infer/registry"
 	"github.com/strata-retrieval/strata/internal/testws"
 	"github.com/strata-retrieval/strata/models"
 )

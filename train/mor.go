@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/strata-retrieval/strata/infer/mor"
-	"github.com/strata-retrieval/strata/infer/planner"
 	"math/rand/v2"
 
 	"github.com/nlpodyssey/spago/mat"
@@ -14,6 +12,8 @@ import (
 	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/mor"
+	"github.com/strata-retrieval/strata/infer/planner"
 	"github.com/strata-retrieval/strata/models"
 )
 

@@ -3,8 +3,6 @@ package train
 import (
 	"context"
 	"fmt"
-	"github.com/strata-retrieval/strata/infer/baseline"
-	"github.com/strata-retrieval/strata/infer/planner"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -16,6 +14,8 @@ import (
 	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/baseline"
+	"github.com/strata-retrieval/strata/infer/planner"
 	"github.com/strata-retrieval/strata/models"
 )
 

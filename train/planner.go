@@ -4,9 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/strata-retrieval/strata/infer/kgqa"
-	"github.com/strata-retrieval/strata/infer/planner"
-	"github.com/strata-retrieval/strata/infer/simgrag"
 	"math/rand/v2"
 	"sort"
 
@@ -15,6 +12,9 @@ import (
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/kgqa"
+	"github.com/strata-retrieval/strata/infer/planner"
+	"github.com/strata-retrieval/strata/infer/simgrag"
 	"github.com/strata-retrieval/strata/models"
 )
 

@@ -2,9 +2,6 @@ package train
 
 import (
 	"context"
-	_ "github.com/strata-retrieval/strata/infer/all"
-	"github.com/strata-retrieval/strata/infer/planner"
-	"github.com/strata-retrieval/strata/infer/registry"
 	"path/filepath"
 	"testing"
 
@@ -14,6 +11,9 @@ import (
 	"github.com/strata-retrieval/strata/data/synth"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
+	_ "github.com/strata-retrieval/strata/infer/all"
+	"github.com/strata-retrieval/strata/infer/planner"
+	"github.com/strata-retrieval/strata/infer/registry"
 	"github.com/strata-retrieval/strata/internal/testws"
 	"github.com/strata-retrieval/strata/models"
 )

@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/strata-retrieval/strata/train/demo"
 	"io"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/strata-retrieval/strata/data/synth"
+	"github.com/strata-retrieval/strata/train/demo"
 )
 
 type demoOptions struct {

@@ -4,13 +4,13 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"github.com/strata-retrieval/strata/graphops/workspace"
-	"github.com/strata-retrieval/strata/infer/llmrerank"
 	"math/rand/v2"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer/llmrerank"
 	"github.com/strata-retrieval/strata/models"
 	"github.com/strata-retrieval/strata/reranker"
 	"github.com/strata-retrieval/strata/reranker/bpe"

@@ -5,12 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/strata-retrieval/strata/infer/llmrerank"
-	"github.com/strata-retrieval/strata/infer/onnx"
-	"github.com/strata-retrieval/strata/infer/pipeline"
-	"github.com/strata-retrieval/strata/infer/registry"
-	"github.com/strata-retrieval/strata/infer/serve"
-	"github.com/strata-retrieval/strata/reranker/bpe"
 	"math"
 	"os"
 	"path/filepath"
@@ -28,6 +22,12 @@ import (
 	"github.com/strata-retrieval/strata/eval"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/llmrerank"
+	"github.com/strata-retrieval/strata/infer/onnx"
+	"github.com/strata-retrieval/strata/infer/pipeline"
+	"github.com/strata-retrieval/strata/infer/registry"
+	"github.com/strata-retrieval/strata/infer/serve"
+	"github.com/strata-retrieval/strata/reranker/bpe"
 )
 
 func run(t *testing.T, args ...string) (string, string, int) {

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/strata-retrieval/strata/infer/planner"
 	"io"
 	"path/filepath"
 
@@ -11,6 +10,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer/planner"
 	"github.com/strata-retrieval/strata/internal/atomicfile"
 )
 

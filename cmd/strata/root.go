@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	_ "github.com/strata-retrieval/strata/infer/all" // every method and model kind
 	"io"
 	"os"
 	"os/signal"
@@ -15,6 +14,8 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
+
+	_ "github.com/strata-retrieval/strata/infer/all" // every method and model kind
 )
 
 // ui carries the output streams and whether progress may be drawn. It is

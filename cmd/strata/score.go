@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/strata-retrieval/strata/infer"
-	"github.com/strata-retrieval/strata/infer/pipeline"
-	"github.com/strata-retrieval/strata/infer/serve"
 
 	"github.com/spf13/cobra"
 
 	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/pipeline"
+	"github.com/strata-retrieval/strata/infer/serve"
 )
 
 // loadPipeline reads a pipeline file, RUNDIR/pipeline.json for a run

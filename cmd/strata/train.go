@@ -2,12 +2,12 @@ package main
 
 import (
 	"errors"
-	"github.com/strata-retrieval/strata/infer"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/pipeline"
 	"github.com/strata-retrieval/strata/train"
 )

@@ -2,14 +2,14 @@ package baseline_test
 
 import (
 	"context"
-	"github.com/strata-retrieval/strata/infer"
-	_ "github.com/strata-retrieval/strata/infer/all"
-	"github.com/strata-retrieval/strata/infer/registry"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/eval"
 	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+	_ "github.com/strata-retrieval/strata/infer/all"
+	"github.com/strata-retrieval/strata/infer/registry"
 	"github.com/strata-retrieval/strata/internal/testws"
 )
 

@@ -3,8 +3,6 @@ package cor
 import (
 	"context"
 	"fmt"
-	"github.com/strata-retrieval/strata/infer"
-	"github.com/strata-retrieval/strata/infer/registry"
 	"io"
 	"math/rand/v2"
 	"sort"
@@ -16,6 +14,8 @@ import (
 	"github.com/strata-retrieval/strata/gating"
 	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/registry"
 )
 
 // Method ranks every candidate (all nodes of the candidate types except

@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"github.com/strata-retrieval/strata/infer"
-	"github.com/strata-retrieval/strata/infer/planner"
 	"hash/fnv"
 	"io"
 	"slices"
@@ -19,6 +17,8 @@ import (
 	"github.com/strata-retrieval/strata/eval"
 	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/planner"
 	"github.com/strata-retrieval/strata/reranker"
 )
 

@@ -3,12 +3,12 @@ package grasp
 import (
 	"cmp"
 	"fmt"
-	"github.com/strata-retrieval/strata/infer"
-	"github.com/strata-retrieval/strata/infer/planner"
-	"github.com/strata-retrieval/strata/infer/registry"
 	"path/filepath"
 
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/planner"
+	"github.com/strata-retrieval/strata/infer/registry"
 	"github.com/strata-retrieval/strata/reranker"
 )
 

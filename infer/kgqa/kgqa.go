@@ -4,10 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"github.com/strata-retrieval/strata/infer"
-	"github.com/strata-retrieval/strata/infer/planner"
-	"github.com/strata-retrieval/strata/infer/registry"
-	"github.com/strata-retrieval/strata/infer/simgrag"
 	"io"
 	"maps"
 	"slices"
@@ -18,6 +14,10 @@ import (
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/planner"
+	"github.com/strata-retrieval/strata/infer/registry"
+	"github.com/strata-retrieval/strata/infer/simgrag"
 )
 
 // Config describes a trained KGQA model: the native pattern predictor

@@ -4,10 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/strata-retrieval/strata/infer"
-	"github.com/strata-retrieval/strata/infer/planner"
-	"github.com/strata-retrieval/strata/infer/simgrag"
-	"github.com/strata-retrieval/strata/internal/testws"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -17,6 +13,10 @@ import (
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/planner"
+	"github.com/strata-retrieval/strata/infer/simgrag"
+	"github.com/strata-retrieval/strata/internal/testws"
 	"github.com/strata-retrieval/strata/models"
 )
 

@@ -2,8 +2,6 @@ package mfar
 
 import (
 	"context"
-	"github.com/strata-retrieval/strata/infer"
-	"github.com/strata-retrieval/strata/internal/testws"
 	"math"
 	"slices"
 	"strings"
@@ -11,6 +9,8 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/internal/testws"
 	"github.com/strata-retrieval/strata/models"
 )
 

@@ -2,10 +2,10 @@ package onnx
 
 import (
 	"fmt"
-	ort "github.com/yalue/onnxruntime_go"
 	"math"
 
 	"github.com/advancedclimatesystems/gonnx/onnx"
+	ort "github.com/yalue/onnxruntime_go"
 
 	"github.com/strata-retrieval/strata/infer/onnxg"
 	"github.com/strata-retrieval/strata/models"

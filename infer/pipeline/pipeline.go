@@ -11,10 +11,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/strata-retrieval/strata/checkpoints"
-	"github.com/strata-retrieval/strata/infer"
-	"github.com/strata-retrieval/strata/infer/registry"
-	"github.com/strata-retrieval/strata/reranker"
 	"io"
 	"os"
 	"path/filepath"
@@ -24,9 +20,13 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/strata-retrieval/strata/checkpoints"
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/registry"
 	"github.com/strata-retrieval/strata/internal/atomicfile"
+	"github.com/strata-retrieval/strata/reranker"
 )
 
 // PipelineFormat tags pipeline files.

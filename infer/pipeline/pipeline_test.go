@@ -3,12 +3,12 @@ package pipeline
 import (
 	"context"
 	"errors"
-	"github.com/strata-retrieval/strata/infer"
-	_ "github.com/strata-retrieval/strata/infer/all"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/infer"
+	_ "github.com/strata-retrieval/strata/infer/all"
 )
 
 func TestPipelineErrorsNameKeyAndLine(t *testing.T) {

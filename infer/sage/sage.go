@@ -4,15 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/strata-retrieval/strata/infer"
-	"github.com/strata-retrieval/strata/infer/planner"
-	"github.com/strata-retrieval/strata/infer/registry"
 	"slices"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/planner"
+	"github.com/strata-retrieval/strata/infer/registry"
 	"github.com/strata-retrieval/strata/internal/parallel"
 )
 

@@ -2,15 +2,15 @@ package sage
 
 import (
 	"context"
-	"github.com/strata-retrieval/strata/infer"
-	"github.com/strata-retrieval/strata/infer/baseline"
-	"github.com/strata-retrieval/strata/internal/testws"
 	"math"
 	"slices"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/baseline"
+	"github.com/strata-retrieval/strata/internal/testws"
 )
 
 // TestSAGERanking checks SAGE's output on BM25 seeds: the k seeds first,

@@ -7,9 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/strata-retrieval/strata/infer"
-	"github.com/strata-retrieval/strata/infer/pipeline"
-	"github.com/strata-retrieval/strata/infer/registry"
 	"io"
 	"os"
 	"path"
@@ -21,6 +18,9 @@ import (
 
 	"github.com/strata-retrieval/strata/checkpoints"
 	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/pipeline"
+	"github.com/strata-retrieval/strata/infer/registry"
 	"github.com/strata-retrieval/strata/internal/atomicfile"
 )
 

@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/strata-retrieval/strata/infer/pipeline"
 	"io"
 	"os"
 	"path/filepath"
@@ -20,6 +19,7 @@ import (
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer/pipeline"
 	"github.com/strata-retrieval/strata/internal/atomicfile"
 	"github.com/strata-retrieval/strata/internal/parallel"
 )

@@ -6,10 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/strata-retrieval/strata/infer"
-	_ "github.com/strata-retrieval/strata/infer/all"
-	"github.com/strata-retrieval/strata/infer/pipeline"
-	"github.com/strata-retrieval/strata/internal/testws"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -21,6 +17,10 @@ import (
 	"time"
 
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/infer"
+	_ "github.com/strata-retrieval/strata/infer/all"
+	"github.com/strata-retrieval/strata/infer/pipeline"
+	"github.com/strata-retrieval/strata/internal/testws"
 )
 
 func newTestServer(t testing.TB, preset string, nodes int, cfg ServeConfig) (*httptest.Server, *pipeline.Runner, []data.Query) {

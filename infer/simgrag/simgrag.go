@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/strata-retrieval/strata/infer"
-	"github.com/strata-retrieval/strata/infer/registry"
 	"math"
 	"path/filepath"
 	"slices"
@@ -17,6 +15,8 @@ import (
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/registry"
 )
 
 // Config sets SimGRAG's pattern-to-subgraph retrieval. Zero values are

@@ -2,14 +2,14 @@ package simgrag
 
 import (
 	"context"
-	"github.com/strata-retrieval/strata/infer"
-	"github.com/strata-retrieval/strata/internal/testws"
 	"testing"
 	"time"
 
 	"github.com/strata-retrieval/strata/eval"
 	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/internal/testws"
 )
 
 // TestSimGRAGMetaQA runs SimGRAG with the question types' patterns on a

@@ -4,16 +4,16 @@ package testws
 
 import (
 	"context"
-	"github.com/strata-retrieval/strata/data"
-	"github.com/strata-retrieval/strata/infer"
-	"github.com/strata-retrieval/strata/models"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/synth"
 	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/models"
 )
 
 // Build generates cfg's benchmark and builds its workspace with the
