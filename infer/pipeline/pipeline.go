@@ -66,13 +66,18 @@ type FusionSpec struct {
 	K    float64 `json:"k,omitempty" yaml:"k,omitempty"` // RRF constant, default 60
 }
 
-// PipelineError names the file, line and key of a bad pipeline.
+// PipelineError names the file, line and key of a bad pipeline. Err, when
+// set, is the cause (a stage's model that failed to load), so errors.Is
+// sees through the pipeline (infer.ErrOutsideRoot, context.Canceled).
 type PipelineError struct {
 	File string
 	Line int
 	Key  string
 	Msg  string
+	Err  error
 }
+
+func (e *PipelineError) Unwrap() error { return e.Err }
 
 func (e *PipelineError) Error() string {
 	loc := e.File
@@ -269,6 +274,11 @@ func (p *Pipeline) bad(key, format string, args ...any) error {
 	return &PipelineError{File: p.file, Line: p.locate(key), Key: key, Msg: fmt.Sprintf(format, args...)}
 }
 
+// stageErr locates a stage's load error at its key, keeping the cause.
+func (p *Pipeline) stageErr(key string, err error) error {
+	return &PipelineError{File: p.file, Line: p.locate(key), Key: key, Msg: err.Error(), Err: err}
+}
+
 func (p *Pipeline) validate() error {
 	if p.Format != PipelineFormat {
 		return p.bad("format", "want %q, got %q", PipelineFormat, p.Format)
@@ -365,7 +375,7 @@ func (p *Pipeline) Compile(env *infer.Env) (*Runner, error) {
 	if p.Candidates != nil {
 		m, _, err := p.stageMethod(env, *p.Candidates)
 		if err != nil {
-			return nil, p.bad("candidates", "%v", err)
+			return nil, p.stageErr("candidates", err)
 		}
 		r.candidates = m
 	}
@@ -373,7 +383,7 @@ func (p *Pipeline) Compile(env *infer.Env) (*Runner, error) {
 	for i, s := range p.Scorers {
 		m, _, err := p.stageMethod(env, s)
 		if err != nil {
-			return nil, p.bad(fmt.Sprintf("scorers[%d]", i), "%v", err)
+			return nil, p.stageErr(fmt.Sprintf("scorers[%d]", i), err)
 		}
 		// Stages are named by what they are (bm25, dense, cor), not by
 		// where their model lives, so a bundle scores like its run.

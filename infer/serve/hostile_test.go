@@ -441,7 +441,7 @@ func TestBundleLoadsOnlyItself(t *testing.T) {
 	rewriteEntry(t, tp, old, "bundle.json", fmt.Sprintf(`{"format":"strata-bundle/1","data_fingerprint":%q}`, ws.Fingerprint))
 	_, cleanup, err = Open(infer.NewEnv(context.Background(), ws), old)
 	defer cleanup()
-	if err == nil || !strings.Contains(err.Error(), `pipeline.json:4: key "scorers[0]": model `+sub+": "+registry.ErrOutsideRoot.Error()) {
+	if !errors.Is(err, registry.ErrOutsideRoot) || !strings.Contains(err.Error(), `pipeline.json:4: key "scorers[0]": model `+sub+": "+registry.ErrOutsideRoot.Error()) {
 		t.Errorf("bundle naming %s: %v", sub, err)
 	}
 	// Nor can bundle.json place a sub-model outside the bundle.
