@@ -87,6 +87,11 @@ type Env struct {
 	// directory's best link). WriteBundle collects the sub-models to pack
 	// with it.
 	OnLoad func(given, dir string)
+	// OnFile, when set, is told every other file or directory a model
+	// reads through Path (an ONNX encoder, a plans file).
+	OnFile func(given, path string)
+
+	parent *Env // Sub's: the dense channel is the parent's
 
 	once  sync.Once
 	dense *DenseChannel
@@ -104,8 +109,35 @@ func NewEnv(ctx context.Context, ws *workspace.Workspace) *Env {
 // Dense returns the workspace's dense channel, loaded once (ErrNoDense
 // when it has none).
 func (e *Env) Dense() (*DenseChannel, error) {
+	if e.parent != nil {
+		return e.parent.Dense()
+	}
 	e.once.Do(func() { e.dense, e.err = LoadDense(e.WS) })
 	return e.dense, e.err
+}
+
+// Sub returns an environment over the same workspace, context, policy and
+// dense channel, for loading that must not change e: a bundle sets its own
+// Root and Models on it.
+func (e *Env) Sub() *Env {
+	return &Env{Ctx: e.Ctx, WS: e.WS, IgnoreFingerprint: e.IgnoreFingerprint, ONNXEncoder: e.ONNXEncoder, parent: e}
+}
+
+// Path resolves a file or directory that a model names and reads itself
+// (an ONNX encoder, a plans file): through Models, then refused outside
+// Root, then reported to OnFile.
+func (e *Env) Path(given string) (string, error) {
+	p := given
+	if m, ok := e.Models[given]; ok {
+		p = m
+	}
+	if err := e.Inside(p); err != nil {
+		return "", err
+	}
+	if e.OnFile != nil {
+		e.OnFile(given, p)
+	}
+	return p, nil
 }
 
 // SetDense makes d the environment's dense channel (a trainer that just

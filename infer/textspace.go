@@ -141,7 +141,8 @@ func (e *Env) openTextSpace(onnxDir string) (*TextSpace, error) {
 		}
 		return DenseSpace(d, e.WS.SKB), nil
 	}
-	if err := e.Inside(onnxDir); err != nil {
+	onnxDir, err := e.Path(onnxDir)
+	if err != nil {
 		return nil, err
 	}
 	enc, err := onnx.LoadEncoder(onnxDir, onnx.EncoderConfig{})

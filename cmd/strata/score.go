@@ -140,9 +140,11 @@ func newBundleCmd(u *ui) *cobra.Command {
 		Short: "Pack a pipeline and its checkpoints into one file for scoring elsewhere",
 		Long: `Pack a pipeline file, the checkpoints of its models (weights and manifests),
 the checkpoints those models name (MoR's planner; GRASP's mFAR, planner and
-stage 3: found by loading each model once) and the fingerprint of the
-workspace's data (and of its dense vectors when a model needs them) into one
-tar file; a bundled model reads only from the bundle. strata score, serve and eval accept the
+stage 3), the files and directories they read (an ONNX encoder, a GRASP plans
+file, an exported LLM reranker), all found by loading each model once, and
+the fingerprint of the workspace's data (and of its dense vectors when a
+model needs them) into one tar file; a bundled model reads only from the
+bundle. strata score, serve and eval accept the
 bundle as --pipeline and refuse it on a workspace with other data unless
 --ignore-fingerprint is given.`,
 		Args: cobra.ExactArgs(1),

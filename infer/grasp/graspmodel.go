@@ -52,7 +52,11 @@ func Parts(env *infer.Env, cfg Config) (*Graph, infer.Method, error) {
 	var plans PlanSource
 	switch {
 	case cfg.Plans != "":
-		ps, _, err := data.ReadGraspPlans(cfg.Plans, &ws.SKB.Schema)
+		path, err := env.Path(cfg.Plans)
+		if err != nil {
+			return nil, nil, fmt.Errorf("GRASP's plans: %w", err)
+		}
+		ps, _, err := data.ReadGraspPlans(path, &ws.SKB.Schema)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -437,7 +437,11 @@ func init() {
 		}
 		var enc infer.TextEncoder
 		if cfg.ONNXEncoder != "" {
-			if enc, err = onnx.LoadEncoder(cfg.ONNXEncoder, onnx.EncoderConfig{}); err != nil {
+			dir, err := env.Path(cfg.ONNXEncoder)
+			if err != nil {
+				return nil, fmt.Errorf("%s: its ONNX encoder: %w", ck.Dir, err)
+			}
+			if enc, err = onnx.LoadEncoder(dir, onnx.EncoderConfig{}); err != nil {
 				return nil, fmt.Errorf("%s: its ONNX encoder: %w", ck.Dir, err)
 			}
 		} else {

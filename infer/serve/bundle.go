@@ -2,12 +2,14 @@ package serve
 
 import (
 	"archive/tar"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -60,20 +62,29 @@ func denseHash(ws *workspace.Workspace) (string, error) {
 }
 
 // WriteBundle packs a pipeline, the checkpoints of its models and of the
-// sub-models they name (weights and manifest, not the optimizer state) and
-// the data fingerprint into a tar file, atomically. The models are loaded
-// once through the registry to find their sub-models, so a bundle holds
-// every model it needs. Entries are sorted and timestamps fixed, so the
-// same inputs give the same bytes.
+// sub-models they name (weights and manifest, not the optimizer state),
+// the other files and directories those models read (an ONNX encoder, a
+// plans file, an exported LLM reranker) and the data fingerprint into a
+// tar file, atomically. The models are loaded once through the registry
+// to find what they read, so a bundle holds everything it needs. Entries
+// are sorted and timestamps fixed, so the same inputs give the same bytes.
 func WriteBundle(env *infer.Env, out string, p *pipeline.Pipeline) error {
 	ws := env.WS
 	files := map[string][]byte{}
 	bp := *p
 	bp.Scorers = append([]pipeline.Stage(nil), p.Scorers...)
 	meta := BundleMeta{Format: BundleFormat, DataFingerprint: ws.Fingerprint}
-	packed := map[string]string{} // a checkpoint's resolved directory -> its name in the bundle
-	pack := func(dir, name string) (string, error) {
-		real, err := filepath.EvalSymlinks(dir)
+	packed := map[string]string{} // a resolved absolute path -> its name in the bundle
+	resolve := func(path string) (string, error) {
+		real, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return "", err
+		}
+		return filepath.Abs(real)
+	}
+	// checkpoint packs a checkpoint directory's weights and manifest.
+	checkpoint := func(dir, name string) (string, error) {
+		real, err := resolve(dir)
 		if err != nil {
 			return "", err
 		}
@@ -102,22 +113,74 @@ func WriteBundle(env *infer.Env, out string, p *pipeline.Pipeline) error {
 		packed[real] = name
 		return name, nil
 	}
-	var subErr error
-	rec := &infer.Env{Ctx: env.Ctx, WS: ws, ONNXEncoder: env.ONNXEncoder}
-	top := ""
-	rec.OnLoad = func(given, dir string) {
-		if given == top || subErr != nil {
-			return
-		}
-		name, err := pack(dir, fmt.Sprintf("submodels/%d", len(meta.Models)))
+	// tree packs a file, or every regular file below a directory.
+	tree := func(path, name string) (string, error) {
+		real, err := resolve(path)
 		if err != nil {
-			subErr = fmt.Errorf("%s names %s: %w", top, given, err)
+			return "", err
+		}
+		if n, ok := packed[real]; ok {
+			return n, nil
+		}
+		err = filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || !d.Type().IsRegular() {
+				return err
+			}
+			rel, err := filepath.Rel(real, p)
+			if err != nil {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			entry := name
+			if rel != "." {
+				entry = name + "/" + filepath.ToSlash(rel)
+			}
+			files[entry] = b
+			return nil
+		})
+		if err != nil {
+			return "", err
+		}
+		packed[real] = name
+		return name, nil
+	}
+	var subErr error
+	rec := env.Sub()
+	top := ""
+	place := func(given, name string, err error) {
+		if err != nil {
+			subErr = cmp.Or(subErr, fmt.Errorf("%s reads %s: %w", top, given, err))
 			return
 		}
 		if meta.Models == nil {
 			meta.Models = map[string]string{}
 		}
 		meta.Models[given] = name
+	}
+	rec.OnLoad = func(given, dir string) {
+		if given == top || subErr != nil {
+			return
+		}
+		name := fmt.Sprintf("submodels/%d", len(meta.Models))
+		if _, err := checkpoints.ReadManifest(dir); err != nil {
+			// A directory a DirLoader reads (an exported LLM reranker,
+			// a corag.json model): all of it.
+			name, err = tree(dir, name)
+			place(given, name, err)
+			return
+		}
+		name, err := checkpoint(dir, name)
+		place(given, name, err)
+	}
+	rec.OnFile = func(given, path string) {
+		if subErr != nil {
+			return
+		}
+		name, err := tree(path, fmt.Sprintf("files/%d", len(meta.Models)))
+		place(given, name, err)
 	}
 	add := func(i int, s *pipeline.Stage) error {
 		if s.Model == "" {
@@ -128,7 +191,7 @@ func WriteBundle(env *infer.Env, out string, p *pipeline.Pipeline) error {
 		if err != nil {
 			return err
 		}
-		if s.Model, err = pack(ck.Dir, fmt.Sprintf("models/%d", i)); err != nil {
+		if s.Model, err = checkpoint(ck.Dir, fmt.Sprintf("models/%d", i)); err != nil {
 			return err
 		}
 		if _, err := registry.Load(rec, top); err != nil {
@@ -273,8 +336,9 @@ var ErrBundlePath = errors.New("unsafe bundle")
 
 // Open compiles the pipeline at path over env: a pipeline file, a run
 // directory (its pipeline.json) or a bundle (.tar, extracted into a
-// temporary directory that cleanup removes and that becomes env.Root, so
-// every model it loads, sub-models included, comes from the bundle; its
+// temporary directory that cleanup removes and that is the Root of a Sub
+// environment, so every model it loads, sub-models and the files they read
+// included, comes from the bundle, and env itself is left as it was; its
 // models may come from other data when env.IgnoreFingerprint). cleanup is
 // never nil.
 func Open(env *infer.Env, path string) (r *pipeline.Runner, cleanup func(), err error) {
@@ -290,7 +354,8 @@ func Open(env *infer.Env, path string) (r *pipeline.Runner, cleanup func(), err 
 		if p, models, err = OpenBundle(path, dir, env.WS, env.IgnoreFingerprint); err != nil {
 			return nil, cleanup, err
 		}
-		env.Root = dir // its models' own references stay inside too
+		env = env.Sub() // the caller's environment stays as it was
+		env.Root = dir  // its models' own references stay inside too
 		env.Models = models
 	} else if p, err = pipeline.ReadPipeline(path); err != nil {
 		return nil, cleanup, err

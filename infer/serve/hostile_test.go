@@ -2,6 +2,7 @@ package serve
 
 import (
 	"archive/tar"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -79,15 +80,45 @@ func init() {
 	})
 	registry.Register("test-kind", func(env *infer.Env, _ *registry.Checkpoint) (infer.Method, error) { return count(env) })
 	// test-nested loads the sub-model its config names, as MoR loads its
-	// planner and GRASP its stages.
+	// planner and GRASP its stages, and reads the file and the directory
+	// it names through env.Path, as GRASP its plans and mFAR its ONNX
+	// encoder (each must hold "ok").
 	registry.Register("test-nested", func(env *infer.Env, ck *registry.Checkpoint) (infer.Method, error) {
 		var cfg struct {
-			Sub string `json:"sub"`
+			Sub    string `json:"sub"`
+			File   string `json:"file"`
+			Dir    string `json:"dir"`
+			SubDir string `json:"subdir"`
 		}
 		if err := ck.DecodeConfig("test-nested", &cfg); err != nil {
 			return nil, err
 		}
+		for _, f := range []struct{ given, inner string }{{cfg.File, ""}, {cfg.Dir, "inner/x"}} {
+			if f.given == "" {
+				continue
+			}
+			path, err := env.Path(f.given)
+			if err != nil {
+				return nil, err
+			}
+			if b, err := os.ReadFile(filepath.Join(path, f.inner)); err != nil || string(b) != "ok" {
+				return nil, fmt.Errorf("%s: %q, %v", f.given, b, err)
+			}
+		}
+		if cfg.SubDir != "" {
+			if _, err := registry.Load(env, cfg.SubDir); err != nil {
+				return nil, err
+			}
+		}
 		return registry.Load(env, cfg.Sub)
+	})
+	// A directory holding test-dir.json ("ok") is a model of its own, as an
+	// exported LLM reranker or a corag.json directory is.
+	registry.RegisterDir("test-dir.json", func(env *infer.Env, dir string) (infer.Method, error) {
+		if b, err := os.ReadFile(filepath.Join(dir, "test-dir.json")); err != nil || string(b) != "ok" {
+			return nil, fmt.Errorf("%s: %q, %v", dir, b, err)
+		}
+		return count(env)
 	})
 }
 
@@ -404,8 +435,15 @@ func TestBundleLoadsOnlyItself(t *testing.T) {
 		}
 	}
 	save(sub, "test-kind", `{"model":{}}`)
+	file, tree := filepath.Join(dir, "host", "plans.jsonl"), filepath.Join(dir, "host", "encoder")
+	os.MkdirAll(filepath.Join(tree, "inner"), 0o755)
+	os.WriteFile(file, []byte("ok"), 0o644)
+	os.WriteFile(filepath.Join(tree, "inner", "x"), []byte("ok"), 0o644)
+	subdir := filepath.Join(dir, "host", "reranker")
+	os.MkdirAll(subdir, 0o755)
+	os.WriteFile(filepath.Join(subdir, "test-dir.json"), []byte("ok"), 0o644)
 	nested := filepath.Join(dir, "nested")
-	save(nested, "test-nested", fmt.Sprintf(`{"model":{"sub":%q}}`, sub))
+	save(nested, "test-nested", fmt.Sprintf(`{"model":{"sub":%q,"file":%q,"dir":%q,"subdir":%q}}`, sub, file, tree, subdir))
 	pf := filepath.Join(dir, "p.json")
 	os.WriteFile(pf, []byte(`{"format":"strata-pipeline/1","scorers":[{"model":"nested"}]}`), 0o644)
 	if r, cleanup, err := Open(infer.NewEnv(context.Background(), ws), pf); err != nil || r.StageNames()[0] != "test-count" {
@@ -421,7 +459,28 @@ func TestBundleLoadsOnlyItself(t *testing.T) {
 	if err := WriteBundle(infer.NewEnv(context.Background(), ws), tp, p); err != nil {
 		t.Fatal(err)
 	}
-	// The bundle holds the sub-model: it opens and ranks without the host's.
+	// The same bytes again.
+	tp2 := filepath.Join(dir, "b2.tar")
+	if err := WriteBundle(infer.NewEnv(context.Background(), ws), tp2, p); err != nil {
+		t.Fatal(err)
+	}
+	if b1, b2 := mustRead(t, tp), mustRead(t, tp2); !bytes.Equal(b1, b2) {
+		t.Error("two bundles of the same pipeline differ")
+	}
+	// Opening a bundle leaves the caller's environment as it was (eval
+	// loads further pipelines and models with it).
+	caller := infer.NewEnv(context.Background(), ws)
+	if _, cleanup, err := Open(caller, tp); err != nil || caller.Root != "" || caller.Models != nil {
+		t.Errorf("the caller's environment after opening a bundle: root %q, models %v (%v)", caller.Root, caller.Models, err)
+		cleanup()
+	} else {
+		cleanup()
+	}
+	if _, err := registry.Load(caller, nested); err != nil {
+		t.Errorf("a host model after a bundle: %v", err)
+	}
+	// The bundle holds the sub-model, the file and the directory: it opens
+	// and ranks without the host's.
 	if err := os.RemoveAll(filepath.Join(dir, "host")); err != nil {
 		t.Fatal(err)
 	}
@@ -441,8 +500,8 @@ func TestBundleLoadsOnlyItself(t *testing.T) {
 	rewriteEntry(t, tp, old, "bundle.json", fmt.Sprintf(`{"format":"strata-bundle/1","data_fingerprint":%q}`, ws.Fingerprint))
 	_, cleanup, err = Open(infer.NewEnv(context.Background(), ws), old)
 	defer cleanup()
-	if !errors.Is(err, registry.ErrOutsideRoot) || !strings.Contains(err.Error(), `pipeline.json:4: key "scorers[0]": model `+sub+": "+registry.ErrOutsideRoot.Error()) {
-		t.Errorf("bundle naming %s: %v", sub, err)
+	if !errors.Is(err, registry.ErrOutsideRoot) || !strings.Contains(err.Error(), `pipeline.json:4: key "scorers[0]": model `+file+": "+registry.ErrOutsideRoot.Error()) {
+		t.Errorf("bundle naming %s: %v", file, err)
 	}
 	// Nor can bundle.json place a sub-model outside the bundle.
 	evil := filepath.Join(dir, "evil.tar")
@@ -486,4 +545,13 @@ func rewriteEntry(t *testing.T, from, to, name, body string) {
 	if err := tw.Close(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
