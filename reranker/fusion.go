@@ -28,11 +28,11 @@ const NumBuckets = len(bucketUpper) + 1
 // no caller can change the paper's buckets).
 var bucketUpper = [...]int{10, 50, 100, 500}
 
-// BucketName names bucket b as GRASP's Figure 2 does: "1-10", "11-50",
+// BucketName names bucket b (clamped to the buckets) as GRASP's Figure 2 does: "1-10", "11-50",
 // "51-100", "101-500", ">500".
 func BucketName(b int) string {
 	switch {
-	case b == 0:
+	case b <= 0:
 		return fmt.Sprintf("1-%d", bucketUpper[0])
 	case b < len(bucketUpper):
 		return fmt.Sprintf("%d-%d", bucketUpper[b-1]+1, bucketUpper[b])

@@ -100,6 +100,12 @@ func runEval(ctx context.Context, u *ui, o evalOptions) error {
 	env.IgnoreFingerprint = o.IgnoreFingerprint
 	env.ONNXEncoder = o.ONNXEncoder
 	o.Plans.Warn = u.err
+	var shapePlans map[int]data.Plan
+	if o.ByShape != "" { // read before any method runs: a bad file fails at once
+		if shapePlans, _, err = data.ReadPlans(o.ByShape); err != nil {
+			return err
+		}
+	}
 	rows, cleanup, err := evalRows(env, o)
 	defer cleanup()
 	if err != nil {
@@ -113,18 +119,16 @@ func runEval(ctx context.Context, u *ui, o evalOptions) error {
 		return err
 	}
 	if o.ByTemplate {
-		printGroups(u.out, runs, o.Splits, "template", o.JSON, func(q data.Query) string {
+		if err := printGroups(u.out, runs, o.Splits, "template", o.JSON, func(q data.Query) string {
 			p := ws.Plans[q.ID]
 			return p.Template()
-		})
-	}
-	if o.ByShape != "" {
-		plans, _, err := data.ReadPlans(o.ByShape)
-		if err != nil {
+		}); err != nil {
 			return err
 		}
-		printGroups(u.out, runs, o.Splits, "shape", o.JSON, func(q data.Query) string {
-			p := plans[q.ID]
+	}
+	if o.ByShape != "" {
+		return printGroups(u.out, runs, o.Splits, "shape", o.JSON, func(q data.Query) string {
+			p := shapePlans[q.ID]
 			return p.Shape()
 		})
 	}
@@ -315,7 +319,7 @@ type groupRow struct {
 
 // printGroups reports each run's Hit@1 per group of its queries (key),
 // split by split: a table per run, or JSON lines.
-func printGroups(w io.Writer, runs []evalRun, splits []string, by string, asJSON bool, key func(data.Query) string) {
+func printGroups(w io.Writer, runs []evalRun, splits []string, by string, asJSON bool, key func(data.Query) string) error {
 	enc := json.NewEncoder(w)
 	for _, split := range splits {
 		for _, r := range runs {
@@ -329,7 +333,9 @@ func printGroups(w io.Writer, runs []evalRun, splits []string, by string, asJSON
 			groups := eval.ByGroup(r.results, keys)
 			if asJSON {
 				for _, g := range groups {
-					enc.Encode(groupRow{Method: r.Method, Split: split, By: by, Group: g.Method, N: g.N, Hit1: g.Hit1})
+					if err := enc.Encode(groupRow{Method: r.Method, Split: split, By: by, Group: g.Method, N: g.N, Hit1: g.Hit1}); err != nil {
+						return err
+					}
 				}
 				continue
 			}
@@ -338,7 +344,10 @@ func printGroups(w io.Writer, runs []evalRun, splits []string, by string, asJSON
 			for _, g := range groups {
 				fmt.Fprintf(tw, "%s\t%d\t%.4f\n", g.Method, g.N, g.Hit1)
 			}
-			tw.Flush()
+			if err := tw.Flush(); err != nil {
+				return err
+			}
 		}
 	}
+	return nil
 }

@@ -136,6 +136,39 @@ func TestGenImportEval(t *testing.T) {
 			}
 		}
 	}
+	// Under --json the groups are JSON lines beside the summary: their n add
+	// up to the split, their Hit@1 weighted by n to the summary's.
+	out, e, code = run(t, "eval", wsDir, "--split", "test", "--by-shape", filepath.Join(skbDir, data.PlansFile), "--json")
+	if code != 0 {
+		t.Fatalf("eval --by-shape --json: %s", e)
+	}
+	var sum eval.Summary
+	n, hits := 0, 0.0
+	for i, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if i == 0 {
+			if err := json.Unmarshal([]byte(line), &sum); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		var g struct {
+			Method, Split, By, Group string
+			N                        int
+			Hit1                     float64 `json:"hit@1"`
+		}
+		if err := json.Unmarshal([]byte(line), &g); err != nil || g.Method != "bm25" || g.Split != "test" || g.By != "shape" || g.Group == "" {
+			t.Fatalf("group line %q: %v", line, err)
+		}
+		n += g.N
+		hits += g.Hit1 * float64(g.N)
+	}
+	if n != sum.N || n != len(qs) || math.Abs(hits/float64(n)-sum.Hit1) > 1e-12 {
+		t.Errorf("groups: n %d, Hit@1 %v; summary n %d, Hit@1 %v", n, hits/float64(n), sum.N, sum.Hit1)
+	}
+	// A missing --by-shape file fails before anything is evaluated.
+	if out, e, code := run(t, "eval", wsDir, "--by-shape", filepath.Join(dir, "nope.jsonl")); code != 1 || out != "" || !strings.Contains(e, "nope.jsonl") {
+		t.Errorf("missing --by-shape file: exit %d, out %q, err %q", code, out, e)
+	}
 	// The table form prints the same numbers with four decimals.
 	out, _, _ = run(t, "eval", wsDir)
 	if !strings.Contains(out, "bm25") || !strings.Contains(out, "hit@1") {
