@@ -28,8 +28,8 @@ const NumBuckets = len(bucketUpper) + 1
 // no caller can change the paper's buckets).
 var bucketUpper = [...]int{10, 50, 100, 500}
 
-// BucketName names bucket b (clamped to the buckets) as GRASP's Figure 2 does: "1-10", "11-50",
-// "51-100", "101-500", ">500".
+// BucketName names bucket b as GRASP's Figure 2 does: "1-10", "11-50",
+// "51-100", "101-500", ">500" (b outside them is clamped).
 func BucketName(b int) string {
 	switch {
 	case b <= 0:
