@@ -26,8 +26,9 @@ func newDemoCmd(u *ui) *cobra.Command {
 		Long: `Run strata end to end on a generated STaRK-like benchmark, with no
 downloads: generate the preset (an skbdir under DIR/skb), import it into a
 workspace (DIR/workspace) and evaluate on the test split. Re-running replaces
-the skb and workspace an earlier demo wrote there; a DIR/skb or
-DIR/workspace that a demo did not write is refused, never deleted.
+the skb and workspace an earlier demo wrote there (each holds a
+.strata-demo file); a DIR/skb or DIR/workspace that a demo did not write,
+a real workspace included, is refused, never deleted.
 
 It takes the path a real SKB takes: the workspace holds questions and answers
 only. Plans are mined from the train and val answers (the coverage table is

@@ -77,17 +77,19 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 // questions and answers; the generator's plans are returned apart.
 func prepare(ctx context.Context, o Options) (*workspace.Workspace, map[int]data.Plan, error) {
 	skbDir, wsDir := filepath.Join(o.Dir, "skb"), filepath.Join(o.Dir, "workspace")
-	if err := replaceable(skbDir, data.SchemaFile, "an skbdir"); err != nil {
-		return nil, nil, err
-	}
-	if err := replaceable(wsDir, workspace.SnapshotFile, "a strata workspace"); err != nil {
-		return nil, nil, err
+	for _, dir := range []string{skbDir, wsDir} {
+		if err := replaceable(dir); err != nil {
+			return nil, nil, err
+		}
 	}
 	res, err := synth.Generate(o.Config)
 	if err != nil {
 		return nil, nil, err
 	}
 	if err := data.WriteSKBDir(skbDir, res.SKB, data.WriteOptions{Overwrite: true, Plans: res.Plans}); err != nil {
+		return nil, nil, err
+	}
+	if err := markDemo(skbDir); err != nil {
 		return nil, nil, err
 	}
 	qa := res.SKB.QA
@@ -113,14 +115,23 @@ func prepare(ctx context.Context, o Options) (*workspace.Workspace, map[int]data
 		ws.Close()
 		return nil, nil, err
 	}
+	if err := markDemo(wsDir); err != nil {
+		ws.Close()
+		return nil, nil, err
+	}
 	fmt.Fprintf(o.Out, "built workspace %s: %s (the generator's plans are kept out of it)\n\n", wsDir, ws)
 	return ws, truth, nil
 }
 
+// DemoMarker is the file a demo leaves in the skbdir and the workspace it
+// writes; only a directory holding it is replaced by the next demo.
+const DemoMarker = ".strata-demo"
+
 // replaceable refuses to let a demo run replace dir unless it is absent,
-// empty, or what an earlier demo wrote there (it holds marker): a
-// directory of the user's own under --dir is never deleted.
-func replaceable(dir, marker, what string) error {
+// empty, or what an earlier demo wrote there (it holds DemoMarker): a
+// directory of the user's own under --dir, a real workspace included, is
+// never deleted.
+func replaceable(dir string) error {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(entries) == 0) {
 		return nil
@@ -128,10 +139,15 @@ func replaceable(dir, marker, what string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, DemoMarker)); err == nil {
 		return nil
 	}
-	return fmt.Errorf("%s exists and is not %s (no %s): the demo replaces it only when an earlier demo wrote it; choose another --dir", dir, what, marker)
+	return fmt.Errorf("%s exists and was not written by a demo (no %s): the demo replaces only its own output; choose another --dir", dir, DemoMarker)
+}
+
+// markDemo marks dir as a demo's output.
+func markDemo(dir string) error {
+	return os.WriteFile(filepath.Join(dir, DemoMarker), []byte("written by strata demo; the next demo replaces this directory\n"), 0o644)
 }
 
 // mine mines the train and val plans into the workspace's plans file and
