@@ -378,7 +378,7 @@ var (
 )
 
 func init() {
-	registry.RegisterMethod("simgrag", "SimGRAG: the query's plan as a pattern graph, matched onto the graph by Graph Semantic Distance in a text space that can embed the pattern's text (the dense channel's encoder, or --onnx-encoder with the channel's imported vectors of that model); the target's bindings in the top-k subgraphs ranked by GSD (needs plans)", func(env *infer.Env) (infer.Method, error) {
+	registry.RegisterMethod("simgrag", "SimGRAG: the query's plan as a pattern graph, matched onto the graph by Graph Semantic Distance in a text space that can embed the pattern's text (the dense channel's encoder, or an ONNX sentence encoder with --onnx-encoder); the target's bindings in the top-k subgraphs ranked by GSD (needs plans)", func(env *infer.Env) (infer.Method, error) {
 		s, err := Open(env, Config{ONNXEncoder: env.ONNXEncoder})
 		if err != nil {
 			return nil, err
