@@ -35,9 +35,11 @@ import (
 // test-count.
 var (
 	blockErrs  = make(chan error, 16)
-	sleepFor   = 600 * time.Millisecond
+	sleepFor   atomic.Int64 // a time.Duration; set by the tests while handlers may read it
 	countCalls atomic.Int64
 )
+
+func init() { sleepFor.Store(int64(600 * time.Millisecond)) }
 
 type testMethod struct {
 	name string
@@ -59,7 +61,7 @@ func init() {
 	})
 	registry.RegisterMethod("test-sleep", "test: works ignoring its context", func(*infer.Env) (infer.Method, error) {
 		return testMethod{"test-sleep", func(context.Context, data.Query) ([]index.Hit, error) {
-			time.Sleep(sleepFor)
+			time.Sleep(time.Duration(sleepFor.Load()))
 			return []index.Hit{{ID: 1, Score: 1}}, nil
 		}}, nil
 	})
@@ -331,7 +333,7 @@ func TestServeCancelsTimedOutRanking(t *testing.T) {
 	// finds no slot within its time limit and is refused.
 	// Its pipeline stops at the next stage: the stage after the one that
 	// outlived the deadline never runs.
-	sleepFor = 700 * time.Millisecond
+	sleepFor.Store(int64(700 * time.Millisecond))
 	sleep := httptest.NewServer(NewHandler(ws, compile(t, ws, `{"format":"strata-pipeline/1","scorers":[{"method":"test-sleep"},{"method":"test-count"}],"fusion":{"kind":"rrf"}}`), cfg))
 	defer sleep.Close()
 	if code, b := post(t, sleep.URL+"/v1/score", `{"query": "boots"}`); code != http.StatusGatewayTimeout {
@@ -340,11 +342,11 @@ func TestServeCancelsTimedOutRanking(t *testing.T) {
 	if code, b := post(t, sleep.URL+"/v1/score", `{"query": "boots"}`); code != http.StatusServiceUnavailable || !strings.Contains(string(b), "server busy") {
 		t.Errorf("second request while the first still works: %d %s, want 503", code, b)
 	}
-	time.Sleep(sleepFor)
+	time.Sleep(time.Duration(sleepFor.Load()))
 	if n := countCalls.Load(); n != 0 {
 		t.Errorf("the stage after the one that outlived the deadline ran %d times", n)
 	}
-	sleepFor = 10 * time.Millisecond
+	sleepFor.Store(int64(10 * time.Millisecond))
 	if code, b := post(t, sleep.URL+"/v1/score", `{"query": "boots"}`); code != http.StatusOK || countCalls.Load() != 1 {
 		t.Errorf("after the work stopped: %d %s, %d calls of the second stage", code, b, countCalls.Load())
 	}
