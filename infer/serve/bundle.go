@@ -75,77 +75,73 @@ func WriteBundle(env *infer.Env, out string, p *pipeline.Pipeline) error {
 	bp.Scorers = append([]pipeline.Stage(nil), p.Scorers...)
 	meta := BundleMeta{Format: BundleFormat, DataFingerprint: ws.Fingerprint}
 	packed := map[string]string{} // a resolved absolute path -> its name in the bundle
-	resolve := func(path string) (string, error) {
+	// pack puts path in the bundle under name once (a path packed before
+	// keeps its first name): fill adds its entries from the resolved path.
+	pack := func(path, name string, fill func(real string) error) (string, error) {
 		real, err := filepath.EvalSymlinks(path)
+		if err == nil {
+			real, err = filepath.Abs(real)
+		}
 		if err != nil {
 			return "", err
 		}
-		return filepath.Abs(real)
+		if n, ok := packed[real]; ok {
+			return n, nil
+		}
+		if err := fill(real); err != nil {
+			return "", err
+		}
+		packed[real] = name
+		return name, nil
 	}
 	// checkpoint packs a checkpoint directory's weights and manifest.
 	checkpoint := func(dir, name string) (string, error) {
-		real, err := resolve(dir)
-		if err != nil {
-			return "", err
-		}
-		if n, ok := packed[real]; ok {
-			return n, nil
-		}
-		m, err := checkpoints.ReadManifest(real)
-		if err != nil {
-			return "", fmt.Errorf("%s: a bundle packs trained checkpoints only: %w", dir, err)
-		}
-		if m.DataFingerprint != ws.Fingerprint {
-			return "", fmt.Errorf("%s was trained on data %s, the workspace is %s", dir, m.DataFingerprint, ws.Fingerprint)
-		}
-		if m.Kind == infer.KindCoR {
-			if meta.Dense, err = denseHash(ws); err != nil {
-				return "", err
-			}
-		}
-		for _, f := range []string{checkpoints.ModelFile, checkpoints.ManifestFile} {
-			b, err := os.ReadFile(filepath.Join(real, f))
+		return pack(dir, name, func(real string) error {
+			m, err := checkpoints.ReadManifest(real)
 			if err != nil {
-				return "", err
+				return fmt.Errorf("%s: a bundle packs trained checkpoints only: %w", dir, err)
 			}
-			files[name+"/"+f] = b
-		}
-		packed[real] = name
-		return name, nil
+			if m.DataFingerprint != ws.Fingerprint {
+				return fmt.Errorf("%s was trained on data %s, the workspace is %s", dir, m.DataFingerprint, ws.Fingerprint)
+			}
+			if m.Kind == infer.KindCoR {
+				if meta.Dense, err = denseHash(ws); err != nil {
+					return err
+				}
+			}
+			for _, f := range []string{checkpoints.ModelFile, checkpoints.ManifestFile} {
+				b, err := os.ReadFile(filepath.Join(real, f))
+				if err != nil {
+					return err
+				}
+				files[name+"/"+f] = b
+			}
+			return nil
+		})
 	}
 	// tree packs a file, or every regular file below a directory.
 	tree := func(path, name string) (string, error) {
-		real, err := resolve(path)
-		if err != nil {
-			return "", err
-		}
-		if n, ok := packed[real]; ok {
-			return n, nil
-		}
-		err = filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || !d.Type().IsRegular() {
-				return err
-			}
-			rel, err := filepath.Rel(real, p)
-			if err != nil {
-				return err
-			}
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			entry := name
-			if rel != "." {
-				entry = name + "/" + filepath.ToSlash(rel)
-			}
-			files[entry] = b
-			return nil
+		return pack(path, name, func(real string) error {
+			return filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
+				if err != nil || !d.Type().IsRegular() {
+					return err
+				}
+				rel, err := filepath.Rel(real, p)
+				if err != nil {
+					return err
+				}
+				b, err := os.ReadFile(p)
+				if err != nil {
+					return err
+				}
+				entry := name
+				if rel != "." {
+					entry = name + "/" + filepath.ToSlash(rel)
+				}
+				files[entry] = b
+				return nil
+			})
 		})
-		if err != nil {
-			return "", err
-		}
-		packed[real] = name
-		return name, nil
 	}
 	var subErr error
 	rec := env.Sub()
