@@ -46,6 +46,19 @@ func taxonomySKB() *data.SKB {
 	return s
 }
 
+// taxonomy builds taxonomySKB's graph (closed when the test ends) and its
+// mention index.
+func taxonomy(t *testing.T) (*data.SKB, *Graph, *MentionIndex) {
+	t.Helper()
+	s := taxonomySKB()
+	g, err := Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.Close() })
+	return s, g, NewMentionIndex(s, MentionConfig{})
+}
+
 func TestDirectedSteps(t *testing.T) {
 	s := taxonomySKB()
 	g, err := Build(s)
@@ -127,13 +140,7 @@ func TestMentionIndex(t *testing.T) {
 }
 
 func TestMineIntersection(t *testing.T) {
-	s := taxonomySKB()
-	g, err := Build(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	ix := NewMentionIndex(s, MentionConfig{})
+	_, g, ix := taxonomy(t)
 	q := "Which fern belongs to genus Dryopteris?"
 	ments := ix.Find(q)
 	plans := NewMiner(g, MineConfig{}).Mine(MineInput{Mentions: ments, Answers: []uint32{1}})
@@ -169,13 +176,7 @@ func TestMineIntersection(t *testing.T) {
 }
 
 func TestMineRestriction(t *testing.T) {
-	s := taxonomySKB()
-	g, err := Build(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	ix := NewMentionIndex(s, MentionConfig{})
+	s, g, ix := taxonomy(t)
 	q := "Which kind of drawing off is 'drawing of fluid away from a diseased part'?"
 	ments := ix.Find(q)
 	var anchorsSeen [][]int
@@ -219,13 +220,7 @@ func TestMineRestriction(t *testing.T) {
 }
 
 func TestMineHopsTieAndReachability(t *testing.T) {
-	s := taxonomySKB()
-	g, err := Build(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	ix := NewMentionIndex(s, MentionConfig{})
+	_, g, ix := taxonomy(t)
 	// Osmund is two levels below fern: the 2-hop path reaches exactly it.
 	plans := NewMiner(g, MineConfig{}).Mine(MineInput{Mentions: ix.Find("kinds of kinds of fern"), Answers: []uint32{12}})
 	if len(plans) == 0 || plans[0].F1 != 1 || plans[0].Shape() != "2-hop" || !cmp.Equal(plans[0].Branches[0].Steps, []MineStep{{0, data.Backward}, {0, data.Backward}}) {
@@ -282,13 +277,7 @@ func TestRelationsBetweenAndDirectedGrasp(t *testing.T) {
 
 // Plans of equal F1 go to fewer hops, then fewer anchors.
 func TestMineTieRule(t *testing.T) {
-	s := taxonomySKB()
-	g, err := Build(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	ix := NewMentionIndex(s, MentionConfig{})
+	_, g, ix := taxonomy(t)
 	find := func(plans []MinedPlan, shape string) *MinedPlan {
 		for i := range plans {
 			if plans[i].Shape() == shape {
