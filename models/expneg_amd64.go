@@ -22,3 +22,12 @@ func expNegSubVec(dst, src []float32, mx float32) (int, [8]float32) {
 	expNegSubAVX2(&dst[0], &src[0], n8, mx, &sums)
 	return n8, sums
 }
+
+// ExpImpl names the code behind the softmax's exponentials: "avx2", or
+// "go" on CPUs without AVX2.
+func ExpImpl() string {
+	if hasExpAVX2 {
+		return "avx2"
+	}
+	return "go"
+}

@@ -143,7 +143,7 @@ stark_qa's evaluator does. Every metric-reporting command takes --json.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newGenCmd(u), newImportCmd(u), newExportCmd(u), newInfoCmd(u), newSearchCmd(u), newEvalCmd(u), newDemoCmd(u), newCheckpointsCmd(u), newTrainCmd(u), newExplainCmd(u), newCurvesCmd(u), newImportEmbeddingsCmd(u), newScoreCmd(u), newServeCmd(u), newBundleCmd(u), newSimGraphCmd(u), newMinePlansCmd(u), newInitQwen3Cmd(u), newMergeLoRACmd(u), newPapersTopic())
+	root.AddCommand(newGenCmd(u), newImportCmd(u), newExportCmd(u), newInfoCmd(u), newSearchCmd(u), newEvalCmd(u), newDemoCmd(u), newCheckpointsCmd(u), newTrainCmd(u), newExplainCmd(u), newCurvesCmd(u), newImportEmbeddingsCmd(u), newScoreCmd(u), newServeCmd(u), newBundleCmd(u), newSimGraphCmd(u), newMinePlansCmd(u), newInitQwen3Cmd(u), newMergeLoRACmd(u), newVersionCmd(u), newPapersTopic())
 	return root
 }
 

@@ -18,3 +18,12 @@ func scanGEVec(row []float32, thr float32) (j, n8 int) {
 	}
 	return scanGEAVX2(&row[0], n8, thr), n8
 }
+
+// ScanImpl names the code behind the dense top-k threshold scan: "avx2",
+// or "go" on CPUs without AVX2.
+func ScanImpl() string {
+	if hasScanAVX2 {
+		return "avx2"
+	}
+	return "go"
+}

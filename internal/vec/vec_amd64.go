@@ -59,3 +59,11 @@ func adamVec(w, g, m1, m2 []float32, k *Adam) int {
 	adamAVX2(&w[0], &g[0], &m1[0], &m2[0], n, k)
 	return n
 }
+
+// Impl names the vector code in use: "avx2", or "go" on CPUs without AVX2.
+func Impl() string {
+	if hasAVX2 {
+		return "avx2"
+	}
+	return "go"
+}
