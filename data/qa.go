@@ -25,6 +25,20 @@ type Query struct {
 	// Plan is a plan given with the query itself (a scoring input file's
 	// "plan"); nil means look it up by id.
 	Plan *Plan `json:",omitempty"`
+	// Reach is Plan already executed, by whoever chose it (a planner
+	// executes its candidate plans to choose among them); nil means not
+	// executed. It is never read from or written to a file.
+	Reach *PlanReach `json:"-"`
+}
+
+// PlanReach is a plan's executed result carried with its query, so that
+// a plan is executed and its restriction scored once per query: the
+// candidates it reaches (ascending ids, never empty) and, aligned with
+// them, their BM25 scores for the plan's target restriction over their
+// documents (0 where no term of it matches; all 0 without a restriction).
+type PlanReach struct {
+	Nodes  []uint32
+	Scores []float32
 }
 
 // QA is a question set: the synthesized queries, the optional

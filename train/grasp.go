@@ -265,8 +265,14 @@ func saveGrasp(run Options, fingerprint string, cfg grasp.Config) error {
 	if err != nil {
 		return err
 	}
+	// The val Hit@1 of what the checkpoint serves: stage 2, fused with
+	// stage 3 when there is one.
+	hit1 := cfg.Choice.ValHit1
+	if cfg.Stage3 != "" {
+		hit1 = cfg.Stage3Choice.ValHit1
+	}
 	ck := &checkpoints.Checkpoint{Manifest: checkpoints.Manifest{Kind: grasp.Kind, Config: raw, DataFingerprint: fingerprint,
-		Metrics: map[string]float64{"val/hit@1": cfg.Choice.ValHit1}}}
+		Metrics: map[string]float64{"val/hit@1": hit1}}}
 	if err := checkpoints.Save(filepath.Join(run.RunDir, checkpoints.StepDir(0)), ck); err != nil {
 		return err
 	}

@@ -353,17 +353,17 @@ func planRankGroup(p *planner.Planner, q data.Query, cand []bool) (rankGroup, bo
 			gold = append(gold, a)
 		}
 	}
-	scorers := p.CandidateScorers(cs)
+	p.ScoreCandidates(cs)
 	qual := make([]float64, len(cs))
 	best := 0.0
 	for i := range cs {
-		qual[i] = planner.CandidateQuality(&cs[i], scorers[i], gold)
+		qual[i] = planner.CandidateQuality(&cs[i], gold)
 		best = max(best, qual[i])
 	}
 	if best == 0 {
 		return rankGroup{}, false, nil
 	}
-	g := rankGroup{feats: p.RankFeatures(cs, scorers)}
+	g := rankGroup{feats: p.RankFeatures(cs)}
 	for i, v := range qual {
 		if v == best {
 			g.gold = append(g.gold, i)

@@ -143,7 +143,7 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	loaded := m.(*planner.PlannedTraversal).Planner
+	loaded := m.(*planner.PlannedMethod).P
 	tqs, _ := ws.SKB.QA.Split(data.SplitTest)
 	for _, q := range tqs[:50] {
 		a, _ := p.PredictLinked(q)
@@ -151,5 +151,43 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 		if !cmp.Equal(a, b) {
 			t.Fatalf("query %d: trained %+v, loaded %+v", q.ID, a, b)
 		}
+	}
+	// The loaded run serves the planner's plans executed: the row above.
+	served, err := SplitMetrics(context.Background(), ws, m, data.SplitTest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cmp.Equal(served, planned) {
+		t.Errorf("the run serves %v, planner+plan-exec scored %v", served, planned)
+	}
+	// A plan is executed once: plan-exec ranks the reach the planner carries
+	// exactly as it ranks the plan executed again.
+	carried := 0
+	for _, q := range tqs {
+		pred, err := p.PredictLinked(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pred.Reach != nil {
+			carried++
+			if len(pred.Reach.Nodes) != len(pred.Reach.Scores) {
+				t.Fatalf("query %d: %d reached nodes, %d scores", q.ID, len(pred.Reach.Nodes), len(pred.Reach.Scores))
+			}
+		}
+		once, err := (&planner.PlannedMethod{P: p, M: pe}).Rank(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q.Plan = &pred.Plan
+		twice, err := pe.Rank(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !cmp.Equal(once, twice) {
+			t.Fatalf("query %d: plan-exec of the carried reach differs from the plan executed again", q.ID)
+		}
+	}
+	if carried < len(tqs)*8/10 {
+		t.Errorf("the planner carried an executed plan for %d of %d test questions, want most", carried, len(tqs))
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/grasp"
+	"github.com/strata-retrieval/strata/infer/pipeline"
 	"github.com/strata-retrieval/strata/reranker"
 	"github.com/strata-retrieval/strata/train"
 )
@@ -110,10 +111,18 @@ func runTrainGrasp(ctx context.Context, u *ui, o graspOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := writeRunPipeline(run.RunDir, "grasp"); err != nil {
+	if err := printGrasp(u, res, o.JSON); err != nil {
 		return err
 	}
-	return printGrasp(u, res, o.JSON)
+	if o.JSON { // the served row is one more JSON line
+		s, err := train.WriteServed(infer.NewEnv(ctx, ws), run.RunDir, "grasp", pipeline.Best, data.SplitVal)
+		if err != nil {
+			return err
+		}
+		return json.NewEncoder(u.out).Encode(map[string]any{"serves": s.Row, "pipeline": s.Pipeline, "split": data.SplitVal,
+			"n": s.Summary.N, "hit@1": s.Summary.Hit1, "hit@5": s.Summary.Hit5, "recall@20": s.Summary.Recall20, "mrr": s.Summary.MRR})
+	}
+	return finishRun(ctx, u, ws, run.RunDir, "grasp", pipeline.Best)
 }
 
 func printGrasp(u *ui, res *train.GraspResult, asJSON bool) error {

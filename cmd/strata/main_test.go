@@ -421,9 +421,11 @@ func TestKGQAEndToEnd(t *testing.T) {
 	if _, e, code := run(t, "import", "--format", "triples", "--in", mq, "--out", ws); code != 0 {
 		t.Fatalf("import: %s", e)
 	}
-	if _, e, code := run(t, "train", "kgqa", ws, "--epochs", "30", "--batch", "4"); code != 0 {
+	trained, e, code := run(t, "train", "kgqa", ws, "--epochs", "30", "--batch", "4")
+	if code != 0 {
 		t.Fatalf("train kgqa: %s", e)
 	}
+	checkServes(t, ws, filepath.Join(ws, "runs", "kgqa"), "kgqa", trained, false)
 	// Test split: questions 8, 9, 18, 19 (director, year, director, year).
 	out, e, code := run(t, "eval", ws, "--model", filepath.Join(ws, "runs", "kgqa", "best"), "--split", "test", "--json")
 	var kg map[string]any
@@ -549,9 +551,13 @@ func TestTrainCoREndToEnd(t *testing.T) {
 	}
 	testScore(t, ws, filepath.Join(ws, "runs", "cor"))
 	// Planner and MoR: trained, evaluated and explained through the CLI.
-	if out, e, code := run(t, "train", "planner", ws, "--epochs", "5"); code != 0 || !strings.Contains(out, "val plan accuracy") {
+	out, e, code = run(t, "train", "planner", ws, "--epochs", "5")
+	if code != 0 || !strings.Contains(out, "val plan accuracy") {
 		t.Fatalf("train planner: %q %s", out, e)
 	}
+	// A planner trained from plan files (selected by plan accuracy) serves
+	// its plans executed.
+	checkServes(t, ws, filepath.Join(ws, "runs", "planner"), "planner+plan-exec", out, false)
 	if _, e, code := run(t, "train", "mor", ws, "--planner", filepath.Join(ws, "runs", "planner", "best"), "--epochs", "2", "--negatives", "20"); code != 0 {
 		t.Fatalf("train mor: %s", e)
 	}

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/pipeline"
@@ -54,8 +57,25 @@ an interrupted run exactly.`,
 	return cmd
 }
 
-// writeRunPipeline writes RUNDIR/pipeline.json scoring with RUNDIR/best.
-func writeRunPipeline(runDir, name string) error { return pipeline.WriteRun(runDir, name) }
+// finishRun writes RUNDIR/pipeline.json serving stage, evaluates it on
+// the val split as strata score and serve load it (from disk) and prints
+// the run's last line: the row it serves, its val metrics and how to
+// reproduce them. A served row whose numbers differ from those its best
+// checkpoint recorded is an error: what was validated must be what is
+// served.
+func finishRun(ctx context.Context, u *ui, ws *workspace.Workspace, runDir, name string, stage pipeline.Stage) error {
+	s, err := train.WriteServed(infer.NewEnv(ctx, ws), runDir, name, stage, data.SplitVal)
+	if err != nil {
+		return err
+	}
+	same := ""
+	if len(s.Checked) > 0 {
+		same = ", as its best checkpoint recorded"
+	}
+	fmt.Fprintf(u.out, "%s serves %s: val %s%s; strata eval %s --pipeline %s --split val reproduces it, strata score, serve and bundle serve it\n",
+		runDir, s.Row, s.Summary, same, ws.Dir, runDir)
+	return nil
+}
 
 // optionalDense is the workspace's dense channel, nil when it has none.
 func optionalDense(env *infer.Env) (*infer.DenseChannel, error) {

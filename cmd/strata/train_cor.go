@@ -3,13 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
-	"github.com/strata-retrieval/strata/checkpoints"
 	"github.com/strata-retrieval/strata/gating"
 	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer/pipeline"
 	"github.com/strata-retrieval/strata/train"
 )
 
@@ -103,10 +102,6 @@ func runTrainCoR(ctx context.Context, u *ui, o trainCoROptions) error {
 	if err != nil {
 		return err
 	}
-	if err := writeRunPipeline(run.RunDir, name); err != nil {
-		return err
-	}
-	fmt.Fprintf(u.out, "trained CoR: %d steps (%s), best %s val/mrr %.4f\nevaluate with: strata eval %s --model %s\n",
-		res.Steps, res.Stopped, res.Best, res.BestValue, o.WS, filepath.Join(run.RunDir, checkpoints.BestLink))
-	return nil
+	fmt.Fprintf(u.out, "trained CoR: %d steps (%s), best %s val/mrr %.4f\n", res.Steps, res.Stopped, res.Best, res.BestValue)
+	return finishRun(ctx, u, ws, run.RunDir, name, pipeline.Best)
 }

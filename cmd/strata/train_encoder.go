@@ -9,6 +9,7 @@ import (
 
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/pipeline"
 	"github.com/strata-retrieval/strata/models"
 	"github.com/strata-retrieval/strata/train"
 )
@@ -62,7 +63,7 @@ func runTrainEncoder(ctx context.Context, u *ui, o trainEncoderOptions) error {
 	}
 	fmt.Fprintf(u.out, "trained encoder: %d steps (%s), best %s val/mrr %.4f; dense channel saved in %s\n",
 		res.Steps, res.Stopped, res.Best, res.BestValue, filepath.Join(ws.Dir, infer.DenseDir))
-	return nil
+	return finishRun(ctx, u, ws, run.RunDir, "encoder", pipeline.Best)
 }
 
 // ensureDense is train.EnsureDense, saying so when it trained the encoder.

@@ -3,12 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
-	"github.com/strata-retrieval/strata/checkpoints"
 	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer/pipeline"
 	"github.com/strata-retrieval/strata/train"
 )
 
@@ -80,10 +79,7 @@ func runTrainKGQA(ctx context.Context, u *ui, o trainKGQAOptions) error {
 		fmt.Fprintf(u.err, "mined paths for %d of %d train and val questions (%d without a topic or a path to an answer)\n", st.Mined, st.Asked, st.Asked-st.Mined)
 	}
 	run := o.KGQA.Planner.Run.RunDir
-	if err := writeRunPipeline(run, "kgqa"); err != nil {
-		return err
-	}
-	fmt.Fprintf(u.out, "trained KGQA pattern predictor (%s labels): %d relation paths, %d steps (%s), best %s val path accuracy %.4f\nevaluate with: strata eval %s --model %s --json\n",
-		st.Labels, len(p.Cfg.Templates), res.Steps, res.Stopped, res.Best, res.BestValue, o.WS, filepath.Join(run, checkpoints.BestLink))
-	return nil
+	fmt.Fprintf(u.out, "trained KGQA pattern predictor (%s labels): %d relation paths, %d steps (%s), best %s val path accuracy %.4f\n",
+		st.Labels, len(p.Cfg.Templates), res.Steps, res.Stopped, res.Best, res.BestValue)
+	return finishRun(ctx, u, ws, run, "kgqa", pipeline.Best)
 }

@@ -7,11 +7,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/strata-retrieval/strata/checkpoints"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/mfar"
 	"github.com/strata-retrieval/strata/infer/onnx"
+	"github.com/strata-retrieval/strata/infer/pipeline"
 	"github.com/strata-retrieval/strata/train"
 )
 
@@ -113,7 +113,7 @@ func runTrainMFAR(ctx context.Context, u *ui, o trainMFAROptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(u.out, "trained mFAR: %d fields x %d scorers, %d steps (%s), best %s val/mrr %.4f\nevaluate with: strata eval %s --model %s\n",
-		len(m.Cfg.Fields), len(mfar.Scorers), res.Steps, res.Stopped, res.Best, res.BestValue, o.WS, filepath.Join(mo.Run.RunDir, checkpoints.BestLink))
-	return writeRunPipeline(mo.Run.RunDir, "mfar")
+	fmt.Fprintf(u.out, "trained mFAR: %d fields x %d scorers, %d steps (%s), best %s val/mrr %.4f\n",
+		len(m.Cfg.Fields), len(mfar.Scorers), res.Steps, res.Stopped, res.Best, res.BestValue)
+	return finishRun(ctx, u, ws, mo.Run.RunDir, "mfar", pipeline.Best)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/pipeline"
 	"github.com/strata-retrieval/strata/infer/planner"
 	"github.com/strata-retrieval/strata/models"
 	"github.com/strata-retrieval/strata/train"
@@ -107,7 +108,7 @@ func runTrainMoR(ctx context.Context, u *ui, o trainMoROptions) error {
 		return err
 	}
 	fmt.Fprintf(u.out, "trained MoR: %d steps (%s), best %s val hit@1 %.4f\n", res.Steps, res.Stopped, res.Best, res.BestValue)
-	return writeRunPipeline(run.RunDir, o.name())
+	return finishRun(ctx, u, ws, run.RunDir, o.name(), pipeline.Best)
 }
 
 // morPlans returns the mined training plans when the workspace has none

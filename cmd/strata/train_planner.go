@@ -44,9 +44,12 @@ against their answers) chooses among the candidates that reach something:
 their probabilities, shape, reach size, how their reaches nest and how sharply
 the restriction ranks them. Checkpoints are selected by the validation MRR of
 the plans executed (plan-exec); the plan accuracy against the mined val plans
-is reported. The run directory's pipeline.json serves the planner with MoR's
-mixed traversal; strata eval --planner RUN --method plan-exec executes its
-plans.`
+is reported. The run directory's pipeline.json serves the planner's plans executed
+(plan-exec with the planner: the row checkpoints are selected by), so
+strata score --pipeline RUN, bundle and serve give what eval --planner RUN
+--method plan-exec gives; the last line prints that row on val. Other
+plan-based methods plan with it in eval (--planner RUN) and in pipelines
+(a stage {"method": "simgrag", "planner": "RUN/best"}).`
 
 func newTrainPlannerCmd(u *ui) *cobra.Command {
 	var o trainPlannerOptions
@@ -85,7 +88,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		}
 		fmt.Fprintf(u.out, "trained planner: %d templates, %d steps (%s), best %s val plan accuracy %.4f\n",
 			len(p.Cfg.Templates), res.Steps, res.Stopped, res.Best, res.BestValue)
-		return writeRunPipeline(run.RunDir, "planner")
+		return finishRun(ctx, u, ws, run.RunDir, "planner", train.PlannerStage)
 	}
 	recs, path, err := planner.LoadMined(ws, o.Mined)
 	if err != nil {
@@ -98,5 +101,5 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 	}
 	fmt.Fprintf(u.out, "trained planner from mined plans: %d of %d train questions with a plan of F1 >= %.2f, %d templates, plan ranker from %d questions; %d steps (%s), best %s val plan-exec mrr %.4f; plan accuracy against %d mined val plans %.4f\n",
 		st.Used, st.Train, o.MinF1, len(p.Cfg.Templates), st.RankGroups, res.Steps, res.Stopped, res.Best, res.BestValue, st.Val, st.PlanAcc)
-	return writeRunPipeline(run.RunDir, "planner")
+	return finishRun(ctx, u, ws, run.RunDir, "planner", train.PlannerStage)
 }

@@ -3,7 +3,9 @@ package baseline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -13,6 +15,7 @@ import (
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/registry"
+	"github.com/strata-retrieval/strata/models"
 	"github.com/strata-retrieval/strata/reranker"
 )
 
@@ -33,6 +36,7 @@ func init() {
 		}
 		return NewDense(env.WS, d), nil
 	})
+	registry.Register(infer.KindEncoder, loadEncoder)
 	registry.RegisterMethod("bm25+dense", "reciprocal rank fusion (k=60) of bm25 and dense (bm25 alone without a dense channel)", func(env *infer.Env) (infer.Method, error) {
 		return NewBM25Dense(env)
 	})
@@ -89,6 +93,62 @@ func (m *DenseMethod) Rank(_ context.Context, q data.Query) ([]index.Hit, error)
 		out[i] = index.Hit{ID: m.ws.Candidates[i], Score: s}
 	}
 	return out, nil
+}
+
+// loadEncoder serves an encoder checkpoint (strata train encoder's run) as
+// the dense method over its own vectors, the row the encoder's checkpoints
+// are selected by: the workspace's dense channel when this encoder made it
+// (the same weights, bit for bit), else every node encoded now.
+func loadEncoder(env *infer.Env, ck *registry.Checkpoint) (infer.Method, error) {
+	var cfg models.EncoderConfig
+	if err := ck.DecodeConfig("encoder", &cfg); err != nil {
+		return nil, err
+	}
+	if err := ck.CheckShapes(models.EncoderShapes(cfg)); err != nil {
+		return nil, err
+	}
+	enc, err := models.NewEncoder(cfg, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", ck.Dir, err)
+	}
+	if err := ck.LoadParams(enc.Params()); err != nil {
+		return nil, err
+	}
+	d, err := env.Dense()
+	if err != nil && !errors.Is(err, infer.ErrNoDense) {
+		return nil, err
+	}
+	if err == nil && d.Encoder != nil && sameParams(d.Encoder.Params(), enc.Params()) {
+		return NewDense(env.WS, d), nil
+	}
+	docs, err := infer.EncodeNodes(env.Ctx, env.WS.SKB, enc)
+	if err != nil {
+		return nil, err
+	}
+	return NewDense(env.WS, &infer.DenseChannel{Docs: docs, Encoder: enc}), nil
+}
+
+// sameParams reports whether two parameter lists hold the same names,
+// shapes and float32 bits.
+func sameParams(a, b []models.NamedParam) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || !slices.Equal(a[i].Shape, b[i].Shape) {
+			return false
+		}
+		x, y := a[i].Data(), b[i].Data()
+		if len(x) != len(y) {
+			return false
+		}
+		for j := range x {
+			if math.Float32bits(x[j]) != math.Float32bits(y[j]) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // Fused is the weighted reciprocal rank fusion (reranker.FuseRRF) of
@@ -172,6 +232,9 @@ func (m *PlanMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error
 		m.Fallbacks.Add(1)
 		return (&BM25Method{m.ws}).Rank(ctx, q)
 	}
+	if q.Plan != nil && q.Reach != nil { // executed by whoever chose the plan
+		return m.rankReach(q, q.Reach), nil
+	}
 	res, err := graphops.ExecutePlan(m.ws.Graph, m.ws.Names(), plan)
 	if errors.Is(err, graphops.ErrInvalidPlan) {
 		m.Fallbacks.Add(1)
@@ -204,6 +267,22 @@ func (m *PlanMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error
 		return out, nil
 	}
 	return m.scoreRestriction(out, res.TargetRestriction), nil
+}
+
+// rankReach ranks a plan's executed reach (q.Reach: never empty, with its
+// restriction's scores) exactly as Rank ranks the plan it executes.
+func (m *PlanMethod) rankReach(q data.Query, r *data.PlanReach) []index.Hit {
+	out := make([]index.Hit, len(r.Nodes))
+	for i, v := range r.Nodes {
+		out[i].ID = v
+		if m.useText {
+			out[i].Score = r.Scores[i]
+		}
+	}
+	if m.fill {
+		return fillBelow(out, m.ws.Doc.ScoreAll(q.Text, nil), m.ws.Candidates)
+	}
+	return out
 }
 
 // scoreRestriction scores the reached nodes out (ascending ids) by BM25 of

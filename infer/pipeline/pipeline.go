@@ -24,6 +24,7 @@ import (
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/planner"
 	"github.com/strata-retrieval/strata/infer/registry"
 	"github.com/strata-retrieval/strata/internal/atomicfile"
 	"github.com/strata-retrieval/strata/reranker"
@@ -51,12 +52,18 @@ type Pipeline struct {
 	locate func(path string) int
 }
 
-// Stage is a method or a trained model.
+// Stage is a method or a trained model. A plan-based method (plan-exec,
+// mor-traversal, simgrag, sage-plan, ...) takes each query's plan from a
+// trained planner (Planner) or a plans file (Plans), exactly as eval
+// --planner and --plans do; without either, from the query or the
+// workspace.
 type Stage struct {
-	Method string  `json:"method,omitempty" yaml:"method,omitempty"` // bm25, dense, oracle-plan, plan-structure
-	Model  string  `json:"model,omitempty" yaml:"model,omitempty"`   // checkpoint or run directory
-	K      int     `json:"k,omitempty" yaml:"k,omitempty"`           // candidates: how many to keep (default 100)
-	Weight float64 `json:"weight,omitempty" yaml:"weight,omitempty"` // fusion weight (default 1)
+	Method  string  `json:"method,omitempty" yaml:"method,omitempty"`   // bm25, plan-exec, ... (strata eval --help lists them)
+	Model   string  `json:"model,omitempty" yaml:"model,omitempty"`     // checkpoint or run directory
+	Planner string  `json:"planner,omitempty" yaml:"planner,omitempty"` // with Method: plan with this planner (checkpoint or run directory)
+	Plans   string  `json:"plans,omitempty" yaml:"plans,omitempty"`     // with Method: take plans from this file
+	K       int     `json:"k,omitempty" yaml:"k,omitempty"`             // candidates: how many to keep (default 100)
+	Weight  float64 `json:"weight,omitempty" yaml:"weight,omitempty"`   // fusion weight (default 1)
 }
 
 // FusionSpec fuses several scorers: "rrf" sums weight/(k + rank), "sum"
@@ -293,6 +300,12 @@ func (p *Pipeline) validate() error {
 		if s.Method != "" && !registry.IsMethod(s.Method) {
 			return p.bad(key+".method", "unknown method %q", s.Method)
 		}
+		if s.Model != "" && (s.Planner != "" || s.Plans != "") {
+			return p.bad(key, "planner and plans go with a method; a model names its own planner")
+		}
+		if s.Planner != "" && s.Plans != "" {
+			return p.bad(key, "give at most one of planner and plans")
+		}
 		if s.K < 0 || s.Weight < 0 {
 			return p.bad(key, "k and weight must not be negative")
 		}
@@ -317,13 +330,17 @@ func (p *Pipeline) validate() error {
 	return nil
 }
 
-// WriteRun writes RUNDIR/pipeline.json scoring with RUNDIR/best (a run
-// directory's pipeline), so what was evaluated is what strata score and
-// eval --pipeline serve.
-func WriteRun(runDir, name string) error {
+// WriteRun writes RUNDIR/pipeline.json scoring with stage, whose paths
+// are relative to RUNDIR (RUNDIR/best: {Model: "best"}; the planner's
+// plans executed: {Method: "plan-exec", Planner: "best"}), so what was
+// evaluated is what strata score and eval --pipeline serve.
+func WriteRun(runDir, name string, stage Stage) error {
 	return WritePipeline(filepath.Join(runDir, PipelineFile), &Pipeline{
-		Format: PipelineFormat, Name: name, Scorers: []Stage{{Model: checkpoints.BestLink}}})
+		Format: PipelineFormat, Name: name, Scorers: []Stage{stage}})
 }
+
+// Best is the stage of a run's best checkpoint.
+var Best = Stage{Model: checkpoints.BestLink}
 
 // WritePipeline writes p as indented JSON, atomically.
 func WritePipeline(path string, p *Pipeline) error {
@@ -337,9 +354,13 @@ func WritePipeline(path string, p *Pipeline) error {
 // File returns the path the pipeline was read from.
 func (p *Pipeline) File() string { return p.file }
 
-// ModelPath returns a stage's model path resolved against the pipeline
-// file's directory.
+// ModelPath returns a stage's model path (or planner, or plans file)
+// resolved against the pipeline file's directory.
 func (p *Pipeline) ModelPath(model string) string { return resolveModel(p, model) }
+
+// Paths returns the stage's model, planner and plans file as the pipeline
+// names them ("" for those it lacks).
+func (s Stage) Paths() []string { return []string{s.Model, s.Planner, s.Plans} }
 
 // resolveModel returns a model path relative to the pipeline file's
 // directory.
@@ -363,7 +384,21 @@ var _ infer.Method = (*Runner)(nil)
 func (p *Pipeline) stageMethod(env *infer.Env, s Stage) (infer.Method, string, error) {
 	if s.Method != "" {
 		m, err := registry.NewMethod(env, s.Method)
-		return m, s.Method, err
+		if err != nil {
+			return nil, s.Method, err
+		}
+		plans := planner.Plans{}
+		if s.Planner != "" {
+			plans.Planner = resolveModel(p, s.Planner)
+		}
+		if s.Plans != "" {
+			plans.File = resolveModel(p, s.Plans)
+		}
+		wrap, err := plans.Wrapper(env)
+		if err != nil {
+			return nil, s.Method, err
+		}
+		return wrap(m), s.Method, nil
 	}
 	m, err := registry.Load(env, resolveModel(p, s.Model))
 	return m, s.Model, err

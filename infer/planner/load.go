@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/baseline"
 	"github.com/strata-retrieval/strata/infer/registry"
 	"github.com/strata-retrieval/strata/models"
 )
@@ -22,7 +23,9 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return &PlannedTraversal{Planner: p, T: NewTraversalMethod(env.WS)}, nil
+		// A planner serves its plans executed (plan-exec): the row its
+		// checkpoints are selected by.
+		return &PlannedMethod{P: p, M: baseline.NewPlanExec(env.WS)}, nil
 	})
 	registry.RegisterMethod("mor-traversal", "MoR's mixed structural-textual traversal with the query's plan, the pool ranked by BM25 (MoR without its reranker; needs plans)", func(env *infer.Env) (infer.Method, error) {
 		return NewTraversalMethod(env.WS), nil
@@ -90,9 +93,9 @@ func Load(env *infer.Env, dir string) (*Planner, error) {
 	if err != nil {
 		return nil, err
 	}
-	pt, ok := m.(*PlannedTraversal)
+	pm, ok := m.(*PlannedMethod)
 	if !ok {
 		return nil, fmt.Errorf("%s is not a planner (it serves %s)", dir, m.Name())
 	}
-	return pt.Planner, nil
+	return pm.P, nil
 }

@@ -30,10 +30,11 @@ type PlanPrediction struct {
 	// without a ranker.
 	Conf     float32
 	Template int // index into Cfg.Templates; -1 without a plan
-	// Reach is the number of candidates the plan reaches (0: no
-	// (template, mentions) pair tried reached one, and Plan is the most
-	// probable of them, or empty when the question names no node).
-	Reach int
+	// Reach is Plan executed while choosing it: the candidates it reaches
+	// with their restriction scores (nil: no (template, mentions) pair
+	// tried reached one, and Plan is the most probable of them, or empty
+	// when the question names no node).
+	Reach *data.PlanReach
 }
 
 // anchorFeatures hashes the features of mention mi as the anchor of a path
@@ -198,7 +199,10 @@ type PlanCandidate struct {
 	TemplateLP float64 // log-probability of the template
 	AnchorLP   float64 // sum of the anchors' log-probabilities
 	Reach      []uint32
-	Err        error // the plan could not be executed (e.g. no anchor of its type)
+	// Scores are the BM25 scores of Reach for the plan's target
+	// restriction, aligned with it; set by ScoreCandidates.
+	Scores []float32
+	Err    error // the plan could not be executed (e.g. no anchor of its type)
 }
 
 // Score is the candidate's prior: template and anchor log-probabilities.
@@ -315,14 +319,16 @@ func (p *Planner) Candidates(q data.Query) ([]PlanCandidate, []graphops.LinkedMe
 }
 
 // PredictLinked plans a question with linked anchors (see Planner): the
-// most probable candidate whose plan reaches a candidate.
+// most probable candidate whose plan reaches a candidate. The chosen plan
+// comes back executed (PlanPrediction.Reach), so nothing executes it again.
 func (p *Planner) PredictLinked(q data.Query) (PlanPrediction, error) {
 	cs, _, err := p.Candidates(q)
 	if err != nil || len(cs) == 0 {
 		return PlanPrediction{Template: -1}, err
 	}
 	if p.Ranker != nil {
-		feats := p.RankFeatures(cs, p.CandidateScorers(cs))
+		p.ScoreCandidates(cs)
+		feats := p.RankFeatures(cs)
 		best, bs := -1, float32(0)
 		var scores []float32
 		for i, c := range cs {
@@ -341,17 +347,27 @@ func (p *Planner) PredictLinked(q data.Query) (PlanPrediction, error) {
 				z += math.Exp(float64(s - bs))
 			}
 			c := &cs[best]
-			return PlanPrediction{Plan: c.Plan, Prob: float32(math.Exp(c.TemplateLP)), Conf: float32(1 / z), Template: c.Template, Reach: len(c.Reach)}, nil
+			return PlanPrediction{Plan: c.Plan, Prob: float32(math.Exp(c.TemplateLP)), Conf: float32(1 / z), Template: c.Template, Reach: c.executed()}, nil
 		}
 	}
-	for _, c := range cs {
-		if len(c.Reach) > 0 {
+	for i := range cs {
+		if c := &cs[i]; len(c.Reach) > 0 {
+			p.ScoreCandidates(cs[i : i+1])
 			pr := float32(math.Exp(c.TemplateLP))
-			return PlanPrediction{Plan: c.Plan, Prob: pr, Conf: pr, Template: c.Template, Reach: len(c.Reach)}, nil
+			return PlanPrediction{Plan: c.Plan, Prob: pr, Conf: pr, Template: c.Template, Reach: c.executed()}, nil
 		}
 	}
 	pr := float32(math.Exp(cs[0].TemplateLP))
 	return PlanPrediction{Plan: cs[0].Plan, Prob: pr, Conf: pr, Template: cs[0].Template}, nil
+}
+
+// executed is the candidate's scored reach as carried with its query (nil
+// when it reaches nothing).
+func (c *PlanCandidate) executed() *data.PlanReach {
+	if len(c.Reach) == 0 {
+		return nil
+	}
+	return &data.PlanReach{Nodes: c.Reach, Scores: c.Scores}
 }
 
 // AnchorGroup is one training example of the anchor scorer: the features
@@ -392,10 +408,10 @@ func (p *Planner) AnchorGroup(text string, ments []graphops.LinkedMention, ti, p
 
 // rankedReach orders a candidate's reach by its restriction's BM25
 // (descending, ties by id) and returns it with the scores.
-func rankedReach(reach []uint32, score func(uint32) float32) ([]uint32, []float32) {
+func rankedReach(reach []uint32, scores []float32) ([]uint32, []float32) {
 	hs := make([]index.Hit, len(reach))
 	for i, v := range reach {
-		hs[i] = index.Hit{ID: v, Score: score(v)}
+		hs[i] = index.Hit{ID: v, Score: scores[i]}
 	}
 	index.Sort(hs)
 	ids := make([]uint32, len(hs))
@@ -406,13 +422,18 @@ func rankedReach(reach []uint32, score func(uint32) float32) ([]uint32, []float3
 	return ids, out
 }
 
-// CandidateScorers returns, per candidate, the BM25 scorer of its
-// restriction (shared between candidates with the same text).
-func (p *Planner) CandidateScorers(cs []PlanCandidate) []func(uint32) float32 {
+// ScoreCandidates sets each candidate's Scores: the BM25 of its target
+// restriction over the documents of its reach (a scorer shared between
+// candidates with the same text). It scores each candidate once: candidates
+// that already have scores keep them.
+func (p *Planner) ScoreCandidates(cs []PlanCandidate) {
 	cache := map[string]func(uint32) float32{}
-	out := make([]func(uint32) float32, len(cs))
 	for i := range cs {
-		text := strings.Join(cs[i].Plan.TargetRestriction(), " ")
+		c := &cs[i]
+		if c.Scores != nil || len(c.Reach) == 0 {
+			continue
+		}
+		text := strings.Join(c.Plan.TargetRestriction(), " ")
 		f, ok := cache[text]
 		if !ok {
 			if text == "" {
@@ -422,19 +443,22 @@ func (p *Planner) CandidateScorers(cs []PlanCandidate) []func(uint32) float32 {
 			}
 			cache[text] = f
 		}
-		out[i] = f
+		c.Scores = make([]float32, len(c.Reach))
+		for j, v := range c.Reach {
+			c.Scores[j] = f(v)
+		}
 	}
-	return out
 }
 
 // CandidateQuality is how well a candidate answers a question whose gold
 // answers are known: the F1 against them of its reach ranked by the
-// restriction and cut at the number of answers (0 for an empty reach).
-func CandidateQuality(c *PlanCandidate, score func(uint32) float32, gold []uint32) float64 {
+// restriction (ScoreCandidates first) and cut at the number of answers (0
+// for an empty reach).
+func CandidateQuality(c *PlanCandidate, gold []uint32) float64 {
 	if len(c.Reach) == 0 || len(gold) == 0 {
 		return 0
 	}
-	ids, _ := rankedReach(c.Reach, score)
+	ids, _ := rankedReach(c.Reach, c.Scores)
 	k := min(len(ids), len(gold))
 	hits := 0
 	for _, v := range ids[:k] {
@@ -453,8 +477,8 @@ func CandidateQuality(c *PlanCandidate, score func(uint32) float32, gold []uint3
 // template's and anchors' log-probabilities and ranks, its shape, how many
 // candidates it reaches, how its reach nests with the other candidates'
 // (a plan whose answers other plans also reach is corroborated), and how
-// sharply the restriction ranks its reach.
-func (p *Planner) RankFeatures(cs []PlanCandidate, scorers []func(uint32) float32) [][]uint32 {
+// sharply the restriction ranks its reach (ScoreCandidates first).
+func (p *Planner) RankFeatures(cs []PlanCandidate) [][]uint32 {
 	dim := p.Cfg.Anchors.RankDim
 	out := make([][]uint32, len(cs))
 	trank := map[int]int{}
@@ -485,7 +509,7 @@ func (p *Planner) RankFeatures(cs []PlanCandidate, scorers []func(uint32) float3
 		alp := "alp" + strconv.Itoa(min(10, int(-2*c.AnchorLP)))
 		margin := "nomargin"
 		if len(c.Reach) > 0 {
-			_, sc := rankedReach(c.Reach, scorers[i])
+			_, sc := rankedReach(c.Reach, c.Scores)
 			switch {
 			case sc[0] <= 0:
 				margin = "margin0"

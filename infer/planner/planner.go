@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -11,7 +10,6 @@ import (
 	"unicode"
 
 	"github.com/strata-retrieval/strata/data"
-	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
@@ -195,6 +193,17 @@ func (p *Planner) Predict(q data.Query) (data.Plan, float32, error) {
 	return p.Fill(p.Cfg.Templates[best], q.Text, ments), probs[best], nil
 }
 
+// PredictExecuted is Predict with the plan's executed result when the
+// planner executed it to choose it (a linking planner; Reach is nil
+// otherwise).
+func (p *Planner) PredictExecuted(q data.Query) (PlanPrediction, error) {
+	if p.Cfg.Anchors != nil {
+		return p.PredictLinked(q)
+	}
+	plan, conf, err := p.Predict(q)
+	return PlanPrediction{Plan: plan, Prob: conf, Conf: conf}, err
+}
+
 // Fill completes a template with restrictions from the query's mentions:
 // every path's anchor type takes the first unused mention linked to a node
 // of that type (the node's name), and the target type gets the query text
@@ -237,24 +246,6 @@ func (p *Planner) Fill(tmpl [][]string, text string, ments []graphops.Mention) d
 		plan.Restriction[target] = append(plan.Restriction[target], r)
 	}
 	return plan
-}
-
-// PlannedTraversal is MoR's traversal driven by the planner's plans (MoR
-// without its reranker, with no plan given).
-type PlannedTraversal struct {
-	Planner *Planner
-	T       *TraversalMethod
-}
-
-func (m *PlannedTraversal) Name() string { return "planner+traversal" }
-
-func (m *PlannedTraversal) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
-	plan, _, err := m.Planner.Predict(q)
-	if err != nil {
-		return nil, err
-	}
-	q.Plan = &plan
-	return m.T.Rank(ctx, q)
 }
 
 // Workspace returns the workspace the planner is bound to.

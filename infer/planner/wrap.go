@@ -16,7 +16,6 @@ var (
 	_ infer.FallbackCounter = (*PlannedMethod)(nil)
 	_ infer.FallbackCounter = (*FilePlanned)(nil)
 	_ infer.FallbackCounter = (*TraversalMethod)(nil)
-	_ infer.Method          = (*PlannedTraversal)(nil)
 )
 
 // PlannedMethod runs a method with the plans of a planner: each query's
@@ -31,11 +30,12 @@ type PlannedMethod struct {
 func (m *PlannedMethod) Name() string { return "planner+" + m.M.Name() }
 
 func (m *PlannedMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
-	plan, _, err := m.P.Predict(q)
+	pred, err := m.P.PredictExecuted(q)
 	if err != nil {
 		return nil, err
 	}
-	q.Plan = &plan // an empty plan when none was found: never the workspace's
+	q.Plan = &pred.Plan // an empty plan when none was found: never the workspace's
+	q.Reach = pred.Reach
 	return m.M.Rank(ctx, q)
 }
 
@@ -59,7 +59,7 @@ func (m *FilePlanned) Name() string { return cmp.Or(m.Label, m.M.Name()) }
 
 func (m *FilePlanned) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	plan := m.Plans[q.ID]
-	q.Plan = &plan
+	q.Plan, q.Reach = &plan, nil
 	return m.M.Rank(ctx, q)
 }
 
@@ -96,11 +96,15 @@ func (p Plans) Wrapper(env *infer.Env) (func(infer.Method) infer.Method, error) 
 		}
 		return func(m infer.Method) infer.Method { return &PlannedMethod{P: pl, M: m} }, nil
 	case p.File != "":
-		plans, st, err := data.ReadPlans(p.File)
+		path, err := env.Path(p.File) // in a bundle, its own copy
 		if err != nil {
 			return nil, err
 		}
-		warning, err := data.CheckPlans(p.File, data.ScopeOf(env.WS.SKB), data.Lenient)
+		plans, st, err := data.ReadPlans(path)
+		if err != nil {
+			return nil, err
+		}
+		warning, err := data.CheckPlans(path, data.ScopeOf(env.WS.SKB), data.Lenient)
 		if err != nil {
 			return nil, err
 		}

@@ -61,10 +61,10 @@ func denseHash(ws *workspace.Workspace) (string, error) {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// WriteBundle packs a pipeline, the checkpoints of its models and of the
-// sub-models they name (weights and manifest, not the optimizer state),
+// WriteBundle packs a pipeline, the checkpoints of its models, of its
+// stages' planners and of the sub-models they name (weights and manifest, not the optimizer state),
 // the other files and directories those models read (an ONNX encoder, a
-// plans file, an exported LLM reranker) and the data fingerprint into a
+// plans file, an exported LLM reranker), the stages' plans files and the data fingerprint into a
 // tar file, atomically. The models are loaded once through the registry
 // to find what they read, so a bundle holds everything it needs. Entries
 // are sorted and timestamps fixed, so the same inputs give the same bytes.
@@ -178,22 +178,33 @@ func WriteBundle(env *infer.Env, out string, p *pipeline.Pipeline) error {
 		name, err := tree(path, fmt.Sprintf("files/%d", len(meta.Models)))
 		place(given, name, err)
 	}
-	add := func(i int, s *pipeline.Stage) error {
-		if s.Model == "" {
-			return nil
-		}
-		top = p.ModelPath(s.Model)
+	// model packs a stage's model (or planner) as name and the sub-models
+	// and files it reads, and returns the name.
+	model := func(path, name string) (string, error) {
+		top = p.ModelPath(path)
 		ck, err := registry.Read(rec, top)
 		if err != nil {
-			return err
+			return "", err
 		}
-		if s.Model, err = checkpoint(ck.Dir, fmt.Sprintf("models/%d", i)); err != nil {
-			return err
+		if name, err = checkpoint(ck.Dir, name); err != nil {
+			return "", err
 		}
 		if _, err := registry.Load(rec, top); err != nil {
-			return fmt.Errorf("%s: %w", top, err)
+			return "", fmt.Errorf("%s: %w", top, err)
 		}
-		return subErr
+		return name, subErr
+	}
+	add := func(i int, s *pipeline.Stage) (err error) {
+		if s.Model != "" {
+			s.Model, err = model(s.Model, fmt.Sprintf("models/%d", i))
+		}
+		if err == nil && s.Planner != "" {
+			s.Planner, err = model(s.Planner, fmt.Sprintf("models/%d-planner", i))
+		}
+		if err == nil && s.Plans != "" {
+			s.Plans, err = tree(p.ModelPath(s.Plans), fmt.Sprintf("files/plans-%d", i))
+		}
+		return err
 	}
 	for i := range bp.Scorers {
 		if err := add(i, &bp.Scorers[i]); err != nil {
@@ -317,11 +328,13 @@ func openBundle(tarPath, dir string, ws *workspace.Workspace, ignoreFingerprint 
 		stages = append(slices.Clip(stages), *p.Candidates)
 	}
 	for _, s := range stages {
-		if s.Model == "" {
-			continue
-		}
-		if rel, err := filepath.Rel(dir, p.ModelPath(s.Model)); err != nil || !filepath.IsLocal(rel) {
-			return nil, nil, fmt.Errorf("%s: %w: its pipeline names the model %q outside the bundle", tarPath, ErrBundlePath, s.Model)
+		for _, path := range s.Paths() {
+			if path == "" {
+				continue
+			}
+			if rel, err := filepath.Rel(dir, p.ModelPath(path)); err != nil || !filepath.IsLocal(rel) {
+				return nil, nil, fmt.Errorf("%s: %w: its pipeline names the model %q outside the bundle", tarPath, ErrBundlePath, path)
+			}
 		}
 	}
 	return p, &meta, nil

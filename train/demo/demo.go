@@ -224,11 +224,27 @@ func trainAll(env *infer.Env, o Options, mined map[int]data.MinedPlanRecord) (*t
 		return nil, err
 	}
 	for _, name := range []string{"cor", "planner", "mor", "mfar"} {
-		if err := pipeline.WriteRun(filepath.Join(ws.Dir, "runs", name), name); err != nil {
+		stage := pipeline.Best
+		if name == "planner" {
+			stage = train.PlannerStage
+		}
+		if err := served(env, o, filepath.Join(ws.Dir, "runs", name), name, stage); err != nil {
 			return nil, err
 		}
 	}
 	return &t, fitGrasp(env, o, &t, run("grasp"))
+}
+
+// served writes a run's pipeline, evaluates it from disk on val as strata
+// score would serve it, and says so; a run that serves other numbers than
+// its best checkpoint recorded is an error.
+func served(env *infer.Env, o Options, runDir, name string, stage pipeline.Stage) error {
+	s, err := train.WriteServed(env, runDir, name, stage, data.SplitVal)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(o.Out, "runs/%s serves %s: val %s\n", name, s.Row, s.Summary)
+	return nil
 }
 
 func trainCoR(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, seed uint64, run train.Options) (infer.Method, *train.Result, error) {
@@ -248,7 +264,7 @@ func fitGrasp(env *infer.Env, o Options, t *trained, run train.Options) error {
 	if err != nil {
 		return err
 	}
-	if err := pipeline.WriteRun(run.RunDir, "grasp"); err != nil {
+	if err := served(env, o, run.RunDir, "grasp", pipeline.Best); err != nil {
 		return err
 	}
 	fmt.Fprintf(o.Out, "fitted GRASP's fusion on val: %s; stage 3 (MoR): %s\n\n", res.Config.Choice.Describe(), res.Config.Stage3Choice.Describe())
@@ -290,7 +306,7 @@ func rows(env *infer.Env, truth map[int]data.Plan, t *trained) ([]eval.Summary, 
 	before := []row{
 		{"bm25", baseline.NewBM25(ws)}, {"dense", baseline.NewDense(ws, t.dense)}, {"cor", t.cor},
 		{"plan-exec (planner)", planned("plan-exec")}, {"mor", t.mor},
-		{"mor w/o reranker", &planner.PlannedTraversal{Planner: t.planner, T: planner.NewTraversalMethod(ws)}},
+		{"mor w/o reranker", &planner.PlannedMethod{P: t.planner, M: planner.NewTraversalMethod(ws)}},
 		{"plan-structure (oracle)", oracle("plan-structure")}, {"oracle-plan (oracle)", oracle("oracle-plan")},
 	}
 	after := []row{{"bm25+dense", named["bm25+dense"]}, {"sage", named["sage"]}, {"sage-sim", named["sage-sim"]},
