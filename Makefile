@@ -21,7 +21,7 @@ QWEN3_TOK_VERSION := 3.7.2
 QWEN3_TOK         := .cache/tokenizer-qwen3-$(QWEN3_TOK_VERSION)/tokenizer.json
 export STRATA_QWEN3_TOKENIZER ?= $(abspath $(QWEN3_TOK))
 
-.PHONY: ort all build demo test test-short bench bench-kernels bench-quick lint fuzz clean experiments experiments-mor experiments-kgqa experiments-grasp experiments-llm experiments-real bench-grasp-pg
+.PHONY: ort all build demo test test-cpus test-short bench bench-kernels bench-quick lint fuzz clean experiments experiments-mor experiments-kgqa experiments-grasp experiments-llm experiments-real bench-grasp-pg
 
 all: build
 
@@ -51,6 +51,10 @@ $(QWEN3_TOK):
 ## test: the full test suite (under ten minutes on 2 cores)
 test: ort $(QWEN3_TOK)
 	$(GO) test $(GOFLAGS) -count=1 ./...
+
+## test-cpus: the kernel packages' tests and a small end-to-end training under qemu-user's -cpu max (AVX2+FMA, no AVX-512) and with STRATA_GEMM=go (needs qemu-x86_64: apt-get install qemu-user)
+test-cpus:
+	GO=$(GO) bash scripts/test-cpus.sh
 
 ## lint: go vet and a gofmt check
 lint:
@@ -99,6 +103,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 20s ./data/snapshot/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime 20s ./checkpoints/
 	$(GO) test -run '^$$' -fuzz '^FuzzReadScoreRequest$$' -fuzztime 20s ./infer/serve/
+	$(GO) test -run '^$$' -fuzz '^FuzzReadRankings$$' -fuzztime 20s ./infer/serve/
 	$(GO) test -run '^$$' -fuzz '^FuzzReadFields$$' -fuzztime 20s ./infer/mfar/
 
 clean:

@@ -24,6 +24,7 @@ import (
 type evalOptions struct {
 	WS                         string
 	Methods, Models, Pipelines []string
+	Runs                       []string
 	Splits                     []string
 	Patterns                   string
 	Plans                      planner.Plans
@@ -47,6 +48,11 @@ simgrag, sage-plan) take each query's plan from the workspace, or from a
 trained planner (--planner) or a plans file (--plans). A method that falls
 back to BM25 says how often (loudly when it is most queries).
 
+--run evaluates a run file that strata score wrote (JSON lines or TREC) on
+the split's questions: scored with -k covering every candidate, it gives
+exactly the figures eval gives for the pipeline that scored it; with a
+smaller -k, candidates beyond the cut count as unscored.
+
 With --json, one JSON object per (method, split) is printed per line, with
 the keys method, split, n, hit@1, hit@5, recall@20 and mrr; --by-template
 and --by-shape add one line per group with the keys method, split, by
@@ -64,11 +70,12 @@ func newEvalCmd(u *ui) *cobra.Command {
 		Long:  fmt.Sprintf(evalLong, strings.Join(methodHelp, "\n")),
 		Example: `  strata eval ws --method bm25
   strata eval ws --method bm25,oracle-plan --split val,test --json
-  strata eval ws --planner ws/runs/planner/best --method plan-exec,simgrag`,
+  strata eval ws --planner ws/runs/planner/best --method plan-exec,simgrag
+  strata eval ws --run test.jsonl --split test`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.WS = args[0]
-			if (len(o.Models) > 0 || len(o.Pipelines) > 0 || o.Patterns != "") && !cmd.Flags().Changed("method") {
+			if (len(o.Models) > 0 || len(o.Pipelines) > 0 || len(o.Runs) > 0 || o.Patterns != "") && !cmd.Flags().Changed("method") {
 				o.Methods = nil
 			}
 			return runEval(cmd.Context(), u, o)
@@ -78,6 +85,7 @@ func newEvalCmd(u *ui) *cobra.Command {
 	f.StringSliceVar(&o.Methods, "method", []string{"bm25"}, "methods to evaluate (comma-separated)")
 	f.StringSliceVar(&o.Pipelines, "pipeline", nil, "pipelines to evaluate: pipeline files, run directories or bundles (comma-separated)")
 	f.StringSliceVar(&o.Models, "model", nil, "trained models to evaluate: checkpoint or run directories (comma-separated)")
+	f.StringSliceVar(&o.Runs, "run", nil, "run files to evaluate: strata score's output, JSON lines or TREC (comma-separated)")
 	f.StringSliceVar(&o.Splits, "split", []string{"test"}, "splits: train, val, test, human or any split file name (comma-separated)")
 	f.BoolVar(&o.JSON, "json", false, "print one JSON object per method and split")
 	f.StringVar(&o.Patterns, "patterns", "", "also evaluate SimGRAG with the pattern graphs of this JSONL file (q_id, triples, target)")
@@ -169,6 +177,13 @@ func evalRows(env *infer.Env, o evalOptions) (rows []infer.Method, cleanup func(
 			return nil, cleanup, err
 		}
 		rows = append(rows, label(r, path))
+	}
+	for _, path := range o.Runs {
+		m, err := serve.OpenRunFile(path)
+		if err != nil {
+			return nil, cleanup, err
+		}
+		rows = append(rows, m)
 	}
 	for _, dir := range o.Models {
 		m, err := registry.Load(env, dir)

@@ -750,6 +750,20 @@ func testScore(t *testing.T, ws, runDir string) {
 		}
 		prevRank, prevScore = rank, score
 	}
+	// eval --run reads the TREC run back: cut at 10, its Hit@1 and Hit@5
+	// are the pipeline's.
+	js, e, code = run(t, "eval", ws, "--run", trec, "--pipeline", pfile, "--split", "test", "--json")
+	if code != 0 {
+		t.Fatalf("eval --run TREC: %s", e)
+	}
+	var fromTREC, direct eval.Summary
+	rows := strings.Split(strings.TrimSpace(js), "\n")
+	if len(rows) != 2 || json.Unmarshal([]byte(rows[0]), &direct) != nil || json.Unmarshal([]byte(rows[1]), &fromTREC) != nil {
+		t.Fatalf("eval --run --pipeline: %q", js)
+	}
+	if fromTREC.N != len(qs) || fromTREC.Hit1 != direct.Hit1 || fromTREC.Hit5 != direct.Hit5 {
+		t.Errorf("eval --run of the TREC run %+v, of the pipeline %+v", fromTREC, direct)
+	}
 	// Kill and restart: stop after one chunk, leave a torn write, rerun.
 	p, err := pipeline.ReadPipeline(pfile)
 	if err != nil {

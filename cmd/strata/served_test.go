@@ -58,6 +58,59 @@ func TestEveryRunServesWhatItReported(t *testing.T) {
 		}
 		checkServes(t, ws, filepath.Join(runs, c.run), c.row, out, true)
 	}
+	// Every plan-based method eval runs with a planner or a plans file is a
+	// pipeline stage with that planner or file: score, its bundle and eval
+	// --pipeline give eval's row exactly.
+	mined := filepath.Join(ws, "mined-plans.jsonl")
+	w, err := workspace.Load(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	qfile := splitCSV(t, w, data.SplitVal, t.TempDir())
+	w.Close()
+	for _, c := range []struct{ method, with, path string }{
+		{"plan-exec", "planner", filepath.Join(runs, "planner")},
+		{"mor-traversal", "planner", filepath.Join(runs, "planner", "best")},
+		{"simgrag", "planner", filepath.Join(runs, "planner")},
+		{"sage-plan", "planner", filepath.Join(runs, "planner")},
+		{"plan-exec", "plans", mined},
+		{"mor-traversal", "plans", mined},
+	} {
+		js, e, code := run(t, "eval", ws, "--method", c.method, "--"+c.with, c.path, "--split", "val", "--json")
+		if code != 0 {
+			t.Fatalf("eval %s --%s: %s", c.method, c.with, e)
+		}
+		var want eval.Summary
+		if err := json.Unmarshal([]byte(js), &want); err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		pfile := filepath.Join(dir, "p.json")
+		os.WriteFile(pfile, []byte(fmt.Sprintf(`{"format": "strata-pipeline/1", "name": "x", "scorers": [{"method": %q, %q: %q}]}`, c.method, c.with, c.path)), 0o644)
+		if js, e, code = run(t, "eval", ws, "--pipeline", pfile, "--split", "val", "--json"); code != 0 {
+			t.Fatalf("eval --pipeline %s with %s: %s", c.method, c.with, e)
+		}
+		var piped eval.Summary
+		json.Unmarshal([]byte(js), &piped)
+		tar := filepath.Join(dir, "p.tar")
+		if _, e, code := run(t, "bundle", ws, "--pipeline", pfile, "--out", tar); code != 0 {
+			t.Fatalf("bundle %s with %s: %s", c.method, c.with, e)
+		}
+		for _, p := range []string{pfile, tar} {
+			out := filepath.Join(dir, filepath.Base(p)+".jsonl")
+			if _, e, code := run(t, "score", ws, "--pipeline", p, "--queries", qfile, "--out", out, "-k", "100000"); code != 0 {
+				t.Fatalf("score %s: %s", p, e)
+			}
+			w, _ := workspace.Load(ws)
+			got := summarize(t, w, data.SplitVal, out)
+			w.Close()
+			for _, s := range []eval.Summary{got, piped} {
+				if s.N != want.N || s.Hit1 != want.Hit1 || s.Hit5 != want.Hit5 || s.Recall20 != want.Recall20 || s.MRR != want.MRR {
+					t.Errorf("%s with %s %s: eval %+v, scored from %s %+v, eval --pipeline %+v", c.method, c.with, c.path, want, filepath.Base(p), got, piped)
+				}
+			}
+		}
+	}
 }
 
 // servesLine is the last line of a train command: RUNDIR serves ROW: val
@@ -103,6 +156,15 @@ func checkServes(t *testing.T, ws, runDir, row, trainOut string, ranked bool) {
 	}
 	if ev.N != got.N || ev.Hit1 != got.Hit1 || ev.Hit5 != got.Hit5 || ev.Recall20 != got.Recall20 || ev.MRR != got.MRR {
 		t.Errorf("%s: score %+v, eval --pipeline %+v", runDir, got, ev)
+	}
+	// eval --run evaluates the scored file itself: the same numbers.
+	if js, e, code = run(t, "eval", ws, "--run", scored, "--split", "val", "--json"); code != 0 {
+		t.Fatalf("eval --run %s: %s", scored, e)
+	}
+	var fromRun eval.Summary
+	json.Unmarshal([]byte(js), &fromRun)
+	if fromRun.N != got.N || fromRun.Hit1 != got.Hit1 || fromRun.Hit5 != got.Hit5 || fromRun.Recall20 != got.Recall20 || fromRun.MRR != got.MRR {
+		t.Errorf("%s: eval --run %+v, metrics of the scored rankings %+v", runDir, fromRun, got)
 	}
 	_, man, err := checkpoints.ReadRunManifest(runDir)
 	if err != nil {

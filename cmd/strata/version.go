@@ -22,10 +22,11 @@ const versionLong = `Print strata's version, the CPU it runs on and the numeric 
 for that CPU: the matrix product (gemm: avx512 on CPUs with AVX-512F and
 AVX-512VL enabled by the OS, avx2 with AVX2 and FMA, go otherwise) and the
 AVX2 vector loops (training's elementwise steps, the softmax's exponentials,
-the dense top-k scan; go without AVX2). Every kernel gives the same ranking
-on every CPU; the two assembly GEMM kernels agree bit for bit, so a model
-trained on an AVX-512 machine and one trained on an AVX2 machine are
-identical. STRATA_GEMM=avx2|go forces a slower GEMM kernel.`
+the dense top-k scan; go without AVX2). The AVX-512 and AVX2 GEMM kernels
+agree bit for bit, so a model trained on an AVX-512 machine and one trained
+on an AVX2 machine are identical; the pure-Go kernel rounds without fused
+multiply-adds, so its models can differ in the last bits. STRATA_GEMM=avx2|go
+forces a slower GEMM kernel.`
 
 func newVersionCmd(u *ui) *cobra.Command {
 	return &cobra.Command{

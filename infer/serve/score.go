@@ -17,7 +17,6 @@ import (
 	"strings"
 
 	"github.com/strata-retrieval/strata/data"
-	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer/pipeline"
 	"github.com/strata-retrieval/strata/internal/atomicfile"
@@ -437,33 +436,4 @@ func formatResult(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runn
 		return nil, err
 	}
 	return buf.Bytes(), nil
-}
-
-// ReadRankings reads a JSONL score file back as rankings keyed by query id.
-func ReadRankings(path string) (map[int][]index.Hit, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), 256<<20)
-	out := map[int][]index.Hit{}
-	line := 0
-	for sc.Scan() {
-		line++
-		var rec struct {
-			ID      int          `json:"id"`
-			Ranking []rankedNode `json:"ranking"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
-		}
-		hs := make([]index.Hit, len(rec.Ranking))
-		for i, r := range rec.Ranking {
-			hs[i] = index.Hit{ID: r.Node, Score: r.Score}
-		}
-		out[rec.ID] = hs
-	}
-	return out, sc.Err()
 }
