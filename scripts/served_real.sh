@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Served exactly as evaluated, on real SKBs with questions and answers only
+# (../shared/data/wordnet-skb and movies-skb): plans mined from the train
+# answers, the planner trained on them, then the test split three ways:
+#   eval --planner RUN --method plan-exec     (the row training selects by)
+#   score --pipeline RUN                      (the run directory, as served)
+#   score --pipeline RUN.tar                  (its bundle, elsewhere)
+# each scored file evaluated with eval --run. The three rows must be equal,
+# and the two scored files byte-identical.
+set -euo pipefail
+strata=${STRATA:-bin/strata}
+shared=${SHARED:-../shared/data}
+out=${OUT:-out/served}
+mkdir -p "$out"
+for name in ${SETS:-wordnet-skb movies-skb}; do
+  data="$shared/$name"
+  if [ ! -d "$data" ]; then
+    echo "served_real: $data is absent (it ships with the project's shared data, not with a clone)" >&2
+    exit 1
+  fi
+  ws="$out/$name-ws"
+  rm -rf "$ws"
+  $strata import --format skbdir --in "$data" --out "$ws" >/dev/null
+  $strata mine-plans "$ws" | tail -1
+  $strata train planner "$ws" | tail -1
+  # The test questions as a query file, answers left out: what a user scores.
+  python3 - "$data/stark_qa/stark_qa.csv" "$data/split/test.index" "$out/$name-test.csv" <<'PY'
+import csv, sys
+qa, split, dst = sys.argv[1:]
+ids = {l.strip() for l in open(split) if l.strip()}
+with open(qa, newline="") as f, open(dst, "w", newline="") as o:
+    w = csv.writer(o)
+    w.writerow(["id", "query"])
+    for row in csv.DictReader(f):
+        if row["id"] in ids:
+            w.writerow([row["id"], row["query"]])
+PY
+  k=$($strata info "$ws" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["candidates"])')
+  $strata bundle "$ws" --pipeline "$ws/runs/planner" --out "$out/$name-planner.tar" >/dev/null
+  $strata score "$ws" --pipeline "$ws/runs/planner" --queries "$out/$name-test.csv" --out "$out/$name-run.jsonl" -k "$k" --force
+  $strata score "$ws" --pipeline "$out/$name-planner.tar" --queries "$out/$name-test.csv" --out "$out/$name-bundle.jsonl" -k "$k" --force
+  echo "== $name, test split"
+  $strata eval "$ws" --planner "$ws/runs/planner/best" --method plan-exec --pipeline "$ws/runs/planner" \
+    --run "$out/$name-run.jsonl,$out/$name-bundle.jsonl" --split test
+  cmp "$out/$name-run.jsonl" "$out/$name-bundle.jsonl" && echo "run directory and bundle: byte-identical rankings"
+done
