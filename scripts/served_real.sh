@@ -41,6 +41,16 @@ PY
   $strata score "$ws" --pipeline "$out/$name-planner.tar" --queries "$out/$name-test.csv" --out "$out/$name-bundle.jsonl" -k "$k" --force
   echo "== $name, test split"
   $strata eval "$ws" --planner "$ws/runs/planner/best" --method plan-exec --pipeline "$ws/runs/planner" \
-    --run "$out/$name-run.jsonl,$out/$name-bundle.jsonl" --split test
+    --run "$out/$name-run.jsonl,$out/$name-bundle.jsonl" --split test --json | tee "$out/$name-rows.jsonl" |
+    python3 -c '
+import json, sys
+rows = [json.loads(l) for l in sys.stdin]
+keys = ("n", "hit@1", "hit@5", "recall@20", "mrr")
+for r in rows:
+    print("%-45s %s" % (r["method"], "  ".join("%s %s" % (k, r[k]) for k in keys)))
+if any(tuple(r[k] for k in keys) != tuple(rows[0][k] for k in keys) for r in rows):
+    sys.exit("served_real: the rows differ")
+print("eval, score of the run directory and of the bundle: identical, every digit")
+'
   cmp "$out/$name-run.jsonl" "$out/$name-bundle.jsonl" && echo "run directory and bundle: byte-identical rankings"
 done
