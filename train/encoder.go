@@ -207,7 +207,7 @@ func TrainDense(ctx context.Context, ws *workspace.Workspace, o EncoderOptions) 
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := pipeline.WriteRun(o.Run.RunDir, "encoder", pipeline.Best); err != nil {
+	if err := pipeline.WriteRun(o.Run.RunDir, "encoder", pipeline.BestStage()); err != nil {
 		return nil, nil, err
 	}
 	d, err := infer.SaveDenseFromEncoder(ctx, ws, enc, filepath.Join(o.Run.RunDir, res.Best))

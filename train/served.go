@@ -13,7 +13,9 @@ import (
 
 // PlannerStage is the pipeline stage of a planner's run: its plans
 // executed (plan-exec), the row its checkpoints are selected by.
-var PlannerStage = pipeline.Stage{Method: "plan-exec", Planner: checkpoints.BestLink}
+func PlannerStage() pipeline.Stage {
+	return pipeline.Stage{Method: "plan-exec", Planner: checkpoints.BestLink}
+}
 
 // Served is the row a run's pipeline serves, evaluated as strata score,
 // serve and bundle load it: from RUNDIR/pipeline.json on disk.

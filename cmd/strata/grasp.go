@@ -115,14 +115,14 @@ func runTrainGrasp(ctx context.Context, u *ui, o graspOptions) error {
 		return err
 	}
 	if o.JSON { // the served row is one more JSON line
-		s, err := train.WriteServed(infer.NewEnv(ctx, ws), run.RunDir, "grasp", pipeline.Best, data.SplitVal)
+		s, err := train.WriteServed(infer.NewEnv(ctx, ws), run.RunDir, "grasp", pipeline.BestStage(), data.SplitVal)
 		if err != nil {
 			return err
 		}
 		return json.NewEncoder(u.out).Encode(map[string]any{"serves": s.Row, "pipeline": s.Pipeline, "split": data.SplitVal,
 			"n": s.Summary.N, "hit@1": s.Summary.Hit1, "hit@5": s.Summary.Hit5, "recall@20": s.Summary.Recall20, "mrr": s.Summary.MRR})
 	}
-	return finishRun(ctx, u, ws, run.RunDir, "grasp", pipeline.Best)
+	return finishRun(ctx, u, ws, run.RunDir, "grasp", pipeline.BestStage())
 }
 
 func printGrasp(u *ui, res *train.GraspResult, asJSON bool) error {

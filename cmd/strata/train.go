@@ -51,7 +51,11 @@ func newTrainCmd(u *ui) *cobra.Command {
 the val split. Checkpoints (weights, optimizer state, manifest with metrics)
 go to the run directory, RUNDIR/best points at the one with the best val MRR,
 and the same seed and data give bit-identical checkpoints; --resume continues
-an interrupted run exactly.`,
+an interrupted run exactly. Every run ends by writing RUNDIR/pipeline.json,
+which serves the row its checkpoints were selected by (the planner: its plans
+executed, plan-exec; the encoder: the dense method; the others: RUNDIR/best),
+evaluating it from disk on val and printing that row: strata score, serve,
+bundle and eval --pipeline RUNDIR give exactly those numbers.`,
 	}
 	cmd.AddCommand(newTrainEncoderCmd(u), newTrainCoRCmd(u), newTrainPlannerCmd(u), newTrainMoRCmd(u), newTrainKGQACmd(u), newTrainMFARCmd(u), newTrainGraspCmd(u), newTrainLLMRerankerCmd(u))
 	return cmd

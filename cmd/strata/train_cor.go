@@ -103,5 +103,5 @@ func runTrainCoR(ctx context.Context, u *ui, o trainCoROptions) error {
 		return err
 	}
 	fmt.Fprintf(u.out, "trained CoR: %d steps (%s), best %s val/mrr %.4f\n", res.Steps, res.Stopped, res.Best, res.BestValue)
-	return finishRun(ctx, u, ws, run.RunDir, name, pipeline.Best)
+	return finishRun(ctx, u, ws, run.RunDir, name, pipeline.BestStage())
 }

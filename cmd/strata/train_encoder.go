@@ -63,7 +63,7 @@ func runTrainEncoder(ctx context.Context, u *ui, o trainEncoderOptions) error {
 	}
 	fmt.Fprintf(u.out, "trained encoder: %d steps (%s), best %s val/mrr %.4f; dense channel saved in %s\n",
 		res.Steps, res.Stopped, res.Best, res.BestValue, filepath.Join(ws.Dir, infer.DenseDir))
-	return finishRun(ctx, u, ws, run.RunDir, "encoder", pipeline.Best)
+	return finishRun(ctx, u, ws, run.RunDir, "encoder", pipeline.BestStage())
 }
 
 // ensureDense is train.EnsureDense, saying so when it trained the encoder.

@@ -81,5 +81,5 @@ func runTrainKGQA(ctx context.Context, u *ui, o trainKGQAOptions) error {
 	run := o.KGQA.Planner.Run.RunDir
 	fmt.Fprintf(u.out, "trained KGQA pattern predictor (%s labels): %d relation paths, %d steps (%s), best %s val path accuracy %.4f\n",
 		st.Labels, len(p.Cfg.Templates), res.Steps, res.Stopped, res.Best, res.BestValue)
-	return finishRun(ctx, u, ws, run, "kgqa", pipeline.Best)
+	return finishRun(ctx, u, ws, run, "kgqa", pipeline.BestStage())
 }

@@ -115,5 +115,5 @@ func runTrainMFAR(ctx context.Context, u *ui, o trainMFAROptions) error {
 	}
 	fmt.Fprintf(u.out, "trained mFAR: %d fields x %d scorers, %d steps (%s), best %s val/mrr %.4f\n",
 		len(m.Cfg.Fields), len(mfar.Scorers), res.Steps, res.Stopped, res.Best, res.BestValue)
-	return finishRun(ctx, u, ws, mo.Run.RunDir, "mfar", pipeline.Best)
+	return finishRun(ctx, u, ws, mo.Run.RunDir, "mfar", pipeline.BestStage())
 }

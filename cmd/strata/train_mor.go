@@ -108,7 +108,7 @@ func runTrainMoR(ctx context.Context, u *ui, o trainMoROptions) error {
 		return err
 	}
 	fmt.Fprintf(u.out, "trained MoR: %d steps (%s), best %s val hit@1 %.4f\n", res.Steps, res.Stopped, res.Best, res.BestValue)
-	return finishRun(ctx, u, ws, run.RunDir, o.name(), pipeline.Best)
+	return finishRun(ctx, u, ws, run.RunDir, o.name(), pipeline.BestStage())
 }
 
 // morPlans returns the mined training plans when the workspace has none

@@ -88,7 +88,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		}
 		fmt.Fprintf(u.out, "trained planner: %d templates, %d steps (%s), best %s val plan accuracy %.4f\n",
 			len(p.Cfg.Templates), res.Steps, res.Stopped, res.Best, res.BestValue)
-		return finishRun(ctx, u, ws, run.RunDir, "planner", train.PlannerStage)
+		return finishRun(ctx, u, ws, run.RunDir, "planner", train.PlannerStage())
 	}
 	recs, path, err := planner.LoadMined(ws, o.Mined)
 	if err != nil {
@@ -101,5 +101,5 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 	}
 	fmt.Fprintf(u.out, "trained planner from mined plans: %d of %d train questions with a plan of F1 >= %.2f, %d templates, plan ranker from %d questions; %d steps (%s), best %s val plan-exec mrr %.4f; plan accuracy against %d mined val plans %.4f\n",
 		st.Used, st.Train, o.MinF1, len(p.Cfg.Templates), st.RankGroups, res.Steps, res.Stopped, res.Best, res.BestValue, st.Val, st.PlanAcc)
-	return finishRun(ctx, u, ws, run.RunDir, "planner", train.PlannerStage)
+	return finishRun(ctx, u, ws, run.RunDir, "planner", train.PlannerStage())
 }

@@ -339,8 +339,8 @@ func WriteRun(runDir, name string, stage Stage) error {
 		Format: PipelineFormat, Name: name, Scorers: []Stage{stage}})
 }
 
-// Best is the stage of a run's best checkpoint.
-var Best = Stage{Model: checkpoints.BestLink}
+// BestStage is the stage of a run's best checkpoint.
+func BestStage() Stage { return Stage{Model: checkpoints.BestLink} }
 
 // WritePipeline writes p as indented JSON, atomically.
 func WritePipeline(path string, p *Pipeline) error {

@@ -62,10 +62,11 @@ func denseHash(ws *workspace.Workspace) (string, error) {
 }
 
 // WriteBundle packs a pipeline, the checkpoints of its models, of its
-// stages' planners and of the sub-models they name (weights and manifest, not the optimizer state),
-// the other files and directories those models read (an ONNX encoder, a
-// plans file, an exported LLM reranker), the stages' plans files and the data fingerprint into a
-// tar file, atomically. The models are loaded once through the registry
+// stages' planners and of the sub-models they name (weights and manifest,
+// not the optimizer state), the other files and directories those models
+// read (an ONNX encoder, a plans file, an exported LLM reranker), the
+// stages' plans files and the data fingerprint into a tar file,
+// atomically. The models are loaded once through the registry
 // to find what they read, so a bundle holds everything it needs. Entries
 // are sorted and timestamps fixed, so the same inputs give the same bytes.
 func WriteBundle(env *infer.Env, out string, p *pipeline.Pipeline) error {

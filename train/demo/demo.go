@@ -224,9 +224,9 @@ func trainAll(env *infer.Env, o Options, mined map[int]data.MinedPlanRecord) (*t
 		return nil, err
 	}
 	for _, name := range []string{"cor", "planner", "mor", "mfar"} {
-		stage := pipeline.Best
+		stage := pipeline.BestStage()
 		if name == "planner" {
-			stage = train.PlannerStage
+			stage = train.PlannerStage()
 		}
 		if err := served(env, o, filepath.Join(ws.Dir, "runs", name), name, stage); err != nil {
 			return nil, err
@@ -264,7 +264,7 @@ func fitGrasp(env *infer.Env, o Options, t *trained, run train.Options) error {
 	if err != nil {
 		return err
 	}
-	if err := served(env, o, run.RunDir, "grasp", pipeline.Best); err != nil {
+	if err := served(env, o, run.RunDir, "grasp", pipeline.BestStage()); err != nil {
 		return err
 	}
 	fmt.Fprintf(o.Out, "fitted GRASP's fusion on val: %s; stage 3 (MoR): %s\n\n", res.Config.Choice.Describe(), res.Config.Stage3Choice.Describe())
