@@ -16,7 +16,12 @@
 // each path's anchor mention, and a plan ranker, learned on cross-fitted
 // candidates of the training questions, chooses among the candidate plans
 // that reach something (plan execution as verification). Checkpoints are
-// selected by the validation MRR of the executed plans.
+// selected by the validation MRR of the executed plans, and a planner's
+// checkpoint serves exactly that: its plans executed (PlannedMethod over
+// plan-exec). The chosen plan comes back executed and its restriction
+// scored (PlanPrediction.Reach), and PlannedMethod passes that result on
+// with the query (data.Query.Reach), so a served query executes its plan
+// once.
 //
 // TraversalMethod is MoR's mixed traversal ranked by the first-stage BM25
 // (MoR without its reranker). Deviations from MoR: the pool is ranked by
