@@ -18,7 +18,7 @@ doc=docs/mor-results.md
   echo "(seed 1); the native planner and MoR's reranker trained on the train split"
   echo "(reranker 5 epochs, 100 negatives); test split, 600 queries. Every MoR row plans"
   echo "the test queries with the trained planner (no ground-truth plan). \"w/o reranker\""
-  echo "ranks the traversal pool by BM25."
+  echo "(planner+mor-traversal) ranks the traversal pool by BM25."
 } > "$doc"
 for preset in prime mag; do
   skb="$out/$preset-skb"; ws="$out/$preset-ws"
@@ -46,7 +46,8 @@ for preset in prime mag; do
     echo "$planner_out"
     echo
     echo '```'
-    $strata eval "$ws" --method bm25,dense --model "$planner${models}" --split test
+    $strata eval "$ws" --method bm25,dense --model "${models#,}" --split test
+    $strata eval "$ws" --planner "$planner" --method mor-traversal --split test
     echo '```'
     echo
     echo "Hit@1 per template:"
@@ -66,7 +67,7 @@ if [ -d "$metaqa" ]; then
   $strata import --format triples --in "$metaqa" --out "$ws" 2>/dev/null
   planner_out=$($strata train planner "$ws" --epochs 10)
   planner="$ws/runs/planner/best"
-  models="$planner"
+  models=""
   for flags in "" "--no-structural-retrieval" "--no-tf" "--last-node-only"; do
     # shellcheck disable=SC2086
     $strata train mor "$ws" --planner "$planner" --epochs 3 $flags >/dev/null
@@ -80,7 +81,8 @@ if [ -d "$metaqa" ]; then
     echo "$planner_out"
     echo
     echo '```'
-    $strata eval "$ws" --method bm25 --model "$models" --split test-reachable
+    $strata eval "$ws" --method bm25 --model "${models#,}" --split test-reachable
+    $strata eval "$ws" --planner "$planner" --method mor-traversal --split test-reachable
     echo '```'
     echo
     echo "Hit@1 per template:"

@@ -2,6 +2,8 @@ package train
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/strata-retrieval/strata/checkpoints"
@@ -60,7 +62,8 @@ func WriteServed(env *infer.Env, runDir, name string, stage pipeline.Stage, spli
 		if !ok {
 			continue
 		}
-		if rec != k.v {
+		if rec != k.v { // never leave a pipeline that serves other numbers
+			os.Remove(filepath.Join(runDir, pipeline.PipelineFile))
 			return nil, fmt.Errorf("%s serves other numbers than it was validated with: %s/%s: the best checkpoint recorded %v, the served pipeline scores %v",
 				out.Pipeline, split, k.name, rec, k.v)
 		}

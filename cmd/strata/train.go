@@ -52,8 +52,10 @@ the val split. Checkpoints (weights, optimizer state, manifest with metrics)
 go to the run directory, RUNDIR/best points at the one with the best val MRR,
 and the same seed and data give bit-identical checkpoints; --resume continues
 an interrupted run exactly. Every run ends by writing RUNDIR/pipeline.json,
-which serves the row its checkpoints were selected by (the planner: its plans
-executed, plan-exec; the encoder: the dense method; the others: RUNDIR/best),
+which serves the ranking its checkpoints were selected by (the planner: its
+plans executed, plan-exec; the encoder: the dense method; the others:
+RUNDIR/best; a planner trained from plan files and a KGQA model are selected
+by plan or path accuracy, and serve plan-exec and the KGQA ranking),
 evaluating it from disk on val and printing that row: strata score, serve,
 bundle and eval --pipeline RUNDIR give exactly those numbers.`,
 	}

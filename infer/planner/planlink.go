@@ -361,10 +361,12 @@ func (p *Planner) PredictLinked(q data.Query) (PlanPrediction, error) {
 	return PlanPrediction{Plan: cs[0].Plan, Prob: pr, Conf: pr, Template: cs[0].Template}, nil
 }
 
-// executed is the candidate's scored reach as carried with its query (nil
-// when it reaches nothing).
+// executed is the candidate's scored reach as carried with its query: nil
+// when it reaches nothing or its plan failed part-way (ExecutePlan's
+// partial reach is not the plan's; plan-exec executes such a plan itself
+// and falls back).
 func (c *PlanCandidate) executed() *data.PlanReach {
-	if len(c.Reach) == 0 {
+	if len(c.Reach) == 0 || c.Err != nil {
 		return nil
 	}
 	return &data.PlanReach{Nodes: c.Reach, Scores: c.Scores}

@@ -203,7 +203,9 @@ func WriteBundle(env *infer.Env, out string, p *pipeline.Pipeline) error {
 			s.Planner, err = model(s.Planner, fmt.Sprintf("models/%d-planner", i))
 		}
 		if err == nil && s.Plans != "" {
-			s.Plans, err = tree(p.ModelPath(s.Plans), fmt.Sprintf("files/plans-%d", i))
+			// Under its own base name: a stage is labelled by its plans file's.
+			path := p.ModelPath(s.Plans)
+			s.Plans, err = tree(path, fmt.Sprintf("files/plans-%d/%s", i, filepath.Base(path)))
 		}
 		return err
 	}
@@ -334,7 +336,7 @@ func openBundle(tarPath, dir string, ws *workspace.Workspace, ignoreFingerprint 
 				continue
 			}
 			if rel, err := filepath.Rel(dir, p.ModelPath(path)); err != nil || !filepath.IsLocal(rel) {
-				return nil, nil, fmt.Errorf("%s: %w: its pipeline names the model %q outside the bundle", tarPath, ErrBundlePath, path)
+				return nil, nil, fmt.Errorf("%s: %w: its pipeline names %q, outside the bundle", tarPath, ErrBundlePath, path)
 			}
 		}
 	}

@@ -415,7 +415,7 @@ func TestOpenBundleKeepsModelsInside(t *testing.T) {
 		tw.Close()
 		f.Close()
 		_, _, err := OpenBundle(tp, t.TempDir(), nil, true)
-		if c.ok != (err == nil) || (!c.ok && (!errors.Is(err, ErrBundlePath) || !strings.Contains(err.Error(), fmt.Sprintf("names the model %q outside the bundle", c.model)))) {
+		if c.ok != (err == nil) || (!c.ok && (!errors.Is(err, ErrBundlePath) || !strings.Contains(err.Error(), fmt.Sprintf("names %q, outside the bundle", c.model)))) {
 			t.Errorf("model %q: %v", c.model, err)
 		}
 	}

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -122,10 +123,11 @@ type StageInfo struct {
 // stageInfo describes s, named name.
 func stageInfo(p *pipeline.Pipeline, s pipeline.Stage, name string) StageInfo {
 	si := StageInfo{Name: name, Method: s.Method, K: s.K, Weight: s.Weight}
-	if s.Model == "" {
+	ck := cmp.Or(s.Model, s.Planner) // a planned method: its planner's checkpoint
+	if ck == "" {
 		return si
 	}
-	_, m, err := checkpoints.ReadRunManifest(p.ModelPath(s.Model))
+	_, m, err := checkpoints.ReadRunManifest(p.ModelPath(ck))
 	if err != nil {
 		return si
 	}
