@@ -62,7 +62,7 @@ func Save(dir string, ck *Checkpoint) error {
 	atomicfile.RemoveTemps(filepath.Dir(filepath.Clean(dir)), isStepDir)
 	m := ck.Manifest
 	m.Format = ManifestFormat
-	return atomicfile.WriteDir(dir, false, func(tmp string) error {
+	err := atomicfile.WriteDir(dir, false, func(tmp string) error {
 		if err := WriteFile(filepath.Join(tmp, ModelFile), ck.Model, map[string]string{"kind": m.Kind}); err != nil {
 			return err
 		}
@@ -73,7 +73,15 @@ func Save(dir string, ck *Checkpoint) error {
 		}
 		return writeManifest(filepath.Join(tmp, ManifestFile), &m)
 	})
+	if errors.Is(err, atomicfile.ErrExists) {
+		return fmt.Errorf("%s: %w: a checkpoint of this step exists (is another training writing this run directory?)", dir, ErrCheckpointExists)
+	}
+	return err
 }
+
+// ErrCheckpointExists reports a checkpoint that is already on disk: a
+// checkpoint is never overwritten.
+var ErrCheckpointExists = errors.New("checkpoint exists")
 
 func writeManifest(path string, m *Manifest) error {
 	return atomicfile.WriteFile(path, func(w io.Writer) error {

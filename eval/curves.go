@@ -133,19 +133,19 @@ func PlotCurves(w io.Writer, title string, pts []CurvePoint, format string) erro
 	return err
 }
 
+// CurveFiles names the files WriteCurveFiles writes, in its order.
+func CurveFiles() []string { return []string{"curves.csv", "curves.json", "curves.png", "curves.svg"} }
+
 // WriteCurveFiles writes curves.csv, curves.json, curves.png and
 // curves.svg of pts into dir, each atomically.
 func WriteCurveFiles(dir, title string, pts []CurvePoint) error {
-	for _, f := range []struct {
-		name  string
-		write func(w io.Writer) error
-	}{
-		{"curves.csv", func(w io.Writer) error { return WriteCurvesCSV(w, pts) }},
-		{"curves.json", func(w io.Writer) error { return WriteCurvesJSON(w, pts) }},
-		{"curves.png", func(w io.Writer) error { return PlotCurves(w, title, pts, "png") }},
-		{"curves.svg", func(w io.Writer) error { return PlotCurves(w, title, pts, "svg") }},
+	for i, write := range []func(w io.Writer) error{
+		func(w io.Writer) error { return WriteCurvesCSV(w, pts) },
+		func(w io.Writer) error { return WriteCurvesJSON(w, pts) },
+		func(w io.Writer) error { return PlotCurves(w, title, pts, "png") },
+		func(w io.Writer) error { return PlotCurves(w, title, pts, "svg") },
 	} {
-		if err := atomicfile.WriteFile(filepath.Join(dir, f.name), f.write); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, CurveFiles()[i]), write); err != nil {
 			return err
 		}
 	}

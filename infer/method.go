@@ -116,11 +116,12 @@ func (e *Env) Dense() (*DenseChannel, error) {
 	return e.dense, e.err
 }
 
-// Sub returns an environment over the same workspace, context, policy and
-// dense channel, for loading that must not change e: a bundle sets its own
-// Root and Models on it.
+// Sub returns an environment over the same workspace, context, policy,
+// dense channel and load observers (OnLoad, OnFile), for loading that must
+// not change e: a bundle sets its own Root and Models on it.
 func (e *Env) Sub() *Env {
-	return &Env{Ctx: e.Ctx, WS: e.WS, IgnoreFingerprint: e.IgnoreFingerprint, ONNXEncoder: e.ONNXEncoder, parent: e}
+	return &Env{Ctx: e.Ctx, WS: e.WS, IgnoreFingerprint: e.IgnoreFingerprint, ONNXEncoder: e.ONNXEncoder,
+		OnLoad: e.OnLoad, OnFile: e.OnFile, parent: e}
 }
 
 // Path resolves a file or directory that a model names and reads itself

@@ -25,7 +25,7 @@ timed() {
 }
 timed "import" $strata import --format skbdir --in "$data" --out "$ws" >/dev/null
 mine=$(timed "mine-plans (train, val)" $strata mine-plans "$ws")
-timed "mine-plans (test, oracle only)" $strata mine-plans "$ws" --split test --out "$out/mined-test.jsonl" >/dev/null
+timed "mine-plans (test, oracle only)" $strata mine-plans "$ws" --split test --out "$out/mined-test.jsonl" --force >/dev/null
 encoder=$(timed "train encoder" $strata train encoder "$ws")
 cor=$(timed "train cor" $strata train cor "$ws" --epochs "${COR_EPOCHS:-10}")
 cor_all=$(timed "train cor --loss all" $strata train cor "$ws" --loss all --epochs "${COR_EPOCHS:-10}" --out "$ws/runs/cor-eq11")

@@ -36,7 +36,7 @@ with open(qa, newline="") as f, open(dst, "w", newline="") as o:
             w.writerow([row["id"], row["query"]])
 PY
   k=$($strata info "$ws" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["candidates"])')
-  $strata bundle "$ws" --pipeline "$ws/runs/planner" --out "$out/$name-planner.tar" >/dev/null
+  $strata bundle "$ws" --pipeline "$ws/runs/planner" --out "$out/$name-planner.tar" --force >/dev/null
   $strata score "$ws" --pipeline "$ws/runs/planner" --queries "$out/$name-test.csv" --out "$out/$name-run.jsonl" -k "$k" --force
   $strata score "$ws" --pipeline "$out/$name-planner.tar" --queries "$out/$name-test.csv" --out "$out/$name-bundle.jsonl" -k "$k" --force
   echo "== $name, test split"

@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/strata-retrieval/strata/checkpoints"
 	"github.com/strata-retrieval/strata/eval"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
@@ -54,8 +56,24 @@ func runCurves(ctx context.Context, u *ui, o curvesOptions) error {
 		return err
 	}
 	defer ws.Close()
-	pts, kind, err := train.Curves(infer.NewEnv(ctx, ws), o.Run, o.Splits, u.log())
+	g := inputs(o.WS)
+	pts, kind, err := train.Curves(watched(g, infer.NewEnv(ctx, ws)), o.Run, o.Splits, u.log())
 	if err != nil {
+		return err
+	}
+	cks, err := checkpoints.List(o.Run)
+	if err != nil {
+		return err
+	}
+	for _, c := range cks {
+		g.Input("checkpoint", filepath.Join(o.Run, c.Name))
+	}
+	for _, name := range eval.CurveFiles() {
+		if err := g.Check("--out", filepath.Join(o.Out, name)); err != nil {
+			return err
+		}
+	}
+	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return err
 	}
 	if err := eval.WriteCurveFiles(o.Out, fmt.Sprintf("%s checkpoints of %s", kind, filepath.Clean(o.Run)), pts); err != nil {

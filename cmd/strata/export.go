@@ -33,6 +33,9 @@ component, a backslash or a control character are refused.`,
 			if out == "" {
 				return fmt.Errorf("--out is required")
 			}
+			if err := inputs(args[0]).Check("--out", out); err != nil {
+				return err
+			}
 			ws, err := workspace.Load(args[0])
 			if err != nil {
 				return err
@@ -56,6 +59,7 @@ component, a backslash or a control character are refused.`,
 type rerankerDataOptions struct {
 	model, out, split, tokenizer string
 	poolK, hard, fieldTokens     int
+	force                        bool
 }
 
 func newExportRerankerDataCmd(u *ui) *cobra.Command {
@@ -88,6 +92,7 @@ negatives) from these records afresh each step.`,
 	cmd.Flags().IntVar(&o.hard, "hard", 30, "hard negatives per query")
 	cmd.Flags().IntVar(&o.fieldTokens, "field-tokens", 300, "model tokens kept per text field (GRASP's max_text_field_tokens: 300 Amazon and Prime, 512 MAG)")
 	cmd.Flags().StringVar(&o.tokenizer, "tokenizer", "", "the reranker's tokenizer.json (default Qwen3's, fetched by make)")
+	cmd.Flags().BoolVar(&o.force, "force", false, "replace an existing --out")
 	return cmd
 }
 
@@ -97,8 +102,14 @@ func runExportRerankerData(ctx context.Context, u *ui, wsDir string, o rerankerD
 		return err
 	}
 	defer ws.Close()
-	m, err := registry.Ranker(infer.NewEnv(ctx, ws), o.model)
+	g := inputs(wsDir)
+	g.Input("--model", o.model)
+	g.Input("--tokenizer", o.tokenizer)
+	m, err := registry.Ranker(watched(g, infer.NewEnv(ctx, ws)), o.model)
 	if err != nil {
+		return err
+	}
+	if err := fileOutput(g, "--out", o.out, o.force); err != nil {
 		return err
 	}
 	qs, err := ws.SKB.QA.Split(o.split)

@@ -106,7 +106,10 @@ func runTrainGrasp(ctx context.Context, u *ui, o graspOptions) error {
 			}
 		}
 	}
-	run := (&trainFlags{out: o.Out}).options(u, ws, "grasp")
+	run, err := (&trainFlags{out: o.Out}).options(u, ws, "grasp", o.Config.MFAR, o.Config.Planner, o.Config.Plans, o.Config.Stage3, o.Config.ONNXEncoder)
+	if err != nil {
+		return err
+	}
 	res, err := train.FitGrasp(infer.NewEnv(ctx, ws), train.GraspOptions{Config: o.Config, Run: run, Rule: o.Rule, Warn: u.err})
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -88,6 +89,16 @@ Formats:
 }
 
 func runImport(cmd *cobra.Command, u *ui, o importOptions) error {
+	g := inputs("")
+	for _, in := range append([]string{o.In, o.QA, o.Plans}, o.KGQA...) {
+		g.Input("input", in)
+		if i := strings.LastIndexByte(in, ':'); i > 0 { // FILE:SPLIT
+			g.Input("input", in[:i])
+		}
+	}
+	if err := g.Check("--out", o.Out); err != nil {
+		return err
+	}
 	if _, err := os.Stat(workspace.Path(o.Out)); err == nil && !o.Force {
 		return fmt.Errorf("%s already holds a workspace (use --force to replace it)", o.Out)
 	}

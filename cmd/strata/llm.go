@@ -33,6 +33,11 @@ llm-reranker fine-tunes when no pretrained Qwen3 checkpoint is at hand.`,
 			if out == "" || tokPath == "" {
 				return fmt.Errorf("--out and --tokenizer are required")
 			}
+			g := inputs("")
+			g.Input("--tokenizer", tokPath)
+			if err := g.Check("--out", out); err != nil {
+				return err
+			}
 			tok, err := bpe.Load(tokPath)
 			if err != nil {
 				return err
@@ -141,6 +146,13 @@ func runTrainLLMReranker(ctx context.Context, u *ui, o trainLLMRerankerOptions) 
 		return err
 	}
 	dir := cmp.Or(o.Flags.out, filepath.Join(o.WS, "runs", "llm-reranker"))
+	g := inputs(o.WS)
+	for _, in := range []string{o.Base, o.Records, o.ValRecords} {
+		g.Input("input", in)
+	}
+	if err := g.Check("run directory", dir); err != nil {
+		return err
+	}
 	o.Train.Train = o.Flags.cfg
 	o.Train.Run = train.Options{RunDir: dir, Fingerprint: "records:" + filepath.Base(o.Records), Resume: o.Flags.resume, Log: u.log()}
 	u.stage("fine-tuning on %d records into %s", len(tr), dir)
@@ -165,6 +177,12 @@ func newMergeLoRACmd(u *ui) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if base == "" || adapters == "" || out == "" {
 				return fmt.Errorf("--base, --adapters and --out are required")
+			}
+			g := inputs("")
+			g.Input("--base", base)
+			g.Input("--adapters", adapters)
+			if err := g.Check("--out", out); err != nil {
+				return err
 			}
 			m, err := llmrerank.LoadQwen3Dir(base)
 			if err != nil {
@@ -210,6 +228,12 @@ func newExportONNXCmd(u *ui) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.Model == "" || o.Out == "" {
 				return fmt.Errorf("--model and --out are required")
+			}
+			g := inputs("")
+			g.Input("--model", o.Model)
+			g.Input("--first-stage", o.Spec.FirstStage)
+			if err := g.Check("--out", o.Out); err != nil {
+				return err
 			}
 			o.Spec.Instruction = o.Instruction
 			if err := llmrerank.Export(o.Model, o.Out, o.Spec); err != nil {

@@ -19,6 +19,7 @@ type mineOptions struct {
 	Out    string
 	NoText bool
 	JSON   bool
+	Force  bool
 	Cfg    planner.MineOptions
 }
 
@@ -71,6 +72,7 @@ whose mined plan reaches F1 >= 0.5.`,
 	cmd.Flags().IntVar(&o.Cfg.Config.MaxHops, "max-hops", 3, "hops of a single-anchor path")
 	cmd.Flags().IntVar(&o.Cfg.Config.MaxFrontier, "max-frontier", 5000, "paths reaching more nodes are not extended")
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print the coverage as JSON")
+	cmd.Flags().BoolVar(&o.Force, "force", false, "replace an existing plans file")
 	return cmd
 }
 
@@ -89,6 +91,9 @@ func minePlans(cmd *cobra.Command, u *ui, ws *workspace.Workspace, o mineOptions
 	out := o.Out
 	if out == "" {
 		out = filepath.Join(ws.Dir, planner.MinedPlansFile)
+	}
+	if err := fileOutput(inputs(ws.Dir), "--out", out, o.Force); err != nil {
+		return err
 	}
 	o.Cfg.NoText = o.NoText
 	u.stage("linking mentions (alias fields: %v)", ws.Mentions().Config().AliasFields)

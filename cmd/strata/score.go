@@ -10,19 +10,19 @@ import (
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/pipeline"
 	"github.com/strata-retrieval/strata/infer/serve"
+	"github.com/strata-retrieval/strata/internal/outguard"
 )
 
-// loadPipeline reads a pipeline file, RUNDIR/pipeline.json for a run
-// directory, or a model bundle (.tar, extracted to a temporary directory
-// that cleanup removes).
-// loadRunner loads a workspace and compiles a pipeline (file, run
-// directory or bundle) over it; cleanup closes both.
-func loadRunner(ctx context.Context, wsDir, path string, ignoreFingerprint bool) (*workspace.Workspace, *pipeline.Runner, func(), error) {
+// loadRunner loads a workspace and compiles a pipeline (a pipeline file,
+// RUNDIR/pipeline.json for a run directory, or a model bundle extracted to
+// a temporary directory) over it; cleanup closes both. Every model and
+// file the pipeline loads is recorded in g, the command's inputs.
+func loadRunner(ctx context.Context, wsDir, path string, ignoreFingerprint bool, g *outguard.Guard) (*workspace.Workspace, *pipeline.Runner, func(), error) {
 	ws, err := workspace.Load(wsDir)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	env := infer.NewEnv(ctx, ws)
+	env := watched(g, infer.NewEnv(ctx, ws))
 	env.IgnoreFingerprint = ignoreFingerprint
 	r, rm, err := serve.Open(env, path)
 	cleanup := func() {
@@ -92,11 +92,19 @@ func runScore(ctx context.Context, u *ui, o scoreOptions) error {
 	if o.Score.TopK <= 0 {
 		return fmt.Errorf("-k %d: want at least 1 result per query", o.Score.TopK)
 	}
-	ws, r, cleanup, err := loadRunner(ctx, o.WS, o.Pipeline, o.IgnoreFingerprint)
+	g := inputs(o.WS)
+	g.Input("--pipeline", o.Pipeline)
+	g.Input("--queries", o.Queries)
+	ws, r, cleanup, err := loadRunner(ctx, o.WS, o.Pipeline, o.IgnoreFingerprint, g)
 	if err != nil {
 		return err
 	}
 	defer cleanup()
+	for _, out := range []string{o.Out, o.Out + serve.ProgressSuffix} {
+		if err := g.Check("--out", out); err != nil {
+			return err
+		}
+	}
 	if u.tty {
 		o.Score.Progress = func(done int) { fmt.Fprintf(u.err, "\rscored %d queries", done) }
 	}
@@ -131,7 +139,10 @@ func failureNote(format string) string {
 	return `written with "ranking": [] and their "error"`
 }
 
-type bundleOptions struct{ WS, Pipeline, Out string }
+type bundleOptions struct {
+	WS, Pipeline, Out string
+	Force             bool
+}
 
 func newBundleCmd(u *ui) *cobra.Command {
 	var o bundleOptions
@@ -155,6 +166,7 @@ bundle as --pipeline and refuse it on a workspace with other data unless
 	}
 	cmd.Flags().StringVar(&o.Pipeline, "pipeline", "", "pipeline file or run directory")
 	cmd.Flags().StringVar(&o.Out, "out", "", "bundle to write (.tar)")
+	cmd.Flags().BoolVar(&o.Force, "force", false, "replace an existing bundle")
 	return cmd
 }
 
@@ -169,6 +181,18 @@ func runBundle(ctx context.Context, u *ui, o bundleOptions) error {
 	defer ws.Close()
 	p, err := pipeline.ReadPipeline(o.Pipeline)
 	if err != nil {
+		return err
+	}
+	g := inputs(o.WS)
+	g.Input("--pipeline", o.Pipeline)
+	for _, s := range p.Stages() {
+		for _, path := range s.Paths() {
+			if path != "" {
+				g.Input("model", p.ModelPath(path))
+			}
+		}
+	}
+	if err := fileOutput(g, "--out", o.Out, o.Force); err != nil {
 		return err
 	}
 	if err := serve.WriteBundle(infer.NewEnv(ctx, ws), o.Out, p); err != nil {

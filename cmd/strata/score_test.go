@@ -71,7 +71,7 @@ func TestScoreCommandGoesOn(t *testing.T) {
 	}{
 		{[]string{"-k", "0", "--out", out + "2"}, "-k 0: want at least 1 result per query"},
 		{[]string{"-k", "-3", "--out", out + "2"}, "-k -3: want at least 1 result per query"},
-		{[]string{"--out", qf, "--force"}, qf + ": the output is the query file " + qf + ": refusing to write over it"},
+		{[]string{"--out", qf, "--force"}, "--out " + qf + " is the --queries " + qf + ": an output may not be"},
 	} {
 		args := append([]string{"score", ws, "--pipeline", pf, "--queries", qf}, c.args...)
 		if _, e, code := run(t, args...); code != 1 || !strings.Contains(e, c.msg) {

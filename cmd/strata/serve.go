@@ -69,7 +69,7 @@ func runServe(ctx context.Context, u *ui, o serveOptions) error {
 	if err := o.Config.Validate(); err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	ws, r, cleanup, err := loadRunner(ctx, o.WS, o.Pipeline, o.IgnoreFingerprint)
+	ws, r, cleanup, err := loadRunner(ctx, o.WS, o.Pipeline, o.IgnoreFingerprint, inputs(o.WS))
 	if err != nil {
 		return err
 	}

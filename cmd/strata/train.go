@@ -35,12 +35,23 @@ func (f *trainFlags) bind(cmd *cobra.Command, epochs, batch int, lr float64) {
 	fl.Uint64Var(&f.cfg.Seed, "seed", 1, "random seed")
 }
 
-func (f *trainFlags) options(u *ui, ws *workspace.Workspace, model string) train.Options {
+// options returns the run's options; its directory (--out, default
+// WORKSPACE/runs/MODEL) may not be, contain or lie inside the workspace's
+// snapshot or any of reads (the runs, files and models the training
+// reads).
+func (f *trainFlags) options(u *ui, ws *workspace.Workspace, model string, reads ...string) (train.Options, error) {
 	dir := f.out
 	if dir == "" {
 		dir = filepath.Join(ws.Dir, "runs", model)
 	}
-	return train.Options{RunDir: dir, Fingerprint: ws.Fingerprint, Resume: f.resume, Log: u.log()}
+	g := inputs(ws.Dir)
+	for _, r := range reads {
+		g.Input("input", r)
+	}
+	if err := g.Check("run directory", dir); err != nil {
+		return train.Options{}, err
+	}
+	return train.Options{RunDir: dir, Fingerprint: ws.Fingerprint, Resume: f.resume, Log: u.log()}, nil
 }
 
 func newTrainCmd(u *ui) *cobra.Command {

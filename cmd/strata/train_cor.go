@@ -96,7 +96,10 @@ func runTrainCoR(ctx context.Context, u *ui, o trainCoROptions) error {
 	case o.NoHybrid:
 		name = "cor-no-hybrid"
 	}
-	run := o.Flags.options(u, ws, name)
+	run, err := o.Flags.options(u, ws, name)
+	if err != nil {
+		return err
+	}
 	u.stage("training CoR into %s", run.RunDir)
 	_, res, err := train.TrainCoR(ctx, ws, d, train.CoROptions{Model: cfg, Train: o.Flags.cfg, Run: run})
 	if err != nil {

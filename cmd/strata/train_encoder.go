@@ -55,7 +55,10 @@ func runTrainEncoder(ctx context.Context, u *ui, o trainEncoderOptions) error {
 	if o.Encoder.OutDim == 0 {
 		o.Encoder.OutDim = o.Encoder.EmbDim
 	}
-	run := o.Flags.options(u, ws, "encoder")
+	run, err := o.Flags.options(u, ws, "encoder")
+	if err != nil {
+		return err
+	}
 	u.stage("training the encoder into %s", run.RunDir)
 	_, res, err := train.TrainDense(ctx, ws, train.EncoderOptions{Encoder: o.Encoder, Train: o.Flags.cfg, Run: run, Temperature: o.Temperature})
 	if err != nil {

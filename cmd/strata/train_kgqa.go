@@ -70,7 +70,9 @@ func runTrainKGQA(ctx context.Context, u *ui, o trainKGQAOptions) error {
 		return err
 	}
 	o.KGQA.Planner.Train = o.Flags.cfg
-	o.KGQA.Planner.Run = o.Flags.options(u, ws, "kgqa")
+	if o.KGQA.Planner.Run, err = o.Flags.options(u, ws, "kgqa"); err != nil {
+		return err
+	}
 	p, res, st, err := train.TrainKGQA(ctx, ws, d, o.KGQA)
 	if err != nil {
 		return err

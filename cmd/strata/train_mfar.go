@@ -77,7 +77,11 @@ func runTrainMFAR(ctx context.Context, u *ui, o trainMFAROptions) error {
 		return err
 	}
 	defer ws.Close()
-	mo := train.MFAROptions{Train: o.Flags.cfg, Temperature: o.Temperature, Run: o.Flags.options(u, ws, "mfar")}
+	run, err := o.Flags.options(u, ws, "mfar", o.ONNX)
+	if err != nil {
+		return err
+	}
+	mo := train.MFAROptions{Train: o.Flags.cfg, Temperature: o.Temperature, Run: run}
 	if _, err := fmt.Sscanf(o.Hard, "%d-%d", &mo.HardFrom, &mo.HardTo); err != nil {
 		return fmt.Errorf("--hard-negatives %q: want FROM-TO, e.g. 51-100", o.Hard)
 	}

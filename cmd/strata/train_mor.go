@@ -95,11 +95,14 @@ func runTrainMoR(ctx context.Context, u *ui, o trainMoROptions) error {
 			return err
 		}
 	}
+	run, err := o.Flags.options(u, ws, o.name(), o.Planner, o.Mined)
+	if err != nil {
+		return err
+	}
 	plans, err := morPlans(u, ws, o, p != nil)
 	if err != nil {
 		return err
 	}
-	run := o.Flags.options(u, ws, o.name())
 	_, res, err := train.TrainMoR(ctx, ws, d, p, train.MoROptions{
 		Model:     models.TrajectoryConfig{UseTF: !o.NoTF, UseSF: !o.NoSF, UseTI: !o.NoTI},
 		Negatives: o.Negatives, Train: o.Flags.cfg, Run: run, PlannerDir: o.Planner, LastNodeOnly: o.LastNode, Plans: plans,

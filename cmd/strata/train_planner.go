@@ -80,7 +80,10 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 	if err != nil {
 		return err
 	}
-	run := o.Flags.options(u, ws, "planner")
+	run, err := o.Flags.options(u, ws, "planner", o.Mined)
+	if err != nil {
+		return err
+	}
 	if len(ws.Plans) > 0 && o.Mined == "" {
 		p, res, err := train.TrainPlanner(ctx, ws, d, train.PlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run})
 		if err != nil {

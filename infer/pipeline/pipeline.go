@@ -358,6 +358,15 @@ func (p *Pipeline) File() string { return p.file }
 // resolved against the pipeline file's directory.
 func (p *Pipeline) ModelPath(model string) string { return resolveModel(p, model) }
 
+// Stages returns the scorers and the candidate stage, if any.
+func (p *Pipeline) Stages() []Stage {
+	out := slices.Clone(p.Scorers)
+	if p.Candidates != nil {
+		out = append(out, *p.Candidates)
+	}
+	return out
+}
+
 // Paths returns the stage's model, planner and plans file as the pipeline
 // names them ("" for those it lacks).
 func (s Stage) Paths() []string { return []string{s.Model, s.Planner, s.Plans} }

@@ -181,6 +181,10 @@ type progressFile struct {
 // ErrSameFile is an output path that names the query file itself.
 var ErrSameFile = errors.New("the output is the query file")
 
+// ProgressSuffix names the file beside a score output that records how far
+// an interrupted run got.
+const ProgressSuffix = ".progress"
+
 // ScoreFile ranks every query of queriesPath with r and writes the results
 // to outPath in query order, chunk by chunk on all cores, so memory does
 // not grow with the number of queries. A query a method cannot answer is
@@ -214,7 +218,7 @@ func ScoreFile(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner,
 	if err != nil {
 		return ScoreReport{}, err
 	}
-	side := outPath + ".progress"
+	side := outPath + ProgressSuffix
 	var prog progressFile
 	if b, err := os.ReadFile(side); err == nil {
 		if json.Unmarshal(b, &prog) != nil || prog.Args != args {
