@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/nlpodyssey/spago/ag"
@@ -282,4 +284,61 @@ func TestNLL(t *testing.T) {
 		x[i] = 0.2 + 0.6*float32(r.Float64())
 	}
 	checkGrad(t, "NLL", x, []int{2, 3}, func(p *nn.Param) mat.Tensor { l, _ := NLL(p, 3, []int{2, 0}); return l })
+}
+
+// A run resumed with another seed or learning rate would mix two
+// configurations: it is refused, naming each setting with both values.
+func TestResumeRefusesAnotherConfiguration(t *testing.T) {
+	dir := t.TempDir()
+	cfg := Config{Epochs: 2, BatchSize: 50, LR: 0.003, Seed: 1}
+	stop := cfg
+	stop.StopAfter = 4
+	runFiles(t, dir, stop, false, nil)
+	other := cfg
+	other.LR, other.Seed = 0.5, 9
+	m, task := newToy(42)
+	_, err := Train(context.Background(), m, task, other, Options{RunDir: dir, Fingerprint: "sha256:toy", Resume: true})
+	want := "train lr: run 0.003, now 0.5; train seed: run 1, now 9"
+	if !errors.Is(err, ErrOtherRun) || !strings.Contains(err.Error(), want) {
+		t.Errorf("resume with another lr and seed: %v, want %q", err, want)
+	}
+	// The same configuration resumes.
+	if _, res := runFiles(t, dir, cfg, true, nil); res.Steps != 8 {
+		t.Errorf("resumed to step %d, want 8", res.Steps)
+	}
+}
+
+// A kill after a checkpoint's directory appeared but before its line in
+// metrics.jsonl and the best link: resuming restores both, so the run
+// directory ends as an uninterrupted run's, byte for byte.
+func TestResumeRepairsBookkeeping(t *testing.T) {
+	cfg := Config{Epochs: 4, BatchSize: 32, LR: 0.01, CheckpointEvery: 7, Seed: 5}
+	evals := 0
+	eval := func(ctx context.Context) (map[string]float64, error) {
+		evals++
+		return map[string]float64{"val/mrr": []float64{0.2, 0.6, 0.4, 0.5}[(evals-1)%4]}, nil
+	}
+	want, _ := runFiles(t, t.TempDir(), cfg, false, eval)
+	evals = 0
+	dir := t.TempDir()
+	stop := cfg
+	stop.StopAfter = 14
+	runFiles(t, dir, stop, false, eval)
+	// The kill: drop step 14's line and point best at the first checkpoint.
+	path := filepath.Join(dir, "metrics.jsonl")
+	b, _ := os.ReadFile(path)
+	lines := strings.SplitAfter(string(b), "\n")
+	os.WriteFile(path, []byte(lines[0]), 0o644)
+	if err := checkpoints.SetBest(dir, checkpoints.StepDir(7)); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := runFiles(t, dir, cfg, true, eval)
+	for name, data := range want {
+		if !bytes.Equal(data, got[name]) {
+			t.Errorf("%s differs from the uninterrupted run's after a kill and a resume", name)
+		}
+	}
+	if best, _ := checkpoints.Best(dir); best != checkpoints.StepDir(14) {
+		t.Errorf("best %s, want %s", best, checkpoints.StepDir(14))
+	}
 }

@@ -1,17 +1,21 @@
 package train
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/nlpodyssey/spago/ag"
 	"github.com/nlpodyssey/spago/mat"
@@ -175,21 +179,27 @@ func Train(ctx context.Context, m Model, task Task, cfg Config, opt Options) (*R
 			return nil, err
 		}
 	}
-	if len(existing) > 0 {
-		if !opt.Resume {
-			return nil, fmt.Errorf("%s already holds checkpoints (use --resume to continue, or another --out)", opt.RunDir)
-		}
-		last := existing[len(existing)-1]
-		if err := restore(filepath.Join(opt.RunDir, last.Name), params, ad, &st, opt.Fingerprint); err != nil {
-			return nil, err
-		}
-		logf(opt.Log, "resuming from %s (step %d)\n", last.Name, st.step)
-	}
 	cfgJSON, err := m.ConfigJSON()
 	if err != nil {
 		return nil, err
 	}
 	trainJSON, _ := json.Marshal(cfg)
+	if len(existing) > 0 {
+		if !opt.Resume {
+			return nil, fmt.Errorf("%s already holds checkpoints (use --resume to continue, or another --out)", opt.RunDir)
+		}
+		last := existing[len(existing)-1]
+		if err := sameRun(filepath.Join(opt.RunDir, last.Name), last.Manifest, m.Kind(), cfgJSON, trainJSON); err != nil {
+			return nil, err
+		}
+		if err := restore(filepath.Join(opt.RunDir, last.Name), params, ad, &st, opt.Fingerprint); err != nil {
+			return nil, err
+		}
+		if err := repairRun(opt.RunDir, existing, cfg.Metric, st.bestName); err != nil {
+			return nil, err
+		}
+		logf(opt.Log, "resuming from %s (step %d)\n", last.Name, st.step)
+	}
 	res := &Result{Stopped: "done"}
 	var perm []int
 	permEpoch := -1
@@ -358,6 +368,94 @@ func checkpoint(ctx context.Context, m Model, params []models.NamedParam, ad *ad
 	}
 	logf(opt.Log, "step %d: %s\n", st.step, line)
 	return cfg.Patience > 0 && st.bad >= cfg.Patience, nil
+}
+
+// ErrOtherRun reports a --resume whose model or training configuration
+// differs from the run's: continuing would mix two configurations in one
+// run.
+var ErrOtherRun = errors.New("--resume with another configuration than the run's")
+
+// sameRun refuses to resume the run whose last checkpoint is dir (manifest
+// m) with another model kind, model configuration or training
+// configuration (seed, learning rate, batch, epochs, ...); the error names
+// every setting that differs, with both values.
+func sameRun(dir string, m checkpoints.Manifest, kind string, cfgJSON, trainJSON json.RawMessage) error {
+	if m.Kind != kind {
+		return fmt.Errorf("%s: %w: the run trains a %s, this command a %s", dir, ErrOtherRun, m.Kind, kind)
+	}
+	var was map[string]json.RawMessage
+	if err := json.Unmarshal(m.Config, &was); err != nil {
+		return fmt.Errorf("%s: manifest config: %v", dir, err)
+	}
+	var diffs []string
+	for _, part := range []struct {
+		name string
+		now  json.RawMessage
+	}{{"model", cfgJSON}, {"train", trainJSON}} {
+		var a, b map[string]json.RawMessage
+		if json.Unmarshal(was[part.name], &a) != nil || json.Unmarshal(part.now, &b) != nil {
+			if !bytes.Equal(was[part.name], part.now) {
+				diffs = append(diffs, part.name+" configuration")
+			}
+			continue
+		}
+		keys := map[string]bool{}
+		for k := range a {
+			keys[k] = true
+		}
+		for k := range b {
+			keys[k] = true
+		}
+		for _, k := range slices.Sorted(maps.Keys(keys)) {
+			if !bytes.Equal(a[k], b[k]) {
+				diffs = append(diffs, fmt.Sprintf("%s %s: run %s, now %s", part.name, k, orNone(a[k]), orNone(b[k])))
+			}
+		}
+	}
+	if len(diffs) > 0 {
+		return fmt.Errorf("%s: %w: %s", dir, ErrOtherRun, strings.Join(diffs, "; "))
+	}
+	return nil
+}
+
+func orNone(v json.RawMessage) string {
+	if v == nil {
+		return "(none)"
+	}
+	return string(v)
+}
+
+// repairRun makes a run directory consistent with its checkpoints after a
+// kill between a checkpoint's save and its bookkeeping: RUNDIR/best names
+// the best checkpoint the last one recorded, and metrics.jsonl holds one
+// line per checkpoint, as the trainer writes them (the best so far by
+// metric, strictly higher wins; each checkpoint without it is its own
+// best, as when nothing is evaluated).
+func repairRun(runDir string, cks []checkpoints.Entry, metric, bestName string) error {
+	if bestName != "" {
+		if err := checkpoints.SetBest(runDir, bestName); err != nil {
+			return err
+		}
+	}
+	var buf bytes.Buffer
+	best, name := math.Inf(-1), ""
+	for _, c := range cks {
+		if v, ok := c.Manifest.Metrics[metric]; !ok {
+			name = c.Name
+		} else if v > best {
+			best, name = v, c.Name
+		}
+		line, _ := json.Marshal(map[string]any{"step": c.Manifest.Step, "checkpoint": c.Name, "metrics": c.Manifest.Metrics, "best": name})
+		buf.Write(append(line, '\n'))
+	}
+	path := filepath.Join(runDir, "metrics.jsonl")
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, buf.Bytes()) {
+		return nil
+	}
+	return atomicfile.WriteFile(path, func(w io.Writer) error {
+		_, err := w.Write(buf.Bytes())
+		return err
+	})
 }
 
 // appendLine rewrites path with line appended, atomically.
