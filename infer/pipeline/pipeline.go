@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -386,6 +387,16 @@ type Runner struct {
 	candidates infer.Method
 	scorers    []infer.Method
 	names      []string
+	loaded     []string
+}
+
+// Loaded returns the checkpoint and model directories and the files the
+// pipeline's stages loaded (sorted, each once): what its rankings depend
+// on besides the workspace.
+func (r *Runner) Loaded() []string {
+	out := slices.Clone(r.loaded)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 var _ infer.Method = (*Runner)(nil)
@@ -416,6 +427,27 @@ func (p *Pipeline) stageMethod(env *infer.Env, s Stage) (infer.Method, string, e
 // Compile loads the pipeline's methods and models through the registry.
 func (p *Pipeline) Compile(env *infer.Env) (*Runner, error) {
 	r := &Runner{P: p}
+	// Record what the stages load (for Loaded), still telling env's own
+	// observers, which are restored after.
+	onLoad, onFile := env.OnLoad, env.OnFile
+	defer func() { env.OnLoad, env.OnFile = onLoad, onFile }()
+	var mu sync.Mutex
+	env.OnLoad = func(given, dir string) {
+		mu.Lock()
+		r.loaded = append(r.loaded, dir)
+		mu.Unlock()
+		if onLoad != nil {
+			onLoad(given, dir)
+		}
+	}
+	env.OnFile = func(given, path string) {
+		mu.Lock()
+		r.loaded = append(r.loaded, path)
+		mu.Unlock()
+		if onFile != nil {
+			onFile(given, path)
+		}
+	}
 	if p.Candidates != nil {
 		m, _, err := p.stageMethod(env, *p.Candidates)
 		if err != nil {

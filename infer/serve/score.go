@@ -3,6 +3,7 @@ package serve
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/csv"
@@ -10,9 +11,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -171,11 +175,18 @@ type ScoreReport struct {
 const maxExamples = 5
 
 type progressFile struct {
-	Args     string   `json:"args"`
-	Queries  int      `json:"queries"`
-	Bytes    int64    `json:"bytes"`
+	Args    string `json:"args"`
+	Queries int    `json:"queries"`
+	Bytes   int64  `json:"bytes"`
+	// Sum is the SHA-256 of the output's first Bytes bytes: a restarted
+	// run continues only an output that still holds exactly them.
+	Sum      string   `json:"sha256"`
 	Failed   int      `json:"failed,omitempty"`
 	Examples []string `json:"examples,omitempty"`
+	// Work is the file being written when it is not the output itself: a
+	// --force run over an existing output writes a temporary sibling and
+	// renames it over the output at the end, so a failure keeps the old one.
+	Work string `json:"work,omitempty"`
 }
 
 // ErrSameFile is an output path that names the query file itself.
@@ -220,34 +231,38 @@ func ScoreFile(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner,
 	}
 	side := outPath + ProgressSuffix
 	var prog progressFile
+	_, statErr := os.Stat(outPath)
 	if b, err := os.ReadFile(side); err == nil {
 		if json.Unmarshal(b, &prog) != nil || prog.Args != args {
 			if !o.Force {
-				return ScoreReport{}, fmt.Errorf("%s holds an unfinished run with other arguments (use --force to start over)", outPath)
+				return ScoreReport{}, fmt.Errorf("%s holds an unfinished run with other arguments (pipeline, models, workspace, queries, -k or format; use --force to start over)", outPath)
 			}
 			prog = progressFile{}
 		}
-	} else if _, err := os.Stat(outPath); err == nil && !o.Force {
+	} else if statErr == nil && !o.Force {
 		return ScoreReport{}, fmt.Errorf("%s exists (use --force to replace it)", outPath)
 	}
-	prog.Args = args
-	report := func() ScoreReport {
-		return ScoreReport{Queries: prog.Queries, Failed: prog.Failed, Examples: prog.Examples}
+	fresh := func() {
+		prog = progressFile{Args: args}
+		if statErr == nil { // --force over an output: keep it until the new one is whole
+			prog.Work = filepath.Join(filepath.Dir(outPath), "."+filepath.Base(outPath)+".strata-new")
+		}
 	}
-	flags := os.O_CREATE | os.O_WRONLY
-	if prog.Queries == 0 {
-		flags |= os.O_TRUNC
+	if prog.Args == "" {
+		fresh()
 	}
-	out, err := os.OpenFile(outPath, flags, 0o644)
+	out, sum, err := openContinued(cmp.Or(prog.Work, outPath), &prog)
+	if errors.Is(err, errNotContinued) && o.Force { // start over
+		fresh()
+		out, sum, err = openContinued(cmp.Or(prog.Work, outPath), &prog)
+	}
 	if err != nil {
 		return ScoreReport{}, err
 	}
 	defer out.Close()
-	if err := out.Truncate(prog.Bytes); err != nil {
-		return ScoreReport{}, err
-	}
-	if _, err := out.Seek(prog.Bytes, io.SeekStart); err != nil {
-		return ScoreReport{}, err
+	work := cmp.Or(prog.Work, outPath)
+	report := func() ScoreReport {
+		return ScoreReport{Queries: prog.Queries, Failed: prog.Failed, Examples: prog.Examples}
 	}
 	qr, err := OpenQueries(queriesPath)
 	if err != nil {
@@ -309,6 +324,8 @@ func ScoreFile(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner,
 		if _, err := out.Write(buf); err != nil {
 			return report(), err
 		}
+		sum.Write(buf)
+		prog.Sum = hex.EncodeToString(sum.Sum(nil))
 		if err := out.Sync(); err != nil {
 			return report(), err
 		}
@@ -328,10 +345,65 @@ func ScoreFile(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner,
 	if err := out.Close(); err != nil {
 		return report(), err
 	}
+	if work != outPath {
+		if err := os.Rename(work, outPath); err != nil {
+			return report(), err
+		}
+	}
 	if err := os.Remove(side); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return report(), err
 	}
 	return report(), nil
+}
+
+// errNotContinued is an output a restarted run cannot continue.
+var errNotContinued = errors.New("it cannot be continued")
+
+// openContinued opens the file a run writes, positioned after what
+// prog says is already written, with the SHA-256 of those bytes so far.
+// A restarted run continues only a file that still holds exactly what
+// prog recorded (its first prog.Bytes bytes hash to prog.Sum); a file cut
+// short or changed since is refused, never appended to.
+func openContinued(path string, prog *progressFile) (*os.File, hash.Hash, error) {
+	sum := sha256.New()
+	flags := os.O_CREATE | os.O_RDWR
+	if prog.Bytes == 0 {
+		flags |= os.O_TRUNC
+	}
+	f, err := os.OpenFile(path, flags, 0o644)
+	if err != nil {
+		return nil, nil, err
+	}
+	fail := func(format string, a ...any) (*os.File, hash.Hash, error) {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s: %s; %w (use --force to start over)", path, fmt.Sprintf(format, a...), errNotContinued)
+	}
+	if prog.Bytes > 0 {
+		st, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return nil, nil, err
+		}
+		if st.Size() < prog.Bytes {
+			return fail("%d bytes, fewer than the %d of the %d queries scored so far", st.Size(), prog.Bytes, prog.Queries)
+		}
+		if _, err := io.CopyN(sum, f, prog.Bytes); err != nil {
+			f.Close()
+			return nil, nil, err
+		}
+		if hex.EncodeToString(sum.Sum(nil)) != prog.Sum {
+			return fail("its first %d bytes changed since they were written", prog.Bytes)
+		}
+	}
+	if err := f.Truncate(prog.Bytes); err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if _, err := f.Seek(prog.Bytes, io.SeekStart); err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, sum, nil
 }
 
 // checkNotSame refuses an output path that names the query file.
@@ -391,8 +463,43 @@ func scoreArgs(ws *workspace.Workspace, r *pipeline.Runner, queriesPath string, 
 	if _, err := io.Copy(h, f); err != nil {
 		return "", err
 	}
-	fmt.Fprintf(h, "|%s|%d|%s|%v|%s", ws.Fingerprint, o.TopK, o.Format, o.Stages, r.P.File())
+	cfg, _ := json.Marshal(ws.Config) // BM25's parameters, ...
+	fmt.Fprintf(h, "|%s|%s|%d|%s|%v|%s", ws.Fingerprint, cfg, o.TopK, o.Format, o.Stages, r.P.File())
+	// The content of every model and file the pipeline loaded: a run never
+	// continues with a model that changed since it started.
+	if err := hashContents(h, r.Loaded()); err != nil {
+		return "", err
+	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// hashContents writes into h the content of every file, and of every
+// regular file under every directory, of paths (each once, in sorted
+// order, names relative to their directory): a checkpoint that changed
+// since, or a best link that now points elsewhere, changes the hash.
+func hashContents(h io.Writer, paths []string) error {
+	paths = slices.Clone(paths)
+	slices.Sort(paths)
+	for _, p := range slices.Compact(paths) {
+		err := filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || !d.Type().IsRegular() {
+				return err
+			}
+			f, err := os.Open(path)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			rel, _ := filepath.Rel(p, path)
+			fmt.Fprintf(h, "|%s|", rel)
+			_, err = io.Copy(h, f)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 type rankedNode struct {

@@ -3,11 +3,16 @@ package serve
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/pipeline"
+	"github.com/strata-retrieval/strata/internal/atomicfile"
 	"github.com/strata-retrieval/strata/internal/testws"
 )
 
@@ -145,5 +150,120 @@ func TestScoreFileEdgeCases(t *testing.T) {
 	// A negative k is an error (0 means the default, 100).
 	if _, err := ScoreFile(t.Context(), ws, r, qf, filepath.Join(dir, "neg.jsonl"), ScoreOptions{TopK: -1}); err == nil || !strings.Contains(err.Error(), "k = -1") {
 		t.Errorf("k -1: %v", err)
+	}
+}
+
+// A restarted run continues only the same run over the same output
+// (issue 25 rows 7, 8, 12): a model or plans file that changed since, an
+// output cut below or changed within what the progress file recorded are
+// refused; --force over a finished output keeps it until the new one is
+// whole.
+func TestScoreResumesOnlyTheSameRun(t *testing.T) {
+	ws := testws.Preset(t, "amazon", 300, 40)
+	dir := t.TempDir()
+	plans := filepath.Join(dir, "plans.jsonl")
+	writePlans := func(recs []data.PlanRecord) {
+		if err := atomicfile.WriteFile(plans, func(w io.Writer) error { return data.WriteJSONL(w, recs) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	recs := ws.PlanRecords()
+	writePlans(recs)
+	pj := fmt.Sprintf(`{"format":"strata-pipeline/1","name":"p","scorers":[{"method":"plan-exec","plans":%q}]}`, plans)
+	qf := filepath.Join(dir, "q.jsonl")
+	var qb strings.Builder
+	for _, q := range ws.SKB.QA.Queries[:30] {
+		fmt.Fprintf(&qb, "{\"id\": %d, \"query\": %q}\n", q.ID, q.Text)
+	}
+	os.WriteFile(qf, []byte(qb.String()), 0o644)
+	pfile := filepath.Join(dir, "p.json")
+	load := func() *pipeline.Runner {
+		p, err := pipeline.ParsePipeline([]byte(pj), pfile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := p.Compile(infer.NewEnv(t.Context(), ws))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	score := func(out string, o ScoreOptions) error {
+		o.TopK, o.Chunk = 5, 4
+		_, err := ScoreFile(t.Context(), ws, load(), qf, out, o)
+		return err
+	}
+	whole := filepath.Join(dir, "whole.jsonl")
+	if err := score(whole, ScoreOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := os.ReadFile(whole)
+	if r := load(); fmt.Sprint(r.Loaded()) != fmt.Sprint([]string{plans}) {
+		t.Fatalf("the pipeline loaded %v, want the plans file", r.Loaded())
+	}
+
+	// The plans file changes after two chunks: the run cannot continue;
+	// back as it was, it continues to the uninterrupted run's bytes.
+	out := filepath.Join(dir, "out.jsonl")
+	if err := score(out, ScoreOptions{StopAfter: 2}); err == nil {
+		t.Fatal("the test hook did not stop the run")
+	}
+	writePlans(recs[1:])
+	if err := score(out, ScoreOptions{}); err == nil || !strings.Contains(err.Error(), "holds an unfinished run with other arguments") {
+		t.Errorf("resume after the plans changed: %v", err)
+	}
+	writePlans(recs)
+	if err := score(out, ScoreOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(out); string(got) != string(want) {
+		t.Error("the resumed run differs from the uninterrupted one")
+	}
+
+	// An output cut below, or changed within, what was recorded.
+	for _, c := range []struct {
+		name string
+		harm func(path string, n int64)
+		want string
+	}{
+		{"cut", func(p string, n int64) { os.Truncate(p, n-3) }, "fewer than the"},
+		{"changed", func(p string, n int64) {
+			f, _ := os.OpenFile(p, os.O_WRONLY, 0)
+			f.WriteAt([]byte("X"), n/2)
+			f.Close()
+		}, "changed since they were written"},
+	} {
+		p := filepath.Join(dir, c.name+".jsonl")
+		score(p, ScoreOptions{StopAfter: 2})
+		st, _ := os.Stat(p)
+		c.harm(p, st.Size())
+		if err := score(p, ScoreOptions{}); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s output: %v, want %q", c.name, err, c.want)
+		}
+		if err := score(p, ScoreOptions{Force: true}); err != nil {
+			t.Errorf("%s output, --force: %v", c.name, err)
+		} else if got, _ := os.ReadFile(p); string(got) != string(want) {
+			t.Errorf("%s output, --force: not the uninterrupted run's bytes", c.name)
+		}
+	}
+
+	// --force over a finished output: a run that stops keeps the old file;
+	// the same command again finishes the new one and replaces it.
+	old := []byte("an earlier, finished run\n")
+	os.WriteFile(out, old, 0o644)
+	if err := score(out, ScoreOptions{Force: true, StopAfter: 2}); err == nil {
+		t.Fatal("the test hook did not stop the run")
+	}
+	if got, _ := os.ReadFile(out); string(got) != string(old) {
+		t.Errorf("a stopped --force run changed the old output: %q", got)
+	}
+	if err := score(out, ScoreOptions{Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(out); string(got) != string(want) {
+		t.Error("the finished --force run is not the uninterrupted run's bytes")
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".out.jsonl*")); len(left) > 0 {
+		t.Errorf("left behind: %v", left)
 	}
 }
