@@ -18,6 +18,7 @@ import (
 	"github.com/nlpodyssey/spago/nn"
 
 	"github.com/strata-retrieval/strata/checkpoints"
+	"github.com/strata-retrieval/strata/internal/flock"
 	"github.com/strata-retrieval/strata/models"
 )
 
@@ -302,6 +303,15 @@ func TestResumeRefusesAnotherConfiguration(t *testing.T) {
 	if !errors.Is(err, ErrOtherRun) || !strings.Contains(err.Error(), want) {
 		t.Errorf("resume with another lr and seed: %v, want %q", err, want)
 	}
+	// One training at a time in a run directory.
+	unlock, err := flock.Lock(filepath.Join(dir, ".lock"), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Train(context.Background(), m, task, cfg, Options{RunDir: dir, Fingerprint: "sha256:toy", Resume: true}); !errors.Is(err, flock.ErrLocked) {
+		t.Errorf("a second training in the run: %v", err)
+	}
+	unlock()
 	// The same configuration resumes.
 	if _, res := runFiles(t, dir, cfg, true, nil); res.Steps != 8 {
 		t.Errorf("resumed to step %d, want 8", res.Steps)

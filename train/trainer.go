@@ -22,6 +22,7 @@ import (
 
 	"github.com/strata-retrieval/strata/checkpoints"
 	"github.com/strata-retrieval/strata/internal/atomicfile"
+	"github.com/strata-retrieval/strata/internal/flock"
 	"github.com/strata-retrieval/strata/models"
 )
 
@@ -174,7 +175,11 @@ func Train(ctx context.Context, m Model, task Task, cfg Config, opt Options) (*R
 		if err := os.MkdirAll(opt.RunDir, 0o755); err != nil {
 			return nil, err
 		}
-		var err error
+		unlock, err := flock.Lock(filepath.Join(opt.RunDir, ".lock"), opt.RunDir)
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
 		if existing, err = checkpoints.List(opt.RunDir); err != nil {
 			return nil, err
 		}

@@ -24,6 +24,7 @@ import (
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer/pipeline"
 	"github.com/strata-retrieval/strata/internal/atomicfile"
+	"github.com/strata-retrieval/strata/internal/flock"
 	"github.com/strata-retrieval/strata/internal/parallel"
 )
 
@@ -229,6 +230,11 @@ func ScoreFile(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner,
 	if err != nil {
 		return ScoreReport{}, err
 	}
+	unlock, err := flock.Lock(outPath+".lock", outPath)
+	if err != nil {
+		return ScoreReport{}, err
+	}
+	defer unlock()
 	side := outPath + ProgressSuffix
 	var prog progressFile
 	_, statErr := os.Stat(outPath)

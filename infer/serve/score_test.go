@@ -13,6 +13,7 @@ import (
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/pipeline"
 	"github.com/strata-retrieval/strata/internal/atomicfile"
+	"github.com/strata-retrieval/strata/internal/flock"
 	"github.com/strata-retrieval/strata/internal/testws"
 )
 
@@ -265,5 +266,18 @@ func TestScoreResumesOnlyTheSameRun(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, ".out.jsonl*")); len(left) > 0 {
 		t.Errorf("left behind: %v", left)
+	}
+	// One writer at a time: while another holds the output, a second run
+	// fails at once and changes nothing.
+	unlock, err := flock.Lock(out+".lock", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := score(out, ScoreOptions{Force: true}); !errors.Is(err, flock.ErrLocked) {
+		t.Errorf("a second writer: %v", err)
+	}
+	unlock()
+	if got, _ := os.ReadFile(out); string(got) != string(want) {
+		t.Error("a refused second writer changed the output")
 	}
 }
