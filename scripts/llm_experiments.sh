@@ -24,10 +24,10 @@ $strata export reranker-data "$ws" --model "$stage2" --split train --out "$out/t
 $strata export reranker-data "$ws" --model "$stage2" --split val --out "$out/val.jsonl" >/dev/null
 head -50 "$out/val.jsonl" > "$out/val50.jsonl"
 rm -rf "$out/base" "$out/run" "$out/merged" "$out/onnx-zero" "$out/onnx-tuned"
-$strata init-qwen3 --tokenizer "$tok" --out "$out/base" >/dev/null
+$strata init-qwen3 --tokenizer "$tok" --out "$out/base" --force >/dev/null
 train=$($strata train llm-reranker "$ws" --base "$out/base" --records "$out/train.jsonl" --val-records "$out/val50.jsonl" \
   --out "$out/run" --epochs "$epochs" --batch 8 --group "$group" --lr 3e-3 --max-len "$maxlen" --checkpoint-every 15)
-$strata merge-lora --base "$out/base" --adapters "$out/run" --out "$out/merged" >/dev/null
+$strata merge-lora --base "$out/base" --adapters "$out/run" --out "$out/merged" --force >/dev/null
 for v in zero tuned; do
   m="$out/merged"; [ $v = zero ] && m="$out/base"
   $strata export onnx --model "$m" --out "$out/onnx-$v" --first-stage "$stage2" --max-len "$maxlen" >/dev/null

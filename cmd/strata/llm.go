@@ -19,6 +19,7 @@ import (
 
 func newInitQwen3Cmd(u *ui) *cobra.Command {
 	var out, tokPath string
+	var force bool
 	var cfg models.Qwen3Config
 	var seed uint64
 	cmd := &cobra.Command{
@@ -52,7 +53,7 @@ llm-reranker fine-tunes when no pretrained Qwen3 checkpoint is at hand.`,
 			if err != nil {
 				return err
 			}
-			if err := llmrerank.SaveQwen3Dir(out, m, tokPath); err != nil {
+			if err := llmrerank.SaveQwen3Dir(out, m, tokPath, force); err != nil {
 				return err
 			}
 			fmt.Fprintf(u.out, "wrote a random Qwen3 (%d layers, hidden %d, %d/%d heads, vocabulary %d) to %s\n", cfg.NumLayers, cfg.HiddenSize, cfg.NumHeads, cfg.NumKVHeads, cfg.VocabSize, out)
@@ -62,6 +63,7 @@ llm-reranker fine-tunes when no pretrained Qwen3 checkpoint is at hand.`,
 	f := cmd.Flags()
 	f.StringVar(&out, "out", "", "output directory")
 	f.StringVar(&tokPath, "tokenizer", "", "a Qwen3 tokenizer.json")
+	f.BoolVar(&force, "force", false, "replace --out if strata made it")
 	f.IntVar(&cfg.NumLayers, "layers", 2, "decoder layers")
 	f.IntVar(&cfg.HiddenSize, "hidden", 64, "hidden size")
 	f.IntVar(&cfg.IntermediateSize, "intermediate", 128, "MLP size")
@@ -170,6 +172,7 @@ func runTrainLLMReranker(ctx context.Context, u *ui, o trainLLMRerankerOptions) 
 
 func newMergeLoRACmd(u *ui) *cobra.Command {
 	var base, adapters, out string
+	var force bool
 	cmd := &cobra.Command{
 		Use:   "merge-lora --base DIR --adapters RUNDIR --out DIR",
 		Short: "Fold LoRA adapters into their base: W + (alpha/r)·B·A",
@@ -192,7 +195,7 @@ func newMergeLoRACmd(u *ui) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := llmrerank.SaveQwen3Dir(out, l.Merge(), filepath.Join(base, "tokenizer.json")); err != nil {
+			if err := llmrerank.SaveQwen3Dir(out, l.Merge(), filepath.Join(base, "tokenizer.json"), force); err != nil {
 				return err
 			}
 			fmt.Fprintf(u.out, "merged %s into %s\n", adapters, out)
@@ -202,6 +205,7 @@ func newMergeLoRACmd(u *ui) *cobra.Command {
 	cmd.Flags().StringVar(&base, "base", "", "Qwen3 checkpoint directory")
 	cmd.Flags().StringVar(&adapters, "adapters", "", "llm-reranker run or checkpoint")
 	cmd.Flags().StringVar(&out, "out", "", "merged checkpoint directory")
+	cmd.Flags().BoolVar(&force, "force", false, "replace --out if strata made it")
 	return cmd
 }
 

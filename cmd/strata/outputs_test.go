@@ -77,6 +77,23 @@ func TestOutputsNeverDestroyInputs(t *testing.T) {
 			t.Fatalf("strata %s changed an input: %s", strings.Join(c.args, " "), diffDigests(before, after))
 		}
 	}
+	// --force replaces a directory only when strata made it: never a
+	// user's own, whatever it holds.
+	mine := filepath.Join(dir, "mine")
+	os.MkdirAll(mine, 0o755)
+	os.WriteFile(filepath.Join(mine, "notes.txt"), []byte("mine"), 0o644)
+	if _, e, code := run(t, "export", w, "--out", mine, "--force"); code != 1 || !strings.Contains(e, "was not made by strata") {
+		t.Errorf("export --force over a user's directory: exit %d, %q", code, e)
+	}
+	if b, _ := os.ReadFile(filepath.Join(mine, "notes.txt")); string(b) != "mine" {
+		t.Error("the user's directory changed")
+	}
+	exp := filepath.Join(dir, "exp")
+	for _, args := range [][]string{{"export", w, "--out", exp}, {"export", w, "--out", exp, "--force"}} {
+		if _, e, code := run(t, args...); code != 0 {
+			t.Errorf("%v: %s", args, e)
+		}
+	}
 	// What is allowed still works: --force replaces a plans file and a
 	// bundle; curves creates its output directory.
 	if _, e, code := run(t, "mine-plans", w, "--force"); code != 0 {

@@ -23,11 +23,15 @@ import (
 
 // SaveQwen3Dir writes m as a Hugging Face checkpoint directory
 // (config.json, model.safetensors in F32) with the tokenizer.json at
-// tokenizer copied beside it.
-func SaveQwen3Dir(dir string, m *models.Qwen3, tokenizer string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
+// tokenizer copied beside it, atomically: the directory appears whole or
+// not at all, and replaces an existing one only with overwrite and when
+// strata made it (atomicfile.WriteDir).
+func SaveQwen3Dir(dir string, m *models.Qwen3, tokenizer string, overwrite bool) error {
+	return atomicfile.WriteDir(dir, overwrite, func(dir string) error { return writeQwen3Files(dir, m, tokenizer) })
+}
+
+// writeQwen3Files writes the files of a Qwen3 directory into dir.
+func writeQwen3Files(dir string, m *models.Qwen3, tokenizer string) error {
 	cfg, err := json.MarshalIndent(struct {
 		models.Qwen3Config
 		ModelType     string   `json:"model_type"`

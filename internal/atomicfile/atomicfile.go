@@ -105,18 +105,31 @@ func WriteFile(path string, fn func(w io.Writer) error) (err error) {
 // not requested.
 var ErrExists = errors.New("destination exists (use --force to replace it)")
 
-// WriteDir builds a directory through fn in a temporary sibling and renames
-// it to path. If path exists it is replaced only when overwrite is true; the
-// old directory is removed after the new one is in place.
+// Marker is the file WriteDir puts in every directory it makes: only a
+// directory that holds it (strata made it) is ever replaced, never a
+// user's own.
+const Marker = ".strata-output"
+
+// ErrNotOurs reports a directory WriteDir may not replace: it is not
+// empty and strata did not make it.
+var ErrNotOurs = errors.New("exists and was not made by strata, so it is never replaced (remove it yourself, or choose another directory)")
+
+// WriteDir builds a directory through fn in a temporary sibling (with
+// Marker in it) and renames it to path. An existing non-empty path is
+// replaced only when overwrite is true and it holds Marker; the old
+// directory is removed after the new one is in place.
 func WriteDir(path string, overwrite bool, fn func(tmpDir string) error) (err error) {
 	path = filepath.Clean(path)
 	if st, statErr := os.Stat(path); statErr == nil {
 		if !st.IsDir() {
 			return fmt.Errorf("%s: exists and is not a directory", path)
 		}
-		if !overwrite {
-			if entries, _ := os.ReadDir(path); len(entries) > 0 {
+		if entries, _ := os.ReadDir(path); len(entries) > 0 {
+			if !overwrite {
 				return fmt.Errorf("%s: %w", path, ErrExists)
+			}
+			if _, err := os.Stat(filepath.Join(path, Marker)); err != nil {
+				return fmt.Errorf("%s: %w", path, ErrNotOurs)
 			}
 		}
 	}
@@ -135,6 +148,9 @@ func WriteDir(path string, overwrite bool, fn func(tmpDir string) error) (err er
 		}
 	}()
 	if err = fn(tmp); err != nil {
+		return err
+	}
+	if err = os.WriteFile(filepath.Join(tmp, Marker), []byte("written by strata; a --force may replace this directory\n"), 0o644); err != nil {
 		return err
 	}
 	if err = os.Chmod(tmp, 0o755); err != nil { // MkdirTemp makes it 0700

@@ -64,6 +64,22 @@ func TestWriteDir(t *testing.T) {
 	if entries, _ := os.ReadDir(parent); len(entries) != 1 {
 		t.Errorf("%d entries in parent, want 1", len(entries))
 	}
+	// A user's directory (no Marker) is never replaced, --force or not; an
+	// empty one is used.
+	mine := filepath.Join(parent, "mine")
+	os.MkdirAll(mine, 0o755)
+	os.WriteFile(filepath.Join(mine, "thesis.tex"), []byte("years"), 0o644)
+	if err := WriteDir(mine, true, write("4")); !errors.Is(err, ErrNotOurs) {
+		t.Errorf("overwriting a user's directory: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(mine, "thesis.tex")); string(b) != "years" {
+		t.Error("the user's directory changed")
+	}
+	empty := filepath.Join(parent, "empty")
+	os.MkdirAll(empty, 0o755)
+	if err := WriteDir(empty, false, write("5")); err != nil {
+		t.Errorf("an empty directory: %v", err)
+	}
 }
 
 // A killed write leaves ".NAME.tmp-DIGITS"; the next write of NAME removes
