@@ -19,6 +19,7 @@ type LLMRerankerConfig struct {
 	LoRA        models.LoRAConfig  `json:"lora"`
 	Base        models.Qwen3Config `json:"base"`
 	BaseDir     string             `json:"base_dir,omitempty"`
+	BaseHash    string             `json:"base_sha256,omitempty"` // llmrerank.BaseHash of the base: merge and --resume check it
 	Instruction string             `json:"instruction"`
 	MaxLen      int                `json:"max_len"`
 	Group       int                `json:"group"`
@@ -107,6 +108,7 @@ type LLMRerankerOptions struct {
 	MaxLen      int               // prompt tokens, default 512
 	Instruction string
 	BaseDir     string
+	BaseHash    string // llmrerank.BaseHash of the base
 	Train       Config // LR default 3e-5, warmup 5%, cosine decay
 	Run         Options
 }
@@ -178,7 +180,7 @@ func TrainLLMReranker(ctx context.Context, base *models.Qwen3, tok *bpe.Tokenize
 			return map[string]float64{"val/group_acc": float64(right) / float64(len(vg)), "val/listwise_loss": loss}, nil
 		}
 	}
-	cfg := LLMRerankerConfig{LoRA: o.LoRA, Base: base.Cfg, BaseDir: o.BaseDir, Instruction: o.Instruction, MaxLen: o.MaxLen, Group: o.Group, Yes: yes, No: no}
+	cfg := LLMRerankerConfig{LoRA: o.LoRA, Base: base.Cfg, BaseDir: o.BaseDir, BaseHash: o.BaseHash, Instruction: o.Instruction, MaxLen: o.MaxLen, Group: o.Group, Yes: yes, No: no}
 	res, err := fitBest(ctx, LLMRerankerModel{L: l, Cfg: cfg}, task, o.Train, o.Run, metric, eval)
 	if err != nil {
 		return nil, nil, err

@@ -147,6 +147,9 @@ func runTrainLLMReranker(ctx context.Context, u *ui, o trainLLMRerankerOptions) 
 	if o.Train.BaseDir, err = filepath.Abs(o.Base); err != nil {
 		return err
 	}
+	if o.Train.BaseHash, err = llmrerank.BaseHash(o.Base); err != nil {
+		return err
+	}
 	dir := cmp.Or(o.Flags.out, filepath.Join(o.WS, "runs", "llm-reranker"))
 	g := inputs(o.WS)
 	for _, in := range []string{o.Base, o.Records, o.ValRecords} {
@@ -185,6 +188,9 @@ func newMergeLoRACmd(u *ui) *cobra.Command {
 			g.Input("--base", base)
 			g.Input("--adapters", adapters)
 			if err := g.Check("--out", out); err != nil {
+				return err
+			}
+			if err := llmrerank.CheckBase(adapters, base); err != nil {
 				return err
 			}
 			m, err := llmrerank.LoadQwen3Dir(base)

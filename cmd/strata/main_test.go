@@ -921,6 +921,15 @@ func TestLLMRerankerPipeline(t *testing.T) {
 	if _, e, code := run(t, "merge-lora", "--base", base, "--adapters", runDir, "--out", merged); code != 0 {
 		t.Fatalf("merge-lora: %s", e)
 	}
+	// The adapters know their base: merging them into the merged model (a
+	// second time), or resuming their training on it, is refused.
+	if _, e, code := run(t, "merge-lora", "--base", merged, "--adapters", runDir, "--out", filepath.Join(dir, "twice")); code != 1 || !strings.Contains(e, "the adapters were trained on another base") {
+		t.Errorf("merging twice: exit %d, %q", code, e)
+	}
+	if _, e, code := run(t, "train", "llm-reranker", wsDir, "--base", merged, "--records", recs, "--val-records", recs, "--out", runDir, "--resume",
+		"--epochs", "1", "--batch", "8", "--group", "4", "--max-len", "96", "--rank", "4", "--alpha", "8", "--lr", "1e-2", "--instruction", "Judge the product"); code != 1 || !strings.Contains(e, "model base_sha256: run") {
+		t.Errorf("resuming on another base: exit %d, %q", code, e)
+	}
 	onnxDir := filepath.Join(dir, "onnx")
 	if _, e, code := run(t, "export", "onnx", "--model", merged, "--out", onnxDir, "--first-stage", "bm25", "--max-len", "96", "--top-n", "5", "--instruction", "Judge the product"); code != 0 {
 		t.Fatalf("export onnx: %s", e)

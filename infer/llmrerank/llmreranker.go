@@ -2,7 +2,10 @@ package llmrerank
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -73,6 +76,54 @@ func writeQwen3Files(dir string, m *models.Qwen3, tokenizer string) error {
 		if err := atomicfile.WriteFile(filepath.Join(dir, "tokenizer.json"), func(w io.Writer) error { _, err := w.Write(b); return err }); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// BaseHash identifies a Qwen3 base directory's weights: the SHA-256 of its
+// model.safetensors. Adapters record it, so they are never merged into or
+// trained on as another base (a base they were already merged into).
+func BaseHash(dir string) (string, error) {
+	f, err := os.Open(filepath.Join(dir, "model.safetensors"))
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// ErrOtherBase reports adapters given a base other than theirs.
+var ErrOtherBase = errors.New("the adapters were trained on another base")
+
+// CheckBase refuses a base directory whose weights are not those the
+// adapters (an llm-reranker checkpoint or run) recorded; adapters that
+// recorded none are not checked.
+func CheckBase(adapters, baseDir string) error {
+	dir, m, err := checkpoints.ReadRunManifest(adapters)
+	if err != nil {
+		return err
+	}
+	var mc struct {
+		Model struct {
+			BaseHash string `json:"base_sha256"`
+		} `json:"model"`
+	}
+	if err := json.Unmarshal(m.Config, &mc); err != nil {
+		return fmt.Errorf("%s: %w", dir, err)
+	}
+	if mc.Model.BaseHash == "" {
+		return nil
+	}
+	h, err := BaseHash(baseDir)
+	if err != nil {
+		return err
+	}
+	if h != mc.Model.BaseHash {
+		return fmt.Errorf("%s: %w: they recorded %s, %s holds %s (the adapters merged into it already?)", dir, ErrOtherBase, mc.Model.BaseHash, baseDir, h)
 	}
 	return nil
 }
