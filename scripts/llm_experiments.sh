@@ -20,8 +20,8 @@ fi
 stage2="$out/stage2"
 rm -rf "$stage2" # this script's own output from an earlier run
 $strata train grasp "$ws" --mfar "$ws/runs/mfar" --planner "$ws/runs/planner" --out "$stage2" >/dev/null
-$strata export reranker-data "$ws" --model "$stage2" --split train --out "$out/train.jsonl" >/dev/null
-$strata export reranker-data "$ws" --model "$stage2" --split val --out "$out/val.jsonl" >/dev/null
+$strata export reranker-data "$ws" --model "$stage2" --split train --out "$out/train.jsonl" --force >/dev/null
+$strata export reranker-data "$ws" --model "$stage2" --split val --out "$out/val.jsonl" --force >/dev/null
 head -50 "$out/val.jsonl" > "$out/val50.jsonl"
 rm -rf "$out/base" "$out/run" "$out/merged" "$out/onnx-zero" "$out/onnx-tuned"
 $strata init-qwen3 --tokenizer "$tok" --out "$out/base" --force >/dev/null
