@@ -19,6 +19,7 @@ import (
 type curvesOptions struct {
 	WS, Run, Out string
 	Splits       []string
+	Force        bool
 }
 
 func newCurvesCmd(u *ui) *cobra.Command {
@@ -41,6 +42,7 @@ their manifests record (as Hit@1 of the val groups).`,
 	cmd.Flags().StringVar(&o.Run, "run", "", "run directory (with step-NNNNNNNN checkpoints)")
 	cmd.Flags().StringSliceVar(&o.Splits, "split", []string{"val"}, "splits to evaluate (comma-separated)")
 	cmd.Flags().StringVar(&o.Out, "out", "", "where to write the curves (default the run directory)")
+	cmd.Flags().BoolVar(&o.Force, "force", false, "replace existing curve files")
 	return cmd
 }
 
@@ -56,11 +58,8 @@ func runCurves(ctx context.Context, u *ui, o curvesOptions) error {
 		return err
 	}
 	defer ws.Close()
+	// The outputs are checked before any checkpoint is evaluated.
 	g := inputs(o.WS)
-	pts, kind, err := train.Curves(watched(g, infer.NewEnv(ctx, ws)), o.Run, o.Splits, u.log())
-	if err != nil {
-		return err
-	}
 	cks, err := checkpoints.List(o.Run)
 	if err != nil {
 		return err
@@ -69,9 +68,13 @@ func runCurves(ctx context.Context, u *ui, o curvesOptions) error {
 		g.Input("checkpoint", filepath.Join(o.Run, c.Name))
 	}
 	for _, name := range eval.CurveFiles() {
-		if err := g.Check("--out", filepath.Join(o.Out, name)); err != nil {
+		if err := fileOutput(g, "--out", filepath.Join(o.Out, name), o.Force); err != nil {
 			return err
 		}
+	}
+	pts, kind, err := train.Curves(watched(g, infer.NewEnv(ctx, ws)), o.Run, o.Splits, u.log())
+	if err != nil {
+		return err
 	}
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return err

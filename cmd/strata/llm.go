@@ -218,6 +218,7 @@ func newMergeLoRACmd(u *ui) *cobra.Command {
 type exportONNXOptions struct {
 	Model, Out, Instruction string
 	Spec                    llmrerank.RerankerSpec
+	Force                   bool
 }
 
 const exportONNXLong = `Write OUT/model.onnx (IR 11, opset 23: RMSNormalization, RotaryEmbedding,
@@ -246,7 +247,7 @@ func newExportONNXCmd(u *ui) *cobra.Command {
 				return err
 			}
 			o.Spec.Instruction = o.Instruction
-			if err := llmrerank.Export(o.Model, o.Out, o.Spec); err != nil {
+			if err := llmrerank.Export(o.Model, o.Out, o.Spec, o.Force); err != nil {
 				return err
 			}
 			fmt.Fprintf(u.out, "exported %s to %s\n", o.Model, filepath.Join(o.Out, "model.onnx"))
@@ -256,6 +257,7 @@ func newExportONNXCmd(u *ui) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&o.Model, "model", "", "Qwen3 checkpoint directory (merged)")
 	f.StringVar(&o.Out, "out", "", "output directory")
+	f.BoolVar(&o.Force, "force", false, "replace --out if strata made it")
 	f.StringVar(&o.Spec.FirstStage, "first-stage", "", "model or run whose ranking the reranker reranks")
 	f.StringVar(&o.Instruction, "instruction", "", instructionUsage)
 	f.IntVar(&o.Spec.FieldTokens, "field-tokens", 300, "model tokens kept per text field of a candidate (GRASP's max_text_field_tokens)")

@@ -115,6 +115,12 @@ func TestOutputsNeverDestroyInputs(t *testing.T) {
 	} else if _, err := os.Stat(filepath.Join(curves, "curves.csv")); err != nil {
 		t.Errorf("curves: %v", err)
 	}
+	if _, e, code := run(t, "curves", w, "--run", p, "--split", "val", "--out", curves); code != 1 || !strings.Contains(e, "curves.csv exists (use --force to replace it)") {
+		t.Errorf("curves over existing curves without --force: exit %d, %q", code, e)
+	}
+	if _, e, code := run(t, "curves", w, "--run", p, "--split", "val", "--out", curves, "--force"); code != 0 {
+		t.Errorf("curves --force: %s", e)
+	}
 }
 
 // digests hashes every regular file under dir.

@@ -360,8 +360,10 @@ func Records(ctx context.Context, ws *workspace.Workspace, m infer.Method, qs []
 // Export writes a Qwen3 checkpoint directory's reranker as OUT/model.onnx
 // (onnx.Qwen3Graph: the yes score at last_index), OUT/tokenizer.json and,
 // when spec names a first stage (a method, or a model path made absolute),
-// OUT/reranker.json, which makes OUT a model the registry loads.
-func Export(modelDir, out string, spec RerankerSpec) error {
+// OUT/reranker.json, which makes OUT a model the registry loads. OUT
+// appears whole or not at all, and replaces an existing directory only
+// with overwrite and when strata made it (atomicfile.WriteDir).
+func Export(modelDir, out string, spec RerankerSpec, overwrite bool) error {
 	m, err := LoadQwen3Dir(modelDir)
 	if err != nil {
 		return err
@@ -379,27 +381,26 @@ func Export(modelDir, out string, spec RerankerSpec) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return err
-	}
-	if err := g.Save(filepath.Join(out, "model.onnx")); err != nil {
-		return err
-	}
 	b, err := os.ReadFile(filepath.Join(modelDir, "tokenizer.json"))
 	if err != nil {
 		return err
 	}
-	if err := atomicfile.WriteFile(filepath.Join(out, "tokenizer.json"), func(w io.Writer) error { _, err := w.Write(b); return err }); err != nil {
-		return err
-	}
-	if spec.FirstStage == "" {
-		return nil
-	}
-	if _, err := os.Stat(spec.FirstStage); err == nil {
+	if _, err := os.Stat(spec.FirstStage); spec.FirstStage != "" && err == nil {
 		if spec.FirstStage, err = filepath.Abs(spec.FirstStage); err != nil {
 			return err
 		}
 	}
-	js, _ := json.MarshalIndent(spec, "", "  ")
-	return atomicfile.WriteFile(filepath.Join(out, RerankerSpecFile), func(w io.Writer) error { _, err := w.Write(js); return err })
+	return atomicfile.WriteDir(out, overwrite, func(dir string) error {
+		if err := g.Save(filepath.Join(dir, "model.onnx")); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "tokenizer.json"), b, 0o644); err != nil {
+			return err
+		}
+		if spec.FirstStage == "" {
+			return nil
+		}
+		js, _ := json.MarshalIndent(spec, "", "  ")
+		return os.WriteFile(filepath.Join(dir, RerankerSpecFile), js, 0o644)
+	})
 }
