@@ -99,8 +99,12 @@ func runImport(cmd *cobra.Command, u *ui, o importOptions) error {
 	if err := g.Check("--out", o.Out); err != nil {
 		return err
 	}
-	if _, err := os.Stat(workspace.Path(o.Out)); err == nil && !o.Force {
-		return fmt.Errorf("%s already holds a workspace (use --force to replace it)", o.Out)
+	if _, err := os.Stat(workspace.Path(o.Out)); err == nil {
+		if !o.Force {
+			return fmt.Errorf("%s already holds a workspace (use --force to replace it)", o.Out)
+		}
+	} else if entries, _ := os.ReadDir(o.Out); len(entries) > 0 {
+		return fmt.Errorf("%s exists and is not a strata workspace: import writes into a new or empty directory, never into a user's own", o.Out)
 	}
 	skb, plans, err := readSKB(u, o)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/internal/flock"
 )
 
 // TestOutputsNeverDestroyInputs: every writing command refuses an output
@@ -77,6 +78,29 @@ func TestOutputsNeverDestroyInputs(t *testing.T) {
 			t.Fatalf("strata %s changed an input: %s", strings.Join(c.args, " "), diffDigests(before, after))
 		}
 	}
+	// One writer at a time: while another process holds an output or a run
+	// directory, a second writer fails at once, naming it, and writes
+	// nothing.
+	busy := filepath.Join(dir, "busy.jsonl")
+	unlock, err := flock.Lock(busy+".lock", busy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, e, code := run(t, "score", w, "--pipeline", p, "--queries", q, "--out", busy, "--force"); code != 1 || !strings.Contains(e, "another strata is writing it") {
+		t.Errorf("a second score into one output: exit %d, %q", code, e)
+	}
+	unlock()
+	if _, err := os.Stat(busy); !os.IsNotExist(err) {
+		t.Errorf("the refused writer wrote %s", busy)
+	}
+	unlock, err = flock.Lock(filepath.Join(p, ".lock"), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, e, code := run(t, "train", "planner", w, "--epochs", "1", "--resume"); code != 1 || !strings.Contains(e, "another strata is writing it") {
+		t.Errorf("a second training into one run: exit %d, %q", code, e)
+	}
+	unlock()
 	// --force replaces a directory only when strata made it: never a
 	// user's own, whatever it holds.
 	mine := filepath.Join(dir, "mine")
@@ -85,8 +109,19 @@ func TestOutputsNeverDestroyInputs(t *testing.T) {
 	if _, e, code := run(t, "export", w, "--out", mine, "--force"); code != 1 || !strings.Contains(e, "was not made by strata") {
 		t.Errorf("export --force over a user's directory: exit %d, %q", code, e)
 	}
+	for _, args := range [][]string{
+		{"gen", "--preset", "prime", "--nodes", "300", "--queries", "10", "--out", mine, "--force"},
+		{"import", "--in", skb, "--out", mine, "--force"},
+	} {
+		if _, e, code := run(t, args...); code != 1 || !strings.Contains(e, mine) {
+			t.Errorf("%s --force over a user's directory: exit %d, %q", args[0], code, e)
+		}
+	}
 	if b, _ := os.ReadFile(filepath.Join(mine, "notes.txt")); string(b) != "mine" {
 		t.Error("the user's directory changed")
+	}
+	if es, _ := os.ReadDir(mine); len(es) != 1 {
+		t.Errorf("the user's directory holds %d entries, want its 1", len(es))
 	}
 	exp := filepath.Join(dir, "exp")
 	for _, args := range [][]string{{"export", w, "--out", exp}, {"export", w, "--out", exp, "--force"}} {
