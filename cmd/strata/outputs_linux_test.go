@@ -7,6 +7,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/strata-retrieval/strata/reranker/bpe"
 )
 
 // mountTmpfs mounts a tmpfs of size at a new directory (options "ro" for
@@ -26,7 +28,7 @@ func mountTmpfs(t *testing.T, options string) string {
 // directory a command fails with an error naming the path (issue 25: "a
 // full disk ... read-only directory").
 func TestOutputsOnFullAndReadOnlyDisks(t *testing.T) {
-	full := mountTmpfs(t, "size=256k")
+	full := mountTmpfs(t, "size=32m")
 	ro := mountTmpfs(t, "size=64k,ro")
 	dir := t.TempDir()
 	skb, w := filepath.Join(dir, "skb"), filepath.Join(dir, "ws")
@@ -48,13 +50,33 @@ func TestOutputsOnFullAndReadOnlyDisks(t *testing.T) {
 			t.Fatalf("%v: %s", args, e)
 		}
 	}
+	files := []string{out, plans, tar}
+	// A Qwen3 base (with Qwen3's tokenizer, where make fetched it): its
+	// replacement by one of another shape on a full disk must leave the
+	// old checkpoint whole.
+	base := filepath.Join(full, "base")
+	tokPath, haveTok := bpe.Qwen3Path()
+	qwen := func(hidden string, force bool) []string {
+		args := []string{"init-qwen3", "--tokenizer", tokPath, "--out", base, "--layers", "1", "--hidden", hidden, "--intermediate", "32",
+			"--heads", "2", "--kv-heads", "1", "--head-dim", "8", "--max-positions", "64"}
+		if force {
+			args = append(args, "--force")
+		}
+		return args
+	}
+	if haveTok {
+		if _, e, code := run(t, qwen("16", false)...); code != 0 {
+			t.Fatalf("init-qwen3: %s", e)
+		}
+		files = append(files, filepath.Join(base, "config.json"), filepath.Join(base, "model.safetensors"))
+	}
 	old := map[string][]byte{}
-	for _, f := range []string{out, plans, tar} {
+	for _, f := range files {
 		old[f], _ = os.ReadFile(f)
 	}
 	// Fill the disk, then replace each output with --force.
 	filler, _ := os.Create(filepath.Join(full, "filler"))
-	filler.Write(make([]byte, 1<<20))
+	filler.Write(make([]byte, 64<<20))
 	filler.Close()
 	for _, args := range [][]string{
 		{"score", w, "--pipeline", p, "--queries", q, "--out", out, "-k", "50", "--force"},
@@ -63,6 +85,11 @@ func TestOutputsOnFullAndReadOnlyDisks(t *testing.T) {
 	} {
 		if _, e, code := run(t, args...); code != 1 || !strings.Contains(e, "no space left on device") {
 			t.Errorf("%v on a full disk: exit %d, %q", args[:1], code, e)
+		}
+	}
+	if haveTok {
+		if _, e, code := run(t, qwen("64", true)...); code != 1 || !strings.Contains(e, "no space left on device") {
+			t.Errorf("init-qwen3 --force on a full disk: exit %d, %q", code, e)
 		}
 	}
 	for f, b := range old {
