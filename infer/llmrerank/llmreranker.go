@@ -2,8 +2,6 @@ package llmrerank
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -84,16 +82,7 @@ func writeQwen3Files(dir string, m *models.Qwen3, tokenizer string) error {
 // model.safetensors. Adapters record it, so they are never merged into or
 // trained on as another base (a base they were already merged into).
 func BaseHash(dir string) (string, error) {
-	f, err := os.Open(filepath.Join(dir, "model.safetensors"))
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+	return infer.FileSHA256(filepath.Join(dir, "model.safetensors"))
 }
 
 // ErrOtherBase reports adapters given a base other than theirs.

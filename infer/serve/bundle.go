@@ -3,8 +3,6 @@ package serve
 import (
 	"archive/tar"
 	"cmp"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -46,19 +44,11 @@ type BundleMeta struct {
 var ErrFingerprint = errors.New("the bundle was made for other data")
 
 func denseHash(ws *workspace.Workspace) (string, error) {
-	f, err := os.Open(filepath.Join(ws.Dir, infer.DenseDir, infer.DenseDocFile))
+	h, err := infer.FileSHA256(filepath.Join(ws.Dir, infer.DenseDir, infer.DenseDocFile))
 	if errors.Is(err, os.ErrNotExist) {
 		return "", nil
 	}
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+	return h, err
 }
 
 // WriteBundle packs a pipeline, the checkpoints of its models, of its
