@@ -9,13 +9,19 @@ import (
 const FormatSKBDir = "skbdir/1"
 
 // TypeID is the id of a node type: its index in Schema.NodeTypes.
-type TypeID uint8
+type TypeID uint16
 
 // RelID is the id of a relation type: its index in Schema.RelationTypes.
-type RelID uint8
+type RelID uint32
 
-// MaxTypes bounds the number of node types and of relation types.
-const MaxTypes = 255
+// MaxNodeTypes bounds the number of node types: a node's type takes two
+// bytes, and the id 65535 stands for "any type" in compiled plans.
+const MaxNodeTypes = 65535
+
+// MaxRelationTypes bounds the number of relation types: a graph stores 24
+// bits of relation per adjacency entry (see Rels), one byte while the KB
+// has at most 256.
+const MaxRelationTypes = 1 << 24
 
 // Schema describes an SKB: its node types, relation types, the node types
 // that are retrieval candidates and the text fields nodes may carry.
@@ -34,9 +40,9 @@ func (s *Schema) Validate() error {
 	if len(s.NodeTypes) == 0 {
 		return fmt.Errorf("%w: node_types is empty", ErrSchema)
 	}
-	if len(s.NodeTypes) > MaxTypes || len(s.RelationTypes) > MaxTypes {
+	if len(s.NodeTypes) > MaxNodeTypes || len(s.RelationTypes) > MaxRelationTypes {
 		return fmt.Errorf("%w: at most %d node types and %d relation types (have %d and %d)",
-			ErrSchema, MaxTypes, MaxTypes, len(s.NodeTypes), len(s.RelationTypes))
+			ErrSchema, MaxNodeTypes, MaxRelationTypes, len(s.NodeTypes), len(s.RelationTypes))
 	}
 	for _, list := range []struct {
 		key   string

@@ -14,10 +14,10 @@ type Node struct {
 	Fields []string
 }
 
-// Edges holds typed edges in their stored direction, as parallel slices.
+// Edges holds typed edges in their stored direction, as parallel columns.
 type Edges struct {
 	Src []uint32
-	Rel []RelID
+	Rel Rels
 	Dst []uint32
 }
 
@@ -27,7 +27,7 @@ func (e *Edges) Len() int { return len(e.Src) }
 // Add appends one edge.
 func (e *Edges) Add(src uint32, rel RelID, dst uint32) {
 	e.Src = append(e.Src, src)
-	e.Rel = append(e.Rel, rel)
+	e.Rel.Append(rel)
 	e.Dst = append(e.Dst, dst)
 }
 
@@ -109,15 +109,15 @@ func (s *SKB) Validate() error {
 		}
 	}
 	n := uint32(len(s.Nodes))
-	if len(s.Edges.Rel) != len(s.Edges.Src) || len(s.Edges.Dst) != len(s.Edges.Src) {
-		return fmt.Errorf("edges: src/rel/dst lengths differ (%d/%d/%d)", len(s.Edges.Src), len(s.Edges.Rel), len(s.Edges.Dst))
+	if s.Edges.Rel.Len() != len(s.Edges.Src) || len(s.Edges.Dst) != len(s.Edges.Src) || (s.Edges.Rel.Hi != nil && len(s.Edges.Rel.Hi) != len(s.Edges.Src)) {
+		return fmt.Errorf("edges: src/rel/dst lengths differ (%d/%d/%d)", len(s.Edges.Src), s.Edges.Rel.Len(), len(s.Edges.Dst))
 	}
 	for i := range s.Edges.Src {
 		if s.Edges.Src[i] >= n || s.Edges.Dst[i] >= n {
 			return fmt.Errorf("edge %d: %w: %d-%d with %d nodes", i, ErrIDRange, s.Edges.Src[i], s.Edges.Dst[i], n)
 		}
-		if int(s.Edges.Rel[i]) >= len(s.Schema.RelationTypes) {
-			return fmt.Errorf("edge %d: %w: relation id %d", i, ErrUnknownRelation, s.Edges.Rel[i])
+		if r := s.Edges.Rel.At(i); int(r) >= len(s.Schema.RelationTypes) {
+			return fmt.Errorf("edge %d: %w: relation id %d", i, ErrUnknownRelation, r)
 		}
 	}
 	if s.QA != nil {
@@ -149,8 +149,8 @@ func (s *SKB) TypeCounts() []int {
 // RelationCounts returns the number of edges of each relation type.
 func (s *SKB) RelationCounts() []int {
 	c := make([]int, len(s.Schema.RelationTypes))
-	for _, r := range s.Edges.Rel {
-		c[r]++
+	for i := range s.Edges.Src {
+		c[s.Edges.Rel.At(i)]++
 	}
 	return c
 }

@@ -449,7 +449,7 @@ func writeEdges(w io.Writer, skb *SKB) error {
 		buf = buf[:0]
 		buf = strconv.AppendUint(buf, uint64(skb.Edges.Src[i]), 10)
 		buf = append(buf, '\t')
-		buf = append(buf, skb.Schema.RelationTypes[skb.Edges.Rel[i]]...)
+		buf = append(buf, skb.Schema.RelationTypes[skb.Edges.Rel.At(i)]...)
 		buf = append(buf, '\t')
 		buf = strconv.AppendUint(buf, uint64(skb.Edges.Dst[i]), 10)
 		buf = append(buf, '\n')

@@ -19,7 +19,7 @@ func TestStarkProcessedPrime(t *testing.T) {
 	if !cmp.Equal(skb.Schema.RelationTypes, []string{"ppi", "target", "indication", "associated with"}) {
 		t.Errorf("relations %v", skb.Schema.RelationTypes)
 	}
-	if !cmp.Equal(skb.Edges.Src, []uint32{1, 2, 2, 1}) || !cmp.Equal(skb.Edges.Dst, []uint32{3, 1, 0, 0}) || !cmp.Equal(skb.Edges.Rel, []RelID{0, 1, 2, 3}) {
+	if !cmp.Equal(skb.Edges.Src, []uint32{1, 2, 2, 1}) || !cmp.Equal(skb.Edges.Dst, []uint32{3, 1, 0, 0}) || !cmp.Equal(skb.Edges.Rel.IDs(), []RelID{0, 1, 2, 3}) || skb.Edges.Rel.Hi != nil {
 		t.Errorf("edges %+v", skb.Edges)
 	}
 	want := "kala syndrome\ntype: disease\nsource: MONDO\ndetails: mondo_definition: a rare disorder\nmayo_symptoms: 2.5"

@@ -78,8 +78,8 @@ func ParseTriples(r io.Reader, file string, sep byte) (*SKB, error) {
 		}
 		rid, ok := relID[rel]
 		if !ok {
-			if len(relID) >= MaxTypes {
-				return nil, perrf(file, sc.line, "relation", ErrSchema, "more than %d relation types", MaxTypes)
+			if len(relID) >= MaxRelationTypes {
+				return nil, perrf(file, sc.line, "relation", ErrSchema, "more than %d relation types (strata's limit)", MaxRelationTypes)
 			}
 			rid = RelID(len(relID))
 			relID[rel] = rid

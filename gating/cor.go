@@ -284,7 +284,7 @@ func (r *Retrievers) prepare(qvec []float32, text string) *queryScope {
 	for _, u := range qs.topics {
 		nb, rl := r.Graph.Neighbors(u)
 		for i, v := range nb {
-			ri := r.relIdx[rl[i]]
+			ri := r.relIdx[rl.At(i)]
 			if ri < 0 || !r.isCandidate(v) || qs.topic(v) {
 				continue
 			}

@@ -3,6 +3,7 @@ package graphops
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
@@ -45,5 +46,30 @@ func BenchmarkNeighborsOfType(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		dst = g.NeighborsOfType(dst[:0], uint32(i%100_000), data.TypeID(i%2))
+	}
+}
+
+// BenchmarkWalk times plan execution's inner loop: two typed hops by one
+// relation each, from 64 start nodes (Step's relation search and
+// direction test, then Walk's dedup).
+func BenchmarkWalk(b *testing.B) {
+	s := randomSKB(100_000, 2_000_000)
+	g, err := Build(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer g.Close()
+	hops := []Hop{
+		{Rels: []data.RelID{1}, Dirs: []data.RelDir{data.Forward}, To: 1},
+		{Rels: []data.RelID{2, 0}, Dirs: []data.RelDir{data.Backward, data.Undirected}, To: AnyTypeID},
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		start := make([]uint32, 64)
+		for j := range start {
+			start[j] = uint32((i*64 + j) * 7919 % 100_000)
+		}
+		slices.Sort(start)
+		g.Walk(slices.Compact(start), hops)
 	}
 }

@@ -8,18 +8,76 @@ import (
 	"github.com/strata-retrieval/strata/data/snapshot"
 )
 
-func u8bytes[T ~uint8](xs []T) []byte {
-	if len(xs) == 0 {
-		return nil
+// EncodeRels adds a relation column as section name (the low bytes) and,
+// for a KB with more than 256 relation types, name+"hi" (the high bits).
+// A column of ids below 256 is written byte for byte as before wide ids
+// existed, so STaRK-size snapshots keep their size and bytes.
+func EncodeRels(w *snapshot.Writer, name string, r *data.Rels) {
+	w.Add(name, r.Lo)
+	if r.Hi != nil {
+		w.AddUint16s(name+"hi", r.Hi)
 	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(&xs[0])), len(xs))
 }
 
-func u8view[T ~uint8](b []byte) []T {
-	if len(b) == 0 {
-		return []T{}
+// DecodeRels reads a column written by EncodeRels (views into the
+// snapshot buffer), checking that it has n entries.
+func DecodeRels(r *snapshot.Reader, name string, n int) (data.Rels, error) {
+	var out data.Rels
+	var err error
+	if out.Lo, err = r.Bytes(name); err != nil {
+		return out, err
 	}
-	return unsafe.Slice((*T)(unsafe.Pointer(&b[0])), len(b))
+	if r.Has(name + "hi") {
+		if out.Hi, err = r.Uint16s(name + "hi"); err != nil {
+			return out, err
+		}
+		if len(out.Hi) != len(out.Lo) {
+			return out, fmt.Errorf("%w: sections %s and %shi differ in length", snapshot.ErrCorrupt, name, name)
+		}
+	}
+	if len(out.Lo) != n {
+		return out, fmt.Errorf("%w: section %s has %d entries, want %d", snapshot.ErrCorrupt, name, len(out.Lo), n)
+	}
+	return out, nil
+}
+
+// encodeTypes adds the node types: one byte each (section graph.types, as
+// before wide ids existed) while every type id is below 256, else two
+// (graph.types16).
+func encodeTypes(w *snapshot.Writer, types []data.TypeID) {
+	narrow := make([]byte, len(types))
+	for i, t := range types {
+		if t > 0xff {
+			wide := unsafe.Slice((*uint16)(unsafe.Pointer(unsafe.SliceData(types))), len(types))
+			w.AddUint16s("graph.types16", wide)
+			return
+		}
+		narrow[i] = byte(t)
+	}
+	w.Add("graph.types", narrow)
+}
+
+// decodeTypes reads the node types written by encodeTypes.
+func decodeTypes(r *snapshot.Reader) ([]data.TypeID, error) {
+	if r.Has("graph.types16") {
+		wide, err := r.Uint16s("graph.types16")
+		if err != nil {
+			return nil, err
+		}
+		if len(wide) == 0 {
+			return []data.TypeID{}, nil
+		}
+		return unsafe.Slice((*data.TypeID)(unsafe.Pointer(&wide[0])), len(wide)), nil
+	}
+	b, err := r.Bytes("graph.types")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]data.TypeID, len(b))
+	for i, t := range b {
+		out[i] = data.TypeID(t)
+	}
+	return out, nil
 }
 
 // Encode adds the graph's node types and adjacency to a snapshot. The
@@ -28,10 +86,10 @@ func u8view[T ~uint8](b []byte) []T {
 // commit ids, which would make two imports of the same data differ. The
 // node text belongs to the node table, which its owner saves.
 func (g *Graph) Encode(w *snapshot.Writer) error {
-	w.Add("graph.types", u8bytes(g.types))
+	encodeTypes(w, g.types)
 	w.AddUint64s("graph.off", g.off)
 	w.AddUint32s("graph.nbr", g.nbr)
-	w.Add("graph.rel", u8bytes(g.rel))
+	EncodeRels(w, "graph.rel", &g.rel)
 	w.Add("graph.dir", g.dir)
 	return nil
 }
@@ -43,28 +101,25 @@ func (g *Graph) Encode(w *snapshot.Writer) error {
 // section written by older versions is ignored.
 func Decode(r *snapshot.Reader, schema data.Schema, nodes []data.Node) (*Graph, error) {
 	g := &Graph{schema: schema, nodes: nodes}
-	tb, err := r.Bytes("graph.types")
-	if err != nil {
+	var err error
+	if g.types, err = decodeTypes(r); err != nil {
 		return nil, err
 	}
-	g.types = u8view[data.TypeID](tb)
 	if g.off, err = r.Uint64s("graph.off"); err != nil {
 		return nil, err
 	}
 	if g.nbr, err = r.Uint32s("graph.nbr"); err != nil {
 		return nil, err
 	}
-	rb, err := r.Bytes("graph.rel")
-	if err != nil {
-		return nil, err
+	if g.rel, err = DecodeRels(r, "graph.rel", len(g.nbr)); err != nil {
+		return nil, fmt.Errorf("graph: %w", err)
 	}
-	g.rel = u8view[data.RelID](rb)
 	if g.dir, err = r.Bytes("graph.dir"); err != nil {
 		return nil, err
 	}
 	n := len(g.types)
 	m := uint64(len(g.nbr))
-	if len(g.off) != n+1 || g.off[0] != 0 || g.off[n] != m || uint64(len(g.rel)) != m || uint64(len(g.dir)) != (m+3)/4 {
+	if len(g.off) != n+1 || g.off[0] != 0 || g.off[n] != m || uint64(len(g.dir)) != (m+3)/4 {
 		return nil, fmt.Errorf("graph: %w: inconsistent adjacency arrays", snapshot.ErrCorrupt)
 	}
 	for v := 0; v < n; v++ {
@@ -76,8 +131,8 @@ func Decode(r *snapshot.Reader, schema data.Schema, nodes []data.Node) (*Graph, 
 		}
 	}
 	for i, u := range g.nbr {
-		if int(u) >= n || int(g.rel[i]) >= len(schema.RelationTypes) {
-			return nil, fmt.Errorf("graph: %w: entry %d points at node %d relation %d", snapshot.ErrCorrupt, i, u, g.rel[i])
+		if r := g.rel.At(i); int(u) >= n || int(r) >= len(schema.RelationTypes) {
+			return nil, fmt.Errorf("graph: %w: entry %d points at node %d relation %d", snapshot.ErrCorrupt, i, u, r)
 		}
 	}
 	if len(nodes) != n {

@@ -28,7 +28,7 @@ type Graph struct {
 	types  []data.TypeID // node type per node: the hot-path copy of the type column
 	off    []uint64      // len n+1
 	nbr    []uint32
-	rel    []data.RelID
+	rel    data.Rels // relation per entry: 1 byte, 3 once the KB has more than 256
 	dir    []uint8 // 2 bits per entry, 4 entries per byte
 	// typeBlocks[t] = [lo, hi) when the ids of type t are contiguous, else {1, 0}.
 	typeBlocks [][2]uint32
@@ -37,6 +37,8 @@ type Graph struct {
 	// limits strings to 65,535 bytes and snapshots it with time-based
 	// commit ids): names and fields are read from nodes.
 	attrs      *column.Collection
+	idxMu      sync.Mutex
+	indexed    []bool // per node type: its bitmap index exists (made on first use)
 	nodes      []data.Node // the node table the graph was built from (names, fields)
 	relsOnce   sync.Once
 	relsByPair map[[2]data.TypeID][]data.RelID
@@ -47,13 +49,17 @@ type Graph struct {
 // schema's relations between two types, as the data has them).
 func (g *Graph) RelationsBetween(a, b data.TypeID) []data.RelID {
 	g.relsOnce.Do(func() {
-		seen := map[[3]uint8]bool{}
+		type key struct {
+			a, b data.TypeID
+			r    data.RelID
+		}
+		seen := map[key]bool{}
 		g.relsByPair = map[[2]data.TypeID][]data.RelID{}
 		for v := range g.types {
 			ta := g.types[v]
 			for p := g.off[v]; p < g.off[v+1]; p++ {
-				tb, r := g.types[g.nbr[p]], g.rel[p]
-				if k := [3]uint8{uint8(ta), uint8(tb), uint8(r)}; !seen[k] {
+				tb, r := g.types[g.nbr[p]], g.rel.At(int(p))
+				if k := (key{ta, tb, r}); !seen[k] {
 					seen[k] = true
 					g.relsByPair[[2]data.TypeID{ta, tb}] = append(g.relsByPair[[2]data.TypeID{ta, tb}], r)
 				}
@@ -118,8 +124,8 @@ func (g *Graph) buildCSR(e *data.Edges, n int) error {
 		if int(e.Src[i]) >= n || int(e.Dst[i]) >= n {
 			return fmt.Errorf("graphops: edge %d (%d-%d): %w with %d nodes", i, e.Src[i], e.Dst[i], data.ErrIDRange, n)
 		}
-		if int(e.Rel[i]) >= len(g.schema.RelationTypes) {
-			return fmt.Errorf("graphops: edge %d: %w: %d", i, data.ErrUnknownRelation, e.Rel[i])
+		if r := e.Rel.At(i); int(r) >= len(g.schema.RelationTypes) {
+			return fmt.Errorf("graphops: edge %d: %w: %d", i, data.ErrUnknownRelation, r)
 		}
 	}
 	// Pass 1: degree counts of the raw (undeduplicated) union.
@@ -134,12 +140,13 @@ func (g *Graph) buildCSR(e *data.Edges, n int) error {
 		start[v+1] += start[v]
 	}
 	total := start[n]
-	// Pass 2: keys rel<<34 | nbr<<2 | dirbits, per node.
+	// Pass 2: keys rel<<34 | nbr<<2 | dirbits, per node (24 bits of
+	// relation, 32 of neighbour, 2 of direction).
 	keys := make([]uint64, total)
 	fill := make([]uint64, n)
 	copy(fill, start[:n])
 	for i := 0; i < m; i++ {
-		s, r, d := e.Src[i], uint64(e.Rel[i]), e.Dst[i]
+		s, r, d := e.Src[i], uint64(e.Rel.At(i)), e.Dst[i]
 		if s == d {
 			keys[fill[s]] = r<<34 | uint64(d)<<2 | uint64(DirOut|DirIn)
 			fill[s]++
@@ -175,7 +182,11 @@ func (g *Graph) buildCSR(e *data.Edges, n int) error {
 	}
 	cnt := g.off[n]
 	g.nbr = make([]uint32, cnt)
-	g.rel = make([]data.RelID, cnt)
+	var maxRel data.RelID
+	if n := len(g.schema.RelationTypes); n > 0 {
+		maxRel = data.RelID(n - 1)
+	}
+	g.rel = data.MakeRels(int(cnt), maxRel)
 	g.dir = make([]uint8, (cnt+3)/4)
 	parallelRange(n, func(lo, hi int) {
 		for v := lo; v < hi; v++ {
@@ -184,7 +195,7 @@ func (g *Graph) buildCSR(e *data.Edges, n int) error {
 			for j, k := range ks {
 				p := o + uint64(j)
 				g.nbr[p] = uint32(k >> 2 & 0xffffffff)
-				g.rel[p] = data.RelID(k >> 34)
+				g.rel.Set(int(p), data.RelID(k>>34))
 			}
 		}
 	})
@@ -247,20 +258,18 @@ func typeKey(t int) string { return "t" + strconv.Itoa(t) }
 func typeIndexName(t int) string { return "type=" + typeKey(t) }
 
 // buildAttrs fills the attribute store from the node types: one enum row
-// per node, in id order, with a bitmap index per type. It depends on the
-// types alone, so a decoded graph rebuilds it instead of storing it.
+// per node, in id order. A type's bitmap index is made the first time the
+// type is queried (typeIndex): kelindar/column evaluates every index of a
+// column on each insert, so building all of them up front costs nodes ×
+// types (6 s for 100,000 nodes of 3,000 types), where a query uses a few
+// types. The store depends on the types alone, so a decoded graph rebuilds
+// it instead of storing it.
 func (g *Graph) buildAttrs() error {
 	c := column.NewCollection(column.Options{Capacity: max(len(g.types), 1024)})
 	if err := c.CreateColumn("type", column.ForEnum()); err != nil {
 		return err
 	}
-	for t := range g.schema.NodeTypes {
-		key := typeKey(t)
-		if err := c.CreateIndex(typeIndexName(t), "type", func(r column.Reader) bool { return r.String() == key }); err != nil {
-			c.Close()
-			return err
-		}
-	}
+	g.indexed = make([]bool, len(g.schema.NodeTypes))
 	const chunk = 16384
 	for lo := 0; lo < len(g.types); lo += chunk {
 		hi := min(lo+chunk, len(g.types))
@@ -300,7 +309,7 @@ func (g *Graph) NumEntries() int { return len(g.nbr) }
 
 // AdjacencyBytes returns the memory held by the adjacency arrays.
 func (g *Graph) AdjacencyBytes() int {
-	return len(g.off)*8 + len(g.nbr)*4 + len(g.rel) + len(g.dir)
+	return len(g.off)*8 + len(g.nbr)*4 + len(g.rel.Lo) + 2*len(g.rel.Hi) + len(g.dir)
 }
 
 // Type returns the type of node v.
@@ -313,10 +322,10 @@ func (g *Graph) Types() []data.TypeID { return g.types }
 func (g *Graph) Degree(v uint32) int { return int(g.off[v+1] - g.off[v]) }
 
 // Neighbors returns the neighbours of v and their relations, sorted by
-// (relation, neighbour). The slices alias the graph: do not modify them.
-func (g *Graph) Neighbors(v uint32) ([]uint32, []data.RelID) {
+// (relation, neighbour). Both alias the graph: do not modify them.
+func (g *Graph) Neighbors(v uint32) ([]uint32, data.Rels) {
 	lo, hi := g.off[v], g.off[v+1]
-	return g.nbr[lo:hi], g.rel[lo:hi]
+	return g.nbr[lo:hi], g.rel.Slice(int(lo), int(hi))
 }
 
 // Dir returns the direction bits (DirOut, DirIn) of the i-th entry of v.
@@ -328,10 +337,38 @@ func (g *Graph) Dir(v uint32, i int) uint8 {
 // relRange returns the [lo, hi) entry range of v with relation r.
 func (g *Graph) relRange(v uint32, r data.RelID) (uint64, uint64) {
 	lo, hi := g.off[v], g.off[v+1]
-	rs := g.rel[lo:hi]
-	a := sort.Search(len(rs), func(i int) bool { return rs[i] >= r })
-	b := a + sort.Search(len(rs)-a, func(i int) bool { return rs[a+i] > r })
-	return lo + uint64(a), lo + uint64(b)
+	a := g.relSearch(lo, hi, r)
+	return a, g.relSearch(a, hi, r+1)
+}
+
+// relSearch returns the first entry p in [lo, hi) with relation >= r (hi
+// if none); the entries of a node are sorted by relation.
+func (g *Graph) relSearch(lo, hi uint64, r data.RelID) uint64 {
+	if g.rel.Hi == nil { // one byte per entry: search the bytes
+		if r > 0xff {
+			return hi
+		}
+		rs, b := g.rel.Lo[lo:hi], uint8(r)
+		i, j := 0, len(rs)
+		for i < j {
+			m := int(uint(i+j) >> 1)
+			if rs[m] < b {
+				i = m + 1
+			} else {
+				j = m
+			}
+		}
+		return lo + uint64(i)
+	}
+	for lo < hi {
+		m := lo + (hi-lo)/2
+		if g.rel.At(int(m)) < r {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 // NeighborsByRel returns the neighbours of v by relation r, ascending. The
@@ -378,11 +415,7 @@ func (g *Graph) NeighborsOfType(dst []uint32, v uint32, t data.TypeID) []uint32 
 	blk := g.typeBlocks[t]
 	lo, hi := g.off[v], g.off[v+1]
 	for p := lo; p < hi; {
-		r := g.rel[p]
-		q := p
-		for q < hi && g.rel[q] == r {
-			q++
-		}
+		q := g.relSearch(p+1, hi, g.rel.At(int(p))+1) // the end of p's relation run
 		run := g.nbr[p:q]
 		if blk[0] <= blk[1] {
 			a := sort.Search(len(run), func(i int) bool { return run[i] >= blk[0] })
@@ -402,11 +435,27 @@ func (g *Graph) NeighborsOfType(dst []uint32, v uint32, t data.TypeID) []uint32 
 	return append(dst[:base], slices.Compact(out)...)
 }
 
+// typeIndex returns the name of type t's bitmap index, making the index
+// over the stored rows on first use.
+func (g *Graph) typeIndex(t data.TypeID) string {
+	name := typeIndexName(int(t))
+	g.idxMu.Lock()
+	defer g.idxMu.Unlock()
+	if int(t) < len(g.indexed) && !g.indexed[t] {
+		key := typeKey(int(t))
+		if err := g.attrs.CreateIndex(name, "type", func(r column.Reader) bool { return r.String() == key }); err != nil {
+			panic(fmt.Sprintf("graphops: type index %s: %v", name, err)) // only a duplicate name fails, which the flag rules out
+		}
+		g.indexed[t] = true
+	}
+	return name
+}
+
 // NodesOfType returns the ids of every node of type t, ascending, using the
 // type's bitmap index.
 func (g *Graph) NodesOfType(t data.TypeID) []uint32 {
 	var out []uint32
-	name := typeIndexName(int(t))
+	name := g.typeIndex(t)
 	g.attrs.Query(func(txn *column.Txn) error {
 		return txn.With(name).Range(func(idx uint32) {
 			out = append(out, idx)
@@ -419,8 +468,9 @@ func (g *Graph) NodesOfType(t data.TypeID) []uint32 {
 // CountOfType returns the number of nodes of type t from its bitmap index.
 func (g *Graph) CountOfType(t data.TypeID) int {
 	n := 0
+	name := g.typeIndex(t)
 	g.attrs.Query(func(txn *column.Txn) error {
-		n = txn.With(typeIndexName(int(t))).Count()
+		n = txn.With(name).Count()
 		return nil
 	})
 	return n

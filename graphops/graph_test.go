@@ -1,6 +1,8 @@
 package graphops
 
 import (
+	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -10,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/snapshot"
 )
 
 func smallSKB() *data.SKB {
@@ -42,7 +45,7 @@ func TestGraphSmall(t *testing.T) {
 	}
 	defer g.Close()
 	nb, rel := g.Neighbors(1)
-	if !cmp.Equal(nb, []uint32{3, 4, 0}) || !cmp.Equal(rel, []data.RelID{0, 0, 1}) {
+	if !cmp.Equal(nb, []uint32{3, 4, 0}) || !cmp.Equal(rel.IDs(), []data.RelID{0, 0, 1}) {
 		t.Errorf("Neighbors(1) = %v %v", nb, rel)
 	}
 	// P1's entry to P0 by cites was stored both ways.
@@ -82,17 +85,34 @@ func TestGraphSmall(t *testing.T) {
 }
 
 // TestGraphRandom checks every query against a brute-force reference on
-// random graphs with interleaved (non-contiguous) and contiguous types.
+// random graphs with interleaved (non-contiguous) and contiguous types, with
+// few types and with wide ids (300 node types, 70,000 relation types, ids
+// chosen on both sides of each byte boundary), before and after a snapshot
+// round trip.
 func TestGraphRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
-	for trial := 0; trial < 20; trial++ {
+	for trial := 0; trial < 24; trial++ {
 		n := 2 + r.IntN(200)
 		contiguous := trial%2 == 0
+		wide := trial%4 >= 2
 		s := &data.SKB{Schema: data.Schema{NodeTypes: []string{"a", "b", "c"}, RelationTypes: []string{"r0", "r1", "r2", "r3"}}}
+		typePool := []data.TypeID{0, 1, 2}
+		relPool := []data.RelID{0, 1, 2, 3}
+		if wide {
+			s.Schema.NodeTypes, s.Schema.RelationTypes = nil, nil
+			for i := range 300 {
+				s.Schema.NodeTypes = append(s.Schema.NodeTypes, fmt.Sprintf("t%d", i))
+			}
+			for i := range 70_000 {
+				s.Schema.RelationTypes = append(s.Schema.RelationTypes, fmt.Sprintf("r%d", i))
+			}
+			typePool = []data.TypeID{0, 255, 299}
+			relPool = []data.RelID{0, 1, 255, 256, 65_535, 65_536, 69_999}
+		}
 		for i := 0; i < n; i++ {
-			ty := data.TypeID(r.IntN(3))
+			ty := typePool[r.IntN(len(typePool))]
 			if contiguous {
-				ty = data.TypeID(i * 3 / n)
+				ty = typePool[i*len(typePool)/n]
 			}
 			s.Nodes = append(s.Nodes, data.Node{Type: ty, Fields: []string{}})
 		}
@@ -103,71 +123,97 @@ func TestGraphRandom(t *testing.T) {
 		}
 		ref := map[key]uint8{}
 		for i := 0; i < m; i++ {
-			a, b, rel := uint32(r.IntN(n)), uint32(r.IntN(n)), data.RelID(r.IntN(4))
+			a, b, rel := uint32(r.IntN(n)), uint32(r.IntN(n)), relPool[r.IntN(len(relPool))]
 			s.Edges.Add(a, rel, b)
 			ref[key{a, b, rel}] |= DirOut
 			ref[key{b, a, rel}] |= DirIn
 		}
-		g, err := Build(s)
+		built, err := Build(s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		total := 0
-		for v := uint32(0); v < uint32(n); v++ {
-			nb, rl := g.Neighbors(v)
-			total += len(nb)
-			for i := range nb {
-				if i > 0 && (rl[i-1] > rl[i] || (rl[i-1] == rl[i] && nb[i-1] >= nb[i])) {
-					t.Fatalf("node %d not sorted by (rel, nbr)", v)
-				}
-				if want := ref[key{v, nb[i], rl[i]}]; want == 0 || g.Dir(v, i) != want {
-					t.Fatalf("node %d entry %d: dir %b, want %b", v, i, g.Dir(v, i), want)
-				}
-			}
-			for ty := data.TypeID(0); ty < 3; ty++ {
-				var want []uint32
-				for u := uint32(0); u < uint32(n); u++ {
-					if s.Nodes[u].Type != ty {
-						continue
+		if wide != (built.rel.Hi != nil) {
+			t.Fatalf("wide %v: relation column has high bits %v", wide, built.rel.Hi != nil)
+		}
+		var w snapshot.Writer
+		if err := built.Encode(&w); err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := w.Write(&buf); err != nil {
+			t.Fatal(err)
+		}
+		sr, err := snapshot.Parse("graph.snap", buf.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		types16 := slices.ContainsFunc(s.Nodes, func(n data.Node) bool { return n.Type > 255 })
+		if sr.Has("graph.types16") != types16 || sr.Has("graph.types") == types16 || sr.Has("graph.relhi") != wide {
+			t.Fatalf("wide %v: sections %v", wide, sr.Sections())
+		}
+		decoded, err := Decode(sr, s.Schema, s.Nodes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range []*Graph{built, decoded} {
+			total := 0
+			for v := uint32(0); v < uint32(n); v++ {
+				nb, rels := g.Neighbors(v)
+				rl := rels.IDs()
+				total += len(nb)
+				for i := range nb {
+					if i > 0 && (rl[i-1] > rl[i] || (rl[i-1] == rl[i] && nb[i-1] >= nb[i])) {
+						t.Fatalf("node %d not sorted by (rel, nbr)", v)
 					}
-					for rel := data.RelID(0); rel < 4; rel++ {
-						if ref[key{v, u, rel}] != 0 {
-							want = append(want, u)
-							break
+					if want := ref[key{v, nb[i], rl[i]}]; want == 0 || g.Dir(v, i) != want {
+						t.Fatalf("node %d entry %d: dir %b, want %b", v, i, g.Dir(v, i), want)
+					}
+				}
+				for _, ty := range typePool {
+					var want []uint32
+					for u := uint32(0); u < uint32(n); u++ {
+						if s.Nodes[u].Type != ty {
+							continue
+						}
+						for _, rel := range relPool {
+							if ref[key{v, u, rel}] != 0 {
+								want = append(want, u)
+								break
+							}
 						}
 					}
-				}
-				if got := g.NeighborsOfType(nil, v, ty); !cmp.Equal(got, want, cmpopts.EquateEmpty()) {
-					t.Fatalf("NeighborsOfType(%d, %d) = %v, want %v", v, ty, got, want)
-				}
-			}
-			for rel := data.RelID(0); rel < 4; rel++ {
-				var want []uint32
-				for u := uint32(0); u < uint32(n); u++ {
-					if ref[key{v, u, rel}] != 0 {
-						want = append(want, u)
+					if got := g.NeighborsOfType(nil, v, ty); !cmp.Equal(got, want, cmpopts.EquateEmpty()) {
+						t.Fatalf("NeighborsOfType(%d, %d) = %v, want %v", v, ty, got, want)
 					}
 				}
-				if got := g.NeighborsByRel(v, rel); !cmp.Equal(got, want, cmpopts.EquateEmpty()) {
-					t.Fatalf("NeighborsByRel(%d, %d) = %v, want %v", v, rel, got, want)
+				for _, rel := range relPool {
+					var want []uint32
+					for u := uint32(0); u < uint32(n); u++ {
+						if ref[key{v, u, rel}] != 0 {
+							want = append(want, u)
+						}
+					}
+					if got := g.NeighborsByRel(v, rel); !cmp.Equal(got, want, cmpopts.EquateEmpty()) {
+						t.Fatalf("NeighborsByRel(%d, %d) = %v, want %v", v, rel, got, want)
+					}
 				}
 			}
-		}
-		if total != len(ref) {
-			t.Fatalf("entries %d, want %d", total, len(ref))
-		}
-		for ty := data.TypeID(0); ty < 3; ty++ {
-			var want []uint32
-			for u := range s.Nodes {
-				if s.Nodes[u].Type == ty {
-					want = append(want, uint32(u))
+			if total != len(ref) {
+				t.Fatalf("entries %d, want %d", total, len(ref))
+			}
+			for _, ty := range typePool {
+				var want []uint32
+				for u := range s.Nodes {
+					if s.Nodes[u].Type == ty {
+						want = append(want, uint32(u))
+					}
+				}
+				if got := g.NodesOfType(ty); !slices.Equal(got, want) {
+					t.Fatalf("NodesOfType(%d) = %v, want %v", ty, got, want)
 				}
 			}
-			if got := g.NodesOfType(ty); !slices.Equal(got, want) {
-				t.Fatalf("NodesOfType(%d) = %v, want %v", ty, got, want)
-			}
+			g.Close()
 		}
-		g.Close()
 	}
 }
 

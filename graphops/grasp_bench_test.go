@@ -135,7 +135,7 @@ func writePG(dir string, skb *data.SKB, g *graphops.Graph) error {
 	for v := range uint32(g.NumNodes()) {
 		nb, rel := g.Neighbors(v)
 		for i, u := range nb {
-			fmt.Fprintf(ew, "%d,%d,%d\n", v, rel[i], u)
+			fmt.Fprintf(ew, "%d,%d,%d\n", v, rel.At(i), u)
 		}
 	}
 	ew.Flush()

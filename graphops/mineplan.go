@@ -418,7 +418,7 @@ func (m *Miner) enumerate(mention int, a uint32, emit func(branchSet)) {
 		for _, v := range frontier {
 			lo, hi := m.g.off[v], m.g.off[v+1]
 			for p := lo; p < hi; p++ {
-				u, r, dir := m.g.nbr[p], m.g.rel[p], m.g.dirAt(p)
+				u, r, dir := m.g.nbr[p], m.g.rel.At(int(p)), m.g.dirAt(p)
 				if dir&DirOut != 0 {
 					k := MineStep{r, data.Forward}
 					groups[k] = append(groups[k], u)

@@ -20,7 +20,7 @@ type PlanResult struct {
 }
 
 // AnyTypeID stands for data.AnyType in a compiled path.
-const AnyTypeID = data.TypeID(255)
+const AnyTypeID = data.TypeID(data.MaxNodeTypes)
 
 // Hop is one compiled relation step of a path: the relations it may
 // follow (nil: any) with their directions, and the node type it reaches

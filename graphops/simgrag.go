@@ -559,7 +559,7 @@ func (s *matcher) descend(i int, acc float64) {
 	}
 	var opts []option
 	for x, v := range nbr {
-		d := rd[rel[x]]
+		d := rd[rel.At(x)]
 		if math.IsInf(float64(d), 1) {
 			continue
 		}
@@ -579,10 +579,10 @@ func (s *matcher) descend(i int, acc float64) {
 				continue
 			}
 		}
-		if !s.free(st.from, keyOf(from, rel[x], v), tripleCount(s.g.Dir(from, x), v == from)) {
+		if !s.free(st.from, keyOf(from, rel.At(x), v), tripleCount(s.g.Dir(from, x), v == from)) {
 			continue // the walk would come straight back over a fact
 		}
-		opts = append(opts, option{v: v, r: rel[x], cost: cost})
+		opts = append(opts, option{v: v, r: rel.At(x), cost: cost})
 	}
 	sortOptions(opts)
 	for _, o := range opts {

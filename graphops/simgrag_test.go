@@ -98,7 +98,7 @@ func storedTriples(skb *data.SKB) map[[3]uint32]int {
 	seen := map[triple]bool{}
 	out := map[[3]uint32]int{}
 	for i := range skb.Edges.Src {
-		tr := triple{skb.Edges.Src[i], skb.Edges.Rel[i], skb.Edges.Dst[i]}
+		tr := triple{skb.Edges.Src[i], skb.Edges.Rel.At(i), skb.Edges.Dst[i]}
 		if seen[tr] {
 			continue
 		}

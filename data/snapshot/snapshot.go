@@ -56,6 +56,9 @@ func (w *Writer) Add(name string, b []byte) {
 	w.data = append(w.data, b)
 }
 
+// AddUint16s adds a []uint16 section.
+func (w *Writer) AddUint16s(name string, xs []uint16) { w.Add(name, bytesOf(xs)) }
+
 // AddUint32s appends a []uint32 section.
 func (w *Writer) AddUint32s(name string, xs []uint32) { w.Add(name, bytesOf(xs)) }
 
@@ -83,7 +86,7 @@ func (w *Writer) AddStrings(name string, ss []string) {
 }
 
 // bytesOf returns the little-endian bytes of a numeric slice.
-func bytesOf[T uint32 | uint64 | float32](xs []T) []byte {
+func bytesOf[T uint16 | uint32 | uint64 | float32](xs []T) []byte {
 	if len(xs) == 0 {
 		return nil
 	}
@@ -94,6 +97,8 @@ func bytesOf[T uint32 | uint64 | float32](xs []T) []byte {
 	b := make([]byte, len(xs)*size)
 	for i, x := range xs {
 		switch v := any(x).(type) {
+		case uint16:
+			binary.LittleEndian.PutUint16(b[i*2:], v)
 		case uint32:
 			binary.LittleEndian.PutUint32(b[i*4:], v)
 		case uint64:
@@ -259,7 +264,7 @@ func (r *Reader) Bytes(name string) ([]byte, error) {
 	return b, nil
 }
 
-func view[T uint32 | uint64 | float32](r *Reader, name string) ([]T, error) {
+func view[T uint16 | uint32 | uint64 | float32](r *Reader, name string) ([]T, error) {
 	b, err := r.Bytes(name)
 	if err != nil {
 		return nil, err
@@ -279,6 +284,8 @@ func view[T uint32 | uint64 | float32](r *Reader, name string) ([]T, error) {
 	out := make([]T, n)
 	for i := range out {
 		switch any(zero).(type) {
+		case uint16:
+			out[i] = T(binary.LittleEndian.Uint16(b[i*2:]))
 		case uint32:
 			out[i] = T(binary.LittleEndian.Uint32(b[i*4:]))
 		case uint64:
@@ -288,6 +295,16 @@ func view[T uint32 | uint64 | float32](r *Reader, name string) ([]T, error) {
 		}
 	}
 	return out, nil
+}
+
+// Uint16s returns a zero-copy []uint16 view of a section.
+func (r *Reader) Uint16s(name string) ([]uint16, error) { return view[uint16](r, name) }
+
+// Has reports whether the snapshot holds a section (an optional one that
+// only some snapshots carry).
+func (r *Reader) Has(name string) bool {
+	_, ok := r.sections[name]
+	return ok
 }
 
 // Uint32s returns a zero-copy []uint32 view of a section.

@@ -304,7 +304,7 @@ func (g *gen) buildAdjacency() {
 	g.adj = make([]uint64, g.off[n])
 	fill := append([]uint64(nil), g.off[:n]...)
 	for i := range g.edges.Src {
-		s, r, d := g.edges.Src[i], uint64(g.edges.Rel[i]), g.edges.Dst[i]
+		s, r, d := g.edges.Src[i], uint64(g.edges.Rel.At(i)), g.edges.Dst[i]
 		g.adj[fill[s]] = r<<32 | uint64(d)
 		fill[s]++
 		g.adj[fill[d]] = r<<32 | uint64(s)
@@ -343,7 +343,7 @@ func (g *gen) writeText() {
 	mention := make(map[uint32][]string) // node -> sentences, keyed per field below
 	mentionField := make(map[uint32][]int)
 	for i := range g.edges.Src {
-		rs := p.rels[g.edges.Rel[i]]
+		rs := p.rels[g.edges.Rel.At(i)]
 		if rs.mention == 0 {
 			continue
 		}

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"unsafe"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
@@ -69,7 +68,7 @@ func (ws *Workspace) Save(dir string) error {
 	}
 	w.AddUint32s("skb.edges.src", skb.Edges.Src)
 	w.AddUint32s("skb.edges.dst", skb.Edges.Dst)
-	w.Add("skb.edges.rel", relBytes(skb.Edges.Rel))
+	graphops.EncodeRels(&w, "skb.edges.rel", &skb.Edges.Rel)
 	if skb.QA != nil {
 		qb, err := json.Marshal(qaJSON{Queries: skb.QA.Queries, Human: skb.QA.Human, Splits: skb.QA.Splits})
 		if err != nil {
@@ -96,13 +95,6 @@ func (ws *Workspace) Save(dir string) error {
 	}
 	ws.Dir = dir
 	return nil
-}
-
-func relBytes(xs []data.RelID) []byte {
-	if len(xs) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(&xs[0])), len(xs))
 }
 
 // ErrNoWorkspace reports a directory without a workspace snapshot.
@@ -180,15 +172,11 @@ func Load(dir string) (*Workspace, error) {
 		g.Close()
 		return nil, err
 	}
-	rb, err := r.Bytes("skb.edges.rel")
-	if err != nil {
+	if skb.Edges.Rel, err = graphops.DecodeRels(r, "skb.edges.rel", m.Edges); err != nil {
 		g.Close()
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if len(rb) > 0 {
-		skb.Edges.Rel = unsafe.Slice((*data.RelID)(unsafe.Pointer(&rb[0])), len(rb))
-	}
-	if len(skb.Edges.Src) != m.Edges || len(skb.Edges.Dst) != m.Edges || len(skb.Edges.Rel) != m.Edges {
+	if len(skb.Edges.Src) != m.Edges || len(skb.Edges.Dst) != m.Edges {
 		g.Close()
 		return nil, bad("edge count")
 	}

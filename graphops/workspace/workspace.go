@@ -249,7 +249,11 @@ func Fingerprint(skb *data.SKB) string {
 	}
 	writeUint(h, uint64(skb.Edges.Len()))
 	for i := range skb.Edges.Src {
-		writeUint(h, uint64(skb.Edges.Src[i])<<40|uint64(skb.Edges.Rel[i])<<32|uint64(skb.Edges.Dst[i]))
+		r := skb.Edges.Rel.At(i)
+		writeUint(h, uint64(skb.Edges.Src[i])<<40|uint64(r&0xff)<<32|uint64(skb.Edges.Dst[i]))
+		if r > 0xff { // ids past 255 (the old limit) add their high bits, so older fingerprints stay as they were
+			writeUint(h, uint64(r>>8))
+		}
 	}
 	if qa := skb.QA; qa != nil {
 		for _, set := range [][]data.Query{qa.Queries, qa.Human} {
