@@ -29,7 +29,7 @@ type Graph struct {
 	off    []uint64      // len n+1
 	nbr    []uint32
 	rel    data.Rels // relation per entry: 1 byte, 3 once the KB has more than 256
-	dir    []uint8 // 2 bits per entry, 4 entries per byte
+	dir    []uint8   // 2 bits per entry, 4 entries per byte
 	// typeBlocks[t] = [lo, hi) when the ids of type t are contiguous, else {1, 0}.
 	typeBlocks [][2]uint32
 	// attrs is the attribute store: the node type as an enum column with
@@ -38,7 +38,7 @@ type Graph struct {
 	// commit ids): names and fields are read from nodes.
 	attrs      *column.Collection
 	idxMu      sync.Mutex
-	indexed    []bool // per node type: its bitmap index exists (made on first use)
+	indexed    []bool      // per node type: its bitmap index exists (made on first use)
 	nodes      []data.Node // the node table the graph was built from (names, fields)
 	relsOnce   sync.Once
 	relsByPair map[[2]data.TypeID][]data.RelID
