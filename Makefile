@@ -98,7 +98,7 @@ bench-quick:
 
 ## fuzz: a short run of every fuzz target
 fuzz:
-	@for t in FuzzParseStarkQACSV FuzzParseNodeLine FuzzParseEdgeLine FuzzReadIndex FuzzParseKGQA FuzzParsePathQuestion FuzzParsePatterns FuzzParseGraspPlans FuzzDecodePickle FuzzDecodeTorch FuzzParseNPY; do \
+	@for t in FuzzParseStarkQACSV FuzzParseNodeLine FuzzParseEdgeLine FuzzReadIndex FuzzParseKGQA FuzzParsePathQuestion FuzzParseWorldCup FuzzParseTriples FuzzParsePatterns FuzzParseGraspPlans FuzzDecodePickle FuzzDecodeTorch FuzzParseNPY; do \
 		$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime 20s ./data/ || exit 1; done
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 20s ./data/snapshot/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime 20s ./checkpoints/

@@ -20,11 +20,16 @@ const (
 	// KGQAPathQuestion: IRN's question<TAB>answer(ans1/ans2/)<TAB>path,
 	// the topic entity written inline and first on the path.
 	KGQAPathQuestion = "pathquestion"
+	// KGQAWorldCup: IRN's WorldCup2014 files (WC-P1, WC-P2, WC-C):
+	// question<TAB>answer<TAB>path[*path]<TAB>ans1/ans2/<TAB>facts[<TAB>topic1/topic2],
+	// one path per topic entity, each written inline in the question.
+	KGQAWorldCup = "worldcup"
 )
 
 // DetectKGQAFormat names the format of a question file from its first
 // non-empty line: three TAB-separated columns whose third is a #-separated
-// path is PathQuestion, anything else MetaQA.
+// path is PathQuestion, five or six whose third is a path and fourth a
+// /-terminated answer list is WorldCup, anything else MetaQA.
 func DetectKGQAFormat(b []byte) string {
 	for len(b) > 0 {
 		line := b
@@ -39,6 +44,9 @@ func DetectKGQAFormat(b []byte) string {
 		cols := bytes.Split(bytes.TrimRight(line, "\r"), []byte{'\t'})
 		if len(cols) == 3 && bytes.IndexByte(cols[2], '#') >= 0 {
 			return KGQAPathQuestion
+		}
+		if (len(cols) == 5 || len(cols) == 6) && bytes.IndexByte(cols[2], '#') >= 0 && bytes.HasSuffix(bytes.TrimSpace(cols[3]), []byte{'/'}) {
+			return KGQAWorldCup
 		}
 		return KGQAMetaQA
 	}
@@ -59,8 +67,12 @@ func ReadKGQAFile(path, qtypePath string) ([]KGQuestion, string, error) {
 	if err := checkUTF8Text(path, b); err != nil {
 		return nil, "", err
 	}
-	if f := DetectKGQAFormat(b); f == KGQAPathQuestion {
+	switch f := DetectKGQAFormat(b); f {
+	case KGQAPathQuestion:
 		qs, err := ParsePathQuestion(bytes.NewReader(b), path)
+		return qs, f, err
+	case KGQAWorldCup:
+		qs, err := ParseWorldCup(bytes.NewReader(b), path)
 		return qs, f, err
 	}
 	qs, err := ReadKGQA(path, qtypePath)
@@ -76,8 +88,8 @@ func ReadKGQAFile(path, qtypePath string) ([]KGQuestion, string, error) {
 // in [brackets] as MetaQA does, so KGQA finds it the same way. The answers
 // are the parenthesised set (entity names may hold parentheses: the split
 // is at the "(" whose prefix is one of the listed answers). The path's
-// relations become Rels (and the question's plan, KGQuestion.Plan). Leading and trailing spaces of the question are
-// dropped (PQL lines start with one).
+// relations become Paths (and the question's plan, KGQuestion.Plan). Leading
+// and trailing spaces of the question are dropped (PQL lines start with one).
 func ParsePathQuestion(r io.Reader, file string) ([]KGQuestion, error) {
 	sc := newLineScanner(r, file)
 	var out []KGQuestion
@@ -112,7 +124,80 @@ func ParsePathQuestion(r io.Reader, file string) ([]KGQuestion, error) {
 		if !ok {
 			return nil, perrf(file, sc.line, "question", ErrSyntax, "the topic entity %s (the path's first element) is not a word of the question", quoteClip(topic))
 		}
-		out = append(out, KGQuestion{Line: sc.line, Text: text, Topic: topic, Topics: []string{topic}, Answers: answers, Rels: rels})
+		out = append(out, KGQuestion{Line: sc.line, Text: text, Topic: topic, Topics: []string{topic}, Answers: answers, Paths: [][]string{rels}})
+	}
+	return out, sc.Err()
+}
+
+// ParseWorldCup parses IRN's WorldCup2014 question files:
+//
+//	question<TAB>ANSWER<TAB>PATH[*PATH]<TAB>ANS1/ANS2/.../<TAB>FACTS[<TAB>TOPIC1/TOPIC2]
+//
+// Each PATH is topic#rel1#e1#...#answer[#<end>#answer] as in PathQuestion;
+// a conjunctive question (WC-C) has one path per topic entity, joined by
+// "*", and asks for the targets every path reaches. Topics are written
+// inline in the question and marked in [brackets], as MetaQA's are. The
+// answer set is the fourth column; the fifth (the facts IRN shows its
+// model) is not read; the sixth, when present, must list the paths' topics
+// in order. Relations are the KB's own names (WorldCup's KB stores each
+// "_inverse" relation as a triple of its own), each step in its stored
+// direction.
+func ParseWorldCup(r io.Reader, file string) ([]KGQuestion, error) {
+	sc := newLineScanner(r, file)
+	var out []KGQuestion
+	for {
+		b, ok := sc.Next()
+		if !ok {
+			break
+		}
+		if len(bytes.TrimSpace(b)) == 0 {
+			continue
+		}
+		cols := strings.Split(strings.TrimRight(string(b), "\r"), "\t")
+		if len(cols) != 5 && len(cols) != 6 {
+			return nil, perrf(file, sc.line, "", ErrSyntax, "want question<TAB>answer<TAB>path<TAB>answers<TAB>facts[<TAB>topics], got %d columns", len(cols))
+		}
+		text := strings.TrimSpace(cols[0])
+		if text == "" {
+			return nil, perrf(file, sc.line, "question", ErrSyntax, "empty")
+		}
+		if strings.ContainsAny(text, "[]") {
+			return nil, perrf(file, sc.line, "question", ErrSyntax, "holds a bracket, which would blur the [topic] mark")
+		}
+		list := strings.TrimSpace(cols[3])
+		if !strings.HasSuffix(list, "/") {
+			return nil, perrf(file, sc.line, "answers", ErrSyntax, "want ANS1/ANS2/.../, got %s", quoteClip(list))
+		}
+		answers := strings.Split(strings.TrimSuffix(list, "/"), "/")
+		if slices.Contains(answers, "") {
+			return nil, perrf(file, sc.line, "answers", ErrSyntax, "an empty answer in %s", quoteClip(list))
+		}
+		q := KGQuestion{Line: sc.line, Answers: answers}
+		for _, part := range strings.Split(strings.TrimSpace(cols[2]), "*") {
+			topic, rels, err := pathQuestionPath(part)
+			if err != nil {
+				return nil, perrf(file, sc.line, "path", ErrSyntax, "%v", err)
+			}
+			if slices.Contains(q.Topics, topic) {
+				return nil, perrf(file, sc.line, "path", ErrSyntax, "two paths start at %s", quoteClip(topic))
+			}
+			q.Topics = append(q.Topics, topic)
+			q.Paths = append(q.Paths, rels)
+		}
+		if len(cols) == 6 {
+			if listed := strings.Split(strings.TrimSpace(cols[5]), "/"); !slices.Equal(listed, q.Topics) {
+				return nil, perrf(file, sc.line, "topics", ErrSyntax, "lists %s, the paths start at %s", quoteClip(cols[5]), quoteClip(strings.Join(q.Topics, "/")))
+			}
+		}
+		for _, t := range q.Topics {
+			marked, ok := bracketWord(text, t)
+			if !ok {
+				return nil, perrf(file, sc.line, "question", ErrSyntax, "the topic entity %s (a path's first element) is not a word of the question", quoteClip(t))
+			}
+			text = marked
+		}
+		q.Text, q.Topic = text, q.Topics[0]
+		out = append(out, q)
 	}
 	return out, sc.Err()
 }
@@ -181,19 +266,27 @@ func bracketWord(text, word string) (string, bool) {
 	}
 }
 
-// Plan is the question's relation path as a plan over the triples SKB: from
-// the path column (PathQuestion: every step in the stored direction,
-// "->rel", as the path reads subject to object) or the question type
-// (MetaQA: undirected, the types walk relations both ways).
+// Plan is the question's relation paths as a plan over the triples SKB:
+// from the path column (PathQuestion, WorldCup: one path per topic, every
+// step in the stored direction, "->rel", as the path reads subject to
+// object; several paths meet at the target) or the question type (MetaQA:
+// undirected, the types walk relations both ways).
 func (q KGQuestion) Plan() (Plan, bool) {
-	if len(q.Rels) == 0 {
+	if len(q.Paths) == 0 {
 		return MetaQAPlan(q.QType, q.Topic)
 	}
-	path := []string{TriplesEntityType}
-	for _, r := range q.Rels {
-		path = append(path, RelStep{Rel: r, Dir: Forward}.String(), TriplesEntityType)
+	if len(q.Paths) != len(q.Topics) {
+		return Plan{}, false
 	}
-	return Plan{Metapath: [][]string{path}, Restriction: map[string][]string{TriplesEntityType: {q.Topic}}}, true
+	plan := Plan{Restriction: map[string][]string{TriplesEntityType: slices.Clone(q.Topics)}}
+	for _, rels := range q.Paths {
+		path := []string{TriplesEntityType}
+		for _, r := range rels {
+			path = append(path, RelStep{Rel: r, Dir: Forward}.String(), TriplesEntityType)
+		}
+		plan.Metapath = append(plan.Metapath, path)
+	}
+	return plan, true
 }
 
 // SplitByPosition assigns questions to train, val and test by their
@@ -337,7 +430,7 @@ func ImportKGQA(skb *SKB, specs []KGQAFileSpec, seed uint64) (*KGQAImport, error
 		}
 		if spec.Split == "" {
 			var parts map[string][]int
-			if format == KGQAPathQuestion {
+			if format == KGQAPathQuestion || format == KGQAWorldCup {
 				parts, res.Assigned = SplitRandom(ids, seed), fmt.Sprintf("train/val/test at random, 80/10/10, seed %d", seed)
 			} else {
 				parts, res.Assigned = SplitByPosition(ids), "train/val/test by position, 60/20/20"

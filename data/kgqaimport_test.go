@@ -3,6 +3,7 @@ package data
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,13 +24,13 @@ func TestParsePathQuestion(t *testing.T) {
 	}
 	want := []KGQuestion{
 		{Line: 1, Text: "which nationality is [frederica_of_mecklenburg-strelitz] 's couple ?", Topic: "frederica_of_mecklenburg-strelitz",
-			Topics: []string{"frederica_of_mecklenburg-strelitz"}, Answers: []string{"united_kingdom"}, Rels: []string{"spouse", "nationality"}},
+			Topics: []string{"frederica_of_mecklenburg-strelitz"}, Answers: []string{"united_kingdom"}, Paths: [][]string{{"spouse", "nationality"}}},
 		{Line: 3, Text: "what is the rating of [Up] 's film ?", Topic: "Up", Topics: []string{"Up"},
-			Answers: []string{"G", "PG_(USA)"}, Rels: []string{"__film__film", "__film__rating"}},
+			Answers: []string{"G", "PG_(USA)"}, Paths: [][]string{{"__film__film", "__film__rating"}}},
 		// The topic is marked where it stands as a whole word, not inside
 		// shah_shuja_x.
 		{Line: 4, Text: "who is the child of shah_shuja_x 's parent [shah_shuja] ?", Topic: "shah_shuja", Topics: []string{"shah_shuja"},
-			Answers: []string{"shah_shuja", "dara"}, Rels: []string{"parents", "children"}},
+			Answers: []string{"shah_shuja", "dara"}, Paths: [][]string{{"parents", "children"}}},
 	}
 	if d := cmp.Diff(want, qs); d != "" {
 		t.Errorf("questions (-want +got):\n%s", d)
@@ -64,13 +65,93 @@ func TestParsePathQuestion(t *testing.T) {
 	}
 }
 
+// TestParseWorldCup reads lines written in the WorldCup2014 files' layout
+// (one-path and conjunctive questions) and checks every field, the plan of
+// each, and that malformed lines name their file, line and field.
+func TestParseWorldCup(t *testing.T) {
+	in := "which club does Ann_LEE play for ?\tClub_X\tAnn_LEE#plays_in_club#Club_X\tClub_X/\tAnn_LEE#plays_in_club#Club_X///Ann_LEE#is_aged#23\n" +
+		"name a player who plays at Forward from Spain ?\tAnn_LEE\tForward#plays_position_inverse#Ann_LEE#<end>#Ann_LEE*Spain#plays_for_country_inverse#Ann_LEE#<end>#Ann_LEE" +
+		"\tAnn_LEE/Bo_KIM/\tAnn_LEE#plays_position#Forward\tForward/Spain\r\n"
+	qs, err := ParseWorldCup(strings.NewReader(in), "WC.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []KGQuestion{
+		{Line: 1, Text: "which club does [Ann_LEE] play for ?", Topic: "Ann_LEE", Topics: []string{"Ann_LEE"},
+			Answers: []string{"Club_X"}, Paths: [][]string{{"plays_in_club"}}},
+		{Line: 2, Text: "name a player who plays at [Forward] from [Spain] ?", Topic: "Forward", Topics: []string{"Forward", "Spain"},
+			Answers: []string{"Ann_LEE", "Bo_KIM"}, Paths: [][]string{{"plays_position_inverse"}, {"plays_for_country_inverse"}}},
+	}
+	if d := cmp.Diff(want, qs); d != "" {
+		t.Fatalf("questions (-want +got):\n%s", d)
+	}
+	p, ok := qs[1].Plan()
+	wantPlan := Plan{Metapath: [][]string{{"entity", "->plays_position_inverse", "entity"}, {"entity", "->plays_for_country_inverse", "entity"}},
+		Restriction: map[string][]string{"entity": {"Forward", "Spain"}}}
+	if !ok || !cmp.Equal(p, wantPlan) {
+		t.Errorf("conjunctive plan %+v", p)
+	}
+	for _, c := range []struct{ line, field string }{
+		{"q a\tb\ta#r#b\tb/", ""},
+		{"q a\tb\ta#r#b\tb/\tf\ta\textra", ""},
+		{" \tb\ta#r#b\tb/\tf", "question"},
+		{"q [a]\tb\ta#r#b\tb/\tf", "question"},
+		{"q a\tb\ta#r#b\tb\tf", "answers"},
+		{"q a\tb\ta#r#b\tb//\tf", "answers"},
+		{"q a\tb\ta#r\tb/\tf", "path"},
+		{"q a\tb\ta#r#b*\tb/\tf", "path"},
+		{"q a\tb\ta#r#b*a#s#b\tb/\tf", "path"},
+		{"q a c\tb\ta#r#b*c#s#b\tb/\tf\tc/a", "topics"},
+		{"q a\tb\ta#r#b*c#s#b\tb/\tf", "question"},
+	} {
+		_, err := ParseWorldCup(strings.NewReader("q a\tb\ta#r#b\tb/\tf\n"+c.line+"\n"), "WC.txt")
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.File != "WC.txt" || pe.Line != 2 || pe.Field != c.field || !errors.Is(err, ErrSyntax) {
+			t.Errorf("%q: error %v, want WC.txt:2 field %q", c.line, err, c.field)
+		}
+	}
+}
+
+func FuzzParseWorldCup(f *testing.F) {
+	f.Add([]byte("which club does A play for ?\tC\tA#r#C\tC/\tA#r#C\n"))
+	f.Add([]byte("who is at F from S ?\tA\tF#p#A#<end>#A*S#q#A#<end>#A\tA/B/\tA#p#F\tF/S\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		qs, err := ParseWorldCup(bytes.NewReader(b), "wc.txt")
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.File != "wc.txt" {
+				t.Fatalf("error %v is not a located ParseError", err)
+			}
+			return
+		}
+		for _, q := range qs {
+			topics, ok := BracketedTopics(q.Text)
+			if !ok || len(q.Topics) == 0 || len(q.Paths) != len(q.Topics) || len(q.Answers) == 0 || q.Topic != q.Topics[0] {
+				t.Fatalf("bad question accepted: %+v (topics %v)", q, topics)
+			}
+			p, ok := q.Plan()
+			if !ok || len(p.Metapath) != len(q.Paths) {
+				t.Fatalf("plan of %+v: %+v", q, p)
+			}
+			for i, rels := range q.Paths {
+				if len(rels) == 0 || len(p.Metapath[i]) != 2*len(rels)+1 {
+					t.Fatalf("plan of %+v: %+v", q, p)
+				}
+			}
+		}
+	})
+}
+
 func TestDetectKGQAFormat(t *testing.T) {
 	for in, want := range map[string]string{
 		"who directed [Heat]\tMichael Mann\n": KGQAMetaQA,
 		"\n\nq a\tA(A/)\ta#r#A\n":             KGQAPathQuestion,
 		"q a\tA(A/)\tno path here\n":          KGQAMetaQA,
 		"":                                    KGQAMetaQA,
-		" what is x 's y ?\tY(Y/)\tx#r#Y\nwho [a]\tb\n": KGQAPathQuestion,
+		" what is x 's y ?\tY(Y/)\tx#r#Y\nwho [a]\tb\n":    KGQAPathQuestion,
+		"where is x ?\tY\tx#r#Y\tY/\tx#r#Y\n":              KGQAWorldCup,
+		"who is x and z ?\tY\tx#r#Y*z#s#Y\tY/W/\tf\tx/z\n": KGQAWorldCup,
+		"where is x ?\tY\tx#r#Y\tY\tx#r#Y\n":               KGQAMetaQA,
 	} {
 		if got := DetectKGQAFormat([]byte(in)); got != want {
 			t.Errorf("DetectKGQAFormat(%q) = %s, want %s", in, got, want)
@@ -229,11 +310,87 @@ func FuzzParsePathQuestion(f *testing.F) {
 		}
 		for _, q := range qs {
 			topics, ok := BracketedTopics(q.Text)
-			if !ok || len(topics) != 1 || topics[0] != q.Topic || len(q.Answers) == 0 || len(q.Rels) == 0 {
+			if !ok || len(topics) != 1 || topics[0] != q.Topic || len(q.Answers) == 0 || len(q.Paths) != 1 || len(q.Paths[0]) == 0 {
 				t.Fatalf("bad question accepted: %+v", q)
 			}
-			if p, ok := q.Plan(); !ok || len(p.Metapath[0]) != 2*len(q.Rels)+1 {
+			if p, ok := q.Plan(); !ok || len(p.Metapath[0]) != 2*len(q.Paths[0])+1 {
 				t.Fatalf("plan of %+v: %+v", q, p)
+			}
+		}
+	})
+}
+
+// TestTriplesManyRelationTypes reads a generated KB with 100,000 relation
+// types (ids past one and two bytes) and checks every triple's relation
+// against its line; past the limit (lowered here to 300) the reader names
+// the file, the line and the limit.
+func TestTriplesManyRelationTypes(t *testing.T) {
+	const nrel, ntrip = 100_000, 150_000
+	var b strings.Builder
+	for i := range ntrip {
+		fmt.Fprintf(&b, "e%d\tr%d\te%d\n", i%7000, i%nrel, (i*7+3)%7000)
+	}
+	skb, err := ParseTriples(strings.NewReader(b.String()), "big.tsv", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(skb.Schema.RelationTypes) != nrel || skb.Edges.Len() != ntrip || len(skb.Nodes) != 7000 || skb.Edges.Rel.Hi == nil {
+		t.Fatalf("%d relation types, %d triples, %d entities, wide %v", len(skb.Schema.RelationTypes), skb.Edges.Len(), len(skb.Nodes), skb.Edges.Rel.Hi != nil)
+	}
+	for i := range ntrip {
+		if got, want := skb.Schema.RelationTypes[skb.Edges.Rel.At(i)], fmt.Sprintf("r%d", i%nrel); got != want {
+			t.Fatalf("triple %d: relation %s, want %s", i, got, want)
+		}
+	}
+	if err := skb.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if c := skb.RelationCounts(); c[99_999] != 1 || c[0] != 2 || c[65_536] != 1 {
+		t.Errorf("relation counts %d %d %d", c[0], c[65_536], c[99_999])
+	}
+
+	defer func(old int) { relationTypeLimit = old }(relationTypeLimit)
+	relationTypeLimit = 300
+	_, err = ParseTriples(strings.NewReader(b.String()), "big.tsv", 0)
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.File != "big.tsv" || pe.Line != 301 || pe.Field != "relation" || !errors.Is(err, ErrSchema) ||
+		!strings.Contains(err.Error(), "limit of 300") {
+		t.Errorf("301st relation type: %v, want big.tsv:301 past the limit of 300", err)
+	}
+}
+
+// FuzzParseTriples reads arbitrary triples after a prefix of k distinct
+// relation types (so ids cross 255 and 65,535): it either fails with a
+// located error or returns a valid SKB whose every relation id names a
+// relation type.
+func FuzzParseTriples(f *testing.F) {
+	f.Add([]byte("a\tr\tb\nb\ts\tc\n"), uint32(0))
+	f.Add([]byte("a|r|b\n"), uint32(300))
+	f.Add([]byte("x\tq\ty\n\n y \t q \t z\n"), uint32(70_000))
+	f.Fuzz(func(t *testing.T, in []byte, k uint32) {
+		k %= 70_001
+		var b bytes.Buffer
+		for i := range k {
+			fmt.Fprintf(&b, "p\tpre%d\tq\n", i)
+		}
+		b.Write(in)
+		skb, err := ParseTriples(&b, "kb.tsv", '\t')
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.File != "kb.tsv" {
+				t.Fatalf("error %v is not a located ParseError", err)
+			}
+			return
+		}
+		if err := skb.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		if nr := len(skb.Schema.RelationTypes); nr < int(k) || (nr > 256) != (skb.Edges.Rel.Hi != nil) {
+			t.Fatalf("%d relation types after a prefix of %d, wide %v", len(skb.Schema.RelationTypes), k, skb.Edges.Rel.Hi != nil)
+		}
+		for i := range int(min(k, uint32(skb.Edges.Len()))) {
+			if got := skb.Schema.RelationTypes[skb.Edges.Rel.At(i)]; got != fmt.Sprintf("pre%d", i) {
+				t.Fatalf("triple %d: relation %s", i, got)
 			}
 		}
 	})

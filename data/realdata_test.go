@@ -240,7 +240,7 @@ func TestRealPathQuestion(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := KGQuestion{Line: 1, Text: "which nationality is [frederica_of_mecklenburg-strelitz] 's couple ?", Topic: "frederica_of_mecklenburg-strelitz",
-		Topics: []string{"frederica_of_mecklenburg-strelitz"}, Answers: []string{"united_kingdom"}, Rels: []string{"spouse", "nationality"}}
+		Topics: []string{"frederica_of_mecklenburg-strelitz"}, Answers: []string{"united_kingdom"}, Paths: [][]string{{"spouse", "nationality"}}}
 	if d := cmp.Diff(want, qs[0]); d != "" {
 		t.Errorf("first PQ-2H question (-want +got):\n%s", d)
 	}

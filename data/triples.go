@@ -11,6 +11,9 @@ import (
 // TriplesEntityType is the single node type of an SKB read from triples.
 const TriplesEntityType = "entity"
 
+// relationTypeLimit is MaxRelationTypes; tests lower it to reach the limit.
+var relationTypeLimit = MaxRelationTypes
+
 // ReadTriples reads a knowledge base of head|relation|tail lines (MetaQA's
 // kb.txt). Entities become nodes in order of first appearance, relations
 // become relation types in order of first appearance, duplicate triples are
@@ -78,8 +81,8 @@ func ParseTriples(r io.Reader, file string, sep byte) (*SKB, error) {
 		}
 		rid, ok := relID[rel]
 		if !ok {
-			if len(relID) >= MaxRelationTypes {
-				return nil, perrf(file, sc.line, "relation", ErrSchema, "more than %d relation types (strata's limit)", MaxRelationTypes)
+			if len(relID) >= relationTypeLimit {
+				return nil, perrf(file, sc.line, "relation", ErrSchema, "%s would be relation type %d, past strata's limit of %d", quoteClip(rel), len(relID)+1, relationTypeLimit)
 			}
 			rid = RelID(len(relID))
 			relID[rel] = rid
@@ -102,12 +105,12 @@ func ParseTriples(r io.Reader, file string, sep byte) (*SKB, error) {
 // marked in brackets in the text (several entities: several brackets).
 type KGQuestion struct {
 	Line    int
-	Text    string   // the question, brackets kept
-	Topic   string   // the first bracketed entity
-	Topics  []string // every bracketed entity, in order of mention
-	Answers []string // answer entity names
-	QType   string   // from the aligned qtype file, if given
-	Rels    []string // the relation path, when the file gives it (PathQuestion)
+	Text    string     // the question, brackets kept
+	Topic   string     // the first bracketed entity
+	Topics  []string   // every bracketed entity, in order of mention
+	Answers []string   // answer entity names
+	QType   string     // from the aligned qtype file, if given
+	Paths   [][]string // each topic's relation path, aligned with Topics, when the file gives them (PathQuestion, WorldCup)
 }
 
 // ReadKGQA reads question<TAB>ans1|ans2 lines and, when qtypePath is not

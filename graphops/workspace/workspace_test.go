@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -260,5 +261,72 @@ func TestPlanRecords(t *testing.T) {
 	}
 	if recs[1].Query != "" || recs[1].AnswerIDs != nil || recs[1].Plan.Metapath[0][0] != "doc" {
 		t.Errorf("record 7 (no such query): %+v", recs[1])
+	}
+}
+
+// TestWideIDsRoundTrip saves and loads a KB with 70,000 relation types and
+// 300 node types: every edge keeps its relation, the graph its entries,
+// and the fingerprint survives the round trip. A KB within one-byte ids
+// keeps the fingerprint it had before wide ids (the value strata printed
+// for this generated SKB then), so models made for it stay valid.
+func TestWideIDsRoundTrip(t *testing.T) {
+	res, err := synth.Generate(synth.Config{Preset: "mag", Nodes: 1500, Queries: 50, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fp := Fingerprint(res.SKB); fp != "sha256:2c9cf9c22599bfc9675fe301f897b5444c4673e0509777a82479be8fb882a798" {
+		t.Errorf("fingerprint of a one-byte-id SKB changed: %s", fp)
+	}
+
+	var b strings.Builder
+	for i := range 90_000 {
+		fmt.Fprintf(&b, "e%d\tr%d\te%d\n", i%3000, (i*7)%70_000, (i*13+5)%3000)
+	}
+	skb, err := data.ParseTriples(strings.NewReader(b.String()), "wide.tsv", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 300 {
+		skb.Schema.NodeTypes = append(skb.Schema.NodeTypes, fmt.Sprintf("kind%d", i))
+	}
+	for i := range skb.Nodes {
+		skb.Nodes[i].Type = data.TypeID(i % 301)
+	}
+	ws, err := Build(context.Background(), skb, nil, Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	dir := t.TempDir()
+	if err := ws.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer got.Close()
+	if !slices.Equal(got.SKB.Edges.Rel.IDs(), skb.Edges.Rel.IDs()) || got.SKB.Edges.Rel.Hi == nil {
+		t.Fatal("edge relations differ after load")
+	}
+	for i := range skb.Nodes {
+		if got.SKB.Nodes[i].Type != skb.Nodes[i].Type {
+			t.Fatalf("node %d: type %d, want %d", i, got.SKB.Nodes[i].Type, skb.Nodes[i].Type)
+		}
+	}
+	if got.Fingerprint != ws.Fingerprint || Fingerprint(got.SKB) != ws.Fingerprint {
+		t.Errorf("fingerprint %s / %s, want %s", got.Fingerprint, Fingerprint(got.SKB), ws.Fingerprint)
+	}
+	for v := uint32(0); v < 3000; v += 7 {
+		a1, r1 := ws.Graph.Neighbors(v)
+		a2, r2 := got.Graph.Neighbors(v)
+		if !slices.Equal(a1, a2) || !slices.Equal(r1.IDs(), r2.IDs()) {
+			t.Fatalf("node %d differs", v)
+		}
+	}
+	// Edge 12,345's relation is r(12,345·7 mod 70,000) = r16415.
+	r, _ := got.SKB.Schema.RelationID("r16415")
+	if got.SKB.Schema.RelationTypes[got.SKB.Edges.Rel.At(12_345)] != "r16415" || got.SKB.Edges.Rel.At(12_345) != r || r < 256 {
+		t.Errorf("edge 12,345: relation id %d (%s)", got.SKB.Edges.Rel.At(12_345), got.SKB.Schema.RelationTypes[got.SKB.Edges.Rel.At(12_345)])
 	}
 }
