@@ -2,7 +2,9 @@ package data
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -408,5 +410,43 @@ func TestSKBDirNameField(t *testing.T) {
 	// Without "name" in the schema, Field("name") is the name too.
 	if got := tinySKB().Field(2, "name"); got != "Acme" {
 		t.Errorf("tiny Field(2, name) = %q", got)
+	}
+}
+
+// TestSchemaTypeLimits: a schema.json with 65,535 node types and 70,000
+// relation types reads; one more node type than strata's limit is refused
+// naming the file and the limit.
+func TestSchemaTypeLimits(t *testing.T) {
+	dir := t.TempDir()
+	write := func(nt, nr int) string {
+		s := Schema{Format: FormatSKBDir, Name: "wide"}
+		for i := range nt {
+			s.NodeTypes = append(s.NodeTypes, fmt.Sprintf("t%d", i))
+		}
+		for i := range nr {
+			s.RelationTypes = append(s.RelationTypes, fmt.Sprintf("r%d", i))
+		}
+		b, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, fmt.Sprintf("schema-%d.json", nt))
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	s, err := ReadSchema(write(MaxNodeTypes, 70_000))
+	if err != nil || len(s.NodeTypes) != 65_535 || len(s.RelationTypes) != 70_000 {
+		t.Fatalf("%d node types, %d relation types: %v", len(s.NodeTypes), len(s.RelationTypes), err)
+	}
+	if id, ok := s.NodeTypeID("t65534"); !ok || id != 65_534 {
+		t.Errorf("t65534 has id %d", id)
+	}
+	p := write(MaxNodeTypes+1, 1)
+	_, err = ReadSchema(p)
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.File != p || !errors.Is(err, ErrSchema) || !strings.Contains(err.Error(), "at most 65535 node types") {
+		t.Errorf("65,536 node types: %v", err)
 	}
 }

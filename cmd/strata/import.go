@@ -55,16 +55,24 @@ Formats:
              PathQuestion  question<TAB>answer(ans1/ans2/)<TAB>topic#rel#...#answer
                            (IRN's PQ/PQL files; the topic, the path's first
                            element, is written inline and gets marked [topic])
+             WorldCup      question<TAB>answer<TAB>path[*path]<TAB>ans1/ans2/<TAB>facts[<TAB>topics]
+                           (IRN's WC-P1, WC-P2, WC-C: one path per topic, each
+                           topic marked [topic]; a conjunctive WC-C question's
+                           two paths meet at the answers)
            FILE:SPLIT puts the file's questions in SPLIT only. A FILE without a
            split gets a split of its own (<dir>-<name>) and is also spread over
-           train/val/test: MetaQA by position (60/20/20), PathQuestion at
-           random (80/10/10 as IRN, seeded by --seed). The question types'
+           train/val/test: MetaQA by position (60/20/20), PathQuestion and
+           WorldCup at random (80/10/10 as IRN, seeded by --seed). Node types
+           (up to 65,535) and relation types (up to 16,777,216) are only
+           bounded by those limits: Freebase-derived KBs such as PQL's (363
+           relations) import. The question types'
            and paths' relation paths are imported as plans, and the test
            questions those plans answer fully form the split test-reachable.`,
 		Example: `  strata import --format skbdir --in mag-skb --out mag-ws
   strata import --format stark --in prime/processed --qa stark/data/prime --dataset prime --out prime-ws
   strata import --format triples --in MetaQA --out metaqa-ws
-  strata import --format triples --in PathQuestion/2H-kb.txt --kgqa PathQuestion/PQ-2H.txt --out pq2-ws`,
+  strata import --format triples --in PathQuestion/2H-kb.txt --kgqa PathQuestion/PQ-2H.txt --out pq2-ws
+  strata import --format triples --in WC2014/WC2014.txt --kgqa WC2014/WC-P1.txt --kgqa WC2014/WC-C.txt --out wc-ws`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.In == "" || o.Out == "" {
@@ -81,7 +89,7 @@ Formats:
 	f.StringVar(&o.Plans, "plans", "", "plans file (strata JSONL: q_id, plan.Metapath, plan.Restriction)")
 	f.StringVar(&o.Dataset, "dataset", "", "stark: amazon, mag or prime (default: guessed from node types)")
 	f.StringSliceVar(&o.KGQA, "kgqa", nil, "triples: question file FILE[:SPLIT] (repeatable; with SPLIT, its questions go to that split only)")
-	f.Uint64Var(&o.Seed, "seed", 1, "triples: seed of the random train/val/test split of PathQuestion files given without a split")
+	f.Uint64Var(&o.Seed, "seed", 1, "triples: seed of the random train/val/test split of PathQuestion and WorldCup files given without a split")
 	f.Float64Var(&o.K1, "k1", 1.5, "BM25 k1")
 	f.Float64Var(&o.B, "b", 0.75, "BM25 b")
 	f.BoolVar(&o.Force, "force", false, "replace an existing workspace")
