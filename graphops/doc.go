@@ -6,14 +6,16 @@
 // expansion and similarity graph, and SimGRAG's top-k subgraph search.
 //
 // Layout. Node types live in a kelindar/column collection whose row index
-// is the node id (an enum column with one bitmap index per type); names and
-// text fields are read from the SKB's node table, so text of any length
-// imports. Adjacency is CSR over
+// is the node id (an enum column with a bitmap index per type, made when
+// the type is first queried); names and text fields are read from the
+// SKB's node table, so text of any length imports. Adjacency is CSR over
 // the undirected union of the stored edges: for node v the entries
-// [Off[v], Off[v+1]) hold (neighbour id uint32, relation id uint8) sorted by
-// (relation, neighbour), plus two direction bits per entry (packed) that
-// keep the stored direction: an entry may have been stored v→u, u→v or both.
-// That is 5.25 bytes per directed entry plus 8 bytes per node of offsets.
+// [Off[v], Off[v+1]) hold (neighbour id uint32, relation id: one byte, or
+// three once the KB has more than 256 relation types, see data.Rels)
+// sorted by (relation, neighbour), plus two direction bits per entry
+// (packed) that keep the stored direction: an entry may have been stored
+// v→u, u→v or both. That is 5.25 bytes per directed entry (7.25 with wide
+// relation ids) plus 8 bytes per node of offsets.
 //
 // Graphs are built once and then read-only; every method is safe for
 // concurrent use.
