@@ -45,6 +45,7 @@ func ExecutePlan(g *Graph, names *NameIndex, plan data.Plan) (PlanResult, error)
 	}
 	s := g.Schema()
 	used := map[string]int{} // restriction entries consumed per anchor type
+	started := false         // a path with structure was walked (its reach may be empty)
 	for pi, path := range plan.Metapath {
 		types, hops, err := CompilePath(s, pi, path)
 		if err != nil {
@@ -64,8 +65,8 @@ func ExecutePlan(g *Graph, names *NameIndex, plan data.Plan) (PlanResult, error)
 			return res, err
 		}
 		frontier = g.Walk(frontier, hops)
-		if res.Reach == nil {
-			res.Reach = frontier
+		if !started {
+			res.Reach, started = frontier, true
 		} else {
 			res.Reach = data.IntersectSorted(res.Reach, frontier)
 		}

@@ -40,6 +40,21 @@ func TestExecutePlan(t *testing.T) {
 	if !cmp.Equal(got, []uint32{0, 1}) {
 		t.Errorf("cited by Ann's papers: %v", got)
 	}
+	// A path that reaches nothing empties the intersection, whichever
+	// position it has (no stored edge runs paper -writes-> author, so
+	// "<-writes" from Ann reaches nothing; Bob's papers are P1).
+	for _, mp := range [][][]string{
+		{{"author", "<-writes", "paper"}, {"author", "->writes", "paper"}},
+		{{"author", "->writes", "paper"}, {"author", "<-writes", "paper"}},
+	} {
+		names := map[string][]string{"author": {"Ann", "Bob"}}
+		if mp[0][1] == "->writes" {
+			names["author"] = []string{"Bob", "Ann"}
+		}
+		if got, err := run(data.Plan{Metapath: mp, Restriction: names}); err != nil || len(got) != 0 {
+			t.Errorf("%v: %v %v, want nothing", mp, got, err)
+		}
+	}
 	for _, bad := range []data.Plan{
 		{},
 		{Metapath: [][]string{{"author", "writes"}}},
