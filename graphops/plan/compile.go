@@ -1,0 +1,85 @@
+package plan
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/graphops"
+)
+
+// Compile turns a plan in MoR's shape (data.Plan: metapaths, textual
+// restrictions keyed by node type, strata's linked anchors) into the
+// algebra: each path is its anchor followed by one Hop per relation token,
+// the paths meet at the target (Intersect), and the target's restriction
+// ranks the result (Restrict). A path's anchor is its linked anchor when
+// the plan carries anchors, else the next restriction of its first type
+// (MoR's convention, data.Plan.PathAnchorText). A path of one element (the
+// target type alone) constrains nothing; a plan made only of such paths
+// compiles to nil with no error, as graphops.ExecutePlan reaches no
+// structural set for it. Unknown types and relations fail with
+// graphops.ErrInvalidPlan, naming the path.
+func Compile(s *data.Schema, p data.Plan) (Expr, error) {
+	if len(p.Metapath) == 0 {
+		return nil, fmt.Errorf("%w: no metapath", graphops.ErrInvalidPlan)
+	}
+	used := map[string]int{}
+	var paths []Expr
+	var target data.TypeID
+	for pi, path := range p.Metapath {
+		types, hops, err := graphops.CompilePath(s, pi, path)
+		if err != nil {
+			return nil, err
+		}
+		t := types[len(types)-1]
+		if pi == 0 {
+			target = t
+		} else if t != target {
+			return nil, fmt.Errorf("%w: paths end at different types", graphops.ErrInvalidPlan)
+		}
+		if len(types) == 1 {
+			continue
+		}
+		a := &Anchor{Type: types[0]}
+		if len(p.Anchors) > 0 {
+			if pi >= len(p.Anchors) {
+				return nil, fmt.Errorf("%w: path %d has no anchor", graphops.ErrInvalidPlan, pi)
+			}
+			a.Text, a.Nodes = p.Anchors[pi].Text, p.Anchors[pi].Nodes
+			if a.Nodes == nil {
+				a.Nodes = []uint32{}
+			}
+		} else {
+			name, ok := p.PathAnchorText(pi, used)
+			if !ok {
+				return nil, fmt.Errorf("%w: path %d: no anchor named for type %q", graphops.ErrInvalidPlan, pi, path[0])
+			}
+			a.Text = name
+		}
+		var e Expr = a
+		for _, h := range hops {
+			hop := &Hop{From: e, To: h.To}
+			if h.Rels != nil {
+				hop.Steps = make([]Step, len(h.Rels))
+				for i, r := range h.Rels {
+					hop.Steps[i] = Step{Rel: r, Dir: h.Dirs[i]}
+				}
+			}
+			e = hop
+		}
+		paths = append(paths, e)
+	}
+	var root Expr
+	switch len(paths) {
+	case 0:
+		return nil, nil
+	case 1:
+		root = paths[0]
+	default:
+		root = &Intersect{Args: paths}
+	}
+	if r := strings.TrimSpace(strings.Join(p.TargetRestriction(), " ")); r != "" {
+		root = &Restrict{Of: root, Text: r}
+	}
+	return root, nil
+}

@@ -1,0 +1,387 @@
+package plan
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/graphops"
+)
+
+// Set is the value of an expression: nodes in ascending id order, each
+// with its support and text score.
+type Set struct {
+	Nodes   []uint32
+	Support []float32
+	Text    []float32
+}
+
+// Len returns the number of nodes.
+func (s *Set) Len() int { return len(s.Nodes) }
+
+// Ranked returns the nodes by support, then text score (both descending),
+// then id.
+func (s *Set) Ranked() []uint32 {
+	idx := make([]int, len(s.Nodes))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		return cmp.Or(cmp.Compare(s.Support[b], s.Support[a]), cmp.Compare(s.Text[b], s.Text[a]))
+	})
+	out := make([]uint32, len(idx))
+	for i, j := range idx {
+		out[i] = s.Nodes[j]
+	}
+	return out
+}
+
+// TextScorer scores a text against the documents of nodes: one score per
+// node, 0 for no match.
+type TextScorer interface {
+	ScoreText(text string, nodes []uint32) []float32
+}
+
+// Env is what an expression executes against. Names resolves anchors
+// without linked nodes; Text (optional) scores restrictions, which score 0
+// without it.
+type Env struct {
+	Graph *graphops.Graph
+	Names *graphops.NameIndex
+	Text  TextScorer
+}
+
+// Exec evaluates e. A plan that names an anchor the graph lacks, or
+// relations and types outside its schema, fails with
+// graphops.ErrInvalidPlan.
+func Exec(env Env, e Expr) (Set, error) {
+	x := &executor{Env: env}
+	return e.eval(x)
+}
+
+type executor struct {
+	Env
+	buf []uint32
+}
+
+func (x *executor) schema() *data.Schema { return x.Graph.Schema() }
+
+func (x *executor) checkType(t data.TypeID) error {
+	if t != AnyType && int(t) >= len(x.schema().NodeTypes) {
+		return fmt.Errorf("%w: node type id %d", graphops.ErrInvalidPlan, t)
+	}
+	return nil
+}
+
+func (x *executor) checkSteps(steps []Step) error {
+	for _, st := range steps {
+		if int(st.Rel) >= len(x.schema().RelationTypes) {
+			return fmt.Errorf("%w: relation id %d", graphops.ErrInvalidPlan, st.Rel)
+		}
+	}
+	return nil
+}
+
+// unit is a set of nodes with support 1 and text score 0.
+func unit(nodes []uint32) Set {
+	s := Set{Nodes: nodes, Support: make([]float32, len(nodes)), Text: make([]float32, len(nodes))}
+	for i := range s.Support {
+		s.Support[i] = 1
+	}
+	return s
+}
+
+func (a *Anchor) eval(x *executor) (Set, error) {
+	if err := x.checkType(a.Type); err != nil {
+		return Set{}, err
+	}
+	g := x.Graph
+	var out []uint32
+	if a.Nodes != nil {
+		for _, v := range a.Nodes {
+			if int(v) >= g.NumNodes() {
+				return Set{}, fmt.Errorf("%w: anchor %q: node %d out of range", graphops.ErrInvalidPlan, a.Text, v)
+			}
+			if a.Type == AnyType || g.Type(v) == a.Type {
+				out = append(out, v)
+			}
+		}
+		if len(out) == 0 {
+			return Set{}, fmt.Errorf("%w: anchor %q: no linked node of type %s", graphops.ErrInvalidPlan, a.Text, typeName(x.schema(), a.Type))
+		}
+	} else {
+		if x.Names == nil {
+			return Set{}, fmt.Errorf("%w: anchor %q is neither linked nor resolvable by name", graphops.ErrInvalidPlan, a.Text)
+		}
+		if a.Type == AnyType {
+			for t := range x.schema().NodeTypes {
+				out = append(out, x.Names.Lookup(data.TypeID(t), a.Text)...)
+			}
+		} else {
+			out = slices.Clone(x.Names.Lookup(a.Type, a.Text))
+		}
+		if len(out) == 0 {
+			return Set{}, fmt.Errorf("%w: no %s named %q", graphops.ErrInvalidPlan, typeName(x.schema(), a.Type), a.Text)
+		}
+	}
+	slices.Sort(out)
+	return unit(slices.Compact(out)), nil
+}
+
+// graphHop is the graph's compiled form of one step set.
+func graphHop(steps []Step, to data.TypeID) graphops.Hop {
+	h := graphops.Hop{To: to}
+	for _, st := range steps {
+		h.Rels = append(h.Rels, st.Rel)
+		h.Dirs = append(h.Dirs, st.Dir)
+	}
+	return h
+}
+
+func (h *Hop) eval(x *executor) (Set, error) {
+	if err := x.checkType(h.To); err != nil {
+		return Set{}, err
+	}
+	if err := x.checkSteps(h.Steps); err != nil {
+		return Set{}, err
+	}
+	from, err := h.From.eval(x)
+	if err != nil {
+		return Set{}, err
+	}
+	gh := graphHop(h.Steps, h.To)
+	best := map[uint32]int{} // reached node -> index in out
+	var out Set
+	for i, v := range from.Nodes {
+		x.buf = x.Graph.Step(x.buf[:0], v, gh)
+		for _, u := range x.buf {
+			j, ok := best[u]
+			if !ok {
+				best[u] = len(out.Nodes)
+				out.Nodes = append(out.Nodes, u)
+				out.Support = append(out.Support, from.Support[i])
+				out.Text = append(out.Text, from.Text[i])
+				continue
+			}
+			if from.Support[i] > out.Support[j] || (from.Support[i] == out.Support[j] && from.Text[i] > out.Text[j]) {
+				out.Support[j], out.Text[j] = from.Support[i], from.Text[i]
+			}
+		}
+	}
+	return sortSet(out), nil
+}
+
+// sortSet orders a set's nodes (distinct) ascending, keeping each node's
+// scores.
+func sortSet(s Set) Set {
+	idx := make([]int, len(s.Nodes))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(s.Nodes[a], s.Nodes[b]) })
+	out := Set{Nodes: make([]uint32, len(idx)), Support: make([]float32, len(idx)), Text: make([]float32, len(idx))}
+	for i, j := range idx {
+		out.Nodes[i], out.Support[i], out.Text[i] = s.Nodes[j], s.Support[j], s.Text[j]
+	}
+	return out
+}
+
+func (in *Intersect) eval(x *executor) (Set, error) {
+	if len(in.Args) == 0 {
+		return Set{}, fmt.Errorf("%w: an intersection of nothing", graphops.ErrInvalidPlan)
+	}
+	acc, err := in.Args[0].eval(x)
+	if err != nil {
+		return Set{}, err
+	}
+	for _, a := range in.Args[1:] {
+		s, err := a.eval(x)
+		if err != nil {
+			return Set{}, err
+		}
+		var out Set
+		for i, j := 0, 0; i < len(acc.Nodes) && j < len(s.Nodes); {
+			switch {
+			case acc.Nodes[i] < s.Nodes[j]:
+				i++
+			case acc.Nodes[i] > s.Nodes[j]:
+				j++
+			default:
+				out.Nodes = append(out.Nodes, acc.Nodes[i])
+				out.Support = append(out.Support, acc.Support[i]+s.Support[j])
+				out.Text = append(out.Text, acc.Text[i]+s.Text[j])
+				i++
+				j++
+			}
+		}
+		acc = out
+	}
+	return acc, nil
+}
+
+func (u *Union) eval(x *executor) (Set, error) {
+	if len(u.Args) == 0 {
+		return Set{}, fmt.Errorf("%w: a union of nothing", graphops.ErrInvalidPlan)
+	}
+	var acc Set
+	for _, a := range u.Args {
+		s, err := a.eval(x)
+		if err != nil {
+			return Set{}, err
+		}
+		var out Set
+		i, j := 0, 0
+		for i < len(acc.Nodes) || j < len(s.Nodes) {
+			switch {
+			case j == len(s.Nodes) || (i < len(acc.Nodes) && acc.Nodes[i] < s.Nodes[j]):
+				out.Nodes = append(out.Nodes, acc.Nodes[i])
+				out.Support = append(out.Support, acc.Support[i])
+				out.Text = append(out.Text, acc.Text[i])
+				i++
+			case i == len(acc.Nodes) || acc.Nodes[i] > s.Nodes[j]:
+				out.Nodes = append(out.Nodes, s.Nodes[j])
+				out.Support = append(out.Support, s.Support[j])
+				out.Text = append(out.Text, s.Text[j])
+				j++
+			default:
+				out.Nodes = append(out.Nodes, acc.Nodes[i])
+				out.Support = append(out.Support, acc.Support[i]+s.Support[j])
+				out.Text = append(out.Text, acc.Text[i]+s.Text[j])
+				i++
+				j++
+			}
+		}
+		acc = out
+	}
+	return acc, nil
+}
+
+func (e *Every) eval(x *executor) (Set, error) {
+	if err := x.checkType(e.To); err != nil {
+		return Set{}, err
+	}
+	if err := x.checkSteps(e.Steps); err != nil {
+		return Set{}, err
+	}
+	members, err := e.Members.eval(x)
+	if err != nil {
+		return Set{}, err
+	}
+	gh := graphHop(e.Steps, e.To)
+	count := map[uint32]int{}
+	counted := 0
+	for _, m := range members.Nodes {
+		x.buf = x.Graph.Step(x.buf[:0], m, gh)
+		if len(x.buf) == 0 {
+			continue
+		}
+		counted++
+		slices.Sort(x.buf)
+		for _, t := range slices.Compact(x.buf) {
+			count[t]++
+		}
+	}
+	var out Set
+	for t, c := range count {
+		if !e.Soft && c < counted {
+			continue
+		}
+		out.Nodes = append(out.Nodes, t)
+		out.Support = append(out.Support, float32(c)/float32(counted))
+		out.Text = append(out.Text, 0)
+	}
+	return sortSet(out), nil
+}
+
+func (f *Filter) eval(x *executor) (Set, error) {
+	s, err := f.Of.eval(x)
+	if err != nil {
+		return Set{}, err
+	}
+	want := make([][2][]string, len(f.Attrs))
+	for i, a := range f.Attrs {
+		want[i] = [2][]string{words(a.Key), words(a.Value)}
+		if len(want[i][1]) == 0 {
+			return Set{}, fmt.Errorf("%w: attribute %q has no value", graphops.ErrInvalidPlan, a.Key)
+		}
+	}
+	var out Set
+	for i, v := range s.Nodes {
+		doc := words(nodeText(x.Graph, v))
+		ok := true
+		for _, w := range want {
+			if !statesAttr(doc, w[0], w[1]) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out.Nodes = append(out.Nodes, v)
+			out.Support = append(out.Support, s.Support[i])
+			out.Text = append(out.Text, s.Text[i])
+		}
+	}
+	return out, nil
+}
+
+func (r *Restrict) eval(x *executor) (Set, error) {
+	s, err := r.Of.eval(x)
+	if err != nil || x.Text == nil || strings.TrimSpace(r.Text) == "" || len(s.Nodes) == 0 {
+		return s, err
+	}
+	sc := x.Text.ScoreText(r.Text, s.Nodes)
+	out := Set{Nodes: s.Nodes, Support: s.Support, Text: slices.Clone(s.Text)}
+	for i := range out.Text {
+		out.Text[i] += sc[i]
+	}
+	return out, nil
+}
+
+// nodeText is a node's name and text fields, one per line.
+func nodeText(g *graphops.Graph, v uint32) string {
+	var b strings.Builder
+	b.WriteString(g.Name(v))
+	for f, name := range g.Schema().TextFields {
+		if name == data.NameField {
+			continue
+		}
+		b.WriteByte('\n')
+		b.WriteString(g.Field(v, f))
+	}
+	return b.String()
+}
+
+// words splits text into lower-case runs of letters and digits.
+func words(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// statesAttr reports whether doc holds the words of value, right after
+// the words of key (with at most one word of up to three letters between,
+// as in "released in 2007") when key is not empty.
+func statesAttr(doc, key, value []string) bool {
+	for p := 0; p+len(value) <= len(doc); p++ {
+		if !slices.Equal(doc[p:p+len(value)], value) {
+			continue
+		}
+		if len(key) == 0 {
+			return true
+		}
+		for gap := 0; gap <= 1; gap++ {
+			end := p - gap
+			if end-len(key) < 0 {
+				break
+			}
+			if gap == 1 && len([]rune(doc[p-1])) > 3 {
+				break
+			}
+			if slices.Equal(doc[end-len(key):end], key) {
+				return true
+			}
+		}
+	}
+	return false
+}
