@@ -241,12 +241,21 @@ func WritePatterns(w io.Writer, recs []PatternRecord) error { return WriteJSONL(
 // directed step becomes a directed triple in the stored direction ("<-r"
 // from a to b is b -r-> a); alternatives stay alternatives; "*" is any
 // relation. Paths without an anchor are skipped; ok is false when no path
-// is left. Linked anchor nodes are kept on their known nodes.
+// is left, or when a path has a universal step (data.EveryPrefix), which a
+// pattern graph cannot say. Linked anchor nodes are kept on their known
+// nodes.
 func PlanPattern(p Plan) (Pattern, bool) { return PlanPatternResolved(p, nil) }
 
 // PlanPatternResolved is PlanPattern with MoR's "*" relations between two
 // typed nodes resolved to the alternatives between (see PlanToGrasp).
 func PlanPatternResolved(p Plan, between RelationResolver) (Pattern, bool) {
+	for _, path := range p.Metapath {
+		for i := 1; i < len(path); i += 2 {
+			if _, every := SplitEvery(path[i]); every {
+				return Pattern{}, false // a pattern graph says "some", not "every"
+			}
+		}
+	}
 	var triples [][3]string
 	target := ""
 	unknown := func(typ string, n int) string {

@@ -41,6 +41,21 @@ func (r RelStep) String() string {
 	return r.Rel
 }
 
+// EveryPrefix marks a universal step in a plan path (strata's extension
+// of MoR's paths): "∀->has_genre" reaches the nodes that every node of the
+// previous position has that relation to (the genre all of a person's
+// films share), where "->has_genre" reaches those any of them has.
+const EveryPrefix = "∀"
+
+// SplitEvery returns a relation token without its EveryPrefix, and
+// whether it had one.
+func SplitEvery(tok string) (string, bool) {
+	if rest, ok := strings.CutPrefix(tok, EveryPrefix); ok {
+		return rest, true
+	}
+	return tok, false
+}
+
 // ParseRelToken reads the relation element of a plan path: AnyRelation;
 // a relation name, possibly prefixed "->" or "<-"; or alternatives joined
 // by "|" ("->hypernym|->instance hypernym"). A token that is itself a

@@ -198,7 +198,8 @@ func checkPlan(p *problems, line int, scope PlanScope, plan *Plan) {
 				}
 				continue
 			}
-			if _, err := ParseRelToken(s, el); err != nil {
+			tok, _ := SplitEvery(el)
+			if _, err := ParseRelToken(s, tok); err != nil {
 				p.add(line, field, "%w: %v", ErrUnknownRelation, err)
 			}
 		}

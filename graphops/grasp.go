@@ -39,6 +39,9 @@ func ExecuteGrasp(g *Graph, p *data.GraspPlan, anchors map[string][]GraspBinding
 			return nil, fmt.Errorf("hop %d: %q unbound", i, h.From)
 		}
 		_, hops, err := CompilePath(s, i, []string{data.AnyType, h.Rel, h.ToLabel})
+		if err == nil {
+			err = checkExistential(hops)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("hop %d: %w", i, err)
 		}

@@ -56,9 +56,12 @@ func (c MineConfig) withDefaults() MineConfig {
 }
 
 // MineStep is one hop of a mined path: a relation and its direction.
+// Every marks a universal last step: the nodes that every node the path
+// reached before it relates to (data.EveryPrefix), not any.
 type MineStep struct {
-	Rel data.RelID
-	Dir data.RelDir
+	Rel   data.RelID
+	Dir   data.RelDir
+	Every bool
 }
 
 // MinedBranch is one anchored path of a mined plan.
@@ -90,11 +93,30 @@ func (p *MinedPlan) Hops() int {
 	return n
 }
 
-// Shape names the plan's structure: "1-hop", "2-hop", "3-hop", or for an
-// intersection "1-hop ∩ 2-hop" (shorter branch first).
+// universal reports whether a branch ends with a universal step.
+func (b *MinedBranch) universal() bool {
+	return len(b.Steps) > 0 && b.Steps[len(b.Steps)-1].Every
+}
+
+// Universal reports whether the plan has a universal step.
+func (p *MinedPlan) Universal() bool {
+	for i := range p.Branches {
+		if p.Branches[i].universal() {
+			return true
+		}
+	}
+	return false
+}
+
+// Shape names the plan's structure: "1-hop", "2-hop", "3-hop", "2-hop ∀"
+// (a universal last step), or for an intersection "1-hop ∩ 2-hop" (shorter
+// branch first).
 func (p *MinedPlan) Shape() string {
 	name := func(n int) string { return string(rune('0'+n)) + "-hop" }
 	if len(p.Branches) == 1 {
+		if p.Branches[0].universal() {
+			return name(len(p.Branches[0].Steps)) + " " + data.EveryPrefix
+		}
 		return name(len(p.Branches[0].Steps))
 	}
 	a, b := len(p.Branches[0].Steps), len(p.Branches[1].Steps)
@@ -205,7 +227,7 @@ func (m *Miner) Mine(in MineInput) []MinedPlan {
 		for _, a := range m.anchorNodes(in.Mentions[mi].Nodes) {
 			m.enumerate(mi, a, func(bs branchSet) {
 				addCand([]branchSet{bs}, bs.ends)
-				if len(bs.b.Steps) <= m.cfg.IntersectHops {
+				if len(bs.b.Steps) <= m.cfg.IntersectHops && !bs.b.universal() {
 					branches = append(branches, bs)
 				}
 			})
@@ -267,6 +289,12 @@ func comparePlans(a, b *MinedPlan) int {
 	if c := cmp.Compare(len(a.Branches), len(b.Branches)); c != 0 {
 		return c
 	}
+	if a.Universal() != b.Universal() { // at equal F1, "any" before "every"
+		if a.Universal() {
+			return 1
+		}
+		return -1
+	}
 	if c := cmp.Compare(b.StructF1, a.StructF1); c != 0 {
 		return c
 	}
@@ -285,7 +313,16 @@ func comparePlans(a, b *MinedPlan) int {
 			if c := cmp.Compare(s.Rel, t.Rel); c != 0 {
 				return c
 			}
-			return cmp.Compare(s.Dir, t.Dir)
+			if c := cmp.Compare(s.Dir, t.Dir); c != 0 {
+				return c
+			}
+			if s.Every != t.Every {
+				if s.Every {
+					return 1
+				}
+				return -1
+			}
+			return 0
 		}); c != 0 {
 			return c
 		}
@@ -406,7 +443,11 @@ func (m *Miner) anchorNodes(ns []FormNode) []uint32 {
 
 // enumerate calls emit for every typed-direction relation path of at most
 // MaxHops steps from anchor a whose end set holds an answer, extending
-// only paths that can still reach one.
+// only paths that can still reach one. From a set of two or more nodes (a
+// path of one or more steps) each step is also tried as a universal step:
+// the nodes every member with that step relates to, emitted (never
+// extended) when that is fewer nodes than the existential step's and
+// still holds an answer.
 func (m *Miner) enumerate(mention int, a uint32, emit func(branchSet)) {
 	var rec func(frontier []uint32, steps []MineStep)
 	rec = func(frontier []uint32, steps []MineStep) {
@@ -415,18 +456,28 @@ func (m *Miner) enumerate(mention int, a uint32, emit func(branchSet)) {
 			return
 		}
 		groups := map[MineStep][]uint32{}
+		members := map[MineStep]int{} // frontier nodes with the step
+		var touched []MineStep
 		for _, v := range frontier {
+			touched = touched[:0]
 			lo, hi := m.g.off[v], m.g.off[v+1]
 			for p := lo; p < hi; p++ {
 				u, r, dir := m.g.nbr[p], m.g.rel.At(int(p)), m.g.dirAt(p)
 				if dir&DirOut != 0 {
-					k := MineStep{r, data.Forward}
+					k := MineStep{Rel: r, Dir: data.Forward}
 					groups[k] = append(groups[k], u)
+					touched = append(touched, k)
 				}
 				if dir&DirIn != 0 {
-					k := MineStep{r, data.Backward}
+					k := MineStep{Rel: r, Dir: data.Backward}
 					groups[k] = append(groups[k], u)
+					touched = append(touched, k)
 				}
+			}
+			// Count v once per step it has.
+			slices.SortFunc(touched, func(x, y MineStep) int { return cmp.Or(cmp.Compare(x.Rel, y.Rel), cmp.Compare(x.Dir, y.Dir)) })
+			for _, k := range slices.Compact(touched) {
+				members[k]++
 			}
 		}
 		keys := make([]MineStep, 0, len(groups))
@@ -443,6 +494,9 @@ func (m *Miner) enumerate(mention int, a uint32, emit func(branchSet)) {
 		for _, k := range keys {
 			s := groups[k]
 			slices.Sort(s)
+			if n := members[k]; d > 0 && n > 1 {
+				m.emitUniversal(mention, a, steps, k, s, n, emit)
+			}
 			s = slices.Compact(s)
 			path := append(slices.Clone(steps), k)
 			hits, near := 0, false
@@ -463,6 +517,39 @@ func (m *Miner) enumerate(mention int, a uint32, emit func(branchSet)) {
 		}
 	}
 	rec([]uint32{a}, nil)
+}
+
+// emitUniversal emits the universal form of step k after steps: the
+// nodes of reached (sorted, each once per member that reaches it) that
+// all n members reach, when that is a strict subset holding an answer.
+func (m *Miner) emitUniversal(mention int, a uint32, steps []MineStep, k MineStep, reached []uint32, n int, emit func(branchSet)) {
+	var all []uint32
+	distinct := 0
+	for i := 0; i < len(reached); {
+		j := i
+		for j < len(reached) && reached[j] == reached[i] {
+			j++
+		}
+		distinct++
+		if j-i == n {
+			all = append(all, reached[i])
+		}
+		i = j
+	}
+	if len(all) == 0 || len(all) == distinct {
+		return
+	}
+	hits := 0
+	for _, v := range all {
+		if m.dist[v] == 0 {
+			hits++
+		}
+	}
+	if hits == 0 {
+		return
+	}
+	k.Every = true
+	emit(branchSet{b: MinedBranch{Mention: mention, Anchor: a, Steps: append(slices.Clone(steps), k)}, ends: all, hits: hits})
 }
 
 // intersect scores pairs of branches from different, non-overlapping

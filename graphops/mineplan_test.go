@@ -1,6 +1,8 @@
 package graphops
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -156,7 +158,7 @@ func TestMineIntersection(t *testing.T) {
 	if ments[best.Branches[0].Mention].Text != "fern" || ments[best.Branches[1].Mention].Text != "genus Dryopteris" {
 		t.Errorf("anchors %q, %q", ments[best.Branches[0].Mention].Text, ments[best.Branches[1].Mention].Text)
 	}
-	wantSteps := [][]MineStep{{{0, data.Backward}}, {{1, data.Backward}}}
+	wantSteps := [][]MineStep{{{Rel: 0, Dir: data.Backward}}, {{Rel: 1, Dir: data.Backward}}}
 	for i, b := range best.Branches {
 		if !cmp.Equal(b.Steps, wantSteps[i]) {
 			t.Errorf("branch %d steps %v, want %v", i, b.Steps, wantSteps[i])
@@ -223,7 +225,7 @@ func TestMineHopsTieAndReachability(t *testing.T) {
 	_, g, ix := taxonomy(t)
 	// Osmund is two levels below fern: the 2-hop path reaches exactly it.
 	plans := NewMiner(g, MineConfig{}).Mine(MineInput{Mentions: ix.Find("kinds of kinds of fern"), Answers: []uint32{12}})
-	if len(plans) == 0 || plans[0].F1 != 1 || plans[0].Shape() != "2-hop" || !cmp.Equal(plans[0].Branches[0].Steps, []MineStep{{0, data.Backward}, {0, data.Backward}}) {
+	if len(plans) == 0 || plans[0].F1 != 1 || plans[0].Shape() != "2-hop" || !cmp.Equal(plans[0].Branches[0].Steps, []MineStep{{Rel: 0, Dir: data.Backward}, {Rel: 0, Dir: data.Backward}}) {
 		t.Fatalf("plans %+v", plans)
 	}
 	// MaxHops 1 cannot reach it.
@@ -310,5 +312,65 @@ func TestMineTieRule(t *testing.T) {
 	}
 	if b := plans[0]; b.F1 != 1 || b.Shape() != "1-hop" || len(b.Branches) != 1 || b.Branches[0].Anchor != 6 {
 		t.Errorf("best %+v, want the 1-hop plan from polypody (6)", b)
+	}
+}
+
+// everySKB: person P (0) directed films F1-F3 (1-3); genres G1-G3 (4-6).
+// F1 has G1 and G2, F2 has G1, F3 has G1 and G3: G1 is the genre every
+// film of P has, G2 and G3 genres of some.
+func everySKB(t *testing.T) *Graph {
+	t.Helper()
+	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"person", "movie", "genre"},
+		RelationTypes: []string{"directed_by", "has_genre"}, TextFields: []string{"name"}}}
+	for i, ty := range []data.TypeID{0, 1, 1, 1, 2, 2, 2} {
+		s.Nodes = append(s.Nodes, data.Node{Type: ty, Name: fmt.Sprintf("n%d", i), Fields: []string{""}})
+	}
+	for _, e := range [][3]uint32{{1, 0, 0}, {2, 0, 0}, {3, 0, 0}, {1, 1, 4}, {1, 1, 5}, {2, 1, 4}, {3, 1, 4}, {3, 1, 6}} {
+		s.Edges.Add(e[0], data.RelID(e[1]), e[2])
+	}
+	g, err := Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.Close() })
+	return g
+}
+
+// TestMineUniversalStep: for "the genre every film of P has" (G1) the
+// existential path P <-directed_by- films -has_genre-> reaches G1, G2, G3
+// (F1 = 2·(1/3)/(4/3) = 0.5); its universal form reaches G1 alone (F1 1)
+// and wins. When all three genres are the answers the existential path
+// fits (F1 1) and the universal one (1 of 3: F1 0.5) ranks below it.
+func TestMineUniversalStep(t *testing.T) {
+	g := everySKB(t)
+	ment := []LinkedMention{{Text: "P", Nodes: []FormNode{{Node: 0}}}}
+	plans := NewMiner(g, MineConfig{}).Mine(MineInput{Mentions: ment, Answers: []uint32{4}})
+	if len(plans) == 0 {
+		t.Fatal("no plan")
+	}
+	best := plans[0]
+	want := []MineStep{{Rel: 0, Dir: data.Backward}, {Rel: 1, Dir: data.Forward, Every: true}}
+	if best.F1 != 1 || best.Reach != 1 || best.Shape() != "2-hop ∀" || !cmp.Equal(best.Branches[0].Steps, want) {
+		t.Fatalf("best plan %+v (%s)", best, best.Shape())
+	}
+	var union *MinedPlan
+	for i := range plans {
+		if !plans[i].Universal() && plans[i].Hops() == 2 {
+			union = &plans[i]
+			break
+		}
+	}
+	if union == nil || union.F1 != 0.5 || union.Reach != 3 {
+		t.Errorf("existential 2-hop plan %+v", union)
+	}
+	plans = NewMiner(g, MineConfig{}).Mine(MineInput{Mentions: ment, Answers: []uint32{4, 5, 6}})
+	if len(plans) < 2 || plans[0].Universal() || plans[0].F1 != 1 || !plans[1].Universal() || plans[1].F1 != 0.5 {
+		t.Fatalf("all genres: %+v", plans)
+	}
+	// The reference executor refuses the universal step; the algebra (in
+	// graphops/plan) executes it.
+	p := data.Plan{Metapath: [][]string{{"person", "<-directed_by", "movie", "∀->has_genre", "genre"}}, Restriction: map[string][]string{"person": {"n0"}}}
+	if _, err := ExecutePlan(g, NewNameIndex(&data.SKB{Schema: *g.Schema(), Nodes: g.nodes}), p); !errors.Is(err, ErrUniversal) || !errors.Is(err, ErrInvalidPlan) {
+		t.Errorf("ExecutePlan of a universal step: %v", err)
 	}
 }

@@ -24,15 +24,34 @@ const AnyTypeID = data.TypeID(data.MaxNodeTypes)
 
 // Hop is one compiled relation step of a path: the relations it may
 // follow (nil: any) with their directions, and the node type it reaches
-// (AnyTypeID: any).
+// (AnyTypeID: any). Every marks a universal step (data.EveryPrefix): the
+// nodes every node of the previous position reaches, which only the plan
+// algebra (graphops/plan) executes.
 type Hop struct {
-	Rels []data.RelID
-	Dirs []data.RelDir
-	To   data.TypeID
+	Rels  []data.RelID
+	Dirs  []data.RelDir
+	To    data.TypeID
+	Every bool
+}
+
+// ErrUniversal reports a universal step where only MoR's existential
+// paths execute (MoR's traversal, GRASP, this package's ExecutePlan).
+var ErrUniversal = fmt.Errorf("%w: a universal step (%s) executes only in the plan algebra", ErrInvalidPlan, data.EveryPrefix)
+
+func checkExistential(hops []Hop) error {
+	for _, h := range hops {
+		if h.Every {
+			return ErrUniversal
+		}
+	}
+	return nil
 }
 
 // ExecutePlan walks every metapath of plan from its anchor nodes and
-// intersects the target nodes reached. A path's anchors are the plan's
+// intersects the target nodes reached. It is the reference for MoR's
+// existential paths that the plan algebra (graphops/plan, which strata's
+// methods execute plans with) is tested against; a universal step fails
+// with ErrUniversal here. A path's anchors are the plan's
 // linked nodes (Plan.Anchors) or else the nodes of the path's first type
 // named by the plan's restriction for that type. Paths alternate node types
 // and relation tokens (see data.ParseRelToken); a path of one element is
@@ -49,6 +68,9 @@ func ExecutePlan(g *Graph, names *NameIndex, plan data.Plan) (PlanResult, error)
 	for pi, path := range plan.Metapath {
 		types, hops, err := CompilePath(s, pi, path)
 		if err != nil {
+			return res, err
+		}
+		if err := checkExistential(hops); err != nil {
 			return res, err
 		}
 		target := types[len(types)-1]
@@ -138,11 +160,12 @@ func CompilePath(s *data.Schema, pi int, path []string) ([]data.TypeID, []Hop, e
 			}
 			continue
 		}
-		steps, err := data.ParseRelToken(s, el)
+		tok, every := data.SplitEvery(el)
+		steps, err := data.ParseRelToken(s, tok)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%w: path %d: %v", ErrInvalidPlan, pi, err)
 		}
-		h := Hop{}
+		h := Hop{Every: every}
 		for _, st := range steps {
 			r, _ := s.RelationID(st.Rel)
 			h.Rels = append(h.Rels, r)

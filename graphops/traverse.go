@@ -101,6 +101,9 @@ func MixedTraversal(g *Graph, tm TextMatcher, query string, plan data.Plan, cfg 
 		if err != nil {
 			return res, err
 		}
+		if err := checkExistential(hops); err != nil {
+			return res, err
+		}
 		if pi == 0 {
 			target = types[len(types)-1]
 		} else if types[len(types)-1] != target {

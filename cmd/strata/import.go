@@ -10,7 +10,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
-	"github.com/strata-retrieval/strata/graphops"
+	gplan "github.com/strata-retrieval/strata/graphops/plan"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 )
 
@@ -223,7 +223,7 @@ func importTriples(u *ui, o importOptions) (*data.SKB, map[int]data.Plan, error)
 	}
 	plans := imp.Plans
 	if len(plans) > 0 {
-		if err := graphops.AddReachableSplit(skb, plans, imp.Incomplete); err != nil {
+		if err := gplan.AddReachableSplit(skb, plans, imp.Incomplete); err != nil {
 			return nil, nil, err
 		}
 		if err := skb.QA.CheckSplits(); err != nil {

@@ -11,6 +11,7 @@ import (
 // Compile turns a plan in MoR's shape (data.Plan: metapaths, textual
 // restrictions keyed by node type, strata's linked anchors) into the
 // algebra: each path is its anchor followed by one Hop per relation token,
+// a universal token (data.EveryPrefix) an Every over the nodes before it,
 // the paths meet at the target (Intersect), and the target's restriction
 // ranks the result (Restrict). A path's anchor is its linked anchor when
 // the plan carries anchors, else the next restriction of its first type
@@ -58,14 +59,18 @@ func Compile(s *data.Schema, p data.Plan) (Expr, error) {
 		}
 		var e Expr = a
 		for _, h := range hops {
-			hop := &Hop{From: e, To: h.To}
+			var steps []Step
 			if h.Rels != nil {
-				hop.Steps = make([]Step, len(h.Rels))
+				steps = make([]Step, len(h.Rels))
 				for i, r := range h.Rels {
-					hop.Steps[i] = Step{Rel: r, Dir: h.Dirs[i]}
+					steps[i] = Step{Rel: r, Dir: h.Dirs[i]}
 				}
 			}
-			e = hop
+			if h.Every {
+				e = &Every{Members: e, Steps: steps, To: h.To}
+			} else {
+				e = &Hop{From: e, Steps: steps, To: h.To}
+			}
 		}
 		paths = append(paths, e)
 	}
@@ -82,4 +87,32 @@ func Compile(s *data.Schema, p data.Plan) (Expr, error) {
 		root = &Restrict{Of: root, Text: r}
 	}
 	return root, nil
+}
+
+// Execute compiles and executes a plan in MoR's shape and reports it as
+// graphops.ExecutePlan does (graphops.PlanResult: the nodes reached,
+// ascending, nil when the plan has no structure or reaches nothing, and
+// the target's restriction), with universal steps. It is how strata's
+// methods execute plans.
+func Execute(g *graphops.Graph, names *graphops.NameIndex, p data.Plan) (graphops.PlanResult, error) {
+	res := graphops.PlanResult{Target: AnyType}
+	e, err := Compile(g.Schema(), p)
+	if err != nil {
+		return res, err
+	}
+	if t, ok := g.Schema().NodeTypeID(p.TargetType()); ok {
+		res.Target = t
+	}
+	res.TargetRestriction = p.TargetRestriction()
+	if e == nil {
+		return res, nil
+	}
+	set, err := Exec(Env{Graph: g, Names: names}, e)
+	if err != nil {
+		return res, err
+	}
+	if len(set.Nodes) > 0 {
+		res.Reach = set.Nodes
+	}
+	return res, nil
 }

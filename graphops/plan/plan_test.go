@@ -294,3 +294,27 @@ func randomPlan(r *rand.Rand, types, rels []string, n int) data.Plan {
 	}
 	return p
 }
+
+// TestCompileUniversal: a "∀" token compiles to Every over the nodes
+// before it, and Execute reaches the genre all of P1's films share.
+func TestCompileUniversal(t *testing.T) {
+	g, names := movies(t)
+	p := data.Plan{Metapath: [][]string{{"person", "<-directed_by", "movie", "∀->has_genre", "genre"}},
+		Restriction: map[string][]string{"person": {"P1"}, "genre": {"P1", "comedy"}}}
+	e, err := Compile(g.Schema(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := e.Format(g.Schema()), `(every(person "P1" -<-directed_by-> movie) -->has_genre-> genre) ranked by "P1 comedy"`; got != want {
+		t.Errorf("Format:\n got %s\nwant %s", got, want)
+	}
+	res, err := Execute(g, names, p)
+	if err != nil || !slices.Equal(res.Reach, []uint32{6}) || !slices.Equal(res.TargetRestriction, []string{"P1", "comedy"}) || res.Target != genre {
+		t.Errorf("Execute: %+v %v", res, err)
+	}
+	// Without the mark: every genre of any of the films.
+	p.Metapath[0][3] = "->has_genre"
+	if res, _ := Execute(g, names, p); !slices.Equal(res.Reach, []uint32{6, 7, 8}) {
+		t.Errorf("existential: %v", res.Reach)
+	}
+}

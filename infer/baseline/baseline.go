@@ -12,6 +12,7 @@ import (
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/plan"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/registry"
@@ -227,7 +228,7 @@ func (m *PlanMethod) Name() string {
 func (m *PlanMethod) TakeFallbacks() int64 { return m.Fallbacks.Swap(0) }
 
 func (m *PlanMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
-	plan, ok := infer.PlanFor(m.ws, q)
+	pl, ok := infer.PlanFor(m.ws, q)
 	if !ok {
 		m.Fallbacks.Add(1)
 		return (&BM25Method{m.ws}).Rank(ctx, q)
@@ -235,7 +236,7 @@ func (m *PlanMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error
 	if q.Plan != nil && q.Reach != nil { // executed by whoever chose the plan
 		return m.rankReach(q, q.Reach), nil
 	}
-	res, err := graphops.ExecutePlan(m.ws.Graph, m.ws.Names(), plan)
+	res, err := plan.Execute(m.ws.Graph, m.ws.Names(), pl)
 	if errors.Is(err, graphops.ErrInvalidPlan) {
 		m.Fallbacks.Add(1)
 		return (&BM25Method{m.ws}).Rank(ctx, q)

@@ -85,7 +85,11 @@ func MinedToPlan(s *data.Schema, g *graphops.Graph, text string, ments []graphop
 			if i == len(b.Steps)-1 {
 				next = target
 			}
-			path = append(path, data.RelStep{Rel: s.RelationTypes[st.Rel], Dir: st.Dir}.String(), next)
+			tok := data.RelStep{Rel: s.RelationTypes[st.Rel], Dir: st.Dir}.String()
+			if st.Every {
+				tok = data.EveryPrefix + tok
+			}
+			path = append(path, tok, next)
 		}
 		p.Metapath = append(p.Metapath, path)
 		p.Anchors = append(p.Anchors, data.PlanAnchor{Text: ments[b.Mention].Text, Nodes: []uint32{b.Anchor}})

@@ -12,6 +12,7 @@ import (
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops"
+	gplan "github.com/strata-retrieval/strata/graphops/plan"
 )
 
 // Defaults of AnchorConfig.
@@ -304,7 +305,7 @@ func (p *Planner) Candidates(q data.Query) ([]PlanCandidate, []graphops.LinkedMe
 			plan.Restriction[plan.TargetType()] = []string{r}
 		}
 		pc := PlanCandidate{Plan: plan, Template: c.ti, Mentions: c.ments, TemplateLP: c.lp, AnchorLP: c.ap}
-		res, err := graphops.ExecutePlan(p.ws.Graph, p.ws.Names(), plan)
+		res, err := gplan.Execute(p.ws.Graph, p.ws.Names(), plan)
 		if err != nil {
 			pc.Err = err
 		}

@@ -1,9 +1,10 @@
-package graphops
+package plan
 
 import (
 	"slices"
 
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/graphops"
 )
 
 // AddReachableSplit adds "test-reachable": the test questions whose every
@@ -11,12 +12,12 @@ import (
 // topic by the question type's path; and per question file, e.g.
 // "1-hop-dev/test-reachable".
 func AddReachableSplit(skb *data.SKB, plans map[int]data.Plan, incomplete map[int]bool) error {
-	g, err := Build(skb)
+	g, err := graphops.Build(skb)
 	if err != nil {
 		return err
 	}
 	defer g.Close()
-	names := NewNameIndex(skb)
+	names := graphops.NewNameIndex(skb)
 	source := map[int]string{} // question -> the file's split
 	for name, ids := range skb.QA.Splits {
 		if name == data.SplitTrain || name == data.SplitVal || name == data.SplitTest {
@@ -33,7 +34,7 @@ func AddReachableSplit(skb *data.SKB, plans map[int]data.Plan, incomplete map[in
 		if !ok || len(q.Answers) == 0 || incomplete[id] {
 			continue
 		}
-		res, err := ExecutePlan(g, names, p)
+		res, err := Execute(g, names, p)
 		if err != nil {
 			continue
 		}
