@@ -18,8 +18,10 @@ import (
 
 	"github.com/strata-retrieval/strata/checkpoints"
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/data/synth"
 	"github.com/strata-retrieval/strata/eval"
+	gplan "github.com/strata-retrieval/strata/graphops/plan"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/llmrerank"
@@ -558,6 +560,30 @@ func TestTrainCoREndToEnd(t *testing.T) {
 	// A planner trained from plan files (selected by plan accuracy) serves
 	// its plans executed.
 	checkServes(t, ws, filepath.Join(ws, "runs", "planner"), "planner+plan-exec", out, false)
+	// Its explanation: the chosen plan in the typed algebra, as it
+	// executes, and the top 3.
+	out, e, code = run(t, "explain", ws, "--model", filepath.Join(ws, "runs", "planner"), "--query", q[0].Text, "-k", "3", "--json")
+	var pe struct {
+		Plan  data.Plan   `json:"plan"`
+		Typed string      `json:"typed_plan"`
+		Hits  []index.Hit `json:"hits"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &pe) != nil {
+		t.Fatalf("explain planner: %q %s", out, e)
+	}
+	w, err = workspace.Load(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	typed, err := gplan.Compile(&w.SKB.Schema, pe.Plan)
+	if err != nil || typed == nil || pe.Typed != typed.Format(&w.SKB.Schema) || len(pe.Hits) != 3 || !strings.Contains(pe.Typed, ") ranked by ") {
+		t.Errorf("explain planner: typed plan %q (compiled: %v), %d hits", pe.Typed, err, len(pe.Hits))
+	}
+	w.Close()
+	out, _, _ = run(t, "explain", ws, "--model", filepath.Join(ws, "runs", "planner"), "--query", q[0].Text, "-k", "3")
+	if !strings.HasPrefix(out, "planner+plan-exec: template ") || !strings.Contains(out, "\nplan: "+pe.Typed+"\n") || strings.Count(out, "\n") != 5 {
+		t.Errorf("explain planner, text:\n%s", out)
+	}
 	if _, e, code := run(t, "train", "mor", ws, "--planner", filepath.Join(ws, "runs", "planner", "best"), "--epochs", "2", "--negatives", "20"); code != 0 {
 		t.Fatalf("train mor: %s", e)
 	}

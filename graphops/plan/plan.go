@@ -149,9 +149,9 @@ func (a *Anchor) Format(s *data.Schema) string {
 	return out
 }
 
-// Format implements Expr: `FROM -starred_actors-> movie`.
+// Format implements Expr, as a path reads: `FROM <-starred_actors movie`.
 func (h *Hop) Format(s *data.Schema) string {
-	return fmt.Sprintf("%s -%s-> %s", h.From.Format(s), stepsName(s, h.Steps), typeName(s, h.To))
+	return fmt.Sprintf("%s %s %s", h.From.Format(s), stepsName(s, h.Steps), typeName(s, h.To))
 }
 
 // Format implements Expr.
@@ -160,13 +160,13 @@ func (i *Intersect) Format(s *data.Schema) string { return formatArgs(s, "and", 
 // Format implements Expr.
 func (u *Union) Format(s *data.Schema) string { return formatArgs(s, "or", u.Args) }
 
-// Format implements Expr: `every(MEMBERS) -has_genre-> genre`.
+// Format implements Expr: `every(MEMBERS) ->has_genre genre`.
 func (e *Every) Format(s *data.Schema) string {
 	op := "every"
 	if e.Soft {
 		op = "most"
 	}
-	return fmt.Sprintf("%s(%s) -%s-> %s", op, e.Members.Format(s), stepsName(s, e.Steps), typeName(s, e.To))
+	return fmt.Sprintf("%s(%s) %s %s", op, e.Members.Format(s), stepsName(s, e.Steps), typeName(s, e.To))
 }
 
 // Format implements Expr: `OF where "2007"`.

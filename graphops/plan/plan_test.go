@@ -170,7 +170,7 @@ func TestFormat(t *testing.T) {
 		&Every{Members: &Filter{Of: filmsOf("P1"), Attrs: []Attr{{Key: "released in", Value: "2007"}}}, Steps: []Step{{hasGenre, data.Forward}}, To: genre, Soft: true},
 		&Hop{From: &Anchor{Text: "F4", Type: movie, Nodes: []uint32{5}}, Steps: nil, To: AnyType},
 	}}, Text: "drama"}
-	want := `(and(most((person "P1" -<-directed_by-> movie) where released in "2007") -->has_genre-> genre, movie "F4" [1 linked] -*-> *)) ranked by "drama"`
+	want := `(and(most((person "P1" <-directed_by movie) where released in "2007") ->has_genre genre, movie "F4" [1 linked] * *)) ranked by "drama"`
 	if got := e.Format(g.Schema()); got != want {
 		t.Errorf("Format:\n got %s\nwant %s", got, want)
 	}
@@ -305,7 +305,7 @@ func TestCompileUniversal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := e.Format(g.Schema()), `(every(person "P1" -<-directed_by-> movie) -->has_genre-> genre) ranked by "P1 comedy"`; got != want {
+	if got, want := e.Format(g.Schema()), `(every(person "P1" <-directed_by movie) ->has_genre genre) ranked by "P1 comedy"`; got != want {
 		t.Errorf("Format:\n got %s\nwant %s", got, want)
 	}
 	res, err := Execute(g, names, p)

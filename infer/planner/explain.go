@@ -1,0 +1,70 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
+	gplan "github.com/strata-retrieval/strata/graphops/plan"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+)
+
+var _ infer.Explainer = (*PlannedMethod)(nil)
+
+// PlanExplanation is a planned method's answer to one query: the predicted
+// plan (MoR's shape, with linked anchors), the same plan in the typed
+// algebra as it executes, the planner's confidence and the top k.
+type PlanExplanation struct {
+	Method   string      `json:"method"`
+	Plan     data.Plan   `json:"plan"`
+	Typed    string      `json:"typed_plan"`
+	Template int         `json:"template"`
+	Conf     float32     `json:"confidence"`
+	Reached  int         `json:"reached"` // candidates the plan reaches (-1: not executed while planning)
+	Hits     []index.Hit `json:"hits"`
+}
+
+// Explain implements infer.Explainer: the plan the planner chose, typed,
+// and the ranking the wrapped method gives with it.
+func (m *PlannedMethod) Explain(ctx context.Context, q data.Query, k int) (infer.Explanation, error) {
+	pred, err := m.P.PredictExecuted(q)
+	if err != nil {
+		return nil, err
+	}
+	e := &PlanExplanation{Method: m.Name(), Plan: pred.Plan, Template: pred.Template, Conf: pred.Conf, Reached: -1}
+	if pred.Reach != nil {
+		e.Reached = len(pred.Reach.Nodes)
+	}
+	switch typed, err := gplan.Compile(&m.P.ws.SKB.Schema, pred.Plan); {
+	case err != nil:
+		e.Typed = "(" + err.Error() + ")"
+	case typed == nil:
+		e.Typed = "(no structure)"
+	default:
+		e.Typed = typed.Format(&m.P.ws.SKB.Schema)
+	}
+	q.Plan, q.Reach = &pred.Plan, pred.Reach
+	hits, err := m.M.Rank(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	infer.SortHits(hits)
+	e.Hits = hits[:min(k, len(hits))]
+	return e, nil
+}
+
+// WriteText implements infer.Explanation.
+func (e *PlanExplanation) WriteText(w io.Writer, ws *workspace.Workspace) error {
+	fmt.Fprintf(w, "%s: template %d, confidence %.3f", e.Method, e.Template, e.Conf)
+	if e.Reached >= 0 {
+		fmt.Fprintf(w, ", %d candidates reached", e.Reached)
+	}
+	fmt.Fprintf(w, "\nplan: %s\n", e.Typed)
+	for i, h := range e.Hits {
+		fmt.Fprintf(w, "%3d. %-50s %-10s %.4f\n", i+1, ws.Graph.Name(h.ID), ws.Graph.TypeName(h.ID), h.Score)
+	}
+	return nil
+}
