@@ -28,6 +28,9 @@ type MineConfig struct {
 	MaxVisit int `json:"max_visit,omitempty"`
 	// Keep is the number of best plans returned, default 8.
 	Keep int `json:"keep,omitempty"`
+	// NoUniversal mines existential paths only (no universal steps), for
+	// consumers that cannot execute them (SimGRAG's pattern graphs).
+	NoUniversal bool `json:"no_universal,omitempty"`
 }
 
 func (c MineConfig) withDefaults() MineConfig {
@@ -494,7 +497,7 @@ func (m *Miner) enumerate(mention int, a uint32, emit func(branchSet)) {
 		for _, k := range keys {
 			s := groups[k]
 			slices.Sort(s)
-			if n := members[k]; d > 0 && n > 1 {
+			if n := members[k]; d > 0 && n > 1 && !m.cfg.NoUniversal {
 				m.emitUniversal(mention, a, steps, k, s, n, emit)
 			}
 			s = slices.Compact(s)

@@ -374,3 +374,13 @@ func TestMineUniversalStep(t *testing.T) {
 		t.Errorf("ExecutePlan of a universal step: %v", err)
 	}
 }
+
+func TestMineNoUniversal(t *testing.T) {
+	g := everySKB(t)
+	ment := []LinkedMention{{Text: "P", Nodes: []FormNode{{Node: 0}}}}
+	for _, p := range NewMiner(g, MineConfig{NoUniversal: true}).Mine(MineInput{Mentions: ment, Answers: []uint32{4}}) {
+		if p.Universal() {
+			t.Fatalf("a universal plan with NoUniversal: %+v", p)
+		}
+	}
+}

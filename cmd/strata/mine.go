@@ -39,12 +39,17 @@ punctuation-normalised, names without a parenthesised qualifier included; an
 ambiguous mention keeps all its nodes. From every anchor, typed paths of up to
 3 hops follow relations in their stored direction ("->rel") or against it
 ("<-rel"); two paths from two anchors meeting at the target are an
-intersection (each at most 2 hops). Each plan is scored by the F1 of the
+intersection (each at most 2 hops). From a set of nodes (a path of a hop or
+more), each further step is also tried as a universal step, "∀->rel": the
+nodes every node of the set relates to ("the genre all films of P share"),
+where the plain step reaches those any of them relates to; it is kept when it
+fits the answers better (--no-universal leaves it out). Each plan is scored by the F1 of the
 candidates it reaches against the answers, or, where the textual restriction
 (the rest of the question) helps, by the F1 of the reached candidates ranked by
 its BM25 and cut at the number of answers. The best plan wins (ties: fewer
 hops, then fewer anchors, then the relation structure chosen most often across
-the questions, then the higher structural F1). The search is pruned to paths
+the questions, then existential before universal, then the higher structural
+F1). The search is pruned to paths
 that can still reach an answer and frontiers of at most 5,000 nodes.
 
 The plans file (default WORKSPACE/mined-plans.jsonl) holds one line per
@@ -71,6 +76,7 @@ whose mined plan reaches F1 >= 0.5.`,
 	cmd.Flags().BoolVar(&o.NoText, "no-text", false, "score plans by structure alone (no textual restriction)")
 	cmd.Flags().IntVar(&o.Cfg.Config.MaxHops, "max-hops", 3, "hops of a single-anchor path")
 	cmd.Flags().IntVar(&o.Cfg.Config.MaxFrontier, "max-frontier", 5000, "paths reaching more nodes are not extended")
+	cmd.Flags().BoolVar(&o.Cfg.Config.NoUniversal, "no-universal", false, "mine existential paths only (no universal steps)")
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print the coverage as JSON")
 	cmd.Flags().BoolVar(&o.Force, "force", false, "replace an existing plans file")
 	return cmd

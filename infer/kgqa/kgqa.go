@@ -172,7 +172,7 @@ func (m *Method) Explain(ctx context.Context, q data.Query, k int) (infer.Explan
 func MinePlans(ctx context.Context, ws *workspace.Workspace, qs []data.Query, maxHops int) (map[int]data.Plan, int, error) {
 	names := ws.Names()
 	recs, _, err := planner.Mine(ctx, ws, qs, planner.MineOptions{NoText: true,
-		Config:   graphops.MineConfig{MaxHops: maxHops, MaxFrontier: 20000},
+		Config:   graphops.MineConfig{MaxHops: maxHops, MaxFrontier: 20000, NoUniversal: true}, // SimGRAG's patterns say "some", not "every"
 		Mentions: func(text string) []graphops.LinkedMention { return kgqaMentions(ws, names, text) }})
 	if err != nil {
 		return nil, len(qs), err
