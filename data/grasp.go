@@ -204,6 +204,7 @@ type RelationResolver func(from, to string) []string
 // relation links makes the plan no_trade. risk is the plan's risk level;
 // a plan with no anchored path is no_trade.
 func PlanToGrasp(p Plan, risk string, between RelationResolver) GraspPlan {
+	p = p.WithoutRankMarks() // GRASP ranks its target only
 	var g GraspPlan
 	target := ""
 	used := map[string]int{}

@@ -249,6 +249,7 @@ func PlanPattern(p Plan) (Pattern, bool) { return PlanPatternResolved(p, nil) }
 // PlanPatternResolved is PlanPattern with MoR's "*" relations between two
 // typed nodes resolved to the alternatives between (see PlanToGrasp).
 func PlanPatternResolved(p Plan, between RelationResolver) (Pattern, bool) {
+	p = p.WithoutRankMarks() // a pattern ranks its target's bindings only
 	for _, path := range p.Metapath {
 		for i := 1; i < len(path); i += 2 {
 			if _, every := SplitEvery(path[i]); every {

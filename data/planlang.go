@@ -56,6 +56,50 @@ func SplitEvery(tok string) (string, bool) {
 	return tok, false
 }
 
+// RankMark ends a middle node element of a plan path (strata's extension):
+// "movie~" ranks the nodes at that position by the plan's restriction (the
+// question's text without its anchors), and the nodes the path reaches
+// from them inherit the best of those scores, so "the cast of the 2007
+// films directed by X" ranks first the people of X's films whose text
+// matches. It ranks; it cuts nothing.
+const RankMark = "~"
+
+// SplitRanked returns a node element without its RankMark, and whether it
+// had one.
+func SplitRanked(el string) (string, bool) {
+	if rest, ok := strings.CutSuffix(el, RankMark); ok && rest != "" {
+		return rest, true
+	}
+	return el, false
+}
+
+// WithoutRankMarks returns p with the RankMark of its node elements
+// removed, for consumers that rank only the target (a copy; p is not
+// changed).
+func (p Plan) WithoutRankMarks() Plan {
+	out := p
+	out.Metapath = make([][]string, len(p.Metapath))
+	for i, path := range p.Metapath {
+		out.Metapath[i] = slices.Clone(path)
+		for j := 0; j < len(path); j += 2 {
+			out.Metapath[i][j], _ = SplitRanked(path[j])
+		}
+	}
+	return out
+}
+
+// HasRankMarks reports whether a node element of p carries RankMark.
+func (p *Plan) HasRankMarks() bool {
+	for _, path := range p.Metapath {
+		for j := 0; j < len(path); j += 2 {
+			if _, ok := SplitRanked(path[j]); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // ParseRelToken reads the relation element of a plan path: AnyRelation;
 // a relation name, possibly prefixed "->" or "<-"; or alternatives joined
 // by "|" ("->hypernym|->instance hypernym"). A token that is itself a

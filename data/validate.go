@@ -193,6 +193,11 @@ func checkPlan(p *problems, line int, scope PlanScope, plan *Plan) {
 		for j, el := range path {
 			field := fmt.Sprintf("plan.Metapath[%d][%d]", i, j)
 			if j%2 == 0 {
+				if t, ranked := SplitRanked(el); ranked && j > 0 && j < len(path)-1 {
+					if _, isType := s.NodeTypeID(el); !isType {
+						el = t // a ranked middle position
+					}
+				}
 				if _, ok := s.NodeTypeID(el); !ok && el != AnyType {
 					p.add(line, field, "%w: %s is not a node type of the schema", ErrUnknownType, quoteClip(el))
 				}

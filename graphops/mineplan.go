@@ -31,6 +31,9 @@ type MineConfig struct {
 	// NoUniversal mines existential paths only (no universal steps), for
 	// consumers that cannot execute them (SimGRAG's pattern graphs).
 	NoUniversal bool `json:"no_universal,omitempty"`
+	// NoRankMiddle scores the restriction on the target only (no ranked
+	// middle positions, data.RankMark).
+	NoRankMiddle bool `json:"no_rank_middle,omitempty"`
 }
 
 func (c MineConfig) withDefaults() MineConfig {
@@ -85,6 +88,10 @@ type MinedPlan struct {
 	StructF1   float64 // F1 of the reached set against the answers
 	F1         float64 // the plan's score: StructF1, or the F1 after the restriction when that is higher
 	Restricted bool    // the textual restriction raised the F1
+	// RankMiddle: the restriction also ranks the nodes before the last step
+	// (data.RankMark), each end inheriting the best score among them, and
+	// that raised the F1 further.
+	RankMiddle bool
 }
 
 // Hops is the number of relation steps of the plan.
@@ -117,8 +124,11 @@ func (p *MinedPlan) Universal() bool {
 func (p *MinedPlan) Shape() string {
 	name := func(n int) string { return string(rune('0'+n)) + "-hop" }
 	if len(p.Branches) == 1 {
-		if p.Branches[0].universal() {
+		switch {
+		case p.Branches[0].universal():
 			return name(len(p.Branches[0].Steps)) + " " + data.EveryPrefix
+		case p.RankMiddle:
+			return name(len(p.Branches[0].Steps)) + " " + data.RankMark
 		}
 		return name(len(p.Branches[0].Steps))
 	}
@@ -268,6 +278,17 @@ func (m *Miner) Mine(in MineInput) []MinedPlan {
 				c.F1, c.Restricted = rf, true
 				best = max(best, rf)
 			}
+			if m.cfg.NoRankMiddle {
+				continue
+			}
+			if mid := m.middleScores(&c.MinedPlan, score); mid != nil {
+				own := score
+				both := func(v uint32) float32 { return own(v) + mid[v] }
+				if rm := restrictedF1(c.ends, gold, both); rm > c.F1+1e-12 {
+					c.F1, c.Restricted, c.RankMiddle = rm, true, true
+					best = max(best, rm)
+				}
+			}
 		}
 	}
 	slices.SortStableFunc(cands, func(a, b scored) int { return comparePlans(&a.MinedPlan, &b.MinedPlan) })
@@ -294,6 +315,12 @@ func comparePlans(a, b *MinedPlan) int {
 	}
 	if a.Universal() != b.Universal() { // at equal F1, "any" before "every"
 		if a.Universal() {
+			return 1
+		}
+		return -1
+	}
+	if a.RankMiddle != b.RankMiddle { // and the target's restriction alone first
+		if a.RankMiddle {
 			return 1
 		}
 		return -1
@@ -520,6 +547,44 @@ func (m *Miner) enumerate(mention int, a uint32, emit func(branchSet)) {
 		}
 	}
 	rec([]uint32{a}, nil)
+}
+
+// middleScores returns, for a one-branch existential plan of two or more
+// steps, the best score among the nodes before its last step that reach
+// each end (the ranking a data.RankMark on that position gives); nil for
+// other plans or when no such node scores.
+func (m *Miner) middleScores(p *MinedPlan, score func(uint32) float32) map[uint32]float32 {
+	if len(p.Branches) != 1 || p.Universal() || len(p.Branches[0].Steps) < 2 {
+		return nil
+	}
+	steps := p.Branches[0].Steps
+	hop := func(st MineStep) Hop {
+		return Hop{Rels: []data.RelID{st.Rel}, Dirs: []data.RelDir{st.Dir}, To: AnyTypeID}
+	}
+	var hops []Hop
+	for _, st := range steps[:len(steps)-1] {
+		hops = append(hops, hop(st))
+	}
+	middle := m.g.Walk([]uint32{p.Branches[0].Anchor}, hops)
+	last := hop(steps[len(steps)-1])
+	out := map[uint32]float32{}
+	var buf []uint32
+	scored := false
+	for _, v := range middle {
+		s := score(v)
+		if s <= 0 {
+			continue
+		}
+		scored = true
+		buf = m.g.Step(buf[:0], v, last)
+		for _, u := range buf {
+			out[u] = max(out[u], s)
+		}
+	}
+	if !scored {
+		return nil
+	}
+	return out
 }
 
 // emitUniversal emits the universal form of step k after steps: the

@@ -384,3 +384,54 @@ func TestMineNoUniversal(t *testing.T) {
 		}
 	}
 }
+
+// TestMineRankedMiddle: "the cast of the 2007 films directed by P" (A1 and
+// A3, the casts of F1 and F3; F2 is from 1999). The path P <-directed_by-
+// films -starred_actors-> people reaches A1, A2, A3 (F1 = 2·(2/3)/(5/3) =
+// 0.8); people's text says nothing, so the restriction on the target
+// cannot help; ranking the films by it (F1 and F3 match "2007") and the
+// people by their best film puts A1 and A3 first: F1 1.
+func TestMineRankedMiddle(t *testing.T) {
+	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"person", "movie"},
+		RelationTypes: []string{"directed_by", "starred_actors"}, TextFields: []string{"name", "details"}}}
+	for i, n := range []struct {
+		ty      data.TypeID
+		details string
+	}{{0, ""}, {1, "Released in 2007."}, {1, "Released in 1999."}, {1, "Released in 2007."}, {0, ""}, {0, ""}, {0, ""}} {
+		s.Nodes = append(s.Nodes, data.Node{Type: n.ty, Name: fmt.Sprintf("n%d", i), Fields: []string{"", n.details}})
+	}
+	for _, e := range [][3]uint32{{1, 0, 0}, {2, 0, 0}, {3, 0, 0}, {1, 1, 4}, {2, 1, 5}, {3, 1, 6}} {
+		s.Edges.Add(e[0], data.RelID(e[1]), e[2])
+	}
+	g, err := Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	in := MineInput{
+		Mentions: []LinkedMention{{Text: "P", Nodes: []FormNode{{Node: 0}}}},
+		Answers:  []uint32{4, 6},
+		Restrict: func([]int) func(uint32) float32 {
+			return func(v uint32) float32 {
+				if strings.Contains(g.Field(v, 1), "2007") {
+					return 1.5
+				}
+				return 0
+			}
+		},
+	}
+	plans := NewMiner(g, MineConfig{}).Mine(in)
+	if len(plans) == 0 {
+		t.Fatal("no plan")
+	}
+	best := plans[0]
+	want := []MineStep{{Rel: 0, Dir: data.Backward}, {Rel: 1, Dir: data.Forward}}
+	if best.F1 != 1 || !best.RankMiddle || !best.Restricted || math.Abs(best.StructF1-0.8) > 1e-12 || best.Shape() != "2-hop ~" || !cmp.Equal(best.Branches[0].Steps, want) {
+		t.Fatalf("best plan %+v (%s)", best, best.Shape())
+	}
+	// Without a restriction scorer: structure alone, F1 0.8.
+	in.Restrict = nil
+	if p := NewMiner(g, MineConfig{}).Mine(in); p[0].RankMiddle || math.Abs(p[0].F1-0.8) > 1e-12 {
+		t.Errorf("structure only: %+v", p[0])
+	}
+}

@@ -26,12 +26,15 @@ const AnyTypeID = data.TypeID(data.MaxNodeTypes)
 // follow (nil: any) with their directions, and the node type it reaches
 // (AnyTypeID: any). Every marks a universal step (data.EveryPrefix): the
 // nodes every node of the previous position reaches, which only the plan
-// algebra (graphops/plan) executes.
+// algebra (graphops/plan) executes. Ranked marks a middle position ranked
+// by the plan's restriction (data.RankMark), which only the algebra's
+// ranking reads; reaching ignores it.
 type Hop struct {
-	Rels  []data.RelID
-	Dirs  []data.RelDir
-	To    data.TypeID
-	Every bool
+	Rels   []data.RelID
+	Dirs   []data.RelDir
+	To     data.TypeID
+	Every  bool
+	Ranked bool
 }
 
 // ErrUniversal reports a universal step where only MoR's existential
@@ -147,6 +150,13 @@ func CompilePath(s *data.Schema, pi int, path []string) ([]data.TypeID, []Hop, e
 	var hops []Hop
 	for i, el := range path {
 		if i%2 == 0 {
+			ranked := false
+			if _, isType := s.NodeTypeID(el); !isType { // a type's own name is that type, whatever it ends with
+				el, ranked = data.SplitRanked(el)
+			}
+			if ranked && (i == 0 || i == len(path)-1) {
+				return nil, nil, fmt.Errorf("%w: path %d: %s marks an anchor or a target; only middle positions are ranked by mark", ErrInvalidPlan, pi, data.RankMark)
+			}
 			t := AnyTypeID
 			if el != data.AnyType {
 				var ok bool
@@ -157,6 +167,7 @@ func CompilePath(s *data.Schema, pi int, path []string) ([]data.TypeID, []Hop, e
 			types = append(types, t)
 			if i > 0 {
 				hops[len(hops)-1].To = t
+				hops[len(hops)-1].Ranked = ranked
 			}
 			continue
 		}

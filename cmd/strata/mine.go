@@ -46,7 +46,11 @@ where the plain step reaches those any of them relates to; it is kept when it
 fits the answers better (--no-universal leaves it out). Each plan is scored by the F1 of the
 candidates it reaches against the answers, or, where the textual restriction
 (the rest of the question) helps, by the F1 of the reached candidates ranked by
-its BM25 and cut at the number of answers. The best plan wins (ties: fewer
+its BM25 and cut at the number of answers; on a path of two hops or more the
+restriction may also rank the nodes before the last step, each target taking
+the best score of the nodes it is reached from ("the cast of the 2007 films
+directed by X": the films' text says 2007, the people's does not), marked
+"movie~" in the plan (--no-ranked-middle leaves it out). The best plan wins (ties: fewer
 hops, then fewer anchors, then the relation structure chosen most often across
 the questions, then existential before universal, then the higher structural
 F1). The search is pruned to paths
@@ -77,6 +81,7 @@ whose mined plan reaches F1 >= 0.5.`,
 	cmd.Flags().IntVar(&o.Cfg.Config.MaxHops, "max-hops", 3, "hops of a single-anchor path")
 	cmd.Flags().IntVar(&o.Cfg.Config.MaxFrontier, "max-frontier", 5000, "paths reaching more nodes are not extended")
 	cmd.Flags().BoolVar(&o.Cfg.Config.NoUniversal, "no-universal", false, "mine existential paths only (no universal steps)")
+	cmd.Flags().BoolVar(&o.Cfg.Config.NoRankMiddle, "no-ranked-middle", false, "rank only the target by the restriction (no ranked middle positions)")
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print the coverage as JSON")
 	cmd.Flags().BoolVar(&o.Force, "force", false, "replace an existing plans file")
 	return cmd

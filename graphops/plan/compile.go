@@ -12,6 +12,8 @@ import (
 // restrictions keyed by node type, strata's linked anchors) into the
 // algebra: each path is its anchor followed by one Hop per relation token,
 // a universal token (data.EveryPrefix) an Every over the nodes before it,
+// a middle position marked data.RankMark a Restrict by the target's
+// restriction (ranking it: the nodes reached from it inherit its best score),
 // the paths meet at the target (Intersect), and the target's restriction
 // ranks the result (Restrict). A path's anchor is its linked anchor when
 // the plan carries anchors, else the next restriction of its first type
@@ -27,6 +29,7 @@ func Compile(s *data.Schema, p data.Plan) (Expr, error) {
 	used := map[string]int{}
 	var paths []Expr
 	var target data.TypeID
+	restriction := strings.TrimSpace(strings.Join(p.TargetRestriction(), " "))
 	for pi, path := range p.Metapath {
 		types, hops, err := graphops.CompilePath(s, pi, path)
 		if err != nil {
@@ -71,6 +74,9 @@ func Compile(s *data.Schema, p data.Plan) (Expr, error) {
 			} else {
 				e = &Hop{From: e, Steps: steps, To: h.To}
 			}
+			if h.Ranked && restriction != "" {
+				e = &Restrict{Of: e, Text: restriction}
+			}
 		}
 		paths = append(paths, e)
 	}
@@ -83,8 +89,8 @@ func Compile(s *data.Schema, p data.Plan) (Expr, error) {
 	default:
 		root = &Intersect{Args: paths}
 	}
-	if r := strings.TrimSpace(strings.Join(p.TargetRestriction(), " ")); r != "" {
-		root = &Restrict{Of: root, Text: r}
+	if restriction != "" {
+		root = &Restrict{Of: root, Text: restriction}
 	}
 	return root, nil
 }
@@ -95,24 +101,39 @@ func Compile(s *data.Schema, p data.Plan) (Expr, error) {
 // the target's restriction), with universal steps. It is how strata's
 // methods execute plans.
 func Execute(g *graphops.Graph, names *graphops.NameIndex, p data.Plan) (graphops.PlanResult, error) {
+	res, _, err := ExecuteRanked(g, names, p, nil)
+	return res, err
+}
+
+// ExecuteRanked is Execute with the plan's restrictions scored by text
+// (nil: not scored, and no scores returned): it also returns each reached
+// node's text score,
+// aligned with Reach: the restriction's score on the node's own document
+// plus, for a path with a ranked middle position (data.RankMark), the best
+// score among the middle nodes it is reached from.
+func ExecuteRanked(g *graphops.Graph, names *graphops.NameIndex, p data.Plan, text TextScorer) (graphops.PlanResult, []float32, error) {
 	res := graphops.PlanResult{Target: AnyType}
 	e, err := Compile(g.Schema(), p)
 	if err != nil {
-		return res, err
+		return res, nil, err
 	}
 	if t, ok := g.Schema().NodeTypeID(p.TargetType()); ok {
 		res.Target = t
 	}
 	res.TargetRestriction = p.TargetRestriction()
 	if e == nil {
-		return res, nil
+		return res, nil, nil
 	}
-	set, err := Exec(Env{Graph: g, Names: names}, e)
+	set, err := Exec(Env{Graph: g, Names: names, Text: text}, e)
 	if err != nil {
-		return res, err
+		return res, nil, err
 	}
-	if len(set.Nodes) > 0 {
-		res.Reach = set.Nodes
+	if len(set.Nodes) == 0 {
+		return res, nil, nil
 	}
-	return res, nil
+	res.Reach = set.Nodes
+	if text == nil {
+		return res, nil, nil
+	}
+	return res, set.Text, nil
 }

@@ -318,3 +318,31 @@ func TestCompileUniversal(t *testing.T) {
 		t.Errorf("existential: %v", res.Reach)
 	}
 }
+
+// TestRankedMiddle: a middle position marked "~" is ranked by the plan's
+// restriction and the targets inherit the best score of the films they
+// are reached from: with only F2 matching (score 2), A2 (in F1 and F2)
+// scores 2, A1 (F1) and A3 (F3) 0; nothing is cut.
+func TestRankedMiddle(t *testing.T) {
+	g, names := movies(t)
+	p := data.Plan{Metapath: [][]string{{"person", "<-directed_by", "movie~", "->starred_actors", "person"}},
+		Anchors: []data.PlanAnchor{{Text: "P1", Nodes: []uint32{0}}}, Restriction: map[string][]string{"person": {"French cast"}}}
+	res, scores, err := ExecuteRanked(g, names, p, fakeScorer{3: 2})
+	if err != nil || !slices.Equal(res.Reach, []uint32{9, 10, 11}) || !slices.Equal(scores, []float32{0, 2, 0}) {
+		t.Fatalf("ExecuteRanked: %v %v %v", res.Reach, scores, err)
+	}
+	e, _ := Compile(g.Schema(), p)
+	if got, want := e.Format(g.Schema()), `((person "P1" [1 linked] <-directed_by movie) ranked by "French cast" ->starred_actors person) ranked by "French cast"`; got != want {
+		t.Errorf("Format:\n got %s\nwant %s", got, want)
+	}
+	// Unscored (plan-structure, or no scorer): the same reach, no scores.
+	if res, scores, _ := ExecuteRanked(g, names, p, nil); !slices.Equal(res.Reach, []uint32{9, 10, 11}) || scores != nil {
+		t.Errorf("unscored: %v %v", res.Reach, scores)
+	}
+	// The mark is refused on an anchor or a target.
+	bad := p
+	bad.Metapath = [][]string{{"person~", "<-directed_by", "movie"}}
+	if _, err := Compile(g.Schema(), bad); !errors.Is(err, graphops.ErrInvalidPlan) {
+		t.Errorf("marked anchor: %v", err)
+	}
+}

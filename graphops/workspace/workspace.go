@@ -76,6 +76,20 @@ func (ws *Workspace) Mentions() *graphops.MentionIndex {
 
 // DocOf returns the document of candidate v in the whole-document index,
 // and false when v is not a candidate.
+// ScoreText scores text by BM25 against the whole document of each node (0
+// for a node that is not a candidate, or whose document shares no term):
+// the text scorer plan restrictions rank by (graphops/plan.TextScorer).
+func (ws *Workspace) ScoreText(text string, nodes []uint32) []float32 {
+	score := ws.Doc.Scorer(text)
+	out := make([]float32, len(nodes))
+	for i, v := range nodes {
+		if d, ok := ws.DocOf(v); ok {
+			out[i] = score(d)
+		}
+	}
+	return out
+}
+
 func (ws *Workspace) DocOf(v uint32) (uint32, bool) {
 	ws.docOnce.Do(func() {
 		ws.docOf = make([]int32, len(ws.SKB.Nodes))

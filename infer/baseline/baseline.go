@@ -236,7 +236,11 @@ func (m *PlanMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error
 	if q.Plan != nil && q.Reach != nil { // executed by whoever chose the plan
 		return m.rankReach(q, q.Reach), nil
 	}
-	res, err := plan.Execute(m.ws.Graph, m.ws.Names(), pl)
+	var text plan.TextScorer
+	if pl.HasRankMarks() && m.useText {
+		text = m.ws // a ranked middle position: the algebra scores the restriction
+	}
+	res, scores, err := plan.ExecuteRanked(m.ws.Graph, m.ws.Names(), pl, text)
 	if errors.Is(err, graphops.ErrInvalidPlan) {
 		m.Fallbacks.Add(1)
 		return (&BM25Method{m.ws}).Rank(ctx, q)
@@ -249,9 +253,13 @@ func (m *PlanMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error
 		return (&BM25Method{m.ws}).Rank(ctx, q)
 	}
 	out := make([]index.Hit, 0, len(res.Reach))
-	for _, v := range res.Reach {
+	for i, v := range res.Reach {
 		if m.ws.CandMask[v] {
-			out = append(out, index.Hit{ID: v})
+			h := index.Hit{ID: v}
+			if scores != nil {
+				h.Score = scores[i]
+			}
+			out = append(out, h)
 		}
 	}
 	if m.fill {
@@ -259,12 +267,12 @@ func (m *PlanMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error
 			m.Fallbacks.Add(1)
 			return (&BM25Method{m.ws}).Rank(ctx, q)
 		}
-		if len(res.TargetRestriction) > 0 {
+		if len(res.TargetRestriction) > 0 && scores == nil {
 			out = m.scoreRestriction(out, res.TargetRestriction)
 		}
 		return fillBelow(out, m.ws.Doc.ScoreAll(q.Text, nil), m.ws.Candidates), nil
 	}
-	if !m.useText || len(res.TargetRestriction) == 0 {
+	if !m.useText || len(res.TargetRestriction) == 0 || scores != nil {
 		return out, nil
 	}
 	return m.scoreRestriction(out, res.TargetRestriction), nil

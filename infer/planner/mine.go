@@ -91,6 +91,9 @@ func MinedToPlan(s *data.Schema, g *graphops.Graph, text string, ments []graphop
 			}
 			path = append(path, tok, next)
 		}
+		if mp.RankMiddle && len(path) >= 5 {
+			path[len(path)-3] += data.RankMark // the position before the last step
+		}
 		p.Metapath = append(p.Metapath, path)
 		p.Anchors = append(p.Anchors, data.PlanAnchor{Text: ments[b.Mention].Text, Nodes: []uint32{b.Anchor}})
 		anchors = append(anchors, b.Mention)

@@ -305,13 +305,20 @@ func (p *Planner) Candidates(q data.Query) ([]PlanCandidate, []graphops.LinkedMe
 			plan.Restriction[plan.TargetType()] = []string{r}
 		}
 		pc := PlanCandidate{Plan: plan, Template: c.ti, Mentions: c.ments, TemplateLP: c.lp, AnchorLP: c.ap}
-		res, err := gplan.Execute(p.ws.Graph, p.ws.Names(), plan)
+		var text gplan.TextScorer
+		if plan.HasRankMarks() {
+			text = p.ws // a ranked middle position: scored as plan-exec scores it
+		}
+		res, scores, err := gplan.ExecuteRanked(p.ws.Graph, p.ws.Names(), plan, text)
 		if err != nil {
 			pc.Err = err
 		}
-		for _, v := range res.Reach {
+		for j, v := range res.Reach {
 			if p.ws.CandMask[v] {
 				pc.Reach = append(pc.Reach, v)
+				if scores != nil {
+					pc.Scores = append(pc.Scores, scores[j])
+				}
 			}
 		}
 		out[i] = pc
