@@ -19,7 +19,7 @@ mkdir -p "$out"
 ws="$out/ws"
 rm -rf "$ws"
 $strata import --format skbdir --in "$data" --out "$ws" >/dev/null
-$strata mine-plans "$ws" --split test --no-universal --out "$out/groups.jsonl" --force >/dev/null
+$strata mine-plans "$ws" --split test --no-universal --no-ranked-middle --out "$out/groups.jsonl" --force >/dev/null
 # Each operator's row: the mine-plans flags that leave the later operators out.
 rows=("existential paths only (before)|--no-universal --no-ranked-middle" "+ universal steps (∀)|--no-ranked-middle" "+ ranked middle positions (~)|")
 i=0

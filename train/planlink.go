@@ -73,7 +73,11 @@ func minedTemplate(p data.Plan) ([][]string, []int) {
 	for _, i := range idx {
 		path := slices.Clone(p.Metapath[i])
 		for j := 0; j < len(path)-1; j += 2 {
+			_, ranked := data.SplitRanked(path[j])
 			path[j] = data.AnyType
+			if ranked && j > 0 {
+				path[j] += data.RankMark // a ranked middle position stays ranked
+			}
 		}
 		out = append(out, path)
 	}

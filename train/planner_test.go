@@ -3,6 +3,7 @@ package train
 import (
 	"context"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -189,5 +190,23 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 	}
 	if carried < len(tqs)*8/10 {
 		t.Errorf("the planner carried an executed plan for %d of %d test questions, want most", carried, len(tqs))
+	}
+}
+
+// TestMinedTemplateKeepsMarks: a mined plan's template forgets anchor and
+// middle types but keeps what the operators mean: a ranked middle
+// position stays ranked, a universal step universal.
+func TestMinedTemplateKeepsMarks(t *testing.T) {
+	p := data.Plan{Metapath: [][]string{
+		{"person", "<-starred_actors", "movie~", "->directed_by", "person"},
+		{"genre", "<-has_genre", "movie", "∀->written_by", "person"},
+	}}
+	got, order := minedTemplate(p)
+	want := [][]string{
+		{"*", "<-has_genre", "*", "∀->written_by", "person"},
+		{"*", "<-starred_actors", "*~", "->directed_by", "person"},
+	}
+	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(order, []int{1, 0}) {
+		t.Errorf("template %v order %v, want %v [1 0]", got, order, want)
 	}
 }
