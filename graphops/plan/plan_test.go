@@ -23,7 +23,7 @@ import (
 // F3 {G1, G3}, F4 {G2}. Cast: A1 in F1 and F4, A2 in F1 and F2, A3 in F3.
 // Details: F1 and F3 "Released in 2007. Language: English.", F2 "Released
 // in 1999. Language: French.", F4 "Released long ago in 2007."
-func movies(t *testing.T) (*graphops.Graph, *graphops.NameIndex) {
+func movies(t testing.TB) (*graphops.Graph, *graphops.NameIndex) {
 	t.Helper()
 	s := &data.SKB{Schema: data.Schema{
 		Format: data.FormatSKBDir, NodeTypes: []string{"person", "movie", "genre"},

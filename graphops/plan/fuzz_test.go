@@ -1,0 +1,58 @@
+package plan
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/graphops"
+)
+
+// FuzzPlanFiles reads plans files (strata's and MoR's lines, with the
+// algebra's marks) and runs every plan the file checker accepts through
+// the compiler and the executor on the hand-built movie graph: reading
+// fails only with located errors, and compiling or executing only with
+// graphops.ErrInvalidPlan, never a panic.
+func FuzzPlanFiles(f *testing.F) {
+	for _, s := range []string{
+		`{"q_id": 1, "plan": {"Metapath": [["person", "<-directed_by", "movie", "∀->has_genre", "genre"]], "Restriction": {"person": ["P1"]}}}`,
+		`{"q_id": 2, "plan": {"Metapath": [["person", "<-directed_by", "movie~", "->starred_actors", "person"]], "Restriction": {"person": ["2007"]}, "Anchors": [{"text": "P1", "nodes": [0]}]}}`,
+		`{"q_id": 3, "plan": {"Metapath": [["person", "*", "movie"], ["genre", "<-has_genre|->has_genre", "movie"]], "Restriction": {"person": ["A1"], "genre": ["G1"]}}}`,
+		`{"q_id": 4, "plan": {"Metapath": ["person -> movie"], "Restriction": {}}}`,
+	} {
+		f.Add([]byte(s + "\n"))
+	}
+	g, names := movies(f)
+	scope := data.PlanScope{Schema: g.Schema(), Nodes: g.NumNodes()}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		plans, _, err := data.ParsePlans(bytes.NewReader(b), "plans.jsonl")
+		if err != nil {
+			var pe *data.ParseError
+			if !errors.As(err, &pe) || pe.File != "plans.jsonl" {
+				t.Fatalf("error %v is not a located ParseError", err)
+			}
+			return
+		}
+		probs, _, err := data.ValidatePlansFrom(bytes.NewReader(b), "plans.jsonl", scope)
+		if err != nil || len(probs) > 0 {
+			return
+		}
+		for _, p := range plans {
+			e, err := Compile(g.Schema(), p)
+			if err != nil {
+				if !errors.Is(err, graphops.ErrInvalidPlan) {
+					t.Fatalf("compile %+v: %v", p, err)
+				}
+				continue
+			}
+			if e == nil {
+				continue
+			}
+			_ = e.Format(g.Schema())
+			if _, _, err := ExecuteRanked(g, names, p, fakeScorer{3: 1}); err != nil && !errors.Is(err, graphops.ErrInvalidPlan) {
+				t.Fatalf("execute %+v: %v", p, err)
+			}
+		}
+	})
+}
