@@ -34,12 +34,17 @@ type LinkingPlannerOptions struct {
 	// TypeAgreement is the share of a template's examples that must agree
 	// on the target type for the template to keep it, default 0.9.
 	TypeAgreement float64
-	AnchorEpochs  int     // anchor scorer epochs, default 8
-	AnchorLR      float64 // AdaGrad step, default 0.2
-	AnchorDim     int     // hashed features, default 2^18
-	RankDim       int     // plan ranker's hashed features, default 2^16; negative: no ranker
-	Folds         int     // cross-fitting folds for the plan ranker's data, default 3
-	Log           io.Writer
+	// MinRanked is the least number of training questions a template with
+	// a ranked middle position (data.RankMark) needs to be a template of
+	// its own, default 5; rarer ones train as their unranked twin (the same
+	// structure), since a handful of examples cannot teach when to rank.
+	MinRanked    int
+	AnchorEpochs int     // anchor scorer epochs, default 8
+	AnchorLR     float64 // AdaGrad step, default 0.2
+	AnchorDim    int     // hashed features, default 2^18
+	RankDim      int     // plan ranker's hashed features, default 2^16; negative: no ranker
+	Folds        int     // cross-fitting folds for the plan ranker's data, default 3
+	Log          io.Writer
 }
 
 // LinkingPlannerStats describes the training data of a linking planner.
@@ -48,6 +53,7 @@ type LinkingPlannerStats struct {
 	Val         int     // validation questions with a mined plan
 	PlanAcc     float64 // the best checkpoint's LinkedPlanAccuracy on them
 	Templates   int
+	Unranked    int     // questions whose rare ranked-middle template trained as its unranked twin (MinRanked)
 	AnchorLoss  float64 // last epoch's mean anchor loss
 	RankGroups  int     // questions the plan ranker learned from
 	RankLoss    float64 // its last epoch's mean loss
@@ -121,6 +127,9 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 	if o.TypeAgreement == 0 {
 		o.TypeAgreement = 0.9
 	}
+	if o.MinRanked == 0 {
+		o.MinRanked = 5
+	}
 	if o.AnchorEpochs == 0 {
 		o.AnchorEpochs = 8
 	}
@@ -164,6 +173,19 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 		}
 		skelTypes[key][rec.Plan.TargetType()]++
 		exs = append(exs, example{q: q, rec: rec, tmpl: t, order: order})
+	}
+	// Rare ranked-middle templates train as their unranked twins.
+	ranked := map[string]int{}
+	for _, e := range exs {
+		if (&data.Plan{Metapath: e.tmpl}).HasRankMarks() {
+			ranked[planner.TemplateKey(e.tmpl)]++
+		}
+	}
+	for i := range exs {
+		if n, ok := ranked[planner.TemplateKey(exs[i].tmpl)]; ok && n < o.MinRanked {
+			exs[i].tmpl = data.Plan{Metapath: exs[i].tmpl}.WithoutRankMarks().Metapath
+			st.Unranked++
+		}
 	}
 	st.Used = len(exs)
 	if len(exs) == 0 {

@@ -104,5 +104,8 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 	}
 	fmt.Fprintf(u.out, "trained planner from mined plans: %d of %d train questions with a plan of F1 >= %.2f, %d templates, plan ranker from %d questions; %d steps (%s), best %s val plan-exec mrr %.4f; plan accuracy against %d mined val plans %.4f\n",
 		st.Used, st.Train, o.MinF1, len(p.Cfg.Templates), st.RankGroups, res.Steps, res.Stopped, res.Best, res.BestValue, st.Val, st.PlanAcc)
+	if st.Unranked > 0 {
+		fmt.Fprintf(u.out, "%d train questions whose ranked-middle template (~) has fewer than 5 examples trained as its unranked twin\n", st.Unranked)
+	}
 	return finishRun(ctx, u, ws, run.RunDir, "planner", train.PlannerStage())
 }
