@@ -103,6 +103,7 @@ for g in sorted(n, key=lambda g: (-n[g], g)):
   awk -F'\t' '{printf "| %s | %.0f | %.0f |\n", $1, $2, $3/1024}' "$times"
   if [ -d "${MOVIES:-../shared/data/movies-skb}" ]; then
     STRATA=$strata OUT=$out bash scripts/movies_shapes.sh
+    STRATA=$strata OUT=$out bash scripts/movies_phrasings.sh
   fi
 } > "$doc.raw"
 echo "raw outputs in $doc.raw; the committed $doc adds the summary table and reading" >&2
