@@ -105,12 +105,9 @@ func ParsePathQuestion(r io.Reader, file string) ([]KGQuestion, error) {
 		if len(cols) != 3 {
 			return nil, perrf(file, sc.line, "", ErrSyntax, "want question<TAB>answers<TAB>path, got %d columns", len(cols))
 		}
-		q := strings.TrimSpace(cols[0])
-		if q == "" {
-			return nil, perrf(file, sc.line, "question", ErrSyntax, "empty")
-		}
-		if strings.ContainsAny(q, "[]") {
-			return nil, perrf(file, sc.line, "question", ErrSyntax, "holds a bracket, which would blur the [topic] mark")
+		q, err := kgqaQuestion(file, sc.line, cols[0])
+		if err != nil {
+			return nil, err
 		}
 		answers, err := pathQuestionAnswers(strings.TrimSpace(cols[1]))
 		if err != nil {
@@ -157,12 +154,9 @@ func ParseWorldCup(r io.Reader, file string) ([]KGQuestion, error) {
 		if len(cols) != 5 && len(cols) != 6 {
 			return nil, perrf(file, sc.line, "", ErrSyntax, "want question<TAB>answer<TAB>path<TAB>answers<TAB>facts[<TAB>topics], got %d columns", len(cols))
 		}
-		text := strings.TrimSpace(cols[0])
-		if text == "" {
-			return nil, perrf(file, sc.line, "question", ErrSyntax, "empty")
-		}
-		if strings.ContainsAny(text, "[]") {
-			return nil, perrf(file, sc.line, "question", ErrSyntax, "holds a bracket, which would blur the [topic] mark")
+		text, err := kgqaQuestion(file, sc.line, cols[0])
+		if err != nil {
+			return nil, err
 		}
 		list := strings.TrimSpace(cols[3])
 		if !strings.HasSuffix(list, "/") {
@@ -200,6 +194,19 @@ func ParseWorldCup(r io.Reader, file string) ([]KGQuestion, error) {
 		out = append(out, q)
 	}
 	return out, sc.Err()
+}
+
+// kgqaQuestion is the question column of an IRN line, trimmed: not empty,
+// and without brackets (its topics get marked [topic]).
+func kgqaQuestion(file string, line int, col string) (string, error) {
+	q := strings.TrimSpace(col)
+	if q == "" {
+		return "", perrf(file, line, "question", ErrSyntax, "empty")
+	}
+	if strings.ContainsAny(q, "[]") {
+		return "", perrf(file, line, "question", ErrSyntax, "holds a bracket, which would blur the [topic] mark")
+	}
+	return q, nil
 }
 
 // pathQuestionAnswers splits FIRST(ANS1/ANS2/.../) into the answer set.

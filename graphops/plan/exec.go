@@ -22,6 +22,13 @@ type Set struct {
 // Len returns the number of nodes.
 func (s *Set) Len() int { return len(s.Nodes) }
 
+// add appends node v with its scores.
+func (s *Set) add(v uint32, support, text float32) {
+	s.Nodes = append(s.Nodes, v)
+	s.Support = append(s.Support, support)
+	s.Text = append(s.Text, text)
+}
+
 // Ranked returns the nodes by support, then text score (both descending),
 // then id.
 func (s *Set) Ranked() []uint32 {
@@ -161,9 +168,7 @@ func (h *Hop) eval(x *executor) (Set, error) {
 			j, ok := best[u]
 			if !ok {
 				best[u] = len(out.Nodes)
-				out.Nodes = append(out.Nodes, u)
-				out.Support = append(out.Support, from.Support[i])
-				out.Text = append(out.Text, from.Text[i])
+				out.add(u, from.Support[i], from.Text[i])
 				continue
 			}
 			if from.Support[i] > out.Support[j] || (from.Support[i] == out.Support[j] && from.Text[i] > out.Text[j]) {
@@ -210,9 +215,7 @@ func (in *Intersect) eval(x *executor) (Set, error) {
 			case acc.Nodes[i] > s.Nodes[j]:
 				j++
 			default:
-				out.Nodes = append(out.Nodes, acc.Nodes[i])
-				out.Support = append(out.Support, acc.Support[i]+s.Support[j])
-				out.Text = append(out.Text, acc.Text[i]+s.Text[j])
+				out.add(acc.Nodes[i], acc.Support[i]+s.Support[j], acc.Text[i]+s.Text[j])
 				i++
 				j++
 			}
@@ -237,19 +240,13 @@ func (u *Union) eval(x *executor) (Set, error) {
 		for i < len(acc.Nodes) || j < len(s.Nodes) {
 			switch {
 			case j == len(s.Nodes) || (i < len(acc.Nodes) && acc.Nodes[i] < s.Nodes[j]):
-				out.Nodes = append(out.Nodes, acc.Nodes[i])
-				out.Support = append(out.Support, acc.Support[i])
-				out.Text = append(out.Text, acc.Text[i])
+				out.add(acc.Nodes[i], acc.Support[i], acc.Text[i])
 				i++
 			case i == len(acc.Nodes) || acc.Nodes[i] > s.Nodes[j]:
-				out.Nodes = append(out.Nodes, s.Nodes[j])
-				out.Support = append(out.Support, s.Support[j])
-				out.Text = append(out.Text, s.Text[j])
+				out.add(s.Nodes[j], s.Support[j], s.Text[j])
 				j++
 			default:
-				out.Nodes = append(out.Nodes, acc.Nodes[i])
-				out.Support = append(out.Support, acc.Support[i]+s.Support[j])
-				out.Text = append(out.Text, acc.Text[i]+s.Text[j])
+				out.add(acc.Nodes[i], acc.Support[i]+s.Support[j], acc.Text[i]+s.Text[j])
 				i++
 				j++
 			}
@@ -289,9 +286,7 @@ func (e *Every) eval(x *executor) (Set, error) {
 		if !e.Soft && c < counted {
 			continue
 		}
-		out.Nodes = append(out.Nodes, t)
-		out.Support = append(out.Support, float32(c)/float32(counted))
-		out.Text = append(out.Text, 0)
+		out.add(t, float32(c)/float32(counted), 0)
 	}
 	return sortSet(out), nil
 }
@@ -319,9 +314,7 @@ func (f *Filter) eval(x *executor) (Set, error) {
 			}
 		}
 		if ok {
-			out.Nodes = append(out.Nodes, v)
-			out.Support = append(out.Support, s.Support[i])
-			out.Text = append(out.Text, s.Text[i])
+			out.add(v, s.Support[i], s.Text[i])
 		}
 	}
 	return out, nil
