@@ -198,39 +198,25 @@ func (in *Intersect) eval(x *executor) (Set, error) {
 	if len(in.Args) == 0 {
 		return Set{}, fmt.Errorf("%w: an intersection of nothing", graphops.ErrInvalidPlan)
 	}
-	acc, err := in.Args[0].eval(x)
-	if err != nil {
-		return Set{}, err
-	}
-	for _, a := range in.Args[1:] {
-		s, err := a.eval(x)
-		if err != nil {
-			return Set{}, err
-		}
-		var out Set
-		for i, j := 0, 0; i < len(acc.Nodes) && j < len(s.Nodes); {
-			switch {
-			case acc.Nodes[i] < s.Nodes[j]:
-				i++
-			case acc.Nodes[i] > s.Nodes[j]:
-				j++
-			default:
-				out.add(acc.Nodes[i], acc.Support[i]+s.Support[j], acc.Text[i]+s.Text[j])
-				i++
-				j++
-			}
-		}
-		acc = out
-	}
-	return acc, nil
+	return fold(x, in.Args, false)
 }
 
 func (u *Union) eval(x *executor) (Set, error) {
 	if len(u.Args) == 0 {
 		return Set{}, fmt.Errorf("%w: a union of nothing", graphops.ErrInvalidPlan)
 	}
-	var acc Set
-	for _, a := range u.Args {
+	return fold(x, u.Args, true)
+}
+
+// fold evaluates args and merges their sets in order: a node in several
+// of them gets the sum of their scores; with union a node in only some is
+// kept with its own, without (an intersection) it is dropped.
+func fold(x *executor, args []Expr, union bool) (Set, error) {
+	acc, err := args[0].eval(x)
+	if err != nil {
+		return Set{}, err
+	}
+	for _, a := range args[1:] {
 		s, err := a.eval(x)
 		if err != nil {
 			return Set{}, err
@@ -240,10 +226,14 @@ func (u *Union) eval(x *executor) (Set, error) {
 		for i < len(acc.Nodes) || j < len(s.Nodes) {
 			switch {
 			case j == len(s.Nodes) || (i < len(acc.Nodes) && acc.Nodes[i] < s.Nodes[j]):
-				out.add(acc.Nodes[i], acc.Support[i], acc.Text[i])
+				if union {
+					out.add(acc.Nodes[i], acc.Support[i], acc.Text[i])
+				}
 				i++
 			case i == len(acc.Nodes) || acc.Nodes[i] > s.Nodes[j]:
-				out.add(s.Nodes[j], s.Support[j], s.Text[j])
+				if union {
+					out.add(s.Nodes[j], s.Support[j], s.Text[j])
+				}
 				j++
 			default:
 				out.add(acc.Nodes[i], acc.Support[i]+s.Support[j], acc.Text[i]+s.Text[j])
