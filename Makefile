@@ -84,7 +84,7 @@ bench: bench-kernels
 		$(GO) test -run '^$$' -bench 'BenchmarkWorkspaceScale' -benchtime 1x -timeout 60m -v ./graphops/workspace/
 	$(GO) test -run '^$$' -bench 'BenchmarkServeLoad' -benchtime 1x -v ./infer/serve/
 	STRATA_BENCH_NODES=$(BENCH_NODES) \
-		$(GO) test -run '^$$' -bench 'BenchmarkTraversalLatency' -benchtime 1x -timeout 60m -v ./infer/planner/
+		$(GO) test -run '^$$' -bench 'BenchmarkTraversalLatency' -benchtime 1x -timeout 60m -v ./infer/traversal/
 	STRATA_BENCH_DOCS=$(BENCH_DOCS) \
 		$(GO) test -run '^$$' -bench 'BenchmarkVersusBleve' -benchtime 1x -timeout 60m -v ./data/index/blevebench/
 

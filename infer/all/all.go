@@ -14,4 +14,5 @@ import (
 	_ "github.com/strata-retrieval/strata/infer/planner"
 	_ "github.com/strata-retrieval/strata/infer/sage"
 	_ "github.com/strata-retrieval/strata/infer/simgrag"
+	_ "github.com/strata-retrieval/strata/infer/traversal"
 )

@@ -16,13 +16,14 @@ import (
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/planner"
 	"github.com/strata-retrieval/strata/infer/registry"
+	"github.com/strata-retrieval/strata/infer/traversal"
 	"github.com/strata-retrieval/strata/models"
 )
 
 // Features builds the trajectory reranker's inputs over a workspace.
 type Features struct {
 	ws    *workspace.Workspace
-	tm    *planner.WorkspaceMatcher
+	tm    *traversal.WorkspaceMatcher
 	dense *infer.DenseChannel // nil: the dense slot of the textual fingerprint is 0
 	cfg   graphops.TraversalConfig
 	last  bool // features of the candidate only, not its whole trajectory
@@ -31,7 +32,7 @@ type Features struct {
 // NewFeatures binds the features to a workspace; cfg sets the traversal
 // (and its ablations) and lastNodeOnly keeps only the candidate's own step.
 func NewFeatures(ws *workspace.Workspace, d *infer.DenseChannel, cfg graphops.TraversalConfig, lastNodeOnly bool) *Features {
-	return &Features{ws: ws, tm: planner.NewWorkspaceMatcher(ws), dense: d, cfg: cfg, last: lastNodeOnly}
+	return &Features{ws: ws, tm: traversal.NewWorkspaceMatcher(ws), dense: d, cfg: cfg, last: lastNodeOnly}
 }
 
 // nodeBM25 scores a node's text for the query: its whole document for

@@ -1,5 +1,6 @@
 // Package planner is strata's query planner and what is built on plans:
-// plan mining from answers, the native planner, and MoR's mixed traversal.
+// plan mining from answers and the native planner. MoR's mixed traversal
+// is infer/traversal.
 //
 // Mining (Mine) needs no LLM: anchor candidates are the question's mentions
 // (graphops.MentionIndex: names and alias-like fields), plans are directed
@@ -22,11 +23,4 @@
 // scored (PlanPrediction.Reach), and PlannedMethod passes that result on
 // with the query (data.Query.Reach), so a served query executes its plan
 // once.
-//
-// TraversalMethod is MoR's mixed traversal ranked by the first-stage BM25
-// (MoR without its reranker). Deviations from MoR: the pool is ranked by
-// BM25 where MoR's ablation uses Ada-002 cosine; a plan with linked anchors
-// seeds the first layer with them instead of the top 5 textual matches;
-// relation steps may be directed and positions untyped (MoR's relations are
-// undirected and its positions typed).
 package planner

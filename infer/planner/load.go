@@ -27,9 +27,6 @@ func init() {
 		// checkpoints are selected by.
 		return &PlannedMethod{P: p, M: baseline.NewPlanExec(env.WS)}, nil
 	})
-	registry.RegisterMethod("mor-traversal", "MoR's mixed structural-textual traversal with the query's plan, the pool ranked by BM25 (MoR without its reranker; needs plans)", func(env *infer.Env) (infer.Method, error) {
-		return NewTraversalMethod(env.WS), nil
-	})
 }
 
 // FromCheckpoint builds the planner a checkpoint holds (a planner's, or a

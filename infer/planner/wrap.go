@@ -15,7 +15,6 @@ import (
 var (
 	_ infer.FallbackCounter = (*PlannedMethod)(nil)
 	_ infer.FallbackCounter = (*FilePlanned)(nil)
-	_ infer.FallbackCounter = (*TraversalMethod)(nil)
 )
 
 // PlannedMethod runs a method with the plans of a planner: each query's

@@ -11,8 +11,8 @@ import (
 	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
-	"github.com/strata-retrieval/strata/infer/planner"
 	"github.com/strata-retrieval/strata/infer/registry"
+	"github.com/strata-retrieval/strata/infer/traversal"
 	"github.com/strata-retrieval/strata/internal/parallel"
 )
 
@@ -325,7 +325,7 @@ func NewNamed(env *infer.Env, name string) (*Method, error) {
 	cfg := Config{}
 	switch name {
 	case "sage-plan", "sage-plan-always":
-		seed = planner.NewTraversalMethod(env.WS)
+		seed = traversal.New(env.WS)
 		cfg.EdgePolicy = name == "sage-plan"
 	default:
 		seed = NewHybrid(env.WS, d, DefaultAlpha)

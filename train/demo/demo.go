@@ -28,6 +28,7 @@ import (
 	"github.com/strata-retrieval/strata/infer/pipeline"
 	"github.com/strata-retrieval/strata/infer/planner"
 	"github.com/strata-retrieval/strata/infer/registry"
+	"github.com/strata-retrieval/strata/infer/traversal"
 	"github.com/strata-retrieval/strata/internal/atomicfile"
 	"github.com/strata-retrieval/strata/models"
 	"github.com/strata-retrieval/strata/train"
@@ -306,7 +307,7 @@ func rows(env *infer.Env, truth map[int]data.Plan, t *trained) ([]eval.Summary, 
 	before := []row{
 		{"bm25", baseline.NewBM25(ws)}, {"dense", baseline.NewDense(ws, t.dense)}, {"cor", t.cor},
 		{"plan-exec (planner)", planned("plan-exec")}, {"mor", t.mor},
-		{"mor w/o reranker", &planner.PlannedMethod{P: t.planner, M: planner.NewTraversalMethod(ws)}},
+		{"mor w/o reranker", &planner.PlannedMethod{P: t.planner, M: traversal.New(ws)}},
 		{"plan-structure (oracle)", oracle("plan-structure")}, {"oracle-plan (oracle)", oracle("oracle-plan")},
 	}
 	after := []row{{"bm25+dense", named["bm25+dense"]}, {"sage", named["sage"]}, {"sage-sim", named["sage-sim"]},

@@ -1,4 +1,11 @@
-package planner
+// Package traversal is MoR's mixed structural-textual traversal (MoR §3.2)
+// over a workspace, ranked by the first-stage BM25: MoR without its
+// reranker (infer/mor adds the reranker). Deviations from MoR: the pool is
+// ranked by BM25 where MoR's ablation uses Ada-002 cosine; a plan with
+// linked anchors seeds the first layer with them instead of the top 5
+// textual matches; relation steps may be directed and positions untyped
+// (MoR's relations are undirected and its positions typed).
+package traversal
 
 import (
 	"context"
@@ -10,6 +17,8 @@ import (
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/registry"
 )
 
 // WorkspaceMatcher is the textual half of MoR's traversal over a
@@ -65,28 +74,36 @@ func (m *WorkspaceMatcher) Match(text string, t data.TypeID, k int) []index.Hit 
 	return m.ws.Fields[workspace.NameField].Search(text, k, m.masks[t])
 }
 
-// NewTraversalMethod returns MoR's traversal over ws ranked by BM25.
-func NewTraversalMethod(ws *workspace.Workspace) *TraversalMethod {
-	return &TraversalMethod{ws: ws, tm: NewWorkspaceMatcher(ws)}
+func init() {
+	registry.RegisterMethod("mor-traversal", "MoR's mixed structural-textual traversal with the query's plan, the pool ranked by BM25 (MoR without its reranker; needs plans)", func(env *infer.Env) (infer.Method, error) {
+		return New(env.WS), nil
+	})
 }
 
-// TraversalMethod runs MoR's mixed traversal with the query's plan (its own,
+// New returns MoR's traversal over ws ranked by BM25.
+func New(ws *workspace.Workspace) *Method {
+	return &Method{ws: ws, tm: NewWorkspaceMatcher(ws)}
+}
+
+var _ infer.FallbackCounter = (*Method)(nil)
+
+// Method runs MoR's mixed traversal with the query's plan (its own,
 // or the workspace's for its id) and ranks the pool by the first-stage BM25
 // score: MoR without its reranker. Queries without a usable plan fall back
 // to BM25, as MoR does, and are counted.
-type TraversalMethod struct {
+type Method struct {
 	ws        *workspace.Workspace
 	tm        *WorkspaceMatcher
 	Config    graphops.TraversalConfig
 	Fallbacks atomic.Int64
 }
 
-func (m *TraversalMethod) Name() string { return "mor-traversal" }
+func (m *Method) Name() string { return "mor-traversal" }
 
 // TakeFallbacks implements FallbackCounter.
-func (m *TraversalMethod) TakeFallbacks() int64 { return m.Fallbacks.Swap(0) }
+func (m *Method) TakeFallbacks() int64 { return m.Fallbacks.Swap(0) }
 
-func (m *TraversalMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
+func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	plan, ok := m.ws.Plans[q.ID]
 	if q.Plan != nil {
 		plan, ok = *q.Plan, true
