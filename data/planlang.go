@@ -88,6 +88,21 @@ func (p Plan) WithoutRankMarks() Plan {
 	return out
 }
 
+// WithRankedMiddles returns p with the position before the last step of
+// every path of two or more hops marked RankMark (a copy; p is not
+// changed), the ranked twin of an unranked plan; ok is false when no path
+// has two hops.
+func (p Plan) WithRankedMiddles() (out Plan, ok bool) {
+	out = p.WithoutRankMarks()
+	for _, path := range out.Metapath {
+		if len(path) >= 5 {
+			path[len(path)-3] += RankMark
+			ok = true
+		}
+	}
+	return out, ok
+}
+
 // HasRankMarks reports whether a node element of p carries RankMark.
 func (p *Plan) HasRankMarks() bool {
 	for _, path := range p.Metapath {

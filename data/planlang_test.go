@@ -1,6 +1,9 @@
 package data
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // A plan's template keeps its node types; its shape keeps hop counts and
 // relations only, the paths of an intersection in one order.
@@ -22,5 +25,39 @@ func TestPlanTemplateAndShape(t *testing.T) {
 	var none Plan
 	if none.Shape() != "(no plan)" || none.Template() != "(no plan)" {
 		t.Errorf("no plan: %q %q", none.Shape(), none.Template())
+	}
+}
+
+// The ranked twin marks the position before the last step of every path
+// of two or more hops, replacing marks elsewhere; the unranked twin drops
+// them; p itself is never changed.
+func TestRankedTwins(t *testing.T) {
+	p := Plan{Metapath: [][]string{
+		{"person", "<-starred_actors", "*", "->directed_by", "person"},
+		{"genre", "<-has_genre", "movie"},
+		{"person", "->a", "*~", "->b", "*", "->c", "movie"},
+	}}
+	r, ok := p.WithRankedMiddles()
+	if !ok {
+		t.Fatal("a plan with 2- and 3-hop paths has a ranked twin")
+	}
+	want := [][]string{
+		{"person", "<-starred_actors", "*~", "->directed_by", "person"},
+		{"genre", "<-has_genre", "movie"},
+		{"person", "->a", "*", "->b", "*~", "->c", "movie"},
+	}
+	for i := range want {
+		if fmt.Sprint(r.Metapath[i]) != fmt.Sprint(want[i]) {
+			t.Errorf("ranked path %d: %v, want %v", i, r.Metapath[i], want[i])
+		}
+	}
+	if !r.HasRankMarks() || p.Metapath[2][2] != "*~" || p.Metapath[0][2] != "*" {
+		t.Errorf("twin %v of %v", r.Metapath, p.Metapath)
+	}
+	if u := r.WithoutRankMarks(); u.HasRankMarks() || fmt.Sprint(u.Metapath[2]) != "[person ->a * ->b * ->c movie]" {
+		t.Errorf("unranked twin %v", u.Metapath)
+	}
+	if _, ok := (Plan{Metapath: [][]string{{"genre", "<-has_genre", "movie"}}}).WithRankedMiddles(); ok {
+		t.Error("a 1-hop plan has no middle to rank")
 	}
 }

@@ -1,6 +1,7 @@
 package graphops
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"unicode"
@@ -328,4 +329,26 @@ func (ix *MentionIndex) Find(text string) []LinkedMention {
 		return b.TokEnd - a.TokEnd
 	})
 	return out
+}
+
+// RestrictionText is the question without the anchor mentions: the
+// target's textual restriction.
+func RestrictionText(text string, ments []LinkedMention, anchors []int) string {
+	spans := make([][2]int, 0, len(anchors))
+	for _, a := range anchors {
+		spans = append(spans, [2]int{ments[a].Start, ments[a].End})
+	}
+	slices.SortFunc(spans, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
+	var b strings.Builder
+	pos := 0
+	for _, s := range spans {
+		if s[0] < pos {
+			continue
+		}
+		b.WriteString(text[pos:s[0]])
+		b.WriteByte(' ')
+		pos = s[1]
+	}
+	b.WriteString(text[pos:])
+	return strings.Join(strings.Fields(b.String()), " ")
 }

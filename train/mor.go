@@ -88,7 +88,7 @@ func MinedPlans(recs map[int]data.MinedPlanRecord, minF1 float64) map[int]data.P
 // TrainMoR trains the trajectory reranker on the traversal pools of the
 // training queries (with their plans from the workspace) and selects the
 // checkpoint with the best validation Hit@1.
-func TrainMoR(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, planner *planner.Planner, o MoROptions) (*mor.Method, *Result, error) {
+func TrainMoR(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, planner planner.Predictor, o MoROptions) (*mor.Method, *Result, error) {
 	if o.Negatives == 0 {
 		o.Negatives = 100
 	}

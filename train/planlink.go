@@ -12,6 +12,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/mine"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/baseline"
@@ -34,17 +35,12 @@ type LinkingPlannerOptions struct {
 	// TypeAgreement is the share of a template's examples that must agree
 	// on the target type for the template to keep it, default 0.9.
 	TypeAgreement float64
-	// MinRanked is the least number of training questions a template with
-	// a ranked middle position (data.RankMark) needs to be a template of
-	// its own, default 5; rarer ones train as their unranked twin (the same
-	// structure), since a handful of examples cannot teach when to rank.
-	MinRanked    int
-	AnchorEpochs int     // anchor scorer epochs, default 8
-	AnchorLR     float64 // AdaGrad step, default 0.2
-	AnchorDim    int     // hashed features, default 2^18
-	RankDim      int     // plan ranker's hashed features, default 2^16; negative: no ranker
-	Folds        int     // cross-fitting folds for the plan ranker's data, default 3
-	Log          io.Writer
+	AnchorEpochs  int     // anchor scorer epochs, default 8
+	AnchorLR      float64 // AdaGrad step, default 0.2
+	AnchorDim     int     // hashed features, default 2^18
+	RankDim       int     // plan ranker's hashed features, default 2^16; negative: no ranker
+	Folds         int     // cross-fitting folds for the plan ranker's data, default 3
+	Log           io.Writer
 }
 
 // LinkingPlannerStats describes the training data of a linking planner.
@@ -53,7 +49,7 @@ type LinkingPlannerStats struct {
 	Val         int     // validation questions with a mined plan
 	PlanAcc     float64 // the best checkpoint's LinkedPlanAccuracy on them
 	Templates   int
-	Unranked    int     // questions whose rare ranked-middle template trained as its unranked twin (MinRanked)
+	Ranked      int     // questions whose mined plan ranks its middle nodes (their template is the unranked structure)
 	AnchorLoss  float64 // last epoch's mean anchor loss
 	RankGroups  int     // questions the plan ranker learned from
 	RankLoss    float64 // its last epoch's mean loss
@@ -62,6 +58,10 @@ type LinkingPlannerStats struct {
 // minedTemplate is a mined plan's template: its paths in canonical order
 // (sorted by their relation tokens) with untyped anchors and intermediate
 // nodes, and for each of them the index of the plan's path it came from.
+// A template is a structure: whether the question ranks the middle nodes
+// (data.RankMark) is the plan ranker's choice between a candidate and its
+// twin (planner.PlanCandidate.Twin), learned from how the restriction
+// scores each, which carries over to phrasings the training never showed.
 func minedTemplate(p data.Plan) ([][]string, []int) {
 	idx := make([]int, len(p.Metapath))
 	for i := range idx {
@@ -79,11 +79,7 @@ func minedTemplate(p data.Plan) ([][]string, []int) {
 	for _, i := range idx {
 		path := slices.Clone(p.Metapath[i])
 		for j := 0; j < len(path)-1; j += 2 {
-			_, ranked := data.SplitRanked(path[j])
 			path[j] = data.AnyType
-			if ranked && j > 0 {
-				path[j] += data.RankMark // a ranked middle position stays ranked
-			}
 		}
 		out = append(out, path)
 	}
@@ -113,7 +109,7 @@ func anchorMention(ments []graphops.LinkedMention, a data.PlanAnchor) int {
 // A template keeps a target type when TypeAgreement of its examples agree
 // on it; other positions are untyped. The checkpoint with the best
 // validation MRR of its plans executed (plan-exec) is kept.
-func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, o LinkingPlannerOptions) (*planner.Planner, *Result, LinkingPlannerStats, error) {
+func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, o LinkingPlannerOptions) (*planner.LinkingPlanner, *Result, LinkingPlannerStats, error) {
 	var st LinkingPlannerStats
 	if o.Hidden == 0 {
 		o.Hidden = 128
@@ -126,9 +122,6 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 	}
 	if o.TypeAgreement == 0 {
 		o.TypeAgreement = 0.9
-	}
-	if o.MinRanked == 0 {
-		o.MinRanked = 5
 	}
 	if o.AnchorEpochs == 0 {
 		o.AnchorEpochs = 8
@@ -167,25 +160,15 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 			continue
 		}
 		t, order := minedTemplate(rec.Plan)
-		key := planner.SkeletonKey(rec.Plan)
+		if rec.Plan.HasRankMarks() {
+			st.Ranked++
+		}
+		key := mine.SkeletonKey(rec.Plan)
 		if skelTypes[key] == nil {
 			skelTypes[key] = map[string]int{}
 		}
 		skelTypes[key][rec.Plan.TargetType()]++
 		exs = append(exs, example{q: q, rec: rec, tmpl: t, order: order})
-	}
-	// Rare ranked-middle templates train as their unranked twins.
-	ranked := map[string]int{}
-	for _, e := range exs {
-		if (&data.Plan{Metapath: e.tmpl}).HasRankMarks() {
-			ranked[planner.TemplateKey(e.tmpl)]++
-		}
-	}
-	for i := range exs {
-		if n, ok := ranked[planner.TemplateKey(exs[i].tmpl)]; ok && n < o.MinRanked {
-			exs[i].tmpl = data.Plan{Metapath: exs[i].tmpl}.WithoutRankMarks().Metapath
-			st.Unranked++
-		}
 	}
 	st.Used = len(exs)
 	if len(exs) == 0 {
@@ -210,7 +193,7 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 	keys := map[string][][]string{}
 	for i := range exs {
 		e := &exs[i]
-		tt := target[planner.SkeletonKey(e.rec.Plan)]
+		tt := target[mine.SkeletonKey(e.rec.Plan)]
 		for _, path := range e.tmpl {
 			path[len(path)-1] = tt
 		}
@@ -235,7 +218,39 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 		cfg.Dense = d.Meta.Hash
 	}
 	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: o.Hidden, Out: len(cfg.Templates)}
-	newPlanner := func(seed uint64) (*planner.Planner, error) {
+	// Answer types by lead words: the final planner's from every
+	// example, each fold's planner's from the other folds' (as the ranker
+	// learns on cross-fitted candidates).
+	leads := make([][2]string, len(exs))
+	atypes := make([]string, len(exs))
+	for i, e := range exs {
+		ments := ix.Find(e.q.Text)
+		var am []int
+		for _, a := range e.rec.Plan.Anchors {
+			if mi := anchorMention(ments, a); mi >= 0 {
+				am = append(am, mi)
+			}
+		}
+		leads[i] = planner.LeadWords(e.q.Text, ments, am)
+		atypes[i] = answerType(ws, e.q.Answers)
+	}
+	leadTable := func(keep func(i int) bool) *planner.LeadTypes {
+		if o.RankDim < 0 {
+			return nil // no plan ranker to use them
+		}
+		l := planner.NewLeadTypes()
+		for i := range exs {
+			if keep(i) && atypes[i] != "" {
+				l.Add(leads[i], atypes[i])
+			}
+		}
+		return l
+	}
+	newPlanner := func(seed uint64, lead *planner.LeadTypes) (*planner.LinkingPlanner, error) {
+		cfg := cfg
+		a := *cfg.Anchors
+		a.Lead = lead
+		cfg.Anchors = &a
 		gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(seed, 0x91)))
 		if err != nil {
 			return nil, err
@@ -252,7 +267,7 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 		}
 		return planner.NewLinkingPlanner(ws, d, cfg, gate, anchor, ranker)
 	}
-	p, err := newPlanner(o.Train.Seed)
+	p, err := newPlanner(o.Train.Seed, leadTable(func(int) bool { return true }))
 	if err != nil {
 		return nil, nil, st, err
 	}
@@ -303,13 +318,13 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 		}
 		var rgroups []rankGroup
 		for k := 0; k < o.Folds; k++ {
-			pk, err := newPlanner(o.Train.Seed + uint64(k) + 1)
+			pk, err := newPlanner(o.Train.Seed+uint64(k)+1, leadTable(func(i int) bool { return fold[exs[i].q.ID] != k }))
 			if err != nil {
 				return nil, nil, st, err
 			}
 			task, gs := subset(func(i int) bool { return fold[exs[i].q.ID] != k })
 			task.g = pk.Gate
-			if _, err := Train(ctx, PlannerModel{Planner: pk}, task, o.Train, Options{}); err != nil {
+			if _, err := Train(ctx, PlannerModel{P: pk}, task, o.Train, Options{}); err != nil {
 				return nil, nil, st, err
 			}
 			trainAnchorScorer(pk.Anchor, gs, o.AnchorEpochs, o.AnchorLR, o.Train.Seed)
@@ -345,7 +360,7 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 	eval := func(ctx context.Context) (map[string]float64, error) {
 		return SplitMetrics(ctx, ws, &planner.PlannedMethod{P: p, M: pe}, o.ValSplit)
 	}
-	res, err := fitBest(ctx, PlannerModel{Planner: p}, task, o.Train, o.Run, metric, eval)
+	res, err := fitBest(ctx, PlannerModel{P: p}, task, o.Train, o.Run, metric, eval)
 	if err != nil {
 		return nil, nil, st, err
 	}
@@ -368,8 +383,8 @@ type rankGroup struct {
 
 // planRankGroup builds the ranker example of a training question: ok is
 // false when no candidate reaches an answer or all candidates tie.
-func planRankGroup(p *planner.Planner, q data.Query, cand []bool) (rankGroup, bool, error) {
-	cs, _, err := p.Candidates(q)
+func planRankGroup(p *planner.LinkingPlanner, q data.Query, cand []bool) (rankGroup, bool, error) {
+	cs, ments, err := p.Candidates(q)
 	if err != nil || len(cs) < 2 {
 		return rankGroup{}, false, err
 	}
@@ -389,7 +404,7 @@ func planRankGroup(p *planner.Planner, q data.Query, cand []bool) (rankGroup, bo
 	if best == 0 {
 		return rankGroup{}, false, nil
 	}
-	g := rankGroup{feats: p.RankFeatures(cs)}
+	g := rankGroup{feats: p.RankFeatures(q.Text, ments, cs)}
 	for i, v := range qual {
 		if v == best {
 			g.gold = append(g.gold, i)
@@ -456,14 +471,14 @@ func trainAnchorScorer(m *models.SparseLinear, groups []planner.AnchorGroup, epo
 // LinkedPlanAccuracy is the share of queries whose predicted plan has the
 // mined plan's relation structure and anchors every path at the mined
 // anchor node (queries without a mined plan are skipped).
-func LinkedPlanAccuracy(p *planner.Planner, mined map[int]data.MinedPlanRecord, qs []data.Query) (float64, int, error) {
+func LinkedPlanAccuracy(p *planner.LinkingPlanner, mined map[int]data.MinedPlanRecord, qs []data.Query) (float64, int, error) {
 	right, n := 0, 0
 	for _, q := range qs {
 		rec, ok := mined[q.ID]
 		if !ok {
 			continue
 		}
-		pred, err := p.PredictLinked(q)
+		pred, err := p.Predict(q)
 		if err != nil {
 			return 0, 0, err
 		}
@@ -481,7 +496,7 @@ func LinkedPlanAccuracy(p *planner.Planner, mined map[int]data.MinedPlanRecord, 
 // SamePlan reports whether got has want's relation structure and each of
 // want's anchor nodes among got's anchors.
 func SamePlan(got, want data.Plan) bool {
-	if planner.SkeletonKey(got) != planner.SkeletonKey(want) {
+	if mine.SkeletonKey(got) != mine.SkeletonKey(want) {
 		return false
 	}
 	var have []uint32
@@ -496,4 +511,25 @@ func SamePlan(got, want data.Plan) bool {
 		}
 	}
 	return true
+}
+
+// answerType is the node type most answers have ("" without answers; ties
+// by type id).
+func answerType(ws *workspace.Workspace, answers []uint32) string {
+	counts := map[data.TypeID]int{}
+	best, bn := data.TypeID(0), 0
+	for _, a := range answers {
+		if int(a) >= len(ws.SKB.Nodes) {
+			continue
+		}
+		t := ws.SKB.Nodes[a].Type
+		counts[t]++
+		if n := counts[t]; n > bn || n == bn && t < best {
+			best, bn = t, n
+		}
+	}
+	if bn == 0 {
+		return ""
+	}
+	return ws.SKB.Schema.NodeTypes[best]
 }

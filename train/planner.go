@@ -22,7 +22,7 @@ import (
 // it is saved as a KGQA model (kind "kgqa": the planner predicts SimGRAG
 // patterns).
 type PlannerModel struct {
-	*planner.Planner
+	P    planner.Predictor
 	KGQA *kgqa.Config
 }
 
@@ -32,23 +32,14 @@ func (m PlannerModel) Kind() string {
 	}
 	return infer.KindPlanner
 }
-func (m PlannerModel) Params() []models.NamedParam {
-	ps := m.Gate.Params()
-	if m.Anchor != nil {
-		ps = append(ps, m.Anchor.Params()...)
-	}
-	if m.Ranker != nil {
-		ps = append(ps, m.Ranker.Params()...)
-	}
-	return ps
-}
+func (m PlannerModel) Params() []models.NamedParam { return m.P.Params() }
 func (m PlannerModel) ConfigJSON() (json.RawMessage, error) {
 	if m.KGQA != nil {
 		c := *m.KGQA
-		c.Planner = m.Cfg
+		c.Planner = m.P.Config()
 		return json.Marshal(c)
 	}
-	return json.Marshal(m.Cfg)
+	return json.Marshal(m.P.Config())
 }
 
 type plannerTask struct {
@@ -85,19 +76,19 @@ type PlannerOptions struct {
 
 // PlanAccuracy is the share of queries whose predicted metapath equals
 // the reference plan's (queries without a usable reference are skipped).
-func PlanAccuracy(p *planner.Planner, plans map[int]data.Plan, qs []data.Query) (float64, int, error) {
+func PlanAccuracy(p planner.Predictor, plans map[int]data.Plan, qs []data.Query) (float64, int, error) {
 	right, n := 0, 0
 	for _, q := range qs {
 		ref, ok := plans[q.ID]
 		if !ok || len(ref.Metapath) == 0 {
 			continue
 		}
-		got, _, err := p.Predict(q)
+		got, err := p.Predict(q)
 		if err != nil {
 			return 0, 0, err
 		}
 		n++
-		if planner.TemplateKey(got.Metapath) == planner.TemplateKey(ref.Metapath) {
+		if planner.TemplateKey(got.Plan.Metapath) == planner.TemplateKey(ref.Metapath) {
 			right++
 		}
 	}
@@ -111,7 +102,7 @@ func PlanAccuracy(p *planner.Planner, plans map[int]data.Plan, qs []data.Query) 
 // training queries (the generator's ground truth, or imported plan files
 // such as MoR's) and selects the checkpoint with the best validation
 // accuracy (exact metapath).
-func TrainPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, o PlannerOptions) (*planner.Planner, *Result, error) {
+func TrainPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, o PlannerOptions) (*planner.TemplatePlanner, *Result, error) {
 	if o.Plans == nil {
 		o.Plans = ws.Plans
 	}
@@ -157,7 +148,10 @@ func TrainPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseCh
 	if err != nil {
 		return nil, nil, err
 	}
-	p := planner.NewPlanner(ws, d, cfg, gate)
+	p, err := planner.NewTemplatePlanner(ws, d, cfg, gate)
+	if err != nil {
+		return nil, nil, err
+	}
 	task := &plannerTask{g: gate, k: len(cfg.Templates)}
 	for _, q := range qs {
 		pl, ok := o.Plans[q.ID]
@@ -175,7 +169,7 @@ func TrainPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseCh
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := fitBest(ctx, PlannerModel{Planner: p, KGQA: o.KGQA}, task, o.Train, o.Run, o.ValSplit+"/plan_acc", func(ctx context.Context) (map[string]float64, error) {
+	res, err := fitBest(ctx, PlannerModel{P: p, KGQA: o.KGQA}, task, o.Train, o.Run, o.ValSplit+"/plan_acc", func(ctx context.Context) (map[string]float64, error) {
 		acc, _, err := PlanAccuracy(p, o.Plans, vqs)
 		return map[string]float64{o.ValSplit + "/plan_acc": acc}, err
 	})
@@ -204,7 +198,7 @@ type KGQAStats struct {
 
 // TrainKGQA trains the KGQA pattern predictor (a planner saved as kind
 // kgqa) from the workspace's plans or from plans mined from the answers.
-func TrainKGQA(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, o KGQAOptions) (*planner.Planner, *Result, KGQAStats, error) {
+func TrainKGQA(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, o KGQAOptions) (*planner.TemplatePlanner, *Result, KGQAStats, error) {
 	st := KGQAStats{Labels: o.Labels}
 	switch o.Labels {
 	case "", "auto":

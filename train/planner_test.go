@@ -2,6 +2,8 @@ package train
 
 import (
 	"context"
+	"fmt"
+	"github.com/strata-retrieval/strata/graphops/mine"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -48,8 +50,8 @@ func TestTrainPlanner(t *testing.T) {
 	}
 	anchors, right := 0, 0
 	for _, q := range qs {
-		got, _, _ := p.Predict(q)
-		ref := ws.Plans[q.ID]
+		pred, _ := p.Predict(q)
+		got, ref := pred.Plan, ws.Plans[q.ID]
 		if planner.TemplateKey(got.Metapath) != planner.TemplateKey(ref.Metapath) {
 			continue
 		}
@@ -109,7 +111,7 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 		q, _ := ws.SKB.QA.Split(s)
 		qs = append(qs, q...)
 	}
-	recs, rep, err := planner.Mine(context.Background(), ws, qs, planner.MineOptions{})
+	recs, rep, err := mine.Plans(context.Background(), ws, qs, mine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,8 +149,8 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 	loaded := m.(*planner.PlannedMethod).P
 	tqs, _ := ws.SKB.QA.Split(data.SplitTest)
 	for _, q := range tqs[:50] {
-		a, _ := p.PredictLinked(q)
-		b, _ := loaded.PredictLinked(q)
+		a, _ := p.Predict(q)
+		b, _ := loaded.Predict(q)
 		if !cmp.Equal(a, b) {
 			t.Fatalf("query %d: trained %+v, loaded %+v", q.ID, a, b)
 		}
@@ -165,7 +167,7 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 	// exactly as it ranks the plan executed again.
 	carried := 0
 	for _, q := range tqs {
-		pred, err := p.PredictLinked(q)
+		pred, err := p.Predict(q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -191,11 +193,50 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 	if carried < len(tqs)*8/10 {
 		t.Errorf("the planner carried an executed plan for %d of %d test questions, want most", carried, len(tqs))
 	}
+	// Templates are structures; every restricted candidate with a
+	// multi-hop path comes with its twin, the same pair with the middle
+	// ranked the other way.
+	for ti, tm := range p.Cfg.Templates {
+		if (&data.Plan{Metapath: tm}).HasRankMarks() {
+			t.Errorf("template %d %v ranks a middle position", ti, tm)
+		}
+	}
+	pairs := 0
+	for _, q := range tqs {
+		cs, _, err := p.Candidates(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byKey := map[string]*planner.PlanCandidate{}
+		for i := range cs {
+			byKey[fmt.Sprint(cs[i].Plan.Metapath, cs[i].Mentions)] = &cs[i]
+		}
+		for i := range cs {
+			c := &cs[i]
+			twin, ok := c.Plan.WithRankedMiddles()
+			if !ok || len(c.Plan.Restriction) == 0 {
+				continue
+			}
+			if c.Plan.HasRankMarks() {
+				twin = c.Plan.WithoutRankMarks()
+			}
+			o := byKey[fmt.Sprint(twin.Metapath, c.Mentions)]
+			if o == nil || o.Twin == c.Twin || o.Prior != c.Prior {
+				t.Fatalf("query %d: candidate %v (twin %v) has no twin among %d candidates", q.ID, c.Plan.Metapath, c.Twin, len(cs))
+			}
+			pairs++
+		}
+	}
+	if pairs == 0 {
+		t.Error("no test question had a restricted multi-hop candidate: the twins went untested")
+	}
+	t.Logf("%d candidates with their twins", pairs)
 }
 
 // TestMinedTemplateKeepsMarks: a mined plan's template forgets anchor and
-// middle types but keeps what the operators mean: a ranked middle
-// position stays ranked, a universal step universal.
+// middle types and the middle's ranking (the plan ranker's choice between
+// twins) but keeps the structure's operators: a universal step stays
+// universal.
 func TestMinedTemplateKeepsMarks(t *testing.T) {
 	p := data.Plan{Metapath: [][]string{
 		{"person", "<-starred_actors", "movie~", "->directed_by", "person"},
@@ -204,7 +245,7 @@ func TestMinedTemplateKeepsMarks(t *testing.T) {
 	got, order := minedTemplate(p)
 	want := [][]string{
 		{"*", "<-has_genre", "*", "∀->written_by", "person"},
-		{"*", "<-starred_actors", "*~", "->directed_by", "person"},
+		{"*", "<-starred_actors", "*", "->directed_by", "person"},
 	}
 	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(order, []int{1, 0}) {
 		t.Errorf("template %v order %v, want %v [1 0]", got, order, want)

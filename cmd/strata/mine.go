@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/strata-retrieval/strata/graphops/mine"
 	"io"
 	"path/filepath"
 
@@ -10,7 +11,6 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops/workspace"
-	"github.com/strata-retrieval/strata/infer/planner"
 	"github.com/strata-retrieval/strata/internal/atomicfile"
 )
 
@@ -20,7 +20,7 @@ type mineOptions struct {
 	NoText bool
 	JSON   bool
 	Force  bool
-	Cfg    planner.MineOptions
+	Cfg    mine.Options
 }
 
 func newMinePlansCmd(u *ui) *cobra.Command {
@@ -76,7 +76,7 @@ whose mined plan reaches F1 >= 0.5.`,
 		},
 	}
 	cmd.Flags().StringSliceVar(&o.Splits, "split", []string{data.SplitTrain, data.SplitVal}, "splits whose questions are mined (comma-separated)")
-	cmd.Flags().StringVar(&o.Out, "out", "", "plans file to write (default WORKSPACE/"+planner.MinedPlansFile+")")
+	cmd.Flags().StringVar(&o.Out, "out", "", "plans file to write (default WORKSPACE/"+mine.DefaultFile+")")
 	cmd.Flags().BoolVar(&o.NoText, "no-text", false, "score plans by structure alone (no textual restriction)")
 	cmd.Flags().IntVar(&o.Cfg.Config.MaxHops, "max-hops", 3, "hops of a single-anchor path")
 	cmd.Flags().IntVar(&o.Cfg.Config.MaxFrontier, "max-frontier", 5000, "paths reaching more nodes are not extended")
@@ -101,7 +101,7 @@ func minePlans(cmd *cobra.Command, u *ui, ws *workspace.Workspace, o mineOptions
 	}
 	out := o.Out
 	if out == "" {
-		out = filepath.Join(ws.Dir, planner.MinedPlansFile)
+		out = filepath.Join(ws.Dir, mine.DefaultFile)
 	}
 	if err := fileOutput(inputs(ws.Dir), "--out", out, o.Force); err != nil {
 		return err
@@ -110,7 +110,7 @@ func minePlans(cmd *cobra.Command, u *ui, ws *workspace.Workspace, o mineOptions
 	u.stage("linking mentions (alias fields: %v)", ws.Mentions().Config().AliasFields)
 	prog, finish := u.counter(len(qs), "mining plans")
 	o.Cfg.Progress = prog
-	recs, rep, err := planner.Mine(cmd.Context(), ws, qs, o.Cfg)
+	recs, rep, err := mine.Plans(cmd.Context(), ws, qs, o.Cfg)
 	finish()
 	if err != nil {
 		return err

@@ -47,7 +47,8 @@ func (u *ui) counter(total int, desc string) (func(done, total int), func()) {
 		return func(int, int) {}, func() {}
 	}
 	bar := progressbar.NewOptions(total, progressbar.OptionSetWriter(u.err), progressbar.OptionSetDescription(desc),
-		progressbar.OptionShowCount(), progressbar.OptionThrottle(100_000_000), progressbar.OptionClearOnFinish())
+		progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(100_000_000), progressbar.OptionClearOnFinish())
 	var mu sync.Mutex
 	return func(done, _ int) {
 			mu.Lock()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/mine"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/pipeline"
@@ -50,7 +51,7 @@ func newTrainMoRCmd(u *ui) *cobra.Command {
 	o.Flags.bind(cmd, 10, 16, 1e-3)
 	f := cmd.Flags()
 	f.StringVar(&o.Planner, "planner", "", "planner checkpoint to plan with at validation and serving time")
-	f.StringVar(&o.Mined, "mined", "", "mined plans file to train from (default WORKSPACE/"+planner.MinedPlansFile+" when the workspace has no plans)")
+	f.StringVar(&o.Mined, "mined", "", "mined plans file to train from (default WORKSPACE/"+mine.DefaultFile+" when the workspace has no plans)")
 	f.IntVar(&o.Negatives, "negatives", 100, "negatives per positive, sampled with replacement from the pool")
 	f.BoolVar(&o.NoTF, "no-tf", false, "ablation: without the textual fingerprint")
 	f.BoolVar(&o.NoSF, "no-sf", false, "ablation: without the structural fingerprint")
@@ -86,7 +87,7 @@ func runTrainMoR(ctx context.Context, u *ui, o trainMoROptions) error {
 	if err != nil {
 		return err
 	}
-	var p *planner.Planner
+	var p planner.Predictor
 	if o.Planner != "" {
 		if o.Planner, err = filepath.Abs(o.Planner); err != nil {
 			return err
@@ -120,7 +121,7 @@ func morPlans(u *ui, ws *workspace.Workspace, o trainMoROptions, havePlanner boo
 	if len(ws.Plans) > 0 && o.Mined == "" {
 		return nil, nil
 	}
-	recs, path, err := planner.LoadMined(ws, o.Mined)
+	recs, path, err := mine.Load(ws, o.Mined)
 	if err != nil {
 		return nil, err
 	}

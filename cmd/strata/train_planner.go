@@ -3,12 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/strata-retrieval/strata/graphops/mine"
 
 	"github.com/spf13/cobra"
 
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
-	"github.com/strata-retrieval/strata/infer/planner"
 	"github.com/strata-retrieval/strata/train"
 )
 
@@ -65,7 +65,7 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	}
 	o.Flags.bind(cmd, 20, 64, 3e-3)
 	cmd.Flags().IntVar(&o.Hidden, "hidden", 128, "classifier hidden units")
-	cmd.Flags().StringVar(&o.Mined, "mined", "", "mined plans file to train from (default WORKSPACE/"+planner.MinedPlansFile+" when the workspace has no plans)")
+	cmd.Flags().StringVar(&o.Mined, "mined", "", "mined plans file to train from (default WORKSPACE/"+mine.DefaultFile+" when the workspace has no plans)")
 	cmd.Flags().Float64Var(&o.MinF1, "min-f1", 0.5, "least F1 of a mined plan used as a label")
 	return cmd
 }
@@ -93,7 +93,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 			len(p.Cfg.Templates), res.Steps, res.Stopped, res.Best, res.BestValue)
 		return finishRun(ctx, u, ws, run.RunDir, "planner", train.PlannerStage())
 	}
-	recs, path, err := planner.LoadMined(ws, o.Mined)
+	recs, path, err := mine.Load(ws, o.Mined)
 	if err != nil {
 		return err
 	}
@@ -104,8 +104,8 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 	}
 	fmt.Fprintf(u.out, "trained planner from mined plans: %d of %d train questions with a plan of F1 >= %.2f, %d templates, plan ranker from %d questions; %d steps (%s), best %s val plan-exec mrr %.4f; plan accuracy against %d mined val plans %.4f\n",
 		st.Used, st.Train, o.MinF1, len(p.Cfg.Templates), st.RankGroups, res.Steps, res.Stopped, res.Best, res.BestValue, st.Val, st.PlanAcc)
-	if st.Unranked > 0 {
-		fmt.Fprintf(u.out, "%d train questions whose ranked-middle template (~) has fewer than 5 examples trained as its unranked twin\n", st.Unranked)
+	if st.Ranked > 0 {
+		fmt.Fprintf(u.out, "%d train questions rank their middle nodes (~): their templates are the structures, ranked or not as the plan ranker chooses\n", st.Ranked)
 	}
 	return finishRun(ctx, u, ws, run.RunDir, "planner", train.PlannerStage())
 }

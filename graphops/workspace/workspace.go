@@ -80,14 +80,25 @@ func (ws *Workspace) Mentions() *graphops.MentionIndex {
 // for a node that is not a candidate, or whose document shares no term):
 // the text scorer plan restrictions rank by (graphops/plan.TextScorer).
 func (ws *Workspace) ScoreText(text string, nodes []uint32) []float32 {
-	score := ws.Doc.Scorer(text)
+	score := ws.TextScorer(text)
 	out := make([]float32, len(nodes))
 	for i, v := range nodes {
-		if d, ok := ws.DocOf(v); ok {
-			out[i] = score(d)
-		}
+		out[i] = score(v)
 	}
 	return out
+}
+
+// TextScorer scores nodes by the BM25 of text over their documents (0 for
+// non-candidates and unmatched documents).
+func (ws *Workspace) TextScorer(text string) func(uint32) float32 {
+	score := ws.Doc.Scorer(text)
+	return func(v uint32) float32 {
+		d, ok := ws.DocOf(v)
+		if !ok {
+			return 0
+		}
+		return score(d)
+	}
 }
 
 func (ws *Workspace) DocOf(v uint32) (uint32, bool) {

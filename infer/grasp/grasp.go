@@ -175,13 +175,13 @@ func PlansFromFile(ps map[int]data.GraspPlan) PlanSource {
 // graphs) with its confidence (planner.Predict); stage 2 turns the
 // confidence into a risk level by cuts calibrated on validation. A plan
 // that cannot be converted is no_trade.
-func PlansFromPlanner(p *planner.Planner) PlanSource {
+func PlansFromPlanner(p planner.Predictor) PlanSource {
 	return func(q data.Query) (data.GraspPlan, float64, error) {
-		plan, conf, err := p.Predict(q)
+		pred, err := p.Predict(q)
 		if err != nil {
 			return data.GraspPlan{}, 0, err
 		}
-		return data.PlanToGrasp(plan, data.RiskNormal, p.Workspace().Graph.Resolver()), float64(conf), nil
+		return data.PlanToGrasp(pred.Plan, data.RiskNormal, p.Workspace().Graph.Resolver()), float64(pred.Conf), nil
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/mine"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/planner"
@@ -44,7 +45,7 @@ type Config struct {
 // topic's own path pattern (SimGRAGMethod.More), so a question whose
 // topics share no answer is still answered.
 type KGQA struct {
-	Planner *planner.Planner
+	Planner planner.Predictor
 	S       *simgrag.SimGRAG
 }
 
@@ -69,10 +70,11 @@ func (k *KGQA) TopicPatterns(q data.Query) ([]data.Pattern, error) {
 // patterns builds the joint pattern and, with several topics, each topic's
 // single-path pattern.
 func (k *KGQA) patterns(q data.Query) (joint data.Pattern, singles []data.Pattern, ok bool, err error) {
-	plan, _, err := k.Planner.Predict(q)
+	pred, err := k.Planner.Predict(q)
 	if err != nil {
 		return joint, nil, false, err
 	}
+	plan := pred.Plan
 	var topics []string // distinct, in order of mention ("[A] ... [A]" names one entity)
 	named, _ := data.BracketedTopics(q.Text)
 	for _, t := range named {
@@ -171,7 +173,7 @@ func (m *Method) Explain(ctx context.Context, q data.Query, k int) (infer.Explan
 // ctx's error.
 func MinePlans(ctx context.Context, ws *workspace.Workspace, qs []data.Query, maxHops int) (map[int]data.Plan, int, error) {
 	names := ws.Names()
-	recs, _, err := planner.Mine(ctx, ws, qs, planner.MineOptions{NoText: true,
+	recs, _, err := mine.Plans(ctx, ws, qs, mine.Options{NoText: true,
 		Config:   graphops.MineConfig{MaxHops: maxHops, MaxFrontier: 20000, NoUniversal: true}, // SimGRAG's patterns say "some", not "every"
 		Mentions: func(text string) []graphops.LinkedMention { return kgqaMentions(ws, names, text) }})
 	if err != nil {

@@ -58,7 +58,11 @@ func fixedKGQA(t *testing.T, ws *workspace.Workspace, template [][]string, sc si
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &KGQA{Planner: planner.NewPlanner(ws, nil, cfg, g), S: s}
+	p, err := planner.NewTemplatePlanner(ws, nil, cfg, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &KGQA{Planner: p, S: s}
 }
 
 // answers is the names of the top n hits.

@@ -129,7 +129,7 @@ type Config struct {
 type Method struct {
 	F       *Features
 	Model   *models.TrajectoryReranker
-	Planner *planner.Planner
+	Planner planner.Predictor
 }
 
 func (m *Method) Name() string { return "mor" }
@@ -138,8 +138,8 @@ func (m *Method) Name() string { return "mor" }
 // workspace's.
 func (m *Method) plan(q data.Query) (data.Plan, bool, error) {
 	if m.Planner != nil {
-		p, _, err := m.Planner.Predict(q)
-		return p, err == nil, err
+		pred, err := m.Planner.Predict(q)
+		return pred.Plan, err == nil, err
 	}
 	p, ok := infer.PlanFor(m.F.ws, q)
 	return p, ok, nil
@@ -226,11 +226,11 @@ func (m *Method) Explain(ctx context.Context, q data.Query, k int) (infer.Explan
 	e := &Explanation{}
 	plan, ok := infer.PlanFor(m.F.ws, q)
 	if m.Planner != nil {
-		p, _, err := m.Planner.Predict(q)
+		pred, err := m.Planner.Predict(q)
 		if err != nil {
 			return nil, err
 		}
-		plan, ok, e.Planned = p, true, true
+		plan, ok, e.Planned = pred.Plan, true, true
 	}
 	e.Plan = plan
 	if !ok {

@@ -30,7 +30,7 @@ type PlanExplanation struct {
 // Explain implements infer.Explainer: the plan the planner chose, typed,
 // and the ranking the wrapped method gives with it.
 func (m *PlannedMethod) Explain(ctx context.Context, q data.Query, k int) (infer.Explanation, error) {
-	pred, err := m.P.PredictExecuted(q)
+	pred, err := m.P.Predict(q)
 	if err != nil {
 		return nil, err
 	}
@@ -38,13 +38,13 @@ func (m *PlannedMethod) Explain(ctx context.Context, q data.Query, k int) (infer
 	if pred.Reach != nil {
 		e.Reached = len(pred.Reach.Nodes)
 	}
-	switch typed, err := gplan.Compile(&m.P.ws.SKB.Schema, pred.Plan); {
+	switch typed, err := gplan.Compile(&m.P.Workspace().SKB.Schema, pred.Plan); {
 	case err != nil:
 		e.Typed = "(" + err.Error() + ")"
 	case typed == nil:
 		e.Typed = "(no structure)"
 	default:
-		e.Typed = typed.Format(&m.P.ws.SKB.Schema)
+		e.Typed = typed.Format(&m.P.Workspace().SKB.Schema)
 	}
 	q.Plan, q.Reach = &pred.Plan, pred.Reach
 	hits, err := m.M.Rank(ctx, q)

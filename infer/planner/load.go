@@ -31,7 +31,7 @@ func init() {
 
 // FromCheckpoint builds the planner a checkpoint holds (a planner's, or a
 // KGQA model's, whose planner always reads the dense channel).
-func FromCheckpoint(env *infer.Env, ck *registry.Checkpoint, cfg Config, needDense bool) (*Planner, error) {
+func FromCheckpoint(env *infer.Env, ck *registry.Checkpoint, cfg Config, needDense bool) (Predictor, error) {
 	want := models.GateShapes(cfg.Gate, "planner")
 	if a := cfg.Anchors; a != nil {
 		want = append(want, models.SparseLinearShapes(a.Dim, "planner.anchor")...)
@@ -59,7 +59,11 @@ func FromCheckpoint(env *infer.Env, ck *registry.Checkpoint, cfg Config, needDen
 		}
 	}
 	if cfg.Anchors == nil {
-		return NewPlanner(env.WS, d, cfg, gate), nil
+		p, err := NewTemplatePlanner(env.WS, d, cfg, gate)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", ck.Dir, err)
+		}
+		return p, nil
 	}
 	anchor, err := models.NewSparseLinear(cfg.Anchors.Dim, "planner.anchor")
 	if err != nil {
@@ -85,7 +89,7 @@ func FromCheckpoint(env *infer.Env, ck *registry.Checkpoint, cfg Config, needDen
 }
 
 // Load loads a planner checkpoint (or run) through the registry.
-func Load(env *infer.Env, dir string) (*Planner, error) {
+func Load(env *infer.Env, dir string) (Predictor, error) {
 	m, err := registry.Load(env, dir)
 	if err != nil {
 		return nil, err

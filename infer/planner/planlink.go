@@ -2,6 +2,7 @@ package planner
 
 import (
 	"cmp"
+	"fmt"
 	"hash/fnv"
 	"math"
 	"slices"
@@ -13,6 +14,9 @@ import (
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops"
 	gplan "github.com/strata-retrieval/strata/graphops/plan"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/models"
 )
 
 // Defaults of AnchorConfig.
@@ -22,7 +26,70 @@ const (
 	defaultTopMentions  = 3
 )
 
-// PlanPrediction is a linking planner's answer for one question.
+// LinkingPlanner plans from relation paths whose anchors it links (a
+// planner trained from mined plans, Cfg.Anchors set): the question's
+// mentions (names and alias fields, see graphops.MentionIndex) are scored
+// for each path of a template by a hashed linear model of their context,
+// the template's first hop and how many of their nodes have such an edge;
+// the most probable (template, mentions) pairs, each with its ranked or
+// unranked twin, are executed on the graph, and the plan ranker chooses
+// among those that reach a candidate (plan execution checks the plan, as
+// an empty answer set rules it out). The anchors keep every node of the
+// mention that has the path's first hop.
+type LinkingPlanner struct {
+	*Classifier
+	Anchor *models.SparseLinear
+	Ranker *models.SparseLinear // the plan ranker; nil without Cfg.Anchors.RankDim
+	ments  *graphops.MentionIndex
+	hops   [][]graphops.Hop // per template, the first hop of each path
+}
+
+// NewLinkingPlanner binds a linking planner (Cfg.Anchors set) to a
+// workspace. Templates must compile against the schema.
+func NewLinkingPlanner(ws *workspace.Workspace, d *infer.DenseChannel, cfg Config, gate *models.Gate, anchor, ranker *models.SparseLinear) (*LinkingPlanner, error) {
+	if cfg.Anchors == nil || anchor == nil {
+		return nil, fmt.Errorf("planner: a linking planner needs its anchor config and scorer")
+	}
+	if (cfg.Anchors.RankDim > 0) != (ranker != nil) {
+		return nil, fmt.Errorf("planner: plan ranker dimension %d but ranker %v", cfg.Anchors.RankDim, ranker != nil)
+	}
+	p := &LinkingPlanner{Classifier: newClassifier(ws, d, cfg, gate), Anchor: anchor, Ranker: ranker}
+	if slices.Equal(ws.Mentions().Config().AliasFields, cfg.Anchors.Mentions.AliasFields) && cfg.Anchors.Mentions.MaxTokens == ws.Mentions().Config().MaxTokens {
+		p.ments = ws.Mentions()
+	} else {
+		p.ments = graphops.NewMentionIndex(ws.SKB, cfg.Anchors.Mentions)
+	}
+	for ti, t := range cfg.Templates {
+		var hs []graphops.Hop
+		for pi, path := range t {
+			_, hops, err := graphops.CompilePath(&ws.SKB.Schema, pi, path)
+			if err != nil {
+				return nil, fmt.Errorf("planner template %d: %w", ti, err)
+			}
+			if len(hops) == 0 {
+				return nil, fmt.Errorf("planner template %d path %d has no hop", ti, pi)
+			}
+			hs = append(hs, hops[0])
+		}
+		p.hops = append(p.hops, hs)
+	}
+	return p, nil
+}
+
+// Mentions returns the mention index the planner links with.
+func (p *LinkingPlanner) Mentions() *graphops.MentionIndex { return p.ments }
+
+// Params implements Predictor: the classifier's, the anchor scorer's and
+// the plan ranker's tensors.
+func (p *LinkingPlanner) Params() []models.NamedParam {
+	ps := append(p.Gate.Params(), p.Anchor.Params()...)
+	if p.Ranker != nil {
+		ps = append(ps, p.Ranker.Params()...)
+	}
+	return ps
+}
+
+// PlanPrediction is a planner's answer for one question.
 type PlanPrediction struct {
 	Plan data.Plan
 	Prob float32 // the template's probability
@@ -138,7 +205,7 @@ func bucket(n int) int {
 
 // compatNodes returns the nodes of mention m of type t (AnyTypeID: any)
 // that have hop h, and their hop neighbours in total.
-func (p *Planner) compatNodes(m *graphops.LinkedMention, t data.TypeID, h graphops.Hop, buf []uint32) ([]uint32, int, []uint32) {
+func (p *LinkingPlanner) compatNodes(m *graphops.LinkedMention, t data.TypeID, h graphops.Hop, buf []uint32) ([]uint32, int, []uint32) {
 	var out []uint32
 	fan := 0
 	g := p.ws.Graph
@@ -157,7 +224,7 @@ func (p *Planner) compatNodes(m *graphops.LinkedMention, t data.TypeID, h grapho
 
 // slotScores scores every mention as the anchor of path pi of template
 // ti: log-softmax over the mentions, and the compatible nodes of each.
-func (p *Planner) slotScores(text string, words []graphops.Word, ments []graphops.LinkedMention, ti, pi int) ([]float64, [][]uint32) {
+func (p *LinkingPlanner) slotScores(text string, words []graphops.Word, ments []graphops.LinkedMention, ti, pi int) ([]float64, [][]uint32) {
 	path := p.Cfg.Templates[ti][pi]
 	t := graphops.AnyTypeID
 	if id, ok := p.skb.Schema.NodeTypeID(path[0]); ok {
@@ -204,6 +271,11 @@ type PlanCandidate struct {
 	// restriction, aligned with it; set by ScoreCandidates.
 	Scores []float32
 	Err    error // the plan could not be executed (e.g. no anchor of its type)
+	Prior  int   // the (template, mentions) pair's rank by Score
+	// Twin: the plan is its template's with the middle positions' ranking
+	// switched (data.Plan.WithRankedMiddles), which the classifier did not
+	// propose.
+	Twin bool
 }
 
 // Score is the candidate's prior: template and anchor log-probabilities.
@@ -212,7 +284,7 @@ func (c *PlanCandidate) Score() float64 { return c.TemplateLP + c.AnchorLP }
 // Candidates returns the (template, mentions) pairs the planner would try
 // for q, most probable first (at most 4·TopTemplates), each executed; the
 // mentions of q come back too.
-func (p *Planner) Candidates(q data.Query) ([]PlanCandidate, []graphops.LinkedMention, error) {
+func (p *LinkingPlanner) Candidates(q data.Query) ([]PlanCandidate, []graphops.LinkedMention, error) {
 	x, _, err := p.Features(q)
 	if err != nil {
 		return nil, nil, err
@@ -281,7 +353,8 @@ func (p *Planner) Candidates(q data.Query) ([]PlanCandidate, []graphops.LinkedMe
 	}
 	slices.SortStableFunc(combos, func(a, b combo) int { return cmp.Compare(b.lp+b.ap, a.lp+a.ap) })
 	combos = combos[:min(len(combos), 4*topT)]
-	out := make([]PlanCandidate, len(combos))
+	out := make([]PlanCandidate, 0, len(combos))
+	seen := map[string]bool{}
 	for i, c := range combos {
 		tmpl := p.Cfg.Templates[c.ti]
 		plan := data.Plan{Restriction: map[string][]string{}}
@@ -301,42 +374,76 @@ func (p *Planner) Candidates(q data.Query) ([]PlanCandidate, []graphops.LinkedMe
 			plan.Metapath = append(plan.Metapath, path)
 			plan.Anchors = append(plan.Anchors, data.PlanAnchor{Text: ments[c.ments[pi]].Text, Nodes: c.nodes[pi]})
 		}
-		if r := RestrictionText(q.Text, ments, c.ments); r != "" {
+		if r := graphops.RestrictionText(q.Text, ments, c.ments); r != "" {
 			plan.Restriction[plan.TargetType()] = []string{r}
 		}
-		pc := PlanCandidate{Plan: plan, Template: c.ti, Mentions: c.ments, TemplateLP: c.lp, AnchorLP: c.ap}
-		var text gplan.TextScorer
+		pc := PlanCandidate{Plan: plan, Template: c.ti, Mentions: c.ments, TemplateLP: c.lp, AnchorLP: c.ap, Prior: i}
+		if key := candidateKey(&pc); !seen[key] {
+			seen[key] = true
+			out = append(out, p.execute(pc))
+		}
+		// The ranked or unranked twin: whether the restriction ranks the
+		// middle nodes is the ranker's choice, from how the restriction
+		// scores each (the classifier proposes structures).
+		if len(plan.Restriction) == 0 {
+			continue
+		}
+		twin, ok := plan.WithRankedMiddles()
+		if !ok {
+			continue
+		}
 		if plan.HasRankMarks() {
-			text = p.ws // a ranked middle position: scored as plan-exec scores it
+			twin = plan.WithoutRankMarks()
 		}
-		res, scores, err := gplan.ExecuteRanked(p.ws.Graph, p.ws.Names(), plan, text)
-		if err != nil {
-			pc.Err = err
+		tc := PlanCandidate{Plan: twin, Template: c.ti, Mentions: c.ments, TemplateLP: c.lp, AnchorLP: c.ap, Prior: i, Twin: true}
+		if key := candidateKey(&tc); !seen[key] {
+			seen[key] = true
+			out = append(out, p.execute(tc))
 		}
-		for j, v := range res.Reach {
-			if p.ws.CandMask[v] {
-				pc.Reach = append(pc.Reach, v)
-				if scores != nil {
-					pc.Scores = append(pc.Scores, scores[j])
-				}
-			}
-		}
-		out[i] = pc
 	}
 	return out, ments, nil
 }
 
-// PredictLinked plans a question with linked anchors (see Planner): the
-// most probable candidate whose plan reaches a candidate. The chosen plan
-// comes back executed (PlanPrediction.Reach), so nothing executes it again.
-func (p *Planner) PredictLinked(q data.Query) (PlanPrediction, error) {
-	cs, _, err := p.Candidates(q)
+// candidateKey identifies a candidate's plan: its paths and anchor
+// mentions.
+func candidateKey(c *PlanCandidate) string {
+	return fmt.Sprint(c.Plan.Metapath, c.Mentions)
+}
+
+// execute executes a candidate's plan (a ranked middle position scored as
+// plan-exec scores it) and keeps the candidates it reaches.
+func (p *LinkingPlanner) execute(pc PlanCandidate) PlanCandidate {
+	var text gplan.TextScorer
+	if pc.Plan.HasRankMarks() {
+		text = p.ws
+	}
+	res, scores, err := gplan.ExecuteRanked(p.ws.Graph, p.ws.Names(), pc.Plan, text)
+	if err != nil {
+		pc.Err = err
+	}
+	for j, v := range res.Reach {
+		if p.ws.CandMask[v] {
+			pc.Reach = append(pc.Reach, v)
+			if scores != nil {
+				pc.Scores = append(pc.Scores, scores[j])
+			}
+		}
+	}
+	return pc
+}
+
+// Predict implements Predictor: the candidate the plan ranker scores
+// highest among those whose plan reaches a candidate (without a ranker,
+// the most probable such candidate). The chosen plan comes back executed
+// (PlanPrediction.Reach), so nothing executes it again.
+func (p *LinkingPlanner) Predict(q data.Query) (PlanPrediction, error) {
+	cs, ments, err := p.Candidates(q)
 	if err != nil || len(cs) == 0 {
 		return PlanPrediction{Template: -1}, err
 	}
 	if p.Ranker != nil {
 		p.ScoreCandidates(cs)
-		feats := p.RankFeatures(cs)
+		feats := p.RankFeatures(q.Text, ments, cs)
 		best, bs := -1, float32(0)
 		var scores []float32
 		for i, c := range cs {
@@ -391,7 +498,7 @@ type AnchorGroup struct {
 // AnchorGroup builds the example of path pi of template ti whose mined
 // anchor is mention gold; ok is false when fewer than two mentions could
 // anchor the path or gold cannot.
-func (p *Planner) AnchorGroup(text string, ments []graphops.LinkedMention, ti, pi, gold int) (AnchorGroup, bool) {
+func (p *LinkingPlanner) AnchorGroup(text string, ments []graphops.LinkedMention, ti, pi, gold int) (AnchorGroup, bool) {
 	path := p.Cfg.Templates[ti][pi]
 	t := graphops.AnyTypeID
 	if id, ok := p.skb.Schema.NodeTypeID(path[0]); ok {
@@ -436,7 +543,7 @@ func rankedReach(reach []uint32, scores []float32) ([]uint32, []float32) {
 // restriction over the documents of its reach (a scorer shared between
 // candidates with the same text). It scores each candidate once: candidates
 // that already have scores keep them.
-func (p *Planner) ScoreCandidates(cs []PlanCandidate) {
+func (p *LinkingPlanner) ScoreCandidates(cs []PlanCandidate) {
 	cache := map[string]func(uint32) float32{}
 	for i := range cs {
 		c := &cs[i]
@@ -449,7 +556,7 @@ func (p *Planner) ScoreCandidates(cs []PlanCandidate) {
 			if text == "" {
 				f = func(uint32) float32 { return 0 }
 			} else {
-				f = restrictScorer(p.ws, text)
+				f = p.ws.TextScorer(text)
 			}
 			cache[text] = f
 		}
@@ -486,9 +593,12 @@ func CandidateQuality(c *PlanCandidate, gold []uint32) float64 {
 // RankFeatures hashes the plan ranker's features of every candidate: its
 // template's and anchors' log-probabilities and ranks, its shape, how many
 // candidates it reaches, how its reach nests with the other candidates'
-// (a plan whose answers other plans also reach is corroborated), and how
-// sharply the restriction ranks its reach (ScoreCandidates first).
-func (p *Planner) RankFeatures(cs []PlanCandidate) [][]uint32 {
+// (a plan whose answers other plans also reach is corroborated), how
+// sharply the restriction ranks its reach (ScoreCandidates first), whether
+// it ranks its middle nodes and is the twin the classifier did not propose,
+// and how probable the type it reaches is after the question's lead words
+// (LeadTypes). text and ments are the question's and its mentions.
+func (p *LinkingPlanner) RankFeatures(text string, ments []graphops.LinkedMention, cs []PlanCandidate) [][]uint32 {
 	dim := p.Cfg.Anchors.RankDim
 	out := make([][]uint32, len(cs))
 	trank := map[int]int{}
@@ -550,13 +660,30 @@ func (p *Planner) RankFeatures(cs []PlanCandidate) [][]uint32 {
 		add(tlp)
 		add(alp)
 		add("trank" + strconv.Itoa(min(9, trank[c.Template])))
-		add("crank" + strconv.Itoa(min(9, i)))
+		add("crank" + strconv.Itoa(min(9, c.Prior)))
 		add(margin)
 		add("sub" + strconv.Itoa(min(3, sub)))
 		add("sup" + strconv.Itoa(min(3, sup)))
 		if c.Err != nil {
 			add("err")
 		}
+		rm := "unranked"
+		if c.Plan.HasRankMarks() {
+			rm = "ranked"
+		}
+		twin := "proposed"
+		if c.Twin {
+			twin = "twin"
+		}
+		add(rm, twin)
+		if l := p.Cfg.Anchors.Lead; l != nil && len(c.Reach) > 0 {
+			// How probable the type reached is after the question's lead
+			// words (the type of its first node: a plan's reach has one).
+			pr := l.Prob(LeadWords(text, ments, c.Mentions), p.skb.Schema.NodeTypes[p.ws.Graph.Type(c.Reach[0])])
+			add("ltp" + strconv.Itoa(min(8, int(-math.Log2(pr)))))
+		}
+		add(rm, margin)
+		add(rm, reach)
 		add(paths, reach)
 		add(paths, tlp)
 		add(paths, margin)
@@ -583,4 +710,74 @@ func isSubset(a, b []uint32) bool {
 		}
 	}
 	return true
+}
+
+// LeadTypes counts, over training questions, the node type of the answers
+// after the question's lead words (its first two words, anchor mentions
+// masked): "who ..." asks for a person. The plan ranker sees how probable
+// the type a candidate reaches is after the question's lead words, which
+// carries over to phrasings the training never showed better than the
+// words themselves.
+type LeadTypes struct {
+	Pairs  map[string]map[string]int `json:"pairs"`  // "w1 w2" -> type -> questions
+	Firsts map[string]map[string]int `json:"firsts"` // "w1" -> type -> questions
+	Types  map[string]int            `json:"types"`  // type -> questions
+}
+
+// NewLeadTypes returns empty counts.
+func NewLeadTypes() *LeadTypes {
+	return &LeadTypes{Pairs: map[string]map[string]int{}, Firsts: map[string]map[string]int{}, Types: map[string]int{}}
+}
+
+// Add counts one question.
+func (l *LeadTypes) Add(lead [2]string, typ string) {
+	inc := func(m map[string]map[string]int, k string) {
+		if m[k] == nil {
+			m[k] = map[string]int{}
+		}
+		m[k][typ]++
+	}
+	inc(l.Pairs, lead[0]+" "+lead[1])
+	inc(l.Firsts, lead[0])
+	l.Types[typ]++
+}
+
+// Prob is the smoothed probability of typ after lead: the pair's counts
+// backed off to the first word's, backed off to the type's share.
+func (l *LeadTypes) Prob(lead [2]string, typ string) float64 {
+	const alpha = 2
+	total := 0
+	for _, n := range l.Types {
+		total += n
+	}
+	p := (float64(l.Types[typ]) + 1) / float64(total+len(l.Types)+1)
+	for _, c := range []map[string]int{l.Firsts[lead[0]], l.Pairs[lead[0]+" "+lead[1]]} {
+		n := 0
+		for _, v := range c {
+			n += v
+		}
+		p = (float64(c[typ]) + alpha*p) / (float64(n) + alpha)
+	}
+	return p
+}
+
+// LeadWords are the first two words of text, a run of words inside the
+// mentions anchors counting as one word "<m>" ("<s>" past the end).
+func LeadWords(text string, ments []graphops.LinkedMention, anchors []int) [2]string {
+	words := graphops.MentionWords(text)
+	lead := [2]string{"<s>", "<s>"}
+	for wi, k := 0, 0; wi < len(words) && k < 2; wi++ {
+		w := words[wi].Norm
+		for _, mi := range anchors {
+			if wi >= ments[mi].TokStart && wi < ments[mi].TokEnd {
+				w = "<m>"
+			}
+		}
+		if w == "<m>" && k > 0 && lead[k-1] == "<m>" {
+			continue
+		}
+		lead[k] = w
+		k++
+	}
+	return lead
 }

@@ -43,39 +43,49 @@ type AnchorConfig struct {
 	// (most probable first, default 5) and the mentions per path (3).
 	TopTemplates int `json:"top_templates,omitempty"`
 	TopMentions  int `json:"top_mentions,omitempty"`
+	// Lead: answer types by lead words, for the plan ranker.
+	Lead *LeadTypes `json:"lead_types,omitempty"`
 	// RankDim sizes the plan ranker's hashed features (0: no ranker, the
 	// most probable candidate that reaches a candidate wins).
 	RankDim int `json:"rank_dim,omitempty"`
 }
 
-// Planner predicts a query's plan without an LLM: a classifier over the
-// metapath templates seen in training (input: the dense query vector, the
-// node types of the entities the query names, a hashed bag of words), and
-// restrictions from entity linking: each path's anchor is a mention linked
-// to a node of the path's first type; the rest of the query is the target's
-// textual restriction.
-//
-// A planner trained from mined plans (Cfg.Anchors set) links its anchors
-// instead: templates name relation paths with untyped anchors, the
-// question's mentions (names and alias fields, see graphops.MentionIndex)
-// are scored for each path of the template by a hashed linear model of
-// their context, the template's first hop and how many of their nodes
-// have such an edge, and the most probable (template, mentions) pairs are
-// executed on the graph in order until one reaches a candidate: plan
-// execution checks the plan, as an empty answer set rules it out. The
-// anchors keep every node of the mention that has the path's first hop.
-type Planner struct {
+// Predictor predicts a question's plan without an LLM; plan-based methods,
+// MoR, GRASP and KGQA plan through it. It is one of two planners:
+// TemplatePlanner (templates with typed anchors, filled by entity linking;
+// trained on a workspace's plans) or LinkingPlanner (relation paths whose
+// anchors it links, chosen among executed candidates; trained on mined
+// plans). FromCheckpoint builds the one a checkpoint holds.
+type Predictor interface {
+	// Predict returns the question's plan and the planner's confidence in
+	// it, executed when the planner executed it to choose it.
+	Predict(q data.Query) (PlanPrediction, error)
+	// Workspace is the workspace the planner is bound to.
+	Workspace() *workspace.Workspace
+	// Config is the planner's configuration, as saved in its checkpoint.
+	Config() Config
+	// Params are the planner's trained tensors.
+	Params() []models.NamedParam
+}
+
+// Classifier is what both planners share: a classifier over the metapath
+// templates seen in training, whose input is the dense query vector, the
+// node types of the entities the query names and a hashed bag of words.
+type Classifier struct {
 	Cfg    Config
 	Gate   *models.Gate
-	Anchor *models.SparseLinear // nil unless Cfg.Anchors is set
-	Ranker *models.SparseLinear // the plan ranker; nil without Cfg.Anchors.RankDim
 	Dense  *infer.DenseChannel
 	Linker *graphops.Linker
 	ws     *workspace.Workspace
 	skb    *data.SKB
-	ments  *graphops.MentionIndex
-	hops   [][]graphops.Hop // per template, the first hop of each path
 }
+
+// TemplatePlanner completes the most probable template with restrictions
+// from entity linking: each path's anchor is a mention linked to a node of
+// the path's first type; the rest of the query is the target's textual
+// restriction. It is MoR's planner (trained on a workspace's plans) and
+// KGQA's pattern predictor.
+type TemplatePlanner struct{ *Classifier }
 
 // TemplateKey is the canonical text of a metapath (the class label).
 func TemplateKey(paths [][]string) string {
@@ -83,52 +93,29 @@ func TemplateKey(paths [][]string) string {
 	return string(b)
 }
 
-// NewPlanner binds a planner to a workspace.
-func NewPlanner(ws *workspace.Workspace, d *infer.DenseChannel, cfg Config, gate *models.Gate) *Planner {
-	return &Planner{Cfg: cfg, Gate: gate, Dense: d, Linker: ws.Linker(), ws: ws, skb: ws.SKB}
+func newClassifier(ws *workspace.Workspace, d *infer.DenseChannel, cfg Config, gate *models.Gate) *Classifier {
+	return &Classifier{Cfg: cfg, Gate: gate, Dense: d, Linker: ws.Linker(), ws: ws, skb: ws.SKB}
 }
 
-// NewLinkingPlanner binds a planner that links its anchors (Cfg.Anchors
-// set) to a workspace. Templates must compile against the schema.
-func NewLinkingPlanner(ws *workspace.Workspace, d *infer.DenseChannel, cfg Config, gate *models.Gate, anchor, ranker *models.SparseLinear) (*Planner, error) {
-	if cfg.Anchors == nil || anchor == nil {
-		return nil, fmt.Errorf("planner: a linking planner needs its anchor config and scorer")
+// NewTemplatePlanner binds a template planner to a workspace.
+func NewTemplatePlanner(ws *workspace.Workspace, d *infer.DenseChannel, cfg Config, gate *models.Gate) (*TemplatePlanner, error) {
+	if cfg.Anchors != nil {
+		return nil, fmt.Errorf("planner: a configuration with anchor linking is a linking planner's")
 	}
-	if (cfg.Anchors.RankDim > 0) != (ranker != nil) {
-		return nil, fmt.Errorf("planner: plan ranker dimension %d but ranker %v", cfg.Anchors.RankDim, ranker != nil)
-	}
-	p := NewPlanner(ws, d, cfg, gate)
-	p.Anchor, p.Ranker = anchor, ranker
-	if slices.Equal(ws.Mentions().Config().AliasFields, cfg.Anchors.Mentions.AliasFields) && cfg.Anchors.Mentions.MaxTokens == ws.Mentions().Config().MaxTokens {
-		p.ments = ws.Mentions()
-	} else {
-		p.ments = graphops.NewMentionIndex(ws.SKB, cfg.Anchors.Mentions)
-	}
-	for ti, t := range cfg.Templates {
-		var hs []graphops.Hop
-		for pi, path := range t {
-			_, hops, err := graphops.CompilePath(&ws.SKB.Schema, pi, path)
-			if err != nil {
-				return nil, fmt.Errorf("planner template %d: %w", ti, err)
-			}
-			if len(hops) == 0 {
-				return nil, fmt.Errorf("planner template %d path %d has no hop", ti, pi)
-			}
-			hs = append(hs, hops[0])
-		}
-		p.hops = append(p.hops, hs)
-	}
-	return p, nil
+	return &TemplatePlanner{newClassifier(ws, d, cfg, gate)}, nil
 }
 
-// Mentions returns the mention index the planner links with.
-func (p *Planner) Mentions() *graphops.MentionIndex { return p.ments }
+// Config implements Predictor.
+func (c *Classifier) Config() Config { return c.Cfg }
+
+// Params implements Predictor: the classifier's tensors.
+func (c *Classifier) Params() []models.NamedParam { return c.Gate.Params() }
 
 // InputDim is the classifier's input size.
 func (c Config) InputDim() int { return c.QueryDim + len(c.NodeTypes) + LexBuckets }
 
 // Features computes the classifier input of a query.
-func (p *Planner) Features(q data.Query) ([]float32, []graphops.Mention, error) {
+func (p *Classifier) Features(q data.Query) ([]float32, []graphops.Mention, error) {
 	x := make([]float32, p.Cfg.InputDim())
 	if p.Cfg.QueryDim > 0 {
 		v, err := p.Dense.QueryVector(q)
@@ -171,17 +158,13 @@ func (p *Planner) Features(q data.Query) ([]float32, []graphops.Mention, error) 
 	return x, ments, nil
 }
 
-// Predict returns the query's plan and the planner's confidence in it:
-// the probability of its template, or with a plan ranker (a linking
-// planner) the ranker's softmax probability of the plan it chose.
-func (p *Planner) Predict(q data.Query) (data.Plan, float32, error) {
-	if p.Cfg.Anchors != nil {
-		r, err := p.PredictLinked(q)
-		return r.Plan, r.Conf, err
-	}
+// Predict implements Predictor: the most probable template filled by
+// entity linking (Fill), with the template's probability as the
+// confidence. The plan is not executed (Reach is nil).
+func (p *TemplatePlanner) Predict(q data.Query) (PlanPrediction, error) {
 	x, ments, err := p.Features(q)
 	if err != nil {
-		return data.Plan{}, 0, err
+		return PlanPrediction{Template: -1}, err
 	}
 	probs := p.Gate.Forward(x, 1)
 	best := 0
@@ -190,25 +173,14 @@ func (p *Planner) Predict(q data.Query) (data.Plan, float32, error) {
 			best = i
 		}
 	}
-	return p.Fill(p.Cfg.Templates[best], q.Text, ments), probs[best], nil
-}
-
-// PredictExecuted is Predict with the plan's executed result when the
-// planner executed it to choose it (a linking planner; Reach is nil
-// otherwise).
-func (p *Planner) PredictExecuted(q data.Query) (PlanPrediction, error) {
-	if p.Cfg.Anchors != nil {
-		return p.PredictLinked(q)
-	}
-	plan, conf, err := p.Predict(q)
-	return PlanPrediction{Plan: plan, Prob: conf, Conf: conf}, err
+	return PlanPrediction{Plan: p.Fill(p.Cfg.Templates[best], q.Text, ments), Prob: probs[best], Conf: probs[best], Template: best}, nil
 }
 
 // Fill completes a template with restrictions from the query's mentions:
 // every path's anchor type takes the first unused mention linked to a node
 // of that type (the node's name), and the target type gets the query text
 // without the mentions.
-func (p *Planner) Fill(tmpl [][]string, text string, ments []graphops.Mention) data.Plan {
+func (p *TemplatePlanner) Fill(tmpl [][]string, text string, ments []graphops.Mention) data.Plan {
 	plan := data.Plan{Metapath: tmpl, Restriction: map[string][]string{}}
 	used := make([]bool, len(ments))
 	for _, path := range tmpl {
@@ -248,5 +220,5 @@ func (p *Planner) Fill(tmpl [][]string, text string, ments []graphops.Mention) d
 	return plan
 }
 
-// Workspace returns the workspace the planner is bound to.
-func (p *Planner) Workspace() *workspace.Workspace { return p.ws }
+// Workspace implements Predictor.
+func (c *Classifier) Workspace() *workspace.Workspace { return c.ws }

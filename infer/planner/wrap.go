@@ -22,14 +22,14 @@ var (
 // query's plan (plan-exec, mor-traversal, simgrag, sage-plan, MoR) plans
 // with it.
 type PlannedMethod struct {
-	P *Planner
+	P Predictor
 	M infer.Method
 }
 
 func (m *PlannedMethod) Name() string { return "planner+" + m.M.Name() }
 
 func (m *PlannedMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
-	pred, err := m.P.PredictExecuted(q)
+	pred, err := m.P.Predict(q)
 	if err != nil {
 		return nil, err
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/strata-retrieval/strata/data/synth"
 	"github.com/strata-retrieval/strata/eval"
 	"github.com/strata-retrieval/strata/gating"
+	"github.com/strata-retrieval/strata/graphops/mine"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	_ "github.com/strata-retrieval/strata/infer/all" // the named methods
@@ -58,7 +59,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	defer ws.Close()
-	mined, err := mine(ctx, ws, o.Out)
+	mined, err := minePlans(ctx, ws, o.Out)
 	if err != nil {
 		return nil, err
 	}
@@ -151,9 +152,9 @@ func markDemo(dir string) error {
 	return os.WriteFile(filepath.Join(dir, DemoMarker), []byte("written by strata demo; the next demo replaces this directory\n"), 0o644)
 }
 
-// mine mines the train and val plans into the workspace's plans file and
+// minePlans mines the train and val plans into the workspace's plans file and
 // prints the coverage.
-func mine(ctx context.Context, ws *workspace.Workspace, out io.Writer) (map[int]data.MinedPlanRecord, error) {
+func minePlans(ctx context.Context, ws *workspace.Workspace, out io.Writer) (map[int]data.MinedPlanRecord, error) {
 	var qs []data.Query
 	for _, s := range []string{data.SplitTrain, data.SplitVal} {
 		q, err := ws.SKB.QA.Split(s)
@@ -162,11 +163,11 @@ func mine(ctx context.Context, ws *workspace.Workspace, out io.Writer) (map[int]
 		}
 		qs = append(qs, q...)
 	}
-	recs, rep, err := planner.Mine(ctx, ws, qs, planner.MineOptions{})
+	recs, rep, err := mine.Plans(ctx, ws, qs, mine.Options{})
 	if err != nil {
 		return nil, err
 	}
-	if err := atomicfile.WriteFile(filepath.Join(ws.Dir, planner.MinedPlansFile), func(w io.Writer) error { return data.WriteJSONL(w, recs) }); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(ws.Dir, mine.DefaultFile), func(w io.Writer) error { return data.WriteJSONL(w, recs) }); err != nil {
 		return nil, err
 	}
 	rep.Print(out)
@@ -182,7 +183,7 @@ func mine(ctx context.Context, ws *workspace.Workspace, out io.Writer) (map[int]
 type trained struct {
 	dense    *infer.DenseChannel
 	cor, mor infer.Method
-	planner  *planner.Planner
+	planner  *planner.LinkingPlanner
 	grasp    []eval.Summary // GRASP's test rows
 }
 

@@ -1,4 +1,4 @@
-package planner
+package mine
 
 import (
 	"context"
@@ -9,16 +9,16 @@ import (
 )
 
 // TestMineStopsWhenCancelled: a context cancelled while mining (Ctrl-C,
-// SIGTERM) stops Mine after the chunks of 8 questions already started,
+// SIGTERM) stops Plans after the chunks of 8 questions already started,
 // with context.Canceled and no records.
 func TestMineStopsWhenCancelled(t *testing.T) {
 	ws := testws.Preset(t, "amazon", 1000, 200)
 	qs := ws.SKB.QA.Queries
 	var progress []int
-	recs, rep, err := Mine(testws.CancelAfterChecks(3), ws, qs, MineOptions{Workers: 1,
+	recs, rep, err := Plans(testws.CancelAfterChecks(3), ws, qs, Options{Workers: 1,
 		Progress: func(done, total int) { progress = append(progress, done) }})
 	if !errors.Is(err, context.Canceled) || recs != nil || rep != nil {
-		t.Fatalf("Mine: %d records, report %v, %v; want context.Canceled", len(recs), rep, err)
+		t.Fatalf("Plans: %d records, report %v, %v; want context.Canceled", len(recs), rep, err)
 	}
 	if want := []int{8, 16, 24}; len(progress) != 3 || progress[2] != 24 || len(qs) != 200 {
 		t.Errorf("mined %v of %d questions before stopping, want %v", progress, len(qs), want)

@@ -1,4 +1,4 @@
-package planner
+package mine
 
 import (
 	"fmt"
@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/internal/testws"
 )
 
@@ -26,34 +25,17 @@ func TestLoadMinedIsStrict(t *testing.T) {
 		return p
 	}
 	ok := write("ok.jsonl", line(0, "category"), line(1, "category"))
-	recs, path, err := LoadMined(ws, ok)
+	recs, path, err := Load(ws, ok)
 	if err != nil || len(recs) != 2 || path != ok {
-		t.Fatalf("LoadMined: %d records from %s, %v", len(recs), path, err)
+		t.Fatalf("Load: %d records from %s, %v", len(recs), path, err)
 	}
 	for _, c := range []struct{ file, msg string }{
 		{write("qid.jsonl", line(0, "category"), line(77, "category")), `: 1 problem on 1 of 2 lines (a plans file strata wrote must fit its workspace: was it made for another?): ` + dir + `/qid.jsonl:2: field "q_id": id out of range: query 77 is not in the workspace's questions`},
 		{write("type.jsonl", line(0, "category"), line(1, "gene/protein")), `:2: field "plan.Metapath[0][0]": unknown node type: "gene/protein" is not a node type of the schema`},
 	} {
-		_, _, err := LoadMined(ws, c.file)
+		_, _, err := Load(ws, c.file)
 		if err == nil || !strings.Contains(err.Error(), c.file) || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%s: %v, want %q", filepath.Base(c.file), err, c.msg)
 		}
-	}
-}
-
-// A candidate whose plan failed part-way is never carried executed: its
-// partial reach is not the plan's, and plan-exec must execute the plan
-// itself (and fall back) exactly as without a planner.
-func TestExecutedSkipsFailedPlans(t *testing.T) {
-	ok := &PlanCandidate{Reach: []uint32{1, 2}, Scores: []float32{0.5, 0}}
-	if r := ok.executed(); r == nil || len(r.Nodes) != 2 || r.Scores[0] != 0.5 {
-		t.Errorf("executed plan: %+v", r)
-	}
-	failed := &PlanCandidate{Reach: []uint32{1, 2}, Scores: []float32{0.5, 0}, Err: graphops.ErrInvalidPlan}
-	if r := failed.executed(); r != nil {
-		t.Errorf("a plan that failed part-way is carried: %+v", r)
-	}
-	if r := (&PlanCandidate{}).executed(); r != nil {
-		t.Errorf("an empty reach is carried: %+v", r)
 	}
 }
