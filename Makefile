@@ -3,6 +3,9 @@
 
 GO       ?= go
 BIN      := bin/strata
+# strata's Apache Beam pipelines (score, mine-plans): a second binary, so
+# that bin/strata does not link Beam.
+BEAM_BIN := bin/strata-beam
 GOFLAGS  ?=
 # Benchmark scale for `make bench` (the issue's 1M nodes / 20M edges).
 BENCH_NODES ?= 1000000
@@ -27,6 +30,7 @@ all: build
 
 build:
 	$(GO) build $(GOFLAGS) -o $(BIN) ./cmd/strata
+	$(GO) build $(GOFLAGS) -o $(BEAM_BIN) ./cmd/strata-beam
 
 ## demo: generate the default benchmark, build its workspace, evaluate the baselines
 demo: build

@@ -32,7 +32,7 @@ import (
 type QueryReader struct {
 	file  string
 	kind  string // csv, jsonl, text
-	f     *os.File
+	c     io.Closer
 	sc    *bufio.Scanner
 	cr    *csv.Reader
 	col   map[string]int
@@ -50,16 +50,30 @@ func OpenQueries(path string) (*QueryReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &QueryReader{file: path, f: f}
-	switch strings.ToLower(filepath.Ext(path)) {
+	r, err := NewQueryReader(path, f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// NewQueryReader reads queries from rd as OpenQueries reads the file
+// name: the format comes from name's extension, errors name it and its
+// line. Close closes rd when it is an io.Closer.
+func NewQueryReader(name string, rd io.Reader) (*QueryReader, error) {
+	r := &QueryReader{file: name}
+	if c, ok := rd.(io.Closer); ok {
+		r.c = c
+	}
+	switch strings.ToLower(filepath.Ext(name)) {
 	case ".csv":
 		r.kind = "csv"
-		r.cr = csv.NewReader(bufio.NewReader(f))
+		r.cr = csv.NewReader(bufio.NewReader(rd))
 		r.cr.FieldsPerRecord = -1
 		header, err := r.cr.Read()
 		if err != nil {
-			f.Close()
-			return nil, fmt.Errorf("%s:1: want a header with id and query: %v", path, err)
+			return nil, fmt.Errorf("%s:1: want a header with id and query: %v", name, err)
 		}
 		r.col = map[string]int{}
 		for i, h := range header {
@@ -67,8 +81,7 @@ func OpenQueries(path string) (*QueryReader, error) {
 		}
 		for _, need := range []string{"id", "query"} {
 			if _, ok := r.col[need]; !ok {
-				f.Close()
-				return nil, fmt.Errorf("%s:1: header lacks column %q", path, need)
+				return nil, fmt.Errorf("%s:1: header lacks column %q", name, need)
 			}
 		}
 	case ".jsonl", ".json":
@@ -77,14 +90,19 @@ func OpenQueries(path string) (*QueryReader, error) {
 		r.kind = "text"
 	}
 	if r.kind != "csv" {
-		r.sc = bufio.NewScanner(f)
+		r.sc = bufio.NewScanner(rd)
 		r.sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
 	}
 	return r, nil
 }
 
-// Close closes the file.
-func (r *QueryReader) Close() error { return r.f.Close() }
+// Close closes what the queries are read from.
+func (r *QueryReader) Close() error {
+	if r.c == nil {
+		return nil
+	}
+	return r.c.Close()
+}
 
 // Next returns the next query, or io.EOF.
 func (r *QueryReader) Next() (data.Query, error) {
@@ -208,20 +226,9 @@ const ProgressSuffix = ".progress"
 // sidecar is removed at the end. An outPath that is queriesPath (by any
 // name: a link, a relative path) is refused before anything is written.
 func ScoreFile(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner, queriesPath, outPath string, o ScoreOptions) (ScoreReport, error) {
-	if o.TopK < 0 {
-		return ScoreReport{}, fmt.Errorf("k = %d: want at least 1 result per query", o.TopK)
-	}
-	if o.TopK == 0 {
-		o.TopK = 100
-	}
-	if o.Format == "" {
-		o.Format = "jsonl"
-	}
-	if o.Format != "jsonl" && o.Format != "trec" {
-		return ScoreReport{}, fmt.Errorf("output format %q: want jsonl or trec", o.Format)
-	}
-	if o.Chunk <= 0 {
-		o.Chunk = 256
+	o, err := o.withDefaults()
+	if err != nil {
+		return ScoreReport{}, err
 	}
 	if err := checkNotSame(queriesPath, outPath); err != nil {
 		return ScoreReport{}, err
@@ -283,7 +290,7 @@ func ScoreFile(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner,
 	if o.Progress != nil {
 		o.Progress(prog.Queries)
 	}
-	tag := strings.Join(strings.Fields(r.Name()), "_")
+	tag := runTag(r)
 	chunks := 0
 	for {
 		var batch []data.Query
@@ -300,23 +307,13 @@ func ScoreFile(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner,
 		if len(batch) == 0 {
 			break
 		}
-		results := make([][]byte, len(batch))
-		errs := make([]error, len(batch))
-		err := parallel.Chunks(ctx, len(batch), 1, 0, func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				results[i], errs[i] = formatResult(ctx, ws, r, batch[i], o, tag)
-			}
-		})
+		scored, err := scoreQueries(ctx, ws, r, batch, o, tag)
 		if err != nil {
 			return report(), err
 		}
 		var buf []byte
 		for i, q := range batch {
-			if errs[i] != nil {
-				msg := queryErrorText(q.ID, errs[i])
-				if results[i], err = formatFailure(q.ID, msg, o); err != nil {
-					return report(), err
-				}
+			if msg := scored[i].Failure; msg != "" {
 				prog.Failed++
 				if len(prog.Examples) < maxExamples {
 					prog.Examples = append(prog.Examples, fmt.Sprintf("query %d: %s", q.ID, msg))
@@ -325,7 +322,7 @@ func ScoreFile(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner,
 					o.OnError(q.ID, msg)
 				}
 			}
-			buf = append(buf, results[i]...)
+			buf = append(buf, scored[i].Out...)
 		}
 		if _, err := out.Write(buf); err != nil {
 			return report(), err
@@ -360,6 +357,75 @@ func ScoreFile(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner,
 		return report(), err
 	}
 	return report(), nil
+}
+
+// withDefaults checks o's -k and format and fills in the defaults.
+func (o ScoreOptions) withDefaults() (ScoreOptions, error) {
+	if o.TopK < 0 {
+		return o, fmt.Errorf("k = %d: want at least 1 result per query", o.TopK)
+	}
+	if o.TopK == 0 {
+		o.TopK = 100
+	}
+	if o.Format == "" {
+		o.Format = "jsonl"
+	}
+	if o.Format != "jsonl" && o.Format != "trec" {
+		return o, fmt.Errorf("output format %q: want jsonl or trec", o.Format)
+	}
+	if o.Chunk <= 0 {
+		o.Chunk = 256
+	}
+	return o, nil
+}
+
+// runTag is the run name of r's TREC lines: its name without spaces.
+func runTag(r *pipeline.Runner) string { return strings.Join(strings.Fields(r.Name()), "_") }
+
+// A ScoredQuery is what ScoreFile writes for one query.
+type ScoredQuery struct {
+	// Out is the query's lines: its top -k in the output format or, when
+	// it could not be answered, its JSONL failure record (nothing in TREC).
+	Out []byte
+	// Failure says why the query could not be answered ("" when it was).
+	Failure string
+}
+
+// ScoreQueries ranks qs with r on all cores and returns, in the order of
+// qs, exactly what ScoreFile writes for each under o (TopK, Format,
+// Stages; the rest is ignored): the lines of one run file, split by
+// query. A query a method cannot answer is a ScoredQuery with its
+// Failure; only a cancelled ctx, bad options or a failed encoding are
+// errors.
+func ScoreQueries(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner, qs []data.Query, o ScoreOptions) ([]ScoredQuery, error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	return scoreQueries(ctx, ws, r, qs, o, runTag(r))
+}
+
+func scoreQueries(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner, qs []data.Query, o ScoreOptions, tag string) ([]ScoredQuery, error) {
+	out := make([]ScoredQuery, len(qs))
+	errs := make([]error, len(qs))
+	err := parallel.Chunks(ctx, len(qs), 1, 0, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			out[i].Out, errs[i] = formatResult(ctx, ws, r, qs[i], o, tag)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i, q := range qs {
+		if errs[i] == nil {
+			continue
+		}
+		out[i].Failure = queryErrorText(q.ID, errs[i])
+		if out[i].Out, err = formatFailure(q.ID, out[i].Failure, o); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // errNotContinued is an output a restarted run cannot continue.
