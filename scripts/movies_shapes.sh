@@ -20,14 +20,16 @@ ws="$out/ws"
 rm -rf "$ws"
 $strata import --format skbdir --in "$data" --out "$ws" >/dev/null
 $strata mine-plans "$ws" --split test --no-universal --no-ranked-middle --out "$out/groups.jsonl" --force >/dev/null
-# Each operator's row: the mine-plans flags that leave the later operators out.
-rows=("existential paths only (before)|--no-universal --no-ranked-middle" "+ universal steps (∀)|--no-ranked-middle" "+ ranked middle positions (~)|")
+# Each operator's row: label|mine-plans flags|train planner flags, leaving
+# the later operators out.
+rows=("existential paths only (before)|--no-universal --no-ranked-middle|--no-ranked-middle" "+ universal steps (∀)|--no-ranked-middle|--no-ranked-middle" "+ ranked middle positions (~)||")
 i=0
 for row in "${rows[@]}"; do
-  flags=${row#*|}
+  IFS='|' read -r _ mflags tflags <<<"$row"
   # shellcheck disable=SC2086
-  $strata mine-plans "$ws" $flags --out "$out/mined-$i.jsonl" --force >/dev/null
-  $strata train planner "$ws" --mined "$out/mined-$i.jsonl" --out "$ws/runs/planner-$i" >/dev/null
+  $strata mine-plans "$ws" $mflags --out "$out/mined-$i.jsonl" --force >/dev/null
+  # shellcheck disable=SC2086
+  $strata train planner "$ws" --mined "$out/mined-$i.jsonl" $tflags --out "$ws/runs/planner-$i" >/dev/null
   $strata eval "$ws" --planner "$ws/runs/planner-$i/best" --method plan-exec --split test --json --by-shape "$out/groups.jsonl" > "$out/rows-$i.jsonl"
   i=$((i + 1))
 done

@@ -35,12 +35,15 @@ type LinkingPlannerOptions struct {
 	// TypeAgreement is the share of a template's examples that must agree
 	// on the target type for the template to keep it, default 0.9.
 	TypeAgreement float64
-	AnchorEpochs  int     // anchor scorer epochs, default 8
-	AnchorLR      float64 // AdaGrad step, default 0.2
-	AnchorDim     int     // hashed features, default 2^18
-	RankDim       int     // plan ranker's hashed features, default 2^16; negative: no ranker
-	Folds         int     // cross-fitting folds for the plan ranker's data, default 3
-	Log           io.Writer
+	// NoTwins: the planner never ranks middle nodes (its candidates are
+	// tried without their ranked twins): the ablation.
+	NoTwins      bool
+	AnchorEpochs int     // anchor scorer epochs, default 8
+	AnchorLR     float64 // AdaGrad step, default 0.2
+	AnchorDim    int     // hashed features, default 2^18
+	RankDim      int     // plan ranker's hashed features, default 2^16; negative: no ranker
+	Folds        int     // cross-fitting folds for the plan ranker's data, default 3
+	Log          io.Writer
 }
 
 // LinkingPlannerStats describes the training data of a linking planner.
@@ -206,7 +209,7 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 	sort.Strings(names)
 	ix := ws.Mentions()
 	cfg := planner.Config{NodeTypes: ws.SKB.Schema.NodeTypes, Bigrams: true,
-		Anchors: &planner.AnchorConfig{Dim: o.AnchorDim, Mentions: ix.Config(), RankDim: max(0, o.RankDim)}}
+		Anchors: &planner.AnchorConfig{Dim: o.AnchorDim, Mentions: ix.Config(), RankDim: max(0, o.RankDim), NoTwins: o.NoTwins}}
 	label := map[string]int{}
 	for i, k := range names {
 		cfg.Templates = append(cfg.Templates, keys[k])

@@ -17,6 +17,7 @@ type trainPlannerOptions struct {
 	Flags     trainFlags
 	Hidden    int
 	MinF1     float64
+	NoTwins   bool
 }
 
 const trainPlannerLong = `Train MoR's planner without an LLM: a classifier over the metapath templates of
@@ -67,6 +68,7 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().IntVar(&o.Hidden, "hidden", 128, "classifier hidden units")
 	cmd.Flags().StringVar(&o.Mined, "mined", "", "mined plans file to train from (default WORKSPACE/"+mine.DefaultFile+" when the workspace has no plans)")
 	cmd.Flags().Float64Var(&o.MinF1, "min-f1", 0.5, "least F1 of a mined plan used as a label")
+	cmd.Flags().BoolVar(&o.NoTwins, "no-ranked-middle", false, "mined plans: never rank a plan's middle nodes by the question (no ranked twins; the ablation)")
 	return cmd
 }
 
@@ -98,7 +100,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		return err
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.TrainLinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, Mined: recs, MinF1: o.MinF1, Log: run.Log})
+	p, res, st, err := train.TrainLinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, Log: run.Log})
 	if err != nil {
 		return err
 	}

@@ -385,7 +385,7 @@ func (p *LinkingPlanner) Candidates(q data.Query) ([]PlanCandidate, []graphops.L
 		// The ranked or unranked twin: whether the restriction ranks the
 		// middle nodes is the ranker's choice, from how the restriction
 		// scores each (the classifier proposes structures).
-		if len(plan.Restriction) == 0 {
+		if len(plan.Restriction) == 0 || p.Cfg.Anchors.NoTwins {
 			continue
 		}
 		twin, ok := plan.WithRankedMiddles()

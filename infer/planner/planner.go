@@ -43,6 +43,9 @@ type AnchorConfig struct {
 	// (most probable first, default 5) and the mentions per path (3).
 	TopTemplates int `json:"top_templates,omitempty"`
 	TopMentions  int `json:"top_mentions,omitempty"`
+	// NoTwins: candidates are tried as proposed, never with their middle
+	// nodes ranked (the ablation of ranked middle positions).
+	NoTwins bool `json:"no_twins,omitempty"`
 	// Lead: answer types by lead words, for the plan ranker.
 	Lead *LeadTypes `json:"lead_types,omitempty"`
 	// RankDim sizes the plan ranker's hashed features (0: no ranker, the
