@@ -2,8 +2,8 @@ package graphops
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
-	"sort"
 
 	"github.com/strata-retrieval/strata/data"
 )
@@ -157,11 +157,19 @@ type Miner struct {
 	cfg  MineConfig
 	dist []uint8 // hops to the nearest answer (255: farther or unvisited)
 	seen []uint32
+	// lastLevel: markDistances stopped before its last level, which
+	// anchorNodes completes for the anchors.
+	lastLevel bool
+	count     []uint32      // enumerate's per-node counts, zero between steps
+	bits      []uint64      // sortIDs's bitmap, zero between calls
+	mid       []float32     // middleScores's, zero between calls
+	midSet    []uint32      // the nodes of mid set
+	levels    []*stepGroups // enumerate's scratch per depth
 }
 
 // NewMiner returns a miner over g.
 func NewMiner(g *Graph, cfg MineConfig) *Miner {
-	m := &Miner{g: g, cfg: cfg.withDefaults(), dist: make([]uint8, g.NumNodes())}
+	m := &Miner{g: g, cfg: cfg.withDefaults(), dist: make([]uint8, g.NumNodes()), count: make([]uint32, g.NumNodes())}
 	for i := range m.dist {
 		m.dist[i] = 255
 	}
@@ -270,7 +278,7 @@ func (m *Miner) Mine(in MineInput) []MinedPlan {
 			key := mentionKey(c.ment)
 			score, ok := cache[key]
 			if !ok {
-				score = in.Restrict(c.ment)
+				score = memo(in.Restrict(c.ment))
 				cache[key] = score
 			}
 			rf := restrictedF1(c.ends, gold, score)
@@ -281,13 +289,14 @@ func (m *Miner) Mine(in MineInput) []MinedPlan {
 			if m.cfg.NoRankMiddle {
 				continue
 			}
-			if mid := m.middleScores(&c.MinedPlan, score); mid != nil {
+			if m.middleScores(&c.MinedPlan, score) {
 				own := score
-				both := func(v uint32) float32 { return own(v) + mid[v] }
+				both := func(v uint32) float32 { return own(v) + m.mid[v] }
 				if rm := restrictedF1(c.ends, gold, both); rm > c.F1+1e-12 {
 					c.F1, c.Restricted, c.RankMiddle = rm, true, true
 					best = max(best, rm)
 				}
+				m.clearMiddle()
 			}
 		}
 	}
@@ -379,28 +388,74 @@ func f1(hits, reach, gold int) float64 {
 // restrictedF1 ranks ends by score (descending, ties by ascending id) and
 // returns the F1 of the first min(|gold|, |ends|) against gold.
 func restrictedF1(ends, gold []uint32, score func(uint32) float32) float64 {
+	k := min(len(gold), len(ends))
+	if k == 0 {
+		return 0
+	}
+	// The k best ends (score descending, then id ascending) in a min-heap
+	// whose root is the worst kept.
 	type sv struct {
 		v uint32
 		s float32
 	}
-	xs := make([]sv, len(ends))
-	for i, v := range ends {
-		xs[i] = sv{v, score(v)}
-	}
-	sort.Slice(xs, func(i, j int) bool {
-		if xs[i].s != xs[j].s {
-			return xs[i].s > xs[j].s
+	better := func(a, b sv) bool { return a.s > b.s || a.s == b.s && a.v < b.v }
+	heap := make([]sv, 0, k)
+	down := func(i int) {
+		for {
+			w, l, r := i, 2*i+1, 2*i+2
+			if l < len(heap) && better(heap[w], heap[l]) {
+				w = l
+			}
+			if r < len(heap) && better(heap[w], heap[r]) {
+				w = r
+			}
+			if w == i {
+				return
+			}
+			heap[i], heap[w] = heap[w], heap[i]
+			i = w
 		}
-		return xs[i].v < xs[j].v
-	})
-	k := min(len(gold), len(xs))
+	}
+	for _, v := range ends {
+		x := sv{v, score(v)}
+		if len(heap) < k {
+			heap = append(heap, x)
+			for i := len(heap) - 1; i > 0; {
+				p := (i - 1) / 2
+				if !better(heap[p], heap[i]) {
+					break
+				}
+				heap[p], heap[i] = heap[i], heap[p]
+				i = p
+			}
+			continue
+		}
+		if better(x, heap[0]) {
+			heap[0] = x
+			down(0)
+		}
+	}
 	hits := 0
-	for _, x := range xs[:k] {
+	for _, x := range heap {
 		if _, ok := slices.BinarySearch(gold, x.v); ok {
 			hits++
 		}
 	}
 	return f1(hits, k, len(gold))
+}
+
+// memo remembers score's values: candidates of one question share most
+// of their ends.
+func memo(score func(uint32) float32) func(uint32) float32 {
+	seen := map[uint32]float32{}
+	return func(v uint32) float32 {
+		s, ok := seen[v]
+		if !ok {
+			s = score(v)
+			seen[v] = s
+		}
+		return s
+	}
 }
 
 // commonType is the most common node type among the answers reached
@@ -427,7 +482,10 @@ func (m *Miner) markDistances(gold []uint32) {
 		m.dist[v] = 0
 		m.seen = append(m.seen, v)
 	}
-	for d := 1; d <= m.cfg.MaxHops && len(frontier) > 0 && len(m.seen) < m.cfg.MaxVisit; d++ {
+	// Paths use distances below MaxHops; the last level, which would
+	// cover most of a dense graph, only tells which anchors are MaxHops
+	// away, and anchorNodes asks their neighbours instead.
+	for d := 1; d < m.cfg.MaxHops && len(frontier) > 0 && len(m.seen) < m.cfg.MaxVisit; d++ {
 		var next []uint32
 		for _, v := range frontier {
 			nb, _ := m.g.Neighbors(v)
@@ -441,6 +499,7 @@ func (m *Miner) markDistances(gold []uint32) {
 		}
 		frontier = next
 	}
+	m.lastLevel = len(frontier) > 0 && len(m.seen) < m.cfg.MaxVisit
 }
 
 func (m *Miner) clearDistances() {
@@ -455,6 +514,17 @@ func (m *Miner) clearDistances() {
 func (m *Miner) anchorNodes(ns []FormNode) []uint32 {
 	var out []uint32
 	for _, n := range ns {
+		if m.dist[n.Node] == 255 && m.lastLevel {
+			// MaxHops away when a neighbour is one hop less.
+			nb, _ := m.g.Neighbors(n.Node)
+			for _, u := range nb {
+				if int(m.dist[u]) == m.cfg.MaxHops-1 {
+					m.dist[n.Node] = uint8(m.cfg.MaxHops)
+					m.seen = append(m.seen, n.Node)
+					break
+				}
+			}
+		}
 		if int(m.dist[n.Node]) <= m.cfg.MaxHops {
 			out = append(out, n.Node)
 		}
@@ -485,49 +555,63 @@ func (m *Miner) enumerate(mention int, a uint32, emit func(branchSet)) {
 		if d == m.cfg.MaxHops {
 			return
 		}
-		groups := map[MineStep][]uint32{}
-		members := map[MineStep]int{} // frontier nodes with the step
-		var touched []MineStep
+		lv := m.level(d)
+		// Group the frontier's neighbours by step. A node's entries are
+		// sorted by relation, so a step is looked up once per run of one
+		// relation, and counts the node as one of its members there.
 		for _, v := range frontier {
-			touched = touched[:0]
 			lo, hi := m.g.off[v], m.g.off[v+1]
-			for p := lo; p < hi; p++ {
-				u, r, dir := m.g.nbr[p], m.g.rel.At(int(p)), m.g.dirAt(p)
-				if dir&DirOut != 0 {
-					k := MineStep{Rel: r, Dir: data.Forward}
-					groups[k] = append(groups[k], u)
-					touched = append(touched, k)
-				}
-				if dir&DirIn != 0 {
-					k := MineStep{Rel: r, Dir: data.Backward}
-					groups[k] = append(groups[k], u)
-					touched = append(touched, k)
+			for p := lo; p < hi; {
+				r := m.g.rel.At(int(p))
+				fi, bi := -1, -1
+				for ; p < hi && m.g.rel.At(int(p)) == r; p++ {
+					u, dir := m.g.nbr[p], m.g.dirAt(p)
+					if dir&DirOut != 0 {
+						if fi < 0 {
+							fi = lv.key(MineStep{Rel: r, Dir: data.Forward})
+							lv.members[fi]++
+						}
+						lv.raw[fi] = append(lv.raw[fi], u)
+					}
+					if dir&DirIn != 0 {
+						if bi < 0 {
+							bi = lv.key(MineStep{Rel: r, Dir: data.Backward})
+							lv.members[bi]++
+						}
+						lv.raw[bi] = append(lv.raw[bi], u)
+					}
 				}
 			}
-			// Count v once per step it has.
-			slices.SortFunc(touched, func(x, y MineStep) int { return cmp.Or(cmp.Compare(x.Rel, y.Rel), cmp.Compare(x.Dir, y.Dir)) })
-			for _, k := range slices.Compact(touched) {
-				members[k]++
-			}
 		}
-		keys := make([]MineStep, 0, len(groups))
-		for k := range groups {
-			keys = append(keys, k)
+		order := make([]int, len(lv.keys))
+		for i := range order {
+			order[i] = i
 		}
-		slices.SortFunc(keys, func(x, y MineStep) int {
-			if c := cmp.Compare(x.Rel, y.Rel); c != 0 {
+		slices.SortFunc(order, func(x, y int) int {
+			kx, ky := lv.keys[x], lv.keys[y]
+			if c := cmp.Compare(kx.Rel, ky.Rel); c != 0 {
 				return c
 			}
-			return cmp.Compare(x.Dir, y.Dir)
+			return cmp.Compare(kx.Dir, ky.Dir)
 		})
 		rem := uint8(m.cfg.MaxHops - d - 1)
-		for _, k := range keys {
-			s := groups[k]
-			slices.Sort(s)
-			if n := members[k]; d > 0 && n > 1 && !m.cfg.NoUniversal {
-				m.emitUniversal(mention, a, steps, k, s, n, emit)
+		for _, ki := range order {
+			k, raw := lv.keys[ki], lv.raw[ki]
+			// The distinct ends, sorted, and how often each was reached.
+			var s []uint32
+			for _, u := range raw {
+				if m.count[u] == 0 {
+					s = append(s, u)
+				}
+				m.count[u]++
 			}
-			s = slices.Compact(s)
+			m.sortIDs(s)
+			if n := lv.members[ki]; d > 0 && n > 1 && !m.cfg.NoUniversal {
+				m.emitUniversal(mention, a, steps, k, s, uint32(n), emit)
+			}
+			for _, u := range s {
+				m.count[u] = 0
+			}
 			path := append(slices.Clone(steps), k)
 			hits, near := 0, false
 			for _, v := range s {
@@ -549,13 +633,84 @@ func (m *Miner) enumerate(mention int, a uint32, emit func(branchSet)) {
 	rec([]uint32{a}, nil)
 }
 
-// middleScores returns, for a one-branch existential plan of two or more
-// steps, the best score among the nodes before its last step that reach
-// each end (the ranking a data.RankMark on that position gives); nil for
-// other plans or when no such node scores.
-func (m *Miner) middleScores(p *MinedPlan, score func(uint32) float32) map[uint32]float32 {
+// sortIDs sorts distinct node ids: through a bitmap of the id range when
+// scanning its words costs less than comparison sorting, else pdqsort.
+func (m *Miner) sortIDs(s []uint32) {
+	if len(s) < 64 {
+		slices.Sort(s)
+		return
+	}
+	lo, hi := s[0], s[0]
+	for _, v := range s {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	w0, w1 := int(lo>>6), int(hi>>6)
+	if w1-w0+1 > 2*len(s)*bits.Len(uint(len(s))) {
+		slices.Sort(s)
+		return
+	}
+	if len(m.bits) < w1+1 {
+		m.bits = make([]uint64, (m.g.NumNodes()+63)/64)
+	}
+	for _, v := range s {
+		m.bits[v>>6] |= 1 << (v & 63)
+	}
+	n := 0
+	for w := w0; w <= w1; w++ {
+		for x := m.bits[w]; x != 0; x &= x - 1 {
+			s[n] = uint32(w<<6 | bits.TrailingZeros64(x))
+			n++
+		}
+		m.bits[w] = 0
+	}
+}
+
+// stepGroups is enumerate's scratch for one depth: the frontier's
+// neighbours grouped by step (raw, with repeats), each step's members
+// (frontier nodes that have it), reused from question to question.
+type stepGroups struct {
+	index   map[MineStep]int
+	keys    []MineStep
+	raw     [][]uint32
+	members []int
+}
+
+// level returns depth d's scratch, emptied.
+func (m *Miner) level(d int) *stepGroups {
+	for len(m.levels) <= d {
+		m.levels = append(m.levels, &stepGroups{index: map[MineStep]int{}})
+	}
+	lv := m.levels[d]
+	clear(lv.index)
+	lv.keys, lv.members = lv.keys[:0], lv.members[:0]
+	return lv
+}
+
+// key returns the index of step k, adding it empty when new.
+func (lv *stepGroups) key(k MineStep) int {
+	i, ok := lv.index[k]
+	if ok {
+		return i
+	}
+	i = len(lv.keys)
+	lv.index[k] = i
+	lv.keys = append(lv.keys, k)
+	lv.members = append(lv.members, 0)
+	if i == len(lv.raw) {
+		lv.raw = append(lv.raw, nil)
+	}
+	lv.raw[i] = lv.raw[i][:0]
+	return i
+}
+
+// middleScores sets m.mid, for a one-branch existential plan of two or
+// more steps, to the best score among the nodes before its last step that
+// reach each end (the ranking a data.RankMark on that position gives); it
+// reports false, setting nothing, for other plans or when no such node
+// scores. clearMiddle empties m.mid again.
+func (m *Miner) middleScores(p *MinedPlan, score func(uint32) float32) bool {
 	if len(p.Branches) != 1 || p.Universal() || len(p.Branches[0].Steps) < 2 {
-		return nil
+		return false
 	}
 	steps := p.Branches[0].Steps
 	hop := func(st MineStep) Hop {
@@ -567,53 +722,50 @@ func (m *Miner) middleScores(p *MinedPlan, score func(uint32) float32) map[uint3
 	}
 	middle := m.g.Walk([]uint32{p.Branches[0].Anchor}, hops)
 	last := hop(steps[len(steps)-1])
-	out := map[uint32]float32{}
+	if m.mid == nil {
+		m.mid = make([]float32, m.g.NumNodes())
+	}
 	var buf []uint32
-	scored := false
 	for _, v := range middle {
 		s := score(v)
 		if s <= 0 {
 			continue
 		}
-		scored = true
 		buf = m.g.Step(buf[:0], v, last)
 		for _, u := range buf {
-			out[u] = max(out[u], s)
+			if m.mid[u] == 0 {
+				m.midSet = append(m.midSet, u)
+			}
+			m.mid[u] = max(m.mid[u], s)
 		}
 	}
-	if !scored {
-		return nil
+	return len(m.midSet) > 0
+}
+
+// clearMiddle empties m.mid.
+func (m *Miner) clearMiddle() {
+	for _, u := range m.midSet {
+		m.mid[u] = 0
 	}
-	return out
+	m.midSet = m.midSet[:0]
 }
 
 // emitUniversal emits the universal form of step k after steps: the
-// nodes of reached (sorted, each once per member that reaches it) that
-// all n members reach, when that is a strict subset holding an answer.
-func (m *Miner) emitUniversal(mention int, a uint32, steps []MineStep, k MineStep, reached []uint32, n int, emit func(branchSet)) {
+// nodes of ends (sorted, distinct; m.count says how often the n members
+// reached each) that all n members reach, when that is a strict subset
+// holding an answer.
+func (m *Miner) emitUniversal(mention int, a uint32, steps []MineStep, k MineStep, ends []uint32, n uint32, emit func(branchSet)) {
 	var all []uint32
-	distinct := 0
-	for i := 0; i < len(reached); {
-		j := i
-		for j < len(reached) && reached[j] == reached[i] {
-			j++
-		}
-		distinct++
-		if j-i == n {
-			all = append(all, reached[i])
-		}
-		i = j
-	}
-	if len(all) == 0 || len(all) == distinct {
-		return
-	}
 	hits := 0
-	for _, v := range all {
-		if m.dist[v] == 0 {
-			hits++
+	for _, v := range ends {
+		if m.count[v] == n {
+			all = append(all, v)
+			if m.dist[v] == 0 {
+				hits++
+			}
 		}
 	}
-	if hits == 0 {
+	if len(all) == 0 || len(all) == len(ends) || hits == 0 {
 		return
 	}
 	k.Every = true
