@@ -24,7 +24,7 @@ QWEN3_TOK_VERSION := 3.7.2
 QWEN3_TOK         := .cache/tokenizer-qwen3-$(QWEN3_TOK_VERSION)/tokenizer.json
 export STRATA_QWEN3_TOKENIZER ?= $(abspath $(QWEN3_TOK))
 
-.PHONY: ort all build demo test test-cpus test-short bench bench-kernels bench-quick lint fuzz clean experiments experiments-mor experiments-kgqa experiments-grasp experiments-llm experiments-real bench-grasp-pg
+.PHONY: ort all build demo test test-cpus test-short bench bench-kernels bench-quick bench-scale lint fuzz clean experiments experiments-mor experiments-kgqa experiments-grasp experiments-llm experiments-real bench-grasp-pg
 
 all: build
 
@@ -95,6 +95,10 @@ bench: bench-kernels
 ## bench-grasp-pg: GRASP plan execution, strata vs the same plans as SQL in PostgreSQL (1M nodes)
 bench-grasp-pg:
 	NODES=$(BENCH_NODES) scripts/grasp_pg_bench.sh
+
+## bench-scale: STaRK-size runs on one machine (gen, import, mine-plans, train planner, eval at Prime density and MAG size; time and peak memory)
+bench-scale: build
+	scripts/bench_scale.sh
 
 ## bench-quick: the large-scale benchmarks at 1/10 scale
 bench-quick:

@@ -10,12 +10,14 @@ import (
 	"runtime/pprof"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	_ "github.com/strata-retrieval/strata/infer/all" // every method and model kind
+	"github.com/strata-retrieval/strata/internal/gcpace"
 )
 
 // ui carries the output streams and whether progress may be drawn. It is
@@ -107,6 +109,10 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer stopProfile()
+	defer gcpace.Start(100 * time.Millisecond)()
+	if path := os.Getenv(EnvMemProfile); path != "" {
+		defer writeMemProfile(path, stderr)
+	}
 	root := newRoot(u)
 	root.SetArgs(args)
 	root.SetOut(stdout)
@@ -160,6 +166,24 @@ func (u *ui) log() io.Writer {
 // EnvCPUProfile names a file that receives a CPU profile of the whole
 // command (go tool pprof reads it); unset, nothing is profiled.
 const EnvCPUProfile = "STRATA_CPUPROFILE"
+
+// EnvMemProfile names a file that receives a heap profile when the
+// command ends (go tool pprof -sample_index=alloc_space or inuse_space:
+// the live heap at the last collection).
+const EnvMemProfile = "STRATA_MEMPROFILE"
+
+func writeMemProfile(path string, stderr io.Writer) {
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.Lookup("heap").WriteTo(f, 0)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "strata: %s: %v\n", EnvMemProfile, err)
+	}
+}
 
 func startCPUProfile(path string) (func(), error) {
 	if path == "" {
