@@ -19,7 +19,7 @@ tm() { # label, command...: one table row
     exit 1
   }
   read -r s kb <"$out/time"
-  printf '| %s | %s s | %.2f GB |\n' "$label" "$s" "$(echo "$kb / 1048576" | bc -l)"
+  awk -v l="$label" -v s="$s" -v kb="$kb" 'BEGIN { printf "| %s | %s s | %.2f GB |\n", l, s, kb / 1048576 }'
 }
 echo "Machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')."
 for size in ${SIZES:-prime mag}; do
