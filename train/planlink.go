@@ -275,6 +275,7 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 		return nil, nil, st, err
 	}
 	// Classifier inputs and anchor groups of every example.
+	logf(o.Log, "planner: linking %d training questions\n", len(exs))
 	xs := make([][]float32, len(exs))
 	ys := make([]int, len(exs))
 	groups := make([][]planner.AnchorGroup, len(exs))
@@ -321,6 +322,7 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 		}
 		var rgroups []rankGroup
 		for k := 0; k < o.Folds; k++ {
+			logf(o.Log, "plan ranker: fold %d of %d: training a planner on the other folds\n", k+1, o.Folds)
 			pk, err := newPlanner(o.Train.Seed+uint64(k)+1, leadTable(func(i int) bool { return fold[exs[i].q.ID] != k }))
 			if err != nil {
 				return nil, nil, st, err
