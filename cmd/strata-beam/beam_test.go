@@ -431,3 +431,31 @@ func TestMinePlansEqualsStrata(t *testing.T) {
 		t.Errorf("a refused run wrote its file: %v", err)
 	}
 }
+
+// TestScoreForceReplacesShards: with --force, the shards of another count
+// stay until the job has written its own, then go; the new set is whole.
+func TestScoreForceReplacesShards(t *testing.T) {
+	f := getFixture(t)
+	dir := t.TempDir()
+	_, jsonlPath, _, n := writeQueries(t, f, dir)
+	prefix := filepath.Join(dir, "run")
+	for i := range 3 {
+		os.WriteFile(shardName(prefix, i, 3, "jsonl"), []byte("old\n"), 0o644)
+	}
+	_, stderr, code := runMain("score", "--workspace", f.ws, "--bundle", f.bundle, "--queries", jsonlPath, "--output", prefix, "--shards", "2", "--force")
+	if code != 0 {
+		t.Fatalf("strata-beam score --force: %d %s", code, stderr)
+	}
+	got, _ := filepath.Glob(prefix + "-*")
+	want := []string{shardName(prefix, 0, 2, "jsonl"), shardName(prefix, 1, 2, "jsonl")}
+	if !slices.Equal(got, want) {
+		t.Fatalf("shards after --force: %v, want %v", got, want)
+	}
+	lines := 0
+	for _, b := range readShards(t, prefix, "jsonl", 2) {
+		lines += bytes.Count(b, []byte("\n"))
+	}
+	if lines != n {
+		t.Errorf("the new shards hold %d lines, want one per query (%d)", lines, n)
+	}
+}

@@ -97,13 +97,17 @@ func runMine(ctx context.Context, stdout io.Writer, o mineOptions) error {
 	if len(qs) == 0 {
 		return fmt.Errorf("--split %s: no questions to mine", o.Splits)
 	}
-	if err := prepareOutput(ctx, o.Output, "jsonl", nil, o.Force); err != nil {
+	stale, err := prepareOutput(ctx, o.Output, "jsonl", nil, o.Force)
+	if err != nil {
 		return err
 	}
 	p, s := beam.NewPipelineWithRoot()
 	out := buildMine(s, o, len(qs))
 	res, err := beamx.RunWithMetrics(ctx, p)
 	if err != nil {
+		return err
+	}
+	if err := removeStale(ctx, stale, []string{out}); err != nil {
 		return err
 	}
 	if c := counters(res); c != nil {

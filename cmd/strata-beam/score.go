@@ -80,7 +80,8 @@ func runScore(ctx context.Context, stdout io.Writer, o scoreOptions) error {
 	}
 	defer releaseScorer(o.bundleSource)
 	inputs := map[string]string{"--queries": o.Queries, "--bundle": o.Bundle}
-	if err := prepareOutput(ctx, o.Output, o.Score.Format, inputs, o.Force); err != nil {
+	stale, err := prepareOutput(ctx, o.Output, o.Score.Format, inputs, o.Force)
+	if err != nil {
 		return err
 	}
 	p, s := beam.NewPipelineWithRoot()
@@ -92,10 +93,20 @@ func runScore(ctx context.Context, stdout io.Writer, o scoreOptions) error {
 	c := counters(res)
 	if c == nil { // a runner without metrics
 		fmt.Fprintf(stdout, "scored %s with %s into %s-*-of-*.%s\n", o.Queries, sc.r.Name(), o.Output, o.Score.Format)
+		if len(stale) > 0 {
+			fmt.Fprintf(stdout, "the shards of %s from before this job were left in place (the runner reports no shard count): %v\n", o.Output, stale)
+		}
 		return nil
 	}
 	n := int(c["queries"])
 	shards := shardCount(n, o.Shards)
+	var written []string
+	for i := range shards {
+		written = append(written, shardName(o.Output, i, shards, o.Score.Format))
+	}
+	if err := removeStale(ctx, stale, written); err != nil {
+		return err
+	}
 	fmt.Fprintf(stdout, "scored %d queries with %s into %s", n, sc.r.Name(), shardName(o.Output, 0, shards, o.Score.Format))
 	if shards > 1 {
 		fmt.Fprintf(stdout, " ... %s (%d shards)", shardName(o.Output, shards-1, shards, o.Score.Format), shards)

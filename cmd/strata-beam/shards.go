@@ -104,13 +104,13 @@ func existingShards(ctx context.Context, prefix, ext string) ([]string, error) {
 // may be an input (the query file, by any name), and existing shards are
 // refused unless force, which removes them first (all counts, so that
 // PREFIX-* holds this run's shards only).
-func prepareOutput(ctx context.Context, prefix, ext string, inputs map[string]string, force bool) error {
+func prepareOutput(ctx context.Context, prefix, ext string, inputs map[string]string, force bool) ([]string, error) {
 	if prefix == "" {
-		return fmt.Errorf("--output is required")
+		return nil, fmt.Errorf("--output is required")
 	}
 	if !hasScheme(prefix) {
 		if st, err := os.Stat(prefix); err == nil && st.IsDir() {
-			return fmt.Errorf("--output %s is a directory: want a file name prefix, e.g. %s", prefix, filepath.Join(prefix, "run"))
+			return nil, fmt.Errorf("--output %s is a directory: want a file name prefix, e.g. %s", prefix, filepath.Join(prefix, "run"))
 		}
 	}
 	re := shardPattern(prefix, ext)
@@ -129,12 +129,12 @@ func prepareOutput(ctx context.Context, prefix, ext string, inputs map[string]st
 			same = dirOf(in) == dirOf(prefix) && re.MatchString(baseName(in))
 		}
 		if same {
-			return fmt.Errorf("--output %s: %w %s (%s): refusing to write over it", prefix, serve.ErrSameFile, in, flagName)
+			return nil, fmt.Errorf("--output %s: %w %s (%s): refusing to write over it", prefix, serve.ErrSameFile, in, flagName)
 		}
 	}
 	existing, err := existingShards(ctx, prefix, ext)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for flagName, in := range inputs {
 		if in == "" || hasScheme(in) {
@@ -146,19 +146,26 @@ func prepareOutput(ctx context.Context, prefix, ext string, inputs map[string]st
 		}
 		for _, e := range existing {
 			if oi, err := os.Stat(e); err == nil && os.SameFile(qi, oi) {
-				return fmt.Errorf("--output %s: its shard %s %w %s (%s): refusing to write over it", prefix, e, serve.ErrSameFile, in, flagName)
+				return nil, fmt.Errorf("--output %s: its shard %s %w %s (%s): refusing to write over it", prefix, e, serve.ErrSameFile, in, flagName)
 			}
 		}
 	}
-	if len(existing) == 0 {
-		return nil
+	if len(existing) > 0 && !force {
+		return nil, fmt.Errorf("--output %s: %s exists (use --force to replace %s's shards)", prefix, existing[0], prefix)
 	}
-	if !force {
-		return fmt.Errorf("--output %s: %s exists (use --force to replace %s's shards)", prefix, existing[0], prefix)
-	}
-	for _, e := range existing {
+	return existing, nil
+}
+
+// removeStale removes, once a job has written its shards (written), the
+// shards of the prefix from before it that it did not rewrite: with
+// --force, old shards stay until new ones replace them.
+func removeStale(ctx context.Context, stale, written []string) error {
+	for _, e := range stale {
+		if slices.Contains(written, e) {
+			continue
+		}
 		if err := remove(ctx, e); err != nil {
-			return fmt.Errorf("--force: removing %s: %w", e, err)
+			return fmt.Errorf("--force: removing the old shard %s: %w", e, err)
 		}
 	}
 	return nil
