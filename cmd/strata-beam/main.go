@@ -24,10 +24,12 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	_ "github.com/strata-retrieval/strata/infer/all" // every method and model kind
+	"github.com/strata-retrieval/strata/internal/gcpace"
 )
 
 func main() { os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -52,6 +54,7 @@ func commands() []command {
 func Main(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	defer gcpace.Start(100 * time.Millisecond)() // a worker holds a whole workspace
 	if len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help" {
 		// A runner starting this binary as a worker: Beam's flags only.
 		if err := flag.CommandLine.Parse(args); err != nil {
