@@ -70,6 +70,24 @@ type MineStep struct {
 	Every bool
 }
 
+// compareSteps orders steps by relation, then direction, an existential
+// step before its universal form.
+func compareSteps(s, t MineStep) int {
+	if c := cmp.Compare(s.Rel, t.Rel); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(s.Dir, t.Dir); c != 0 {
+		return c
+	}
+	if s.Every != t.Every {
+		if s.Every {
+			return 1
+		}
+		return -1
+	}
+	return 0
+}
+
 // MinedBranch is one anchored path of a mined plan.
 type MinedBranch struct {
 	Mention int    // index into the question's mentions
@@ -348,21 +366,7 @@ func comparePlans(a, b *MinedPlan) int {
 		if c := cmp.Compare(x.Anchor, y.Anchor); c != 0 {
 			return c
 		}
-		if c := slices.CompareFunc(x.Steps, y.Steps, func(s, t MineStep) int {
-			if c := cmp.Compare(s.Rel, t.Rel); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(s.Dir, t.Dir); c != 0 {
-				return c
-			}
-			if s.Every != t.Every {
-				if s.Every {
-					return 1
-				}
-				return -1
-			}
-			return 0
-		}); c != 0 {
+		if c := slices.CompareFunc(x.Steps, y.Steps, compareSteps); c != 0 {
 			return c
 		}
 	}
@@ -587,13 +591,7 @@ func (m *Miner) enumerate(mention int, a uint32, emit func(branchSet)) {
 		for i := range order {
 			order[i] = i
 		}
-		slices.SortFunc(order, func(x, y int) int {
-			kx, ky := lv.keys[x], lv.keys[y]
-			if c := cmp.Compare(kx.Rel, ky.Rel); c != 0 {
-				return c
-			}
-			return cmp.Compare(kx.Dir, ky.Dir)
-		})
+		slices.SortFunc(order, func(x, y int) int { return compareSteps(lv.keys[x], lv.keys[y]) })
 		rem := uint8(m.cfg.MaxHops - d - 1)
 		for _, ki := range order {
 			k, raw := lv.keys[ki], lv.raw[ki]

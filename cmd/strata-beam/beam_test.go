@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/strata-retrieval/strata/graphops/mine"
+	_ "github.com/strata-retrieval/strata/internal/testmethod" // test-unanswerable
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -20,12 +21,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/strata-retrieval/strata/data"
-	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/data/synth"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/pipeline"
-	"github.com/strata-retrieval/strata/infer/registry"
 	"github.com/strata-retrieval/strata/infer/serve"
 	"github.com/strata-retrieval/strata/models"
 	"github.com/strata-retrieval/strata/train"
@@ -38,24 +37,6 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(fix.dir)
 	}
 	os.Exit(code)
-}
-
-type failingMethod struct{}
-
-func (failingMethod) Name() string { return "test-unanswerable" }
-
-// Rank fails as SimGRAG does for a query whose pattern has no anchor.
-func (failingMethod) Rank(_ context.Context, q data.Query) ([]index.Hit, error) {
-	if strings.Contains(q.Text, "nowhere") {
-		return nil, fmt.Errorf("query %d: invalid pattern: no anchor", q.ID)
-	}
-	return []index.Hit{{ID: 1, Score: 2}, {ID: 2, Score: 1}}, nil
-}
-
-func init() {
-	registry.RegisterMethod("test-unanswerable", "test: fails for queries mentioning nowhere", func(*infer.Env) (infer.Method, error) {
-		return failingMethod{}, nil
-	})
 }
 
 // fixture is a saved workspace of a generated SKB (questions and answers,

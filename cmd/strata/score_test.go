@@ -1,37 +1,13 @@
 package main
 
 import (
-	"context"
 	"fmt"
+	_ "github.com/strata-retrieval/strata/internal/testmethod" // test-unanswerable
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/strata-retrieval/strata/data"
-	"github.com/strata-retrieval/strata/data/index"
-	"github.com/strata-retrieval/strata/infer"
-	"github.com/strata-retrieval/strata/infer/registry"
 )
-
-type failingMethod struct{}
-
-func (failingMethod) Name() string { return "test-unanswerable" }
-
-// Rank fails as SimGRAG does for a query whose pattern has no anchor, with
-// the query id already in front of its message.
-func (failingMethod) Rank(_ context.Context, q data.Query) ([]index.Hit, error) {
-	if strings.Contains(q.Text, "nowhere") {
-		return nil, fmt.Errorf("query %d: invalid pattern: no anchor", q.ID)
-	}
-	return []index.Hit{{ID: 1, Score: 2}, {ID: 2, Score: 1}}, nil
-}
-
-func init() {
-	registry.RegisterMethod("test-unanswerable", "test: fails for queries mentioning nowhere", func(*infer.Env) (infer.Method, error) {
-		return failingMethod{}, nil
-	})
-}
 
 func TestScoreCommandGoesOn(t *testing.T) {
 	dir := t.TempDir()
