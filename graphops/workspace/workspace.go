@@ -89,16 +89,69 @@ func (ws *Workspace) ScoreText(text string, nodes []uint32) []float32 {
 }
 
 // TextScorer scores nodes by the BM25 of text over their documents (0 for
-// non-candidates and unmatched documents).
+// non-candidates and unmatched documents), plus the weight of each of
+// text's phrases a document states (see Phrases): the score a plan's text
+// restriction ranks by.
 func (ws *Workspace) TextScorer(text string) func(uint32) float32 {
 	score := ws.Doc.Scorer(text)
+	phrases := Phrases(ws.Doc, text)
 	return func(v uint32) float32 {
 		d, ok := ws.DocOf(v)
 		if !ok {
 			return 0
 		}
-		return score(d)
+		s := score(d)
+		if s > 0 && len(phrases) > 0 {
+			s += PhraseScore(phrases, index.Tokenize(nil, ws.SKB.Document(v)))
+		}
+		return s
 	}
+}
+
+// Phrase is two terms a restriction says one after the other (after BM25's
+// tokenisation, which drops stop words), with the weight a document that
+// says them one after the other gains: the sum of the terms' idf.
+type Phrase struct {
+	A, B   string
+	Weight float32
+}
+
+// Phrases returns the adjacent term pairs of text that ix knows both terms
+// of, each once. A definition quoted in part ("a favorite of Elizabeth I")
+// and an attribute written next to its key ("on chromosome 19", "released
+// in 2007", as a document states "chromosome: 19") are such pairs; BM25
+// alone scores their words wherever they stand.
+func Phrases(ix *index.BM25, text string) []Phrase {
+	toks := index.Tokenize(nil, text)
+	var out []Phrase
+	for i := 1; i < len(toks); i++ {
+		a, b := toks[i-1], toks[i]
+		if a == b {
+			continue
+		}
+		ia, okA := ix.IDF(a)
+		ib, okB := ix.IDF(b)
+		if !okA || !okB || slices.ContainsFunc(out, func(p Phrase) bool { return p.A == a && p.B == b }) {
+			continue
+		}
+		out = append(out, Phrase{A: a, B: b, Weight: ia + ib})
+	}
+	return out
+}
+
+// PhraseScore is the summed weight of the phrases doc (a document's BM25
+// tokens, in order) states, each counted once.
+func PhraseScore(phrases []Phrase, doc []string) float32 {
+	var s float32
+	for _, p := range phrases {
+		for i := 1; i < len(doc); i++ {
+			if doc[i-1] == p.A && doc[i] == p.B {
+				s += p.Weight
+				break
+			}
+		}
+	}
+	return s
 }
 
 func (ws *Workspace) DocOf(v uint32) (uint32, bool) {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -328,5 +329,42 @@ func TestWideIDsRoundTrip(t *testing.T) {
 	r, _ := got.SKB.Schema.RelationID("r16415")
 	if got.SKB.Schema.RelationTypes[got.SKB.Edges.Rel.At(12_345)] != "r16415" || got.SKB.Edges.Rel.At(12_345) != r || r < 256 {
 		t.Errorf("edge 12,345: relation id %d (%s)", got.SKB.Edges.Rel.At(12_345), got.SKB.Schema.RelationTypes[got.SKB.Edges.Rel.At(12_345)])
+	}
+}
+
+// TestTextScorerPhrases: a restriction's adjacent terms that a document
+// says one after the other add their idf (bm25s lucene: ln(1 + (N - df +
+// 0.5)/(df + 0.5)), N = 3) to its BM25. "brightest asteroid, fourth
+// discovered" gives the phrases (brightest asteroid), (asteroid fourth),
+// (fourth discovered); Vesta says all three ("but", "the", "to", "be" are
+// stop words): (0.98083 + 0.13353) + (0.13353 + 0.98083) + (0.98083 +
+// 0.47000) = 3.67956. Chiron says "asteroid discovered", not a phrase of
+// the restriction; Pallas none.
+func TestTextScorerPhrases(t *testing.T) {
+	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, Name: "phrases", NodeTypes: []string{"object"},
+		RelationTypes: []string{"near"}, TextFields: []string{"definition"}}}
+	s.Nodes = []data.Node{
+		{Name: "Vesta", Fields: []string{"the brightest asteroid but the fourth to be discovered"}},
+		{Name: "Chiron", Fields: []string{"an asteroid discovered in 1977"}},
+		{Name: "Pallas", Fields: []string{"a large asteroid"}},
+	}
+	ws, err := Build(context.Background(), s, nil, Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Graph.Close()
+	text := "brightest asteroid, fourth discovered zzz"
+	if got := Phrases(ws.Doc, text); len(got) != 3 || got[0].A != "brightest" || got[2].B != "discovered" {
+		t.Fatalf("Phrases: %v", got)
+	}
+	score := ws.TextScorer(text)
+	for v, want := range []float64{3.679556, 0, 0} {
+		d, _ := ws.DocOf(uint32(v))
+		if got := float64(score(uint32(v)) - ws.Doc.Score(text, d)); math.Abs(got-want) > 1e-4 {
+			t.Errorf("node %d: phrase bonus %.6f, want %.6f", v, got, want)
+		}
+	}
+	if ws.TextScorer("fourth discovered")(0) <= ws.TextScorer("discovered fourth")(0) {
+		t.Error("the words in the document's order should score above the reverse order")
 	}
 }

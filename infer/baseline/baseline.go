@@ -24,7 +24,7 @@ func init() {
 	registry.RegisterMethod("bm25", "BM25 (bm25s lucene, k1=1.5, b=0.75) over the whole document of every candidate", func(env *infer.Env) (infer.Method, error) {
 		return NewBM25(env.WS), nil
 	})
-	registry.RegisterMethod("oracle-plan", "executes the query's ground-truth plan on the graph and ranks the reached nodes by BM25 of the textual restriction (an upper bound; needs plans)", func(env *infer.Env) (infer.Method, error) {
+	registry.RegisterMethod("oracle-plan", "executes the query's ground-truth plan on the graph and ranks the reached nodes by the textual restriction as plan-exec does (an upper bound; needs plans)", func(env *infer.Env) (infer.Method, error) {
 		return &PlanMethod{ws: env.WS, useText: true}, nil
 	})
 	registry.RegisterMethod("plan-structure", "executes only the structure of the ground-truth plan: reached nodes ranked by id, no text (shows what graph-only retrieval misses)", func(env *infer.Env) (infer.Method, error) {
@@ -41,7 +41,7 @@ func init() {
 	registry.RegisterMethod("bm25+dense", "reciprocal rank fusion (k=60) of bm25 and dense (bm25 alone without a dense channel)", func(env *infer.Env) (infer.Method, error) {
 		return NewBM25Dense(env)
 	})
-	registry.RegisterMethod("plan-exec", "executes the query's plan (--planner, --plans or the workspace's): the reached candidates ranked by BM25 of the target's restriction, then every other candidate by BM25 of the query", func(env *infer.Env) (infer.Method, error) {
+	registry.RegisterMethod("plan-exec", "executes the query's plan (--planner, --plans or the workspace's): the reached candidates ranked by the target's restriction (BM25, plus the idf of its adjacent word pairs a document says together), then every other candidate by BM25 of the query", func(env *infer.Env) (infer.Method, error) {
 		return NewPlanExec(env.WS), nil
 	})
 }
@@ -294,21 +294,13 @@ func (m *PlanMethod) rankReach(q data.Query, r *data.PlanReach) []index.Hit {
 	return out
 }
 
-// scoreRestriction scores the reached nodes out (ascending ids) by BM25 of
-// the restriction over their documents.
+// scoreRestriction scores the reached nodes out by the restriction over
+// their documents, as the plan algebra's restrictions and the planner score
+// it (workspace.TextScorer: BM25 and the restriction's phrases).
 func (m *PlanMethod) scoreRestriction(out []index.Hit, restriction []string) []index.Hit {
-	// Score the restriction once over all documents (only those sharing a
-	// term with it are returned), then look the reached nodes up.
-	text := strings.Join(restriction, " ")
-	matched := m.ws.Doc.ScoreAll(text, nil) // ascending doc id = ascending node id
-	j := 0
+	score := m.ws.TextScorer(strings.Join(restriction, " "))
 	for i := range out {
-		for j < len(matched) && m.ws.Candidates[matched[j].ID] < out[i].ID {
-			j++
-		}
-		if j < len(matched) && m.ws.Candidates[matched[j].ID] == out[i].ID {
-			out[i].Score = matched[j].Score
-		}
+		out[i].Score = score(out[i].ID)
 	}
 	return out
 }
