@@ -137,6 +137,7 @@ type planJSON struct {
 	Metapath    json.RawMessage            `json:"Metapath"`
 	Restriction map[string]json.RawMessage `json:"Restriction"`
 	Anchors     []PlanAnchor               `json:"Anchors"`
+	Attributes  []PlanAttr                 `json:"Attributes"`
 }
 
 // restrictions converts restriction values, a list of strings or a single
@@ -193,7 +194,12 @@ func (p planJSON) toPlan() (Plan, error) {
 	if len(p.Anchors) > 0 && len(p.Anchors) != len(paths) {
 		return Plan{Restriction: r}, fmt.Errorf("%w: %d anchors for %d paths", ErrSyntax, len(p.Anchors), len(paths))
 	}
-	return Plan{Metapath: paths, Restriction: r, Anchors: p.Anchors}, rerr
+	for i, a := range p.Attributes {
+		if strings.TrimSpace(a.Value) == "" {
+			return Plan{Restriction: r}, fmt.Errorf("%w: attribute %d has no value", ErrSyntax, i)
+		}
+	}
+	return Plan{Metapath: paths, Restriction: r, Anchors: p.Anchors, Attributes: p.Attributes}, rerr
 }
 
 // ParsePythonLiteral converts a Python literal (dicts, lists, tuples,

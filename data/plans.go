@@ -17,6 +17,17 @@ type Plan struct {
 	// path i starts at Anchors[i].Nodes. A plan with anchors keeps only
 	// the target's text in Restriction (anchor names are not looked up).
 	Anchors []PlanAnchor `json:"Anchors,omitempty"`
+	// Attributes, strata's extension, keeps only the targets whose text
+	// states each attribute ("released in 2007", "language: French",
+	// "chromosome: 19"): a filter, where the restriction ranks.
+	Attributes []PlanAttr `json:"Attributes,omitempty"`
+}
+
+// PlanAttr is an attribute a target's text states: Value after Key (see
+// graphops/plan.Attr).
+type PlanAttr struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
 }
 
 // PlanRecord is one line of a plans file.

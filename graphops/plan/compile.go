@@ -14,8 +14,9 @@ import (
 // a universal token (data.EveryPrefix) an Every over the nodes before it,
 // a middle position marked data.RankMark a Restrict by the target's
 // restriction (ranking it: the nodes reached from it inherit its best score),
-// the paths meet at the target (Intersect), and the target's restriction
-// ranks the result (Restrict). A path's anchor is its linked anchor when
+// the paths meet at the target (Intersect), the plan's attributes filter
+// the targets (Filter), and the target's restriction ranks the result
+// (Restrict). A path's anchor is its linked anchor when
 // the plan carries anchors, else the next restriction of its first type
 // (MoR's convention, data.Plan.PathAnchorText). A path of one element (the
 // target type alone) constrains nothing; a plan made only of such paths
@@ -88,6 +89,13 @@ func Compile(s *data.Schema, p data.Plan) (Expr, error) {
 		root = paths[0]
 	default:
 		root = &Intersect{Args: paths}
+	}
+	if len(p.Attributes) > 0 {
+		f := &Filter{Of: root}
+		for _, a := range p.Attributes {
+			f.Attrs = append(f.Attrs, Attr{Key: a.Key, Value: a.Value})
+		}
+		root = f
 	}
 	if restriction != "" {
 		root = &Restrict{Of: root, Text: restriction}

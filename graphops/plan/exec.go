@@ -323,6 +323,25 @@ func (r *Restrict) eval(x *executor) (Set, error) {
 	return out, nil
 }
 
+// NodeWords returns a node's name and text fields as Filter reads them:
+// lower-case runs of letters and digits.
+func NodeWords(g *graphops.Graph, v uint32) []string { return words(nodeText(g, v)) }
+
+// States reports whether doc (NodeWords) states a.
+func States(doc []string, a Attr) bool { return statesAttr(doc, words(a.Key), words(a.Value)) }
+
+// KeysBefore calls f with each one-word key Filter would read before
+// doc[i] (a value word): doc[i-1], and doc[i-2] when doc[i-1] is a word
+// of up to three letters ("released in 2007").
+func KeysBefore(doc []string, i int, f func(key string)) {
+	if i >= 1 {
+		f(doc[i-1])
+	}
+	if i >= 2 && len([]rune(doc[i-1])) <= 3 {
+		f(doc[i-2])
+	}
+}
+
 // nodeText is a node's name and text fields, one per line.
 func nodeText(g *graphops.Graph, v uint32) string {
 	var b strings.Builder

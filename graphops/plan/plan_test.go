@@ -346,3 +346,47 @@ func TestRankedMiddle(t *testing.T) {
 		t.Errorf("marked anchor: %v", err)
 	}
 }
+
+// TestCompileAttributes: a plan's attributes compile to a Filter on the
+// target before its restriction ranks it. P1's films are F1, F2, F3;
+// "released 2007" keeps F1 and F3 (F2 says 1999), with "language French"
+// as well nothing is left.
+func TestCompileAttributes(t *testing.T) {
+	g, names := movies(t)
+	p := data.Plan{Metapath: [][]string{{"person", "<-directed_by", "movie"}},
+		Anchors:     []data.PlanAnchor{{Text: "P1", Nodes: []uint32{0}}},
+		Restriction: map[string][]string{"movie": {"2007 films"}}, Attributes: []data.PlanAttr{{Key: "released", Value: "2007"}}}
+	e, err := Compile(g.Schema(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := e.Format(g.Schema()), `((person "P1" [1 linked] <-directed_by movie) where released "2007") ranked by "2007 films"`; got != want {
+		t.Errorf("Format:\n got %s\nwant %s", got, want)
+	}
+	if res, err := Execute(g, names, p); err != nil || !slices.Equal(res.Reach, []uint32{2, 4}) {
+		t.Errorf("released 2007: %v %v", res.Reach, err)
+	}
+	p.Attributes = append(p.Attributes, data.PlanAttr{Key: "language", Value: "French"})
+	if res, err := Execute(g, names, p); err != nil || res.Reach != nil {
+		t.Errorf("released 2007 and French: %v %v", res.Reach, err)
+	}
+}
+
+// TestKeysBefore: the keys Filter reads before a value word, the word
+// before it and, past a word of up to three letters, the one before that.
+func TestKeysBefore(t *testing.T) {
+	doc := words("Released in 2007. Language: French. Gold Diggers of 1937")
+	var got []string
+	for i, w := range doc {
+		if w == "2007" || w == "french" || w == "1937" || w == "released" {
+			KeysBefore(doc, i, func(k string) { got = append(got, w+"<"+k) })
+		}
+	}
+	want := []string{"2007<in", "2007<released", "french<language", "1937<of", "1937<diggers"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if !States(doc, Attr{Key: "released", Value: "2007"}) || States(doc, Attr{Key: "released", Value: "1937"}) || !States(doc, Attr{Key: "diggers", Value: "1937"}) {
+		t.Error("States disagrees with KeysBefore")
+	}
+}
