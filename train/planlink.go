@@ -37,7 +37,10 @@ type LinkingPlannerOptions struct {
 	TypeAgreement float64
 	// NoTwins: the planner never ranks middle nodes (its candidates are
 	// tried without their ranked twins): the ablation.
-	NoTwins      bool
+	NoTwins bool
+	// NoAttributes: no attribute keys are learned, and no candidate is
+	// tried filtered by an attribute (the ablation).
+	NoAttributes bool
 	AnchorEpochs int     // anchor scorer epochs, default 8
 	AnchorLR     float64 // AdaGrad step, default 0.2
 	AnchorDim    int     // hashed features, default 2^18
@@ -226,6 +229,8 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 	// learns on cross-fitted candidates).
 	leads := make([][2]string, len(exs))
 	atypes := make([]string, len(exs))
+	attrExs := make([]planner.AttrExample, len(exs))
+	rels := make([][]string, len(exs))
 	for i, e := range exs {
 		ments := ix.Find(e.q.Text)
 		var am []int
@@ -236,6 +241,39 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 		}
 		leads[i] = planner.LeadWords(e.q.Text, ments, am)
 		atypes[i] = answerType(ws, e.q.Answers)
+		var ans []uint32
+		for _, a := range e.q.Answers {
+			if int(a) < len(ws.CandMask) && ws.CandMask[a] {
+				ans = append(ans, a)
+			}
+		}
+		attrExs[i] = planner.AttrExample{Restriction: graphops.RestrictionText(e.q.Text, ments, am), Answers: ans}
+		rels[i] = planner.PlanRelations(&e.rec.Plan)
+	}
+	relWords := func(keep func(i int) bool) *planner.RelWords {
+		if o.RankDim < 0 {
+			return nil
+		}
+		r := planner.NewRelWords()
+		for i := range exs {
+			if keep(i) {
+				r.Add(attrExs[i].Restriction, rels[i])
+			}
+		}
+		return r
+	}
+	// Attribute keys, cross-fitted as the lead words are.
+	attrKeys := func(keep func(i int) bool) []string {
+		if o.NoAttributes {
+			return nil
+		}
+		var sub []planner.AttrExample
+		for i := range exs {
+			if keep(i) {
+				sub = append(sub, attrExs[i])
+			}
+		}
+		return planner.LearnAttrKeys(ws.Graph, sub, max(3, len(sub)/200))
 	}
 	leadTable := func(keep func(i int) bool) *planner.LeadTypes {
 		if o.RankDim < 0 {
@@ -249,10 +287,10 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 		}
 		return l
 	}
-	newPlanner := func(seed uint64, lead *planner.LeadTypes) (*planner.LinkingPlanner, error) {
+	newPlanner := func(seed uint64, keep func(i int) bool) (*planner.LinkingPlanner, error) {
 		cfg := cfg
 		a := *cfg.Anchors
-		a.Lead = lead
+		a.Lead, a.AttrKeys, a.RelWords = leadTable(keep), attrKeys(keep), relWords(keep)
 		cfg.Anchors = &a
 		gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(seed, 0x91)))
 		if err != nil {
@@ -270,7 +308,8 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 		}
 		return planner.NewLinkingPlanner(ws, d, cfg, gate, anchor, ranker)
 	}
-	p, err := newPlanner(o.Train.Seed, leadTable(func(int) bool { return true }))
+	all := func(int) bool { return true }
+	p, err := newPlanner(o.Train.Seed, all)
 	if err != nil {
 		return nil, nil, st, err
 	}
@@ -323,7 +362,8 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 		var rgroups []rankGroup
 		for k := 0; k < o.Folds; k++ {
 			logf(o.Log, "plan ranker: fold %d of %d: training a planner on the other folds\n", k+1, o.Folds)
-			pk, err := newPlanner(o.Train.Seed+uint64(k)+1, leadTable(func(i int) bool { return fold[exs[i].q.ID] != k }))
+			others := func(i int) bool { return fold[exs[i].q.ID] != k }
+			pk, err := newPlanner(o.Train.Seed+uint64(k)+1, others)
 			if err != nil {
 				return nil, nil, st, err
 			}

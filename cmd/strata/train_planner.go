@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/strata-retrieval/strata/graphops/mine"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -18,6 +19,7 @@ type trainPlannerOptions struct {
 	Hidden    int
 	MinF1     float64
 	NoTwins   bool
+	NoAttrs   bool
 }
 
 const trainPlannerLong = `Train MoR's planner without an LLM: a classifier over the metapath templates of
@@ -42,8 +44,18 @@ probable (template, mentions) pairs are executed in turn until one reaches a
 candidate, and the rest of the question restricts the target. A plan ranker
 (hashed linear, trained on cross-fitted candidates of the training questions
 against their answers) chooses among the candidates that reach something:
-their probabilities, shape, reach size, how their reaches nest and how sharply
-the restriction ranks them. Checkpoints are selected by the validation MRR of
+their probabilities, shape, reach size, how their reaches nest, how sharply
+the restriction ranks them and how its best score compares with the other
+candidates', the answer type the question's lead words expect, and how well
+the question's words support the plan's relations (counts over the training
+questions' words and mined relations). Restrictions score by BM25 plus the
+idf of each pair of adjacent restriction words a document says together
+(a quoted definition, "chromosome 19"). Attribute keys are learned from the
+training answers' text (a word such as "released" or "language" that stands
+before a word of the question in every answer); each restricted candidate
+whose reach states (key, a word of the question) is also tried filtered to
+the nodes that state it (the plan's Attributes; --no-attributes is the
+ablation), and the plan ranker chooses. Checkpoints are selected by the validation MRR of
 the plans executed (plan-exec); the plan accuracy against the mined val plans
 is reported. The run directory's pipeline.json serves the planner's plans executed
 (plan-exec with the planner: the row checkpoints are selected by), so
@@ -69,6 +81,7 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().StringVar(&o.Mined, "mined", "", "mined plans file to train from (default WORKSPACE/"+mine.DefaultFile+" when the workspace has no plans)")
 	cmd.Flags().Float64Var(&o.MinF1, "min-f1", 0.5, "least F1 of a mined plan used as a label")
 	cmd.Flags().BoolVar(&o.NoTwins, "no-ranked-middle", false, "mined plans: never rank a plan's middle nodes by the question (no ranked twins; the ablation)")
+	cmd.Flags().BoolVar(&o.NoAttrs, "no-attributes", false, "mined plans: learn no attribute keys and never filter a candidate by an attribute the question states (the ablation)")
 	return cmd
 }
 
@@ -93,6 +106,9 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		}
 		fmt.Fprintf(u.out, "trained planner: %d templates, %d steps (%s), best %s val plan accuracy %.4f\n",
 			len(p.Cfg.Templates), res.Steps, res.Stopped, res.Best, res.BestValue)
+		if keys := p.Cfg.Anchors.AttrKeys; len(keys) > 0 {
+			fmt.Fprintf(u.out, "attribute keys learned from the train answers' text (a candidate is also tried filtered to the nodes stating key + a word of the question): %s\n", strings.Join(keys, ", "))
+		}
 		return finishRun(ctx, u, ws, run.RunDir, "planner", train.PlannerStage())
 	}
 	recs, path, err := mine.Load(ws, o.Mined)
@@ -100,7 +116,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		return err
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.TrainLinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, Log: run.Log})
+	p, res, st, err := train.TrainLinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, Log: run.Log})
 	if err != nil {
 		return err
 	}
@@ -108,6 +124,9 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		st.Used, st.Train, o.MinF1, len(p.Cfg.Templates), st.RankGroups, res.Steps, res.Stopped, res.Best, res.BestValue, st.Val, st.PlanAcc)
 	if st.Ranked > 0 {
 		fmt.Fprintf(u.out, "%d train questions rank their middle nodes (~): their templates are the structures, ranked or not as the plan ranker chooses\n", st.Ranked)
+	}
+	if keys := p.Cfg.Anchors.AttrKeys; len(keys) > 0 {
+		fmt.Fprintf(u.out, "attribute keys learned from the train answers' text (a candidate is also tried filtered to the nodes stating key + a word of the question): %s\n", strings.Join(keys, ", "))
 	}
 	return finishRun(ctx, u, ws, run.RunDir, "planner", train.PlannerStage())
 }

@@ -10,9 +10,15 @@
 // real SKB), has relation paths with untyped anchors as templates: a
 // hashed linear scorer picks each path's anchor mention, every candidate
 // plan with a multi-hop path is tried with and without its middle nodes
-// ranked by the question (data.RankMark), and a plan ranker, learned on
+// ranked by the question (data.RankMark), every restricted candidate whose
+// reach states an attribute the question names (a learned key such as
+// "released" before a word of the question) is tried filtered to the nodes
+// that state it (data.Plan.Attributes), and a plan ranker, learned on
 // cross-fitted candidates of the training questions, chooses among the
-// candidate plans that reach something (plan execution as verification).
+// candidate plans that reach something (plan execution as verification)
+// from their probabilities, reaches and restriction scores, the answer
+// type the question's lead words expect (LeadTypes) and how well the
+// question's words support the plan's relations (RelWords).
 // Checkpoints are selected by the validation MRR of the executed plans,
 // and a planner's checkpoint serves exactly that: its plans executed
 // (PlannedMethod over plan-exec). The chosen plan comes back executed and

@@ -401,13 +401,26 @@ func (p *LinkingPlanner) Candidates(q data.Query) ([]PlanCandidate, []graphops.L
 			out = append(out, p.execute(tc))
 		}
 	}
+	// Attribute twins: each restricted candidate filtered to the nodes
+	// that state an attribute the question names.
+	docs := map[uint32][]string{}
+	for i, n := 0, len(out); i < n; i++ {
+		tc, ok := p.attrTwin(&out[i], q.Text, ments, docs)
+		if !ok || len(tc.Reach) == 0 {
+			continue
+		}
+		if key := candidateKey(&tc); !seen[key] {
+			seen[key] = true
+			out = append(out, tc)
+		}
+	}
 	return out, ments, nil
 }
 
-// candidateKey identifies a candidate's plan: its paths and anchor
-// mentions.
+// candidateKey identifies a candidate's plan: its paths, anchor mentions
+// and attributes.
 func candidateKey(c *PlanCandidate) string {
-	return fmt.Sprint(c.Plan.Metapath, c.Mentions)
+	return fmt.Sprint(c.Plan.Metapath, c.Mentions, c.Plan.Attributes)
 }
 
 // execute executes a candidate's plan (a ranked middle position scored as
@@ -596,8 +609,10 @@ func CandidateQuality(c *PlanCandidate, gold []uint32) float64 {
 // (a plan whose answers other plans also reach is corroborated), how
 // sharply the restriction ranks its reach (ScoreCandidates first), whether
 // it ranks its middle nodes and is the twin the classifier did not propose,
-// and how probable the type it reaches is after the question's lead words
-// (LeadTypes). text and ments are the question's and its mentions.
+// how probable the type it reaches is after the question's lead words
+// (LeadTypes), how its best restriction score compares with the best of
+// all candidates, whether it filters by an attribute, and whether its
+// relations' names are words of the question (RelationWordMatch). text and ments are the question's and its mentions.
 func (p *LinkingPlanner) RankFeatures(text string, ments []graphops.LinkedMention, cs []PlanCandidate) [][]uint32 {
 	dim := p.Cfg.Anchors.RankDim
 	out := make([][]uint32, len(cs))
@@ -605,6 +620,31 @@ func (p *LinkingPlanner) RankFeatures(text string, ments []graphops.LinkedMentio
 	for _, c := range cs {
 		if _, ok := trank[c.Template]; !ok {
 			trank[c.Template] = len(trank)
+		}
+	}
+	// Each candidate's best restriction score, and the best of all: how
+	// well a plan's answers fit the question's other words, against the
+	// other plans' (a quoted definition or a stated attribute lifts the
+	// plan that reaches the node stating it).
+	top := make([]float32, len(cs))
+	var best float32
+	for i := range cs {
+		for _, s := range cs[i].Scores {
+			top[i] = max(top[i], s)
+		}
+		best = max(best, top[i])
+	}
+	// How well the question's words support each candidate's relations
+	// (RelWords.MinLift), and the best support of all candidates.
+	var lifts []float64
+	bestLift := 0.0
+	if rw := p.Cfg.Anchors.RelWords; rw != nil {
+		lifts = make([]float64, len(cs))
+		for i := range cs {
+			lifts[i] = rw.MinLift(graphops.RestrictionText(text, ments, cs[i].Mentions), &cs[i].Plan)
+			if len(cs[i].Reach) > 0 {
+				bestLift = max(bestLift, lifts[i])
+			}
 		}
 	}
 	h := fnv.New32a()
@@ -676,12 +716,49 @@ func (p *LinkingPlanner) RankFeatures(text string, ments []graphops.LinkedMentio
 			twin = "twin"
 		}
 		add(rm, twin)
+		attr := "noattr"
+		if len(c.Plan.Attributes) > 0 {
+			attr = "attr"
+		}
+		add(attr)
+		add(attr, reach)
+		add(attr, margin)
+		// Whether the relations' names are words of the question.
+		relw := "relw-none"
+		switch m, n := RelationWordMatch(&c.Plan, graphops.RestrictionText(text, ments, c.Mentions)); {
+		case n == 0:
+			relw = "relw-norel"
+		case m == n:
+			relw = "relw-all"
+		case m > 0:
+			relw = "relw-some"
+		}
+		add(relw)
+		add(relw, paths)
+		add(relw, tlp)
+		if lifts != nil {
+			rwl := "rwl" + strconv.Itoa(min(12, int(4*math.Log2(lifts[i]))))
+			rwb := "rw-below"
+			if lifts[i] >= bestLift {
+				rwb = "rw-best"
+			}
+			add(rwl)
+			add(rwb)
+			add(rwb, paths)
+			add(rwb, tlp)
+		}
 		if l := p.Cfg.Anchors.Lead; l != nil && len(c.Reach) > 0 {
 			// How probable the type reached is after the question's lead
 			// words (the type of its first node: a plan's reach has one).
 			pr := l.Prob(LeadWords(text, ments, c.Mentions), p.skb.Schema.NodeTypes[p.ws.Graph.Type(c.Reach[0])])
 			add("ltp" + strconv.Itoa(min(8, int(-math.Log2(pr)))))
 		}
+		fit := "fit-none"
+		if best > 0 {
+			fit = "fit" + strconv.Itoa(int(4*top[i]/best))
+		}
+		add(fit)
+		add(paths, fit)
 		add(rm, margin)
 		add(rm, reach)
 		add(paths, reach)

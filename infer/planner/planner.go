@@ -46,6 +46,14 @@ type AnchorConfig struct {
 	// NoTwins: candidates are tried as proposed, never with their middle
 	// nodes ranked (the ablation of ranked middle positions).
 	NoTwins bool `json:"no_twins,omitempty"`
+	// AttrKeys are the attribute keys learned from the training answers'
+	// text (LearnAttrKeys), sorted: a restricted candidate whose reach
+	// states (key, question word) for some nodes is also tried filtered
+	// to them.
+	AttrKeys []string `json:"attr_keys,omitempty"`
+	// RelWords: which question words come with which relations, for the
+	// plan ranker.
+	RelWords *RelWords `json:"rel_words,omitempty"`
 	// Lead: answer types by lead words, for the plan ranker.
 	Lead *LeadTypes `json:"lead_types,omitempty"`
 	// RankDim sizes the plan ranker's hashed features (0: no ranker, the

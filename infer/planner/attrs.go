@@ -1,0 +1,185 @@
+package planner
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/graphops"
+	gplan "github.com/strata-retrieval/strata/graphops/plan"
+)
+
+// Attributes written in the text of nodes ("Released in 2007. Language:
+// French.", "chromosome: 19") are learned as keys: a word that, in the
+// text of a training question's answers, stands right before a word of the
+// question's restriction (graphops/plan.KeysBefore), for every answer of
+// the question. The keys of enough training questions are the planner's
+// (AnchorConfig.AttrKeys); at prediction, each restricted candidate whose
+// reach states (key, word of the question) for some nodes is tried as its
+// attribute twin too: the plan filtered to those nodes
+// (data.Plan.Attributes, graphops/plan.Filter), and the plan ranker
+// chooses.
+
+// AttrExample is a training question for attribute keys: its restriction
+// (the question without its anchors) and its answers.
+type AttrExample struct {
+	Restriction string
+	Answers     []uint32
+}
+
+// valueWords are the words of a restriction that can be attribute values:
+// BM25's tokens (lower case, two or more characters, no stop words).
+func valueWords(restriction string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range index.Tokenize(nil, restriction) {
+		out[w] = true
+	}
+	return out
+}
+
+// isStopword reports whether w is one of BM25's English stop words.
+func isStopword(w string) bool { return slices.Contains(index.StopwordsEN, w) }
+
+// LearnAttrKeys returns the attribute keys of exs, sorted: the keys that
+// stand before a restriction word in the text of every answer of at least
+// minQuestions questions (stop words and words of one letter are never
+// keys).
+func LearnAttrKeys(g *graphops.Graph, exs []AttrExample, minQuestions int) []string {
+	count := map[string]int{}
+	for _, e := range exs {
+		vals := valueWords(e.Restriction)
+		if len(vals) == 0 || len(e.Answers) == 0 {
+			continue
+		}
+		var common map[string]bool
+		for _, a := range e.Answers {
+			if int(a) >= g.NumNodes() {
+				continue
+			}
+			doc := gplan.NodeWords(g, a)
+			keys := map[string]bool{}
+			for i, w := range doc {
+				if !vals[w] {
+					continue
+				}
+				gplan.KeysBefore(doc, i, func(k string) {
+					if len([]rune(k)) > 1 && !isStopword(k) {
+						keys[k] = true
+					}
+				})
+			}
+			if common == nil {
+				common = keys
+				continue
+			}
+			for k := range common {
+				if !keys[k] {
+					delete(common, k)
+				}
+			}
+		}
+		for k := range common {
+			count[k]++
+		}
+	}
+	var out []string
+	for k, n := range count {
+		if n >= minQuestions {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// attrTwin returns c's attribute twin: c's plan keeping only the targets
+// that state each (key, question word) attribute some of c's reach states
+// (all of them, possibly: the twin then reaches what c reaches, and says
+// why); ok is false when there is no such attribute or c has no
+// restriction. docs caches node words across a question's candidates.
+func (p *LinkingPlanner) attrTwin(c *PlanCandidate, text string, ments []graphops.LinkedMention, docs map[uint32][]string) (PlanCandidate, bool) {
+	keys := p.Cfg.Anchors.AttrKeys
+	if len(keys) == 0 || len(c.Reach) == 0 || len(c.Plan.Attributes) > 0 || len(c.Plan.TargetRestriction()) == 0 {
+		return PlanCandidate{}, false
+	}
+	vals := valueWords(graphops.RestrictionText(text, ments, c.Mentions))
+	count := map[data.PlanAttr]int{}
+	for _, v := range c.Reach {
+		doc, ok := docs[v]
+		if !ok {
+			doc = gplan.NodeWords(p.ws.Graph, v)
+			docs[v] = doc
+		}
+		stated := map[data.PlanAttr]bool{}
+		for i, w := range doc {
+			if !vals[w] {
+				continue
+			}
+			gplan.KeysBefore(doc, i, func(k string) {
+				if _, found := slices.BinarySearch(keys, k); found {
+					stated[data.PlanAttr{Key: k, Value: w}] = true
+				}
+			})
+		}
+		for a := range stated {
+			count[a]++
+		}
+	}
+	attrs := make([]data.PlanAttr, 0, len(count))
+	for a := range count {
+		attrs = append(attrs, a)
+	}
+	if len(attrs) == 0 {
+		return PlanCandidate{}, false
+	}
+	slices.SortFunc(attrs, func(a, b data.PlanAttr) int { return cmp.Or(cmp.Compare(a.Key, b.Key), cmp.Compare(a.Value, b.Value)) })
+	tc := *c
+	tc.Plan.Attributes = attrs
+	tc.Reach, tc.Scores, tc.Err = nil, nil, nil
+	return p.execute(tc), true
+}
+
+// relPrefix is how a relation's words and a question's words are
+// compared: their first four letters (whole when shorter), so "directed"
+// meets "director" and "starring" meets "starred_actors".
+func relPrefix(w string) string {
+	r := []rune(w)
+	return string(r[:min(4, len(r))])
+}
+
+// RelationWordMatch counts the relations of a plan whose name shares a
+// word (relPrefix, words of three or more letters) with the question
+// outside its anchors (restriction, the question without the anchor
+// mentions), and returns it with the number of relations.
+func RelationWordMatch(p *data.Plan, restriction string) (matched, total int) {
+	q := map[string]bool{}
+	for _, w := range index.Tokenize(nil, restriction) {
+		if len([]rune(w)) >= 3 {
+			q[relPrefix(w)] = true
+		}
+	}
+	seen := map[string]bool{}
+	for _, path := range p.Metapath {
+		for j := 1; j < len(path); j += 2 {
+			tok, _ := data.SplitEvery(path[j])
+			for _, alt := range strings.Split(tok, "|") {
+				rel := strings.TrimPrefix(strings.TrimPrefix(alt, "->"), "<-")
+				if seen[rel] || rel == data.AnyType {
+					continue
+				}
+				seen[rel] = true
+				total++
+				for _, w := range strings.FieldsFunc(strings.ToLower(rel), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+					if len([]rune(w)) >= 3 && q[relPrefix(w)] {
+						matched++
+						break
+					}
+				}
+			}
+		}
+	}
+	return matched, total
+}

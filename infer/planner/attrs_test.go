@@ -1,0 +1,158 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/models"
+)
+
+// TestLearnAttrKeys: keys found before a restriction word in the text of
+// every answer, worked by hand on three films. "films released in 2007"
+// (F1, F3): F1 gives {f1 (before "released"), released (before "2007",
+// past "in")}, F3 {f3, released}: released. "French films" (F2, F3):
+// language. "films in French from 1999" (F2): language, released.
+// "released films" (F1): f1. So released and language back two questions
+// each, f1 one.
+func TestLearnAttrKeys(t *testing.T) {
+	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"movie"}, RelationTypes: []string{"sequel"}, TextFields: []string{"name", "details"}}}
+	for _, n := range [][2]string{{"F1", "Released in 2007. Language: English."}, {"F2", "Released in 1999. Language: French."}, {"F3", "Released in 2007. Language: French."}} {
+		s.Nodes = append(s.Nodes, data.Node{Name: n[0], Fields: []string{"", n[1]}})
+	}
+	g, err := graphops.Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	exs := []AttrExample{
+		{Restriction: "films released in 2007", Answers: []uint32{0, 2}},
+		{Restriction: "French films", Answers: []uint32{1, 2}},
+		{Restriction: "films in French from 1999", Answers: []uint32{1}},
+		{Restriction: "the", Answers: []uint32{0}}, // no value words
+		{Restriction: "released films", Answers: []uint32{0}},
+	}
+	if got := LearnAttrKeys(g, exs, 2); !slices.Equal(got, []string{"language", "released"}) {
+		t.Errorf("min 2: %v", got)
+	}
+	if got := LearnAttrKeys(g, exs, 1); !slices.Equal(got, []string{"f1", "language", "released"}) {
+		t.Errorf("min 1: %v", got)
+	}
+	if got := LearnAttrKeys(g, exs, 3); got != nil {
+		t.Errorf("min 3: %v", got)
+	}
+}
+
+// TestRelationWordMatch: relation names split at "_" and " ", compared by
+// their first four letters with the question's words of three or more
+// letters outside the anchors.
+func TestRelationWordMatch(t *testing.T) {
+	for _, c := range []struct {
+		path        []string
+		restriction string
+		m, n        int
+	}{
+		// directed_by meets "directed", has_genre meets "genre".
+		{[]string{"person", "<-directed_by", "movie", "∀->has_genre", "genre"}, "Every film directed by belongs to which genre?", 2, 2},
+		// "wrote" is not "written": only the genre.
+		{[]string{"person", "<-written_by", "movie", "->has_genre", "genre"}, "What genre are the films wrote?", 1, 2},
+		// starred_actors meets "starring"; alternatives count one by one.
+		{[]string{"person", "<-starred_actors|<-directed_by", "movie"}, "films starring", 1, 2},
+		{[]string{"synset", "->part holonym", "synset"}, "What is a part of?", 1, 1},
+		{[]string{"*", "*", "*"}, "anything", 0, 0},
+	} {
+		p := data.Plan{Metapath: [][]string{c.path}}
+		if m, n := RelationWordMatch(&p, c.restriction); m != c.m || n != c.n {
+			t.Errorf("%v %q: %d of %d, want %d of %d", c.path, c.restriction, m, n, c.m, c.n)
+		}
+	}
+}
+
+// TestRelWords: lifts worked by hand on four questions (alpha 2).
+// directed_by is in 2 of 4, written_by in 1. "what films wrote":
+// written_by after "films" (3 questions, 1 with it): (1 + 2/4)/(3 + 2) =
+// 0.3, lift 1.2; after "wrote" (1 of 1): (1 + 2/4)/3 = 0.5, lift 2.
+// directed_by after "films": (2 + 1)/5 = 0.6, lift 1.2; after "wrote":
+// (0 + 1)/3, lift 2/3; so 1.2.
+func TestRelWords(t *testing.T) {
+	r := NewRelWords()
+	r.Add("films directed", []string{"directed_by"})
+	r.Add("who directed films", []string{"directed_by"})
+	r.Add("films wrote", []string{"written_by"})
+	r.Add("kind of", []string{"hypernym"})
+	for _, c := range []struct {
+		rel  string
+		want float64
+	}{{"written_by", 2}, {"directed_by", 1.2}, {"has_genre", 1}} {
+		if got := r.Lift("what films wrote", c.rel); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("Lift(%s) = %v, want %v", c.rel, got, c.want)
+		}
+	}
+	p := data.Plan{Metapath: [][]string{{"person", "<-written_by", "movie", "∀->directed_by", "person"}}}
+	if got := PlanRelations(&p); !slices.Equal(got, []string{"directed_by", "written_by"}) {
+		t.Errorf("PlanRelations: %v", got)
+	}
+	if got := r.MinLift("what films wrote", &p); math.Abs(got-1.2) > 1e-12 {
+		t.Errorf("MinLift = %v, want 1.2", got)
+	}
+}
+
+// TestAttrTwin: a restricted candidate whose reach states (key, a word of
+// the question) is tried filtered too. Paul Smith directed F1 (2007,
+// English), F2 (1999, French) and F3 (2007, French); with the key
+// "released", "films directed by Paul Smith released in 2007" has the
+// candidate reaching F1, F2, F3 and its twin "where released 2007"
+// reaching F1, F3; "language" adds nothing (the question names no
+// language), and without keys there is no twin.
+func TestAttrTwin(t *testing.T) {
+	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"person", "movie"},
+		RelationTypes: []string{"directed_by"}, CandidateTypes: []string{"movie"}, TextFields: []string{"name", "details"}}}
+	s.Nodes = []data.Node{
+		{Type: 0, Name: "Paul Smith", Fields: []string{"", ""}},
+		{Type: 1, Name: "First Film", Fields: []string{"", "Released in 2007. Language: English."}},
+		{Type: 1, Name: "Second Film", Fields: []string{"", "Released in 1999. Language: French."}},
+		{Type: 1, Name: "Third Film", Fields: []string{"", "Released in 2007. Language: French."}},
+	}
+	for _, f := range []uint32{1, 2, 3} {
+		s.Edges.Add(f, 0, 0)
+	}
+	ws, err := workspace.Build(context.Background(), s, nil, workspace.Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	cfg := Config{NodeTypes: s.Schema.NodeTypes, Templates: [][][]string{{{"*", "<-directed_by", "movie"}}},
+		Anchors: &AnchorConfig{Dim: 64, Mentions: ws.Mentions().Config(), AttrKeys: []string{"language", "released"}}}
+	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: 4, Out: 1}
+	gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchor, _ := models.NewSparseLinear(64, "planner.anchor")
+	p, err := NewLinkingPlanner(ws, nil, cfg, gate, anchor, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := data.Query{Text: "films directed by Paul Smith released in 2007"}
+	cs, _, err := p.Candidates(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range cs {
+		got = append(got, fmt.Sprint(c.Plan.Attributes, c.Reach))
+	}
+	if want := []string{"[] [1 2 3]", "[{released 2007}] [1 3]"}; !slices.Equal(got, want) {
+		t.Errorf("candidates %q, want %q", got, want)
+	}
+	p.Cfg.Anchors.AttrKeys = nil
+	if cs, _, _ := p.Candidates(q); len(cs) != 1 || cs[0].Plan.Attributes != nil {
+		t.Errorf("without keys: %+v", cs)
+	}
+}

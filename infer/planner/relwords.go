@@ -1,0 +1,110 @@
+package planner
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
+)
+
+// RelWords counts, over training questions, which words (outside the
+// anchors) come with which relations of the question's mined plan: "wrote"
+// with written_by, "kind" with hypernym. The plan ranker sees how well the
+// question's words support the least supported relation of a candidate,
+// which carries over to sentence frames the training never showed (the
+// words of a relation recur across frames where the frames do not), where
+// the template classifier's bag of words is tied to whole templates.
+type RelWords struct {
+	N     int                       `json:"n"`     // questions
+	Rels  map[string]int            `json:"rels"`  // relation -> questions
+	Words map[string]int            `json:"words"` // word -> questions
+	Pairs map[string]map[string]int `json:"pairs"` // word -> relation -> questions
+}
+
+// NewRelWords returns empty counts.
+func NewRelWords() *RelWords {
+	return &RelWords{Rels: map[string]int{}, Words: map[string]int{}, Pairs: map[string]map[string]int{}}
+}
+
+// PlanRelations are the relation names of a plan's steps, without
+// direction or universal mark, each once, sorted.
+func PlanRelations(p *data.Plan) []string {
+	var out []string
+	for _, path := range p.Metapath {
+		for j := 1; j < len(path); j += 2 {
+			tok, _ := data.SplitEvery(path[j])
+			for _, alt := range strings.Split(tok, "|") {
+				rel := strings.TrimPrefix(strings.TrimPrefix(alt, "->"), "<-")
+				if rel != data.AnyType && !slices.Contains(out, rel) {
+					out = append(out, rel)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// questionWords are a restriction's BM25 tokens, each once.
+func questionWords(restriction string) []string {
+	ws := index.Tokenize(nil, restriction)
+	slices.Sort(ws)
+	return slices.Compact(ws)
+}
+
+// Add counts one question: its restriction (the question without its
+// anchors) and its plan's relations (PlanRelations).
+func (r *RelWords) Add(restriction string, rels []string) {
+	r.N++
+	for _, rel := range rels {
+		r.Rels[rel]++
+	}
+	for _, w := range questionWords(restriction) {
+		r.Words[w]++
+		if r.Pairs[w] == nil {
+			r.Pairs[w] = map[string]int{}
+		}
+		for _, rel := range rels {
+			r.Pairs[w][rel]++
+		}
+	}
+}
+
+// Lift is how much more often rel comes with the question's best word for
+// it than with any question: max over the words of the restriction of
+// P(rel | word) / P(rel), P(rel | word) smoothed towards P(rel) with
+// weight alpha = 2 (a word seen in few questions says little). An unseen
+// relation, or no word, gives 1.
+func (r *RelWords) Lift(restriction, rel string) float64 {
+	const alpha = 2
+	if r.N == 0 || r.Rels[rel] == 0 {
+		return 1
+	}
+	p0 := float64(r.Rels[rel]) / float64(r.N)
+	best := 1.0
+	for _, w := range questionWords(restriction) {
+		n := r.Words[w]
+		if n == 0 {
+			continue
+		}
+		p := (float64(r.Pairs[w][rel]) + alpha*p0) / (float64(n) + alpha)
+		best = max(best, p/p0)
+	}
+	return best
+}
+
+// MinLift is the least Lift over a plan's relations (1 without relations):
+// a plan is as supported by the question's words as its least supported
+// relation.
+func (r *RelWords) MinLift(restriction string, p *data.Plan) float64 {
+	out := math.Inf(1)
+	for _, rel := range PlanRelations(p) {
+		out = min(out, r.Lift(restriction, rel))
+	}
+	if math.IsInf(out, 1) {
+		return 1
+	}
+	return out
+}
