@@ -106,9 +106,6 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		}
 		fmt.Fprintf(u.out, "trained planner: %d templates, %d steps (%s), best %s val plan accuracy %.4f\n",
 			len(p.Cfg.Templates), res.Steps, res.Stopped, res.Best, res.BestValue)
-		if keys := p.Cfg.Anchors.AttrKeys; len(keys) > 0 {
-			fmt.Fprintf(u.out, "attribute keys learned from the train answers' text (a candidate is also tried filtered to the nodes stating key + a word of the question): %s\n", strings.Join(keys, ", "))
-		}
 		return finishRun(ctx, u, ws, run.RunDir, "planner", train.PlannerStage())
 	}
 	recs, path, err := mine.Load(ws, o.Mined)
