@@ -10,7 +10,7 @@ import (
 )
 
 // FuzzPlanFiles reads plans files (strata's and MoR's lines, with the
-// algebra's marks) and runs every plan the file checker accepts through
+// algebra's marks and attributes) and runs every plan the file checker accepts through
 // the compiler and the executor on the hand-built movie graph: reading
 // fails only with located errors, and compiling or executing only with
 // graphops.ErrInvalidPlan, never a panic.
@@ -20,6 +20,8 @@ func FuzzPlanFiles(f *testing.F) {
 		`{"q_id": 2, "plan": {"Metapath": [["person", "<-directed_by", "movie~", "->starred_actors", "person"]], "Restriction": {"person": ["2007"]}, "Anchors": [{"text": "P1", "nodes": [0]}]}}`,
 		`{"q_id": 3, "plan": {"Metapath": [["person", "*", "movie"], ["genre", "<-has_genre|->has_genre", "movie"]], "Restriction": {"person": ["A1"], "genre": ["G1"]}}}`,
 		`{"q_id": 4, "plan": {"Metapath": ["person -> movie"], "Restriction": {}}}`,
+		`{"q_id": 5, "plan": {"Metapath": [["person", "<-directed_by", "movie"]], "Restriction": {"movie": ["2007 films"]}, "Anchors": [{"text": "P1", "nodes": [0]}], "Attributes": [{"key": "released in", "value": "2007"}, {"key": "", "value": "French"}]}}`,
+		`{"q_id": 6, "plan": {"Metapath": [["person", "<-directed_by", "movie"]], "Attributes": [{"key": "released", "value": " "}]}}`,
 	} {
 		f.Add([]byte(s + "\n"))
 	}
