@@ -176,6 +176,16 @@ func (ix *BM25) IDF(term string) (float32, bool) {
 	return ix.idf[t], true
 }
 
+// Postings returns the documents that hold term, ascending (nil when the
+// term is not in the vocabulary). The slice is the index's own: read only.
+func (ix *BM25) Postings(term string) []uint32 {
+	t, ok := ix.vocab[term]
+	if !ok {
+		return nil
+	}
+	return ix.docs[ix.off[t]:ix.off[t+1]:ix.off[t+1]]
+}
+
 type scratch struct {
 	acc     []float32
 	touched []uint32

@@ -101,11 +101,28 @@ func (ws *Workspace) TextScorer(text string) func(uint32) float32 {
 			return 0
 		}
 		s := score(d)
-		if s > 0 && len(phrases) > 0 {
+		if s > 0 && mayState(phrases, d) {
 			s += PhraseScore(phrases, index.Tokenize(nil, ws.SKB.Document(v)))
 		}
 		return s
 	}
+}
+
+// mayState reports whether document d holds both terms of some phrase
+// (from the postings: only such documents are tokenised).
+func mayState(phrases []Phrase, d uint32) bool {
+	for _, p := range phrases {
+		if holds(p.docsA, d) && holds(p.docsB, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// holds reports whether sorted docs contains d.
+func holds(docs []uint32, d uint32) bool {
+	_, ok := slices.BinarySearch(docs, d)
+	return ok
 }
 
 // Phrase is two terms a restriction says one after the other (after BM25's
@@ -114,6 +131,9 @@ func (ws *Workspace) TextScorer(text string) func(uint32) float32 {
 type Phrase struct {
 	A, B   string
 	Weight float32
+	// docsA and docsB are the documents holding A and B (the index's
+	// postings).
+	docsA, docsB []uint32
 }
 
 // Phrases returns the adjacent term pairs of text that ix knows both terms
@@ -134,7 +154,7 @@ func Phrases(ix *index.BM25, text string) []Phrase {
 		if !okA || !okB || slices.ContainsFunc(out, func(p Phrase) bool { return p.A == a && p.B == b }) {
 			continue
 		}
-		out = append(out, Phrase{A: a, B: b, Weight: ia + ib})
+		out = append(out, Phrase{A: a, B: b, Weight: ia + ib, docsA: ix.Postings(a), docsB: ix.Postings(b)})
 	}
 	return out
 }
