@@ -9,9 +9,10 @@ type MinedInfo struct {
 	F1         float64 `json:"f1"`        // after the textual restriction where it helps
 	StructF1   float64 `json:"struct_f1"` // of the reached set alone
 	Restricted bool    `json:"restricted,omitempty"`
-	Shape      string  `json:"shape"` // "1-hop", "1-hop ∩ 2-hop", ...
-	Reach      int     `json:"reach"` // candidates the structure reaches
-	Hits       int     `json:"hits"`  // answers among them
+	Attribute  bool    `json:"attribute,omitempty"` // the plan filters by an attribute (Plan.Attributes) and F1 is the filter's
+	Shape      string  `json:"shape"`               // "1-hop", "1-hop ∩ 2-hop", ...
+	Reach      int     `json:"reach"`               // candidates the structure reaches
+	Hits       int     `json:"hits"`                // answers among them
 }
 
 // MinedPlanRecord is one line of a mined plans file: a plans-file line

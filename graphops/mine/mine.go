@@ -35,8 +35,10 @@ import (
 type Options struct {
 	Config graphops.MineConfig
 	// NoText scores plans by structure alone (no textual restriction).
-	NoText  bool
-	Workers int // 0: every core
+	NoText bool
+	// NoAttributes never refines a plan with an attribute filter.
+	NoAttributes bool
+	Workers      int // 0: every core
 	// Progress, when set, is called with the number of questions mined.
 	Progress func(done, total int)
 	// Mentions finds a question's anchor candidates; nil means the
@@ -72,9 +74,15 @@ func Tied(ws *workspace.Workspace, m *graphops.Miner, q data.Query, o Options) [
 		if p.F1 != b.F1 || p.Hops() != b.Hops() || len(p.Branches) != len(b.Branches) {
 			break
 		}
-		tied = append(tied, data.MinedPlanRecord{QID: q.ID, Query: q.Text, AnswerIDs: q.Answers,
+		r := data.MinedPlanRecord{QID: q.ID, Query: q.Text, AnswerIDs: q.Answers,
 			Plan:  ToPlan(&ws.SKB.Schema, ws.Graph, q.Text, ments, p),
-			Mined: data.MinedInfo{F1: p.F1, StructF1: p.StructF1, Restricted: p.Restricted, Shape: p.Shape(), Reach: p.Reach, Hits: p.Hits}})
+			Mined: data.MinedInfo{F1: p.F1, StructF1: p.StructF1, Restricted: p.Restricted, Shape: p.Shape(), Reach: p.Reach, Hits: p.Hits}}
+		if !o.NoText && !o.NoAttributes {
+			if ra, ok := withAttribute(ws, r, ans); ok {
+				r = ra
+			}
+		}
+		tied = append(tied, r)
 	}
 	return tied
 }
@@ -165,6 +173,9 @@ func ReportOf(questions int, recs []data.MinedPlanRecord) *Report {
 		if info.Restricted {
 			st.Restricted++
 		}
+		if info.Attribute {
+			rep.Attributed++
+		}
 		if info.F1 >= 0.5 {
 			st.Good++
 			rep.Good++
@@ -230,7 +241,10 @@ type Report struct {
 	Questions int
 	Mined     int // questions with a plan
 	Good      int // with a plan of F1 >= 0.5
-	Shapes    map[string]*ShapeStats
+	// Attributed: plans an attribute filter fits better than the
+	// restriction's ranking (data.MinedInfo.Attribute).
+	Attributed int
+	Shapes     map[string]*ShapeStats
 }
 
 // ShapeStats counts the plans of one shape.
@@ -243,14 +257,14 @@ type ShapeStats struct {
 // workspace directory, and where trainers look for mined plans.
 const DefaultFile = "mined-plans.jsonl"
 
-// JSON returns the report as a JSON-ready map: questions, mined, coverage
-// and per shape n, coverage, mean_f1 and restricted.
+// JSON returns the report as a JSON-ready map: questions, mined, coverage,
+// attributed and per shape n, coverage, mean_f1 and restricted.
 func (r *Report) JSON() map[string]any {
 	shapes := map[string]any{}
 	for s, st := range r.Shapes {
 		shapes[s] = map[string]any{"n": st.N, "coverage": float64(st.Good) / float64(st.N), "mean_f1": st.SumF1 / float64(st.N), "restricted": float64(st.Restricted) / float64(st.N)}
 	}
-	return map[string]any{"questions": r.Questions, "mined": r.Mined, "coverage": r.Coverage(), "shapes": shapes}
+	return map[string]any{"questions": r.Questions, "mined": r.Mined, "coverage": r.Coverage(), "attributed": r.Attributed, "shapes": shapes}
 }
 
 // Coverage is the share of questions with a mined plan of F1 >= 0.5.
@@ -279,6 +293,9 @@ func (r *Report) Print(w io.Writer) {
 		fmt.Fprintf(tw, "none\t%d\t0\t0\t0\n", n)
 	}
 	tw.Flush()
+	if r.Attributed > 0 {
+		fmt.Fprintf(w, "\n%d plans filter by an attribute the answers' text states (where key \"value\": their F1 is the filter's)\n", r.Attributed)
+	}
 }
 
 // Load reads a mined plans file: path, or the workspace's default
