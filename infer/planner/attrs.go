@@ -106,8 +106,28 @@ func (p *LinkingPlanner) attrTwin(c *PlanCandidate, text string, ments []graphop
 		return PlanCandidate{}, false
 	}
 	vals := valueWords(graphops.RestrictionText(text, ments, c.Mentions))
+	// Only a node whose document holds a value word and a key (BM25's
+	// postings) can state an attribute: the others are not read.
+	var valDocs, keyDocs [][]uint32
+	for w := range vals {
+		if d := p.ws.Doc.Postings(w); d != nil {
+			valDocs = append(valDocs, d)
+		}
+	}
+	for _, k := range keys {
+		if d := p.ws.Doc.Postings(k); d != nil {
+			keyDocs = append(keyDocs, d)
+		}
+	}
+	if len(valDocs) == 0 || len(keyDocs) == 0 {
+		return PlanCandidate{}, false
+	}
 	count := map[data.PlanAttr]int{}
-	for _, v := range c.Reach {
+	statedAt := make([]map[data.PlanAttr]bool, len(c.Reach))
+	for j, v := range c.Reach {
+		if d, ok := p.ws.DocOf(v); !ok || !anyHolds(valDocs, d) || !anyHolds(keyDocs, d) {
+			continue
+		}
 		doc, ok := docs[v]
 		if !ok {
 			doc = gplan.NodeWords(p.ws.Graph, v)
@@ -127,6 +147,7 @@ func (p *LinkingPlanner) attrTwin(c *PlanCandidate, text string, ments []graphop
 		for a := range stated {
 			count[a]++
 		}
+		statedAt[j] = stated
 	}
 	attrs := make([]data.PlanAttr, 0, len(count))
 	for a := range count {
@@ -136,10 +157,26 @@ func (p *LinkingPlanner) attrTwin(c *PlanCandidate, text string, ments []graphop
 		return PlanCandidate{}, false
 	}
 	slices.SortFunc(attrs, func(a, b data.PlanAttr) int { return cmp.Or(cmp.Compare(a.Key, b.Key), cmp.Compare(a.Value, b.Value)) })
+	// The twin's reach: the nodes of c's reach that state every attribute
+	// (what executing the filtered plan gives, without reading every
+	// node's text again), with their scores.
 	tc := *c
 	tc.Plan.Attributes = attrs
-	tc.Reach, tc.Scores, tc.Err = nil, nil, nil
-	return p.execute(tc), true
+	tc.Reach, tc.Scores = nil, nil
+	for j, v := range c.Reach {
+		all := statedAt[j] != nil
+		for _, a := range attrs {
+			all = all && statedAt[j][a]
+		}
+		if !all {
+			continue
+		}
+		tc.Reach = append(tc.Reach, v)
+		if c.Scores != nil {
+			tc.Scores = append(tc.Scores, c.Scores[j])
+		}
+	}
+	return tc, true
 }
 
 // relPrefix is how a relation's words and a question's words are
@@ -182,4 +219,14 @@ func RelationWordMatch(p *data.Plan, restriction string) (matched, total int) {
 		}
 	}
 	return matched, total
+}
+
+// anyHolds reports whether one of the sorted document lists holds d.
+func anyHolds(lists [][]uint32, d uint32) bool {
+	for _, l := range lists {
+		if _, ok := slices.BinarySearch(l, d); ok {
+			return true
+		}
+	}
+	return false
 }
