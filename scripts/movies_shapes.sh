@@ -19,10 +19,10 @@ mkdir -p "$out"
 ws="$out/ws"
 rm -rf "$ws"
 $strata import --format skbdir --in "$data" --out "$ws" >/dev/null
-$strata mine-plans "$ws" --split test --no-universal --no-ranked-middle --no-attributes --out "$out/groups.jsonl" --force >/dev/null
+$strata mine-plans "$ws" --split test --no-universal --no-ranked-middle --out "$out/groups.jsonl" --force >/dev/null
 # Each operator's row: label|mine-plans flags|train planner flags, leaving
 # the later operators out.
-rows=("existential paths only (before)|--no-universal --no-ranked-middle --no-attributes|--no-ranked-middle --no-attributes" "+ universal steps (∀)|--no-ranked-middle --no-attributes|--no-ranked-middle --no-attributes" "+ ranked middle positions (~)|--no-attributes|--no-attributes" "+ attribute filters (where)||")
+rows=("existential paths only (before)|--no-universal --no-ranked-middle|--no-ranked-middle --no-attributes" "+ universal steps (∀)|--no-ranked-middle|--no-ranked-middle --no-attributes" "+ ranked middle positions (~)||--no-attributes" "+ attribute filters (where)||")
 i=0
 for row in "${rows[@]}"; do
   IFS='|' read -r _ mflags tflags <<<"$row"

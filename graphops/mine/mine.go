@@ -36,8 +36,9 @@ type Options struct {
 	Config graphops.MineConfig
 	// NoText scores plans by structure alone (no textual restriction).
 	NoText bool
-	// NoAttributes never refines a plan with an attribute filter.
-	NoAttributes bool
+	// Attributes refines a tied plan with an attribute filter where one
+	// fits the answers better (off by default: see docs/real-data.md).
+	Attributes bool
 	Workers      int // 0: every core
 	// Progress, when set, is called with the number of questions mined.
 	Progress func(done, total int)
@@ -77,7 +78,7 @@ func Tied(ws *workspace.Workspace, m *graphops.Miner, q data.Query, o Options) [
 		r := data.MinedPlanRecord{QID: q.ID, Query: q.Text, AnswerIDs: q.Answers,
 			Plan:  ToPlan(&ws.SKB.Schema, ws.Graph, q.Text, ments, p),
 			Mined: data.MinedInfo{F1: p.F1, StructF1: p.StructF1, Restricted: p.Restricted, Shape: p.Shape(), Reach: p.Reach, Hits: p.Hits}}
-		if !o.NoText && !o.NoAttributes {
+		if !o.NoText && o.Attributes {
 			if ra, ok := withAttribute(ws, r, ans); ok {
 				r = ra
 			}
