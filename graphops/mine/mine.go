@@ -39,7 +39,7 @@ type Options struct {
 	// Attributes refines a tied plan with an attribute filter where one
 	// fits the answers better (off by default: see docs/real-data.md).
 	Attributes bool
-	Workers      int // 0: every core
+	Workers    int // 0: every core
 	// Progress, when set, is called with the number of questions mined.
 	Progress func(done, total int)
 	// Mentions finds a question's anchor candidates; nil means the
