@@ -1,11 +1,10 @@
 package mine
 
 import (
-	"context"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
-	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/internal/testskb"
 )
 
 // TestWithAttribute: Paul Smith directed F1 (2007, English), F2 (1999,
@@ -15,22 +14,7 @@ import (
 // alone the same filter keeps F1 and F3: precision 1/2, recall 1, F1 2/3,
 // which does not beat 0.8; nor does anything beat a record of F1 1.
 func TestWithAttribute(t *testing.T) {
-	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"person", "movie"},
-		RelationTypes: []string{"directed_by"}, CandidateTypes: []string{"movie"}, TextFields: []string{"name", "details"}}}
-	s.Nodes = []data.Node{
-		{Type: 0, Name: "Paul Smith", Fields: []string{"", ""}},
-		{Type: 1, Name: "First Film", Fields: []string{"", "Released in 2007. Language: English."}},
-		{Type: 1, Name: "Second Film", Fields: []string{"", "Released in 1999. Language: French."}},
-		{Type: 1, Name: "Third Film", Fields: []string{"", "Released in 2007. Language: French."}},
-	}
-	for _, f := range []uint32{1, 2, 3} {
-		s.Edges.Add(f, 0, 0)
-	}
-	ws, err := workspace.Build(context.Background(), s, nil, workspace.Config{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
+	ws := testskb.Workspace(t, testskb.DirectorFilms())
 	rec := data.MinedPlanRecord{Plan: data.Plan{Metapath: [][]string{{"person", "<-directed_by", "movie"}},
 		Restriction: map[string][]string{"movie": {"films released in 2007 by"}},
 		Anchors:     []data.PlanAnchor{{Text: "Paul Smith", Nodes: []uint32{0}}}},

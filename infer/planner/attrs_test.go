@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -10,7 +9,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops"
-	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/internal/testskb"
 	"github.com/strata-retrieval/strata/models"
 )
 
@@ -111,23 +110,8 @@ func TestRelWords(t *testing.T) {
 // reaching F1, F3; "language" adds nothing (the question names no
 // language), and without keys there is no twin.
 func TestAttrTwin(t *testing.T) {
-	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"person", "movie"},
-		RelationTypes: []string{"directed_by"}, CandidateTypes: []string{"movie"}, TextFields: []string{"name", "details"}}}
-	s.Nodes = []data.Node{
-		{Type: 0, Name: "Paul Smith", Fields: []string{"", ""}},
-		{Type: 1, Name: "First Film", Fields: []string{"", "Released in 2007. Language: English."}},
-		{Type: 1, Name: "Second Film", Fields: []string{"", "Released in 1999. Language: French."}},
-		{Type: 1, Name: "Third Film", Fields: []string{"", "Released in 2007. Language: French."}},
-	}
-	for _, f := range []uint32{1, 2, 3} {
-		s.Edges.Add(f, 0, 0)
-	}
-	ws, err := workspace.Build(context.Background(), s, nil, workspace.Config{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
-	cfg := Config{NodeTypes: s.Schema.NodeTypes, Templates: [][][]string{{{"*", "<-directed_by", "movie"}}},
+	ws := testskb.Workspace(t, testskb.DirectorFilms())
+	cfg := Config{NodeTypes: ws.SKB.Schema.NodeTypes, Templates: [][][]string{{{"*", "<-directed_by", "movie"}}},
 		Anchors: &AnchorConfig{Dim: 64, Mentions: ws.Mentions().Config(), AttrKeys: []string{"language", "released"}}}
 	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: 4, Out: 1}
 	gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(1, 2)))
