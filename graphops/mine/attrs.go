@@ -28,17 +28,9 @@ func withAttribute(ws *workspace.Workspace, r data.MinedPlanRecord, ans []uint32
 	}
 	var common map[data.PlanAttr]bool
 	for _, a := range ans {
-		doc := plan.NodeWords(ws.Graph, a)
 		stated := map[data.PlanAttr]bool{}
-		for i, w := range doc {
-			if !vals[w] {
-				continue
-			}
-			plan.KeysBefore(doc, i, func(k string) {
-				if len([]rune(k)) > 1 && !slices.Contains(index.StopwordsEN, k) {
-					stated[data.PlanAttr{Key: k, Value: w}] = true
-				}
-			})
+		for at := range plan.StatedAttrs(plan.NodeWords(ws.Graph, a), vals, isKey) {
+			stated[data.PlanAttr(at)] = true
 		}
 		if common == nil {
 			common = stated
@@ -97,3 +89,7 @@ func withAttribute(ws *workspace.Workspace, r data.MinedPlanRecord, ans []uint32
 	r.Mined.Attribute = true
 	return r, true
 }
+
+// isKey reports whether k may key an attribute: a word of two or more
+// letters that is not a stop word.
+func isKey(k string) bool { return len([]rune(k)) > 1 && !slices.Contains(index.StopwordsEN, k) }

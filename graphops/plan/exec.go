@@ -342,6 +342,23 @@ func KeysBefore(doc []string, i int, f func(key string)) {
 	}
 }
 
+// StatedAttrs returns the attributes doc (NodeWords) states whose value is
+// one word of values and whose key (KeysBefore) keep accepts.
+func StatedAttrs(doc []string, values map[string]bool, keep func(key string) bool) map[Attr]bool {
+	out := map[Attr]bool{}
+	for i, w := range doc {
+		if !values[w] {
+			continue
+		}
+		KeysBefore(doc, i, func(k string) {
+			if keep(k) {
+				out[Attr{Key: k, Value: w}] = true
+			}
+		})
+	}
+	return out
+}
+
 // nodeText is a node's name and text fields, one per line.
 func nodeText(g *graphops.Graph, v uint32) string {
 	var b strings.Builder

@@ -3,6 +3,7 @@ package plan
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -388,5 +389,11 @@ func TestKeysBefore(t *testing.T) {
 	}
 	if !States(doc, Attr{Key: "released", Value: "2007"}) || States(doc, Attr{Key: "released", Value: "1937"}) || !States(doc, Attr{Key: "diggers", Value: "1937"}) {
 		t.Error("States disagrees with KeysBefore")
+	}
+	// StatedAttrs with "in" and "of" refused as keys.
+	got2 := StatedAttrs(doc, map[string]bool{"2007": true, "french": true, "1937": true}, func(k string) bool { return k != "in" && k != "of" })
+	want2 := map[Attr]bool{{"released", "2007"}: true, {"language", "french"}: true, {"diggers", "1937"}: true}
+	if !maps.Equal(got2, want2) {
+		t.Errorf("StatedAttrs: %v, want %v", got2, want2)
 	}
 }

@@ -59,17 +59,9 @@ func LearnAttrKeys(g *graphops.Graph, exs []AttrExample, minQuestions int) []str
 			if int(a) >= g.NumNodes() {
 				continue
 			}
-			doc := gplan.NodeWords(g, a)
 			keys := map[string]bool{}
-			for i, w := range doc {
-				if !vals[w] {
-					continue
-				}
-				gplan.KeysBefore(doc, i, func(k string) {
-					if len([]rune(k)) > 1 && !isStopword(k) {
-						keys[k] = true
-					}
-				})
+			for at := range gplan.StatedAttrs(gplan.NodeWords(g, a), vals, func(k string) bool { return len([]rune(k)) > 1 && !isStopword(k) }) {
+				keys[at.Key] = true
 			}
 			if common == nil {
 				common = keys
@@ -134,15 +126,8 @@ func (p *LinkingPlanner) attrTwin(c *PlanCandidate, text string, ments []graphop
 			docs[v] = doc
 		}
 		stated := map[data.PlanAttr]bool{}
-		for i, w := range doc {
-			if !vals[w] {
-				continue
-			}
-			gplan.KeysBefore(doc, i, func(k string) {
-				if _, found := slices.BinarySearch(keys, k); found {
-					stated[data.PlanAttr{Key: k, Value: w}] = true
-				}
-			})
+		for at := range gplan.StatedAttrs(doc, vals, func(k string) bool { _, found := slices.BinarySearch(keys, k); return found }) {
+			stated[data.PlanAttr(at)] = true
 		}
 		for a := range stated {
 			count[a]++
