@@ -33,6 +33,7 @@ import (
 // The pipelines run on Prism, in this process (loopback workers).
 func TestMain(m *testing.M) {
 	code := ptest.MainRetWithDefault(m, "prism")
+	closeShared()
 	if fix.dir != "" {
 		os.RemoveAll(fix.dir)
 	}
@@ -415,9 +416,13 @@ func TestMinePlansEqualsStrata(t *testing.T) {
 
 // TestScoreForceReplacesShards: with --force, the shards of another count
 // stay until the job has written its own, then go; the new set is whole.
+// The bundle's extracted directory is gone when the command returns,
+// though Prism does not tear the scoring DoFns down.
 func TestScoreForceReplacesShards(t *testing.T) {
 	f := getFixture(t)
 	dir := t.TempDir()
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
 	_, jsonlPath, _, n := writeQueries(t, f, dir)
 	prefix := filepath.Join(dir, "run")
 	for i := range 3 {
@@ -438,5 +443,8 @@ func TestScoreForceReplacesShards(t *testing.T) {
 	}
 	if lines != n {
 		t.Errorf("the new shards hold %d lines, want one per query (%d)", lines, n)
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "strata-bundle-*")); len(left) > 0 {
+		t.Errorf("the extracted bundle was left behind: %v", left)
 	}
 }

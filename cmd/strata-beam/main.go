@@ -97,7 +97,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		beam.Init()
-		if err := runF(ctx, stdout); err != nil {
+		err := runF(ctx, stdout)
+		closeShared()
+		if err != nil {
 			if errors.Is(err, context.Canceled) {
 				fmt.Fprintln(stderr, "strata-beam: interrupted")
 				return 130

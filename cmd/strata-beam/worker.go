@@ -66,6 +66,26 @@ func (c *shared[T]) release(key string) {
 	}
 }
 
+// closeAll closes every value still held, whatever its count: the end of
+// a process whose runner ran the pipeline in it (Prism, in process) and
+// did not tear its DoFns down, which would leave a bundle's extracted
+// directory behind.
+func (c *shared[T]) closeAll() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, e := range c.m {
+		delete(c.m, k)
+		e.close()
+	}
+}
+
+// closeShared closes what the process still holds, the compiled bundles
+// before the workspaces they score over.
+func closeShared() {
+	scorers.closeAll()
+	workspaces.closeAll()
+}
+
 // The process's workspaces (by directory) and compiled bundles.
 var (
 	workspaces shared[*workspace.Workspace]
