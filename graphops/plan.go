@@ -38,7 +38,8 @@ type Hop struct {
 }
 
 // ErrUniversal reports a universal step where only MoR's existential
-// paths execute (MoR's traversal, GRASP, this package's ExecutePlan).
+// paths execute (this package's ExecutePlan, the reference the plan
+// algebra is tested against).
 var ErrUniversal = fmt.Errorf("%w: a universal step (%s) executes only in the plan algebra", ErrInvalidPlan, data.EveryPrefix)
 
 func checkExistential(hops []Hop) error {

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/strata-retrieval/strata/data"
@@ -24,42 +25,92 @@ import (
 // structural set for it. Unknown types and relations fail with
 // graphops.ErrInvalidPlan, naming the path.
 func Compile(s *data.Schema, p data.Plan) (Expr, error) {
+	paths, _, err := compilePaths(s, p, false)
+	if err != nil {
+		return nil, err
+	}
+	paths = slices.DeleteFunc(paths, func(e Expr) bool { return e == nil })
+	var root Expr
+	switch len(paths) {
+	case 0:
+		return nil, nil
+	case 1:
+		root = paths[0]
+	default:
+		root = &Intersect{Args: paths}
+	}
+	if f := attrFilter(root, p.Attributes); f != nil {
+		root = f
+	}
+	if restriction := targetText(p); restriction != "" {
+		root = &Restrict{Of: root, Text: restriction}
+	}
+	return root, nil
+}
+
+// targetText is the plan's restriction on its target, one string.
+func targetText(p data.Plan) string {
+	return strings.TrimSpace(strings.Join(p.TargetRestriction(), " "))
+}
+
+// attrFilter is the Filter of of by the plan's attributes (nil without
+// any).
+func attrFilter(of Expr, attrs []data.PlanAttr) *Filter {
+	if len(attrs) == 0 {
+		return nil
+	}
+	f := &Filter{Of: of}
+	for _, a := range attrs {
+		f.Attrs = append(f.Attrs, Attr{Key: a.Key, Value: a.Value})
+	}
+	return f
+}
+
+// compilePaths compiles each metapath of p to its expression, nil for a
+// path of the target type alone, and returns the target type. A path
+// whose anchor is named nowhere fails, unless lenient: MoR's traversal
+// then seeds it with the textual matches of the query expanded by every
+// restriction of its first type (none for an untyped one).
+func compilePaths(s *data.Schema, p data.Plan, lenient bool) ([]Expr, data.TypeID, error) {
 	if len(p.Metapath) == 0 {
-		return nil, fmt.Errorf("%w: no metapath", graphops.ErrInvalidPlan)
+		return nil, AnyType, fmt.Errorf("%w: no metapath", graphops.ErrInvalidPlan)
 	}
 	used := map[string]int{}
 	var paths []Expr
 	var target data.TypeID
-	restriction := strings.TrimSpace(strings.Join(p.TargetRestriction(), " "))
+	restriction := targetText(p)
 	for pi, path := range p.Metapath {
 		types, hops, err := graphops.CompilePath(s, pi, path)
 		if err != nil {
-			return nil, err
+			return nil, AnyType, err
 		}
 		t := types[len(types)-1]
 		if pi == 0 {
 			target = t
 		} else if t != target {
-			return nil, fmt.Errorf("%w: paths end at different types", graphops.ErrInvalidPlan)
+			return nil, AnyType, fmt.Errorf("%w: paths end at different types", graphops.ErrInvalidPlan)
 		}
 		if len(types) == 1 {
+			paths = append(paths, nil)
 			continue
 		}
 		a := &Anchor{Type: types[0]}
 		if len(p.Anchors) > 0 {
 			if pi >= len(p.Anchors) {
-				return nil, fmt.Errorf("%w: path %d has no anchor", graphops.ErrInvalidPlan, pi)
+				return nil, AnyType, fmt.Errorf("%w: path %d has no anchor", graphops.ErrInvalidPlan, pi)
 			}
 			a.Text, a.Nodes = p.Anchors[pi].Text, p.Anchors[pi].Nodes
 			if a.Nodes == nil {
 				a.Nodes = []uint32{}
 			}
-		} else {
-			name, ok := p.PathAnchorText(pi, used)
-			if !ok {
-				return nil, fmt.Errorf("%w: path %d: no anchor named for type %q", graphops.ErrInvalidPlan, pi, path[0])
-			}
+		} else if name, ok := p.PathAnchorText(pi, used); ok {
 			a.Text = name
+		} else if lenient {
+			if types[0] != AnyType {
+				a.Text = strings.Join(p.Restriction[path[0]], " ")
+			}
+		} else {
+			return nil, AnyType, fmt.Errorf("%w: path %d: no anchor named for type %q", graphops.ErrInvalidPlan, pi, path[0])
 		}
 		var e Expr = a
 		for _, h := range hops {
@@ -81,26 +132,7 @@ func Compile(s *data.Schema, p data.Plan) (Expr, error) {
 		}
 		paths = append(paths, e)
 	}
-	var root Expr
-	switch len(paths) {
-	case 0:
-		return nil, nil
-	case 1:
-		root = paths[0]
-	default:
-		root = &Intersect{Args: paths}
-	}
-	if len(p.Attributes) > 0 {
-		f := &Filter{Of: root}
-		for _, a := range p.Attributes {
-			f.Attrs = append(f.Attrs, Attr{Key: a.Key, Value: a.Value})
-		}
-		root = f
-	}
-	if restriction != "" {
-		root = &Restrict{Of: root, Text: restriction}
-	}
-	return root, nil
+	return paths, target, nil
 }
 
 // Execute compiles and executes a plan in MoR's shape and reports it as

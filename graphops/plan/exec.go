@@ -286,28 +286,39 @@ func (f *Filter) eval(x *executor) (Set, error) {
 	if err != nil {
 		return Set{}, err
 	}
-	want := make([][2][]string, len(f.Attrs))
-	for i, a := range f.Attrs {
-		want[i] = [2][]string{words(a.Key), words(a.Value)}
-		if len(want[i][1]) == 0 {
-			return Set{}, fmt.Errorf("%w: attribute %q has no value", graphops.ErrInvalidPlan, a.Key)
-		}
+	want, err := f.wanted()
+	if err != nil {
+		return Set{}, err
 	}
 	var out Set
 	for i, v := range s.Nodes {
-		doc := words(nodeText(x.Graph, v))
-		ok := true
-		for _, w := range want {
-			if !statesAttr(doc, w[0], w[1]) {
-				ok = false
-				break
-			}
-		}
-		if ok {
+		if statesAll(words(nodeText(x.Graph, v)), want) {
 			out.add(v, s.Support[i], s.Text[i])
 		}
 	}
 	return out, nil
+}
+
+// wanted is each attribute's key and value as words.
+func (f *Filter) wanted() ([][2][]string, error) {
+	want := make([][2][]string, len(f.Attrs))
+	for i, a := range f.Attrs {
+		want[i] = [2][]string{words(a.Key), words(a.Value)}
+		if len(want[i][1]) == 0 {
+			return nil, fmt.Errorf("%w: attribute %q has no value", graphops.ErrInvalidPlan, a.Key)
+		}
+	}
+	return want, nil
+}
+
+// statesAll reports whether doc states every (key, value) of want.
+func statesAll(doc []string, want [][2][]string) bool {
+	for _, w := range want {
+		if !statesAttr(doc, w[0], w[1]) {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *Restrict) eval(x *executor) (Set, error) {

@@ -12,6 +12,7 @@ import (
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops"
+	gplan "github.com/strata-retrieval/strata/graphops/plan"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/planner"
@@ -65,7 +66,7 @@ func (f *Features) Pool(q data.Query, plan data.Plan) ([]uint32, []models.Trajec
 
 func (f *Features) traverse(q data.Query, plan data.Plan) (graphops.TraversalResult, bool, error) {
 	first := f.ws.SearchDoc(q.Text, 100)
-	res, err := graphops.MixedTraversal(f.ws.Graph, f.tm, q.Text, plan, f.cfg, first)
+	res, err := gplan.MixedTraversal(f.ws.Graph, f.tm, q.Text, plan, f.cfg, first)
 	if errors.Is(err, graphops.ErrInvalidPlan) {
 		return res, false, nil
 	}
@@ -238,7 +239,7 @@ func (m *Method) Explain(ctx context.Context, q data.Query, k int) (infer.Explan
 		return e, nil
 	}
 	first := m.F.ws.SearchDoc(q.Text, 100)
-	res, err := graphops.MixedTraversal(m.F.ws.Graph, m.F.tm, q.Text, plan, m.F.cfg, first)
+	res, err := gplan.MixedTraversal(m.F.ws.Graph, m.F.tm, q.Text, plan, m.F.cfg, first)
 	if errors.Is(err, graphops.ErrInvalidPlan) {
 		e.Fallback = true
 		return e, nil

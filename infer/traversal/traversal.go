@@ -4,7 +4,9 @@
 // ranked by BM25 where MoR's ablation uses Ada-002 cosine; a plan with
 // linked anchors seeds the first layer with them instead of the top 5
 // textual matches; relation steps may be directed and positions untyped
-// (MoR's relations are undirected and its positions typed).
+// (MoR's relations are undirected and its positions typed). The plan is
+// compiled to strata's typed algebra (graphops/plan.MixedTraversal), so a
+// universal step and attribute filters take part in the walk.
 package traversal
 
 import (
@@ -16,6 +18,7 @@ import (
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops"
+	gplan "github.com/strata-retrieval/strata/graphops/plan"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/registry"
@@ -113,7 +116,7 @@ func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 		m.Fallbacks.Add(1)
 		return first, nil
 	}
-	res, err := graphops.MixedTraversal(m.ws.Graph, m.tm, q.Text, plan, m.Config, first)
+	res, err := gplan.MixedTraversal(m.ws.Graph, m.tm, q.Text, plan, m.Config, first)
 	if errors.Is(err, graphops.ErrInvalidPlan) {
 		m.Fallbacks.Add(1)
 		return first, nil

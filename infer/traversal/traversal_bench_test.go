@@ -10,6 +10,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data/synth"
 	"github.com/strata-retrieval/strata/graphops"
+	gplan "github.com/strata-retrieval/strata/graphops/plan"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 )
 
@@ -39,7 +40,7 @@ func BenchmarkTraversalLatency(b *testing.B) {
 		q := ws.SKB.QA.Queries[i]
 		t0 := time.Now()
 		first := ws.SearchDoc(q.Text, 100)
-		if _, err := graphops.MixedTraversal(ws.Graph, tm, q.Text, r.Plan, graphops.TraversalConfig{}, first); err != nil {
+		if _, err := gplan.MixedTraversal(ws.Graph, tm, q.Text, r.Plan, graphops.TraversalConfig{}, first); err != nil {
 			b.Fatal(err)
 		}
 		lat = append(lat, time.Since(t0))

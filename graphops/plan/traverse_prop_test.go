@@ -1,4 +1,4 @@
-package graphops_test
+package plan_test
 
 import (
 	"slices"
@@ -8,6 +8,7 @@ import (
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/data/synth"
 	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/plan"
 )
 
 // typeMatcher is BM25 over whole documents, restricted to one node type.
@@ -52,7 +53,7 @@ func TestMixedTraversalTrajectories(t *testing.T) {
 	for qi, rec := range res.Plans {
 		q := skb.QA.Queries[qi]
 		first := tm.Match(q.Text, 3, 100) // papers
-		tr, err := graphops.MixedTraversal(g, tm, q.Text, rec.Plan, graphops.TraversalConfig{}, first)
+		tr, err := plan.MixedTraversal(g, tm, q.Text, rec.Plan, graphops.TraversalConfig{}, first)
 		if err != nil {
 			t.Fatal(err)
 		}
