@@ -45,6 +45,9 @@ type GraspTarget struct {
 	Var           string   `json:"var"`
 	Labels        []string `json:"labels"`
 	RelevanceText string   `json:"relevance_text"`
+	// Attributes, strata's extension (as data.Plan's), keeps only the
+	// targets whose text states each (key, value), as "released 2007".
+	Attributes []PlanAttr `json:"attributes,omitempty"`
 }
 
 // GRASP's risk levels.
@@ -108,7 +111,8 @@ func (p *GraspPlan) ValidateNodes(s *Schema, n int) error {
 		if _, ok := bound[h.From]; !ok {
 			return bad("hop %d: from %s is not bound by an anchor or an earlier hop", i, quoteClip(h.From))
 		}
-		if _, err := ParseRelToken(s, h.Rel); err != nil {
+		tok, _ := SplitEvery(h.Rel) // "∀->rel": a universal step
+		if _, err := ParseRelToken(s, tok); err != nil {
 			return bad("hop %d: rel %s: %v", i, quoteClip(h.Rel), err)
 		}
 		if _, ok := s.NodeTypeID(h.ToLabel); !ok && h.ToLabel != AnyType {
@@ -130,6 +134,11 @@ func (p *GraspPlan) ValidateNodes(s *Schema, n int) error {
 	for _, l := range p.Target.Labels {
 		if _, ok := s.NodeTypeID(l); !ok && l != AnyType {
 			return bad("target label %s is not a node type", quoteClip(l))
+		}
+	}
+	for i, a := range p.Target.Attributes {
+		if strings.TrimSpace(a.Value) == "" {
+			return bad("target attribute %d: empty value", i)
 		}
 	}
 	return nil
@@ -198,7 +207,8 @@ type RelationResolver func(from, to string) []string
 // into a GRASP plan: each path's anchor is the plan's linked anchor or its
 // first type's next restriction (matched by name), its steps are hops,
 // every path ends at the target variable, whose relevance text is the
-// target's restriction. A "*" relation between two typed nodes resolves
+// target's restriction and whose attributes are the plan's; a universal
+// step ("∀->rel") stays one. A "*" relation between two typed nodes resolves
 // through between to the alternatives "r1|r2|..." (with a nil resolver,
 // or an untyped end, it stays "*": any relation); a "*" between types no
 // relation links makes the plan no_trade. risk is the plan's risk level;
@@ -251,6 +261,7 @@ func PlanToGrasp(p Plan, risk string, between RelationResolver) GraspPlan {
 	if r := p.TargetRestriction(); len(r) > 0 {
 		g.Target.RelevanceText = strings.Join(r, " ")
 	}
+	g.Target.Attributes = p.Attributes
 	g.RiskLevel = risk
 	return g
 }

@@ -34,6 +34,8 @@ func TestGraspPlanValidate(t *testing.T) {
 			p.Hops = append(p.Hops, GraspHop{From: "a", Rel: "writes", ToVar: "p", ToLabel: "field"})
 		},
 		"no anchors": func(p *GraspPlan) { p.Anchors = nil },
+		"every rel":  func(p *GraspPlan) { p.Hops[0].Rel = "∀reads" },
+		"attribute":  func(p *GraspPlan) { p.Target.Attributes = []PlanAttr{{Key: "year", Value: " "}} },
 	} {
 		p := good
 		p.Anchors = append([]GraspAnchor(nil), good.Anchors...)
@@ -42,6 +44,13 @@ func TestGraspPlanValidate(t *testing.T) {
 		if err := p.Validate(s); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
+	}
+	// strata's extensions: a universal step, attributes on the target.
+	ext := good
+	ext.Hops = []GraspHop{{From: "a", Rel: "∀->writes", ToVar: "p", ToLabel: "paper"}}
+	ext.Target.Attributes = []PlanAttr{{Key: "year", Value: "2007"}}
+	if err := ext.Validate(s); err != nil {
+		t.Errorf("a universal step and an attribute: %v", err)
 	}
 	in := `{"q_id": 1, "plan": {"anchors": [{"var": "a", "text": "Ann", "label": "author", "match_mode": "name"}], "hops": [{"from": "a", "rel": "writes", "to_var": "p", "to_label": "paper"}], "target": {"var": "p", "labels": ["paper"], "relevance_text": ""}, "risk_level": "weak"}}
 {"q_id": 2, "plan": {"anchors": [], "hops": [], "target": {"var": "p"}, "risk_level": "normal"}}
@@ -83,6 +92,12 @@ func TestPlanToGrasp(t *testing.T) {
 	}
 	if err := g.Validate(graspSchema()); err != nil {
 		t.Error(err)
+	}
+	// A universal step stays one; the plan's attributes go to the target.
+	g = PlanToGrasp(Plan{Metapath: [][]string{{"author", "->writes", "paper", "∀->has_topic", "field"}},
+		Restriction: map[string][]string{"author": {"Ann Lee"}}, Attributes: []PlanAttr{{Key: "since", Value: "1990"}}}, RiskNormal, nil)
+	if g.Hops[1].Rel != "∀->has_topic" || !cmp.Equal(g.Target.Attributes, []PlanAttr{{Key: "since", Value: "1990"}}) || g.Validate(graspSchema()) != nil {
+		t.Errorf("universal step and attributes: %+v", g)
 	}
 	if PlanToGrasp(Plan{Metapath: [][]string{{"paper"}}}, RiskNormal, nil).RiskLevel != RiskNoTrade {
 		t.Error("a plan without hops is not no_trade")

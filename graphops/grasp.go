@@ -2,6 +2,7 @@ package graphops
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/strata-retrieval/strata/data"
 )
@@ -15,7 +16,9 @@ type GraspBinding struct {
 
 // ExecuteGrasp runs a GRASP plan on the graph: anchors bind to their
 // linked nodes, hops are typed steps (undirected unless the relation token
-// gives a direction, see data.ParseRelToken), and each node bound to a
+// gives a direction, see data.ParseRelToken; a universal token, "∀->rel",
+// reaches only the nodes related to every node of its source variable
+// that has such a neighbour, strata's extension), and each node bound to a
 // variable keeps the best (maximum over paths) sum of anchor cosines along
 // a matched path. A variable reached by several hops (paths meeting) keeps
 // only nodes every hop reaches, scored by the sum. It returns the target's
@@ -39,18 +42,32 @@ func ExecuteGrasp(g *Graph, p *data.GraspPlan, anchors map[string][]GraspBinding
 			return nil, fmt.Errorf("hop %d: %q unbound", i, h.From)
 		}
 		_, hops, err := CompilePath(s, i, []string{data.AnyType, h.Rel, h.ToLabel})
-		if err == nil {
-			err = checkExistential(hops)
-		}
 		if err != nil {
 			return nil, fmt.Errorf("hop %d: %w", i, err)
 		}
 		reached := map[uint32]float32{}
+		count := map[uint32]int{} // members each node relates to (universal hops)
+		counted := 0              // members related to any node
 		for v, sc := range from {
 			buf = g.Step(buf[:0], v, hops[0])
+			if len(buf) > 0 {
+				counted++
+			}
+			if hops[0].Every {
+				slices.Sort(buf)
+				buf = slices.Compact(buf)
+			}
 			for _, u := range buf {
+				count[u]++
 				if c, ok := reached[u]; !ok || sc > c {
 					reached[u] = sc
+				}
+			}
+		}
+		if hops[0].Every { // the nodes related to every member (strata's "∀" step)
+			for u, c := range count {
+				if c < counted {
+					delete(reached, u)
 				}
 			}
 		}

@@ -48,4 +48,20 @@ func TestExecuteGrasp(t *testing.T) {
 	if !cmp.Equal(got, map[uint32]float32{0: 0.9, 1: 0.9}) {
 		t.Errorf("chain: %v", got)
 	}
+	// A universal step: the authors of every bound paper. P2 has no author
+	// and does not count; Ann wrote P0 and P1, Bob only P1. Ann keeps the
+	// best member's score.
+	p3 := &data.GraspPlan{
+		Anchors: []data.GraspAnchor{{Var: "p", Label: "paper"}},
+		Hops:    []data.GraspHop{{From: "p", Rel: "∀<-writes", ToVar: "t", ToLabel: "author"}},
+		Target:  data.GraspTarget{Var: "t"},
+	}
+	papers := map[string][]GraspBinding{"p": {{0, 0.5}, {1, 0.7}, {2, 0.9}}}
+	if got, err := ExecuteGrasp(g, p3, papers); err != nil || !cmp.Equal(got, map[uint32]float32{3: 0.7}) {
+		t.Errorf("universal: %v %v", got, err)
+	}
+	p3.Hops[0].Rel = "<-writes"
+	if got, _ := ExecuteGrasp(g, p3, papers); !cmp.Equal(got, map[uint32]float32{3: 0.7, 4: 0.7}) {
+		t.Errorf("existential: %v", got)
+	}
 }

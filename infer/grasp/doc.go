@@ -11,7 +11,10 @@
 //
 // Deviations from GRASP:
 //   - plans come from the native planner (no LLM) or a plans file; hops may
-//     be directed and labels "*" (strata's plan extensions);
+//     be directed, universal ("∀->rel": the nodes related to every node
+//     bound to the hop's source) and labels "*", and the target may carry
+//     attributes that its text must state (strata's plan extensions, the
+//     planner's typed plan carried into GRASP's);
 //   - the native planner declares no risk level: the dynamic search
 //     calibrates one from its confidence with three cuts at quantiles of
 //     the val confidences, searched jointly with the weights, so

@@ -16,6 +16,7 @@ import (
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/eval"
 	"github.com/strata-retrieval/strata/graphops"
+	gplan "github.com/strata-retrieval/strata/graphops/plan"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/planner"
@@ -258,6 +259,17 @@ func (m *Graph) retrievePlan(ctx context.Context, q data.Query) (Result, error) 
 	scores, err := graphops.ExecuteGrasp(m.ws.Graph, &p, anchors)
 	if err != nil {
 		return Result{}, err
+	}
+	if attrs := p.Target.Attributes; len(attrs) > 0 { // strata's extension
+		for v := range scores {
+			doc := gplan.NodeWords(m.ws.Graph, v)
+			for _, a := range attrs {
+				if !gplan.States(doc, gplan.Attr{Key: a.Key, Value: a.Value}) {
+					delete(scores, v)
+					break
+				}
+			}
+		}
 	}
 	// The relevance text's vector; a space that cannot encode text
 	// (imported vectors) uses the query's own imported vector instead.

@@ -5,11 +5,15 @@ import (
 	"math"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/internal/testskb"
 	"github.com/strata-retrieval/strata/internal/testws"
 )
 
@@ -70,5 +74,43 @@ func TestLink(t *testing.T) {
 	}
 	if _, err := bare.Link(context.Background(), data.GraspAnchor{Text: "london", Label: "city", MatchMode: "name"}); err == nil {
 		t.Error("an anchor to embed was linked without an encoder")
+	}
+}
+
+// TestGraphAttributes: GRASP's graph branch keeps only the targets whose
+// text states the plan's attributes (strata's extension). Paul Smith
+// directed First Film (2007), Second Film (1999) and Third Film (2007);
+// each film scores the linked anchor's name cosine, 1.
+func TestGraphAttributes(t *testing.T) {
+	skb := testskb.DirectorFilms()
+	ws := testskb.Workspace(t, skb)
+	docs := index.NewMatrix(len(skb.Nodes), 64)
+	for v := range skb.Nodes {
+		x, _ := testws.BagEncoder{}.EncodeTexts([]string{skb.Document(uint32(v))})
+		copy(docs.Row(v), x)
+	}
+	p := data.GraspPlan{
+		Anchors:   []data.GraspAnchor{{Var: "a", Text: "Paul Smith", Label: "person", MatchMode: "name", Nodes: []uint32{0}}},
+		Hops:      []data.GraspHop{{From: "a", Rel: "<-directed_by", ToVar: "t", ToLabel: "movie"}},
+		Target:    data.GraspTarget{Var: "t", Labels: []string{"movie"}},
+		RiskLevel: data.RiskNormal,
+	}
+	films := func(p data.GraspPlan) []index.Hit {
+		t.Helper()
+		g := NewGraph(ws, infer.NewTextSpace("bag", testws.BagEncoder{}, docs, skb), PlansFromFile(map[int]data.GraspPlan{7: p}), LinkConfig{})
+		r, err := g.Retrieve(context.Background(), data.Query{ID: 7, Text: "films by Paul Smith released in 2007"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Hits
+	}
+	want := []index.Hit{{ID: 1, Score: 1}, {ID: 2, Score: 1}, {ID: 3, Score: 1}}
+	if got := films(p); !cmp.Equal(got, want, cmpopts.EquateApprox(0, 1e-5)) {
+		t.Errorf("every film: %v", got)
+	}
+	p.Target.Attributes = []data.PlanAttr{{Key: "released", Value: "2007"}}
+	want = []index.Hit{{ID: 1, Score: 1}, {ID: 3, Score: 1}}
+	if got := films(p); !cmp.Equal(got, want, cmpopts.EquateApprox(0, 1e-5)) {
+		t.Errorf("films released 2007: %v", got)
 	}
 }
