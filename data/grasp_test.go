@@ -165,6 +165,7 @@ func TestPlanToGraspResolvesStar(t *testing.T) {
 func FuzzParseGraspPlans(f *testing.F) {
 	f.Add(`{"q_id": 1, "plan": {"anchors": [{"var": "a", "text": "Ann", "label": "author", "match_mode": "name"}], "hops": [{"from": "a", "rel": "writes", "to_var": "p", "to_label": "paper"}], "target": {"var": "p", "labels": ["paper"]}, "risk_level": "weak"}}`)
 	f.Add(`{"q_id": 2, "plan": {"risk_level": "no_trade"}}`)
+	f.Add(`{"q_id": 3, "plan": {"anchors": [{"var": "a", "text": "Ann", "label": "author", "match_mode": "name"}], "hops": [{"from": "a", "rel": "∀->writes", "to_var": "p", "to_label": "paper"}], "target": {"var": "p", "labels": ["paper"], "attributes": [{"key": "year", "value": "2007"}]}, "risk_level": "normal"}}`)
 	s := graspSchema()
 	f.Fuzz(func(t *testing.T, in string) {
 		ps, st, err := ParseGraspPlans(strings.NewReader(in), "f", s)
