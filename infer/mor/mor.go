@@ -276,6 +276,11 @@ func (e *Explanation) WriteText(out io.Writer, ws *workspace.Workspace) error {
 	for _, t := range keys {
 		fmt.Fprintf(out, "  %s: %q\n", t, e.Plan.Restriction[t])
 	}
+	// The plan as the traversal walks it: universal steps and attribute
+	// filters included.
+	if typed, err := gplan.Compile(&ws.SKB.Schema, e.Plan); err == nil && typed != nil {
+		fmt.Fprintf(out, "  typed: %s\n", typed.Format(&ws.SKB.Schema))
+	}
 	if e.Fallback {
 		_, err := fmt.Fprintln(out, "no usable plan: MoR falls back to BM25")
 		return err

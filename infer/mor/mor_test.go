@@ -3,12 +3,15 @@ package mor
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/data/synth"
 	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/internal/testskb"
 	"github.com/strata-retrieval/strata/internal/testws"
 	"github.com/strata-retrieval/strata/models"
 )
@@ -80,5 +83,26 @@ func TestRerankPool(t *testing.T) {
 	}
 	if got[0].Score < got[1].Score {
 		t.Errorf("not best first: %v", got)
+	}
+}
+
+// TestExplanationTyped: the explanation prints the plan as the traversal
+// walks it, attribute filter included.
+func TestExplanationTyped(t *testing.T) {
+	ws := testskb.Workspace(t, testskb.DirectorFilms())
+	e := &Explanation{Fallback: true, Plan: data.Plan{
+		Metapath:   [][]string{{"person", "<-directed_by", "movie"}},
+		Anchors:    []data.PlanAnchor{{Text: "Paul Smith", Nodes: []uint32{0}}},
+		Attributes: []data.PlanAttr{{Key: "released", Value: "2007"}},
+	}}
+	var b strings.Builder
+	if err := e.WriteText(&b, ws); err != nil {
+		t.Fatal(err)
+	}
+	want := "plan (the query's plan):\n  person -> <-directed_by -> movie\n" +
+		`  typed: (person "Paul Smith" [1 linked] <-directed_by movie) where released "2007"` + "\n" +
+		"no usable plan: MoR falls back to BM25\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
 }
