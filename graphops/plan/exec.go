@@ -257,20 +257,9 @@ func (e *Every) eval(x *executor) (Set, error) {
 	if err != nil {
 		return Set{}, err
 	}
-	gh := graphHop(e.Steps, e.To)
-	count := map[uint32]int{}
-	counted := 0
-	for _, m := range members.Nodes {
-		x.buf = x.Graph.Step(x.buf[:0], m, gh)
-		if len(x.buf) == 0 {
-			continue
-		}
-		counted++
-		slices.Sort(x.buf)
-		for _, t := range slices.Compact(x.buf) {
-			count[t]++
-		}
-	}
+	var count map[uint32]int
+	var counted int
+	count, _, counted, x.buf = relatedCounts(x.Graph, members.Nodes, graphHop(e.Steps, e.To), x.buf)
 	var out Set
 	for t, c := range count {
 		if !e.Soft && c < counted {
@@ -279,6 +268,30 @@ func (e *Every) eval(x *executor) (Set, error) {
 		out.add(t, float32(c)/float32(counted), 0)
 	}
 	return sortSet(out), nil
+}
+
+// relatedCounts counts, for each node the step h reaches from members (in
+// their order), how many members reach it, and the first member that does;
+// counted is how many members reach any node (a universal step keeps the
+// nodes every one of them reaches). buf is scratch space, returned for
+// reuse.
+func relatedCounts(g *graphops.Graph, members []uint32, h graphops.Hop, buf []uint32) (count map[uint32]int, first map[uint32]uint32, counted int, _ []uint32) {
+	count, first = map[uint32]int{}, map[uint32]uint32{}
+	for _, m := range members {
+		buf = g.Step(buf[:0], m, h)
+		if len(buf) == 0 {
+			continue
+		}
+		counted++
+		slices.Sort(buf)
+		for _, t := range slices.Compact(buf) {
+			if count[t] == 0 {
+				first[t] = m
+			}
+			count[t]++
+		}
+	}
+	return count, first, counted, buf
 }
 
 func (f *Filter) eval(x *executor) (Set, error) {

@@ -113,24 +113,10 @@ func (t *traverser) walk(e Expr, last bool) (layer, error) {
 		}
 		cur := layer{}
 		if !t.cfg.NoStructural {
-			gh := graphHop(e.Steps, e.To)
-			count := map[uint32]int{}
-			first := map[uint32]uint32{} // the first member (by id) related to each node
-			counted := 0
-			for _, m := range members.sorted() {
-				t.buf = t.g.Step(t.buf[:0], m, gh)
-				if len(t.buf) == 0 {
-					continue
-				}
-				counted++
-				slices.Sort(t.buf)
-				for _, u := range slices.Compact(t.buf) {
-					if count[u] == 0 {
-						first[u] = m
-					}
-					count[u]++
-				}
-			}
+			var count map[uint32]int
+			var first map[uint32]uint32 // the first member (by id) related to each node
+			var counted int
+			count, first, counted, t.buf = relatedCounts(t.g, members.sorted(), graphHop(e.Steps, e.To), t.buf)
 			for u, c := range count {
 				if e.Soft || c == counted {
 					cur[u] = &trail{node: u, prev: members[first[u]]}
