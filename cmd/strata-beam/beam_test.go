@@ -416,8 +416,9 @@ func TestMinePlansEqualsStrata(t *testing.T) {
 
 // TestScoreForceReplacesShards: with --force, the shards of another count
 // stay until the job has written its own, then go; the new set is whole.
-// The bundle's extracted directory is gone when the command returns,
-// though Prism does not tear the scoring DoFns down.
+// Nothing is left in TMPDIR when the command returns: not the bundle's
+// extracted directory (Prism does not tear the scoring DoFns down), nor
+// Beam's loopback file.
 func TestScoreForceReplacesShards(t *testing.T) {
 	f := getFixture(t)
 	dir := t.TempDir()
@@ -444,7 +445,14 @@ func TestScoreForceReplacesShards(t *testing.T) {
 	if lines != n {
 		t.Errorf("the new shards hold %d lines, want one per query (%d)", lines, n)
 	}
-	if left, _ := filepath.Glob(filepath.Join(tmp, "strata-bundle-*")); len(left) > 0 {
-		t.Errorf("the extracted bundle was left behind: %v", left)
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		var names []string
+		for _, e := range left {
+			names = append(names, e.Name())
+		}
+		t.Errorf("the run left %v in TMPDIR (the extracted bundle, Beam's loopback file)", names)
+	}
+	if got := os.Getenv("TMPDIR"); got != tmp {
+		t.Errorf("TMPDIR after the run: %q, want %q", got, tmp)
 	}
 }

@@ -97,8 +97,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		beam.Init()
-		err := runF(ctx, stdout)
-		closeShared()
+		err := runPrivateTemp(func() error { return runF(ctx, stdout) })
 		if err != nil {
 			if errors.Is(err, context.Canceled) {
 				fmt.Fprintln(stderr, "strata-beam: interrupted")
@@ -111,6 +110,33 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "strata-beam: unknown command %q (want score or mine-plans)\n", args[0])
 	return 2
+}
+
+// runPrivateTemp runs f with TMPDIR set to a new directory of its own,
+// and then closes what the process still holds (closeShared) and removes
+// the directory: Beam's loopback mode (Prism, in process) leaves an empty
+// "beamloopbackworker-*" file in TMPDIR per job (Beam v2.77.0,
+// runnerlib/execute.go), and the bundles extracted for scoring live there
+// too. Where no directory can be made, f runs in TMPDIR as it is.
+func runPrivateTemp(f func() error) error {
+	dir, mkErr := os.MkdirTemp("", "strata-beam-run-*")
+	if mkErr != nil {
+		err := f()
+		closeShared()
+		return err
+	}
+	old, had := os.LookupEnv("TMPDIR")
+	os.Setenv("TMPDIR", dir)
+	defer func() {
+		closeShared()
+		if had {
+			os.Setenv("TMPDIR", old)
+		} else {
+			os.Unsetenv("TMPDIR")
+		}
+		os.RemoveAll(dir)
+	}()
+	return f()
 }
 
 func usage(w io.Writer) {
