@@ -86,12 +86,7 @@ func (t *traverser) walk(e Expr, last bool) (layer, error) {
 		t.matches(l, r, e.Type, t.cfg.SeedK)
 		return l, nil
 	case *Hop:
-		from, err := t.walk(e.From, false)
-		if err != nil {
-			return nil, err
-		}
-		cur := layer{}
-		if !t.cfg.NoStructural {
+		return t.position(e.From, e.To, last, func(from, cur layer) {
 			gh := graphHop(e.Steps, e.To)
 			for _, v := range from.sorted() {
 				t.buf = t.g.Step(t.buf[:0], v, gh)
@@ -101,32 +96,18 @@ func (t *traverser) walk(e Expr, last bool) (layer, error) {
 					}
 				}
 			}
-		}
-		if !t.cfg.NoTextual {
-			t.matches(cur, t.layerText(e.To, last), e.To, t.cfg.LayerK)
-		}
-		return cur, nil
+		})
 	case *Every:
-		members, err := t.walk(e.Members, false)
-		if err != nil {
-			return nil, err
-		}
-		cur := layer{}
-		if !t.cfg.NoStructural {
-			var count map[uint32]int
-			var first map[uint32]uint32 // the first member (by id) related to each node
-			var counted int
-			count, first, counted, t.buf = relatedCounts(t.g, members.sorted(), graphHop(e.Steps, e.To), t.buf)
+		return t.position(e.Members, e.To, last, func(members, cur layer) {
+			// first: the first member (by id) related to each node.
+			count, first, counted, buf := relatedCounts(t.g, members.sorted(), graphHop(e.Steps, e.To), t.buf)
+			t.buf = buf
 			for u, c := range count {
 				if e.Soft || c == counted {
 					cur[u] = &trail{node: u, prev: members[first[u]]}
 				}
 			}
-		}
-		if !t.cfg.NoTextual {
-			t.matches(cur, t.layerText(e.To, last), e.To, t.cfg.LayerK)
-		}
-		return cur, nil
+		})
 	case *Restrict: // ranking only: the pool is ordered by the first stage
 		return t.walk(e.Of, last)
 	case *Filter:
@@ -153,6 +134,24 @@ func (t *traverser) walk(e Expr, last bool) (layer, error) {
 		return meet(ls, union), nil
 	}
 	return nil, fmt.Errorf("%w: %T in a traversed path", graphops.ErrInvalidPlan, e)
+}
+
+// position is a later position of a path: the nodes structural adds
+// from the position before (src's walk), unless NoStructural, and the
+// LayerK best textual matches of type to, unless NoTextual.
+func (t *traverser) position(src Expr, to data.TypeID, last bool, structural func(from, cur layer)) (layer, error) {
+	from, err := t.walk(src, false)
+	if err != nil {
+		return nil, err
+	}
+	cur := layer{}
+	if !t.cfg.NoStructural {
+		structural(from, cur)
+	}
+	if !t.cfg.NoTextual {
+		t.matches(cur, t.layerText(to, last), to, t.cfg.LayerK)
+	}
+	return cur, nil
 }
 
 // meet is the intersection (or the union) of layers; a node keeps the
