@@ -138,6 +138,7 @@ type planJSON struct {
 	Restriction map[string]json.RawMessage `json:"Restriction"`
 	Anchors     []PlanAnchor               `json:"Anchors"`
 	Attributes  []PlanAttr                 `json:"Attributes"`
+	Named       []uint32                   `json:"Named"`
 }
 
 // restrictions converts restriction values, a list of strings or a single
@@ -199,7 +200,7 @@ func (p planJSON) toPlan() (Plan, error) {
 			return Plan{Restriction: r}, fmt.Errorf("%w: attribute %d has no value", ErrSyntax, i)
 		}
 	}
-	return Plan{Metapath: paths, Restriction: r, Anchors: p.Anchors, Attributes: p.Attributes}, rerr
+	return Plan{Metapath: paths, Restriction: r, Anchors: p.Anchors, Attributes: p.Attributes, Named: p.Named}, rerr
 }
 
 // ParsePythonLiteral converts a Python literal (dicts, lists, tuples,

@@ -1,8 +1,10 @@
 package data
 
 import (
+	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -93,5 +95,31 @@ func TestRealMoRPlans(t *testing.T) {
 		if !ex[0].Valid || ex[0].Query == "" {
 			t.Errorf("%s finetune first example %+v", name, ex[0])
 		}
+	}
+}
+
+// TestPlanExtensionsRoundTrip: strata's extensions to MoR's plan shape
+// (anchors, attributes, named nodes) survive WritePlans and ParsePlans,
+// and a plan without them writes none of their keys.
+func TestPlanExtensionsRoundTrip(t *testing.T) {
+	full := Plan{Metapath: [][]string{{"person", "<-directed_by", "movie"}}, Restriction: map[string][]string{"movie": {"2007"}},
+		Anchors: []PlanAnchor{{Text: "P1", Nodes: []uint32{0}}}, Attributes: []PlanAttr{{Key: "released", Value: "2007"}}, Named: []uint32{3, 1}}
+	bare := Plan{Metapath: [][]string{{"person", "<-directed_by", "movie"}}, Restriction: map[string][]string{"person": {"P1"}}}
+	var b bytes.Buffer
+	if err := WritePlans(&b, []PlanRecord{{QID: 1, Plan: full}, {QID: 2, Plan: bare}}); err != nil {
+		t.Fatal(err)
+	}
+	second := strings.Split(b.String(), "\n")[1]
+	for _, k := range []string{"Anchors", "Attributes", "Named"} {
+		if strings.Contains(second, k) {
+			t.Errorf("a plan without extensions writes %s: %s", k, second)
+		}
+	}
+	got, _, err := ParsePlans(&b, "plans.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cmp.Equal(got[1], full) || !cmp.Equal(got[2], bare) {
+		t.Errorf("read back %+v and %+v, wrote %+v and %+v", got[1], got[2], full, bare)
 	}
 }

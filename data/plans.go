@@ -21,6 +21,11 @@ type Plan struct {
 	// states each attribute ("released in 2007", "language: French",
 	// "chromosome: 19"): a filter, where the restriction ranks.
 	Attributes []PlanAttr `json:"Attributes,omitempty"`
+	// Named, strata's extension, lists target nodes that the question
+	// names and asks for ("which sense of the word 'root' ..."): they rank
+	// first, in the restriction's order among themselves
+	// (graphops/plan.NamedFirst; plan-exec and the planner apply it).
+	Named []uint32 `json:"Named,omitempty"`
 }
 
 // PlanAttr is an attribute a target's text states: Value after Key (see

@@ -221,6 +221,11 @@ func checkPlan(p *problems, line int, scope PlanScope, plan *Plan) {
 			}
 		}
 	}
+	for k, n := range plan.Named {
+		if scope.Nodes > 0 && int(n) >= scope.Nodes {
+			p.add(line, fmt.Sprintf("plan.Named[%d]", k), "%w: node %d, the SKB has %d nodes", ErrIDRange, n, scope.Nodes)
+		}
+	}
 }
 
 // ValidateGraspPlans checks a GRASP plans file against scope: q_ids are

@@ -24,9 +24,10 @@ func TestValidatePlans(t *testing.T) {
 		`{"q_id":14,"plan":{"Metapath":[["brand","makes","product"]],"Restriction":{"shop":["x"]}}}`,
 		`{"q_id":15,"plan":{"Metapath":[["brand","has_brand","product"]],"Anchors":[{"text":"x","nodes":[1,9]}]}}`,
 		`{"q_id":16,"plan":{"Metapath":[["brand","has_brand"]]}}`,
+		`{"q_id":17,"plan":{"Metapath":[["brand","has_brand","product"]],"Named":[0,40]}}`,
 	}
 	qa := skb.QA
-	qa.Queries = append(qa.Queries, Query{ID: 13}, Query{ID: 14}, Query{ID: 15}, Query{ID: 16})
+	qa.Queries = append(qa.Queries, Query{ID: 13}, Query{ID: 14}, Query{ID: 15}, Query{ID: 16}, Query{ID: 17})
 	qa.Index()
 	p := filepath.Join(t.TempDir(), "plans.jsonl")
 	os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
@@ -45,6 +46,7 @@ func TestValidatePlans(t *testing.T) {
 		{6, "plan.Restriction.shop", ErrUnknownType},
 		{7, "plan.Anchors[0].nodes[1]", ErrIDRange},
 		{8, "plan", ErrSyntax},
+		{9, "plan.Named[1]", ErrIDRange},
 	}
 	if total != len(want) || len(probs) != len(want) {
 		t.Fatalf("%d problems (%d kept), want %d: %v", total, len(probs), len(want), probs)
@@ -60,7 +62,7 @@ func TestValidatePlans(t *testing.T) {
 	}
 	// The same file read leniently keeps every line.
 	plans, st, err := ReadPlans(p)
-	if err != nil || len(plans) != 8 || st.Invalid != 1 {
+	if err != nil || len(plans) != 9 || st.Invalid != 1 {
 		t.Errorf("ReadPlans: %d plans, %+v, %v", len(plans), st, err)
 	}
 }

@@ -177,3 +177,22 @@ func ExecuteRanked(g *graphops.Graph, names *graphops.NameIndex, p data.Plan, te
 	}
 	return res, set.Text, nil
 }
+
+// NamedFirst ranks the plan's named nodes (data.Plan.Named) first: each
+// of them in ids gets the top score of scores (aligned with ids; 0 when
+// all are lower) plus one added to its own, so they keep their order
+// among themselves and every other node follows in its own.
+func NamedFirst(ids []uint32, scores []float32, named []uint32) {
+	if len(named) == 0 {
+		return
+	}
+	var top float32
+	for _, s := range scores {
+		top = max(top, s)
+	}
+	for i, v := range ids {
+		if slices.Contains(named, v) {
+			scores[i] += top + 1
+		}
+	}
+}

@@ -22,6 +22,7 @@ func FuzzPlanFiles(f *testing.F) {
 		`{"q_id": 4, "plan": {"Metapath": ["person -> movie"], "Restriction": {}}}`,
 		`{"q_id": 5, "plan": {"Metapath": [["person", "<-directed_by", "movie"]], "Restriction": {"movie": ["2007 films"]}, "Anchors": [{"text": "P1", "nodes": [0]}], "Attributes": [{"key": "released in", "value": "2007"}, {"key": "", "value": "French"}]}}`,
 		`{"q_id": 6, "plan": {"Metapath": [["person", "<-directed_by", "movie"]], "Attributes": [{"key": "released", "value": " "}]}}`,
+		`{"q_id": 7, "plan": {"Metapath": [["person", "<-directed_by", "movie"]], "Restriction": {"movie": ["2007"]}, "Anchors": [{"text": "P1", "nodes": [0]}], "Named": [3, 1]}}`,
 	} {
 		f.Add([]byte(s + "\n"))
 	}

@@ -270,12 +270,32 @@ func (m *PlanMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error
 		if len(res.TargetRestriction) > 0 && scores == nil {
 			out = m.scoreRestriction(out, res.TargetRestriction)
 		}
-		return fillBelow(out, m.ws.Doc.ScoreAll(q.Text, nil), m.ws.Candidates), nil
+		return fillBelow(namedFirst(out, pl.Named), m.ws.Doc.ScoreAll(q.Text, nil), m.ws.Candidates), nil
 	}
-	if !m.useText || len(res.TargetRestriction) == 0 || scores != nil {
+	if !m.useText {
 		return out, nil
 	}
-	return m.scoreRestriction(out, res.TargetRestriction), nil
+	if len(res.TargetRestriction) > 0 && scores == nil {
+		out = m.scoreRestriction(out, res.TargetRestriction)
+	}
+	return namedFirst(out, pl.Named), nil
+}
+
+// namedFirst ranks the plan's named nodes first (plan.NamedFirst).
+func namedFirst(out []index.Hit, named []uint32) []index.Hit {
+	if len(named) == 0 {
+		return out
+	}
+	ids := make([]uint32, len(out))
+	scores := make([]float32, len(out))
+	for i, h := range out {
+		ids[i], scores[i] = h.ID, h.Score
+	}
+	plan.NamedFirst(ids, scores, named)
+	for i := range out {
+		out[i].Score = scores[i]
+	}
+	return out
 }
 
 // rankReach ranks a plan's executed reach (q.Reach: never empty, with its
