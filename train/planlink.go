@@ -41,6 +41,9 @@ type LinkingPlannerOptions struct {
 	// NoAttributes: no attribute keys are learned, and no candidate is
 	// tried filtered by an attribute (the ablation).
 	NoAttributes bool
+	// NoNamed: no NamedAnswers are learned; a node the question names is
+	// ranked by the restriction alone (the ablation).
+	NoNamed      bool
 	AnchorEpochs int     // anchor scorer epochs, default 8
 	AnchorLR     float64 // AdaGrad step, default 0.2
 	AnchorDim    int     // hashed features, default 2^18
@@ -59,6 +62,10 @@ type LinkingPlannerStats struct {
 	AnchorLoss  float64 // last epoch's mean anchor loss
 	RankGroups  int     // questions the plan ranker learned from
 	RankLoss    float64 // its last epoch's mean loss
+	// Named: training mentions left in a candidate's restriction that
+	// name a node it reaches (each mention and anchors once), and
+	// NamedAnswers those naming an answer.
+	Named, NamedAnswers int
 }
 
 // minedTemplate is a mined plan's template: its paths in canonical order
@@ -359,7 +366,14 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 		for j, q := range qs {
 			fold[q.ID] = j % o.Folds
 		}
-		var rgroups []rankGroup
+		// Each fold's planner, trained on the other folds; whether a
+		// question asks for a node it names is learned from the
+		// candidates these planners try on their fold's questions (the
+		// plans the final planner will choose among, wrong ones
+		// included), and each fold's candidates are scored with the
+		// counts of the other folds'.
+		pks := make([]*planner.LinkingPlanner, o.Folds)
+		named := make([][]planner.NamedExample, o.Folds)
 		for k := 0; k < o.Folds; k++ {
 			logf(o.Log, "plan ranker: fold %d of %d: training a planner on the other folds\n", k+1, o.Folds)
 			others := func(i int) bool { return fold[exs[i].q.ID] != k }
@@ -373,6 +387,41 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 				return nil, nil, st, err
 			}
 			trainAnchorScorer(pk.Anchor, gs, o.AnchorEpochs, o.AnchorLR, o.Train.Seed)
+			pks[k] = pk
+			if o.NoNamed {
+				continue
+			}
+			for _, q := range qs {
+				if fold[q.ID] != k {
+					continue
+				}
+				if err := ctx.Err(); err != nil {
+					return nil, nil, st, err
+				}
+				xs, err := candidateNamed(pk, q, ws.CandMask)
+				if err != nil {
+					return nil, nil, st, err
+				}
+				named[k] = append(named[k], xs...)
+			}
+		}
+		namedTable := func(skip int) *planner.NamedAnswers {
+			if o.NoNamed {
+				return nil
+			}
+			n := planner.NewNamedAnswers()
+			for k, xs := range named {
+				if k != skip {
+					for _, x := range xs {
+						n.Add(x.Keys, x.Answer)
+					}
+				}
+			}
+			return n
+		}
+		var rgroups []rankGroup
+		for k, pk := range pks {
+			pk.Cfg.Anchors.Named = namedTable(k)
 			for _, q := range qs {
 				if fold[q.ID] != k {
 					continue
@@ -387,6 +436,15 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 				}
 			}
 			logf(o.Log, "plan ranker: fold %d of %d done (%d questions with candidates to learn from)\n", k+1, o.Folds, len(rgroups))
+		}
+		p.Cfg.Anchors.Named = namedTable(-1)
+		for _, xs := range named {
+			for _, x := range xs {
+				st.Named++
+				if x.Answer {
+					st.NamedAnswers++
+				}
+			}
 		}
 		st.RankGroups = len(rgroups)
 		st.RankLoss = trainRanker(p.Ranker, rgroups, o.AnchorEpochs, o.AnchorLR, o.Train.Seed)
@@ -439,7 +497,7 @@ func planRankGroup(p *planner.LinkingPlanner, q data.Query, cand []bool) (rankGr
 			gold = append(gold, a)
 		}
 	}
-	p.ScoreCandidates(cs)
+	p.ScoreCandidates(q.Text, ments, cs)
 	qual := make([]float64, len(cs))
 	best := 0.0
 	for i := range cs {
@@ -456,6 +514,33 @@ func planRankGroup(p *planner.LinkingPlanner, q data.Query, cand []bool) (rankGr
 		}
 	}
 	return g, len(g.gold) < len(cs), nil
+}
+
+// candidateNamed are the NamedExamples of a training question over the
+// candidates the planner tries, each (mention, anchors, answer) once.
+func candidateNamed(p *planner.LinkingPlanner, q data.Query, cand []bool) ([]planner.NamedExample, error) {
+	cs, ments, err := p.Candidates(q)
+	if err != nil {
+		return nil, err
+	}
+	var gold []uint32
+	for _, a := range q.Answers {
+		if int(a) < len(cand) && cand[a] {
+			gold = append(gold, a)
+		}
+	}
+	seen := map[string]bool{}
+	var out []planner.NamedExample
+	for i := range cs {
+		for _, x := range planner.NamedExamples(q.Text, ments, cs[i].Mentions, cs[i].Reach, gold) {
+			k := fmt.Sprint(x.Keys, x.Answer)
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, x)
+			}
+		}
+	}
+	return out, nil
 }
 
 // trainRanker fits the plan ranker by AdaGrad on the listwise softmax

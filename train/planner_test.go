@@ -147,6 +147,16 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 		t.Fatal(err)
 	}
 	loaded := m.(*planner.PlannedMethod).P
+	// The named-answer counts travel with the checkpoint, and hold every
+	// training mention the stats count.
+	na := p.Cfg.Anchors.Named
+	if na == nil || !cmp.Equal(na, loaded.Config().Anchors.Named) {
+		t.Fatalf("named answers: trained %v, loaded %v", na, loaded.Config().Anchors.Named)
+	}
+	if all := na.Counts[""]; all[0] != st.NamedAnswers || all[0]+all[1] != st.Named {
+		t.Errorf("named answers count %v, the stats %d of %d", all, st.NamedAnswers, st.Named)
+	}
+	t.Logf("named answers: %d of %d training mentions", st.NamedAnswers, st.Named)
 	tqs, _ := ws.SKB.QA.Split(data.SplitTest)
 	for _, q := range tqs[:50] {
 		a, _ := p.Predict(q)

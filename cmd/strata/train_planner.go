@@ -20,6 +20,7 @@ type trainPlannerOptions struct {
 	MinF1     float64
 	NoTwins   bool
 	NoAttrs   bool
+	NoNamed   bool
 }
 
 const trainPlannerLong = `Train MoR's planner without an LLM: a classifier over the metapath templates of
@@ -55,7 +56,10 @@ training answers' text (a word such as "released" or "language" that stands
 before a word of the question in every answer); each restricted candidate
 whose reach states (key, a word of the question) is also tried filtered to
 the nodes that state it (the plan's Attributes; --no-attributes is the
-ablation), and the plan ranker chooses. Checkpoints are selected by the validation MRR of
+ablation), and the plan ranker chooses. A reached node that a mention left
+in the restriction names ("which sense of the word 'root' ...") goes first
+when that mention's context words named an answer in the training
+questions' candidates (smoothed counts; --no-named is the ablation). Checkpoints are selected by the validation MRR of
 the plans executed (plan-exec); the plan accuracy against the mined val plans
 is reported. The run directory's pipeline.json serves the planner's plans executed
 (plan-exec with the planner: the row checkpoints are selected by), so
@@ -81,6 +85,7 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().StringVar(&o.Mined, "mined", "", "mined plans file to train from (default WORKSPACE/"+mine.DefaultFile+" when the workspace has no plans)")
 	cmd.Flags().Float64Var(&o.MinF1, "min-f1", 0.5, "least F1 of a mined plan used as a label")
 	cmd.Flags().BoolVar(&o.NoTwins, "no-ranked-middle", false, "mined plans: never rank a plan's middle nodes by the question (no ranked twins; the ablation)")
+	cmd.Flags().BoolVar(&o.NoNamed, "no-named", false, "mined plans: never move a reached node that the question names (the ablation of the named-answer counts)")
 	cmd.Flags().BoolVar(&o.NoAttrs, "no-attributes", false, "mined plans: learn no attribute keys and never filter a candidate by an attribute the question states (the ablation)")
 	return cmd
 }
@@ -113,7 +118,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		return err
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.TrainLinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, Log: run.Log})
+	p, res, st, err := train.TrainLinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, Log: run.Log})
 	if err != nil {
 		return err
 	}
@@ -121,6 +126,9 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		st.Used, st.Train, o.MinF1, len(p.Cfg.Templates), st.RankGroups, res.Steps, res.Stopped, res.Best, res.BestValue, st.Val, st.PlanAcc)
 	if st.Ranked > 0 {
 		fmt.Fprintf(u.out, "%d train questions rank their middle nodes (~): their templates are the structures, ranked or not as the plan ranker chooses\n", st.Ranked)
+	}
+	if st.Named > 0 {
+		fmt.Fprintf(u.out, "named answers: %d of %d training mentions left in a candidate's restriction that name a node it reaches name an answer (a node named where such mentions named answers goes first)\n", st.NamedAnswers, st.Named)
 	}
 	if keys := p.Cfg.Anchors.AttrKeys; len(keys) > 0 {
 		fmt.Fprintf(u.out, "attribute keys learned from the train answers' text (a candidate is also tried filtered to the nodes stating key + a word of the question): %s\n", strings.Join(keys, ", "))

@@ -46,6 +46,13 @@ func (m *PlannedMethod) Explain(ctx context.Context, q data.Query, k int) (infer
 	default:
 		e.Typed = typed.Format(&m.P.Workspace().SKB.Schema)
 	}
+	if n := pred.Plan.Named; len(n) > 0 {
+		names := make([]string, len(n))
+		for i, v := range n {
+			names[i] = m.P.Workspace().Graph.Name(v)
+		}
+		e.Typed += fmt.Sprintf(", named first: %q", names)
+	}
 	q.Plan, q.Reach = &pred.Plan, pred.Reach
 	hits, err := m.M.Rank(ctx, q)
 	if err != nil {

@@ -455,7 +455,7 @@ func (p *LinkingPlanner) Predict(q data.Query) (PlanPrediction, error) {
 		return PlanPrediction{Template: -1}, err
 	}
 	if p.Ranker != nil {
-		p.ScoreCandidates(cs)
+		p.ScoreCandidates(q.Text, ments, cs)
 		feats := p.RankFeatures(q.Text, ments, cs)
 		best, bs := -1, float32(0)
 		var scores []float32
@@ -480,7 +480,7 @@ func (p *LinkingPlanner) Predict(q data.Query) (PlanPrediction, error) {
 	}
 	for i := range cs {
 		if c := &cs[i]; len(c.Reach) > 0 {
-			p.ScoreCandidates(cs[i : i+1])
+			p.ScoreCandidates(q.Text, ments, cs[i:i+1])
 			pr := float32(math.Exp(c.TemplateLP))
 			return PlanPrediction{Plan: c.Plan, Prob: pr, Conf: pr, Template: c.Template, Reach: c.executed()}, nil
 		}
@@ -554,9 +554,11 @@ func rankedReach(reach []uint32, scores []float32) ([]uint32, []float32) {
 
 // ScoreCandidates sets each candidate's Scores: the BM25 of its target
 // restriction over the documents of its reach (a scorer shared between
-// candidates with the same text). It scores each candidate once: candidates
-// that already have scores keep them.
-func (p *LinkingPlanner) ScoreCandidates(cs []PlanCandidate) {
+// candidates with the same text), with the nodes that a restriction
+// mention names moved up or down as NamedAnswers learned (text and ments
+// are the question's and its mentions). It scores each candidate once:
+// candidates that already have scores keep them.
+func (p *LinkingPlanner) ScoreCandidates(text string, ments []graphops.LinkedMention, cs []PlanCandidate) {
 	cache := map[string]func(uint32) float32{}
 	for i := range cs {
 		c := &cs[i]
@@ -577,6 +579,7 @@ func (p *LinkingPlanner) ScoreCandidates(cs []PlanCandidate) {
 		for j, v := range c.Reach {
 			c.Scores[j] = f(v)
 		}
+		p.adjustNamed(text, ments, c)
 	}
 }
 

@@ -56,6 +56,9 @@ type AnchorConfig struct {
 	RelWords *RelWords `json:"rel_words,omitempty"`
 	// Lead: answer types by lead words, for the plan ranker.
 	Lead *LeadTypes `json:"lead_types,omitempty"`
+	// Named: whether a question asks for a node it names, by the
+	// mention's context words; ScoreCandidates moves such nodes.
+	Named *NamedAnswers `json:"named,omitempty"`
 	// RankDim sizes the plan ranker's hashed features (0: no ranker, the
 	// most probable candidate that reaches a candidate wins).
 	RankDim int `json:"rank_dim,omitempty"`
