@@ -491,12 +491,7 @@ func planRankGroup(p *planner.LinkingPlanner, q data.Query, cand []bool) (rankGr
 	if err != nil || len(cs) < 2 {
 		return rankGroup{}, false, err
 	}
-	var gold []uint32
-	for _, a := range q.Answers {
-		if int(a) < len(cand) && cand[a] {
-			gold = append(gold, a)
-		}
-	}
+	gold := candidateAnswers(q, cand)
 	p.ScoreCandidates(q.Text, ments, cs)
 	qual := make([]float64, len(cs))
 	best := 0.0
@@ -516,6 +511,17 @@ func planRankGroup(p *planner.LinkingPlanner, q data.Query, cand []bool) (rankGr
 	return g, len(g.gold) < len(cs), nil
 }
 
+// candidateAnswers are q's answers that are candidates (cand).
+func candidateAnswers(q data.Query, cand []bool) []uint32 {
+	var gold []uint32
+	for _, a := range q.Answers {
+		if int(a) < len(cand) && cand[a] {
+			gold = append(gold, a)
+		}
+	}
+	return gold
+}
+
 // candidateNamed are the NamedExamples of a training question over the
 // candidates the planner tries, each (mention, anchors, answer) once.
 func candidateNamed(p *planner.LinkingPlanner, q data.Query, cand []bool) ([]planner.NamedExample, error) {
@@ -523,12 +529,7 @@ func candidateNamed(p *planner.LinkingPlanner, q data.Query, cand []bool) ([]pla
 	if err != nil {
 		return nil, err
 	}
-	var gold []uint32
-	for _, a := range q.Answers {
-		if int(a) < len(cand) && cand[a] {
-			gold = append(gold, a)
-		}
-	}
+	gold := candidateAnswers(q, cand)
 	seen := map[string]bool{}
 	var out []planner.NamedExample
 	for i := range cs {

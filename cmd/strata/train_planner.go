@@ -128,7 +128,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		fmt.Fprintf(u.out, "%d train questions rank their middle nodes (~): their templates are the structures, ranked or not as the plan ranker chooses\n", st.Ranked)
 	}
 	if st.Named > 0 {
-		fmt.Fprintf(u.out, "named answers: %d of %d training mentions left in a candidate's restriction that name a node it reaches name an answer (a node named where such mentions named answers goes first)\n", st.NamedAnswers, st.Named)
+		fmt.Fprintf(u.out, "named answers: %d of the %d mentions that the training questions' candidates leave in the restriction and that name a node they reach name an answer (where a mention's context words mostly did, the node it names goes first)\n", st.NamedAnswers, st.Named)
 	}
 	if keys := p.Cfg.Anchors.AttrKeys; len(keys) > 0 {
 		fmt.Fprintf(u.out, "attribute keys learned from the train answers' text (a candidate is also tried filtered to the nodes stating key + a word of the question): %s\n", strings.Join(keys, ", "))
