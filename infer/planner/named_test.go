@@ -1,11 +1,18 @@
 package planner
 
 import (
+	"context"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer/baseline"
+	"github.com/strata-retrieval/strata/internal/testskb"
+	"github.com/strata-retrieval/strata/models"
 )
 
 // mentionsOf links the word ranges of text to nodes: spans[i] = {first
@@ -152,5 +159,39 @@ func TestAdjustNamed(t *testing.T) {
 		if promoted := c.want[2] > 1; promoted != slices.Equal(cand.Plan.Named, []uint32{7}) || !promoted && cand.Plan.Named != nil {
 			t.Errorf("%d answers, %d others: plan's named nodes %v", c.answers, c.others, cand.Plan.Named)
 		}
+	}
+}
+
+// namedPredictor predicts one fixed plan, executed by nobody.
+type namedPredictor struct {
+	ws   *workspace.Workspace
+	plan data.Plan
+}
+
+func (f namedPredictor) Predict(data.Query) (PlanPrediction, error) {
+	return PlanPrediction{Plan: f.plan, Conf: 1}, nil
+}
+func (f namedPredictor) Workspace() *workspace.Workspace { return f.ws }
+func (f namedPredictor) Config() Config                  { return Config{} }
+func (f namedPredictor) Params() []models.NamedParam     { return nil }
+
+// TestExplainNamed: explain prints a plan's named nodes by name, and the
+// ranking it shows puts them first (plan-exec executing the plan).
+func TestExplainNamed(t *testing.T) {
+	ws := testskb.Workspace(t, testskb.DirectorFilms())
+	pl := data.Plan{Metapath: [][]string{{"person", "<-directed_by", "movie"}},
+		Restriction: map[string][]string{"movie": {"released in 2007"}},
+		Anchors:     []data.PlanAnchor{{Text: "Paul Smith", Nodes: []uint32{0}}}, Named: []uint32{2}}
+	m := &PlannedMethod{P: namedPredictor{ws, pl}, M: baseline.NewPlanExec(ws)}
+	e, err := m.Explain(context.Background(), data.Query{Text: "films by Paul Smith released in 2007"}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pe := e.(*PlanExplanation)
+	if !strings.HasSuffix(pe.Typed, `, named first: ["Second Film"]`) {
+		t.Errorf("typed plan %q: want the named film by name", pe.Typed)
+	}
+	if len(pe.Hits) != 3 || pe.Hits[0].ID != 2 {
+		t.Errorf("hits %+v: want film 2 first of 3", pe.Hits)
 	}
 }
