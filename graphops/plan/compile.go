@@ -25,15 +25,22 @@ import (
 // structural set for it. Unknown types and relations fail with
 // graphops.ErrInvalidPlan, naming the path.
 func Compile(s *data.Schema, p data.Plan) (Expr, error) {
-	paths, _, err := compilePaths(s, p, false)
+	paths, _, err := compilePaths(s, p, strictAnchors)
 	if err != nil {
 		return nil, err
 	}
-	paths = slices.DeleteFunc(paths, func(e Expr) bool { return e == nil })
+	return assemble(p, paths), nil
+}
+
+// assemble meets the compiled paths (nil: constrains nothing) at the
+// target, filters by the plan's attributes and ranks by its target
+// restriction; nil when no path constrains anything.
+func assemble(p data.Plan, paths []Expr) Expr {
+	paths = slices.DeleteFunc(slices.Clone(paths), func(e Expr) bool { return e == nil })
 	var root Expr
 	switch len(paths) {
 	case 0:
-		return nil, nil
+		return nil
 	case 1:
 		root = paths[0]
 	default:
@@ -45,7 +52,7 @@ func Compile(s *data.Schema, p data.Plan) (Expr, error) {
 	if restriction := targetText(p); restriction != "" {
 		root = &Restrict{Of: root, Text: restriction}
 	}
-	return root, nil
+	return root
 }
 
 // targetText is the plan's restriction on its target, one string.
@@ -66,12 +73,26 @@ func attrFilter(of Expr, attrs []data.PlanAttr) *Filter {
 	return f
 }
 
+// anchorMode says what compilePaths does with a path whose anchor is named
+// nowhere.
+type anchorMode int
+
+const (
+	// strictAnchors: the path fails the plan.
+	strictAnchors anchorMode = iota
+	// lenientAnchors: MoR's traversal seeds the path with the textual
+	// matches of the query expanded by every restriction of its first type
+	// (none for an untyped one).
+	lenientAnchors
+	// skipAnchorless: the path is left out (nil), as a pattern graph
+	// needs a known node to start from.
+	skipAnchorless
+)
+
 // compilePaths compiles each metapath of p to its expression, nil for a
 // path of the target type alone, and returns the target type. A path
-// whose anchor is named nowhere fails, unless lenient: MoR's traversal
-// then seeds it with the textual matches of the query expanded by every
-// restriction of its first type (none for an untyped one).
-func compilePaths(s *data.Schema, p data.Plan, lenient bool) ([]Expr, data.TypeID, error) {
+// whose anchor is named nowhere is handled as mode says.
+func compilePaths(s *data.Schema, p data.Plan, mode anchorMode) ([]Expr, data.TypeID, error) {
 	if len(p.Metapath) == 0 {
 		return nil, AnyType, fmt.Errorf("%w: no metapath", graphops.ErrInvalidPlan)
 	}
@@ -96,6 +117,10 @@ func compilePaths(s *data.Schema, p data.Plan, lenient bool) ([]Expr, data.TypeI
 		}
 		a := &Anchor{Type: types[0]}
 		if len(p.Anchors) > 0 {
+			if pi >= len(p.Anchors) && mode == skipAnchorless {
+				paths = append(paths, nil)
+				continue
+			}
 			if pi >= len(p.Anchors) {
 				return nil, AnyType, fmt.Errorf("%w: path %d has no anchor", graphops.ErrInvalidPlan, pi)
 			}
@@ -105,10 +130,13 @@ func compilePaths(s *data.Schema, p data.Plan, lenient bool) ([]Expr, data.TypeI
 			}
 		} else if name, ok := p.PathAnchorText(pi, used); ok {
 			a.Text = name
-		} else if lenient {
+		} else if mode == lenientAnchors {
 			if types[0] != AnyType {
 				a.Text = strings.Join(p.Restriction[path[0]], " ")
 			}
+		} else if mode == skipAnchorless {
+			paths = append(paths, nil)
+			continue
 		} else {
 			return nil, AnyType, fmt.Errorf("%w: path %d: no anchor named for type %q", graphops.ErrInvalidPlan, pi, path[0])
 		}

@@ -59,6 +59,11 @@ type Env struct {
 	Graph *graphops.Graph
 	Names *graphops.NameIndex
 	Text  TextScorer
+	// SoftEvery executes every universal step as soft (Every.Soft): the
+	// nodes related to any member, supported by the fraction of members,
+	// for a method that ranks candidates it found otherwise (SimGRAG's
+	// answer step) rather than cutting them.
+	SoftEvery bool
 }
 
 // Exec evaluates e. A plan that names an anchor the graph lacks, or
@@ -262,7 +267,7 @@ func (e *Every) eval(x *executor) (Set, error) {
 	count, _, counted, x.buf = relatedCounts(x.Graph, members.Nodes, graphHop(e.Steps, e.To), x.buf)
 	var out Set
 	for t, c := range count {
-		if !e.Soft && c < counted {
+		if !e.Soft && !x.SoftEvery && c < counted {
 			continue
 		}
 		out.add(t, float32(c)/float32(counted), 0)

@@ -225,7 +225,7 @@ func (t *traverser) trajectory(tr *trail) []graphops.Step {
 func MixedTraversal(g *graphops.Graph, tm graphops.TextMatcher, query string, plan data.Plan, cfg graphops.TraversalConfig, firstStage []index.Hit) (graphops.TraversalResult, error) {
 	cfg = cfg.WithDefaults()
 	res := graphops.TraversalResult{Trajectories: map[uint32][]graphops.Step{}}
-	paths, target, err := compilePaths(g.Schema(), plan, true)
+	paths, target, err := compilePaths(g.Schema(), plan, lenientAnchors)
 	if err != nil {
 		return res, err
 	}
