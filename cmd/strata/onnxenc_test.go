@@ -72,7 +72,7 @@ func TestONNXEncoderEverywhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	qs, _ := ws.SKB.QA.Split("test")
-	rs, err := eval.Run(context.Background(), eval.NewEvaluator(len(ws.SKB.Nodes), ws.Candidates), qs, &simgrag.Method{S: s, Patterns: simgrag.PlanPatterns(ws)}, eval.RunOptions{})
+	rs, err := eval.Run(context.Background(), eval.NewEvaluator(len(ws.SKB.Nodes), ws.Candidates), qs, simgrag.NewPlanned(s), eval.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,11 @@ LLM reranker (strata train llm-reranker, export onnx; GRASP appendix B.5-B.6)
 SimGRAG (strata eval --method simgrag, --patterns; strata train kgqa)
   - No LLM writes the pattern or the answer: patterns come from plans, a
     patterns file or KGQA's predictor, and the target's bindings in the
-    best-GSD subgraphs are the ranking.
+    best-GSD subgraphs are the ranking. With a plan, the typed plan does
+    the LLM's answer step: at equal GSD, bindings rank by the plan's named
+    nodes, the share of a universal step's members they relate to ("the
+    genre every film of P has", which a pattern graph cannot say), then
+    the restriction's BM25 on their documents.
   - k = 100 subgraphs, not 3: the answers of the top 3 come first either way,
     and k = 3 cut MetaQA's test Recall@20 from 0.990/0.973 to 0.852/0.657 (2-
     and 3-hop) at the same Hit@1. k(n) = k(r) = 16 as the paper's MetaQA runs.

@@ -14,6 +14,7 @@ import (
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/plan"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/registry"
@@ -272,21 +273,80 @@ func (s *SimGRAG) Retrieve(ctx context.Context, p data.Pattern) (*Result, error)
 // none (the method then returns no ranking).
 type PatternSource func(q data.Query) (p data.Pattern, ok bool, err error)
 
-// PlanPatterns takes patterns from the query's plan (a planner's, or the
-// workspace's: ground truth or imported plan files) converted by
-// data.PlanPatternResolved (MoR's "*" relations resolved over the graph).
-func PlanPatterns(ws *workspace.Workspace) PatternSource {
-	return func(q data.Query) (data.Pattern, bool, error) {
-		plan, ok := ws.Plans[q.ID]
-		if q.Plan != nil {
-			plan, ok = *q.Plan, true
-		}
-		if !ok {
-			return data.Pattern{}, false, nil
-		}
-		p, ok := data.PlanPatternResolved(plan, ws.Graph.Resolver())
-		return p, ok, nil
+// planned is a query's pattern graph compiled from its plan, with the
+// plan's expression for the answer step (nil: the plan compiled only in
+// MoR's strings) and its named nodes.
+type planned struct {
+	pattern data.Pattern
+	expr    plan.Expr
+	named   []uint32
+}
+
+// planPattern compiles the query's plan (infer.PlanFor: a planner's, or
+// the workspace's) to a pattern graph through the typed plan
+// (plan.CompilePattern). A plan the typed algebra rejects (a relation or
+// node type the schema lacks: an LLM's plan) is written as a pattern from
+// its strings (data.PlanPatternResolved), whose relation texts SimGRAG
+// matches semantically; it has no answer step. ok is false when the
+// query has no plan or the plan no pattern.
+func planPattern(ws *workspace.Workspace, q data.Query) (planned, bool) {
+	pl, ok := infer.PlanFor(ws, q)
+	if !ok {
+		return planned{}, false
 	}
+	e, p, err := plan.CompilePattern(&ws.SKB.Schema, pl, ws.Graph.Resolver())
+	if errors.Is(err, graphops.ErrInvalidPlan) {
+		p, ok := data.PlanPatternResolved(pl, ws.Graph.Resolver())
+		return planned{pattern: p}, ok
+	}
+	if err != nil {
+		return planned{}, false
+	}
+	return planned{pattern: p, expr: e, named: pl.Named}, true
+}
+
+// answer is SimGRAG's answer step (an LLM reading the question and the top
+// subgraphs in the paper) done by the typed plan: at equal GSD, the
+// target's bindings rank by the plan's own ranking of them, executed with
+// soft universal steps (plan.Env.SoftEvery): the plan's named nodes first,
+// then support (the fraction of a universal step's members a binding is
+// related to; the anchors and paths that reach it), then the text score
+// of the plan's restrictions (as plan-exec scores them). Bindings the plan
+// does not reach follow in their GSD group. Scores become ranks (the
+// first hit scores len(hits)), so the order survives id tie-breaks. A plan
+// that does not execute (an anchor matched by its text, not by a name the
+// graph has) leaves the GSD ranking as it is.
+func (m *Method) answer(pl planned, hits []index.Hit) []index.Hit {
+	ws := m.S.ws
+	set, err := plan.Exec(plan.Env{Graph: ws.Graph, Names: ws.Names(), Text: ws, SoftEvery: true}, pl.expr)
+	if err != nil || len(hits) == 0 {
+		return hits
+	}
+	type key struct {
+		named         bool
+		support, text float32
+	}
+	keys := make(map[uint32]key, len(set.Nodes))
+	for i, v := range set.Nodes {
+		keys[v] = key{named: slices.Contains(pl.named, v), support: set.Support[i], text: set.Text[i]}
+	}
+	slices.SortStableFunc(hits, func(a, b index.Hit) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		ka, kb := keys[a.ID], keys[b.ID]
+		if ka.named != kb.named {
+			if ka.named {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Or(cmp.Compare(kb.support, ka.support), cmp.Compare(kb.text, ka.text), cmp.Compare(a.ID, b.ID))
+	})
+	for i := range hits {
+		hits[i].Score = float32(len(hits) - i)
+	}
+	return hits
 }
 
 // FilePatterns takes patterns from a patterns file (data.ReadPatterns).
@@ -303,7 +363,12 @@ func FilePatterns(ps map[int]data.Pattern) PatternSource {
 type Method struct {
 	S         *SimGRAG
 	Fallbacks atomic.Int64
-	Patterns  PatternSource
+	// Patterns gives each query's pattern graph; nil: the query's plan,
+	// compiled through the typed plan, with the answer step (NewPlanned).
+	Patterns PatternSource
+	// GSDOnly leaves out the answer step: a planned query's bindings rank
+	// by GSD alone, ties by id ("simgrag-gsd", the ablation).
+	GSDOnly bool
 	// More, if set, gives further patterns whose targets rank after every
 	// target of the main pattern: each new node at its best GSD among them,
 	// score min(main) − 1 − GSD (KGQA: each topic's own path when a question
@@ -322,11 +387,21 @@ func (m *Method) Name() string {
 // TakeFallbacks implements FallbackCounter.
 func (m *Method) TakeFallbacks() int64 { return m.Fallbacks.Swap(0) }
 
+// NewPlanned is SimGRAG on each query's plan (the registry's "simgrag").
+func NewPlanned(s *SimGRAG) *Method { return &Method{S: s} }
+
 func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
-	p, ok, err := m.Patterns(q)
-	if err != nil {
-		return nil, err
+	var pl planned
+	var ok bool
+	if m.Patterns == nil {
+		pl, ok = planPattern(m.S.ws, q)
+	} else {
+		var err error
+		if pl.pattern, ok, err = m.Patterns(q); err != nil {
+			return nil, err
+		}
 	}
+	p := pl.pattern
 	if !ok {
 		m.Fallbacks.Add(1)
 		return m.S.ws.SearchDoc(q.Text, 100), nil
@@ -338,6 +413,9 @@ func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("query %d: %w", q.ID, err)
+	}
+	if pl.expr != nil && !m.GSDOnly {
+		return m.answer(pl, res.Hits), nil
 	}
 	if m.More == nil {
 		return res.Hits, nil
@@ -378,12 +456,19 @@ var (
 )
 
 func init() {
-	registry.RegisterMethod("simgrag", "SimGRAG: the query's plan as a pattern graph, matched onto the graph by Graph Semantic Distance in a text space that can embed the pattern's text (the dense channel's encoder, or an ONNX sentence encoder with --onnx-encoder); the target's bindings in the top-k subgraphs ranked by GSD (needs plans)", func(env *infer.Env) (infer.Method, error) {
+	registry.RegisterMethod("simgrag", "SimGRAG: the query's plan as a pattern graph, matched onto the graph by Graph Semantic Distance in a text space that can embed the pattern's text (the dense channel's encoder, or an ONNX sentence encoder with --onnx-encoder); the target's bindings in the top-k subgraphs ranked by GSD, ties by the typed plan (named nodes, a universal step's share of members, the restriction's BM25) (needs plans)", func(env *infer.Env) (infer.Method, error) {
 		s, err := Open(env, Config{ONNXEncoder: env.ONNXEncoder})
 		if err != nil {
 			return nil, err
 		}
-		return &Method{S: s, Patterns: PlanPatterns(env.WS)}, nil
+		return NewPlanned(s), nil
+	})
+	registry.RegisterMethod("simgrag-gsd", "SimGRAG without the answer step: the query's plan as a pattern graph, the target's bindings ranked by GSD alone, ties by node id (the ablation of simgrag's ranking by the plan)", func(env *infer.Env) (infer.Method, error) {
+		s, err := Open(env, Config{ONNXEncoder: env.ONNXEncoder})
+		if err != nil {
+			return nil, err
+		}
+		return &Method{S: s, GSDOnly: true, Label: "simgrag-gsd"}, nil
 	})
 }
 

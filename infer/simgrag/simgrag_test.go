@@ -25,13 +25,14 @@ func TestSimGRAGMetaQA(t *testing.T) {
 		t.Fatal(err)
 	}
 	full, _ := New(ws, infer.DenseSpace(testws.LexicalDense(t, ws), ws.SKB), Config{NoPrune: true})
-	m := &Method{S: s, Patterns: PlanPatterns(ws)}
+	m := NewPlanned(s)
 	ev := eval.NewEvaluator(len(ws.SKB.Nodes), ws.Candidates)
 	floor := map[string]float64{"1-hop": 0.97, "2-hop": 0.93, "3-hop": 0.92}
 	for _, hop := range []string{"1-hop", "2-hop", "3-hop"} {
 		qs := testws.Sample(t, ws, hop, 97)
 		for _, q := range qs[:20] {
-			p, _, _ := PlanPatterns(ws)(q)
+			pl, _ := planPattern(ws, q)
+			p := pl.pattern
 			a, err := s.Retrieve(context.Background(), p)
 			if err != nil {
 				t.Fatal(err)
@@ -77,7 +78,8 @@ func BenchmarkSimGRAGPruning(b *testing.B) {
 				var total time.Duration
 				for b.Loop() {
 					for _, q := range qs {
-						p, _, _ := PlanPatterns(ws)(q)
+						pl, _ := planPattern(ws, q)
+						p := pl.pattern
 						mp, err := s.Match(context.Background(), p)
 						if err != nil {
 							b.Fatal(err)
