@@ -1039,4 +1039,43 @@ func TestNoPlansSaysSo(t *testing.T) {
 	if code != 0 || !strings.Contains(out+e, "training from mined plans") {
 		t.Errorf("train planner after mine-plans: exit %d, %q %q", code, out, e)
 	}
+	// With a dense channel, a planner from mined plans reads the query
+	// vector only with --dense: the default planner is the one trained
+	// without the channel, to the byte.
+	plain, err := os.ReadFile(filepath.Join(wsDir, "runs", "planner", "best", "model.safetensors"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, e, code := run(t, "train", "encoder", wsDir, "--epochs", "1"); code != 0 {
+		t.Fatalf("train encoder: %s", e)
+	}
+	for _, c := range []struct {
+		flags []string
+		dim   int
+	}{{nil, 0}, {[]string{"--dense"}, 128}} {
+		dir := filepath.Join(wsDir, "runs", fmt.Sprintf("planner-%d", c.dim))
+		args := append([]string{"train", "planner", wsDir, "--epochs", "1", "--out", dir}, c.flags...)
+		if _, e, code := run(t, args...); code != 0 {
+			t.Fatalf("train planner %v: %s", c.flags, e)
+		}
+		var m struct {
+			Config struct {
+				Model struct {
+					QueryDim int `json:"query_dim"`
+				} `json:"model"`
+			} `json:"config"`
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "best", "manifest.json"))
+		if err == nil {
+			err = json.Unmarshal(b, &m)
+		}
+		if err != nil || m.Config.Model.QueryDim != c.dim {
+			t.Errorf("train planner %v with an encoder: query_dim %d (%v), want %d", c.flags, m.Config.Model.QueryDim, err, c.dim)
+		}
+		if c.dim == 0 {
+			if got, _ := os.ReadFile(filepath.Join(dir, "best", "model.safetensors")); !bytes.Equal(got, plain) {
+				t.Errorf("train planner with an encoder: the model differs from the one trained without it")
+			}
+		}
+	}
 }
