@@ -35,12 +35,12 @@ mor=$(timed "train mor" $strata train mor "$ws" --planner "$ws/runs/planner/best
 grasp=$(timed "train grasp" $strata train grasp "$ws" --mfar "$ws/runs/mfar" --planner "$ws/runs/planner" --stage3 "$ws/runs/mor")
 sage=$(timed "eval sage" $strata eval "$ws" --method bm25+dense,sage --split test 2>&1)
 sagesim=$(timed "eval sage-sim (with its graph)" $strata eval "$ws" --method sage-sim --split test 2>&1)
-planned=$(timed "eval planner methods" $strata eval "$ws" --planner "$ws/runs/planner/best" --method plan-exec,mor-traversal,simgrag,sage-plan --split test 2>&1)
+planned=$(timed "eval planner methods" $strata eval "$ws" --planner "$ws/runs/planner/best" --method plan-exec,mor-traversal,simgrag,simgrag-gsd,sage-plan --split test 2>&1)
 base=$($strata eval "$ws" --method bm25,dense --model "$ws/runs/cor/best,$ws/runs/cor-eq11/best,$ws/runs/mfar/best,$ws/runs/mor/best" --split test)
 oracle=$($strata eval "$ws" --plans "$out/mined-test.jsonl" --method plan-exec --split test)
 # Hit@1 per plan shape, the test questions grouped by their own mined plans
 # (the grouping uses test answers; it explains the rows, it ranks nothing).
-shapes=$($strata eval "$ws" --planner "$ws/runs/planner/best" --method bm25,plan-exec,mor-traversal,simgrag \
+shapes=$($strata eval "$ws" --planner "$ws/runs/planner/best" --method bm25,plan-exec,mor-traversal,simgrag,simgrag-gsd \
   --model "$ws/runs/mor/best,$ws/runs/grasp" --split test --by-shape "$out/mined-test.jsonl" --json 2>/dev/null |
   python3 -c '
 import json, sys

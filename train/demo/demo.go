@@ -205,7 +205,9 @@ func trainAll(env *infer.Env, o Options, mined map[int]data.MinedPlanRecord) (*t
 		return nil, err
 	}
 	fmt.Fprintf(o.Out, "trained CoR: best %s (val mrr %.4f)\n", res.Best, res.BestValue)
-	pl, pres, pst, err := train.TrainLinkingPlanner(ctx, ws, t.dense, train.LinkingPlannerOptions{Mined: mined,
+	// As strata train planner: the classifier leaves out the dense query
+	// vector (--dense).
+	pl, pres, pst, err := train.TrainLinkingPlanner(ctx, ws, nil, train.LinkingPlannerOptions{Mined: mined,
 		Train: train.Config{Epochs: 20, BatchSize: 64, LR: 3e-3, Seed: o.Seed}, Run: run("planner")})
 	if err != nil {
 		return nil, err
