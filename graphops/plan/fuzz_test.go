@@ -13,7 +13,8 @@ import (
 // algebra's marks and attributes) and runs every plan the file checker accepts through
 // the compiler and the executor on the hand-built movie graph: reading
 // fails only with located errors, and compiling or executing only with
-// graphops.ErrInvalidPlan, never a panic.
+// graphops.ErrInvalidPlan (a pattern also with ErrNoPattern), never a
+// panic.
 func FuzzPlanFiles(f *testing.F) {
 	for _, s := range []string{
 		`{"q_id": 1, "plan": {"Metapath": [["person", "<-directed_by", "movie", "∀->has_genre", "genre"]], "Restriction": {"person": ["P1"]}}}`,
@@ -42,6 +43,20 @@ func FuzzPlanFiles(f *testing.F) {
 			return
 		}
 		for _, p := range plans {
+			// SimGRAG's route: a pattern, or ErrInvalidPlan / ErrNoPattern;
+			// its expression executes soft or fails as any plan does.
+			if pe, pat, err := CompilePattern(g.Schema(), p, g.Resolver()); err != nil {
+				if !errors.Is(err, graphops.ErrInvalidPlan) && !errors.Is(err, ErrNoPattern) {
+					t.Fatalf("compile pattern %+v: %v", p, err)
+				}
+			} else {
+				if pe == nil || pat.Target < 0 || !pat.Nodes[pat.Target].Unknown {
+					t.Fatalf("compile pattern %+v: expression %v, pattern %+v", p, pe, pat)
+				}
+				if _, err := Exec(Env{Graph: g, Names: names, Text: fakeScorer{3: 1}, SoftEvery: true}, pe); err != nil && !errors.Is(err, graphops.ErrInvalidPlan) {
+					t.Fatalf("execute the pattern's expression %+v: %v", p, err)
+				}
+			}
 			e, err := Compile(g.Schema(), p)
 			if err != nil {
 				if !errors.Is(err, graphops.ErrInvalidPlan) {
