@@ -2,7 +2,6 @@ package plan
 
 import (
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -30,14 +29,9 @@ func TestCompilePatternMatchesStrings(t *testing.T) {
 	compared, universal := 0, 0
 	for trial := range 30 {
 		n := 20 + r.IntN(80)
-		s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: types, RelationTypes: rels, TextFields: []string{"name"}}}
-		for i := range n {
-			s.Nodes = append(s.Nodes, data.Node{Type: data.TypeID(r.IntN(3)), Name: fmt.Sprintf("n%d", i%(n/2)), Fields: []string{""}})
-		}
-		for range n / 2 { // some type pairs stay unlinked, so "*" between them has no relation
-			s.Edges.Add(uint32(r.IntN(n)), data.RelID(r.IntN(3)), uint32(r.IntN(n)))
-		}
-		g, err := graphops.Build(s)
+		// Few edges: some type pairs stay unlinked, so "*" between them
+		// has no relation.
+		g, err := graphops.Build(randomSKB(r, types, rels, n, n/2))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -206,13 +206,7 @@ func TestCompileMatchesExecutePlan(t *testing.T) {
 	rels := []string{"r0", "r1", "r2"}
 	for trial := range 30 {
 		n := 20 + r.IntN(80)
-		s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: types, RelationTypes: rels, TextFields: []string{"name"}}}
-		for i := range n {
-			s.Nodes = append(s.Nodes, data.Node{Type: data.TypeID(r.IntN(3)), Name: fmt.Sprintf("n%d", i%(n/2)), Fields: []string{""}})
-		}
-		for range n * 3 {
-			s.Edges.Add(uint32(r.IntN(n)), data.RelID(r.IntN(3)), uint32(r.IntN(n)))
-		}
+		s := randomSKB(r, types, rels, n, n*3)
 		g, err := graphops.Build(s)
 		if err != nil {
 			t.Fatal(err)
@@ -244,6 +238,19 @@ func TestCompileMatchesExecutePlan(t *testing.T) {
 		}
 		g.Close()
 	}
+}
+
+// randomSKB is n nodes of random types, named n0, n1, ... (each name
+// twice), and edges random triples.
+func randomSKB(r *rand.Rand, types, rels []string, n, edges int) *data.SKB {
+	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: types, RelationTypes: rels, TextFields: []string{"name"}}}
+	for i := range n {
+		s.Nodes = append(s.Nodes, data.Node{Type: data.TypeID(r.IntN(len(types))), Name: fmt.Sprintf("n%d", i%(n/2)), Fields: []string{""}})
+	}
+	for range edges {
+		s.Edges.Add(uint32(r.IntN(n)), data.RelID(r.IntN(len(rels))), uint32(r.IntN(n)))
+	}
+	return s
 }
 
 func randomPlan(r *rand.Rand, types, rels []string, n int) data.Plan {
