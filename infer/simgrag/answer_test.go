@@ -93,3 +93,24 @@ func TestAnswerStep(t *testing.T) {
 		}
 	}
 }
+
+// TestNoSubgraphFallsBack: a plan whose pattern matches no subgraph (P1
+// has no genre) is answered by BM25 over the question and counted, as a
+// query without a pattern is; it used to return an empty ranking.
+func TestNoSubgraphFallsBack(t *testing.T) {
+	ws, s := films(t)
+	m := NewPlanned(s)
+	plan := data.Plan{Metapath: [][]string{{"person", "->has_genre", "genre"}}, Anchors: []data.PlanAnchor{{Text: "P1", Nodes: []uint32{0}}}}
+	q := data.Query{ID: 1, Text: "a French film", Plan: &plan}
+	hits, err := m.Rank(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := ws.SearchDoc(q.Text, 100)
+	if len(want) == 0 || !slices.Equal(hits, want) {
+		t.Errorf("no subgraph: %v, want BM25's %v", hits, want)
+	}
+	if n := m.TakeFallbacks(); n != 1 {
+		t.Errorf("%d fallbacks, want 1", n)
+	}
+}

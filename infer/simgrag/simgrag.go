@@ -358,8 +358,9 @@ func FilePatterns(ps map[int]data.Pattern) PatternSource {
 }
 
 // Method ranks the answers of SimGRAG's top-k subgraphs. A query
-// without a pattern, or whose pattern cannot be matched (no known node, a
-// relation that matches nothing), falls back to BM25 and is counted.
+// without a pattern, whose pattern cannot be matched (no known node, a
+// relation that matches nothing) or matches no subgraph, falls back to
+// BM25 and is counted.
 type Method struct {
 	S         *SimGRAG
 	Fallbacks atomic.Int64
@@ -413,6 +414,12 @@ func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("query %d: %w", q.ID, err)
+	}
+	if len(res.Hits) == 0 && m.More == nil {
+		// No subgraph matches the pattern: BM25, counted, as for a query
+		// without a pattern (KGQA's topic patterns may still rank).
+		m.Fallbacks.Add(1)
+		return m.S.ws.SearchDoc(q.Text, 100), nil
 	}
 	if pl.expr != nil && !m.GSDOnly {
 		return m.answer(pl, res.Hits), nil
