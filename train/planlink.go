@@ -42,7 +42,9 @@ type LinkingPlannerOptions struct {
 	// tried filtered by an attribute (the ablation).
 	NoAttributes bool
 	// NoNamed: no NamedAnswers are learned; a node the question names is
-	// ranked by the restriction alone (the ablation).
+	// ranked by the restriction alone, and the plan ranker does not see
+	// whether a candidate puts one first (AnchorConfig.NamedTop; the
+	// ablation).
 	NoNamed      bool
 	AnchorEpochs int     // anchor scorer epochs, default 8
 	AnchorLR     float64 // AdaGrad step, default 0.2
@@ -298,6 +300,7 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 		cfg := cfg
 		a := *cfg.Anchors
 		a.Lead, a.AttrKeys, a.RelWords = leadTable(keep), attrKeys(keep), relWords(keep)
+		a.NamedTop = !o.NoNamed
 		cfg.Anchors = &a
 		gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(seed, 0x91)))
 		if err != nil {

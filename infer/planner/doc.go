@@ -17,8 +17,9 @@
 // cross-fitted candidates of the training questions, chooses among the
 // candidate plans that reach something (plan execution as verification)
 // from their probabilities, reaches and restriction scores, the answer
-// type the question's lead words expect (LeadTypes) and how well the
-// question's words support the plan's relations (RelWords).
+// type the question's lead words expect (LeadTypes), how well the
+// question's words support the plan's relations (RelWords) and whether
+// the plan puts first a node the question names (NamedAnswers).
 // Checkpoints are selected by the validation MRR of the executed plans,
 // and a planner's checkpoint serves exactly that: its plans executed
 // (PlannedMethod over plan-exec). The chosen plan comes back executed and

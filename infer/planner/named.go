@@ -2,6 +2,7 @@ package planner
 
 import (
 	"slices"
+	"strconv"
 
 	"github.com/strata-retrieval/strata/graphops"
 	gplan "github.com/strata-retrieval/strata/graphops/plan"
@@ -200,4 +201,25 @@ func (p *LinkingPlanner) adjustNamed(text string, ments []graphops.LinkedMention
 		c.Plan.Named = first
 		gplan.NamedFirst(c.Reach, c.Scores, first)
 	}
+}
+
+// namedTop is the plan ranker's feature of whether candidate c's first
+// node (by its scores) is one that a mention left in its restriction
+// names, with how probable na makes it that the question asks for it (in
+// quarters; "nomodel" without na).
+func namedTop(na *NamedAnswers, words []graphops.Word, ments []graphops.LinkedMention, c *PlanCandidate) string {
+	top := 0
+	for j := range c.Reach {
+		if c.Scores != nil && (c.Scores[j] > c.Scores[top] || c.Scores[j] == c.Scores[top] && c.Reach[j] < c.Reach[top]) {
+			top = j
+		}
+	}
+	mi, ok := namedIn(c.Reach[top:top+1], ments, c.Mentions)[c.Reach[top]]
+	if !ok {
+		return "top-unnamed"
+	}
+	if na == nil {
+		return "top-named-nomodel"
+	}
+	return "top-named" + strconv.Itoa(min(3, int(4*na.Prob(NamedKeys(words, ments, c.Mentions, mi)))))
 }

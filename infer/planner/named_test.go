@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"hash/fnv"
 	"math"
 	"slices"
 	"strings"
@@ -193,5 +194,69 @@ func TestExplainNamed(t *testing.T) {
 	}
 	if len(pe.Hits) != 3 || pe.Hits[0].ID != 2 {
 		t.Errorf("hits %+v: want film 2 first of 3", pe.Hits)
+	}
+}
+
+// TestNamedTop: the plan ranker's feature of a candidate whose first node
+// the question names, with the counts' probability in quarters, worked by
+// hand; a tie on the first score goes to the lower id; an anchor's
+// mention names nothing; RankFeatures has it only with NamedTop.
+func TestNamedTop(t *testing.T) {
+	text := "which lymphatic tissue forms part of lymphatic system"
+	// which(0) lymphatic(1) tissue(2) forms(3) part(4) of(5) lymphatic(6)
+	// system(7)
+	ments := mentionsOf(text, []int{6, 8, 100}, []int{1, 3, 7})
+	words := graphops.MentionWords(text)
+	keys := NamedKeys(words, ments, []int{0}, 1)
+	n := NewNamedAnswers()
+	for range 4 {
+		n.Add(keys, false)
+	}
+	// prior 1/6; each of the four levels, 0 of 4: (2p)/6 = p/3, so
+	// 1/486: quarter 0. With 4 of 4 the prior is 5/6 and each level
+	// (4+2p)/6: 17/18, 53/54, 161/162, 485/486: quarter 3.
+	cand := func(reach []uint32, scores []float32, anchors ...int) *PlanCandidate {
+		return &PlanCandidate{Reach: reach, Scores: scores, Mentions: anchors}
+	}
+	for _, c := range []struct {
+		name string
+		na   *NamedAnswers
+		c    *PlanCandidate
+		want string
+	}{
+		{"named first, asked for rarely", n, cand([]uint32{5, 6, 7}, []float32{0, 1, 3}, 0), "top-named0"},
+		{"named but second", n, cand([]uint32{5, 6, 7}, []float32{3, 1, 2}, 0), "top-unnamed"},
+		{"tie: the lower id first", n, cand([]uint32{5, 7}, []float32{2, 2}, 0), "top-unnamed"},
+		{"tie won by the named node", n, cand([]uint32{7, 9}, []float32{2, 2}, 0), "top-named0"},
+		{"the mention anchors the plan", n, cand([]uint32{7}, []float32{1}, 0, 1), "top-unnamed"},
+		{"no counts", nil, cand([]uint32{7}, []float32{1}, 0), "top-named-nomodel"},
+	} {
+		if got := namedTop(c.na, words, ments, c.c); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+	yes := NewNamedAnswers()
+	for range 4 {
+		yes.Add(keys, true)
+	}
+	if got, want := yes.Prob(keys), 485.0/486; math.Abs(got-want) > 1e-12 {
+		t.Errorf("Prob = %.6f, want %.6f", got, want)
+	}
+	if got := namedTop(yes, words, ments, cand([]uint32{7}, []float32{1}, 0)); got != "top-named3" {
+		t.Errorf("asked for: %q, want top-named3", got)
+	}
+	// RankFeatures: two more features with NamedTop, the feature and its
+	// conjunction with the number of paths, hashed as every other.
+	const dim = 1 << 20
+	feats := func(on bool) []uint32 {
+		p := &LinkingPlanner{Classifier: &Classifier{Cfg: Config{Anchors: &AnchorConfig{Named: n, NamedTop: on, RankDim: dim}}}}
+		return p.RankFeatures(text, ments, []PlanCandidate{*cand([]uint32{5, 6, 7}, []float32{0, 1, 3}, 0)})[0]
+	}
+	off, on := feats(false), feats(true)
+	h := fnv.New32a()
+	h.Write([]byte("top-named0\x00"))
+	want := h.Sum32() % dim
+	if len(on) != len(off)+2 || slices.Contains(off, want) || !slices.Contains(on, want) {
+		t.Errorf("features without NamedTop %d, with %d (want 2 more, among them %d)", len(off), len(on), want)
 	}
 }

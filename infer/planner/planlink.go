@@ -650,6 +650,7 @@ func (p *LinkingPlanner) RankFeatures(text string, ments []graphops.LinkedMentio
 			}
 		}
 	}
+	words := graphops.MentionWords(text)
 	h := fnv.New32a()
 	for i := range cs {
 		c := &cs[i]
@@ -755,6 +756,10 @@ func (p *LinkingPlanner) RankFeatures(text string, ments []graphops.LinkedMentio
 			// words (the type of its first node: a plan's reach has one).
 			pr := l.Prob(LeadWords(text, ments, c.Mentions), p.skb.Schema.NodeTypes[p.ws.Graph.Type(c.Reach[0])])
 			add("ltp" + strconv.Itoa(min(8, int(-math.Log2(pr)))))
+		}
+		if p.Cfg.Anchors.NamedTop && len(c.Reach) > 0 {
+			add(namedTop(p.Cfg.Anchors.Named, words, ments, c))
+			add(namedTop(p.Cfg.Anchors.Named, words, ments, c), paths)
 		}
 		fit := "fit-none"
 		if best > 0 {

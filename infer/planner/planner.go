@@ -59,6 +59,13 @@ type AnchorConfig struct {
 	// Named: whether a question asks for a node it names, by the
 	// mention's context words; ScoreCandidates moves such nodes.
 	Named *NamedAnswers `json:"named,omitempty"`
+	// NamedTop: the plan ranker sees whether a candidate's first node is
+	// one that a mention left in its restriction names, and how probable
+	// Named makes it that the question asks for such a node ("which
+	// lymphatic tissue forms part of the lymphatic system" ranks the node
+	// "lymphatic tissue" first when the plan leaves the type word in the
+	// restriction, not when it anchors a second path on it).
+	NamedTop bool `json:"named_top,omitempty"`
 	// RankDim sizes the plan ranker's hashed features (0: no ranker, the
 	// most probable candidate that reaches a candidate wins).
 	RankDim int `json:"rank_dim,omitempty"`
