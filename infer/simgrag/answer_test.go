@@ -114,3 +114,47 @@ func TestNoSubgraphFallsBack(t *testing.T) {
 		t.Errorf("%d fallbacks, want 1", n)
 	}
 }
+
+// TestMoreFallsBack: with further patterns (KGQA's topic paths), a query
+// falls back to BM25, counted, only when neither its pattern nor any of
+// the further ones matches a subgraph; it used to get an empty ranking.
+// A further pattern that matches ranks its targets at min(main) − 1 −
+// GSD: the main pattern matched nothing (min 0) and P1's films have GSD
+// 0, so F1, F2, F3 score −1, ties by id.
+func TestMoreFallsBack(t *testing.T) {
+	ws, s := films(t)
+	pattern := func(path ...string) data.Pattern {
+		t.Helper()
+		p, ok := data.PlanPatternResolved(data.Plan{Metapath: [][]string{path}, Anchors: []data.PlanAnchor{{Text: "P1", Nodes: []uint32{0}}}}, ws.Graph.Resolver())
+		if !ok {
+			t.Fatalf("no pattern for %v", path)
+		}
+		return p
+	}
+	none := pattern("person", "->has_genre", "genre") // P1 has no genre
+	films := pattern("person", "<-directed_by", "movie")
+	q := data.Query{ID: 1, Text: "a French film"}
+	for _, c := range []struct {
+		name      string
+		more      []data.Pattern
+		want      []index.Hit
+		fallbacks int64
+	}{
+		{"nothing matches", []data.Pattern{none}, ws.SearchDoc(q.Text, 100), 1},
+		{"no further pattern", nil, ws.SearchDoc(q.Text, 100), 1},
+		{"a further pattern matches", []data.Pattern{none, films}, []index.Hit{{ID: 1, Score: -1}, {ID: 2, Score: -1}, {ID: 3, Score: -1}}, 0},
+	} {
+		m := &Method{S: s, Patterns: func(data.Query) (data.Pattern, bool, error) { return none, true, nil },
+			More: func(data.Query) ([]data.Pattern, error) { return c.more, nil }}
+		hits, err := m.Rank(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.want) == 0 || !slices.Equal(hits, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, hits, c.want)
+		}
+		if n := m.TakeFallbacks(); n != c.fallbacks {
+			t.Errorf("%s: %d fallbacks, want %d", c.name, n, c.fallbacks)
+		}
+	}
+}

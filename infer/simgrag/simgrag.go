@@ -359,8 +359,8 @@ func FilePatterns(ps map[int]data.Pattern) PatternSource {
 
 // Method ranks the answers of SimGRAG's top-k subgraphs. A query
 // without a pattern, whose pattern cannot be matched (no known node, a
-// relation that matches nothing) or matches no subgraph, falls back to
-// BM25 and is counted.
+// relation that matches nothing) or matches no subgraph (nor do the
+// patterns of More), falls back to BM25 and is counted.
 type Method struct {
 	S         *SimGRAG
 	Fallbacks atomic.Int64
@@ -428,8 +428,8 @@ func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 		return res.Hits, nil
 	}
 	more, err := m.More(q)
-	if err != nil || len(more) == 0 {
-		return res.Hits, err
+	if err != nil {
+		return nil, fmt.Errorf("query %d: %w", q.ID, err)
 	}
 	floor := float32(0)
 	seen := map[uint32]bool{}
@@ -454,7 +454,14 @@ func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 		tail = append(tail, index.Hit{ID: v, Score: floor - 1 + s})
 	}
 	index.Sort(tail)
-	return append(res.Hits, tail...), nil
+	out := append(res.Hits, tail...)
+	if len(out) == 0 {
+		// Neither the main pattern nor the further ones match a subgraph
+		// (KGQA: the joint pattern nor any topic's own path).
+		m.Fallbacks.Add(1)
+		return m.S.ws.SearchDoc(q.Text, 100), nil
+	}
+	return out, nil
 }
 
 var (
