@@ -3,6 +3,7 @@ package kgqa
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -14,6 +15,7 @@ import (
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/mine"
+	gplan "github.com/strata-retrieval/strata/graphops/plan"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/planner"
@@ -83,7 +85,7 @@ func (k *KGQA) patterns(q data.Query) (joint data.Pattern, singles []data.Patter
 		}
 	}
 	if len(topics) == 0 || len(plan.Metapath) == 0 || len(plan.Metapath[0]) == 0 {
-		joint, ok = data.PlanPattern(plan)
+		joint, ok = k.pattern(plan)
 		return joint, nil, ok, nil
 	}
 	anchor := func(typ, name string) map[string][]string {
@@ -97,12 +99,12 @@ func (k *KGQA) patterns(q data.Query) (joint data.Pattern, singles []data.Patter
 	first := plan.Metapath[0]
 	base := anchor(first[0], topics[0])
 	if len(topics) == 1 {
-		joint, ok = data.PlanPattern(data.Plan{Metapath: plan.Metapath, Restriction: base})
+		joint, ok = k.pattern(data.Plan{Metapath: plan.Metapath, Restriction: base})
 		return joint, nil, ok, nil
 	}
 	var parts []data.Pattern
 	add := func(path []string, r map[string][]string, single bool) {
-		if p, ok := data.PlanPattern(data.Plan{Metapath: [][]string{path}, Restriction: r}); ok {
+		if p, ok := k.pattern(data.Plan{Metapath: [][]string{path}, Restriction: r}); ok {
 			parts = append(parts, p)
 			if single {
 				singles = append(singles, p)
@@ -126,6 +128,20 @@ func (k *KGQA) patterns(q data.Query) (joint data.Pattern, singles []data.Patter
 		return joint, nil, false, nil // e.g. two topics that are one node's names
 	}
 	return joint, singles, true, nil
+}
+
+// pattern writes a plan as its pattern graph through the typed plan
+// (plan.CompilePattern, the compiler of every plan-based method; "*"
+// stays any relation, matched semantically). A plan the typed algebra
+// rejects (a relation or node type the schema lacks) is written from its
+// strings (data.PlanPattern), as SimGRAG's planned route does.
+func (k *KGQA) pattern(p data.Plan) (data.Pattern, bool) {
+	ws := k.Planner.Workspace()
+	_, pat, err := gplan.CompilePattern(&ws.SKB.Schema, p, nil)
+	if errors.Is(err, graphops.ErrInvalidPlan) {
+		return data.PlanPattern(p)
+	}
+	return pat, err == nil
 }
 
 // Method serves the KGQA model as a retrieval method.
