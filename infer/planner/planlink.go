@@ -758,8 +758,9 @@ func (p *LinkingPlanner) RankFeatures(text string, ments []graphops.LinkedMentio
 			add("ltp" + strconv.Itoa(min(8, int(-math.Log2(pr)))))
 		}
 		if p.Cfg.Anchors.NamedTop && len(c.Reach) > 0 {
-			add(namedTop(p.Cfg.Anchors.Named, words, ments, c))
-			add(namedTop(p.Cfg.Anchors.Named, words, ments, c), paths)
+			nt := namedTop(p.Cfg.Anchors.Named, words, ments, c)
+			add(nt)
+			add(nt, paths)
 		}
 		fit := "fit-none"
 		if best > 0 {
