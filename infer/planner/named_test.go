@@ -260,3 +260,46 @@ func TestNamedTop(t *testing.T) {
 		t.Errorf("features without NamedTop %d, with %d (want 2 more, among them %d)", len(off), len(on), want)
 	}
 }
+
+// TestScoreCandidatesNamesByQuestion: ScoreCandidates reads named nodes
+// off the question's words, where the mentions' word positions point, not
+// off the restriction's. Counts say a film named after "is called" is the
+// answer (4 of 4) and one named at the end of a restriction text is not
+// (0 of 4): the film named "Second Film" goes first (its BM25 0 plus the
+// top score plus one), which the restriction's words would have refused.
+func TestScoreCandidatesNamesByQuestion(t *testing.T) {
+	ws := testskb.Workspace(t, testskb.DirectorFilms())
+	text := "which film by paul smith is called second film"
+	// which(0) film(1) by(2) paul(3) smith(4) is(5) called(6) second(7) film(8)
+	ments := mentionsOf(text, []int{3, 5, 0}, []int{7, 9, 2})
+	rtext := "called second film"
+	asked := NamedKeys(graphops.MentionWords(text), ments, []int{0}, 1)
+	misread := NamedKeys(graphops.MentionWords(rtext), ments, []int{0}, 1)
+	if want := "l3 <m> is called"; asked[2] != want || misread[2] == want {
+		t.Fatalf("keys %q and %q: the test needs them to differ", asked, misread)
+	}
+	n := NewNamedAnswers()
+	for range 4 {
+		n.Add(asked, true)
+		n.Add(misread, false)
+	}
+	p := &LinkingPlanner{Classifier: &Classifier{ws: ws, Cfg: Config{Anchors: &AnchorConfig{Named: n}}}}
+	pl := data.Plan{Metapath: [][]string{{"person", "<-directed_by", "movie"}},
+		Restriction: map[string][]string{"movie": {rtext}},
+		Anchors:     []data.PlanAnchor{{Text: "paul smith", Nodes: []uint32{0}}}}
+	cs := []PlanCandidate{{Plan: pl, Reach: []uint32{1, 2, 3}, Mentions: []int{0}}}
+	p.ScoreCandidates(text, ments, cs)
+	c := cs[0]
+	if !slices.Equal(c.Plan.Named, []uint32{2}) {
+		t.Fatalf("named %v, want [2] (Second Film)", c.Plan.Named)
+	}
+	top := 0
+	for j := range c.Scores {
+		if c.Scores[j] > c.Scores[top] {
+			top = j
+		}
+	}
+	if c.Reach[top] != 2 {
+		t.Errorf("scores %v over %v: want film 2 first", c.Scores, c.Reach)
+	}
+}

@@ -565,15 +565,17 @@ func (p *LinkingPlanner) ScoreCandidates(text string, ments []graphops.LinkedMen
 		if c.Scores != nil || len(c.Reach) == 0 {
 			continue
 		}
-		text := strings.Join(c.Plan.TargetRestriction(), " ")
-		f, ok := cache[text]
+		// The restriction's text scores the reach; the question's text
+		// (whose word positions the mentions index) decides named nodes.
+		rtext := strings.Join(c.Plan.TargetRestriction(), " ")
+		f, ok := cache[rtext]
 		if !ok {
-			if text == "" {
+			if rtext == "" {
 				f = func(uint32) float32 { return 0 }
 			} else {
-				f = p.ws.TextScorer(text)
+				f = p.ws.TextScorer(rtext)
 			}
-			cache[text] = f
+			cache[rtext] = f
 		}
 		c.Scores = make([]float32, len(c.Reach))
 		for j, v := range c.Reach {
