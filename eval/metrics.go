@@ -159,6 +159,9 @@ type Summary struct {
 	Hit5     float64 `json:"hit@5"`
 	Recall20 float64 `json:"recall@20"`
 	MRR      float64 `json:"mrr"`
+	// Fallbacks counts the queries the method answered by its fallback
+	// (no plan fits, no usable plan or pattern), when it says.
+	Fallbacks int64 `json:"fallbacks,omitempty"`
 }
 
 // Summarize averages per-query results, in order (deterministic sums).

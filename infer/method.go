@@ -7,6 +7,7 @@ import (
 	"io"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
@@ -34,6 +35,26 @@ type Reranker interface {
 // since the last call and resets it.
 type FallbackCounter interface {
 	TakeFallbacks() int64
+}
+
+type fallbackKey struct{}
+
+// WithFallbackNote returns a context in which a method's fallback on the
+// query it ranks is also noted per query (CountFallback), and the count
+// it is noted into: score and serve say which queries fell back.
+func WithFallbackNote(ctx context.Context) (context.Context, *atomic.Int64) {
+	n := new(atomic.Int64)
+	return context.WithValue(ctx, fallbackKey{}, n), n
+}
+
+// CountFallback counts one query answered by a fallback: in the method's
+// total (for FallbackCounter) and, when ctx carries a note
+// (WithFallbackNote), in the query's own.
+func CountFallback(ctx context.Context, total *atomic.Int64) {
+	total.Add(1)
+	if n, ok := ctx.Value(fallbackKey{}).(*atomic.Int64); ok {
+		n.Add(1)
+	}
 }
 
 // Explainer is a method that can say how it ranked a query: its top k with

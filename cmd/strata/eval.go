@@ -264,10 +264,11 @@ func evalRuns(ctx context.Context, u *ui, ws *workspace.Workspace, ms []infer.Me
 			}
 			s := eval.Summarize(rs)
 			s.Method, s.Split = m.Name(), split
-			out = append(out, evalRun{Summary: s, qs: qs, results: rs})
 			if fc, ok := unwrap(m).(infer.FallbackCounter); ok {
-				reportFallbacks(u.err, m.Name(), split, fc.TakeFallbacks(), len(qs))
+				s.Fallbacks = fc.TakeFallbacks()
+				reportFallbacks(u.err, m.Name(), split, s.Fallbacks, len(qs))
 			}
+			out = append(out, evalRun{Summary: s, qs: qs, results: rs})
 		}
 	}
 	return out, nil
@@ -301,7 +302,7 @@ func reportFallbacks(w io.Writer, name, split string, n int64, total int) {
 	if 2*n > int64(total) {
 		warn = "WARNING: "
 	}
-	fmt.Fprintf(w, "%s%s on %s: %d of %d queries (%.0f%%) had no usable plan and fell back to bm25\n", warn, name, split, n, total, 100*float64(n)/float64(total))
+	fmt.Fprintf(w, "%s%s on %s: %d of %d queries (%.0f%%) got no plan that fits or none usable and were answered by bm25\n", warn, name, split, n, total, 100*float64(n)/float64(total))
 }
 
 func printSummaries(w io.Writer, sums []eval.Summary, asJSON bool) error {

@@ -1029,7 +1029,7 @@ func TestNoPlansSaysSo(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := len(qa.QA.Splits["test"])
-	if want := fmt.Sprintf("WARNING: mor-traversal on test: %d of %d queries (100%%) had no usable plan and fell back to bm25", n, n); code != 0 || !strings.Contains(e, want) {
+	if want := fmt.Sprintf("WARNING: mor-traversal on test: %d of %d queries (100%%) got no plan that fits or none usable and were answered by bm25", n, n); code != 0 || !strings.Contains(e, want) {
 		t.Errorf("eval mor-traversal without plans: exit %d, %q, want %q", code, e, want)
 	}
 	if _, e, code := run(t, "mine-plans", wsDir); code != 0 {

@@ -20,10 +20,17 @@ type serveOptions struct {
 const serveLong = `Serve a pipeline over HTTP:
 
   POST /v1/score   {"query": "...", "k": 10, "id": 7, "stages": false}
-                   -> {"id": 7, "ranking": [{"node", "score", "name"}], "took_ms"}
+                   -> {"id": 7, "ranking": [{"node", "score", "name"}], "took_ms"
+                       [, "fallback": true]}
   GET  /healthz    -> ok
   GET  /v1/info    -> the pipeline's stages (kinds, training steps, metrics),
                       the data fingerprint
+  GET  /v1/stats   -> {"scored", "fallbacks"}: queries scored since the start
+                      and how many a stage answered by its fallback
+
+"fallback": true marks a query a stage answered by its fallback, BM25 over the
+query text: a planner's text-fit gate found no plan that fits it (free text,
+a description), or its plan was unusable or reached nothing.
 
 Requests carry query text only, never file paths; /v1/info names stages by
 what they are, never by where their models live. Bodies over --max-body are
@@ -75,7 +82,7 @@ func runServe(ctx context.Context, u *ui, o serveOptions) error {
 	}
 	defer cleanup()
 	err = serve.ListenAndServe(ctx, o.Addr, serve.NewHandler(ws, r, o.Config), o.Config, func(a net.Addr) {
-		fmt.Fprintf(u.out, "serving %s on http://%s (POST /v1/score, GET /healthz, GET /v1/info)\n", r.Name(), a)
+		fmt.Fprintf(u.out, "serving %s on http://%s (POST /v1/score, GET /healthz, GET /v1/info, GET /v1/stats)\n", r.Name(), a)
 	})
 	if ctx.Err() != nil {
 		fmt.Fprintln(u.err, "shut down")

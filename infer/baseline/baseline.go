@@ -230,7 +230,7 @@ func (m *PlanMethod) TakeFallbacks() int64 { return m.Fallbacks.Swap(0) }
 func (m *PlanMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	pl, ok := infer.PlanFor(m.ws, q)
 	if !ok {
-		m.Fallbacks.Add(1)
+		infer.CountFallback(ctx, &m.Fallbacks)
 		return (&BM25Method{m.ws}).Rank(ctx, q)
 	}
 	if q.Plan != nil && q.Reach != nil { // executed by whoever chose the plan
@@ -242,14 +242,14 @@ func (m *PlanMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error
 	}
 	res, scores, err := plan.ExecuteRanked(m.ws.Graph, m.ws.Names(), pl, text)
 	if errors.Is(err, graphops.ErrInvalidPlan) {
-		m.Fallbacks.Add(1)
+		infer.CountFallback(ctx, &m.Fallbacks)
 		return (&BM25Method{m.ws}).Rank(ctx, q)
 	}
 	if err != nil {
 		return nil, err
 	}
 	if res.Reach == nil { // target type only: no structure
-		m.Fallbacks.Add(1)
+		infer.CountFallback(ctx, &m.Fallbacks)
 		return (&BM25Method{m.ws}).Rank(ctx, q)
 	}
 	out := make([]index.Hit, 0, len(res.Reach))
@@ -264,7 +264,7 @@ func (m *PlanMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error
 	}
 	if m.fill {
 		if len(out) == 0 {
-			m.Fallbacks.Add(1)
+			infer.CountFallback(ctx, &m.Fallbacks)
 			return (&BM25Method{m.ws}).Rank(ctx, q)
 		}
 		if len(res.TargetRestriction) > 0 && scores == nil {

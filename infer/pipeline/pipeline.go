@@ -482,6 +482,19 @@ func (r *Runner) Name() string {
 	return strings.Join(r.names, "+")
 }
 
+// TakeFallbacks implements infer.FallbackCounter: the queries its stages
+// answered by their fallbacks since the last call (a query two stages
+// fell back on counts twice).
+func (r *Runner) TakeFallbacks() int64 {
+	var n int64
+	for _, m := range append([]infer.Method{r.candidates}, r.scorers...) {
+		if f, ok := m.(infer.FallbackCounter); ok {
+			n += f.TakeFallbacks()
+		}
+	}
+	return n
+}
+
 // StageNames returns the scorers' names in order.
 func (r *Runner) StageNames() []string { return r.names }
 

@@ -51,6 +51,19 @@ func (m testMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error)
 	return m.rank(ctx, q)
 }
 
+// fallbackMethod answers queries starting with "free" by its fallback
+// (counted) and the others by its plan; both rank node 1 first.
+type fallbackMethod struct{ total atomic.Int64 }
+
+func (m *fallbackMethod) Name() string         { return "test-fallback" }
+func (m *fallbackMethod) TakeFallbacks() int64 { return m.total.Swap(0) }
+func (m *fallbackMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
+	if strings.HasPrefix(q.Text, "free") {
+		infer.CountFallback(ctx, &m.total)
+	}
+	return []index.Hit{{ID: 1, Score: 1}}, nil
+}
+
 func init() {
 	registry.RegisterMethod("test-block", "test: blocks until its context ends", func(*infer.Env) (infer.Method, error) {
 		return testMethod{"test-block", func(ctx context.Context, _ data.Query) ([]index.Hit, error) {
@@ -79,6 +92,9 @@ func init() {
 			}
 			return []index.Hit{{ID: uint32(q.ID % 5), Score: 1}, {ID: uint32(q.ID%5 + 1), Score: 0.5}}, nil
 		}}, nil
+	})
+	registry.RegisterMethod("test-fallback", "test: falls back for queries starting with free", func(*infer.Env) (infer.Method, error) {
+		return &fallbackMethod{}, nil
 	})
 	registry.Register("test-kind", func(env *infer.Env, _ *registry.Checkpoint) (infer.Method, error) { return count(env) })
 	// test-nested loads the sub-model its config names, as MoR loads its

@@ -22,6 +22,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/pipeline"
 	"github.com/strata-retrieval/strata/internal/atomicfile"
 	"github.com/strata-retrieval/strata/internal/flock"
@@ -188,6 +189,10 @@ type ScoreReport struct {
 	// a TREC run no line. Examples holds the first few as "query ID: why".
 	Failed   int
 	Examples []string
+	// Fallbacks counts the queries a stage answered by its fallback (no
+	// plan fits, no usable plan or pattern: BM25 over the query text);
+	// JSONL marks each with "fallback": true.
+	Fallbacks int
 }
 
 // maxExamples bounds ScoreReport.Examples.
@@ -199,9 +204,10 @@ type progressFile struct {
 	Bytes   int64  `json:"bytes"`
 	// Sum is the SHA-256 of the output's first Bytes bytes: a restarted
 	// run continues only an output that still holds exactly them.
-	Sum      string   `json:"sha256"`
-	Failed   int      `json:"failed,omitempty"`
-	Examples []string `json:"examples,omitempty"`
+	Sum       string   `json:"sha256"`
+	Failed    int      `json:"failed,omitempty"`
+	Examples  []string `json:"examples,omitempty"`
+	Fallbacks int      `json:"fallbacks,omitempty"`
 	// Work is the file being written when it is not the output itself: a
 	// --force run over an existing output writes a temporary sibling and
 	// renames it over the output at the end, so a failure keeps the old one.
@@ -275,7 +281,7 @@ func ScoreFile(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner,
 	defer out.Close()
 	work := cmp.Or(prog.Work, outPath)
 	report := func() ScoreReport {
-		return ScoreReport{Queries: prog.Queries, Failed: prog.Failed, Examples: prog.Examples}
+		return ScoreReport{Queries: prog.Queries, Failed: prog.Failed, Examples: prog.Examples, Fallbacks: prog.Fallbacks}
 	}
 	qr, err := OpenQueries(queriesPath)
 	if err != nil {
@@ -321,6 +327,9 @@ func ScoreFile(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner,
 				if o.OnError != nil {
 					o.OnError(q.ID, msg)
 				}
+			}
+			if scored[i].Fallback {
+				prog.Fallbacks++
 			}
 			buf = append(buf, scored[i].Out...)
 		}
@@ -389,6 +398,8 @@ type ScoredQuery struct {
 	Out []byte
 	// Failure says why the query could not be answered ("" when it was).
 	Failure string
+	// Fallback: a stage answered it by its fallback.
+	Fallback bool
 }
 
 // ScoreQueries ranks qs with r on all cores and returns, in the order of
@@ -410,7 +421,7 @@ func scoreQueries(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runn
 	errs := make([]error, len(qs))
 	err := parallel.Chunks(ctx, len(qs), 1, 0, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			out[i].Out, errs[i] = formatResult(ctx, ws, r, qs[i], o, tag)
+			out[i].Out, out[i].Fallback, errs[i] = formatResult(ctx, ws, r, qs[i], o, tag)
 		}
 	})
 	if err != nil {
@@ -581,11 +592,13 @@ type rankedNode struct {
 	Stages map[string]float32 `json:"stages,omitempty"`
 }
 
-func formatResult(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner, q data.Query, o ScoreOptions, tag string) ([]byte, error) {
+func formatResult(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner, q data.Query, o ScoreOptions, tag string) ([]byte, bool, error) {
+	ctx, note := infer.WithFallbackNote(ctx)
 	hits, per, err := r.RankStages(ctx, q)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
+	fb := note.Load() > 0
 	if len(hits) > o.TopK {
 		hits = hits[:o.TopK]
 	}
@@ -594,12 +607,13 @@ func formatResult(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runn
 		for i, h := range hits {
 			b = fmt.Appendf(b, "%d Q0 %d %d %s %s\n", q.ID, h.ID, i+1, strconv.FormatFloat(float64(h.Score), 'g', -1, 32), tag)
 		}
-		return b, nil
+		return b, fb, nil
 	}
 	rec := struct {
-		ID      int          `json:"id"`
-		Ranking []rankedNode `json:"ranking"`
-	}{ID: q.ID, Ranking: make([]rankedNode, len(hits))}
+		ID       int          `json:"id"`
+		Ranking  []rankedNode `json:"ranking"`
+		Fallback bool         `json:"fallback,omitempty"`
+	}{ID: q.ID, Ranking: make([]rankedNode, len(hits)), Fallback: fb}
 	for i, h := range hits {
 		rn := rankedNode{Node: h.ID, Score: h.Score, Name: ws.SKB.Nodes[h.ID].Name}
 		if o.Stages {
@@ -616,7 +630,7 @@ func formatResult(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runn
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(rec); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return buf.Bytes(), nil
+	return buf.Bytes(), fb, nil
 }

@@ -1,9 +1,12 @@
 package serve
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -279,5 +282,69 @@ func TestScoreResumesOnlyTheSameRun(t *testing.T) {
 	unlock()
 	if got, _ := os.ReadFile(out); string(got) != string(want) {
 		t.Error("a refused second writer changed the output")
+	}
+}
+
+// TestScoreAndServeSayWhichQueriesFellBack: score marks each query a
+// stage answered by its fallback ("fallback": true in JSONL) and counts
+// them, across a stop and restart; serve marks each response and counts
+// them in /v1/stats; the runner's total is the same.
+func TestScoreAndServeSayWhichQueriesFellBack(t *testing.T) {
+	ws := testws.Preset(t, "amazon", 300, 20)
+	r := compile(t, ws, `{"format":"strata-pipeline/1","name":"f","scorers":[{"method":"test-fallback"}]}`)
+	dir := t.TempDir()
+	qf := filepath.Join(dir, "q.jsonl")
+	var b strings.Builder
+	for i := range 10 {
+		text := "which film"
+		if i == 3 || i == 5 || i == 8 {
+			text = "free text describing a film"
+		}
+		fmt.Fprintf(&b, "{\"id\": %d, \"query\": %q}\n", i, text)
+	}
+	if err := os.WriteFile(qf, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.jsonl")
+	if _, err := ScoreFile(t.Context(), ws, r, qf, out, ScoreOptions{TopK: 1, Chunk: 4, StopAfter: 1}); err == nil {
+		t.Fatal("the test hook did not stop the run")
+	}
+	rep, err := ScoreFile(t.Context(), ws, r, qf, out, ScoreOptions{TopK: 1, Chunk: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Queries != 10 || rep.Fallbacks != 3 {
+		t.Errorf("report %+v: want 10 queries, 3 fallbacks (one before the stop, two after)", rep)
+	}
+	got, _ := os.ReadFile(out)
+	for i, l := range strings.Split(strings.TrimSuffix(string(got), "\n"), "\n") {
+		if want := i == 3 || i == 5 || i == 8; strings.Contains(l, `"fallback":true`) != want {
+			t.Errorf("line %d %s: fallback marked %v, want %v", i, l, !want, want)
+		}
+	}
+	if n := r.TakeFallbacks(); n != 3 {
+		t.Errorf("runner's total %d, want 3", n)
+	}
+
+	srv := httptest.NewServer(NewHandler(ws, r, ServeConfig{}))
+	defer srv.Close()
+	for _, c := range []struct {
+		q    string
+		want bool
+	}{{"which film", false}, {"free text", true}, {"free words", true}} {
+		code, body := post(t, srv.URL+"/v1/score", fmt.Sprintf(`{"query": %q}`, c.q))
+		var resp ScoreResponse
+		if code != 200 || json.Unmarshal(body, &resp) != nil || resp.Fallback != c.want {
+			t.Errorf("%q: %d %s, want fallback %v", c.q, code, body, c.want)
+		}
+	}
+	resp, err := http.Get(srv.URL + "/v1/stats")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var st Stats
+	if err := json.NewDecoder(resp.Body).Decode(&st); err != nil || st != (Stats{Scored: 3, Fallbacks: 2}) {
+		t.Errorf("stats %+v, %v: want 3 scored, 2 fallbacks", st, err)
 	}
 }

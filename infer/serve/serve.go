@@ -10,8 +10,10 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
+	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/pipeline"
 
 	"github.com/strata-retrieval/strata/checkpoints"
@@ -91,6 +93,16 @@ type ScoreResponse struct {
 	ID      int          `json:"id"`
 	Ranking []rankedNode `json:"ranking"`
 	TookMS  float64      `json:"took_ms"`
+	// Fallback: a stage answered by its fallback (no plan fits the query,
+	// no usable plan or pattern: BM25 over the query text).
+	Fallback bool `json:"fallback,omitempty"`
+}
+
+// Stats is the answer of GET /v1/stats: the queries scored since the
+// service started and how many of them a stage answered by its fallback.
+type Stats struct {
+	Scored    int64 `json:"scored"`
+	Fallbacks int64 `json:"fallbacks"`
 }
 
 // Info is the answer of GET /v1/info: what the service scores with, and
@@ -211,7 +223,7 @@ func clipMsg(s string) string {
 }
 
 // NewHandler serves a compiled pipeline over HTTP: POST /v1/score,
-// GET /healthz and GET /v1/info. A request's ranking runs under a context
+// GET /healthz, GET /v1/info and GET /v1/stats. A request's ranking runs under a context
 // that ends at cfg.Timeout or when the client goes away; it holds one of
 // cfg.Concurrency scoring slots until the ranking has returned, so
 // requests that timed out still count until their work stops.
@@ -219,7 +231,11 @@ func NewHandler(ws *workspace.Workspace, r *pipeline.Runner, cfg ServeConfig) ht
 	cfg = cfg.withDefaults()
 	sem := make(chan struct{}, cfg.Concurrency)
 	info := NewInfo(ws, r)
+	var scored, fallbacks atomic.Int64
 	mux := http.NewServeMux()
+	mux.HandleFunc("GET /v1/stats", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, Stats{Scored: scored.Load(), Fallbacks: fallbacks.Load()})
+	})
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		fmt.Fprintln(w, "ok")
@@ -247,14 +263,21 @@ func NewHandler(ws *workspace.Workspace, r *pipeline.Runner, cfg ServeConfig) ht
 			return
 		}
 		type result struct {
-			nodes []rankedNode
-			err   error
+			nodes    []rankedNode
+			fallback bool
+			err      error
 		}
 		done := make(chan result, 1)
 		go func() {
 			defer func() { <-sem }() // the slot is free once the work has stopped
-			nodes, err := rankRequest(ctx, ws, r, sr)
-			done <- result{nodes, err}
+			nodes, fb, err := rankRequest(ctx, ws, r, sr)
+			if err == nil {
+				scored.Add(1)
+				if fb {
+					fallbacks.Add(1)
+				}
+			}
+			done <- result{nodes, fb, err}
 		}()
 		select {
 		case res := <-done:
@@ -266,7 +289,7 @@ func NewHandler(ws *workspace.Workspace, r *pipeline.Runner, cfg ServeConfig) ht
 				writeError(w, http.StatusUnprocessableEntity, res.err.Error())
 				return
 			}
-			writeJSON(w, http.StatusOK, ScoreResponse{ID: sr.ID, Ranking: res.nodes, TookMS: float64(time.Since(start).Microseconds()) / 1000})
+			writeJSON(w, http.StatusOK, ScoreResponse{ID: sr.ID, Ranking: res.nodes, TookMS: float64(time.Since(start).Microseconds()) / 1000, Fallback: res.fallback})
 		case <-ctx.Done():
 			writeError(w, http.StatusGatewayTimeout, fmt.Sprintf("scoring took longer than %s", cfg.Timeout))
 		}
@@ -274,14 +297,16 @@ func NewHandler(ws *workspace.Workspace, r *pipeline.Runner, cfg ServeConfig) ht
 	return mux
 }
 
-// rankRequest ranks one request's query under ctx.
-func rankRequest(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner, sr ScoreRequest) ([]rankedNode, error) {
+// rankRequest ranks one request's query under ctx, and says whether a
+// stage answered it by its fallback.
+func rankRequest(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner, sr ScoreRequest) ([]rankedNode, bool, error) {
+	ctx, fb := infer.WithFallbackNote(ctx)
 	hits, per, err := r.RankStages(ctx, data.Query{ID: sr.ID, Text: sr.Query})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if len(hits) > sr.K {
 		hits = hits[:sr.K]
@@ -298,7 +323,7 @@ func rankRequest(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runne
 			}
 		}
 	}
-	return nodes, nil
+	return nodes, fb.Load() > 0, nil
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {

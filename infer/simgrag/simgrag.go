@@ -404,12 +404,12 @@ func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	}
 	p := pl.pattern
 	if !ok {
-		m.Fallbacks.Add(1)
+		infer.CountFallback(ctx, &m.Fallbacks)
 		return m.S.ws.SearchDoc(q.Text, 100), nil
 	}
 	res, err := m.S.Retrieve(ctx, p)
 	if errors.Is(err, graphops.ErrPattern) {
-		m.Fallbacks.Add(1)
+		infer.CountFallback(ctx, &m.Fallbacks)
 		return m.S.ws.SearchDoc(q.Text, 100), nil
 	}
 	if err != nil {
@@ -418,7 +418,7 @@ func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	if len(res.Hits) == 0 && m.More == nil {
 		// No subgraph matches the pattern: BM25, counted, as for a query
 		// without a pattern (KGQA's topic patterns may still rank).
-		m.Fallbacks.Add(1)
+		infer.CountFallback(ctx, &m.Fallbacks)
 		return m.S.ws.SearchDoc(q.Text, 100), nil
 	}
 	if pl.expr != nil && !m.GSDOnly {
@@ -458,7 +458,7 @@ func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	if len(out) == 0 {
 		// Neither the main pattern nor the further ones match a subgraph
 		// (KGQA: the joint pattern nor any topic's own path).
-		m.Fallbacks.Add(1)
+		infer.CountFallback(ctx, &m.Fallbacks)
 		return m.S.ws.SearchDoc(q.Text, 100), nil
 	}
 	return out, nil

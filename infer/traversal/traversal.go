@@ -113,12 +113,12 @@ func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	}
 	first := m.ws.SearchDoc(q.Text, max(m.Config.PoolSize, 100))
 	if !ok {
-		m.Fallbacks.Add(1)
+		infer.CountFallback(ctx, &m.Fallbacks)
 		return first, nil
 	}
 	res, err := gplan.MixedTraversal(m.ws.Graph, m.tm, q.Text, plan, m.Config, first)
 	if errors.Is(err, graphops.ErrInvalidPlan) {
-		m.Fallbacks.Add(1)
+		infer.CountFallback(ctx, &m.Fallbacks)
 		return first, nil
 	}
 	if err != nil {
