@@ -51,7 +51,11 @@ type LinkingPlannerOptions struct {
 	AnchorDim    int     // hashed features, default 2^18
 	RankDim      int     // plan ranker's hashed features, default 2^16; negative: no ranker
 	Folds        int     // cross-fitting folds for the plan ranker's data, default 3
-	Log          io.Writer
+	// NoFit: no text-fit gate (planner.FitConfig): every query gets a
+	// plan, however unlike the training questions (the ablation).
+	NoFit  bool
+	FitDim int // the gate's hashed features, default 2^18
+	Log    io.Writer
 }
 
 // LinkingPlannerStats describes the training data of a linking planner.
@@ -64,6 +68,11 @@ type LinkingPlannerStats struct {
 	AnchorLoss  float64 // last epoch's mean anchor loss
 	RankGroups  int     // questions the plan ranker learned from
 	RankLoss    float64 // its last epoch's mean loss
+	// FitMin is the text-fit gate's calibrated threshold, FitVal and
+	// FitHeld the shares of validation questions it passes and of
+	// held-out passages it turns to the text (0 without a gate).
+	FitMin          float32
+	FitVal, FitHeld float64
 	// Named: training mentions left in a candidate's restriction that
 	// name a node it reaches (each mention and anchors once), and
 	// NamedAnswers those naming an answer.
@@ -99,6 +108,65 @@ func minedTemplate(p data.Plan) ([][]string, []int) {
 		out = append(out, path)
 	}
 	return out, idx
+}
+
+// trainFit trains the planner's text-fit gate (planner.FitConfig): the
+// training questions against as many passages of the SKB's candidates,
+// its threshold calibrated on the validation questions against as many
+// passages of other candidates (a seeded draw, disjoint).
+func trainFit(ws *workspace.Workspace, p *planner.LinkingPlanner, qs []data.Query, o LinkingPlannerOptions, st *LinkingPlannerStats) error {
+	vqs, err := ws.SKB.QA.Split(o.ValSplit)
+	if err != nil {
+		return err
+	}
+	cands := slices.Clone(ws.Candidates)
+	rand.New(rand.NewPCG(o.Train.Seed, 0xf17)).Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
+	alias := p.Cfg.Anchors.Mentions.AliasFields
+	var train, held []string
+	for i := 0; i < len(cands) && (len(train) < len(qs) || len(held) < len(vqs)); i += 64 {
+		for _, t := range planner.Passages(ws.SKB, alias, cands[i:min(i+64, len(cands))], 32) {
+			if len(train) < len(qs) {
+				train = append(train, t)
+			} else if len(held) < len(vqs) {
+				held = append(held, t)
+			}
+		}
+	}
+	fit, err := models.NewSparseLinear(o.FitDim, "planner.fit")
+	if err != nil {
+		return err
+	}
+	pos := make([]string, len(qs))
+	for i, q := range qs {
+		pos[i] = q.Text
+	}
+	loss := planner.TrainFit(fit, pos, train, 5, 0.1, o.Train.Seed)
+	vp := make([]float32, len(vqs))
+	for i, q := range vqs {
+		vp[i] = planner.FitProb(fit, q.Text)
+	}
+	hp := make([]float32, len(held))
+	for i, t := range held {
+		hp[i] = planner.FitProb(fit, t)
+	}
+	st.FitMin = planner.CalibrateFit(vp, hp)
+	for _, v := range vp {
+		if v >= st.FitMin {
+			st.FitVal++
+		}
+	}
+	for _, v := range hp {
+		if v < st.FitMin {
+			st.FitHeld++
+		}
+	}
+	st.FitVal /= float64(max(len(vp), 1))
+	st.FitHeld /= float64(max(len(hp), 1))
+	p.Fit = fit
+	p.Cfg.Anchors.Fit = &planner.FitConfig{Dim: o.FitDim, Min: st.FitMin}
+	logf(o.Log, "text-fit gate: %d questions against %d passages, loss %.4f; threshold %.4f passes %.4f of %d val questions, sends %.4f of %d held-out passages to the text\n",
+		len(pos), len(train), loss, st.FitMin, st.FitVal, len(vp), st.FitHeld, len(hp))
+	return nil
 }
 
 // anchorMention finds the mention a mined plan's anchor was: same text,
@@ -152,6 +220,9 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 	}
 	if o.Folds == 0 {
 		o.Folds = 3
+	}
+	if o.FitDim == 0 {
+		o.FitDim = 1 << 18
 	}
 	if ws.SKB.QA == nil {
 		return nil, nil, st, fmt.Errorf("the workspace has no questions")
@@ -457,6 +528,11 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 	task.g = p.Gate
 	st.AnchorLoss = trainAnchorScorer(p.Anchor, gs, o.AnchorEpochs, o.AnchorLR, o.Train.Seed)
 	logf(o.Log, "anchor scorer: %d groups, %d epochs, final loss %.4f\n", len(gs), o.AnchorEpochs, st.AnchorLoss)
+	if !o.NoFit {
+		if err := trainFit(ws, p, qs, o, &st); err != nil {
+			return nil, nil, st, err
+		}
+	}
 	// Checkpoints are selected by the validation MRR of the plans
 	// executed (plan-exec): what the planner is for. Mined plans are
 	// labels with ties and alternatives (a restricted 1-hop plan and an

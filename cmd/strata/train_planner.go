@@ -21,6 +21,7 @@ type trainPlannerOptions struct {
 	NoTwins   bool
 	NoAttrs   bool
 	NoNamed   bool
+	NoFit     bool
 	Dense     bool
 }
 
@@ -71,7 +72,14 @@ with; test Hit@1 0.9595 and 0.9533), and
 without it the planner is the same whether or not an encoder was trained
 first. Checkpoints are selected by the validation MRR of
 the plans executed (plan-exec); the plan accuracy against the mined val plans
-is reported. The run directory's pipeline.json serves the planner's plans executed
+is reported. A text-fit gate knows when no plan fits: a logistic model over the
+query's hashed words and word pairs, trained on the training questions against
+as many passages of the SKB's own candidate documents (their text fields but
+name and alias fields: text that describes a node and asks for nothing), its
+threshold calibrated on the val questions against as many held-out passages.
+A query below it (a definition, free text) gets no plan and plan-exec answers
+it by BM25, counted as a fallback in eval, score and serve; --no-fit is the
+ablation (every query planned). The run directory's pipeline.json serves the planner's plans executed
 (plan-exec with the planner: the row checkpoints are selected by), so
 strata score --pipeline RUN, bundle and serve give what eval --planner RUN
 --method plan-exec gives; the last line prints that row on val. Other
@@ -97,6 +105,7 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoTwins, "no-ranked-middle", false, "mined plans: never rank a plan's middle nodes by the question (no ranked twins; the ablation)")
 	cmd.Flags().BoolVar(&o.Dense, "dense", false, "mined plans: also feed the dense channel's query vector to the template classifier (off by default: it lowered WordNet's validation MRR)")
 	cmd.Flags().BoolVar(&o.NoNamed, "no-named", false, "mined plans: never move a reached node that the question names, and the plan ranker does not see one first (the ablation of the named-answer counts)")
+	cmd.Flags().BoolVar(&o.NoFit, "no-fit", false, "mined plans: no text-fit gate; every query gets a plan, however unlike a question (the ablation)")
 	cmd.Flags().BoolVar(&o.NoAttrs, "no-attributes", false, "mined plans: learn no attribute keys and never filter a candidate by an attribute the question states (the ablation)")
 	return cmd
 }
@@ -132,7 +141,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		d = nil
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.TrainLinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, Log: run.Log})
+	p, res, st, err := train.TrainLinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, Log: run.Log})
 	if err != nil {
 		return err
 	}
@@ -143,6 +152,9 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 	}
 	if st.Named > 0 {
 		fmt.Fprintf(u.out, "named answers: %d of the %d mentions that the training questions' candidates leave in the restriction and that name a node they reach name an answer (where a mention's context words mostly did, the node it names goes first)\n", st.NamedAnswers, st.Named)
+	}
+	if p.Cfg.Anchors.Fit != nil {
+		fmt.Fprintf(u.out, "text-fit gate: threshold %.4f, calibrated on val: passes %.4f of the val questions, sends %.4f of held-out passages of the SKB's documents to BM25\n", st.FitMin, st.FitVal, st.FitHeld)
 	}
 	if keys := p.Cfg.Anchors.AttrKeys; len(keys) > 0 {
 		fmt.Fprintf(u.out, "attribute keys learned from the train answers' text (a candidate is also tried filtered to the nodes stating key + a word of the question): %s\n", strings.Join(keys, ", "))

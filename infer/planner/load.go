@@ -38,6 +38,9 @@ func FromCheckpoint(env *infer.Env, ck *registry.Checkpoint, cfg Config, needDen
 		if a.RankDim > 0 {
 			want = append(want, models.SparseLinearShapes(a.RankDim, "planner.ranker")...)
 		}
+		if a.Fit != nil {
+			want = append(want, models.SparseLinearShapes(a.Fit.Dim, "planner.fit")...)
+		}
 	}
 	if err := ck.CheckShapes(want); err != nil {
 		return nil, err
@@ -84,6 +87,14 @@ func FromCheckpoint(env *infer.Env, ck *registry.Checkpoint, cfg Config, needDen
 	p, err := NewLinkingPlanner(env.WS, d, cfg, gate, anchor, ranker)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", ck.Dir, err)
+	}
+	if f := cfg.Anchors.Fit; f != nil {
+		if p.Fit, err = models.NewSparseLinear(f.Dim, "planner.fit"); err != nil {
+			return nil, fmt.Errorf("%s: %w", ck.Dir, err)
+		}
+		if err := ck.LoadParams(p.Fit.Params()); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
 }

@@ -40,8 +40,10 @@ type LinkingPlanner struct {
 	*Classifier
 	Anchor *models.SparseLinear
 	Ranker *models.SparseLinear // the plan ranker; nil without Cfg.Anchors.RankDim
-	ments  *graphops.MentionIndex
-	hops   [][]graphops.Hop // per template, the first hop of each path
+	// Fit is the text-fit gate (fit.go); nil without Cfg.Anchors.Fit.
+	Fit   *models.SparseLinear
+	ments *graphops.MentionIndex
+	hops  [][]graphops.Hop // per template, the first hop of each path
 }
 
 // NewLinkingPlanner binds a linking planner (Cfg.Anchors set) to a
@@ -86,6 +88,9 @@ func (p *LinkingPlanner) Params() []models.NamedParam {
 	if p.Ranker != nil {
 		ps = append(ps, p.Ranker.Params()...)
 	}
+	if p.Fit != nil {
+		ps = append(ps, p.Fit.Params()...)
+	}
 	return ps
 }
 
@@ -103,6 +108,11 @@ type PlanPrediction struct {
 	// tried reached one, and Plan is the most probable of them, or empty
 	// when the question names no node).
 	Reach *data.PlanReach
+	// NoFit: the text-fit gate (Fit, below its calibrated threshold) says
+	// no plan fits the query; Plan is empty, so the method it is passed
+	// to answers with its text fallback.
+	NoFit bool
+	Fit   float32 // the gate's probability (1 without a gate)
 }
 
 // anchorFeatures hashes the features of mention mi as the anchor of a path
@@ -450,6 +460,18 @@ func (p *LinkingPlanner) execute(pc PlanCandidate) PlanCandidate {
 // the most probable such candidate). The chosen plan comes back executed
 // (PlanPrediction.Reach), so nothing executes it again.
 func (p *LinkingPlanner) Predict(q data.Query) (PlanPrediction, error) {
+	fit := float32(1)
+	if f := p.Cfg.Anchors.Fit; f != nil && p.Fit != nil {
+		if fit = FitProb(p.Fit, q.Text); fit < f.Min {
+			return PlanPrediction{Template: -1, NoFit: true, Fit: fit}, nil
+		}
+	}
+	pred, err := p.predict(q)
+	pred.Fit = fit
+	return pred, err
+}
+
+func (p *LinkingPlanner) predict(q data.Query) (PlanPrediction, error) {
 	cs, ments, err := p.Candidates(q)
 	if err != nil || len(cs) == 0 {
 		return PlanPrediction{Template: -1}, err

@@ -69,6 +69,9 @@ type AnchorConfig struct {
 	// RankDim sizes the plan ranker's hashed features (0: no ranker, the
 	// most probable candidate that reaches a candidate wins).
 	RankDim int `json:"rank_dim,omitempty"`
+	// Fit, when set, is the text-fit gate (fit.go): queries it puts below
+	// its threshold get no plan.
+	Fit *FitConfig `json:"fit,omitempty"`
 }
 
 // Predictor predicts a question's plan without an LLM; plan-based methods,

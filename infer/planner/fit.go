@@ -1,0 +1,182 @@
+package planner
+
+import (
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/models"
+)
+
+// The text-fit gate: whether a query is a question of the kind the
+// planner learned to plan at all, or text no plan fits (a description, a
+// definition, free text), which the text channel answers better. It is a
+// logistic model over the query's hashed words, word pairs, first and
+// last words and whether it ends in a question mark, trained on the
+// planner's training questions against passages of the SKB's own
+// documents (each candidate's text without its name and alias fields:
+// text that describes a node and asks for nothing). Its threshold
+// (FitConfig.Min) is calibrated on the validation questions against
+// passages of other candidates. A query below it gets no plan: the
+// wrapped method answers it with its text fallback and counts it.
+
+// FitConfig is the text-fit gate's configuration.
+type FitConfig struct {
+	Dim int     `json:"dim"` // hashed features
+	Min float32 `json:"min"` // the calibrated threshold on FitProb
+}
+
+// FitFeatures hashes a query's text-fit features into dim buckets: a
+// bias, each word ("w "), each pair of adjacent words ("p "), the first
+// and last words ("f ", "l ") and whether the text ends with "?".
+func FitFeatures(dim int, text string) []uint32 {
+	h := fnv.New32a()
+	var out []uint32
+	add := func(s string) {
+		h.Reset()
+		h.Write([]byte(s))
+		out = append(out, h.Sum32()%uint32(dim))
+	}
+	add("bias")
+	words := graphops.MentionWords(text)
+	for i, w := range words {
+		add("w " + w.Norm)
+		if i > 0 {
+			add("p " + words[i-1].Norm + " " + w.Norm)
+		}
+	}
+	if len(words) > 0 {
+		add("f " + words[0].Norm)
+		add("l " + words[len(words)-1].Norm)
+	}
+	if strings.HasSuffix(strings.TrimSpace(text), "?") {
+		add("?")
+	}
+	return out
+}
+
+// FitProb is the gate's probability that text is a question the planner
+// plans: the logistic of the summed weights of its features.
+func FitProb(m *models.SparseLinear, text string) float32 {
+	return float32(1 / (1 + math.Exp(-float64(m.Score(FitFeatures(m.Dim, text))))))
+}
+
+// TrainFit trains the gate by logistic regression (AdaGrad, epochs passes
+// over the examples in a seeded order): pos are texts the planner plans,
+// neg texts no plan fits. It returns the last epoch's mean loss.
+func TrainFit(m *models.SparseLinear, pos, neg []string, epochs int, lr float64, seed uint64) float64 {
+	type ex struct {
+		f []uint32
+		y float64
+	}
+	exs := make([]ex, 0, len(pos)+len(neg))
+	for _, t := range pos {
+		exs = append(exs, ex{FitFeatures(m.Dim, t), 1})
+	}
+	for _, t := range neg {
+		exs = append(exs, ex{FitFeatures(m.Dim, t), 0})
+	}
+	w := m.W.Data()
+	acc := make([]float32, len(w))
+	rng := rand.New(rand.NewPCG(seed, 0xf17))
+	var loss float64
+	for range epochs {
+		rng.Shuffle(len(exs), func(i, j int) { exs[i], exs[j] = exs[j], exs[i] })
+		loss = 0
+		for _, e := range exs {
+			p := 1 / (1 + math.Exp(-float64(m.Score(e.f))))
+			loss -= e.y*math.Log(max(p, 1e-12)) + (1-e.y)*math.Log(max(1-p, 1e-12))
+			g := float32(p - e.y)
+			for _, f := range e.f {
+				acc[f] += g * g
+				w[f] -= float32(lr) * g / float32(math.Sqrt(float64(acc[f]))+1e-8)
+			}
+		}
+		if len(exs) > 0 {
+			loss /= float64(len(exs))
+		}
+	}
+	return loss
+}
+
+// CalibrateFit picks the gate's threshold: the one that maximises the
+// share of pos (validation questions) at or above it plus the share of
+// neg (held-out passages) below it. Of the thresholds that do, it takes
+// the middle of the first such gap between sorted probabilities (in the
+// logit, so a gap between 0.2 and 0.8 gives 0.5). Without pos it is 0:
+// the gate passes everything.
+func CalibrateFit(pos, neg []float32) float32 {
+	if len(pos) == 0 {
+		return 0
+	}
+	all := append(slices.Clone(pos), neg...)
+	slices.Sort(all)
+	all = slices.Compact(all)
+	score := func(t float32) float64 {
+		var a, b int
+		for _, p := range pos {
+			if p >= t {
+				a++
+			}
+		}
+		for _, p := range neg {
+			if p < t {
+				b++
+			}
+		}
+		s := float64(a) / float64(len(pos))
+		if len(neg) > 0 {
+			s += float64(b) / float64(len(neg))
+		}
+		return s
+	}
+	// A threshold equal to all[i] passes all[i] and everything above; the
+	// threshold in the gap below all[i] does the same.
+	best, bi := -1.0, 0
+	for i, t := range all {
+		if s := score(t); s > best {
+			best, bi = s, i
+		}
+	}
+	if bi == 0 {
+		return 0 // passing everything is best
+	}
+	lo, hi := logit(all[bi-1]), logit(all[bi])
+	return float32(1 / (1 + math.Exp(-(lo+hi)/2)))
+}
+
+func logit(p float32) float64 {
+	q := min(max(float64(p), 1e-9), 1-1e-9)
+	return math.Log(q / (1 - q))
+}
+
+// Passages returns, for each node of ids, the text of its document that
+// names nothing: its text fields other than alias fields (the node's name
+// is not a field), joined and cut at maxWords words; nodes with fewer
+// than 3 such words are left out.
+func Passages(skb *data.SKB, alias []string, ids []uint32, maxWords int) []string {
+	var keep []int
+	for i, f := range skb.Schema.TextFields {
+		if f != "name" && !slices.Contains(alias, f) {
+			keep = append(keep, i)
+		}
+	}
+	var out []string
+	for _, v := range ids {
+		var words []string
+		for _, i := range keep {
+			if i < len(skb.Nodes[v].Fields) {
+				words = append(words, strings.Fields(skb.Nodes[v].Fields[i])...)
+			}
+		}
+		if len(words) < 3 {
+			continue
+		}
+		out = append(out, strings.Join(words[:min(len(words), maxWords)], " "))
+	}
+	return out
+}

@@ -1,0 +1,131 @@
+package planner
+
+import (
+	"context"
+	"hash/fnv"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/baseline"
+	"github.com/strata-retrieval/strata/internal/testskb"
+	"github.com/strata-retrieval/strata/models"
+)
+
+func fitHash(dim int, s string) uint32 {
+	h := fnv.New32a()
+	h.Write([]byte(s))
+	return h.Sum32() % uint32(dim)
+}
+
+// TestFitFeatures: a bias, the words, the pair, the first and last words
+// and the question mark, in that order.
+func TestFitFeatures(t *testing.T) {
+	const dim = 1 << 20
+	got := FitFeatures(dim, "Which film?")
+	var want []uint32
+	for _, s := range []string{"bias", "w which", "w film", "p which film", "f which", "l film", "?"} {
+		want = append(want, fitHash(dim, s))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("features %v, want %v", got, want)
+	}
+	if got := FitFeatures(dim, "a film"); len(got) != 6 || slices.Contains(got, fitHash(dim, "?")) {
+		t.Errorf("no question mark: %v", got)
+	}
+}
+
+// TestFitProb: the logistic of the summed weights, by hand: bias -1 and
+// "w film" 2 give sigmoid(1) = 0.7311 for "film".
+func TestFitProb(t *testing.T) {
+	const dim = 1 << 20
+	m, _ := models.NewSparseLinear(dim, "fit")
+	w := m.W.Data()
+	w[fitHash(dim, "bias")] = -1
+	w[fitHash(dim, "w film")] = 2
+	if got, want := FitProb(m, "film"), 0.7310586; math.Abs(float64(got)-want) > 1e-6 {
+		t.Errorf("FitProb = %.7f, want %.7f", got, want)
+	}
+}
+
+// TestTrainFitStep: one positive example, one epoch from zero weights:
+// p = 1/2, the gradient -1/2 and AdaGrad's first step lr·(1/2)/sqrt(1/4)
+// = lr on every feature; the loss is ln 2.
+func TestTrainFitStep(t *testing.T) {
+	const dim = 1 << 20
+	m, _ := models.NewSparseLinear(dim, "fit")
+	loss := TrainFit(m, []string{"film"}, nil, 1, 0.1, 1)
+	if math.Abs(loss-math.Ln2) > 1e-9 {
+		t.Errorf("loss %.6f, want ln 2", loss)
+	}
+	for _, f := range FitFeatures(dim, "film") {
+		if w := m.W.Data()[f]; math.Abs(float64(w)-0.1) > 1e-6 {
+			t.Errorf("weight of feature %d = %.6f, want 0.1", f, w)
+		}
+	}
+}
+
+// TestCalibrateFit: val {0.9, 0.8, 0.6} against passages {0.1, 0.3, 0.7}:
+// a threshold in (0.3, 0.6] passes all three questions and sends two
+// passages to the text (1 + 2/3), as one in (0.7, 0.8] does (2/3 + 1);
+// the first wins, at the logit middle of 0.3 and 0.6: 0.44499.
+func TestCalibrateFit(t *testing.T) {
+	if got := CalibrateFit([]float32{0.9, 0.8, 0.6}, []float32{0.1, 0.3, 0.7}); math.Abs(float64(got)-0.4449944) > 1e-6 {
+		t.Errorf("threshold %.7f, want 0.4449944", got)
+	}
+	if got := CalibrateFit([]float32{0.8, 0.9}, []float32{0.2}); math.Abs(float64(got)-0.5) > 1e-6 {
+		t.Errorf("separated at 0.2 and 0.8: threshold %.7f, want 0.5", got)
+	}
+	if got := CalibrateFit([]float32{0.1}, []float32{0.9}); got != 0 {
+		t.Errorf("passages above the questions: threshold %v, want 0 (pass everything)", got)
+	}
+	if got := CalibrateFit(nil, []float32{0.9}); got != 0 {
+		t.Errorf("no questions: threshold %v, want 0", got)
+	}
+}
+
+// TestPassages: a film's details without its name, cut at three words;
+// the director, with empty details, has none.
+func TestPassages(t *testing.T) {
+	s := testskb.DirectorFilms()
+	got := Passages(s, nil, []uint32{0, 1, 2}, 3)
+	want := []string{"Released in 2007.", "Released in 1999."}
+	if !slices.Equal(got, want) {
+		t.Errorf("passages %q, want %q", got, want)
+	}
+	if got := Passages(s, []string{"details"}, []uint32{1}, 3); got != nil {
+		t.Errorf("details as an alias field: passages %q, want none", got)
+	}
+}
+
+// TestNoPlanFits: a query the gate puts below its threshold (bias -1:
+// 0.269 < 0.5) gets no plan, plan-exec answers it by BM25 and counts it.
+func TestNoPlanFits(t *testing.T) {
+	ws := testskb.Workspace(t, testskb.DirectorFilms())
+	const dim = 1 << 20
+	fit, _ := models.NewSparseLinear(dim, "planner.fit")
+	fit.W.Data()[fitHash(dim, "bias")] = -1
+	p := &LinkingPlanner{Classifier: &Classifier{ws: ws, skb: ws.SKB, Cfg: Config{Anchors: &AnchorConfig{Fit: &FitConfig{Dim: dim, Min: 0.5}}}}, Fit: fit}
+	q := data.Query{Text: "released in 1999"}
+	pred, err := p.Predict(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pred.NoFit || math.Abs(float64(pred.Fit)-0.2689414) > 1e-6 || pred.Plan.Metapath != nil || pred.Template != -1 {
+		t.Fatalf("prediction %+v: want no plan, fit 0.2689", pred)
+	}
+	m := &PlannedMethod{P: p, M: baseline.NewPlanExec(ws)}
+	hits, err := m.Rank(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	infer.SortHits(hits)
+	if len(hits) == 0 || hits[0].ID != 2 {
+		t.Errorf("hits %+v: want BM25's, Second Film (released in 1999) first", hits)
+	}
+	if n := m.TakeFallbacks(); n != 1 {
+		t.Errorf("fallbacks %d, want 1", n)
+	}
+}
