@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops"
@@ -17,6 +18,7 @@ import (
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/baseline"
 	"github.com/strata-retrieval/strata/infer/planner"
+	"github.com/strata-retrieval/strata/internal/parallel"
 	"github.com/strata-retrieval/strata/models"
 )
 
@@ -56,6 +58,10 @@ type LinkingPlannerOptions struct {
 	NoFit  bool
 	FitDim int // the gate's hashed features, default 2^18
 	Log    io.Writer
+	// Progress, when set, is told how far each stage that runs over the
+	// training questions on all cores has got (done of total; called
+	// from several goroutines).
+	Progress func(stage string, done, total int)
 }
 
 // LinkingPlannerStats describes the training data of a linking planner.
@@ -108,6 +114,31 @@ func minedTemplate(p data.Plan) ([][]string, []int) {
 		out = append(out, path)
 	}
 	return out, idx
+}
+
+// eachIndex runs fn on every index of [0, n) on all cores, telling
+// progress how far it got, and returns the error of the lowest failing
+// index (or ctx's). fn must write only its own index's results.
+func eachIndex(ctx context.Context, n int, stage string, progress func(string, int, int), fn func(i int) error) error {
+	errs := make([]error, n)
+	var done atomic.Int64
+	if progress != nil {
+		progress(stage, 0, n)
+	}
+	err := parallel.Chunks(ctx, n, 1, 0, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			errs[i] = fn(i)
+			if d := done.Add(1); progress != nil {
+				progress(stage, int(d), n)
+			}
+		}
+	})
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return err
 }
 
 // trainFit trains the planner's text-fit gate (planner.FitConfig): the
@@ -399,10 +430,8 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 	xs := make([][]float32, len(exs))
 	ys := make([]int, len(exs))
 	groups := make([][]planner.AnchorGroup, len(exs))
-	for i, e := range exs {
-		if err := ctx.Err(); err != nil {
-			return nil, nil, st, err
-		}
+	err = eachIndex(ctx, len(exs), "linking the training questions", o.Progress, func(i int) error {
+		e := exs[i]
 		ti := label[planner.TemplateKey(e.tmpl)]
 		ments := ix.Find(e.q.Text)
 		for pi, src := range e.order {
@@ -414,10 +443,13 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 				groups[i] = append(groups[i], g)
 			}
 		}
-		if xs[i], _, err = p.Features(e.q); err != nil {
-			return nil, nil, st, err
-		}
+		var err error
+		xs[i], _, err = p.Features(e.q)
 		ys[i] = ti
+		return err
+	})
+	if err != nil {
+		return nil, nil, st, err
 	}
 	subset := func(keep func(i int) bool) (*plannerTask, []planner.AnchorGroup) {
 		task := &plannerTask{k: len(cfg.Templates)}
@@ -465,17 +497,22 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 			if o.NoNamed {
 				continue
 			}
+			var in []data.Query
 			for _, q := range qs {
-				if fold[q.ID] != k {
-					continue
+				if fold[q.ID] == k {
+					in = append(in, q)
 				}
-				if err := ctx.Err(); err != nil {
-					return nil, nil, st, err
-				}
-				xs, err := candidateNamed(pk, q, ws.CandMask)
-				if err != nil {
-					return nil, nil, st, err
-				}
+			}
+			nexs := make([][]planner.NamedExample, len(in))
+			err = eachIndex(ctx, len(in), fmt.Sprintf("plan ranker: fold %d of %d: named answers", k+1, o.Folds), o.Progress, func(i int) error {
+				var err error
+				nexs[i], err = candidateNamed(pk, in[i], ws.CandMask)
+				return err
+			})
+			if err != nil {
+				return nil, nil, st, err
+			}
+			for _, xs := range nexs {
 				named[k] = append(named[k], xs...)
 			}
 		}
@@ -496,16 +533,24 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 		var rgroups []rankGroup
 		for k, pk := range pks {
 			pk.Cfg.Anchors.Named = namedTable(k)
+			var in []data.Query
 			for _, q := range qs {
-				if fold[q.ID] != k {
-					continue
+				if fold[q.ID] == k {
+					in = append(in, q)
 				}
-				if err := ctx.Err(); err != nil {
-					return nil, nil, st, err
-				}
-				if g, ok, err := planRankGroup(pk, q, ws.CandMask); err != nil {
-					return nil, nil, st, err
-				} else if ok {
+			}
+			gs := make([]rankGroup, len(in))
+			oks := make([]bool, len(in))
+			err := eachIndex(ctx, len(in), fmt.Sprintf("plan ranker: fold %d of %d: candidates", k+1, o.Folds), o.Progress, func(i int) error {
+				var err error
+				gs[i], oks[i], err = planRankGroup(pk, in[i], ws.CandMask)
+				return err
+			})
+			if err != nil {
+				return nil, nil, st, err
+			}
+			for i, g := range gs {
+				if oks[i] {
 					rgroups = append(rgroups, g)
 				}
 			}

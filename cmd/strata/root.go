@@ -61,6 +61,57 @@ func (u *ui) counter(total int, desc string) (func(done, total int), func()) {
 		}
 }
 
+// progressEvery is how often stageProgress writes a line off a terminal.
+const progressEvery = 15 * time.Second
+
+// stageProgress reports stages that count work done of a total, from
+// several goroutines: a bar with its rate and time left on a terminal, and
+// otherwise a line when a stage starts, at least every progressEvery while
+// it runs, and when it ends (done, rate, time left).
+func (u *ui) stageProgress() func(stage string, done, total int) {
+	var mu sync.Mutex
+	var bar *progressbar.ProgressBar
+	var current string
+	var start, last time.Time
+	return func(stage string, done, total int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if stage != current {
+			if bar != nil {
+				bar.Finish()
+				bar = nil
+			}
+			current, start, last = stage, time.Now(), time.Now()
+			if u.tty && total > 1 {
+				bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(u.err), progressbar.OptionSetDescription(stage),
+					progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetPredictTime(true),
+					progressbar.OptionThrottle(100_000_000), progressbar.OptionClearOnFinish())
+			} else if !u.tty {
+				fmt.Fprintf(u.err, "%s: %d to do\n", stage, total)
+			}
+		}
+		if bar != nil {
+			bar.Set(done)
+			if done == total {
+				bar.Finish()
+				bar, current = nil, ""
+			}
+			return
+		}
+		if u.tty || done == 0 || done < total && time.Since(last) < progressEvery {
+			return
+		}
+		last = time.Now()
+		el := time.Since(start).Seconds()
+		rate := float64(done) / max(el, 1e-9)
+		fmt.Fprintf(u.err, "%s: %d of %d (%.1f/s, %s, about %s left)\n", stage, done, total, rate,
+			time.Duration(el*float64(time.Second)).Round(time.Second), time.Duration(float64(total-done)/rate*float64(time.Second)).Round(time.Second))
+		if done == total {
+			current = ""
+		}
+	}
+}
+
 // buildProgress draws one bar per counted build stage on a terminal and a
 // line for the others.
 func (u *ui) buildProgress() func(stage string, done, total int) {
