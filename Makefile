@@ -24,7 +24,7 @@ QWEN3_TOK_VERSION := 3.7.2
 QWEN3_TOK         := .cache/tokenizer-qwen3-$(QWEN3_TOK_VERSION)/tokenizer.json
 export STRATA_QWEN3_TOKENIZER ?= $(abspath $(QWEN3_TOK))
 
-.PHONY: ort all build demo test test-cpus test-short bench bench-kernels bench-quick bench-scale lint fuzz clean experiments experiments-mor experiments-kgqa experiments-grasp experiments-llm experiments-real bench-grasp-pg
+.PHONY: ort all build demo test test-cpus test-short bench bench-kernels bench-quick bench-scale lint fuzz clean experiments experiments-mor experiments-kgqa experiments-grasp experiments-llm experiments-real experiments-robust bench-grasp-pg
 
 all: build
 
@@ -121,6 +121,12 @@ clean:
 ## experiments-real: docs/real-data.md (every method on the real WordNet SKB, plans mined from answers)
 experiments-real: build
 	scripts/real_experiments.sh
+
+## experiments-robust: docs/robustness.md (paraphrased movies and WordNet questions, GCIDE definitions against WordNet; installs dict-gcide)
+experiments-robust: build
+	@mkdir -p out
+	scripts/robust_experiments.sh > out/robustness-tables.md
+	@echo "tables in out/robustness-tables.md (docs/robustness.md quotes them)"
 
 ## experiments-mor: docs/mor-results.md (planner, MoR and its ablations on prime and mag)
 experiments-mor: build

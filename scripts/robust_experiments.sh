@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# Robustness protocols of docs/robustness.md, on the real SKBs of
+# ../shared/data (questions and answer ids only):
+#   (a) paraphrase perturbation of the movies-skb and wordnet-skb test
+#       questions (scripts/robust_paraphrase.py): synonyms, fronted
+#       restrictions, reordered clauses, imperatives as questions, the
+#       answer type named by a noun; anchors kept verbatim;
+#   (b) text written by other people: the first GCIDE definition of 400
+#       words (Debian's dict-gcide, installed here) asked against the
+#       WordNet SKB, answers = the word's synsets (scripts/robust_gcide.py).
+# Both sets are appended to a copy of each SKB as their own splits (para,
+# gcide); training reads only train and val, so the planner is the one the
+# original SKB trains. Each set is scored as served (score --pipeline RUN)
+# and evaluated from the run file (eval --run), beside BM25. Markdown on
+# stdout.
+set -euo pipefail
+strata=${STRATA:-bin/strata}
+shared=${SHARED:-../shared/data}
+out=${OUT:-out/robust}
+here=$(cd "$(dirname "$0")" && pwd)
+seed=${SEED:-1}
+if [ ! -f /usr/share/dictd/gcide.dict.dz ]; then
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  $sudo apt-get update -qq >/dev/null && $sudo apt-get install -y -qq dict-gcide >/dev/null
+fi
+mkdir -p "$out"
+
+# queries SPLIT: the split's questions of SKB as a query file (no answers).
+queries() {
+  python3 - "$1/stark_qa/stark_qa.csv" "$1/split/$2.index" "$3" <<'PY'
+import csv, sys
+qa, split, dst = sys.argv[1:]
+ids = {l.strip() for l in open(split) if l.strip()}
+with open(qa, newline="") as f, open(dst, "w", newline="") as o:
+    w = csv.writer(o)
+    w.writerow(["id", "query"])
+    for row in csv.DictReader(f):
+        if row["id"] in ids:
+            w.writerow([row["id"], row["query"]])
+PY
+}
+
+for name in ${SETS:-movies-skb wordnet-skb}; do
+  data="$shared/$name"
+  if [ ! -d "$data" ]; then
+    echo "robust_experiments: $data is absent (it ships with the project's shared data, not with a clone)" >&2
+    exit 1
+  fi
+  d="$out/$name"
+  rm -rf "$d"
+  mkdir -p "$d"
+  cp -r "$data" "$d/skb"
+  chmod -R u+w "$d/skb"
+  # The test questions' anchors and shapes, from plans mined from their
+  # own answers: the protocol's grouping, never a model input.
+  $strata import --format skbdir --in "$d/skb" --out "$d/ws0" >/dev/null
+  $strata mine-plans "$d/ws0" --split test --no-universal --no-ranked-middle --out "$d/groups.jsonl" --force >/dev/null
+  rm -rf "$d/ws0"
+  python3 "$here/robust_paraphrase.py" "$d/skb/stark_qa/stark_qa.csv" "$d/groups.jsonl" "$d/para"
+  tail -n +2 "$d/para/para.csv" >>"$d/skb/stark_qa/stark_qa.csv"
+  cp "$d/para/para.index" "$d/skb/split/para.index"
+  splits="test,para"
+  if [ "$name" = wordnet-skb ]; then
+    python3 "$here/robust_gcide.py" "$d/skb" "$d/gcide" 400
+    tail -n +2 "$d/gcide/gcide.csv" >>"$d/skb/stark_qa/stark_qa.csv"
+    cut -d, -f1 "$d/gcide/gcide.csv" | tail -n +2 >"$d/skb/split/gcide.index"
+    splits="test,para,gcide"
+  fi
+  ws="$d/ws"
+  $strata import --format skbdir --in "$d/skb" --out "$ws" >/dev/null
+  $strata mine-plans "$ws" >/dev/null
+  $strata train planner "$ws" --seed "$seed" --out "$ws/runs/planner" >"$d/train.log"
+  if [ "$name" = wordnet-skb ]; then
+    $strata train planner "$ws" --seed "$seed" --no-fit --out "$ws/runs/nofit" >"$d/train-nofit.log"
+  fi
+  printf '{"format":"strata-pipeline/1","name":"bm25","scorers":[{"method":"bm25"}]}\n' >"$d/bm25.json"
+  for s in ${splits//,/ }; do
+    queries "$d/skb" "$s" "$d/$s.csv"
+    $strata score "$ws" --pipeline "$ws/runs/planner" --queries "$d/$s.csv" --out "$d/planner-$s.jsonl" -k 100 --force | tee "$d/score-$s.txt" >&2
+    $strata score "$ws" --pipeline "$d/bm25.json" --queries "$d/$s.csv" --out "$d/bm25-$s.jsonl" -k 100 --force >/dev/null
+    if [ -d "$ws/runs/nofit" ]; then
+      $strata score "$ws" --pipeline "$ws/runs/nofit" --queries "$d/$s.csv" --out "$d/nofit-$s.jsonl" -k 100 --force >/dev/null
+    fi
+  done
+  # Served rows from the run files, per split; eval's own row on test.
+  for s in ${splits//,/ }; do
+    files="$d/planner-$s.jsonl,$d/bm25-$s.jsonl"
+    [ -f "$d/nofit-$s.jsonl" ] && files="$files,$d/nofit-$s.jsonl"
+    $strata eval "$ws" --run "$files" --split "$s" --json >"$d/rows-$s.jsonl"
+  done
+  $strata eval "$ws" --planner "$ws/runs/planner/best" --method plan-exec --split test,para --json \
+    --by-shape "$d/groups.jsonl" >"$d/shape-test.jsonl" 2>/dev/null
+  $strata eval "$ws" --planner "$ws/runs/planner/best" --method plan-exec --split para --json \
+    --by-shape "$d/para/para-groups.jsonl" >"$d/shape-para.jsonl" 2>/dev/null
+done
+
+python3 - "$out" ${SETS:-movies-skb wordnet-skb} <<'PY'
+import collections, csv, json, sys
+out, sets = sys.argv[1], sys.argv[2:]
+
+def rows(path):
+    return [json.loads(l) for l in open(path)]
+
+def hits(d, run, answers):
+    h1, h10 = {}, {}
+    for l in open(f"{d}/{run}"):
+        r = json.loads(l)
+        rk = [x["node"] for x in r["ranking"]]
+        a = answers[r["id"]]
+        h1[r["id"]] = bool(rk) and rk[0] in a
+        h10[r["id"]] = any(x in a for x in rk[:10])
+    return h1, h10
+
+def fallbacks(d, run):
+    return sum(1 for l in open(f"{d}/{run}") if json.loads(l).get("fallback"))
+
+print("## Served planner against BM25 (Hit@1 / Hit@10, as scored by `score --pipeline`)\n")
+print("| SKB | set | n | planner Hit@1 | planner Hit@10 | fell back | BM25 Hit@1 | BM25 Hit@10 | planner without the gate Hit@1 | Hit@10 |")
+print("|---|---|---|---|---|---|---|---|---|---|")
+for name in sets:
+    d = f"{out}/{name}"
+    answers = {int(r["id"]): set(json.loads(r["answer_ids"])) for r in csv.DictReader(open(f"{d}/skb/stark_qa/stark_qa.csv"))}
+    for s in ("test", "para", "gcide"):
+        try:
+            p1, p10 = hits(d, f"planner-{s}.jsonl", answers)
+        except FileNotFoundError:
+            continue
+        b1, b10 = hits(d, f"bm25-{s}.jsonl", answers)
+        n = len(p1)
+        mean = lambda h: sum(h.values()) / max(len(h), 1)
+        nf = "—", "—"
+        try:
+            f1, f10 = hits(d, f"nofit-{s}.jsonl", answers)
+            nf = "%.4f" % mean(f1), "%.4f" % mean(f10)
+        except FileNotFoundError:
+            pass
+        print(f"| {name} | {s} | {n} | {mean(p1):.4f} | {mean(p10):.4f} | {fallbacks(d, f'planner-{s}.jsonl')} | {mean(b1):.4f} | {mean(b10):.4f} | {nf[0]} | {nf[1]} |")
+print()
+for name in sets:
+    d = f"{out}/{name}"
+    answers = {int(r["id"]): set(json.loads(r["answer_ids"])) for r in csv.DictReader(open(f"{d}/skb/stark_qa/stark_qa.csv"))}
+    p1, _ = hits(d, "planner-para.jsonl", answers)
+    t1, _ = hits(d, "planner-test.jsonl", answers)
+    fam = {}
+    for l in open(f"{d}/para/para.tsv"):
+        nid, qid, f, _ = l.rstrip("\n").split("\t", 3)
+        fam[int(nid)] = (int(qid), f)
+    by = collections.defaultdict(list)
+    for nid, (qid, f) in fam.items():
+        by[f].append((t1.get(qid, False), p1.get(nid, False)))
+    print(f"### {name}: (a) per rewrite family (Hit@1 of the served planner)\n")
+    print("| family | n | original test | paraphrased |")
+    print("|---|---|---|---|")
+    for f in sorted(by, key=lambda f: -len(by[f])):
+        v = by[f]
+        print(f"| {f} | {len(v)} | {sum(a for a, _ in v) / len(v):.3f} | {sum(b for _, b in v) / len(v):.3f} |")
+    print()
+    shapes = {}
+    for path, split in ((f"{d}/shape-test.jsonl", "test"), (f"{d}/shape-para.jsonl", "para")):
+        for r in rows(path):
+            if r.get("by") == "shape" and r["split"] == split:
+                shapes.setdefault(r["group"], {})[split] = r
+    print(f"### {name}: per question shape (shape of the plan mined from the original's answers; plan-exec Hit@1)\n")
+    print("| shape | n | test | paraphrased |")
+    print("|---|---|---|---|")
+    for g in sorted(shapes, key=lambda g: -shapes[g].get("test", {"n": 0})["n"]):
+        t, p = shapes[g].get("test"), shapes[g].get("para")
+        print("| %s | %d | %s | %s |" % (g, (t or p)["n"], "%.3f" % t["hit@1"] if t else "—", "%.3f" % p["hit@1"] if p else "—"))
+    print()
+PY
