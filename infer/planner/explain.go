@@ -18,13 +18,18 @@ var _ infer.Explainer = (*PlannedMethod)(nil)
 // plan (MoR's shape, with linked anchors), the same plan in the typed
 // algebra as it executes, the planner's confidence and the top k.
 type PlanExplanation struct {
-	Method   string      `json:"method"`
-	Plan     data.Plan   `json:"plan"`
-	Typed    string      `json:"typed_plan"`
-	Template int         `json:"template"`
-	Conf     float32     `json:"confidence"`
-	Reached  int         `json:"reached"` // candidates the plan reaches (-1: not executed while planning)
-	Hits     []index.Hit `json:"hits"`
+	Method   string    `json:"method"`
+	Plan     data.Plan `json:"plan"`
+	Typed    string    `json:"typed_plan"`
+	Template int       `json:"template"`
+	Conf     float32   `json:"confidence"`
+	Reached  int       `json:"reached"` // candidates the plan reaches (-1: not executed while planning)
+	// NoFit: the text-fit gate found no plan that fits the query (Fit, its
+	// probability, below its threshold); the wrapped method answered by
+	// its text fallback.
+	NoFit bool        `json:"no_fit,omitempty"`
+	Fit   float32     `json:"text_fit"`
+	Hits  []index.Hit `json:"hits"`
 }
 
 // Explain implements infer.Explainer: the plan the planner chose, typed,
@@ -34,7 +39,7 @@ func (m *PlannedMethod) Explain(ctx context.Context, q data.Query, k int) (infer
 	if err != nil {
 		return nil, err
 	}
-	e := &PlanExplanation{Method: m.Name(), Plan: pred.Plan, Template: pred.Template, Conf: pred.Conf, Reached: -1}
+	e := &PlanExplanation{Method: m.Name(), Plan: pred.Plan, Template: pred.Template, Conf: pred.Conf, Reached: -1, NoFit: pred.NoFit, Fit: pred.Fit}
 	if pred.Reach != nil {
 		e.Reached = len(pred.Reach.Nodes)
 	}
@@ -65,11 +70,15 @@ func (m *PlannedMethod) Explain(ctx context.Context, q data.Query, k int) (infer
 
 // WriteText implements infer.Explanation.
 func (e *PlanExplanation) WriteText(w io.Writer, ws *workspace.Workspace) error {
-	fmt.Fprintf(w, "%s: template %d, confidence %.3f", e.Method, e.Template, e.Conf)
-	if e.Reached >= 0 {
-		fmt.Fprintf(w, ", %d candidates reached", e.Reached)
+	if e.NoFit {
+		fmt.Fprintf(w, "%s: no plan fits (text fit %.3f, below the planner's threshold): the text answers (BM25)\n", e.Method, e.Fit)
+	} else {
+		fmt.Fprintf(w, "%s: template %d, confidence %.3f", e.Method, e.Template, e.Conf)
+		if e.Reached >= 0 {
+			fmt.Fprintf(w, ", %d candidates reached", e.Reached)
+		}
+		fmt.Fprintf(w, "\nplan: %s\n", e.Typed)
 	}
-	fmt.Fprintf(w, "\nplan: %s\n", e.Typed)
 	for i, h := range e.Hits {
 		fmt.Fprintf(w, "%3d. %-50s %-10s %.4f\n", i+1, ws.Graph.Name(h.ID), ws.Graph.TypeName(h.ID), h.Score)
 	}

@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
@@ -127,5 +128,28 @@ func TestNoPlanFits(t *testing.T) {
 	}
 	if n := m.TakeFallbacks(); n != 1 {
 		t.Errorf("fallbacks %d, want 1", n)
+	}
+}
+
+// TestExplainNoPlanFits: explain says that no plan fits, with the gate's
+// probability, and shows BM25's ranking.
+func TestExplainNoPlanFits(t *testing.T) {
+	ws := testskb.Workspace(t, testskb.DirectorFilms())
+	const dim = 1 << 20
+	fit, _ := models.NewSparseLinear(dim, "planner.fit")
+	fit.W.Data()[fitHash(dim, "bias")] = -1
+	p := &LinkingPlanner{Classifier: &Classifier{ws: ws, skb: ws.SKB, Cfg: Config{Anchors: &AnchorConfig{Fit: &FitConfig{Dim: dim, Min: 0.5}}}}, Fit: fit}
+	m := &PlannedMethod{P: p, M: baseline.NewPlanExec(ws)}
+	e, err := m.Explain(context.Background(), data.Query{Text: "released in 1999"}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := e.WriteText(&b, ws); err != nil {
+		t.Fatal(err)
+	}
+	want := "planner+plan-exec: no plan fits (text fit 0.269, below the planner's threshold): the text answers (BM25)\n  1. Second Film"
+	if !strings.HasPrefix(b.String(), want) {
+		t.Errorf("explanation:\n%s\nwant it to start with:\n%s", b.String(), want)
 	}
 }
