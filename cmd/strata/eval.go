@@ -46,7 +46,10 @@ Methods:
 Plan-based methods (plan-exec, oracle-plan, plan-structure, mor-traversal,
 simgrag, sage-plan) take each query's plan from the workspace, or from a
 trained planner (--planner) or a plans file (--plans). A method that falls
-back to BM25 says how often (loudly when it is most queries).
+back to BM25 says how often (loudly when it is most queries), and --json
+carries the count ("fallbacks"): a planner's text-fit gate finding no plan
+that fits a query (free text, a description), or a plan that is unusable or
+reaches nothing.
 
 --run evaluates a run file that strata score wrote (JSON lines or TREC) on
 the split's questions: scored with -k covering every candidate, it gives

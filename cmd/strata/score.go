@@ -56,8 +56,11 @@ stopped (OUT.progress records how far it got) and produces the same file.
 
 A query a method cannot answer (no anchor for a SimGRAG pattern, ...) is
 reported on stderr with its id, written as {"id", "ranking": [], "error"} (no
-lines in a TREC run) and counted in the final line; the run goes on. --out
-may not be the query file.`
+lines in a TREC run) and counted in the final line; the run goes on. A query
+a stage answered by its fallback (BM25 over the query text: a planner's
+text-fit gate found no plan that fits it, or its plan was unusable) is marked
+"fallback": true in JSON lines and counted in the final line. --out may not be
+the query file.`
 
 func newScoreCmd(u *ui) *cobra.Command {
 	var o scoreOptions
