@@ -116,6 +116,43 @@ func minedTemplate(p data.Plan) ([][]string, []int) {
 	return out, idx
 }
 
+// trainFitGate trains the text-fit gate (planner.FitProb) by logistic
+// regression with AdaGrad, epochs passes over the examples in a seeded
+// order: pos are texts the planner plans, neg texts no plan fits. It
+// returns the last epoch's mean loss.
+func trainFitGate(m *models.SparseLinear, pos, neg []string, epochs int, lr float64, seed uint64) float64 {
+	type example struct {
+		f []uint32
+		y float64
+	}
+	exs := make([]example, 0, len(pos)+len(neg))
+	for _, t := range pos {
+		exs = append(exs, example{planner.FitFeatures(m.Dim, t), 1})
+	}
+	for _, t := range neg {
+		exs = append(exs, example{planner.FitFeatures(m.Dim, t), 0})
+	}
+	w := m.W.Data()
+	acc := make([]float32, len(w))
+	g := make([]float32, len(w))
+	rng := rand.New(rand.NewPCG(seed, 0xf17))
+	var loss float64
+	for range epochs {
+		rng.Shuffle(len(exs), func(i, j int) { exs[i], exs[j] = exs[j], exs[i] })
+		loss = 0
+		for _, e := range exs {
+			p := 1 / (1 + math.Exp(-float64(m.Score(e.f))))
+			loss -= e.y*math.Log(max(p, 1e-12)) + (1-e.y)*math.Log(max(1-p, 1e-12))
+			for _, f := range e.f {
+				g[f] += float32(p - e.y)
+			}
+			adagrad(w, acc, g, [][]uint32{e.f}, lr)
+		}
+		loss /= float64(max(len(exs), 1))
+	}
+	return loss
+}
+
 // eachIndex runs fn on every index of [0, n) on all cores, telling
 // progress how far it got, and returns the error of the lowest failing
 // index (or ctx's). fn must write only its own index's results.
@@ -171,7 +208,7 @@ func trainFit(ws *workspace.Workspace, p *planner.LinkingPlanner, qs []data.Quer
 	for i, q := range qs {
 		pos[i] = q.Text
 	}
-	loss := planner.TrainFit(fit, pos, train, 5, 0.1, o.Train.Seed)
+	loss := trainFitGate(fit, pos, train, 5, 0.1, o.Train.Seed)
 	vp := make([]float32, len(vqs))
 	for i, q := range vqs {
 		vp[i] = planner.FitProb(fit, q.Text)

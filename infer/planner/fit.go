@@ -3,7 +3,6 @@ package planner
 import (
 	"hash/fnv"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strings"
 
@@ -63,44 +62,6 @@ func FitFeatures(dim int, text string) []uint32 {
 // plans: the logistic of the summed weights of its features.
 func FitProb(m *models.SparseLinear, text string) float32 {
 	return float32(1 / (1 + math.Exp(-float64(m.Score(FitFeatures(m.Dim, text))))))
-}
-
-// TrainFit trains the gate by logistic regression (AdaGrad, epochs passes
-// over the examples in a seeded order): pos are texts the planner plans,
-// neg texts no plan fits. It returns the last epoch's mean loss.
-func TrainFit(m *models.SparseLinear, pos, neg []string, epochs int, lr float64, seed uint64) float64 {
-	type ex struct {
-		f []uint32
-		y float64
-	}
-	exs := make([]ex, 0, len(pos)+len(neg))
-	for _, t := range pos {
-		exs = append(exs, ex{FitFeatures(m.Dim, t), 1})
-	}
-	for _, t := range neg {
-		exs = append(exs, ex{FitFeatures(m.Dim, t), 0})
-	}
-	w := m.W.Data()
-	acc := make([]float32, len(w))
-	rng := rand.New(rand.NewPCG(seed, 0xf17))
-	var loss float64
-	for range epochs {
-		rng.Shuffle(len(exs), func(i, j int) { exs[i], exs[j] = exs[j], exs[i] })
-		loss = 0
-		for _, e := range exs {
-			p := 1 / (1 + math.Exp(-float64(m.Score(e.f))))
-			loss -= e.y*math.Log(max(p, 1e-12)) + (1-e.y)*math.Log(max(1-p, 1e-12))
-			g := float32(p - e.y)
-			for _, f := range e.f {
-				acc[f] += g * g
-				w[f] -= float32(lr) * g / float32(math.Sqrt(float64(acc[f]))+1e-8)
-			}
-		}
-		if len(exs) > 0 {
-			loss /= float64(len(exs))
-		}
-	}
-	return loss
 }
 
 // CalibrateFit picks the gate's threshold: the one that maximises the

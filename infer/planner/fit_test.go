@@ -51,23 +51,6 @@ func TestFitProb(t *testing.T) {
 	}
 }
 
-// TestTrainFitStep: one positive example, one epoch from zero weights:
-// p = 1/2, the gradient -1/2 and AdaGrad's first step lr·(1/2)/sqrt(1/4)
-// = lr on every feature; the loss is ln 2.
-func TestTrainFitStep(t *testing.T) {
-	const dim = 1 << 20
-	m, _ := models.NewSparseLinear(dim, "fit")
-	loss := TrainFit(m, []string{"film"}, nil, 1, 0.1, 1)
-	if math.Abs(loss-math.Ln2) > 1e-9 {
-		t.Errorf("loss %.6f, want ln 2", loss)
-	}
-	for _, f := range FitFeatures(dim, "film") {
-		if w := m.W.Data()[f]; math.Abs(float64(w)-0.1) > 1e-6 {
-			t.Errorf("weight of feature %d = %.6f, want 0.1", f, w)
-		}
-	}
-}
-
 // TestCalibrateFit: val {0.9, 0.8, 0.6} against passages {0.1, 0.3, 0.7}:
 // a threshold in (0.3, 0.6] passes all three questions and sends two
 // passages to the text (1 + 2/3), as one in (0.7, 0.8] does (2/3 + 1);

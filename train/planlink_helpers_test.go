@@ -4,9 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/strata-retrieval/strata/infer/planner"
+	"github.com/strata-retrieval/strata/models"
 )
 
 // TestEachIndex: every index once, on all cores; progress counts up to the
@@ -50,5 +54,23 @@ func TestEachIndex(t *testing.T) {
 	cancel()
 	if err := eachIndex(ctx, 10, "cancelled", nil, func(int) error { return nil }); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
+	}
+}
+
+// TestTrainFitGateStep: one positive example, one epoch from zero
+// weights: p = 1/2, each feature's gradient -1/2 (a repeated feature's
+// summed: "film" twice gives -1) and AdaGrad's first step
+// lr·|g|/(sqrt(g²)+1e-6) = lr on each; the loss is ln 2.
+func TestTrainFitGateStep(t *testing.T) {
+	const dim = 1 << 20
+	m, _ := models.NewSparseLinear(dim, "fit")
+	loss := trainFitGate(m, []string{"film of film"}, nil, 1, 0.1, 1)
+	if math.Abs(loss-math.Ln2) > 1e-9 {
+		t.Errorf("loss %.6f, want ln 2", loss)
+	}
+	for _, f := range planner.FitFeatures(dim, "film of film") {
+		if w := m.W.Data()[f]; math.Abs(float64(w)-0.1) > 1e-6 {
+			t.Errorf("weight of feature %d = %.7f, want 0.1", f, w)
+		}
 	}
 }
