@@ -26,21 +26,6 @@ if [ ! -f /usr/share/dictd/gcide.dict.dz ]; then
 fi
 mkdir -p "$out"
 
-# queries SPLIT: the split's questions of SKB as a query file (no answers).
-queries() {
-  python3 - "$1/stark_qa/stark_qa.csv" "$1/split/$2.index" "$3" <<'PY'
-import csv, sys
-qa, split, dst = sys.argv[1:]
-ids = {l.strip() for l in open(split) if l.strip()}
-with open(qa, newline="") as f, open(dst, "w", newline="") as o:
-    w = csv.writer(o)
-    w.writerow(["id", "query"])
-    for row in csv.DictReader(f):
-        if row["id"] in ids:
-            w.writerow([row["id"], row["query"]])
-PY
-}
-
 for name in ${SETS:-movies-skb wordnet-skb}; do
   data="$shared/$name"
   if [ ! -d "$data" ]; then
@@ -76,7 +61,7 @@ for name in ${SETS:-movies-skb wordnet-skb}; do
   fi
   printf '{"format":"strata-pipeline/1","name":"bm25","scorers":[{"method":"bm25"}]}\n' >"$d/bm25.json"
   for s in ${splits//,/ }; do
-    queries "$d/skb" "$s" "$d/$s.csv"
+    python3 "$here/split_queries.py" "$d/skb/stark_qa/stark_qa.csv" "$d/skb/split/$s.index" "$d/$s.csv"
     $strata score "$ws" --pipeline "$ws/runs/planner" --queries "$d/$s.csv" --out "$d/planner-$s.jsonl" -k 100 --force | tee "$d/score-$s.txt" >&2
     $strata score "$ws" --pipeline "$d/bm25.json" --queries "$d/$s.csv" --out "$d/bm25-$s.jsonl" -k 100 --force >/dev/null
     if [ -d "$ws/runs/nofit" ]; then

@@ -24,17 +24,7 @@ for name in ${SETS:-wordnet-skb movies-skb}; do
   $strata mine-plans "$ws" | tail -1
   $strata train planner "$ws" | tail -1
   # The test questions as a query file, answers left out: what a user scores.
-  python3 - "$data/stark_qa/stark_qa.csv" "$data/split/test.index" "$out/$name-test.csv" <<'PY'
-import csv, sys
-qa, split, dst = sys.argv[1:]
-ids = {l.strip() for l in open(split) if l.strip()}
-with open(qa, newline="") as f, open(dst, "w", newline="") as o:
-    w = csv.writer(o)
-    w.writerow(["id", "query"])
-    for row in csv.DictReader(f):
-        if row["id"] in ids:
-            w.writerow([row["id"], row["query"]])
-PY
+  python3 "$(dirname "$0")/split_queries.py" "$data/stark_qa/stark_qa.csv" "$data/split/test.index" "$out/$name-test.csv"
   k=$($strata info "$ws" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["candidates"])')
   $strata bundle "$ws" --pipeline "$ws/runs/planner" --out "$out/$name-planner.tar" --force >/dev/null
   $strata score "$ws" --pipeline "$ws/runs/planner" --queries "$out/$name-test.csv" --out "$out/$name-run.jsonl" -k "$k" --force

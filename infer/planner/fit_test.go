@@ -84,14 +84,21 @@ func TestPassages(t *testing.T) {
 	}
 }
 
-// TestNoPlanFits: a query the gate puts below its threshold (bias -1:
-// 0.269 < 0.5) gets no plan, plan-exec answers it by BM25 and counts it.
-func TestNoPlanFits(t *testing.T) {
+// gatedPlanner is a linking planner on DirectorFilms whose text-fit gate
+// (bias -1 alone: 0.269 for every query) is below its threshold 0.5.
+func gatedPlanner(t *testing.T) *LinkingPlanner {
 	ws := testskb.Workspace(t, testskb.DirectorFilms())
 	const dim = 1 << 20
 	fit, _ := models.NewSparseLinear(dim, "planner.fit")
 	fit.W.Data()[fitHash(dim, "bias")] = -1
-	p := &LinkingPlanner{Classifier: &Classifier{ws: ws, skb: ws.SKB, Cfg: Config{Anchors: &AnchorConfig{Fit: &FitConfig{Dim: dim, Min: 0.5}}}}, Fit: fit}
+	return &LinkingPlanner{Classifier: &Classifier{ws: ws, skb: ws.SKB, Cfg: Config{Anchors: &AnchorConfig{Fit: &FitConfig{Dim: dim, Min: 0.5}}}}, Fit: fit}
+}
+
+// TestNoPlanFits: a query the gate puts below its threshold (bias -1:
+// 0.269 < 0.5) gets no plan, plan-exec answers it by BM25 and counts it.
+func TestNoPlanFits(t *testing.T) {
+	p := gatedPlanner(t)
+	ws := p.ws
 	q := data.Query{Text: "released in 1999"}
 	pred, err := p.Predict(q)
 	if err != nil {
@@ -117,11 +124,8 @@ func TestNoPlanFits(t *testing.T) {
 // TestExplainNoPlanFits: explain says that no plan fits, with the gate's
 // probability, and shows BM25's ranking.
 func TestExplainNoPlanFits(t *testing.T) {
-	ws := testskb.Workspace(t, testskb.DirectorFilms())
-	const dim = 1 << 20
-	fit, _ := models.NewSparseLinear(dim, "planner.fit")
-	fit.W.Data()[fitHash(dim, "bias")] = -1
-	p := &LinkingPlanner{Classifier: &Classifier{ws: ws, skb: ws.SKB, Cfg: Config{Anchors: &AnchorConfig{Fit: &FitConfig{Dim: dim, Min: 0.5}}}}, Fit: fit}
+	p := gatedPlanner(t)
+	ws := p.ws
 	m := &PlannedMethod{P: p, M: baseline.NewPlanExec(ws)}
 	e, err := m.Explain(context.Background(), data.Query{Text: "released in 1999"}, 1)
 	if err != nil {
