@@ -57,7 +57,14 @@ type LinkingPlannerOptions struct {
 	// plan, however unlike the training questions (the ablation).
 	NoFit  bool
 	FitDim int // the gate's hashed features, default 2^18
-	Log    io.Writer
+	// NoCompose: the plan ranker does not see which parts of a
+	// candidate's plan the question's words name (the ablation of
+	// planner's composeFeatures).
+	NoCompose bool
+	// NoFrameWords: restrictions keep the words the training questions
+	// ask with (planner.LearnFrameWords; the ablation).
+	NoFrameWords bool
+	Log          io.Writer
 	// Progress, when set, is told how far each stage that runs over the
 	// training questions on all cores has got (done of total; called
 	// from several goroutines).
@@ -423,6 +430,19 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 		}
 		return planner.LearnAttrKeys(ws.Graph, sub, max(3, len(sub)/200))
 	}
+	// Frame words, cross-fitted as the attribute keys are.
+	frameWords := func(keep func(i int) bool) []string {
+		if o.NoFrameWords {
+			return nil
+		}
+		var sub []planner.AttrExample
+		for i := range exs {
+			if keep(i) {
+				sub = append(sub, attrExs[i])
+			}
+		}
+		return planner.LearnFrameWords(ws, sub, max(5, len(sub)/100))
+	}
 	leadTable := func(keep func(i int) bool) *planner.LeadTypes {
 		if o.RankDim < 0 {
 			return nil // no plan ranker to use them
@@ -435,11 +455,30 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 		}
 		return l
 	}
+	// Which words come with which parts of the plans (planner.PlanElements
+	// of the mined plan, with the answers' type), cross-fitted as the
+	// lead words are: the plan ranker reads the answer type a question
+	// asks for off them when it names none of the schema's types.
+	elemWords := func(keep func(i int) bool) *planner.RelWords {
+		if o.NoCompose || o.RankDim < 0 {
+			return nil
+		}
+		r := planner.NewRelWords()
+		for i := range exs {
+			if keep(i) && atypes[i] != "" {
+				r.Add(attrExs[i].Restriction, planner.PlanElements(&exs[i].rec.Plan, atypes[i]))
+			}
+		}
+		return r
+	}
 	newPlanner := func(seed uint64, keep func(i int) bool) (*planner.LinkingPlanner, error) {
 		cfg := cfg
 		a := *cfg.Anchors
 		a.Lead, a.AttrKeys, a.RelWords = leadTable(keep), attrKeys(keep), relWords(keep)
+		a.FrameWords = frameWords(keep)
 		a.NamedTop = !o.NoNamed
+		a.Compose = !o.NoCompose && a.RankDim > 0
+		a.Elements = elemWords(keep)
 		cfg.Anchors = &a
 		gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(seed, 0x91)))
 		if err != nil {

@@ -157,6 +157,16 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 		t.Errorf("named answers count %v, the stats %d of %d", all, st.NamedAnswers, st.Named)
 	}
 	t.Logf("named answers: %d of %d training mentions", st.NamedAnswers, st.Named)
+	// The compositional features are on by default, their tables learned
+	// from the training questions, and both travel with the checkpoint.
+	a, la := p.Cfg.Anchors, loaded.Config().Anchors
+	if !a.Compose || a.Elements == nil || a.Elements.N == 0 || len(a.FrameWords) == 0 {
+		t.Errorf("compose %v, element counts over %v questions, frame words %q: want all learned", a.Compose, a.Elements, a.FrameWords)
+	}
+	if !la.Compose || !cmp.Equal(a.FrameWords, la.FrameWords) || !cmp.Equal(a.Elements, la.Elements) {
+		t.Errorf("loaded compose %v, frame words %q (trained %q), elements equal %v", la.Compose, la.FrameWords, a.FrameWords, cmp.Equal(a.Elements, la.Elements))
+	}
+	t.Logf("frame words: %q", a.FrameWords)
 	tqs, _ := ws.SKB.QA.Split(data.SplitTest)
 	for _, q := range tqs[:50] {
 		a, _ := p.Predict(q)

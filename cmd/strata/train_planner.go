@@ -22,6 +22,8 @@ type trainPlannerOptions struct {
 	NoAttrs   bool
 	NoNamed   bool
 	NoFit     bool
+	NoCompose bool
+	NoFrame   bool
 	Dense     bool
 }
 
@@ -122,6 +124,8 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.Dense, "dense", false, "mined plans: also feed the dense channel's query vector to the template classifier (off by default: it lowered WordNet's validation MRR)")
 	cmd.Flags().BoolVar(&o.NoNamed, "no-named", false, "mined plans: never move a reached node that the question names, and the plan ranker does not see one first (the ablation of the named-answer counts)")
 	cmd.Flags().BoolVar(&o.NoFit, "no-fit", false, "mined plans: no text-fit gate; every query gets a plan, however unlike a question (the ablation)")
+	cmd.Flags().BoolVar(&o.NoFrame, "no-frame-words", false, "mined plans: restrictions keep the words the training questions ask with, not restrict by (the ablation)")
+	cmd.Flags().BoolVar(&o.NoCompose, "no-compose", false, "mined plans: the plan ranker does not see which parts of a candidate's plan the question's words name (the ablation)")
 	cmd.Flags().BoolVar(&o.NoAttrs, "no-attributes", false, "mined plans: learn no attribute keys and never filter a candidate by an attribute the question states (the ablation)")
 	return cmd
 }
@@ -160,7 +164,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		d = nil
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.TrainLinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, Log: u.err, Progress: u.stageProgress()})
+	p, res, st, err := train.TrainLinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, Log: u.err, Progress: u.stageProgress()})
 	if err != nil {
 		return err
 	}
@@ -177,6 +181,9 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 	}
 	if keys := p.Cfg.Anchors.AttrKeys; len(keys) > 0 {
 		fmt.Fprintf(u.out, "attribute keys learned from the train answers' text (a candidate is also tried filtered to the nodes stating key + a word of the question): %s\n", strings.Join(keys, ", "))
+	}
+	if fw := p.Cfg.Anchors.FrameWords; len(fw) > 0 {
+		fmt.Fprintf(u.out, "frame words learned from the train questions (in many restrictions, rarely in their answers' text; restrictions leave them out): %s\n", strings.Join(fw, ", "))
 	}
 	return finishRun(ctx, u, ws, run.RunDir, "planner", train.PlannerStage())
 }

@@ -44,6 +44,7 @@ type LinkingPlanner struct {
 	Fit   *models.SparseLinear
 	ments *graphops.MentionIndex
 	hops  [][]graphops.Hop // per template, the first hop of each path
+	names schemaNames
 }
 
 // NewLinkingPlanner binds a linking planner (Cfg.Anchors set) to a
@@ -55,7 +56,7 @@ func NewLinkingPlanner(ws *workspace.Workspace, d *infer.DenseChannel, cfg Confi
 	if (cfg.Anchors.RankDim > 0) != (ranker != nil) {
 		return nil, fmt.Errorf("planner: plan ranker dimension %d but ranker %v", cfg.Anchors.RankDim, ranker != nil)
 	}
-	p := &LinkingPlanner{Classifier: newClassifier(ws, d, cfg, gate), Anchor: anchor, Ranker: ranker}
+	p := &LinkingPlanner{Classifier: newClassifier(ws, d, cfg, gate), Anchor: anchor, Ranker: ranker, names: newSchemaNames(&ws.SKB.Schema)}
 	if slices.Equal(ws.Mentions().Config().AliasFields, cfg.Anchors.Mentions.AliasFields) && cfg.Anchors.Mentions.MaxTokens == ws.Mentions().Config().MaxTokens {
 		p.ments = ws.Mentions()
 	} else {
@@ -384,7 +385,7 @@ func (p *LinkingPlanner) Candidates(q data.Query) ([]PlanCandidate, []graphops.L
 			plan.Metapath = append(plan.Metapath, path)
 			plan.Anchors = append(plan.Anchors, data.PlanAnchor{Text: ments[c.ments[pi]].Text, Nodes: c.nodes[pi]})
 		}
-		if r := graphops.RestrictionText(q.Text, ments, c.ments); r != "" {
+		if r := StripFrameWords(graphops.RestrictionText(q.Text, ments, c.ments), p.Cfg.Anchors.FrameWords); r != "" {
 			plan.Restriction[plan.TargetType()] = []string{r}
 		}
 		pc := PlanCandidate{Plan: plan, Template: c.ti, Mentions: c.ments, TemplateLP: c.lp, AnchorLP: c.ap, Prior: i}
@@ -800,6 +801,9 @@ func (p *LinkingPlanner) RankFeatures(text string, ments []graphops.LinkedMentio
 		add(reach, margin)
 		add(paths, "sub"+strconv.Itoa(min(3, sub)))
 		add(tlp, alp)
+		if p.Cfg.Anchors.Compose {
+			p.composeFeatures(add, text, ments, c, paths)
+		}
 		out[i] = fs
 	}
 	return out

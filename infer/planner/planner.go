@@ -51,6 +51,10 @@ type AnchorConfig struct {
 	// states (key, question word) for some nodes is also tried filtered
 	// to them.
 	AttrKeys []string `json:"attr_keys,omitempty"`
+	// FrameWords are the words the training questions ask with rather
+	// than restrict by (LearnFrameWords), sorted, lower case: a
+	// candidate's restriction leaves them out (StripFrameWords).
+	FrameWords []string `json:"frame_words,omitempty"`
 	// RelWords: which question words come with which relations, for the
 	// plan ranker.
 	RelWords *RelWords `json:"rel_words,omitempty"`
@@ -72,6 +76,13 @@ type AnchorConfig struct {
 	// Fit, when set, is the text-fit gate (fit.go): queries it puts below
 	// its threshold get no plan.
 	Fit *FitConfig `json:"fit,omitempty"`
+	// Compose: the plan ranker sees which parts of each candidate's plan
+	// the question's words name (compose.go).
+	Compose bool `json:"compose,omitempty"`
+	// Elements: which question words come with which parts of the
+	// training questions' plans (PlanElements), for the plan ranker's
+	// reading of the answer type a question asks for (askedType).
+	Elements *RelWords `json:"elements,omitempty"`
 }
 
 // Predictor predicts a question's plan without an LLM; plan-based methods,

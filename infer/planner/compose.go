@@ -1,0 +1,235 @@
+package planner
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/graphops"
+)
+
+// The plan ranker's compositional evidence: which parts of a candidate's
+// plan the question's words name, whatever their order or the sentence
+// around them. A template classifier learns whole sentence frames; these
+// features tie single words to single parts of a plan (the type it
+// answers with, each relation it walks, a universal step, an
+// intersection), so a question in a frame the training never used still
+// counts "actors" for a plan that answers with people and "directed" for
+// one that walks directed_by. Words never seen in training add nothing.
+
+// PlanElements are the parts of a candidate's plan that a question's
+// words can name: "A:" and the type it reaches (of its first node, or its
+// target type without a reach), "R:" and each relation (PlanRelations),
+// "U" for a universal step, "I" for an intersection of paths, "H" and the
+// longest path's hop count, and "T" for an attribute filter.
+func PlanElements(p *data.Plan, answerType string) []string {
+	out := []string{"A:" + answerType}
+	for _, rel := range PlanRelations(p) {
+		out = append(out, "R:"+rel)
+	}
+	hops, every := 0, false
+	for _, path := range p.Metapath {
+		hops = max(hops, len(path)/2)
+		for j := 1; j < len(path); j += 2 {
+			if _, e := data.SplitEvery(path[j]); e {
+				every = true
+			}
+		}
+	}
+	if every {
+		out = append(out, "U")
+	}
+	if len(p.Metapath) > 1 {
+		out = append(out, "I")
+	}
+	out = append(out, "H"+strconv.Itoa(hops))
+	if len(p.Attributes) > 0 {
+		out = append(out, "T")
+	}
+	return out
+}
+
+// schemaNames are the words (of three or more letters, singular) of each
+// node type's and each relation's name: the schema's own words for what a
+// question can ask for.
+type schemaNames struct {
+	types map[string][]string // type -> prefixes
+	rels  map[string][]string // relation -> prefixes
+}
+
+func nameWords(name string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if len([]rune(w)) >= 3 {
+			out = append(out, forms(w)...)
+		}
+	}
+	return out
+}
+
+// forms are the readings of a lower-case question word as a singular:
+// the word itself and, for a plural ending, the word without it
+// ("actors" actor, "genres" genre and genr, "movies" movie, movi and
+// movy, "classes" classe and class). A word names a schema word when one
+// of its forms is that word, so no reading of English plurals has to be
+// chosen.
+func forms(w string) []string {
+	out := []string{w}
+	if strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && len(w) > 3 {
+		out = append(out, w[:len(w)-1])
+		if strings.HasSuffix(w, "es") && len(w) > 4 {
+			out = append(out, w[:len(w)-2])
+		}
+		if strings.HasSuffix(w, "ies") && len(w) > 4 {
+			out = append(out, w[:len(w)-3]+"y")
+		}
+	}
+	return out
+}
+
+// names reports whether a lower-case question word names a schema word:
+// whether a form of it is a form of one of a type's or relation's words
+// (nameWords), so "actor" names starred_actors and "movies" names movie.
+func names(w string, schema []string) bool {
+	for _, f := range forms(w) {
+		if slices.Contains(schema, f) {
+			return true
+		}
+	}
+	return false
+}
+
+func newSchemaNames(s *data.Schema) schemaNames {
+	n := schemaNames{types: map[string][]string{}, rels: map[string][]string{}}
+	for _, t := range s.NodeTypes {
+		n.types[t] = nameWords(t)
+	}
+	for _, r := range s.RelationTypes {
+		n.rels[r] = nameWords(r)
+	}
+	return n
+}
+
+// nameRoles returns, for each node type the question's words name
+// (names), the part the type plays in the candidate: "answer" (the type
+// it reaches), "anchor" (an anchor's type) or "other"; and how many
+// relations the words name that the plan does not walk. words are the
+// question's words outside the candidate's anchors (questionWords).
+func (n schemaNames) nameRoles(words []string, p *data.Plan, answerType string) (roles []string, relsOut int) {
+	named := func(schema []string) bool {
+		for _, w := range words {
+			if names(w, schema) {
+				return true
+			}
+		}
+		return false
+	}
+	for t, ws := range n.types {
+		if !named(ws) {
+			continue
+		}
+		role := "other"
+		if t == answerType {
+			role = "answer"
+		} else {
+			for _, path := range p.Metapath {
+				if len(path) > 0 && path[0] == t {
+					role = "anchor"
+				}
+			}
+		}
+		roles = append(roles, role)
+	}
+	slices.Sort(roles)
+	in := PlanRelations(p)
+	for r, ws := range n.rels {
+		if named(ws) && !slices.Contains(in, r) {
+			relsOut++
+		}
+	}
+	return roles, relsOut
+}
+
+// askedType is the node type that the first word of the question naming
+// one asks for (the head of "which person ...", "what genre ...", "the
+// films that ..."): of the question's words outside the candidate's
+// anchors (restriction, in order), the first that names a type (names:
+// the schema's own word for it) or, failing that, whose lift towards one
+// answer type (Elements, the "A:" labels) is at least 2; "" when no word
+// names a type.
+func (p *LinkingPlanner) askedType(restriction string) string {
+	ew := p.Cfg.Anchors.Elements
+	for _, w := range index.Tokenize(nil, restriction) {
+		for _, t := range p.skb.Schema.NodeTypes {
+			if names(w, p.names.types[t]) {
+				return t
+			}
+		}
+		if ew == nil {
+			continue
+		}
+		best, bl := "", 2.0
+		for _, t := range p.skb.Schema.NodeTypes {
+			if l := ew.Lift(w, "A:"+t); l >= bl {
+				best, bl = t, l
+			}
+		}
+		if best != "" {
+			return best
+		}
+	}
+	return ""
+}
+
+// composeFeatures adds (add) the plan ranker's compositional features of
+// candidate c of the question text (ments its mentions; paths the
+// candidate's "pathsN" label):
+//   - each frame word of the question (AnchorConfig.FrameWords) with each
+//     structural element of the plan (PlanElements' "U", "I", "H"n and
+//     "T"): "every" comes with a universal step, "both" with an
+//     intersection, in whatever frame;
+//   - whether the type the question asks for (askedType) is the type the
+//     candidate reaches, another, or none is named, alone and with the
+//     number of paths;
+//   - the role of each type the question names (nameRoles) and how many
+//     relations it names that the plan does not walk (0, 1, 2 or more).
+//
+// Relations and answer types are not crossed with words here: the
+// relation-word lifts (RelWords) and the lead words carry those, and
+// word-by-relation features learned the training frames' wording rather
+// than the relation's (they lowered held-out frames on movies-skb).
+func (p *LinkingPlanner) composeFeatures(add func(parts ...string), text string, ments []graphops.LinkedMention, c *PlanCandidate, paths string) {
+	at := c.Plan.TargetType()
+	if len(c.Reach) > 0 {
+		at = p.skb.Schema.NodeTypes[p.ws.Graph.Type(c.Reach[0])]
+	}
+	restr := graphops.RestrictionText(text, ments, c.Mentions)
+	qw := questionWords(restr)
+	els := PlanElements(&c.Plan, at)
+	for _, w := range qw {
+		if _, ok := slices.BinarySearch(p.Cfg.Anchors.FrameWords, w); !ok {
+			continue
+		}
+		for _, e := range els {
+			if !strings.HasPrefix(e, "A:") && !strings.HasPrefix(e, "R:") {
+				add("we", w, e)
+			}
+		}
+	}
+	asked := "asked-none"
+	if t := p.askedType(restr); t == at {
+		asked = "asked-same"
+	} else if t != "" {
+		asked = "asked-other"
+	}
+	add(asked)
+	add(asked, paths)
+	roles, relsOut := p.names.nameRoles(qw, &c.Plan, at)
+	for _, r := range roles {
+		add("tn", r)
+	}
+	add("rn-out", strconv.Itoa(min(2, relsOut)))
+}
