@@ -24,7 +24,7 @@ QWEN3_TOK_VERSION := 3.7.2
 QWEN3_TOK         := .cache/tokenizer-qwen3-$(QWEN3_TOK_VERSION)/tokenizer.json
 export STRATA_QWEN3_TOKENIZER ?= $(abspath $(QWEN3_TOK))
 
-.PHONY: ort all build demo test test-cpus test-short bench bench-kernels bench-quick bench-scale lint fuzz clean experiments experiments-mor experiments-kgqa experiments-grasp experiments-llm experiments-real experiments-robust bench-grasp-pg
+.PHONY: ort all build demo test test-cpus test-short bench bench-kernels bench-quick bench-scale lint fuzz clean experiments experiments-mor experiments-kgqa experiments-grasp experiments-llm experiments-real experiments-robust experiments-robust-dev bench-grasp-pg
 
 all: build
 
@@ -127,6 +127,12 @@ experiments-robust: build
 	@mkdir -p out
 	scripts/robust_experiments.sh > out/robustness-tables.md
 	@echo "tables in out/robustness-tables.md (docs/robustness.md quotes them)"
+
+## experiments-robust-dev: docs/robustness.md's development sets (val questions in other frames, with and without synonyms) and the planner's ablations on them
+experiments-robust-dev: build
+	@mkdir -p out
+	scripts/robust_dev.sh > out/robustness-dev.md
+	@echo "table in out/robustness-dev.md"
 
 ## experiments-mor: docs/mor-results.md (planner, MoR and its ablations on prime and mag)
 experiments-mor: build

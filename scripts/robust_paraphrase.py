@@ -21,7 +21,9 @@ hash of the question, in a hashed order of the families):
   tell-me      "Which X ...?" becomes "Tell me which X ...."
   clause-swap  "Which X is Y?" becomes "Among the possible X, which is Y?"
 
-Usage: robust_paraphrase.py QA.csv MINED.jsonl OUTDIR
+Usage: robust_paraphrase.py QA.csv MINED.jsonl OUTDIR [--no-synonyms]
+--no-synonyms keeps the question's own words and rewrites only the frame
+(robust_dev.sh's vframe set).
 MINED: mine-plans --split test rows (their anchors). Writes OUTDIR/para.csv
 (id, query, answer_ids; ids 2,000,000 + the original's), OUTDIR/para.index,
 OUTDIR/para-groups.jsonl (the original's mined row under the new id, for
@@ -154,7 +156,9 @@ FAMILIES = [("fronted", fronted), ("declarative", declarative), ("question", que
 
 
 def main():
-    qa, mined, out = sys.argv[1:4]
+    args = [a for a in sys.argv[1:] if a != "--no-synonyms"]
+    use_syn = "--no-synonyms" not in sys.argv[1:]
+    qa, mined, out = args[:3]
     rows = {}
     for line in open(mined):
         r = json.loads(line)
@@ -180,7 +184,9 @@ def main():
                 if r and r != t:
                     fam, new = name, r
                     break
-            new = restore(synonyms(new), kept)
+            if use_syn:
+                new = synonyms(new)
+            new = restore(new, kept)
             nid = 2000000 + qid
             w.writerow([nid, new, row["answer_ids"]])
             idx.write(f"{nid}\n")

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The development sets of docs/robustness.md, cut from the VALIDATION
+# questions of movies-skb and wordnet-skb (never the test questions, which
+# robust_experiments.sh keeps for the held-out protocol):
+#   vframe  each val question rewritten in another sentence frame
+#           (scripts/robust_paraphrase.py --no-synonyms: fronted
+#           restriction, declarative, question, answer type named by a
+#           noun), anchors kept verbatim;
+#   vsyn    the same rewrites with synonyms for the relation words.
+# Both are appended to a copy of each SKB as their own splits, so
+# training (train and val only) is the original SKB's. Then `train
+# planner` runs with the flags given (default, then each ablation named
+# in ABLATIONS) and plan-exec is evaluated on val, vframe and vsyn.
+# Markdown on stdout.
+#
+#   STRATA=bin/strata scripts/robust_dev.sh
+#   ABLATIONS="--no-compose --no-frame-words" SETS=movies-skb scripts/robust_dev.sh
+set -euo pipefail
+strata=${STRATA:-bin/strata}
+shared=${SHARED:-../shared/data}
+out=${OUT:-out/robust-dev}
+here=$(cd "$(dirname "$0")" && pwd)
+seed=${SEED:-1}
+ablations=${ABLATIONS:---no-compose --no-frame-words}
+mkdir -p "$out"
+echo "| SKB | planner | val | vframe | vsyn |"
+echo "|---|---|---|---|---|"
+for name in ${SETS:-movies-skb wordnet-skb}; do
+  data="$shared/$name"
+  if [ ! -d "$data" ]; then
+    echo "robust_dev: $data is absent (it ships with the project's shared data, not with a clone)" >&2
+    exit 1
+  fi
+  d="$out/$name"
+  rm -rf "$d"
+  mkdir -p "$d"
+  cp -r "$data" "$d/skb"
+  chmod -R u+w "$d/skb"
+  # The val questions' anchors and shapes, from plans mined from their
+  # answers (the rewrites keep the anchors' text verbatim).
+  "$strata" import --format skbdir --in "$d/skb" --out "$d/ws0" >/dev/null
+  "$strata" mine-plans "$d/ws0" --split val --no-universal --no-ranked-middle --out "$d/groups.jsonl" --force >/dev/null
+  rm -rf "$d/ws0"
+  python3 "$here/robust_paraphrase.py" "$d/skb/stark_qa/stark_qa.csv" "$d/groups.jsonl" "$d/syn"
+  python3 "$here/robust_paraphrase.py" "$d/skb/stark_qa/stark_qa.csv" "$d/groups.jsonl" "$d/frm" --no-synonyms
+  tail -n +2 "$d/syn/para.csv" >> "$d/skb/stark_qa/stark_qa.csv"
+  cp "$d/syn/para.index" "$d/skb/split/vsyn.index"
+  # The frame-only rewrites get ids of their own (both scripts number a
+  # rewrite 2000000 + the question's id).
+  python3 - "$d" <<'PY'
+import csv, sys
+d = sys.argv[1]
+rows = list(csv.reader(open(d + "/frm/para.csv")))[1:]
+with open(d + "/skb/stark_qa/stark_qa.csv", "a", newline="") as f, open(d + "/skb/split/vframe.index", "w") as ix:
+    w = csv.writer(f)
+    for r in rows:
+        r[0] = str(int(r[0]) + 1000000)
+        w.writerow(r)
+        ix.write(r[0] + "\n")
+PY
+  "$strata" import --format skbdir --in "$d/skb" --out "$d/ws" >/dev/null
+  "$strata" mine-plans "$d/ws" >/dev/null
+  while read -r label flags; do
+    run="$d/ws/runs/${label}"
+    # shellcheck disable=SC2086
+    "$strata" train planner "$d/ws" --seed "$seed" --out "$run" $flags > "$d/$label.out" 2> "$d/$label.err"
+    row=$("$strata" eval "$d/ws" --planner "$run/best" --method plan-exec --split val,vframe,vsyn 2>/dev/null | tail -3 | awk '{print $4}' | paste -sd'|' | sed 's/|/ | /g')
+    echo "| $name | ${flags:-default} | $row |"
+  done < <(echo "default"; for a in $ablations; do echo "${a#--} $a"; done)
+done
