@@ -42,7 +42,7 @@ by validation accuracy (exact metapath).
 A workspace without plans (a real SKB: questions and answers only) trains from
 mined plans (strata mine-plans; --mined, default WORKSPACE/mined-plans.jsonl):
 the train split's plans of F1 >= --min-f1 are the labels. Templates are
-relation paths with untyped anchors (a target type is kept when 90%% of a
+relation paths with untyped anchors (a target type is kept when 90% of a
 template's questions agree on it); a hashed linear scorer learns which
 mention of the question anchors each path (its context words, the path's
 first hop, how many of its nodes have that hop); at inference the most
@@ -54,7 +54,20 @@ their probabilities, shape, reach size, how their reaches nest, how sharply
 the restriction ranks them and how its best score compares with the other
 candidates', the answer type the question's lead words expect, and how well
 the question's words support the plan's relations (counts over the training
-questions' words and mined relations). Restrictions score by BM25 plus the
+questions' words and mined relations). It also reads which parts of a plan
+the question's words name, whatever the sentence around them: the type the
+question asks for (its first word that names a node type of the schema,
+"movies", "genres", or that came with one answer type in training, "who")
+against the type the candidate reaches, the role of each type it names
+(answer, anchor, other), relations it names that the plan does not walk,
+and each frame word with the plan's structure (a universal step, an
+intersection, the hops, an attribute filter); --no-compose is the ablation.
+Frame words are the words the training questions ask with rather than
+restrict by: in the restrictions of at least max(5, 1%) of them, held by
+the document of an answer in under a tenth of those ("what", "films",
+"starring"); restrictions leave them out, so "What is the 2000 film
+starring X?" does not rank a film titled "What ..." first; they are printed
+after training, and --no-frame-words is the ablation. Restrictions score by BM25 plus the
 idf of each pair of adjacent restriction words a document says together
 (a quoted definition, "chromosome 19"). Attribute keys are learned from the
 training answers' text (a word such as "released" or "language" that stands
