@@ -21,7 +21,7 @@ shared=${SHARED:-../shared/data}
 out=${OUT:-out/robust-dev}
 here=$(cd "$(dirname "$0")" && pwd)
 seed=${SEED:-1}
-ablations=${ABLATIONS:---no-compose --no-frame-words}
+ablations=${ABLATIONS---no-compose --no-frame-words}
 mkdir -p "$out"
 echo "| SKB | planner | val | vframe | vsyn |"
 echo "|---|---|---|---|---|"
