@@ -1,15 +1,12 @@
 package planner
 
 import (
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops"
-	"github.com/strata-retrieval/strata/internal/testskb"
-	"github.com/strata-retrieval/strata/models"
 )
 
 // TestPlanElements: a plan's answer type, its relations (once each,
@@ -83,19 +80,8 @@ func TestNames(t *testing.T) {
 // and "films released" twice for a film.
 func composePlanner(t *testing.T) *LinkingPlanner {
 	t.Helper()
-	ws := testskb.Workspace(t, testskb.DirectorFilms())
-	cfg := Config{NodeTypes: ws.SKB.Schema.NodeTypes, Templates: [][][]string{{{"*", "<-directed_by", "movie"}}},
-		Anchors: &AnchorConfig{Dim: 64, Mentions: ws.Mentions().Config(), Compose: true}}
-	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: 4, Out: 1}
-	gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(1, 2)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	anchor, _ := models.NewSparseLinear(64, "planner.anchor")
-	p, err := NewLinkingPlanner(ws, nil, cfg, gate, anchor, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := directorFilmsPlanner(t)
+	p.Cfg.Anchors.Compose = true
 	el := NewRelWords()
 	for range 2 {
 		el.Add("films released", []string{"A:movie"})

@@ -66,19 +66,7 @@ func TestStripFrameWords(t *testing.T) {
 // TestCandidateRestrictionDropsFrameWords: a candidate's restriction is
 // the question without its anchor and without the frame words.
 func TestCandidateRestrictionDropsFrameWords(t *testing.T) {
-	ws := testskb.Workspace(t, testskb.DirectorFilms())
-	cfg := Config{NodeTypes: ws.SKB.Schema.NodeTypes, Templates: [][][]string{{{"*", "<-directed_by", "movie"}}},
-		Anchors: &AnchorConfig{Dim: 64, Mentions: ws.Mentions().Config()}}
-	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: 4, Out: 1}
-	gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(1, 2)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	anchor, _ := models.NewSparseLinear(64, "planner.anchor")
-	p, err := NewLinkingPlanner(ws, nil, cfg, gate, anchor, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := directorFilmsPlanner(t)
 	q := data.Query{Text: "What films directed by Paul Smith, released in 2007?"}
 	for _, c := range []struct {
 		frame []string
@@ -93,4 +81,24 @@ func TestCandidateRestrictionDropsFrameWords(t *testing.T) {
 			t.Errorf("frame words %q: candidates %+v, want restriction %q", c.frame, cs, c.want)
 		}
 	}
+}
+
+// directorFilmsPlanner is an untrained linking planner over the
+// director-films SKB with one template, films directed by an anchor.
+func directorFilmsPlanner(t *testing.T) *LinkingPlanner {
+	t.Helper()
+	ws := testskb.Workspace(t, testskb.DirectorFilms())
+	cfg := Config{NodeTypes: ws.SKB.Schema.NodeTypes, Templates: [][][]string{{{"*", "<-directed_by", "movie"}}},
+		Anchors: &AnchorConfig{Dim: 64, Mentions: ws.Mentions().Config()}}
+	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: 4, Out: 1}
+	gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchor, _ := models.NewSparseLinear(64, "planner.anchor")
+	p, err := NewLinkingPlanner(ws, nil, cfg, gate, anchor, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
