@@ -3,14 +3,11 @@ package planner
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops"
-	"github.com/strata-retrieval/strata/internal/testskb"
-	"github.com/strata-retrieval/strata/models"
 )
 
 // TestLearnAttrKeys: keys found before a restriction word in the text of
@@ -110,19 +107,8 @@ func TestRelWords(t *testing.T) {
 // reaching F1, F3; "language" adds nothing (the question names no
 // language), and without keys there is no twin.
 func TestAttrTwin(t *testing.T) {
-	ws := testskb.Workspace(t, testskb.DirectorFilms())
-	cfg := Config{NodeTypes: ws.SKB.Schema.NodeTypes, Templates: [][][]string{{{"*", "<-directed_by", "movie"}}},
-		Anchors: &AnchorConfig{Dim: 64, Mentions: ws.Mentions().Config(), AttrKeys: []string{"language", "released"}}}
-	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: 4, Out: 1}
-	gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(1, 2)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	anchor, _ := models.NewSparseLinear(64, "planner.anchor")
-	p, err := NewLinkingPlanner(ws, nil, cfg, gate, anchor, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := directorFilmsPlanner(t)
+	p.Cfg.Anchors.AttrKeys = []string{"language", "released"}
 	q := data.Query{Text: "films directed by Paul Smith released in 2007"}
 	cs, _, err := p.Candidates(q)
 	if err != nil {
