@@ -33,7 +33,8 @@ The defaults are calibrated so that BM25's test Hit@1 lands near the real
 STaRK BM25 figures while executing the ground-truth plan reaches Hit@1 >= 0.9.
 Output is deterministic for a given seed.`,
 		Example: `  strata gen --preset mag --nodes 20000 --queries 2000 --seed 7 --out mag-skb
-  strata gen --preset amazon --nodes 1000000 --edges 20000000 --queries 100 --out big --compress`,
+  strata gen --preset amazon --nodes 1000000 --edges 20000000 --queries 100 --out big --compress
+  strata gen --preset prime --nodes 64000 --edges 384000 --queries 6000 --skew 1 --out prime-hubs`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.Out == "" {
@@ -48,6 +49,7 @@ Output is deterministic for a given seed.`,
 	f.IntVar(&o.Queries, "queries", 1000, "number of queries")
 	f.Uint64Var(&o.Seed, "seed", 1, "random seed")
 	f.IntVar(&o.Edges, "edges", 0, "target number of edges (0: the preset's natural density)")
+	f.Float64Var(&o.Skew, "skew", 0, "hub degrees: the k-th node of a type is weighted (k+1)^-skew in its edge count and as a destination (0: Poisson degrees; 1: Zipf-like hubs as in real knowledge graphs)")
 	f.StringVar(&o.Out, "out", "", "output skbdir directory")
 	f.BoolVar(&o.Compress, "compress", false, "write nodes.jsonl.zst and edges.tsv.zst")
 	f.BoolVar(&o.Force, "force", false, "replace --out if it exists")

@@ -29,6 +29,12 @@ type Config struct {
 	// Edges, when > 0, scales the relation densities so that the number of
 	// stored edges is close to it (used to build large benchmark graphs).
 	Edges int
+	// Skew, when > 0, gives the graph hubs as real knowledge graphs have
+	// them: the k-th node of a type (in the generator's random order) is
+	// weighted (k+1)^-Skew, and both a source's number of edges (scaled to
+	// keep the relation's mean degree) and the choice of destinations
+	// follow these weights. 0 keeps degrees Poisson around the mean.
+	Skew float64
 }
 
 // Presets returns the preset names.
@@ -86,6 +92,9 @@ func (c Config) Validate() error {
 	}
 	if c.Edges < 0 {
 		return fmt.Errorf("synth: edges = %d, want >= 0", c.Edges)
+	}
+	if !(c.Skew >= 0 && c.Skew <= 3) {
+		return fmt.Errorf("synth: skew = %v, want a number in [0, 3]", c.Skew)
 	}
 	return nil
 }
@@ -258,27 +267,47 @@ func (g *gen) makeEdges() {
 		}
 		scale = float64(g.cfg.Edges) / natural
 	}
+	sk := g.newSkew()
 	type pair struct{ a, b uint32 }
 	for ri, rs := range g.p.rels {
 		st, dt := g.typeIndex(rs.src), g.typeIndex(rs.dst)
 		dsts := g.byType[dt]
 		seen := map[pair]bool{}
-		exactlyOne := rs.deg == 1 && scale == 1
+		exactlyOne := rs.deg == 1 && scale == 1 && sk == nil
 		for _, s := range g.byType[st] {
+			mean := rs.deg * scale
+			if sk != nil {
+				mean *= sk.mult[s]
+			}
 			var k int
 			switch {
 			case exactlyOne:
 				k = 1
-			case rs.deg*scale >= 1:
-				k = 1 + poisson(g.r, rs.deg*scale-1)
+			case mean >= 1:
+				k = 1 + poisson(g.r, mean-1)
 			default:
-				k = poisson(g.r, rs.deg*scale)
+				k = poisson(g.r, mean)
 			}
-			for j := 0; j < k; j++ {
+			// With hubs a source redraws duplicates (up to 4k draws, and k
+			// at most half the other type) so the edge count stays near its
+			// target; without, duplicates are skipped.
+			draws := k
+			if sk != nil {
+				k = min(k, max(1, len(dsts)/2))
+				draws = 4 * k
+			}
+			for j, added := 0, 0; j < draws && added < k; j++ {
 				var d uint32
-				if bucket := g.byTypeTopic[dt][g.topic[s]]; len(bucket) > 0 && g.r.Float64() < rs.homophily {
+				bucket := g.byTypeTopic[dt][g.topic[s]]
+				inTopic := len(bucket) > 0 && g.r.Float64() < rs.homophily
+				switch {
+				case sk != nil && inTopic:
+					d = sk.draw(g.r, dt, int(g.topic[s]), bucket)
+				case sk != nil:
+					d = sk.draw(g.r, dt, -1, dsts)
+				case inTopic:
 					d = bucket[g.r.IntN(len(bucket))]
-				} else {
+				default:
 					d = dsts[g.r.IntN(len(dsts))]
 				}
 				if d == s || seen[pair{s, d}] || (st == dt && seen[pair{d, s}]) {
@@ -286,9 +315,56 @@ func (g *gen) makeEdges() {
 				}
 				seen[pair{s, d}] = true
 				g.edges.Add(s, data.RelID(ri), d)
+				added++
 			}
 		}
 	}
+}
+
+// skew holds the hub weights of Config.Skew: mult[v] is node v's weight
+// over its type's mean weight, and cum the cumulative weights of each type
+// (index -1 of topics) and each (type, topic) bucket, in bucket order.
+type skew struct {
+	w    []float64
+	mult []float64
+	cum  map[[2]int][]float64
+}
+
+func (g *gen) newSkew() *skew {
+	if g.cfg.Skew <= 0 {
+		return nil
+	}
+	sk := &skew{w: make([]float64, len(g.nodes)), mult: make([]float64, len(g.nodes)), cum: map[[2]int][]float64{}}
+	for _, ids := range g.byType {
+		sum := 0.0
+		for k, v := range ids {
+			sk.w[v] = math.Pow(float64(k+1), -g.cfg.Skew)
+			sum += sk.w[v]
+		}
+		for _, v := range ids {
+			sk.mult[v] = sk.w[v] * float64(len(ids)) / sum
+		}
+	}
+	return sk
+}
+
+// draw picks a member of ids (the nodes of type t, or of its topic bucket)
+// with probability proportional to its weight.
+func (sk *skew) draw(r *rand.Rand, t, topic int, ids []uint32) uint32 {
+	key := [2]int{t, topic}
+	cum, ok := sk.cum[key]
+	if !ok {
+		cum = make([]float64, len(ids))
+		acc := 0.0
+		for i, v := range ids {
+			acc += sk.w[v]
+			cum[i] = acc
+		}
+		sk.cum[key] = cum
+	}
+	x := r.Float64() * cum[len(cum)-1]
+	i, _ := slices.BinarySearch(cum, x)
+	return ids[min(i, len(ids)-1)]
 }
 
 func (g *gen) buildAdjacency() {

@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -153,5 +154,68 @@ func TestEdgesTarget(t *testing.T) {
 	}
 	if n := res.SKB.Edges.Len(); n < 85000 || n > 105000 {
 		t.Errorf("edges = %d, want about 100000", n)
+	}
+}
+
+// TestSkewWeights checks the hub weights by hand: with Skew 1 a type of
+// three nodes weighs 1, 1/2, 1/3 (sum 11/6), so its edge-count multipliers
+// are 18/11, 9/11 and 6/11 and the first node is drawn 6/11 of the time.
+func TestSkewWeights(t *testing.T) {
+	g := &gen{cfg: Config{Skew: 1}, nodes: make([]data.Node, 3), byType: [][]uint32{{2, 0, 1}}}
+	sk := g.newSkew()
+	for v, want := range map[uint32]float64{2: 18.0 / 11, 0: 9.0 / 11, 1: 6.0 / 11} {
+		if d := sk.mult[v] - want; d > 1e-12 || d < -1e-12 {
+			t.Errorf("mult[%d] = %v, want %v", v, sk.mult[v], want)
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	count := map[uint32]int{}
+	const n = 110000
+	for range n {
+		count[sk.draw(r, 0, -1, g.byType[0])]++
+	}
+	for v, want := range map[uint32]float64{2: 6.0 / 11, 0: 3.0 / 11, 1: 2.0 / 11} {
+		if got := float64(count[v]) / n; got < want-0.005 || got > want+0.005 {
+			t.Errorf("node %d drawn %.4f of the time, want %.4f", v, got, want)
+		}
+	}
+	if (&gen{cfg: Config{}}).newSkew() != nil {
+		t.Error("Skew 0 built hub weights")
+	}
+}
+
+// TestSkewHubs: with Skew 1 the generated prime graph has hubs (the
+// largest degree far above the uniform graph's), keeps its edge target
+// within 15%, and its gold answers stay exact (the plans reach them).
+func TestSkewHubs(t *testing.T) {
+	maxDeg := func(skb *data.SKB) int {
+		deg := make([]int, len(skb.Nodes))
+		for i := range skb.Edges.Src {
+			deg[skb.Edges.Src[i]]++
+			deg[skb.Edges.Dst[i]]++
+		}
+		return slices.Max(deg)
+	}
+	flat, err := Generate(Config{Preset: "prime", Nodes: 6000, Queries: 100, Seed: 3, Edges: 36000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hubs, err := Generate(Config{Preset: "prime", Nodes: 6000, Queries: 100, Seed: 3, Edges: 36000, Skew: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := hubs.SKB.Edges.Len(); n < 30600 || n > 36000 {
+		t.Errorf("skewed graph has %d edges, want 36000 within 15%%", n)
+	}
+	f, h := maxDeg(flat.SKB), maxDeg(hubs.SKB)
+	t.Logf("largest degree %d without skew, %d with; %d edges", f, h, hubs.SKB.Edges.Len())
+	if h < 10*f {
+		t.Errorf("no hubs")
+	}
+	if len(hubs.SKB.QA.Queries) != 100 {
+		t.Errorf("%d queries, want 100", len(hubs.SKB.QA.Queries))
+	}
+	if _, err := Generate(Config{Skew: -1}); err == nil {
+		t.Error("Skew -1 accepted")
 	}
 }
