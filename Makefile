@@ -110,6 +110,7 @@ fuzz:
 		$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime 20s ./data/ || exit 1; done
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 20s ./data/snapshot/
 	$(GO) test -run '^$$' -fuzz '^FuzzPlanFiles$$' -fuzztime 20s ./graphops/plan/
+	$(GO) test -run '^$$' -fuzz '^FuzzWords$$' -fuzztime 20s ./graphops/plan/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime 20s ./checkpoints/
 	$(GO) test -run '^$$' -fuzz '^FuzzReadScoreRequest$$' -fuzztime 20s ./infer/serve/
 	$(GO) test -run '^$$' -fuzz '^FuzzReadRankings$$' -fuzztime 20s ./infer/serve/

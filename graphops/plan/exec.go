@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops"
@@ -165,14 +167,17 @@ func (h *Hop) eval(x *executor) (Set, error) {
 		return Set{}, err
 	}
 	gh := graphHop(h.Steps, h.To)
-	best := map[uint32]int{} // reached node -> index in out
+	// pos[u] is 1 + u's index in out (0: not reached yet): a scratch
+	// array over the graph's nodes, reset to zeros before it goes back.
 	var out Set
+	pos := getPos(x.Graph.NumNodes())
+	defer func() { putPos(pos, out.Nodes) }()
 	for i, v := range from.Nodes {
 		x.buf = x.Graph.Step(x.buf[:0], v, gh)
 		for _, u := range x.buf {
-			j, ok := best[u]
-			if !ok {
-				best[u] = len(out.Nodes)
+			j := pos[u] - 1
+			if j < 0 {
+				pos[u] = int32(len(out.Nodes)) + 1
 				out.add(u, from.Support[i], from.Text[i])
 				continue
 			}
@@ -184,16 +189,36 @@ func (h *Hop) eval(x *executor) (Set, error) {
 	return sortSet(out), nil
 }
 
+// posPool holds Hop's scratch arrays (all zeros when pooled).
+var posPool sync.Pool
+
+func getPos(n int) []int32 {
+	if p, ok := posPool.Get().(*[]int32); ok && len(*p) >= n {
+		return (*p)[:n]
+	}
+	return make([]int32, n)
+}
+
+// putPos clears the entries of the nodes set and pools pos.
+func putPos(pos []int32, set []uint32) {
+	for _, u := range set {
+		pos[u] = 0
+	}
+	posPool.Put(&pos)
+}
+
 // sortSet orders a set's nodes (distinct) ascending, keeping each node's
 // scores.
 func sortSet(s Set) Set {
-	idx := make([]int, len(s.Nodes))
-	for i := range idx {
-		idx[i] = i
+	// Node id above, index below: sorting the keys sorts the indices by id.
+	keys := make([]uint64, len(s.Nodes))
+	for i, v := range s.Nodes {
+		keys[i] = uint64(v)<<32 | uint64(i)
 	}
-	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(s.Nodes[a], s.Nodes[b]) })
-	out := Set{Nodes: make([]uint32, len(idx)), Support: make([]float32, len(idx)), Text: make([]float32, len(idx))}
-	for i, j := range idx {
+	slices.Sort(keys)
+	out := Set{Nodes: make([]uint32, len(keys)), Support: make([]float32, len(keys)), Text: make([]float32, len(keys))}
+	for i, k := range keys {
+		j := uint32(k)
 		out.Nodes[i], out.Support[i], out.Text[i] = s.Nodes[j], s.Support[j], s.Text[j]
 	}
 	return out
@@ -404,7 +429,44 @@ func nodeText(g *graphops.Graph, v uint32) string {
 
 // words splits text into lower-case runs of letters and digits.
 func words(text string) []string {
-	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	for i := 0; i < len(text); i++ {
+		if text[i] >= utf8.RuneSelf {
+			return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		}
+	}
+	// ASCII: one pass lowers the text and finds its words, which share
+	// the lowered copy.
+	b := []byte(text)
+	n := 0
+	in := false
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+			b[i] = c
+		}
+		w := 'a' <= c && c <= 'z' || '0' <= c && c <= '9'
+		if w && !in {
+			n++
+		}
+		in = w
+	}
+	lower := string(b)
+	out := make([]string, 0, n)
+	start := -1
+	for i := 0; i <= len(lower); i++ {
+		w := i < len(lower) && ('a' <= lower[i] && lower[i] <= 'z' || '0' <= lower[i] && lower[i] <= '9')
+		switch {
+		case w && start < 0:
+			start = i
+		case !w && start >= 0:
+			out = append(out, lower[start:i])
+			start = -1
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // statesAttr reports whether doc holds the words of value, right after

@@ -559,14 +559,15 @@ func (p *LinkingPlanner) AnchorGroup(text string, ments []graphops.LinkedMention
 	return g, g.Gold >= 0 && len(g.Feats) > 1
 }
 
-// rankedReach orders a candidate's reach by its restriction's BM25
-// (descending, ties by id) and returns it with the scores.
-func rankedReach(reach []uint32, scores []float32) ([]uint32, []float32) {
-	hs := make([]index.Hit, len(reach))
+// rankedReach returns the k best of a candidate's reach by its
+// restriction's BM25 (descending, ties by id) with their scores: the head
+// of the whole reach so ordered, without sorting all of it.
+func rankedReach(reach []uint32, scores []float32, k int) ([]uint32, []float32) {
+	t := index.NewTopK(min(k, len(reach)))
 	for i, v := range reach {
-		hs[i] = index.Hit{ID: v, Score: scores[i]}
+		t.Push(index.Hit{ID: v, Score: scores[i]})
 	}
-	index.Sort(hs)
+	hs := t.Sorted(nil)
 	ids := make([]uint32, len(hs))
 	out := make([]float32, len(hs))
 	for i, h := range hs {
@@ -616,8 +617,8 @@ func CandidateQuality(c *PlanCandidate, gold []uint32) float64 {
 	if len(c.Reach) == 0 || len(gold) == 0 {
 		return 0
 	}
-	ids, _ := rankedReach(c.Reach, c.Scores)
-	k := min(len(ids), len(gold))
+	k := min(len(c.Reach), len(gold))
+	ids, _ := rankedReach(c.Reach, c.Scores, k)
 	hits := 0
 	for _, v := range ids[:k] {
 		if slices.Contains(gold, v) {
@@ -698,7 +699,7 @@ func (p *LinkingPlanner) RankFeatures(text string, ments []graphops.LinkedMentio
 		alp := "alp" + strconv.Itoa(min(10, int(-2*c.AnchorLP)))
 		margin := "nomargin"
 		if len(c.Reach) > 0 {
-			_, sc := rankedReach(c.Reach, c.Scores)
+			_, sc := rankedReach(c.Reach, c.Scores, 2)
 			switch {
 			case sc[0] <= 0:
 				margin = "margin0"
