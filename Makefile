@@ -96,7 +96,7 @@ bench: bench-kernels
 bench-grasp-pg:
 	NODES=$(BENCH_NODES) scripts/grasp_pg_bench.sh
 
-## bench-scale: STaRK-size runs on one machine (gen, import, mine-plans, train planner, eval at Prime density and MAG size; time and peak memory)
+## bench-scale: STaRK-size runs on one machine (gen, import, mine-plans, train planner, eval at Prime density, MAG size and a biomedical size with hubs; time and peak memory)
 bench-scale: build
 	scripts/bench_scale.sh
 

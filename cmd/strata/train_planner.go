@@ -71,7 +71,9 @@ after training, and --no-frame-words is the ablation. Restrictions score by BM25
 idf of each pair of adjacent restriction words a document says together
 (a quoted definition, "chromosome 19"). Attribute keys are learned from the
 training answers' text (a word such as "released" or "language" that stands
-before a word of the question in every answer); each restricted candidate
+before a word of the question in every answer, and before the questions'
+words at least 1.5 times as often as before the other words of the same
+answers' text, so that filler words are not keys); each restricted candidate
 whose reach states (key, a word of the question) is also tried filtered to
 the nodes that state it (the plan's Attributes; --no-attributes is the
 ablation), and the plan ranker chooses. A reached node that a mention left

@@ -43,12 +43,24 @@ func valueWords(restriction string) map[string]bool {
 // isStopword reports whether w is one of BM25's English stop words.
 func isStopword(w string) bool { return slices.Contains(index.StopwordsEN, w) }
 
+// MinAttrKeyLift is how much more often a key must stand before a
+// restriction word than before any word of the same answers' text.
+const MinAttrKeyLift = 1.5
+
 // LearnAttrKeys returns the attribute keys of exs, sorted: the keys that
 // stand before a restriction word in the text of every answer of at least
 // minQuestions questions (stop words and words of one letter are never
-// keys).
+// keys), and that stand before the restriction words of those answers'
+// text at least MinAttrKeyLift times as often as before its words at
+// large ("released" before "2007" in "Released in 2007", not a filler
+// word that precedes every kind of word alike).
 func LearnAttrKeys(g *graphops.Graph, exs []AttrExample, minQuestions int) []string {
+	keep := func(k string) bool { return len([]rune(k)) > 1 && !isStopword(k) }
 	count := map[string]int{}
+	// Key occurrences before value words and before any word, and the
+	// number of each kind of position, over the answers' text.
+	atValue, atAny := map[string]int{}, map[string]int{}
+	nValue, nAny := 0, 0
 	for _, e := range exs {
 		vals := valueWords(e.Restriction)
 		if len(vals) == 0 || len(e.Answers) == 0 {
@@ -59,9 +71,27 @@ func LearnAttrKeys(g *graphops.Graph, exs []AttrExample, minQuestions int) []str
 			if int(a) >= g.NumNodes() {
 				continue
 			}
+			doc := gplan.NodeWords(g, a)
 			keys := map[string]bool{}
-			for at := range gplan.StatedAttrs(gplan.NodeWords(g, a), vals, func(k string) bool { return len([]rune(k)) > 1 && !isStopword(k) }) {
-				keys[at.Key] = true
+			for i, w := range doc {
+				if !keep(w) {
+					continue // a stop word is never a value
+				}
+				isVal := vals[w]
+				if isVal {
+					nValue++
+				}
+				nAny++
+				gplan.KeysBefore(doc, i, func(k string) {
+					if !keep(k) {
+						return
+					}
+					atAny[k]++
+					if isVal {
+						atValue[k]++
+						keys[k] = true
+					}
+				})
 			}
 			if common == nil {
 				common = keys
@@ -79,7 +109,8 @@ func LearnAttrKeys(g *graphops.Graph, exs []AttrExample, minQuestions int) []str
 	}
 	var out []string
 	for k, n := range count {
-		if n >= minQuestions {
+		lift := float64(atValue[k]) * float64(nAny) / (float64(nValue) * float64(atAny[k]))
+		if n >= minQuestions && lift >= MinAttrKeyLift {
 			out = append(out, k)
 		}
 	}

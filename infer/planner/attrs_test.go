@@ -34,6 +34,20 @@ func TestLearnAttrKeys(t *testing.T) {
 		{Restriction: "the", Answers: []uint32{0}}, // no value words
 		{Restriction: "released films", Answers: []uint32{0}},
 	}
+	// Worked by hand. Words that can be values (two letters or more, not
+	// stop words) in each answer's text: f<n>, released, <year>, language,
+	// <language> (5; "in" is a stop word). Before them, per text: f<n> 1,
+	// released 1 (before the year, across "in"), <year> 1, language 1.
+	// Questions with value words: 1 (answers F1, F3), 2 (F2, F3), 3 (F2),
+	// 5 (F1), so 6 texts, 30 positions, 9 of them value words:
+	//   1: released in F1 and F3 (key f<n>), 2007 in both (key released);
+	//   2: french in F2 and F3 (key language);
+	//   3: 1999 (key released), french (key language);
+	//   5: released (key f1).
+	// Keys in every answer: released in 1 and 3, language in 2 and 3, f1
+	// in 5. Lifts (before values / 9) / (before any / 30): released
+	// (3/9)/(6/30) = 5/3, language (3/9)/(6/30) = 5/3, f1 (2/9)/(2/30) =
+	// 10/3: all >= MinAttrKeyLift.
 	if got := LearnAttrKeys(g, exs, 2); !slices.Equal(got, []string{"language", "released"}) {
 		t.Errorf("min 2: %v", got)
 	}
@@ -42,6 +56,42 @@ func TestLearnAttrKeys(t *testing.T) {
 	}
 	if got := LearnAttrKeys(g, exs, 3); got != nil {
 		t.Errorf("min 3: %v", got)
+	}
+}
+
+// TestLearnAttrKeysLift: a filler word that stands before values no more
+// often than before the text's other words is not a key, however many
+// questions it precedes a value in. Each text is "<name> cast nice plot
+// nice score nice time nice mood": 10 positions that can be values,
+// "nice" before 4 of them (plot, score, time, mood).
+//   - Questions asking "cast plot": 2 value positions per text, cast
+//     after the name and plot after "nice"; "nice" is in every answer of
+//     4 questions, lift (1/2)/(4/10) = 1.25 < MinAttrKeyLift: no key (each
+//     name precedes a value in one question only, under min 2).
+//   - Questions asking "plot": "nice" before the one value position,
+//     lift (1/1)/(4/10) = 2.5: a key.
+func TestLearnAttrKeysLift(t *testing.T) {
+	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"thing"}, RelationTypes: []string{"rel"}, TextFields: []string{"name", "details"}}}
+	for _, n := range []string{"Alpha", "Bravo", "Charlie", "Delta"} {
+		s.Nodes = append(s.Nodes, data.Node{Name: n, Fields: []string{"", "cast nice plot nice score nice time nice mood"}})
+	}
+	g, err := graphops.Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	ask := func(restriction string) []AttrExample {
+		var exs []AttrExample
+		for i := range 4 {
+			exs = append(exs, AttrExample{Restriction: restriction, Answers: []uint32{uint32(i)}})
+		}
+		return exs
+	}
+	if got := LearnAttrKeys(g, ask("cast plot"), 2); got != nil {
+		t.Errorf("cast plot: keys %v, want none (nice: lift 1.25)", got)
+	}
+	if got := LearnAttrKeys(g, ask("plot"), 2); !slices.Equal(got, []string{"nice"}) {
+		t.Errorf("plot: keys %v, want [nice] (lift 2.5)", got)
 	}
 }
 
