@@ -22,6 +22,8 @@ const serveLong = `Serve a pipeline over HTTP:
   POST /v1/score   {"query": "...", "k": 10, "id": 7, "stages": false}
                    -> {"id": 7, "ranking": [{"node", "score", "name"}], "took_ms"
                        [, "fallback": true]}
+                   (keys exactly these; query not blank; k in [1, --max-k],
+                   10 when omitted; anything else is a 400 naming it)
   GET  /healthz    -> ok
   GET  /v1/info    -> the pipeline's stages (kinds, training steps, metrics),
                       the data fingerprint

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -310,6 +311,9 @@ func (p *Pipeline) validate() error {
 		if s.K < 0 || s.Weight < 0 {
 			return p.bad(key, "k and weight must not be negative")
 		}
+		if math.IsNaN(s.Weight) || math.IsInf(s.Weight, 0) {
+			return p.bad(key+".weight", "want a finite number, got %v", s.Weight)
+		}
 		return nil
 	}
 	if p.Candidates != nil {
@@ -327,6 +331,9 @@ func (p *Pipeline) validate() error {
 	}
 	if p.Fusion != nil && p.Fusion.Kind != "rrf" && p.Fusion.Kind != "sum" {
 		return p.bad("fusion.kind", "want rrf or sum, got %q", p.Fusion.Kind)
+	}
+	if p.Fusion != nil && !(p.Fusion.K >= 0 && !math.IsInf(p.Fusion.K, 0)) {
+		return p.bad("fusion.k", "want a finite number >= 0, got %v", p.Fusion.K)
 	}
 	return nil
 }

@@ -25,6 +25,12 @@ func TestPipelineErrorsNameKeyAndLine(t *testing.T) {
 		{"p.yaml", "format: strata-pipeline/1\nscorers:\n  - method: bm25\n  - model: runs/cor/best\nfusion:\n  kind: max\n", 6, "fusion.kind"},
 		{"p.yaml", "format: strata-pipeline/1\nscorers:\n  - method: bm25\n    wieght: 2\n", 4, ""},
 		{"p.json", "{\"format\": \"strata-pipeline/2\", \"scorers\": [{\"method\": \"bm25\"}]}", 1, "format"},
+		// Non-finite numbers (issue 37): a NaN weight scored every query 0,
+		// an infinite one failed every query, both silently.
+		{"p.yaml", "format: strata-pipeline/1\nscorers:\n  - method: bm25\n  - method: dense\n    weight: .nan\nfusion: {kind: rrf}\n", 5, "scorers[1].weight"},
+		{"p.yaml", "format: strata-pipeline/1\nscorers:\n  - method: bm25\n    weight: .inf\n", 4, "scorers[0].weight"},
+		{"p.yaml", "format: strata-pipeline/1\nscorers:\n  - method: bm25\n  - method: dense\nfusion:\n  kind: rrf\n  k: -1\n", 7, "fusion.k"},
+		{"p.yaml", "format: strata-pipeline/1\nscorers:\n  - method: bm25\n  - method: dense\nfusion:\n  kind: sum\n  k: .inf\n", 7, "fusion.k"},
 	}
 	for _, c := range cases {
 		_, err := ParsePipeline([]byte(c.text), c.file)

@@ -172,6 +172,15 @@ func TestReadScoreRequest(t *testing.T) {
 		{`{"query": "x", "k": -1}`, 400, `"k" must be in [1, 50]`, ScoreRequest{}},
 		{`{"query": "x", "k": 51}`, 400, `"k" must be in [1, 50]`, ScoreRequest{}},
 		{`{"query": "x", "path": "/etc/passwd"}`, 400, `unknown field "path"`, ScoreRequest{}},
+		// Exact field names, an explicit k of 0, a blank query (issue 37).
+		{`{"QUERY": "x"}`, 400, `unknown field "QUERY"`, ScoreRequest{}},
+		{`{"query": "x", "K": 3}`, 400, `unknown field "K"`, ScoreRequest{}},
+		{`{"query": "x", "k": 0}`, 400, `"k" must be in [1, 50]`, ScoreRequest{}},
+		{`{"query": "x", "k": null}`, 0, "", ScoreRequest{Query: "x", K: 10}},
+		{`{"query": "x", "k": "3"}`, 400, `field "k": json: cannot unmarshal string`, ScoreRequest{}},
+		{`{"query": " \t\n "}`, 400, `"query" is required`, ScoreRequest{}},
+		{`{"query": ""}`, 400, `"query" is required`, ScoreRequest{}},
+		{`{"stages": true, "query": "x", "id": 2, "k": 1}`, 0, "", ScoreRequest{ID: 2, Query: "x", K: 1, Stages: true}},
 		{`{"query": "` + strings.Repeat("a", 600) + `"}`, 413, "request body over 512 bytes", ScoreRequest{}},
 		{`{"query": "x"}` + strings.Repeat(" ", 600), 413, "request body over 512 bytes", ScoreRequest{}},
 	} {
@@ -203,7 +212,7 @@ func FuzzReadScoreRequest(f *testing.F) {
 			}
 			return
 		}
-		if len(b) > 256 || sr.Query == "" || sr.K < 1 || sr.K > 100 {
+		if len(b) > 256 || strings.TrimSpace(sr.Query) == "" || sr.K < 1 || sr.K > 100 {
 			t.Fatalf("accepted %q as %+v", b, sr)
 		}
 		// What was accepted reads back the same.

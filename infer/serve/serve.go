@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -173,14 +174,14 @@ type RequestError struct {
 func (e *RequestError) Error() string { return e.Msg }
 
 // ReadScoreRequest reads one POST /v1/score body: exactly one JSON object
-// (unknown keys, and anything but white space after it, are a 400), at
-// most maxBody bytes (413), with a non-empty query and k in [1, maxK]
-// (0 means 10). A body that arrives too slowly is a 408. Every error is a
-// *RequestError.
+// whose keys are exactly id, query, k and stages (any other key, "Query"
+// included, and anything but white space after it, are a 400), at most
+// maxBody bytes (413), with a query that is not only white space and k in
+// [1, maxK] (omitted: 10). A body that arrives too slowly is a 408. Every
+// error is a *RequestError.
 func ReadScoreRequest(body io.Reader, maxBody int64, maxK int) (ScoreRequest, error) {
-	var sr ScoreRequest
+	var raw map[string]json.RawMessage
 	dec := json.NewDecoder(http.MaxBytesReader(nil, io.NopCloser(body), maxBody))
-	dec.DisallowUnknownFields()
 	bad := func(err error) (ScoreRequest, error) {
 		var ne net.Error
 		var mb *http.MaxBytesError
@@ -192,7 +193,7 @@ func ReadScoreRequest(body io.Reader, maxBody int64, maxK int) (ScoreRequest, er
 		}
 		return ScoreRequest{}, &RequestError{http.StatusBadRequest, "bad request body: " + clipMsg(err.Error())}
 	}
-	if err := dec.Decode(&sr); err != nil {
+	if err := dec.Decode(&raw); err != nil {
 		return bad(err)
 	}
 	if tok, err := dec.Token(); err != io.EOF {
@@ -201,13 +202,40 @@ func ReadScoreRequest(body io.Reader, maxBody int64, maxK int) (ScoreRequest, er
 		}
 		return bad(fmt.Errorf("trailing data after the JSON object (%v at offset %d)", tok, dec.InputOffset()))
 	}
-	if sr.Query == "" {
-		return ScoreRequest{}, &RequestError{http.StatusBadRequest, `"query" is required`}
+	// Field names match exactly (encoding/json alone would take "QUERY").
+	var sr ScoreRequest
+	var k *int
+	keys := make([]string, 0, len(raw))
+	for key := range raw {
+		keys = append(keys, key)
 	}
-	if sr.K == 0 {
-		sr.K = 10
+	slices.Sort(keys)
+	for _, key := range keys {
+		var dst any
+		switch key {
+		case "id":
+			dst = &sr.ID
+		case "query":
+			dst = &sr.Query
+		case "k":
+			dst = &k
+		case "stages":
+			dst = &sr.Stages
+		default:
+			return bad(fmt.Errorf("json: unknown field %q (the fields are id, query, k and stages)", key))
+		}
+		if err := json.Unmarshal(raw[key], dst); err != nil {
+			return bad(fmt.Errorf("field %q: %w", key, err))
+		}
 	}
-	if sr.K < 0 || sr.K > maxK {
+	if strings.TrimSpace(sr.Query) == "" {
+		return ScoreRequest{}, &RequestError{http.StatusBadRequest, `"query" is required and must not be only white space`}
+	}
+	sr.K = 10
+	if k != nil {
+		sr.K = *k
+	}
+	if sr.K < 1 || sr.K > maxK {
 		return ScoreRequest{}, &RequestError{http.StatusBadRequest, fmt.Sprintf(`"k" must be in [1, %d]`, maxK)}
 	}
 	return sr, nil
