@@ -1079,3 +1079,19 @@ func TestNoPlansSaysSo(t *testing.T) {
 		}
 	}
 }
+
+// TestMissingArgsNameUsage: a command run without its WORKSPACE says
+// which argument it takes, not only "accepts 1 arg(s)" (issue 37).
+func TestMissingArgsNameUsage(t *testing.T) {
+	for args, want := range map[string]string{
+		"eval":          "usage: strata eval WORKSPACE",
+		"train planner": "usage: strata train planner WORKSPACE",
+		"explain":       "usage: strata explain WORKSPACE --model",
+		"score":         "usage: strata score WORKSPACE",
+	} {
+		_, stderr, code := run(t, strings.Fields(args)...)
+		if code == 0 || !strings.Contains(stderr, "accepts 1 arg(s), received 0") || !strings.Contains(stderr, want) {
+			t.Errorf("strata %s: exit %d, stderr %q; want an error with %q", args, code, stderr, want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -202,7 +203,25 @@ stark_qa's evaluator does. Every metric-reporting command takes --json.`,
 		SilenceErrors: true,
 	}
 	root.AddCommand(newGenCmd(u), newImportCmd(u), newExportCmd(u), newInfoCmd(u), newSearchCmd(u), newEvalCmd(u), newDemoCmd(u), newCheckpointsCmd(u), newTrainCmd(u), newExplainCmd(u), newCurvesCmd(u), newImportEmbeddingsCmd(u), newScoreCmd(u), newServeCmd(u), newBundleCmd(u), newSimGraphCmd(u), newMinePlansCmd(u), newInitQwen3Cmd(u), newMergeLoRACmd(u), newVersionCmd(u), newPapersTopic())
+	withUsageOnArgErrors(root)
 	return root
+}
+
+// withUsageOnArgErrors makes every command's wrong-argument-count error
+// name its usage line ("accepts 1 arg(s), received 0" alone does not say
+// that WORKSPACE is missing).
+func withUsageOnArgErrors(c *cobra.Command) {
+	if args := c.Args; args != nil {
+		c.Args = func(cmd *cobra.Command, a []string) error {
+			if err := args(cmd, a); err != nil {
+				return fmt.Errorf("%w\nusage: %s (strata help %s)", err, cmd.UseLine(), strings.TrimPrefix(cmd.CommandPath(), "strata "))
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		withUsageOnArgErrors(sub)
+	}
 }
 
 // log is where trainers and long steps write progress: stderr on a
