@@ -143,3 +143,27 @@ func TestReadersRefuseInvalidUTF8(t *testing.T) {
 		}
 	}
 }
+
+// TestSKBDirByteOrderMark: a UTF-8 byte order mark at the start of
+// nodes.jsonl, edges.tsv or a split file is read past (query files
+// already were), and one inside a file is still an error (issue 37).
+func TestSKBDirByteOrderMark(t *testing.T) {
+	bom := "\ufeff"
+	dir := writeDir(t, map[string]string{
+		"nodes.jsonl":           bom + `{"id":0,"type":"a","name":"x","fields":{"f":"v"}}` + "\n" + `{"id":1,"type":"b","name":"y"}` + "\n",
+		"edges.tsv":             bom + "0\tr\t1\n",
+		"stark_qa/stark_qa.csv": bom + "id,query,answer_ids\n1,q,[0]\n",
+		"split/test.index":      bom + "1\n",
+	})
+	skb, err := ReadSKBDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(skb.Nodes) != 2 || skb.Nodes[0].Name != "x" || skb.Edges.Len() != 1 || len(skb.QA.Splits["test"]) != 1 {
+		t.Errorf("read %d nodes (first %q), %d edges, test split %v", len(skb.Nodes), skb.Nodes[0].Name, skb.Edges.Len(), skb.QA.Splits["test"])
+	}
+	dir = writeDir(t, map[string]string{"nodes.jsonl": `{"id":0,"type":"a","name":"x"}` + "\n" + bom + `{"id":1,"type":"b","name":"y"}` + "\n"})
+	if _, err := ReadSKBDir(dir); err == nil || !strings.Contains(err.Error(), "nodes.jsonl:2") {
+		t.Errorf("a mark on line 2: %v, want an error at nodes.jsonl:2", err)
+	}
+}

@@ -77,6 +77,11 @@ func (l *lineScanner) Next() ([]byte, bool) {
 	}
 	l.line++
 	b := l.sc.Bytes()
+	if l.line == 1 {
+		// A byte order mark some editors write at the start of a file
+		// is not part of the first record.
+		b = bytes.TrimPrefix(b, []byte("\ufeff"))
+	}
 	if err := checkUTF8(b); err != nil {
 		l.err = perr(l.file, l.line, "", err)
 		return nil, false
