@@ -239,6 +239,9 @@ func ScoreFile(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner,
 	if err := checkNotSame(queriesPath, outPath); err != nil {
 		return ScoreReport{}, err
 	}
+	if err := checkOutPath(outPath); err != nil {
+		return ScoreReport{}, err
+	}
 	args, err := scoreArgs(ws, r, queriesPath, o)
 	if err != nil {
 		return ScoreReport{}, err
@@ -490,6 +493,26 @@ func openContinued(path string, prog *progressFile) (*os.File, hash.Hash, error)
 }
 
 // checkNotSame refuses an output path that names the query file.
+// checkOutPath refuses, before any work, an output path that is a
+// directory or whose directory does not exist (the lock file beside it
+// would otherwise be the one reported missing).
+func checkOutPath(outPath string) error {
+	if fi, err := os.Stat(outPath); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s is a directory: --out names the file to write", outPath)
+	}
+	dir := filepath.Dir(outPath)
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("the directory of %s, %s, does not exist (create it first)", outPath, dir)
+	case err != nil:
+		return err
+	case !fi.IsDir():
+		return fmt.Errorf("%s: %s is not a directory", outPath, dir)
+	}
+	return nil
+}
+
 func checkNotSame(queriesPath, outPath string) error {
 	qi, err := os.Stat(queriesPath)
 	if err != nil {

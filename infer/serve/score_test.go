@@ -151,6 +151,23 @@ func TestScoreFileEdgeCases(t *testing.T) {
 		t.Error("a progress file was written")
 	}
 
+	// An output in a missing directory, or naming a directory, is refused
+	// before anything runs, saying so (issue 37: the lock file was
+	// reported missing; a directory failed after the whole job).
+	for out, want := range map[string]string{
+		filepath.Join(dir, "nodir", "out.jsonl"): "does not exist (create it first)",
+		filepath.Join(dir, "sub"):                "is a directory",
+		filepath.Join(qf, "out.jsonl"):           "is not a directory",
+	} {
+		_, err := ScoreFile(t.Context(), ws, r, qf, out, ScoreOptions{Force: true})
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), ".lock") {
+			t.Errorf("--out %s: %v, want an error saying %q", out, err, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "sub.progress")); !os.IsNotExist(err) {
+		t.Error("a progress file was written beside the directory")
+	}
+
 	// A negative k is an error (0 means the default, 100).
 	if _, err := ScoreFile(t.Context(), ws, r, qf, filepath.Join(dir, "neg.jsonl"), ScoreOptions{TopK: -1}); err == nil || !strings.Contains(err.Error(), "k = -1") {
 		t.Errorf("k -1: %v", err)
