@@ -253,25 +253,44 @@ func ScoreFile(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner,
 	defer unlock()
 	side := outPath + ProgressSuffix
 	var prog progressFile
-	_, statErr := os.Stat(outPath)
+	fi, statErr := os.Stat(outPath)
+	// An empty output holds nothing to lose (a run that failed before its
+	// first chunk leaves one).
+	exists := statErr == nil && fi.Size() > 0
 	if b, err := os.ReadFile(side); err == nil {
-		if json.Unmarshal(b, &prog) != nil || prog.Args != args {
-			if !o.Force {
-				return ScoreReport{}, fmt.Errorf("%s holds an unfinished run with other arguments (pipeline, models, workspace, queries, -k or format; use --force to start over)", outPath)
+		var old progressFile
+		parsed := json.Unmarshal(b, &old) == nil
+		switch {
+		case parsed && old.Args == args:
+			prog = old
+		case o.Force:
+		case parsed && old.Queries == 0 && old.Bytes == 0:
+			// A run that scored nothing (a bad query file, killed at
+			// once): starting over loses nothing.
+			if exists {
+				return ScoreReport{}, fmt.Errorf("%s exists (use --force to replace it)", outPath)
 			}
-			prog = progressFile{}
+		default:
+			return ScoreReport{}, fmt.Errorf("%s holds an unfinished run with other arguments (pipeline, models, workspace, queries, -k or format; use --force to start over)", outPath)
 		}
-	} else if statErr == nil && !o.Force {
+	} else if exists && !o.Force {
 		return ScoreReport{}, fmt.Errorf("%s exists (use --force to replace it)", outPath)
 	}
 	fresh := func() {
 		prog = progressFile{Args: args}
-		if statErr == nil { // --force over an output: keep it until the new one is whole
+		if exists { // --force over an output: keep it until the new one is whole
 			prog.Work = filepath.Join(filepath.Dir(outPath), "."+filepath.Base(outPath)+".strata-new")
 		}
 	}
 	if prog.Args == "" {
 		fresh()
+	}
+	// The run is on record before its output is created, so a run killed
+	// between the two can be rerun.
+	if prog.Queries == 0 {
+		if err := atomicfile.WriteFile(side, func(w io.Writer) error { return json.NewEncoder(w).Encode(prog) }); err != nil {
+			return ScoreReport{}, err
+		}
 	}
 	out, sum, err := openContinued(cmp.Or(prog.Work, outPath), &prog)
 	if errors.Is(err, errNotContinued) && o.Force { // start over
@@ -492,7 +511,6 @@ func openContinued(path string, prog *progressFile) (*os.File, hash.Hash, error)
 	return f, sum, nil
 }
 
-// checkNotSame refuses an output path that names the query file.
 // checkOutPath refuses, before any work, an output path that is a
 // directory or whose directory does not exist (the lock file beside it
 // would otherwise be the one reported missing).
@@ -513,6 +531,7 @@ func checkOutPath(outPath string) error {
 	return nil
 }
 
+// checkNotSame refuses an output path that names the query file.
 func checkNotSame(queriesPath, outPath string) error {
 	qi, err := os.Stat(queriesPath)
 	if err != nil {

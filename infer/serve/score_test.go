@@ -365,3 +365,46 @@ func TestScoreAndServeSayWhichQueriesFellBack(t *testing.T) {
 		t.Errorf("stats %+v, %v: want 3 scored, 2 fallbacks", st, err)
 	}
 }
+
+// TestScoreFileFailedRunDoesNotBlockRerun: a run that scored nothing (a
+// malformed query file; a kill between creating the output and recording
+// the run) leaves an empty output that its fixed rerun replaces without
+// --force; a non-empty output is still protected (issue 37 item 4).
+func TestScoreFileFailedRunDoesNotBlockRerun(t *testing.T) {
+	ws := testws.Preset(t, "amazon", 300, 20)
+	r := compile(t, ws, `{"format":"strata-pipeline/1","name":"b","scorers":[{"method":"bm25"}]}`)
+	dir := t.TempDir()
+	qf := filepath.Join(dir, "q.jsonl")
+	out := filepath.Join(dir, "out.jsonl")
+	if err := os.WriteFile(qf, []byte("{\"id\": 0, \"query\": \"boots\"}\n{\"id\": 1, \"query\": \n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ScoreFile(t.Context(), ws, r, qf, out, ScoreOptions{}); err == nil || !strings.Contains(err.Error(), "q.jsonl:2") {
+		t.Fatalf("malformed line 2: %v", err)
+	}
+	if fi, err := os.Stat(out); err != nil || fi.Size() != 0 {
+		t.Fatalf("after the failed run: %v, %v", fi, err)
+	}
+	writeQueries(t, qf, 4)
+	if rep, err := ScoreFile(t.Context(), ws, r, qf, out, ScoreOptions{}); err != nil || rep.Queries != 4 {
+		t.Fatalf("rerun after fixing the query file: %+v, %v", rep, err)
+	}
+	want, _ := os.ReadFile(out)
+
+	// Killed between creating the output and recording the run: an empty
+	// output and no progress file.
+	out2 := filepath.Join(dir, "out2.jsonl")
+	if err := os.WriteFile(out2, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ScoreFile(t.Context(), ws, r, qf, out2, ScoreOptions{}); err != nil {
+		t.Fatalf("over an empty output: %v", err)
+	}
+	if got, _ := os.ReadFile(out2); string(got) != string(want) || len(want) == 0 {
+		t.Errorf("output differs from the other run's (%d and %d bytes)", len(got), len(want))
+	}
+	// A finished, non-empty output still needs --force.
+	if _, err := ScoreFile(t.Context(), ws, r, qf, out2, ScoreOptions{}); err == nil || !strings.Contains(err.Error(), "exists (use --force") {
+		t.Errorf("over a finished output: %v", err)
+	}
+}
