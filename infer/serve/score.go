@@ -589,9 +589,11 @@ func scoreArgs(ws *workspace.Workspace, r *pipeline.Runner, queriesPath string, 
 		return "", err
 	}
 	cfg, _ := json.Marshal(ws.Config) // BM25's parameters, ...
-	fmt.Fprintf(h, "|%s|%s|%d|%s|%v|%s", ws.Fingerprint, cfg, o.TopK, o.Format, o.Stages, r.P.File())
-	// The content of every model and file the pipeline loaded: a run never
-	// continues with a model that changed since it started.
+	fmt.Fprintf(h, "|%s|%s|%d|%s|%v", ws.Fingerprint, cfg, o.TopK, o.Format, o.Stages)
+	// The content of every model and file the pipeline loaded, not where
+	// it lies: a run never continues with a model that changed since it
+	// started, and continues from a bundle unpacked anew (a random
+	// directory each time).
 	if err := hashContents(h, r.Loaded()); err != nil {
 		return "", err
 	}

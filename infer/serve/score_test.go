@@ -1,6 +1,8 @@
 package serve
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -406,5 +408,51 @@ func TestScoreFileFailedRunDoesNotBlockRerun(t *testing.T) {
 	// A finished, non-empty output still needs --force.
 	if _, err := ScoreFile(t.Context(), ws, r, qf, out2, ScoreOptions{}); err == nil || !strings.Contains(err.Error(), "exists (use --force") {
 		t.Errorf("over a finished output: %v", err)
+	}
+}
+
+// TestScoreFileResumesFromBundle: a run scored from a bundle and stopped
+// continues when rerun, although each run unpacks the bundle into a new
+// directory, and ends with the bytes of an uninterrupted run (issue 37
+// item 2: the unpack path was part of the run's arguments).
+func TestScoreFileResumesFromBundle(t *testing.T) {
+	ws := testws.Preset(t, "amazon", 300, 20)
+	dir := t.TempDir()
+	pf := filepath.Join(dir, "p.json")
+	if err := os.WriteFile(pf, []byte(`{"format":"strata-pipeline/1","scorers":[{"method":"bm25"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := pipeline.ReadPipeline(pf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp := filepath.Join(dir, "b.tar")
+	if err := WriteBundle(infer.NewEnv(context.Background(), ws), tp, p); err != nil {
+		t.Fatal(err)
+	}
+	qf := filepath.Join(dir, "q.jsonl")
+	writeQueries(t, qf, 10)
+	score := func(out string, o ScoreOptions) error {
+		r, cleanup, err := Open(infer.NewEnv(context.Background(), ws), tp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cleanup()
+		_, err = ScoreFile(t.Context(), ws, r, qf, out, o)
+		return err
+	}
+	whole := filepath.Join(dir, "whole.jsonl")
+	if err := score(whole, ScoreOptions{Chunk: 3}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.jsonl")
+	if err := score(out, ScoreOptions{Chunk: 3, StopAfter: 1}); err == nil {
+		t.Fatal("the test hook did not stop the run")
+	}
+	if err := score(out, ScoreOptions{Chunk: 3}); err != nil {
+		t.Fatalf("rerun from the bundle: %v", err)
+	}
+	if a, b := mustRead(t, whole), mustRead(t, out); !bytes.Equal(a, b) {
+		t.Errorf("resumed output (%d bytes) differs from the uninterrupted one (%d)", len(b), len(a))
 	}
 }
