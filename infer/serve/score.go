@@ -608,6 +608,11 @@ func hashContents(h io.Writer, paths []string) error {
 	paths = slices.Clone(paths)
 	slices.Sort(paths)
 	for _, p := range slices.Compact(paths) {
+		// WalkDir does not follow a root that is a link (a run's best):
+		// walk what it names.
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			p = real
+		}
 		err := filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || !d.Type().IsRegular() {
 				return err

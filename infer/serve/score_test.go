@@ -3,6 +3,8 @@ package serve
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -454,5 +456,43 @@ func TestScoreFileResumesFromBundle(t *testing.T) {
 	}
 	if a, b := mustRead(t, whole), mustRead(t, out); !bytes.Equal(a, b) {
 		t.Errorf("resumed output (%d bytes) differs from the uninterrupted one (%d)", len(b), len(a))
+	}
+}
+
+// TestHashContentsFollowsBest: a run's best is a link to a step; the
+// content hash of what a pipeline loaded reads the step it names, so
+// pointing best at another step changes it (issue 37 item 3: a resumed run
+// went on with the other model, the link's own walk hashing nothing).
+func TestHashContentsFollowsBest(t *testing.T) {
+	dir := t.TempDir()
+	for step, content := range map[string]string{"step-1": "one", "step-2": "two"} {
+		os.MkdirAll(filepath.Join(dir, step), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, step, "model.safetensors"), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	best := filepath.Join(dir, "best")
+	hash := func() string {
+		h := sha256.New()
+		if err := hashContents(h, []string{best}); err != nil {
+			t.Fatal(err)
+		}
+		return hex.EncodeToString(h.Sum(nil))
+	}
+	if err := os.Symlink("step-1", best); err != nil {
+		t.Fatal(err)
+	}
+	h1 := hash()
+	// By hand: the walk of step-1 writes "|model.safetensors|one".
+	want := sha256.Sum256([]byte("|model.safetensors|one"))
+	if h1 != hex.EncodeToString(want[:]) {
+		t.Errorf("hash of best -> step-1 = %s, want sha256(%q)", h1, "|model.safetensors|one")
+	}
+	os.Remove(best)
+	if err := os.Symlink("step-2", best); err != nil {
+		t.Fatal(err)
+	}
+	if hash() == h1 {
+		t.Error("best pointed at another step, the same hash")
 	}
 }
