@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/strata-retrieval/strata/internal/flock"
 	"io"
 	"io/fs"
 	"os"
@@ -262,18 +263,23 @@ func openBundle(tarPath, dir string, ws *workspace.Workspace, ignoreFingerprint 
 	}
 	defer f.Close()
 	tr := tar.NewReader(f)
+	seen := map[string]bool{}
 	for {
 		hdr, err := tr.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", tarPath, err)
+			return nil, nil, fmt.Errorf("%s: %w", tarPath, truncated(err))
 		}
 		name := path.Clean(hdr.Name)
 		if hdr.Typeflag != tar.TypeReg || path.IsAbs(name) || name == ".." || strings.HasPrefix(name, "../") {
 			return nil, nil, fmt.Errorf("%s: refusing entry %q (only relative regular files)", tarPath, hdr.Name)
 		}
+		if seen[name] {
+			return nil, nil, fmt.Errorf("%s: entry %q appears twice (which one counts would be a guess)", tarPath, hdr.Name)
+		}
+		seen[name] = true
 		dst := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return nil, nil, err
@@ -284,7 +290,7 @@ func openBundle(tarPath, dir string, ws *workspace.Workspace, ignoreFingerprint 
 		}
 		if _, err := io.Copy(out, io.LimitReader(tr, hdr.Size)); err != nil {
 			out.Close()
-			return nil, nil, err
+			return nil, nil, fmt.Errorf("%s: entry %q: %w", tarPath, hdr.Name, truncated(err))
 		}
 		if err := out.Close(); err != nil {
 			return nil, nil, err
@@ -312,6 +318,9 @@ func openBundle(tarPath, dir string, ws *workspace.Workspace, ignoreFingerprint 
 			}
 		}
 	}
+	if !seen[pipeline.PipelineFile] {
+		return nil, nil, fmt.Errorf("%s: the bundle has no %s (truncated?)", tarPath, pipeline.PipelineFile)
+	}
 	p, err := pipeline.ReadPipeline(filepath.Join(dir, pipeline.PipelineFile))
 	if err != nil {
 		return nil, nil, err
@@ -333,6 +342,14 @@ func openBundle(tarPath, dir string, ws *workspace.Workspace, ignoreFingerprint 
 	return p, &meta, nil
 }
 
+// truncated names the usual cause of an unexpected end of a tar.
+func truncated(err error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("the file ends inside an entry (truncated?): %w", err)
+	}
+	return err
+}
+
 // ErrBundlePath is a bundle whose pipeline reaches outside the bundle.
 var ErrBundlePath = errors.New("unsafe bundle")
 
@@ -347,11 +364,20 @@ func Open(env *infer.Env, path string) (r *pipeline.Runner, cleanup func(), err 
 	cleanup = func() {}
 	var p *pipeline.Pipeline
 	if strings.HasSuffix(path, ".tar") {
-		dir, err := os.MkdirTemp("", "strata-bundle-*")
+		sweepBundles(os.TempDir(), time.Minute)
+		dir, err := os.MkdirTemp("", bundleDirPrefix+"*")
 		if err != nil {
 			return nil, cleanup, err
 		}
-		cleanup = func() { os.RemoveAll(dir) }
+		// The lock beside the directory is held while it is in use; a
+		// process killed with it leaves it free, and the next Open's
+		// sweep removes the directory.
+		unlock, err := flock.Lock(dir+".lock", dir)
+		if err != nil {
+			os.RemoveAll(dir)
+			return nil, cleanup, err
+		}
+		cleanup = func() { os.RemoveAll(dir); unlock() }
 		var models map[string]string
 		if p, models, err = OpenBundle(path, dir, env.WS, env.IgnoreFingerprint); err != nil {
 			return nil, cleanup, err
@@ -364,4 +390,27 @@ func Open(env *infer.Env, path string) (r *pipeline.Runner, cleanup func(), err 
 	}
 	r, err = p.Compile(env)
 	return r, cleanup, err
+}
+
+// bundleDirPrefix names the directories Open unpacks bundles into.
+const bundleDirPrefix = "strata-bundle-"
+
+// sweepBundles removes from tmp the unpacked bundles of processes that
+// ended without cleaning up (killed): those whose lock file, older than
+// minAge, no process holds. Bundles of a version without lock files, and
+// anything it cannot lock or remove, are left alone.
+func sweepBundles(tmp string, minAge time.Duration) {
+	locks, _ := filepath.Glob(filepath.Join(tmp, bundleDirPrefix+"*.lock"))
+	for _, lock := range locks {
+		fi, err := os.Stat(lock)
+		if err != nil || time.Since(fi.ModTime()) < minAge {
+			continue
+		}
+		unlock, err := flock.Lock(lock, lock)
+		if err != nil {
+			continue // in use
+		}
+		os.RemoveAll(strings.TrimSuffix(lock, ".lock"))
+		unlock() // removes the lock file
+	}
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/pipeline"
 	"github.com/strata-retrieval/strata/infer/registry"
+	"github.com/strata-retrieval/strata/internal/flock"
 	"github.com/strata-retrieval/strata/internal/testws"
 )
 
@@ -581,4 +582,106 @@ func mustRead(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// bm25Bundle writes a bundle of a BM25 pipeline over ws and returns its path.
+func bm25Bundle(t *testing.T, ws *workspace.Workspace, dir string) string {
+	t.Helper()
+	pf := filepath.Join(dir, "p.json")
+	if err := os.WriteFile(pf, []byte(`{"format":"strata-pipeline/1","scorers":[{"method":"bm25"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := pipeline.ReadPipeline(pf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp := filepath.Join(dir, "b.tar")
+	if err := WriteBundle(infer.NewEnv(context.Background(), ws), tp, p); err != nil {
+		t.Fatal(err)
+	}
+	return tp
+}
+
+// TestBundleDuplicateAndTruncated: a bundle holding an entry twice is
+// refused (the last one won), and a truncated one names the bundle, the
+// entry and the likely cause (issue 37 item 6).
+func TestBundleDuplicateAndTruncated(t *testing.T) {
+	ws := testws.Preset(t, "amazon", 300, 20)
+	dir := t.TempDir()
+	tp := bm25Bundle(t, ws, dir)
+	b := mustRead(t, tp)
+
+	var dup bytes.Buffer
+	tw := tar.NewWriter(&dup)
+	tr := tar.NewReader(bytes.NewReader(b))
+	for {
+		hdr, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(tr)
+		tw.WriteHeader(hdr)
+		tw.Write(body)
+		if hdr.Name == pipeline.PipelineFile {
+			other := []byte(`{"format":"strata-pipeline/1","scorers":[{"method":"dense"}]}`)
+			tw.WriteHeader(&tar.Header{Name: hdr.Name, Mode: 0o644, Size: int64(len(other)), Typeflag: tar.TypeReg})
+			tw.Write(other)
+		}
+	}
+	tw.Close()
+	dp := filepath.Join(dir, "dup.tar")
+	os.WriteFile(dp, dup.Bytes(), 0o644)
+	if _, _, err := OpenBundle(dp, t.TempDir(), ws, false); err == nil || !strings.Contains(err.Error(), `entry "pipeline.json" appears twice`) {
+		t.Errorf("two pipeline.json entries: %v", err)
+	}
+
+	// Cut inside the first entry's body (bundle.json, 512 bytes of
+	// header, then its body), and after it: at a block boundary Go's
+	// tar reader sees a clean end, so the missing pipeline is named.
+	cut := filepath.Join(dir, "cut.tar")
+	os.WriteFile(cut, b[:520], 0o644)
+	_, _, err := OpenBundle(cut, t.TempDir(), ws, false)
+	if err == nil || !strings.Contains(err.Error(), cut) || !strings.Contains(err.Error(), `entry "bundle.json"`) || !strings.Contains(err.Error(), "truncated?") || !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("bundle cut inside an entry: %v", err)
+	}
+	os.WriteFile(cut, b[:1024], 0o644)
+	if _, _, err := OpenBundle(cut, t.TempDir(), ws, false); err == nil || !strings.Contains(err.Error(), cut+": the bundle has no pipeline.json (truncated?)") {
+		t.Errorf("bundle cut after its first entry: %v", err)
+	}
+}
+
+// TestSweepBundles: the unpacked bundle of a process that is gone (its
+// lock free and over a minute old) is removed; one in use, or just made,
+// is kept (issue 37 item 6: every killed process left its bundle in /tmp).
+func TestSweepBundles(t *testing.T) {
+	tmp := t.TempDir()
+	mk := func(name string, age time.Duration) string {
+		d := filepath.Join(tmp, bundleDirPrefix+name)
+		os.MkdirAll(d, 0o755)
+		os.WriteFile(filepath.Join(d, "model"), []byte("x"), 0o644)
+		os.WriteFile(d+".lock", []byte("1\n"), 0o644)
+		old := time.Now().Add(-age)
+		os.Chtimes(d+".lock", old, old)
+		return d
+	}
+	gone, fresh, used := mk("gone", time.Hour), mk("fresh", 0), mk("used", time.Hour)
+	unlock, err := flock.Lock(used+".lock", used)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(used+".lock", old, old)
+	legacy := filepath.Join(tmp, bundleDirPrefix+"legacy") // no lock file
+	os.MkdirAll(legacy, 0o755)
+
+	sweepBundles(tmp, time.Minute)
+	for d, want := range map[string]bool{gone: false, gone + ".lock": false, fresh: true, used: true, legacy: true} {
+		if _, err := os.Stat(d); (err == nil) != want {
+			t.Errorf("%s: exists %v, want %v", filepath.Base(d), err == nil, want)
+		}
+	}
 }
