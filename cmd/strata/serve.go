@@ -35,8 +35,9 @@ query text: a planner's text-fit gate found no plan that fits it (free text,
 a description), or its plan was unusable or reached nothing.
 
 Requests carry query text only, never file paths; /v1/info names stages by
-what they are, never by where their models live. Bodies over --max-body are
-refused (413), a body with anything after its JSON object is a 400, a request
+what they are, never by where their models live. Bodies over --max-body and
+queries over --max-query bytes (16 KiB; a query's work grows with its
+length) are refused (413), a body with anything after its JSON object is a 400, a request
 not read within --read-timeout is cut off (408), a keep-alive connection idle
 for --idle-timeout is closed. Requests over --timeout answer 504 and their
 ranking is cancelled; at most --concurrency queries are scored at once (the
@@ -61,6 +62,7 @@ func newServeCmd(u *ui) *cobra.Command {
 	f.StringVar(&o.Pipeline, "pipeline", "", "pipeline file (JSON or YAML), run directory or model bundle (.tar)")
 	f.StringVar(&o.Addr, "addr", "127.0.0.1:8080", "listen address")
 	f.Int64Var(&o.Config.MaxBody, "max-body", 1<<20, "largest request body in bytes")
+	f.IntVar(&o.Config.MaxQuery, "max-query", 16<<10, "longest query text in bytes (a 413 beyond; a query's work grows with its length)")
 	f.DurationVar(&o.Config.Timeout, "timeout", 30*time.Second, "scoring time limit per request")
 	f.DurationVar(&o.Config.ReadTimeout, "read-timeout", 10*time.Second, "time limit for reading a request (headers and body)")
 	f.DurationVar(&o.Config.IdleTimeout, "idle-timeout", 60*time.Second, "close keep-alive connections idle this long")

@@ -144,16 +144,18 @@ type Phrase struct {
 func Phrases(ix *index.BM25, text string) []Phrase {
 	toks := index.Tokenize(nil, text)
 	var out []Phrase
+	seen := map[[2]string]bool{} // linear in the text's length, however long
 	for i := 1; i < len(toks); i++ {
 		a, b := toks[i-1], toks[i]
-		if a == b {
+		if a == b || seen[[2]string{a, b}] {
 			continue
 		}
 		ia, okA := ix.IDF(a)
 		ib, okB := ix.IDF(b)
-		if !okA || !okB || slices.ContainsFunc(out, func(p Phrase) bool { return p.A == a && p.B == b }) {
+		if !okA || !okB {
 			continue
 		}
+		seen[[2]string{a, b}] = true
 		out = append(out, Phrase{A: a, B: b, Weight: ia + ib, docsA: ix.Postings(a), docsB: ix.Postings(b)})
 	}
 	return out
@@ -163,6 +165,20 @@ func Phrases(ix *index.BM25, text string) []Phrase {
 // tokens, in order) states, each counted once.
 func PhraseScore(phrases []Phrase, doc []string) float32 {
 	var s float32
+	if len(phrases) > 8 && len(doc) > 8 {
+		// Many phrases (a long query): the document's pairs once, then a
+		// look-up per phrase, summed in the same order.
+		pairs := make(map[[2]string]bool, len(doc))
+		for i := 1; i < len(doc); i++ {
+			pairs[[2]string{doc[i-1], doc[i]}] = true
+		}
+		for _, p := range phrases {
+			if pairs[[2]string{p.A, p.B}] {
+				s += p.Weight
+			}
+		}
+		return s
+	}
 	for _, p := range phrases {
 		for i := 1; i < len(doc); i++ {
 			if doc[i-1] == p.A && doc[i] == p.B {

@@ -181,11 +181,14 @@ func TestReadScoreRequest(t *testing.T) {
 		{`{"query": "x", "k": "3"}`, 400, `field "k": json: cannot unmarshal string`, ScoreRequest{}},
 		{`{"query": " \t\n "}`, 400, `"query" is required`, ScoreRequest{}},
 		{`{"query": ""}`, 400, `"query" is required`, ScoreRequest{}},
+		// The query's length is bounded (100 bytes here; issue 37 item 1).
+		{`{"query": "` + strings.Repeat("a", 100) + `"}`, 0, "", ScoreRequest{Query: strings.Repeat("a", 100), K: 10}},
+		{`{"query": "` + strings.Repeat("a", 101) + `"}`, 413, `"query" is 101 bytes, over the server's limit of 100`, ScoreRequest{}},
 		{`{"stages": true, "query": "x", "id": 2, "k": 1}`, 0, "", ScoreRequest{ID: 2, Query: "x", K: 1, Stages: true}},
 		{`{"query": "` + strings.Repeat("a", 600) + `"}`, 413, "request body over 512 bytes", ScoreRequest{}},
 		{`{"query": "x"}` + strings.Repeat(" ", 600), 413, "request body over 512 bytes", ScoreRequest{}},
 	} {
-		got, err := ReadScoreRequest(strings.NewReader(c.body), 512, 50)
+		got, err := ReadScoreRequest(strings.NewReader(c.body), 512, 50, 100)
 		if c.code == 0 {
 			if err != nil || got != c.want {
 				t.Errorf("%.40q: %+v, %v; want %+v", c.body, got, err, c.want)
@@ -205,7 +208,7 @@ func FuzzReadScoreRequest(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		sr, err := ReadScoreRequest(strings.NewReader(string(b)), 256, 100)
+		sr, err := ReadScoreRequest(strings.NewReader(string(b)), 256, 100, 1<<20)
 		if err != nil {
 			var re *RequestError
 			if !errors.As(err, &re) || (re.Code != 400 && re.Code != 413) || len(re.Msg) > 400 {
@@ -218,7 +221,7 @@ func FuzzReadScoreRequest(f *testing.F) {
 		}
 		// What was accepted reads back the same.
 		again, _ := json.Marshal(sr)
-		sr2, err := ReadScoreRequest(strings.NewReader(string(again)), 1<<20, 100)
+		sr2, err := ReadScoreRequest(strings.NewReader(string(again)), 1<<20, 100, 1<<20)
 		if err != nil || sr2 != sr {
 			t.Fatalf("%q: %+v reads back as %+v, %v", b, sr, sr2, err)
 		}

@@ -28,6 +28,10 @@ type ServeConfig struct {
 	Timeout     time.Duration // per-request scoring time limit, default 30 s
 	Concurrency int           // requests scored at once, default 16; more wait
 	MaxK        int           // largest k a request may ask for, default 1000
+	// MaxQuery is the longest query text in bytes, default 16 KiB: the
+	// work a query costs grows with its length, so a request's cost is
+	// bounded before it runs.
+	MaxQuery int
 	// ReadTimeout bounds reading one request, headers and body, from its
 	// first byte (default 10 s): a client that trickles its request is
 	// cut off (408 when the headers were complete).
@@ -53,6 +57,9 @@ func (c ServeConfig) withDefaults() ServeConfig {
 	if c.MaxK == 0 {
 		c.MaxK = 1000
 	}
+	if c.MaxQuery == 0 {
+		c.MaxQuery = 16 << 10
+	}
 	if c.ReadTimeout == 0 {
 		c.ReadTimeout = 10 * time.Second
 	}
@@ -76,6 +83,8 @@ func (c ServeConfig) Validate() error {
 		return fmt.Errorf("concurrency %d: must not be negative", c.Concurrency)
 	case c.MaxK < 0:
 		return fmt.Errorf("max k %d: must not be negative", c.MaxK)
+	case c.MaxQuery < 0:
+		return fmt.Errorf("max query %d: must not be negative", c.MaxQuery)
 	}
 	return nil
 }
@@ -176,10 +185,10 @@ func (e *RequestError) Error() string { return e.Msg }
 // ReadScoreRequest reads one POST /v1/score body: exactly one JSON object
 // whose keys are exactly id, query, k and stages (any other key, "Query"
 // included, and anything but white space after it, are a 400), at most
-// maxBody bytes (413), with a query that is not only white space and k in
-// [1, maxK] (omitted: 10). A body that arrives too slowly is a 408. Every
+// maxBody bytes (413), with a query that is not only white space, of at
+// most maxQuery bytes (413), and k in [1, maxK] (omitted: 10). A body that arrives too slowly is a 408. Every
 // error is a *RequestError.
-func ReadScoreRequest(body io.Reader, maxBody int64, maxK int) (ScoreRequest, error) {
+func ReadScoreRequest(body io.Reader, maxBody int64, maxK, maxQuery int) (ScoreRequest, error) {
 	var raw map[string]json.RawMessage
 	dec := json.NewDecoder(http.MaxBytesReader(nil, io.NopCloser(body), maxBody))
 	bad := func(err error) (ScoreRequest, error) {
@@ -231,6 +240,9 @@ func ReadScoreRequest(body io.Reader, maxBody int64, maxK int) (ScoreRequest, er
 	if strings.TrimSpace(sr.Query) == "" {
 		return ScoreRequest{}, &RequestError{http.StatusBadRequest, `"query" is required and must not be only white space`}
 	}
+	if len(sr.Query) > maxQuery {
+		return ScoreRequest{}, &RequestError{http.StatusRequestEntityTooLarge, fmt.Sprintf(`"query" is %d bytes, over the server's limit of %d (--max-query)`, len(sr.Query), maxQuery)}
+	}
 	sr.K = 10
 	if k != nil {
 		sr.K = *k
@@ -273,7 +285,7 @@ func NewHandler(ws *workspace.Workspace, r *pipeline.Runner, cfg ServeConfig) ht
 	})
 	mux.HandleFunc("POST /v1/score", func(w http.ResponseWriter, req *http.Request) {
 		start := time.Now()
-		sr, err := ReadScoreRequest(req.Body, cfg.MaxBody, cfg.MaxK)
+		sr, err := ReadScoreRequest(req.Body, cfg.MaxBody, cfg.MaxK, cfg.MaxQuery)
 		if err != nil {
 			re := err.(*RequestError)
 			if re.Code == http.StatusRequestTimeout || re.Code == http.StatusRequestEntityTooLarge {
