@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops/workspace"
@@ -179,6 +180,8 @@ type ScoreOptions struct {
 	OnError func(id int, msg string)
 	// StopAfter stops (as a kill would) after that many chunks; for tests.
 	StopAfter int
+	// write writes a chunk to the output (nil: f.Write); for tests.
+	write func(f *os.File, b []byte) (int, error)
 }
 
 // ScoreReport says what ScoreFile wrote.
@@ -355,7 +358,19 @@ func ScoreFile(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner,
 			}
 			buf = append(buf, scored[i].Out...)
 		}
-		if _, err := out.Write(buf); err != nil {
+		write := (*os.File).Write
+		if o.write != nil {
+			write = o.write
+		}
+		if _, err := write(out, buf); err != nil {
+			if prog.Work != "" && (errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)) {
+				// --force over an output on a full disk: the unfinished
+				// copy would keep it full; the old output stays.
+				out.Close()
+				os.Remove(prog.Work)
+				os.Remove(side)
+				return report(), fmt.Errorf("%w; the unfinished %s was removed to free the space, %s is as it was", err, prog.Work, outPath)
+			}
 			return report(), err
 		}
 		sum.Write(buf)

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
@@ -494,5 +495,38 @@ func TestHashContentsFollowsBest(t *testing.T) {
 	}
 	if hash() == h1 {
 		t.Error("best pointed at another step, the same hash")
+	}
+}
+
+// TestScoreForceOnFullDisk: --force over a finished output that runs out
+// of disk removes its unfinished copy (which kept the disk full) and its
+// progress file, and leaves the old output as it was (issue 37 item 6).
+func TestScoreForceOnFullDisk(t *testing.T) {
+	ws := testws.Preset(t, "amazon", 300, 20)
+	r := compile(t, ws, `{"format":"strata-pipeline/1","name":"b","scorers":[{"method":"bm25"}]}`)
+	dir := t.TempDir()
+	qf := filepath.Join(dir, "q.jsonl")
+	writeQueries(t, qf, 6)
+	out := filepath.Join(dir, "out.jsonl")
+	if _, err := ScoreFile(t.Context(), ws, r, qf, out, ScoreOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	before := mustRead(t, out)
+	full := func(f *os.File, b []byte) (int, error) {
+		n, _ := f.Write(b[:len(b)/2])
+		return n, &os.PathError{Op: "write", Path: f.Name(), Err: syscall.ENOSPC}
+	}
+	_, err := ScoreFile(t.Context(), ws, r, qf, out, ScoreOptions{Force: true, TopK: 7, Chunk: 2, write: full})
+	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "was removed to free the space") {
+		t.Fatalf("full disk: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".out.jsonl.strata-new")); !os.IsNotExist(err) {
+		t.Error("the unfinished copy is still there")
+	}
+	if _, err := os.Stat(out + ProgressSuffix); !os.IsNotExist(err) {
+		t.Error("the progress file is still there")
+	}
+	if !bytes.Equal(mustRead(t, out), before) {
+		t.Error("the old output changed")
 	}
 }
