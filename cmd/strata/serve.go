@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net"
 	"time"
 
@@ -12,9 +13,9 @@ import (
 )
 
 type serveOptions struct {
-	WS, Pipeline, Addr string
-	IgnoreFingerprint  bool
-	Config             serve.ServeConfig
+	WS, Pipeline, Addr, RequestLog string
+	IgnoreFingerprint              bool
+	Config                         serve.ServeConfig
 }
 
 const serveLong = `Serve a pipeline over HTTP:
@@ -42,7 +43,12 @@ not read within --read-timeout is cut off (408), a keep-alive connection idle
 for --idle-timeout is closed. Requests over --timeout answer 504 and their
 ranking is cancelled; at most --concurrency queries are scored at once (the
 rest wait within their time limit, then 503). Ctrl-C or SIGTERM shuts down
-gracefully, finishing the requests in flight within --grace.`
+gracefully, finishing the requests in flight within --grace.
+
+Every request is logged to stderr as one JSON line (time, level, method,
+path, status, latency_ms, bytes; for a score request its id and fallback;
+the error it answered), written off the request's path (--request-log none
+turns it off).`
 
 func newServeCmd(u *ui) *cobra.Command {
 	var o serveOptions
@@ -70,6 +76,7 @@ func newServeCmd(u *ui) *cobra.Command {
 	f.IntVar(&o.Config.Concurrency, "concurrency", 16, "queries scored at once")
 	f.IntVar(&o.Config.MaxK, "max-k", 1000, "largest k a request may ask for")
 	f.BoolVar(&o.IgnoreFingerprint, "ignore-fingerprint", false, "accept a bundle made for other data")
+	f.StringVar(&o.RequestLog, "request-log", "stderr", "one JSON line per request (method, path, status, latency_ms, bytes, id, fallback, error): stderr or none")
 	return cmd
 }
 
@@ -79,6 +86,22 @@ func runServe(ctx context.Context, u *ui, o serveOptions) error {
 	}
 	if err := o.Config.Validate(); err != nil {
 		return fmt.Errorf("serve: %w", err)
+	}
+	switch o.RequestLog {
+	case "none":
+	case "stderr":
+		// Written from its own goroutine: a slow terminal never holds a
+		// request; lines beyond 4096 waiting are dropped and counted.
+		a := serve.NewAsyncWriter(u.err, 4096)
+		defer func() {
+			a.Close()
+			if n := a.Dropped(); n > 0 {
+				fmt.Fprintf(u.err, "request log: %d lines dropped (the log fell behind)\n", n)
+			}
+		}()
+		o.Config.Log = slog.New(slog.NewJSONHandler(a, nil))
+	default:
+		return fmt.Errorf("--request-log %q: want stderr or none", o.RequestLog)
 	}
 	ws, r, cleanup, err := loadRunner(ctx, o.WS, o.Pipeline, o.IgnoreFingerprint, inputs(o.WS))
 	if err != nil {

@@ -8,12 +8,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -687,4 +689,88 @@ func TestSweepBundles(t *testing.T) {
 			t.Errorf("%s: exists %v, want %v", filepath.Base(d), err == nil, want)
 		}
 	}
+}
+
+// TestRequestLog: one JSON line per request with its status, latency and,
+// for a score request, its id and error (issue 37 item 7: the server wrote
+// no request log).
+func TestRequestLog(t *testing.T) {
+	ws := testws.Preset(t, "amazon", 300, 20)
+	var buf bytes.Buffer
+	var mu sync.Mutex
+	lw := writerFunc(func(p []byte) (int, error) { mu.Lock(); defer mu.Unlock(); return buf.Write(p) })
+	cfg := ServeConfig{Log: slog.New(slog.NewJSONHandler(lw, nil))}
+	srv := httptest.NewServer(NewHandler(ws, compile(t, ws, `{"format":"strata-pipeline/1","scorers":[{"method":"bm25"}]}`), cfg))
+	defer srv.Close()
+	for _, body := range []string{`{"query": "boots", "id": 7, "k": 3}`, `{"query": "boots", "k": 0}`} {
+		resp, err := http.Post(srv.URL+"/v1/score", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	resp, err := http.Get(srv.URL + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	mu.Lock()
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	mu.Unlock()
+	if len(lines) != 3 {
+		t.Fatalf("%d log lines, want 3:\n%s", len(lines), buf.String())
+	}
+	type line struct {
+		Level, Msg, Method, Path, Error string
+		Status, Bytes                   int
+		ID                              *int
+		Fallback                        *bool
+		Latency                         *float64 `json:"latency_ms"`
+	}
+	var got []line
+	for _, l := range lines {
+		var x line
+		if err := json.Unmarshal([]byte(l), &x); err != nil {
+			t.Fatalf("%q: %v", l, err)
+		}
+		got = append(got, x)
+	}
+	if g := got[0]; g.Msg != "request" || g.Level != "INFO" || g.Method != "POST" || g.Path != "/v1/score" || g.Status != 200 || g.ID == nil || *g.ID != 7 || g.Fallback == nil || *g.Fallback || g.Latency == nil || *g.Latency < 0 || g.Bytes == 0 || g.Error != "" {
+		t.Errorf("score line %+v", g)
+	}
+	if g := got[1]; g.Status != 400 || !strings.Contains(g.Error, `"k" must be in [1, 1000]`) || g.ID != nil {
+		t.Errorf("bad request line %+v", g)
+	}
+	if g := got[2]; g.Method != "GET" || g.Path != "/healthz" || g.Status != 200 || g.ID != nil {
+		t.Errorf("health line %+v", g)
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// TestAsyncWriter: lines arrive in order; a full queue drops and counts
+// instead of blocking.
+func TestAsyncWriter(t *testing.T) {
+	var buf bytes.Buffer
+	a := NewAsyncWriter(&buf, 16)
+	for i := range 10 {
+		fmt.Fprintf(a, "%d\n", i)
+	}
+	a.Close()
+	if buf.String() != "0\n1\n2\n3\n4\n5\n6\n7\n8\n9\n" || a.Dropped() != 0 {
+		t.Errorf("%q, dropped %d", buf.String(), a.Dropped())
+	}
+	block := make(chan struct{})
+	b := NewAsyncWriter(writerFunc(func(p []byte) (int, error) { <-block; return len(p), nil }), 2)
+	for range 10 {
+		b.Write([]byte("x\n")) // the writer holds one, the queue two
+	}
+	if d := b.Dropped(); d < 7 || d > 8 {
+		t.Errorf("dropped %d of 10 with a queue of 2, want 7 or 8", d)
+	}
+	close(block)
+	b.Close()
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"slices"
@@ -42,6 +43,8 @@ type ServeConfig struct {
 	// Grace is how long shutdown waits for requests in flight (default
 	// 30 s); connections still open then are closed.
 	Grace time.Duration
+	// Log, when set, gets one structured line per request (withRequestLog).
+	Log *slog.Logger
 }
 
 func (c ServeConfig) withDefaults() ServeConfig {
@@ -294,6 +297,7 @@ func NewHandler(ws *workspace.Workspace, r *pipeline.Runner, cfg ServeConfig) ht
 			writeError(w, re.Code, re.Msg)
 			return
 		}
+		noteScored(w, sr.ID, false)
 		ctx, cancel := context.WithTimeout(req.Context(), cfg.Timeout)
 		defer cancel()
 		select {
@@ -329,11 +333,15 @@ func NewHandler(ws *workspace.Workspace, r *pipeline.Runner, cfg ServeConfig) ht
 				writeError(w, http.StatusUnprocessableEntity, res.err.Error())
 				return
 			}
+			noteScored(w, sr.ID, res.fallback)
 			writeJSON(w, http.StatusOK, ScoreResponse{ID: sr.ID, Ranking: res.nodes, TookMS: float64(time.Since(start).Microseconds()) / 1000, Fallback: res.fallback})
 		case <-ctx.Done():
 			writeError(w, http.StatusGatewayTimeout, fmt.Sprintf("scoring took longer than %s", cfg.Timeout))
 		}
 	})
+	if cfg.Log != nil {
+		return withRequestLog(mux, cfg.Log)
+	}
 	return mux
 }
 
@@ -373,6 +381,7 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 }
 
 func writeError(w http.ResponseWriter, code int, msg string) {
+	noteError(w, msg)
 	writeJSON(w, code, map[string]string{"error": msg})
 }
 
