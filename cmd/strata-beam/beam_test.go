@@ -316,7 +316,7 @@ func TestScoreRefuses(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{"junk bundle", args(junk, jsonlPath, filepath.Join(dir, "a")), "--bundle " + junk + ": " + junk + ": unexpected EOF"},
+		{"junk bundle", args(junk, jsonlPath, filepath.Join(dir, "a")), "--bundle " + junk + ": " + junk + ": the file ends inside an entry (truncated?): unexpected EOF"},
 		{"missing bundle", args(missing, jsonlPath, filepath.Join(dir, "a")), "--bundle " + missing + ": open " + missing + ": no such file or directory"},
 		{"not a tar", args(f.ws, jsonlPath, filepath.Join(dir, "a")), "--bundle " + f.ws + ": want a model bundle (.tar)"},
 		{"output is the queries", args(f.bundle, shardQueries, filepath.Join(dir, "q"), "--shards", "1", "--force"), "--output " + filepath.Join(dir, "q") + ": the output is the query file " + shardQueries},
