@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/strata-retrieval/strata/checkpoints"
 	"github.com/strata-retrieval/strata/data"
@@ -1093,5 +1094,31 @@ func TestMissingArgsNameUsage(t *testing.T) {
 		if code == 0 || !strings.Contains(stderr, "accepts 1 arg(s), received 0") || !strings.Contains(stderr, want) {
 			t.Errorf("strata %s: exit %d, stderr %q; want an error with %q", args, code, stderr, want)
 		}
+	}
+}
+
+// TestThrottledLog: off a terminal, trainers' progress lines reach stderr
+// at most one per interval, the first after one interval (issue 37 item 8:
+// a long training said nothing until its end).
+func TestThrottledLog(t *testing.T) {
+	var out bytes.Buffer
+	t0 := time.Unix(1000, 0)
+	clock := t0
+	tl := &throttledLines{w: &out, every: 15 * time.Second, last: t0, now: func() time.Time { return clock }}
+	for _, step := range []struct {
+		at   time.Duration
+		text string
+	}{
+		{0, "step 1\n"},                    // too soon after the start
+		{16 * time.Second, "step 2\n"},     // passed
+		{20 * time.Second, "step 3\n"},     // too soon
+		{31 * time.Second, "bar 10%\rbar"}, // passed; "bar" waits for its end
+		{50 * time.Second, " 20%\n\n"},     // passed, the blank line dropped
+	} {
+		clock = t0.Add(step.at)
+		fmt.Fprint(tl, step.text)
+	}
+	if want := "step 2\nbar 10%\nbar 20%\n"; out.String() != want {
+		t.Errorf("passed on %q, want %q", out.String(), want)
 	}
 }

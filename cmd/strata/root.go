@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -26,10 +27,13 @@ import (
 type ui struct {
 	out, err io.Writer
 	tty      bool // stderr is a terminal: show progress
+	quiet    bool // STRATA_NO_PROGRESS: no progress lines either
+	logOnce  sync.Once
+	logw     io.Writer
 }
 
 func newUI(out, errw io.Writer) *ui {
-	u := &ui{out: out, err: errw}
+	u := &ui{out: out, err: errw, quiet: os.Getenv("STRATA_NO_PROGRESS") != ""}
 	if f, ok := errw.(*os.File); ok && term.IsTerminal(int(f.Fd())) && os.Getenv("STRATA_NO_PROGRESS") == "" {
 		u.tty = true
 	}
@@ -224,13 +228,59 @@ func withUsageOnArgErrors(c *cobra.Command) {
 	}
 }
 
-// log is where trainers and long steps write progress: stderr on a
-// terminal, else nowhere.
+// log is where trainers and long steps write progress lines: stderr on a
+// terminal; otherwise stderr at most one line per progressEvery (a log
+// file or CI shows a long step going on, a short one stays quiet).
 func (u *ui) log() io.Writer {
 	if u.tty {
 		return u.err
 	}
-	return nil
+	if u.quiet {
+		return nil
+	}
+	u.logOnce.Do(func() { u.logw = &throttledLines{w: u.err, every: progressEvery, last: time.Now()} })
+	return u.logw
+}
+
+// throttledLines passes on a complete line when at least every has
+// passed since the last one it passed on (or since it was made), and
+// drops the others; a carriage return ends a line too.
+type throttledLines struct {
+	mu    sync.Mutex
+	w     io.Writer
+	every time.Duration
+	last  time.Time
+	buf   []byte
+	now   func() time.Time // nil: time.Now; for tests
+}
+
+func (t *throttledLines) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	now := time.Now
+	if t.now != nil {
+		now = t.now
+	}
+	t.buf = append(t.buf, p...)
+	for {
+		i := bytes.IndexAny(t.buf, "\r\n")
+		if i < 0 {
+			break
+		}
+		line := t.buf[:i]
+		t.buf = t.buf[i+1:]
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		if n := now(); n.Sub(t.last) >= t.every {
+			t.last = n
+			t.w.Write(append(append([]byte(nil), line...), '\n'))
+		}
+	}
+	if len(t.buf) > 1<<16 { // an endless line: keep its end
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-1<<10:]...)
+	}
+	return len(p), nil
 }
 
 // EnvCPUProfile names a file that receives a CPU profile of the whole
