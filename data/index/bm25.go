@@ -286,6 +286,10 @@ func (ix *BM25) Score(query string, doc uint32) float32 {
 	return sum
 }
 
+// longQueryTerms is how many known query terms make Scorer score every
+// document at once.
+const longQueryTerms = 64
+
 // Scorer returns a function giving the BM25 score of one document for
 // query, as Score does, with the query tokenized once: for scoring a few
 // documents chosen elsewhere (a plan's reached nodes) without touching the
@@ -300,6 +304,28 @@ func (ix *BM25) Scorer(query string) func(doc uint32) float32 {
 		if t, ok := ix.vocab[tok]; ok {
 			lo, hi := ix.off[t], ix.off[t+1]
 			terms = append(terms, term{ix.docs[lo:hi], ix.weights[lo:hi]})
+		}
+	}
+	if len(terms) > longQueryTerms {
+		// A long query: every document's score once, from the postings,
+		// on first use (added term by term in query order, as below, so
+		// the sums are the same bits), instead of a search per term per
+		// document.
+		var once sync.Once
+		var acc []float32
+		return func(doc uint32) float32 {
+			once.Do(func() {
+				acc = make([]float32, ix.n)
+				for _, t := range terms {
+					for i, d := range t.docs {
+						acc[d] += t.ws[i]
+					}
+				}
+			})
+			if int(doc) >= len(acc) {
+				return 0
+			}
+			return acc[doc]
 		}
 	}
 	return func(doc uint32) float32 {

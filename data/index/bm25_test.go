@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -162,5 +163,41 @@ func TestSearchBatch(t *testing.T) {
 	cancel()
 	if _, err := ix.SearchBatch(ctx, qs, 10, nil); err == nil {
 		t.Error("cancelled batch returned no error")
+	}
+}
+
+// TestScorerLongQuery: a query of more than longQueryTerms known terms is
+// scored from the postings at once; every document gets the bits Score
+// gives (the same additions in the same order), 0 past the last document.
+func TestScorerLongQuery(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	words := make([]string, 300)
+	for i := range words {
+		words[i] = fmt.Sprintf("w%03d", i)
+	}
+	b := NewBuilder(Config{})
+	for range 200 {
+		var d []string
+		for range 5 + r.IntN(30) {
+			d = append(d, words[r.IntN(len(words))])
+		}
+		b.Add(strings.Join(d, " "))
+	}
+	ix := b.Build()
+	for _, n := range []int{10, 65, 400} {
+		var q []string
+		for range n {
+			q = append(q, words[r.IntN(len(words))])
+		}
+		query := strings.Join(q, " ") + " unknownword"
+		sc := ix.Scorer(query)
+		for d := range uint32(ix.NumDocs()) {
+			if got, want := sc(d), ix.Score(query, d); got != want {
+				t.Fatalf("%d words, doc %d: %v, want %v", n, d, got, want)
+			}
+		}
+		if got := sc(uint32(ix.NumDocs()) + 5); got != 0 {
+			t.Errorf("%d words: a document past the end scores %v", n, got)
+		}
 	}
 }

@@ -1,11 +1,13 @@
 package workspace
 
 import (
+	"context"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/data/synth"
 )
 
 // phraseScoreRef is PhraseScore's definition: each phrase whose two words
@@ -91,5 +93,51 @@ func BenchmarkPhrasesLongQuery(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		Phrases(ix, q.String())
+	}
+}
+
+// TestTextScorerLongQuery: a text of more than longQueryPhrases phrases
+// scores every node with the bits of the short path's definition (BM25,
+// plus PhraseScore where mayState finds a phrase's two terms).
+func TestTextScorerLongQuery(t *testing.T) {
+	res, err := synth.Generate(synth.Config{Preset: "prime", Nodes: 600, Queries: 10, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := Build(context.Background(), res.SKB, nil, Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Graph.Close()
+	var b strings.Builder
+	for v := range 40 { // the text of 40 documents: hundreds of phrases
+		b.WriteString(res.SKB.Document(uint32(v)) + " ")
+	}
+	text := b.String()
+	if n := len(Phrases(ws.Doc, text)); n <= longQueryPhrases {
+		t.Fatalf("%d phrases, want more than %d", n, longQueryPhrases)
+	}
+	score, bm25 := ws.TextScorer(text), ws.Doc.Scorer(text)
+	phrases := Phrases(ws.Doc, text)
+	bonus := 0
+	for v := range uint32(len(res.SKB.Nodes)) {
+		d, ok := ws.DocOf(v)
+		var want float32
+		if ok {
+			want = bm25(d)
+			if want > 0 && mayState(phrases, d) {
+				p := PhraseScore(phrases, index.Tokenize(nil, res.SKB.Document(v)))
+				want += p
+				if p > 0 {
+					bonus++
+				}
+			}
+		}
+		if got := score(v); got != want {
+			t.Fatalf("node %d: %v, want %v", v, got, want)
+		}
+	}
+	if bonus < 40 {
+		t.Errorf("%d nodes got a phrase bonus, want at least the 40 whose text the query holds", bonus)
 	}
 }

@@ -95,6 +95,27 @@ func (ws *Workspace) ScoreText(text string, nodes []uint32) []float32 {
 func (ws *Workspace) TextScorer(text string) func(uint32) float32 {
 	score := ws.Doc.Scorer(text)
 	phrases := Phrases(ws.Doc, text)
+	if len(phrases) > longQueryPhrases {
+		// A long text: its phrases looked up from the document's pairs
+		// rather than each phrase searched in the postings (mayState) and
+		// the document; the same sums (a document holding no phrase adds
+		// 0 either way).
+		at := make(map[[2]string]int, len(phrases))
+		for i, p := range phrases {
+			at[[2]string{p.A, p.B}] = i
+		}
+		return func(v uint32) float32 {
+			d, ok := ws.DocOf(v)
+			if !ok {
+				return 0
+			}
+			s := score(d)
+			if s > 0 {
+				s += phraseScoreIndexed(phrases, at, index.Tokenize(nil, ws.SKB.Document(v)))
+			}
+			return s
+		}
+	}
 	return func(v uint32) float32 {
 		d, ok := ws.DocOf(v)
 		if !ok {
@@ -159,6 +180,29 @@ func Phrases(ix *index.BM25, text string) []Phrase {
 		out = append(out, Phrase{A: a, B: b, Weight: ia + ib, docsA: ix.Postings(a), docsB: ix.Postings(b)})
 	}
 	return out
+}
+
+// longQueryPhrases is how many phrases make TextScorer look them up from
+// each document's pairs.
+const longQueryPhrases = 64
+
+// phraseScoreIndexed is PhraseScore with the phrases indexed by their pair
+// (at): the phrases doc states, each once, summed in phrase order.
+func phraseScoreIndexed(phrases []Phrase, at map[[2]string]int, doc []string) float32 {
+	var found []int
+	for i := 1; i < len(doc); i++ {
+		if j, ok := at[[2]string{doc[i-1], doc[i]}]; ok {
+			found = append(found, j)
+		}
+	}
+	slices.Sort(found)
+	var s float32
+	for k, j := range found {
+		if k == 0 || found[k-1] != j {
+			s += phrases[j].Weight
+		}
+	}
+	return s
 }
 
 // PhraseScore is the summed weight of the phrases doc (a document's BM25
