@@ -548,6 +548,18 @@ func TestBundleLoadsOnlyItself(t *testing.T) {
 // replaced.
 func rewriteEntry(t *testing.T, from, to, name, body string) {
 	t.Helper()
+	rewriteTar(t, from, to, func(n string, b []byte) [][]byte {
+		if n == name {
+			return [][]byte{[]byte(body)}
+		}
+		return [][]byte{b}
+	})
+}
+
+// rewriteTar copies the tar at from to to, writing for each entry the
+// bodies edit returns under its header (none drops it, two repeat it).
+func rewriteTar(t *testing.T, from, to string, edit func(name string, body []byte) [][]byte) {
+	t.Helper()
 	f, err := os.Open(from)
 	if err != nil {
 		t.Fatal(err)
@@ -568,12 +580,11 @@ func rewriteEntry(t *testing.T, from, to, name, body string) {
 			t.Fatal(err)
 		}
 		b, _ := io.ReadAll(tr)
-		if hdr.Name == name {
-			b = []byte(body)
+		for _, body := range edit(hdr.Name, b) {
+			hdr.Size = int64(len(body))
+			tw.WriteHeader(hdr)
+			tw.Write(body)
 		}
-		hdr.Size = int64(len(b))
-		tw.WriteHeader(hdr)
-		tw.Write(b)
 	}
 	if err := tw.Close(); err != nil {
 		t.Fatal(err)
@@ -616,29 +627,13 @@ func TestBundleDuplicateAndTruncated(t *testing.T) {
 	tp := bm25Bundle(t, ws, dir)
 	b := mustRead(t, tp)
 
-	var dup bytes.Buffer
-	tw := tar.NewWriter(&dup)
-	tr := tar.NewReader(bytes.NewReader(b))
-	for {
-		hdr, err := tr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(tr)
-		tw.WriteHeader(hdr)
-		tw.Write(body)
-		if hdr.Name == pipeline.PipelineFile {
-			other := []byte(`{"format":"strata-pipeline/1","scorers":[{"method":"dense"}]}`)
-			tw.WriteHeader(&tar.Header{Name: hdr.Name, Mode: 0o644, Size: int64(len(other)), Typeflag: tar.TypeReg})
-			tw.Write(other)
-		}
-	}
-	tw.Close()
 	dp := filepath.Join(dir, "dup.tar")
-	os.WriteFile(dp, dup.Bytes(), 0o644)
+	rewriteTar(t, tp, dp, func(name string, body []byte) [][]byte {
+		if name == pipeline.PipelineFile {
+			return [][]byte{body, []byte(`{"format":"strata-pipeline/1","scorers":[{"method":"dense"}]}`)}
+		}
+		return [][]byte{body}
+	})
 	if _, _, err := OpenBundle(dp, t.TempDir(), ws, false); err == nil || !strings.Contains(err.Error(), `entry "pipeline.json" appears twice`) {
 		t.Errorf("two pipeline.json entries: %v", err)
 	}

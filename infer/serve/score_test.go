@@ -421,18 +421,7 @@ func TestScoreFileFailedRunDoesNotBlockRerun(t *testing.T) {
 func TestScoreFileResumesFromBundle(t *testing.T) {
 	ws := testws.Preset(t, "amazon", 300, 20)
 	dir := t.TempDir()
-	pf := filepath.Join(dir, "p.json")
-	if err := os.WriteFile(pf, []byte(`{"format":"strata-pipeline/1","scorers":[{"method":"bm25"}]}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p, err := pipeline.ReadPipeline(pf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tp := filepath.Join(dir, "b.tar")
-	if err := WriteBundle(infer.NewEnv(context.Background(), ws), tp, p); err != nil {
-		t.Fatal(err)
-	}
+	tp := bm25Bundle(t, ws, dir)
 	qf := filepath.Join(dir, "q.jsonl")
 	writeQueries(t, qf, 10)
 	score := func(out string, o ScoreOptions) error {
