@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -1120,5 +1121,38 @@ func TestThrottledLog(t *testing.T) {
 	}
 	if want := "step 2\nbar 10%\nbar 20%\n"; out.String() != want {
 		t.Errorf("passed on %q, want %q", out.String(), want)
+	}
+}
+
+// TestCounterOffTerminal: off a terminal a counted step (mine-plans, eval)
+// writes a line when 15 s have passed since the start or its last line,
+// with rate and time left, and nothing for a short step (a 4-minute
+// mine-plans on a graph with hubs said nothing before).
+func TestCounterOffTerminal(t *testing.T) {
+	var errb bytes.Buffer
+	t0 := time.Unix(1000, 0)
+	clock := t0
+	u := &ui{out: io.Discard, err: &errb, clock: func() time.Time { return clock }}
+	prog, finish := u.counter(100, "mining plans")
+	for _, s := range []struct {
+		at   time.Duration
+		done int
+	}{{5 * time.Second, 10}, {16 * time.Second, 20}, {20 * time.Second, 40}, {32 * time.Second, 80}, {33 * time.Second, 100}} {
+		clock = t0.Add(s.at)
+		prog(s.done, 100)
+	}
+	finish()
+	// 20 in 16 s: 1.25/s, 80 left = 64 s; 80 in 32 s: 2.5/s, 20 left = 8 s.
+	want := "mining plans: 20 of 100 (1.2/s, 16s, about 1m4s left)\nmining plans: 80 of 100 (2.5/s, 32s, about 8s left)\n"
+	if errb.String() != want {
+		t.Errorf("wrote %q, want %q", errb.String(), want)
+	}
+	u.quiet = true
+	errb.Reset()
+	prog, _ = u.counter(100, "quiet")
+	clock = clock.Add(time.Minute)
+	prog(50, 100)
+	if errb.Len() != 0 {
+		t.Errorf("STRATA_NO_PROGRESS wrote %q", errb.String())
 	}
 }

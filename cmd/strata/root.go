@@ -26,8 +26,9 @@ import (
 // the one place the environment is read.
 type ui struct {
 	out, err io.Writer
-	tty      bool // stderr is a terminal: show progress
-	quiet    bool // STRATA_NO_PROGRESS: no progress lines either
+	tty      bool             // stderr is a terminal: show progress
+	quiet    bool             // STRATA_NO_PROGRESS: no progress lines either
+	clock    func() time.Time // nil: time.Now; for tests
 	logOnce  sync.Once
 	logw     io.Writer
 }
@@ -48,10 +49,34 @@ func (u *ui) stage(format string, args ...any) {
 }
 
 // counter returns a goroutine-safe progress callback drawing a bar on a
-// terminal, or a no-op.
+// terminal; off one, a line (done, rate, elapsed, time left) each time
+// progressEvery has passed since the start or the last line, so a short
+// step stays quiet and a long one shows it is moving.
 func (u *ui) counter(total int, desc string) (func(done, total int), func()) {
-	if !u.tty || total < 2 {
+	if total < 2 || (!u.tty && u.quiet) {
 		return func(int, int) {}, func() {}
+	}
+	if !u.tty {
+		now := u.clock
+		if now == nil {
+			now = time.Now
+		}
+		var mu sync.Mutex
+		start := now()
+		last := start
+		return func(done, _ int) {
+			mu.Lock()
+			defer mu.Unlock()
+			t := now()
+			if t.Sub(last) < progressEvery || done <= 0 {
+				return
+			}
+			last = t
+			el := t.Sub(start).Seconds()
+			rate := float64(done) / el
+			fmt.Fprintf(u.err, "%s: %d of %d (%.1f/s, %s, about %s left)\n", desc, done, total, rate,
+				time.Duration(el*float64(time.Second)).Round(time.Second), time.Duration(float64(total-done)/rate*float64(time.Second)).Round(time.Second))
+		}, func() {}
 	}
 	bar := progressbar.NewOptions(total, progressbar.OptionSetWriter(u.err), progressbar.OptionSetDescription(desc),
 		progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetPredictTime(true),
