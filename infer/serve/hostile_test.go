@@ -484,14 +484,8 @@ func TestBundleLoadsOnlyItself(t *testing.T) {
 	} else {
 		cleanup()
 	}
-	p, err := pipeline.ReadPipeline(pf)
-	if err != nil {
-		t.Fatal(err)
-	}
 	tp := filepath.Join(dir, "b.tar")
-	if err := WriteBundle(infer.NewEnv(context.Background(), ws), tp, p); err != nil {
-		t.Fatal(err)
-	}
+	p := writeBundleOf(t, ws, pf, tp)
 	// The same bytes again.
 	tp2 := filepath.Join(dir, "b2.tar")
 	if err := WriteBundle(infer.NewEnv(context.Background(), ws), tp2, p); err != nil {
@@ -607,15 +601,23 @@ func bm25Bundle(t *testing.T, ws *workspace.Workspace, dir string) string {
 	if err := os.WriteFile(pf, []byte(`{"format":"strata-pipeline/1","scorers":[{"method":"bm25"}]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	tp := filepath.Join(dir, "b.tar")
+	writeBundleOf(t, ws, pf, tp)
+	return tp
+}
+
+// writeBundleOf bundles the pipeline file pf over ws into tp and returns
+// the pipeline.
+func writeBundleOf(t *testing.T, ws *workspace.Workspace, pf, tp string) *pipeline.Pipeline {
+	t.Helper()
 	p, err := pipeline.ReadPipeline(pf)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tp := filepath.Join(dir, "b.tar")
 	if err := WriteBundle(infer.NewEnv(context.Background(), ws), tp, p); err != nil {
 		t.Fatal(err)
 	}
-	return tp
+	return p
 }
 
 // TestBundleDuplicateAndTruncated: a bundle holding an entry twice is
