@@ -139,8 +139,12 @@ func RRF(a, b []index.Hit, w, k float64) []index.Hit {
 
 // FuseRRF is the one weighted reciprocal rank fusion: every list (best
 // first) adds weights[i]/(k + rank) to each of its nodes, ranks from 1; a
-// node missing from a list gets nothing from it. The result is sorted by
-// the fused score (computed in float64), ties to the smaller id.
+// node missing from a list gets nothing from it. The fused score is
+// summed in float64 and returned as a float32 Hit score; the result is
+// sorted by that returned score, ties to the smaller id, which is the order
+// every consumer (STaRK's evaluator, strata score) ranks the hits in. (Two
+// sums that differ only below float32's precision, such as 0.6/5 + 0.4/4
+// and 0.6/4 + 0.4/6 rounded apart in float64, are a tie.)
 func FuseRRF(lists [][]index.Hit, weights []float64, k float64) []index.Hit {
 	if len(weights) != len(lists) {
 		panic(fmt.Sprintf("reranker: FuseRRF: %d lists, %d weights", len(lists), len(weights)))
@@ -156,7 +160,7 @@ func FuseRRF(lists [][]index.Hit, weights []float64, k float64) []index.Hit {
 		out = append(out, index.Hit{ID: id, Score: float32(v)})
 	}
 	slices.SortFunc(out, func(a, b index.Hit) int {
-		if c := cmp.Compare(s[b.ID], s[a.ID]); c != 0 {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.ID, b.ID)

@@ -2,6 +2,7 @@ package reranker
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
@@ -45,6 +46,32 @@ func TestRRF(t *testing.T) {
 		if got := BucketName(b); got != want {
 			t.Errorf("BucketName(%d) = %q, want %q", b, got, want)
 		}
+	}
+}
+
+// TestRRFFloat32Ties: with w = 0.6 and k = 2, node 4 at rank 1 of the
+// first list alone scores 0.6/3 = 0.19999999999999998 in float64 and node
+// 9 at rank 3 of both 0.6/5 + 0.4/5 = 0.2: one float32 value, 0.2. The
+// hits carry that float32 score, and every consumer (STaRK's evaluator,
+// strata score) ranks equal scores by the smaller id, so FuseRRF must put
+// 4 first, and the static search must count the fusion's Hit@1 for gold 4
+// as those consumers will (the demo's GRASP recorded 0.75 on val and
+// served 0.745 when the two orders differed). Fillers: 20 at rank 2 of
+// the first list 0.6/4 = 0.15, 21 and 22 at ranks 1 and 2 of the second
+// 0.4/3 and 0.4/4.
+func TestRRFFloat32Ties(t *testing.T) {
+	a, b := hits(4, 20, 9), hits(21, 22, 9)
+	got := RRF(a, b, 0.6, 2)
+	if want := []uint32{4, 9, 20, 21, 22}; !slices.Equal(ids(got), want) {
+		t.Fatalf("order %v, want %v", ids(got), want)
+	}
+	if got[0].Score != got[1].Score || got[0].Score != float32(0.2) {
+		t.Errorf("scores %v and %v, want both float32(0.2)", got[0].Score, got[1].Score)
+	}
+	ex := []FusionExample{{Graph: a, Text: b, Gold: []uint32{4}}}
+	c := SearchStatic(ex, Grid{StaticW: []float64{0.6}, StaticK: []float64{2}}, RuleHit1)
+	if c.ValHit1 != 1 {
+		t.Errorf("static search Hit@1 %v, want 1 (node 4 ranks first)", c.ValHit1)
 	}
 }
 

@@ -116,8 +116,8 @@ func prepare(e *FusionExample) scored {
 }
 
 // eval returns Hit@1 and Recall@20 of the fusion wg/(k + rank_g) + wt/(k +
-// rank_m), computed exactly as FuseRRF does (float64, ties to the smaller
-// id).
+// rank_m), ranked exactly as FuseRRF ranks it (summed in float64, compared
+// as the float32 score it returns, ties to the smaller id).
 func (s *scored) eval(wg, wt, k float64) (hit1, recall20 float64) {
 	if len(s.ids) == 0 {
 		return 0, 0
@@ -130,7 +130,7 @@ func (s *scored) eval(wg, wt, k float64) (hit1, recall20 float64) {
 		if s.rm[i] > 0 {
 			v += wt / (k + s.rm[i])
 		}
-		return v
+		return float64(float32(v))
 	}
 	sc := make([]float64, len(s.ids))
 	top := 0
