@@ -10,6 +10,7 @@ import (
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/data/synth"
 	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/internal/testskb"
 	"github.com/strata-retrieval/strata/internal/testws"
@@ -50,8 +51,14 @@ func TestRerankPool(t *testing.T) {
 	if x.Types[last] != int32(ws.SKB.Nodes[outside].Type) || x.Codes[last] != 1 || x.Types[last-1] != -1 {
 		t.Errorf("unreached node: types %v codes %v", x.Types, x.Codes)
 	}
-	if want := f.nodeBM25(q.Text, outside); x.TF[models.TrajTF-2] != want {
-		t.Errorf("unreached node's BM25 %v, want %v", x.TF[models.TrajTF-2], want)
+	// BM25 of the node's whole document (a candidate) or of its name,
+	// each query scored on its own.
+	bm := ws.Fields[workspace.NameField].Score(q.Text, outside)
+	if d, ok := slices.BinarySearch(ws.Candidates, outside); ok {
+		bm = ws.Doc.Score(q.Text, uint32(d))
+	}
+	if x.TF[models.TrajTF-2] != bm {
+		t.Errorf("unreached node's BM25 %v, want %v", x.TF[models.TrajTF-2], bm)
 	}
 	steps := res.Trajectories[reached]
 	if n := min(len(steps), models.TrajLen); in[0].Types[models.TrajLen-n] != int32(steps[len(steps)-n].Type) {
