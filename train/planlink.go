@@ -687,7 +687,7 @@ type rankGroup struct {
 // planRankGroup builds the ranker example of a training question: ok is
 // false when no candidate reaches an answer or all candidates tie.
 func planRankGroup(p *planner.LinkingPlanner, q data.Query, cand []bool) (rankGroup, bool, error) {
-	cs, ments, err := p.Candidates(q)
+	cs, ments, err := p.Candidates(context.Background(), q)
 	if err != nil || len(cs) < 2 {
 		return rankGroup{}, false, err
 	}
@@ -725,7 +725,7 @@ func candidateAnswers(q data.Query, cand []bool) []uint32 {
 // candidateNamed are the NamedExamples of a training question over the
 // candidates the planner tries, each (mention, anchors, answer) once.
 func candidateNamed(p *planner.LinkingPlanner, q data.Query, cand []bool) ([]planner.NamedExample, error) {
-	cs, ments, err := p.Candidates(q)
+	cs, ments, err := p.Candidates(context.Background(), q)
 	if err != nil {
 		return nil, err
 	}
@@ -809,7 +809,7 @@ func LinkedPlanAccuracy(p *planner.LinkingPlanner, mined map[int]data.MinedPlanR
 		if !ok {
 			continue
 		}
-		pred, err := p.Predict(q)
+		pred, err := p.Predict(context.Background(), q)
 		if err != nil {
 			return 0, 0, err
 		}

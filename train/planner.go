@@ -83,7 +83,7 @@ func PlanAccuracy(p planner.Predictor, plans map[int]data.Plan, qs []data.Query)
 		if !ok || len(ref.Metapath) == 0 {
 			continue
 		}
-		got, err := p.Predict(q)
+		got, err := p.Predict(context.Background(), q)
 		if err != nil {
 			return 0, 0, err
 		}

@@ -50,7 +50,7 @@ func TestTrainPlanner(t *testing.T) {
 	}
 	anchors, right := 0, 0
 	for _, q := range qs {
-		pred, _ := p.Predict(q)
+		pred, _ := p.Predict(context.Background(), q)
 		got, ref := pred.Plan, ws.Plans[q.ID]
 		if planner.TemplateKey(got.Metapath) != planner.TemplateKey(ref.Metapath) {
 			continue
@@ -169,8 +169,8 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 	t.Logf("frame words: %q", a.FrameWords)
 	tqs, _ := ws.SKB.QA.Split(data.SplitTest)
 	for _, q := range tqs[:50] {
-		a, _ := p.Predict(q)
-		b, _ := loaded.Predict(q)
+		a, _ := p.Predict(context.Background(), q)
+		b, _ := loaded.Predict(context.Background(), q)
 		if !cmp.Equal(a, b) {
 			t.Fatalf("query %d: trained %+v, loaded %+v", q.ID, a, b)
 		}
@@ -187,7 +187,7 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 	// exactly as it ranks the plan executed again.
 	carried := 0
 	for _, q := range tqs {
-		pred, err := p.Predict(q)
+		pred, err := p.Predict(context.Background(), q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -223,7 +223,7 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 	}
 	pairs := 0
 	for _, q := range tqs {
-		cs, _, err := p.Candidates(q)
+		cs, _, err := p.Candidates(context.Background(), q)
 		if err != nil {
 			t.Fatal(err)
 		}

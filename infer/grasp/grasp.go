@@ -156,7 +156,7 @@ func (l *Linker) Link(ctx context.Context, a data.GraspAnchor) ([]graphops.Grasp
 // it; a negative confidence means the plan declares its own risk level
 // (an LLM's plans file), else stage 2 calibrates the level from the
 // confidence.
-type PlanSource func(q data.Query) (data.GraspPlan, float64, error)
+type PlanSource func(ctx context.Context, q data.Query) (data.GraspPlan, float64, error)
 
 // Declared is the confidence of a plan whose risk level is its own.
 const Declared = -1.0
@@ -164,7 +164,7 @@ const Declared = -1.0
 // PlansFromFile serves plans read by data.ReadGraspPlans, with the risk
 // levels they declare; queries without one are no_trade.
 func PlansFromFile(ps map[int]data.GraspPlan) PlanSource {
-	return func(q data.Query) (data.GraspPlan, float64, error) {
+	return func(_ context.Context, q data.Query) (data.GraspPlan, float64, error) {
 		if p, ok := ps[q.ID]; ok {
 			return p, Declared, nil
 		}
@@ -177,8 +177,8 @@ func PlansFromFile(ps map[int]data.GraspPlan) PlanSource {
 // confidence into a risk level by cuts calibrated on validation. A plan
 // that cannot be converted is no_trade.
 func PlansFromPlanner(p planner.Predictor) PlanSource {
-	return func(q data.Query) (data.GraspPlan, float64, error) {
-		pred, err := p.Predict(q)
+	return func(ctx context.Context, q data.Query) (data.GraspPlan, float64, error) {
+		pred, err := p.Predict(ctx, q)
 		if err != nil {
 			return data.GraspPlan{}, 0, err
 		}
@@ -239,7 +239,7 @@ func (m *Graph) Retrieve(ctx context.Context, q data.Query) (Result, error) {
 }
 
 func (m *Graph) retrievePlan(ctx context.Context, q data.Query) (Result, error) {
-	p, conf, err := m.Plans(q)
+	p, conf, err := m.Plans(ctx, q)
 	if err != nil {
 		return Result{}, err
 	}
@@ -574,7 +574,7 @@ type Explanation struct {
 
 // Explain implements infer.Explainer.
 func (m *Fused) Explain(ctx context.Context, q data.Query, k int) (infer.Explanation, error) {
-	plan, _, err := m.G.Plans(q)
+	plan, _, err := m.G.Plans(ctx, q)
 	if err != nil {
 		return nil, err
 	}

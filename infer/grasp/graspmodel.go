@@ -2,6 +2,7 @@ package grasp
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"path/filepath"
 
@@ -68,7 +69,7 @@ func Parts(env *infer.Env, cfg Config) (*Graph, infer.Method, error) {
 		}
 		plans = PlansFromPlanner(p)
 	default:
-		plans = func(q data.Query) (data.GraspPlan, float64, error) {
+		plans = func(_ context.Context, q data.Query) (data.GraspPlan, float64, error) {
 			p, ok := infer.PlanFor(ws, q)
 			if !ok {
 				return data.GraspPlan{RiskLevel: data.RiskNoTrade}, Declared, nil

@@ -72,7 +72,10 @@ func (k *KGQA) TopicPatterns(q data.Query) ([]data.Pattern, error) {
 // patterns builds the joint pattern and, with several topics, each topic's
 // single-path pattern.
 func (k *KGQA) patterns(q data.Query) (joint data.Pattern, singles []data.Pattern, ok bool, err error) {
-	pred, err := k.Planner.Predict(q)
+	// simgrag asks for patterns without a context; KGQA's template
+	// planner executes no candidate, so its prediction is bounded by the
+	// question's length.
+	pred, err := k.Planner.Predict(context.Background(), q)
 	if err != nil {
 		return joint, nil, false, err
 	}

@@ -153,9 +153,9 @@ func (m *Method) Name() string { return "mor" }
 
 // plan is the query's plan: the planner's, else the query's or the
 // workspace's.
-func (m *Method) plan(q data.Query) (data.Plan, bool, error) {
+func (m *Method) plan(ctx context.Context, q data.Query) (data.Plan, bool, error) {
 	if m.Planner != nil {
-		pred, err := m.Planner.Predict(q)
+		pred, err := m.Planner.Predict(ctx, q)
 		return pred.Plan, err == nil, err
 	}
 	p, ok := infer.PlanFor(m.F.ws, q)
@@ -163,7 +163,7 @@ func (m *Method) plan(q data.Query) (data.Plan, bool, error) {
 }
 
 func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
-	plan, ok, err := m.plan(q)
+	plan, ok, err := m.plan(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +190,7 @@ func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 // query has no usable plan) the one-step trajectory of a textual
 // retrieval.
 func (m *Method) Rerank(ctx context.Context, q data.Query, pool []index.Hit) ([]index.Hit, error) {
-	plan, ok, err := m.plan(q)
+	plan, ok, err := m.plan(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -243,7 +243,7 @@ func (m *Method) Explain(ctx context.Context, q data.Query, k int) (infer.Explan
 	e := &Explanation{}
 	plan, ok := infer.PlanFor(m.F.ws, q)
 	if m.Planner != nil {
-		pred, err := m.Planner.Predict(q)
+		pred, err := m.Planner.Predict(ctx, q)
 		if err != nil {
 			return nil, err
 		}

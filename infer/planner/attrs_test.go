@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -160,7 +161,7 @@ func TestAttrTwin(t *testing.T) {
 	p := directorFilmsPlanner(t)
 	p.Cfg.Anchors.AttrKeys = []string{"language", "released"}
 	q := data.Query{Text: "films directed by Paul Smith released in 2007"}
-	cs, _, err := p.Candidates(q)
+	cs, _, err := p.Candidates(context.Background(), q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +173,7 @@ func TestAttrTwin(t *testing.T) {
 		t.Errorf("candidates %q, want %q", got, want)
 	}
 	p.Cfg.Anchors.AttrKeys = nil
-	if cs, _, _ := p.Candidates(q); len(cs) != 1 || cs[0].Plan.Attributes != nil {
+	if cs, _, _ := p.Candidates(context.Background(), q); len(cs) != 1 || cs[0].Plan.Attributes != nil {
 		t.Errorf("without keys: %+v", cs)
 	}
 }

@@ -35,7 +35,7 @@ type PlanExplanation struct {
 // Explain implements infer.Explainer: the plan the planner chose, typed,
 // and the ranking the wrapped method gives with it.
 func (m *PlannedMethod) Explain(ctx context.Context, q data.Query, k int) (infer.Explanation, error) {
-	pred, err := m.P.Predict(q)
+	pred, err := m.P.Predict(ctx, q)
 	if err != nil {
 		return nil, err
 	}

@@ -100,7 +100,7 @@ func TestNoPlanFits(t *testing.T) {
 	p := gatedPlanner(t)
 	ws := p.ws
 	q := data.Query{Text: "released in 1999"}
-	pred, err := p.Predict(q)
+	pred, err := p.Predict(context.Background(), q)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"context"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -73,7 +74,7 @@ func TestCandidateRestrictionDropsFrameWords(t *testing.T) {
 		want  string
 	}{{nil, "What films directed by , released in 2007?"}, {[]string{"films", "what"}, "directed by released in 2007"}} {
 		p.Cfg.Anchors.FrameWords = c.frame
-		cs, _, err := p.Candidates(q)
+		cs, _, err := p.Candidates(context.Background(), q)
 		if err != nil {
 			t.Fatal(err)
 		}

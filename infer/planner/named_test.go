@@ -169,7 +169,7 @@ type namedPredictor struct {
 	plan data.Plan
 }
 
-func (f namedPredictor) Predict(data.Query) (PlanPrediction, error) {
+func (f namedPredictor) Predict(context.Context, data.Query) (PlanPrediction, error) {
 	return PlanPrediction{Plan: f.plan, Conf: 1}, nil
 }
 func (f namedPredictor) Workspace() *workspace.Workspace { return f.ws }

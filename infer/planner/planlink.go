@@ -2,6 +2,7 @@ package planner
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -294,8 +295,12 @@ func (c *PlanCandidate) Score() float64 { return c.TemplateLP + c.AnchorLP }
 
 // Candidates returns the (template, mentions) pairs the planner would try
 // for q, most probable first (at most 4·TopTemplates), each executed; the
-// mentions of q come back too.
-func (p *LinkingPlanner) Candidates(q data.Query) ([]PlanCandidate, []graphops.LinkedMention, error) {
+// mentions of q come back too. It returns ctx.Err() when ctx ends before
+// the next candidate is executed.
+func (p *LinkingPlanner) Candidates(ctx context.Context, q data.Query) ([]PlanCandidate, []graphops.LinkedMention, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
 	x, _, err := p.Features(q)
 	if err != nil {
 		return nil, nil, err
@@ -367,6 +372,11 @@ func (p *LinkingPlanner) Candidates(q data.Query) ([]PlanCandidate, []graphops.L
 	out := make([]PlanCandidate, 0, len(combos))
 	seen := map[string]bool{}
 	for i, c := range combos {
+		// Each candidate is executed on the graph: a request that has
+		// timed out stops here, not after every candidate.
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
 		tmpl := p.Cfg.Templates[c.ti]
 		plan := data.Plan{Restriction: map[string][]string{}}
 		for pi, path := range tmpl {
@@ -416,6 +426,9 @@ func (p *LinkingPlanner) Candidates(q data.Query) ([]PlanCandidate, []graphops.L
 	// that state an attribute the question names.
 	docs := map[uint32][]string{}
 	for i, n := 0, len(out); i < n; i++ {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
 		tc, ok := p.attrTwin(&out[i], q.Text, ments, docs)
 		if !ok || len(tc.Reach) == 0 {
 			continue
@@ -460,25 +473,31 @@ func (p *LinkingPlanner) execute(pc PlanCandidate) PlanCandidate {
 // highest among those whose plan reaches a candidate (without a ranker,
 // the most probable such candidate). The chosen plan comes back executed
 // (PlanPrediction.Reach), so nothing executes it again.
-func (p *LinkingPlanner) Predict(q data.Query) (PlanPrediction, error) {
+func (p *LinkingPlanner) Predict(ctx context.Context, q data.Query) (PlanPrediction, error) {
+	if err := ctx.Err(); err != nil {
+		return PlanPrediction{Template: -1}, err
+	}
 	fit := float32(1)
 	if f := p.Cfg.Anchors.Fit; f != nil && p.Fit != nil {
 		if fit = FitProb(p.Fit, q.Text); fit < f.Min {
 			return PlanPrediction{Template: -1, NoFit: true, Fit: fit}, nil
 		}
 	}
-	pred, err := p.predict(q)
+	pred, err := p.predict(ctx, q)
 	pred.Fit = fit
 	return pred, err
 }
 
-func (p *LinkingPlanner) predict(q data.Query) (PlanPrediction, error) {
-	cs, ments, err := p.Candidates(q)
+func (p *LinkingPlanner) predict(ctx context.Context, q data.Query) (PlanPrediction, error) {
+	cs, ments, err := p.Candidates(ctx, q)
 	if err != nil || len(cs) == 0 {
 		return PlanPrediction{Template: -1}, err
 	}
 	if p.Ranker != nil {
 		p.ScoreCandidates(q.Text, ments, cs)
+		if err := ctx.Err(); err != nil {
+			return PlanPrediction{Template: -1}, err
+		}
 		feats := p.RankFeatures(q.Text, ments, cs)
 		best, bs := -1, float32(0)
 		var scores []float32

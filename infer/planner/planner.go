@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -93,8 +94,9 @@ type AnchorConfig struct {
 // plans). FromCheckpoint builds the one a checkpoint holds.
 type Predictor interface {
 	// Predict returns the question's plan and the planner's confidence in
-	// it, executed when the planner executed it to choose it.
-	Predict(q data.Query) (PlanPrediction, error)
+	// it, executed when the planner executed it to choose it. It stops
+	// with ctx.Err() when ctx ends, between candidate plans.
+	Predict(ctx context.Context, q data.Query) (PlanPrediction, error)
 	// Workspace is the workspace the planner is bound to.
 	Workspace() *workspace.Workspace
 	// Config is the planner's configuration, as saved in its checkpoint.
@@ -196,7 +198,10 @@ func (p *Classifier) Features(q data.Query) ([]float32, []graphops.Mention, erro
 // Predict implements Predictor: the most probable template filled by
 // entity linking (Fill), with the template's probability as the
 // confidence. The plan is not executed (Reach is nil).
-func (p *TemplatePlanner) Predict(q data.Query) (PlanPrediction, error) {
+func (p *TemplatePlanner) Predict(ctx context.Context, q data.Query) (PlanPrediction, error) {
+	if err := ctx.Err(); err != nil {
+		return PlanPrediction{Template: -1}, err
+	}
 	x, ments, err := p.Features(q)
 	if err != nil {
 		return PlanPrediction{Template: -1}, err

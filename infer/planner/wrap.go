@@ -29,7 +29,7 @@ type PlannedMethod struct {
 func (m *PlannedMethod) Name() string { return "planner+" + m.M.Name() }
 
 func (m *PlannedMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
-	pred, err := m.P.Predict(q)
+	pred, err := m.P.Predict(ctx, q)
 	if err != nil {
 		return nil, err
 	}
