@@ -6,9 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/strata-retrieval/strata/internal/flock"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -23,6 +23,7 @@ import (
 	"github.com/strata-retrieval/strata/infer/pipeline"
 	"github.com/strata-retrieval/strata/infer/registry"
 	"github.com/strata-retrieval/strata/internal/atomicfile"
+	"github.com/strata-retrieval/strata/internal/flock"
 )
 
 // BundleFormat tags a model bundle's bundle.json.
@@ -39,6 +40,11 @@ type BundleMeta struct {
 	// (MoR its planner; GRASP its mFAR, planner and stage 3) to their
 	// copies inside the bundle.
 	Models map[string]string `json:"models,omitempty"`
+	// Entries lists every other entry of the bundle with its size in
+	// bytes: an entry it does not list, or of another size, is refused
+	// before anything is unpacked. Bundles written before the list (no
+	// entries) are unpacked as they are, within the free space check.
+	Entries map[string]int64 `json:"entries,omitempty"`
 }
 
 // ErrFingerprint reports a bundle made for other data.
@@ -214,6 +220,10 @@ func WriteBundle(env *infer.Env, out string, p *pipeline.Pipeline) error {
 	}
 	pj, _ := json.MarshalIndent(&bp, "", "  ")
 	files[pipeline.PipelineFile] = append(pj, '\n')
+	meta.Entries = make(map[string]int64, len(files))
+	for n, b := range files {
+		meta.Entries[n] = int64(len(b))
+	}
 	mj, _ := json.MarshalIndent(meta, "", "  ")
 	files["bundle.json"] = append(mj, '\n')
 	names := make([]string, 0, len(files))
@@ -256,14 +266,23 @@ func OpenBundle(tarPath, dir string, ws *workspace.Workspace, ignoreFingerprint 
 	return p, models, nil
 }
 
-func openBundle(tarPath, dir string, ws *workspace.Workspace, ignoreFingerprint bool) (*pipeline.Pipeline, *BundleMeta, error) {
-	f, err := os.Open(tarPath)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer f.Close()
+// maxBundleMeta bounds bundle.json, read before anything is unpacked.
+const maxBundleMeta = 16 << 20
+
+// bundleFreeBytes is the free space of dir's file system (ok false where
+// it cannot be told); tests replace it.
+var bundleFreeBytes = freeBytes
+
+// scanBundle reads a bundle's headers (and bundle.json) without unpacking
+// anything: entries must be relative regular files, each once; where
+// bundle.json lists the entries, every entry must be listed with its size
+// and every listed one present; and the total must fit in dir's free
+// space. It returns bundle.json and each entry's size.
+func scanBundle(f *os.File, tarPath, dir string) (*BundleMeta, map[string]int64, error) {
 	tr := tar.NewReader(f)
-	seen := map[string]bool{}
+	seen := map[string]int64{}
+	var mb []byte
+	var total int64
 	for {
 		hdr, err := tr.Next()
 		if err == io.EOF {
@@ -276,10 +295,97 @@ func openBundle(tarPath, dir string, ws *workspace.Workspace, ignoreFingerprint 
 		if hdr.Typeflag != tar.TypeReg || path.IsAbs(name) || name == ".." || strings.HasPrefix(name, "../") {
 			return nil, nil, fmt.Errorf("%s: refusing entry %q (only relative regular files)", tarPath, hdr.Name)
 		}
-		if seen[name] {
+		if _, ok := seen[name]; ok {
 			return nil, nil, fmt.Errorf("%s: entry %q appears twice (which one counts would be a guess)", tarPath, hdr.Name)
 		}
-		seen[name] = true
+		seen[name] = hdr.Size
+		total += hdr.Size
+		if name == "bundle.json" {
+			if hdr.Size > maxBundleMeta {
+				return nil, nil, fmt.Errorf("%s: bundle.json holds %d bytes, more than a bundle's list of its models needs (%d at most)", tarPath, hdr.Size, maxBundleMeta)
+			}
+			if mb, err = io.ReadAll(io.LimitReader(tr, hdr.Size)); err == nil && int64(len(mb)) < hdr.Size {
+				err = io.ErrUnexpectedEOF
+			}
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: entry %q: %w", tarPath, hdr.Name, truncated(err))
+			}
+		}
+	}
+	if mb == nil {
+		return nil, nil, fmt.Errorf("%s: not a strata bundle (no bundle.json)", tarPath)
+	}
+	var meta BundleMeta
+	if err := json.Unmarshal(mb, &meta); err != nil || meta.Format != BundleFormat {
+		return nil, nil, fmt.Errorf("%s: bundle.json is not %s", tarPath, BundleFormat)
+	}
+	if _, ok := seen[pipeline.PipelineFile]; !ok {
+		return nil, nil, fmt.Errorf("%s: the bundle has no %s (truncated?)", tarPath, pipeline.PipelineFile)
+	}
+	if meta.Entries != nil {
+		for _, name := range slices.Sorted(maps.Keys(seen)) {
+			want, listed := meta.Entries[name]
+			switch {
+			case name == "bundle.json":
+			case !listed:
+				return nil, nil, fmt.Errorf("%s: entry %q (%d bytes) is not one bundle.json lists; refusing to unpack it", tarPath, name, seen[name])
+			case want != seen[name]:
+				return nil, nil, fmt.Errorf("%s: entry %q holds %d bytes, bundle.json lists %d", tarPath, name, seen[name], want)
+			}
+		}
+		for _, name := range slices.Sorted(maps.Keys(meta.Entries)) {
+			if _, ok := seen[name]; !ok {
+				return nil, nil, fmt.Errorf("%s: the bundle has no %s, which bundle.json lists (truncated?)", tarPath, name)
+			}
+		}
+	}
+	if free, ok := bundleFreeBytes(dir); ok && uint64(total) > free {
+		return nil, nil, fmt.Errorf("%s: unpacking it needs %d bytes and %s has %d free; set TMPDIR to a larger file system", tarPath, total, dir, free)
+	}
+	return &meta, seen, nil
+}
+
+func openBundle(tarPath, dir string, ws *workspace.Workspace, ignoreFingerprint bool) (*pipeline.Pipeline, *BundleMeta, error) {
+	f, err := os.Open(tarPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	meta, sizes, err := scanBundle(f, tarPath, dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !ignoreFingerprint {
+		if meta.DataFingerprint != ws.Fingerprint {
+			return nil, nil, fmt.Errorf("%s: %w: bundle %s, workspace %s (use --ignore-fingerprint to override)", tarPath, ErrFingerprint, meta.DataFingerprint, ws.Fingerprint)
+		}
+		if meta.Dense != "" {
+			h, err := denseHash(ws)
+			if err != nil {
+				return nil, nil, err
+			}
+			if h != meta.Dense {
+				return nil, nil, fmt.Errorf("%s: %w: its models were trained with another dense channel (%s, the workspace has %q); use --ignore-fingerprint to override", tarPath, ErrFingerprint, meta.Dense, h)
+			}
+		}
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, nil, err
+	}
+	tr := tar.NewReader(f)
+	for {
+		hdr, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", tarPath, truncated(err))
+		}
+		name := path.Clean(hdr.Name)
+		if size, ok := sizes[name]; !ok || size != hdr.Size || hdr.Typeflag != tar.TypeReg {
+			return nil, nil, fmt.Errorf("%s: entry %q changed while the bundle was read", tarPath, hdr.Name)
+		}
+		delete(sizes, name) // each entry once
 		dst := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return nil, nil, err
@@ -296,30 +402,8 @@ func openBundle(tarPath, dir string, ws *workspace.Workspace, ignoreFingerprint 
 			return nil, nil, err
 		}
 	}
-	mb, err := os.ReadFile(filepath.Join(dir, "bundle.json"))
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: not a strata bundle (no bundle.json)", tarPath)
-	}
-	var meta BundleMeta
-	if err := json.Unmarshal(mb, &meta); err != nil || meta.Format != BundleFormat {
-		return nil, nil, fmt.Errorf("%s: bundle.json is not %s", tarPath, BundleFormat)
-	}
-	if !ignoreFingerprint {
-		if meta.DataFingerprint != ws.Fingerprint {
-			return nil, nil, fmt.Errorf("%s: %w: bundle %s, workspace %s (use --ignore-fingerprint to override)", tarPath, ErrFingerprint, meta.DataFingerprint, ws.Fingerprint)
-		}
-		if meta.Dense != "" {
-			h, err := denseHash(ws)
-			if err != nil {
-				return nil, nil, err
-			}
-			if h != meta.Dense {
-				return nil, nil, fmt.Errorf("%s: %w: its models were trained with another dense channel (%s, the workspace has %q); use --ignore-fingerprint to override", tarPath, ErrFingerprint, meta.Dense, h)
-			}
-		}
-	}
-	if !seen[pipeline.PipelineFile] {
-		return nil, nil, fmt.Errorf("%s: the bundle has no %s (truncated?)", tarPath, pipeline.PipelineFile)
+	if len(sizes) > 0 {
+		return nil, nil, fmt.Errorf("%s: entries changed while the bundle was read", tarPath)
 	}
 	p, err := pipeline.ReadPipeline(filepath.Join(dir, pipeline.PipelineFile))
 	if err != nil {
@@ -339,7 +423,7 @@ func openBundle(tarPath, dir string, ws *workspace.Workspace, ignoreFingerprint 
 			}
 		}
 	}
-	return p, &meta, nil
+	return p, meta, nil
 }
 
 // truncated names the usual cause of an unexpected end of a tar.

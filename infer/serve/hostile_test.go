@@ -771,3 +771,98 @@ func TestAsyncWriter(t *testing.T) {
 	close(block)
 	b.Close()
 }
+
+// TestBundleUnpacksOnlyWhatItLists: bundle.json lists every entry with
+// its size, and an entry it does not list (a 1 MB junk file), one of
+// another size, or a bundle larger than the unpack directory's free space
+// is refused before anything is unpacked (issue 37 item 6: a 200 MB junk
+// entry was unpacked). A bundle written before the list still opens.
+func TestBundleUnpacksOnlyWhatItLists(t *testing.T) {
+	ws := testws.Preset(t, "amazon", 300, 20)
+	dir := t.TempDir()
+	tp := bm25Bundle(t, ws, dir)
+	var meta BundleMeta
+	var total int64
+	rewriteTar(t, tp, filepath.Join(dir, "copy.tar"), func(name string, body []byte) [][]byte {
+		total += int64(len(body))
+		if name == "bundle.json" {
+			json.Unmarshal(body, &meta)
+		}
+		return [][]byte{body}
+	})
+	if len(meta.Entries) != 1 || meta.Entries[pipeline.PipelineFile] == 0 {
+		t.Fatalf("bundle.json lists %v, want the pipeline with its size", meta.Entries)
+	}
+	empty := func(d string) bool { es, _ := os.ReadDir(d); return len(es) == 0 }
+
+	junk := filepath.Join(dir, "junk.tar")
+	rewriteTar(t, tp, junk, func(name string, body []byte) [][]byte { return [][]byte{body} })
+	appendTarEntry(t, junk, "models/0/junk.bin", make([]byte, 1<<20))
+	out := t.TempDir()
+	if _, _, err := OpenBundle(junk, out, ws, false); err == nil || !strings.Contains(err.Error(), `entry "models/0/junk.bin" (1048576 bytes) is not one bundle.json lists`) || !empty(out) {
+		t.Errorf("unlisted entry: %v (unpacked anything: %v)", err, !empty(out))
+	}
+
+	grown := filepath.Join(dir, "grown.tar")
+	rewriteTar(t, tp, grown, func(name string, body []byte) [][]byte {
+		if name == pipeline.PipelineFile {
+			return [][]byte{append(body, ' ')}
+		}
+		return [][]byte{body}
+	})
+	if _, _, err := OpenBundle(grown, t.TempDir(), ws, false); err == nil || !strings.Contains(err.Error(), fmt.Sprintf(`entry "pipeline.json" holds %d bytes, bundle.json lists %d`, meta.Entries[pipeline.PipelineFile]+1, meta.Entries[pipeline.PipelineFile])) {
+		t.Errorf("entry of another size: %v", err)
+	}
+
+	defer func(f func(string) (uint64, bool)) { bundleFreeBytes = f }(bundleFreeBytes)
+	bundleFreeBytes = func(string) (uint64, bool) { return uint64(total - 1), true }
+	out = t.TempDir()
+	if _, _, err := OpenBundle(tp, out, ws, false); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("unpacking it needs %d bytes and %s has %d free", total, out, total-1)) || !empty(out) {
+		t.Errorf("bundle larger than the free space: %v", err)
+	}
+	bundleFreeBytes = func(string) (uint64, bool) { return uint64(total), true }
+	if _, _, err := OpenBundle(tp, t.TempDir(), ws, false); err != nil {
+		t.Errorf("bundle that just fits: %v", err)
+	}
+
+	legacy := filepath.Join(dir, "legacy.tar")
+	rewriteTar(t, tp, legacy, func(name string, body []byte) [][]byte {
+		if name == "bundle.json" {
+			m := meta
+			m.Entries = nil
+			b, _ := json.Marshal(m)
+			return [][]byte{b}
+		}
+		return [][]byte{body}
+	})
+	if _, _, err := OpenBundle(legacy, t.TempDir(), ws, false); err != nil {
+		t.Errorf("bundle without a list of entries: %v", err)
+	}
+}
+
+// appendTarEntry adds one regular file at the end of a tar file.
+func appendTarEntry(t *testing.T, tp, name string, body []byte) {
+	t.Helper()
+	b := mustRead(t, tp)
+	var buf bytes.Buffer
+	tr, tw := tar.NewReader(bytes.NewReader(b)), tar.NewWriter(&buf)
+	for {
+		hdr, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		tw.WriteHeader(hdr)
+		io.Copy(tw, tr)
+	}
+	tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(body)), Typeflag: tar.TypeReg})
+	tw.Write(body)
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(tp, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
