@@ -203,10 +203,16 @@ func (ix *BM25) getScratch() *scratch {
 
 // accumulate adds the query's posting weights into s.acc and records the
 // touched documents. Repeated query tokens count once per occurrence, as in
-// bm25s.
-func (ix *BM25) accumulate(s *scratch, query string) {
+// bm25s. It returns ctx.Err() (s holding part of the sums: reset it) when
+// ctx ends, checked every ctxEvery query tokens.
+func (ix *BM25) accumulate(ctx context.Context, s *scratch, query string) error {
 	s.toks = Tokenize(s.toks[:0], query)
-	for _, tok := range s.toks {
+	for i, tok := range s.toks {
+		if i%ctxEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		t, ok := ix.vocab[tok]
 		if !ok {
 			continue
@@ -221,7 +227,13 @@ func (ix *BM25) accumulate(s *scratch, query string) {
 			s.acc[d] += ws[i]
 		}
 	}
+	return nil
 }
+
+// ctxEvery is how many query tokens accumulate scores between two looks
+// at the context: a long query (serve --max-query raised to a megabyte)
+// stops within a few milliseconds of its request's end.
+const ctxEvery = 1024
 
 func (s *scratch) reset() {
 	for _, d := range s.touched {
@@ -237,7 +249,7 @@ func (s *scratch) reset() {
 func (ix *BM25) Search(query string, k int, allow []bool) []Hit {
 	s := ix.getScratch()
 	defer ix.scratch.Put(s)
-	ix.accumulate(s, query)
+	ix.accumulate(context.Background(), s, query)
 	s.top.Reset(k)
 	for _, d := range s.touched {
 		if allow != nil && !allow[d] {
@@ -252,9 +264,18 @@ func (ix *BM25) Search(query string, k int, allow []bool) []Hit {
 // ScoreAll returns every matching document (score > 0 or matched a term)
 // with its score, in ascending id order; allow filters as in Search.
 func (ix *BM25) ScoreAll(query string, allow []bool) []Hit {
+	out, _ := ix.ScoreAllContext(context.Background(), query, allow)
+	return out
+}
+
+// ScoreAllContext is ScoreAll that stops with ctx.Err() when ctx ends.
+func (ix *BM25) ScoreAllContext(ctx context.Context, query string, allow []bool) ([]Hit, error) {
 	s := ix.getScratch()
 	defer ix.scratch.Put(s)
-	ix.accumulate(s, query)
+	if err := ix.accumulate(ctx, s, query); err != nil {
+		s.reset()
+		return nil, err
+	}
 	out := make([]Hit, 0, len(s.touched))
 	for _, d := range s.touched {
 		if allow != nil && !allow[d] {
@@ -264,7 +285,7 @@ func (ix *BM25) ScoreAll(query string, allow []bool) []Hit {
 	}
 	s.reset()
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out
+	return out, nil
 }
 
 // Score returns the BM25 score of one document for query.

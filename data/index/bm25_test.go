@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -198,6 +199,53 @@ func TestScorerLongQuery(t *testing.T) {
 		}
 		if got := sc(uint32(ix.NumDocs()) + 5); got != 0 {
 			t.Errorf("%d words: a document past the end scores %v", n, got)
+		}
+	}
+}
+
+// endsAfter is a context whose Err is nil for its first n calls and
+// context.Canceled after.
+type endsAfter struct {
+	context.Context
+	n, calls int
+}
+
+func (c *endsAfter) Err() error {
+	if c.calls++; c.calls > c.n {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestScoreAllContext: a query of 2,500 tokens is looked at its context
+// before tokens 0, 1024 and 2048; a context that ends at any of those
+// looks stops the scoring with its error and leaves the index's scratch
+// clean (the next query scores as on a fresh index), and one that never
+// ends gives ScoreAll's hits (issue 37 item 1: a long query kept its core
+// after its request had timed out).
+func TestScoreAllContext(t *testing.T) {
+	b := NewBuilder(Config{})
+	for _, d := range []string{"red boots", "blue boots", "red hat", "green scarf"} {
+		b.Add(d)
+	}
+	ix := b.Build()
+	query := strings.TrimSpace(strings.Repeat("red boots hat scarf blue ", 500))
+	want := ix.ScoreAll(query, nil)
+	c := &endsAfter{Context: context.Background(), n: 1 << 30}
+	if got, err := ix.ScoreAllContext(c, query, nil); err != nil || !cmp.Equal(got, want) {
+		t.Fatalf("never ending: %v %v, want %v", got, err, want)
+	}
+	if c.calls != 3 {
+		t.Errorf("%d looks at the context for 2,500 tokens, want 3", c.calls)
+	}
+	fresh := ix.ScoreAll("red", nil)
+	for n := range 3 {
+		got, err := ix.ScoreAllContext(&endsAfter{Context: context.Background(), n: n}, query, nil)
+		if !errors.Is(err, context.Canceled) || got != nil {
+			t.Errorf("ending at look %d: %v %v, want context.Canceled", n+1, got, err)
+		}
+		if again := ix.ScoreAll("red", nil); !cmp.Equal(again, fresh) {
+			t.Errorf("after ending at look %d, \"red\" scores %v, want %v", n+1, again, fresh)
 		}
 	}
 }

@@ -61,8 +61,11 @@ type BM25Method struct{ ws *workspace.Workspace }
 
 func (m *BM25Method) Name() string { return "bm25" }
 
-func (m *BM25Method) Rank(_ context.Context, q data.Query) ([]index.Hit, error) {
-	hits := m.ws.Doc.ScoreAll(q.Text, nil)
+func (m *BM25Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
+	hits, err := m.ws.Doc.ScoreAllContext(ctx, q.Text, nil)
+	if err != nil {
+		return nil, err
+	}
 	for i := range hits {
 		hits[i].ID = m.ws.Candidates[hits[i].ID]
 	}
