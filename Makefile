@@ -24,7 +24,7 @@ QWEN3_TOK_VERSION := 3.7.2
 QWEN3_TOK         := .cache/tokenizer-qwen3-$(QWEN3_TOK_VERSION)/tokenizer.json
 export STRATA_QWEN3_TOKENIZER ?= $(abspath $(QWEN3_TOK))
 
-.PHONY: ort all build demo test test-cpus test-short bench bench-kernels bench-quick bench-scale lint fuzz clean experiments experiments-mor experiments-kgqa experiments-grasp experiments-llm experiments-real experiments-robust experiments-robust-dev bench-grasp-pg
+.PHONY: ort all build demo test test-cpus test-short bench bench-kernels bench-quick bench-scale lint fuzz clean experiments experiments-mor experiments-kgqa experiments-grasp experiments-llm experiments-real experiments-robust experiments-robust-dev bench-grasp-pg bench-serve
 
 all: build
 
@@ -91,6 +91,10 @@ bench: bench-kernels
 		$(GO) test -run '^$$' -bench 'BenchmarkTraversalLatency' -benchtime 1x -timeout 60m -v ./infer/traversal/
 	STRATA_BENCH_DOCS=$(BENCH_DOCS) \
 		$(GO) test -run '^$$' -bench 'BenchmarkVersusBleve' -benchtime 1x -timeout 60m -v ./data/index/blevebench/
+
+## bench-serve: strata serve under load and hostile requests on loopback (req/s, p50/p99, errors, RSS; a timed-out 1 MB query must free its CPU within 1 s)
+bench-serve: build
+	$(GO) run ./scripts/benchserve -strata bin/strata
 
 ## bench-grasp-pg: GRASP plan execution, strata vs the same plans as SQL in PostgreSQL (1M nodes)
 bench-grasp-pg:
