@@ -106,7 +106,7 @@ func newTrainLLMRerankerCmd(u *ui) *cobra.Command {
 			return runTrainLLMReranker(cmd.Context(), u, o)
 		},
 	}
-	o.Flags.bind(cmd, 1, 4, 3e-5)
+	o.Flags.bind(cmd, 1, 4, 3e-5, defaultPatience)
 	fl := cmd.Flags()
 	fl.StringVar(&o.Base, "base", "", "Qwen3 checkpoint directory")
 	fl.StringVar(&o.Records, "records", "", "training records (strata export reranker-data)")

@@ -1098,6 +1098,25 @@ func TestMissingArgsNameUsage(t *testing.T) {
 	}
 }
 
+// TestTrainersStopEarlyByDefault: every trainer stops after 3 checkpoints
+// without a better validation metric unless told otherwise, the planner
+// after 6, and KGQA (whose validation still rises late) runs every epoch (issue 37 item 8: trainers ran every epoch after validation
+// peaked); train/TestTrainLearnsAndStopsEarly holds what patience does.
+func TestTrainersStopEarlyByDefault(t *testing.T) {
+	for _, c := range []struct{ trainer, want string }{
+		{"encoder", "3"}, {"cor", "3"}, {"mfar", "3"}, {"mor", "3"}, {"kgqa", "0"}, {"llm-reranker", "3"}, {"planner", "6"},
+	} {
+		cmd, _, err := newRoot(&ui{out: io.Discard, err: io.Discard}).Find([]string{"train", c.trainer})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := cmd.Flags().Lookup("patience")
+		if f == nil || f.DefValue != c.want || f.Value.String() != c.want {
+			t.Errorf("train %s: --patience %v, want default %s", c.trainer, f, c.want)
+		}
+	}
+}
+
 // TestThrottledLog: off a terminal, trainers' progress lines reach stderr
 // at most one per interval, the first after one interval (issue 37 item 8:
 // a long training said nothing until its end).

@@ -21,7 +21,15 @@ type trainFlags struct {
 	cfg    train.Config
 }
 
-func (f *trainFlags) bind(cmd *cobra.Command, epochs, batch int, lr float64) {
+// defaultPatience is every trainer's default --patience but the
+// planner's: checkpoints without a better validation metric before
+// training stops. The learning-rate schedule does not depend on where
+// training stops, so the best checkpoint is the one a full run selects
+// whenever no later checkpoint would have beaten it; --patience 0 runs
+// every epoch.
+const defaultPatience = 3
+
+func (f *trainFlags) bind(cmd *cobra.Command, epochs, batch int, lr float64, patience int) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.out, "out", "", "run directory for checkpoints (default WORKSPACE/runs/<model>)")
 	fl.BoolVar(&f.resume, "resume", false, "continue the run in --out from its latest checkpoint")
@@ -31,7 +39,7 @@ func (f *trainFlags) bind(cmd *cobra.Command, epochs, batch int, lr float64) {
 	fl.Float64Var(&f.cfg.WeightDecay, "weight-decay", 0.01, "AdamW weight decay (negative disables)")
 	fl.Float64Var(&f.cfg.ClipNorm, "clip", 1, "global gradient-norm bound (negative disables)")
 	fl.IntVar(&f.cfg.CheckpointEvery, "checkpoint-every", 0, "steps between checkpoints (default one epoch)")
-	fl.IntVar(&f.cfg.Patience, "patience", 0, "stop after this many checkpoints without validation improvement (0: never)")
+	fl.IntVar(&f.cfg.Patience, "patience", patience, "stop after this many checkpoints without validation improvement (0: never)")
 	fl.Uint64Var(&f.cfg.Seed, "seed", 1, "random seed")
 }
 

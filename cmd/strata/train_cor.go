@@ -64,7 +64,7 @@ func newTrainCoRCmd(u *ui) *cobra.Command {
 			return runTrainCoR(cmd.Context(), u, o)
 		},
 	}
-	o.Flags.bind(cmd, 10, 64, 3e-3)
+	o.Flags.bind(cmd, 10, 64, 3e-3, defaultPatience)
 	cmd.Flags().BoolVar(&o.NoTextual, "no-textual", false, "ablation: without the textual retrievers")
 	cmd.Flags().BoolVar(&o.NoRelational, "no-relational", false, "ablation: without the relational retrievers")
 	cmd.Flags().BoolVar(&o.NoHybrid, "no-hybrid", false, "ablation: without the hybrid gate (both groups weighted ½)")

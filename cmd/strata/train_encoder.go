@@ -39,7 +39,7 @@ func newTrainEncoderCmd(u *ui) *cobra.Command {
 			return runTrainEncoder(cmd.Context(), u, o)
 		},
 	}
-	o.Flags.bind(cmd, 4, 128, 1e-3)
+	o.Flags.bind(cmd, 4, 128, 1e-3, defaultPatience)
 	cmd.Flags().IntVar(&o.Encoder.Buckets, "buckets", 1<<17, "hash table rows")
 	cmd.Flags().IntVar(&o.Encoder.EmbDim, "dim", 128, "embedding and output dimension")
 	cmd.Flags().Float64Var(&o.Temperature, "temperature", 0.05, "InfoNCE temperature")

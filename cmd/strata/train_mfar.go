@@ -61,7 +61,7 @@ func newTrainMFARCmd(u *ui) *cobra.Command {
 			return runTrainMFAR(cmd.Context(), u, o)
 		},
 	}
-	o.Flags.bind(cmd, 10, 32, 1e-2)
+	o.Flags.bind(cmd, 10, 32, 1e-2, defaultPatience)
 	f := cmd.Flags()
 	f.Float64Var(&o.Temperature, "temperature", 0.05, "dense score temperature (training and inference)")
 	f.StringVar(&o.ONNX, "onnx-encoder", "", "directory with tokenizer.json and model.onnx of a sentence encoder")

@@ -48,7 +48,7 @@ func newTrainMoRCmd(u *ui) *cobra.Command {
 			return runTrainMoR(cmd.Context(), u, o)
 		},
 	}
-	o.Flags.bind(cmd, 10, 16, 1e-3)
+	o.Flags.bind(cmd, 10, 16, 1e-3, defaultPatience)
 	f := cmd.Flags()
 	f.StringVar(&o.Planner, "planner", "", "planner checkpoint to plan with at validation and serving time")
 	f.StringVar(&o.Mined, "mined", "", "mined plans file to train from (default WORKSPACE/"+mine.DefaultFile+" when the workspace has no plans)")
