@@ -64,7 +64,10 @@ type LinkingPlannerOptions struct {
 	// NoFrameWords: restrictions keep the words the training questions
 	// ask with (planner.LearnFrameWords; the ablation).
 	NoFrameWords bool
-	Log          io.Writer
+	// NoNamedType: a question's word for its answer type does not rule
+	// out candidates of another type (planner.AnchorConfig.NamedType).
+	NoNamedType bool
+	Log         io.Writer
 	// Progress, when set, is told how far each stage that runs over the
 	// training questions on all cores has got (done of total; called
 	// from several goroutines).
@@ -479,6 +482,7 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 		a.NamedTop = !o.NoNamed
 		a.Compose = !o.NoCompose && a.RankDim > 0
 		a.Elements = elemWords(keep)
+		a.NamedType = !o.NoNamedType
 		cfg.Anchors = &a
 		gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(seed, 0x91)))
 		if err != nil {

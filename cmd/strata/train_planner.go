@@ -14,17 +14,18 @@ import (
 )
 
 type trainPlannerOptions struct {
-	WS, Mined string
-	Flags     trainFlags
-	Hidden    int
-	MinF1     float64
-	NoTwins   bool
-	NoAttrs   bool
-	NoNamed   bool
-	NoFit     bool
-	NoCompose bool
-	NoFrame   bool
-	Dense     bool
+	WS, Mined   string
+	Flags       trainFlags
+	Hidden      int
+	MinF1       float64
+	NoTwins     bool
+	NoAttrs     bool
+	NoNamed     bool
+	NoFit       bool
+	NoCompose   bool
+	NoNamedType bool
+	NoFrame     bool
+	Dense       bool
 }
 
 const trainPlannerLong = `Train MoR's planner without an LLM: a classifier over the metapath templates of
@@ -136,6 +137,7 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoNamed, "no-named", false, "mined plans: never move a reached node that the question names, and the plan ranker does not see one first (the ablation of the named-answer counts)")
 	cmd.Flags().BoolVar(&o.NoFit, "no-fit", false, "mined plans: no text-fit gate; every query gets a plan, however unlike a question (the ablation)")
 	cmd.Flags().BoolVar(&o.NoFrame, "no-frame-words", false, "mined plans: restrictions keep the words the training questions ask with, not restrict by (the ablation)")
+	cmd.Flags().BoolVar(&o.NoNamedType, "no-named-type", false, "mined plans: a question that names its answer type with the schema's word for it (\"Which person ...\") does not rule out plans answering with another type (the ablation)")
 	cmd.Flags().BoolVar(&o.NoCompose, "no-compose", false, "mined plans: the plan ranker does not see which parts of a candidate's plan the question's words name (the ablation)")
 	cmd.Flags().BoolVar(&o.NoAttrs, "no-attributes", false, "mined plans: learn no attribute keys and never filter a candidate by an attribute the question states (the ablation)")
 	return cmd
@@ -175,7 +177,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		d = nil
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.TrainLinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, Log: u.err, Progress: u.stageProgress()})
+	p, res, st, err := train.TrainLinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, Log: u.err, Progress: u.stageProgress()})
 	if err != nil {
 		return err
 	}

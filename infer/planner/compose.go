@@ -156,17 +156,23 @@ func (n schemaNames) nameRoles(words []string, p *data.Plan, answerType string) 
 // askedType is the node type that the first word of the question naming
 // one asks for (the head of "which person ...", "what genre ...", "the
 // films that ..."): of the question's words outside the candidate's
-// anchors (restriction, in order), the first that names a type (names:
-// the schema's own word for it) or, failing that, whose lift towards one
-// answer type (Elements, the "A:" labels) is at least 2; "" when no word
-// names a type.
+// anchors (restriction, in order), the first that names exactly one type
+// (namedType: the schema's own word for it) or, failing that, whose lift
+// towards one answer type (Elements, the "A:" labels) is at least 2; ""
+// when no word names a type. A word that names several types (WordNet's
+// "noun" names every noun.* type) names none.
 func (p *LinkingPlanner) askedType(restriction string) string {
+	t, _ := p.askedTypeBy(restriction)
+	return t
+}
+
+// askedTypeBy is askedType and whether the schema's own word named it
+// (not a lift learned from the training questions).
+func (p *LinkingPlanner) askedTypeBy(restriction string) (string, bool) {
 	ew := p.Cfg.Anchors.Elements
 	for _, w := range index.Tokenize(nil, restriction) {
-		for _, t := range p.skb.Schema.NodeTypes {
-			if names(w, p.names.types[t]) {
-				return t
-			}
+		if t := p.namedType(w); t != "" {
+			return t, true
 		}
 		if ew == nil {
 			continue
@@ -178,10 +184,49 @@ func (p *LinkingPlanner) askedType(restriction string) string {
 			}
 		}
 		if best != "" {
-			return best
+			return best, false
 		}
 	}
-	return ""
+	return "", false
+}
+
+// namedType is the one node type whose name a question word names
+// (names), "" when it names none or several (without NamedType, the first
+// it names).
+func (p *LinkingPlanner) namedType(w string) string {
+	found := ""
+	for _, t := range p.skb.Schema.NodeTypes {
+		if names(w, p.names.types[t]) {
+			if !p.Cfg.Anchors.NamedType {
+				return t
+			}
+			if found != "" {
+				return ""
+			}
+			found = t
+		}
+	}
+	return found
+}
+
+// reachedType is the type a candidate answers with: its first reached
+// node's, or its plan's target type when it reaches nothing.
+func (p *LinkingPlanner) reachedType(c *PlanCandidate) string {
+	if len(c.Reach) > 0 {
+		return p.skb.Schema.NodeTypes[p.ws.Graph.Type(c.Reach[0])]
+	}
+	return c.Plan.TargetType()
+}
+
+// typeConflict reports whether the question names, with the schema's own
+// word for it, an answer type the candidate does not reach ("Which person
+// wrote the films starring X?" against a plan that answers with films).
+func (p *LinkingPlanner) typeConflict(text string, ments []graphops.LinkedMention, c *PlanCandidate) bool {
+	if !p.Cfg.Anchors.NamedType {
+		return false
+	}
+	t, named := p.askedTypeBy(graphops.RestrictionText(text, ments, c.Mentions))
+	return named && t != p.reachedType(c)
 }
 
 // composeFeatures adds (add) the plan ranker's compositional features of
@@ -202,10 +247,7 @@ func (p *LinkingPlanner) askedType(restriction string) string {
 // word-by-relation features learned the training frames' wording rather
 // than the relation's (they lowered held-out frames on movies-skb).
 func (p *LinkingPlanner) composeFeatures(add func(parts ...string), text string, ments []graphops.LinkedMention, c *PlanCandidate, paths string) {
-	at := c.Plan.TargetType()
-	if len(c.Reach) > 0 {
-		at = p.skb.Schema.NodeTypes[p.ws.Graph.Type(c.Reach[0])]
-	}
+	at := p.reachedType(c)
 	restr := graphops.RestrictionText(text, ments, c.Mentions)
 	qw := questionWords(restr)
 	els := PlanElements(&c.Plan, at)

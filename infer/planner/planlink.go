@@ -499,10 +499,20 @@ func (p *LinkingPlanner) predict(ctx context.Context, q data.Query) (PlanPredict
 			return PlanPrediction{Template: -1}, err
 		}
 		feats := p.RankFeatures(q.Text, ments, cs)
+		// A candidate answering with another type than the one the
+		// question names competes only when none answers with it.
+		conflict := make([]bool, len(cs))
+		agree := false
+		for i := range cs {
+			if len(cs[i].Reach) > 0 {
+				conflict[i] = p.typeConflict(q.Text, ments, &cs[i])
+				agree = agree || !conflict[i]
+			}
+		}
 		best, bs := -1, float32(0)
 		var scores []float32
 		for i, c := range cs {
-			if len(c.Reach) == 0 {
+			if len(c.Reach) == 0 || agree && conflict[i] {
 				continue
 			}
 			s := p.Ranker.Score(feats[i])

@@ -84,6 +84,13 @@ type AnchorConfig struct {
 	// training questions' plans (PlanElements), for the plan ranker's
 	// reading of the answer type a question asks for (askedType).
 	Elements *RelWords `json:"elements,omitempty"`
+	// NamedType: a word names a type only when it names exactly one
+	// (WordNet's "noun" names none), and when the question names its
+	// answer type with the schema's own word ("Which person ..."), a
+	// candidate that answers with another type is chosen only if none
+	// answers with that one (typeConflict). Off in checkpoints saved
+	// before it, whose first type-naming word could name several.
+	NamedType bool `json:"named_type,omitempty"`
 }
 
 // Predictor predicts a question's plan without an LLM; plan-based methods,

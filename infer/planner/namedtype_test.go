@@ -1,0 +1,108 @@
+package planner
+
+import (
+	"context"
+	"hash/fnv"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/internal/testskb"
+	"github.com/strata-retrieval/strata/models"
+)
+
+// castPlanner is a linking planner over a graph where people and films
+// are both answers: Paul Smith directed First Film and Second Film, Ann
+// Lee starred in First Film. Its templates are the films an anchor
+// starred in and (twoHop) the directors of those films; its plan ranker prefers
+// one-hop plans by 5 (the weight of the "hops1" feature), as a ranker
+// that trusts a template classifier fooled by an unseen frame would.
+func castPlanner(t *testing.T, namedType, twoHop bool) *LinkingPlanner {
+	t.Helper()
+	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"person", "movie"},
+		RelationTypes: []string{"directed_by", "starred_actors"}, CandidateTypes: []string{"person", "movie"}, TextFields: []string{"name", "details"}}}
+	s.Nodes = []data.Node{
+		{Type: 0, Name: "Paul Smith", Fields: []string{"", ""}},
+		{Type: 1, Name: "First Film", Fields: []string{"", ""}},
+		{Type: 1, Name: "Second Film", Fields: []string{"", ""}},
+		{Type: 0, Name: "Ann Lee", Fields: []string{"", ""}},
+	}
+	s.Edges.Add(1, 0, 0)
+	s.Edges.Add(2, 0, 0)
+	s.Edges.Add(1, 1, 3)
+	ws := testskb.Workspace(t, s)
+	const dim = 1024
+	tmpl := [][][]string{{{"*", "<-starred_actors", "movie"}}}
+	if twoHop {
+		tmpl = append(tmpl, [][]string{{"*", "<-starred_actors", "movie", "->directed_by", "person"}})
+	}
+	cfg := Config{NodeTypes: s.Schema.NodeTypes, Templates: tmpl,
+		Anchors: &AnchorConfig{Dim: 64, Mentions: ws.Mentions().Config(), RankDim: dim, NamedType: namedType}}
+	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: 4, Out: len(tmpl)}
+	gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchor, _ := models.NewSparseLinear(64, "planner.anchor")
+	ranker, _ := models.NewSparseLinear(dim, "planner.ranker")
+	h := fnv.New32a()
+	h.Write([]byte("hops1"))
+	h.Write([]byte{0})
+	ranker.W.Data()[h.Sum32()%dim] = 5
+	p, err := NewLinkingPlanner(ws, nil, cfg, gate, anchor, ranker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestNamedTypeRulesOutOtherTypes: "Which person directed the films
+// starring Ann Lee?" names its answer type with the schema's word for it,
+// so the one-hop plan (films), though the ranker scores it 5 higher, gives
+// way to the plan that answers with people (Paul Smith); without
+// NamedType, and for a question that names no type, the ranker's choice
+// stands; and when no candidate answers with the named type (a planner
+// without the two-hop template), the others still compete.
+func TestNamedTypeRulesOutOtherTypes(t *testing.T) {
+	pathOf := func(p *LinkingPlanner, text string) []string {
+		t.Helper()
+		pred, err := p.Predict(context.Background(), data.Query{Text: text, ID: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(pred.Plan.Metapath) != 1 {
+			t.Fatalf("%q: plan %v", text, pred.Plan.Metapath)
+		}
+		return pred.Plan.Metapath[0]
+	}
+	oneHop := func(path []string) bool { return len(path) == 3 }
+	on, off := castPlanner(t, true, true), castPlanner(t, false, true)
+	q := "Which person directed the films starring Ann Lee?"
+	if got := pathOf(on, q); oneHop(got) || got[len(got)-2] != "->directed_by" {
+		t.Errorf("NamedType: %q planned %v, want the directors of Ann Lee's films", q, got)
+	}
+	if got := pathOf(off, q); !oneHop(got) {
+		t.Errorf("without NamedType: %q planned %v, want the ranker's one-hop plan", q, got)
+	}
+	if q := "Who directed the films starring Ann Lee?"; !oneHop(pathOf(on, q)) {
+		t.Errorf("NamedType: %q planned %v, want the ranker's one-hop plan", q, pathOf(on, q))
+	}
+	if got := pathOf(castPlanner(t, true, false), q); !oneHop(got) {
+		t.Errorf("NamedType, no plan answers with people: %q planned %v, want the one-hop plan", q, got)
+	}
+	// A word that names two types names none: "noun" in a schema of
+	// noun.person and noun.act.
+	p := castPlanner(t, true, true)
+	p.skb.Schema.NodeTypes = []string{"noun.person", "noun.act"}
+	p.names = newSchemaNames(&p.skb.Schema)
+	if got := p.namedType("noun"); got != "" {
+		t.Errorf("namedType(noun) = %q, want none", got)
+	}
+	if got := p.namedType("act"); got != "noun.act" {
+		t.Errorf("namedType(act) = %q, want noun.act", got)
+	}
+	p.Cfg.Anchors.NamedType = false
+	if got := p.namedType("noun"); got != "noun.person" {
+		t.Errorf("without NamedType, namedType(noun) = %q, want the first, noun.person", got)
+	}
+}
