@@ -67,7 +67,10 @@ type LinkingPlannerOptions struct {
 	// NoNamedType: a question's word for its answer type does not rule
 	// out candidates of another type (planner.AnchorConfig.NamedType).
 	NoNamedType bool
-	Log         io.Writer
+	// NoNamedRelations: the question's words for relations do not rule
+	// out candidates that walk none of them (AnchorConfig.NamedRelations).
+	NoNamedRelations bool
+	Log              io.Writer
 	// Progress, when set, is told how far each stage that runs over the
 	// training questions on all cores has got (done of total; called
 	// from several goroutines).
@@ -483,6 +486,7 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 		a.Compose = !o.NoCompose && a.RankDim > 0
 		a.Elements = elemWords(keep)
 		a.NamedType = !o.NoNamedType
+		a.NamedRelations = !o.NoNamedRelations
 		cfg.Anchors = &a
 		gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(seed, 0x91)))
 		if err != nil {

@@ -218,6 +218,44 @@ func (p *LinkingPlanner) reachedType(c *PlanCandidate) string {
 	return c.Plan.TargetType()
 }
 
+// Relation words rule a candidate out only when the training questions
+// bear them out: a word that names a relation must have come in at least
+// minRelWordQuestions training questions, and the plans of at least
+// minRelWordShare of them walk the relation.
+const (
+	minRelWordQuestions = 5
+	minRelWordShare     = 0.7
+)
+
+// relationMisses counts the question's words (outside the candidate's
+// anchors) that name relations with the schema's own words for them
+// ("directed" directed_by, "actors" starred_actors) and that the training
+// questions bear out (RelWords: the plans of 90% of the questions with
+// the word walk the relation), of which the candidate walks none; 0
+// without NamedRelations. WordNet's "verb" names its "verb group"
+// relation, but its questions with "verb" rarely walk it.
+func (p *LinkingPlanner) relationMisses(text string, ments []graphops.LinkedMention, c *PlanCandidate) int {
+	rw := p.Cfg.Anchors.RelWords
+	if !p.Cfg.Anchors.NamedRelations || rw == nil {
+		return 0
+	}
+	walked := PlanRelations(&c.Plan)
+	n := 0
+	for _, w := range questionWords(unquoted(graphops.RestrictionText(text, ments, c.Mentions))) {
+		named, walks := false, false
+		for r, ws := range p.names.rels {
+			if names(w, ws) && rw.Words[w] >= minRelWordQuestions && float64(rw.Pairs[w][r]) >= minRelWordShare*float64(rw.Words[w]) {
+				named = true
+				walks = walks || slices.Contains(walked, r)
+			}
+		}
+		if named && !walks {
+			n++
+		}
+	}
+	return n
+}
+
 // typeConflict reports whether the question names, with the schema's own
 // word for it, an answer type the candidate does not reach ("Which person
 // wrote the films starring X?" against a plan that answers with films).
@@ -274,4 +312,40 @@ func (p *LinkingPlanner) composeFeatures(add func(parts ...string), text string,
 		add("tn", r)
 	}
 	add("rn-out", strconv.Itoa(min(2, relsOut)))
+}
+
+// isQuote reports whether r is a quotation mark.
+func isQuote(r rune) bool {
+	return r == '\'' || r == '"' || r == '‘' || r == '’' || r == '“' || r == '”'
+}
+
+// unquoted is text without its quoted spans: a quotation mark that opens
+// a word (at the start or after a character that is not a letter or
+// digit) up to the next quotation mark that closes one (at the end or
+// before such a character). Quoted words are mentioned, not used: "part"
+// in "whose definition includes 'part of calculus'" names no relation.
+// Apostrophes inside words ("O'Hara", "Pakistan's") neither open nor
+// close; an unclosed quotation mark leaves the rest as it is.
+func unquoted(text string) string {
+	rs := []rune(text)
+	word := func(i int) bool { return i >= 0 && i < len(rs) && (unicode.IsLetter(rs[i]) || unicode.IsDigit(rs[i])) }
+	var b strings.Builder
+	for i := 0; i < len(rs); i++ {
+		if isQuote(rs[i]) && !word(i-1) && word(i+1) {
+			end := -1
+			for j := i + 1; j < len(rs); j++ {
+				if isQuote(rs[j]) && !word(j+1) && j > i+1 {
+					end = j
+					break
+				}
+			}
+			if end > 0 {
+				b.WriteRune(' ')
+				i = end
+				continue
+			}
+		}
+		b.WriteRune(rs[i])
+	}
+	return b.String()
 }

@@ -499,20 +499,28 @@ func (p *LinkingPlanner) predict(ctx context.Context, q data.Query) (PlanPredict
 			return PlanPrediction{Template: -1}, err
 		}
 		feats := p.RankFeatures(q.Text, ments, cs)
-		// A candidate answering with another type than the one the
-		// question names competes only when none answers with it.
-		conflict := make([]bool, len(cs))
-		agree := false
+		// What the question names rules candidates out: one answering
+		// with another type than the type it names competes only when
+		// none answers with that type, then only the candidates that walk
+		// a relation for the most of its relation-naming words compete.
+		key := make([]int, len(cs))
+		least := -1
 		for i := range cs {
-			if len(cs[i].Reach) > 0 {
-				conflict[i] = p.typeConflict(q.Text, ments, &cs[i])
-				agree = agree || !conflict[i]
+			if len(cs[i].Reach) == 0 {
+				continue
+			}
+			if p.typeConflict(q.Text, ments, &cs[i]) {
+				key[i] = 1 << 20
+			}
+			key[i] += p.relationMisses(q.Text, ments, &cs[i])
+			if least < 0 || key[i] < least {
+				least = key[i]
 			}
 		}
 		best, bs := -1, float32(0)
 		var scores []float32
 		for i, c := range cs {
-			if len(c.Reach) == 0 || agree && conflict[i] {
+			if len(c.Reach) == 0 || key[i] > least {
 				continue
 			}
 			s := p.Ranker.Score(feats[i])

@@ -91,6 +91,12 @@ type AnchorConfig struct {
 	// answers with that one (typeConflict). Off in checkpoints saved
 	// before it, whose first type-naming word could name several.
 	NamedType bool `json:"named_type,omitempty"`
+	// NamedRelations: among the candidates left, those that walk a
+	// relation for more of the question's relation-naming words
+	// (relationMisses: "directed" names directed_by) win; a candidate that
+	// walks none of the relations a word names competes only when no
+	// candidate does better.
+	NamedRelations bool `json:"named_relations,omitempty"`
 }
 
 // Predictor predicts a question's plan without an LLM; plan-based methods,
