@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
@@ -263,8 +264,36 @@ func (p *LinkingPlanner) typeConflict(text string, ments []graphops.LinkedMentio
 	if !p.Cfg.Anchors.NamedType {
 		return false
 	}
-	t, named := p.askedTypeBy(graphops.RestrictionText(text, ments, c.Mentions))
+	t, named := p.askedTypeBy(graphops.RestrictionText(p.withoutAnchorTypeWords(text, ments, c.Mentions), ments, c.Mentions))
 	return named && t != p.reachedType(c)
+}
+
+// withoutAnchorTypeWords blanks the word right before each anchor mention
+// when it names a type: it says what the anchor is ("shared by genes X
+// and Y", "for the disease X"), not what the question asks for. Byte
+// offsets stay as they were.
+func (p *LinkingPlanner) withoutAnchorTypeWords(text string, ments []graphops.LinkedMention, anchors []int) string {
+	b := []byte(text)
+	for _, a := range anchors {
+		end := ments[a].Start
+		for end > 0 && (b[end-1] == ' ' || b[end-1] == '\t') {
+			end--
+		}
+		start := end
+		for start > 0 {
+			r, size := utf8.DecodeLastRune(b[:start])
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+				break
+			}
+			start -= size
+		}
+		if start < end && p.namedType(strings.ToLower(string(b[start:end]))) != "" {
+			for i := start; i < end; i++ {
+				b[i] = ' '
+			}
+		}
+	}
+	return string(b)
 }
 
 // composeFeatures adds (add) the plan ranker's compositional features of

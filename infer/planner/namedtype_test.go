@@ -61,8 +61,9 @@ func castPlanner(t *testing.T, namedType, twoHop bool) *LinkingPlanner {
 // so the one-hop plan (films), though the ranker scores it 5 higher, gives
 // way to the plan that answers with people (Paul Smith); without
 // NamedType, and for a question that names no type, the ranker's choice
-// stands; and when no candidate answers with the named type (a planner
-// without the two-hop template), the others still compete.
+// stands; when no candidate answers with the named type (a planner
+// without the two-hop template), the others still compete; and a type
+// word right before an anchor ("the person Ann Lee") names the anchor.
 func TestNamedTypeRulesOutOtherTypes(t *testing.T) {
 	pathOf := func(p *LinkingPlanner, text string) []string {
 		t.Helper()
@@ -89,6 +90,12 @@ func TestNamedTypeRulesOutOtherTypes(t *testing.T) {
 	}
 	if got := pathOf(castPlanner(t, true, false), q); !oneHop(got) {
 		t.Errorf("NamedType, no plan answers with people: %q planned %v, want the one-hop plan", q, got)
+	}
+	// A type word right before an anchor says what the anchor is, not
+	// what the question asks for: "the person Ann Lee" names no answer
+	// type, so the ranker's films stand.
+	if q := "Which films star the person Ann Lee?"; !oneHop(pathOf(on, q)) {
+		t.Errorf("NamedType: %q planned %v, want the films plan", q, pathOf(on, q))
 	}
 	// A word that names two types names none: "noun" in a schema of
 	// noun.person and noun.act.
@@ -161,10 +168,10 @@ func TestNamedRelations(t *testing.T) {
 func TestUnquoted(t *testing.T) {
 	for in, want := range map[string]string{
 		"whose definition includes 'part of calculus'.": "whose definition includes  .",
-		"Which films did Mary O'Hara's brother write?":   "Which films did Mary O'Hara's brother write?",
-		"the “smart” and \"plain\" quotes":               "the   and   quotes",
-		"an 'unclosed quote":                             "an 'unclosed quote",
-		"'Taoist' can mean several things":               "  can mean several things",
+		"Which films did Mary O'Hara's brother write?":  "Which films did Mary O'Hara's brother write?",
+		"the “smart” and \"plain\" quotes":              "the   and   quotes",
+		"an 'unclosed quote":                            "an 'unclosed quote",
+		"'Taoist' can mean several things":              "  can mean several things",
 	} {
 		if got := unquoted(in); got != want {
 			t.Errorf("unquoted(%q) = %q, want %q", in, got, want)
