@@ -334,7 +334,17 @@ func TestResumeRepairsBookkeeping(t *testing.T) {
 	stop := cfg
 	stop.StopAfter = 14
 	runFiles(t, dir, stop, false, eval)
-	// The kill: drop step 14's line and point best at the first checkpoint.
+	// The kill: drop step 14's line, point best at the first checkpoint
+	// and leave the first checkpoint's optimizer state, which only the
+	// latest keeps.
+	if _, err := os.Stat(filepath.Join(dir, checkpoints.StepDir(7), checkpoints.OptimizerFile)); err == nil {
+		t.Errorf("%s kept its optimizer state after a later checkpoint", checkpoints.StepDir(7))
+	}
+	opt, err := os.ReadFile(filepath.Join(dir, checkpoints.StepDir(14), checkpoints.OptimizerFile))
+	if err != nil {
+		t.Fatalf("the latest checkpoint has no optimizer state: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, checkpoints.StepDir(7), checkpoints.OptimizerFile), opt, 0o644)
 	path := filepath.Join(dir, "metrics.jsonl")
 	b, _ := os.ReadFile(path)
 	lines := strings.SplitAfter(string(b), "\n")
@@ -346,6 +356,16 @@ func TestResumeRepairsBookkeeping(t *testing.T) {
 	for name, data := range want {
 		if !bytes.Equal(data, got[name]) {
 			t.Errorf("%s differs from the uninterrupted run's after a kill and a resume", name)
+		}
+	}
+	for name := range got {
+		if _, ok := want[name]; !ok {
+			t.Errorf("%s is left after a kill and a resume; the uninterrupted run has none", name)
+		}
+	}
+	for name := range want {
+		if strings.HasSuffix(name, checkpoints.OptimizerFile) && !strings.Contains(name, checkpoints.StepDir(28)) {
+			t.Errorf("%s: only the latest checkpoint keeps its optimizer state", name)
 		}
 	}
 	if best, _ := checkpoints.Best(dir); best != checkpoints.StepDir(14) {
