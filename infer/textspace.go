@@ -7,7 +7,6 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
-	"github.com/strata-retrieval/strata/infer/onnx"
 )
 
 // TextSpace is one embedding space for the methods that embed new text
@@ -133,6 +132,14 @@ func (e *Env) TextSpace(onnxDir string) (*TextSpace, error) {
 	return s, nil
 }
 
+// onnxEncoder loads an ONNX sentence encoder directory; infer/onnx sets
+// it when a program links ONNX Runtime, so the infer core links no cgo.
+var onnxEncoder func(dir string) (TextEncoder, error)
+
+// RegisterONNXEncoder sets how TextSpace loads an ONNX sentence encoder
+// directory (infer/onnx calls it when it is linked).
+func RegisterONNXEncoder(load func(dir string) (TextEncoder, error)) { onnxEncoder = load }
+
 func (e *Env) openTextSpace(onnxDir string) (*TextSpace, error) {
 	d, derr := e.Dense()
 	if onnxDir == "" {
@@ -145,7 +152,10 @@ func (e *Env) openTextSpace(onnxDir string) (*TextSpace, error) {
 	if err != nil {
 		return nil, err
 	}
-	enc, err := onnx.LoadEncoder(onnxDir, onnx.EncoderConfig{})
+	if onnxEncoder == nil {
+		return nil, fmt.Errorf("%s: this program links no ONNX Runtime to load an ONNX encoder with (import github.com/strata-retrieval/strata/infer/onnx)", onnxDir)
+	}
+	enc, err := onnxEncoder(onnxDir)
 	if err != nil {
 		return nil, err
 	}

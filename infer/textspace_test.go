@@ -4,6 +4,10 @@ import (
 	"context"
 	"errors"
 	"math"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
@@ -137,5 +141,20 @@ func TestTextSpaceInsideRoot(t *testing.T) {
 	env.Root = t.TempDir()
 	if _, err := env.TextSpace(t.TempDir()); !errors.Is(err, infer.ErrOutsideRoot) {
 		t.Errorf("an encoder outside the root: %v", err)
+	}
+}
+
+// TestCoreLinksNoONNXRuntime: the infer core links no cgo; ONNX Runtime
+// comes in through infer/onnx, which registers its encoder loader (issue
+// 38: infer/textspace.go imported infer/onnx).
+func TestCoreLinksNoONNXRuntime(t *testing.T) {
+	out, err := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "list", "-deps", ".").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if strings.Contains(p, "onnxruntime") || strings.HasSuffix(p, "/infer/onnx") {
+			t.Errorf("the infer core depends on %s", p)
+		}
 	}
 }

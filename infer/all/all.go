@@ -1,5 +1,6 @@
 // Package all imports every method package for its registrations, so that
-// infer/registry knows every model kind and named method. Commands, the
+// infer/registry knows every model kind and named method, and infer/onnx,
+// so that text spaces open ONNX sentence encoders. Commands, the
 // trainers' evaluations and tests import it.
 package all
 
@@ -11,6 +12,7 @@ import (
 	_ "github.com/strata-retrieval/strata/infer/llmrerank"
 	_ "github.com/strata-retrieval/strata/infer/mfar"
 	_ "github.com/strata-retrieval/strata/infer/mor"
+	_ "github.com/strata-retrieval/strata/infer/onnx" // ONNX sentence encoders as text spaces (the infer core links no cgo)
 	_ "github.com/strata-retrieval/strata/infer/planner"
 	_ "github.com/strata-retrieval/strata/infer/sage"
 	_ "github.com/strata-retrieval/strata/infer/simgrag"
