@@ -520,6 +520,7 @@ func (r *Runner) RankStages(ctx context.Context, q data.Query) ([]index.Hit, []m
 		return nil, nil, err
 	}
 	var allow map[uint32]bool
+	var pool []index.Hit
 	if r.candidates != nil {
 		gen, err := r.candidates.Rank(ctx, q)
 		if err != nil {
@@ -537,6 +538,7 @@ func (r *Runner) RankStages(ctx context.Context, q data.Query) ([]index.Hit, []m
 		for _, h := range gen {
 			allow[h.ID] = true
 		}
+		pool = gen
 	}
 	per := make([]map[uint32]float32, len(r.scorers))
 	lists := make([][]index.Hit, len(r.scorers))
@@ -545,7 +547,16 @@ func (r *Runner) RankStages(ctx context.Context, q data.Query) ([]index.Hit, []m
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
-		hs, err := m.Rank(ctx, q)
+		// A scorer that can rerank scores the candidate stage's pool, every
+		// node of it (MoR's trajectory reranker, an LLM reranker); any
+		// other ranks as it would alone, kept to the pool.
+		var hs []index.Hit
+		var err error
+		if rr, ok := m.(infer.Reranker); ok && allow != nil {
+			hs, err = rr.Rerank(ctx, q, slices.Clone(pool))
+		} else {
+			hs, err = m.Rank(ctx, q)
+		}
 		if err != nil {
 			return nil, nil, err
 		}

@@ -103,3 +103,51 @@ func absf(x float32) float32 {
 	}
 	return x
 }
+
+// reranking ranks node 1 alone, and scores any pool it is given: node 3
+// at 5, every other at 1 (every node of the pool).
+type reranking struct{ got *[]uint32 }
+
+func (reranking) Name() string { return "reranking" }
+
+func (reranking) Rank(context.Context, data.Query) ([]index.Hit, error) {
+	return []index.Hit{{ID: 1, Score: 9}}, nil
+}
+
+func (r reranking) Rerank(_ context.Context, _ data.Query, pool []index.Hit) ([]index.Hit, error) {
+	out := make([]index.Hit, len(pool))
+	for i, h := range pool {
+		*r.got = append(*r.got, h.ID)
+		out[i] = index.Hit{ID: h.ID, Score: 1}
+		if h.ID == 3 {
+			out[i].Score = 5
+		}
+	}
+	return out, nil
+}
+
+// TestRunnerReranksThePool: after a candidate stage, a scorer that can
+// rerank is given the pool (the candidate stage's top 2: nodes 2 and 3)
+// and scores all of it, 3 before 2; it used to rank alone and keep what
+// fell in the pool, which here is nothing. Without a candidate stage it
+// ranks alone (issue 38: pipelines never called Rerank).
+func TestRunnerReranksThePool(t *testing.T) {
+	var got []uint32
+	r := &Runner{P: &Pipeline{Scorers: []Stage{{Method: "reranking"}}, Candidates: &Stage{Method: "bm25", K: 2}},
+		scorers: []infer.Method{reranking{&got}}, names: []string{"reranking"},
+		candidates: fixed{{ID: 2, Score: 3}, {ID: 3, Score: 2}, {ID: 1, Score: 1}}}
+	hits, _, err := r.RankStages(context.Background(), data.Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 2 || hits[0] != (index.Hit{ID: 3, Score: 5}) || hits[1] != (index.Hit{ID: 2, Score: 1}) {
+		t.Errorf("reranked pool %v, want node 3 (5) then node 2 (1)", hits)
+	}
+	if len(got) != 2 || got[0] != 2 || got[1] != 3 {
+		t.Errorf("the scorer was given %v, want the pool [2 3]", got)
+	}
+	r.P.Candidates, r.candidates = nil, nil
+	if hits, _, _ := r.RankStages(context.Background(), data.Query{}); len(hits) != 1 || hits[0].ID != 1 {
+		t.Errorf("without a candidate stage: %v, want its own ranking (node 1)", hits)
+	}
+}
