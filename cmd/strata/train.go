@@ -73,8 +73,9 @@ and the same seed and data give bit-identical checkpoints; --resume continues
 an interrupted run exactly (only the latest checkpoint keeps the optimizer
 state it needs). Training stops early after --patience checkpoints without a
 better val metric: 3 by default, 6 for the planner; KGQA runs every epoch.
-Every run ends by writing RUNDIR/pipeline.json, which serves the ranking its checkpoints were selected by (the planner: its
-plans executed, plan-exec; the encoder: the dense method; the others:
+Every run ends by writing RUNDIR/pipeline.json, which serves the ranking
+its checkpoints were selected by (the planner: its plans executed,
+plan-exec; the encoder: the dense method; the others:
 RUNDIR/best; a planner trained from plan files and a KGQA model are selected
 by plan or path accuracy, and serve plan-exec and the KGQA ranking),
 evaluating it from disk on val and printing that row: strata score, serve,
