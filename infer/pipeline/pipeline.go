@@ -507,7 +507,7 @@ func (r *Runner) StageNames() []string { return r.names }
 
 // Rank implements eval.Ranker.
 func (r *Runner) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
-	hits, _, err := r.RankStages(ctx, q)
+	hits, _, err := r.rank(ctx, q, false)
 	return hits, err
 }
 
@@ -516,6 +516,13 @@ func (r *Runner) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 // it before the next stage (and inside the stages that check it) with
 // ctx's error.
 func (r *Runner) RankStages(ctx context.Context, q data.Query) ([]index.Hit, []map[uint32]float32, error) {
+	return r.rank(ctx, q, true)
+}
+
+// rank is RankStages; without stages it builds no per-stage scores (a
+// map per scorer of every node it scored: over a hundred thousand
+// candidates, most of a query's cost after the methods').
+func (r *Runner) rank(ctx context.Context, q data.Query, stages bool) ([]index.Hit, []map[uint32]float32, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
@@ -540,7 +547,10 @@ func (r *Runner) RankStages(ctx context.Context, q data.Query) ([]index.Hit, []m
 		}
 		pool = gen
 	}
-	per := make([]map[uint32]float32, len(r.scorers))
+	var per []map[uint32]float32
+	if stages {
+		per = make([]map[uint32]float32, len(r.scorers))
+	}
 	lists := make([][]index.Hit, len(r.scorers))
 	weights := make([]float64, len(r.scorers))
 	for si, m := range r.scorers {
@@ -561,15 +571,22 @@ func (r *Runner) RankStages(ctx context.Context, q data.Query) ([]index.Hit, []m
 			return nil, nil, err
 		}
 		infer.SortHits(hs)
-		per[si] = make(map[uint32]float32, len(hs))
-		kept := hs[:0]
-		for _, h := range hs {
-			if allow == nil || allow[h.ID] {
-				kept = append(kept, h)
+		if allow != nil {
+			kept := hs[:0]
+			for _, h := range hs {
+				if allow[h.ID] {
+					kept = append(kept, h)
+				}
+			}
+			hs = kept
+		}
+		if stages {
+			per[si] = make(map[uint32]float32, len(hs))
+			for _, h := range hs {
 				per[si][h.ID] = h.Score
 			}
 		}
-		lists[si] = kept
+		lists[si] = hs
 		weights[si] = cmp.Or(r.P.Scorers[si].Weight, 1)
 	}
 	if err := ctx.Err(); err != nil {

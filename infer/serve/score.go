@@ -22,6 +22,7 @@ import (
 	"syscall"
 
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/pipeline"
@@ -658,7 +659,14 @@ type rankedNode struct {
 
 func formatResult(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner, q data.Query, o ScoreOptions, tag string) ([]byte, bool, error) {
 	ctx, note := infer.WithFallbackNote(ctx)
-	hits, per, err := r.RankStages(ctx, q)
+	var hits []index.Hit
+	var per []map[uint32]float32
+	var err error
+	if o.Stages {
+		hits, per, err = r.RankStages(ctx, q)
+	} else {
+		hits, err = r.Rank(ctx, q)
+	}
 	if err != nil {
 		return nil, false, err
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/strata-retrieval/strata/checkpoints"
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 )
 
@@ -349,7 +350,15 @@ func NewHandler(ws *workspace.Workspace, r *pipeline.Runner, cfg ServeConfig) ht
 // stage answered it by its fallback.
 func rankRequest(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner, sr ScoreRequest) ([]rankedNode, bool, error) {
 	ctx, fb := infer.WithFallbackNote(ctx)
-	hits, per, err := r.RankStages(ctx, data.Query{ID: sr.ID, Text: sr.Query})
+	q := data.Query{ID: sr.ID, Text: sr.Query}
+	var hits []index.Hit
+	var per []map[uint32]float32
+	var err error
+	if sr.Stages {
+		hits, per, err = r.RankStages(ctx, q)
+	} else {
+		hits, err = r.Rank(ctx, q)
+	}
 	if err != nil {
 		return nil, false, err
 	}
