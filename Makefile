@@ -155,6 +155,6 @@ experiments-llm: build ort $(QWEN3_TOK)
 experiments-kgqa: build
 	scripts/kgqa_sage_experiments.sh
 
-## experiments: the CoR table of the README (prime and mag, 20k nodes) and its curves in docs/
+## experiments: the CoR table of docs/methods.md (prime and mag, 20k nodes) and its curves in docs/
 experiments: build
 	scripts/cor_experiments.sh

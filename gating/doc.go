@@ -12,5 +12,5 @@
 // candidates a relational retriever reaches are scored at every step.
 // The default, Config.Loss "pool", averages over the union of every
 // retriever's top PoolK plus the gold answers: it won on the real WordNet
-// SKB's validation split (README, CoR).
+// SKB's validation split (docs/methods.md, CoR).
 package gating

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CoR experiments for the README (make experiments): for the prime and mag
+# CoR experiments for docs/methods.md (make experiments): for the prime and mag
 # presets at 20,000 nodes, train the encoder and CoR with its three
 # ablations, evaluate everything on the test split and draw CoR's curves.
 # Usage: scripts/cor_experiments.sh [OUTDIR]   (default out/experiments)

@@ -3,10 +3,10 @@ package main
 import "github.com/spf13/cobra"
 
 // papersLong lists, per paper strata implements, where strata departs from
-// it and why (the measured reason where there is one). README's method
+// it and why (the measured reason where there is one). docs/methods.md
 // sections say the same at more length.
 const papersLong = `Where strata departs from the papers it implements (GRASP, SimGRAG, SAGE,
-MoR, CoRAG, mFAR), and why; the README's method sections have the details and
+MoR, CoRAG, mFAR), and why; docs/methods.md has the details and
 the numbers.
 
 GRASP (strata train grasp; GRASP's stages 1-3)

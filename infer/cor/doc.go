@@ -10,7 +10,7 @@
 // CoR run, the reranker, top_k, s_prime, threshold) loads through the
 // registry as the method corag, so eval --model and pipelines use it.
 //
-// Deviations from CoRAG (README's CoR section has the numbers): the
+// Deviations from CoRAG (docs/methods.md's CoR section has the numbers): the
 // default learning rate and epochs are 3e-3 and 10, not 1e-4 and 5, which
 // underfit on every validation split measured; the encoder is the
 // workspace's dense channel, not text-ada-002; the reranker is whatever
