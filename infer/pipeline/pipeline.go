@@ -507,7 +507,7 @@ func (r *Runner) StageNames() []string { return r.names }
 
 // Rank implements eval.Ranker.
 func (r *Runner) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
-	hits, _, err := r.rank(ctx, q, false)
+	hits, _, err := r.Ranking(ctx, q, false)
 	return hits, err
 }
 
@@ -516,13 +516,13 @@ func (r *Runner) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 // it before the next stage (and inside the stages that check it) with
 // ctx's error.
 func (r *Runner) RankStages(ctx context.Context, q data.Query) ([]index.Hit, []map[uint32]float32, error) {
-	return r.rank(ctx, q, true)
+	return r.Ranking(ctx, q, true)
 }
 
-// rank is RankStages; without stages it builds no per-stage scores (a
+// Ranking is RankStages; without stages it builds no per-stage scores (a
 // map per scorer of every node it scored: over a hundred thousand
-// candidates, most of a query's cost after the methods').
-func (r *Runner) rank(ctx context.Context, q data.Query, stages bool) ([]index.Hit, []map[uint32]float32, error) {
+// candidates) and returns none.
+func (r *Runner) Ranking(ctx context.Context, q data.Query, stages bool) ([]index.Hit, []map[uint32]float32, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}

@@ -266,6 +266,29 @@ func OpenBundle(tarPath, dir string, ws *workspace.Workspace, ignoreFingerprint 
 	return p, models, nil
 }
 
+// eachEntry calls fn for every entry of the tar file f, from its start,
+// with the entry's cleaned name, and stops at fn's first error; a read
+// error names the bundle and, where the file ends inside an entry, says
+// it was likely truncated.
+func eachEntry(f *os.File, tarPath string, fn func(tr *tar.Reader, hdr *tar.Header, name string) error) error {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	tr := tar.NewReader(f)
+	for {
+		hdr, err := tr.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", tarPath, truncated(err))
+		}
+		if err := fn(tr, hdr, path.Clean(hdr.Name)); err != nil {
+			return err
+		}
+	}
+}
+
 // maxBundleMeta bounds bundle.json, read before anything is unpacked.
 const maxBundleMeta = 16 << 20
 
@@ -279,38 +302,35 @@ var bundleFreeBytes = freeBytes
 // and every listed one present; and the total must fit in dir's free
 // space. It returns bundle.json and each entry's size.
 func scanBundle(f *os.File, tarPath, dir string) (*BundleMeta, map[string]int64, error) {
-	tr := tar.NewReader(f)
 	seen := map[string]int64{}
 	var mb []byte
 	var total int64
-	for {
-		hdr, err := tr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", tarPath, truncated(err))
-		}
-		name := path.Clean(hdr.Name)
+	err := eachEntry(f, tarPath, func(tr *tar.Reader, hdr *tar.Header, name string) error {
 		if hdr.Typeflag != tar.TypeReg || path.IsAbs(name) || name == ".." || strings.HasPrefix(name, "../") {
-			return nil, nil, fmt.Errorf("%s: refusing entry %q (only relative regular files)", tarPath, hdr.Name)
+			return fmt.Errorf("%s: refusing entry %q (only relative regular files)", tarPath, hdr.Name)
 		}
 		if _, ok := seen[name]; ok {
-			return nil, nil, fmt.Errorf("%s: entry %q appears twice (which one counts would be a guess)", tarPath, hdr.Name)
+			return fmt.Errorf("%s: entry %q appears twice (which one counts would be a guess)", tarPath, hdr.Name)
 		}
 		seen[name] = hdr.Size
 		total += hdr.Size
-		if name == "bundle.json" {
-			if hdr.Size > maxBundleMeta {
-				return nil, nil, fmt.Errorf("%s: bundle.json holds %d bytes, more than a bundle's list of its models needs (%d at most)", tarPath, hdr.Size, maxBundleMeta)
-			}
-			if mb, err = io.ReadAll(io.LimitReader(tr, hdr.Size)); err == nil && int64(len(mb)) < hdr.Size {
-				err = io.ErrUnexpectedEOF
-			}
-			if err != nil {
-				return nil, nil, fmt.Errorf("%s: entry %q: %w", tarPath, hdr.Name, truncated(err))
-			}
+		if name != "bundle.json" {
+			return nil
 		}
+		if hdr.Size > maxBundleMeta {
+			return fmt.Errorf("%s: bundle.json holds %d bytes, more than a bundle's list of its models needs (%d at most)", tarPath, hdr.Size, maxBundleMeta)
+		}
+		var err error
+		if mb, err = io.ReadAll(io.LimitReader(tr, hdr.Size)); err == nil && int64(len(mb)) < hdr.Size {
+			err = io.ErrUnexpectedEOF
+		}
+		if err != nil {
+			return fmt.Errorf("%s: entry %q: %w", tarPath, hdr.Name, truncated(err))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	if mb == nil {
 		return nil, nil, fmt.Errorf("%s: not a strata bundle (no bundle.json)", tarPath)
@@ -369,38 +389,27 @@ func openBundle(tarPath, dir string, ws *workspace.Workspace, ignoreFingerprint 
 			}
 		}
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, nil, err
-	}
-	tr := tar.NewReader(f)
-	for {
-		hdr, err := tr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", tarPath, truncated(err))
-		}
-		name := path.Clean(hdr.Name)
+	err = eachEntry(f, tarPath, func(tr *tar.Reader, hdr *tar.Header, name string) error {
 		if size, ok := sizes[name]; !ok || size != hdr.Size || hdr.Typeflag != tar.TypeReg {
-			return nil, nil, fmt.Errorf("%s: entry %q changed while the bundle was read", tarPath, hdr.Name)
+			return fmt.Errorf("%s: entry %q changed while the bundle was read", tarPath, hdr.Name)
 		}
 		delete(sizes, name) // each entry once
 		dst := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return nil, nil, err
+			return err
 		}
 		out, err := os.Create(dst)
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
 		if _, err := io.Copy(out, io.LimitReader(tr, hdr.Size)); err != nil {
 			out.Close()
-			return nil, nil, fmt.Errorf("%s: entry %q: %w", tarPath, hdr.Name, truncated(err))
+			return fmt.Errorf("%s: entry %q: %w", tarPath, hdr.Name, truncated(err))
 		}
-		if err := out.Close(); err != nil {
-			return nil, nil, err
-		}
+		return out.Close()
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	if len(sizes) > 0 {
 		return nil, nil, fmt.Errorf("%s: entries changed while the bundle was read", tarPath)

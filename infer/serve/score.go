@@ -22,7 +22,6 @@ import (
 	"syscall"
 
 	"github.com/strata-retrieval/strata/data"
-	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/pipeline"
@@ -659,14 +658,7 @@ type rankedNode struct {
 
 func formatResult(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner, q data.Query, o ScoreOptions, tag string) ([]byte, bool, error) {
 	ctx, note := infer.WithFallbackNote(ctx)
-	var hits []index.Hit
-	var per []map[uint32]float32
-	var err error
-	if o.Stages {
-		hits, per, err = r.RankStages(ctx, q)
-	} else {
-		hits, err = r.Rank(ctx, q)
-	}
+	hits, per, err := r.Ranking(ctx, q, o.Stages)
 	if err != nil {
 		return nil, false, err
 	}

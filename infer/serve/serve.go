@@ -20,7 +20,6 @@ import (
 
 	"github.com/strata-retrieval/strata/checkpoints"
 	"github.com/strata-retrieval/strata/data"
-	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 )
 
@@ -351,14 +350,7 @@ func NewHandler(ws *workspace.Workspace, r *pipeline.Runner, cfg ServeConfig) ht
 func rankRequest(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner, sr ScoreRequest) ([]rankedNode, bool, error) {
 	ctx, fb := infer.WithFallbackNote(ctx)
 	q := data.Query{ID: sr.ID, Text: sr.Query}
-	var hits []index.Hit
-	var per []map[uint32]float32
-	var err error
-	if sr.Stages {
-		hits, per, err = r.RankStages(ctx, q)
-	} else {
-		hits, err = r.Rank(ctx, q)
-	}
+	hits, per, err := r.Ranking(ctx, q, sr.Stages)
 	if err != nil {
 		return nil, false, err
 	}
