@@ -9,11 +9,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -551,8 +553,10 @@ func rewriteEntry(t *testing.T, from, to, name, body string) {
 }
 
 // rewriteTar copies the tar at from to to, writing for each entry the
-// bodies edit returns under its header (none drops it, two repeat it).
-func rewriteTar(t *testing.T, from, to string, edit func(name string, body []byte) [][]byte) {
+// bodies edit returns under its header (none drops it, two repeat it),
+// then the extra entries, regular files named by their keys (in order of
+// name).
+func rewriteTar(t *testing.T, from, to string, edit func(name string, body []byte) [][]byte, extra ...map[string][]byte) {
 	t.Helper()
 	f, err := os.Open(from)
 	if err != nil {
@@ -578,6 +582,12 @@ func rewriteTar(t *testing.T, from, to string, edit func(name string, body []byt
 			hdr.Size = int64(len(body))
 			tw.WriteHeader(hdr)
 			tw.Write(body)
+		}
+	}
+	for _, m := range extra {
+		for _, name := range slices.Sorted(maps.Keys(m)) {
+			tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(m[name])), Typeflag: tar.TypeReg})
+			tw.Write(m[name])
 		}
 	}
 	if err := tw.Close(); err != nil {
@@ -796,8 +806,8 @@ func TestBundleUnpacksOnlyWhatItLists(t *testing.T) {
 	empty := func(d string) bool { es, _ := os.ReadDir(d); return len(es) == 0 }
 
 	junk := filepath.Join(dir, "junk.tar")
-	rewriteTar(t, tp, junk, func(name string, body []byte) [][]byte { return [][]byte{body} })
-	appendTarEntry(t, junk, "models/0/junk.bin", make([]byte, 1<<20))
+	rewriteTar(t, tp, junk, func(name string, body []byte) [][]byte { return [][]byte{body} },
+		map[string][]byte{"models/0/junk.bin": make([]byte, 1<<20)})
 	out := t.TempDir()
 	if _, _, err := OpenBundle(junk, out, ws, false); err == nil || !strings.Contains(err.Error(), `entry "models/0/junk.bin" (1048576 bytes) is not one bundle.json lists`) || !empty(out) {
 		t.Errorf("unlisted entry: %v (unpacked anything: %v)", err, !empty(out))
@@ -837,32 +847,5 @@ func TestBundleUnpacksOnlyWhatItLists(t *testing.T) {
 	})
 	if _, _, err := OpenBundle(legacy, t.TempDir(), ws, false); err != nil {
 		t.Errorf("bundle without a list of entries: %v", err)
-	}
-}
-
-// appendTarEntry adds one regular file at the end of a tar file.
-func appendTarEntry(t *testing.T, tp, name string, body []byte) {
-	t.Helper()
-	b := mustRead(t, tp)
-	var buf bytes.Buffer
-	tr, tw := tar.NewReader(bytes.NewReader(b)), tar.NewWriter(&buf)
-	for {
-		hdr, err := tr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		tw.WriteHeader(hdr)
-		io.Copy(tw, tr)
-	}
-	tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(body)), Typeflag: tar.TypeReg})
-	tw.Write(body)
-	if err := tw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(tp, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
