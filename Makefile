@@ -117,6 +117,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzWords$$' -fuzztime 20s ./graphops/plan/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime 20s ./checkpoints/
 	$(GO) test -run '^$$' -fuzz '^FuzzReadScoreRequest$$' -fuzztime 20s ./infer/serve/
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 20s ./data/lexicon/
 	$(GO) test -run '^$$' -fuzz '^FuzzReadRankings$$' -fuzztime 20s ./infer/serve/
 	$(GO) test -run '^$$' -fuzz '^FuzzReadFields$$' -fuzztime 20s ./infer/mfar/
 

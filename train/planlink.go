@@ -70,7 +70,10 @@ type LinkingPlannerOptions struct {
 	// NoNamedRelations: the question's words for relations do not rule
 	// out candidates that walk none of them (AnchorConfig.NamedRelations).
 	NoNamedRelations bool
-	Log              io.Writer
+	// NoLexicon: words no training question used are not read through the
+	// general English lexicon (AnchorConfig.Lexicon).
+	NoLexicon bool
+	Log       io.Writer
 	// Progress, when set, is told how far each stage that runs over the
 	// training questions on all cores has got (done of total; called
 	// from several goroutines).
@@ -487,6 +490,7 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 		a.Elements = elemWords(keep)
 		a.NamedType = !o.NoNamedType
 		a.NamedRelations = !o.NoNamedRelations
+		a.Lexicon = !o.NoLexicon
 		cfg.Anchors = &a
 		gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(seed, 0x91)))
 		if err != nil {

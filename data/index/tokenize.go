@@ -86,3 +86,9 @@ func lower(buf *[]byte, w string) string {
 	*buf = b
 	return string(b)
 }
+
+// IsStopword reports whether a lower-case token is one of StopwordsEN.
+func IsStopword(w string) bool {
+	_, ok := stopEN[w]
+	return ok
+}

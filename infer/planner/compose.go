@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"github.com/strata-retrieval/strata/data/lexicon"
 	"slices"
 	"strconv"
 	"strings"
@@ -59,6 +60,10 @@ func PlanElements(p *data.Plan, answerType string) []string {
 type schemaNames struct {
 	types map[string][]string // type -> prefixes
 	rels  map[string][]string // relation -> prefixes
+	// lex, with AnchorConfig.Lexicon, also lets a word name a schema word
+	// it shares a base form with ("wrote" written_by, "starring"
+	// starred_actors).
+	lex *lexicon.Lexicon
 }
 
 func nameWords(name string) []string {
@@ -93,11 +98,20 @@ func forms(w string) []string {
 
 // names reports whether a lower-case question word names a schema word:
 // whether a form of it is a form of one of a type's or relation's words
-// (nameWords), so "actor" names starred_actors and "movies" names movie.
-func names(w string, schema []string) bool {
+// (nameWords), so "actor" names starred_actors and "movies" names movie;
+// with the lexicon, also whether it shares a base form with one ("wrote"
+// written_by).
+func (n *schemaNames) names(w string, schema []string) bool {
 	for _, f := range forms(w) {
 		if slices.Contains(schema, f) {
 			return true
+		}
+	}
+	if n.lex != nil && len(w) >= minResolveLen {
+		for _, s := range schema {
+			if n.lex.Distance(w, s) == lexicon.SameBase {
+				return true
+			}
 		}
 	}
 	return false
@@ -122,7 +136,7 @@ func newSchemaNames(s *data.Schema) schemaNames {
 func (n schemaNames) nameRoles(words []string, p *data.Plan, answerType string) (roles []string, relsOut int) {
 	named := func(schema []string) bool {
 		for _, w := range words {
-			if names(w, schema) {
+			if n.names(w, schema) {
 				return true
 			}
 		}
@@ -197,7 +211,7 @@ func (p *LinkingPlanner) askedTypeBy(restriction string) (string, bool) {
 func (p *LinkingPlanner) namedType(w string) string {
 	found := ""
 	for _, t := range p.skb.Schema.NodeTypes {
-		if names(w, p.names.types[t]) {
+		if p.names.names(w, p.names.types[t]) {
 			if !p.Cfg.Anchors.NamedType {
 				return t
 			}
@@ -245,7 +259,7 @@ func (p *LinkingPlanner) relationMisses(text string, ments []graphops.LinkedMent
 	for _, w := range questionWords(unquoted(graphops.RestrictionText(text, ments, c.Mentions))) {
 		named, walks := false, false
 		for r, ws := range p.names.rels {
-			if names(w, ws) && rw.Words[w] >= minRelWordQuestions && float64(rw.Pairs[w][r]) >= minRelWordShare*float64(rw.Words[w]) {
+			if p.names.names(w, ws) && rw.Words[w] >= minRelWordQuestions && float64(rw.Pairs[w][r]) >= minRelWordShare*float64(rw.Words[w]) {
 				named = true
 				walks = walks || slices.Contains(walked, r)
 			}
@@ -356,25 +370,40 @@ func isQuote(r rune) bool {
 // Apostrophes inside words ("O'Hara", "Pakistan's") neither open nor
 // close; an unclosed quotation mark leaves the rest as it is.
 func unquoted(text string) string {
-	rs := []rune(text)
-	word := func(i int) bool { return i >= 0 && i < len(rs) && (unicode.IsLetter(rs[i]) || unicode.IsDigit(rs[i])) }
 	var b strings.Builder
+	last := 0
+	for _, q := range quotedSpans(text, false) {
+		b.WriteString(text[last:q[0]])
+		b.WriteByte(' ')
+		last = q[1]
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+// quotedSpans are the byte spans of text's quotations, quote marks
+// included: a quote mark not after a word character and before one (or,
+// loose, before anything: "'... a bank ...'"), up to the next quote mark
+// not before one.
+func quotedSpans(text string, loose bool) [][2]int {
+	rs := []rune(text)
+	offs := make([]int, 0, len(rs)+1)
+	for i := range text {
+		offs = append(offs, i)
+	}
+	offs = append(offs, len(text))
+	word := func(i int) bool { return i >= 0 && i < len(rs) && (unicode.IsLetter(rs[i]) || unicode.IsDigit(rs[i])) }
+	var out [][2]int
 	for i := 0; i < len(rs); i++ {
-		if isQuote(rs[i]) && !word(i-1) && word(i+1) {
-			end := -1
+		if isQuote(rs[i]) && !word(i-1) && (word(i+1) || loose && i+1 < len(rs) && rs[i+1] != ' ') {
 			for j := i + 1; j < len(rs); j++ {
 				if isQuote(rs[j]) && !word(j+1) && j > i+1 {
-					end = j
+					out = append(out, [2]int{offs[i], offs[j+1]})
+					i = j
 					break
 				}
 			}
-			if end > 0 {
-				b.WriteRune(' ')
-				i = end
-				continue
-			}
 		}
-		b.WriteRune(rs[i])
 	}
-	return b.String()
+	return out
 }

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"github.com/strata-retrieval/strata/data/lexicon"
 	"slices"
 	"strings"
 	"testing"
@@ -56,8 +57,25 @@ func TestNames(t *testing.T) {
 		if ws == nil {
 			ws = n.rels[c.in]
 		}
-		if got := names(c.word, ws); got != c.want {
+		if got := n.names(c.word, ws); got != c.want {
 			t.Errorf("names(%q, %s %q) = %v, want %v", c.word, c.in, ws, got, c.want)
+		}
+	}
+	// With the lexicon a word also names a schema word it shares a base
+	// form with: "star" and "starring" are inflections of star, as
+	// "starred" is; "stars" too; "actress" is another word.
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nl := n
+	nl.lex = lex
+	for _, c := range []struct {
+		word string
+		want bool
+	}{{"star", true}, {"starring", true}, {"stars", true}, {"actress", false}, {"in", false}} {
+		if got := nl.names(c.word, n.rels["starred_actors"]); got != c.want {
+			t.Errorf("with the lexicon names(%q, starred_actors) = %v, want %v", c.word, got, c.want)
 		}
 	}
 	// The roles of the named types in "the genres of the movies X

@@ -27,9 +27,12 @@ type PlanExplanation struct {
 	// NoFit: the text-fit gate found no plan that fits the query (Fit, its
 	// probability, below its threshold); the wrapped method answered by
 	// its text fallback.
-	NoFit bool        `json:"no_fit,omitempty"`
-	Fit   float32     `json:"text_fit"`
-	Hits  []index.Hit `json:"hits"`
+	NoFit bool    `json:"no_fit,omitempty"`
+	Fit   float32 `json:"text_fit"`
+	// ReadAs: the question as the planner read it, when the lexicon
+	// replaced words no training question used.
+	ReadAs string      `json:"read_as,omitempty"`
+	Hits   []index.Hit `json:"hits"`
 }
 
 // Explain implements infer.Explainer: the plan the planner chose, typed,
@@ -39,7 +42,7 @@ func (m *PlannedMethod) Explain(ctx context.Context, q data.Query, k int) (infer
 	if err != nil {
 		return nil, err
 	}
-	e := &PlanExplanation{Method: m.Name(), Plan: pred.Plan, Template: pred.Template, Conf: pred.Conf, Reached: -1, NoFit: pred.NoFit, Fit: pred.Fit}
+	e := &PlanExplanation{Method: m.Name(), Plan: pred.Plan, Template: pred.Template, Conf: pred.Conf, Reached: -1, NoFit: pred.NoFit, Fit: pred.Fit, ReadAs: pred.ReadAs}
 	if pred.Reach != nil {
 		e.Reached = len(pred.Reach.Nodes)
 	}
@@ -73,6 +76,9 @@ func (e *PlanExplanation) WriteText(w io.Writer, ws *workspace.Workspace) error 
 	if e.NoFit {
 		fmt.Fprintf(w, "%s: no plan fits (text fit %.3f, below the planner's threshold): the text answers (BM25)\n", e.Method, e.Fit)
 	} else {
+		if e.ReadAs != "" {
+			fmt.Fprintf(w, "read as: %s\n", e.ReadAs)
+		}
 		fmt.Fprintf(w, "%s: template %d, confidence %.3f", e.Method, e.Template, e.Conf)
 		if e.Reached >= 0 {
 			fmt.Fprintf(w, ", %d candidates reached", e.Reached)

@@ -46,6 +46,7 @@ type LinkingPlanner struct {
 	ments *graphops.MentionIndex
 	hops  [][]graphops.Hop // per template, the first hop of each path
 	names schemaNames
+	words *wordResolver // nil without Cfg.Anchors.Lexicon
 }
 
 // NewLinkingPlanner binds a linking planner (Cfg.Anchors set) to a
@@ -77,7 +78,24 @@ func NewLinkingPlanner(ws *workspace.Workspace, d *infer.DenseChannel, cfg Confi
 		}
 		p.hops = append(p.hops, hs)
 	}
+	words, err := p.newWordResolver()
+	if err != nil {
+		return nil, err
+	}
+	p.words = words
 	return p, nil
+}
+
+// Resolve is the question as the planner reads it: with Cfg.Anchors.Lexicon,
+// each word no training question used that the lexicon relates to a word
+// the planner knows, outside the question's mentions and quotes, is
+// replaced by that word (lexwords.go); otherwise text itself.
+func (p *LinkingPlanner) Resolve(text string) string {
+	if p.words == nil {
+		return text
+	}
+	out, _ := p.words.resolve(text, p.ments.Find)
+	return out
 }
 
 // Mentions returns the mention index the planner links with.
@@ -115,6 +133,9 @@ type PlanPrediction struct {
 	// to answers with its text fallback.
 	NoFit bool
 	Fit   float32 // the gate's probability (1 without a gate)
+	// ReadAs is the question as the planner read it when the lexicon
+	// replaced some of its words (Resolve), "" when it read it as given.
+	ReadAs string
 }
 
 // anchorFeatures hashes the features of mention mi as the anchor of a path
@@ -483,8 +504,13 @@ func (p *LinkingPlanner) Predict(ctx context.Context, q data.Query) (PlanPredict
 			return PlanPrediction{Template: -1, NoFit: true, Fit: fit}, nil
 		}
 	}
+	text := q.Text
+	q.Text = p.Resolve(q.Text)
 	pred, err := p.predict(ctx, q)
 	pred.Fit = fit
+	if q.Text != text {
+		pred.ReadAs = q.Text
+	}
 	return pred, err
 }
 

@@ -97,6 +97,11 @@ type AnchorConfig struct {
 	// walks none of the relations a word names competes only when no
 	// candidate does better.
 	NamedRelations bool `json:"named_relations,omitempty"`
+	// Lexicon: a question word no training question used is read as the
+	// known word the general English lexicon relates it to most closely
+	// ("helmed": directed, "penned": wrote; lexwords.go). Off in
+	// checkpoints saved before it.
+	Lexicon bool `json:"lexicon,omitempty"`
 }
 
 // Predictor predicts a question's plan without an LLM; plan-based methods,

@@ -1,0 +1,259 @@
+// Package lexicon is a general English lexicon: which words share a base
+// form ("wrote", "written": write), which share a meaning ("pen", "write")
+// and which are one step more or less general ("performer", "actor"). The
+// planner reads it to relate a question word its training never saw to
+// the words it knows; nothing in it is tied to a data set.
+//
+// The data is Princeton WordNet 3.0 (data/lexicon/LICENSE), reduced by
+// scripts/gen_lexicon.py to one-word lemmas, hypernym and similar-to links
+// and the morphological exception lists, embedded in the binary (about
+// 0.7 MB): nothing is read or downloaded at run time.
+package lexicon
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	_ "embed"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+//go:embed wordnet.lex.gz
+var wordnetGz []byte
+
+// Parts of speech of a synset.
+const (
+	Noun = 'n'
+	Verb = 'v'
+	Adj  = 'a'
+)
+
+type synset struct {
+	pos    byte
+	lemmas []string
+	links  []int32 // hypernyms (nouns, verbs), similar-to (adjectives)
+}
+
+// Lexicon holds synsets, their links both ways and the exceptions to the
+// regular inflections.
+type Lexicon struct {
+	syns  []synset
+	down  [][]int32            // the reverse of links (hyponyms)
+	lemma map[string][]int32   // lemma -> synsets
+	first map[string][]int32   // lemma -> its most frequent synset per part of speech
+	exc   map[string][]string  // pos + inflected -> bases
+	bases map[string]*[]string // memo of Bases, guarded by mu
+	mu    sync.Mutex
+}
+
+var (
+	wnOnce sync.Once
+	wn     *Lexicon
+	wnErr  error
+)
+
+// WordNet is the embedded lexicon, parsed once.
+func WordNet() (*Lexicon, error) {
+	wnOnce.Do(func() {
+		zr, err := gzip.NewReader(bytes.NewReader(wordnetGz))
+		if err != nil {
+			wnErr = fmt.Errorf("lexicon: embedded wordnet.lex.gz: %w", err)
+			return
+		}
+		wn, wnErr = Parse(zr, "wordnet.lex.gz")
+	})
+	return wn, wnErr
+}
+
+// Parse reads a lexicon in scripts/gen_lexicon.py's format; name is used
+// in errors, which give the line and field.
+func Parse(r io.Reader, name string) (*Lexicon, error) {
+	l := &Lexicon{lemma: map[string][]int32{}, first: map[string][]int32{}, exc: map[string][]string{}, bases: map[string]*[]string{}}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	line := 0
+	bad := func(field, why string) error {
+		return fmt.Errorf("lexicon: %s line %d: %s: %s", name, line, field, why)
+	}
+	for sc.Scan() {
+		line++
+		t := sc.Text()
+		if line == 1 {
+			if !strings.HasPrefix(t, "strata-lexicon 1 ") {
+				return nil, bad("header", fmt.Sprintf("%q is not a strata-lexicon 1 header", t))
+			}
+			continue
+		}
+		f := strings.Fields(t)
+		if len(f) != 4 || len(f[1]) != 1 || !strings.Contains("nva", f[1]) {
+			return nil, bad("record", fmt.Sprintf("want \"S|X <n|v|a> A B\", got %q", t))
+		}
+		pos := f[1][0]
+		switch f[0] {
+		case "S":
+			s := synset{pos: pos}
+			if f[2] != "-" {
+				s.lemmas = strings.Split(f[2], ",")
+			}
+			if f[3] != "-" {
+				for _, x := range strings.Split(f[3], ",") {
+					n, err := strconv.ParseInt(x, 10, 32)
+					if err != nil || n < 0 {
+						return nil, bad("links", fmt.Sprintf("%q is not a synset number", x))
+					}
+					s.links = append(s.links, int32(n))
+				}
+			}
+			id := int32(len(l.syns))
+			for i, w := range s.lemmas {
+				w, first := strings.CutSuffix(w, "*")
+				if w == "" {
+					return nil, bad("lemmas", fmt.Sprintf("empty lemma in %q", f[2]))
+				}
+				s.lemmas[i] = w
+				l.lemma[w] = append(l.lemma[w], id)
+				if first {
+					l.first[w] = append(l.first[w], id)
+				}
+			}
+			l.syns = append(l.syns, s)
+		case "X":
+			l.exc[f[1]+f[2]] = strings.Split(f[3], ",")
+		default:
+			return nil, bad("record", fmt.Sprintf("unknown kind %q", f[0]))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("lexicon: %s line %d: %w", name, line+1, err)
+	}
+	if line == 0 {
+		return nil, fmt.Errorf("lexicon: %s: empty", name)
+	}
+	l.down = make([][]int32, len(l.syns))
+	for i, s := range l.syns {
+		for _, h := range s.links {
+			if int(h) >= len(l.syns) {
+				return nil, fmt.Errorf("lexicon: %s: synset %d links to %d of %d", name, i, h, len(l.syns))
+			}
+			l.down[h] = append(l.down[h], int32(i))
+		}
+	}
+	return l, nil
+}
+
+// detach are WordNet's regular inflection endings per part of speech
+// (morphy's detachment rules): the ending and what replaces it.
+var detach = map[byte][][2]string{
+	Noun: {{"s", ""}, {"ses", "s"}, {"xes", "x"}, {"zes", "z"}, {"ches", "ch"}, {"shes", "sh"}, {"men", "man"}, {"ies", "y"}},
+	Verb: {{"s", ""}, {"ies", "y"}, {"es", "e"}, {"es", ""}, {"ed", "e"}, {"ed", ""}, {"ing", "e"}, {"ing", ""}},
+	Adj:  {{"er", ""}, {"est", ""}, {"er", "e"}, {"est", "e"}},
+}
+
+// Bases are the lemmas a lower-case word may be an inflection of, over
+// every part of speech (WordNet's morphy: the word itself when it is a
+// lemma, its listed exceptions, and the regular endings whose stem is a
+// lemma), sorted; none for a word the lexicon does not know. Safe for
+// concurrent use.
+func (l *Lexicon) Bases(w string) []string {
+	l.mu.Lock()
+	if b, ok := l.bases[w]; ok {
+		l.mu.Unlock()
+		return *b
+	}
+	l.mu.Unlock()
+	var out []string
+	if _, ok := l.lemma[w]; ok {
+		out = append(out, w)
+	}
+	for _, pos := range []byte{Noun, Verb, Adj} {
+		for _, b := range l.exc[string(pos)+w] {
+			if l.hasPOS(b, pos) {
+				out = append(out, b)
+			}
+		}
+		for _, d := range detach[pos] {
+			if stem, ok := strings.CutSuffix(w, d[0]); ok && stem != "" {
+				if b := stem + d[1]; l.hasPOS(b, pos) {
+					out = append(out, b)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	out = slices.Compact(out)
+	l.mu.Lock()
+	l.bases[w] = &out
+	l.mu.Unlock()
+	return out
+}
+
+func (l *Lexicon) hasPOS(lemma string, pos byte) bool {
+	for _, s := range l.lemma[lemma] {
+		if l.syns[s].pos == pos {
+			return true
+		}
+	}
+	return false
+}
+
+// How related two words are (Distance).
+const (
+	SameBase = 0 // an inflection of one lemma: "wrote", "written"
+	Synonym  = 1 // bases that share a synset: "penned", "wrote"
+	Linked   = 2 // a's most frequent sense one hypernym or similar-to link from a sense of b: "performers", "actors"
+	Far      = 3 // none of these
+)
+
+// Distance is how related lower-case word a is to b: SameBase, Synonym,
+// Linked or Far (also when either is unknown). Linked looks only at a's
+// most frequent sense in each part of speech ("helm", "featuring",
+// "performer", but not "tell" to "direct" through "order, tell, enjoin,
+// say"), so it is not symmetric: a is the word to explain, b a word known.
+func (l *Lexicon) Distance(a, b string) int {
+	if a == b {
+		return SameBase
+	}
+	ba, bb := l.Bases(a), l.Bases(b)
+	if len(ba) == 0 || len(bb) == 0 {
+		return Far
+	}
+	for _, x := range ba {
+		if _, ok := slices.BinarySearch(bb, x); ok {
+			return SameBase
+		}
+	}
+	sa, sb := l.synsets(l.lemma, ba), l.synsets(l.lemma, bb)
+	for _, s := range sa {
+		if _, ok := slices.BinarySearch(sb, s); ok {
+			return Synonym
+		}
+	}
+	for _, s := range l.synsets(l.first, ba) {
+		for _, n := range l.syns[s].links {
+			if _, ok := slices.BinarySearch(sb, n); ok {
+				return Linked
+			}
+		}
+		for _, n := range l.down[s] {
+			if _, ok := slices.BinarySearch(sb, n); ok {
+				return Linked
+			}
+		}
+	}
+	return Far
+}
+
+// synsets of any of the lemmas in m (lemma or first), sorted, each once.
+func (l *Lexicon) synsets(m map[string][]int32, lemmas []string) []int32 {
+	var out []int32
+	for _, w := range lemmas {
+		out = append(out, m[w]...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}

@@ -1,0 +1,98 @@
+package lexicon
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The relations below are read off Princeton WordNet 3.0 with its own
+// browser (`wn WORD -synsv -synsn`, Debian's wordnet package): "pen" and
+// "write" share the synset {write, compose, pen, indite}; helm's only verb
+// sense has the hypernym {steer, ..., direct, point, head, guide}; the
+// first verb sense of "feature", {have, feature}, is the hypernym of
+// star's first; {performer, performing artist} is the hypernym of {actor,
+// histrion, player, thespian, role player}; "tell" reaches direct only
+// through its sense {order, tell, enjoin, say}, not its first {say,
+// state, tell}; genre's hypernym is {kind, sort, form, variety}, whose
+// hypernym is category's sense, two links away.
+func TestEmbeddedWordNet(t *testing.T) {
+	l, err := WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.syns) != 106308 {
+		t.Errorf("%d synsets, want 106308 (noun, verb and adjective synsets of WordNet 3.0 without instances)", len(l.syns))
+	}
+	for _, c := range []struct {
+		word string
+		want []string
+	}{
+		{"wrote", []string{"write"}}, {"written", []string{"write", "written"}}, {"penned", []string{"pen"}},
+		{"helmed", []string{"helm"}}, {"movies", []string{"movie"}}, {"categories", []string{"category"}},
+		{"starring", []string{"star", "starring"}}, {"zqxv", nil},
+	} {
+		if got := l.Bases(c.word); !slices.Equal(got, c.want) {
+			t.Errorf("Bases(%q) = %q, want %q", c.word, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{
+		{"wrote", "written", SameBase}, {"movies", "movie", SameBase},
+		{"penned", "wrote", Synonym}, {"pictures", "movies", Synonym}, {"sort", "kind", Synonym},
+		{"helmed", "directed", Linked}, {"featuring", "starring", Linked}, {"performers", "actors", Linked},
+		{"tell", "directed", Far}, {"category", "genre", Far}, {"zqxv", "write", Far}, {"write", "zqxv", Far},
+	} {
+		if got := l.Distance(c.a, c.b); got != c.want {
+			t.Errorf("Distance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	const head = "strata-lexicon 1 test\n"
+	for _, c := range []struct{ in, want string }{
+		{"", "t.lex: empty"},
+		{"lexicon 2\n", "t.lex line 1: header"},
+		{head + "S n a,b\n", "t.lex line 2: record"},
+		{head + "S q a -\n", "t.lex line 2: record"},
+		{head + "S n a x\n", "t.lex line 2: links: \"x\" is not a synset number"},
+		{head + "S n a -\nS n b 0\nS n ,* -\n", "t.lex line 4: lemmas"},
+		{head + "Q n a b\n", "t.lex line 2: record: unknown kind \"Q\""},
+		{head + "S n a 7\n", "synset 0 links to 7 of 1"},
+	} {
+		_, err := Parse(strings.NewReader(c.in), "t.lex")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Parse(%q) = %v, want an error with %q", c.in, err, c.want)
+		}
+	}
+	l, err := Parse(strings.NewReader(head+"S v write*,pen -\nS v author* 0\nX v wrote write\n"), "t.lex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := l.Distance("wrote", "pen"); d != Synonym {
+		t.Errorf("Distance(wrote, pen) = %d, want Synonym", d)
+	}
+	if d := l.Distance("author", "pen"); d != Linked {
+		t.Errorf("Distance(author, pen) = %d, want Linked", d)
+	}
+	if d := l.Distance("pen", "author"); d != Far {
+		t.Errorf("Distance(pen, author) = %d, want Far (pen's sense is not its first)", d)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add("strata-lexicon 1 x\nS n a,b* 0\nX n as a\n")
+	f.Add("strata-lexicon 1 x\nS v a -\nS v b* 0,1\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		l, err := Parse(strings.NewReader(in), "fuzz")
+		if err != nil {
+			return
+		}
+		for _, w := range []string{"a", "as", "b", "bs"} {
+			_ = l.Distance(w, "a")
+		}
+	})
+}

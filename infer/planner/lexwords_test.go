@@ -1,0 +1,107 @@
+package planner
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/internal/testskb"
+	"github.com/strata-retrieval/strata/models"
+)
+
+// helmPlanner is a linking planner over a graph where Paul Smith directed
+// First Film and Second Film and starred in Third Film. Its templates are
+// the films an anchor starred in (first) and the films an anchor directed;
+// its training counts say "directed" comes with directed_by and "star"
+// with starred_actors, and its plan ranker has no weights, so without
+// other evidence the first candidate stands.
+func helmPlanner(t *testing.T, lexicon bool) *LinkingPlanner {
+	t.Helper()
+	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"person", "movie"},
+		RelationTypes: []string{"directed_by", "starred_actors"}, CandidateTypes: []string{"person", "movie"}, TextFields: []string{"name", "details"}}}
+	s.Nodes = []data.Node{
+		{Type: 0, Name: "Paul Smith", Fields: []string{"", ""}},
+		{Type: 1, Name: "First Film", Fields: []string{"", ""}},
+		{Type: 1, Name: "Second Film", Fields: []string{"", ""}},
+		{Type: 1, Name: "Third Film", Fields: []string{"", ""}},
+		{Type: 0, Name: "Helm", Fields: []string{"", ""}},
+	}
+	s.Edges.Add(1, 0, 0)
+	s.Edges.Add(2, 0, 0)
+	s.Edges.Add(3, 1, 0)
+	ws := testskb.Workspace(t, s)
+	const dim = 1024
+	tmpl := [][][]string{{{"*", "<-starred_actors", "movie"}}, {{"*", "<-directed_by", "movie"}}}
+	rw := NewRelWords()
+	for range 10 {
+		rw.Add("Which films directed", []string{"directed_by"})
+		rw.Add("Which films did star", []string{"starred_actors"})
+	}
+	cfg := Config{NodeTypes: s.Schema.NodeTypes, Templates: tmpl,
+		Anchors: &AnchorConfig{Dim: 64, Mentions: ws.Mentions().Config(), RankDim: dim, RelWords: rw, NamedType: true, NamedRelations: true, Lexicon: lexicon}}
+	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: 4, Out: len(tmpl)}
+	gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchor, _ := models.NewSparseLinear(64, "planner.anchor")
+	ranker, _ := models.NewSparseLinear(dim, "planner.ranker")
+	p, err := NewLinkingPlanner(ws, nil, cfg, gate, anchor, ranker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestLexiconReadsUnseenWords: "helmed", a word no training question used,
+// is read as "directed" (the lexicon links helm's only sense to a sense of
+// direct), so the relation rule picks the directors' plan (First Film,
+// Second Film); without the lexicon the planner has no evidence and keeps
+// its first candidate, the films Paul Smith starred in (Third Film).
+// Known words, words of mentions ("Helm" names a node) and quoted words
+// stay as they are.
+func TestLexiconReadsUnseenWords(t *testing.T) {
+	on, off := helmPlanner(t, true), helmPlanner(t, false)
+	for _, c := range []struct{ in, want string }{
+		{"Which films were helmed by Paul Smith?", "Which films were directed by Paul Smith?"},
+		{"Helmed by Paul Smith: which films?", "Directed by Paul Smith: which films?"},
+		{"Which films did Paul Smith star in?", "Which films did Paul Smith star in?"},
+		{"Which films did Helm direct?", "Which films did Helm directed?"},
+		{"Which films are titled 'helmed'?", "Which films are titled 'helmed'?"},
+		{"Which films did zqxv Paul Smith?", "Which films did zqxv Paul Smith?"},
+	} {
+		if got := on.Resolve(c.in); got != c.want {
+			t.Errorf("Resolve(%q) = %q, want %q", c.in, got, c.want)
+		}
+		if got := off.Resolve(c.in); got != c.in {
+			t.Errorf("without the lexicon Resolve(%q) = %q", c.in, got)
+		}
+	}
+	reach := func(p *LinkingPlanner, text string) ([]uint32, string) {
+		t.Helper()
+		pred, err := p.Predict(context.Background(), data.Query{Text: text, ID: -1})
+		if err != nil || pred.Reach == nil {
+			t.Fatalf("%q: %v, reach %v", text, err, pred.Reach)
+		}
+		out := slices.Clone(pred.Reach.Nodes)
+		slices.Sort(out)
+		return out, pred.ReadAs
+	}
+	// Without the lexicon one plan answers both questions, so one of them
+	// is wrong; with it each gets its own.
+	helmed, featured := "Which films were helmed by Paul Smith?", "Which films was Paul Smith featured in?"
+	h, readAs := reach(on, helmed)
+	if !slices.Equal(h, []uint32{1, 2}) || readAs != "Which films were directed by Paul Smith?" {
+		t.Errorf("with the lexicon %q reaches %v (read as %q), want [1 2]", helmed, h, readAs)
+	}
+	if f, readAs := reach(on, featured); !slices.Equal(f, []uint32{3}) || readAs != "Which films was Paul Smith star in?" {
+		t.Errorf("with the lexicon %q reaches %v (read as %q), want [3]", featured, f, readAs)
+	}
+	h, _ = reach(off, helmed)
+	f, _ := reach(off, featured)
+	if !slices.Equal(h, f) {
+		t.Errorf("without the lexicon the two questions reach %v and %v: the fixture no longer shows the difference", h, f)
+	}
+}
