@@ -222,16 +222,19 @@ func trainFit(ws *workspace.Workspace, p *planner.LinkingPlanner, qs []data.Quer
 	}
 	pos := make([]string, len(qs))
 	for i, q := range qs {
-		pos[i] = q.Text
+		pos[i] = p.FitText(q.Text)
+	}
+	for i, t := range train {
+		train[i] = p.FitText(t)
 	}
 	loss := trainFitGate(fit, pos, train, 5, 0.1, o.Train.Seed)
 	vp := make([]float32, len(vqs))
 	for i, q := range vqs {
-		vp[i] = planner.FitProb(fit, q.Text)
+		vp[i] = planner.FitProb(fit, p.FitText(q.Text))
 	}
 	hp := make([]float32, len(held))
 	for i, t := range held {
-		hp[i] = planner.FitProb(fit, t)
+		hp[i] = planner.FitProb(fit, p.FitText(t))
 	}
 	st.FitMin = planner.CalibrateFit(vp, hp)
 	for _, v := range vp {

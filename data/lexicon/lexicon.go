@@ -48,7 +48,7 @@ type Lexicon struct {
 	first map[string][]int32   // lemma -> its most frequent synset per part of speech
 	exc   map[string][]string  // pos + inflected -> bases
 	bases map[string]*[]string // memo of Bases, guarded by mu
-	mu    sync.Mutex
+	mu    sync.RWMutex
 }
 
 var (
@@ -160,12 +160,12 @@ var detach = map[byte][][2]string{
 // lemma), sorted; none for a word the lexicon does not know. Safe for
 // concurrent use.
 func (l *Lexicon) Bases(w string) []string {
-	l.mu.Lock()
+	l.mu.RLock()
 	if b, ok := l.bases[w]; ok {
-		l.mu.Unlock()
+		l.mu.RUnlock()
 		return *b
 	}
-	l.mu.Unlock()
+	l.mu.RUnlock()
 	var out []string
 	if _, ok := l.lemma[w]; ok {
 		out = append(out, w)
@@ -215,17 +215,12 @@ const (
 // "performer", but not "tell" to "direct" through "order, tell, enjoin,
 // say"), so it is not symmetric: a is the word to explain, b a word known.
 func (l *Lexicon) Distance(a, b string) int {
-	if a == b {
+	if l.SameBase(a, b) {
 		return SameBase
 	}
 	ba, bb := l.Bases(a), l.Bases(b)
 	if len(ba) == 0 || len(bb) == 0 {
 		return Far
-	}
-	for _, x := range ba {
-		if _, ok := slices.BinarySearch(bb, x); ok {
-			return SameBase
-		}
 	}
 	sa, sb := l.synsets(l.lemma, ba), l.synsets(l.lemma, bb)
 	for _, s := range sa {
@@ -248,6 +243,24 @@ func (l *Lexicon) Distance(a, b string) int {
 	return Far
 }
 
+// SameBase reports whether Distance(a, b) is SameBase: a is b, or one is
+// a base form of the other, or they share one.
+func (l *Lexicon) SameBase(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ba, bb := l.Bases(a), l.Bases(b)
+	if slices.Contains(ba, b) || slices.Contains(bb, a) {
+		return true
+	}
+	for _, x := range ba {
+		if _, ok := slices.BinarySearch(bb, x); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // synsets of any of the lemmas in m (lemma or first), sorted, each once.
 func (l *Lexicon) synsets(m map[string][]int32, lemmas []string) []int32 {
 	var out []int32
@@ -256,4 +269,84 @@ func (l *Lexicon) synsets(m map[string][]int32, lemmas []string) []int32 {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// Matcher finds, for a word, the nearest of a fixed list of words
+// (Distance, first in the list on ties) through indexes built once, so a
+// look-up costs the word's own senses, not one Distance per listed word.
+type Matcher struct {
+	l      *Lexicon
+	words  []string
+	byBase map[string]int // a base form -> the first word with it
+	bySyn  map[int32]int  // a synset -> the first word with a sense in it
+}
+
+// NewMatcher indexes words (lower case, in order of preference).
+func (l *Lexicon) NewMatcher(words []string) *Matcher {
+	m := &Matcher{l: l, words: words, byBase: map[string]int{}, bySyn: map[int32]int{}}
+	for i, w := range words {
+		bs := l.Bases(w)
+		for _, b := range append([]string{w}, bs...) {
+			if _, ok := m.byBase[b]; !ok {
+				m.byBase[b] = i
+			}
+		}
+		for _, s := range l.synsets(l.lemma, bs) {
+			if _, ok := m.bySyn[s]; !ok {
+				m.bySyn[s] = i
+			}
+		}
+	}
+	return m
+}
+
+// Nearest is the listed word nearest to w and its Distance; "" and Far
+// when none is within Linked. It agrees with taking, over the list in
+// order, the first word of least Distance(w, word).
+func (m *Matcher) Nearest(w string) (string, int) {
+	best := -1
+	pick := func(i int) {
+		if best < 0 || i < best {
+			best = i
+		}
+	}
+	if i, ok := m.byBase[w]; ok {
+		pick(i)
+	}
+	bs := m.l.Bases(w)
+	for _, b := range bs {
+		if i, ok := m.byBase[b]; ok {
+			pick(i)
+		}
+	}
+	if best >= 0 {
+		return m.words[best], SameBase
+	}
+	if len(bs) == 0 {
+		return "", Far
+	}
+	for _, s := range m.l.synsets(m.l.lemma, bs) {
+		if i, ok := m.bySyn[s]; ok {
+			pick(i)
+		}
+	}
+	if best >= 0 {
+		return m.words[best], Synonym
+	}
+	for _, s := range m.l.synsets(m.l.first, bs) {
+		for _, n := range m.l.syns[s].links {
+			if i, ok := m.bySyn[n]; ok {
+				pick(i)
+			}
+		}
+		for _, n := range m.l.down[s] {
+			if i, ok := m.bySyn[n]; ok {
+				pick(i)
+			}
+		}
+	}
+	if best >= 0 {
+		return m.words[best], Linked
+	}
+	return "", Far
 }

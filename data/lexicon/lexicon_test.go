@@ -96,3 +96,48 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestMatcherAgreesWithDistance: the indexed look-up gives what taking
+// the first word of least Distance over the list gives, for every 7th
+// lemma of the lexicon and inflections of it.
+func TestMatcherAgreesWithDistance(t *testing.T) {
+	l, err := WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets := []string{"directed", "written", "wrote", "starring", "actors", "genre", "movie", "person", "kind", "part", "member", "similar", "language", "released", "have", "noun", "animal", "body"}
+	m := l.NewMatcher(targets)
+	var probes []string
+	for w := range l.lemma {
+		probes = append(probes, w)
+	}
+	slices.Sort(probes)
+	n := 0
+	for i := 0; i < len(probes); i += 7 {
+		for _, w := range []string{probes[i], probes[i] + "s", probes[i] + "ed", probes[i] + "ing"} {
+			want, wd := "", Far
+			for _, tw := range targets {
+				if d := l.Distance(w, tw); d < wd {
+					want, wd = tw, d
+				}
+			}
+			if wd > Linked {
+				want, wd = "", Far
+			}
+			if got, gd := m.Nearest(w); got != want || gd != wd {
+				t.Errorf("Nearest(%q) = %q, %d; the Distance loop gives %q, %d", w, got, gd, want, wd)
+			}
+			if wd <= Linked {
+				n++
+			}
+		}
+	}
+	if n < 200 {
+		t.Errorf("only %d probes are near a target: the test shows little", n)
+	}
+	for _, c := range [][2]string{{"penned", "written"}, {"helmed", "directed"}, {"performers", "starring"}, {"zqxv", ""}} {
+		if got, _ := m.Nearest(c[0]); got != c[1] {
+			t.Errorf("Nearest(%q) = %q, want %q", c[0], got, c[1])
+		}
+	}
+}

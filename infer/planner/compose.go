@@ -109,7 +109,7 @@ func (n *schemaNames) names(w string, schema []string) bool {
 	}
 	if n.lex != nil && len(w) >= minResolveLen {
 		for _, s := range schema {
-			if n.lex.Distance(w, s) == lexicon.SameBase {
+			if n.lex.SameBase(w, s) {
 				return true
 			}
 		}

@@ -34,9 +34,11 @@ import (
 // penis" read as "a kind of member": val Hit@1 0.9725 -> 0.9067).
 type wordResolver struct {
 	lex     *lexicon.Lexicon
+	match   *lexicon.Matcher
 	known   map[string]bool
-	uses    map[string]int // training questions with the word
-	targets []string       // most used first
+	uses    map[string]int      // training questions with the word
+	forms   map[string][]string // a base form -> the words used in at least minRelWordQuestions questions with it
+	targets []string            // most used first
 	mu      sync.Mutex
 	memo    map[string]string
 }
@@ -95,6 +97,18 @@ func (p *LinkingPlanner) newWordResolver() (*wordResolver, error) {
 	slices.SortFunc(r.targets, func(a, b string) int {
 		return cmp.Or(cmp.Compare(count[b], count[a]), cmp.Compare(a, b))
 	})
+	r.match = lex.NewMatcher(r.targets)
+	r.forms = map[string][]string{}
+	for k, n := range rw.Words {
+		if n < minRelWordQuestions || !alphabetic(k) {
+			continue
+		}
+		for _, b := range append([]string{k}, lex.Bases(k)...) {
+			if !slices.Contains(r.forms[b], k) {
+				r.forms[b] = append(r.forms[b], k)
+			}
+		}
+	}
 	return r, nil
 }
 
@@ -113,12 +127,14 @@ func alphabetic(w string) bool {
 // "movies", not the schema's "movie"), then the most used.
 func (r *wordResolver) form(w, t string) string {
 	best, bs, bu := t, commonSuffix(w, t), r.uses[t]
-	for k, n := range r.uses {
-		if n < minRelWordQuestions || k == t || !alphabetic(k) || r.lex.Distance(k, t) != lexicon.SameBase {
-			continue
-		}
-		if s := commonSuffix(w, k); s > bs || s == bs && (n > bu || n == bu && k < best) {
-			best, bs, bu = k, s, n
+	for _, b := range append([]string{t}, r.lex.Bases(t)...) {
+		for _, k := range r.forms[b] {
+			if k == t {
+				continue
+			}
+			if s := commonSuffix(w, k); s > bs || s == bs && (r.uses[k] > bu || r.uses[k] == bu && k < best) {
+				best, bs, bu = k, s, r.uses[k]
+			}
 		}
 	}
 	return best
@@ -148,18 +164,7 @@ func (r *wordResolver) word(w string) string {
 	if ok {
 		return out
 	}
-	best := lexicon.Far
-	for _, t := range r.targets {
-		if d := r.lex.Distance(w, t); d < best {
-			best, out = d, t
-			if d == lexicon.SameBase {
-				break
-			}
-		}
-	}
-	if best > lexicon.Linked {
-		out = ""
-	} else {
+	if out, _ = r.match.Nearest(w); out != "" {
 		out = r.form(w, out)
 	}
 	r.mu.Lock()
@@ -183,7 +188,10 @@ func (r *wordResolver) resolve(text string, find func(string) []graphops.LinkedM
 	if !any {
 		return text, false
 	}
-	ments := find(text)
+	var ments []graphops.LinkedMention
+	if find != nil {
+		ments = find(text)
+	}
 	quoted := quotedSpans(text, true)
 	var b strings.Builder
 	last, changed := 0, false

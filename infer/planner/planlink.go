@@ -98,6 +98,21 @@ func (p *LinkingPlanner) Resolve(text string) string {
 	return out
 }
 
+// FitText is the text the text-fit gate reads: with Cfg.Anchors.Lexicon,
+// every word no training question used that the lexicon relates to a
+// known word is read as it, words that name nodes included (the gate asks
+// whether a query is worded like the training questions, not what it
+// names: "Tell me which textile forms component of shirt" is worded as
+// "... forms part of ..."); otherwise text itself. Training reads its
+// questions and passages, and calibrates the threshold, the same way.
+func (p *LinkingPlanner) FitText(text string) string {
+	if p.words == nil {
+		return text
+	}
+	out, _ := p.words.resolve(text, nil)
+	return out
+}
+
 // Mentions returns the mention index the planner links with.
 func (p *LinkingPlanner) Mentions() *graphops.MentionIndex { return p.ments }
 
@@ -500,7 +515,7 @@ func (p *LinkingPlanner) Predict(ctx context.Context, q data.Query) (PlanPredict
 	}
 	fit := float32(1)
 	if f := p.Cfg.Anchors.Fit; f != nil && p.Fit != nil {
-		if fit = FitProb(p.Fit, q.Text); fit < f.Min {
+		if fit = FitProb(p.Fit, p.FitText(q.Text)); fit < f.Min {
 			return PlanPrediction{Template: -1, NoFit: true, Fit: fit}, nil
 		}
 	}
