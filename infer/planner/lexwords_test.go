@@ -105,3 +105,22 @@ func TestLexiconReadsUnseenWords(t *testing.T) {
 		t.Errorf("without the lexicon the two questions reach %v and %v: the fixture no longer shows the difference", h, f)
 	}
 }
+
+// TestFitTextReadsNamesToo: the text-fit gate asks how a query is worded,
+// so it reads every unseen word through the lexicon, words that name
+// nodes included ("Helm", "helm" name a node here), where planning keeps them;
+// quoted words stay in both, and without the lexicon both are the text.
+func TestFitTextReadsNamesToo(t *testing.T) {
+	on, off := helmPlanner(t, true), helmPlanner(t, false)
+	q := "Which films did Helm helm, titled 'helmed'?"
+	for _, c := range []struct{ got, want string }{
+		{on.FitText(q), "Which films did Directed directed, titled 'helmed'?"},
+		{on.Resolve(q), q}, // "helm" names the node Helm too
+		{off.FitText(q), q},
+		{off.Resolve(q), q},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}
