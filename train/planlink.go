@@ -425,8 +425,12 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 		for i := range exs {
 			if keep(i) {
 				r.Add(attrExs[i].Restriction, rels[i])
+				if !o.NoLexicon {
+					r.AddContext(attrExs[i].Restriction)
+				}
 			}
 		}
+		r.PruneContext(2)
 		return r
 	}
 	// Attribute keys, cross-fitted as the lead words are.

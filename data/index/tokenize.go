@@ -87,6 +87,11 @@ func lower(buf *[]byte, w string) string {
 	return string(b)
 }
 
+// TokenizeAll is Tokenize keeping the stop words.
+func TokenizeAll(dst []string, s string) []string {
+	return tokenize(dst, s, false)
+}
+
 // IsStopword reports whether a lower-case token is one of StopwordsEN.
 func IsStopword(w string) bool {
 	_, ok := stopEN[w]

@@ -277,24 +277,22 @@ func (l *Lexicon) synsets(m map[string][]int32, lemmas []string) []int32 {
 type Matcher struct {
 	l      *Lexicon
 	words  []string
-	byBase map[string]int // a base form -> the first word with it
-	bySyn  map[int32]int  // a synset -> the first word with a sense in it
+	byBase map[string][]int // a base form -> the words with it
+	bySyn  map[int32][]int  // a synset -> the words with a sense in it
 }
 
 // NewMatcher indexes words (lower case, in order of preference).
 func (l *Lexicon) NewMatcher(words []string) *Matcher {
-	m := &Matcher{l: l, words: words, byBase: map[string]int{}, bySyn: map[int32]int{}}
+	m := &Matcher{l: l, words: words, byBase: map[string][]int{}, bySyn: map[int32][]int{}}
 	for i, w := range words {
 		bs := l.Bases(w)
 		for _, b := range append([]string{w}, bs...) {
-			if _, ok := m.byBase[b]; !ok {
-				m.byBase[b] = i
+			if !slices.Contains(m.byBase[b], i) {
+				m.byBase[b] = append(m.byBase[b], i)
 			}
 		}
 		for _, s := range l.synsets(l.lemma, bs) {
-			if _, ok := m.bySyn[s]; !ok {
-				m.bySyn[s] = i
-			}
+			m.bySyn[s] = append(m.bySyn[s], i)
 		}
 	}
 	return m
@@ -304,49 +302,59 @@ func (l *Lexicon) NewMatcher(words []string) *Matcher {
 // when none is within Linked. It agrees with taking, over the list in
 // order, the first word of least Distance(w, word).
 func (m *Matcher) Nearest(w string) (string, int) {
-	best := -1
-	pick := func(i int) {
-		if best < 0 || i < best {
-			best = i
-		}
-	}
-	if i, ok := m.byBase[w]; ok {
-		pick(i)
-	}
-	bs := m.l.Bases(w)
-	for _, b := range bs {
-		if i, ok := m.byBase[b]; ok {
-			pick(i)
-		}
-	}
-	if best >= 0 {
-		return m.words[best], SameBase
-	}
-	if len(bs) == 0 {
+	ws, d := m.NearestAll(w)
+	if len(ws) == 0 {
 		return "", Far
 	}
-	for _, s := range m.l.synsets(m.l.lemma, bs) {
-		if i, ok := m.bySyn[s]; ok {
-			pick(i)
+	return ws[0], d
+}
+
+// NearestAll is every listed word at the least Distance from w (within
+// Linked), in list order, and that Distance; nil and Far when none is.
+func (m *Matcher) NearestAll(w string) ([]string, int) {
+	var hit []int
+	pick := func(is []int) {
+		for _, i := range is {
+			if !slices.Contains(hit, i) {
+				hit = append(hit, i)
+			}
 		}
 	}
-	if best >= 0 {
-		return m.words[best], Synonym
+	done := func(d int) ([]string, int) {
+		slices.Sort(hit)
+		out := make([]string, len(hit))
+		for j, i := range hit {
+			out[j] = m.words[i]
+		}
+		return out, d
+	}
+	pick(m.byBase[w])
+	bs := m.l.Bases(w)
+	for _, b := range bs {
+		pick(m.byBase[b])
+	}
+	if len(hit) > 0 {
+		return done(SameBase)
+	}
+	if len(bs) == 0 {
+		return nil, Far
+	}
+	for _, s := range m.l.synsets(m.l.lemma, bs) {
+		pick(m.bySyn[s])
+	}
+	if len(hit) > 0 {
+		return done(Synonym)
 	}
 	for _, s := range m.l.synsets(m.l.first, bs) {
 		for _, n := range m.l.syns[s].links {
-			if i, ok := m.bySyn[n]; ok {
-				pick(i)
-			}
+			pick(m.bySyn[n])
 		}
 		for _, n := range m.l.down[s] {
-			if i, ok := m.bySyn[n]; ok {
-				pick(i)
-			}
+			pick(m.bySyn[n])
 		}
 	}
-	if best >= 0 {
-		return m.words[best], Linked
+	if len(hit) > 0 {
+		return done(Linked)
 	}
-	return "", Far
+	return nil, Far
 }

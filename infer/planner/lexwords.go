@@ -40,7 +40,9 @@ type wordResolver struct {
 	forms   map[string][]string // a base form -> the words used in at least minRelWordQuestions questions with it
 	targets []string            // most used first
 	mu      sync.Mutex
-	memo    map[string]string
+	memo    map[string][]string
+	next    map[string]map[string]int // RelWords.Next
+	named   map[string]bool           // the readings that name a type or relation of the schema
 }
 
 // minResolveLen: shorter words ("do", "in") are left alone.
@@ -59,7 +61,7 @@ func (p *LinkingPlanner) newWordResolver() (*wordResolver, error) {
 	}
 	p.names.lex = lex
 	rw := a.RelWords
-	r := &wordResolver{lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string]string{}}
+	r := &wordResolver{named: map[string]bool{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next}
 	count := map[string]int{}
 	for w, n := range rw.Words {
 		r.known[w] = true
@@ -98,6 +100,16 @@ func (p *LinkingPlanner) newWordResolver() (*wordResolver, error) {
 		return cmp.Or(cmp.Compare(count[b], count[a]), cmp.Compare(a, b))
 	})
 	r.match = lex.NewMatcher(r.targets)
+	named := func(w string) bool {
+		for _, m := range []map[string][]string{p.names.types, p.names.rels} {
+			for _, ws := range m {
+				if p.names.names(w, ws) {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	r.forms = map[string][]string{}
 	for k, n := range rw.Words {
 		if n < minRelWordQuestions || !alphabetic(k) {
@@ -108,6 +120,10 @@ func (p *LinkingPlanner) newWordResolver() (*wordResolver, error) {
 				r.forms[b] = append(r.forms[b], k)
 			}
 		}
+		r.named[k] = named(k)
+	}
+	for _, t := range r.targets {
+		r.named[t] = named(t)
 	}
 	return r, nil
 }
@@ -121,20 +137,51 @@ func alphabetic(w string) bool {
 	return w != ""
 }
 
-// form is the inflection of target t to read w as: of the words the
-// training used (in at least minRelWordQuestions questions) that share
-// t's base form, the one whose ending is most like w's ("pictures" read as
-// "movies", not the schema's "movie"), then the most used.
-func (r *wordResolver) form(w, t string) string {
-	best, bs, bu := t, commonSuffix(w, t), r.uses[t]
-	for _, b := range append([]string{t}, r.lex.Bases(t)...) {
-		for _, k := range r.forms[b] {
-			if k == t {
-				continue
+// readings are the words w may be read as: the words the training used
+// (in at least minRelWordQuestions questions) that share a base form with
+// one of the targets nearest to w, and those targets; nil when none is.
+func (r *wordResolver) readings(w string) []string {
+	ts, _ := r.match.NearestAll(w)
+	var out []string
+	for _, t := range ts {
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+		for _, b := range append([]string{t}, r.lex.Bases(t)...) {
+			for _, k := range r.forms[b] {
+				if !slices.Contains(out, k) {
+					out = append(out, k)
+				}
 			}
-			if s := commonSuffix(w, k); s > bs || s == bs && (r.uses[k] > bu || r.uses[k] == bu && k < best) {
-				best, bs, bu = k, s, r.uses[k]
+		}
+	}
+	return out
+}
+
+// pick is the reading of w between the raw words prev and next (lower
+// case, "" at an end): with schemaFirst, one that names a type or
+// relation with the schema's own word if any does ("pictures" read as "movies", which names
+// the type movie, not as "films"), then the one the training questions
+// used most between such words (RelWords.Next: "penned the" read as
+// "wrote the", "penned by" as "written by"), then the one whose ending is
+// most like w's ("pictures" as "movies", not the schema's "movie";
+// "performers" as "actors", not "starring"), then the most used, then the
+// first.
+func (r *wordResolver) pick(w, prev, next string, reads []string, schemaFirst bool) string {
+	best, bk := "", []int(nil)
+	for _, k := range reads {
+		if !schemaFirst && k != reads[0] && !r.lex.SameBase(k, reads[0]) {
+			continue // the gate reads the most used nearest word's forms
+		}
+		key := []int{0, 0, commonSuffix(w, k), r.uses[k]}
+		if schemaFirst {
+			key[1] = r.next[prev][k] + r.next[k][next]
+			if r.named[k] {
+				key[0] = 1
 			}
+		}
+		if best == "" || slices.Compare(key, bk) > 0 {
+			best, bk = k, key
 		}
 	}
 	return best
@@ -148,15 +195,12 @@ func commonSuffix(a, b string) int {
 	return n
 }
 
-// word is the known word a lower-case question word is read as, "" when
-// it is known itself, too short, a stop word, or the lexicon relates it
-// to no target. Safe for concurrent use.
-func (r *wordResolver) word(w string) string {
-	if len(w) < minResolveLen || r.known[w] || !alphabetic(w) {
-		return ""
-	}
-	if index.IsStopword(w) {
-		return ""
+// word is the readings of a lower-case question word, nil when it is
+// known itself, too short, a stop word, or the lexicon relates it to no
+// target. Safe for concurrent use.
+func (r *wordResolver) word(w string) []string {
+	if len(w) < minResolveLen || r.known[w] || !alphabetic(w) || index.IsStopword(w) {
+		return nil
 	}
 	r.mu.Lock()
 	out, ok := r.memo[w]
@@ -164,9 +208,7 @@ func (r *wordResolver) word(w string) string {
 	if ok {
 		return out
 	}
-	if out, _ = r.match.Nearest(w); out != "" {
-		out = r.form(w, out)
-	}
+	out = r.readings(w)
 	r.mu.Lock()
 	r.memo[w] = out
 	r.mu.Unlock()
@@ -178,12 +220,22 @@ func (r *wordResolver) word(w string) string {
 // word was), and whether any was. find gives the mentions; it is called
 // only when some word resolves.
 func (r *wordResolver) resolve(text string, find func(string) []graphops.LinkedMention) (string, bool) {
+	// Planning reads words as the schema's where it can (its rules act on
+	// them); the text-fit gate, which asks how a query is worded, reads
+	// them as the training wrote them.
+	schemaFirst := find != nil
 	words := graphops.MentionWords(text)
+	raw := make([]string, len(words)+2) // with "" at both ends
+	for i, w := range words {
+		raw[i+1] = strings.ToLower(text[w.Start:w.End])
+	}
 	repl := make([]string, len(words))
 	any := false
-	for i, w := range words {
-		repl[i] = r.word(strings.ToLower(text[w.Start:w.End]))
-		any = any || repl[i] != ""
+	for i := range words {
+		if reads := r.word(raw[i+1]); reads != nil {
+			repl[i] = r.pick(raw[i+1], raw[i], raw[i+2], reads, schemaFirst)
+			any = true
+		}
 	}
 	if !any {
 		return text, false

@@ -14,13 +14,14 @@ import (
 // helmPlanner is a linking planner over a graph where Paul Smith directed
 // First Film and Second Film and starred in Third Film. Its templates are
 // the films an anchor starred in (first) and the films an anchor directed;
-// its training counts say "directed" comes with directed_by and "star"
-// with starred_actors, and its plan ranker has no weights, so without
+// its training counts say "directed" comes with directed_by, "starred"
+// with starred_actors, and "wrote" (10 questions, "wrote the") and
+// "written" (12, "written by") with written_by, and its plan ranker has no weights, so without
 // other evidence the first candidate stands.
 func helmPlanner(t *testing.T, lexicon bool) *LinkingPlanner {
 	t.Helper()
 	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"person", "movie"},
-		RelationTypes: []string{"directed_by", "starred_actors"}, CandidateTypes: []string{"person", "movie"}, TextFields: []string{"name", "details"}}}
+		RelationTypes: []string{"directed_by", "starred_actors", "written_by"}, CandidateTypes: []string{"person", "movie"}, TextFields: []string{"name", "details"}}}
 	s.Nodes = []data.Node{
 		{Type: 0, Name: "Paul Smith", Fields: []string{"", ""}},
 		{Type: 1, Name: "First Film", Fields: []string{"", ""}},
@@ -35,10 +36,16 @@ func helmPlanner(t *testing.T, lexicon bool) *LinkingPlanner {
 	const dim = 1024
 	tmpl := [][][]string{{{"*", "<-starred_actors", "movie"}}, {{"*", "<-directed_by", "movie"}}}
 	rw := NewRelWords()
-	for range 10 {
-		rw.Add("Which films directed", []string{"directed_by"})
-		rw.Add("Which films did star", []string{"starred_actors"})
+	for i := range 12 {
+		for _, c := range [][2]string{{"Which films directed", "directed_by"}, {"Which films starred", "starred_actors"},
+			{"Who wrote the films", "written_by"}, {"Which films were written by", "written_by"}} {
+			if i < 10 || c[0] == "Which films were written by" {
+				rw.Add(c[0], []string{c[1]})
+				rw.AddContext(c[0])
+			}
+		}
 	}
+	rw.PruneContext(2)
 	cfg := Config{NodeTypes: s.Schema.NodeTypes, Templates: tmpl,
 		Anchors: &AnchorConfig{Dim: 64, Mentions: ws.Mentions().Config(), RankDim: dim, RelWords: rw, NamedType: true, NamedRelations: true, Lexicon: lexicon}}
 	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: 4, Out: len(tmpl)}
@@ -67,10 +74,16 @@ func TestLexiconReadsUnseenWords(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"Which films were helmed by Paul Smith?", "Which films were directed by Paul Smith?"},
 		{"Helmed by Paul Smith: which films?", "Directed by Paul Smith: which films?"},
-		{"Which films did Paul Smith star in?", "Which films did Paul Smith star in?"},
+		{"Which films did Paul Smith starred in?", "Which films did Paul Smith starred in?"},
+		{"Which films did Paul Smith star in?", "Which films did Paul Smith starred in?"},
 		{"Which films did Helm direct?", "Which films did Helm directed?"},
 		{"Which films are titled 'helmed'?", "Which films are titled 'helmed'?"},
 		{"Which films did zqxv Paul Smith?", "Which films did zqxv Paul Smith?"},
+		// The inflection the training used in the same place: "penned the"
+		// as "wrote the", "penned by" as "written by" (without the
+		// context, the more used "written" in both).
+		{"Who penned the films of Paul Smith?", "Who wrote the films of Paul Smith?"},
+		{"Which films were penned by Paul Smith?", "Which films were written by Paul Smith?"},
 	} {
 		if got := on.Resolve(c.in); got != c.want {
 			t.Errorf("Resolve(%q) = %q, want %q", c.in, got, c.want)
@@ -96,7 +109,7 @@ func TestLexiconReadsUnseenWords(t *testing.T) {
 	if !slices.Equal(h, []uint32{1, 2}) || readAs != "Which films were directed by Paul Smith?" {
 		t.Errorf("with the lexicon %q reaches %v (read as %q), want [1 2]", helmed, h, readAs)
 	}
-	if f, readAs := reach(on, featured); !slices.Equal(f, []uint32{3}) || readAs != "Which films was Paul Smith star in?" {
+	if f, readAs := reach(on, featured); !slices.Equal(f, []uint32{3}) || readAs != "Which films was Paul Smith starred in?" {
 		t.Errorf("with the lexicon %q reaches %v (read as %q), want [3]", featured, f, readAs)
 	}
 	h, _ = reach(off, helmed)

@@ -21,6 +21,11 @@ type RelWords struct {
 	Rels  map[string]int            `json:"rels"`  // relation -> questions
 	Words map[string]int            `json:"words"` // word -> questions
 	Pairs map[string]map[string]int `json:"pairs"` // word -> relation -> questions
+	// Next counts adjacent words of the restrictions, stop words kept
+	// (AddContext, pairs seen in at least two questions): which inflection
+	// the training used where ("wrote the", "written by"), for reading an
+	// unseen word in its place (lexwords.go).
+	Next map[string]map[string]int `json:"next,omitempty"`
 }
 
 // NewRelWords returns empty counts.
@@ -68,6 +73,41 @@ func (r *RelWords) Add(restriction string, rels []string) {
 		}
 		for _, rel := range rels {
 			r.Pairs[w][rel]++
+		}
+	}
+}
+
+// AddContext counts the adjacent word pairs of one restriction (Next),
+// each pair once per question.
+func (r *RelWords) AddContext(restriction string) {
+	if r.Next == nil {
+		r.Next = map[string]map[string]int{}
+	}
+	toks := index.TokenizeAll(nil, restriction)
+	seen := map[[2]string]bool{}
+	for i := 1; i < len(toks); i++ {
+		p := [2]string{toks[i-1], toks[i]}
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		if r.Next[p[0]] == nil {
+			r.Next[p[0]] = map[string]int{}
+		}
+		r.Next[p[0]][p[1]]++
+	}
+}
+
+// PruneContext drops the pairs of Next seen in fewer than min questions.
+func (r *RelWords) PruneContext(min int) {
+	for a, m := range r.Next {
+		for b, n := range m {
+			if n < min {
+				delete(m, b)
+			}
+		}
+		if len(m) == 0 {
+			delete(r.Next, a)
 		}
 	}
 }
