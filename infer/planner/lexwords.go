@@ -42,7 +42,7 @@ type wordResolver struct {
 	mu      sync.Mutex
 	memo    map[string][]string
 	next    map[string]map[string]int // RelWords.Next
-	named   map[string]bool           // the readings that name a type or relation of the schema
+	names   map[string]string         // the types and relations of the schema a reading names, joined; "" none
 }
 
 // minResolveLen: shorter words ("do", "in") are left alone.
@@ -61,7 +61,7 @@ func (p *LinkingPlanner) newWordResolver() (*wordResolver, error) {
 	}
 	p.names.lex = lex
 	rw := a.RelWords
-	r := &wordResolver{named: map[string]bool{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next}
+	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next}
 	count := map[string]int{}
 	for w, n := range rw.Words {
 		r.known[w] = true
@@ -100,15 +100,17 @@ func (p *LinkingPlanner) newWordResolver() (*wordResolver, error) {
 		return cmp.Or(cmp.Compare(count[b], count[a]), cmp.Compare(a, b))
 	})
 	r.match = lex.NewMatcher(r.targets)
-	named := func(w string) bool {
+	names := func(w string) string {
+		var out []string
 		for _, m := range []map[string][]string{p.names.types, p.names.rels} {
-			for _, ws := range m {
+			for name, ws := range m {
 				if p.names.names(w, ws) {
-					return true
+					out = append(out, name)
 				}
 			}
 		}
-		return false
+		slices.Sort(out)
+		return strings.Join(out, "\x00")
 	}
 	r.forms = map[string][]string{}
 	for k, n := range rw.Words {
@@ -120,10 +122,10 @@ func (p *LinkingPlanner) newWordResolver() (*wordResolver, error) {
 				r.forms[b] = append(r.forms[b], k)
 			}
 		}
-		r.named[k] = named(k)
+		r.names[k] = names(k)
 	}
 	for _, t := range r.targets {
-		r.named[t] = named(t)
+		r.names[t] = names(t)
 	}
 	return r, nil
 }
@@ -139,9 +141,23 @@ func alphabetic(w string) bool {
 
 // readings are the words w may be read as: the words the training used
 // (in at least minRelWordQuestions questions) that share a base form with
-// one of the targets nearest to w, and those targets; nil when none is.
+// one of the targets nearest to w, and those targets; nil when none is,
+// or when two of the nearest name different parts of the schema: "perform"
+// is as near "directed" (through conduct, direct) as "starred" (star's
+// "be the star in a performance"), and which one the question means the
+// lexicon cannot say.
 func (r *wordResolver) readings(w string) []string {
 	ts, _ := r.match.NearestAll(w)
+	meant := ""
+	for _, t := range ts {
+		switch n := r.names[t]; {
+		case n == "":
+		case meant == "":
+			meant = n
+		case n != meant:
+			return nil
+		}
+	}
 	var out []string
 	for _, t := range ts {
 		if !slices.Contains(out, t) {
@@ -176,7 +192,7 @@ func (r *wordResolver) pick(w, prev, next string, reads []string, schemaFirst bo
 		key := []int{0, 0, commonSuffix(w, k), r.uses[k]}
 		if schemaFirst {
 			key[1] = r.next[prev][k] + r.next[k][next]
-			if r.named[k] {
+			if r.names[k] != "" {
 				key[0] = 1
 			}
 		}

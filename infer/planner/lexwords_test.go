@@ -83,6 +83,9 @@ func TestLexiconReadsUnseenWords(t *testing.T) {
 		// as "wrote the", "penned by" as "written by" (without the
 		// context, the more used "written" in both).
 		{"Who penned the films of Paul Smith?", "Who wrote the films of Paul Smith?"},
+		// "perform" is as near "directed" as "starred": which relation it
+		// means the lexicon cannot say, so it stays as it is.
+		{"Which films did Paul Smith perform in?", "Which films did Paul Smith perform in?"},
 		{"Which films were penned by Paul Smith?", "Which films were written by Paul Smith?"},
 	} {
 		if got := on.Resolve(c.in); got != c.want {
