@@ -99,7 +99,18 @@ name and alias fields: text that describes a node and asks for nothing), its
 threshold calibrated on the val questions against as many held-out passages.
 A query below it (a definition, free text) gets no plan and plan-exec answers
 it by BM25, counted as a fallback in eval, score and serve; --no-fit is the
-ablation (every query planned). Training stops early once the validation MRR has not
+ablation (every query planned). A word no training question used ("helmed",
+"penned", "performers") is read as the nearest word the planner knows that
+names a type or relation (the schema's words, and training words the
+training questions bear out for one), by a general English lexicon embedded
+in the binary (WordNet 3.0: the same base form, a synonym, or one hypernym
+link from the word's most frequent sense), in the form the training used
+between the same neighbouring words; words that name nodes, quoted words,
+and words whose nearest known words name different relations stay as they
+are. With the lexicon a word also names a schema word it shares a base form
+with ("wrote" written_by). The text-fit gate reads through it too. strata
+explain prints the question as read; --no-lexicon is the ablation.
+Training stops early once the validation MRR has not
 improved for --patience checkpoints (default 6: on WordNet it rose again after
 four flat epochs, at epoch 13 of 20; --patience 0 runs every epoch). Linking
 the training questions and building the plan ranker's candidates run on all
