@@ -70,9 +70,10 @@ restrict by: in the restrictions of at least max(5, 1%) of them, held by
 the document of an answer in under a tenth of those ("what", "films",
 "starring"); restrictions leave them out, so "What is the 2000 film
 starring X?" does not rank a film titled "What ..." first; they are printed
-after training, and --no-frame-words is the ablation. Restrictions score by BM25 plus the
-idf of each pair of adjacent restriction words a document says together
-(a quoted definition, "chromosome 19"). Attribute keys are learned from the
+after training, and --no-frame-words is the ablation. Restrictions score by
+BM25 plus the idf of each pair of adjacent restriction words a document says
+together (a quoted definition, "chromosome 19"). Attribute keys are learned
+from the
 training answers' text (a word such as "released" or "language" that stands
 before a word of the question in every answer, and before the questions'
 words at least 1.5 times as often as before the other words of the same
@@ -116,8 +117,9 @@ four flat epochs, at epoch 13 of 20; --patience 0 runs every epoch). Linking
 the training questions and building the plan ranker's candidates run on all
 cores, with a bar (rate, time left) on a terminal and otherwise a line when a
 stage starts, every 15 s while it runs and when it ends; each checkpoint's
-metrics get a line too. The run directory's pipeline.json serves the planner's plans executed
-(plan-exec with the planner: the row checkpoints are selected by), so
+metrics get a line too. The run directory's pipeline.json serves the
+planner's plans executed (plan-exec with the planner: the row checkpoints
+are selected by), so
 strata score --pipeline RUN, bundle and serve give what eval --planner RUN
 --method plan-exec gives; the last line prints that row on val. Other
 plan-based methods plan with it in eval (--planner RUN) and in pipelines
