@@ -46,84 +46,80 @@ A workspace without plans (a real SKB: questions and answers only) trains from
 mined plans (strata mine-plans; --mined, default WORKSPACE/mined-plans.jsonl):
 the train split's plans of F1 >= --min-f1 are the labels. Templates are
 relation paths with untyped anchors (a target type is kept when 90% of a
-template's questions agree on it); a hashed linear scorer learns which
-mention of the question anchors each path (its context words, the path's
-first hop, how many of its nodes have that hop); at inference the most
-probable (template, mentions) pairs are executed in turn until one reaches a
-candidate, and the rest of the question restricts the target. A plan ranker
-(hashed linear, trained on cross-fitted candidates of the training questions
-against their answers) chooses among the candidates that reach something:
-their probabilities, shape, reach size, how their reaches nest, how sharply
-the restriction ranks them and how its best score compares with the other
-candidates', the answer type the question's lead words expect, and how well
-the question's words support the plan's relations (counts over the training
-questions' words and mined relations). It also reads which parts of a plan
-the question's words name, whatever the sentence around them: the type the
-question asks for (its first word that names a node type of the schema,
-"movies", "genres", or that came with one answer type in training, "who")
-against the type the candidate reaches, the role of each type it names
-(answer, anchor, other), relations it names that the plan does not walk,
-and each frame word with the plan's structure (a universal step, an
-intersection, the hops, an attribute filter); --no-compose is the ablation.
-Frame words are the words the training questions ask with rather than
-restrict by: in the restrictions of at least max(5, 1%) of them, held by
-the document of an answer in under a tenth of those ("what", "films",
-"starring"); restrictions leave them out, so "What is the 2000 film
-starring X?" does not rank a film titled "What ..." first; they are printed
-after training, and --no-frame-words is the ablation. Restrictions score by
-BM25 plus the idf of each pair of adjacent restriction words a document says
-together (a quoted definition, "chromosome 19"). Attribute keys are learned
-from the
-training answers' text (a word such as "released" or "language" that stands
-before a word of the question in every answer, and before the questions'
-words at least 1.5 times as often as before the other words of the same
-answers' text, so that filler words are not keys); each restricted candidate
-whose reach states (key, a word of the question) is also tried filtered to
-the nodes that state it (the plan's Attributes; --no-attributes is the
-ablation), and the plan ranker chooses. A reached node that a mention left
-in the restriction names ("which sense of the word 'root' ...") goes first
-when that mention's context words named an answer in the training
-questions' candidates (smoothed counts), and the plan ranker sees whether a
-candidate puts first a node the question names, with that probability ("which
-lymphatic tissue forms part of the lymphatic system" asks for a kind of
+template's questions agree on it); a hashed linear scorer learns which mention
+of the question anchors each path (its context words, the path's first hop, how
+many of its nodes have that hop); at inference the most probable (template,
+mentions) pairs are executed in turn until one reaches a candidate, and the
+rest of the question restricts the target. A plan ranker (hashed linear,
+trained on cross-fitted candidates of the training questions against their
+answers) chooses among the candidates that reach something: their
+probabilities, shape, reach size, how their reaches nest, how sharply the
+restriction ranks them and how its best score compares with the other
+candidates', the answer type the question's lead words expect, and how well the
+question's words support the plan's relations (counts over the training
+questions' words and mined relations). It also reads which parts of a plan the
+question's words name, whatever the sentence around them: the type the question
+asks for (its first word that names a node type of the schema, "movies",
+"genres", or that came with one answer type in training, "who") against the
+type the candidate reaches, the role of each type it names (answer, anchor,
+other), relations it names that the plan does not walk, and each frame word
+with the plan's structure (a universal step, an intersection, the hops, an
+attribute filter); --no-compose is the ablation. Frame words are the words the
+training questions ask with rather than restrict by: in the restrictions of at
+least max(5, 1%) of them, held by the document of an answer in under a tenth of
+those ("what", "films", "starring"); restrictions leave them out, so "What is
+the 2000 film starring X?" does not rank a film titled "What ..." first; they
+are printed after training, and --no-frame-words is the ablation. Restrictions
+score by BM25 plus the idf of each pair of adjacent restriction words a
+document says together (a quoted definition, "chromosome 19"). Attribute keys
+are learned from the training answers' text (a word such as "released" or
+"language" that stands before a word of the question in every answer, and
+before the questions' words at least 1.5 times as often as before the other
+words of the same answers' text, so that filler words are not keys); each
+restricted candidate whose reach states (key, a word of the question) is also
+tried filtered to the nodes that state it (the plan's Attributes;
+--no-attributes is the ablation), and the plan ranker chooses. A reached node
+that a mention left in the restriction names ("which sense of the word 'root'
+...") goes first when that mention's context words named an answer in the
+training questions' candidates (smoothed counts), and the plan ranker sees
+whether a candidate puts first a node the question names, with that probability
+("which lymphatic tissue forms part of the lymphatic system" asks for a kind of
 lymphatic tissue, not for it); --no-named is the ablation of both. The
 classifier reads the dense query vector only with --dense: on WordNet it
-lowered the validation MRR in 4 of 5 seeds (mean 0.9754 without, 0.9718
-with; test Hit@1 0.9595 and 0.9533), and
-without it the planner is the same whether or not an encoder was trained
-first. Checkpoints are selected by the validation MRR of
-the plans executed (plan-exec); the plan accuracy against the mined val plans
-is reported. A text-fit gate knows when no plan fits: a logistic model over the
-query's hashed words and word pairs, trained on the training questions against
-as many passages of the SKB's own candidate documents (their text fields but
-name and alias fields: text that describes a node and asks for nothing), its
-threshold calibrated on the val questions against as many held-out passages.
-A query below it (a definition, free text) gets no plan and plan-exec answers
-it by BM25, counted as a fallback in eval, score and serve; --no-fit is the
-ablation (every query planned). A word no training question used ("helmed",
-"penned", "performers") is read as the nearest word the planner knows that
-names a type or relation (the schema's words, and training words the
-training questions bear out for one), by a general English lexicon embedded
-in the binary (WordNet 3.0: the same base form, a synonym, or one hypernym
-link from the word's most frequent sense), in the form the training used
-between the same neighbouring words; words that name nodes, quoted words,
-and words whose nearest known words name different relations stay as they
-are. With the lexicon a word also names a schema word it shares a base form
-with ("wrote" written_by). The text-fit gate reads through it too. strata
-explain prints the question as read; --no-lexicon is the ablation.
-Training stops early once the validation MRR has not
-improved for --patience checkpoints (default 6: on WordNet it rose again after
-four flat epochs, at epoch 13 of 20; --patience 0 runs every epoch). Linking
-the training questions and building the plan ranker's candidates run on all
-cores, with a bar (rate, time left) on a terminal and otherwise a line when a
-stage starts, every 15 s while it runs and when it ends; each checkpoint's
-metrics get a line too. The run directory's pipeline.json serves the
-planner's plans executed (plan-exec with the planner: the row checkpoints
-are selected by), so
-strata score --pipeline RUN, bundle and serve give what eval --planner RUN
---method plan-exec gives; the last line prints that row on val. Other
-plan-based methods plan with it in eval (--planner RUN) and in pipelines
-(a stage {"method": "simgrag", "planner": "RUN/best"}).`
+lowered the validation MRR in 4 of 5 seeds (mean 0.9754 without, 0.9718 with;
+test Hit@1 0.9595 and 0.9533), and without it the planner is the same whether
+or not an encoder was trained first. Checkpoints are selected by the validation
+MRR of the plans executed (plan-exec); the plan accuracy against the mined val
+plans is reported. A text-fit gate knows when no plan fits: a logistic model
+over the query's hashed words and word pairs, trained on the training questions
+against as many passages of the SKB's own candidate documents (their text
+fields but name and alias fields: text that describes a node and asks for
+nothing), its threshold calibrated on the val questions against as many
+held-out passages. A query below it (a definition, free text) gets no plan and
+plan-exec answers it by BM25, counted as a fallback in eval, score and serve;
+--no-fit is the ablation (every query planned). A word no training question
+used ("helmed", "penned", "performers") is read as the nearest word the planner
+knows that names a type or relation (the schema's words, and training words the
+training questions bear out for one), by a general English lexicon embedded in
+the binary (WordNet 3.0: the same base form, a synonym, or one hypernym link
+from the word's most frequent sense), in the form the training used between the
+same neighbouring words; words that name nodes, quoted words, and words whose
+nearest known words name different relations stay as they are. With the lexicon
+a word also names a schema word it shares a base form with ("wrote"
+written_by). The text-fit gate reads through it too. strata explain prints the
+question as read; --no-lexicon is the ablation. Training stops early once the
+validation MRR has not improved for --patience checkpoints (default 6: on
+WordNet it rose again after four flat epochs, at epoch 13 of 20; --patience 0
+runs every epoch). Linking the training questions and building the plan
+ranker's candidates run on all cores, with a bar (rate, time left) on a
+terminal and otherwise a line when a stage starts, every 15 s while it runs and
+when it ends; each checkpoint's metrics get a line too. The run directory's
+pipeline.json serves the planner's plans executed (plan-exec with the planner:
+the row checkpoints are selected by), so strata score --pipeline RUN, bundle
+and serve give what eval --planner RUN --method plan-exec gives; the last line
+prints that row on val. Other plan-based methods plan with it in eval
+(--planner RUN) and in pipelines (a stage {"method": "simgrag", "planner":
+"RUN/best"}).`
 
 // plannerPatience is train planner's default --patience: checkpoints
 // (epochs) without a better validation MRR before training stops.
