@@ -1,7 +1,8 @@
 // Package graphops holds the typed graph of an SKB and the operations on
 // it: typed and directed neighbour queries, entity linking (Linker over
-// names; MentionIndex over names and alias-like fields), plan execution
-// (MoR's paths with strata's directed, untyped and linked extensions),
+// names; MentionIndex over names and alias-like fields), the reference
+// executor of MoR's existential paths (ExecutePlan: the typed algebra of
+// graphops/plan, which executes strata's plans, is tested against it),
 // the plan miner, MoR's mixed traversal, GRASP's plan execution, SAGE's
 // expansion and similarity graph, and SimGRAG's top-k subgraph search.
 //

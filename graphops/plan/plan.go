@@ -1,6 +1,9 @@
 // Package plan is strata's typed plan algebra: a plan is a tree of
-// operators over node sets of the graph, compiled once and executed by one
-// executor.
+// operators over node sets of the graph. Plans travel as data.Plan and are
+// compiled to it where they execute (Compile, ExecuteRanked: on every
+// call); plan-exec, SimGRAG's and SAGE's planned variants and the
+// planner's candidates execute here, while MoR's traversal and GRASP's
+// graph stage still walk plans of their own (graphops; issue 38).
 //
 //   - Anchor: the nodes a mention names (linked nodes, or a name lookup),
 //     of one node type or any.

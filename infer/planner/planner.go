@@ -31,7 +31,7 @@ type Config struct {
 	// Bigrams adds word bigrams to the hashed bag of words.
 	Bigrams bool `json:"bigrams,omitempty"`
 	// Anchors, when set, makes the planner link its anchors (a planner
-	// trained from mined plans): see Planner.
+	// trained from mined plans): see LinkingPlanner.
 	Anchors *AnchorConfig `json:"anchors,omitempty"`
 }
 
