@@ -1,9 +1,10 @@
 // Package plan is strata's typed plan algebra: a plan is a tree of
 // operators over node sets of the graph. Plans travel as data.Plan and are
 // compiled to it where they execute (Compile, ExecuteRanked: on every
-// call); plan-exec, SimGRAG's and SAGE's planned variants and the
-// planner's candidates execute here, while MoR's traversal and GRASP's
-// graph stage still walk plans of their own (graphops; issue 38).
+// call). plan-exec and the other planned baselines, SimGRAG's and KGQA's
+// patterns (CompilePattern) and the planner's candidates execute through
+// the algebra; MoR's mixed traversal (traverse.go) and GRASP's graph stage
+// (graphops.ExecuteGrasp) still walk plans their own way (issue 38).
 //
 //   - Anchor: the nodes a mention names (linked nodes, or a name lookup),
 //     of one node type or any.
