@@ -15,7 +15,7 @@ import (
 type serveOptions struct {
 	WS, Pipeline, Addr, RequestLog string
 	IgnoreFingerprint              bool
-	Config                         serve.ServeConfig
+	Config                         serve.Config
 }
 
 const serveLong = `Serve a pipeline over HTTP:

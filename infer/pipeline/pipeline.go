@@ -75,10 +75,10 @@ type FusionSpec struct {
 	K    float64 `json:"k,omitempty" yaml:"k,omitempty"` // RRF constant, default 60
 }
 
-// PipelineError names the file, line and key of a bad pipeline. Err, when
+// Error names the file, line and key of a bad pipeline. Err, when
 // set, is the cause (a stage's model that failed to load), so errors.Is
 // sees through the pipeline (infer.ErrOutsideRoot, context.Canceled).
-type PipelineError struct {
+type Error struct {
 	File string
 	Line int
 	Key  string
@@ -86,9 +86,9 @@ type PipelineError struct {
 	Err  error
 }
 
-func (e *PipelineError) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error { return e.Err }
 
-func (e *PipelineError) Error() string {
+func (e *Error) Error() string {
 	loc := e.File
 	if e.Line > 0 {
 		loc += ":" + strconv.Itoa(e.Line)
@@ -121,7 +121,7 @@ func ParsePipeline(b []byte, path string) (*Pipeline, error) {
 	if ext == ".yaml" || ext == ".yml" {
 		var root yaml.Node
 		if err := yaml.Unmarshal(b, &root); err != nil {
-			return nil, &PipelineError{File: path, Msg: err.Error()}
+			return nil, &Error{File: path, Msg: err.Error()}
 		}
 		dec := yaml.NewDecoder(bytes.NewReader(b))
 		dec.KnownFields(true)
@@ -130,7 +130,7 @@ func ParsePipeline(b []byte, path string) (*Pipeline, error) {
 			if te, ok := err.(*yaml.TypeError); ok && len(te.Errors) > 0 {
 				fmt.Sscanf(te.Errors[0], "line %d:", &line)
 			}
-			return nil, &PipelineError{File: path, Line: line, Msg: err.Error()}
+			return nil, &Error{File: path, Line: line, Msg: err.Error()}
 		}
 		lines := map[string]int{}
 		walkYAML(&root, "", lines)
@@ -138,7 +138,7 @@ func ParsePipeline(b []byte, path string) (*Pipeline, error) {
 	} else {
 		lines, err := jsonKeyLines(b)
 		if err != nil {
-			return nil, &PipelineError{File: path, Line: lineAt(b, offsetOf(err)), Msg: err.Error()}
+			return nil, &Error{File: path, Line: lineAt(b, offsetOf(err)), Msg: err.Error()}
 		}
 		p.locate = func(k string) int { return lines[k] }
 		dec := json.NewDecoder(bytes.NewReader(b))
@@ -150,15 +150,15 @@ func ParsePipeline(b []byte, path string) (*Pipeline, error) {
 				key = strings.Trim(strings.TrimPrefix(msg, "json: unknown field "), `"`)
 				for k, l := range lines {
 					if k == key || strings.HasSuffix(k, "."+key) {
-						return nil, &PipelineError{File: path, Line: l, Key: k, Msg: "unknown key"}
+						return nil, &Error{File: path, Line: l, Key: k, Msg: "unknown key"}
 					}
 				}
 			}
 			var te *json.UnmarshalTypeError
 			if errors.As(err, &te) {
-				return nil, &PipelineError{File: path, Line: lineAt(b, te.Offset), Key: te.Field, Msg: fmt.Sprintf("want %s, got %s", te.Type, te.Value)}
+				return nil, &Error{File: path, Line: lineAt(b, te.Offset), Key: te.Field, Msg: fmt.Sprintf("want %s, got %s", te.Type, te.Value)}
 			}
-			return nil, &PipelineError{File: path, Line: lineAt(b, offsetOf(err)), Key: key, Msg: msg}
+			return nil, &Error{File: path, Line: lineAt(b, offsetOf(err)), Key: key, Msg: msg}
 		}
 	}
 	if err := p.validate(); err != nil {
@@ -280,12 +280,12 @@ func walkYAML(n *yaml.Node, path string, out map[string]int) {
 }
 
 func (p *Pipeline) bad(key, format string, args ...any) error {
-	return &PipelineError{File: p.file, Line: p.locate(key), Key: key, Msg: fmt.Sprintf(format, args...)}
+	return &Error{File: p.file, Line: p.locate(key), Key: key, Msg: fmt.Sprintf(format, args...)}
 }
 
 // stageErr locates a stage's load error at its key, keeping the cause.
 func (p *Pipeline) stageErr(key string, err error) error {
-	return &PipelineError{File: p.file, Line: p.locate(key), Key: key, Msg: err.Error(), Err: err}
+	return &Error{File: p.file, Line: p.locate(key), Key: key, Msg: err.Error(), Err: err}
 }
 
 func (p *Pipeline) validate() error {

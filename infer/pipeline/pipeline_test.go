@@ -34,9 +34,9 @@ func TestPipelineErrorsNameKeyAndLine(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := ParsePipeline([]byte(c.text), c.file)
-		var pe *PipelineError
+		var pe *Error
 		if !errors.As(err, &pe) {
-			t.Errorf("%q: error %v is not a PipelineError", c.text, err)
+			t.Errorf("%q: error %v is not a pipeline.Error", c.text, err)
 			continue
 		}
 		if pe.Line != c.line || (c.key != "" && pe.Key != c.key) {

@@ -234,7 +234,7 @@ func FuzzReadScoreRequest(f *testing.F) {
 
 // startServer runs ListenAndServe on a free port until the returned stop
 // is called; stop returns ListenAndServe's error and how long it took.
-func startServer(t *testing.T, h http.Handler, cfg ServeConfig) (addr string, stop func() (error, time.Duration)) {
+func startServer(t *testing.T, h http.Handler, cfg Config) (addr string, stop func() (error, time.Duration)) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
@@ -278,7 +278,7 @@ func trickle(c net.Conn, b []byte, every time.Duration, done chan struct{}) {
 
 func TestServeCutsOffSlowClients(t *testing.T) {
 	ws := testws.Preset(t, "amazon", 300, 20)
-	cfg := ServeConfig{ReadTimeout: 600 * time.Millisecond, IdleTimeout: 600 * time.Millisecond, Grace: 20 * time.Second}
+	cfg := Config{ReadTimeout: 600 * time.Millisecond, IdleTimeout: 600 * time.Millisecond, Grace: 20 * time.Second}
 	addr, stop := startServer(t, NewHandler(ws, compile(t, ws, `{"format":"strata-pipeline/1","scorers":[{"method":"bm25"}]}`), cfg), cfg)
 
 	// closedWithin dials, sends head at once and then tail one byte every
@@ -336,7 +336,7 @@ func TestServeCutsOffSlowClients(t *testing.T) {
 
 func TestServeCancelsTimedOutRanking(t *testing.T) {
 	ws := testws.Preset(t, "amazon", 300, 20)
-	cfg := ServeConfig{Timeout: 200 * time.Millisecond, Concurrency: 1}
+	cfg := Config{Timeout: 200 * time.Millisecond, Concurrency: 1}
 	block := httptest.NewServer(NewHandler(ws, compile(t, ws, `{"format":"strata-pipeline/1","scorers":[{"method":"test-block"},{"method":"test-count"}],"fusion":{"kind":"rrf"}}`), cfg))
 	defer block.Close()
 	countCalls.Store(0)
@@ -395,7 +395,7 @@ func TestInfoShowsNoHostPaths(t *testing.T) {
 		t.Fatal(err)
 	}
 	pj := fmt.Sprintf(`{"format":"strata-pipeline/1","name":"mix","scorers":[{"method":"bm25","weight":2},{"model":%q}],"fusion":{"kind":"rrf"}}`, ck)
-	srv := httptest.NewServer(NewHandler(ws, compile(t, ws, pj), ServeConfig{}))
+	srv := httptest.NewServer(NewHandler(ws, compile(t, ws, pj), Config{}))
 	defer srv.Close()
 	resp, err := http.Get(srv.URL + "/v1/info")
 	if err != nil {
@@ -706,7 +706,7 @@ func TestRequestLog(t *testing.T) {
 	var buf bytes.Buffer
 	var mu sync.Mutex
 	lw := writerFunc(func(p []byte) (int, error) { mu.Lock(); defer mu.Unlock(); return buf.Write(p) })
-	cfg := ServeConfig{Log: slog.New(slog.NewJSONHandler(lw, nil))}
+	cfg := Config{Log: slog.New(slog.NewJSONHandler(lw, nil))}
 	srv := httptest.NewServer(NewHandler(ws, compile(t, ws, `{"format":"strata-pipeline/1","scorers":[{"method":"bm25"}]}`), cfg))
 	defer srv.Close()
 	for _, body := range []string{`{"query": "boots", "id": 7, "k": 3}`, `{"query": "boots", "k": 0}`} {

@@ -348,7 +348,7 @@ func TestScoreAndServeSayWhichQueriesFellBack(t *testing.T) {
 		t.Errorf("runner's total %d, want 3", n)
 	}
 
-	srv := httptest.NewServer(NewHandler(ws, r, ServeConfig{}))
+	srv := httptest.NewServer(NewHandler(ws, r, Config{}))
 	defer srv.Close()
 	for _, c := range []struct {
 		q    string

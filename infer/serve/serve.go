@@ -23,8 +23,8 @@ import (
 	"github.com/strata-retrieval/strata/graphops/workspace"
 )
 
-// ServeConfig bounds the HTTP service. Zero values mean the defaults.
-type ServeConfig struct {
+// Config bounds the HTTP service. Zero values mean the defaults.
+type Config struct {
 	MaxBody     int64         // request body limit in bytes, default 1 MiB
 	Timeout     time.Duration // per-request scoring time limit, default 30 s
 	Concurrency int           // requests scored at once, default 16; more wait
@@ -47,7 +47,7 @@ type ServeConfig struct {
 	Log *slog.Logger
 }
 
-func (c ServeConfig) withDefaults() ServeConfig {
+func (c Config) withDefaults() Config {
 	if c.MaxBody == 0 {
 		c.MaxBody = 1 << 20
 	}
@@ -76,7 +76,7 @@ func (c ServeConfig) withDefaults() ServeConfig {
 }
 
 // Validate reports a negative bound (zero means the default).
-func (c ServeConfig) Validate() error {
+func (c Config) Validate() error {
 	switch {
 	case c.MaxBody < 0:
 		return fmt.Errorf("max body %d: must not be negative", c.MaxBody)
@@ -270,7 +270,7 @@ func clipMsg(s string) string {
 // that ends at cfg.Timeout or when the client goes away; it holds one of
 // cfg.Concurrency scoring slots until the ranking has returned, so
 // requests that timed out still count until their work stops.
-func NewHandler(ws *workspace.Workspace, r *pipeline.Runner, cfg ServeConfig) http.Handler {
+func NewHandler(ws *workspace.Workspace, r *pipeline.Runner, cfg Config) http.Handler {
 	cfg = cfg.withDefaults()
 	sem := make(chan struct{}, cfg.Concurrency)
 	info := NewInfo(ws, r)
@@ -390,7 +390,7 @@ func writeError(w http.ResponseWriter, code int, msg string) {
 // read, idle and write timeouts. Reading a request (headers and body) may
 // take cfg.ReadTimeout; writing its answer may take until cfg.Timeout
 // (plus a margin) after that.
-func NewServer(h http.Handler, cfg ServeConfig) *http.Server {
+func NewServer(h http.Handler, cfg Config) *http.Server {
 	cfg = cfg.withDefaults()
 	return &http.Server{
 		Handler:           h,
@@ -406,7 +406,7 @@ func NewServer(h http.Handler, cfg ServeConfig) *http.Server {
 // gracefully: requests in flight finish within cfg.Grace, after which the
 // connections still open are closed and an error says how long it waited.
 // ready, when set, is called with the address once it listens.
-func ListenAndServe(ctx context.Context, addr string, h http.Handler, cfg ServeConfig, ready func(net.Addr)) error {
+func ListenAndServe(ctx context.Context, addr string, h http.Handler, cfg Config, ready func(net.Addr)) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@ import (
 	"github.com/strata-retrieval/strata/internal/testws"
 )
 
-func newTestServer(t testing.TB, preset string, nodes int, cfg ServeConfig) (*httptest.Server, *pipeline.Runner, []data.Query) {
+func newTestServer(t testing.TB, preset string, nodes int, cfg Config) (*httptest.Server, *pipeline.Runner, []data.Query) {
 	ws := testws.Preset(t, preset, nodes, 200)
 	p, err := pipeline.ParsePipeline([]byte(`{"format":"strata-pipeline/1","name":"bm25","scorers":[{"method":"bm25"}]}`), "p.json")
 	if err != nil {
@@ -48,7 +48,7 @@ func post(t testing.TB, url, body string) (int, []byte) {
 }
 
 func TestServe(t *testing.T) {
-	srv, r, qs := newTestServer(t, "amazon", 1000, ServeConfig{MaxBody: 512, MaxK: 50})
+	srv, r, qs := newTestServer(t, "amazon", 1000, Config{MaxBody: 512, MaxK: 50})
 	defer srv.Close()
 	resp, err := http.Get(srv.URL + "/healthz")
 	if err != nil || resp.StatusCode != 200 {
@@ -103,7 +103,7 @@ func TestServe(t *testing.T) {
 // number of requests at 1, 8 and 32 concurrent clients, reporting
 // throughput and p50/p99 latency. It stops by itself.
 func BenchmarkServeLoad(b *testing.B) {
-	srv, _, qs := newTestServer(b, "amazon", 5000, ServeConfig{})
+	srv, _, qs := newTestServer(b, "amazon", 5000, Config{})
 	defer srv.Close()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}, Timeout: 30 * time.Second}
 	const requests = 2000
