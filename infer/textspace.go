@@ -7,6 +7,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/infer/bertenc"
 )
 
 // TextSpace is one embedding space for the methods that embed new text
@@ -14,8 +15,8 @@ import (
 // matching): a text encoder, every node's document vector and, built on
 // first use, every node's name vector, all from one model. It is the
 // dense channel's (its hashed encoder, or imported vectors, which cannot
-// encode new text unless an ONNX export of their model is given), or an
-// ONNX sentence encoder's.
+// encode new text unless their model is given), or a sentence encoder's
+// (an ONNX export, or a BERT-family directory run natively).
 type TextSpace struct {
 	// Source says where the space comes from, for messages.
 	Source string
@@ -109,8 +110,11 @@ func DenseSpace(d *DenseChannel, skb *data.SKB) *TextSpace {
 // channel's vectors come from an ONNX encoder.
 const probeNodes = 8
 
-// TextSpace returns the space of an ONNX sentence encoder directory
-// (tokenizer.json, model.onnx), or with "" the dense channel's; spaces are
+// TextSpace returns the space of a sentence encoder directory: an ONNX
+// export (tokenizer.json, model.onnx; needs infer/onnx linked) or a
+// Hugging Face BERT-family directory (config.json, model.safetensors,
+// tokenizer.json; run natively, infer/bertenc), or with "" the dense
+// channel's; spaces are
 // built once per environment. An ONNX encoder's document vectors are the
 // dense channel's when the channel holds this model's vectors (imported:
 // a few documents re-encoded agree to cosine 0.99), else every node's
@@ -152,14 +156,22 @@ func (e *Env) openTextSpace(onnxDir string) (*TextSpace, error) {
 	if err != nil {
 		return nil, err
 	}
-	if onnxEncoder == nil {
+	var enc TextEncoder
+	source := "ONNX encoder " + onnxDir
+	switch {
+	case bertenc.Is(onnxDir):
+		if enc, err = bertenc.Load(onnxDir); err != nil {
+			return nil, err
+		}
+		source = "BERT encoder " + onnxDir
+	case onnxEncoder == nil:
 		return nil, fmt.Errorf("%s: this program links no ONNX Runtime to load an ONNX encoder with (import github.com/strata-retrieval/strata/infer/onnx)", onnxDir)
+	default:
+		if enc, err = onnxEncoder(onnxDir); err != nil {
+			return nil, err
+		}
 	}
-	enc, err := onnxEncoder(onnxDir)
-	if err != nil {
-		return nil, err
-	}
-	s := &TextSpace{Source: "ONNX encoder " + onnxDir, Enc: enc, skb: e.WS.SKB}
+	s := &TextSpace{Source: source, Enc: enc, skb: e.WS.SKB}
 	if derr == nil && d.Docs.Dim == enc.Dim() {
 		same, err := sameSpace(enc, e.WS.SKB, d.Docs)
 		if err != nil {

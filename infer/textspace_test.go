@@ -158,3 +158,35 @@ func TestCoreLinksNoONNXRuntime(t *testing.T) {
 		}
 	}
 }
+
+// TestBERTDirectoryIsATextSpace: a Hugging Face BERT-family directory
+// (models/testdata/bert-tiny: config.json, model.safetensors,
+// tokenizer.json) opens natively as a text space, no ONNX Runtime needed:
+// every node's document encoded by the directory's model, and a query
+// encoded the same way.
+func TestBERTDirectoryIsATextSpace(t *testing.T) {
+	ws := tinySKB(t)
+	env := infer.NewEnv(context.Background(), ws)
+	dir, err := filepath.Abs(filepath.Join("..", "models", "testdata", "bert-tiny"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := env.TextSpace(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(s.Source, "BERT encoder ") || s.Dim() != 32 || s.Docs.Rows != 4 {
+		t.Fatalf("source %q, dim %d, %d document rows; want a BERT encoder, 32, 4", s.Source, s.Dim(), s.Docs.Rows)
+	}
+	for v := range 4 {
+		want, err := s.Encode([]string{ws.SKB.Document(uint32(v))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j, x := range s.Docs.Row(v) {
+			if math.Abs(float64(x-want[j])) > 1e-6 {
+				t.Fatalf("node %d's document vector [%d] %v, the encoder gives %v", v, j, x, want[j])
+			}
+		}
+	}
+}

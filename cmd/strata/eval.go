@@ -97,7 +97,7 @@ func newEvalCmd(u *ui) *cobra.Command {
 	f.BoolVar(&o.ByTemplate, "by-template", false, "also report Hit@1 per plan template (metapath) of the workspace's plans")
 	f.StringVar(&o.ByShape, "by-shape", "", "also report Hit@1 per plan shape and relations of this plans file's plans (e.g. the test questions' mined plans: a grouping that explains rows, never an input to them)")
 	f.BoolVar(&o.IgnoreFingerprint, "ignore-fingerprint", false, "accept models and bundles made for other data")
-	f.StringVar(&o.ONNXEncoder, "onnx-encoder", "", "sentence encoder directory (tokenizer.json, model.onnx) that methods embedding new text (simgrag) use instead of the dense channel's encoder")
+	f.StringVar(&o.ONNXEncoder, "onnx-encoder", "", "sentence encoder directory, an ONNX export (tokenizer.json, model.onnx) or a Hugging Face BERT-family directory (config.json, model.safetensors, tokenizer.json), that methods embedding new text (simgrag) use instead of the dense channel's encoder")
 	return cmd
 }
 

@@ -88,7 +88,7 @@ func newTrainGraspCmd(u *ui) *cobra.Command {
 	f.StringVar(&o.Config.Stage3Mode, "stage3-mode", "", "rerank (stage 2's pool; the default when the model can) or independent (the model's own ranking)")
 	f.IntVar(&o.Config.Stage3Pool, "stage3-pool", grasp.DefaultStage3Pool, "stage 2 candidates stage 3 reranks")
 	f.StringVar(&o.Rule, "rule", reranker.RuleHit1, "fusion selection on val: hit1 (GRASP's) or hit1-recall-floor")
-	f.StringVar(&o.Config.ONNXEncoder, "onnx-encoder", "", "sentence encoder directory (tokenizer.json, model.onnx) for anchors and relevance texts (default the dense channel's encoder)")
+	f.StringVar(&o.Config.ONNXEncoder, "onnx-encoder", "", "sentence encoder directory, an ONNX export (tokenizer.json, model.onnx) or a Hugging Face BERT-family directory (config.json, model.safetensors, tokenizer.json), for anchors and relevance texts (default the dense channel's encoder)")
 	f.BoolVar(&o.JSON, "json", false, "print JSON lines")
 	return cmd
 }

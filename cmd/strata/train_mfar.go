@@ -9,6 +9,7 @@ import (
 
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/bertenc"
 	"github.com/strata-retrieval/strata/infer/mfar"
 	"github.com/strata-retrieval/strata/infer/onnx"
 	"github.com/strata-retrieval/strata/infer/pipeline"
@@ -27,9 +28,10 @@ const trainMFARLong = `Train mFAR. Every candidate is decomposed into fields der
 schema: the whole document, each text field, and one field per relation
 holding the names of its neighbours by that relation. Each field has two
 scorers, BM25 over that field and the dot product of the query's and the
-field's vectors (one shared encoder: the dense channel's, or an ONNX
-BERT-family sentence encoder with --onnx-encoder DIR holding tokenizer.json
-and model.onnx). A query's weights are softmax(q·W) over the (field, scorer)
+field's vectors (one shared encoder: the dense channel's, or a BERT-family
+sentence encoder with --onnx-encoder DIR: an ONNX export, tokenizer.json and
+model.onnx, or a Hugging Face directory, config.json, model.safetensors and
+tokenizer.json, run natively). A query's weights are softmax(q·W) over the (field, scorer)
 pairs, W initialised to ones; a document's score is the weighted sum.
 
 Training: in-batch contrastive loss with one hard negative per query drawn
@@ -64,7 +66,7 @@ func newTrainMFARCmd(u *ui) *cobra.Command {
 	o.Flags.bind(cmd, 10, 32, 1e-2, defaultPatience)
 	f := cmd.Flags()
 	f.Float64Var(&o.Temperature, "temperature", 0.05, "dense score temperature (training and inference)")
-	f.StringVar(&o.ONNX, "onnx-encoder", "", "directory with tokenizer.json and model.onnx of a sentence encoder")
+	f.StringVar(&o.ONNX, "onnx-encoder", "", "sentence encoder directory: an ONNX export (tokenizer.json, model.onnx) or a Hugging Face BERT-family directory (config.json, model.safetensors, tokenizer.json; run natively)")
 	f.IntVar(&o.ONNXThreads, "onnx-threads", 0, "ONNX Runtime intra-op threads (0: its default)")
 	f.StringVar(&o.Hard, "hard-negatives", "51-100", "BM25 ranks of the whole document that hard negatives are drawn from (mFAR: 51-100)")
 	f.BoolVar(&o.FineTune, "finetune-encoder", false, "train a copy of the dense channel's hashed encoder together with the weights, as mFAR does (its weights go into the checkpoint)")
@@ -93,12 +95,18 @@ func runTrainMFAR(ctx context.Context, u *ui, o trainMFAROptions) error {
 		if mo.ONNXEncoder, err = filepath.Abs(o.ONNX); err != nil {
 			return err
 		}
-		oe, err := onnx.LoadEncoder(mo.ONNXEncoder, onnx.EncoderConfig{ORT: onnx.Options{Threads: o.ONNXThreads}})
-		if err != nil {
-			return err
+		if bertenc.Is(mo.ONNXEncoder) {
+			if enc, err = bertenc.Load(mo.ONNXEncoder); err != nil {
+				return err
+			}
+		} else {
+			oe, err := onnx.LoadEncoder(mo.ONNXEncoder, onnx.EncoderConfig{ORT: onnx.Options{Threads: o.ONNXThreads}})
+			if err != nil {
+				return err
+			}
+			defer oe.Close()
+			enc = oe
 		}
-		defer oe.Close()
-		enc = oe
 	} else {
 		d, err := ensureDense(ctx, u, ws, o.Flags.cfg.Seed)
 		if err != nil {

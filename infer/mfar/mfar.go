@@ -19,6 +19,7 @@ import (
 	"github.com/strata-retrieval/strata/eval"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/bertenc"
 	"github.com/strata-retrieval/strata/infer/onnx"
 	"github.com/strata-retrieval/strata/infer/registry"
 	"github.com/strata-retrieval/strata/internal/parallel"
@@ -439,10 +440,15 @@ func init() {
 		if cfg.ONNXEncoder != "" {
 			dir, err := env.Path(cfg.ONNXEncoder)
 			if err != nil {
-				return nil, fmt.Errorf("%s: its ONNX encoder: %w", ck.Dir, err)
+				return nil, fmt.Errorf("%s: its sentence encoder: %w", ck.Dir, err)
 			}
-			if enc, err = onnx.LoadEncoder(dir, onnx.EncoderConfig{}); err != nil {
-				return nil, fmt.Errorf("%s: its ONNX encoder: %w", ck.Dir, err)
+			if bertenc.Is(dir) {
+				enc, err = bertenc.Load(dir)
+			} else {
+				enc, err = onnx.LoadEncoder(dir, onnx.EncoderConfig{})
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s: its sentence encoder: %w", ck.Dir, err)
 			}
 		} else {
 			d, err := env.Dense()

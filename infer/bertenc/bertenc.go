@@ -1,0 +1,179 @@
+// Package bertenc opens a Hugging Face BERT-family sentence encoder
+// directory natively: config.json, model.safetensors and tokenizer.json
+// (WordPiece, through sugarme/tokenizer), pooled as
+// 1_Pooling/config.json says (sentence-transformers; mean when absent) and
+// L2-normalised. The forward pass is models.Bert on strata's own kernels,
+// so no ONNX Runtime and no cgo is needed. A directory with model.onnx
+// goes to ONNX Runtime instead (infer/onnx).
+package bertenc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/sugarme/tokenizer"
+	"github.com/sugarme/tokenizer/pretrained"
+
+	"github.com/strata-retrieval/strata/checkpoints"
+	"github.com/strata-retrieval/strata/internal/parallel"
+	"github.com/strata-retrieval/strata/models"
+)
+
+// DefaultMaxLen caps the tokens per text ([CLS] and [SEP] included) below
+// the model's positions.
+const DefaultMaxLen = 256
+
+// Encoder is a loaded BERT-family sentence encoder.
+type Encoder struct {
+	Dir     string
+	Pooling models.Pooling
+	MaxLen  int
+	bert    *models.Bert
+	tok     *tokenizer.Tokenizer
+	mu      sync.Mutex
+}
+
+// Is reports whether dir looks like a Hugging Face BERT-family directory
+// this package opens: config.json and model.safetensors, and no
+// model.onnx.
+func Is(dir string) bool {
+	has := func(name string) bool {
+		_, err := os.Stat(filepath.Join(dir, name))
+		return err == nil
+	}
+	return has("config.json") && has("model.safetensors") && !has("model.onnx")
+}
+
+// Load opens dir.
+func Load(dir string) (*Encoder, error) {
+	cf := filepath.Join(dir, "config.json")
+	b, err := os.ReadFile(cf)
+	if err != nil {
+		return nil, fmt.Errorf("BERT encoder: %w", err)
+	}
+	var cfg models.BertConfig
+	if err := json.Unmarshal(b, &cfg); err != nil {
+		return nil, fmt.Errorf("%s: %w", cf, err)
+	}
+	if cfg.TypeVocab == 0 {
+		cfg.TypeVocab = 1
+	}
+	wf := filepath.Join(dir, "model.safetensors")
+	f, err := checkpoints.ReadFile(wf)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", wf, err)
+	}
+	m, err := models.NewBert(cfg, func(name string) ([]int, []float32, bool) {
+		if t, ok := f.Tensors[name]; ok {
+			return t.Shape, t.Data, true
+		}
+		return nil, nil, false
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	tf := filepath.Join(dir, "tokenizer.json")
+	if _, err := os.Stat(tf); err != nil {
+		return nil, fmt.Errorf("BERT encoder: %w (a tokenizer.json is needed; a directory with vocab.txt alone is not read)", err)
+	}
+	tok, err := pretrained.FromFile(tf)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", tf, err)
+	}
+	pool, err := readPooling(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &Encoder{Dir: dir, Pooling: pool, MaxLen: min(DefaultMaxLen, cfg.MaxPositions), bert: m, tok: tok}, nil
+}
+
+// readPooling reads sentence-transformers' 1_Pooling/config.json: mean or
+// [CLS] pooling; mean when the file is absent.
+func readPooling(dir string) (models.Pooling, error) {
+	pf := filepath.Join(dir, "1_Pooling", "config.json")
+	b, err := os.ReadFile(pf)
+	if errors.Is(err, os.ErrNotExist) {
+		return models.PoolMean, nil
+	}
+	if err != nil {
+		return "", err
+	}
+	var pc struct {
+		Mean bool `json:"pooling_mode_mean_tokens"`
+		CLS  bool `json:"pooling_mode_cls_token"`
+		Max  bool `json:"pooling_mode_max_tokens"`
+		Sqrt bool `json:"pooling_mode_mean_sqrt_len_tokens"`
+	}
+	if err := json.Unmarshal(b, &pc); err != nil {
+		return "", fmt.Errorf("%s: %w", pf, err)
+	}
+	switch {
+	case pc.Max || pc.Sqrt || pc.Mean && pc.CLS:
+		return "", fmt.Errorf("%s: only mean or [CLS] pooling alone is supported", pf)
+	case pc.CLS:
+		return models.PoolCLS, nil
+	case pc.Mean:
+		return models.PoolMean, nil
+	}
+	return "", fmt.Errorf("%s: no pooling mode set", pf)
+}
+
+// Dim is the hidden size.
+func (e *Encoder) Dim() int { return e.bert.Cfg.HiddenSize }
+
+// Tokenize returns a text's ids, truncated to MaxLen keeping the final
+// special token.
+func (e *Encoder) Tokenize(text string) ([]int, error) {
+	e.mu.Lock() // sugarme/tokenizer promises no concurrent use
+	enc, err := e.tok.EncodeSingle(text, true)
+	e.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	ids := enc.Ids
+	if len(ids) > e.MaxLen {
+		ids = append(append([]int(nil), ids[:e.MaxLen-1]...), ids[len(ids)-1])
+	}
+	return ids, nil
+}
+
+// EncodeTexts encodes texts on all cores: one L2-normalised vector of Dim
+// values per text, in order.
+func (e *Encoder) EncodeTexts(texts []string) ([]float32, error) {
+	dim := e.Dim()
+	out := make([]float32, len(texts)*dim)
+	errs := make([]error, len(texts))
+	_ = parallel.Chunks(context.Background(), len(texts), 1, 0, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			errs[i] = e.encode(texts[i], out[i*dim:(i+1)*dim])
+		}
+	})
+	return out, errors.Join(errs...)
+}
+
+func (e *Encoder) encode(text string, dst []float32) error {
+	ids, err := e.Tokenize(text)
+	if err != nil {
+		return err
+	}
+	h, err := e.bert.Hidden(ids, nil)
+	if err != nil {
+		return err
+	}
+	v := models.Pool(h, e.Dim(), e.Pooling)
+	var ss float64
+	for _, x := range v {
+		ss += float64(x) * float64(x)
+	}
+	inv := 1 / math.Max(math.Sqrt(ss), 1e-12)
+	for j, x := range v {
+		dst[j] = float32(float64(x) * inv)
+	}
+	return nil
+}
