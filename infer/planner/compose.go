@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"github.com/strata-retrieval/strata/data/lexicon"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/data/lexicon"
 	"github.com/strata-retrieval/strata/graphops"
 )
 

@@ -1,12 +1,12 @@
 package planner
 
 import (
-	"github.com/strata-retrieval/strata/data/lexicon"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/lexicon"
 	"github.com/strata-retrieval/strata/graphops"
 )
 
