@@ -116,6 +116,10 @@ func NewBert(cfg BertConfig, get func(name string) (shape []int, data []float32,
 	return b, nil
 }
 
+// Weight is a tensor of the model by its Hugging Face name (BertShapes),
+// nil when it has none; callers must not modify it.
+func (b *Bert) Weight(name string) []float32 { return b.w[name] }
+
 // Hidden returns the last hidden states [T, hidden] of one sequence of
 // token ids (types nil: all type 0). Ids and types are checked against
 // the vocabulary and the positions.

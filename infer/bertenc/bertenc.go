@@ -124,6 +124,9 @@ func readPooling(dir string) (models.Pooling, error) {
 	return "", fmt.Errorf("%s: no pooling mode set", pf)
 }
 
+// Model is the encoder's network.
+func (e *Encoder) Model() *models.Bert { return e.bert }
+
 // Dim is the hidden size.
 func (e *Encoder) Dim() int { return e.bert.Cfg.HiddenSize }
 
