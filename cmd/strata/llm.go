@@ -10,7 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer/bertenc"
 	"github.com/strata-retrieval/strata/infer/llmrerank"
+	"github.com/strata-retrieval/strata/infer/onnx"
 	"github.com/strata-retrieval/strata/models"
 	"github.com/strata-retrieval/strata/reranker"
 	"github.com/strata-retrieval/strata/reranker/bpe"
@@ -227,13 +229,20 @@ score), OUT/tokenizer.json and OUT/reranker.json. With --first-stage, OUT is
 a model that strata eval --model, pipelines and strata train grasp --stage3
 load: it reranks the top --top-n candidates of the first stage's ranking
 with ONNX Runtime (--threads; --cuda uses the CUDA execution provider, which
-needs ONNX Runtime's GPU library in STRATA_ORT_LIB).`
+needs ONNX Runtime's GPU library in STRATA_ORT_LIB).
+
+With a Hugging Face BERT-family directory as --model (config.json,
+model.safetensors, tokenizer.json; mean pooling), write OUT/model.onnx
+(LayerNormalization, Gelu, Attention with the padding mask; inputs
+input_ids, attention_mask and token_type_ids, output last_hidden_state) and
+OUT/tokenizer.json: an ONNX encoder directory for --onnx-encoder, whose
+vectors equal the native encoder's within 1e-5.`
 
 func newExportONNXCmd(u *ui) *cobra.Command {
 	var o exportONNXOptions
 	cmd := &cobra.Command{
 		Use:   "onnx --model DIR --out DIR [--first-stage RUNDIR]",
-		Short: "Export a Qwen3 reranker as an ONNX graph for ONNX Runtime (opset 23)",
+		Short: "Export a Qwen3 reranker, or a BERT-family sentence encoder, as an ONNX graph for ONNX Runtime (opset 23)",
 		Long:  exportONNXLong,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -246,6 +255,13 @@ func newExportONNXCmd(u *ui) *cobra.Command {
 			if err := g.Check("--out", o.Out); err != nil {
 				return err
 			}
+			if bertenc.Is(o.Model) {
+				if err := onnx.ExportBert(o.Model, o.Out, o.Force); err != nil {
+					return err
+				}
+				fmt.Fprintf(u.out, "exported the BERT encoder %s to %s (read it with --onnx-encoder %s)\n", o.Model, filepath.Join(o.Out, "model.onnx"), o.Out)
+				return nil
+			}
 			o.Spec.Instruction = o.Instruction
 			if err := llmrerank.Export(o.Model, o.Out, o.Spec, o.Force); err != nil {
 				return err
@@ -255,7 +271,7 @@ func newExportONNXCmd(u *ui) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.Model, "model", "", "Qwen3 checkpoint directory (merged)")
+	f.StringVar(&o.Model, "model", "", "Qwen3 checkpoint directory (merged), or a Hugging Face BERT-family directory (config.json, model.safetensors, tokenizer.json)")
 	f.StringVar(&o.Out, "out", "", "output directory")
 	f.BoolVar(&o.Force, "force", false, "replace --out if strata made it")
 	f.StringVar(&o.Spec.FirstStage, "first-stage", "", "model or run whose ranking the reranker reranks")

@@ -3,10 +3,14 @@ package onnx
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 
 	"github.com/advancedclimatesystems/gonnx/onnx"
 
+	"github.com/strata-retrieval/strata/infer/bertenc"
 	"github.com/strata-retrieval/strata/infer/onnxg"
+	"github.com/strata-retrieval/strata/internal/atomicfile"
 	"github.com/strata-retrieval/strata/models"
 )
 
@@ -94,4 +98,33 @@ func BertGraph(m *models.Bert) (*onnxg.Graph, error) {
 	g.Rename(x, "last_hidden_state")
 	g.Output("last_hidden_state", onnx.TensorProto_FLOAT, "batch", "tokens", H)
 	return g, nil
+}
+
+// ExportBert writes a Hugging Face BERT-family directory (infer/bertenc)
+// as an ONNX encoder directory out (model.onnx, tokenizer.json) that
+// LoadEncoder and --onnx-encoder read, atomically; an existing out is
+// replaced only with overwrite and when strata made it. The ONNX encoder
+// pools by the mean, so a model that pools by [CLS] is refused.
+func ExportBert(modelDir, out string, overwrite bool) error {
+	e, err := bertenc.Load(modelDir)
+	if err != nil {
+		return err
+	}
+	if e.Pooling != models.PoolMean {
+		return fmt.Errorf("%s pools by %s; the ONNX encoder pools by the mean, so its vectors would differ (use the directory itself with --onnx-encoder)", modelDir, e.Pooling)
+	}
+	g, err := BertGraph(e.Model())
+	if err != nil {
+		return err
+	}
+	tok, err := os.ReadFile(filepath.Join(modelDir, "tokenizer.json"))
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteDir(out, overwrite, func(dir string) error {
+		if err := g.Save(filepath.Join(dir, "model.onnx")); err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dir, "tokenizer.json"), tok, 0o644)
+	})
 }
