@@ -40,14 +40,24 @@ type Encoder struct {
 }
 
 // Is reports whether dir looks like a Hugging Face BERT-family directory
-// this package opens: config.json and model.safetensors, and no
-// model.onnx.
+// this package opens: model.safetensors, no model.onnx, and a config.json
+// whose model_type is "bert" (a Qwen3 directory has the same files).
 func Is(dir string) bool {
 	has := func(name string) bool {
 		_, err := os.Stat(filepath.Join(dir, name))
 		return err == nil
 	}
-	return has("config.json") && has("model.safetensors") && !has("model.onnx")
+	if !has("model.safetensors") || has("model.onnx") {
+		return false
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "config.json"))
+	if err != nil {
+		return false
+	}
+	var c struct {
+		ModelType string `json:"model_type"`
+	}
+	return json.Unmarshal(b, &c) == nil && c.ModelType == "bert"
 }
 
 // Load opens dir.

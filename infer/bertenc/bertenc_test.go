@@ -129,4 +129,10 @@ func TestLoadErrors(t *testing.T) {
 	if Is(dir) {
 		t.Error("a directory with model.onnx is ONNX Runtime's, not this package's")
 	}
+	// A Qwen3 directory has config.json and model.safetensors too.
+	dir = tinyDir(t, "")
+	os.WriteFile(filepath.Join(dir, "config.json"), []byte(`{"model_type": "qwen3"}`), 0o644)
+	if Is(dir) {
+		t.Error("a qwen3 directory is not a BERT directory")
+	}
 }
