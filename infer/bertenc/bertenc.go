@@ -149,11 +149,16 @@ func (e *Encoder) Tokenize(text string) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	ids := enc.Ids
-	if len(ids) > e.MaxLen {
-		ids = append(append([]int(nil), ids[:e.MaxLen-1]...), ids[len(ids)-1])
+	return Truncate(enc.Ids, e.MaxLen), nil
+}
+
+// Truncate cuts a tokenized text to maxLen ids keeping its last one (the
+// closing [SEP]); the ONNX encoder cuts the same way.
+func Truncate(ids []int, maxLen int) []int {
+	if len(ids) > maxLen {
+		ids = append(append([]int(nil), ids[:maxLen-1]...), ids[len(ids)-1])
 	}
-	return ids, nil
+	return ids
 }
 
 // EncodeTexts encodes texts on all cores: one L2-normalised vector of Dim

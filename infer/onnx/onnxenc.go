@@ -10,6 +10,8 @@ import (
 	"github.com/sugarme/tokenizer"
 	"github.com/sugarme/tokenizer/pretrained"
 	ort "github.com/yalue/onnxruntime_go"
+
+	"github.com/strata-retrieval/strata/infer/bertenc"
 )
 
 // EncoderConfig sets up an ONNX sentence encoder.
@@ -98,11 +100,7 @@ func (e *Encoder) Tokenize(text string) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	ids := enc.Ids
-	if len(ids) > e.cfg.MaxLen {
-		ids = append(append([]int(nil), ids[:e.cfg.MaxLen-1]...), ids[len(ids)-1])
-	}
-	return ids, nil
+	return bertenc.Truncate(enc.Ids, e.cfg.MaxLen), nil
 }
 
 // EncodeTexts encodes texts in batches.
