@@ -25,8 +25,10 @@ import (
 // (Elements: lift of at least 2). The question is read with the closest
 // such word in its place: the same base form ("wrote" for "written"), a
 // synonym ("penned": wrote), or one hypernym link from the word's most
-// frequent sense ("helmed": directed, "performers": actors); ties go to
-// the word the training used most. A word that names a node of the KB
+// frequent sense ("helmed": directed, "performers": actors), in the form
+// pick chooses (the schema's word first, then the inflection the training
+// used between the same neighbours); a word whose nearest known words
+// name different relations stays (readings). A word that names a node of the KB
 // (inside any of the question's mentions) may be an anchor and is left as
 // it is, and so are quoted words: on the WordNet SKB, where nearly every
 // English word names a node, little is resolved; protecting only names
