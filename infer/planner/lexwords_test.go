@@ -2,13 +2,10 @@ package planner
 
 import (
 	"context"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
-	"github.com/strata-retrieval/strata/internal/testskb"
-	"github.com/strata-retrieval/strata/models"
 )
 
 // helmPlanner is a linking planner over a graph where Paul Smith directed
@@ -20,21 +17,6 @@ import (
 // other evidence the first candidate stands.
 func helmPlanner(t *testing.T, lexicon bool) *LinkingPlanner {
 	t.Helper()
-	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"person", "movie"},
-		RelationTypes: []string{"directed_by", "starred_actors", "written_by"}, CandidateTypes: []string{"person", "movie"}, TextFields: []string{"name", "details"}}}
-	s.Nodes = []data.Node{
-		{Type: 0, Name: "Paul Smith", Fields: []string{"", ""}},
-		{Type: 1, Name: "First Film", Fields: []string{"", ""}},
-		{Type: 1, Name: "Second Film", Fields: []string{"", ""}},
-		{Type: 1, Name: "Third Film", Fields: []string{"", ""}},
-		{Type: 0, Name: "Helm", Fields: []string{"", ""}},
-	}
-	s.Edges.Add(1, 0, 0)
-	s.Edges.Add(2, 0, 0)
-	s.Edges.Add(3, 1, 0)
-	ws := testskb.Workspace(t, s)
-	const dim = 1024
-	tmpl := [][][]string{{{"*", "<-starred_actors", "movie"}}, {{"*", "<-directed_by", "movie"}}}
 	rw := NewRelWords()
 	for i := range 12 {
 		for _, c := range [][2]string{{"Which films directed", "directed_by"}, {"Which films starred", "starred_actors"},
@@ -46,20 +28,9 @@ func helmPlanner(t *testing.T, lexicon bool) *LinkingPlanner {
 		}
 	}
 	rw.PruneContext(2)
-	cfg := Config{NodeTypes: s.Schema.NodeTypes, Templates: tmpl,
-		Anchors: &AnchorConfig{Dim: 64, Mentions: ws.Mentions().Config(), RankDim: dim, RelWords: rw, NamedType: true, NamedRelations: true, Lexicon: lexicon}}
-	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: 4, Out: len(tmpl)}
-	gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(1, 2)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	anchor, _ := models.NewSparseLinear(64, "planner.anchor")
-	ranker, _ := models.NewSparseLinear(dim, "planner.ranker")
-	p, err := NewLinkingPlanner(ws, nil, cfg, gate, anchor, ranker)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return filmPlanner(t, []string{"directed_by", "starred_actors", "written_by"}, []string{"Paul Smith", "First Film", "Second Film", "Third Film", "Helm"},
+		[][3]int{{1, 0, 0}, {2, 0, 0}, {3, 1, 0}}, [][][]string{{{"*", "<-starred_actors", "movie"}}, {{"*", "<-directed_by", "movie"}}},
+		AnchorConfig{RelWords: rw, NamedType: true, NamedRelations: true, Lexicon: lexicon})
 }
 
 // TestLexiconReadsUnseenWords: "helmed", a word no training question used,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"hash/fnv"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
@@ -19,25 +20,42 @@ import (
 // that trusts a template classifier fooled by an unseen frame would.
 func castPlanner(t *testing.T, namedType, twoHop bool) *LinkingPlanner {
 	t.Helper()
-	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"person", "movie"},
-		RelationTypes: []string{"directed_by", "starred_actors"}, CandidateTypes: []string{"person", "movie"}, TextFields: []string{"name", "details"}}}
-	s.Nodes = []data.Node{
-		{Type: 0, Name: "Paul Smith", Fields: []string{"", ""}},
-		{Type: 1, Name: "First Film", Fields: []string{"", ""}},
-		{Type: 1, Name: "Second Film", Fields: []string{"", ""}},
-		{Type: 0, Name: "Ann Lee", Fields: []string{"", ""}},
-	}
-	s.Edges.Add(1, 0, 0)
-	s.Edges.Add(2, 0, 0)
-	s.Edges.Add(1, 1, 3)
-	ws := testskb.Workspace(t, s)
-	const dim = 1024
 	tmpl := [][][]string{{{"*", "<-starred_actors", "movie"}}}
 	if twoHop {
 		tmpl = append(tmpl, [][]string{{"*", "<-starred_actors", "movie", "->directed_by", "person"}})
 	}
-	cfg := Config{NodeTypes: s.Schema.NodeTypes, Templates: tmpl,
-		Anchors: &AnchorConfig{Dim: 64, Mentions: ws.Mentions().Config(), RankDim: dim, NamedType: namedType}}
+	p := filmPlanner(t, []string{"directed_by", "starred_actors"}, []string{"Paul Smith", "First Film", "Second Film", "Ann Lee"},
+		[][3]int{{1, 0, 0}, {2, 0, 0}, {1, 1, 3}}, tmpl, AnchorConfig{NamedType: namedType})
+	h := fnv.New32a()
+	h.Write([]byte("hops1"))
+	h.Write([]byte{0})
+	p.Ranker.W.Data()[h.Sum32()%uint32(p.Ranker.Dim)] = 5
+	return p
+}
+
+// filmPlanner is a linking planner for tests over a graph of people and
+// movies (a name ending in "Film" is a movie): edges (source, relation,
+// destination) by index into rels and names, the given templates, anchor
+// settings a (Dim, Mentions and RankDim filled in), a seeded gate and
+// anchor scorer, and a plan ranker with no weights.
+func filmPlanner(t *testing.T, rels, names []string, edges [][3]int, tmpl [][][]string, a AnchorConfig) *LinkingPlanner {
+	t.Helper()
+	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"person", "movie"},
+		RelationTypes: rels, CandidateTypes: []string{"person", "movie"}, TextFields: []string{"name", "details"}}}
+	for _, n := range names {
+		typ := data.TypeID(0)
+		if strings.HasSuffix(n, "Film") {
+			typ = 1
+		}
+		s.Nodes = append(s.Nodes, data.Node{Type: typ, Name: n, Fields: []string{"", ""}})
+	}
+	for _, e := range edges {
+		s.Edges.Add(uint32(e[0]), data.RelID(e[1]), uint32(e[2]))
+	}
+	ws := testskb.Workspace(t, s)
+	const dim = 1024
+	a.Dim, a.Mentions, a.RankDim = 64, ws.Mentions().Config(), dim
+	cfg := Config{NodeTypes: s.Schema.NodeTypes, Templates: tmpl, Anchors: &a}
 	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: 4, Out: len(tmpl)}
 	gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
@@ -45,10 +63,6 @@ func castPlanner(t *testing.T, namedType, twoHop bool) *LinkingPlanner {
 	}
 	anchor, _ := models.NewSparseLinear(64, "planner.anchor")
 	ranker, _ := models.NewSparseLinear(dim, "planner.ranker")
-	h := fnv.New32a()
-	h.Write([]byte("hops1"))
-	h.Write([]byte{0})
-	ranker.W.Data()[h.Sum32()%dim] = 5
 	p, err := NewLinkingPlanner(ws, nil, cfg, gate, anchor, ranker)
 	if err != nil {
 		t.Fatal(err)
