@@ -513,7 +513,19 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 				return nil, err
 			}
 		}
-		return planner.NewLinkingPlanner(ws, d, cfg, gate, anchor, ranker)
+		p, err := planner.NewLinkingPlanner(ws, d, cfg, gate, anchor, ranker)
+		if err != nil || a.Elements == nil {
+			return p, err
+		}
+		var restr, types []string
+		for i := range exs {
+			if keep(i) {
+				restr = append(restr, attrExs[i].Restriction)
+				types = append(types, atypes[i])
+			}
+		}
+		p.Cfg.Anchors.AskWords = p.LearnAskWords(restr, types)
+		return p, nil
 	}
 	all := func(int) bool { return true }
 	p, err := newPlanner(o.Train.Seed, all)

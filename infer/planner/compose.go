@@ -168,14 +168,15 @@ func (n schemaNames) nameRoles(words []string, p *data.Plan, answerType string) 
 	return roles, relsOut
 }
 
-// askedType is the node type that the first word of the question naming
-// one asks for (the head of "which person ...", "what genre ...", "the
-// films that ..."): of the question's words outside the candidate's
-// anchors (restriction, in order), the first that names exactly one type
-// (namedType: the schema's own word for it) or, failing that, whose lift
-// towards one answer type (Elements, the "A:" labels) is at least 2; ""
-// when no word names a type. A word that names several types (WordNet's
-// "noun" names every noun.* type) names none.
+// askedType is the node type that the question asks for: the type a
+// word right after an asking word (AnchorConfig.AskWords: "which", "what"
+// where the training bears them out) names, else that of the first word
+// of the question's words outside the candidate's anchors (restriction,
+// in order) that names a type (wordType); "" when no word names a type.
+// An asking word comes first because a verb may lean towards a type only
+// through the frames it was trained in: "appeared" came only in questions
+// asking for the directors of an actor's films, yet "X appeared in which
+// pictures?" asks for films.
 func (p *LinkingPlanner) askedType(restriction string) string {
 	t, _ := p.askedTypeBy(restriction)
 	return t
@@ -184,25 +185,92 @@ func (p *LinkingPlanner) askedType(restriction string) string {
 // askedTypeBy is askedType and whether the schema's own word named it
 // (not a lift learned from the training questions).
 func (p *LinkingPlanner) askedTypeBy(restriction string) (string, bool) {
-	ew := p.Cfg.Anchors.Elements
-	for _, w := range index.Tokenize(nil, restriction) {
-		if t := p.namedType(w); t != "" {
-			return t, true
-		}
-		if ew == nil {
-			continue
-		}
-		best, bl := "", 2.0
-		for _, t := range p.skb.Schema.NodeTypes {
-			if l := ew.Lift(w, "A:"+t); l >= bl {
-				best, bl = t, l
+	if ask := p.Cfg.Anchors.AskWords; len(ask) > 0 {
+		toks := index.TokenizeAll(nil, restriction)
+		for i := 1; i < len(toks); i++ {
+			if _, ok := slices.BinarySearch(ask, toks[i-1]); !ok {
+				continue
+			}
+			if t, named := p.wordType(toks[i]); t != "" {
+				return t, named
 			}
 		}
-		if best != "" {
-			return best, false
+	}
+	for _, w := range index.Tokenize(nil, restriction) {
+		if t, named := p.wordType(w); t != "" {
+			return t, named
 		}
 	}
 	return "", false
+}
+
+// wordType is the node type a lower-case word names: the one type whose
+// schema name it names (namedType; named true) or, failing that, the
+// answer type its lift towards is at least 2 (Elements, the "A:"
+// labels); "" when it names none. A word that names several types
+// (WordNet's "noun" names every noun.* type) names none.
+func (p *LinkingPlanner) wordType(w string) (string, bool) {
+	if t := p.namedType(w); t != "" {
+		return t, true
+	}
+	ew := p.Cfg.Anchors.Elements
+	if ew == nil {
+		return "", false
+	}
+	best, bl := "", 2.0
+	for _, t := range p.skb.Schema.NodeTypes {
+		if l := ew.Lift(w, "A:"+t); l >= bl {
+			best, bl = t, l
+		}
+	}
+	return best, false
+}
+
+// Asking words: a word is one when, in at least minAskQuestions training
+// questions, the word after it names a type (wordType), and in at least
+// minAskShare of them that type is the answer's.
+const (
+	minAskQuestions = 5
+	minAskShare     = 0.9
+)
+
+// LearnAskWords returns the asking words of training questions (their
+// restrictions and answer types; "" for none), sorted: the words after
+// which a word naming a type names the type the question asks for
+// ("which films", "what genre"; not "the" of "Who directed the films
+// starring X?"). The planner's Elements must be set.
+func (p *LinkingPlanner) LearnAskWords(restrictions, answerTypes []string) []string {
+	n, same := map[string]int{}, map[string]int{}
+	for i, r := range restrictions {
+		if answerTypes[i] == "" {
+			continue
+		}
+		toks := index.TokenizeAll(nil, r)
+		seen := map[string]bool{}
+		for j := 1; j < len(toks); j++ {
+			w := toks[j-1]
+			if seen[w] {
+				continue
+			}
+			t, _ := p.wordType(toks[j])
+			if t == "" {
+				continue
+			}
+			seen[w] = true
+			n[w]++
+			if t == answerTypes[i] {
+				same[w]++
+			}
+		}
+	}
+	var out []string
+	for w, k := range n {
+		if k >= minAskQuestions && float64(same[w]) >= minAskShare*float64(k) {
+			out = append(out, w)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // namedType is the one node type whose name a question word names
@@ -250,25 +318,39 @@ const (
 // without NamedRelations. WordNet's "verb" names its "verb group"
 // relation, but its questions with "verb" rarely walk it.
 func (p *LinkingPlanner) relationMisses(text string, ments []graphops.LinkedMention, c *PlanCandidate) int {
-	rw := p.Cfg.Anchors.RelWords
-	if !p.Cfg.Anchors.NamedRelations || rw == nil {
-		return 0
-	}
 	walked := PlanRelations(&c.Plan)
 	n := 0
-	for _, w := range questionWords(unquoted(graphops.RestrictionText(text, ments, c.Mentions))) {
-		named, walks := false, false
-		for r, ws := range p.names.rels {
-			if p.names.names(w, ws) && rw.Words[w] >= minRelWordQuestions && float64(rw.Pairs[w][r]) >= minRelWordShare*float64(rw.Words[w]) {
-				named = true
-				walks = walks || slices.Contains(walked, r)
-			}
-		}
-		if named && !walks {
+	for _, rels := range p.namedRelations(graphops.RestrictionText(text, ments, c.Mentions)) {
+		if !slices.ContainsFunc(rels, func(r string) bool { return slices.Contains(walked, r) }) {
 			n++
 		}
 	}
 	return n
+}
+
+// namedRelations returns, for each word of text (quotes left out) that
+// names relations with the schema's own words for them and that the
+// training questions bear out (see relationMisses), the relations it
+// names, sorted; nil without NamedRelations.
+func (p *LinkingPlanner) namedRelations(text string) [][]string {
+	rw := p.Cfg.Anchors.RelWords
+	if !p.Cfg.Anchors.NamedRelations || rw == nil {
+		return nil
+	}
+	var out [][]string
+	for _, w := range questionWords(unquoted(text)) {
+		var rels []string
+		for r, ws := range p.names.rels {
+			if p.names.names(w, ws) && rw.Words[w] >= minRelWordQuestions && float64(rw.Pairs[w][r]) >= minRelWordShare*float64(rw.Words[w]) {
+				rels = append(rels, r)
+			}
+		}
+		if len(rels) > 0 {
+			slices.Sort(rels)
+			out = append(out, rels)
+		}
+	}
+	return out
 }
 
 // typeConflict reports whether the question names, with the schema's own

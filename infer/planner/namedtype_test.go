@@ -4,6 +4,7 @@ import (
 	"context"
 	"hash/fnv"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -190,5 +191,64 @@ func TestUnquoted(t *testing.T) {
 		if got := unquoted(in); got != want {
 			t.Errorf("unquoted(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestAskWords: in the training questions "appeared" came only with
+// people as answers (lift 3.5 towards person), so "Ann Lee appeared in
+// which movies?" read word by word asks for a person, and a ranker that
+// prefers two hops answers with the directors. "which", "who" and
+// "movies" are asking words (in the training questions where the word
+// after one names a type, that type is the answer's: "movies appeared"
+// always asked for people; not "the" of "who directed the movies ..."),
+// and the word after "which", "movies", names the films the
+// question asks for with the schema's word, which rules the directors
+// out. Without asking words the ranker's two hops stand.
+func TestAskWords(t *testing.T) {
+	p := castPlanner(t, true, true)
+	h := fnv.New32a()
+	for feat, w := range map[string]float32{"hops1": 0, "hops2": 5} {
+		h.Reset()
+		h.Write([]byte(feat))
+		h.Write([]byte{0})
+		p.Ranker.W.Data()[h.Sum32()%uint32(p.Ranker.Dim)] = w
+	}
+	el := NewRelWords()
+	var restr, types []string
+	add := func(n int, r, typ string) {
+		for range n {
+			el.Add(r, []string{"A:" + typ})
+			restr, types = append(restr, r), append(types, typ)
+		}
+	}
+	add(10, "who directed the movies appeared in", "person")
+	add(6, "which movies did star in", "movie")
+	add(30, "starred in", "movie")
+	p.Cfg.Anchors.Elements = el
+	if got, named := p.askedTypeBy("appeared in which movies?"); got != "person" || named {
+		t.Fatalf("without asking words: asked type %q (named %v), want person by the lift of \"appeared\"", got, named)
+	}
+	q := "Ann Lee appeared in which movies?"
+	pathOf := func() []string {
+		t.Helper()
+		pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
+		if err != nil || len(pred.Plan.Metapath) != 1 {
+			t.Fatalf("%q: plan %v, %v", q, pred.Plan.Metapath, err)
+		}
+		return pred.Plan.Metapath[0]
+	}
+	if got := pathOf(); len(got) != 5 {
+		t.Fatalf("without asking words: %q planned %v, want the ranker's two hops", q, got)
+	}
+	ask := p.LearnAskWords(restr, types)
+	if !slices.Equal(ask, []string{"movies", "which", "who"}) {
+		t.Fatalf("asking words %v, want [movies which who]", ask)
+	}
+	p.Cfg.Anchors.AskWords = ask
+	if got, named := p.askedTypeBy("appeared in which movies?"); got != "movie" || !named {
+		t.Errorf("asked type %q (named %v), want movie named by the schema", got, named)
+	}
+	if got := pathOf(); len(got) != 3 {
+		t.Errorf("%q planned %v, want Ann Lee's films", q, got)
 	}
 }

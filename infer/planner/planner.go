@@ -41,7 +41,7 @@ type AnchorConfig struct {
 	Dim      int                    `json:"dim"`      // hashed features of the anchor scorer
 	Mentions graphops.MentionConfig `json:"mentions"` // the mention index (alias fields) it was trained with
 	// TopTemplates and TopMentions bound the search: the templates tried
-	// (most probable first, default 5) and the mentions per path (3).
+	// (most probable first, default 8) and the mentions per path (3).
 	TopTemplates int `json:"top_templates,omitempty"`
 	TopMentions  int `json:"top_mentions,omitempty"`
 	// NoTwins: candidates are tried as proposed, never with their middle
@@ -84,6 +84,10 @@ type AnchorConfig struct {
 	// training questions' plans (PlanElements), for the plan ranker's
 	// reading of the answer type a question asks for (askedType).
 	Elements *RelWords `json:"elements,omitempty"`
+	// AskWords are the words after which a word naming a type names the
+	// answer's type (LearnAskWords), sorted: askedType reads the word
+	// after one first. Empty in checkpoints saved before them.
+	AskWords []string `json:"ask_words,omitempty"`
 	// NamedType: a word names a type only when it names exactly one
 	// (WordNet's "noun" names none), and when the question names its
 	// answer type with the schema's own word ("Which person ..."), a
