@@ -73,7 +73,10 @@ type LinkingPlannerOptions struct {
 	// NoLexicon: words no training question used are not read through the
 	// general English lexicon (AnchorConfig.Lexicon).
 	NoLexicon bool
-	Log       io.Writer
+	// NoDeeperSearch: a question whose words rule out every candidate
+	// gets no deeper search (AnchorConfig.DeeperSearch).
+	NoDeeperSearch bool
+	Log            io.Writer
 	// Progress, when set, is told how far each stage that runs over the
 	// training questions on all cores has got (done of total; called
 	// from several goroutines).
@@ -498,6 +501,7 @@ func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.
 		a.NamedType = !o.NoNamedType
 		a.NamedRelations = !o.NoNamedRelations
 		a.Lexicon = !o.NoLexicon
+		a.DeeperSearch = !o.NoDeeperSearch
 		cfg.Anchors = &a
 		gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(seed, 0x91)))
 		if err != nil {

@@ -26,6 +26,7 @@ type trainPlannerOptions struct {
 	NoNamedType bool
 	NoNamedRels bool
 	NoLexicon   bool
+	NoDeeper    bool
 	NoFrame     bool
 	Dense       bool
 }
@@ -107,7 +108,12 @@ same neighbouring words; words that name nodes, quoted words, and words whose
 nearest known words name different relations stay as they are. With the lexicon
 a word also names a schema word it shares a base form with ("wrote"
 written_by). The text-fit gate reads through it too. strata explain prints the
-question as read; --no-lexicon is the ablation. Training stops early once the
+question as read; --no-lexicon is the ablation. When the words of a question
+rule out every candidate plan (it names a type or a relation none of them
+answers with or walks), up to 2 more templates are tried, the most probable of
+those that walk a relation for each word naming one ("What person penned the
+films X appeared in?" in a frame the classifier never saw);
+--no-deeper-search is the ablation. Training stops early once the
 validation MRR has not improved for --patience checkpoints (default 6: on
 WordNet it rose again after four flat epochs, at epoch 13 of 20; --patience 0
 runs every epoch). Linking the training questions and building the plan
@@ -149,6 +155,7 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoFit, "no-fit", false, "mined plans: no text-fit gate; every query gets a plan, however unlike a question (the ablation)")
 	cmd.Flags().BoolVar(&o.NoFrame, "no-frame-words", false, "mined plans: restrictions keep the words the training questions ask with, not restrict by (the ablation)")
 	cmd.Flags().BoolVar(&o.NoNamedType, "no-named-type", false, "mined plans: a question that names its answer type with the schema's word for it (\"Which person ...\") does not rule out plans answering with another type (the ablation)")
+	cmd.Flags().BoolVar(&o.NoDeeper, "no-deeper-search", false, "mined plans: a question whose words rule out every candidate (a type or relation it names) gets no deeper search among less probable templates (the ablation)")
 	cmd.Flags().BoolVar(&o.NoLexicon, "no-lexicon", false, "mined plans: a question word no training question used is not read as the known word the general English lexicon relates it to (\"helmed\" as directed; the ablation)")
 	cmd.Flags().BoolVar(&o.NoNamedRels, "no-named-relations", false, "mined plans: the question's words that name relations (\"directed\" for directed_by) do not rule out plans that walk none of them (the ablation)")
 	cmd.Flags().BoolVar(&o.NoCompose, "no-compose", false, "mined plans: the plan ranker does not see which parts of a candidate's plan the question's words name (the ablation)")
@@ -190,7 +197,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		d = nil
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.TrainLinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, Log: u.err, Progress: u.stageProgress()})
+	p, res, st, err := train.TrainLinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoDeeperSearch: o.NoDeeper, Log: u.err, Progress: u.stageProgress()})
 	if err != nil {
 		return err
 	}

@@ -252,3 +252,56 @@ func TestAskWords(t *testing.T) {
 		t.Errorf("%q planned %v, want Ann Lee's films", q, got)
 	}
 }
+
+// TestDeeperSearch: the classifier ranks the writers of an actor's films
+// third, after her films and their directors, and tries two templates;
+// "Which person has written the films Ann Lee appeared in?" names a person
+// (ruling out her films) and written_by (ruling out the directors), so
+// with DeeperSearch the third template is tried and its writer, Kim Ray,
+// answers; without it the directors' plan, the least ruled out, stands.
+// A question whose words rule nothing out ("Who directed ...") searches
+// no deeper.
+func TestDeeperSearch(t *testing.T) {
+	planner := func(deeper bool) *LinkingPlanner {
+		p := filmPlanner(t, []string{"directed_by", "starred_actors", "written_by"}, []string{"Paul Smith", "First Film", "Second Film", "Ann Lee", "Kim Ray"},
+			[][3]int{{1, 0, 0}, {1, 1, 3}, {1, 2, 4}, {2, 0, 0}},
+			[][][]string{
+				{{"*", "<-starred_actors", "movie"}},
+				{{"*", "<-starred_actors", "movie", "->directed_by", "person"}},
+				{{"*", "<-starred_actors", "movie", "->written_by", "person"}},
+			}, AnchorConfig{NamedType: true, NamedRelations: true, TopTemplates: 2, DeeperSearch: deeper})
+		clear(p.Gate.W2.Data())
+		copy(p.Gate.B2.Data(), []float32{2, 1, 0})
+		rw := NewRelWords()
+		for range 10 {
+			rw.Add("written films", []string{"starred_actors", "written_by"})
+			rw.Add("directed films", []string{"starred_actors", "directed_by"})
+		}
+		p.Cfg.Anchors.RelWords = rw
+		return p
+	}
+	lastHop := func(p *LinkingPlanner, q string) string {
+		t.Helper()
+		pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
+		if err != nil || len(pred.Plan.Metapath) != 1 {
+			t.Fatalf("%q: plan %v, %v", q, pred.Plan.Metapath, err)
+		}
+		path := pred.Plan.Metapath[0]
+		return path[len(path)-2]
+	}
+	q := "Which person has written the films Ann Lee appeared in?"
+	if got := lastHop(planner(true), q); got != "->written_by" {
+		t.Errorf("DeeperSearch: %q planned last hop %s, want ->written_by", q, got)
+	}
+	if got := lastHop(planner(false), q); got != "->directed_by" {
+		t.Errorf("without DeeperSearch: %q planned last hop %s, want the directors' ->directed_by", q, got)
+	}
+	p := planner(true)
+	cs, ments, err := p.Candidates(context.Background(), data.Query{Text: "Who directed the films Ann Lee appeared in?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, least, _ := p.ruleOut(context.Background(), "Who directed the films Ann Lee appeared in?", ments, cs); least != 0 {
+		t.Errorf("\"Who directed ...\": least ruled out %d, want 0 (no deeper search)", least)
+	}
+}

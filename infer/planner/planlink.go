@@ -334,6 +334,18 @@ func (c *PlanCandidate) Score() float64 { return c.TemplateLP + c.AnchorLP }
 // mentions of q come back too. It returns ctx.Err() when ctx ends before
 // the next candidate is executed.
 func (p *LinkingPlanner) Candidates(ctx context.Context, q data.Query) ([]PlanCandidate, []graphops.LinkedMention, error) {
+	return p.candidates(ctx, q, nil)
+}
+
+// maxDeeper bounds the templates a deeper search tries beyond
+// TopTemplates (candidates' more).
+const maxDeeper = 2
+
+// candidates is Candidates; with more set, the templates tried are, besides
+// the TopTemplates most probable, up to maxDeeper of the others for which
+// more holds, the most probable first, that the question's mentions can
+// anchor.
+func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func(ti int) bool) ([]PlanCandidate, []graphops.LinkedMention, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
@@ -361,7 +373,15 @@ func (p *LinkingPlanner) Candidates(ctx context.Context, q data.Query) ([]PlanCa
 		lp, ap float64
 	}
 	var combos []combo
-	for _, ti := range order[:min(topT, len(order))] {
+	deeper := 0
+	for k, ti := range order {
+		if k >= topT && (more == nil || deeper == maxDeeper) {
+			break
+		}
+		if k >= topT && !more(ti) {
+			continue
+		}
+		before := len(combos)
 		tmpl := p.Cfg.Templates[ti]
 		lp := math.Log(math.Max(float64(probs[ti]), 1e-30))
 		slots := make([][]int, len(tmpl))
@@ -402,9 +422,12 @@ func (p *LinkingPlanner) Candidates(ctx context.Context, q data.Query) ([]PlanCa
 			}
 		}
 		rec(0, nil, 0)
+		if k >= topT && len(combos) > before {
+			deeper++
+		}
 	}
 	slices.SortStableFunc(combos, func(a, b combo) int { return cmp.Compare(b.lp+b.ap, a.lp+a.ap) })
-	combos = combos[:min(len(combos), 4*topT)]
+	combos = combos[:min(len(combos), 4*(topT+deeper))]
 	out := make([]PlanCandidate, 0, len(combos))
 	seen := map[string]bool{}
 	for i, c := range combos {
@@ -535,29 +558,37 @@ func (p *LinkingPlanner) predict(ctx context.Context, q data.Query) (PlanPredict
 		return PlanPrediction{Template: -1}, err
 	}
 	if p.Ranker != nil {
-		p.ScoreCandidates(q.Text, ments, cs)
-		if err := ctx.Err(); err != nil {
+		key, least, err := p.ruleOut(ctx, q.Text, ments, cs)
+		if err != nil {
 			return PlanPrediction{Template: -1}, err
 		}
-		feats := p.RankFeatures(q.Text, ments, cs)
-		// What the question names rules candidates out: one answering
-		// with another type than the type it names competes only when
-		// none answers with that type, then only the candidates that walk
-		// a relation for the most of its relation-naming words compete.
-		key := make([]int, len(cs))
-		least := -1
-		for i := range cs {
-			if len(cs[i].Reach) == 0 {
-				continue
-			}
-			if p.typeConflict(q.Text, ments, &cs[i]) {
-				key[i] = 1 << 20
-			}
-			key[i] += p.relationMisses(q.Text, ments, &cs[i])
-			if least < 0 || key[i] < least {
-				least = key[i]
+		// When the question's words rule out every candidate, the search
+		// goes deeper (DeeperSearch): the most probable templates beyond
+		// the top ones that walk a relation for each word naming one.
+		if least > 0 && p.Cfg.Anchors.DeeperSearch {
+			if named := p.namedRelations(q.Text); len(named) > 0 {
+				more := func(ti int) bool {
+					walked := PlanRelations(&data.Plan{Metapath: p.Cfg.Templates[ti]})
+					for _, rels := range named {
+						if !slices.ContainsFunc(rels, func(r string) bool { return slices.Contains(walked, r) }) {
+							return false
+						}
+					}
+					return true
+				}
+				deep, dments, err := p.candidates(ctx, q, more)
+				if err != nil {
+					return PlanPrediction{Template: -1}, err
+				}
+				if len(deep) > len(cs) {
+					cs, ments = deep, dments
+					if key, least, err = p.ruleOut(ctx, q.Text, ments, cs); err != nil {
+						return PlanPrediction{Template: -1}, err
+					}
+				}
 			}
 		}
+		feats := p.RankFeatures(q.Text, ments, cs)
 		best, bs := -1, float32(0)
 		var scores []float32
 		for i, c := range cs {
@@ -588,6 +619,35 @@ func (p *LinkingPlanner) predict(ctx context.Context, q data.Query) (PlanPredict
 	}
 	pr := float32(math.Exp(cs[0].TemplateLP))
 	return PlanPrediction{Plan: cs[0].Plan, Prob: pr, Conf: pr, Template: cs[0].Template}, nil
+}
+
+// ruleOut scores the candidates (ScoreCandidates) and returns, for each,
+// how much what the question names rules it out, and the least of those
+// over the candidates that reach something (-1 when none does): one
+// answering with another type than the type the question names competes
+// only when none answers with that type (typeConflict), then only the
+// candidates that walk a relation for the most of its relation-naming
+// words compete (relationMisses).
+func (p *LinkingPlanner) ruleOut(ctx context.Context, text string, ments []graphops.LinkedMention, cs []PlanCandidate) ([]int, int, error) {
+	p.ScoreCandidates(text, ments, cs)
+	if err := ctx.Err(); err != nil {
+		return nil, 0, err
+	}
+	key := make([]int, len(cs))
+	least := -1
+	for i := range cs {
+		if len(cs[i].Reach) == 0 {
+			continue
+		}
+		if p.typeConflict(text, ments, &cs[i]) {
+			key[i] = 1 << 20
+		}
+		key[i] += p.relationMisses(text, ments, &cs[i])
+		if least < 0 || key[i] < least {
+			least = key[i]
+		}
+	}
+	return key, least, nil
 }
 
 // executed is the candidate's scored reach as carried with its query: nil

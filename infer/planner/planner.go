@@ -84,6 +84,13 @@ type AnchorConfig struct {
 	// training questions' plans (PlanElements), for the plan ranker's
 	// reading of the answer type a question asks for (askedType).
 	Elements *RelWords `json:"elements,omitempty"`
+	// DeeperSearch: when what the question names (NamedType,
+	// NamedRelations) rules out every candidate, up to two more
+	// templates are tried, the most probable beyond TopTemplates that
+	// walk a relation for every word of the question naming relations
+	// ("What person penned the films X appeared in?": written_by, in a
+	// frame the classifier never saw). Off in checkpoints saved before it.
+	DeeperSearch bool `json:"deeper_search,omitempty"`
 	// AskWords are the words after which a word naming a type names the
 	// answer's type (LearnAskWords), sorted: askedType reads the word
 	// after one first. Empty in checkpoints saved before them.
