@@ -113,7 +113,10 @@ rule out every candidate plan (it names a type or a relation none of them
 answers with or walks), up to 2 more templates are tried, the most probable of
 those that walk a relation for each word naming one ("What person penned the
 films X appeared in?" in a frame the classifier never saw);
---no-deeper-search is the ablation. Training stops early once the
+--no-deeper-search is the ablation. The type a question asks for is read from
+the word after an asking word first (words after which a type word named the
+answer's type in 90% of the training questions: "which films"), so a verb the
+training used only in other questions' frames does not decide it. Training stops early once the
 validation MRR has not improved for --patience checkpoints (default 6: on
 WordNet it rose again after four flat epochs, at epoch 13 of 20; --patience 0
 runs every epoch). Linking the training questions and building the plan
