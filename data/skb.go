@@ -46,17 +46,30 @@ func (s *SKB) NumNodes() int { return len(s.Nodes) }
 // "field: value" line per non-empty text field in schema order (a text field
 // called "name" is the name, which comes first, and is not repeated).
 func (s *SKB) Document(id uint32) string {
+	return s.DocumentWith(id, -1, "")
+}
+
+// DocumentWith is Document with text field field's value read as value
+// (a field left empty is left out; field -1 replaces none).
+func (s *SKB) DocumentWith(id uint32, field int, value string) string {
 	n := &s.Nodes[id]
 	var b strings.Builder
 	b.WriteString(n.Name)
 	for i, f := range s.Schema.TextFields {
-		if f == NameField || i >= len(n.Fields) || n.Fields[i] == "" {
+		v := ""
+		if i < len(n.Fields) {
+			v = n.Fields[i]
+		}
+		if i == field {
+			v = value
+		}
+		if f == NameField || v == "" {
 			continue
 		}
 		b.WriteByte('\n')
 		b.WriteString(f)
 		b.WriteString(": ")
-		b.WriteString(n.Fields[i])
+		b.WriteString(v)
 	}
 	return b.String()
 }

@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/strata-retrieval/strata/checkpoints"
 	"github.com/strata-retrieval/strata/data"
@@ -92,14 +93,60 @@ func (d *DenseChannel) QueryVector(q data.Query) ([]float32, error) {
 func EncodeNodes(ctx context.Context, skb *data.SKB, enc *models.Encoder) (*index.Matrix, error) {
 	n := len(skb.Nodes)
 	m := index.NewMatrix(n, enc.Dim())
+	text := NodeTexts(skb, enc.Config.Neighbors)
 	err := parallel.Chunks(ctx, n, 512, 0, func(lo, hi int) {
 		feats := make([][]uint32, hi-lo)
 		for i := range feats {
-			feats[i] = enc.Features(skb.Document(uint32(lo + i)))
+			feats[i] = enc.Features(text(uint32(lo + i)))
 		}
 		copy(m.Data[lo*m.Dim:hi*m.Dim], enc.Encode(feats))
 	})
 	return m, err
+}
+
+// NodeTexts returns the text an encoder reads for a node: its whole
+// document (data.SKB.Document) and its NeighborLine. The returned
+// function is safe for concurrent use.
+func NodeTexts(skb *data.SKB, neighbors int) func(uint32) string {
+	if neighbors <= 0 {
+		return skb.Document
+	}
+	line := NeighborLine(skb, neighbors)
+	return func(v uint32) string { return skb.Document(v) + line(v) }
+}
+
+// NeighborLine returns, for neighbors > 0, a node's line of neighbour
+// names: "\nrelated: " and the names of the first neighbors nodes its
+// stored edges point to, in edge order, "; " between them ("" for a node
+// with none, and for every node with neighbors <= 0). Stored edges point
+// from a node to what it is (a synset's hypernym, a part's whole, a
+// product's brand) more often than to what it has, and a few names say
+// what a document alone may not ("a kind of mathematician"). The returned
+// function is safe for concurrent use.
+func NeighborLine(skb *data.SKB, neighbors int) func(uint32) string {
+	if neighbors <= 0 {
+		return func(uint32) string { return "" }
+	}
+	out := make([][]uint32, len(skb.Nodes))
+	for i, src := range skb.Edges.Src {
+		if dst := skb.Edges.Dst[i]; int(src) < len(out) && len(out[src]) < neighbors && int(dst) < len(skb.Nodes) && dst != src {
+			out[src] = append(out[src], dst)
+		}
+	}
+	return func(v uint32) string {
+		if len(out[v]) == 0 {
+			return ""
+		}
+		var b strings.Builder
+		b.WriteString("\nrelated: ")
+		for i, u := range out[v] {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			b.WriteString(skb.Nodes[u].Name)
+		}
+		return b.String()
+	}
 }
 
 // SaveDenseFromEncoder encodes every node with enc and writes the dense

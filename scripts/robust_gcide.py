@@ -9,8 +9,11 @@ and the word itself; the answers are the SKB's synsets of the word in the
 part of speech GCIDE gives (all its synsets when GCIDE's is unknown). No
 WordNet text enters a query.
 
-Usage: robust_gcide.py SKBDIR OUTDIR [N]
-Writes OUTDIR/gcide.csv (id,query,answer_ids; ids from 1,000,000) and
+Usage: robust_gcide.py SKBDIR OUTDIR [N [SKIP]]
+The words are ordered by the SHA-256 of the word; the first N after SKIP are
+taken (SKIP 0, the held-out set; SKIP 400, a disjoint development set for
+tuning text encoders). Writes OUTDIR/gcide.csv (id,query,answer_ids; ids from
+1,000,000 + SKIP) and
 OUTDIR/gcide.tsv (id, word, part of speech) for reading the results.
 """
 import base64, collections, csv, gzip, hashlib, io, json, os, re, subprocess, sys
@@ -72,6 +75,7 @@ def first_definition(entry, word):
 def main():
     skb, out = sys.argv[1], sys.argv[2]
     n = int(sys.argv[3]) if len(sys.argv) > 3 else 400
+    skip = int(sys.argv[4]) if len(sys.argv) > 4 else 0
     idx_path, dz = "/usr/share/dictd/gcide.index", "/usr/share/dictd/gcide.dict.dz"
     if not os.path.exists(dz):
         sys.exit("robust_gcide: install Debian's dict-gcide first (apt-get install dict-gcide)")
@@ -113,10 +117,10 @@ def main():
     with open(os.path.join(out, "gcide.csv"), "w", newline="") as f, open(os.path.join(out, "gcide.tsv"), "w") as g:
         w = csv.writer(f)
         w.writerow(["id", "query", "answer_ids"])
-        for i, (_, word, pos, definition, ans) in enumerate(rows[:n]):
-            w.writerow([1000000 + i, definition, json.dumps(ans)])
-            g.write(f"{1000000 + i}\t{word}\t{pos}\n")
-    print(f"robust_gcide: {min(n, len(rows))} of {len(rows)} words defined by both", file=sys.stderr)
+        for i, (_, word, pos, definition, ans) in enumerate(rows[skip:skip + n]):
+            w.writerow([1000000 + skip + i, definition, json.dumps(ans)])
+            g.write(f"{1000000 + skip + i}\t{word}\t{pos}\n")
+    print(f"robust_gcide: {len(rows[skip:skip + n])} of {len(rows)} words defined by both (from {skip})", file=sys.stderr)
 
 
 main()

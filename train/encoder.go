@@ -8,6 +8,8 @@ import (
 	"io"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/nlpodyssey/spago/mat"
 
@@ -30,15 +32,31 @@ func (m EncoderModel) ConfigJSON() (json.RawMessage, error) { return json.Marsha
 
 // EncoderTask trains the encoder with in-batch contrastive loss on (query,
 // gold document) pairs: every other document of the batch is a negative.
+// Besides the questions' pairs it may hold span pairs (AddSpanPairs),
+// whose query and positive are drawn afresh each time a batch holds them.
 type EncoderTask struct {
 	Enc         *models.Encoder
 	Temperature float64
 	queries     [][]uint32
 	docs        [][]uint32
+	// spans are the span pairs' nodes and fields, after the question
+	// pairs; skb and line read them.
+	spans []spanSource
+	skb   *data.SKB
+	line  func(uint32) string
+}
+
+// spanSource is a span pair's node, the text field its spans come from
+// and that field's words.
+type spanSource struct {
+	node  uint32
+	field int
+	words []string
 }
 
 // NewEncoderTask builds the pairs of a split: each query with each of its
-// gold answers (at most maxGold per query, the first ones).
+// gold answers (at most maxGold per query, the first ones), documents read
+// as the encoder reads them (infer.NodeTexts).
 func NewEncoderTask(ws *workspace.Workspace, enc *models.Encoder, split string, maxGold int, temperature float64) (*EncoderTask, error) {
 	if ws.SKB.QA == nil {
 		return nil, fmt.Errorf("the workspace has no questions to train on")
@@ -48,6 +66,7 @@ func NewEncoderTask(ws *workspace.Workspace, enc *models.Encoder, split string, 
 		return nil, err
 	}
 	t := &EncoderTask{Enc: enc, Temperature: temperature}
+	text := infer.NodeTexts(ws.SKB, enc.Config.Neighbors)
 	docFeats := map[uint32][]uint32{}
 	for _, q := range qs {
 		qf := enc.Features(q.Text)
@@ -57,7 +76,7 @@ func NewEncoderTask(ws *workspace.Workspace, enc *models.Encoder, split string, 
 			}
 			df, ok := docFeats[a]
 			if !ok {
-				df = enc.Features(ws.SKB.Document(a))
+				df = enc.Features(text(a))
 				docFeats[a] = df
 			}
 			t.queries = append(t.queries, qf)
@@ -70,17 +89,75 @@ func NewEncoderTask(ws *workspace.Workspace, enc *models.Encoder, split string, 
 	return t, nil
 }
 
-func (t *EncoderTask) NumExamples() int { return len(t.queries) }
+// Span pairs: a span of minSpan to maxSpan words of a node's longest text
+// field (other than its name) that has at least minSpanField words.
+const (
+	minSpan      = 4
+	maxSpan      = 12
+	minSpanField = 6
+)
 
-func (t *EncoderTask) Loss(idx []int, _ *rand.Rand) (mat.Tensor, error) {
-	feats := make([][]uint32, 0, 2*len(idx))
-	for _, i := range idx {
-		feats = append(feats, t.queries[i])
+// AddSpanPairs adds up to n pairs made from the SKB's own text (an inverse
+// cloze task): each time a batch holds one, a span of its candidate
+// node's longest text field other than the name, drawn by the batch's
+// random source, is the query, and the node's document without that span
+// (its name, other fields and neighbour line) the positive. Describing a
+// node in other words than its document's is what a question or another
+// dictionary's definition does; the encoder learns which words go with
+// which names from every document of the SKB, not only from the training
+// questions, and a fresh span each epoch keeps it from learning the
+// spans by heart. Nodes are drawn without repeats in an order r
+// shuffles; it returns the number added.
+func (t *EncoderTask) AddSpanPairs(ws *workspace.Workspace, n int, r *rand.Rand) int {
+	t.skb = ws.SKB
+	t.line = infer.NeighborLine(ws.SKB, t.Enc.Config.Neighbors)
+	order := slices.Clone(ws.Candidates)
+	r.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	added := 0
+	for _, v := range order {
+		if added == n {
+			break
+		}
+		node := &ws.SKB.Nodes[v]
+		best, words := -1, []string(nil)
+		for i, f := range ws.SKB.Schema.TextFields {
+			if f == data.NameField || i >= len(node.Fields) {
+				continue
+			}
+			if w := strings.Fields(node.Fields[i]); len(w) > len(words) {
+				best, words = i, w
+			}
+		}
+		if len(words) < minSpanField {
+			continue
+		}
+		t.spans = append(t.spans, spanSource{node: v, field: best, words: words})
+		added++
 	}
-	for _, i := range idx {
-		feats = append(feats, t.docs[i])
+	return added
+}
+
+// spanPair draws the query and positive features of span source s.
+func (t *EncoderTask) spanPair(s *spanSource, r *rand.Rand) (q, d []uint32) {
+	l := min(minSpan+r.IntN(maxSpan-minSpan+1), len(s.words))
+	start := r.IntN(len(s.words) - l + 1)
+	rest := strings.Join(append(slices.Clone(s.words[:start]), s.words[start+l:]...), " ")
+	return t.Enc.Features(strings.Join(s.words[start:start+l], " ")), t.Enc.Features(t.skb.DocumentWith(s.node, s.field, rest) + t.line(s.node))
+}
+
+func (t *EncoderTask) NumExamples() int { return len(t.queries) + len(t.spans) }
+
+func (t *EncoderTask) Loss(idx []int, r *rand.Rand) (mat.Tensor, error) {
+	qs := make([][]uint32, len(idx))
+	ds := make([][]uint32, len(idx))
+	for k, i := range idx {
+		if i < len(t.queries) {
+			qs[k], ds[k] = t.queries[i], t.docs[i]
+		} else {
+			qs[k], ds[k] = t.spanPair(&t.spans[i-len(t.queries)], r)
+		}
 	}
-	return InfoNCE(t.Enc.Op(feats), len(idx), t.Enc.Dim(), t.Temperature)
+	return InfoNCE(t.Enc.Op(append(qs, ds...)), len(idx), t.Enc.Dim(), t.Temperature)
 }
 
 // SplitMetrics evaluates a ranker on a split of the workspace and returns
@@ -121,7 +198,19 @@ type EncoderOptions struct {
 	Temperature float64 // default 0.05
 	MaxGold     int     // gold documents per training query, default 4
 	ValSplit    string  // default "val"
+	// SpanPairs: up to this many (span, rest of the document) pairs of
+	// the SKB's own text join the question pairs (AddSpanPairs); 0 means
+	// DefaultSpanPairs, negative none.
+	SpanPairs int
 }
+
+// Defaults of the encoder's training: how many neighbour names a document
+// is read with (EncoderConfig.Neighbors, when EncoderOptions leaves it 0;
+// negative for none) and the span pairs (EncoderOptions.SpanPairs).
+const (
+	DefaultNeighbors = 8
+	DefaultSpanPairs = 200_000
+)
 
 // TrainEncoder trains the hashed encoder on the workspace's train split,
 // selecting the checkpoint with the best dense validation MRR, and returns
@@ -136,19 +225,33 @@ func TrainEncoder(ctx context.Context, ws *workspace.Workspace, o EncoderOptions
 	if o.ValSplit == "" {
 		o.ValSplit = data.SplitVal
 	}
+	switch {
+	case o.Encoder.Neighbors == 0:
+		o.Encoder.Neighbors = DefaultNeighbors
+	case o.Encoder.Neighbors < 0:
+		o.Encoder.Neighbors = 0
+	}
+	if o.SpanPairs == 0 {
+		o.SpanPairs = DefaultSpanPairs
+	}
 	enc, err := models.NewEncoder(o.Encoder, rand.New(rand.NewPCG(o.Train.Seed, 0xe)))
 	if err != nil {
 		return nil, nil, err
 	}
 	// IDF pooling weights from the candidate documents.
+	text := infer.NodeTexts(ws.SKB, enc.Config.Neighbors)
 	docs := make([][]uint32, len(ws.Candidates))
 	for i, c := range ws.Candidates {
-		docs[i] = enc.Features(ws.SKB.Document(c))
+		docs[i] = enc.Features(text(c))
 	}
 	enc.FitIDF(docs)
 	task, err := NewEncoderTask(ws, enc, data.SplitTrain, o.MaxGold, o.Temperature)
 	if err != nil {
 		return nil, nil, err
+	}
+	if o.SpanPairs > 0 {
+		n := task.AddSpanPairs(ws, o.SpanPairs, rand.New(rand.NewPCG(o.Train.Seed, 0x5a)))
+		logf(o.Run.Log, "encoder: %d question pairs and %d span pairs of the SKB's text\n", task.NumExamples()-n, n)
 	}
 	res, err := fitBest(ctx, EncoderModel{enc}, task, o.Train, o.Run, o.ValSplit+"/mrr", func(ctx context.Context) (map[string]float64, error) {
 		docs, err := infer.EncodeNodes(ctx, ws.SKB, enc)

@@ -19,13 +19,26 @@ type trainEncoderOptions struct {
 	Flags       trainFlags
 	Encoder     models.EncoderConfig
 	Temperature float64
+	SpanPairs   int
 }
 
 const trainEncoderLong = `Train the hashed n-gram encoder (word unigrams and bigrams and character
 n-grams hashed into a table, IDF-weighted mean pooling, a projection, L2
-normalisation) with in-batch contrastive loss on the train split's (query,
-gold document) pairs, then encode every node with the best checkpoint and make
-it the workspace's dense channel (WORKSPACE/dense).`
+normalisation) with in-batch contrastive loss, then encode every node with the
+best checkpoint (by validation MRR) and make it the workspace's dense channel
+(WORKSPACE/dense).
+
+It learns from the SKB's own text as well as from the train split's (question,
+gold document) pairs: up to --span-pairs candidate nodes (default 200,000: on
+the WordNet SKB every synset with a definition of six words or more) each give
+a pair whose query is a span of 4 to 12 words of the node's longest text field
+(drawn afresh each epoch) and whose positive is the node's document without
+that span, so the encoder learns which words describe which names (an inverse
+cloze task). A node's document is read with the names of up to --neighbors
+nodes its stored edges point to (default 8: a synset's hypernyms, a product's
+brand), which say what a document alone may not ("a kind of mathematician").
+--span-pairs 0 --neighbors 0 trains as strata did before November 29: on the
+questions alone, each document read alone.`
 
 func newTrainEncoderCmd(u *ui) *cobra.Command {
 	var o trainEncoderOptions
@@ -43,6 +56,8 @@ func newTrainEncoderCmd(u *ui) *cobra.Command {
 	cmd.Flags().IntVar(&o.Encoder.Buckets, "buckets", 1<<17, "hash table rows")
 	cmd.Flags().IntVar(&o.Encoder.EmbDim, "dim", 128, "embedding and output dimension")
 	cmd.Flags().Float64Var(&o.Temperature, "temperature", 0.05, "InfoNCE temperature")
+	cmd.Flags().IntVar(&o.Encoder.Neighbors, "neighbors", train.DefaultNeighbors, "a node's document is read with the names of up to this many nodes its stored edges point to (0: its own text only)")
+	cmd.Flags().IntVar(&o.SpanPairs, "span-pairs", train.DefaultSpanPairs, "up to this many (span of a node's text, rest of its document) pairs of the SKB's own text join the question pairs (0: none)")
 	return cmd
 }
 
@@ -55,12 +70,20 @@ func runTrainEncoder(ctx context.Context, u *ui, o trainEncoderOptions) error {
 	if o.Encoder.OutDim == 0 {
 		o.Encoder.OutDim = o.Encoder.EmbDim
 	}
+	// 0 on the command line means none; train.EncoderOptions reads 0 as
+	// the default and a negative count as none.
+	if o.Encoder.Neighbors == 0 {
+		o.Encoder.Neighbors = -1
+	}
+	if o.SpanPairs == 0 {
+		o.SpanPairs = -1
+	}
 	run, err := o.Flags.options(u, ws, "encoder")
 	if err != nil {
 		return err
 	}
 	u.stage("training the encoder into %s", run.RunDir)
-	_, res, err := train.TrainDense(ctx, ws, train.EncoderOptions{Encoder: o.Encoder, Train: o.Flags.cfg, Run: run, Temperature: o.Temperature})
+	_, res, err := train.TrainDense(ctx, ws, train.EncoderOptions{Encoder: o.Encoder, Train: o.Flags.cfg, Run: run, Temperature: o.Temperature, SpanPairs: o.SpanPairs})
 	if err != nil {
 		return err
 	}
