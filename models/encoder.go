@@ -19,18 +19,18 @@ import (
 // EncoderConfig shapes the hashed n-gram text encoder. Zero values mean the
 // defaults.
 type EncoderConfig struct {
-	Buckets int    `json:"buckets"`  // hash table rows, default 131072
-	EmbDim  int    `json:"emb_dim"`  // table width, default 128
-	OutDim  int    `json:"out_dim"`  // output dimension, default 128
-	MinChar int    `json:"min_char"` // smallest character n-gram, default 3
-	MaxChar int    `json:"max_char"` // largest character n-gram, default 4
-	NoChars bool   `json:"no_chars"` // words and word bigrams only
+	Buckets int  `json:"buckets"`  // hash table rows, default 131072
+	EmbDim  int  `json:"emb_dim"`  // table width, default 128
+	OutDim  int  `json:"out_dim"`  // output dimension, default 128
+	MinChar int  `json:"min_char"` // smallest character n-gram, default 3
+	MaxChar int  `json:"max_char"` // largest character n-gram, default 4
+	NoChars bool `json:"no_chars"` // words and word bigrams only
 	// Neighbors: a node's document is read with the names of up to this
 	// many of the nodes its stored edges point to (infer.NodeTexts: a
 	// synset with its hypernym, a product with its brand); 0 reads the
 	// node's own text only, as encoders saved before it did.
-	Neighbors int `json:"neighbors,omitempty"`
-	Seed    uint64 `json:"hash_seed"`
+	Neighbors int    `json:"neighbors,omitempty"`
+	Seed      uint64 `json:"hash_seed"`
 }
 
 func (c EncoderConfig) withDefaults() EncoderConfig {
