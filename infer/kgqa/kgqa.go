@@ -48,7 +48,7 @@ type Config struct {
 // topics share no answer is still answered.
 type KGQA struct {
 	Planner planner.Predictor
-	S       *simgrag.SimGRAG
+	S       *simgrag.Matcher
 }
 
 // Pattern predicts the question's pattern graph: with several bracketed

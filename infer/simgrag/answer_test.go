@@ -13,7 +13,7 @@ import (
 
 // films: P1 (0) directed F1 (1), F2 (2), F3 (3); genres G1 (4), G2 (5), G3
 // (6): F1 {G3, G1}, F2 {G3}, F3 {G3, G2}. F2's text says French.
-func films(t *testing.T) (*workspace.Workspace, *SimGRAG) {
+func films(t *testing.T) (*workspace.Workspace, *Matcher) {
 	t.Helper()
 	skb := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"person", "movie", "genre"},
 		RelationTypes: []string{"directed_by", "has_genre"}, CandidateTypes: []string{"movie", "genre"}, TextFields: []string{"details"}}}

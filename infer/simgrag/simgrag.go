@@ -63,12 +63,12 @@ func (c Config) WithDefaults() Config {
 	return c
 }
 
-// SimGRAG aligns pattern graphs with subgraphs: known pattern nodes and
-// relations get candidates by L2 distance of normalised vectors of one
-// text space (infer.TextSpace; nodes: their names, or documents;
+// Matcher is SimGRAG's alignment of pattern graphs with subgraphs: known
+// pattern nodes and relations get candidates by L2 distance of normalised
+// vectors of one text space (infer.TextSpace; nodes: their names, or documents;
 // relations: their names), and graphops.TopKSubgraphs finds the k matches
 // of smallest Graph Semantic Distance.
-type SimGRAG struct {
+type Matcher struct {
 	Cfg   Config
 	ws    *workspace.Workspace
 	space *infer.TextSpace
@@ -79,12 +79,12 @@ type SimGRAG struct {
 // encode text (imported vectors without an encoder) serves patterns whose
 // known nodes a planner linked and whose relations are the schema's; a
 // pattern that needs its text embedded is then an error.
-func New(ws *workspace.Workspace, space *infer.TextSpace, cfg Config) (*SimGRAG, error) {
+func New(ws *workspace.Workspace, space *infer.TextSpace, cfg Config) (*Matcher, error) {
 	cfg = cfg.WithDefaults()
 	if cfg.NodeVectors != NodeNames && cfg.NodeVectors != NodeDocs {
 		return nil, fmt.Errorf("SimGRAG node vectors %q: want %s or %s", cfg.NodeVectors, NodeNames, NodeDocs)
 	}
-	s := &SimGRAG{Cfg: cfg, ws: ws, space: space}
+	s := &Matcher{Cfg: cfg, ws: ws, space: space}
 	rt := ws.SKB.Schema.RelationTypes
 	if space.Enc != nil && len(rt) > 0 {
 		names := make([]string, len(rt))
@@ -101,7 +101,7 @@ func New(ws *workspace.Workspace, space *infer.TextSpace, cfg Config) (*SimGRAG,
 }
 
 // Open is SimGRAG over the environment's text space named by cfg.
-func Open(env *infer.Env, cfg Config) (*SimGRAG, error) {
+func Open(env *infer.Env, cfg Config) (*Matcher, error) {
 	space, err := env.TextSpace(cfg.ONNXEncoder)
 	if err != nil {
 		return nil, err
@@ -110,7 +110,7 @@ func Open(env *infer.Env, cfg Config) (*SimGRAG, error) {
 }
 
 // nodeVectors is the matrix known pattern nodes are matched against.
-func (s *SimGRAG) nodeVectors(ctx context.Context) (*index.Matrix, error) {
+func (s *Matcher) nodeVectors(ctx context.Context) (*index.Matrix, error) {
 	if s.Cfg.NodeVectors == NodeDocs {
 		return s.space.Docs, nil
 	}
@@ -135,7 +135,7 @@ func l2(a, b []float32) float32 {
 }
 
 // Match computes the candidates of a pattern.
-func (s *SimGRAG) Match(ctx context.Context, p data.Pattern) (*graphops.MatchPattern, error) {
+func (s *Matcher) Match(ctx context.Context, p data.Pattern) (*graphops.MatchPattern, error) {
 	mp := &graphops.MatchPattern{Nodes: make([]graphops.PatternNode, len(p.Nodes))}
 	var known []string
 	var at []int
@@ -253,7 +253,7 @@ type Result struct {
 }
 
 // Retrieve runs SimGRAG for one pattern.
-func (s *SimGRAG) Retrieve(ctx context.Context, p data.Pattern) (*Result, error) {
+func (s *Matcher) Retrieve(ctx context.Context, p data.Pattern) (*Result, error) {
 	mp, err := s.Match(ctx, p)
 	if err != nil {
 		return nil, err
@@ -362,7 +362,7 @@ func FilePatterns(ps map[int]data.Pattern) PatternSource {
 // relation that matches nothing) or matches no subgraph (nor do the
 // patterns of More), falls back to BM25 and is counted.
 type Method struct {
-	S         *SimGRAG
+	S         *Matcher
 	Fallbacks atomic.Int64
 	// Patterns gives each query's pattern graph; nil: the query's plan,
 	// compiled through the typed plan, with the answer step (NewPlanned).
@@ -389,7 +389,7 @@ func (m *Method) Name() string {
 func (m *Method) TakeFallbacks() int64 { return m.Fallbacks.Swap(0) }
 
 // NewPlanned is SimGRAG on each query's plan (the registry's "simgrag").
-func NewPlanned(s *SimGRAG) *Method { return &Method{S: s} }
+func NewPlanned(s *Matcher) *Method { return &Method{S: s} }
 
 func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	var pl planned

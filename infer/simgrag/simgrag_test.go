@@ -101,6 +101,6 @@ func BenchmarkSimGRAGPruning(b *testing.B) {
 }
 
 // topK is the subgraph search alone (without candidate generation).
-func topK(ws *workspace.Workspace, mp *graphops.MatchPattern, s *SimGRAG) ([]graphops.Subgraph, graphops.MatchStats, error) {
+func topK(ws *workspace.Workspace, mp *graphops.MatchPattern, s *Matcher) ([]graphops.Subgraph, graphops.MatchStats, error) {
 	return graphops.TopKSubgraphs(context.Background(), ws.Graph, mp, s.Cfg.K, !s.Cfg.NoPrune)
 }
