@@ -135,7 +135,7 @@ func (t *CoRTask) Loss(idx []int, _ *rand.Rand) (mat.Tensor, error) {
 	return MSE(t.Model.ScoreOp(q, batch), lab)
 }
 
-// CoROptions configures TrainCoR.
+// CoROptions configures CoR.
 type CoROptions struct {
 	Model    gating.Config
 	Train    Config
@@ -143,10 +143,10 @@ type CoROptions struct {
 	ValSplit string // default "val"
 }
 
-// TrainCoR trains CoR's gates on the train split of ws over its dense
+// CoR trains CoR's gates on the train split of ws over its dense
 // channel, selecting the checkpoint with the best validation MRR, and
 // returns the method with the best weights loaded.
-func TrainCoR(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, o CoROptions) (*cor.Method, *Result, error) {
+func CoR(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, o CoROptions) (*cor.Method, *Result, error) {
 	if o.ValSplit == "" {
 		o.ValSplit = data.SplitVal
 	}

@@ -190,7 +190,7 @@ func SplitSummary(ctx context.Context, ws *workspace.Workspace, r eval.Ranker, s
 	return s, nil
 }
 
-// EncoderOptions configures TrainEncoder.
+// EncoderOptions configures Encoder.
 type EncoderOptions struct {
 	Encoder     models.EncoderConfig
 	Train       Config
@@ -212,10 +212,10 @@ const (
 	DefaultSpanPairs = 200_000
 )
 
-// TrainEncoder trains the hashed encoder on the workspace's train split,
+// Encoder trains the hashed encoder on the workspace's train split,
 // selecting the checkpoint with the best dense validation MRR, and returns
 // the encoder with the best weights loaded.
-func TrainEncoder(ctx context.Context, ws *workspace.Workspace, o EncoderOptions) (*models.Encoder, *Result, error) {
+func Encoder(ctx context.Context, ws *workspace.Workspace, o EncoderOptions) (*models.Encoder, *Result, error) {
 	if o.Temperature == 0 {
 		o.Temperature = 0.05
 	}
@@ -302,11 +302,11 @@ func LoadBest(runDir string, params []models.NamedParam) error {
 	})
 }
 
-// TrainDense trains the hashed encoder (TrainEncoder), encodes every node
+// Dense trains the hashed encoder (Encoder), encodes every node
 // with its best checkpoint and makes that the workspace's dense channel;
 // the run gets its pipeline.json.
-func TrainDense(ctx context.Context, ws *workspace.Workspace, o EncoderOptions) (*infer.DenseChannel, *Result, error) {
-	enc, res, err := TrainEncoder(ctx, ws, o)
+func Dense(ctx context.Context, ws *workspace.Workspace, o EncoderOptions) (*infer.DenseChannel, *Result, error) {
+	enc, res, err := Encoder(ctx, ws, o)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -331,7 +331,7 @@ func EnsureDense(ctx context.Context, env *infer.Env, seed uint64, log io.Writer
 	}
 	logf(log, "no dense channel: training the default encoder first\n")
 	ws := env.WS
-	d, res, err := TrainDense(ctx, ws, EncoderOptions{Train: Config{Epochs: 4, BatchSize: 128, LR: 1e-3, Seed: seed},
+	d, res, err := Dense(ctx, ws, EncoderOptions{Train: Config{Epochs: 4, BatchSize: 128, LR: 1e-3, Seed: seed},
 		Run: Options{RunDir: filepath.Join(ws.Dir, "runs", "encoder"), Fingerprint: ws.Fingerprint, Log: log}})
 	if err != nil {
 		return nil, nil, err

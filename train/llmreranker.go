@@ -101,7 +101,7 @@ func usable(recs []reranker.Record) []reranker.Record {
 	return out
 }
 
-// LLMRerankerOptions configures TrainLLMReranker.
+// LLMRerankerOptions configures LLMReranker.
 type LLMRerankerOptions struct {
 	LoRA        models.LoRAConfig // default rank 32, alpha 64
 	Group       int               // G, default 24
@@ -113,10 +113,10 @@ type LLMRerankerOptions struct {
 	Run         Options
 }
 
-// TrainLLMReranker fine-tunes LoRA adapters of base on listwise records,
+// LLMReranker fine-tunes LoRA adapters of base on listwise records,
 // selecting the checkpoint with the best validation group accuracy (the
 // positive scored first among a fixed draw of G prompts per val record).
-func TrainLLMReranker(ctx context.Context, base *models.Qwen3, tok *bpe.Tokenizer, train, val []reranker.Record, o LLMRerankerOptions) (*models.LoRA, *Result, error) {
+func LLMReranker(ctx context.Context, base *models.Qwen3, tok *bpe.Tokenizer, train, val []reranker.Record, o LLMRerankerOptions) (*models.LoRA, *Result, error) {
 	if o.LoRA.Rank == 0 {
 		o.LoRA = models.LoRAConfig{Rank: 32, Alpha: 64}
 	}

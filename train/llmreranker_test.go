@@ -51,7 +51,7 @@ func TestTrainLLMReranker(t *testing.T) {
 		recs = append(recs, rec)
 	}
 	run := t.TempDir()
-	_, res, err := TrainLLMReranker(context.Background(), base, tok, recs, recs[:8], LLMRerankerOptions{
+	_, res, err := LLMReranker(context.Background(), base, tok, recs, recs[:8], LLMRerankerOptions{
 		LoRA: models.LoRAConfig{Rank: 4, Alpha: 8}, Group: 4, MaxLen: 96, Instruction: "Judge the product", // short: a 96-token prompt keeps room for the document
 		Train: Config{Epochs: 6, BatchSize: 4, LR: 5e-2, Seed: 3, CheckpointEvery: 12},
 		Run:   Options{RunDir: run, Fingerprint: "test"}})

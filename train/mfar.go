@@ -148,7 +148,7 @@ func (t *MFARTask) jointScores(idx, docs []int) mat.Tensor {
 	return m.Model.JointOp(m.Tuned.Op(feats), jb)
 }
 
-// MFAROptions configures TrainMFAR.
+// MFAROptions configures MFAR.
 type MFAROptions struct {
 	Train       Config
 	Run         Options
@@ -165,10 +165,10 @@ type MFAROptions struct {
 	Tune *models.Encoder
 }
 
-// TrainMFAR trains mFAR's field weights over enc (or, with o.Tune, together
+// MFAR trains mFAR's field weights over enc (or, with o.Tune, together
 // with a copy of that encoder), selecting the checkpoint with the best
 // validation MRR.
-func TrainMFAR(ctx context.Context, ws *workspace.Workspace, enc infer.TextEncoder, o MFAROptions) (*mfar.Method, *Result, error) {
+func MFAR(ctx context.Context, ws *workspace.Workspace, enc infer.TextEncoder, o MFAROptions) (*mfar.Method, *Result, error) {
 	if o.ValSplit == "" {
 		o.ValSplit = data.SplitVal
 	}

@@ -30,7 +30,7 @@ func TestTrainMFAR(t *testing.T) {
 	}
 	te, _ := infer.DenseTextEncoder(&infer.DenseChannel{Encoder: enc})
 	run := t.TempDir()
-	m, r, err := TrainMFAR(context.Background(), ws, te, MFAROptions{Train: Config{Epochs: 3, BatchSize: 32, LR: 1e-2, Seed: 3},
+	m, r, err := MFAR(context.Background(), ws, te, MFAROptions{Train: Config{Epochs: 3, BatchSize: 32, LR: 1e-2, Seed: 3},
 		Run: Options{RunDir: run, Fingerprint: ws.Fingerprint}})
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +63,7 @@ func TestTrainMFARFineTuned(t *testing.T) {
 	orig := slices.Clone(enc.Emb.Data())
 	train := func() (string, *Result) {
 		run := t.TempDir()
-		_, r, err := TrainMFAR(context.Background(), ws, nil, MFAROptions{Train: Config{Epochs: 2, BatchSize: 16, LR: 1e-2, Seed: 3},
+		_, r, err := MFAR(context.Background(), ws, nil, MFAROptions{Train: Config{Epochs: 2, BatchSize: 16, LR: 1e-2, Seed: 3},
 			Run: Options{RunDir: run, Fingerprint: ws.Fingerprint}, Tune: enc})
 		if err != nil {
 			t.Fatal(err)

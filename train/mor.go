@@ -56,7 +56,7 @@ func (t *moRTask) Loss(idx []int, r *rand.Rand) (mat.Tensor, error) {
 	return SoftmaxCE(t.m.Op(in), t.negatives+1, pos)
 }
 
-// MoROptions configures TrainMoR.
+// MoROptions configures MoR.
 type MoROptions struct {
 	Model     models.TrajectoryConfig
 	Negatives int // per positive, default 100 (MoR's)
@@ -85,10 +85,10 @@ func MinedPlans(recs map[int]data.MinedPlanRecord, minF1 float64) map[int]data.P
 	return out
 }
 
-// TrainMoR trains the trajectory reranker on the traversal pools of the
+// MoR trains the trajectory reranker on the traversal pools of the
 // training queries (with their plans from the workspace) and selects the
 // checkpoint with the best validation Hit@1.
-func TrainMoR(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, planner planner.Predictor, o MoROptions) (*mor.Method, *Result, error) {
+func MoR(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, planner planner.Predictor, o MoROptions) (*mor.Method, *Result, error) {
 	if o.Negatives == 0 {
 		o.Negatives = 100
 	}

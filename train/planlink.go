@@ -22,7 +22,7 @@ import (
 	"github.com/strata-retrieval/strata/models"
 )
 
-// LinkingPlannerOptions configures TrainLinkingPlanner.
+// LinkingPlannerOptions configures LinkingPlanner.
 type LinkingPlannerOptions struct {
 	Hidden   int // template classifier hidden units, default 128
 	Train    Config
@@ -275,14 +275,14 @@ func anchorMention(ments []graphops.LinkedMention, a data.PlanAnchor) int {
 	return -1
 }
 
-// TrainLinkingPlanner trains a planner that links its anchors from mined
+// LinkingPlanner trains a planner that links its anchors from mined
 // plans: the template classifier on the training questions whose mined
 // plan reaches F1 >= MinF1, and the anchor scorer (a listwise softmax over
 // the question's mentions for each path, AdaGrad) on the same questions.
 // A template keeps a target type when TypeAgreement of its examples agree
 // on it; other positions are untyped. The checkpoint with the best
 // validation MRR of its plans executed (plan-exec) is kept.
-func TrainLinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, o LinkingPlannerOptions) (*planner.LinkingPlanner, *Result, LinkingPlannerStats, error) {
+func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, o LinkingPlannerOptions) (*planner.LinkingPlanner, *Result, LinkingPlannerStats, error) {
 	var st LinkingPlannerStats
 	if o.Hidden == 0 {
 		o.Hidden = 128

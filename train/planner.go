@@ -61,7 +61,7 @@ func (t *plannerTask) Loss(idx []int, _ *rand.Rand) (mat.Tensor, error) {
 	return NLL(t.g.Op(x, len(idx)), t.k, y)
 }
 
-// PlannerOptions configures TrainPlanner.
+// PlannerOptions configures Planner.
 type PlannerOptions struct {
 	Hidden   int // classifier hidden units, default 128
 	Train    Config
@@ -98,11 +98,11 @@ func PlanAccuracy(p planner.Predictor, plans map[int]data.Plan, qs []data.Query)
 	return float64(right) / float64(n), n, nil
 }
 
-// TrainPlanner learns the template classifier from the plans of the
+// Planner learns the template classifier from the plans of the
 // training queries (the generator's ground truth, or imported plan files
 // such as MoR's) and selects the checkpoint with the best validation
 // accuracy (exact metapath).
-func TrainPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, o PlannerOptions) (*planner.TemplatePlanner, *Result, error) {
+func Planner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, o PlannerOptions) (*planner.TemplatePlanner, *Result, error) {
 	if o.Plans == nil {
 		o.Plans = ws.Plans
 	}
@@ -179,9 +179,9 @@ func TrainPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseCh
 	return p, res, nil
 }
 
-// KGQAOptions configures TrainKGQA.
+// KGQAOptions configures KGQA.
 type KGQAOptions struct {
-	Planner PlannerOptions // Plans and KGQA are set by TrainKGQA
+	Planner PlannerOptions // Plans and KGQA are set by KGQA
 	SimGRAG simgrag.Config
 	// Labels: "plans" (the workspace's, e.g. MetaQA's question types),
 	// "mined" (kgqa.MinePlans over the train and val questions) or "auto"
@@ -196,9 +196,9 @@ type KGQAStats struct {
 	Mined, Asked int // questions with a mined plan, of those mined
 }
 
-// TrainKGQA trains the KGQA pattern predictor (a planner saved as kind
+// KGQA trains the KGQA pattern predictor (a planner saved as kind
 // kgqa) from the workspace's plans or from plans mined from the answers.
-func TrainKGQA(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, o KGQAOptions) (*planner.TemplatePlanner, *Result, KGQAStats, error) {
+func KGQA(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, o KGQAOptions) (*planner.TemplatePlanner, *Result, KGQAStats, error) {
 	st := KGQAStats{Labels: o.Labels}
 	switch o.Labels {
 	case "", "auto":
@@ -231,6 +231,6 @@ func TrainKGQA(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChann
 		st.Asked, st.Mined = len(qs), len(qs)-missed
 	}
 	o.Planner.KGQA = &kgqa.Config{SimGRAG: o.SimGRAG.WithDefaults(), Labels: st.Labels}
-	p, res, err := TrainPlanner(ctx, ws, d, o.Planner)
+	p, res, err := Planner(ctx, ws, d, o.Planner)
 	return p, res, st, err
 }

@@ -26,7 +26,7 @@ import (
 // on the test split: the metapath and the anchor names are the generator's.
 func TestTrainPlanner(t *testing.T) {
 	ws := testws.Build(t, synth.Config{Preset: "prime", Nodes: 2000, Queries: 400, Seed: 5})
-	p, r, err := TrainPlanner(context.Background(), ws, nil, PlannerOptions{Train: Config{Epochs: 15, BatchSize: 32, LR: 3e-3, Seed: 2},
+	p, r, err := Planner(context.Background(), ws, nil, PlannerOptions{Train: Config{Epochs: 15, BatchSize: 32, LR: 3e-3, Seed: 2},
 		Run: Options{RunDir: t.TempDir(), Fingerprint: ws.Fingerprint}})
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +72,7 @@ func TestTrainPlanner(t *testing.T) {
 // traversal pool ranked by BM25 (MoR without its reranker) on test Hit@1.
 func TestTrainMoR(t *testing.T) {
 	ws := testws.Build(t, synth.Config{Preset: "mag", Nodes: 2000, Queries: 400, Seed: 6})
-	m, r, err := TrainMoR(context.Background(), ws, nil, nil, MoROptions{Model: models.TrajectoryConfig{UseTF: true, UseSF: true, UseTI: true},
+	m, r, err := MoR(context.Background(), ws, nil, nil, MoROptions{Model: models.TrajectoryConfig{UseTF: true, UseSF: true, UseTI: true},
 		Negatives: 30, Train: Config{Epochs: 4, BatchSize: 16, LR: 1e-3, Seed: 3}, Run: Options{RunDir: t.TempDir(), Fingerprint: ws.Fingerprint}})
 	if err != nil {
 		t.Fatal(err)
@@ -124,7 +124,7 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 		mined[r.QID] = r
 	}
 	run := filepath.Join(dir, "runs", "planner")
-	p, r, st, err := TrainLinkingPlanner(context.Background(), ws, nil, LinkingPlannerOptions{Mined: mined,
+	p, r, st, err := LinkingPlanner(context.Background(), ws, nil, LinkingPlannerOptions{Mined: mined,
 		Train: Config{Epochs: 8, BatchSize: 32, LR: 3e-3, Seed: 2}, Run: Options{RunDir: run, Fingerprint: ws.Fingerprint}})
 	if err != nil {
 		t.Fatal(err)

@@ -92,7 +92,7 @@ func buildFixture() (fixture, error) {
 		return f, err
 	}
 	run := filepath.Join(dir, "run")
-	_, _, err = train.TrainMFAR(ctx, ws, nil, train.MFAROptions{Train: train.Config{Epochs: 1, BatchSize: 16, LR: 1e-2, Seed: 3},
+	_, _, err = train.MFAR(ctx, ws, nil, train.MFAROptions{Train: train.Config{Epochs: 1, BatchSize: 16, LR: 1e-2, Seed: 3},
 		Run: train.Options{RunDir: run, Fingerprint: ws.Fingerprint}, Tune: enc})
 	if err != nil {
 		return f, err

@@ -163,7 +163,7 @@ func runTrainLLMReranker(ctx context.Context, u *ui, o trainLLMRerankerOptions) 
 	o.Train.Train = o.Flags.cfg
 	o.Train.Run = train.Options{RunDir: dir, Fingerprint: "records:" + filepath.Base(o.Records), Resume: o.Flags.resume, Log: u.log()}
 	u.stage("fine-tuning on %d records into %s", len(tr), dir)
-	_, res, err := train.TrainLLMReranker(ctx, m, tok, tr, va, o.Train)
+	_, res, err := train.LLMReranker(ctx, m, tok, tr, va, o.Train)
 	if err != nil {
 		return err
 	}

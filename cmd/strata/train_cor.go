@@ -101,7 +101,7 @@ func runTrainCoR(ctx context.Context, u *ui, o trainCoROptions) error {
 		return err
 	}
 	u.stage("training CoR into %s", run.RunDir)
-	_, res, err := train.TrainCoR(ctx, ws, d, train.CoROptions{Model: cfg, Train: o.Flags.cfg, Run: run})
+	_, res, err := train.CoR(ctx, ws, d, train.CoROptions{Model: cfg, Train: o.Flags.cfg, Run: run})
 	if err != nil {
 		return err
 	}

@@ -83,7 +83,7 @@ func runTrainEncoder(ctx context.Context, u *ui, o trainEncoderOptions) error {
 		return err
 	}
 	u.stage("training the encoder into %s", run.RunDir)
-	_, res, err := train.TrainDense(ctx, ws, train.EncoderOptions{Encoder: o.Encoder, Train: o.Flags.cfg, Run: run, Temperature: o.Temperature, SpanPairs: o.SpanPairs})
+	_, res, err := train.Dense(ctx, ws, train.EncoderOptions{Encoder: o.Encoder, Train: o.Flags.cfg, Run: run, Temperature: o.Temperature, SpanPairs: o.SpanPairs})
 	if err != nil {
 		return err
 	}

@@ -79,7 +79,7 @@ func runTrainKGQA(ctx context.Context, u *ui, o trainKGQAOptions) error {
 	if o.KGQA.Planner.Run, err = o.Flags.options(u, ws, "kgqa"); err != nil {
 		return err
 	}
-	p, res, st, err := train.TrainKGQA(ctx, ws, d, o.KGQA)
+	p, res, st, err := train.KGQA(ctx, ws, d, o.KGQA)
 	if err != nil {
 		return err
 	}

@@ -121,7 +121,7 @@ func runTrainMFAR(ctx context.Context, u *ui, o trainMFAROptions) error {
 		}
 	}
 	u.stage("indexing every field and training mFAR into %s", mo.Run.RunDir)
-	m, res, err := train.TrainMFAR(ctx, ws, enc, mo)
+	m, res, err := train.MFAR(ctx, ws, enc, mo)
 	if err != nil {
 		return err
 	}

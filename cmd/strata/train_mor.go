@@ -104,7 +104,7 @@ func runTrainMoR(ctx context.Context, u *ui, o trainMoROptions) error {
 	if err != nil {
 		return err
 	}
-	_, res, err := train.TrainMoR(ctx, ws, d, p, train.MoROptions{
+	_, res, err := train.MoR(ctx, ws, d, p, train.MoROptions{
 		Model:     models.TrajectoryConfig{UseTF: !o.NoTF, UseSF: !o.NoSF, UseTI: !o.NoTI},
 		Negatives: o.Negatives, Train: o.Flags.cfg, Run: run, PlannerDir: o.Planner, LastNodeOnly: o.LastNode, Plans: plans,
 		Traversal: graphops.TraversalConfig{NoTextual: o.NoText, NoStructural: o.NoStruct}})

@@ -184,7 +184,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		run.Log = u.err // a line per checkpoint off a terminal too
 	}
 	if len(ws.Plans) > 0 && o.Mined == "" {
-		p, res, err := train.TrainPlanner(ctx, ws, d, train.PlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run})
+		p, res, err := train.Planner(ctx, ws, d, train.PlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run})
 		if err != nil {
 			return err
 		}
@@ -200,7 +200,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		d = nil
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.TrainLinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoDeeperSearch: o.NoDeeper, Log: u.err, Progress: u.stageProgress()})
+	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoDeeperSearch: o.NoDeeper, Log: u.err, Progress: u.stageProgress()})
 	if err != nil {
 		return err
 	}

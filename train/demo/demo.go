@@ -196,7 +196,7 @@ func trainAll(env *infer.Env, o Options, mined map[int]data.MinedPlanRecord) (*t
 	}
 	var t trained
 	var err error
-	if t.dense, _, err = train.TrainDense(ctx, ws, train.EncoderOptions{Train: train.Config{Epochs: 4, BatchSize: 128, LR: 1e-3, Seed: o.Seed}, Run: run("encoder")}); err != nil {
+	if t.dense, _, err = train.Dense(ctx, ws, train.EncoderOptions{Train: train.Config{Epochs: 4, BatchSize: 128, LR: 1e-3, Seed: o.Seed}, Run: run("encoder")}); err != nil {
 		return nil, err
 	}
 	env.SetDense(t.dense)
@@ -207,14 +207,14 @@ func trainAll(env *infer.Env, o Options, mined map[int]data.MinedPlanRecord) (*t
 	fmt.Fprintf(o.Out, "trained CoR: best %s (val mrr %.4f)\n", res.Best, res.BestValue)
 	// As strata train planner: the classifier leaves out the dense query
 	// vector (--dense).
-	pl, pres, pst, err := train.TrainLinkingPlanner(ctx, ws, nil, train.LinkingPlannerOptions{Mined: mined,
+	pl, pres, pst, err := train.LinkingPlanner(ctx, ws, nil, train.LinkingPlannerOptions{Mined: mined,
 		Train: train.Config{Epochs: 20, BatchSize: 64, LR: 3e-3, Seed: o.Seed}, Run: run("planner")})
 	if err != nil {
 		return nil, err
 	}
 	t.planner = pl
 	fmt.Fprintf(o.Out, "trained the planner from %d mined train plans: %d templates, val plan-exec mrr %.4f, plan accuracy %.4f\n", pst.Used, len(pl.Cfg.Templates), pres.BestValue, pst.PlanAcc)
-	if t.mor, _, err = train.TrainMoR(ctx, ws, t.dense, pl, train.MoROptions{Plans: train.MinedPlans(mined, 0.5),
+	if t.mor, _, err = train.MoR(ctx, ws, t.dense, pl, train.MoROptions{Plans: train.MinedPlans(mined, 0.5),
 		Model: models.TrajectoryConfig{UseTF: true, UseSF: true, UseTI: true},
 		Train: train.Config{Epochs: 10, BatchSize: 16, LR: 1e-3, Seed: o.Seed}, Run: run("mor"), PlannerDir: filepath.Join(ws.Dir, "runs", "planner", "best")}); err != nil {
 		return nil, err
@@ -223,7 +223,7 @@ func trainAll(env *infer.Env, o Options, mined map[int]data.MinedPlanRecord) (*t
 	if err != nil {
 		return nil, err
 	}
-	if _, _, err := train.TrainMFAR(ctx, ws, enc, train.MFAROptions{
+	if _, _, err := train.MFAR(ctx, ws, enc, train.MFAROptions{
 		Train: train.Config{Epochs: 5, BatchSize: 32, LR: 1e-2, Seed: o.Seed}, Run: run("mfar"), Dense: t.dense.Meta.Hash}); err != nil {
 		return nil, err
 	}
@@ -252,7 +252,7 @@ func served(env *infer.Env, o Options, runDir, name string, stage pipeline.Stage
 }
 
 func trainCoR(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, seed uint64, run train.Options) (infer.Method, *train.Result, error) {
-	m, res, err := train.TrainCoR(ctx, ws, d, train.CoROptions{Model: gating.DefaultConfig(&ws.SKB.Schema, d.Docs.Dim),
+	m, res, err := train.CoR(ctx, ws, d, train.CoROptions{Model: gating.DefaultConfig(&ws.SKB.Schema, d.Docs.Dim),
 		Train: train.Config{Epochs: 10, BatchSize: 64, LR: 3e-3, Seed: seed}, Run: run})
 	return m, res, err
 }
