@@ -372,3 +372,31 @@ func TestResumeRepairsBookkeeping(t *testing.T) {
 		t.Errorf("best %s, want %s", best, checkpoints.StepDir(14))
 	}
 }
+
+// TestSameRunNestedConfig: a manifest holds its configuration indented, so
+// a model configuration with nested values (a planner's templates and
+// anchors) resumes when it is the same, and is refused, naming the key,
+// when a nested value differs.
+func TestSameRunNestedConfig(t *testing.T) {
+	dir := t.TempDir()
+	model := json.RawMessage(`{"dim":4,"anchors":{"fit":{"min":0.5},"words":["a","b"]}}`)
+	trainCfg := json.RawMessage(`{"epochs":2}`)
+	config, _ := json.Marshal(map[string]json.RawMessage{"model": model, "train": trainCfg})
+	if err := checkpoints.Save(filepath.Join(dir, "step-00000001"), &checkpoints.Checkpoint{Manifest: checkpoints.Manifest{Kind: "toy", Config: config, Step: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := checkpoints.ReadManifest(filepath.Join(dir, "step-00000001"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(m.Config, []byte("\n")) {
+		t.Fatalf("the manifest's config is not indented: %s", m.Config)
+	}
+	if err := sameRun(dir, *m, "toy", model, trainCfg); err != nil {
+		t.Errorf("the same nested configuration: %v", err)
+	}
+	other := json.RawMessage(`{"dim":4,"anchors":{"fit":{"min":0.6},"words":["a","b"]}}`)
+	if err := sameRun(dir, *m, "toy", other, trainCfg); !errors.Is(err, ErrOtherRun) || !strings.Contains(err.Error(), "model anchors") {
+		t.Errorf("another nested value: %v, want ErrOtherRun naming model anchors", err)
+	}
+}

@@ -440,7 +440,9 @@ func sameRun(dir string, m checkpoints.Manifest, kind string, cfgJSON, trainJSON
 			keys[k] = true
 		}
 		for _, k := range slices.Sorted(maps.Keys(keys)) {
-			if !bytes.Equal(a[k], b[k]) {
+			// A manifest holds its configuration indented: values compare
+			// compacted.
+			if !bytes.Equal(compactJSON(a[k]), compactJSON(b[k])) {
 				diffs = append(diffs, fmt.Sprintf("%s %s: run %s, now %s", part.name, k, orNone(a[k]), orNone(b[k])))
 			}
 		}
@@ -449,6 +451,16 @@ func sameRun(dir string, m checkpoints.Manifest, kind string, cfgJSON, trainJSON
 		return fmt.Errorf("%s: %w: %s", dir, ErrOtherRun, strings.Join(diffs, "; "))
 	}
 	return nil
+}
+
+// compactJSON is v without insignificant white space (v itself when it
+// does not parse).
+func compactJSON(v json.RawMessage) []byte {
+	var b bytes.Buffer
+	if json.Compact(&b, v) != nil {
+		return v
+	}
+	return b.Bytes()
 }
 
 func orNone(v json.RawMessage) string {
