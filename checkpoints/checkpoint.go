@@ -255,6 +255,21 @@ func SetMetrics(dir string, metrics map[string]float64) error {
 	return writeManifest(filepath.Join(dir, ManifestFile), m)
 }
 
+// SetConfig replaces a checkpoint manifest's model configuration,
+// atomically (a trainer that fixes part of its configuration after the
+// checkpoints were saved: the planner's rescue threshold).
+func SetConfig(dir string, config json.RawMessage) error {
+	m, err := ReadManifest(dir)
+	if err != nil {
+		return err
+	}
+	if err := checkConfigNumbers(config); err != nil {
+		return fmt.Errorf("%s: %w", dir, err)
+	}
+	m.Config = config
+	return writeManifest(filepath.Join(dir, ManifestFile), m)
+}
+
 // StepDir returns the name of the checkpoint directory for a step.
 func StepDir(step int) string { return fmt.Sprintf("step-%08d", step) }
 

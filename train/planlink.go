@@ -2,15 +2,18 @@ package train
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
 
+	"github.com/strata-retrieval/strata/checkpoints"
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/mine"
@@ -73,6 +76,9 @@ type LinkingPlannerOptions struct {
 	// NoLexicon: words no training question used are not read through the
 	// general English lexicon (AnchorConfig.Lexicon).
 	NoLexicon bool
+	// NoFitRescue: a query below the text-fit gate is never planned
+	// (planner.FitConfig.Rescue).
+	NoFitRescue bool
 	// NoDeeperSearch: a question whose words rule out every candidate
 	// gets no deeper search (AnchorConfig.DeeperSearch).
 	NoDeeperSearch bool
@@ -97,6 +103,8 @@ type LinkingPlannerStats struct {
 	// FitHeld the shares of validation questions it passes and of
 	// held-out passages it turns to the text (0 without a gate).
 	FitMin          float32
+	FitRescue       float32  // the rescue threshold (planner.FitConfig.Rescue)
+	fitHeld         []string // the held-out passages the gate rejects
 	FitVal, FitHeld float64
 	// Named: training mentions left in a candidate's restriction that
 	// name a node it reaches (each mention and anchors once), and
@@ -254,6 +262,12 @@ func trainFit(ws *workspace.Workspace, p *planner.LinkingPlanner, qs []data.Quer
 	st.FitHeld /= float64(max(len(hp), 1))
 	p.Fit = fit
 	p.Cfg.Anchors.Fit = &planner.FitConfig{Dim: o.FitDim, Min: st.FitMin}
+	st.fitHeld = make([]string, 0, len(held))
+	for i, t := range held {
+		if hp[i] < st.FitMin {
+			st.fitHeld = append(st.fitHeld, t)
+		}
+	}
 	logf(o.Log, "text-fit gate: %d questions against %d passages, loss %.4f; threshold %.4f passes %.4f of %d val questions, sends %.4f of %d held-out passages to the text\n",
 		len(pos), len(train), loss, st.FitMin, st.FitVal, len(vp), st.FitHeld, len(hp))
 	return nil
@@ -698,9 +712,19 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 	eval := func(ctx context.Context) (map[string]float64, error) {
 		return SplitMetrics(ctx, ws, &planner.PlannedMethod{P: p, M: pe}, o.ValSplit)
 	}
+	if f := p.Cfg.Anchors.Fit; f != nil && o.Run.Resume && o.Run.RunDir != "" {
+		if f.Rescue, err = storedRescue(o.Run.RunDir); err != nil {
+			return nil, nil, st, err
+		}
+	}
 	res, err := fitBest(ctx, PlannerModel{P: p}, task, o.Train, o.Run, metric, eval)
 	if err != nil {
 		return nil, nil, st, err
+	}
+	if f := p.Cfg.Anchors.Fit; f != nil && !o.NoFitRescue && len(st.fitHeld) > 0 {
+		if err := fitRescue(ctx, p, st.fitHeld, o.Run.RunDir, &st); err != nil {
+			return nil, nil, st, err
+		}
 	}
 	vqs, err := ws.SKB.QA.Split(o.ValSplit)
 	if err != nil {
@@ -710,6 +734,80 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 		return nil, nil, st, err
 	}
 	return p, res, st, nil
+}
+
+// fitRescue sets the text-fit gate's rescue threshold from the trained
+// planner's confidence in its plans of the held-out passages the gate
+// rejects (planner.CalibrateRescue), and writes the planner's config with
+// it into the manifest of every checkpoint of runDir: the checkpoints were
+// saved before the planner they hold was trained, and a threshold on its
+// confidence can only be taken after.
+func fitRescue(ctx context.Context, p *planner.LinkingPlanner, held []string, runDir string, st *LinkingPlannerStats) error {
+	var confs []float32
+	for _, t := range held {
+		pred, err := p.PredictUngated(ctx, data.Query{Text: t, ID: -1})
+		if err != nil {
+			return err
+		}
+		if pred.Template >= 0 {
+			confs = append(confs, pred.Conf)
+		}
+	}
+	p.Cfg.Anchors.Fit.Rescue = planner.CalibrateRescue(confs)
+	st.FitRescue = p.Cfg.Anchors.Fit.Rescue
+	if runDir == "" {
+		return nil
+	}
+	cfg, err := PlannerModel{P: p}.ConfigJSON()
+	if err != nil {
+		return err
+	}
+	cks, err := checkpoints.List(runDir)
+	if err != nil {
+		return err
+	}
+	for _, c := range cks {
+		if err := setModelConfig(filepath.Join(runDir, c.Name), c.Manifest, cfg); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// setModelConfig replaces the model part of a checkpoint's configuration
+// (the trainer's {"model": ..., "train": ...}).
+func setModelConfig(dir string, m checkpoints.Manifest, model json.RawMessage) error {
+	var parts map[string]json.RawMessage
+	if err := json.Unmarshal(m.Config, &parts); err != nil {
+		return fmt.Errorf("%s: manifest config: %v", dir, err)
+	}
+	parts["model"] = model
+	raw, err := json.Marshal(parts)
+	if err != nil {
+		return err
+	}
+	return checkpoints.SetConfig(dir, raw)
+}
+
+// storedRescue is the rescue threshold a run's latest checkpoint holds (0
+// for none): a resumed run adopts it, so that its configuration is the
+// one its checkpoints hold once fitRescue has written it.
+func storedRescue(runDir string) (float32, error) {
+	cks, err := checkpoints.List(runDir)
+	if err != nil || len(cks) == 0 {
+		return 0, err
+	}
+	var parts struct {
+		Model planner.Config `json:"model"`
+	}
+	last := cks[len(cks)-1]
+	if err := json.Unmarshal(last.Manifest.Config, &parts); err != nil {
+		return 0, fmt.Errorf("%s: manifest config: %v", filepath.Join(runDir, last.Name), err)
+	}
+	if a := parts.Model.Anchors; a != nil && a.Fit != nil {
+		return a.Fit.Rescue, nil
+	}
+	return 0, nil
 }
 
 // rankGroup is one question's plan candidates for the ranker: features,

@@ -2,7 +2,9 @@ package train
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"github.com/strata-retrieval/strata/checkpoints"
 	"github.com/strata-retrieval/strata/graphops/mine"
 	"path/filepath"
 	"reflect"
@@ -251,6 +253,32 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 		t.Error("no test question had a restricted multi-hop candidate: the twins went untested")
 	}
 	t.Logf("%d candidates with their twins", pairs)
+	// The text-fit gate's rescue threshold is taken after training, written
+	// into every checkpoint of the run, and a resumed run keeps it.
+	rescue := p.Cfg.Anchors.Fit.Rescue
+	if rescue <= 0 || rescue != st.FitRescue {
+		t.Fatalf("rescue threshold %v (stats %v), want one calibrated", rescue, st.FitRescue)
+	}
+	cks, err := checkpoints.List(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cks {
+		var parts struct {
+			Model planner.Config `json:"model"`
+		}
+		if err := json.Unmarshal(c.Manifest.Config, &parts); err != nil || parts.Model.Anchors.Fit.Rescue != rescue {
+			t.Fatalf("%s: rescue %v (%v), want %v", c.Name, parts.Model.Anchors.Fit.Rescue, err, rescue)
+		}
+	}
+	p2, _, _, err := LinkingPlanner(context.Background(), ws, nil, LinkingPlannerOptions{Mined: mined,
+		Train: Config{Epochs: 8, BatchSize: 32, LR: 3e-3, Seed: 2}, Run: Options{RunDir: run, Fingerprint: ws.Fingerprint, Resume: true}})
+	if err != nil {
+		t.Fatalf("resuming the finished run: %v", err)
+	}
+	if p2.Cfg.Anchors.Fit.Rescue != rescue {
+		t.Errorf("resumed run's rescue %v, want %v", p2.Cfg.Anchors.Fit.Rescue, rescue)
+	}
 }
 
 // TestMinedTemplateKeepsMarks: a mined plan's template forgets anchor and

@@ -10,6 +10,7 @@ import (
 
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/planner"
 	"github.com/strata-retrieval/strata/train"
 )
 
@@ -26,6 +27,7 @@ type trainPlannerOptions struct {
 	NoNamedType bool
 	NoNamedRels bool
 	NoLexicon   bool
+	NoRescue    bool
 	NoDeeper    bool
 	NoFrame     bool
 	Dense       bool
@@ -97,8 +99,10 @@ against as many passages of the SKB's own candidate documents (their text
 fields but name and alias fields: text that describes a node and asks for
 nothing), its threshold calibrated on the val questions against as many
 held-out passages. A query below it (a definition, free text) gets no plan and
-plan-exec answers it by BM25, counted as a fallback in eval, score and serve;
---no-fit is the ablation (every query planned). A word no training question
+plan-exec answers it by BM25, counted as a fallback in eval, score and serve,
+unless the planner is surer of its plan than it is of its plans of 95% of those
+held-out passages (a question in words the gate never saw; --no-fit-rescue:
+never); --no-fit is the ablation (every query planned). A word no training question
 used ("helmed", "penned", "performers") is read as the nearest word the planner
 knows that names a type or relation (the schema's words, and training words the
 training questions bear out for one), by a general English lexicon embedded in
@@ -159,6 +163,7 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoFrame, "no-frame-words", false, "mined plans: restrictions keep the words the training questions ask with, not restrict by (the ablation)")
 	cmd.Flags().BoolVar(&o.NoNamedType, "no-named-type", false, "mined plans: a question that names its answer type with the schema's word for it (\"Which person ...\") does not rule out plans answering with another type (the ablation)")
 	cmd.Flags().BoolVar(&o.NoDeeper, "no-deeper-search", false, "mined plans: a question whose words rule out every candidate (a type or relation it names) gets no deeper search among less probable templates (the ablation)")
+	cmd.Flags().BoolVar(&o.NoRescue, "no-fit-rescue", false, "mined plans: a query below the text-fit gate is never planned, however sure the planner is of its plan (the ablation)")
 	cmd.Flags().BoolVar(&o.NoLexicon, "no-lexicon", false, "mined plans: a question word no training question used is not read as the known word the general English lexicon relates it to (\"helmed\" as directed; the ablation)")
 	cmd.Flags().BoolVar(&o.NoNamedRels, "no-named-relations", false, "mined plans: the question's words that name relations (\"directed\" for directed_by) do not rule out plans that walk none of them (the ablation)")
 	cmd.Flags().BoolVar(&o.NoCompose, "no-compose", false, "mined plans: the plan ranker does not see which parts of a candidate's plan the question's words name (the ablation)")
@@ -200,7 +205,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		d = nil
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoDeeperSearch: o.NoDeeper, Log: u.err, Progress: u.stageProgress()})
+	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoFitRescue: o.NoRescue, NoDeeperSearch: o.NoDeeper, Log: u.err, Progress: u.stageProgress()})
 	if err != nil {
 		return err
 	}
@@ -214,6 +219,9 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 	}
 	if p.Cfg.Anchors.Fit != nil {
 		fmt.Fprintf(u.out, "text-fit gate: threshold %.4f, calibrated on val: passes %.4f of the val questions, sends %.4f of held-out passages of the SKB's documents to BM25\n", st.FitMin, st.FitVal, st.FitHeld)
+		if st.FitRescue > 0 {
+			fmt.Fprintf(u.out, "text-fit gate: a query below it keeps its plan when the planner's confidence reaches %.4f (reached on %.0f%% of the held-out passages it rejects)\n", st.FitRescue, 100*planner.RescueShare)
+		}
 	}
 	if keys := p.Cfg.Anchors.AttrKeys; len(keys) > 0 {
 		fmt.Fprintf(u.out, "attribute keys learned from the train answers' text (a candidate is also tried filtered to the nodes stating key + a word of the question): %s\n", strings.Join(keys, ", "))

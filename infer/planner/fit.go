@@ -27,6 +27,31 @@ import (
 type FitConfig struct {
 	Dim int     `json:"dim"` // hashed features
 	Min float32 `json:"min"` // the calibrated threshold on FitProb
+	// Rescue: a query below Min is planned anyway when the plan ranker's
+	// confidence in its plan reaches Rescue (the confidence the planner
+	// reaches on only RescueShare of the SKB's held-out passages the gate
+	// rejects: CalibrateRescue); 0 never (checkpoints saved before it).
+	Rescue float32 `json:"rescue,omitempty"`
+}
+
+// RescueShare is the share of held-out passages below the gate whose
+// plans the rescue threshold lets stand (0.1 let one more GCIDE
+// development definition than BM25 lose its top 10 on WordNet).
+const RescueShare = 0.05
+
+// CalibrateRescue returns the rescue threshold: the confidence that
+// RescueShare of confs (the planner's confidence in its plans of held-out
+// passages the gate rejects) reach; 0 (no rescue) without any. A question
+// worded unlike the training questions (a synonym the gate never saw) that
+// the planner still plans with more confidence than it has in 19 of 20
+// passages keeps its plan; text no plan fits rarely gets there.
+func CalibrateRescue(confs []float32) float32 {
+	if len(confs) == 0 {
+		return 0
+	}
+	c := slices.Clone(confs)
+	slices.Sort(c)
+	return c[min(len(c)-1, int(math.Ceil((1-RescueShare)*float64(len(c)))))]
 }
 
 // FitFeatures hashes a query's text-fit features into dim buckets: a

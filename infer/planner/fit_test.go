@@ -140,3 +140,48 @@ func TestExplainNoPlanFits(t *testing.T) {
 		t.Errorf("explanation:\n%s\nwant it to start with:\n%s", b.String(), want)
 	}
 }
+
+// TestCalibrateRescue: the confidence that RescueShare (5%) of the
+// passages reach: of 40 confidences 0.01 ... 0.40, the one at index
+// ⌈0.95·40⌉ = 38 of the sorted list, 0.39 (two of 40 reach it); none
+// gives 0 (no rescue).
+func TestCalibrateRescue(t *testing.T) {
+	var c []float32
+	for i := 40; i >= 1; i-- {
+		c = append(c, float32(i)/100)
+	}
+	if got := CalibrateRescue(c); got != 0.39 {
+		t.Errorf("CalibrateRescue = %v, want 0.39", got)
+	}
+	if got := CalibrateRescue(nil); got != 0 {
+		t.Errorf("no passages: %v, want 0", got)
+	}
+}
+
+// TestFitRescue: a query the gate rejects (its bias weight puts every
+// text at FitProb 0.0067, below Min 0.5) falls back without a rescue
+// threshold or when the planner's confidence in its one candidate (1)
+// is below it, and keeps its plan when the confidence reaches it.
+func TestFitRescue(t *testing.T) {
+	p := castPlanner(t, true, false)
+	fit, _ := models.NewSparseLinear(64, "planner.fit")
+	fit.W.Data()[fitHash(64, "bias")] = -5
+	p.Fit = fit
+	q := data.Query{Text: "Which films star Ann Lee?", ID: -1}
+	for _, c := range []struct {
+		rescue float32
+		noFit  bool
+	}{{0, true}, {1.5, true}, {0.9, false}, {1, false}} {
+		p.Cfg.Anchors.Fit = &FitConfig{Dim: 64, Min: 0.5, Rescue: c.rescue}
+		pred, err := p.Predict(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pred.NoFit != c.noFit || pred.Fit > 0.01 {
+			t.Errorf("rescue %v: NoFit %v (fit %v, confidence %v), want %v", c.rescue, pred.NoFit, pred.Fit, pred.Conf, c.noFit)
+		}
+		if !c.noFit && (pred.Conf != 1 || len(pred.Plan.Metapath) != 1) {
+			t.Errorf("rescue %v: plan %v confidence %v, want the one-hop plan at 1", c.rescue, pred.Plan.Metapath, pred.Conf)
+		}
+	}
+}

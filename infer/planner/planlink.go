@@ -537,15 +537,35 @@ func (p *LinkingPlanner) Predict(ctx context.Context, q data.Query) (PlanPredict
 		return PlanPrediction{Template: -1}, err
 	}
 	fit := float32(1)
+	below := false
 	if f := p.Cfg.Anchors.Fit; f != nil && p.Fit != nil {
 		if fit = FitProb(p.Fit, p.FitText(q.Text)); fit < f.Min {
-			return PlanPrediction{Template: -1, NoFit: true, Fit: fit}, nil
+			if f.Rescue <= 0 {
+				return PlanPrediction{Template: -1, NoFit: true, Fit: fit}, nil
+			}
+			below = true
 		}
+	}
+	pred, err := p.PredictUngated(ctx, q)
+	pred.Fit = fit
+	// Below the gate's threshold, a plan stands only when the planner is
+	// more sure of it than FitConfig.Rescue.
+	if below && err == nil && pred.Conf < p.Cfg.Anchors.Fit.Rescue {
+		return PlanPrediction{Template: -1, NoFit: true, Fit: fit}, nil
+	}
+	return pred, err
+}
+
+// PredictUngated is Predict without the text-fit gate: the plan the
+// planner would choose for any text.
+func (p *LinkingPlanner) PredictUngated(ctx context.Context, q data.Query) (PlanPrediction, error) {
+	if err := ctx.Err(); err != nil {
+		return PlanPrediction{Template: -1}, err
 	}
 	text := q.Text
 	q.Text = p.Resolve(q.Text)
 	pred, err := p.predict(ctx, q)
-	pred.Fit = fit
+	pred.Fit = 1
 	if q.Text != text {
 		pred.ReadAs = q.Text
 	}
