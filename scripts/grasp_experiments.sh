@@ -25,8 +25,8 @@ for preset in amazon mag prime; do
   $strata gen --preset "$preset" --nodes "$nodes" --queries "$queries" --out "$skb" >/dev/null
   $strata import --in "$skb" --out "$ws" >/dev/null 2>&1
   $strata train encoder "$ws" >/dev/null
-  mfar=$($strata train mfar "$ws" --epochs 3 --checkpoint-every 25 | head -1)
-  planner=$($strata train planner "$ws" --epochs 10 | head -1)
+  mfar=$($strata train mfar "$ws" --epochs 3 --checkpoint-every 25 | sed -n 1p)
+  planner=$($strata train planner "$ws" --epochs 10 | sed -n 1p)
   $strata train mor "$ws" --planner "$ws/runs/planner/best" --epochs 3 >/dev/null
   grasp=$($strata train grasp "$ws" --mfar "$ws/runs/mfar" --planner "$ws/runs/planner" --stage3 "$ws/runs/mor")
   {

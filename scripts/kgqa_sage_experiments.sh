@@ -20,7 +20,7 @@ if [ -d "$metaqa" ]; then
   $strata import --format triples --in "$metaqa" --out "$ws" 2>/dev/null >/dev/null
   # SimGRAG embeds pattern nodes and relations with the dense channel.
   $strata train encoder "$ws" --epochs 1 >/dev/null
-  plans_out=$($strata train kgqa "$ws" --epochs 5 | head -1)
+  plans_out=$($strata train kgqa "$ws" --epochs 5 | sed -n 1p)
   mined_out=$($strata train kgqa "$ws" --epochs 5 --labels mined --out "$ws/runs/kgqa-mined" 2>&1 | grep -v '^evaluate' | tr '\n' ' ')
   splits=1-hop-dev/test-reachable,2-hop-dev/test-reachable,3-hop-dev/test-reachable
   {
