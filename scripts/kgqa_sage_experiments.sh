@@ -19,7 +19,11 @@ if [ -d "$metaqa" ]; then
   rm -rf "$ws"
   $strata import --format triples --in "$metaqa" --out "$ws" 2>/dev/null >/dev/null
   # SimGRAG embeds pattern nodes and relations with the dense channel.
-  $strata train encoder "$ws" --epochs 1 >/dev/null
+  # The question-only encoder (--neighbors 0 --span-pairs 0): a triples
+  # KB's documents are names, and with the defaults (neighbour names read
+  # into every document) the mined-path predictor scored 95.5 / 97.5 / 98.3
+  # (November 29) against 95.9 / 98.1 / 98.4.
+  $strata train encoder "$ws" --epochs 1 --neighbors 0 --span-pairs 0 >/dev/null
   plans_out=$($strata train kgqa "$ws" --epochs 5 | sed -n 1p)
   mined_out=$($strata train kgqa "$ws" --epochs 5 --labels mined --out "$ws/runs/kgqa-mined" 2>&1 | grep -v '^evaluate' | tr '\n' ' ')
   splits=1-hop-dev/test-reachable,2-hop-dev/test-reachable,3-hop-dev/test-reachable
@@ -34,6 +38,9 @@ if [ -d "$metaqa" ]; then
     echo "Hits@1 use an LLM for both the pattern and the final answer; here the pattern"
     echo "comes from the native predictor and the answer is the best-GSD binding of the"
     echo "target. k = 100 subgraphs, k(n) = 16 node and k(r) = 16 relation candidates (the paper's k(n), k(r))."
+    echo "The dense channel is the encoder trained on the questions alone (\`strata train encoder WS --epochs 1"
+    echo "--neighbors 0 --span-pairs 0\`): with its defaults, which read neighbour names into every document,"
+    echo "the mined-path row was 95.5 / 97.5 / 98.3 and the question-type row 96.4 / 99.6 / 99.6 (November 29)."
     echo
     echo "- $plans_out"
     echo "- $mined_out"
@@ -116,7 +123,7 @@ if [ -d "$pq" ]; then
       ws="$out/$tag-s$seed-ws"
       rm -rf "$ws"
       $strata import --format triples --in "$pq/$kb" --kgqa "$pq/$set.txt" --seed $seed --out "$ws" >/dev/null 2>&1
-      $strata train encoder "$ws" --epochs 1 >/dev/null
+      $strata train encoder "$ws" --epochs 1 --neighbors 0 --span-pairs 0 >/dev/null
       $strata train kgqa "$ws" --labels mined --out "$ws/runs/kgqa-mined-e10" >/dev/null 2>&1
       $strata train kgqa "$ws" --labels mined --epochs 100 --out "$ws/runs/kgqa-mined" >/dev/null 2>&1
       $strata train kgqa "$ws" --labels plans --epochs 100 --out "$ws/runs/kgqa" >/dev/null
@@ -142,7 +149,7 @@ if [ -d "$pq" ]; then
     echo '```'
     echo 'strata import --format triples --in ../shared/data/pathquestion/2H-kb.txt \'
     echo '    --kgqa ../shared/data/pathquestion/PQ-2H.txt --seed S --out WS'
-    echo 'strata train encoder WS --epochs 1'
+    echo 'strata train encoder WS --epochs 1 --neighbors 0 --span-pairs 0'
     echo 'strata train kgqa WS --labels mined --epochs 100 --out WS/runs/kgqa-mined'
     echo 'strata eval WS --model WS/runs/kgqa-mined/best --split test'
     echo '```'
@@ -236,7 +243,7 @@ if [ -f "$wc/WC2014.txt" ] && [ -f "$wc/WC-P1.txt" ] && [ -f "$wc/WC-P2.txt" ] &
       ws="$out/$set-s$seed-ws"
       rm -rf "$ws"
       $strata import --format triples --in "$wc/WC2014.txt" --kgqa "$wc/$set.txt" --seed $seed --out "$ws" >/dev/null 2>&1
-      $strata train encoder "$ws" --epochs 1 >/dev/null
+      $strata train encoder "$ws" --epochs 1 --neighbors 0 --span-pairs 0 >/dev/null
       $strata train kgqa "$ws" --labels mined --epochs 100 --out "$ws/runs/kgqa-mined" >/dev/null 2>&1
       $strata train kgqa "$ws" --labels plans --epochs 100 --out "$ws/runs/kgqa" >/dev/null
       $strata eval "$ws" --method simgrag --model "$ws/runs/kgqa-mined/best,$ws/runs/kgqa/best" --split test --json |
