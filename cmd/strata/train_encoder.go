@@ -38,7 +38,9 @@ cloze task). A node's document is read with the names of up to --neighbors
 nodes its stored edges point to (default 8: a synset's hypernyms, a product's
 brand), which say what a document alone may not ("a kind of mathematician").
 --span-pairs 0 --neighbors 0 trains as strata did before November 29: on the
-questions alone, each document read alone.`
+questions alone, each document read alone; make experiments-kgqa does so for
+KGQA over triples, whose documents are names (with the defaults MetaQA's
+mined-path KGQA was 0.1-0.6 points lower).`
 
 func newTrainEncoderCmd(u *ui) *cobra.Command {
 	var o trainEncoderOptions
