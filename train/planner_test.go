@@ -126,7 +126,7 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 		mined[r.QID] = r
 	}
 	run := filepath.Join(dir, "runs", "planner")
-	p, r, st, err := LinkingPlanner(context.Background(), ws, nil, LinkingPlannerOptions{Mined: mined,
+	p, r, st, err := LinkingPlanner(context.Background(), ws, nil, LinkingPlannerOptions{Mined: mined, FitRescue: true,
 		Train: Config{Epochs: 8, BatchSize: 32, LR: 3e-3, Seed: 2}, Run: Options{RunDir: run, Fingerprint: ws.Fingerprint}})
 	if err != nil {
 		t.Fatal(err)
@@ -253,8 +253,9 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 		t.Error("no test question had a restricted multi-hop candidate: the twins went untested")
 	}
 	t.Logf("%d candidates with their twins", pairs)
-	// The text-fit gate's rescue threshold is taken after training, written
-	// into every checkpoint of the run, and a resumed run keeps it.
+	// With FitRescue, the text-fit gate's rescue threshold is taken after
+	// training, written into every checkpoint of the run, and a resumed run
+	// keeps it.
 	rescue := p.Cfg.Anchors.Fit.Rescue
 	if rescue <= 0 || rescue != st.FitRescue {
 		t.Fatalf("rescue threshold %v (stats %v), want one calibrated", rescue, st.FitRescue)
@@ -271,7 +272,7 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 			t.Fatalf("%s: rescue %v (%v), want %v", c.Name, parts.Model.Anchors.Fit.Rescue, err, rescue)
 		}
 	}
-	p2, _, _, err := LinkingPlanner(context.Background(), ws, nil, LinkingPlannerOptions{Mined: mined,
+	p2, _, _, err := LinkingPlanner(context.Background(), ws, nil, LinkingPlannerOptions{Mined: mined, FitRescue: true,
 		Train: Config{Epochs: 8, BatchSize: 32, LR: 3e-3, Seed: 2}, Run: Options{RunDir: run, Fingerprint: ws.Fingerprint, Resume: true}})
 	if err != nil {
 		t.Fatalf("resuming the finished run: %v", err)
