@@ -1,6 +1,6 @@
 // Package bertenc opens a Hugging Face BERT-family sentence encoder
-// directory natively: config.json, model.safetensors and tokenizer.json
-// (WordPiece, through sugarme/tokenizer), pooled as
+// directory natively: config.json, model.safetensors and tokenizer.json or
+// vocab.txt (WordPiece, through sugarme/tokenizer), pooled as
 // 1_Pooling/config.json says (sentence-transformers; mean when absent) and
 // L2-normalised. The forward pass is models.Bert on strata's own kernels,
 // so no ONNX Runtime and no cgo is needed. A directory with model.onnx
@@ -15,10 +15,17 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/sugarme/tokenizer"
+	"github.com/sugarme/tokenizer/model/wordpiece"
+	"github.com/sugarme/tokenizer/normalizer"
+	"github.com/sugarme/tokenizer/pretokenizer"
 	"github.com/sugarme/tokenizer/pretrained"
+	"github.com/sugarme/tokenizer/processor"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/strata-retrieval/strata/checkpoints"
 	"github.com/strata-retrieval/strata/internal/parallel"
@@ -36,7 +43,12 @@ type Encoder struct {
 	MaxLen  int
 	bert    *models.Bert
 	tok     *tokenizer.Tokenizer
-	mu      sync.Mutex
+	// strip: accents are stripped before the tokenizer reads a text (the
+	// text decomposed, its combining marks dropped), as Hugging Face's
+	// BERT normaliser does; sugarme/tokenizer drops combining marks
+	// without decomposing ("ó" stayed).
+	strip bool
+	mu    sync.Mutex
 }
 
 // Is reports whether dir looks like a Hugging Face BERT-family directory
@@ -88,19 +100,118 @@ func Load(dir string) (*Encoder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	tf := filepath.Join(dir, "tokenizer.json")
-	if _, err := os.Stat(tf); err != nil {
-		return nil, fmt.Errorf("BERT encoder: %w (a tokenizer.json is needed; a directory with vocab.txt alone is not read)", err)
-	}
-	tok, err := pretrained.FromFile(tf)
+	tok, strip, err := loadTokenizer(dir)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", tf, err)
+		return nil, err
 	}
 	pool, err := readPooling(dir)
 	if err != nil {
 		return nil, err
 	}
-	return &Encoder{Dir: dir, Pooling: pool, MaxLen: min(DefaultMaxLen, cfg.MaxPositions), bert: m, tok: tok}, nil
+	return &Encoder{Dir: dir, Pooling: pool, MaxLen: min(DefaultMaxLen, cfg.MaxPositions), bert: m, tok: tok, strip: strip}, nil
+}
+
+// loadTokenizer reads dir's tokenizer.json or, without one, builds BERT's
+// WordPiece tokenizer from its vocab.txt (vocabTokenizer); strip reports
+// whether its normaliser strips accents (BERT's: strip_accents, or when
+// that is null, lowercase).
+func loadTokenizer(dir string) (tok *tokenizer.Tokenizer, strip bool, err error) {
+	tf := filepath.Join(dir, "tokenizer.json")
+	if b, err := os.ReadFile(tf); err == nil {
+		tok, err := pretrained.FromFile(tf)
+		if err != nil {
+			return nil, false, fmt.Errorf("%s: %w", tf, err)
+		}
+		var j struct {
+			Normalizer *struct {
+				Type         string `json:"type"`
+				StripAccents *bool  `json:"strip_accents"`
+				Lowercase    bool   `json:"lowercase"`
+			} `json:"normalizer"`
+		}
+		if err := json.Unmarshal(b, &j); err != nil {
+			return nil, false, fmt.Errorf("%s: %w", tf, err)
+		}
+		if n := j.Normalizer; n != nil && n.Type == "BertNormalizer" {
+			strip = n.Lowercase
+			if n.StripAccents != nil {
+				strip = *n.StripAccents
+			}
+		}
+		return tok, strip, nil
+	}
+	vf := filepath.Join(dir, "vocab.txt")
+	if _, err := os.Stat(vf); err != nil {
+		return nil, false, fmt.Errorf("BERT encoder: %s holds neither tokenizer.json nor vocab.txt", dir)
+	}
+	return vocabTokenizer(dir)
+}
+
+// stripAccents is text decomposed (NFD) without its combining marks.
+func stripAccents(text string) string {
+	var b strings.Builder
+	for _, r := range norm.NFD.String(text) {
+		if !unicode.Is(unicode.Mn, r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// vocabTokenizer is the tokenizer Hugging Face's BertTokenizerFast builds
+// from a vocab.txt (one WordPiece token per line, its id the line number):
+// BERT's normaliser (clean text, Chinese characters split, lower case and
+// accents stripped as tokenizer_config.json's do_lower_case and
+// strip_accents say: lower case by default, accents stripped when lower
+// case unless strip_accents says otherwise), BERT's pre-tokenizer
+// (whitespace and punctuation), WordPiece with "##" continuations and
+// [UNK], and [CLS] ... [SEP] around the text.
+func vocabTokenizer(dir string) (*tokenizer.Tokenizer, bool, error) {
+	vf := filepath.Join(dir, "vocab.txt")
+	lower, strip := true, (*bool)(nil)
+	cf := filepath.Join(dir, "tokenizer_config.json")
+	if b, err := os.ReadFile(cf); err == nil {
+		var c struct {
+			DoLowerCase  *bool `json:"do_lower_case"`
+			StripAccents *bool `json:"strip_accents"`
+		}
+		if err := json.Unmarshal(b, &c); err != nil {
+			return nil, false, fmt.Errorf("%s: %w", cf, err)
+		}
+		if c.DoLowerCase != nil {
+			lower = *c.DoLowerCase
+		}
+		strip = c.StripAccents
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, false, err
+	}
+	stripAccents := lower
+	if strip != nil {
+		stripAccents = *strip
+	}
+	wp, err := wordpiece.NewWordPieceFromFile(vf, "[UNK]")
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: %w", vf, err)
+	}
+	tok := tokenizer.NewTokenizer(wp)
+	tok.WithNormalizer(normalizer.NewBertNormalizer(true, lower, true, stripAccents))
+	tok.WithPreTokenizer(pretokenizer.NewBertPreTokenizer())
+	var specials []tokenizer.AddedToken
+	ids := map[string]int{}
+	for _, s := range []string{"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"} {
+		if id, ok := tok.TokenToId(s); ok {
+			ids[s] = id
+			specials = append(specials, tokenizer.NewAddedToken(s, true))
+		}
+	}
+	for _, s := range []string{"[UNK]", "[CLS]", "[SEP]"} {
+		if _, ok := ids[s]; !ok {
+			return nil, false, fmt.Errorf("%s: no %s token", vf, s)
+		}
+	}
+	tok.WithPostProcessor(processor.NewBertProcessing(processor.PostToken{Id: ids["[SEP]"], Value: "[SEP]"}, processor.PostToken{Id: ids["[CLS]"], Value: "[CLS]"}))
+	tok.AddSpecialTokens(specials)
+	return tok, stripAccents, nil
 }
 
 // readPooling reads sentence-transformers' 1_Pooling/config.json: mean or
@@ -143,6 +254,9 @@ func (e *Encoder) Dim() int { return e.bert.Cfg.HiddenSize }
 // Tokenize returns a text's ids, truncated to MaxLen keeping the final
 // special token.
 func (e *Encoder) Tokenize(text string) ([]int, error) {
+	if e.strip {
+		text = stripAccents(text)
+	}
 	e.mu.Lock() // sugarme/tokenizer promises no concurrent use
 	enc, err := e.tok.EncodeSingle(text, true)
 	e.mu.Unlock()

@@ -103,7 +103,7 @@ func TestLoadErrors(t *testing.T) {
 		edit func(dir string) error
 		want string
 	}{
-		{func(d string) error { return os.Remove(filepath.Join(d, "tokenizer.json")) }, "a tokenizer.json is needed"},
+		{func(d string) error { return os.Remove(filepath.Join(d, "tokenizer.json")) }, "neither tokenizer.json nor vocab.txt"},
 		{func(d string) error { return os.WriteFile(filepath.Join(d, "config.json"), []byte("{"), 0o644) }, "config.json"},
 		{func(d string) error {
 			return os.WriteFile(filepath.Join(d, "config.json"), []byte(`{"model_type": "bert", "hidden_act": "gelu_new", "vocab_size": 40, "hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 4, "intermediate_size": 64, "max_position_embeddings": 16}`), 0o644)
@@ -134,5 +134,72 @@ func TestLoadErrors(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "config.json"), []byte(`{"model_type": "qwen3"}`), 0o644)
 	if Is(dir) {
 		t.Error("a qwen3 directory is not a BERT directory")
+	}
+}
+
+// TestVocabTxt: a directory with vocab.txt instead of tokenizer.json (the
+// tiny model's 18 tokens, one per line in id order) tokenizes as its
+// tokenizer.json does (ids by hand; the same vectors), lower-cases and
+// strips accents by default, keeps case when tokenizer_config.json's
+// do_lower_case is false, and a vocabulary without [CLS] is an error
+// naming the file.
+func TestVocabTxt(t *testing.T) {
+	vocab := "[PAD]\n[UNK]\n[CLS]\n[SEP]\nthe\nheat\nmovie\n##s\ndirect\n##ed\nby\nwho\nkg\ngraph\nretriev\n##al\na\nb\n"
+	vocabDir := func(config string) string {
+		dir := tinyDir(t, "")
+		if err := os.Remove(filepath.Join(dir, "tokenizer.json")); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "vocab.txt"), []byte(vocab), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if config != "" {
+			if err := os.WriteFile(filepath.Join(dir, "tokenizer_config.json"), []byte(config), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return dir
+	}
+	v, err := Load(vocabDir(""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := Load(tinyDir(t, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for text, want := range map[string][]int{
+		"Who directed the movies? zzz": {2, 11, 8, 9, 4, 6, 7, 1, 1, 3},
+		"Whó DIRECTED":                 {2, 11, 8, 9, 3},
+		"graph retrieval by kg":        {2, 13, 14, 15, 10, 12, 3},
+	} {
+		ids, err := v.Tokenize(text)
+		if err != nil || !slices.Equal(ids, want) {
+			t.Errorf("vocab.txt: %q ids %v (%v), want %v", text, ids, err, want)
+		}
+		if jids, _ := j.Tokenize(text); !slices.Equal(jids, ids) {
+			t.Errorf("%q: tokenizer.json ids %v, vocab.txt %v", text, jids, ids)
+		}
+	}
+	texts := []string{"who directed heat", "the movies", "kg graph retrieval by a b"}
+	a, err := v.EncodeTexts(texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := j.EncodeTexts(texts)
+	if !slices.Equal(a, b) {
+		t.Error("vocab.txt and tokenizer.json give different vectors")
+	}
+	cased, err := Load(vocabDir(`{"do_lower_case": false}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ids, _ := cased.Tokenize("Who directed"); !slices.Equal(ids, []int{2, 1, 8, 9, 3}) {
+		t.Errorf("do_lower_case false: ids %v, want [2 1 8 9 3] (Who unknown)", ids)
+	}
+	dir := vocabDir("")
+	os.WriteFile(filepath.Join(dir, "vocab.txt"), []byte(strings.Replace(vocab, "[CLS]", "[CLX]", 1)), 0o644)
+	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "vocab.txt: no [CLS] token") {
+		t.Errorf("a vocabulary without [CLS]: %v", err)
 	}
 }
