@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/nlpodyssey/spago/ag"
 	"github.com/nlpodyssey/spago/mat"
@@ -211,6 +212,10 @@ func Train(ctx context.Context, m Model, task Task, cfg Config, opt Options) (*R
 	res := &Result{Stopped: "done"}
 	var perm []int
 	permEpoch := -1
+	// A line every stepLineEvery between checkpoints: an epoch of a large
+	// task (the encoder's span pairs on WordNet: 45 s) would otherwise say
+	// nothing for longer than 30 s.
+	started, lastLine, fromStep := time.Now(), time.Now(), st.step
 	for st.step < total {
 		if err := ctx.Err(); err != nil {
 			res.Stopped = "interrupted"
@@ -250,6 +255,11 @@ func Train(ctx context.Context, m Model, task Task, cfg Config, opt Options) (*R
 		st.lossSum += lv
 		st.lossN++
 		st.step++
+		if now := time.Now(); opt.Log != nil && now.Sub(lastLine) >= stepLineEvery && st.step < total {
+			rate := float64(st.step-fromStep) / now.Sub(started).Seconds()
+			fmt.Fprintf(opt.Log, "step %d of %d (%.1f/s, about %s left)\n", st.step, total, rate, (time.Duration(float64(total-st.step)/rate) * time.Second).Round(time.Second))
+			lastLine = now
+		}
 		if !memory && (st.step%every == 0 || st.step == total || (cfg.StopAfter > 0 && st.step >= cfg.StopAfter)) {
 			stop, err := checkpoint(ctx, m, params, ad, &st, cfg, opt, cfgJSON, trainJSON, spe)
 			if err != nil {
@@ -452,6 +462,10 @@ func sameRun(dir string, m checkpoints.Manifest, kind string, cfgJSON, trainJSON
 	}
 	return nil
 }
+
+// stepLineEvery is how often the training loop logs its step between
+// checkpoints.
+const stepLineEvery = 15 * time.Second
 
 // compactJSON is v without insignificant white space (v itself when it
 // does not parse).

@@ -185,16 +185,16 @@ func vocabTokenizer(dir string) (*tokenizer.Tokenizer, bool, error) {
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return nil, false, err
 	}
-	stripAccents := lower
+	stripMarks := lower
 	if strip != nil {
-		stripAccents = *strip
+		stripMarks = *strip
 	}
 	wp, err := wordpiece.NewWordPieceFromFile(vf, "[UNK]")
 	if err != nil {
 		return nil, false, fmt.Errorf("%s: %w", vf, err)
 	}
 	tok := tokenizer.NewTokenizer(wp)
-	tok.WithNormalizer(normalizer.NewBertNormalizer(true, lower, true, stripAccents))
+	tok.WithNormalizer(normalizer.NewBertNormalizer(true, lower, true, stripMarks))
 	tok.WithPreTokenizer(pretokenizer.NewBertPreTokenizer())
 	var specials []tokenizer.AddedToken
 	ids := map[string]int{}
@@ -211,7 +211,7 @@ func vocabTokenizer(dir string) (*tokenizer.Tokenizer, bool, error) {
 	}
 	tok.WithPostProcessor(processor.NewBertProcessing(processor.PostToken{Id: ids["[SEP]"], Value: "[SEP]"}, processor.PostToken{Id: ids["[CLS]"], Value: "[CLS]"}))
 	tok.AddSpecialTokens(specials)
-	return tok, stripAccents, nil
+	return tok, stripMarks, nil
 }
 
 // readPooling reads sentence-transformers' 1_Pooling/config.json: mean or
