@@ -1,10 +1,10 @@
 // Package graphops holds the typed graph of an SKB and the operations on
 // it: typed and directed neighbour queries, entity linking (Linker over
-// names; MentionIndex over names and alias-like fields), the reference
-// executor of MoR's existential paths (ExecutePlan: the typed algebra of
-// graphops/plan, which executes strata's plans, is tested against it),
-// the plan miner, MoR's mixed traversal, GRASP's plan execution, SAGE's
-// expansion and similarity graph, and SimGRAG's top-k subgraph search.
+// names; MentionIndex over names and alias-like fields), compiled
+// relation paths (CompilePath, Walk) that the plan algebra (graphops/plan,
+// which executes every plan: MoR's, GRASP's, the planner's, SimGRAG's
+// patterns) steps with, the plan miner, SAGE's expansion and similarity
+// graph, and SimGRAG's top-k subgraph search.
 //
 // Layout. Node types live in a kelindar/column collection whose row index
 // is the node id (an enum column with a bitmap index per type, made when

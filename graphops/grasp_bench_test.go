@@ -16,6 +16,7 @@ import (
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/synth"
 	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/plan"
 )
 
 // BenchmarkGraspExecution times GRASP plan execution per query on a
@@ -43,7 +44,7 @@ func BenchmarkGraspExecution(b *testing.B) {
 	names := graphops.NewNameIndex(skb)
 	type job struct {
 		plan    data.GraspPlan
-		anchors map[string][]graphops.GraspBinding
+		anchors map[string][]plan.Binding
 	}
 	var jobs []job
 	for _, rec := range res.Plans {
@@ -51,7 +52,7 @@ func BenchmarkGraspExecution(b *testing.B) {
 		if p.RiskLevel == data.RiskNoTrade {
 			continue
 		}
-		an := map[string][]graphops.GraspBinding{}
+		an := map[string][]plan.Binding{}
 		ok := true
 		for _, a := range p.Anchors {
 			t, _ := skb.Schema.NodeTypeID(a.Label)
@@ -61,7 +62,7 @@ func BenchmarkGraspExecution(b *testing.B) {
 				break
 			}
 			for _, id := range ids {
-				an[a.Var] = append(an[a.Var], graphops.GraspBinding{Node: id, Cos: 1})
+				an[a.Var] = append(an[a.Var], plan.Binding{Node: id, Cos: 1})
 			}
 		}
 		if ok {
@@ -77,7 +78,12 @@ func BenchmarkGraspExecution(b *testing.B) {
 	for range b.N {
 		for i, j := range jobs {
 			t0 := time.Now()
-			out, err := graphops.ExecuteGrasp(g, &j.plan, j.anchors)
+			e, err := plan.CompileGrasp(&skb.Schema, &j.plan, j.anchors)
+			if err != nil {
+				b.Fatal(err)
+			}
+			set, err := plan.Exec(plan.Env{Graph: g}, e)
+			out, _ := plan.GraspTargets(g, set, j.plan.Target.Labels)
 			times[i] = float64(time.Since(t0).Nanoseconds()) / 1e6
 			if err != nil {
 				b.Fatal(err)
@@ -146,7 +152,7 @@ func writePG(dir string, skb *data.SKB, g *graphops.Graph) error {
 // undirected adjacency adj(src, rel, dst): a CTE per step keeping each
 // node's best anchor-score sum, joined where paths meet; it returns the
 // target's count and score sum.
-func graspSQL(skb *data.SKB, p *data.GraspPlan, anchors map[string][]graphops.GraspBinding) string {
+func graspSQL(skb *data.SKB, p *data.GraspPlan, anchors map[string][]plan.Binding) string {
 	var ctes []string
 	cur := map[string]string{} // variable -> the CTE holding it
 	for _, a := range p.Anchors {

@@ -1,7 +1,6 @@
 package graphops
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -68,14 +67,13 @@ func TestDirectedSteps(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer g.Close()
-	names := NewNameIndex(s)
 	reach := func(path []string, anchor uint32) []uint32 {
 		t.Helper()
-		r, err := ExecutePlan(g, names, data.Plan{Metapath: [][]string{path}, Anchors: []data.PlanAnchor{{Text: "x", Nodes: []uint32{anchor}}}})
+		_, hops, err := CompilePath(&s.Schema, 0, path)
 		if err != nil {
 			t.Fatalf("%v: %v", path, err)
 		}
-		return r.Reach
+		return g.Walk([]uint32{anchor}, hops)
 	}
 	for _, c := range []struct {
 		path   []string
@@ -238,7 +236,7 @@ func TestMineHopsTieAndReachability(t *testing.T) {
 	}
 }
 
-func TestRelationsBetweenAndDirectedGrasp(t *testing.T) {
+func TestRelationsBetween(t *testing.T) {
 	s := taxonomySKB()
 	g, err := Build(s)
 	if err != nil {
@@ -256,24 +254,6 @@ func TestRelationsBetweenAndDirectedGrasp(t *testing.T) {
 	}
 	if got := g.Resolver()("plant", "group"); !cmp.Equal(got, []string{"member holonym"}) {
 		t.Errorf("resolver %v", got)
-	}
-	// GRASP hops follow directions: the kinds of fern that are members of
-	// Dryopteris; the anchors' cosines add up along the two paths.
-	p := &data.GraspPlan{
-		Anchors: []data.GraspAnchor{{Var: "a", Text: "fern", Label: "plant", MatchMode: "name"}, {Var: "b", Text: "Dryopteris", Label: "group", MatchMode: "name"}},
-		Hops:    []data.GraspHop{{From: "a", Rel: "<-hypernym", ToVar: "t", ToLabel: "*"}, {From: "b", Rel: "<-member holonym", ToVar: "t", ToLabel: "plant"}},
-		Target:  data.GraspTarget{Var: "t", Labels: []string{"*"}}, RiskLevel: data.RiskNormal,
-	}
-	if err := p.Validate(&s.Schema); err != nil {
-		t.Fatal(err)
-	}
-	got, err := ExecuteGrasp(g, p, map[string][]GraspBinding{"a": {{Node: 0, Cos: 0.5}}, "b": {{Node: 4, Cos: 0.25}}})
-	if err != nil || !cmp.Equal(got, map[uint32]float32{1: 0.75}) {
-		t.Errorf("ExecuteGrasp = %v, %v", got, err)
-	}
-	p.Hops[0].Rel = "->hypernym" // fern has no parent
-	if got, _ := ExecuteGrasp(g, p, map[string][]GraspBinding{"a": {{Node: 0, Cos: 0.5}}, "b": {{Node: 4, Cos: 0.25}}}); len(got) != 0 {
-		t.Errorf("->hypernym from fern reached %v", got)
 	}
 }
 
@@ -366,12 +346,6 @@ func TestMineUniversalStep(t *testing.T) {
 	plans = NewMiner(g, MineConfig{}).Mine(MineInput{Mentions: ment, Answers: []uint32{4, 5, 6}})
 	if len(plans) < 2 || plans[0].Universal() || plans[0].F1 != 1 || !plans[1].Universal() || plans[1].F1 != 0.5 {
 		t.Fatalf("all genres: %+v", plans)
-	}
-	// The reference executor refuses the universal step; the algebra (in
-	// graphops/plan) executes it.
-	p := data.Plan{Metapath: [][]string{{"person", "<-directed_by", "movie", "∀->has_genre", "genre"}}, Restriction: map[string][]string{"person": {"n0"}}}
-	if _, err := ExecutePlan(g, NewNameIndex(&data.SKB{Schema: *g.Schema(), Nodes: g.nodes}), p); !errors.Is(err, ErrUniversal) || !errors.Is(err, ErrInvalidPlan) {
-		t.Errorf("ExecutePlan of a universal step: %v", err)
 	}
 }
 

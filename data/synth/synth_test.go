@@ -12,6 +12,7 @@ import (
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops"
+	gplan "github.com/strata-retrieval/strata/graphops/plan"
 )
 
 func TestDeterministic(t *testing.T) {
@@ -70,7 +71,7 @@ func TestGoldIsExact(t *testing.T) {
 				if len(q.Answers) < 1 || len(q.Answers) > 20 {
 					t.Fatalf("query %d has %d answers", q.ID, len(q.Answers))
 				}
-				pr, err := graphops.ExecutePlan(g, names, plan)
+				pr, err := gplan.Execute(g, names, plan)
 				if err != nil {
 					t.Fatalf("query %d: %v", q.ID, err)
 				}

@@ -21,8 +21,7 @@ import (
 // the plan carries anchors, else the next restriction of its first type
 // (MoR's convention, data.Plan.PathAnchorText). A path of one element (the
 // target type alone) constrains nothing; a plan made only of such paths
-// compiles to nil with no error, as graphops.ExecutePlan reaches no
-// structural set for it. Unknown types and relations fail with
+// compiles to nil with no error: it reaches no structural set. Unknown types and relations fail with
 // graphops.ErrInvalidPlan, naming the path.
 func Compile(s *data.Schema, p data.Plan) (Expr, error) {
 	paths, _, err := compilePaths(s, p, strictAnchors)
@@ -164,7 +163,7 @@ func compilePaths(s *data.Schema, p data.Plan, mode anchorMode) ([]Expr, data.Ty
 }
 
 // Execute compiles and executes a plan in MoR's shape and reports it as
-// graphops.ExecutePlan does (graphops.PlanResult: the nodes reached,
+// graphops.PlanResult (the nodes reached,
 // ascending, nil when the plan has no structure or reaches nothing, and
 // the target's restriction), with universal steps. It is how strata's
 // methods execute plans.

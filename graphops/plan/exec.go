@@ -290,12 +290,25 @@ func (e *Every) eval(x *executor) (Set, error) {
 	var count map[uint32]int
 	var counted int
 	count, _, counted, x.buf = relatedCounts(x.Graph, members.Nodes, graphHop(e.Steps, e.To), x.buf)
+	var best map[uint32]float32
+	if e.BestText {
+		best = map[uint32]float32{}
+		gh := graphHop(e.Steps, e.To)
+		for i, m := range members.Nodes {
+			x.buf = x.Graph.Step(x.buf[:0], m, gh)
+			for _, t := range x.buf {
+				if b, ok := best[t]; !ok || members.Text[i] > b {
+					best[t] = members.Text[i]
+				}
+			}
+		}
+	}
 	var out Set
 	for t, c := range count {
 		if !e.Soft && !x.SoftEvery && c < counted {
 			continue
 		}
-		out.add(t, float32(c)/float32(counted), 0)
+		out.add(t, float32(c)/float32(counted), best[t])
 	}
 	return sortSet(out), nil
 }

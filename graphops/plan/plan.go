@@ -2,9 +2,9 @@
 // operators over node sets of the graph. Plans travel as data.Plan and are
 // compiled to it where they execute (Compile, ExecuteRanked: on every
 // call). plan-exec and the other planned baselines, SimGRAG's and KGQA's
-// patterns (CompilePattern) and the planner's candidates execute through
-// the algebra; MoR's mixed traversal (traverse.go) and GRASP's graph stage
-// (graphops.ExecuteGrasp) still walk plans their own way (issue 38).
+// patterns (CompilePattern), GRASP's plans (CompileGrasp) and the
+// planner's candidates execute through the algebra; MoR's mixed traversal
+// (traverse.go) still walks plans its own way (issue 38).
 //
 //   - Anchor: the nodes a mention names (linked nodes, or a name lookup),
 //     of one node type or any.
@@ -23,7 +23,10 @@
 // (from restrictions). Ranking orders a set by support, then text score,
 // then id. MoR's plans (data.Plan: metapaths, restrictions, linked
 // anchors) compile to this algebra (Compile) and execute to exactly the
-// node sets graphops.ExecutePlan computes.
+// node sets the executor it replaced computed (tested against that
+// reference, kept in planref_test.go); GRASP's plans compile with
+// CompileGrasp, their scores bit for bit those of GRASP's former executor
+// (graspref_test.go).
 package plan
 
 import (
@@ -84,12 +87,15 @@ type Union struct{ Args []Expr }
 // with support the fraction of members they relate to, so "most members"
 // ranks first; strict Every keeps only those related to all (support 1).
 // Members with no such relation at all are not counted: a film without a
-// genre says nothing about which genre every film has.
+// genre says nothing about which genre every film has. A node's text
+// score is 0, or with BestText the best text score of the members related
+// to it (GRASP's universal hop: the best path into it).
 type Every struct {
-	Members Expr
-	Steps   []Step
-	To      data.TypeID
-	Soft    bool
+	Members  Expr
+	Steps    []Step
+	To       data.TypeID
+	Soft     bool
+	BestText bool
 }
 
 // Attr is an attribute a node's text states: Value (words or a number),

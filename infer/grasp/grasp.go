@@ -15,7 +15,6 @@ import (
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/eval"
-	"github.com/strata-retrieval/strata/graphops"
 	gplan "github.com/strata-retrieval/strata/graphops/plan"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
@@ -89,17 +88,17 @@ func NewLinker(ws *workspace.Workspace, space *infer.TextSpace, cfg LinkConfig) 
 // the planner already linked (a.Nodes) binds to those nodes, each with the
 // cosine of the anchor text and its name, or 1 when the space cannot
 // encode text (imported vectors): then every linked anchor counts alike.
-func (l *Linker) Link(ctx context.Context, a data.GraspAnchor) ([]graphops.GraspBinding, error) {
+func (l *Linker) Link(ctx context.Context, a data.GraspAnchor) ([]gplan.Binding, error) {
 	if len(a.Nodes) > 0 {
 		for _, v := range a.Nodes {
 			if int(v) >= len(l.ws.SKB.Nodes) {
 				return nil, fmt.Errorf("anchor %q: node %d out of range", a.Text, v)
 			}
 		}
-		out := make([]graphops.GraspBinding, 0, len(a.Nodes))
+		out := make([]gplan.Binding, 0, len(a.Nodes))
 		if l.space.Enc == nil {
 			for _, v := range a.Nodes {
-				out = append(out, graphops.GraspBinding{Node: v, Cos: 1})
+				out = append(out, gplan.Binding{Node: v, Cos: 1})
 			}
 			return out, nil
 		}
@@ -116,7 +115,7 @@ func (l *Linker) Link(ctx context.Context, a data.GraspAnchor) ([]graphops.Grasp
 			for j, x := range names.Row(int(v)) {
 				c += x * qv[j]
 			}
-			out = append(out, graphops.GraspBinding{Node: v, Cos: c})
+			out = append(out, gplan.Binding{Node: v, Cos: c})
 		}
 		return out, nil
 	}
@@ -142,12 +141,12 @@ func (l *Linker) Link(ctx context.Context, a data.GraspAnchor) ([]graphops.Grasp
 	if err != nil {
 		return nil, err
 	}
-	var out []graphops.GraspBinding
+	var out []gplan.Binding
 	for _, h := range hs[0] {
 		if len(out) > 0 && h.Score < tau*out[0].Cos {
 			break
 		}
-		out = append(out, graphops.GraspBinding{Node: h.ID, Cos: h.Score})
+		out = append(out, gplan.Binding{Node: h.ID, Cos: h.Score})
 	}
 	return out, nil
 }
@@ -250,27 +249,21 @@ func (m *Graph) retrievePlan(ctx context.Context, q data.Query) (Result, error) 
 	if conf >= 0 {
 		meta.Risk = ""
 	}
-	anchors := map[string][]graphops.GraspBinding{}
+	anchors := map[string][]gplan.Binding{}
 	for _, a := range p.Anchors {
 		if anchors[a.Var], err = m.L.Link(ctx, a); err != nil {
 			return Result{}, err
 		}
 	}
-	scores, err := graphops.ExecuteGrasp(m.ws.Graph, &p, anchors)
+	expr, err := gplan.CompileGrasp(&m.ws.SKB.Schema, &p, anchors)
 	if err != nil {
 		return Result{}, err
 	}
-	if attrs := p.Target.Attributes; len(attrs) > 0 { // strata's extension
-		for v := range scores {
-			doc := gplan.NodeWords(m.ws.Graph, v)
-			for _, a := range attrs {
-				if !gplan.States(doc, gplan.Attr{Key: a.Key, Value: a.Value}) {
-					delete(scores, v)
-					break
-				}
-			}
-		}
+	set, err := gplan.Exec(gplan.Env{Graph: m.ws.Graph}, expr)
+	if err != nil {
+		return Result{}, err
 	}
+	nodes, scores := gplan.GraspTargets(m.ws.Graph, set, p.Target.Labels)
 	// The relevance text's vector; a space that cannot encode text
 	// (imported vectors) uses the query's own imported vector instead.
 	var rel []float32
@@ -285,9 +278,10 @@ func (m *Graph) retrievePlan(ctx context.Context, q data.Query) (Result, error) 
 			return Result{}, err
 		}
 	}
-	meta.NCand = len(scores)
+	meta.NCand = len(nodes)
 	res := Result{Meta: meta}
-	for v, s := range scores {
+	for i, v := range nodes {
+		s := scores[i]
 		if !m.ws.CandMask[v] {
 			continue
 		}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
-	"github.com/strata-retrieval/strata/graphops"
+	gplan "github.com/strata-retrieval/strata/graphops/plan"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/internal/testskb"
@@ -47,7 +47,7 @@ func cities(t *testing.T) (*workspace.Workspace, *infer.TextSpace) {
 func TestLink(t *testing.T) {
 	ws, space := cities(t)
 	l := NewLinker(ws, space, LinkConfig{})
-	check := func(a data.GraspAnchor, want []graphops.GraspBinding) {
+	check := func(a data.GraspAnchor, want []gplan.Binding) {
 		t.Helper()
 		got, err := l.Link(context.Background(), a)
 		if err != nil {
@@ -62,11 +62,11 @@ func TestLink(t *testing.T) {
 			}
 		}
 	}
-	check(data.GraspAnchor{Text: "london", Label: "city", MatchMode: "name"}, []graphops.GraspBinding{{Node: 1, Cos: 1}})
-	check(data.GraspAnchor{Text: "london", Label: "city", MatchMode: "doc"}, []graphops.GraspBinding{{Node: 0, Cos: float32(3 / math.Sqrt(12))}})
+	check(data.GraspAnchor{Text: "london", Label: "city", MatchMode: "name"}, []gplan.Binding{{Node: 1, Cos: 1}})
+	check(data.GraspAnchor{Text: "london", Label: "city", MatchMode: "doc"}, []gplan.Binding{{Node: 0, Cos: float32(3 / math.Sqrt(12))}})
 	// The planner's links keep their nodes, at the cosine of the text and
 	// the name; without an encoder (imported vectors), at 1.
-	check(data.GraspAnchor{Text: "london", Nodes: []uint32{0, 1}}, []graphops.GraspBinding{{Node: 0, Cos: 0}, {Node: 1, Cos: 1}})
+	check(data.GraspAnchor{Text: "london", Nodes: []uint32{0, 1}}, []gplan.Binding{{Node: 0, Cos: 0}, {Node: 1, Cos: 1}})
 	bare := NewLinker(ws, infer.NewTextSpace("imported", nil, space.Docs, ws.SKB), LinkConfig{})
 	got, err := bare.Link(context.Background(), data.GraspAnchor{Text: "london", Nodes: []uint32{0, 1}})
 	if err != nil || len(got) != 2 || got[0].Cos != 1 || got[1].Cos != 1 {

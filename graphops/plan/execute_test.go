@@ -1,4 +1,4 @@
-package graphops
+package plan
 
 import (
 	"errors"
@@ -7,18 +7,21 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/graphops"
 )
 
-func TestExecutePlan(t *testing.T) {
-	s := smallSKB() // papers P0 P1 P2, authors Ann Bob; Ann writes P0 P1, Bob writes P1
-	g, err := Build(s)
+// TestExecute: MoR-shaped plans executed through the algebra, reaches
+// worked out by hand on paperSKB.
+func TestExecute(t *testing.T) {
+	s := paperSKB() // papers P0 P1 P2, authors Ann Bob; Ann writes P0 P1, Bob writes P1
+	g, err := graphops.Build(s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer g.Close()
-	names := NewNameIndex(s)
+	names := graphops.NewNameIndex(s)
 	run := func(p data.Plan) ([]uint32, error) {
-		r, err := ExecutePlan(g, names, p)
+		r, err := Execute(g, names, p)
 		return r.Reach, err
 	}
 	got, err := run(data.Plan{Metapath: [][]string{{"author", "writes", "paper"}}, Restriction: map[string][]string{"author": {"ann"}}})
@@ -63,7 +66,7 @@ func TestExecutePlan(t *testing.T) {
 		{Metapath: [][]string{{"author", "*", "paper"}}, Restriction: map[string][]string{"author": {"Zed"}}},
 		{Metapath: [][]string{{"author", "*", "paper"}}},
 	} {
-		if _, err := run(bad); !errors.Is(err, ErrInvalidPlan) {
+		if _, err := run(bad); !errors.Is(err, graphops.ErrInvalidPlan) {
 			t.Errorf("plan %+v: error %v", bad, err)
 		}
 	}

@@ -1,29 +1,24 @@
-package graphops
+package plan
 
 import (
 	"fmt"
 	"slices"
 
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/graphops"
 )
 
-// GraspBinding is a node bound to an anchor and its cosine to the anchor
-// text.
-type GraspBinding struct {
-	Node uint32
-	Cos  float32
-}
-
-// ExecuteGrasp runs a GRASP plan on the graph: anchors bind to their
-// linked nodes, hops are typed steps (undirected unless the relation token
-// gives a direction, see data.ParseRelToken; a universal token, "∀->rel",
-// reaches only the nodes related to every node of its source variable
-// that has such a neighbour, strata's extension), and each node bound to a
-// variable keeps the best (maximum over paths) sum of anchor cosines along
-// a matched path. A variable reached by several hops (paths meeting) keeps
-// only nodes every hop reaches, scored by the sum. It returns the target's
+// referenceGrasp is GRASP's graph stage as strata executed it before the
+// algebra did (graphops.ExecuteGrasp, kept here as the reference that
+// CompileGrasp must match): anchors bind to their linked nodes, hops are
+// typed steps (undirected unless the relation token gives a direction; a
+// universal token, "∀->rel", reaches only the nodes related to every node
+// of its source variable that has such a neighbour), and each node bound
+// to a variable keeps the best (maximum over paths) sum of anchor cosines
+// along a matched path. A variable reached by several hops keeps only
+// nodes every hop reaches, scored by the sum. It returns the target's
 // nodes (restricted to the target labels when given) and scores.
-func ExecuteGrasp(g *Graph, p *data.GraspPlan, anchors map[string][]GraspBinding) (map[uint32]float32, error) {
+func referenceGrasp(g *graphops.Graph, p *data.GraspPlan, anchors map[string][]Binding) (map[uint32]float32, error) {
 	s := g.Schema()
 	vars := map[string]map[uint32]float32{}
 	for _, a := range p.Anchors {
@@ -41,7 +36,7 @@ func ExecuteGrasp(g *Graph, p *data.GraspPlan, anchors map[string][]GraspBinding
 		if !ok {
 			return nil, fmt.Errorf("hop %d: %q unbound", i, h.From)
 		}
-		_, hops, err := CompilePath(s, i, []string{data.AnyType, h.Rel, h.ToLabel})
+		_, hops, err := graphops.CompilePath(s, i, []string{data.AnyType, h.Rel, h.ToLabel})
 		if err != nil {
 			return nil, fmt.Errorf("hop %d: %w", i, err)
 		}
