@@ -3,8 +3,8 @@
 // names; MentionIndex over names and alias-like fields), compiled
 // relation paths (CompilePath, Walk) that the plan algebra (graphops/plan,
 // which executes every plan: MoR's, GRASP's, the planner's, SimGRAG's
-// patterns) steps with, the plan miner, SAGE's expansion and similarity
-// graph, and SimGRAG's top-k subgraph search.
+// patterns) steps with, the plan miner, and SAGE's expansion and
+// similarity graph. SimGRAG's top-k subgraph search is graphops/subgraph.
 //
 // Layout. Node types live in a kelindar/column collection whose row index
 // is the node id (an enum column with a bitmap index per type, made when

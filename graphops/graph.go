@@ -387,7 +387,7 @@ func (g *Graph) Triples(a uint32, r data.RelID, b uint32) int {
 	if !ok {
 		return 0
 	}
-	return tripleCount(g.Dir(a, int(lo-g.off[a])+i), a == b)
+	return TripleCount(g.Dir(a, int(lo-g.off[a])+i), a == b)
 }
 
 // Stored reports whether the triple a -r-> b is stored in that direction.
@@ -397,9 +397,9 @@ func (g *Graph) Stored(a uint32, r data.RelID, b uint32) bool {
 	return ok && g.Dir(a, int(lo-g.off[a])+i)&DirOut != 0
 }
 
-// tripleCount is the number of stored triples behind an adjacency entry
+// TripleCount is the number of stored triples behind an adjacency entry
 // with direction bits d.
-func tripleCount(d uint8, selfLoop bool) int {
+func TripleCount(d uint8, selfLoop bool) int {
 	if selfLoop || d != DirOut|DirIn {
 		return 1
 	}

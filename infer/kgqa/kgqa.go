@@ -16,6 +16,7 @@ import (
 	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/mine"
 	gplan "github.com/strata-retrieval/strata/graphops/plan"
+	"github.com/strata-retrieval/strata/graphops/subgraph"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/planner"
@@ -243,7 +244,7 @@ func kgqaMentions(ws *workspace.Workspace, names *graphops.NameIndex, text strin
 type Explanation struct {
 	Pattern   [][3]string
 	Hits      []index.Hit
-	Subgraphs []graphops.Subgraph
+	Subgraphs []subgraph.Match
 }
 
 // Explain predicts the pattern and retrieves its subgraphs.

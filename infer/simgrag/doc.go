@@ -6,7 +6,7 @@
 // relation names; an UNKNOWN relation, "*" or an exact set: every such
 // relation at distance 0, section 5.1), and the k = 3 matches of smallest
 // Graph Semantic Distance (equation 3: unknown nodes and relations left
-// out) rank the target's bindings (graphops.TopKSubgraphs). k, k(n) and
+// out) rank the target's bindings (subgraph.TopK). k, k(n) and
 // k(r) are the paper's MetaQA settings. Text vectors come from one
 // infer.TextSpace: the dense channel's encoder, or an ONNX sentence
 // encoder (--onnx-encoder), over imported vectors too.

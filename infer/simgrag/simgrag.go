@@ -15,6 +15,7 @@ import (
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/plan"
+	"github.com/strata-retrieval/strata/graphops/subgraph"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/registry"
@@ -66,7 +67,7 @@ func (c Config) WithDefaults() Config {
 // Matcher is SimGRAG's alignment of pattern graphs with subgraphs: known
 // pattern nodes and relations get candidates by L2 distance of normalised
 // vectors of one text space (infer.TextSpace; nodes: their names, or documents;
-// relations: their names), and graphops.TopKSubgraphs finds the k matches
+// relations: their names), and subgraph.TopK finds the k matches
 // of smallest Graph Semantic Distance.
 type Matcher struct {
 	Cfg   Config
@@ -135,8 +136,8 @@ func l2(a, b []float32) float32 {
 }
 
 // Match computes the candidates of a pattern.
-func (s *Matcher) Match(ctx context.Context, p data.Pattern) (*graphops.MatchPattern, error) {
-	mp := &graphops.MatchPattern{Nodes: make([]graphops.PatternNode, len(p.Nodes))}
+func (s *Matcher) Match(ctx context.Context, p data.Pattern) (*subgraph.Pattern, error) {
+	mp := &subgraph.Pattern{Nodes: make([]subgraph.PatternNode, len(p.Nodes))}
 	var known []string
 	var at []int
 	for i, n := range p.Nodes {
@@ -153,7 +154,7 @@ func (s *Matcher) Match(ctx context.Context, p data.Pattern) (*graphops.MatchPat
 			// Linked by a planner: those nodes, at distance 0.
 			for _, v := range n.Nodes {
 				if int(v) < len(s.ws.SKB.Nodes) {
-					pn.Cands = append(pn.Cands, graphops.NodeCand{ID: v})
+					pn.Cands = append(pn.Cands, subgraph.NodeCand{ID: v})
 				}
 			}
 			continue
@@ -161,8 +162,8 @@ func (s *Matcher) Match(ctx context.Context, p data.Pattern) (*graphops.MatchPat
 		known = append(known, n.Text)
 		at = append(at, i)
 	}
-	if !slices.ContainsFunc(mp.Nodes, func(n graphops.PatternNode) bool { return n.Known }) {
-		return nil, fmt.Errorf("%w: no known node to anchor the search", graphops.ErrPattern)
+	if !slices.ContainsFunc(mp.Nodes, func(n subgraph.PatternNode) bool { return n.Known }) {
+		return nil, fmt.Errorf("%w: no known node to anchor the search", subgraph.ErrPattern)
 	}
 	if len(known) > 0 {
 		v, err := s.space.Encode(known)
@@ -180,7 +181,7 @@ func (s *Matcher) Match(ctx context.Context, p data.Pattern) (*graphops.MatchPat
 		}
 		for j, hs := range hits {
 			for _, h := range hs {
-				mp.Nodes[at[j]].Cands = append(mp.Nodes[at[j]].Cands, graphops.NodeCand{ID: h.ID, Dist: l2(q.Row(j), nv.Row(int(h.ID)))})
+				mp.Nodes[at[j]].Cands = append(mp.Nodes[at[j]].Cands, subgraph.NodeCand{ID: h.ID, Dist: l2(q.Row(j), nv.Row(int(h.ID)))})
 			}
 		}
 	}
@@ -188,31 +189,31 @@ func (s *Matcher) Match(ctx context.Context, p data.Pattern) (*graphops.MatchPat
 	// SimGRAG's UNKNOWN relations: every relation) at distance 0; other
 	// text by its k(r) nearest relation names.
 	schema := &s.ws.SKB.Schema
-	exact := func(rel string) ([]graphops.RelCand, bool) {
+	exact := func(rel string) ([]subgraph.RelCand, bool) {
 		if rel == data.AnyRelation || data.IsUnknownRelation(rel) {
-			out := make([]graphops.RelCand, len(schema.RelationTypes))
+			out := make([]subgraph.RelCand, len(schema.RelationTypes))
 			for r := range out {
-				out[r] = graphops.RelCand{Rel: data.RelID(r)}
+				out[r] = subgraph.RelCand{Rel: data.RelID(r)}
 			}
 			return out, true
 		}
 		if r, ok := schema.RelationID(rel); ok {
-			return []graphops.RelCand{{Rel: r}}, true
+			return []subgraph.RelCand{{Rel: r}}, true
 		}
-		var out []graphops.RelCand
+		var out []subgraph.RelCand
 		for _, alt := range strings.Split(rel, "|") {
 			r, ok := schema.RelationID(strings.TrimSpace(alt))
 			if !ok {
 				return nil, false
 			}
-			out = append(out, graphops.RelCand{Rel: r})
+			out = append(out, subgraph.RelCand{Rel: r})
 		}
 		return out, true
 	}
 	var texts []string
 	var textAt []int
 	for i, t := range p.Triples {
-		e := graphops.PatternEdge{H: t.H, T: t.T, Directed: t.Directed}
+		e := subgraph.PatternEdge{H: t.H, T: t.T, Directed: t.Directed}
 		// A single schema relation is text too (SimGRAG embeds the
 		// pattern's relation), unless the space cannot embed it.
 		if rs, ok := exact(t.Rel); ok && (strings.Contains(t.Rel, "|") || t.Rel == data.AnyRelation || data.IsUnknownRelation(t.Rel) || s.rels == nil) {
@@ -236,7 +237,7 @@ func (s *Matcher) Match(ctx context.Context, p data.Pattern) (*graphops.MatchPat
 		for j, hs := range rhits {
 			e := &mp.Edges[textAt[j]]
 			for _, h := range hs {
-				e.Rels = append(e.Rels, graphops.RelCand{Rel: data.RelID(h.ID), Dist: l2(rq.Row(j), s.rels.Row(int(h.ID)))})
+				e.Rels = append(e.Rels, subgraph.RelCand{Rel: data.RelID(h.ID), Dist: l2(rq.Row(j), s.rels.Row(int(h.ID)))})
 			}
 		}
 	}
@@ -247,9 +248,9 @@ func (s *Matcher) Match(ctx context.Context, p data.Pattern) (*graphops.MatchPat
 // the subgraphs behind it.
 type Result struct {
 	Hits      []index.Hit
-	Subgraphs []graphops.Subgraph
-	Pattern   *graphops.MatchPattern
-	Stats     graphops.MatchStats
+	Subgraphs []subgraph.Match
+	Pattern   *subgraph.Pattern
+	Stats     subgraph.Stats
 }
 
 // Retrieve runs SimGRAG for one pattern.
@@ -258,7 +259,7 @@ func (s *Matcher) Retrieve(ctx context.Context, p data.Pattern) (*Result, error)
 	if err != nil {
 		return nil, err
 	}
-	subs, st, err := graphops.TopKSubgraphs(ctx, s.ws.Graph, mp, s.Cfg.K, !s.Cfg.NoPrune)
+	subs, st, err := subgraph.TopK(ctx, s.ws.Graph, mp, s.Cfg.K, !s.Cfg.NoPrune)
 	if err != nil {
 		return nil, err
 	}
@@ -408,7 +409,7 @@ func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 		return m.S.ws.SearchDoc(q.Text, 100), nil
 	}
 	res, err := m.S.Retrieve(ctx, p)
-	if errors.Is(err, graphops.ErrPattern) {
+	if errors.Is(err, subgraph.ErrPattern) {
 		infer.CountFallback(ctx, &m.Fallbacks)
 		return m.S.ws.SearchDoc(q.Text, 100), nil
 	}

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/strata-retrieval/strata/eval"
-	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/subgraph"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/internal/testws"
@@ -101,6 +101,6 @@ func BenchmarkSimGRAGPruning(b *testing.B) {
 }
 
 // topK is the subgraph search alone (without candidate generation).
-func topK(ws *workspace.Workspace, mp *graphops.MatchPattern, s *Matcher) ([]graphops.Subgraph, graphops.MatchStats, error) {
-	return graphops.TopKSubgraphs(context.Background(), ws.Graph, mp, s.Cfg.K, !s.Cfg.NoPrune)
+func topK(ws *workspace.Workspace, mp *subgraph.Pattern, s *Matcher) ([]subgraph.Match, subgraph.Stats, error) {
+	return subgraph.TopK(context.Background(), ws.Graph, mp, s.Cfg.K, !s.Cfg.NoPrune)
 }

@@ -1,4 +1,4 @@
-package graphops
+package subgraph
 
 import (
 	"context"
@@ -11,12 +11,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/graphops"
 )
 
 // randomGraph is a graph of n nodes of two types with about m random edges
 // over three relations (duplicates, reverse pairs and self loops included),
 // and its SKB.
-func randomGraph(t testing.TB, r *rand.Rand, n, m int) (*Graph, *data.SKB) {
+func randomGraph(t testing.TB, r *rand.Rand, n, m int) (*graphops.Graph, *data.SKB) {
 	s := &data.SKB{Schema: data.Schema{
 		Format: data.FormatSKBDir, NodeTypes: []string{"a", "b"},
 		RelationTypes: []string{"r0", "r1", "r2"}, TextFields: []string{"text"},
@@ -27,7 +28,7 @@ func randomGraph(t testing.TB, r *rand.Rand, n, m int) (*Graph, *data.SKB) {
 	for range m {
 		s.Edges.Add(uint32(r.IntN(n)), data.RelID(r.IntN(3)), uint32(r.IntN(n)))
 	}
-	g, err := Build(s)
+	g, err := graphops.Build(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,12 +51,12 @@ var shapes = map[string][][2]int{
 // randomPattern gives the shape random known nodes (with random candidate
 // distances, sometimes tied), typed or untyped unknowns and relation
 // candidates.
-func randomPattern(r *rand.Rand, g *Graph, edges [][2]int) *MatchPattern {
+func randomPattern(r *rand.Rand, g *graphops.Graph, edges [][2]int) *Pattern {
 	nn := 0
 	for _, e := range edges {
 		nn = max(nn, e[0]+1, e[1]+1)
 	}
-	p := &MatchPattern{Nodes: make([]PatternNode, nn)}
+	p := &Pattern{Nodes: make([]PatternNode, nn)}
 	dist := func() float32 {
 		if r.IntN(4) == 0 {
 			return 0.5 // ties
@@ -111,17 +112,17 @@ func storedTriples(skb *data.SKB) map[[3]uint32]int {
 // bruteForce enumerates every mapping of the pattern's nodes onto their
 // candidate sets (images may repeat) and every choice of stored triples for
 // its edges such that the edges meeting at any pattern node take distinct
-// stored triples, and keeps the k best: the specification TopKSubgraphs
+// stored triples, and keeps the k best: the specification TopK
 // must meet.
-func bruteForce(g *Graph, stored map[[3]uint32]int, p *MatchPattern, k int) []Subgraph {
-	var all []Subgraph
+func bruteForce(g *graphops.Graph, stored map[[3]uint32]int, p *Pattern, k int) []Match {
+	var all []Match
 	nodes := make([]uint32, len(p.Nodes))
 	rels := make([]data.RelID, len(p.Edges))
 	use := map[[4]uint32]int{} // (pattern node, entry) -> edges at the node on the entry
 	var edgesAt func(int)
 	edgesAt = func(j int) {
 		if j == len(p.Edges) {
-			all = append(all, Subgraph{Nodes: slices.Clone(nodes), Rels: slices.Clone(rels), GSD: p.GSD(nodes, rels)})
+			all = append(all, Match{Nodes: slices.Clone(nodes), Rels: slices.Clone(rels), GSD: p.GSD(nodes, rels)})
 			return
 		}
 		e := p.Edges[j]
@@ -159,14 +160,14 @@ func bruteForce(g *Graph, stored map[[3]uint32]int, p *MatchPattern, k int) []Su
 		}
 	}
 	nodeAt(0)
-	slices.SortFunc(all, func(a, b Subgraph) int { return compareSubgraphs(&a, &b) })
+	slices.SortFunc(all, func(a, b Match) int { return compareSubgraphs(&a, &b) })
 	return all[:min(k, len(all))]
 }
 
-// TestTopKSubgraphsExact checks the pruned search, and the search without
+// TestTopKExact checks the pruned search, and the search without
 // pruning, against brute-force enumeration on random graphs and patterns of
 // every shape SimGRAG evaluates.
-func TestTopKSubgraphsExact(t *testing.T) {
+func TestTopKExact(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
 	names := make([]string, 0, len(shapes))
 	for name := range shapes {
@@ -199,7 +200,7 @@ func TestTopKSubgraphsExact(t *testing.T) {
 				}
 			}
 			for _, prune := range []bool{true, false} {
-				got, st, err := TopKSubgraphs(context.Background(), g, p, k, prune)
+				got, st, err := TopK(context.Background(), g, p, k, prune)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -212,7 +213,7 @@ func TestTopKSubgraphsExact(t *testing.T) {
 					}
 				}
 				if prune {
-					_, full, _ := TopKSubgraphs(context.Background(), g, p, k, false)
+					_, full, _ := TopK(context.Background(), g, p, k, false)
 					if st.Expanded < full.Expanded {
 						pruned++
 					}
@@ -233,14 +234,14 @@ func TestTopKSubgraphsExact(t *testing.T) {
 	t.Logf("%d patterns, %d with matches, pruning cut work in %d, %d matches share a node, %d cross a fact again", cases, nonEmpty, pruned, shared, recrossed)
 }
 
-func TestTopKSubgraphsHand(t *testing.T) {
-	g, err := Build(smallSKB())
+func TestTopKHand(t *testing.T) {
+	g, err := graphops.Build(smallSKB())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer g.Close()
 	// Ann (close, 0.1) or Bob (0.3) writes ?p, and ?p cites ?q.
-	p := &MatchPattern{
+	p := &Pattern{
 		Nodes: []PatternNode{
 			{Known: true, Type: -1, Cands: []NodeCand{{3, 0.1}, {4, 0.3}}},
 			{Type: 0}, {Type: -1},
@@ -250,7 +251,7 @@ func TestTopKSubgraphsHand(t *testing.T) {
 			{H: 1, T: 2, Rels: []RelCand{{1, 0.25}, {0, 0.5}}},
 		},
 	}
-	got, _, err := TopKSubgraphs(context.Background(), g, p, 10, true)
+	got, _, err := TopK(context.Background(), g, p, 10, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,18 +277,18 @@ func TestTopKSubgraphsHand(t *testing.T) {
 	if ids := []uint32{ranked[0].ID, ranked[1].ID, ranked[2].ID, ranked[3].ID}; !slices.Equal(ids, []uint32{0, 1, 4, 3}) {
 		t.Errorf("RankTargets = %v", ranked)
 	}
-	if _, _, err := TopKSubgraphs(context.Background(), g, &MatchPattern{Nodes: p.Nodes, Edges: p.Edges[1:]}, 3, true); err == nil {
+	if _, _, err := TopK(context.Background(), g, &Pattern{Nodes: p.Nodes, Edges: p.Edges[1:]}, 3, true); err == nil {
 		t.Error("a disconnected pattern was accepted")
 	}
 }
 
-// TestTopKSubgraphsReturnToTopic: a path may come back to its known node
+// TestTopKReturnToTopic: a path may come back to its known node
 // over stored triples other than those it left by (PathQuestion's "the child
 // of shah_shuja's parent" is shah_shuja), and cross a fact again further on
 // ("the child of the parent of shah_shuja's parent" is his parent's child),
 // never by going straight back over one triple (MetaQA's "films sharing an
 // actor with [Film]" never include the film).
-func TestTopKSubgraphsReturnToTopic(t *testing.T) {
+func TestTopKReturnToTopic(t *testing.T) {
 	s := &data.SKB{Schema: data.Schema{
 		Format: data.FormatSKBDir, NodeTypes: []string{"entity"},
 		RelationTypes: []string{"parents", "children", "spouse", "starred_actors"},
@@ -303,7 +304,7 @@ func TestTopKSubgraphsReturnToTopic(t *testing.T) {
 	s.Edges.Add(4, 3, 5) // Heat starred_actors Al Pacino
 	s.Edges.Add(6, 3, 5) // Scarface starred_actors Al Pacino
 	s.Edges.Add(7, 3, 5) // Ronin starred_actors Al Pacino
-	g, err := Build(s)
+	g, err := graphops.Build(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,11 +316,11 @@ func TestTopKSubgraphsReturnToTopic(t *testing.T) {
 	}
 	var ranked []NodeCand
 	chain := func(topic uint32, r1, r2 data.RelID) []uint32 {
-		p := &MatchPattern{
+		p := &Pattern{
 			Nodes: []PatternNode{{Known: true, Type: -1, Cands: []NodeCand{{topic, 0}}}, {Type: -1}, {Type: -1}},
 			Edges: []PatternEdge{{H: 0, T: 1, Rels: []RelCand{{r1, 0}}}, {H: 1, T: 2, Rels: []RelCand{{r2, 0}}}},
 		}
-		subs, _, err := TopKSubgraphs(context.Background(), g, p, 10, true)
+		subs, _, err := TopK(context.Background(), g, p, 10, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -356,16 +357,33 @@ func TestTopKSubgraphsReturnToTopic(t *testing.T) {
 	// shah_shuja -parents- M -children- shah_shuja -parents- M: three
 	// hops, the third crossing the first one's fact again (the edges do
 	// not meet); and M -children- dara only if via shah_shuja.
-	p3 := &MatchPattern{
+	p3 := &Pattern{
 		Nodes: []PatternNode{{Known: true, Type: -1, Cands: []NodeCand{{0, 0}}}, {Type: -1}, {Type: -1}, {Type: -1}},
 		Edges: []PatternEdge{{H: 0, T: 1, Rels: []RelCand{{0, 0}}}, {H: 1, T: 2, Rels: []RelCand{{1, 0}}}, {H: 2, T: 3, Rels: []RelCand{{0, 0}}}},
 	}
-	subs, _, err := TopKSubgraphs(context.Background(), g, p3, 10, true)
+	subs, _, err := TopK(context.Background(), g, p3, 10, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Subgraph{{Nodes: []uint32{0, 1, 0, 1}, Rels: []data.RelID{0, 1, 0}}}
+	want := []Match{{Nodes: []uint32{0, 1, 0, 1}, Rels: []data.RelID{0, 1, 0}}}
 	if !cmp.Equal(subs, want) {
 		t.Errorf("parent of the child of shah_shuja's parent: %+v, want %+v", subs, want)
 	}
+}
+
+// smallSKB is graphops' small test SKB: papers 0, 1, 2 and authors Ann
+// (3), Bob (4); Ann writes P0 and P1, Bob writes P1; P0 and P1 cite each
+// other (a duplicate included), P2 cites itself.
+func smallSKB() *data.SKB {
+	s := &data.SKB{Schema: data.Schema{
+		Format: data.FormatSKBDir, NodeTypes: []string{"paper", "author"},
+		RelationTypes: []string{"writes", "cites"}, TextFields: []string{"title"},
+	}}
+	for i, name := range []string{"P0", "P1", "P2", "Ann", "Bob"} {
+		s.Nodes = append(s.Nodes, data.Node{Type: data.TypeID(i / 3), Name: name, Fields: []string{"title " + name}})
+	}
+	for _, e := range [][3]uint32{{3, 0, 0}, {3, 0, 1}, {4, 0, 1}, {0, 1, 1}, {1, 1, 0}, {0, 1, 1}, {2, 1, 2}} {
+		s.Edges.Add(e[0], data.RelID(e[1]), e[2])
+	}
+	return s
 }

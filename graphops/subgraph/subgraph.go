@@ -1,4 +1,4 @@
-package graphops
+package subgraph
 
 import (
 	"cmp"
@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/graphops"
 )
 
 // SimGRAG's pattern-to-subgraph alignment: a pattern graph (triples over
@@ -66,22 +67,22 @@ type PatternEdge struct {
 	Directed bool
 }
 
-// MatchPattern is a pattern graph with its candidates, ready to match.
-type MatchPattern struct {
+// Pattern is a pattern graph with its candidates, ready to match.
+type Pattern struct {
 	Nodes []PatternNode
 	Edges []PatternEdge
 }
 
-// Subgraph is one match: the graph node of every pattern node and the
+// Match is one match: the graph node of every pattern node and the
 // relation of every pattern edge (both in pattern order), and its GSD.
-type Subgraph struct {
+type Match struct {
 	Nodes []uint32
 	Rels  []data.RelID
 	GSD   float64
 }
 
-// MatchStats counts the work of one search.
-type MatchStats struct {
+// Stats counts the work of one search.
+type Stats struct {
 	Expanded int // partial matches extended
 	Complete int // complete matches scored
 }
@@ -92,7 +93,7 @@ var ErrPattern = errors.New("invalid pattern")
 // GSD is the Graph Semantic Distance of a match: the distances of the
 // known nodes' images plus those of the edges' relations, summed in
 // pattern order (so every search computes the same bits).
-func (p *MatchPattern) GSD(nodes []uint32, rels []data.RelID) float64 {
+func (p *Pattern) GSD(nodes []uint32, rels []data.RelID) float64 {
 	var s float64
 	for i, n := range p.Nodes {
 		if n.Known {
@@ -123,11 +124,11 @@ func (e *PatternEdge) dist(r data.RelID) float32 {
 	return float32(math.Inf(1))
 }
 
-// SubgraphLess is the total order of matches: GSD, then the node images
+// Less is the total order of matches: GSD, then the node images
 // and the relations lexicographically.
-func SubgraphLess(a, b *Subgraph) bool { return compareSubgraphs(a, b) < 0 }
+func Less(a, b *Match) bool { return compareSubgraphs(a, b) < 0 }
 
-func compareSubgraphs(a, b *Subgraph) int {
+func compareSubgraphs(a, b *Match) int {
 	if c := cmp.Compare(a.GSD, b.GSD); c != 0 {
 		return c
 	}
@@ -140,7 +141,7 @@ func compareSubgraphs(a, b *Subgraph) int {
 // Validate checks the pattern's shape: node and relation indexes in range,
 // no self loops, connected, at least one edge, and candidates for every
 // known node.
-func (p *MatchPattern) Validate(g *Graph) error {
+func (p *Pattern) Validate(g *graphops.Graph) error {
 	if len(p.Edges) == 0 {
 		return fmt.Errorf("%w: no triples", ErrPattern)
 	}
@@ -192,7 +193,7 @@ type step struct {
 
 // searchPlan orders the search: the root is the node with the fewest
 // candidates, the rest follow the pattern's triples depth first.
-func (p *MatchPattern) searchPlan(g *Graph) []step {
+func (p *Pattern) searchPlan(g *graphops.Graph) []step {
 	size := func(i int) int {
 		n := p.Nodes[i]
 		switch {
@@ -279,15 +280,15 @@ func (p *MatchPattern) searchPlan(g *Graph) []step {
 // drops a match that belongs in the top k.
 const pruneSlack = 1e-9
 
-// TopKSubgraphs returns the k matches of the pattern with the smallest GSD
-// (ties in SubgraphLess order), best first. With prune, a partial match is
+// TopK returns the k matches of the pattern with the smallest GSD
+// (ties in Less order), best first. With prune, a partial match is
 // abandoned as soon as its distance plus the lower bound of the nodes and
 // relations still unmatched exceeds the current k-th best; without, every
 // match is enumerated (the reference for the speed-up). Both return the
 // same subgraphs. A cancelled ctx stops the search (checked every 4,096
 // expansions) with its error.
-func TopKSubgraphs(ctx context.Context, g *Graph, p *MatchPattern, k int, prune bool) ([]Subgraph, MatchStats, error) {
-	var st MatchStats
+func TopK(ctx context.Context, g *graphops.Graph, p *Pattern, k int, prune bool) ([]Match, Stats, error) {
+	var st Stats
 	if k <= 0 {
 		return nil, st, fmt.Errorf("%w: k = %d", ErrPattern, k)
 	}
@@ -333,9 +334,9 @@ func TopKSubgraphs(ctx context.Context, g *Graph, p *MatchPattern, k int, prune 
 	if s.stopped != nil {
 		return nil, s.stats, s.stopped
 	}
-	out := make([]Subgraph, len(s.best))
+	out := make([]Match, len(s.best))
 	for i := len(out) - 1; i >= 0; i-- {
-		out[i] = heap.Pop(&s.best).(Subgraph)
+		out[i] = heap.Pop(&s.best).(Match)
 	}
 	s.stats.Complete = s.complete
 	return out, s.stats, nil
@@ -344,8 +345,8 @@ func TopKSubgraphs(ctx context.Context, g *Graph, p *MatchPattern, k int, prune 
 type matcher struct {
 	ctx      context.Context
 	stopped  error // the context's error once it is cancelled
-	g        *Graph
-	p        *MatchPattern
+	g        *graphops.Graph
+	p        *Pattern
 	k        int
 	prune    bool
 	steps    []step
@@ -355,7 +356,7 @@ type matcher struct {
 	relDist  [][]float32
 	nodeDist []map[uint32]float32
 	best     worstFirst
-	stats    MatchStats
+	stats    Stats
 	complete int
 }
 
@@ -530,10 +531,10 @@ func minRel(d []float32) float64 {
 func (s *matcher) descend(i int, acc float64) {
 	if i == len(s.steps) {
 		s.complete++
-		sg := Subgraph{GSD: s.p.GSD(s.nodes, s.rels)}
+		sg := Match{GSD: s.p.GSD(s.nodes, s.rels)}
 		if len(s.best) == s.k {
 			w := &s.best[0]
-			if compareSubgraphs(&Subgraph{GSD: sg.GSD, Nodes: s.nodes, Rels: s.rels}, w) >= 0 {
+			if compareSubgraphs(&Match{GSD: sg.GSD, Nodes: s.nodes, Rels: s.rels}, w) >= 0 {
 				return
 			}
 			heap.Pop(&s.best)
@@ -552,9 +553,9 @@ func (s *matcher) descend(i int, acc float64) {
 	// stored outward, from T inward.
 	var want uint8
 	if e := s.p.Edges[st.edge]; e.Directed {
-		want = DirIn
+		want = graphops.DirIn
 		if e.H == st.from {
-			want = DirOut
+			want = graphops.DirOut
 		}
 	}
 	var opts []option
@@ -579,7 +580,7 @@ func (s *matcher) descend(i int, acc float64) {
 				continue
 			}
 		}
-		if !s.free(st.from, keyOf(from, rel.At(x), v), tripleCount(s.g.Dir(from, x), v == from)) {
+		if !s.free(st.from, keyOf(from, rel.At(x), v), graphops.TripleCount(s.g.Dir(from, x), v == from)) {
 			continue // the walk would come straight back over a fact
 		}
 		opts = append(opts, option{v: v, r: rel.At(x), cost: cost})
@@ -593,13 +594,13 @@ func (s *matcher) descend(i int, acc float64) {
 	}
 }
 
-// worstFirst is a max-heap of matches under SubgraphLess.
-type worstFirst []Subgraph
+// worstFirst is a max-heap of matches under Less.
+type worstFirst []Match
 
 func (h worstFirst) Len() int           { return len(h) }
 func (h worstFirst) Less(i, j int) bool { return compareSubgraphs(&h[i], &h[j]) > 0 }
 func (h worstFirst) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *worstFirst) Push(x any)        { *h = append(*h, x.(Subgraph)) }
+func (h *worstFirst) Push(x any)        { *h = append(*h, x.(Match)) }
 func (h *worstFirst) Pop() any {
 	old := *h
 	x := old[len(old)-1]
@@ -615,8 +616,8 @@ func (h *worstFirst) Pop() any {
 // what it knows and asks for something else unless nothing else fits as
 // well; such a node's Dist is its GSD raised by one float32 step, so the
 // order survives rankings that break score ties by id. subs must be in
-// SubgraphLess order (as TopKSubgraphs returns them).
-func (p *MatchPattern) RankTargets(subs []Subgraph, target int) []NodeCand {
+// Less order (as TopK returns them).
+func (p *Pattern) RankTargets(subs []Match, target int) []NodeCand {
 	type entry struct {
 		gsd   float64
 		named bool
