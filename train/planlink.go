@@ -84,7 +84,11 @@ type LinkingPlannerOptions struct {
 	// NoDeeperSearch: a question whose words rule out every candidate
 	// gets no deeper search (AnchorConfig.DeeperSearch).
 	NoDeeperSearch bool
-	Log            io.Writer
+	// NoCoverMentions: a candidate that leaves more of the question's
+	// mentions unexplained is not ruled out by it
+	// (AnchorConfig.CoverMentions; the ablation).
+	NoCoverMentions bool
+	Log             io.Writer
 	// Progress, when set, is told how far each stage that runs over the
 	// training questions on all cores has got (done of total; called
 	// from several goroutines).
@@ -417,6 +421,8 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 	atypes := make([]string, len(exs))
 	attrExs := make([]planner.AttrExample, len(exs))
 	rels := make([][]string, len(exs))
+	exMents := make([][]graphops.LinkedMention, len(exs))
+	exAnchors := make([][]int, len(exs))
 	for i, e := range exs {
 		ments := ix.Find(e.q.Text)
 		var am []int
@@ -425,6 +431,7 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 				am = append(am, mi)
 			}
 		}
+		exMents[i], exAnchors[i] = ments, am
 		leads[i] = planner.LeadWords(e.q.Text, ments, am)
 		atypes[i] = answerType(ws, e.q.Answers)
 		var ans []uint32
@@ -478,6 +485,20 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 		}
 		return planner.LearnFrameWords(ws, sub, max(5, len(sub)/100))
 	}
+	// Weak mentions, cross-fitted as the frame words are.
+	weakMentions := func(keep func(i int) bool) (weak, types []string) {
+		if o.NoCoverMentions {
+			return nil, nil
+		}
+		var ms [][]graphops.LinkedMention
+		var as [][]int
+		for i := range exs {
+			if keep(i) {
+				ms, as = append(ms, exMents[i]), append(as, exAnchors[i])
+			}
+		}
+		return planner.LearnWeakMentions(ms, as, func(v uint32) string { return ws.SKB.Schema.NodeTypes[ws.Graph.Type(v)] })
+	}
 	leadTable := func(keep func(i int) bool) *planner.LeadTypes {
 		if o.RankDim < 0 {
 			return nil // no plan ranker to use them
@@ -518,6 +539,8 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 		a.NamedRelations = !o.NoNamedRelations
 		a.Lexicon = !o.NoLexicon
 		a.DeeperSearch = !o.NoDeeperSearch
+		a.CoverMentions = !o.NoCoverMentions
+		a.WeakMentions, a.AnchorTypes = weakMentions(keep)
 		cfg.Anchors = &a
 		gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(seed, 0x91)))
 		if err != nil {

@@ -29,6 +29,7 @@ type trainPlannerOptions struct {
 	NoLexicon   bool
 	Rescue      bool
 	NoDeeper    bool
+	NoCover     bool
 	NoFrame     bool
 	Dense       bool
 }
@@ -119,7 +120,14 @@ rule out every candidate plan (it names a type or a relation none of them
 answers with or walks), up to 2 more templates are tried, the most probable of
 those that walk a relation for each word naming one ("What person penned the
 films X appeared in?" in a frame the classifier never saw);
---no-deeper-search is the ablation. The type a question asks for is read from
+--no-deeper-search is the ablation. A plan should use what the question
+names: among the candidates left, those that leave fewer of its mentions
+unexplained (not anchored, naming no node reached, not in the first answer's
+document) win, and when every one leaves some, up to 2 more templates anchored
+on all of them are tried ("Which comedy movies featuring X?" answered by X's
+films leaves "comedy"); mentions the training questions mostly did not anchor
+("what", a film of that name) do not count; --no-cover-mentions is the
+ablation. The type a question asks for is read from
 the word after an asking word first (words after which a type word named the
 answer's type in 90% of the training questions: "which films"), so a verb the
 training used only in other questions' frames does not decide it. Training stops early once the
@@ -164,6 +172,7 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoFit, "no-fit", false, "mined plans: no text-fit gate; every query gets a plan, however unlike a question (the ablation)")
 	cmd.Flags().BoolVar(&o.NoFrame, "no-frame-words", false, "mined plans: restrictions keep the words the training questions ask with, not restrict by (the ablation)")
 	cmd.Flags().BoolVar(&o.NoNamedType, "no-named-type", false, "mined plans: a question that names its answer type with the schema's word for it (\"Which person ...\") does not rule out plans answering with another type (the ablation)")
+	cmd.Flags().BoolVar(&o.NoCover, "no-cover-mentions", false, "mined plans: a candidate that leaves more of the question's mentions unexplained is not ruled out for it, and no deeper search anchors them (the ablation)")
 	cmd.Flags().BoolVar(&o.NoDeeper, "no-deeper-search", false, "mined plans: a question whose words rule out every candidate (a type or relation it names) gets no deeper search among less probable templates (the ablation)")
 	cmd.Flags().BoolVar(&o.Rescue, "fit-rescue", false, "mined plans: a query below the text-fit gate keeps its plan when the planner is surer of it than of its plans of 95% of the held-out passages the gate rejects (off by default: it can put the served planner under BM25 on text no plan fits)")
 	cmd.Flags().BoolVar(&o.NoLexicon, "no-lexicon", false, "mined plans: a question word no training question used is not read as the known word the general English lexicon relates it to (\"helmed\" as directed; the ablation)")
@@ -207,7 +216,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		d = nil
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, Log: u.err, Progress: u.stageProgress()})
+	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, Log: u.err, Progress: u.stageProgress()})
 	if err != nil {
 		return err
 	}

@@ -342,10 +342,11 @@ func (p *LinkingPlanner) Candidates(ctx context.Context, q data.Query) ([]PlanCa
 const maxDeeper = 2
 
 // candidates is Candidates; with more set, the templates tried are, besides
-// the TopTemplates most probable, up to maxDeeper of the others for which
-// more holds, the most probable first, that the question's mentions can
-// anchor.
-func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func(ti int) bool) ([]PlanCandidate, []graphops.LinkedMention, error) {
+// the TopTemplates most probable, up to maxDeeper of the others, the most
+// probable first, with an anchoring of the question's mentions (chosen:
+// one mention index per path) for which more holds; each such anchoring
+// is a candidate.
+func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func(ti int, chosen []int) bool) ([]PlanCandidate, []graphops.LinkedMention, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
@@ -371,6 +372,7 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 		ments  []int
 		nodes  [][]uint32
 		lp, ap float64
+		deep   bool
 	}
 	var combos []combo
 	deeper := 0
@@ -378,10 +380,8 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 		if k >= topT && (more == nil || deeper == maxDeeper) {
 			break
 		}
-		if k >= topT && !more(ti) {
-			continue
-		}
 		before := len(combos)
+		deep := k >= topT
 		tmpl := p.Cfg.Templates[ti]
 		lp := math.Log(math.Max(float64(probs[ti]), 1e-30))
 		slots := make([][]int, len(tmpl))
@@ -402,7 +402,10 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 		var rec func(pi int, chosen []int, score float64)
 		rec = func(pi int, chosen []int, score float64) {
 			if pi == len(tmpl) {
-				c := combo{ti: ti, ments: slices.Clone(chosen), lp: lp, ap: score}
+				if deep && !more(ti, chosen) {
+					return
+				}
+				c := combo{ti: ti, ments: slices.Clone(chosen), lp: lp, ap: score, deep: deep}
 				for j, mi := range chosen {
 					c.nodes = append(c.nodes, nd[j][mi])
 				}
@@ -422,12 +425,21 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 			}
 		}
 		rec(0, nil, 0)
-		if k >= topT && len(combos) > before {
+		if deep && len(combos) > before {
 			deeper++
 		}
 	}
 	slices.SortStableFunc(combos, func(a, b combo) int { return cmp.Compare(b.lp+b.ap, a.lp+a.ap) })
-	combos = combos[:min(len(combos), 4*(topT+deeper))]
+	// The 4·TopTemplates most probable anchorings, and every one the
+	// deeper search asked for.
+	kept := 0
+	combos = slices.DeleteFunc(combos, func(c combo) bool {
+		if c.deep {
+			return false
+		}
+		kept++
+		return kept > 4*topT
+	})
 	out := make([]PlanCandidate, 0, len(combos))
 	seen := map[string]bool{}
 	for i, c := range combos {
@@ -583,28 +595,17 @@ func (p *LinkingPlanner) predict(ctx context.Context, q data.Query) (PlanPredict
 			return PlanPrediction{Template: -1}, err
 		}
 		// When the question's words rule out every candidate, the search
-		// goes deeper (DeeperSearch): the most probable templates beyond
-		// the top ones that walk a relation for each word naming one.
-		if least > 0 && p.Cfg.Anchors.DeeperSearch {
-			if named := p.namedRelations(q.Text); len(named) > 0 {
-				more := func(ti int) bool {
-					walked := PlanRelations(&data.Plan{Metapath: p.Cfg.Templates[ti]})
-					for _, rels := range named {
-						if !slices.ContainsFunc(rels, func(r string) bool { return slices.Contains(walked, r) }) {
-							return false
-						}
-					}
-					return true
-				}
-				deep, dments, err := p.candidates(ctx, q, more)
-				if err != nil {
+		// goes deeper (DeeperSearch) among the templates beyond the top
+		// ones: see deeper.
+		if more := p.deeper(q.Text, ments, cs, key, least); more != nil {
+			deep, dments, err := p.candidates(ctx, q, more)
+			if err != nil {
+				return PlanPrediction{Template: -1}, err
+			}
+			if len(deep) > len(cs) {
+				cs, ments = deep, dments
+				if key, least, err = p.ruleOut(ctx, q.Text, ments, cs); err != nil {
 					return PlanPrediction{Template: -1}, err
-				}
-				if len(deep) > len(cs) {
-					cs, ments = deep, dments
-					if key, least, err = p.ruleOut(ctx, q.Text, ments, cs); err != nil {
-						return PlanPrediction{Template: -1}, err
-					}
 				}
 			}
 		}
@@ -641,6 +642,53 @@ func (p *LinkingPlanner) predict(ctx context.Context, q data.Query) (PlanPredict
 	return PlanPrediction{Plan: cs[0].Plan, Prob: pr, Conf: pr, Template: cs[0].Template}, nil
 }
 
+// deeper returns which anchorings of templates beyond the top ones a
+// deeper search tries (candidates' more), nil for none: when the question
+// names a type or relation that rules out every candidate, templates that
+// walk a relation for each word naming one ("What person penned pictures
+// X appeared in?": the writers-of-an-actor's-films template ranked 13th);
+// when every candidate left leaves a mention unexplained (CoverMentions),
+// anchorings on every mention one of them leaves unexplained ("Which
+// comedy movies featuring X?": the genre-and-actor template ranked 10th). key and least are ruleOut's.
+func (p *LinkingPlanner) deeper(text string, ments []graphops.LinkedMention, cs []PlanCandidate, key []int, least int) func(ti int, chosen []int) bool {
+	if !p.Cfg.Anchors.DeeperSearch || least <= 0 {
+		return nil
+	}
+	if least >= 1<<10 {
+		named := p.namedRelations(text)
+		if len(named) == 0 {
+			return nil
+		}
+		return func(ti int, _ []int) bool {
+			walked := PlanRelations(&data.Plan{Metapath: p.Cfg.Templates[ti]})
+			for _, rels := range named {
+				if !slices.ContainsFunc(rels, func(r string) bool { return slices.Contains(walked, r) }) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	var open [][]int
+	for i := range cs {
+		if len(cs[i].Reach) > 0 && key[i] == least {
+			for _, span := range p.unexplainedSpans(ments, &cs[i]) {
+				if !slices.ContainsFunc(open, func(o []int) bool { return slices.Equal(o, span) }) {
+					open = append(open, span)
+				}
+			}
+		}
+	}
+	return func(_ int, chosen []int) bool {
+		for _, span := range open {
+			if !slices.ContainsFunc(chosen, func(mi int) bool { return slices.Contains(span, mi) }) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
 // ruleOut scores the candidates (ScoreCandidates) and returns, for each,
 // how much what the question names rules it out, and the least of those
 // over the candidates that reach something (-1 when none does): one
@@ -662,7 +710,7 @@ func (p *LinkingPlanner) ruleOut(ctx context.Context, text string, ments []graph
 		if p.typeConflict(text, ments, &cs[i]) {
 			key[i] = 1 << 20
 		}
-		key[i] += p.relationMisses(text, ments, &cs[i])
+		key[i] += p.relationMisses(text, ments, &cs[i])<<10 + p.unexplained(ments, &cs[i])
 		if least < 0 || key[i] < least {
 			least = key[i]
 		}
@@ -671,8 +719,8 @@ func (p *LinkingPlanner) ruleOut(ctx context.Context, text string, ments []graph
 }
 
 // executed is the candidate's scored reach as carried with its query: nil
-// when it reaches nothing or its plan failed part-way (ExecutePlan's
-// partial reach is not the plan's; plan-exec executes such a plan itself
+// when it reaches nothing or its plan failed part-way (a partial reach
+// is not the plan's; plan-exec executes such a plan itself
 // and falls back).
 func (c *PlanCandidate) executed() *data.PlanReach {
 	if len(c.Reach) == 0 || c.Err != nil {

@@ -108,6 +108,15 @@ type AnchorConfig struct {
 	// walks none of the relations a word names competes only when no
 	// candidate does better.
 	NamedRelations bool `json:"named_relations,omitempty"`
+	// CoverMentions: among the candidates left after NamedType and
+	// NamedRelations, those that leave fewer of the question's mentions
+	// unexplained win (unexplained: "Which comedy movies featuring X?"
+	// answered by X's films leaves "comedy" unused). Only mentions of a
+	// node of one of AnchorTypes count, and not those of WeakMentions
+	// (LearnWeakMentions). Off in checkpoints saved before it.
+	CoverMentions bool     `json:"cover_mentions,omitempty"`
+	AnchorTypes   []string `json:"anchor_types,omitempty"`
+	WeakMentions  []string `json:"weak_mentions,omitempty"`
 	// Lexicon: a question word no training question used is read as the
 	// known word the general English lexicon relates it to most closely
 	// ("helmed": directed, "penned": wrote; lexwords.go). Off in

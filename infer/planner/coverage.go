@@ -1,0 +1,159 @@
+package planner
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/strata-retrieval/strata/graphops"
+)
+
+// Minimum occurrences of a mention's text in the training questions before
+// its anchor rate can make it weak (LearnWeakMentions).
+const minWeakMentionQuestions = 3
+
+// LearnWeakMentions returns what makes a mention count for CoverMentions,
+// from the training questions' mentions (ments) and the indexes of those
+// their mined plans anchor on (anchors; a mention overlapping an anchor
+// counts as anchoring: "the comedy" with "comedy"). types are the node
+// types (typeOf) whose mentions anchored at least half of the time: a
+// person's name, a genre, not a film title ("What", "Up") nor, on WordNet,
+// a synset's lemma, which most words of a question are. weak are the
+// texts (lower case) found in at least minWeakMentionQuestions questions
+// that anchored in fewer than half of them ("what", a year stated as an
+// attribute). Both sorted.
+func LearnWeakMentions(ments [][]graphops.LinkedMention, anchors [][]int, typeOf func(v uint32) string) (weak, types []string) {
+	seen, anchored := map[string]int{}, map[string]int{}
+	tseen, tanchored := map[string]int{}, map[string]int{}
+	for qi, ms := range ments {
+		counted := map[string]bool{}
+		for mi, m := range ms {
+			a := slices.ContainsFunc(anchors[qi], func(a int) bool { return a >= 0 && a < len(ms) && overlaps(&ms[a], &ms[mi]) })
+			mt := map[string]bool{}
+			for _, n := range m.Nodes {
+				mt[typeOf(n.Node)] = true
+			}
+			for t := range mt {
+				tseen[t]++
+				if a {
+					tanchored[t]++
+				}
+			}
+			t := strings.ToLower(m.Text)
+			if counted[t] {
+				continue
+			}
+			counted[t] = true
+			seen[t]++
+			if a {
+				anchored[t]++
+			}
+		}
+	}
+	for t, n := range seen {
+		if n >= minWeakMentionQuestions && 2*anchored[t] < n {
+			weak = append(weak, t)
+		}
+	}
+	for t, n := range tseen {
+		if 2*tanchored[t] >= n {
+			types = append(types, t)
+		}
+	}
+	slices.Sort(weak)
+	slices.Sort(types)
+	return weak, types
+}
+
+func overlaps(a, b *graphops.LinkedMention) bool {
+	return a.TokStart < b.TokEnd && b.TokStart < a.TokEnd
+}
+
+// unexplained counts the mentions of the question that candidate c leaves
+// unexplained: spans of overlapping mentions, one of which names a node of
+// an anchor type (AnchorConfig.AnchorTypes) and is not weak
+// (WeakMentions), that none of c's anchors overlaps, that
+// name no node c reaches, and whose text the document of c's first answer
+// does not contain. "Which comedy movies featuring X?" answered by X's
+// films alone leaves "comedy" unexplained; so does "films with both X and
+// Y" answered by X's films. c is scored (ScoreCandidates). Zero without
+// CoverMentions.
+func (p *LinkingPlanner) unexplained(ments []graphops.LinkedMention, c *PlanCandidate) int {
+	return len(p.unexplainedSpans(ments, c))
+}
+
+// unexplainedSpans returns the spans unexplained counts, each as the
+// indexes of its mentions.
+func (p *LinkingPlanner) unexplainedSpans(ments []graphops.LinkedMention, c *PlanCandidate) [][]int {
+	a := p.Cfg.Anchors
+	if !a.CoverMentions || len(c.Reach) == 0 {
+		return nil
+	}
+	top, _ := rankedReach(c.Reach, c.Scores, 1)
+	doc := ""
+	if len(top) > 0 {
+		doc = normWords(p.skb.Document(top[0]))
+	}
+	var out [][]int
+	done := make([]bool, len(ments))
+	for i := range ments {
+		if done[i] {
+			continue
+		}
+		// The span of mentions overlapping ments[i], transitively.
+		span := []int{i}
+		done[i] = true
+		for k := 0; k < len(span); k++ {
+			for j := range ments {
+				if !done[j] && overlaps(&ments[span[k]], &ments[j]) {
+					done[j] = true
+					span = append(span, j)
+				}
+			}
+		}
+		strong, explained := false, false
+		for _, mi := range span {
+			m := &ments[mi]
+			if slices.ContainsFunc(c.Mentions, func(o int) bool { return overlaps(&ments[o], m) }) {
+				explained = true
+				break
+			}
+			if _, weak := slices.BinarySearch(a.WeakMentions, strings.ToLower(m.Text)); !weak && p.anchorType(m) {
+				strong = true
+			}
+			for _, fn := range m.Nodes {
+				if _, ok := slices.BinarySearch(c.Reach, fn.Node); ok {
+					explained = true
+				}
+			}
+			if w := normWords(m.Text); w != " " && strings.Contains(doc, w) {
+				explained = true
+			}
+		}
+		if strong && !explained {
+			out = append(out, span)
+		}
+	}
+	return out
+}
+
+// normWords is text's normalised words (graphops.MentionWords) joined and
+// framed by spaces.
+func normWords(text string) string {
+	var b strings.Builder
+	b.WriteByte(' ')
+	for _, w := range graphops.MentionWords(text) {
+		b.WriteString(w.Norm)
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
+
+// anchorType reports whether m names a node of one of AnchorTypes.
+func (p *LinkingPlanner) anchorType(m *graphops.LinkedMention) bool {
+	for _, n := range m.Nodes {
+		if _, ok := slices.BinarySearch(p.Cfg.Anchors.AnchorTypes, p.skb.Schema.NodeTypes[p.ws.Graph.Type(n.Node)]); ok {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,130 @@
+package planner
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/graphops"
+)
+
+// TestLearnWeakMentions: a mention text is weak when the training
+// questions found it at least three times (once per question, any case)
+// and it anchored the mined plan, or overlapped a mention that did, in
+// fewer than half of them; a node type is an anchor type when the
+// mentions naming one of its nodes anchored at least half of the time.
+func TestLearnWeakMentions(t *testing.T) {
+	// Node 1 is a film ("What"), 2 a genre, 3 a person.
+	typeOf := func(v uint32) string { return []string{"", "movie", "genre", "person"}[v] }
+	m := func(text string, start, end int) graphops.LinkedMention {
+		n := map[string]uint32{"what": 1, "comedy": 2, "the comedy": 2}[strings.ToLower(text)]
+		if n == 0 {
+			n = 3
+		}
+		return graphops.LinkedMention{Text: text, TokStart: start, TokEnd: end, Nodes: []graphops.FormNode{{Node: n}}}
+	}
+	ments := [][]graphops.LinkedMention{
+		{m("What", 0, 1), m("Ann Lee", 2, 4), m("what", 5, 6)}, // "what" counted once here
+		{m("what", 0, 1), m("the comedy", 1, 3), m("comedy", 2, 3)},
+		{m("What", 0, 1), m("the comedy", 1, 3), m("comedy", 2, 3), m("Ann Lee", 4, 6)},
+		{m("the comedy", 1, 3), m("comedy", 2, 3), m("Kim Ray", 4, 6)},
+		{m("Kim Ray", 0, 2)},
+		{m("Kim Ray", 0, 2)},
+		{m("Kim Ray", 0, 2)},
+	}
+	anchors := [][]int{
+		{1},
+		{2},    // "comedy" anchors; "the comedy" overlaps it
+		{2, 3}, // so does "Ann Lee": seen twice, below the minimum
+		{1},    // "Kim Ray" left out: 2 anchored of 4 is not under half
+		{0},
+		{0},
+		{},
+	}
+	// "what": 3 questions, anchored in none; "the comedy": 3, always
+	// overlapping the anchor; "comedy": 3 of 3; "kim ray": 2 of 4. Films:
+	// 0 of 4 mentions anchored; genres 6 of 6; people 4 of 6.
+	weak, types := LearnWeakMentions(ments, anchors, typeOf)
+	if want := []string{"what"}; !slices.Equal(weak, want) {
+		t.Errorf("weak mentions %q, want %q", weak, want)
+	}
+	if want := []string{"genre", "person"}; !slices.Equal(types, want) {
+		t.Errorf("anchor types %q, want %q", types, want)
+	}
+	anchors[4] = nil // "kim ray": 1 of 4; people 3 of 6
+	weak, types = LearnWeakMentions(ments, anchors, typeOf)
+	if want := []string{"kim ray", "what"}; !slices.Equal(weak, want) {
+		t.Errorf("weak mentions %q, want %q", weak, want)
+	}
+	if want := []string{"genre", "person"}; !slices.Equal(types, want) {
+		t.Errorf("anchor types %q, want %q", types, want)
+	}
+	anchors[2] = []int{2} // people 2 of 6
+	if _, types = LearnWeakMentions(ments, anchors, typeOf); !slices.Equal(types, []string{"genre"}) {
+		t.Errorf("anchor types %q, want [genre]", types)
+	}
+}
+
+// TestCoverMentions: "Which films star both Ann Lee and Kim Ray?" against
+// a classifier that ranks the one-actor template first and the
+// two-actor template below TopTemplates (1). Without CoverMentions the
+// one-actor plan answers (it leaves "Kim Ray" or "Ann Lee" unused); with
+// it every candidate leaves a name unexplained, the deeper search tries
+// the two-actor template anchored on both, and it wins. A question naming
+// one actor keeps the one-actor plan, and a name the training questions
+// rarely anchored (WeakMentions) does not count, nor do people when their
+// mentions rarely anchored (not among AnchorTypes).
+func TestCoverMentions(t *testing.T) {
+	planner := func(cover bool, weak ...string) *LinkingPlanner {
+		p := filmPlanner(t, []string{"starred_actors"}, []string{"First Film", "Second Film", "Third Film", "Ann Lee", "Kim Ray"},
+			[][3]int{{0, 0, 3}, {0, 0, 4}, {1, 0, 3}, {2, 0, 4}},
+			[][][]string{
+				{{"*", "<-starred_actors", "movie"}},
+				{{"*", "<-starred_actors", "movie"}, {"*", "<-starred_actors", "movie"}},
+			}, AnchorConfig{TopTemplates: 1, DeeperSearch: true, CoverMentions: cover, WeakMentions: weak, AnchorTypes: []string{"movie", "person"}})
+		clear(p.Gate.W2.Data())
+		copy(p.Gate.B2.Data(), []float32{2, 0})
+		return p
+	}
+	predict := func(p *LinkingPlanner, q string) PlanPrediction {
+		t.Helper()
+		pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
+		if err != nil || pred.Reach == nil {
+			t.Fatalf("%q: plan %v, reach %v, %v", q, pred.Plan.Metapath, pred.Reach, err)
+		}
+		return pred
+	}
+	both := "Which films star both Ann Lee and Kim Ray?"
+	pred := predict(planner(true), both)
+	if len(pred.Plan.Metapath) != 2 || !slices.Equal(pred.Reach.Nodes, []uint32{0}) {
+		t.Errorf("CoverMentions: %q planned %v reaching %v, want both actors' paths reaching First Film (0)", both, pred.Plan.Metapath, pred.Reach.Nodes)
+	}
+	if pred := predict(planner(false), both); len(pred.Plan.Metapath) != 1 {
+		t.Errorf("without CoverMentions: %q planned %v, want the one-actor plan", both, pred.Plan.Metapath)
+	}
+	if pred := predict(planner(true, "kim ray"), both); len(pred.Plan.Metapath) != 1 {
+		t.Errorf("CoverMentions, \"kim ray\" weak: %q planned %v, want the one-actor plan", both, pred.Plan.Metapath)
+	}
+	p := planner(true)
+	p.Cfg.Anchors.AnchorTypes = []string{"movie"}
+	if pred := predict(p, both); len(pred.Plan.Metapath) != 1 {
+		t.Errorf("CoverMentions, people not an anchor type: %q planned %v, want the one-actor plan", both, pred.Plan.Metapath)
+	}
+	one := "Which films star Ann Lee?"
+	if pred := predict(planner(true), one); len(pred.Plan.Metapath) != 1 || !slices.Equal(pred.Reach.Nodes, []uint32{0, 1}) {
+		t.Errorf("CoverMentions: %q planned %v reaching %v, want Ann Lee's films (0, 1)", one, pred.Plan.Metapath, pred.Reach.Nodes)
+	}
+	p = planner(true)
+	cs, ments, err := p.Candidates(context.Background(), data.Query{Text: both})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.ScoreCandidates(both, ments, cs)
+	for i := range cs {
+		if got := p.unexplained(ments, &cs[i]); len(cs[i].Reach) > 0 && got != 1 {
+			t.Errorf("candidate %v (anchors %v): %d mentions unexplained, want 1", cs[i].Plan.Metapath, cs[i].Mentions, got)
+		}
+	}
+}
