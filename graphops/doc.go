@@ -3,8 +3,8 @@
 // names; MentionIndex over names and alias-like fields), compiled
 // relation paths (CompilePath, Walk) that the plan algebra (graphops/plan,
 // which executes every plan: MoR's, GRASP's, the planner's, SimGRAG's
-// patterns) steps with, the plan miner, and SAGE's expansion and
-// similarity graph. SimGRAG's top-k subgraph search is graphops/subgraph.
+// patterns) steps with, and the plan miner. SimGRAG's top-k subgraph
+// search is graphops/subgraph, SAGE's similarity graph graphops/simgraph.
 //
 // Layout. Node types live in a kelindar/column collection whose row index
 // is the node id (an enum column with a bitmap index per type, made when

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/simgraph"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/sage"
@@ -17,7 +17,7 @@ import (
 
 type simGraphOptions struct {
 	WS     string
-	Config graphops.SimGraphConfig
+	Config simgraph.Config
 	JSON   bool
 }
 

@@ -12,7 +12,7 @@
 // The similarity graph follows SAGE's percentile rule: per field, the
 // threshold is the 95th percentile of the cosine of random pairs, and two
 // nodes are linked when any field (OR) passes it. The candidate pairs are
-// each node's K = 10 nearest neighbours per field (graphops.BuildSimGraph:
+// each node's K = 10 nearest neighbours per field (simgraph.Build:
 // exact up to 20,000 distinct values, above that an inverted file refined
 // by two rounds of neighbour-of-neighbour search, its recall measured).
 //

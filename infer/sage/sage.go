@@ -8,7 +8,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
-	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/simgraph"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/registry"
@@ -118,7 +118,7 @@ func (h *Hybrid) Rank(_ context.Context, q data.Query) ([]index.Hit, error) {
 type Method struct {
 	Seed  infer.Method
 	Cfg   Config
-	Sim   *graphops.SimGraph
+	Sim   *simgraph.Graph
 	ws    *workspace.Workspace
 	d     *infer.DenseChannel
 	rels  []data.RelID
@@ -127,7 +127,7 @@ type Method struct {
 }
 
 // New wraps a seed method. d may be nil (BM25 alone rescores).
-func New(ws *workspace.Workspace, d *infer.DenseChannel, seed infer.Method, cfg Config, sim *graphops.SimGraph, label string) (*Method, error) {
+func New(ws *workspace.Workspace, d *infer.DenseChannel, seed infer.Method, cfg Config, sim *simgraph.Graph, label string) (*Method, error) {
 	if cfg.Seeds <= 0 {
 		cfg.Seeds = 10
 	}
@@ -185,11 +185,11 @@ func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	for i := range top {
 		top[i] = seeds[i].ID
 	}
-	o := graphops.ExpandOptions{Relations: m.rels}
+	o := ExpandOptions{Relations: m.rels}
 	if m.Cfg.Similarity {
-		o = graphops.ExpandOptions{NoGraph: true, Sim: m.Sim}
+		o = ExpandOptions{NoGraph: true, Sim: m.Sim}
 	}
-	nbrs := slices.DeleteFunc(graphops.Expand(m.ws.Graph, top, o), func(v uint32) bool { return !m.cand[v] })
+	nbrs := slices.DeleteFunc(Expand(m.ws.Graph, top, o), func(v uint32) bool { return !m.cand[v] })
 	added, err := m.prune(q, nbrs)
 	if err != nil {
 		return nil, err
@@ -250,7 +250,7 @@ func (m *Method) prune(q data.Query, nbrs []uint32) ([]index.Hit, error) {
 // BuildSimilarityGraph builds SAGE's offline similarity graph over the
 // workspace's candidates from their text fields, each encoded with the
 // dense channel's encoder.
-func BuildSimilarityGraph(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, cfg graphops.SimGraphConfig) (*graphops.SimGraph, *graphops.SimGraphStats, []string, error) {
+func BuildSimilarityGraph(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, cfg simgraph.Config) (*simgraph.Graph, *simgraph.Stats, []string, error) {
 	if d == nil || d.Encoder == nil {
 		return nil, nil, nil, fmt.Errorf("the similarity graph encodes text fields, so it needs a dense channel with an encoder (strata train encoder)")
 	}
@@ -281,7 +281,7 @@ func BuildSimilarityGraph(ctx context.Context, ws *workspace.Workspace, d *infer
 		present = append(present, pr)
 		names = append(names, name)
 	}
-	sg, st, err := graphops.BuildSimGraph(ctx, len(ws.SKB.Nodes), nodes, fields, present, cfg)
+	sg, st, err := simgraph.Build(ctx, len(ws.SKB.Nodes), nodes, fields, present, cfg)
 	return sg, st, names, err
 }
 
@@ -330,10 +330,10 @@ func NewNamed(env *infer.Env, name string) (*Method, error) {
 	default:
 		seed = NewHybrid(env.WS, d, DefaultAlpha)
 	}
-	var sim *graphops.SimGraph
+	var sim *simgraph.Graph
 	if name == "sage-sim" {
 		cfg.Similarity = true
-		if sim, _, _, err = BuildSimilarityGraph(env.Ctx, env.WS, d, graphops.SimGraphConfig{}); err != nil {
+		if sim, _, _, err = BuildSimilarityGraph(env.Ctx, env.WS, d, simgraph.Config{}); err != nil {
 			return nil, err
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/strata-retrieval/strata/data/index"
-	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/baseline"
 	"github.com/strata-retrieval/strata/internal/testws"
@@ -45,7 +44,7 @@ func TestSAGERanking(t *testing.T) {
 			}
 		}
 		var nbrs []uint32
-		for _, v := range graphops.Expand(ws.Graph, top, graphops.ExpandOptions{}) {
+		for _, v := range Expand(ws.Graph, top, ExpandOptions{}) {
 			if slices.Contains(ws.Candidates, v) {
 				nbrs = append(nbrs, v)
 			}

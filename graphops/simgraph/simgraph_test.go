@@ -1,4 +1,4 @@
-package graphops
+package simgraph
 
 import (
 	"context"
@@ -7,34 +7,14 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
 )
 
-func TestExpand(t *testing.T) {
-	g, err := Build(smallSKB())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	// P1's neighbours: Ann, Bob (writes), P0 (cites); P0 is a seed.
-	if got := Expand(g, []uint32{1, 0}, ExpandOptions{}); !slices.Equal(got, []uint32{3, 4}) {
-		t.Errorf("Expand = %v", got)
-	}
-	if got := Expand(g, []uint32{1}, ExpandOptions{Relations: []data.RelID{1}}); !slices.Equal(got, []uint32{0}) {
-		t.Errorf("Expand(cites) = %v", got)
-	}
-	sim := &SimGraph{off: []uint64{0, 0, 1, 2, 2, 2}, nbr: []uint32{2, 1}}
-	if got := Expand(g, []uint32{1}, ExpandOptions{NoGraph: true, Sim: sim}); !slices.Equal(got, []uint32{2}) {
-		t.Errorf("Expand(sim) = %v", got)
-	}
-}
-
-// TestBuildSimGraphAllPairs: with K at least the number of nodes every
+// TestBuildAllPairs: with K at least the number of nodes every
 // pair is a nearest-neighbour pair, so the graph must be SAGE's all-pairs
 // threshold graph; edges and degrees are checked against a direct count
 // over all pairs with the thresholds the build reports.
-func TestBuildSimGraphAllPairs(t *testing.T) {
+func TestBuildAllPairs(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	m, dim := 300, 8
 	nodes := make([]uint32, m)
@@ -55,7 +35,7 @@ func TestBuildSimGraphAllPairs(t *testing.T) {
 			present[f][i] = r.IntN(10) > 0
 		}
 	}
-	sg, stats, err := BuildSimGraph(context.Background(), 2*m+1, nodes, fields, present, SimGraphConfig{Seed: 1, Sample: 20000, KNN: KNNConfig{K: m}})
+	sg, stats, err := Build(context.Background(), 2*m+1, nodes, fields, present, Config{Seed: 1, Sample: 20000, KNN: KNNConfig{K: m}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,12 +90,12 @@ func TestBuildSimGraphAllPairs(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, err := BuildSimGraph(ctx, 2*m+1, nodes, fields, present, SimGraphConfig{}); err != context.Canceled {
+	if _, _, err := Build(ctx, 2*m+1, nodes, fields, present, Config{}); err != context.Canceled {
 		t.Errorf("cancelled build: %v", err)
 	}
 }
 
-// TestBuildSimGraphHandWorked pins the kNN graph and the percentile rule on
+// TestBuildHandWorked pins the kNN graph and the percentile rule on
 // four unit vectors worked by hand (node 4 has no text):
 //
 //	h = (1, 0, 0), a = (.8, .6, 0), b = (.8, 0, .6), c = (.8, −.6, 0)
@@ -127,7 +107,7 @@ func TestBuildSimGraphAllPairs(t *testing.T) {
 // the threshold graph has h–a h–b h–c a–b b–c; with K = 1 each node keeps
 // its nearest (ties to the lower id): h→a, a→h, b→h, c→h, so only the
 // three h edges remain; with K = 2 (h→a,b; a→h,b; b→h,a; c→h,b) all five.
-func TestBuildSimGraphHandWorked(t *testing.T) {
+func TestBuildHandWorked(t *testing.T) {
 	x := index.NewMatrix(5, 3)
 	copy(x.Data, []float32{1, 0, 0, .8, .6, 0, .8, 0, .6, .8, -.6, 0, 0, 0, 0})
 	present := [][]bool{{true, true, true, true, false}}
@@ -142,8 +122,8 @@ func TestBuildSimGraphHandWorked(t *testing.T) {
 		{1, map[uint32][]uint32{10: {11, 12, 13}, 11: {10}, 12: {10}, 13: {10}, 14: nil}, 3, 6.0 / 5},
 		{2, map[uint32][]uint32{10: {11, 12, 13}, 11: {10, 12}, 12: {10, 11, 13}, 13: {10, 12}, 14: nil}, 5, 10.0 / 5},
 	} {
-		sg, st, err := BuildSimGraph(context.Background(), 15, nodes, []*index.Matrix{x}, present,
-			SimGraphConfig{Percentile: 10, Report: []float64{10, 50}, KNN: KNNConfig{K: w.k}})
+		sg, st, err := Build(context.Background(), 15, nodes, []*index.Matrix{x}, present,
+			Config{Percentile: 10, Report: []float64{10, 50}, KNN: KNNConfig{K: w.k}})
 		if err != nil {
 			t.Fatal(err)
 		}

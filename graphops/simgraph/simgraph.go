@@ -1,4 +1,4 @@
-package graphops
+package simgraph
 
 import (
 	"context"
@@ -7,22 +7,17 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
 )
 
-// SAGE's seed → expand → prune retrieval: this file holds the graph side,
-// the 1-hop expansion of seeds along relations or along the offline
-// similarity graph of text-rich nodes.
-
-// SimGraph is an undirected graph over node ids (CSR).
-type SimGraph struct {
+// Graph is an undirected graph over node ids (CSR).
+type Graph struct {
 	off []uint64
 	nbr []uint32
 }
 
 // Neighbors returns v's neighbours, ascending.
-func (s *SimGraph) Neighbors(v uint32) []uint32 {
+func (s *Graph) Neighbors(v uint32) []uint32 {
 	if int(v)+1 >= len(s.off) {
 		return nil
 	}
@@ -30,43 +25,10 @@ func (s *SimGraph) Neighbors(v uint32) []uint32 {
 }
 
 // NumEdges is the number of undirected edges.
-func (s *SimGraph) NumEdges() int { return len(s.nbr) / 2 }
+func (s *Graph) NumEdges() int { return len(s.nbr) / 2 }
 
-// ExpandOptions sets what a seed's neighbours are.
-type ExpandOptions struct {
-	Relations []data.RelID // relations to follow; nil: every relation
-	NoGraph   bool         // do not follow the graph's relations
-	Sim       *SimGraph    // also follow similarity edges
-}
-
-// Expand returns the distinct 1-hop neighbours of the seeds that are not
-// seeds themselves, ascending.
-func Expand(g *Graph, seeds []uint32, o ExpandOptions) []uint32 {
-	var out []uint32
-	for _, v := range seeds {
-		if !o.NoGraph {
-			if o.Relations == nil {
-				nb, _ := g.Neighbors(v)
-				out = append(out, nb...)
-			} else {
-				for _, r := range o.Relations {
-					out = append(out, g.NeighborsByRel(v, r)...)
-				}
-			}
-		}
-		if o.Sim != nil {
-			out = append(out, o.Sim.Neighbors(v)...)
-		}
-	}
-	slices.Sort(out)
-	out = slices.Compact(out)
-	s := slices.Clone(seeds)
-	slices.Sort(s)
-	return slices.DeleteFunc(out, func(v uint32) bool { _, in := slices.BinarySearch(s, v); return in })
-}
-
-// SimGraphConfig sets how the similarity graph is built.
-type SimGraphConfig struct {
+// Config sets how the similarity graph is built.
+type Config struct {
 	Percentile float64   // edge threshold per field, default 95
 	Report     []float64 // percentiles to report degrees for, default 80, 85, 90, 95, 99
 	// Sample is the number of random pairs per field the thresholds come
@@ -79,8 +41,8 @@ type SimGraphConfig struct {
 	KNN KNNConfig
 }
 
-// SimDegrees describes the similarity graph at one percentile.
-type SimDegrees struct {
+// Degrees describes the similarity graph at one percentile.
+type Degrees struct {
 	Percentile float64   `json:"percentile"`
 	Thresholds []float32 `json:"thresholds"` // per field
 	Edges      int       `json:"edges"`
@@ -91,15 +53,15 @@ type SimDegrees struct {
 	Isolated   int       `json:"isolated"`
 }
 
-// SimGraphStats describes a built similarity graph: its degrees at every
+// Stats describes a built similarity graph: its degrees at every
 // reported percentile and how each field's neighbours were found.
-type SimGraphStats struct {
-	Degrees []SimDegrees `json:"percentiles"`
-	K       int          `json:"k"`
-	Fields  []KNNStats   `json:"fields"`
+type Stats struct {
+	Degrees []Degrees  `json:"percentiles"`
+	K       int        `json:"k"`
+	Fields  []KNNStats `json:"fields"`
 }
 
-// BuildSimGraph links text-rich nodes whose metadata is alike, as SAGE's
+// Build links text-rich nodes whose metadata is alike, as SAGE's
 // offline step: for every field, the similarity of two nodes is the cosine
 // of that field's vectors (fields[f] row i belongs to nodes[i]; rows with
 // present[f][i] false take no part), its threshold is the given percentile
@@ -112,7 +74,7 @@ type SimGraphStats struct {
 // SAGE builds its graph on an ANN index (HNSW) in the same way. The
 // degree statistics at every reported percentile come from the same
 // nearest-neighbour lists.
-func BuildSimGraph(ctx context.Context, n int, nodes []uint32, fields []*index.Matrix, present [][]bool, cfg SimGraphConfig) (*SimGraph, *SimGraphStats, error) {
+func Build(ctx context.Context, n int, nodes []uint32, fields []*index.Matrix, present [][]bool, cfg Config) (*Graph, *Stats, error) {
 	if cfg.Percentile == 0 {
 		cfg.Percentile = 95
 	}
@@ -132,17 +94,17 @@ func BuildSimGraph(ctx context.Context, n int, nodes []uint32, fields []*index.M
 	}
 	slices.Sort(report)
 	if len(report) > 127 {
-		return nil, nil, fmt.Errorf("graphops: %d percentiles to report, at most 127", len(report))
+		return nil, nil, fmt.Errorf("simgraph: %d percentiles to report, at most 127", len(report))
 	}
 	m := len(nodes)
 	for f, x := range fields {
 		if x.Rows != m || len(present[f]) != m {
-			return nil, nil, fmt.Errorf("graphops: field %d has %d rows for %d nodes", f, x.Rows, m)
+			return nil, nil, fmt.Errorf("simgraph: field %d has %d rows for %d nodes", f, x.Rows, m)
 		}
 	}
 	thr := simThresholds(fields, present, report, cfg.Sample, cfg.Seed) // [percentile][field]
 	keep := slices.Index(report, cfg.Percentile)
-	stats := &SimGraphStats{K: cfg.KNN.K}
+	stats := &Stats{K: cfg.KNN.K}
 	// pairs[i]: (j<<8 | level) for j > i linked at percentile index level.
 	pairs := make([][]uint64, m)
 	for f, x := range fields {
@@ -208,7 +170,7 @@ func BuildSimGraph(ctx context.Context, n int, nodes []uint32, fields []*index.M
 		}
 		pairs[i] = nil
 	}
-	sg := &SimGraph{off: make([]uint64, n+1)}
+	sg := &Graph{off: make([]uint64, n+1)}
 	byNode := make(map[uint32][]uint32, m)
 	for i, v := range nodes {
 		byNode[v] = adj[i]
@@ -227,7 +189,7 @@ func BuildSimGraph(ctx context.Context, n int, nodes []uint32, fields []*index.M
 		}
 		d := slices.Clone(deg[p])
 		slices.Sort(d)
-		st := SimDegrees{Percentile: pc, Thresholds: thr[p]}
+		st := Degrees{Percentile: pc, Thresholds: thr[p]}
 		var sum int
 		for _, x := range d {
 			sum += int(x)
@@ -290,4 +252,25 @@ func simThresholds(fields []*index.Matrix, present [][]bool, report []float64, s
 		}
 	}
 	return thr
+}
+
+// FromLists returns the graph over n nodes whose node v has the neighbours
+// lists[v] (v < len(lists); the lists should be symmetric: u in lists[v]
+// when v is in lists[u]).
+func FromLists(n int, lists [][]uint32) *Graph {
+	g := &Graph{off: make([]uint64, n+1)}
+	for v := range n {
+		d := 0
+		if v < len(lists) {
+			d = len(lists[v])
+		}
+		g.off[v+1] = g.off[v] + uint64(d)
+	}
+	g.nbr = make([]uint32, 0, g.off[n])
+	for v := range min(n, len(lists)) {
+		nb := slices.Clone(lists[v])
+		slices.Sort(nb)
+		g.nbr = append(g.nbr, nb...)
+	}
+	return g
 }
