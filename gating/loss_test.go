@@ -10,6 +10,7 @@ import (
 	"github.com/nlpodyssey/spago/ag"
 	"github.com/nlpodyssey/spago/mat"
 
+	"github.com/strata-retrieval/strata/infer/infertest"
 	"github.com/strata-retrieval/strata/internal/testws"
 	"github.com/strata-retrieval/strata/models"
 )
@@ -118,7 +119,7 @@ func TestLossGradients(t *testing.T) {
 // entity, each scored explicitly by Score.
 func TestFullInputsEqualsEveryCandidate(t *testing.T) {
 	ws := testws.Preset(t, "prime", 1500, 60)
-	d := testws.LexicalDense(t, ws)
+	d := infertest.LexicalDense(t, ws)
 	cfg := DefaultConfig(&ws.SKB.Schema, d.Docs.Dim)
 	c, err := New(cfg, rand.New(rand.NewPCG(2, 3)))
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/strata-retrieval/strata/graphops/mine"
-	_ "github.com/strata-retrieval/strata/internal/testmethod" // test-unanswerable
+	_ "github.com/strata-retrieval/strata/infer/registry/registrytest" // test-unanswerable
 	"math/rand/v2"
 	"os"
 	"path/filepath"

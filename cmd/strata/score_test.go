@@ -2,7 +2,7 @@ package main
 
 import (
 	"fmt"
-	_ "github.com/strata-retrieval/strata/internal/testmethod" // test-unanswerable
+	_ "github.com/strata-retrieval/strata/infer/registry/registrytest" // test-unanswerable
 	"os"
 	"path/filepath"
 	"strings"

@@ -16,6 +16,7 @@ import (
 	"github.com/strata-retrieval/strata/gating"
 	"github.com/strata-retrieval/strata/infer"
 	_ "github.com/strata-retrieval/strata/infer/baseline" // bm25, the reranker of the pipeline test
+	"github.com/strata-retrieval/strata/infer/infertest"
 	"github.com/strata-retrieval/strata/infer/pipeline"
 	"github.com/strata-retrieval/strata/internal/testws"
 )
@@ -98,7 +99,7 @@ func TestRerankHandWorked(t *testing.T) {
 // ranks as CoR plus s′ = [BM25 ≥ threshold] on CoR's top K.
 func TestCoRAGFromPipeline(t *testing.T) {
 	ws := testws.Preset(t, "prime", 1200, 40)
-	d := testws.LexicalDense(t, ws)
+	d := infertest.LexicalDense(t, ws)
 	cfg := gating.DefaultConfig(&ws.SKB.Schema, d.Docs.Dim)
 	model, err := gating.New(cfg, rand.New(rand.NewPCG(5, 6)))
 	if err != nil {

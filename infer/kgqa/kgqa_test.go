@@ -14,6 +14,7 @@ import (
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/infertest"
 	"github.com/strata-retrieval/strata/infer/planner"
 	"github.com/strata-retrieval/strata/infer/simgrag"
 	"github.com/strata-retrieval/strata/internal/testws"
@@ -54,7 +55,7 @@ func fixedKGQA(t *testing.T, ws *workspace.Workspace, template [][]string, sc si
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := simgrag.New(ws, infer.DenseSpace(testws.LexicalDense(t, ws), ws.SKB), sc)
+	s, err := simgrag.New(ws, infer.DenseSpace(infertest.LexicalDense(t, ws), ws.SKB), sc)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/infertest"
 	"github.com/strata-retrieval/strata/internal/testws"
 	"github.com/strata-retrieval/strata/models"
 )
@@ -69,7 +70,7 @@ func (c countingEncoder) EncodeTexts(texts []string) ([]float32, error) {
 func TestFieldCache(t *testing.T) {
 	ws := testws.Preset(t, "amazon", 600, 30)
 	ws.Dir = t.TempDir()
-	d := testws.LexicalDense(t, ws)
+	d := infertest.LexicalDense(t, ws)
 	base, _ := infer.DenseTextEncoder(d)
 	cfg := DefaultConfig(&ws.SKB.Schema, base.Dim())
 	cfg.Dense = "vectors-hash"

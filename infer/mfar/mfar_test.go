@@ -10,6 +10,7 @@ import (
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/infertest"
 	"github.com/strata-retrieval/strata/internal/testws"
 	"github.com/strata-retrieval/strata/models"
 )
@@ -25,7 +26,7 @@ func TestMFARFieldsAndScores(t *testing.T) {
 	if strings.Join(names, " ") != want {
 		t.Fatalf("fields %v", names)
 	}
-	d := testws.LexicalDense(t, ws)
+	d := infertest.LexicalDense(t, ws)
 	enc, _ := infer.DenseTextEncoder(d)
 	cfg := DefaultConfig(&ws.SKB.Schema, enc.Dim())
 	fw, _ := models.NewFieldWeights(cfg.Weights)
@@ -109,7 +110,7 @@ func TestMFARNameField(t *testing.T) {
 // every query, scores included, with non-uniform weights.
 func TestRankBatchEqualsRank(t *testing.T) {
 	ws := testws.Preset(t, "amazon", 600, 30)
-	d := testws.LexicalDense(t, ws)
+	d := infertest.LexicalDense(t, ws)
 	enc, _ := infer.DenseTextEncoder(d)
 	cfg := DefaultConfig(&ws.SKB.Schema, enc.Dim())
 	fw, _ := models.NewFieldWeights(cfg.Weights)

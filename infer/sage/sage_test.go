@@ -9,6 +9,7 @@ import (
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/baseline"
+	"github.com/strata-retrieval/strata/infer/infertest"
 	"github.com/strata-retrieval/strata/internal/testws"
 )
 
@@ -118,7 +119,7 @@ func TestFuseHandWorked(t *testing.T) {
 // the cosine with the query vector, over a lexical dense channel.
 func TestHybridRanksByFuse(t *testing.T) {
 	ws := testws.Preset(t, "amazon", 800, 40)
-	d := testws.LexicalDense(t, ws)
+	d := infertest.LexicalDense(t, ws)
 	h := NewHybrid(ws, d, 0)
 	for _, q := range ws.SKB.QA.Queries[:10] {
 		got, err := h.Rank(context.Background(), q)

@@ -9,6 +9,7 @@ import (
 	"github.com/strata-retrieval/strata/graphops/subgraph"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/infertest"
 	"github.com/strata-retrieval/strata/internal/testws"
 )
 
@@ -20,11 +21,11 @@ import (
 // films of the same title into one entity).
 func TestSimGRAGMetaQA(t *testing.T) {
 	ws := testws.MetaQA(t)
-	s, err := New(ws, infer.DenseSpace(testws.LexicalDense(t, ws), ws.SKB), Config{})
+	s, err := New(ws, infer.DenseSpace(infertest.LexicalDense(t, ws), ws.SKB), Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	full, _ := New(ws, infer.DenseSpace(testws.LexicalDense(t, ws), ws.SKB), Config{NoPrune: true})
+	full, _ := New(ws, infer.DenseSpace(infertest.LexicalDense(t, ws), ws.SKB), Config{NoPrune: true})
 	m := NewPlanned(s)
 	ev := eval.NewEvaluator(len(ws.SKB.Nodes), ws.Candidates)
 	floor := map[string]float64{"1-hop": 0.97, "2-hop": 0.93, "3-hop": 0.92}
@@ -64,7 +65,7 @@ func TestSimGRAGMetaQA(t *testing.T) {
 // (the patterns of their question types, k = 100).
 func BenchmarkSimGRAGPruning(b *testing.B) {
 	ws := testws.MetaQA(b)
-	d := infer.DenseSpace(testws.LexicalDense(b, ws), ws.SKB)
+	d := infer.DenseSpace(infertest.LexicalDense(b, ws), ws.SKB)
 	for _, hop := range []string{"1-hop", "2-hop", "3-hop"} {
 		qs := testws.Sample(b, ws, hop, 50)
 		for _, prune := range []bool{true, false} {

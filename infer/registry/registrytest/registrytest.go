@@ -1,8 +1,8 @@
-// Package testmethod registers methods that tests of the commands score
+// Package registrytest registers methods that tests of the commands score
 // with: "test-unanswerable" fails for any query mentioning "nowhere", as
 // SimGRAG does for a query whose pattern has no anchor, and ranks nodes
 // 1 then 2 for the others.
-package testmethod
+package registrytest
 
 import (
 	"context"
