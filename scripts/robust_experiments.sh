@@ -7,8 +7,11 @@
 #       answer type named by a noun; anchors kept verbatim;
 #   (b) text written by other people: the first GCIDE definition of 400
 #       words (Debian's dict-gcide, installed here) asked against the
-#       WordNet SKB, answers = the word's synsets (scripts/robust_gcide.py).
-# Both sets are appended to a copy of each SKB as their own splits (para,
+#       WordNet SKB, answers = the word's synsets (scripts/robust_gcide.py);
+#   (c) movies-skb only: 17 frames written after the planner's features,
+#       filled from the graph, answers from the graph
+#       (scripts/robust_freeframes.py).
+# The sets are appended to a copy of each SKB as their own splits (para,
 # gcide); training reads only train and val, so the planner is the one the
 # original SKB trains. Each set is scored as served (score --pipeline RUN)
 # and evaluated from the run file (eval --run), beside BM25. Markdown on
@@ -46,6 +49,11 @@ for name in ${SETS:-movies-skb wordnet-skb}; do
   tail -n +2 "$d/para/para.csv" >>"$d/skb/stark_qa/stark_qa.csv"
   cp "$d/para/para.index" "$d/skb/split/para.index"
   splits="test,para"
+  if python3 "$here/robust_freeframes.py" "$d/skb" "$d/free" 2>/dev/null; then
+    tail -n +2 "$d/free/free.csv" >>"$d/skb/stark_qa/stark_qa.csv"
+    cut -d, -f1 "$d/free/free.csv" | tail -n +2 >"$d/skb/split/free.index"
+    splits="test,para,free"
+  fi
   if [ "$name" = wordnet-skb ]; then
     python3 "$here/robust_gcide.py" "$d/skb" "$d/gcide" 400
     tail -n +2 "$d/gcide/gcide.csv" >>"$d/skb/stark_qa/stark_qa.csv"
@@ -81,7 +89,7 @@ for name in ${SETS:-movies-skb wordnet-skb}; do
 done
 
 python3 - "$out" ${SETS:-movies-skb wordnet-skb} <<'PY'
-import collections, csv, json, sys
+import collections, csv, json, os, sys
 out, sets = sys.argv[1], sys.argv[2:]
 
 def rows(path):
@@ -106,7 +114,7 @@ print("|---|---|---|---|---|---|---|---|---|---|")
 for name in sets:
     d = f"{out}/{name}"
     answers = {int(r["id"]): set(json.loads(r["answer_ids"])) for r in csv.DictReader(open(f"{d}/skb/stark_qa/stark_qa.csv"))}
-    for s in ("test", "para", "gcide"):
+    for s in ("test", "para", "free", "gcide"):
         try:
             p1, p10 = hits(d, f"planner-{s}.jsonl", answers)
         except FileNotFoundError:
@@ -146,6 +154,21 @@ for name in sets:
         for r in rows(path):
             if r.get("by") == "shape" and r["split"] == split:
                 shapes.setdefault(r["group"], {})[split] = r
+    if os.path.exists(f"{d}/free/free.tsv"):
+        f1, _ = hits(d, "planner-free.jsonl", answers)
+        b1, _ = hits(d, "bm25-free.jsonl", answers)
+        fb = {json.loads(l)["id"] for l in open(f"{d}/planner-free.jsonl") if json.loads(l).get("fallback")}
+        by = collections.defaultdict(list)
+        for l in open(f"{d}/free/free.tsv"):
+            qid, fid, shape = l.rstrip("\n").split("\t")
+            by[(fid, shape)].append(int(qid))
+        text = {int(r["id"]): r["query"] for r in csv.DictReader(open(f"{d}/free/free.csv"))}
+        print(f"### {name}: (c) per free frame (Hit@1 of the served planner and of BM25)\n")
+        print("| frame | shape | example | n | planner | fell back | BM25 |")
+        print("|---|---|---|---|---|---|---|")
+        for (fid, shape), ids in sorted(by.items()):
+            print(f"| {fid} | {shape} | {text[ids[0]]} | {len(ids)} | {sum(f1[i] for i in ids) / len(ids):.3f} | {sum(i in fb for i in ids)} | {sum(b1[i] for i in ids) / len(ids):.3f} |")
+        print()
     print(f"### {name}: per question shape (shape of the plan mined from the original's answers; plan-exec Hit@1)\n")
     print("| shape | n | test | paraphrased |")
     print("|---|---|---|---|")
