@@ -69,11 +69,11 @@ func overlaps(a, b *graphops.LinkedMention) bool {
 }
 
 // unexplained counts the mentions of the question that candidate c leaves
-// unexplained: spans of overlapping mentions, one of which names a node of
-// an anchor type (AnchorConfig.AnchorTypes) and is not weak
-// (WeakMentions), that none of c's anchors overlaps, that
-// name no node c reaches, and whose text the document of c's first answer
-// does not contain. "Which comedy movies featuring X?" answered by X's
+// unexplained: spans of overlapping mentions with a strong mention (one
+// naming a node of an anchor type, AnchorConfig.AnchorTypes, and not weak,
+// WeakMentions) that none of c's anchors explains (covers, or overlaps
+// naming the same node), that names no node c reaches, and whose text the
+// document of c's first answer does not contain. "Which comedy movies featuring X?" answered by X's
 // films alone leaves "comedy" unexplained; so does "films with both X and
 // Y" answered by X's films. c is scored (ScoreCandidates). Zero without
 // CoverMentions.
@@ -82,7 +82,10 @@ func (p *LinkingPlanner) unexplained(ments []graphops.LinkedMention, c *PlanCand
 }
 
 // unexplainedSpans returns the spans unexplained counts, each as the
-// indexes of its mentions.
+// indexes of its strong mentions that c leaves unexplained. A span is
+// explained as a whole when an anchor explains one of its strong mentions
+// (explains); otherwise each strong mention must name a node c reaches or
+// stand in the first answer's document.
 func (p *LinkingPlanner) unexplainedSpans(ments []graphops.LinkedMention, c *PlanCandidate) [][]int {
 	a := p.Cfg.Anchors
 	if !a.CoverMentions || len(c.Reach) == 0 {
@@ -110,16 +113,17 @@ func (p *LinkingPlanner) unexplainedSpans(ments []graphops.LinkedMention, c *Pla
 				}
 			}
 		}
-		strong, explained := false, false
+		var open []int
 		for _, mi := range span {
 			m := &ments[mi]
-			if slices.ContainsFunc(c.Mentions, func(o int) bool { return overlaps(&ments[o], m) }) {
-				explained = true
+			if _, weak := slices.BinarySearch(a.WeakMentions, strings.ToLower(m.Text)); weak || !p.anchorType(m) {
+				continue
+			}
+			if slices.ContainsFunc(c.Mentions, func(o int) bool { return explains(&ments[o], m) }) {
+				open = nil
 				break
 			}
-			if _, weak := slices.BinarySearch(a.WeakMentions, strings.ToLower(m.Text)); !weak && p.anchorType(m) {
-				strong = true
-			}
+			explained := false
 			for _, fn := range m.Nodes {
 				if _, ok := slices.BinarySearch(c.Reach, fn.Node); ok {
 					explained = true
@@ -128,12 +132,35 @@ func (p *LinkingPlanner) unexplainedSpans(ments []graphops.LinkedMention, c *Pla
 			if w := normWords(m.Text); w != " " && strings.Contains(doc, w) {
 				explained = true
 			}
+			if !explained {
+				open = append(open, mi)
+			}
 		}
-		if strong && !explained {
-			out = append(out, span)
+		if len(open) > 0 {
+			out = append(out, open)
 		}
 	}
 	return out
+}
+
+// explains reports whether anchor mention a accounts for mention m: it
+// covers m's words, or overlaps them naming one of m's nodes ("comedy"
+// for "the comedy"; not the film "Bernie" for the person "Bernie Mac").
+func explains(a, m *graphops.LinkedMention) bool {
+	if a.TokStart <= m.TokStart && a.TokEnd >= m.TokEnd {
+		return true
+	}
+	if !overlaps(a, m) {
+		return false
+	}
+	for _, x := range a.Nodes {
+		for _, y := range m.Nodes {
+			if x.Node == y.Node {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // normWords is text's normalised words (graphops.MentionWords) joined and

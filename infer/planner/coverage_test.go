@@ -128,3 +128,32 @@ func TestCoverMentions(t *testing.T) {
 		}
 	}
 }
+
+// TestExplains: an anchor accounts for a mention it covers, or overlaps
+// naming the same node ("comedy" for "the comedy"), not for a longer name
+// of another node it is part of (the film "Bernie" for the person "Bernie
+// Mac", which left "Show me every movie that has Bernie Mac in the cast"
+// to the genres of "Bernie").
+func TestExplains(t *testing.T) {
+	m := func(text string, start, end int, nodes ...uint32) *graphops.LinkedMention {
+		lm := &graphops.LinkedMention{Text: text, TokStart: start, TokEnd: end}
+		for _, n := range nodes {
+			lm.Nodes = append(lm.Nodes, graphops.FormNode{Node: n})
+		}
+		return lm
+	}
+	for _, c := range []struct {
+		a, m *graphops.LinkedMention
+		want bool
+	}{
+		{m("comedy", 3, 4, 7), m("the comedy", 2, 4, 7), true},
+		{m("Bernie", 6, 7, 1), m("Bernie Mac", 6, 8, 2), false},
+		{m("Bernie Mac", 6, 8, 2), m("Bernie", 6, 7, 1), true},
+		{m("Mac", 7, 8, 3), m("Bernie Mac", 6, 8, 2, 3), true},
+		{m("Ann Lee", 0, 2, 4), m("Kim Ray", 3, 5, 5), false},
+	} {
+		if got := explains(c.a, c.m); got != c.want {
+			t.Errorf("explains(%q, %q) = %v, want %v", c.a.Text, c.m.Text, got, c.want)
+		}
+	}
+}

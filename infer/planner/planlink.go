@@ -681,7 +681,9 @@ func (p *LinkingPlanner) deeper(text string, ments []graphops.LinkedMention, cs 
 	}
 	return func(_ int, chosen []int) bool {
 		for _, span := range open {
-			if !slices.ContainsFunc(chosen, func(mi int) bool { return slices.Contains(span, mi) }) {
+			if !slices.ContainsFunc(chosen, func(a int) bool {
+				return slices.ContainsFunc(span, func(m int) bool { return explains(&ments[a], &ments[m]) })
+			}) {
 				return false
 			}
 		}
