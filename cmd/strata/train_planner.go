@@ -122,12 +122,13 @@ those that walk a relation for each word naming one ("What person penned the
 films X appeared in?" in a frame the classifier never saw);
 --no-deeper-search is the ablation. A plan should use what the question
 names: among the candidates left, those that leave fewer of its mentions
-unexplained (not anchored, naming no node reached, not in the first answer's
-document) win, and when every one leaves some, up to 2 more templates anchored
-on all of them are tried ("Which comedy movies featuring X?" answered by X's
-films leaves "comedy"); mentions the training questions mostly did not anchor
-("what", a film of that name) do not count; --no-cover-mentions is the
-ablation. The type a question asks for is read from
+unexplained (no anchor covers it or names its node, it names no node reached,
+the first answer's document does not hold it) win, and when every one leaves
+some, up to 2 more templates anchored on all of them are tried ("Which comedy
+movies featuring X?" answered by X's films leaves "comedy"); only mentions of
+the node types the training questions' plans anchored on at least half of the
+time count, and not texts they mostly did not anchor ("what");
+--no-cover-mentions is the ablation. The type a question asks for is read from
 the word after an asking word first (words after which a type word named the
 answer's type in 90% of the training questions: "which films"), so a verb the
 training used only in other questions' frames does not decide it. Training stops early once the
