@@ -73,10 +73,10 @@ func overlaps(a, b *graphops.LinkedMention) bool {
 // naming a node of an anchor type, AnchorConfig.AnchorTypes, and not weak,
 // WeakMentions) that none of c's anchors explains (covers, or overlaps
 // naming the same node), that names no node c reaches, and whose text the
-// document of c's first answer does not contain. "Which comedy movies featuring X?" answered by X's
-// films alone leaves "comedy" unexplained; so does "films with both X and
-// Y" answered by X's films. c is scored (ScoreCandidates). Zero without
-// CoverMentions.
+// document of c's first answer does not contain. "Which comedy movies
+// featuring X?" answered by X's films alone leaves "comedy" unexplained;
+// so does "films with both X and Y" answered by X's films. c is scored
+// (ScoreCandidates). Zero without CoverMentions.
 func (p *LinkingPlanner) unexplained(ments []graphops.LinkedMention, c *PlanCandidate) int {
 	return len(p.unexplainedSpans(ments, c))
 }
