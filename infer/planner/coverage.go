@@ -91,10 +91,17 @@ func (p *LinkingPlanner) unexplainedSpans(ments []graphops.LinkedMention, c *Pla
 	if !a.CoverMentions || len(c.Reach) == 0 {
 		return nil
 	}
-	top, _ := rankedReach(c.Reach, c.Scores, 1)
-	doc := ""
-	if len(top) > 0 {
-		doc = normWords(p.skb.Document(top[0]))
+	// The first answer's document, read once and only when a strong
+	// mention needs it.
+	doc, read := "", false
+	inDoc := func(w string) bool {
+		if !read {
+			read = true
+			if top, _ := rankedReach(c.Reach, c.Scores, 1); len(top) > 0 {
+				doc = normWords(p.skb.Document(top[0]))
+			}
+		}
+		return strings.Contains(doc, w)
 	}
 	var out [][]int
 	done := make([]bool, len(ments))
@@ -129,7 +136,7 @@ func (p *LinkingPlanner) unexplainedSpans(ments []graphops.LinkedMention, c *Pla
 					explained = true
 				}
 			}
-			if w := normWords(m.Text); w != " " && strings.Contains(doc, w) {
+			if w := normWords(m.Text); !explained && w != " " && inDoc(w) {
 				explained = true
 			}
 			if !explained {
