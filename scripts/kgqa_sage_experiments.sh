@@ -93,7 +93,7 @@ pruning: at the paper's k(n) = k(r) = 16, 1-hop 135 vs 142, 2-hop 1,392 vs
 they were 51 vs 51, 687 vs 1,914 and 1,688 vs 20,965 (12.4x). More candidate
 relations per triple multiply the full enumeration, not the pruned search.
 The microsecond figures are from a shared 2-core machine. Pruned and
-unpruned searches return the same subgraphs (TestTopKSubgraphsExact against
+unpruned searches return the same subgraphs (`graphops/subgraph` TestTopKExact against
 brute force on random graphs; TestSimGRAGMetaQA on real questions).
 
 Before and after the paper's k(n) = k(r) = 16 (and name-vector matching),
