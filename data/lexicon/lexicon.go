@@ -204,13 +204,17 @@ func (l *Lexicon) hasPOS(lemma string, pos byte) bool {
 // How related two words are (Distance).
 const (
 	SameBase = 0 // an inflection of one lemma: "wrote", "written"
-	Synonym  = 1 // bases that share a synset: "penned", "wrote"
+	Synonym  = 1 // bases that share a synset, the most frequent sense of one: "penned", "wrote"; not "give", "have"
 	Linked   = 2 // a's most frequent sense one hypernym or similar-to link from a sense of b: "performers", "actors"
 	Far      = 3 // none of these
 )
 
 // Distance is how related lower-case word a is to b: SameBase, Synonym,
-// Linked or Far (also when either is unknown). Linked looks only at a's
+// Linked or Far (also when either is unknown). Synonyms share a synset
+// that is the most frequent sense (in its part of speech) of a or of b:
+// "pictures" means movies in movie's first sense, "give" and "have" share
+// only a rare sense of both (to give or have a party), which read "Give me
+// the movies ..." as "Have me the movies ...". Linked looks only at a's
 // most frequent sense in each part of speech ("helm", "featuring",
 // "performer", but not "tell" to "direct" through "order, tell, enjoin,
 // say"), so it is not symmetric: a is the word to explain, b a word known.
@@ -223,8 +227,12 @@ func (l *Lexicon) Distance(a, b string) int {
 		return Far
 	}
 	sa, sb := l.synsets(l.lemma, ba), l.synsets(l.lemma, bb)
+	fa, fb := l.synsets(l.first, ba), l.synsets(l.first, bb)
 	for _, s := range sa {
-		if _, ok := slices.BinarySearch(sb, s); ok {
+		_, inB := slices.BinarySearch(sb, s)
+		_, firstA := slices.BinarySearch(fa, s)
+		_, firstB := slices.BinarySearch(fb, s)
+		if inB && (firstA || firstB) {
 			return Synonym
 		}
 	}
@@ -275,15 +283,16 @@ func (l *Lexicon) synsets(m map[string][]int32, lemmas []string) []int32 {
 // (Distance, first in the list on ties) through indexes built once, so a
 // look-up costs the word's own senses, not one Distance per listed word.
 type Matcher struct {
-	l      *Lexicon
-	words  []string
-	byBase map[string][]int // a base form -> the words with it
-	bySyn  map[int32][]int  // a synset -> the words with a sense in it
+	l       *Lexicon
+	words   []string
+	byBase  map[string][]int // a base form -> the words with it
+	bySyn   map[int32][]int  // a synset -> the words with a sense in it
+	byFirst map[int32][]int  // a synset -> the words whose most frequent sense (per part of speech) it is
 }
 
 // NewMatcher indexes words (lower case, in order of preference).
 func (l *Lexicon) NewMatcher(words []string) *Matcher {
-	m := &Matcher{l: l, words: words, byBase: map[string][]int{}, bySyn: map[int32][]int{}}
+	m := &Matcher{l: l, words: words, byBase: map[string][]int{}, bySyn: map[int32][]int{}, byFirst: map[int32][]int{}}
 	for i, w := range words {
 		bs := l.Bases(w)
 		for _, b := range append([]string{w}, bs...) {
@@ -293,6 +302,9 @@ func (l *Lexicon) NewMatcher(words []string) *Matcher {
 		}
 		for _, s := range l.synsets(l.lemma, bs) {
 			m.bySyn[s] = append(m.bySyn[s], i)
+		}
+		for _, s := range l.synsets(l.first, bs) {
+			m.byFirst[s] = append(m.byFirst[s], i)
 		}
 	}
 	return m
@@ -339,8 +351,11 @@ func (m *Matcher) NearestAll(w string) ([]string, int) {
 	if len(bs) == 0 {
 		return nil, Far
 	}
-	for _, s := range m.l.synsets(m.l.lemma, bs) {
+	for _, s := range m.l.synsets(m.l.first, bs) {
 		pick(m.bySyn[s])
+	}
+	for _, s := range m.l.synsets(m.l.lemma, bs) {
+		pick(m.byFirst[s])
 	}
 	if len(hit) > 0 {
 		return done(Synonym)
