@@ -109,7 +109,8 @@ ablation (every query planned). A word no training question
 used ("helmed", "penned", "performers") is read as the nearest word the planner
 knows that names a type or relation (the schema's words, and training words the
 training questions bear out for one), by a general English lexicon embedded in
-the binary (WordNet 3.0: the same base form, a synonym, or one hypernym link
+the binary (WordNet 3.0: the same base form, a synonym in the most frequent
+sense of either word, or one hypernym link
 from the word's most frequent sense), in the form the training used between the
 same neighbouring words; words that name nodes, quoted words, and words whose
 nearest known words name different relations stay as they are. With the lexicon
