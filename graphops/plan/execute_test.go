@@ -8,12 +8,13 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/internal/testskb"
 )
 
 // TestExecute: MoR-shaped plans executed through the algebra, reaches
-// worked out by hand on paperSKB.
+// worked out by hand on testskb.Papers.
 func TestExecute(t *testing.T) {
-	s := paperSKB() // papers P0 P1 P2, authors Ann Bob; Ann writes P0 P1, Bob writes P1
+	s := testskb.Papers() // papers P0 P1 P2, authors Ann Bob; Ann writes P0 P1, Bob writes P1
 	g, err := graphops.Build(s)
 	if err != nil {
 		t.Fatal(err)

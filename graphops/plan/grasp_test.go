@@ -10,29 +10,13 @@ import (
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/synth"
 	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/internal/testskb"
 )
 
-// paperSKB is a hand-built SKB: papers 0, 1, 2 and authors Ann (3), Bob
-// (4); Ann writes P0 and P1, Bob writes P1; P0 and P1 cite each other, P2
-// cites itself.
-func paperSKB() *data.SKB {
-	s := &data.SKB{Schema: data.Schema{
-		Format: data.FormatSKBDir, NodeTypes: []string{"paper", "author"},
-		RelationTypes: []string{"writes", "cites"}, TextFields: []string{"title"},
-	}}
-	for i, name := range []string{"P0", "P1", "P2", "Ann", "Bob"} {
-		s.Nodes = append(s.Nodes, data.Node{Type: data.TypeID(i / 3), Name: name, Fields: []string{"title " + name}})
-	}
-	for _, e := range [][3]uint32{{3, 0, 0}, {3, 0, 1}, {4, 0, 1}, {0, 1, 1}, {1, 1, 0}, {0, 1, 1}, {2, 1, 2}} {
-		s.Edges.Add(e[0], data.RelID(e[1]), e[2])
-	}
-	return s
-}
-
-// graspPapers is paperSKB's graph.
+// graspPapers is testskb.Papers' graph.
 func graspPapers(t testing.TB) *graphops.Graph {
 	t.Helper()
-	g, err := graphops.Build(paperSKB())
+	g, err := graphops.Build(testskb.Papers())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/internal/testskb"
 )
 
 // randomGraph is a graph of n nodes of two types with about m random edges
@@ -235,7 +236,7 @@ func TestTopKExact(t *testing.T) {
 }
 
 func TestTopKHand(t *testing.T) {
-	g, err := graphops.Build(smallSKB())
+	g, err := graphops.Build(testskb.Papers())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,21 +370,4 @@ func TestTopKReturnToTopic(t *testing.T) {
 	if !cmp.Equal(subs, want) {
 		t.Errorf("parent of the child of shah_shuja's parent: %+v, want %+v", subs, want)
 	}
-}
-
-// smallSKB is graphops' small test SKB: papers 0, 1, 2 and authors Ann
-// (3), Bob (4); Ann writes P0 and P1, Bob writes P1; P0 and P1 cite each
-// other (a duplicate included), P2 cites itself.
-func smallSKB() *data.SKB {
-	s := &data.SKB{Schema: data.Schema{
-		Format: data.FormatSKBDir, NodeTypes: []string{"paper", "author"},
-		RelationTypes: []string{"writes", "cites"}, TextFields: []string{"title"},
-	}}
-	for i, name := range []string{"P0", "P1", "P2", "Ann", "Bob"} {
-		s.Nodes = append(s.Nodes, data.Node{Type: data.TypeID(i / 3), Name: name, Fields: []string{"title " + name}})
-	}
-	for _, e := range [][3]uint32{{3, 0, 0}, {3, 0, 1}, {4, 0, 1}, {0, 1, 1}, {1, 1, 0}, {0, 1, 1}, {2, 1, 2}} {
-		s.Edges.Add(e[0], data.RelID(e[1]), e[2])
-	}
-	return s
 }

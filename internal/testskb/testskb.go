@@ -28,6 +28,24 @@ func DirectorFilms() *data.SKB {
 	return s
 }
 
+// Papers is papers P0, P1, P2 (nodes 0-2) and authors Ann (3) and Bob
+// (4): Ann writes P0 and P1, Bob writes P1 (relation 0, writes); P0 and P1
+// cite each other, the P0 -> P1 citation stored twice, and P2 cites itself
+// (relation 1, cites). Each node's one text field is "title NAME".
+func Papers() *data.SKB {
+	s := &data.SKB{Schema: data.Schema{
+		Format: data.FormatSKBDir, NodeTypes: []string{"paper", "author"},
+		RelationTypes: []string{"writes", "cites"}, TextFields: []string{"title"},
+	}}
+	for i, name := range []string{"P0", "P1", "P2", "Ann", "Bob"} {
+		s.Nodes = append(s.Nodes, data.Node{Type: data.TypeID(i / 3), Name: name, Fields: []string{"title " + name}})
+	}
+	for _, e := range [][3]uint32{{3, 0, 0}, {3, 0, 1}, {4, 0, 1}, {0, 1, 1}, {1, 1, 0}, {0, 1, 1}, {2, 1, 2}} {
+		s.Edges.Add(e[0], data.RelID(e[1]), e[2])
+	}
+	return s
+}
+
 // Workspace builds a workspace of s, closed when the test ends.
 func Workspace(t testing.TB, s *data.SKB) *workspace.Workspace {
 	t.Helper()
