@@ -11,6 +11,7 @@ import (
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/linking"
 	"github.com/strata-retrieval/strata/models"
 )
 
@@ -142,7 +143,7 @@ func (c *Candidates) Len() int { return len(c.IDs) }
 // dense vectors.
 type Retrievers struct {
 	Graph      *graphops.Graph
-	Linker     *graphops.Linker
+	Linker     *linking.Linker
 	Docs       *index.Matrix // normalised document vector of every node
 	Candidates []uint32      // candidate node ids, ascending
 	pos        []int32       // node id -> its index in Candidates (-1: not a candidate)
@@ -151,7 +152,7 @@ type Retrievers struct {
 }
 
 // NewRetrievers binds the retrievers of cfg to a graph.
-func NewRetrievers(g *graphops.Graph, linker *graphops.Linker, docs *index.Matrix, candidates []uint32, cfg Config) (*Retrievers, error) {
+func NewRetrievers(g *graphops.Graph, linker *linking.Linker, docs *index.Matrix, candidates []uint32, cfg Config) (*Retrievers, error) {
 	s := g.Schema()
 	r := &Retrievers{Graph: g, Linker: linker, Docs: docs, Candidates: candidates,
 		pos:     make([]int32, g.NumNodes()),

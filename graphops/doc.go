@@ -1,10 +1,10 @@
 // Package graphops holds the typed graph of an SKB and the operations on
-// it: typed and directed neighbour queries, entity linking (Linker over
-// names; MentionIndex over names and alias-like fields), compiled
-// relation paths (CompilePath, Walk) that the plan algebra (graphops/plan,
-// which executes every plan: MoR's, GRASP's, the planner's, SimGRAG's
-// patterns) steps with, and the plan miner. SimGRAG's top-k subgraph
-// search is graphops/subgraph, SAGE's similarity graph graphops/simgraph.
+// it: typed and directed neighbour queries, compiled relation paths
+// (CompilePath, Walk) that the plan algebra (graphops/plan, which executes
+// every plan: MoR's, GRASP's, the planner's, SimGRAG's patterns) and the
+// plan miner (graphops/mine) step with. Entity linking is
+// graphops/linking, SimGRAG's top-k subgraph search graphops/subgraph,
+// SAGE's similarity graph graphops/simgraph.
 //
 // Layout. Node types live in a kelindar/column collection whose row index
 // is the node id (an enum column with a bitmap index per type, made when

@@ -16,6 +16,7 @@ import (
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/synth"
 	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/linking"
 	"github.com/strata-retrieval/strata/graphops/plan"
 )
 
@@ -41,7 +42,7 @@ func BenchmarkGraspExecution(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer g.Close()
-	names := graphops.NewNameIndex(skb)
+	names := linking.NewNameIndex(skb)
 	type job struct {
 		plan    data.GraspPlan
 		anchors map[string][]plan.Binding

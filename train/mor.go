@@ -9,7 +9,7 @@ import (
 	"github.com/nlpodyssey/spago/mat"
 
 	"github.com/strata-retrieval/strata/data"
-	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/plan"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/mor"
@@ -66,8 +66,8 @@ type MoROptions struct {
 	// PlannerDir is the planner checkpoint used to plan validation and
 	// served queries ("" uses the workspace's plans).
 	PlannerDir   string
-	Traversal    graphops.TraversalConfig // traversal and its ablations
-	LastNodeOnly bool                     // candidate-only features
+	Traversal    plan.TraversalConfig // traversal and its ablations
+	LastNodeOnly bool                 // candidate-only features
 	// Plans are the training queries' plans; nil means the workspace's
 	// (mined plans for an SKB without any: see MinedPlans).
 	Plans map[int]data.Plan

@@ -15,7 +15,7 @@ import (
 
 	"github.com/strata-retrieval/strata/checkpoints"
 	"github.com/strata-retrieval/strata/data"
-	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/linking"
 	"github.com/strata-retrieval/strata/graphops/mine"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
@@ -281,7 +281,7 @@ func trainFit(ws *workspace.Workspace, p *planner.LinkingPlanner, qs []data.Quer
 
 // anchorMention finds the mention a mined plan's anchor was: same text,
 // naming the anchor node. -1 when none does.
-func anchorMention(ments []graphops.LinkedMention, a data.PlanAnchor) int {
+func anchorMention(ments []linking.LinkedMention, a data.PlanAnchor) int {
 	for mi, m := range ments {
 		if m.Text != a.Text {
 			continue
@@ -421,7 +421,7 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 	atypes := make([]string, len(exs))
 	attrExs := make([]planner.AttrExample, len(exs))
 	rels := make([][]string, len(exs))
-	exMents := make([][]graphops.LinkedMention, len(exs))
+	exMents := make([][]linking.LinkedMention, len(exs))
 	exAnchors := make([][]int, len(exs))
 	for i, e := range exs {
 		ments := ix.Find(e.q.Text)
@@ -440,7 +440,7 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 				ans = append(ans, a)
 			}
 		}
-		attrExs[i] = planner.AttrExample{Restriction: graphops.RestrictionText(e.q.Text, ments, am), Answers: ans}
+		attrExs[i] = planner.AttrExample{Restriction: linking.RestrictionText(e.q.Text, ments, am), Answers: ans}
 		rels[i] = planner.PlanRelations(&e.rec.Plan)
 	}
 	relWords := func(keep func(i int) bool) *planner.RelWords {
@@ -490,7 +490,7 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 		if o.NoCoverMentions {
 			return nil, nil
 		}
-		var ms [][]graphops.LinkedMention
+		var ms [][]linking.LinkedMention
 		var as [][]int
 		for i := range exs {
 			if keep(i) {

@@ -15,7 +15,6 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/strata-retrieval/strata/data"
-	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/mine"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 )
@@ -29,8 +28,8 @@ type mineOptions struct {
 
 // mineConfig is what decides the mined plans: strata mine-plans's flags.
 type mineConfig struct {
-	Config graphops.MineConfig `json:"config"`
-	NoText bool                `json:"no_text,omitempty"`
+	Config mine.Config `json:"config"`
+	NoText bool        `json:"no_text,omitempty"`
 }
 
 func bindMine(fs *flag.FlagSet) func(context.Context, io.Writer) error {
@@ -171,7 +170,7 @@ type mineFn struct {
 
 	ws    *workspace.Workspace
 	qs    []data.Query
-	miner *graphops.Miner
+	miner *mine.Miner
 }
 
 func (f *mineFn) Setup() error {
@@ -183,7 +182,7 @@ func (f *mineFn) Setup() error {
 		workspaces.release(f.Workspace)
 		return err
 	}
-	f.ws, f.miner = ws, graphops.NewMiner(ws.Graph, f.Mine.Config)
+	f.ws, f.miner = ws, mine.NewMiner(ws.Graph, f.Mine.Config)
 	return nil
 }
 

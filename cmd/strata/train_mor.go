@@ -8,8 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/strata-retrieval/strata/data"
-	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/mine"
+	"github.com/strata-retrieval/strata/graphops/plan"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/pipeline"
@@ -107,7 +107,7 @@ func runTrainMoR(ctx context.Context, u *ui, o trainMoROptions) error {
 	_, res, err := train.MoR(ctx, ws, d, p, train.MoROptions{
 		Model:     models.TrajectoryConfig{UseTF: !o.NoTF, UseSF: !o.NoSF, UseTI: !o.NoTI},
 		Negatives: o.Negatives, Train: o.Flags.cfg, Run: run, PlannerDir: o.Planner, LastNodeOnly: o.LastNode, Plans: plans,
-		Traversal: graphops.TraversalConfig{NoTextual: o.NoText, NoStructural: o.NoStruct}})
+		Traversal: plan.TraversalConfig{NoTextual: o.NoText, NoStructural: o.NoStruct}})
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/linking"
 	gplan "github.com/strata-retrieval/strata/graphops/plan"
 )
 
@@ -61,7 +62,7 @@ func TestGoldIsExact(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer g.Close()
-			names := graphops.NewNameIndex(skb)
+			names := linking.NewNameIndex(skb)
 			feature, hasList := skb.Schema.FieldIndex("feature")
 			for i, q := range skb.QA.Queries {
 				plan := res.Plans[i].Plan

@@ -1,10 +1,10 @@
 // Package mine mines plans from answers, with no LLM: a real SKB's
 // questions come with answers only, and the planner learns from the plans
 // that explain them. Anchor candidates are the question's mentions
-// (graphops.MentionIndex: names and alias-like fields); plans are directed
+// (linking.MentionIndex: names and alias-like fields); plans are directed
 // relation paths of up to three hops from one anchor, or two anchors'
 // paths meeting at the target, with universal steps and ranked middle
-// positions (graphops.Miner), scored by F1 against the gold answers after
+// positions (Miner), scored by F1 against the gold answers after
 // the textual restriction where it helps. Ties go to fewer hops, then
 // fewer anchors, then the relation structure most questions chose (Choose).
 //
@@ -27,13 +27,14 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/linking"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/internal/parallel"
 )
 
 // Options configures plan mining.
 type Options struct {
-	Config graphops.MineConfig
+	Config Config
 	// NoText scores plans by structure alone (no textual restriction).
 	NoText bool
 	// Attributes refines a tied plan with an attribute filter where one
@@ -44,13 +45,13 @@ type Options struct {
 	Progress func(done, total int)
 	// Mentions finds a question's anchor candidates; nil means the
 	// workspace's mention index.
-	Mentions func(text string) []graphops.LinkedMention
+	Mentions func(text string) []linking.LinkedMention
 }
 
 // Tied mines one question with m (a miner over ws.Graph made with
 // o.Config): the plans tied for best (the same F1, hops and anchors) as
 // records, best first; none when no plan reaches an answer.
-func Tied(ws *workspace.Workspace, m *graphops.Miner, q data.Query, o Options) []data.MinedPlanRecord {
+func Tied(ws *workspace.Workspace, m *Miner, q data.Query, o Options) []data.MinedPlanRecord {
 	find := o.Mentions
 	if find == nil {
 		find = ws.Mentions().Find
@@ -62,10 +63,10 @@ func Tied(ws *workspace.Workspace, m *graphops.Miner, q data.Query, o Options) [
 			ans = append(ans, a)
 		}
 	}
-	in := graphops.MineInput{Mentions: ments, Answers: ans, Cand: ws.CandMask}
+	in := Input{Mentions: ments, Answers: ans, Cand: ws.CandMask}
 	if !o.NoText {
 		in.Restrict = func(anchors []int) func(uint32) float32 {
-			return ws.TextScorer(graphops.RestrictionText(q.Text, ments, anchors))
+			return ws.TextScorer(linking.RestrictionText(q.Text, ments, anchors))
 		}
 	}
 	plans := m.Mine(in)
@@ -132,9 +133,9 @@ func Plans(ctx context.Context, ws *workspace.Workspace, qs []data.Query, o Opti
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	miners := make(chan *graphops.Miner, workers)
+	miners := make(chan *Miner, workers)
 	for range workers {
-		miners <- graphops.NewMiner(ws.Graph, o.Config)
+		miners <- NewMiner(ws.Graph, o.Config)
 	}
 	done := 0
 	var mu sync.Mutex
@@ -189,7 +190,7 @@ func ReportOf(questions int, recs []data.MinedPlanRecord) *Report {
 // branch becomes a path from its anchor's type through untyped nodes to
 // the target (typed when mining typed it), the rest of the question is the
 // target's restriction.
-func ToPlan(s *data.Schema, g *graphops.Graph, text string, ments []graphops.LinkedMention, mp *graphops.MinedPlan) data.Plan {
+func ToPlan(s *data.Schema, g *graphops.Graph, text string, ments []linking.LinkedMention, mp *Plan) data.Plan {
 	target := data.AnyType
 	if mp.Target != graphops.AnyTypeID {
 		target = s.NodeTypes[mp.Target]
@@ -213,7 +214,7 @@ func ToPlan(s *data.Schema, g *graphops.Graph, text string, ments []graphops.Lin
 		p.Anchors = append(p.Anchors, data.PlanAnchor{Text: ments[b.Mention].Text, Nodes: []uint32{b.Anchor}})
 		anchors = append(anchors, b.Mention)
 	}
-	if r := graphops.RestrictionText(text, ments, anchors); r != "" {
+	if r := linking.RestrictionText(text, ments, anchors); r != "" {
 		p.Restriction[target] = []string{r}
 	}
 	if mp.RankMiddle {

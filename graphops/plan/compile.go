@@ -7,6 +7,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/linking"
 )
 
 // Compile turns a plan in MoR's shape (data.Plan: metapaths, textual
@@ -167,7 +168,7 @@ func compilePaths(s *data.Schema, p data.Plan, mode anchorMode) ([]Expr, data.Ty
 // ascending, nil when the plan has no structure or reaches nothing, and
 // the target's restriction), with universal steps. It is how strata's
 // methods execute plans.
-func Execute(g *graphops.Graph, names *graphops.NameIndex, p data.Plan) (graphops.PlanResult, error) {
+func Execute(g *graphops.Graph, names *linking.NameIndex, p data.Plan) (graphops.PlanResult, error) {
 	res, _, err := ExecuteRanked(g, names, p, nil)
 	return res, err
 }
@@ -178,7 +179,7 @@ func Execute(g *graphops.Graph, names *graphops.NameIndex, p data.Plan) (graphop
 // aligned with Reach: the restriction's score on the node's own document
 // plus, for a path with a ranked middle position (data.RankMark), the best
 // score among the middle nodes it is reached from.
-func ExecuteRanked(g *graphops.Graph, names *graphops.NameIndex, p data.Plan, text TextScorer) (graphops.PlanResult, []float32, error) {
+func ExecuteRanked(g *graphops.Graph, names *linking.NameIndex, p data.Plan, text TextScorer) (graphops.PlanResult, []float32, error) {
 	res := graphops.PlanResult{Target: AnyType}
 	e, err := Compile(g.Schema(), p)
 	if err != nil {

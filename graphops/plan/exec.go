@@ -11,6 +11,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/linking"
 )
 
 // Set is the value of an expression: nodes in ascending id order, each
@@ -59,7 +60,7 @@ type TextScorer interface {
 // without it.
 type Env struct {
 	Graph *graphops.Graph
-	Names *graphops.NameIndex
+	Names *linking.NameIndex
 	Text  TextScorer
 	// SoftEvery executes every universal step as soft (Every.Soft): the
 	// nodes related to any member, supported by the fraction of members,

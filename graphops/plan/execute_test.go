@@ -8,6 +8,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/linking"
 	"github.com/strata-retrieval/strata/internal/testskb"
 )
 
@@ -20,7 +21,7 @@ func TestExecute(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer g.Close()
-	names := graphops.NewNameIndex(s)
+	names := linking.NewNameIndex(s)
 	run := func(p data.Plan) ([]uint32, error) {
 		r, err := Execute(g, names, p)
 		return r.Reach, err

@@ -13,6 +13,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/linking"
 )
 
 // movies is a hand-built graph. Node ids:
@@ -24,7 +25,7 @@ import (
 // F3 {G1, G3}, F4 {G2}. Cast: A1 in F1 and F4, A2 in F1 and F2, A3 in F3.
 // Details: F1 and F3 "Released in 2007. Language: English.", F2 "Released
 // in 1999. Language: French.", F4 "Released long ago in 2007."
-func movies(t testing.TB) (*graphops.Graph, *graphops.NameIndex) {
+func movies(t testing.TB) (*graphops.Graph, *linking.NameIndex) {
 	t.Helper()
 	s := &data.SKB{Schema: data.Schema{
 		Format: data.FormatSKBDir, NodeTypes: []string{"person", "movie", "genre"},
@@ -57,7 +58,7 @@ func movies(t testing.TB) (*graphops.Graph, *graphops.NameIndex) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { g.Close() })
-	return g, graphops.NewNameIndex(s)
+	return g, linking.NewNameIndex(s)
 }
 
 const (
@@ -211,7 +212,7 @@ func TestCompileMatchesReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		names := graphops.NewNameIndex(s)
+		names := linking.NewNameIndex(s)
 		for range 40 {
 			p := randomPlan(r, types, rels, n)
 			want, werr := referencePlan(g, names, p)

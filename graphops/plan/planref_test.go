@@ -6,6 +6,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/linking"
 )
 
 // errUniversal reports a universal step where only MoR's existential
@@ -30,7 +31,7 @@ func checkExistential(hops []graphops.Hop) error {
 // and relation tokens (see data.ParseRelToken); a path of one element is
 // just the target type. Unknown types, relations or anchors make the plan
 // invalid (graphops.ErrInvalidPlan).
-func referencePlan(g *graphops.Graph, names *graphops.NameIndex, plan data.Plan) (graphops.PlanResult, error) {
+func referencePlan(g *graphops.Graph, names *linking.NameIndex, plan data.Plan) (graphops.PlanResult, error) {
 	var res graphops.PlanResult
 	if len(plan.Metapath) == 0 {
 		return res, fmt.Errorf("%w: no metapath", graphops.ErrInvalidPlan)
@@ -71,7 +72,7 @@ func referencePlan(g *graphops.Graph, names *graphops.NameIndex, plan data.Plan)
 }
 
 // planAnchors returns the sorted start nodes of path pi.
-func planAnchors(g *graphops.Graph, names *graphops.NameIndex, plan *data.Plan, pi int, t data.TypeID, used map[string]int) ([]uint32, error) {
+func planAnchors(g *graphops.Graph, names *linking.NameIndex, plan *data.Plan, pi int, t data.TypeID, used map[string]int) ([]uint32, error) {
 	if len(plan.Anchors) > 0 {
 		if pi >= len(plan.Anchors) {
 			return nil, fmt.Errorf("%w: path %d has no anchor", graphops.ErrInvalidPlan, pi)

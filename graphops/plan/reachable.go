@@ -5,6 +5,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/linking"
 )
 
 // AddReachableSplit adds "test-reachable": the test questions whose every
@@ -17,7 +18,7 @@ func AddReachableSplit(skb *data.SKB, plans map[int]data.Plan, incomplete map[in
 		return err
 	}
 	defer g.Close()
-	names := graphops.NewNameIndex(skb)
+	names := linking.NewNameIndex(skb)
 	source := map[int]string{} // question -> the file's split
 	for name, ids := range skb.QA.Splits {
 		if name == data.SplitTrain || name == data.SplitVal || name == data.SplitTest {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
@@ -35,10 +36,10 @@ func (l layer) sorted() []uint32 {
 // best textual matches of its type.
 type traverser struct {
 	g     *graphops.Graph
-	tm    graphops.TextMatcher
+	tm    TextMatcher
 	query string
 	p     *data.Plan
-	cfg   graphops.TraversalConfig
+	cfg   TraversalConfig
 	buf   []uint32
 }
 
@@ -46,7 +47,7 @@ type traverser struct {
 // expanded by restriction among the nodes of type t (nodes l holds keep
 // their trail).
 func (t *traverser) matches(l layer, restriction []string, typ data.TypeID, k int) {
-	for _, h := range t.tm.Match(graphops.ExpandQuery(t.query, restriction), typ, k) {
+	for _, h := range t.tm.Match(ExpandQuery(t.query, restriction), typ, k) {
 		if _, seen := l[h.ID]; !seen {
 			l[h.ID] = &trail{node: h.ID, textual: true}
 		}
@@ -196,10 +197,10 @@ func (t *traverser) filter(l layer, attrs []Attr) (layer, error) {
 
 // trajectory is the path of tr from where the walk started (a textual
 // match or a linked anchor) to its node.
-func (t *traverser) trajectory(tr *trail) []graphops.Step {
-	var rev []graphops.Step
+func (t *traverser) trajectory(tr *trail) []TrajectoryStep {
+	var rev []TrajectoryStep
 	for ; tr != nil; tr = tr.prev {
-		rev = append(rev, graphops.Step{Node: tr.node, Type: t.g.Type(tr.node), Textual: tr.textual})
+		rev = append(rev, TrajectoryStep{Node: tr.node, Type: t.g.Type(tr.node), Textual: tr.textual})
 	}
 	slices.Reverse(rev)
 	return rev
@@ -222,9 +223,9 @@ func (t *traverser) trajectory(tr *trail) []graphops.Step {
 // keeps the trajectory of the first path that reached it. MoR's relations
 // are undirected and its positions typed; a step here may be directed and
 // a position untyped.
-func MixedTraversal(g *graphops.Graph, tm graphops.TextMatcher, query string, plan data.Plan, cfg graphops.TraversalConfig, firstStage []index.Hit) (graphops.TraversalResult, error) {
+func MixedTraversal(g *graphops.Graph, tm TextMatcher, query string, plan data.Plan, cfg TraversalConfig, firstStage []index.Hit) (TraversalResult, error) {
 	cfg = cfg.WithDefaults()
-	res := graphops.TraversalResult{Trajectories: map[uint32][]graphops.Step{}}
+	res := TraversalResult{Trajectories: map[uint32][]TrajectoryStep{}}
 	paths, target, err := compilePaths(g.Schema(), plan, lenientAnchors)
 	if err != nil {
 		return res, err
@@ -290,9 +291,66 @@ func MixedTraversal(g *graphops.Graph, tm graphops.TextMatcher, query string, pl
 			continue
 		}
 		pool = append(pool, h)
-		res.Trajectories[h.ID] = []graphops.Step{{Node: h.ID, Type: g.Type(h.ID), Textual: true}}
+		res.Trajectories[h.ID] = []TrajectoryStep{{Node: h.ID, Type: g.Type(h.ID), Textual: true}}
 		res.Filled++
 	}
 	res.Pool = pool
 	return res, nil
+}
+
+// TextMatcher finds the nodes of one type that best match a text (the
+// textual half of MoR's mixed traversal).
+type TextMatcher interface {
+	Match(text string, t data.TypeID, k int) []index.Hit
+}
+
+// TraversalConfig holds MoR's traversal sizes; zero values mean MoR's
+// defaults.
+type TraversalConfig struct {
+	SeedK    int `json:"seed_k,omitempty"`    // textual seeds of each path's first layer, default 5
+	LayerK   int `json:"layer_k,omitempty"`   // textual matches added at every later layer, default 10
+	PoolSize int `json:"pool_size,omitempty"` // candidates after filling by the first-stage score, default 100
+	// Ablations: NoTextual adds no textual matches after the seeds (a pure
+	// structural walk); NoStructural follows no edges (every layer is its
+	// textual matches only).
+	NoTextual    bool `json:"no_textual,omitempty"`
+	NoStructural bool `json:"no_structural,omitempty"`
+}
+
+// WithDefaults fills the zero sizes with MoR's defaults.
+func (c TraversalConfig) WithDefaults() TraversalConfig {
+	if c.SeedK == 0 {
+		c.SeedK = 5
+	}
+	if c.LayerK == 0 {
+		c.LayerK = 10
+	}
+	if c.PoolSize == 0 {
+		c.PoolSize = 100
+	}
+	return c
+}
+
+// TrajectoryStep is one node of a trajectory and how it was reached.
+type TrajectoryStep struct {
+	Node    uint32
+	Type    data.TypeID
+	Textual bool // reached by textual matching, not by an edge from the previous step
+}
+
+// TraversalResult is the candidate pool of a query with the trajectory
+// that reached each candidate.
+type TraversalResult struct {
+	Pool         []index.Hit // candidates, best first-stage score first
+	Trajectories map[uint32][]TrajectoryStep
+	Union        bool // the paths' final layers did not intersect: their union was used
+	Filled       int  // candidates added from the first-stage ranking
+}
+
+// ExpandQuery is MoR's expanded query "[Q : restriction]".
+func ExpandQuery(q string, restriction []string) string {
+	if len(restriction) == 0 {
+		return q
+	}
+	return q + " : " + strings.Join(restriction, " ")
 }

@@ -53,7 +53,7 @@ func TestMixedTraversalTrajectories(t *testing.T) {
 	for qi, rec := range res.Plans {
 		q := skb.QA.Queries[qi]
 		first := tm.Match(q.Text, 3, 100) // papers
-		tr, err := plan.MixedTraversal(g, tm, q.Text, rec.Plan, graphops.TraversalConfig{}, first)
+		tr, err := plan.MixedTraversal(g, tm, q.Text, rec.Plan, plan.TraversalConfig{}, first)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -67,7 +67,7 @@ func TestMixedTraversal(t *testing.T) {
 	tm := fakeMatcher{g: g, fixed: map[data.TypeID][]uint32{0: {2}}} // papers: P2 matches textually
 	first := []index.Hit{{ID: 1, Score: 0.9}, {ID: 2, Score: 0.5}}
 	plan := data.Plan{Metapath: [][]string{{"author", "writes", "paper"}}, Restriction: map[string][]string{"author": {"Ann"}}}
-	res, err := MixedTraversal(g, tm, "papers by", plan, graphops.TraversalConfig{}, first)
+	res, err := MixedTraversal(g, tm, "papers by", plan, TraversalConfig{}, first)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestMixedTraversal(t *testing.T) {
 	if want := []index.Hit{{ID: 1, Score: 0.9}, {ID: 2, Score: 0.5}, {ID: 0, Score: 0}}; !cmp.Equal(res.Pool, want) {
 		t.Errorf("pool %v, want %v", res.Pool, want)
 	}
-	wantTraj := map[uint32][]graphops.Step{
+	wantTraj := map[uint32][]TrajectoryStep{
 		0: {{Node: 3, Type: 1, Textual: true}, {Node: 0, Type: 0}},
 		1: {{Node: 3, Type: 1, Textual: true}, {Node: 1, Type: 0}},
 		2: {{Node: 2, Type: 0, Textual: true}},
@@ -86,7 +86,7 @@ func TestMixedTraversal(t *testing.T) {
 	}
 	// Two paths from two authors meet at P1 (and P2, matched textually on both).
 	plan2 := data.Plan{Metapath: [][]string{{"author", "writes", "paper"}, {"author", "*", "paper"}}, Restriction: map[string][]string{"author": {"Ann", "Bob"}}}
-	res, _ = MixedTraversal(g, tm, "q", plan2, graphops.TraversalConfig{}, nil)
+	res, _ = MixedTraversal(g, tm, "q", plan2, TraversalConfig{}, nil)
 	if ids := hitIDs(res.Pool); !cmp.Equal(ids, []uint32{1, 2}) || res.Union {
 		t.Errorf("intersection %v union %v", ids, res.Union)
 	}
@@ -94,38 +94,38 @@ func TestMixedTraversal(t *testing.T) {
 	// the intersection is empty: the union is used.
 	tm.fixed = map[data.TypeID][]uint32{0: {}}
 	plan3 := data.Plan{Metapath: [][]string{{"author", "writes", "paper"}, {"paper", "cites", "paper"}}, Restriction: map[string][]string{"author": {"Bob"}, "paper": {"P2"}}}
-	res, _ = MixedTraversal(g, tm, "q", plan3, graphops.TraversalConfig{}, nil)
+	res, _ = MixedTraversal(g, tm, "q", plan3, TraversalConfig{}, nil)
 	// Path 1 reaches P1 from Bob; path 2 has no seed at all: union {P1}.
 	if ids := hitIDs(res.Pool); !cmp.Equal(ids, []uint32{1}) || !res.Union {
 		t.Errorf("union %v %v", ids, res.Union)
 	}
 	// Cutting and filling to the pool size by the first stage.
 	tm.fixed = map[data.TypeID][]uint32{0: {2}}
-	res, _ = MixedTraversal(g, tm, "q", plan, graphops.TraversalConfig{PoolSize: 2}, first)
+	res, _ = MixedTraversal(g, tm, "q", plan, TraversalConfig{PoolSize: 2}, first)
 	if ids := hitIDs(res.Pool); !cmp.Equal(ids, []uint32{1, 2}) || res.Trajectories[0] != nil {
 		t.Errorf("cut pool %v, P0 trajectory %v", ids, res.Trajectories[0])
 	}
 	planZed := data.Plan{Metapath: [][]string{{"author", "writes", "paper"}}, Restriction: map[string][]string{"author": {"Zed"}}}
-	res, _ = MixedTraversal(g, tm, "q", planZed, graphops.TraversalConfig{PoolSize: 2}, first)
-	if ids := hitIDs(res.Pool); !cmp.Equal(ids, []uint32{2, 1}) || res.Filled != 1 || !cmp.Equal(res.Trajectories[1], []graphops.Step{{Node: 1, Type: 0, Textual: true}}) {
+	res, _ = MixedTraversal(g, tm, "q", planZed, TraversalConfig{PoolSize: 2}, first)
+	if ids := hitIDs(res.Pool); !cmp.Equal(ids, []uint32{2, 1}) || res.Filled != 1 || !cmp.Equal(res.Trajectories[1], []TrajectoryStep{{Node: 1, Type: 0, Textual: true}}) {
 		t.Errorf("filled pool %v filled %d trajectory %v", ids, res.Filled, res.Trajectories[1])
 	}
 	// Ablations: without textual retrieval the walk from Ann reaches P0, P1
 	// only; without structural retrieval the last layer is P2 (textual).
-	res, _ = MixedTraversal(g, tm, "q", plan, graphops.TraversalConfig{NoTextual: true}, nil)
+	res, _ = MixedTraversal(g, tm, "q", plan, TraversalConfig{NoTextual: true}, nil)
 	if ids := hitIDs(res.Pool); !cmp.Equal(ids, []uint32{0, 1}) {
 		t.Errorf("no textual retrieval: %v", ids)
 	}
-	res, _ = MixedTraversal(g, tm, "q", plan, graphops.TraversalConfig{NoStructural: true}, nil)
+	res, _ = MixedTraversal(g, tm, "q", plan, TraversalConfig{NoStructural: true}, nil)
 	if ids := hitIDs(res.Pool); !cmp.Equal(ids, []uint32{2}) {
 		t.Errorf("no structural retrieval: %v", ids)
 	}
 	// A path of the target type alone is the target's textual matches.
-	res, _ = MixedTraversal(g, tm, "q", data.Plan{Metapath: [][]string{{"paper"}}}, graphops.TraversalConfig{}, nil)
+	res, _ = MixedTraversal(g, tm, "q", data.Plan{Metapath: [][]string{{"paper"}}}, TraversalConfig{}, nil)
 	if ids := hitIDs(res.Pool); !cmp.Equal(ids, []uint32{2}) {
 		t.Errorf("a bare target: %v", ids)
 	}
-	if _, err := MixedTraversal(g, tm, "q", data.Plan{}, graphops.TraversalConfig{}, nil); err == nil {
+	if _, err := MixedTraversal(g, tm, "q", data.Plan{}, TraversalConfig{}, nil); err == nil {
 		t.Error("empty plan accepted")
 	}
 }
@@ -139,37 +139,37 @@ func TestMixedTraversalTyped(t *testing.T) {
 	tm := fakeMatcher{g: g, fixed: map[data.TypeID][]uint32{genre: {}, movie: {}}}
 	p1 := []data.PlanAnchor{{Text: "P1", Nodes: []uint32{0}}}
 	every := data.Plan{Metapath: [][]string{{"person", "<-directed_by", "movie", "∀->has_genre", "genre"}}, Anchors: p1}
-	res, err := MixedTraversal(g, tm, "q", every, graphops.TraversalConfig{}, nil)
+	res, err := MixedTraversal(g, tm, "q", every, TraversalConfig{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// P1's films F1 F2 F3 share only G1, reached from F1, the first of them.
 	if ids := hitIDs(res.Pool); !cmp.Equal(ids, []uint32{6}) ||
-		!cmp.Equal(res.Trajectories[6], []graphops.Step{{Node: 0, Type: person, Textual: true}, {Node: 2, Type: movie}, {Node: 6, Type: genre}}) {
+		!cmp.Equal(res.Trajectories[6], []TrajectoryStep{{Node: 0, Type: person, Textual: true}, {Node: 2, Type: movie}, {Node: 6, Type: genre}}) {
 		t.Errorf("every: pool %v, trajectory %v", ids, res.Trajectories[6])
 	}
 	// The existential step reaches every genre of the three films.
 	exists := every
 	exists.Metapath = [][]string{{"person", "<-directed_by", "movie", "->has_genre", "genre"}}
-	if res, _ := MixedTraversal(g, tm, "q", exists, graphops.TraversalConfig{}, nil); !cmp.Equal(hitIDs(res.Pool), []uint32{6, 7, 8}) {
+	if res, _ := MixedTraversal(g, tm, "q", exists, TraversalConfig{}, nil); !cmp.Equal(hitIDs(res.Pool), []uint32{6, 7, 8}) {
 		t.Errorf("exists: %v", hitIDs(res.Pool))
 	}
 	// A textual match (G3) joins the universal step's set, as MoR's
 	// traversal adds them at every position.
 	tm.fixed[genre] = []uint32{8}
-	if res, _ := MixedTraversal(g, tm, "q", every, graphops.TraversalConfig{}, nil); !cmp.Equal(hitIDs(res.Pool), []uint32{6, 8}) ||
-		!cmp.Equal(res.Trajectories[8], []graphops.Step{{Node: 8, Type: genre, Textual: true}}) {
+	if res, _ := MixedTraversal(g, tm, "q", every, TraversalConfig{}, nil); !cmp.Equal(hitIDs(res.Pool), []uint32{6, 8}) ||
+		!cmp.Equal(res.Trajectories[8], []TrajectoryStep{{Node: 8, Type: genre, Textual: true}}) {
 		t.Errorf("every with a textual match: %v %v", hitIDs(res.Pool), res.Trajectories[8])
 	}
 	// Attributes cut the end, textual matches included: F4 ("Released long
 	// ago in 2007") does not state "released 2007", F2 says 1999.
 	tm.fixed[movie] = []uint32{5}
 	films := data.Plan{Metapath: [][]string{{"person", "<-directed_by", "movie"}}, Anchors: p1}
-	if res, _ := MixedTraversal(g, tm, "q", films, graphops.TraversalConfig{}, nil); !cmp.Equal(hitIDs(res.Pool), []uint32{2, 3, 4, 5}) {
+	if res, _ := MixedTraversal(g, tm, "q", films, TraversalConfig{}, nil); !cmp.Equal(hitIDs(res.Pool), []uint32{2, 3, 4, 5}) {
 		t.Errorf("films: %v", hitIDs(res.Pool))
 	}
 	films.Attributes = []data.PlanAttr{{Key: "released", Value: "2007"}}
-	if res, _ := MixedTraversal(g, tm, "q", films, graphops.TraversalConfig{}, nil); !cmp.Equal(hitIDs(res.Pool), []uint32{2, 4}) {
+	if res, _ := MixedTraversal(g, tm, "q", films, TraversalConfig{}, nil); !cmp.Equal(hitIDs(res.Pool), []uint32{2, 4}) {
 		t.Errorf("films released 2007: %v", hitIDs(res.Pool))
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/linking"
 )
 
 // DocField is the name of the whole-document index.
@@ -57,20 +58,20 @@ type Workspace struct {
 	Dir string
 
 	namesOnce  sync.Once
-	names      *graphops.NameIndex
+	names      *linking.NameIndex
 	linkerOnce sync.Once
-	linker     *graphops.Linker
+	linker     *linking.Linker
 	mentOnce   sync.Once
-	mentions   *graphops.MentionIndex
+	mentions   *linking.MentionIndex
 	docOnce    sync.Once
 	docOf      []int32
 }
 
 // Mentions returns the mention index over node names and alias-like
-// fields (graphops.MentionIndex with detected alias fields), built on
+// fields (linking.MentionIndex with detected alias fields), built on
 // first use.
-func (ws *Workspace) Mentions() *graphops.MentionIndex {
-	ws.mentOnce.Do(func() { ws.mentions = graphops.NewMentionIndex(ws.SKB, graphops.MentionConfig{}) })
+func (ws *Workspace) Mentions() *linking.MentionIndex {
+	ws.mentOnce.Do(func() { ws.mentions = linking.NewMentionIndex(ws.SKB, linking.MentionConfig{}) })
 	return ws.mentions
 }
 
@@ -252,14 +253,14 @@ func (ws *Workspace) DocOf(v uint32) (uint32, bool) {
 
 // Linker returns the Aho-Corasick linker over node names (of at least three
 // bytes), built on first use.
-func (ws *Workspace) Linker() *graphops.Linker {
-	ws.linkerOnce.Do(func() { ws.linker = graphops.NewLinker(ws.SKB, 3) })
+func (ws *Workspace) Linker() *linking.Linker {
+	ws.linkerOnce.Do(func() { ws.linker = linking.NewLinker(ws.SKB, 3) })
 	return ws.linker
 }
 
 // Names returns the exact-name dictionary, built on first use.
-func (ws *Workspace) Names() *graphops.NameIndex {
-	ws.namesOnce.Do(func() { ws.names = graphops.NewNameIndex(ws.SKB) })
+func (ws *Workspace) Names() *linking.NameIndex {
+	ws.namesOnce.Do(func() { ws.names = linking.NewNameIndex(ws.SKB) })
 	return ws.names
 }
 

@@ -12,7 +12,7 @@ import (
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/gating"
-	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/linking"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/registry"
@@ -65,7 +65,7 @@ func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 
 // Explanation describes how CoR scored a query.
 type Explanation struct {
-	Topics     []graphops.Mention
+	Topics     []linking.Mention
 	Textual    map[string]float32 // gate weight per node type
 	Relational map[string]float32 // gate weight per relation
 	Hybrid     [2]float32         // weight of the textual and relational groups

@@ -14,6 +14,7 @@ import (
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/linking"
 	"github.com/strata-retrieval/strata/graphops/mine"
 	gplan "github.com/strata-retrieval/strata/graphops/plan"
 	"github.com/strata-retrieval/strata/graphops/subgraph"
@@ -194,8 +195,8 @@ func (m *Method) Explain(ctx context.Context, q data.Query, k int) (infer.Explan
 func MinePlans(ctx context.Context, ws *workspace.Workspace, qs []data.Query, maxHops int) (map[int]data.Plan, int, error) {
 	names := ws.Names()
 	recs, _, err := mine.Plans(ctx, ws, qs, mine.Options{NoText: true,
-		Config:   graphops.MineConfig{MaxHops: maxHops, MaxFrontier: 20000, NoUniversal: true}, // SimGRAG's patterns say "some", not "every"
-		Mentions: func(text string) []graphops.LinkedMention { return kgqaMentions(ws, names, text) }})
+		Config:   mine.Config{MaxHops: maxHops, MaxFrontier: 20000, NoUniversal: true}, // SimGRAG's patterns say "some", not "every"
+		Mentions: func(text string) []linking.LinkedMention { return kgqaMentions(ws, names, text) }})
 	if err != nil {
 		return nil, len(qs), err
 	}
@@ -214,9 +215,9 @@ func MinePlans(ctx context.Context, ws *workspace.Workspace, qs []data.Query, ma
 // kgqaMentions are a KGQA question's topic mentions: its [bracketed]
 // topics, each naming the nodes of that exact name, or else every mention
 // the mention index finds.
-func kgqaMentions(ws *workspace.Workspace, names *graphops.NameIndex, text string) []graphops.LinkedMention {
+func kgqaMentions(ws *workspace.Workspace, names *linking.NameIndex, text string) []linking.LinkedMention {
 	topics, _ := data.BracketedTopics(text)
-	var out []graphops.LinkedMention
+	var out []linking.LinkedMention
 	from := 0
 	for i, t := range topics {
 		// The bracket's span; topics are distinct mentions (token
@@ -224,10 +225,10 @@ func kgqaMentions(ws *workspace.Workspace, names *graphops.NameIndex, text strin
 		start := from + max(0, strings.Index(text[from:], "["+t))
 		end := min(len(text), start+len(t)+2)
 		from = end
-		m := graphops.LinkedMention{Start: start, End: end, TokStart: 2 * i, TokEnd: 2*i + 1, Text: t}
+		m := linking.LinkedMention{Start: start, End: end, TokStart: 2 * i, TokEnd: 2*i + 1, Text: t}
 		for ti := range ws.SKB.Schema.NodeTypes {
 			for _, v := range names.Lookup(data.TypeID(ti), t) {
-				m.Nodes = append(m.Nodes, graphops.FormNode{Node: v})
+				m.Nodes = append(m.Nodes, linking.FormNode{Node: v})
 			}
 		}
 		if len(m.Nodes) > 0 {

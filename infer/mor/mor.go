@@ -26,13 +26,13 @@ type Features struct {
 	ws    *workspace.Workspace
 	tm    *traversal.WorkspaceMatcher
 	dense *infer.DenseChannel // nil: the dense slot of the textual fingerprint is 0
-	cfg   graphops.TraversalConfig
+	cfg   gplan.TraversalConfig
 	last  bool // features of the candidate only, not its whole trajectory
 }
 
 // NewFeatures binds the features to a workspace; cfg sets the traversal
 // (and its ablations) and lastNodeOnly keeps only the candidate's own step.
-func NewFeatures(ws *workspace.Workspace, d *infer.DenseChannel, cfg graphops.TraversalConfig, lastNodeOnly bool) *Features {
+func NewFeatures(ws *workspace.Workspace, d *infer.DenseChannel, cfg gplan.TraversalConfig, lastNodeOnly bool) *Features {
 	return &Features{ws: ws, tm: traversal.NewWorkspaceMatcher(ws), dense: d, cfg: cfg, last: lastNodeOnly}
 }
 
@@ -79,7 +79,7 @@ func (f *Features) Pool(q data.Query, plan data.Plan) ([]uint32, []models.Trajec
 	return ids, in, true, err
 }
 
-func (f *Features) traverse(q data.Query, plan data.Plan) (graphops.TraversalResult, bool, error) {
+func (f *Features) traverse(q data.Query, plan data.Plan) (gplan.TraversalResult, bool, error) {
 	first := f.ws.SearchDoc(q.Text, 100)
 	res, err := gplan.MixedTraversal(f.ws.Graph, f.tm, q.Text, plan, f.cfg, first)
 	if errors.Is(err, graphops.ErrInvalidPlan) {
@@ -91,7 +91,7 @@ func (f *Features) traverse(q data.Query, plan data.Plan) (graphops.TraversalRes
 // Inputs builds the reranker inputs of nodes from their trajectories; a
 // node the traversal did not reach has MoR's trajectory of a textual
 // retrieval: itself, reached by text.
-func (f *Features) Inputs(q data.Query, trajs map[uint32][]graphops.Step, ids []uint32) ([]models.TrajectoryInput, error) {
+func (f *Features) Inputs(q data.Query, trajs map[uint32][]gplan.TrajectoryStep, ids []uint32) ([]models.TrajectoryInput, error) {
 	var qv []float32
 	if f.dense != nil {
 		var err error
@@ -104,7 +104,7 @@ func (f *Features) Inputs(q data.Query, trajs map[uint32][]graphops.Step, ids []
 	for n, v := range ids {
 		steps := trajs[v]
 		if len(steps) == 0 {
-			steps = []graphops.Step{{Node: v, Type: f.ws.SKB.Nodes[v].Type, Textual: true}}
+			steps = []gplan.TrajectoryStep{{Node: v, Type: f.ws.SKB.Nodes[v].Type, Textual: true}}
 		}
 		if len(steps) > models.TrajLen {
 			steps = steps[len(steps)-models.TrajLen:]
@@ -134,10 +134,10 @@ func (f *Features) Inputs(q data.Query, trajs map[uint32][]graphops.Step, ids []
 
 // Config is a MoR checkpoint's model config.
 type Config struct {
-	Reranker     models.TrajectoryConfig  `json:"reranker"`
-	Traversal    graphops.TraversalConfig `json:"traversal"`
-	LastNodeOnly bool                     `json:"last_node_only,omitempty"`
-	Planner      string                   `json:"planner,omitempty"`
+	Reranker     models.TrajectoryConfig `json:"reranker"`
+	Traversal    gplan.TraversalConfig   `json:"traversal"`
+	LastNodeOnly bool                    `json:"last_node_only,omitempty"`
+	Planner      string                  `json:"planner,omitempty"`
 }
 
 // Method reranks MoR's traversal pool with the trajectory reranker.
@@ -194,7 +194,7 @@ func (m *Method) Rerank(ctx context.Context, q data.Query, pool []index.Hit) ([]
 	if err != nil {
 		return nil, err
 	}
-	var trajs map[uint32][]graphops.Step
+	var trajs map[uint32][]gplan.TrajectoryStep
 	if ok {
 		res, usable, err := m.F.traverse(q, plan)
 		if err != nil {
@@ -234,7 +234,7 @@ type Explanation struct {
 type Hit struct {
 	Node       uint32
 	Score      float32
-	Trajectory []graphops.Step
+	Trajectory []gplan.TrajectoryStep
 }
 
 // Explain implements infer.Explainer: the query's plan and its top k

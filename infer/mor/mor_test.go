@@ -9,7 +9,7 @@ import (
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/data/synth"
-	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/plan"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/internal/testskb"
@@ -24,7 +24,7 @@ import (
 // on those inputs.
 func TestRerankPool(t *testing.T) {
 	ws := testws.Build(t, synth.Config{Preset: "amazon", Nodes: 400, Queries: 40, Seed: 3})
-	f := NewFeatures(ws, nil, graphops.TraversalConfig{}, false)
+	f := NewFeatures(ws, nil, plan.TraversalConfig{}, false)
 	q := ws.SKB.QA.Queries[0]
 	plan, ok := infer.PlanFor(ws, q)
 	if !ok {

@@ -9,6 +9,7 @@ import (
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/linking"
 	gplan "github.com/strata-retrieval/strata/graphops/plan"
 )
 
@@ -123,12 +124,12 @@ func LearnAttrKeys(g *graphops.Graph, exs []AttrExample, minQuestions int) []str
 // (all of them, possibly: the twin then reaches what c reaches, and says
 // why); ok is false when there is no such attribute or c has no
 // restriction. docs caches node words across a question's candidates.
-func (p *LinkingPlanner) attrTwin(c *PlanCandidate, text string, ments []graphops.LinkedMention, docs map[uint32][]string) (PlanCandidate, bool) {
+func (p *LinkingPlanner) attrTwin(c *PlanCandidate, text string, ments []linking.LinkedMention, docs map[uint32][]string) (PlanCandidate, bool) {
 	keys := p.Cfg.Anchors.AttrKeys
 	if len(keys) == 0 || len(c.Reach) == 0 || len(c.Plan.Attributes) > 0 || len(c.Plan.TargetRestriction()) == 0 {
 		return PlanCandidate{}, false
 	}
-	vals := valueWords(graphops.RestrictionText(text, ments, c.Mentions))
+	vals := valueWords(linking.RestrictionText(text, ments, c.Mentions))
 	// Only a node whose document holds a value word and a key (BM25's
 	// postings) can state an attribute: the others are not read.
 	var valDocs, keyDocs [][]uint32

@@ -10,7 +10,7 @@ import (
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/data/lexicon"
-	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/linking"
 )
 
 // The plan ranker's compositional evidence: which parts of a candidate's
@@ -317,10 +317,10 @@ const (
 // the word walk the relation), of which the candidate walks none; 0
 // without NamedRelations. WordNet's "verb" names its "verb group"
 // relation, but its questions with "verb" rarely walk it.
-func (p *LinkingPlanner) relationMisses(text string, ments []graphops.LinkedMention, c *PlanCandidate) int {
+func (p *LinkingPlanner) relationMisses(text string, ments []linking.LinkedMention, c *PlanCandidate) int {
 	walked := PlanRelations(&c.Plan)
 	n := 0
-	for _, rels := range p.namedRelations(graphops.RestrictionText(text, ments, c.Mentions)) {
+	for _, rels := range p.namedRelations(linking.RestrictionText(text, ments, c.Mentions)) {
 		if !slices.ContainsFunc(rels, func(r string) bool { return slices.Contains(walked, r) }) {
 			n++
 		}
@@ -356,11 +356,11 @@ func (p *LinkingPlanner) namedRelations(text string) [][]string {
 // typeConflict reports whether the question names, with the schema's own
 // word for it, an answer type the candidate does not reach ("Which person
 // wrote the films starring X?" against a plan that answers with films).
-func (p *LinkingPlanner) typeConflict(text string, ments []graphops.LinkedMention, c *PlanCandidate) bool {
+func (p *LinkingPlanner) typeConflict(text string, ments []linking.LinkedMention, c *PlanCandidate) bool {
 	if !p.Cfg.Anchors.NamedType {
 		return false
 	}
-	t, named := p.askedTypeBy(graphops.RestrictionText(p.withoutAnchorTypeWords(text, ments, c.Mentions), ments, c.Mentions))
+	t, named := p.askedTypeBy(linking.RestrictionText(p.withoutAnchorTypeWords(text, ments, c.Mentions), ments, c.Mentions))
 	return named && t != p.reachedType(c)
 }
 
@@ -368,7 +368,7 @@ func (p *LinkingPlanner) typeConflict(text string, ments []graphops.LinkedMentio
 // when it names a type: it says what the anchor is ("shared by genes X
 // and Y", "for the disease X"), not what the question asks for. Byte
 // offsets stay as they were.
-func (p *LinkingPlanner) withoutAnchorTypeWords(text string, ments []graphops.LinkedMention, anchors []int) string {
+func (p *LinkingPlanner) withoutAnchorTypeWords(text string, ments []linking.LinkedMention, anchors []int) string {
 	b := []byte(text)
 	for _, a := range anchors {
 		end := ments[a].Start
@@ -409,9 +409,9 @@ func (p *LinkingPlanner) withoutAnchorTypeWords(text string, ments []graphops.Li
 // relation-word lifts (RelWords) and the lead words carry those, and
 // word-by-relation features learned the training frames' wording rather
 // than the relation's (they lowered held-out frames on movies-skb).
-func (p *LinkingPlanner) composeFeatures(add func(parts ...string), text string, ments []graphops.LinkedMention, c *PlanCandidate, paths string) {
+func (p *LinkingPlanner) composeFeatures(add func(parts ...string), text string, ments []linking.LinkedMention, c *PlanCandidate, paths string) {
 	at := p.reachedType(c)
-	restr := graphops.RestrictionText(text, ments, c.Mentions)
+	restr := linking.RestrictionText(text, ments, c.Mentions)
 	qw := questionWords(restr)
 	els := PlanElements(&c.Plan, at)
 	for _, w := range qw {

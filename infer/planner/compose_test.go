@@ -7,7 +7,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/lexicon"
-	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/linking"
 )
 
 // TestPlanElements: a plan's answer type, its relations (once each,
@@ -138,7 +138,7 @@ func TestComposeFeatures(t *testing.T) {
 	p.Cfg.Anchors.FrameWords = []string{"every", "which"}
 	text := "Which persons directed every film of Paul Smith?"
 	ments := p.ments.Find(text)
-	mi := slices.IndexFunc(ments, func(m graphops.LinkedMention) bool { return m.Text == "Paul Smith" })
+	mi := slices.IndexFunc(ments, func(m linking.LinkedMention) bool { return m.Text == "Paul Smith" })
 	if mi < 0 {
 		t.Fatalf("no mention of Paul Smith in %+v", ments)
 	}

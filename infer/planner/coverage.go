@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/linking"
 )
 
 // Minimum occurrences of a mention's text in the training questions before
@@ -21,7 +21,7 @@ const minWeakMentionQuestions = 3
 // texts (lower case) found in at least minWeakMentionQuestions questions
 // that anchored in fewer than half of them ("what", a year stated as an
 // attribute). Both sorted.
-func LearnWeakMentions(ments [][]graphops.LinkedMention, anchors [][]int, typeOf func(v uint32) string) (weak, types []string) {
+func LearnWeakMentions(ments [][]linking.LinkedMention, anchors [][]int, typeOf func(v uint32) string) (weak, types []string) {
 	seen, anchored := map[string]int{}, map[string]int{}
 	tseen, tanchored := map[string]int{}, map[string]int{}
 	for qi, ms := range ments {
@@ -64,7 +64,7 @@ func LearnWeakMentions(ments [][]graphops.LinkedMention, anchors [][]int, typeOf
 	return weak, types
 }
 
-func overlaps(a, b *graphops.LinkedMention) bool {
+func overlaps(a, b *linking.LinkedMention) bool {
 	return a.TokStart < b.TokEnd && b.TokStart < a.TokEnd
 }
 
@@ -77,7 +77,7 @@ func overlaps(a, b *graphops.LinkedMention) bool {
 // featuring X?" answered by X's films alone leaves "comedy" unexplained;
 // so does "films with both X and Y" answered by X's films. c is scored
 // (ScoreCandidates). Zero without CoverMentions.
-func (p *LinkingPlanner) unexplained(ments []graphops.LinkedMention, c *PlanCandidate) int {
+func (p *LinkingPlanner) unexplained(ments []linking.LinkedMention, c *PlanCandidate) int {
 	return len(p.unexplainedSpans(ments, c))
 }
 
@@ -86,7 +86,7 @@ func (p *LinkingPlanner) unexplained(ments []graphops.LinkedMention, c *PlanCand
 // explained as a whole when an anchor explains one of its strong mentions
 // (explains); otherwise each strong mention must name a node c reaches or
 // stand in the first answer's document.
-func (p *LinkingPlanner) unexplainedSpans(ments []graphops.LinkedMention, c *PlanCandidate) [][]int {
+func (p *LinkingPlanner) unexplainedSpans(ments []linking.LinkedMention, c *PlanCandidate) [][]int {
 	a := p.Cfg.Anchors
 	if !a.CoverMentions || len(c.Reach) == 0 {
 		return nil
@@ -153,7 +153,7 @@ func (p *LinkingPlanner) unexplainedSpans(ments []graphops.LinkedMention, c *Pla
 // explains reports whether anchor mention a accounts for mention m: it
 // covers m's words, or overlaps them naming one of m's nodes ("comedy"
 // for "the comedy"; not the film "Bernie" for the person "Bernie Mac").
-func explains(a, m *graphops.LinkedMention) bool {
+func explains(a, m *linking.LinkedMention) bool {
 	if a.TokStart <= m.TokStart && a.TokEnd >= m.TokEnd {
 		return true
 	}
@@ -170,12 +170,12 @@ func explains(a, m *graphops.LinkedMention) bool {
 	return false
 }
 
-// normWords is text's normalised words (graphops.MentionWords) joined and
+// normWords is text's normalised words (linking.MentionWords) joined and
 // framed by spaces.
 func normWords(text string) string {
 	var b strings.Builder
 	b.WriteByte(' ')
-	for _, w := range graphops.MentionWords(text) {
+	for _, w := range linking.MentionWords(text) {
 		b.WriteString(w.Norm)
 		b.WriteByte(' ')
 	}
@@ -183,7 +183,7 @@ func normWords(text string) string {
 }
 
 // anchorType reports whether m names a node of one of AnchorTypes.
-func (p *LinkingPlanner) anchorType(m *graphops.LinkedMention) bool {
+func (p *LinkingPlanner) anchorType(m *linking.LinkedMention) bool {
 	for _, n := range m.Nodes {
 		if _, ok := slices.BinarySearch(p.Cfg.Anchors.AnchorTypes, p.skb.Schema.NodeTypes[p.ws.Graph.Type(n.Node)]); ok {
 			return true

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
-	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/linking"
 )
 
 // TestLearnWeakMentions: a mention text is weak when the training
@@ -18,14 +18,14 @@ import (
 func TestLearnWeakMentions(t *testing.T) {
 	// Node 1 is a film ("What"), 2 a genre, 3 a person.
 	typeOf := func(v uint32) string { return []string{"", "movie", "genre", "person"}[v] }
-	m := func(text string, start, end int) graphops.LinkedMention {
+	m := func(text string, start, end int) linking.LinkedMention {
 		n := map[string]uint32{"what": 1, "comedy": 2, "the comedy": 2}[strings.ToLower(text)]
 		if n == 0 {
 			n = 3
 		}
-		return graphops.LinkedMention{Text: text, TokStart: start, TokEnd: end, Nodes: []graphops.FormNode{{Node: n}}}
+		return linking.LinkedMention{Text: text, TokStart: start, TokEnd: end, Nodes: []linking.FormNode{{Node: n}}}
 	}
-	ments := [][]graphops.LinkedMention{
+	ments := [][]linking.LinkedMention{
 		{m("What", 0, 1), m("Ann Lee", 2, 4), m("what", 5, 6)}, // "what" counted once here
 		{m("what", 0, 1), m("the comedy", 1, 3), m("comedy", 2, 3)},
 		{m("What", 0, 1), m("the comedy", 1, 3), m("comedy", 2, 3), m("Ann Lee", 4, 6)},
@@ -135,15 +135,15 @@ func TestCoverMentions(t *testing.T) {
 // Mac", which left "Show me every movie that has Bernie Mac in the cast"
 // to the genres of "Bernie").
 func TestExplains(t *testing.T) {
-	m := func(text string, start, end int, nodes ...uint32) *graphops.LinkedMention {
-		lm := &graphops.LinkedMention{Text: text, TokStart: start, TokEnd: end}
+	m := func(text string, start, end int, nodes ...uint32) *linking.LinkedMention {
+		lm := &linking.LinkedMention{Text: text, TokStart: start, TokEnd: end}
 		for _, n := range nodes {
-			lm.Nodes = append(lm.Nodes, graphops.FormNode{Node: n})
+			lm.Nodes = append(lm.Nodes, linking.FormNode{Node: n})
 		}
 		return lm
 	}
 	for _, c := range []struct {
-		a, m *graphops.LinkedMention
+		a, m *linking.LinkedMention
 		want bool
 	}{
 		{m("comedy", 3, 4, 7), m("the comedy", 2, 4, 7), true},

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/strata-retrieval/strata/data"
-	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/linking"
 	"github.com/strata-retrieval/strata/models"
 )
 
@@ -66,7 +66,7 @@ func FitFeatures(dim int, text string) []uint32 {
 		out = append(out, h.Sum32()%uint32(dim))
 	}
 	add("bias")
-	words := graphops.MentionWords(text)
+	words := linking.MentionWords(text)
 	for i, w := range words {
 		add("w " + w.Norm)
 		if i > 0 {

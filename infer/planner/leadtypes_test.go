@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/linking"
 )
 
 // TestLeadTypes: the smoothed answer-type probabilities after the lead
@@ -41,7 +41,7 @@ func TestLeadTypes(t *testing.T) {
 // TestLeadWords: anchor mentions count as one word "<m>"; other mentions
 // are words like any other.
 func TestLeadWords(t *testing.T) {
-	ments := []graphops.LinkedMention{{TokStart: 0, TokEnd: 2, Text: "Tom Hanks"}, {TokStart: 4, TokEnd: 5, Text: "films"}}
+	ments := []linking.LinkedMention{{TokStart: 0, TokEnd: 2, Text: "Tom Hanks"}, {TokStart: 4, TokEnd: 5, Text: "films"}}
 	for _, c := range []struct {
 		text    string
 		anchors []int
@@ -55,7 +55,7 @@ func TestLeadWords(t *testing.T) {
 			t.Errorf("LeadWords(%q, %v) = %v, want %v", c.text, c.anchors, got, c.want)
 		}
 	}
-	two := []graphops.LinkedMention{{TokStart: 0, TokEnd: 1}, {TokStart: 1, TokEnd: 2}}
+	two := []linking.LinkedMention{{TokStart: 0, TokEnd: 1}, {TokStart: 1, TokEnd: 2}}
 	if got := LeadWords("Hanks Spielberg films", two, []int{0, 1}); got != [2]string{"<m>", "film"} {
 		t.Errorf("adjacent anchors: %v, want [<m> film]", got)
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/data/lexicon"
-	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/linking"
 )
 
 // A question word no training question used says nothing to the planner's
@@ -237,12 +237,12 @@ func (r *wordResolver) word(w string) []string {
 // that word() resolves replaced by its known word (capitalised when the
 // word was), and whether any was. find gives the mentions; it is called
 // only when some word resolves.
-func (r *wordResolver) resolve(text string, find func(string) []graphops.LinkedMention) (string, bool) {
+func (r *wordResolver) resolve(text string, find func(string) []linking.LinkedMention) (string, bool) {
 	// Planning reads words as the schema's where it can (its rules act on
 	// them); the text-fit gate, which asks how a query is worded, reads
 	// them as the training wrote them.
 	schemaFirst := find != nil
-	words := graphops.MentionWords(text)
+	words := linking.MentionWords(text)
 	raw := make([]string, len(words)+2) // with "" at both ends
 	for i, w := range words {
 		raw[i+1] = strings.ToLower(text[w.Start:w.End])
@@ -258,7 +258,7 @@ func (r *wordResolver) resolve(text string, find func(string) []graphops.LinkedM
 	if !any {
 		return text, false
 	}
-	var ments []graphops.LinkedMention
+	var ments []linking.LinkedMention
 	if find != nil {
 		ments = find(text)
 	}
@@ -284,7 +284,7 @@ func (r *wordResolver) resolve(text string, find func(string) []graphops.LinkedM
 	return b.String(), true
 }
 
-func inSpans(at int, ments []graphops.LinkedMention, quoted [][2]int) bool {
+func inSpans(at int, ments []linking.LinkedMention, quoted [][2]int) bool {
 	for _, m := range ments {
 		if at >= m.Start && at < m.End {
 			return true

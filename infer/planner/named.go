@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/linking"
 	gplan "github.com/strata-retrieval/strata/graphops/plan"
 )
 
@@ -74,7 +74,7 @@ func (n *NamedAnswers) Prob(keys []string) float64 {
 
 // NamedKeys are the context keys of mention mi of text, most general
 // first; words of the anchors' mentions read "<m>".
-func NamedKeys(words []graphops.Word, ments []graphops.LinkedMention, anchors []int, mi int) []string {
+func NamedKeys(words []linking.Word, ments []linking.LinkedMention, anchors []int, mi int) []string {
 	word := func(i int) string {
 		if i < 0 || i >= len(words) {
 			return "<s>"
@@ -94,7 +94,7 @@ func NamedKeys(words []graphops.Word, ments []graphops.LinkedMention, anchors []
 
 // restrictionMentions are the mentions a plan anchored on anchors leaves
 // in its restriction: the others, less those that overlap an anchor's.
-func restrictionMentions(ments []graphops.LinkedMention, anchors []int) []int {
+func restrictionMentions(ments []linking.LinkedMention, anchors []int) []int {
 	var out []int
 	for mi, m := range ments {
 		free := true
@@ -113,7 +113,7 @@ func restrictionMentions(ments []graphops.LinkedMention, anchors []int) []int {
 
 // namedIn returns, for each node of reach that a restriction mention
 // names, the longest such mention (the most specific).
-func namedIn(reach []uint32, ments []graphops.LinkedMention, anchors []int) map[uint32]int {
+func namedIn(reach []uint32, ments []linking.LinkedMention, anchors []int) map[uint32]int {
 	in := make(map[uint32]bool, len(reach))
 	for _, v := range reach {
 		in[v] = true
@@ -143,7 +143,7 @@ type NamedExample struct {
 // NamedExamples are the training mentions of a question whose plan,
 // anchored on the mentions anchors, reaches reach: the restriction
 // mentions that name a node of it.
-func NamedExamples(text string, ments []graphops.LinkedMention, anchors []int, reach, answers []uint32) []NamedExample {
+func NamedExamples(text string, ments []linking.LinkedMention, anchors []int, reach, answers []uint32) []NamedExample {
 	named := namedIn(reach, ments, anchors)
 	if len(named) == 0 {
 		return nil
@@ -156,7 +156,7 @@ func NamedExamples(text string, ments []graphops.LinkedMention, anchors []int, r
 	for v, mi := range named {
 		hit[mi] = hit[mi] || gold[v]
 	}
-	words := graphops.MentionWords(text)
+	words := linking.MentionWords(text)
 	var out []NamedExample
 	for mi := range ments { // in mention order: reproducible
 		if h, ok := hit[mi]; ok {
@@ -170,7 +170,7 @@ func NamedExamples(text string, ments []graphops.LinkedMention, anchors []int, r
 // names when the mention's context says the question asks for them
 // (NamedAnswers): the plan lists them (data.Plan.Named), so that whoever
 // executes it again ranks it as the planner did.
-func (p *LinkingPlanner) adjustNamed(text string, ments []graphops.LinkedMention, c *PlanCandidate) {
+func (p *LinkingPlanner) adjustNamed(text string, ments []linking.LinkedMention, c *PlanCandidate) {
 	na := p.Cfg.Anchors.Named
 	if na == nil || len(c.Reach) == 0 {
 		return
@@ -179,7 +179,7 @@ func (p *LinkingPlanner) adjustNamed(text string, ments []graphops.LinkedMention
 	if len(named) == 0 {
 		return
 	}
-	words := graphops.MentionWords(text)
+	words := linking.MentionWords(text)
 	probs := map[int]float64{}
 	var first []uint32
 	for _, v := range c.Reach {
@@ -207,7 +207,7 @@ func (p *LinkingPlanner) adjustNamed(text string, ments []graphops.LinkedMention
 // node (by its scores) is one that a mention left in its restriction
 // names, with how probable na makes it that the question asks for it (in
 // quarters; "nomodel" without na).
-func namedTop(na *NamedAnswers, words []graphops.Word, ments []graphops.LinkedMention, c *PlanCandidate) string {
+func namedTop(na *NamedAnswers, words []linking.Word, ments []linking.LinkedMention, c *PlanCandidate) string {
 	top := 0
 	for j := range c.Reach {
 		if c.Scores != nil && (c.Scores[j] > c.Scores[top] || c.Scores[j] == c.Scores[top] && c.Reach[j] < c.Reach[top]) {

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
-	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/linking"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer/baseline"
 	"github.com/strata-retrieval/strata/internal/testskb"
@@ -18,14 +18,14 @@ import (
 
 // mentionsOf links the word ranges of text to nodes: spans[i] = {first
 // word, end word, nodes...}.
-func mentionsOf(text string, spans ...[]int) []graphops.LinkedMention {
-	words := graphops.MentionWords(text)
-	var out []graphops.LinkedMention
+func mentionsOf(text string, spans ...[]int) []linking.LinkedMention {
+	words := linking.MentionWords(text)
+	var out []linking.LinkedMention
 	for _, s := range spans {
-		m := graphops.LinkedMention{TokStart: s[0], TokEnd: s[1], Start: words[s[0]].Start, End: words[s[1]-1].End}
+		m := linking.LinkedMention{TokStart: s[0], TokEnd: s[1], Start: words[s[0]].Start, End: words[s[1]-1].End}
 		m.Text = text[m.Start:m.End]
 		for _, n := range s[2:] {
-			m.Nodes = append(m.Nodes, graphops.FormNode{Node: uint32(n)})
+			m.Nodes = append(m.Nodes, linking.FormNode{Node: uint32(n)})
 		}
 		out = append(out, m)
 	}
@@ -39,12 +39,12 @@ func TestNamedKeys(t *testing.T) {
 	// words: an(0) adjective(1) similar(2) to(3) haired(4) defined(5)
 	// using(6) the(7) word(8) wiry(9)
 	ments := mentionsOf(text, []int{4, 5, 40}, []int{9, 10, 90, 91})
-	got := NamedKeys(graphops.MentionWords(text), ments, []int{0}, 1)
+	got := NamedKeys(linking.MentionWords(text), ments, []int{0}, 1)
 	want := []string{"l1 word", "l2 the word", "l3 using the word", "l3r1 using the word | <s>"}
 	if !slices.Equal(got, want) {
 		t.Errorf("keys of wiry = %q, want %q", got, want)
 	}
-	got = NamedKeys(graphops.MentionWords(text), ments, []int{1}, 0)
+	got = NamedKeys(linking.MentionWords(text), ments, []int{1}, 0)
 	want = []string{"l1 to", "l2 similar to", "l3 adjective similar to", "l3r1 adjective similar to | defined"}
 	if !slices.Equal(got, want) {
 		t.Errorf("keys of haired = %q, want %q", got, want)
@@ -52,7 +52,7 @@ func TestNamedKeys(t *testing.T) {
 	// The anchor's words, two before "defined" (no mention there: keys of
 	// an anchor's neighbour read it as <m>).
 	ments = mentionsOf(text, []int{4, 5, 40}, []int{6, 7, 60})
-	got = NamedKeys(graphops.MentionWords(text), ments, []int{0}, 1)
+	got = NamedKeys(linking.MentionWords(text), ments, []int{0}, 1)
 	want = []string{"l1 defined", "l2 <m> defined", "l3 to <m> defined", "l3r1 to <m> defined | the"}
 	if !slices.Equal(got, want) {
 		t.Errorf("keys next to an anchor = %q, want %q", got, want)
@@ -131,7 +131,7 @@ func TestNamedExamples(t *testing.T) {
 func TestAdjustNamed(t *testing.T) {
 	text := "which sense of the word santiago is a kind of urban center"
 	ments := mentionsOf(text, []int{10, 12, 100}, []int{5, 6, 7, 8})
-	words := graphops.MentionWords(text)
+	words := linking.MentionWords(text)
 	keys := NamedKeys(words, ments, []int{0}, 1)
 	for _, c := range []struct {
 		answers, others int // training mentions with these keys
@@ -206,7 +206,7 @@ func TestNamedTop(t *testing.T) {
 	// which(0) lymphatic(1) tissue(2) forms(3) part(4) of(5) lymphatic(6)
 	// system(7)
 	ments := mentionsOf(text, []int{6, 8, 100}, []int{1, 3, 7})
-	words := graphops.MentionWords(text)
+	words := linking.MentionWords(text)
 	keys := NamedKeys(words, ments, []int{0}, 1)
 	n := NewNamedAnswers()
 	for range 4 {
@@ -273,8 +273,8 @@ func TestScoreCandidatesNamesByQuestion(t *testing.T) {
 	// which(0) film(1) by(2) paul(3) smith(4) is(5) called(6) second(7) film(8)
 	ments := mentionsOf(text, []int{3, 5, 0}, []int{7, 9, 2})
 	rtext := "called second film"
-	asked := NamedKeys(graphops.MentionWords(text), ments, []int{0}, 1)
-	misread := NamedKeys(graphops.MentionWords(rtext), ments, []int{0}, 1)
+	asked := NamedKeys(linking.MentionWords(text), ments, []int{0}, 1)
+	misread := NamedKeys(linking.MentionWords(rtext), ments, []int{0}, 1)
 	if want := "l3 <m> is called"; asked[2] != want || misread[2] == want {
 		t.Fatalf("keys %q and %q: the test needs them to differ", asked, misread)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/linking"
 	gplan "github.com/strata-retrieval/strata/graphops/plan"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
@@ -29,7 +30,7 @@ const (
 
 // LinkingPlanner plans from relation paths whose anchors it links (a
 // planner trained from mined plans, Cfg.Anchors set): the question's
-// mentions (names and alias fields, see graphops.MentionIndex) are scored
+// mentions (names and alias fields, see linking.MentionIndex) are scored
 // for each path of a template by a hashed linear model of their context,
 // the template's first hop and how many of their nodes have such an edge;
 // the most probable (template, mentions) pairs, each with its ranked or
@@ -43,7 +44,7 @@ type LinkingPlanner struct {
 	Ranker *models.SparseLinear // the plan ranker; nil without Cfg.Anchors.RankDim
 	// Fit is the text-fit gate (fit.go); nil without Cfg.Anchors.Fit.
 	Fit   *models.SparseLinear
-	ments *graphops.MentionIndex
+	ments *linking.MentionIndex
 	hops  [][]graphops.Hop // per template, the first hop of each path
 	names schemaNames
 	words *wordResolver // nil without Cfg.Anchors.Lexicon
@@ -62,7 +63,7 @@ func NewLinkingPlanner(ws *workspace.Workspace, d *infer.DenseChannel, cfg Confi
 	if slices.Equal(ws.Mentions().Config().AliasFields, cfg.Anchors.Mentions.AliasFields) && cfg.Anchors.Mentions.MaxTokens == ws.Mentions().Config().MaxTokens {
 		p.ments = ws.Mentions()
 	} else {
-		p.ments = graphops.NewMentionIndex(ws.SKB, cfg.Anchors.Mentions)
+		p.ments = linking.NewMentionIndex(ws.SKB, cfg.Anchors.Mentions)
 	}
 	for ti, t := range cfg.Templates {
 		var hs []graphops.Hop
@@ -114,7 +115,7 @@ func (p *LinkingPlanner) FitText(text string) string {
 }
 
 // Mentions returns the mention index the planner links with.
-func (p *LinkingPlanner) Mentions() *graphops.MentionIndex { return p.ments }
+func (p *LinkingPlanner) Mentions() *linking.MentionIndex { return p.ments }
 
 // Params implements Predictor: the classifier's, the anchor scorer's and
 // the plan ranker's tensors.
@@ -159,7 +160,7 @@ type PlanPrediction struct {
 // nested in or around another mention, its position, how many nodes it
 // names and how many of them have the hop (compat nodes, with their hop
 // neighbour count).
-func anchorFeatures(dim int, text string, words []graphops.Word, ments []graphops.LinkedMention, mi int, tok string, compat, fanout int) []uint32 {
+func anchorFeatures(dim int, text string, words []linking.Word, ments []linking.LinkedMention, mi int, tok string, compat, fanout int) []uint32 {
 	m := &ments[mi]
 	var out []uint32
 	h := fnv.New32a()
@@ -253,7 +254,7 @@ func bucket(n int) int {
 
 // compatNodes returns the nodes of mention m of type t (AnyTypeID: any)
 // that have hop h, and their hop neighbours in total.
-func (p *LinkingPlanner) compatNodes(m *graphops.LinkedMention, t data.TypeID, h graphops.Hop, buf []uint32) ([]uint32, int, []uint32) {
+func (p *LinkingPlanner) compatNodes(m *linking.LinkedMention, t data.TypeID, h graphops.Hop, buf []uint32) ([]uint32, int, []uint32) {
 	var out []uint32
 	fan := 0
 	g := p.ws.Graph
@@ -272,7 +273,7 @@ func (p *LinkingPlanner) compatNodes(m *graphops.LinkedMention, t data.TypeID, h
 
 // slotScores scores every mention as the anchor of path pi of template
 // ti: log-softmax over the mentions, and the compatible nodes of each.
-func (p *LinkingPlanner) slotScores(text string, words []graphops.Word, ments []graphops.LinkedMention, ti, pi int) ([]float64, [][]uint32) {
+func (p *LinkingPlanner) slotScores(text string, words []linking.Word, ments []linking.LinkedMention, ti, pi int) ([]float64, [][]uint32) {
 	path := p.Cfg.Templates[ti][pi]
 	t := graphops.AnyTypeID
 	if id, ok := p.skb.Schema.NodeTypeID(path[0]); ok {
@@ -333,7 +334,7 @@ func (c *PlanCandidate) Score() float64 { return c.TemplateLP + c.AnchorLP }
 // for q, most probable first (at most 4·TopTemplates), each executed; the
 // mentions of q come back too. It returns ctx.Err() when ctx ends before
 // the next candidate is executed.
-func (p *LinkingPlanner) Candidates(ctx context.Context, q data.Query) ([]PlanCandidate, []graphops.LinkedMention, error) {
+func (p *LinkingPlanner) Candidates(ctx context.Context, q data.Query) ([]PlanCandidate, []linking.LinkedMention, error) {
 	return p.candidates(ctx, q, nil)
 }
 
@@ -346,7 +347,7 @@ const maxDeeper = 2
 // probable first, with an anchoring of the question's mentions (chosen:
 // one mention index per path) for which more holds; each such anchoring
 // is a candidate.
-func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func(ti int, chosen []int) bool) ([]PlanCandidate, []graphops.LinkedMention, error) {
+func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func(ti int, chosen []int) bool) ([]PlanCandidate, []linking.LinkedMention, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
@@ -359,7 +360,7 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 	if len(ments) == 0 {
 		return nil, ments, nil
 	}
-	words := graphops.MentionWords(q.Text)
+	words := linking.MentionWords(q.Text)
 	order := make([]int, len(probs))
 	for i := range order {
 		order[i] = i
@@ -466,7 +467,7 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 			plan.Metapath = append(plan.Metapath, path)
 			plan.Anchors = append(plan.Anchors, data.PlanAnchor{Text: ments[c.ments[pi]].Text, Nodes: c.nodes[pi]})
 		}
-		if r := StripFrameWords(graphops.RestrictionText(q.Text, ments, c.ments), p.Cfg.Anchors.FrameWords); r != "" {
+		if r := StripFrameWords(linking.RestrictionText(q.Text, ments, c.ments), p.Cfg.Anchors.FrameWords); r != "" {
 			plan.Restriction[plan.TargetType()] = []string{r}
 		}
 		pc := PlanCandidate{Plan: plan, Template: c.ti, Mentions: c.ments, TemplateLP: c.lp, AnchorLP: c.ap, Prior: i}
@@ -650,7 +651,7 @@ func (p *LinkingPlanner) predict(ctx context.Context, q data.Query) (PlanPredict
 // when every candidate left leaves a mention unexplained (CoverMentions),
 // anchorings on every mention one of them leaves unexplained ("Which
 // comedy movies featuring X?": the genre-and-actor template ranked 10th). key and least are ruleOut's.
-func (p *LinkingPlanner) deeper(text string, ments []graphops.LinkedMention, cs []PlanCandidate, key []int, least int) func(ti int, chosen []int) bool {
+func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs []PlanCandidate, key []int, least int) func(ti int, chosen []int) bool {
 	if !p.Cfg.Anchors.DeeperSearch || least <= 0 {
 		return nil
 	}
@@ -698,7 +699,7 @@ func (p *LinkingPlanner) deeper(text string, ments []graphops.LinkedMention, cs 
 // only when none answers with that type (typeConflict), then only the
 // candidates that walk a relation for the most of its relation-naming
 // words compete (relationMisses).
-func (p *LinkingPlanner) ruleOut(ctx context.Context, text string, ments []graphops.LinkedMention, cs []PlanCandidate) ([]int, int, error) {
+func (p *LinkingPlanner) ruleOut(ctx context.Context, text string, ments []linking.LinkedMention, cs []PlanCandidate) ([]int, int, error) {
 	p.ScoreCandidates(text, ments, cs)
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err
@@ -742,13 +743,13 @@ type AnchorGroup struct {
 // AnchorGroup builds the example of path pi of template ti whose mined
 // anchor is mention gold; ok is false when fewer than two mentions could
 // anchor the path or gold cannot.
-func (p *LinkingPlanner) AnchorGroup(text string, ments []graphops.LinkedMention, ti, pi, gold int) (AnchorGroup, bool) {
+func (p *LinkingPlanner) AnchorGroup(text string, ments []linking.LinkedMention, ti, pi, gold int) (AnchorGroup, bool) {
 	path := p.Cfg.Templates[ti][pi]
 	t := graphops.AnyTypeID
 	if id, ok := p.skb.Schema.NodeTypeID(path[0]); ok {
 		t = id
 	}
-	words := graphops.MentionWords(text)
+	words := linking.MentionWords(text)
 	var g AnchorGroup
 	g.Gold = -1
 	var buf []uint32
@@ -790,7 +791,7 @@ func rankedReach(reach []uint32, scores []float32, k int) ([]uint32, []float32) 
 // mention names moved up or down as NamedAnswers learned (text and ments
 // are the question's and its mentions). It scores each candidate once:
 // candidates that already have scores keep them.
-func (p *LinkingPlanner) ScoreCandidates(text string, ments []graphops.LinkedMention, cs []PlanCandidate) {
+func (p *LinkingPlanner) ScoreCandidates(text string, ments []linking.LinkedMention, cs []PlanCandidate) {
 	cache := map[string]func(uint32) float32{}
 	for i := range cs {
 		c := &cs[i]
@@ -850,7 +851,7 @@ func CandidateQuality(c *PlanCandidate, gold []uint32) float64 {
 // (LeadTypes), how its best restriction score compares with the best of
 // all candidates, whether it filters by an attribute, and whether its
 // relations' names are words of the question (RelationWordMatch). text and ments are the question's and its mentions.
-func (p *LinkingPlanner) RankFeatures(text string, ments []graphops.LinkedMention, cs []PlanCandidate) [][]uint32 {
+func (p *LinkingPlanner) RankFeatures(text string, ments []linking.LinkedMention, cs []PlanCandidate) [][]uint32 {
 	dim := p.Cfg.Anchors.RankDim
 	out := make([][]uint32, len(cs))
 	trank := map[int]int{}
@@ -878,13 +879,13 @@ func (p *LinkingPlanner) RankFeatures(text string, ments []graphops.LinkedMentio
 	if rw := p.Cfg.Anchors.RelWords; rw != nil {
 		lifts = make([]float64, len(cs))
 		for i := range cs {
-			lifts[i] = rw.MinLift(graphops.RestrictionText(text, ments, cs[i].Mentions), &cs[i].Plan)
+			lifts[i] = rw.MinLift(linking.RestrictionText(text, ments, cs[i].Mentions), &cs[i].Plan)
 			if len(cs[i].Reach) > 0 {
 				bestLift = max(bestLift, lifts[i])
 			}
 		}
 	}
-	words := graphops.MentionWords(text)
+	words := linking.MentionWords(text)
 	h := fnv.New32a()
 	for i := range cs {
 		c := &cs[i]
@@ -963,7 +964,7 @@ func (p *LinkingPlanner) RankFeatures(text string, ments []graphops.LinkedMentio
 		add(attr, margin)
 		// Whether the relations' names are words of the question.
 		relw := "relw-none"
-		switch m, n := RelationWordMatch(&c.Plan, graphops.RestrictionText(text, ments, c.Mentions)); {
+		switch m, n := RelationWordMatch(&c.Plan, linking.RestrictionText(text, ments, c.Mentions)); {
 		case n == 0:
 			relw = "relw-norel"
 		case m == n:
@@ -1086,8 +1087,8 @@ func (l *LeadTypes) Prob(lead [2]string, typ string) float64 {
 
 // LeadWords are the first two words of text, a run of words inside the
 // mentions anchors counting as one word "<m>" ("<s>" past the end).
-func LeadWords(text string, ments []graphops.LinkedMention, anchors []int) [2]string {
-	words := graphops.MentionWords(text)
+func LeadWords(text string, ments []linking.LinkedMention, anchors []int) [2]string {
+	words := linking.MentionWords(text)
 	lead := [2]string{"<s>", "<s>"}
 	for wi, k := 0, 0; wi < len(words) && k < 2; wi++ {
 		w := words[wi].Norm

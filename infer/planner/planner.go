@@ -11,7 +11,7 @@ import (
 	"unicode"
 
 	"github.com/strata-retrieval/strata/data"
-	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/linking"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/models"
@@ -38,8 +38,8 @@ type Config struct {
 // AnchorConfig configures the planner's anchor linking: which mention of
 // the question anchors each path of the template.
 type AnchorConfig struct {
-	Dim      int                    `json:"dim"`      // hashed features of the anchor scorer
-	Mentions graphops.MentionConfig `json:"mentions"` // the mention index (alias fields) it was trained with
+	Dim      int                   `json:"dim"`      // hashed features of the anchor scorer
+	Mentions linking.MentionConfig `json:"mentions"` // the mention index (alias fields) it was trained with
 	// TopTemplates and TopMentions bound the search: the templates tried
 	// (most probable first, default 8) and the mentions per path (3).
 	TopTemplates int `json:"top_templates,omitempty"`
@@ -150,7 +150,7 @@ type Classifier struct {
 	Cfg    Config
 	Gate   *models.Gate
 	Dense  *infer.DenseChannel
-	Linker *graphops.Linker
+	Linker *linking.Linker
 	ws     *workspace.Workspace
 	skb    *data.SKB
 }
@@ -190,7 +190,7 @@ func (c *Classifier) Params() []models.NamedParam { return c.Gate.Params() }
 func (c Config) InputDim() int { return c.QueryDim + len(c.NodeTypes) + LexBuckets }
 
 // Features computes the classifier input of a query.
-func (p *Classifier) Features(q data.Query) ([]float32, []graphops.Mention, error) {
+func (p *Classifier) Features(q data.Query) ([]float32, []linking.Mention, error) {
 	x := make([]float32, p.Cfg.InputDim())
 	if p.Cfg.QueryDim > 0 {
 		v, err := p.Dense.QueryVector(q)
@@ -258,7 +258,7 @@ func (p *TemplatePlanner) Predict(ctx context.Context, q data.Query) (PlanPredic
 // every path's anchor type takes the first unused mention linked to a node
 // of that type (the node's name), and the target type gets the query text
 // without the mentions.
-func (p *TemplatePlanner) Fill(tmpl [][]string, text string, ments []graphops.Mention) data.Plan {
+func (p *TemplatePlanner) Fill(tmpl [][]string, text string, ments []linking.Mention) data.Plan {
 	plan := data.Plan{Metapath: tmpl, Restriction: map[string][]string{}}
 	used := make([]bool, len(ments))
 	for _, path := range tmpl {

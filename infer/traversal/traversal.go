@@ -57,7 +57,7 @@ func (m *WorkspaceMatcher) init() {
 	}
 }
 
-// Match implements graphops.TextMatcher.
+// Match implements gplan.TextMatcher.
 func (m *WorkspaceMatcher) Match(text string, t data.TypeID, k int) []index.Hit {
 	m.once.Do(m.init)
 	if t == graphops.AnyTypeID { // an untyped layer: every candidate's document
@@ -97,7 +97,7 @@ var _ infer.FallbackCounter = (*Method)(nil)
 type Method struct {
 	ws        *workspace.Workspace
 	tm        *WorkspaceMatcher
-	Config    graphops.TraversalConfig
+	Config    gplan.TraversalConfig
 	Fallbacks atomic.Int64
 }
 

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/strata-retrieval/strata/data/synth"
-	"github.com/strata-retrieval/strata/graphops"
 	gplan "github.com/strata-retrieval/strata/graphops/plan"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 )
@@ -40,7 +39,7 @@ func BenchmarkTraversalLatency(b *testing.B) {
 		q := ws.SKB.QA.Queries[i]
 		t0 := time.Now()
 		first := ws.SearchDoc(q.Text, 100)
-		if _, err := gplan.MixedTraversal(ws.Graph, tm, q.Text, r.Plan, graphops.TraversalConfig{}, first); err != nil {
+		if _, err := gplan.MixedTraversal(ws.Graph, tm, q.Text, r.Plan, gplan.TraversalConfig{}, first); err != nil {
 			b.Fatal(err)
 		}
 		lat = append(lat, time.Since(t0))

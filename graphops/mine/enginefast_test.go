@@ -1,4 +1,4 @@
-package graphops
+package mine
 
 import (
 	"math/rand/v2"
@@ -13,7 +13,7 @@ import (
 // and sparse sets of every size, and leaves its bitmap empty.
 func TestSortIDs(t *testing.T) {
 	const n = 100000
-	m := &Miner{g: &Graph{types: make([]data.TypeID, n)}}
+	m := &Miner{types: make([]data.TypeID, n)}
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, c := range []struct{ size, span int }{{0, 10}, {1, 10}, {63, 64}, {64, 64}, {500, 600}, {500, n}, {5000, 6000}, {20000, n}, {3000, 3000}} {
 		perm := r.Perm(c.span)[:c.size]

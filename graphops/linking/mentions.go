@@ -1,4 +1,4 @@
-package graphops
+package linking
 
 import (
 	"cmp"

@@ -1,4 +1,4 @@
-package graphops
+package mine
 
 import (
 	"cmp"
@@ -6,10 +6,12 @@ import (
 	"slices"
 
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/graphops"
+	"github.com/strata-retrieval/strata/graphops/linking"
 )
 
-// MineConfig bounds plan mining; zero values mean defaults.
-type MineConfig struct {
+// Config bounds plan mining; zero values mean defaults.
+type Config struct {
 	MaxHops int `json:"max_hops,omitempty"` // hops of a single-anchor path, default 3
 	// IntersectHops bounds each branch of a two-anchor intersection,
 	// default 2 (and the two branches together take at most MaxHops+1).
@@ -36,7 +38,7 @@ type MineConfig struct {
 	NoRankMiddle bool `json:"no_rank_middle,omitempty"`
 }
 
-func (c MineConfig) withDefaults() MineConfig {
+func (c Config) withDefaults() Config {
 	if c.MaxHops == 0 {
 		c.MaxHops = 3
 	}
@@ -61,10 +63,10 @@ func (c MineConfig) withDefaults() MineConfig {
 	return c
 }
 
-// MineStep is one hop of a mined path: a relation and its direction.
+// Step is one hop of a mined path: a relation and its direction.
 // Every marks a universal last step: the nodes that every node the path
 // reached before it relates to (data.EveryPrefix), not any.
-type MineStep struct {
+type Step struct {
 	Rel   data.RelID
 	Dir   data.RelDir
 	Every bool
@@ -72,7 +74,7 @@ type MineStep struct {
 
 // compareSteps orders steps by relation, then direction, an existential
 // step before its universal form.
-func compareSteps(s, t MineStep) int {
+func compareSteps(s, t Step) int {
 	if c := cmp.Compare(s.Rel, t.Rel); c != 0 {
 		return c
 	}
@@ -88,18 +90,18 @@ func compareSteps(s, t MineStep) int {
 	return 0
 }
 
-// MinedBranch is one anchored path of a mined plan.
-type MinedBranch struct {
+// Branch is one anchored path of a mined plan.
+type Branch struct {
 	Mention int    // index into the question's mentions
 	Anchor  uint32 // the node the path starts at
-	Steps   []MineStep
+	Steps   []Step
 }
 
-// MinedPlan is a plan that explains a question's answers.
-type MinedPlan struct {
-	Branches []MinedBranch // one path, or two meeting at the target
+// Plan is a plan that explains a question's answers.
+type Plan struct {
+	Branches []Branch // one path, or two meeting at the target
 	// Target is the target's node type when typing it raised the
-	// structural F1, else AnyTypeID.
+	// structural F1, else graphops.AnyTypeID.
 	Target     data.TypeID
 	Reach      int     // candidates the structure reaches
 	Hits       int     // answers among them
@@ -113,7 +115,7 @@ type MinedPlan struct {
 }
 
 // Hops is the number of relation steps of the plan.
-func (p *MinedPlan) Hops() int {
+func (p *Plan) Hops() int {
 	n := 0
 	for _, b := range p.Branches {
 		n += len(b.Steps)
@@ -122,12 +124,12 @@ func (p *MinedPlan) Hops() int {
 }
 
 // universal reports whether a branch ends with a universal step.
-func (b *MinedBranch) universal() bool {
+func (b *Branch) universal() bool {
 	return len(b.Steps) > 0 && b.Steps[len(b.Steps)-1].Every
 }
 
 // Universal reports whether the plan has a universal step.
-func (p *MinedPlan) Universal() bool {
+func (p *Plan) Universal() bool {
 	for i := range p.Branches {
 		if p.Branches[i].universal() {
 			return true
@@ -139,7 +141,7 @@ func (p *MinedPlan) Universal() bool {
 // Shape names the plan's structure: "1-hop", "2-hop", "3-hop", "2-hop ∀"
 // (a universal last step), or for an intersection "1-hop ∩ 2-hop" (shorter
 // branch first).
-func (p *MinedPlan) Shape() string {
+func (p *Plan) Shape() string {
 	name := func(n int) string { return string(rune('0'+n)) + "-hop" }
 	if len(p.Branches) == 1 {
 		switch {
@@ -157,9 +159,9 @@ func (p *MinedPlan) Shape() string {
 	return name(a) + " ∩ " + name(b)
 }
 
-// MineInput is one question to mine.
-type MineInput struct {
-	Mentions []LinkedMention
+// Input is one question to mine.
+type Input struct {
+	Mentions []linking.LinkedMention
 	Answers  []uint32 // gold answers (candidates only), any order
 	Cand     []bool   // candidate mask over nodes; nil: every node
 	// Restrict returns the textual-restriction score of node v when the
@@ -171,10 +173,11 @@ type MineInput struct {
 // Miner mines plans over one graph. It keeps scratch space: use one Miner
 // per goroutine.
 type Miner struct {
-	g    *Graph
-	cfg  MineConfig
-	dist []uint8 // hops to the nearest answer (255: farther or unvisited)
-	seen []uint32
+	g     *graphops.Graph
+	types []data.TypeID // g.Types(), the hot-path copy
+	cfg   Config
+	dist  []uint8 // hops to the nearest answer (255: farther or unvisited)
+	seen  []uint32
 	// lastLevel: markDistances stopped before its last level, which
 	// anchorNodes completes for the anchors.
 	lastLevel bool
@@ -186,8 +189,8 @@ type Miner struct {
 }
 
 // NewMiner returns a miner over g.
-func NewMiner(g *Graph, cfg MineConfig) *Miner {
-	m := &Miner{g: g, cfg: cfg.withDefaults(), dist: make([]uint8, g.NumNodes()), count: make([]uint32, g.NumNodes())}
+func NewMiner(g *graphops.Graph, cfg Config) *Miner {
+	m := &Miner{g: g, types: g.Types(), cfg: cfg.withDefaults(), dist: make([]uint8, g.NumNodes()), count: make([]uint32, g.NumNodes())}
 	for i := range m.dist {
 		m.dist[i] = 255
 	}
@@ -196,13 +199,13 @@ func NewMiner(g *Graph, cfg MineConfig) *Miner {
 
 // branchSet is an enumerated branch with its end set.
 type branchSet struct {
-	b    MinedBranch
+	b    Branch
 	ends []uint32 // sorted, distinct
 	hits int
 }
 
 type scored struct {
-	MinedPlan
+	Plan
 	ends []uint32
 	ub   float64 // upper bound of F1 after any restriction
 	ment []int
@@ -212,7 +215,7 @@ type scored struct {
 // the textual restriction where it helps), then fewer hops, then fewer
 // anchors, then the higher structural F1, then the smaller reached set.
 // It returns nil when no plan reaches an answer.
-func (m *Miner) Mine(in MineInput) []MinedPlan {
+func (m *Miner) Mine(in Input) []Plan {
 	gold := slices.Clone(in.Answers)
 	slices.Sort(gold)
 	gold = slices.Compact(gold)
@@ -235,7 +238,7 @@ func (m *Miner) Mine(in MineInput) []MinedPlan {
 		if hits == 0 {
 			return
 		}
-		p := MinedPlan{Target: AnyTypeID, Reach: len(r), Hits: hits}
+		p := Plan{Target: graphops.AnyTypeID, Reach: len(r), Hits: hits}
 		for _, b := range bs {
 			p.Branches = append(p.Branches, b.b)
 		}
@@ -244,7 +247,7 @@ func (m *Miner) Mine(in MineInput) []MinedPlan {
 		if t, ok := m.commonType(gold, r); ok {
 			var rt []uint32
 			for _, v := range r {
-				if m.g.types[v] == t {
+				if m.types[v] == t {
 					rt = append(rt, v)
 				}
 			}
@@ -260,7 +263,7 @@ func (m *Miner) Mine(in MineInput) []MinedPlan {
 		}
 		k := min(len(gold), p.Reach)
 		ub := f1(p.Hits, k, len(gold))
-		cands = append(cands, scored{MinedPlan: p, ends: r, ub: max(ub, p.StructF1), ment: ment})
+		cands = append(cands, scored{Plan: p, ends: r, ub: max(ub, p.StructF1), ment: ment})
 	}
 	for mi := range in.Mentions {
 		for _, a := range m.anchorNodes(in.Mentions[mi].Nodes) {
@@ -307,7 +310,7 @@ func (m *Miner) Mine(in MineInput) []MinedPlan {
 			if m.cfg.NoRankMiddle {
 				continue
 			}
-			if m.middleScores(&c.MinedPlan, score) {
+			if m.middleScores(&c.Plan, score) {
 				own := score
 				both := func(v uint32) float32 { return own(v) + m.mid[v] }
 				if rm := restrictedF1(c.ends, gold, both); rm > c.F1+1e-12 {
@@ -318,19 +321,19 @@ func (m *Miner) Mine(in MineInput) []MinedPlan {
 			}
 		}
 	}
-	slices.SortStableFunc(cands, func(a, b scored) int { return comparePlans(&a.MinedPlan, &b.MinedPlan) })
-	out := make([]MinedPlan, 0, m.cfg.Keep)
+	slices.SortStableFunc(cands, func(a, b scored) int { return comparePlans(&a.Plan, &b.Plan) })
+	out := make([]Plan, 0, m.cfg.Keep)
 	for _, c := range cands {
 		if len(out) == m.cfg.Keep {
 			break
 		}
-		out = append(out, c.MinedPlan)
+		out = append(out, c.Plan)
 	}
 	return out
 }
 
 // comparePlans orders plans best first (see Mine).
-func comparePlans(a, b *MinedPlan) int {
+func comparePlans(a, b *Plan) int {
 	if c := cmp.Compare(b.F1, a.F1); c != 0 {
 		return c
 	}
@@ -467,7 +470,7 @@ func memo(score func(uint32) float32) func(uint32) float32 {
 func (m *Miner) commonType(gold, reach []uint32) (data.TypeID, bool) {
 	counts := map[data.TypeID]int{}
 	for _, v := range data.IntersectSorted(reach, gold) {
-		counts[m.g.types[v]]++
+		counts[m.types[v]]++
 	}
 	best, bn := data.TypeID(0), 0
 	for t, n := range counts {
@@ -515,7 +518,7 @@ func (m *Miner) clearDistances() {
 
 // anchorNodes returns the nodes of a mention worth starting from: within
 // MaxHops of an answer, closest first, at most MaxAnchorNodes.
-func (m *Miner) anchorNodes(ns []FormNode) []uint32 {
+func (m *Miner) anchorNodes(ns []linking.FormNode) []uint32 {
 	var out []uint32
 	for _, n := range ns {
 		if m.dist[n.Node] == 255 && m.lastLevel {
@@ -553,8 +556,8 @@ func (m *Miner) anchorNodes(ns []FormNode) []uint32 {
 // extended) when that is fewer nodes than the existential step's and
 // still holds an answer.
 func (m *Miner) enumerate(mention int, a uint32, emit func(branchSet)) {
-	var rec func(frontier []uint32, steps []MineStep)
-	rec = func(frontier []uint32, steps []MineStep) {
+	var rec func(frontier []uint32, steps []Step)
+	rec = func(frontier []uint32, steps []Step) {
 		d := len(steps)
 		if d == m.cfg.MaxHops {
 			return
@@ -564,22 +567,22 @@ func (m *Miner) enumerate(mention int, a uint32, emit func(branchSet)) {
 		// sorted by relation, so a step is looked up once per run of one
 		// relation, and counts the node as one of its members there.
 		for _, v := range frontier {
-			lo, hi := m.g.off[v], m.g.off[v+1]
-			for p := lo; p < hi; {
-				r := m.g.rel.At(int(p))
+			nbr, rels := m.g.Neighbors(v)
+			for p := 0; p < len(nbr); {
+				r := rels.At(p)
 				fi, bi := -1, -1
-				for ; p < hi && m.g.rel.At(int(p)) == r; p++ {
-					u, dir := m.g.nbr[p], m.g.dirAt(p)
-					if dir&DirOut != 0 {
+				for ; p < len(nbr) && rels.At(p) == r; p++ {
+					u, dir := nbr[p], m.g.Dir(v, p)
+					if dir&graphops.DirOut != 0 {
 						if fi < 0 {
-							fi = lv.key(MineStep{Rel: r, Dir: data.Forward})
+							fi = lv.key(Step{Rel: r, Dir: data.Forward})
 							lv.members[fi]++
 						}
 						lv.raw[fi] = append(lv.raw[fi], u)
 					}
-					if dir&DirIn != 0 {
+					if dir&graphops.DirIn != 0 {
 						if bi < 0 {
-							bi = lv.key(MineStep{Rel: r, Dir: data.Backward})
+							bi = lv.key(Step{Rel: r, Dir: data.Backward})
 							lv.members[bi]++
 						}
 						lv.raw[bi] = append(lv.raw[bi], u)
@@ -621,7 +624,7 @@ func (m *Miner) enumerate(mention int, a uint32, emit func(branchSet)) {
 				}
 			}
 			if hits > 0 {
-				emit(branchSet{b: MinedBranch{Mention: mention, Anchor: a, Steps: path}, ends: s, hits: hits})
+				emit(branchSet{b: Branch{Mention: mention, Anchor: a, Steps: path}, ends: s, hits: hits})
 			}
 			if (near || hits > 0) && rem > 0 && len(s) <= m.cfg.MaxFrontier {
 				rec(s, path)
@@ -648,7 +651,7 @@ func (m *Miner) sortIDs(s []uint32) {
 		return
 	}
 	if len(m.bits) < w1+1 {
-		m.bits = make([]uint64, (m.g.NumNodes()+63)/64)
+		m.bits = make([]uint64, (len(m.types)+63)/64)
 	}
 	for _, v := range s {
 		m.bits[v>>6] |= 1 << (v & 63)
@@ -667,8 +670,8 @@ func (m *Miner) sortIDs(s []uint32) {
 // neighbours grouped by step (raw, with repeats), each step's members
 // (frontier nodes that have it), reused from question to question.
 type stepGroups struct {
-	index   map[MineStep]int
-	keys    []MineStep
+	index   map[Step]int
+	keys    []Step
 	raw     [][]uint32
 	members []int
 }
@@ -676,7 +679,7 @@ type stepGroups struct {
 // level returns depth d's scratch, emptied.
 func (m *Miner) level(d int) *stepGroups {
 	for len(m.levels) <= d {
-		m.levels = append(m.levels, &stepGroups{index: map[MineStep]int{}})
+		m.levels = append(m.levels, &stepGroups{index: map[Step]int{}})
 	}
 	lv := m.levels[d]
 	clear(lv.index)
@@ -685,7 +688,7 @@ func (m *Miner) level(d int) *stepGroups {
 }
 
 // key returns the index of step k, adding it empty when new.
-func (lv *stepGroups) key(k MineStep) int {
+func (lv *stepGroups) key(k Step) int {
 	i, ok := lv.index[k]
 	if ok {
 		return i
@@ -706,15 +709,15 @@ func (lv *stepGroups) key(k MineStep) int {
 // reach each end (the ranking a data.RankMark on that position gives); it
 // reports false, setting nothing, for other plans or when no such node
 // scores. clearMiddle empties m.mid again.
-func (m *Miner) middleScores(p *MinedPlan, score func(uint32) float32) bool {
+func (m *Miner) middleScores(p *Plan, score func(uint32) float32) bool {
 	if len(p.Branches) != 1 || p.Universal() || len(p.Branches[0].Steps) < 2 {
 		return false
 	}
 	steps := p.Branches[0].Steps
-	hop := func(st MineStep) Hop {
-		return Hop{Rels: []data.RelID{st.Rel}, Dirs: []data.RelDir{st.Dir}, To: AnyTypeID}
+	hop := func(st Step) graphops.Hop {
+		return graphops.Hop{Rels: []data.RelID{st.Rel}, Dirs: []data.RelDir{st.Dir}, To: graphops.AnyTypeID}
 	}
-	var hops []Hop
+	var hops []graphops.Hop
 	for _, st := range steps[:len(steps)-1] {
 		hops = append(hops, hop(st))
 	}
@@ -752,7 +755,7 @@ func (m *Miner) clearMiddle() {
 // nodes of ends (sorted, distinct; m.count says how often the n members
 // reached each) that all n members reach, when that is a strict subset
 // holding an answer.
-func (m *Miner) emitUniversal(mention int, a uint32, steps []MineStep, k MineStep, ends []uint32, n uint32, emit func(branchSet)) {
+func (m *Miner) emitUniversal(mention int, a uint32, steps []Step, k Step, ends []uint32, n uint32, emit func(branchSet)) {
 	var all []uint32
 	hits := 0
 	for _, v := range ends {
@@ -767,12 +770,12 @@ func (m *Miner) emitUniversal(mention int, a uint32, steps []MineStep, k MineSte
 		return
 	}
 	k.Every = true
-	emit(branchSet{b: MinedBranch{Mention: mention, Anchor: a, Steps: append(slices.Clone(steps), k)}, ends: all, hits: hits})
+	emit(branchSet{b: Branch{Mention: mention, Anchor: a, Steps: append(slices.Clone(steps), k)}, ends: all, hits: hits})
 }
 
 // intersect scores pairs of branches from different, non-overlapping
 // mentions whose end sets share an answer.
-func (m *Miner) intersect(ments []LinkedMention, bs []branchSet, gold []uint32, add func([]branchSet, []uint32)) {
+func (m *Miner) intersect(ments []linking.LinkedMention, bs []branchSet, gold []uint32, add func([]branchSet, []uint32)) {
 	if len(bs) < 2 {
 		return
 	}

@@ -1,0 +1,45 @@
+package linking_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/strata-retrieval/strata/graphops/linking"
+	"github.com/strata-retrieval/strata/internal/testskb"
+)
+
+func TestMentionIndex(t *testing.T) {
+	s := testskb.Taxonomy()
+	if got := linking.DetectAliasFields(s); !cmp.Equal(got, []string{"lemmas"}) {
+		t.Fatalf("alias fields %v, want [lemmas]", got)
+	}
+	ix := linking.NewMentionIndex(s, linking.MentionConfig{})
+	type m struct {
+		text  string
+		nodes []uint32
+	}
+	got := func(q string) []m {
+		var out []m
+		for _, x := range ix.Find(q) {
+			out = append(out, m{x.Text, x.NodeIDs()})
+		}
+		return out
+	}
+	// Plural, case and punctuation; the non-first lemma "genus
+	// Dryopteris"; overlapping mentions (longest first at a position);
+	// "royal fern" from the name without its qualifier and from the lemma.
+	want := []m{{"Wood-Ferns", []uint32{1}}, {"Ferns", []uint32{0}}, {"genus Dryopteris", []uint32{4}}, {"Dryopteris", []uint32{4}},
+		{"royal fern", []uint32{10}}, {"fern", []uint32{0}}}
+	if g := got("Which Wood-Ferns belong to genus Dryopteris, or to royal fern?"); !cmp.Equal(g, want, cmp.AllowUnexported(m{})) {
+		t.Errorf("mentions:\n got %+v\nwant %+v", g, want)
+	}
+	// An ambiguous surface keeps every node it names; stop words alone
+	// are not mentions.
+	if g := got("the drawing off of a draw"); !cmp.Equal(g, []m{{"drawing off", []uint32{7}}, {"drawing", []uint32{7}}, {"draw", []uint32{8}}}, cmp.AllowUnexported(m{})) {
+		t.Errorf("mentions: %+v", g)
+	}
+	if w := linking.MentionWords("men's U.S. boxes, flies."); w[0].Norm != "men" || w[1].Norm != "us" || w[2].Norm != "box" || w[3].Norm != "fly" {
+		t.Errorf("MentionWords: %+v", w)
+	}
+}
