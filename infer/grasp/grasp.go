@@ -18,7 +18,6 @@ import (
 	gplan "github.com/strata-retrieval/strata/graphops/plan"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
-	"github.com/strata-retrieval/strata/infer/planner"
 	"github.com/strata-retrieval/strata/reranker"
 )
 
@@ -172,10 +171,10 @@ func PlansFromFile(ps map[int]data.GraspPlan) PlanSource {
 }
 
 // PlansFromPlanner converts the native planner's plans (MoR planning
-// graphs) with its confidence (planner.Predict); stage 2 turns the
+// graphs) with its confidence (infer.Planner); stage 2 turns the
 // confidence into a risk level by cuts calibrated on validation. A plan
 // that cannot be converted is no_trade.
-func PlansFromPlanner(p planner.Predictor) PlanSource {
+func PlansFromPlanner(p infer.Planner) PlanSource {
 	return func(ctx context.Context, q data.Query) (data.GraspPlan, float64, error) {
 		pred, err := p.Predict(ctx, q)
 		if err != nil {

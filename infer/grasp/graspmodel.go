@@ -8,7 +8,6 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/infer"
-	"github.com/strata-retrieval/strata/infer/planner"
 	"github.com/strata-retrieval/strata/infer/registry"
 	"github.com/strata-retrieval/strata/reranker"
 )
@@ -63,7 +62,7 @@ func Parts(env *infer.Env, cfg Config) (*Graph, infer.Method, error) {
 		}
 		plans = PlansFromFile(ps)
 	case cfg.Planner != "":
-		p, err := planner.Load(env, cfg.Planner)
+		p, err := registry.LoadPlanner(env, cfg.Planner)
 		if err != nil {
 			return nil, nil, fmt.Errorf("GRASP's planner %s: %w", cfg.Planner, err)
 		}

@@ -3,7 +3,7 @@
 // textual fingerprint (BM25 of each path node and the dense score), a
 // structural fingerprint (the node-type sequence) and a traversal
 // identifier (how each step was reached); the model is
-// models.TrajectoryReranker. Plans come from the planner (planner.Predictor) at validation
+// models.TrajectoryReranker. Plans come from the planner (infer.Planner) at validation
 // and serving time.
 //
 // Deviations from MoR: the planner is strata's native one (see planner),

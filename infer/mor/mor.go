@@ -15,7 +15,6 @@ import (
 	gplan "github.com/strata-retrieval/strata/graphops/plan"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
-	"github.com/strata-retrieval/strata/infer/planner"
 	"github.com/strata-retrieval/strata/infer/registry"
 	"github.com/strata-retrieval/strata/infer/traversal"
 	"github.com/strata-retrieval/strata/models"
@@ -146,7 +145,7 @@ type Config struct {
 type Method struct {
 	F       *Features
 	Model   *models.TrajectoryReranker
-	Planner planner.Predictor
+	Planner infer.Planner
 }
 
 func (m *Method) Name() string { return "mor" }
@@ -350,7 +349,7 @@ func init() {
 		}
 		method := &Method{F: NewFeatures(env.WS, d, cfg.Traversal, cfg.LastNodeOnly), Model: m}
 		if cfg.Planner != "" {
-			if method.Planner, err = planner.Load(env, cfg.Planner); err != nil {
+			if method.Planner, err = registry.LoadPlanner(env, cfg.Planner); err != nil {
 				return nil, fmt.Errorf("%s: its planner: %w", ck.Dir, err)
 			}
 		}

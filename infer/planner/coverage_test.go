@@ -8,6 +8,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops/linking"
+	"github.com/strata-retrieval/strata/infer"
 )
 
 // TestLearnWeakMentions: a mention text is weak when the training
@@ -88,7 +89,7 @@ func TestCoverMentions(t *testing.T) {
 		copy(p.Gate.B2.Data(), []float32{2, 0})
 		return p
 	}
-	predict := func(p *LinkingPlanner, q string) PlanPrediction {
+	predict := func(p *LinkingPlanner, q string) infer.PlanPrediction {
 		t.Helper()
 		pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
 		if err != nil || pred.Reach == nil {

@@ -23,7 +23,7 @@
 // Checkpoints are selected by the validation MRR of the executed plans,
 // and a planner's checkpoint serves exactly that: its plans executed
 // (PlannedMethod over plan-exec). The chosen plan comes back executed and
-// its restriction scored (PlanPrediction.Reach), and PlannedMethod passes
+// its restriction scored (infer.PlanPrediction.Reach), and PlannedMethod passes
 // that result on with the query (data.Query.Reach), so a served query
 // executes its plan once.
 package planner

@@ -11,6 +11,7 @@ import (
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops/linking"
 	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/baseline"
 	"github.com/strata-retrieval/strata/internal/testskb"
 	"github.com/strata-retrieval/strata/models"
@@ -169,8 +170,8 @@ type namedPredictor struct {
 	plan data.Plan
 }
 
-func (f namedPredictor) Predict(context.Context, data.Query) (PlanPrediction, error) {
-	return PlanPrediction{Plan: f.plan, Conf: 1}, nil
+func (f namedPredictor) Predict(context.Context, data.Query) (infer.PlanPrediction, error) {
+	return infer.PlanPrediction{Plan: f.plan, Conf: 1}, nil
 }
 func (f namedPredictor) Workspace() *workspace.Workspace { return f.ws }
 func (f namedPredictor) Config() Config                  { return Config{} }

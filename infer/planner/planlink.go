@@ -130,30 +130,6 @@ func (p *LinkingPlanner) Params() []models.NamedParam {
 	return ps
 }
 
-// PlanPrediction is a planner's answer for one question.
-type PlanPrediction struct {
-	Plan data.Plan
-	Prob float32 // the template's probability
-	// Conf is the planner's confidence in Plan: the plan ranker's softmax
-	// probability of it among the candidates that reach a node, or Prob
-	// without a ranker.
-	Conf     float32
-	Template int // index into Cfg.Templates; -1 without a plan
-	// Reach is Plan executed while choosing it: the candidates it reaches
-	// with their restriction scores (nil: no (template, mentions) pair
-	// tried reached one, and Plan is the most probable of them, or empty
-	// when the question names no node).
-	Reach *data.PlanReach
-	// NoFit: the text-fit gate (Fit, below its calibrated threshold) says
-	// no plan fits the query; Plan is empty, so the method it is passed
-	// to answers with its text fallback.
-	NoFit bool
-	Fit   float32 // the gate's probability (1 without a gate)
-	// ReadAs is the question as the planner read it when the lexicon
-	// replaced some of its words (Resolve), "" when it read it as given.
-	ReadAs string
-}
-
 // anchorFeatures hashes the features of mention mi as the anchor of a path
 // whose first hop is tok (a relation token): the words around it (alone and
 // with tok), its length, whether it is quoted, capitalised, an alias only,
@@ -544,17 +520,17 @@ func (p *LinkingPlanner) execute(pc PlanCandidate) PlanCandidate {
 // Predict implements Predictor: the candidate the plan ranker scores
 // highest among those whose plan reaches a candidate (without a ranker,
 // the most probable such candidate). The chosen plan comes back executed
-// (PlanPrediction.Reach), so nothing executes it again.
-func (p *LinkingPlanner) Predict(ctx context.Context, q data.Query) (PlanPrediction, error) {
+// (infer.PlanPrediction.Reach), so nothing executes it again.
+func (p *LinkingPlanner) Predict(ctx context.Context, q data.Query) (infer.PlanPrediction, error) {
 	if err := ctx.Err(); err != nil {
-		return PlanPrediction{Template: -1}, err
+		return infer.PlanPrediction{Template: -1}, err
 	}
 	fit := float32(1)
 	below := false
 	if f := p.Cfg.Anchors.Fit; f != nil && p.Fit != nil {
 		if fit = FitProb(p.Fit, p.FitText(q.Text)); fit < f.Min {
 			if f.Rescue <= 0 {
-				return PlanPrediction{Template: -1, NoFit: true, Fit: fit}, nil
+				return infer.PlanPrediction{Template: -1, NoFit: true, Fit: fit}, nil
 			}
 			below = true
 		}
@@ -564,16 +540,16 @@ func (p *LinkingPlanner) Predict(ctx context.Context, q data.Query) (PlanPredict
 	// Below the gate's threshold, a plan stands only when the planner is
 	// more sure of it than FitConfig.Rescue.
 	if below && err == nil && pred.Conf < p.Cfg.Anchors.Fit.Rescue {
-		return PlanPrediction{Template: -1, NoFit: true, Fit: fit}, nil
+		return infer.PlanPrediction{Template: -1, NoFit: true, Fit: fit}, nil
 	}
 	return pred, err
 }
 
 // PredictUngated is Predict without the text-fit gate: the plan the
 // planner would choose for any text.
-func (p *LinkingPlanner) PredictUngated(ctx context.Context, q data.Query) (PlanPrediction, error) {
+func (p *LinkingPlanner) PredictUngated(ctx context.Context, q data.Query) (infer.PlanPrediction, error) {
 	if err := ctx.Err(); err != nil {
-		return PlanPrediction{Template: -1}, err
+		return infer.PlanPrediction{Template: -1}, err
 	}
 	text := q.Text
 	q.Text = p.Resolve(q.Text)
@@ -585,15 +561,15 @@ func (p *LinkingPlanner) PredictUngated(ctx context.Context, q data.Query) (Plan
 	return pred, err
 }
 
-func (p *LinkingPlanner) predict(ctx context.Context, q data.Query) (PlanPrediction, error) {
+func (p *LinkingPlanner) predict(ctx context.Context, q data.Query) (infer.PlanPrediction, error) {
 	cs, ments, err := p.Candidates(ctx, q)
 	if err != nil || len(cs) == 0 {
-		return PlanPrediction{Template: -1}, err
+		return infer.PlanPrediction{Template: -1}, err
 	}
 	if p.Ranker != nil {
 		key, least, err := p.ruleOut(ctx, q.Text, ments, cs)
 		if err != nil {
-			return PlanPrediction{Template: -1}, err
+			return infer.PlanPrediction{Template: -1}, err
 		}
 		// When the question's words rule out every candidate, the search
 		// goes deeper (DeeperSearch) among the templates beyond the top
@@ -601,12 +577,12 @@ func (p *LinkingPlanner) predict(ctx context.Context, q data.Query) (PlanPredict
 		if more := p.deeper(q.Text, ments, cs, key, least); more != nil {
 			deep, dments, err := p.candidates(ctx, q, more)
 			if err != nil {
-				return PlanPrediction{Template: -1}, err
+				return infer.PlanPrediction{Template: -1}, err
 			}
 			if len(deep) > len(cs) {
 				cs, ments = deep, dments
 				if key, least, err = p.ruleOut(ctx, q.Text, ments, cs); err != nil {
-					return PlanPrediction{Template: -1}, err
+					return infer.PlanPrediction{Template: -1}, err
 				}
 			}
 		}
@@ -629,18 +605,18 @@ func (p *LinkingPlanner) predict(ctx context.Context, q data.Query) (PlanPredict
 				z += math.Exp(float64(s - bs))
 			}
 			c := &cs[best]
-			return PlanPrediction{Plan: c.Plan, Prob: float32(math.Exp(c.TemplateLP)), Conf: float32(1 / z), Template: c.Template, Reach: c.executed()}, nil
+			return infer.PlanPrediction{Plan: c.Plan, Prob: float32(math.Exp(c.TemplateLP)), Conf: float32(1 / z), Template: c.Template, Reach: c.executed()}, nil
 		}
 	}
 	for i := range cs {
 		if c := &cs[i]; len(c.Reach) > 0 {
 			p.ScoreCandidates(q.Text, ments, cs[i:i+1])
 			pr := float32(math.Exp(c.TemplateLP))
-			return PlanPrediction{Plan: c.Plan, Prob: pr, Conf: pr, Template: c.Template, Reach: c.executed()}, nil
+			return infer.PlanPrediction{Plan: c.Plan, Prob: pr, Conf: pr, Template: c.Template, Reach: c.executed()}, nil
 		}
 	}
 	pr := float32(math.Exp(cs[0].TemplateLP))
-	return PlanPrediction{Plan: cs[0].Plan, Prob: pr, Conf: pr, Template: cs[0].Template}, nil
+	return infer.PlanPrediction{Plan: cs[0].Plan, Prob: pr, Conf: pr, Template: cs[0].Template}, nil
 }
 
 // deeper returns which anchorings of templates beyond the top ones a

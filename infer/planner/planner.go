@@ -131,12 +131,7 @@ type AnchorConfig struct {
 // anchors it links, chosen among executed candidates; trained on mined
 // plans). FromCheckpoint builds the one a checkpoint holds.
 type Predictor interface {
-	// Predict returns the question's plan and the planner's confidence in
-	// it, executed when the planner executed it to choose it. It stops
-	// with ctx.Err() when ctx ends, between candidate plans.
-	Predict(ctx context.Context, q data.Query) (PlanPrediction, error)
-	// Workspace is the workspace the planner is bound to.
-	Workspace() *workspace.Workspace
+	infer.Planner
 	// Config is the planner's configuration, as saved in its checkpoint.
 	Config() Config
 	// Params are the planner's trained tensors.
@@ -236,13 +231,13 @@ func (p *Classifier) Features(q data.Query) ([]float32, []linking.Mention, error
 // Predict implements Predictor: the most probable template filled by
 // entity linking (Fill), with the template's probability as the
 // confidence. The plan is not executed (Reach is nil).
-func (p *TemplatePlanner) Predict(ctx context.Context, q data.Query) (PlanPrediction, error) {
+func (p *TemplatePlanner) Predict(ctx context.Context, q data.Query) (infer.PlanPrediction, error) {
 	if err := ctx.Err(); err != nil {
-		return PlanPrediction{Template: -1}, err
+		return infer.PlanPrediction{Template: -1}, err
 	}
 	x, ments, err := p.Features(q)
 	if err != nil {
-		return PlanPrediction{Template: -1}, err
+		return infer.PlanPrediction{Template: -1}, err
 	}
 	probs := p.Gate.Forward(x, 1)
 	best := 0
@@ -251,7 +246,7 @@ func (p *TemplatePlanner) Predict(ctx context.Context, q data.Query) (PlanPredic
 			best = i
 		}
 	}
-	return PlanPrediction{Plan: p.Fill(p.Cfg.Templates[best], q.Text, ments), Prob: probs[best], Conf: probs[best], Template: best}, nil
+	return infer.PlanPrediction{Plan: p.Fill(p.Cfg.Templates[best], q.Text, ments), Prob: probs[best], Conf: probs[best], Template: best}, nil
 }
 
 // Fill completes a template with restrictions from the query's mentions:

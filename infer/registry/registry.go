@@ -186,6 +186,20 @@ func Ranker(env *infer.Env, nameOrPath string) (infer.Method, error) {
 	return Load(env, nameOrPath)
 }
 
+// LoadPlanner loads a planner's checkpoint (or run) through Load: the
+// planner of the method it serves (infer.PlanningMethod).
+func LoadPlanner(env *infer.Env, dir string) (infer.Planner, error) {
+	m, err := Load(env, dir)
+	if err != nil {
+		return nil, err
+	}
+	pm, ok := m.(infer.PlanningMethod)
+	if !ok {
+		return nil, fmt.Errorf("%s is not a planner (it serves %s)", dir, m.Name())
+	}
+	return pm.Planner(), nil
+}
+
 // Load loads a trained model: a checkpoint directory, a run directory
 // (its best checkpoint), or a model directory a DirLoader knows. The
 // checkpoint must have been trained on the environment's data unless
