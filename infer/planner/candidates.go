@@ -1,0 +1,329 @@
+package planner
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/graphops/linking"
+	gplan "github.com/strata-retrieval/strata/graphops/plan"
+)
+
+// PlanCandidate is a (template, mentions) pair the linking planner
+// considered, with its plan executed.
+type PlanCandidate struct {
+	Plan       data.Plan
+	Template   int
+	Mentions   []int   // the anchor mention of each template path
+	TemplateLP float64 // log-probability of the template
+	AnchorLP   float64 // sum of the anchors' log-probabilities
+	Reach      []uint32
+	// Scores are the BM25 scores of Reach for the plan's target
+	// restriction, aligned with it; set by ScoreCandidates.
+	Scores []float32
+	Err    error // the plan could not be executed (e.g. no anchor of its type)
+	Prior  int   // the (template, mentions) pair's rank by Score
+	// Twin: the plan is its template's with the middle positions' ranking
+	// switched (data.Plan.WithRankedMiddles), which the classifier did not
+	// propose.
+	Twin bool
+}
+
+// Score is the candidate's prior: template and anchor log-probabilities.
+func (c *PlanCandidate) Score() float64 { return c.TemplateLP + c.AnchorLP }
+
+// Candidates returns the (template, mentions) pairs the planner would try
+// for q, most probable first (at most 4·TopTemplates), each executed; the
+// mentions of q come back too. It returns ctx.Err() when ctx ends before
+// the next candidate is executed.
+func (p *LinkingPlanner) Candidates(ctx context.Context, q data.Query) ([]PlanCandidate, []linking.LinkedMention, error) {
+	return p.candidates(ctx, q, nil)
+}
+
+// candidates is Candidates; with more set, the templates tried are, besides
+// the TopTemplates most probable, up to maxDeeper of the others, the most
+// probable first, with an anchoring of the question's mentions (chosen:
+// one mention index per path) for which more holds; each such anchoring
+// is a candidate.
+func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func(ti int, chosen []int) bool) ([]PlanCandidate, []linking.LinkedMention, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	x, _, err := p.Features(q)
+	if err != nil {
+		return nil, nil, err
+	}
+	probs := p.Gate.Forward(x, 1)
+	ments := p.ments.Find(q.Text)
+	if len(ments) == 0 {
+		return nil, ments, nil
+	}
+	words := linking.MentionWords(q.Text)
+	order := make([]int, len(probs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(probs[b], probs[a]) })
+	topT := cmp.Or(p.Cfg.Anchors.TopTemplates, defaultTopTemplates)
+	topM := cmp.Or(p.Cfg.Anchors.TopMentions, defaultTopMentions)
+	type combo struct {
+		ti     int
+		ments  []int
+		nodes  [][]uint32
+		lp, ap float64
+		deep   bool
+	}
+	var combos []combo
+	deeper := 0
+	for k, ti := range order {
+		if k >= topT && (more == nil || deeper == maxDeeper) {
+			break
+		}
+		before := len(combos)
+		deep := k >= topT
+		tmpl := p.Cfg.Templates[ti]
+		lp := math.Log(math.Max(float64(probs[ti]), 1e-30))
+		slots := make([][]int, len(tmpl))
+		sc := make([][]float64, len(tmpl))
+		nd := make([][][]uint32, len(tmpl))
+		for pi := range tmpl {
+			sc[pi], nd[pi] = p.slotScores(q.Text, words, ments, ti, pi)
+			var cand []int
+			for mi := range ments {
+				if len(nd[pi][mi]) > 0 {
+					cand = append(cand, mi)
+				}
+			}
+			slices.SortStableFunc(cand, func(a, b int) int { return cmp.Compare(sc[pi][b], sc[pi][a]) })
+			slots[pi] = cand[:min(topM, len(cand))]
+		}
+		// Every assignment of distinct, non-overlapping mentions.
+		var rec func(pi int, chosen []int, score float64)
+		rec = func(pi int, chosen []int, score float64) {
+			if pi == len(tmpl) {
+				if deep && !more(ti, chosen) {
+					return
+				}
+				c := combo{ti: ti, ments: slices.Clone(chosen), lp: lp, ap: score, deep: deep}
+				for j, mi := range chosen {
+					c.nodes = append(c.nodes, nd[j][mi])
+				}
+				combos = append(combos, c)
+				return
+			}
+			for _, mi := range slots[pi] {
+				ok := true
+				for _, o := range chosen {
+					if ments[o].TokStart < ments[mi].TokEnd && ments[mi].TokStart < ments[o].TokEnd {
+						ok = false
+					}
+				}
+				if ok {
+					rec(pi+1, append(chosen, mi), score+sc[pi][mi])
+				}
+			}
+		}
+		rec(0, nil, 0)
+		if deep && len(combos) > before {
+			deeper++
+		}
+	}
+	slices.SortStableFunc(combos, func(a, b combo) int { return cmp.Compare(b.lp+b.ap, a.lp+a.ap) })
+	// The 4·TopTemplates most probable anchorings, and every one the
+	// deeper search asked for.
+	kept := 0
+	combos = slices.DeleteFunc(combos, func(c combo) bool {
+		if c.deep {
+			return false
+		}
+		kept++
+		return kept > 4*topT
+	})
+	out := make([]PlanCandidate, 0, len(combos))
+	seen := map[string]bool{}
+	for i, c := range combos {
+		// Each candidate is executed on the graph: a request that has
+		// timed out stops here, not after every candidate.
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		tmpl := p.Cfg.Templates[c.ti]
+		plan := data.Plan{Restriction: map[string][]string{}}
+		for pi, path := range tmpl {
+			path = slices.Clone(path)
+			if path[0] == data.AnyType {
+				// The anchors' type when they agree.
+				t := p.ws.Graph.Type(c.nodes[pi][0])
+				same := true
+				for _, v := range c.nodes[pi] {
+					same = same && p.ws.Graph.Type(v) == t
+				}
+				if same {
+					path[0] = p.skb.Schema.NodeTypes[t]
+				}
+			}
+			plan.Metapath = append(plan.Metapath, path)
+			plan.Anchors = append(plan.Anchors, data.PlanAnchor{Text: ments[c.ments[pi]].Text, Nodes: c.nodes[pi]})
+		}
+		if r := StripFrameWords(linking.RestrictionText(q.Text, ments, c.ments), p.Cfg.Anchors.FrameWords); r != "" {
+			plan.Restriction[plan.TargetType()] = []string{r}
+		}
+		pc := PlanCandidate{Plan: plan, Template: c.ti, Mentions: c.ments, TemplateLP: c.lp, AnchorLP: c.ap, Prior: i}
+		if key := candidateKey(&pc); !seen[key] {
+			seen[key] = true
+			out = append(out, p.execute(pc))
+		}
+		// The ranked or unranked twin: whether the restriction ranks the
+		// middle nodes is the ranker's choice, from how the restriction
+		// scores each (the classifier proposes structures).
+		if len(plan.Restriction) == 0 || p.Cfg.Anchors.NoTwins {
+			continue
+		}
+		twin, ok := plan.WithRankedMiddles()
+		if !ok {
+			continue
+		}
+		if plan.HasRankMarks() {
+			twin = plan.WithoutRankMarks()
+		}
+		tc := PlanCandidate{Plan: twin, Template: c.ti, Mentions: c.ments, TemplateLP: c.lp, AnchorLP: c.ap, Prior: i, Twin: true}
+		if key := candidateKey(&tc); !seen[key] {
+			seen[key] = true
+			out = append(out, p.execute(tc))
+		}
+	}
+	// Attribute twins: each restricted candidate filtered to the nodes
+	// that state an attribute the question names.
+	docs := map[uint32][]string{}
+	for i, n := 0, len(out); i < n; i++ {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		tc, ok := p.attrTwin(&out[i], q.Text, ments, docs)
+		if !ok || len(tc.Reach) == 0 {
+			continue
+		}
+		if key := candidateKey(&tc); !seen[key] {
+			seen[key] = true
+			out = append(out, tc)
+		}
+	}
+	return out, ments, nil
+}
+
+// candidateKey identifies a candidate's plan: its paths, anchor mentions
+// and attributes.
+func candidateKey(c *PlanCandidate) string {
+	return fmt.Sprint(c.Plan.Metapath, c.Mentions, c.Plan.Attributes)
+}
+
+// execute executes a candidate's plan (a ranked middle position scored as
+// plan-exec scores it) and keeps the candidates it reaches.
+func (p *LinkingPlanner) execute(pc PlanCandidate) PlanCandidate {
+	var text gplan.TextScorer
+	if pc.Plan.HasRankMarks() {
+		text = p.ws
+	}
+	res, scores, err := gplan.ExecuteRanked(p.ws.Graph, p.ws.Names(), pc.Plan, text)
+	if err != nil {
+		pc.Err = err
+	}
+	for j, v := range res.Reach {
+		if p.ws.CandMask[v] {
+			pc.Reach = append(pc.Reach, v)
+			if scores != nil {
+				pc.Scores = append(pc.Scores, scores[j])
+			}
+		}
+	}
+	return pc
+}
+
+// executed is the candidate's scored reach as carried with its query: nil
+// when it reaches nothing or its plan failed part-way (a partial reach
+// is not the plan's; plan-exec executes such a plan itself
+// and falls back).
+func (c *PlanCandidate) executed() *data.PlanReach {
+	if len(c.Reach) == 0 || c.Err != nil {
+		return nil
+	}
+	return &data.PlanReach{Nodes: c.Reach, Scores: c.Scores}
+}
+
+// rankedReach returns the k best of a candidate's reach by its
+// restriction's BM25 (descending, ties by id) with their scores: the head
+// of the whole reach so ordered, without sorting all of it.
+func rankedReach(reach []uint32, scores []float32, k int) ([]uint32, []float32) {
+	t := index.NewTopK(min(k, len(reach)))
+	for i, v := range reach {
+		t.Push(index.Hit{ID: v, Score: scores[i]})
+	}
+	hs := t.Sorted(nil)
+	ids := make([]uint32, len(hs))
+	out := make([]float32, len(hs))
+	for i, h := range hs {
+		ids[i], out[i] = h.ID, h.Score
+	}
+	return ids, out
+}
+
+// ScoreCandidates sets each candidate's Scores: the BM25 of its target
+// restriction over the documents of its reach (a scorer shared between
+// candidates with the same text), with the nodes that a restriction
+// mention names moved up or down as NamedAnswers learned (text and ments
+// are the question's and its mentions). It scores each candidate once:
+// candidates that already have scores keep them.
+func (p *LinkingPlanner) ScoreCandidates(text string, ments []linking.LinkedMention, cs []PlanCandidate) {
+	cache := map[string]func(uint32) float32{}
+	for i := range cs {
+		c := &cs[i]
+		if c.Scores != nil || len(c.Reach) == 0 {
+			continue
+		}
+		// The restriction's text scores the reach; the question's text
+		// (whose word positions the mentions index) decides named nodes.
+		rtext := strings.Join(c.Plan.TargetRestriction(), " ")
+		f, ok := cache[rtext]
+		if !ok {
+			if rtext == "" {
+				f = func(uint32) float32 { return 0 }
+			} else {
+				f = p.ws.TextScorer(rtext)
+			}
+			cache[rtext] = f
+		}
+		c.Scores = make([]float32, len(c.Reach))
+		for j, v := range c.Reach {
+			c.Scores[j] = f(v)
+		}
+		p.adjustNamed(text, ments, c)
+	}
+}
+
+// CandidateQuality is how well a candidate answers a question whose gold
+// answers are known: the F1 against them of its reach ranked by the
+// restriction (ScoreCandidates first) and cut at the number of answers (0
+// for an empty reach).
+func CandidateQuality(c *PlanCandidate, gold []uint32) float64 {
+	if len(c.Reach) == 0 || len(gold) == 0 {
+		return 0
+	}
+	k := min(len(c.Reach), len(gold))
+	ids, _ := rankedReach(c.Reach, c.Scores, k)
+	hits := 0
+	for _, v := range ids[:k] {
+		if slices.Contains(gold, v) {
+			hits++
+		}
+	}
+	if hits == 0 {
+		return 0
+	}
+	pr, rc := float64(hits)/float64(k), float64(hits)/float64(len(gold))
+	return 2 * pr * rc / (pr + rc)
+}

@@ -1,0 +1,196 @@
+package train
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+
+	"github.com/strata-retrieval/strata/checkpoints"
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer/planner"
+	"github.com/strata-retrieval/strata/models"
+)
+
+// trainFitGate trains the text-fit gate (planner.FitProb) by logistic
+// regression with AdaGrad, epochs passes over the examples in a seeded
+// order: pos are texts the planner plans, neg texts no plan fits. It
+// returns the last epoch's mean loss.
+func trainFitGate(m *models.SparseLinear, pos, neg []string, epochs int, lr float64, seed uint64) float64 {
+	type example struct {
+		f []uint32
+		y float64
+	}
+	exs := make([]example, 0, len(pos)+len(neg))
+	for _, t := range pos {
+		exs = append(exs, example{planner.FitFeatures(m.Dim, t), 1})
+	}
+	for _, t := range neg {
+		exs = append(exs, example{planner.FitFeatures(m.Dim, t), 0})
+	}
+	w := m.W.Data()
+	acc := make([]float32, len(w))
+	g := make([]float32, len(w))
+	rng := rand.New(rand.NewPCG(seed, 0xf17))
+	var loss float64
+	for range epochs {
+		rng.Shuffle(len(exs), func(i, j int) { exs[i], exs[j] = exs[j], exs[i] })
+		loss = 0
+		for _, e := range exs {
+			p := 1 / (1 + math.Exp(-float64(m.Score(e.f))))
+			loss -= e.y*math.Log(max(p, 1e-12)) + (1-e.y)*math.Log(max(1-p, 1e-12))
+			for _, f := range e.f {
+				g[f] += float32(p - e.y)
+			}
+			adagrad(w, acc, g, [][]uint32{e.f}, lr)
+		}
+		loss /= float64(max(len(exs), 1))
+	}
+	return loss
+}
+
+// trainFit trains the planner's text-fit gate (planner.FitConfig): the
+// training questions against as many passages of the SKB's candidates,
+// its threshold calibrated on the validation questions against as many
+// passages of other candidates (a seeded draw, disjoint).
+func trainFit(ws *workspace.Workspace, p *planner.LinkingPlanner, qs []data.Query, o LinkingPlannerOptions, st *LinkingPlannerStats) error {
+	vqs, err := ws.SKB.QA.Split(o.ValSplit)
+	if err != nil {
+		return err
+	}
+	cands := slices.Clone(ws.Candidates)
+	rand.New(rand.NewPCG(o.Train.Seed, 0xf17)).Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
+	alias := p.Cfg.Anchors.Mentions.AliasFields
+	var train, held []string
+	for i := 0; i < len(cands) && (len(train) < len(qs) || len(held) < len(vqs)); i += 64 {
+		for _, t := range planner.Passages(ws.SKB, alias, cands[i:min(i+64, len(cands))], 32) {
+			if len(train) < len(qs) {
+				train = append(train, t)
+			} else if len(held) < len(vqs) {
+				held = append(held, t)
+			}
+		}
+	}
+	fit, err := models.NewSparseLinear(o.FitDim, "planner.fit")
+	if err != nil {
+		return err
+	}
+	pos := make([]string, len(qs))
+	for i, q := range qs {
+		pos[i] = p.FitText(q.Text)
+	}
+	for i, t := range train {
+		train[i] = p.FitText(t)
+	}
+	loss := trainFitGate(fit, pos, train, 5, 0.1, o.Train.Seed)
+	vp := make([]float32, len(vqs))
+	for i, q := range vqs {
+		vp[i] = planner.FitProb(fit, p.FitText(q.Text))
+	}
+	hp := make([]float32, len(held))
+	for i, t := range held {
+		hp[i] = planner.FitProb(fit, p.FitText(t))
+	}
+	st.FitMin = planner.CalibrateFit(vp, hp)
+	for _, v := range vp {
+		if v >= st.FitMin {
+			st.FitVal++
+		}
+	}
+	for _, v := range hp {
+		if v < st.FitMin {
+			st.FitHeld++
+		}
+	}
+	st.FitVal /= float64(max(len(vp), 1))
+	st.FitHeld /= float64(max(len(hp), 1))
+	p.Fit = fit
+	p.Cfg.Anchors.Fit = &planner.FitConfig{Dim: o.FitDim, Min: st.FitMin}
+	st.fitHeld = make([]string, 0, len(held))
+	for i, t := range held {
+		if hp[i] < st.FitMin {
+			st.fitHeld = append(st.fitHeld, t)
+		}
+	}
+	logf(o.Log, "text-fit gate: %d questions against %d passages, loss %.4f; threshold %.4f passes %.4f of %d val questions, sends %.4f of %d held-out passages to the text\n",
+		len(pos), len(train), loss, st.FitMin, st.FitVal, len(vp), st.FitHeld, len(hp))
+	return nil
+}
+
+// fitRescue sets the text-fit gate's rescue threshold from the trained
+// planner's confidence in its plans of the held-out passages the gate
+// rejects (planner.CalibrateRescue), and writes the planner's config with
+// it into the manifest of every checkpoint of runDir: the checkpoints were
+// saved before the planner they hold was trained, and a threshold on its
+// confidence can only be taken after.
+func fitRescue(ctx context.Context, p *planner.LinkingPlanner, held []string, runDir string, st *LinkingPlannerStats) error {
+	var confs []float32
+	for _, t := range held {
+		pred, err := p.PredictUngated(ctx, data.Query{Text: t, ID: -1})
+		if err != nil {
+			return err
+		}
+		if pred.Template >= 0 {
+			confs = append(confs, pred.Conf)
+		}
+	}
+	p.Cfg.Anchors.Fit.Rescue = planner.CalibrateRescue(confs)
+	st.FitRescue = p.Cfg.Anchors.Fit.Rescue
+	if runDir == "" {
+		return nil
+	}
+	cfg, err := PlannerModel{P: p}.ConfigJSON()
+	if err != nil {
+		return err
+	}
+	cks, err := checkpoints.List(runDir)
+	if err != nil {
+		return err
+	}
+	for _, c := range cks {
+		if err := setModelConfig(filepath.Join(runDir, c.Name), c.Manifest, cfg); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// setModelConfig replaces the model part of a checkpoint's configuration
+// (the trainer's {"model": ..., "train": ...}).
+func setModelConfig(dir string, m checkpoints.Manifest, model json.RawMessage) error {
+	var parts map[string]json.RawMessage
+	if err := json.Unmarshal(m.Config, &parts); err != nil {
+		return fmt.Errorf("%s: manifest config: %v", dir, err)
+	}
+	parts["model"] = model
+	raw, err := json.Marshal(parts)
+	if err != nil {
+		return err
+	}
+	return checkpoints.SetConfig(dir, raw)
+}
+
+// storedRescue is the rescue threshold a run's latest checkpoint holds (0
+// for none): a resumed run adopts it, so that its configuration is the
+// one its checkpoints hold once fitRescue has written it.
+func storedRescue(runDir string) (float32, error) {
+	cks, err := checkpoints.List(runDir)
+	if err != nil || len(cks) == 0 {
+		return 0, err
+	}
+	var parts struct {
+		Model planner.Config `json:"model"`
+	}
+	last := cks[len(cks)-1]
+	if err := json.Unmarshal(last.Manifest.Config, &parts); err != nil {
+		return 0, fmt.Errorf("%s: manifest config: %v", filepath.Join(runDir, last.Name), err)
+	}
+	if a := parts.Model.Anchors; a != nil && a.Fit != nil {
+		return a.Fit.Rescue, nil
+	}
+	return 0, nil
+}
