@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"slices"
 	"sort"
 	"strings"
@@ -186,6 +185,15 @@ func anchorMention(ments []linking.LinkedMention, a data.PlanAnchor) int {
 	return -1
 }
 
+// linkExample is a training question with its mined plan, the plan's
+// template and the order of its paths in the template.
+type linkExample struct {
+	q     data.Query
+	rec   data.MinedPlanRecord
+	tmpl  [][]string
+	order []int
+}
+
 // LinkingPlanner trains a planner that links its anchors from mined
 // plans: the template classifier on the training questions whose mined
 // plan reaches F1 >= MinF1, and the anchor scorer (a listwise softmax over
@@ -195,36 +203,7 @@ func anchorMention(ments []linking.LinkedMention, a data.PlanAnchor) int {
 // validation MRR of its plans executed (plan-exec) is kept.
 func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, o LinkingPlannerOptions) (*planner.LinkingPlanner, *Result, LinkingPlannerStats, error) {
 	var st LinkingPlannerStats
-	if o.Hidden == 0 {
-		o.Hidden = 128
-	}
-	if o.ValSplit == "" {
-		o.ValSplit = data.SplitVal
-	}
-	if o.MinF1 == 0 {
-		o.MinF1 = 0.5
-	}
-	if o.TypeAgreement == 0 {
-		o.TypeAgreement = 0.9
-	}
-	if o.AnchorEpochs == 0 {
-		o.AnchorEpochs = 8
-	}
-	if o.AnchorLR == 0 {
-		o.AnchorLR = 0.2
-	}
-	if o.AnchorDim == 0 {
-		o.AnchorDim = 1 << 18
-	}
-	if o.RankDim == 0 {
-		o.RankDim = 1 << 16
-	}
-	if o.Folds == 0 {
-		o.Folds = 3
-	}
-	if o.FitDim == 0 {
-		o.FitDim = 1 << 18
-	}
+	o.withDefaults()
 	if ws.SKB.QA == nil {
 		return nil, nil, st, fmt.Errorf("the workspace has no questions")
 	}
@@ -233,13 +212,7 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 		return nil, nil, st, err
 	}
 	st.Train = len(qs)
-	type example struct {
-		q     data.Query
-		rec   data.MinedPlanRecord
-		tmpl  [][]string
-		order []int
-	}
-	var exs []example
+	var exs []linkExample
 	skelTypes := map[string]map[string]int{}
 	for _, q := range qs {
 		rec, ok := o.Mined[q.ID]
@@ -255,7 +228,7 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 			skelTypes[key] = map[string]int{}
 		}
 		skelTypes[key][rec.Plan.TargetType()]++
-		exs = append(exs, example{q: q, rec: rec, tmpl: t, order: order})
+		exs = append(exs, linkExample{q: q, rec: rec, tmpl: t, order: order})
 	}
 	st.Used = len(exs)
 	if len(exs) == 0 {
@@ -305,162 +278,8 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 		cfg.Dense = d.Meta.Hash
 	}
 	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: o.Hidden, Out: len(cfg.Templates)}
-	// Answer types by lead words: the final planner's from every
-	// example, each fold's planner's from the other folds' (as the ranker
-	// learns on cross-fitted candidates).
-	leads := make([][2]string, len(exs))
-	atypes := make([]string, len(exs))
-	attrExs := make([]planner.AttrExample, len(exs))
-	rels := make([][]string, len(exs))
-	exMents := make([][]linking.LinkedMention, len(exs))
-	exAnchors := make([][]int, len(exs))
-	for i, e := range exs {
-		ments := ix.Find(e.q.Text)
-		var am []int
-		for _, a := range e.rec.Plan.Anchors {
-			if mi := anchorMention(ments, a); mi >= 0 {
-				am = append(am, mi)
-			}
-		}
-		exMents[i], exAnchors[i] = ments, am
-		leads[i] = planner.LeadWords(e.q.Text, ments, am)
-		atypes[i] = answerType(ws, e.q.Answers)
-		var ans []uint32
-		for _, a := range e.q.Answers {
-			if int(a) < len(ws.CandMask) && ws.CandMask[a] {
-				ans = append(ans, a)
-			}
-		}
-		attrExs[i] = planner.AttrExample{Restriction: linking.RestrictionText(e.q.Text, ments, am), Answers: ans}
-		rels[i] = planner.PlanRelations(&e.rec.Plan)
-	}
-	relWords := func(keep func(i int) bool) *planner.RelWords {
-		if o.RankDim < 0 {
-			return nil
-		}
-		r := planner.NewRelWords()
-		for i := range exs {
-			if keep(i) {
-				r.Add(attrExs[i].Restriction, rels[i])
-				if !o.NoLexicon {
-					r.AddContext(attrExs[i].Restriction)
-				}
-			}
-		}
-		r.PruneContext(2)
-		return r
-	}
-	// Attribute keys, cross-fitted as the lead words are.
-	attrKeys := func(keep func(i int) bool) []string {
-		if o.NoAttributes {
-			return nil
-		}
-		var sub []planner.AttrExample
-		for i := range exs {
-			if keep(i) {
-				sub = append(sub, attrExs[i])
-			}
-		}
-		return planner.LearnAttrKeys(ws.Graph, sub, max(3, len(sub)/200))
-	}
-	// Frame words, cross-fitted as the attribute keys are.
-	frameWords := func(keep func(i int) bool) []string {
-		if o.NoFrameWords {
-			return nil
-		}
-		var sub []planner.AttrExample
-		for i := range exs {
-			if keep(i) {
-				sub = append(sub, attrExs[i])
-			}
-		}
-		return planner.LearnFrameWords(ws, sub, max(5, len(sub)/100))
-	}
-	// Weak mentions, cross-fitted as the frame words are.
-	weakMentions := func(keep func(i int) bool) (weak, types []string) {
-		if o.NoCoverMentions {
-			return nil, nil
-		}
-		var ms [][]linking.LinkedMention
-		var as [][]int
-		for i := range exs {
-			if keep(i) {
-				ms, as = append(ms, exMents[i]), append(as, exAnchors[i])
-			}
-		}
-		return planner.LearnWeakMentions(ms, as, func(v uint32) string { return ws.SKB.Schema.NodeTypes[ws.Graph.Type(v)] })
-	}
-	leadTable := func(keep func(i int) bool) *planner.LeadTypes {
-		if o.RankDim < 0 {
-			return nil // no plan ranker to use them
-		}
-		l := planner.NewLeadTypes()
-		for i := range exs {
-			if keep(i) && atypes[i] != "" {
-				l.Add(leads[i], atypes[i])
-			}
-		}
-		return l
-	}
-	// Which words come with which parts of the plans (planner.PlanElements
-	// of the mined plan, with the answers' type), cross-fitted as the
-	// lead words are: the plan ranker reads the answer type a question
-	// asks for off them when it names none of the schema's types.
-	elemWords := func(keep func(i int) bool) *planner.RelWords {
-		if o.NoCompose || o.RankDim < 0 {
-			return nil
-		}
-		r := planner.NewRelWords()
-		for i := range exs {
-			if keep(i) && atypes[i] != "" {
-				r.Add(attrExs[i].Restriction, planner.PlanElements(&exs[i].rec.Plan, atypes[i]))
-			}
-		}
-		return r
-	}
-	newPlanner := func(seed uint64, keep func(i int) bool) (*planner.LinkingPlanner, error) {
-		cfg := cfg
-		a := *cfg.Anchors
-		a.Lead, a.AttrKeys, a.RelWords = leadTable(keep), attrKeys(keep), relWords(keep)
-		a.FrameWords = frameWords(keep)
-		a.NamedTop = !o.NoNamed
-		a.Compose = !o.NoCompose && a.RankDim > 0
-		a.Elements = elemWords(keep)
-		a.NamedType = !o.NoNamedType
-		a.NamedRelations = !o.NoNamedRelations
-		a.Lexicon = !o.NoLexicon
-		a.DeeperSearch = !o.NoDeeperSearch
-		a.CoverMentions = !o.NoCoverMentions
-		a.WeakMentions, a.AnchorTypes = weakMentions(keep)
-		cfg.Anchors = &a
-		gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(seed, 0x91)))
-		if err != nil {
-			return nil, err
-		}
-		anchor, err := models.NewSparseLinear(o.AnchorDim, "planner.anchor")
-		if err != nil {
-			return nil, err
-		}
-		var ranker *models.SparseLinear
-		if cfg.Anchors.RankDim > 0 {
-			if ranker, err = models.NewSparseLinear(cfg.Anchors.RankDim, "planner.ranker"); err != nil {
-				return nil, err
-			}
-		}
-		p, err := planner.NewLinkingPlanner(ws, d, cfg, gate, anchor, ranker)
-		if err != nil || a.Elements == nil {
-			return p, err
-		}
-		var restr, types []string
-		for i := range exs {
-			if keep(i) {
-				restr = append(restr, attrExs[i].Restriction)
-				types = append(types, atypes[i])
-			}
-		}
-		p.Cfg.Anchors.AskWords = p.LearnAskWords(restr, types)
-		return p, nil
-	}
+	c := newCrossFit(ws, d, o, cfg, exs)
+	newPlanner := c.planner
 	all := func(int) bool { return true }
 	p, err := newPlanner(o.Train.Seed, all)
 	if err != nil {

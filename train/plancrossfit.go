@@ -1,0 +1,236 @@
+package train
+
+import (
+	"math/rand/v2"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/graphops/linking"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/infer/planner"
+	"github.com/strata-retrieval/strata/models"
+)
+
+// crossFit holds what the linking planner's training reads off its
+// examples beyond their plans (the lead words and answer type of each
+// question, its restriction and mentions, the relations of its mined
+// plan) and learns the planner's word tables from any subset of them: the
+// final planner's from every example, each fold's planner's from the other
+// folds' (as the plan ranker learns on cross-fitted candidates).
+type crossFit struct {
+	ws        *workspace.Workspace
+	d         *infer.DenseChannel
+	o         LinkingPlannerOptions
+	cfg       planner.Config
+	exs       []linkExample
+	leads     [][2]string
+	atypes    []string
+	attrExs   []planner.AttrExample
+	rels      [][]string
+	exMents   [][]linking.LinkedMention
+	exAnchors [][]int
+}
+
+// newCrossFit links every example's question and reads its tables.
+func newCrossFit(ws *workspace.Workspace, d *infer.DenseChannel, o LinkingPlannerOptions, cfg planner.Config, exs []linkExample) *crossFit {
+	c := &crossFit{ws: ws, d: d, o: o, cfg: cfg, exs: exs,
+		leads: make([][2]string, len(exs)), atypes: make([]string, len(exs)), attrExs: make([]planner.AttrExample, len(exs)),
+		rels: make([][]string, len(exs)), exMents: make([][]linking.LinkedMention, len(exs)), exAnchors: make([][]int, len(exs))}
+	ix := ws.Mentions()
+	for i, e := range exs {
+		ments := ix.Find(e.q.Text)
+		var am []int
+		for _, a := range e.rec.Plan.Anchors {
+			if mi := anchorMention(ments, a); mi >= 0 {
+				am = append(am, mi)
+			}
+		}
+		c.exMents[i], c.exAnchors[i] = ments, am
+		c.leads[i] = planner.LeadWords(e.q.Text, ments, am)
+		c.atypes[i] = answerType(ws, e.q.Answers)
+		var ans []uint32
+		for _, a := range e.q.Answers {
+			if int(a) < len(ws.CandMask) && ws.CandMask[a] {
+				ans = append(ans, a)
+			}
+		}
+		c.attrExs[i] = planner.AttrExample{Restriction: linking.RestrictionText(e.q.Text, ments, am), Answers: ans}
+		c.rels[i] = planner.PlanRelations(&e.rec.Plan)
+	}
+	return c
+}
+
+// relWords: which words of the questions come with which relations of
+// their plans (the plan ranker's relation-word features).
+func (c *crossFit) relWords(keep func(i int) bool) *planner.RelWords {
+	if c.o.RankDim < 0 {
+		return nil
+	}
+	r := planner.NewRelWords()
+	for i := range c.exs {
+		if keep(i) {
+			r.Add(c.attrExs[i].Restriction, c.rels[i])
+			if !c.o.NoLexicon {
+				r.AddContext(c.attrExs[i].Restriction)
+			}
+		}
+	}
+	r.PruneContext(2)
+	return r
+}
+
+// attrKeys: the attribute keys the answers' texts state.
+func (c *crossFit) attrKeys(keep func(i int) bool) []string {
+	if c.o.NoAttributes {
+		return nil
+	}
+	var sub []planner.AttrExample
+	for i := range c.exs {
+		if keep(i) {
+			sub = append(sub, c.attrExs[i])
+		}
+	}
+	return planner.LearnAttrKeys(c.ws.Graph, sub, max(3, len(sub)/200))
+}
+
+// frameWords: the words of the question frames, which name no node.
+func (c *crossFit) frameWords(keep func(i int) bool) []string {
+	if c.o.NoFrameWords {
+		return nil
+	}
+	var sub []planner.AttrExample
+	for i := range c.exs {
+		if keep(i) {
+			sub = append(sub, c.attrExs[i])
+		}
+	}
+	return planner.LearnFrameWords(c.ws, sub, max(5, len(sub)/100))
+}
+
+// weakMentions: mention texts that seldom anchor a plan, and the types
+// whose mentions do (planner.LearnWeakMentions).
+func (c *crossFit) weakMentions(keep func(i int) bool) (weak, types []string) {
+	if c.o.NoCoverMentions {
+		return nil, nil
+	}
+	var ms [][]linking.LinkedMention
+	var as [][]int
+	for i := range c.exs {
+		if keep(i) {
+			ms, as = append(ms, c.exMents[i]), append(as, c.exAnchors[i])
+		}
+	}
+	return planner.LearnWeakMentions(ms, as, func(v uint32) string { return c.ws.SKB.Schema.NodeTypes[c.ws.Graph.Type(v)] })
+}
+
+// leadTable: the answer types that follow the questions' lead words.
+func (c *crossFit) leadTable(keep func(i int) bool) *planner.LeadTypes {
+	if c.o.RankDim < 0 {
+		return nil // no plan ranker to use them
+	}
+	l := planner.NewLeadTypes()
+	for i := range c.exs {
+		if keep(i) && c.atypes[i] != "" {
+			l.Add(c.leads[i], c.atypes[i])
+		}
+	}
+	return l
+}
+
+// elemWords: which words come with which parts of the plans
+// (planner.PlanElements of the mined plan, with the answers' type): the
+// plan ranker reads the answer type a question asks for off them when it
+// names none of the schema's types.
+func (c *crossFit) elemWords(keep func(i int) bool) *planner.RelWords {
+	if c.o.NoCompose || c.o.RankDim < 0 {
+		return nil
+	}
+	r := planner.NewRelWords()
+	for i := range c.exs {
+		if keep(i) && c.atypes[i] != "" {
+			r.Add(c.attrExs[i].Restriction, planner.PlanElements(&c.exs[i].rec.Plan, c.atypes[i]))
+		}
+	}
+	return r
+}
+
+// planner is a new, untrained planner whose learned word tables come from
+// the examples keep selects (every example for the final planner, the
+// other folds' for a fold's).
+func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.LinkingPlanner, error) {
+	cfg := c.cfg
+	a := *cfg.Anchors
+	a.Lead, a.AttrKeys, a.RelWords = c.leadTable(keep), c.attrKeys(keep), c.relWords(keep)
+	a.FrameWords = c.frameWords(keep)
+	a.NamedTop = !c.o.NoNamed
+	a.Compose = !c.o.NoCompose && a.RankDim > 0
+	a.Elements = c.elemWords(keep)
+	a.NamedType = !c.o.NoNamedType
+	a.NamedRelations = !c.o.NoNamedRelations
+	a.Lexicon = !c.o.NoLexicon
+	a.DeeperSearch = !c.o.NoDeeperSearch
+	a.CoverMentions = !c.o.NoCoverMentions
+	a.WeakMentions, a.AnchorTypes = c.weakMentions(keep)
+	cfg.Anchors = &a
+	gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(seed, 0x91)))
+	if err != nil {
+		return nil, err
+	}
+	anchor, err := models.NewSparseLinear(c.o.AnchorDim, "planner.anchor")
+	if err != nil {
+		return nil, err
+	}
+	var ranker *models.SparseLinear
+	if cfg.Anchors.RankDim > 0 {
+		if ranker, err = models.NewSparseLinear(cfg.Anchors.RankDim, "planner.ranker"); err != nil {
+			return nil, err
+		}
+	}
+	p, err := planner.NewLinkingPlanner(c.ws, c.d, cfg, gate, anchor, ranker)
+	if err != nil || a.Elements == nil {
+		return p, err
+	}
+	var restr, types []string
+	for i := range c.exs {
+		if keep(i) {
+			restr = append(restr, c.attrExs[i].Restriction)
+			types = append(types, c.atypes[i])
+		}
+	}
+	p.Cfg.Anchors.AskWords = p.LearnAskWords(restr, types)
+	return p, nil
+}
+
+// withDefaults fills the options' zero values with the defaults.
+func (o *LinkingPlannerOptions) withDefaults() {
+	if o.Hidden == 0 {
+		o.Hidden = 128
+	}
+	if o.ValSplit == "" {
+		o.ValSplit = data.SplitVal
+	}
+	if o.MinF1 == 0 {
+		o.MinF1 = 0.5
+	}
+	if o.TypeAgreement == 0 {
+		o.TypeAgreement = 0.9
+	}
+	if o.AnchorEpochs == 0 {
+		o.AnchorEpochs = 8
+	}
+	if o.AnchorLR == 0 {
+		o.AnchorLR = 0.2
+	}
+	if o.AnchorDim == 0 {
+		o.AnchorDim = 1 << 18
+	}
+	if o.RankDim == 0 {
+		o.RankDim = 1 << 16
+	}
+	if o.Folds == 0 {
+		o.Folds = 3
+	}
+	if o.FitDim == 0 {
+		o.FitDim = 1 << 18
+	}
+}
