@@ -1,12 +1,10 @@
 package serve
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"context"
 	"crypto/sha256"
-	"encoding/csv"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -29,143 +27,6 @@ import (
 	"github.com/strata-retrieval/strata/internal/flock"
 	"github.com/strata-retrieval/strata/internal/parallel"
 )
-
-// QueryReader streams queries from a file.
-type QueryReader struct {
-	file  string
-	kind  string // csv, jsonl, text
-	c     io.Closer
-	sc    *bufio.Scanner
-	cr    *csv.Reader
-	col   map[string]int
-	line  int
-	count int
-}
-
-// OpenQueries opens a query file: STaRK-style CSV (.csv, with id and query
-// columns), JSON lines (.jsonl/.json: {"id": 3, "query": "..."}) or plain
-// text (one query per line; the id is the 0-based line number). A JSONL
-// line may carry its own "plan" (strata's list format: {"Metapath":
-// [["brand", "has_brand", "product"]], "Restriction": {...}}).
-func OpenQueries(path string) (*QueryReader, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	r, err := NewQueryReader(path, f)
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return r, nil
-}
-
-// NewQueryReader reads queries from rd as OpenQueries reads the file
-// name: the format comes from name's extension, errors name it and its
-// line. Close closes rd when it is an io.Closer.
-func NewQueryReader(name string, rd io.Reader) (*QueryReader, error) {
-	r := &QueryReader{file: name}
-	if c, ok := rd.(io.Closer); ok {
-		r.c = c
-	}
-	switch strings.ToLower(filepath.Ext(name)) {
-	case ".csv":
-		r.kind = "csv"
-		r.cr = csv.NewReader(bufio.NewReader(rd))
-		r.cr.FieldsPerRecord = -1
-		header, err := r.cr.Read()
-		if err != nil {
-			return nil, fmt.Errorf("%s:1: want a header with id and query: %v", name, err)
-		}
-		r.col = map[string]int{}
-		for i, h := range header {
-			r.col[strings.TrimPrefix(strings.TrimSpace(h), "\ufeff")] = i
-		}
-		for _, need := range []string{"id", "query"} {
-			if _, ok := r.col[need]; !ok {
-				return nil, fmt.Errorf("%s:1: header lacks column %q", name, need)
-			}
-		}
-	case ".jsonl", ".json":
-		r.kind = "jsonl"
-	default:
-		r.kind = "text"
-	}
-	if r.kind != "csv" {
-		r.sc = bufio.NewScanner(rd)
-		r.sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
-	}
-	return r, nil
-}
-
-// Close closes what the queries are read from.
-func (r *QueryReader) Close() error {
-	if r.c == nil {
-		return nil
-	}
-	return r.c.Close()
-}
-
-// Next returns the next query, or io.EOF.
-func (r *QueryReader) Next() (data.Query, error) {
-	switch r.kind {
-	case "csv":
-		rec, err := r.cr.Read()
-		if err == io.EOF {
-			return data.Query{}, io.EOF
-		}
-		line, _ := r.cr.FieldPos(0)
-		if err != nil {
-			return data.Query{}, fmt.Errorf("%s:%d: %v", r.file, line, err)
-		}
-		idc, qc := r.col["id"], r.col["query"]
-		if idc >= len(rec) || qc >= len(rec) {
-			return data.Query{}, fmt.Errorf("%s:%d: record has %d columns", r.file, line, len(rec))
-		}
-		id, err := strconv.Atoi(strings.TrimSpace(rec[idc]))
-		if err != nil {
-			return data.Query{}, fmt.Errorf("%s:%d: field \"id\": %q is not an integer", r.file, line, rec[idc])
-		}
-		q := data.Query{ID: id, Text: rec[qc]}
-		if ac, ok := r.col["answer_ids"]; ok && ac < len(rec) {
-			if q.Answers, err = data.ParseIDList(rec[ac], 0); err != nil {
-				return data.Query{}, fmt.Errorf("%s:%d: field \"answer_ids\": %v", r.file, line, err)
-			}
-		}
-		return q, nil
-	}
-	for r.sc.Scan() {
-		r.line++
-		b := bytes.TrimSpace(r.sc.Bytes())
-		if len(b) == 0 {
-			if r.kind == "text" {
-				r.count++
-			}
-			continue
-		}
-		if r.kind == "text" {
-			q := data.Query{ID: r.count, Text: string(b)}
-			r.count++
-			return q, nil
-		}
-		var rec struct {
-			ID    *int64     `json:"id"`
-			Query *string    `json:"query"`
-			Plan  *data.Plan `json:"plan"`
-		}
-		if err := json.Unmarshal(b, &rec); err != nil {
-			return data.Query{}, fmt.Errorf("%s:%d: %v", r.file, r.line, err)
-		}
-		if rec.ID == nil || rec.Query == nil {
-			return data.Query{}, fmt.Errorf("%s:%d: want {\"id\": <integer>, \"query\": <text>}", r.file, r.line)
-		}
-		return data.Query{ID: int(*rec.ID), Text: *rec.Query, Plan: rec.Plan}, nil
-	}
-	if err := r.sc.Err(); err != nil {
-		return data.Query{}, fmt.Errorf("%s:%d: %v", r.file, r.line+1, err)
-	}
-	return data.Query{}, io.EOF
-}
 
 // ScoreOptions controls ScoreFile.
 type ScoreOptions struct {
