@@ -149,6 +149,18 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 		t.Fatal(err)
 	}
 	loaded := m.(*planner.PlannedMethod).P
+	// MoR and GRASP load it as an infer.Planner: the same planner.
+	lp, err := registry.LoadPlanner(infer.NewEnv(context.Background(), ws), run)
+	if err != nil {
+		t.Fatalf("registry.LoadPlanner: %v", err)
+	}
+	if tq, _ := ws.SKB.QA.Split(data.SplitTest); len(tq) > 0 {
+		a, _ := loaded.Predict(context.Background(), tq[0])
+		b, _ := lp.Predict(context.Background(), tq[0])
+		if !SamePlan(a.Plan, b.Plan) || a.Conf != b.Conf {
+			t.Errorf("LoadPlanner's plan %v (%v), registry.Load's %v (%v)", b.Plan, b.Conf, a.Plan, a.Conf)
+		}
+	}
 	// The named-answer counts travel with the checkpoint, and hold every
 	// training mention the stats count.
 	na := p.Cfg.Anchors.Named

@@ -26,7 +26,13 @@ type PlannedMethod struct {
 	M infer.Method
 }
 
+var _ infer.PlanningMethod = (*PlannedMethod)(nil)
+
 func (m *PlannedMethod) Name() string { return "planner+" + m.M.Name() }
+
+// Planner is the method's planner (infer.PlanningMethod): what MoR and
+// GRASP load a planner's run as (registry.LoadPlanner).
+func (m *PlannedMethod) Planner() infer.Planner { return m.P }
 
 func (m *PlannedMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	pred, err := m.P.Predict(ctx, q)
