@@ -54,10 +54,15 @@ func TestFitProb(t *testing.T) {
 // TestCalibrateFit: val {0.9, 0.8, 0.6} against passages {0.1, 0.3, 0.7}:
 // a threshold in (0.3, 0.6] passes all three questions and sends two
 // passages to the text (1 + 2/3), as one in (0.7, 0.8] does (2/3 + 1);
-// the first wins, at the logit middle of 0.3 and 0.6: 0.44499.
+// 0.5, the model's own boundary, is one of them. Val {0.9, 0.8} against
+// {0.1, 0.55}: only (0.55, 0.8] separates them (0.5 passes a passage), so
+// the threshold is the logit middle of 0.55 and 0.8: 0.68858.
 func TestCalibrateFit(t *testing.T) {
-	if got := CalibrateFit([]float32{0.9, 0.8, 0.6}, []float32{0.1, 0.3, 0.7}); math.Abs(float64(got)-0.4449944) > 1e-6 {
-		t.Errorf("threshold %.7f, want 0.4449944", got)
+	if got := CalibrateFit([]float32{0.9, 0.8, 0.6}, []float32{0.1, 0.3, 0.7}); got != 0.5 {
+		t.Errorf("threshold %.7f, want 0.5", got)
+	}
+	if got := CalibrateFit([]float32{0.9, 0.8}, []float32{0.1, 0.55}); math.Abs(float64(got)-0.6885786) > 1e-6 {
+		t.Errorf("threshold %.7f, want 0.6885786", got)
 	}
 	if got := CalibrateFit([]float32{0.8, 0.9}, []float32{0.2}); math.Abs(float64(got)-0.5) > 1e-6 {
 		t.Errorf("separated at 0.2 and 0.8: threshold %.7f, want 0.5", got)
