@@ -257,8 +257,13 @@ func (l *Lexicon) SameBase(a, b string) bool {
 	if a == b {
 		return true
 	}
-	ba, bb := l.Bases(a), l.Bases(b)
-	if slices.Contains(ba, b) || slices.Contains(bb, a) {
+	return SameBases(a, l.Bases(a), b, l.Bases(b))
+}
+
+// SameBases is SameBase for two words given with their base forms (Bases),
+// so that a caller comparing one word with many looks each up once.
+func SameBases(a string, ba []string, b string, bb []string) bool {
+	if a == b || slices.Contains(ba, b) || slices.Contains(bb, a) {
 		return true
 	}
 	for _, x := range ba {

@@ -62,8 +62,22 @@ type schemaNames struct {
 	rels  map[string][]string // relation -> prefixes
 	// lex, with AnchorConfig.Lexicon, also lets a word name a schema word
 	// it shares a base form with ("wrote" written_by, "starring"
-	// starred_actors).
-	lex *lexicon.Lexicon
+	// starred_actors); bases holds the schema words' base forms, looked up
+	// once (setLexicon), as names compares every word with all of them.
+	lex   *lexicon.Lexicon
+	bases map[string][]string
+}
+
+// setLexicon lets the names read words through lex.
+func (n *schemaNames) setLexicon(lex *lexicon.Lexicon) {
+	n.lex, n.bases = lex, map[string][]string{}
+	for _, m := range []map[string][]string{n.types, n.rels} {
+		for _, ws := range m {
+			for _, w := range ws {
+				n.bases[w] = lex.Bases(w)
+			}
+		}
+	}
 }
 
 func nameWords(name string) []string {
@@ -102,14 +116,39 @@ func forms(w string) []string {
 // with the lexicon, also whether it shares a base form with one ("wrote"
 // written_by).
 func (n *schemaNames) names(w string, schema []string) bool {
-	for _, f := range forms(w) {
+	return n.wordNames(n.word(w), schema)
+}
+
+// nameWord is a question word ready to be compared with schema words: its
+// forms and, with the lexicon, its base forms, looked up once for the
+// comparisons with every type and relation.
+type nameWord struct {
+	w            string
+	forms, bases []string
+}
+
+func (n *schemaNames) word(w string) nameWord {
+	x := nameWord{w: w, forms: forms(w)}
+	if n.lex != nil && len(w) >= minResolveLen {
+		x.bases = n.lex.Bases(w)
+	}
+	return x
+}
+
+// wordNames is names for a prepared word.
+func (n *schemaNames) wordNames(x nameWord, schema []string) bool {
+	for _, f := range x.forms {
 		if slices.Contains(schema, f) {
 			return true
 		}
 	}
-	if n.lex != nil && len(w) >= minResolveLen {
+	if n.lex != nil && len(x.w) >= minResolveLen {
 		for _, s := range schema {
-			if n.lex.SameBase(w, s) {
+			bs, ok := n.bases[s]
+			if !ok {
+				bs = n.lex.Bases(s)
+			}
+			if lexicon.SameBases(x.w, x.bases, s, bs) {
 				return true
 			}
 		}
@@ -134,9 +173,13 @@ func newSchemaNames(s *data.Schema) schemaNames {
 // relations the words name that the plan does not walk. words are the
 // question's words outside the candidate's anchors (questionWords).
 func (n schemaNames) nameRoles(words []string, p *data.Plan, answerType string) (roles []string, relsOut int) {
+	xs := make([]nameWord, len(words))
+	for i, w := range words {
+		xs[i] = n.word(w)
+	}
 	named := func(schema []string) bool {
-		for _, w := range words {
-			if n.names(w, schema) {
+		for _, x := range xs {
+			if n.wordNames(x, schema) {
 				return true
 			}
 		}
@@ -278,8 +321,9 @@ func (p *LinkingPlanner) LearnAskWords(restrictions, answerTypes []string) []str
 // it names).
 func (p *LinkingPlanner) namedType(w string) string {
 	found := ""
+	x := p.names.word(w)
 	for _, t := range p.skb.Schema.NodeTypes {
-		if p.names.names(w, p.names.types[t]) {
+		if p.names.wordNames(x, p.names.types[t]) {
 			if !p.Cfg.Anchors.NamedType {
 				return t
 			}
@@ -340,8 +384,9 @@ func (p *LinkingPlanner) namedRelations(text string) [][]string {
 	var out [][]string
 	for _, w := range questionWords(unquoted(text)) {
 		var rels []string
+		x := p.names.word(w)
 		for r, ws := range p.names.rels {
-			if p.names.names(w, ws) && rw.Words[w] >= minRelWordQuestions && float64(rw.Pairs[w][r]) >= minRelWordShare*float64(rw.Words[w]) {
+			if p.names.wordNames(x, ws) && rw.Words[w] >= minRelWordQuestions && float64(rw.Pairs[w][r]) >= minRelWordShare*float64(rw.Words[w]) {
 				rels = append(rels, r)
 			}
 		}

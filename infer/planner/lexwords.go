@@ -61,7 +61,7 @@ func (p *LinkingPlanner) newWordResolver() (*wordResolver, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.names.lex = lex
+	p.names.setLexicon(lex)
 	rw := a.RelWords
 	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next}
 	count := map[string]int{}
