@@ -111,8 +111,7 @@ func (p *GraspPlan) ValidateNodes(s *Schema, n int) error {
 		if _, ok := bound[h.From]; !ok {
 			return bad("hop %d: from %s is not bound by an anchor or an earlier hop", i, quoteClip(h.From))
 		}
-		tok, _ := SplitEvery(h.Rel) // "∀->rel": a universal step
-		if _, err := ParseRelToken(s, tok); err != nil {
+		if _, err := h.Path().Steps[0].ResolveRelations(s); err != nil {
 			return bad("hop %d: rel %s: %v", i, quoteClip(h.Rel), err)
 		}
 		if _, ok := s.NodeTypeID(h.ToLabel); !ok && h.ToLabel != AnyType {
@@ -199,6 +198,12 @@ func ParseGraspPlans(r io.Reader, file string, s *Schema) (map[int]GraspPlan, Gr
 	return out, st, nil
 }
 
+// Path is the hop as a plan path of one step, from any type to its
+// ToLabel: its Rel is a relation token ("∀->rel": a universal step).
+func (h GraspHop) Path() Path {
+	return Path{Nodes: []PathNode{{Type: AnyType}, {Type: h.ToLabel}}, Steps: []PathStep{parseStep(h.Rel)}}
+}
+
 // RelationResolver returns the relations that link nodes of two types (in
 // either stored direction); it resolves MoR's "*" relations.
 type RelationResolver func(from, to string) []string
@@ -218,40 +223,40 @@ func PlanToGrasp(p Plan, risk string, between RelationResolver) GraspPlan {
 	var g GraspPlan
 	target := ""
 	used := map[string]int{}
-	for pi, path := range p.Metapath {
-		if len(path) < 3 || len(path)%2 == 0 {
+	for pi, path := range p.Paths {
+		if path.Hops() == 0 {
 			continue
 		}
 		text, ok := p.PathAnchorText(pi, used)
 		if !ok {
 			continue
 		}
-		last := len(path) - 1
 		if target == "" {
 			target = "t"
-			g.Target = GraspTarget{Var: target, Labels: []string{path[last]}}
+			g.Target = GraspTarget{Var: target, Labels: []string{path.Target()}}
 		}
 		av := fmt.Sprintf("a%d", pi)
-		a := GraspAnchor{Var: av, Text: text, Label: path[0], MatchMode: "name"}
+		a := GraspAnchor{Var: av, Text: text, Label: path.Anchor(), MatchMode: "name"}
 		if len(p.Anchors) > 0 {
 			a.Nodes = p.Anchors[pi].Nodes
 		}
 		g.Anchors = append(g.Anchors, a)
 		prev := av
-		for i := 1; i < last; i += 2 {
+		for k, st := range path.Steps {
 			next := target
-			if i+1 != last {
-				next = fmt.Sprintf("v%d_%d", pi, i+1)
+			if k+1 != path.Hops() {
+				next = fmt.Sprintf("v%d_%d", pi, 2*k+2)
 			}
-			rel := path[i]
-			if rel == AnyRelation && between != nil && path[i-1] != AnyType && path[i+1] != AnyType {
-				rs := between(path[i-1], path[i+1])
+			from, to := path.Nodes[k].Type, path.Nodes[k+1].Type
+			rel := st.Token()
+			if st.Rels == nil && !st.Every && between != nil && from != AnyType && to != AnyType {
+				rs := between(from, to)
 				if len(rs) == 0 {
 					return GraspPlan{RiskLevel: RiskNoTrade}
 				}
 				rel = strings.Join(rs, "|")
 			}
-			g.Hops = append(g.Hops, GraspHop{From: prev, Rel: rel, ToVar: next, ToLabel: path[i+1]})
+			g.Hops = append(g.Hops, GraspHop{From: prev, Rel: rel, ToVar: next, ToLabel: to})
 			prev = next
 		}
 	}

@@ -71,10 +71,10 @@ func TestGraspPlanValidate(t *testing.T) {
 
 func TestPlanToGrasp(t *testing.T) {
 	g := PlanToGrasp(Plan{
-		Metapath: [][]string{
+		Paths: MustPaths([][]string{
 			{"author", "writes", "paper", "cites", "paper"},
 			{"field", "has_topic", "paper"},
-		},
+		}...),
 		Restriction: map[string][]string{"author": {"Ann Lee"}, "field": {"optics"}, "paper": {"about lenses"}},
 	}, RiskNormal, nil)
 	want := GraspPlan{
@@ -94,12 +94,12 @@ func TestPlanToGrasp(t *testing.T) {
 		t.Error(err)
 	}
 	// A universal step stays one; the plan's attributes go to the target.
-	g = PlanToGrasp(Plan{Metapath: [][]string{{"author", "->writes", "paper", "∀->has_topic", "field"}},
+	g = PlanToGrasp(Plan{Paths: MustPaths([][]string{{"author", "->writes", "paper", "∀->has_topic", "field"}}...),
 		Restriction: map[string][]string{"author": {"Ann Lee"}}, Attributes: []PlanAttr{{Key: "since", Value: "1990"}}}, RiskNormal, nil)
 	if g.Hops[1].Rel != "∀->has_topic" || !cmp.Equal(g.Target.Attributes, []PlanAttr{{Key: "since", Value: "1990"}}) || g.Validate(graspSchema()) != nil {
 		t.Errorf("universal step and attributes: %+v", g)
 	}
-	if PlanToGrasp(Plan{Metapath: [][]string{{"paper"}}}, RiskNormal, nil).RiskLevel != RiskNoTrade {
+	if PlanToGrasp(Plan{Paths: MustPaths([][]string{{"paper"}}...)}, RiskNormal, nil).RiskLevel != RiskNoTrade {
 		t.Error("a plan without hops is not no_trade")
 	}
 }
@@ -145,17 +145,17 @@ func TestPlanToGraspResolvesStar(t *testing.T) {
 	if g := PlanToGrasp(ps[1], RiskNormal, nil); g.Hops[0].Rel != "*" || g.Validate(s) != nil {
 		t.Errorf("unresolved: %+v", g.Hops)
 	}
-	if g := PlanToGrasp(Plan{Metapath: [][]string{{"institution", "*", "paper"}}, Restriction: map[string][]string{"institution": {"EPFL"}}}, RiskNormal, between); g.RiskLevel != RiskNoTrade {
+	if g := PlanToGrasp(Plan{Paths: MustPaths([][]string{{"institution", "*", "paper"}}...), Restriction: map[string][]string{"institution": {"EPFL"}}}, RiskNormal, between); g.RiskLevel != RiskNoTrade {
 		t.Errorf("institution * paper: %+v", g)
 	}
 	// Two anchors of one type (Prime's "anatomy" twice), several relations
 	// between two types, linked anchors and directions carried over.
-	g = PlanToGrasp(Plan{Metapath: [][]string{{"author", "writes", "paper"}, {"author", "->writes", "paper"}},
+	g = PlanToGrasp(Plan{Paths: MustPaths([][]string{{"author", "writes", "paper"}, {"author", "->writes", "paper"}}...),
 		Anchors: []PlanAnchor{{Text: "Ann", Nodes: []uint32{7}}, {Text: "Bob", Nodes: []uint32{8, 9}}}}, RiskWeak, between)
 	if g.Anchors[0].Text != "Ann" || g.Anchors[1].Text != "Bob" || !cmp.Equal(g.Anchors[1].Nodes, []uint32{8, 9}) || g.Hops[1].Rel != "->writes" {
 		t.Errorf("linked: %+v", g)
 	}
-	g = PlanToGrasp(Plan{Metapath: [][]string{{"author", "*", "paper"}, {"author", "*", "paper"}}, Restriction: map[string][]string{"author": {"Ann", "Bob"}}},
+	g = PlanToGrasp(Plan{Paths: MustPaths([][]string{{"author", "*", "paper"}, {"author", "*", "paper"}}...), Restriction: map[string][]string{"author": {"Ann", "Bob"}}},
 		RiskWeak, func(a, b string) []string { return []string{"writes", "cites"} })
 	if g.Anchors[0].Text != "Ann" || g.Anchors[1].Text != "Bob" || g.Hops[0].Rel != "writes|cites" || g.Validate(s) != nil {
 		t.Errorf("two anchors of one type: %+v", g)

@@ -287,11 +287,13 @@ func (q KGQuestion) Plan() (Plan, bool) {
 	}
 	plan := Plan{Restriction: map[string][]string{TriplesEntityType: slices.Clone(q.Topics)}}
 	for _, rels := range q.Paths {
-		path := []string{TriplesEntityType}
+		types := []string{TriplesEntityType}
+		var steps []PathStep
 		for _, r := range rels {
-			path = append(path, RelStep{Rel: r, Dir: Forward}.String(), TriplesEntityType)
+			types = append(types, TriplesEntityType)
+			steps = append(steps, Step(r, Forward))
 		}
-		plan.Metapath = append(plan.Metapath, path)
+		plan.Paths = append(plan.Paths, TypePath(types, steps))
 	}
 	return plan, true
 }

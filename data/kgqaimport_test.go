@@ -36,7 +36,7 @@ func TestParsePathQuestion(t *testing.T) {
 		t.Errorf("questions (-want +got):\n%s", d)
 	}
 	p, ok := qs[0].Plan()
-	wantPlan := Plan{Metapath: [][]string{{"entity", "->spouse", "entity", "->nationality", "entity"}},
+	wantPlan := Plan{Paths: MustPaths([][]string{{"entity", "->spouse", "entity", "->nationality", "entity"}}...),
 		Restriction: map[string][]string{"entity": {"frederica_of_mecklenburg-strelitz"}}}
 	if !ok || !cmp.Equal(p, wantPlan) {
 		t.Errorf("plan %+v", p)
@@ -86,7 +86,7 @@ func TestParseWorldCup(t *testing.T) {
 		t.Fatalf("questions (-want +got):\n%s", d)
 	}
 	p, ok := qs[1].Plan()
-	wantPlan := Plan{Metapath: [][]string{{"entity", "->plays_position_inverse", "entity"}, {"entity", "->plays_for_country_inverse", "entity"}},
+	wantPlan := Plan{Paths: MustPaths([][]string{{"entity", "->plays_position_inverse", "entity"}, {"entity", "->plays_for_country_inverse", "entity"}}...),
 		Restriction: map[string][]string{"entity": {"Forward", "Spain"}}}
 	if !ok || !cmp.Equal(p, wantPlan) {
 		t.Errorf("conjunctive plan %+v", p)
@@ -130,11 +130,11 @@ func FuzzParseWorldCup(f *testing.F) {
 				t.Fatalf("bad question accepted: %+v (topics %v)", q, topics)
 			}
 			p, ok := q.Plan()
-			if !ok || len(p.Metapath) != len(q.Paths) {
+			if !ok || len(p.MetapathTokens()) != len(q.Paths) {
 				t.Fatalf("plan of %+v: %+v", q, p)
 			}
 			for i, rels := range q.Paths {
-				if len(rels) == 0 || len(p.Metapath[i]) != 2*len(rels)+1 {
+				if len(rels) == 0 || len(p.MetapathTokens()[i]) != 2*len(rels)+1 {
 					t.Fatalf("plan of %+v: %+v", q, p)
 				}
 			}
@@ -257,8 +257,8 @@ func TestImportKGQA(t *testing.T) {
 	// Plans: MetaQA's question type (movie_to_director: directed_by) for
 	// the dev file, none for the test file (no qtype file), the path for
 	// PathQuestion.
-	if len(imp.Plans) != 20 || imp.Plans[0].Metapath[0][1] != "directed_by" ||
-		!cmp.Equal(imp.Plans[25].Metapath, [][]string{{"entity", "->r", "entity", "->s", "entity"}}) {
+	if len(imp.Plans) != 20 || imp.Plans[0].MetapathTokens()[0][1] != "directed_by" ||
+		!cmp.Equal(imp.Plans[25].MetapathTokens(), [][]string{{"entity", "->r", "entity", "->s", "entity"}}) {
 		t.Errorf("plans %v", imp.Plans)
 	}
 	if q, _ := skb.QA.ByID(20); q.Text != "what is [A] 's r 's s ?" || !cmp.Equal(q.Answers, []uint32{2}) {
@@ -313,7 +313,7 @@ func FuzzParsePathQuestion(f *testing.F) {
 			if !ok || len(topics) != 1 || topics[0] != q.Topic || len(q.Answers) == 0 || len(q.Paths) != 1 || len(q.Paths[0]) == 0 {
 				t.Fatalf("bad question accepted: %+v", q)
 			}
-			if p, ok := q.Plan(); !ok || len(p.Metapath[0]) != 2*len(q.Paths[0])+1 {
+			if p, ok := q.Plan(); !ok || len(p.MetapathTokens()[0]) != 2*len(q.Paths[0])+1 {
 				t.Fatalf("plan of %+v: %+v", q, p)
 			}
 		}

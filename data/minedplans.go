@@ -52,7 +52,7 @@ func ParseMinedPlans(r io.Reader, file string) (map[int]MinedPlanRecord, error) 
 		if err != nil {
 			return perrf(file, line, "plan", ErrSyntax, "%v", err)
 		}
-		if len(p.Metapath) == 0 {
+		if len(p.Paths) == 0 {
 			return perrf(file, line, "plan.Metapath", ErrSyntax, "empty")
 		}
 		out[id] = MinedPlanRecord{QID: id, Query: v.Query, AnswerIDs: v.Ans, Plan: p, Mined: v.Mined}

@@ -21,14 +21,18 @@ const AnyRelation = "*"
 //     MoR's Prime plans: [["drug", "target", "gene/protein"]].
 //
 // An empty metapath gives no paths and no error; an unusable one is an error.
-func ParseMetapath(raw json.RawMessage) ([][]string, error) {
+func ParseMetapath(raw json.RawMessage) ([]Path, error) {
 	raw = json.RawMessage(strings.TrimSpace(string(raw)))
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err == nil {
-		return parseArrowPath(s)
+		paths, err := parseArrowPath(s)
+		if err != nil {
+			return nil, err
+		}
+		return ParsePaths(paths)
 	}
 	var paths [][]string
 	if err := json.Unmarshal(raw, &paths); err != nil {
@@ -49,7 +53,7 @@ func ParseMetapath(raw json.RawMessage) ([][]string, error) {
 			}
 		}
 	}
-	return paths, nil
+	return ParsePaths(paths)
 }
 
 // parseArrowPath reads "a -> b <- c": node types joined by -> and <-.
@@ -200,7 +204,7 @@ func (p planJSON) toPlan() (Plan, error) {
 			return Plan{Restriction: r}, fmt.Errorf("%w: attribute %d has no value", ErrSyntax, i)
 		}
 	}
-	return Plan{Metapath: paths, Restriction: r, Anchors: p.Anchors, Attributes: p.Attributes, Named: p.Named}, rerr
+	return Plan{Paths: paths, Restriction: r, Anchors: p.Anchors, Attributes: p.Attributes, Named: p.Named}, rerr
 }
 
 // ParsePythonLiteral converts a Python literal (dicts, lists, tuples,

@@ -35,8 +35,8 @@ func TestParseMetapath(t *testing.T) {
 			t.Errorf("%s: error %v", c.in, err)
 			continue
 		}
-		if !c.bad && !cmp.Equal(got, c.want) {
-			t.Errorf("%s: %q, want %q", c.in, got, c.want)
+		if !c.bad && !cmp.Equal(Plan{Paths: got}.MetapathTokens(), c.want) {
+			t.Errorf("%s: %v, want %q", c.in, got, c.want)
 		}
 	}
 }
@@ -81,7 +81,7 @@ func TestRealMoRPlans(t *testing.T) {
 	}
 	plans, _, _ := ReadPlans(filepath.Join(dir, "mag_train.jsonl"))
 	p := plans[8631]
-	if !cmp.Equal(p.Metapath, [][]string{{"field_of_study", "*", "paper"}}) || p.Restriction["field_of_study"][0] != "radioactive gallium isotopes" {
+	if !cmp.Equal(p.MetapathTokens(), [][]string{{"field_of_study", "*", "paper"}}) || p.Restriction["field_of_study"][0] != "radioactive gallium isotopes" {
 		t.Errorf("mag q 8631: %+v", p)
 	}
 	for name, n := range map[string]int{"mag": 1000, "amazon": 1000, "prime": 1081} {
@@ -102,9 +102,9 @@ func TestRealMoRPlans(t *testing.T) {
 // (anchors, attributes, named nodes) survive WritePlans and ParsePlans,
 // and a plan without them writes none of their keys.
 func TestPlanExtensionsRoundTrip(t *testing.T) {
-	full := Plan{Metapath: [][]string{{"person", "<-directed_by", "movie"}}, Restriction: map[string][]string{"movie": {"2007"}},
+	full := Plan{Paths: MustPaths([][]string{{"person", "<-directed_by", "movie"}}...), Restriction: map[string][]string{"movie": {"2007"}},
 		Anchors: []PlanAnchor{{Text: "P1", Nodes: []uint32{0}}}, Attributes: []PlanAttr{{Key: "released", Value: "2007"}}, Named: []uint32{3, 1}}
-	bare := Plan{Metapath: [][]string{{"person", "<-directed_by", "movie"}}, Restriction: map[string][]string{"person": {"P1"}}}
+	bare := Plan{Paths: MustPaths([][]string{{"person", "<-directed_by", "movie"}}...), Restriction: map[string][]string{"person": {"P1"}}}
 	var b bytes.Buffer
 	if err := WritePlans(&b, []PlanRecord{{QID: 1, Plan: full}, {QID: 2, Plan: bare}}); err != nil {
 		t.Fatal(err)

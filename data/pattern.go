@@ -250,9 +250,9 @@ func PlanPattern(p Plan) (Pattern, bool) { return PlanPatternResolved(p, nil) }
 // typed nodes resolved to the alternatives between (see PlanToGrasp).
 func PlanPatternResolved(p Plan, between RelationResolver) (Pattern, bool) {
 	p = p.WithoutRankMarks() // a pattern ranks its target's bindings only
-	for _, path := range p.Metapath {
-		for i := 1; i < len(path); i += 2 {
-			if _, every := SplitEvery(path[i]); every {
+	for _, path := range p.Paths {
+		for _, st := range path.Steps {
+			if st.Every {
 				return Pattern{}, false // a pattern graph says "some", not "every"
 			}
 		}
@@ -267,28 +267,27 @@ func PlanPatternResolved(p Plan, between RelationResolver) (Pattern, bool) {
 	}
 	used := map[string]int{}
 	linked := map[string][]uint32{}
-	for pi, path := range p.Metapath {
-		if len(path) < 3 || len(path)%2 == 0 {
+	for pi, path := range p.Paths {
+		if path.Hops() == 0 {
 			continue
 		}
 		text, ok := p.PathAnchorText(pi, used)
 		if !ok {
 			continue
 		}
-		last := len(path) - 1
 		if target == "" {
-			target = unknown(path[last], 0)
+			target = unknown(path.Target(), 0)
 		}
 		prev := KnownNodeText(text)
 		if len(p.Anchors) > 0 {
 			linked[prev] = append(linked[prev], p.Anchors[pi].Nodes...)
 		}
-		for i := 1; i < last; i += 2 {
+		for k, st := range path.Steps {
 			next := target
-			if i+1 != last {
-				next = unknown(path[i+1], (pi+1)*100+i)
+			if k+1 != path.Hops() {
+				next = unknown(path.Nodes[k+1].Type, (pi+1)*100+2*k+1)
 			}
-			rel, back := patternRel(path[i-1], path[i], path[i+1], between)
+			rel, back := patternRel(path.Nodes[k].Type, st, path.Nodes[k+1].Type, between)
 			if rel == "" {
 				return Pattern{}, false
 			}
@@ -315,47 +314,35 @@ func PlanPatternResolved(p Plan, between RelationResolver) (Pattern, bool) {
 	return pat, true
 }
 
-// patternRel writes a plan's relation token between types a and b as a
+// patternRel writes a plan's relation step between types a and b as a
 // pattern relation: "->r" (back: the triple runs from the later node) when
 // every alternative has one direction, "r1|r2" otherwise, "*" resolved
 // through between when both types are known ("" when no relation links
 // them).
-func patternRel(a, tok, b string, between RelationResolver) (string, bool) {
-	if tok == AnyRelation {
+func patternRel(a string, st PathStep, b string, between RelationResolver) (string, bool) {
+	if st.Rels == nil {
 		if between == nil || a == AnyType || b == AnyType {
 			return AnyRelation, false
 		}
 		rs := between(a, b)
 		return strings.Join(rs, "|"), false
 	}
-	alts := strings.Split(tok, "|")
-	dir := ""
-	names := make([]string, len(alts))
-	for i, alt := range alts {
-		d := ""
-		switch {
-		case strings.HasPrefix(alt, "->"):
-			d, alt = "->", alt[2:]
-		case strings.HasPrefix(alt, "<-"):
-			d, alt = "<-", alt[2:]
+	dir := st.Rels[0].Dir
+	names := make([]string, len(st.Rels))
+	for i, r := range st.Rels {
+		if r.Dir != dir {
+			dir = Undirected
 		}
-		if i == 0 {
-			dir = d
-		} else if d != dir {
-			dir = "mixed"
-		}
-		names[i] = alt
+		names[i] = r.Rel
 	}
 	rel := strings.Join(names, "|")
 	switch dir {
-	case "->":
+	case Forward:
 		return "->" + rel, false
-	case "<-":
+	case Backward:
 		return "->" + rel, true
-	case "mixed":
-		return rel, false
 	}
-	return tok, false
+	return rel, false // undirected, or mixed directions
 }
 
 // JoinPatterns joins patterns at their targets: the result holds every

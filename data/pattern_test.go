@@ -104,7 +104,7 @@ func TestPatternUnknownMarker(t *testing.T) {
 func TestPlanPatternKnownNamedUnknown(t *testing.T) {
 	for _, anchor := range []string{"Unknown", "UNKNOWN", "UNKNOWN Soldier 2"} {
 		p, ok := PlanPattern(Plan{
-			Metapath:    [][]string{{"entity", "starred_actors", "entity", "directed_by", "entity"}},
+			Paths:       MustPaths([][]string{{"entity", "starred_actors", "entity", "directed_by", "entity"}}...),
 			Restriction: map[string][]string{"entity": {anchor}},
 		})
 		if !ok {
@@ -149,9 +149,9 @@ func TestBracketedTopics(t *testing.T) {
 // TestJoinPatterns joins two single-path patterns at their targets: known
 // nodes of equal text merge, the other unknowns stay apart.
 func TestJoinPatterns(t *testing.T) {
-	a, _ := PlanPattern(Plan{Metapath: [][]string{{"entity", "starred_actors", "entity", "directed_by", "entity"}}, Restriction: map[string][]string{"entity": {"A"}}})
-	b, _ := PlanPattern(Plan{Metapath: [][]string{{"entity", "starred_actors", "entity", "directed_by", "entity"}}, Restriction: map[string][]string{"entity": {"UNKNOWN B"}}})
-	c, _ := PlanPattern(Plan{Metapath: [][]string{{"entity", "written_by", "entity"}}, Restriction: map[string][]string{"entity": {"A"}}})
+	a, _ := PlanPattern(Plan{Paths: MustPaths([][]string{{"entity", "starred_actors", "entity", "directed_by", "entity"}}...), Restriction: map[string][]string{"entity": {"A"}}})
+	b, _ := PlanPattern(Plan{Paths: MustPaths([][]string{{"entity", "starred_actors", "entity", "directed_by", "entity"}}...), Restriction: map[string][]string{"entity": {"UNKNOWN B"}}})
+	c, _ := PlanPattern(Plan{Paths: MustPaths([][]string{{"entity", "written_by", "entity"}}...), Restriction: map[string][]string{"entity": {"A"}}})
 	p, err := JoinPatterns([]Pattern{a, b, c})
 	if err != nil {
 		t.Fatal(err)
@@ -199,10 +199,10 @@ func TestParsePatternsFile(t *testing.T) {
 
 func TestPlanPattern(t *testing.T) {
 	p, ok := PlanPattern(Plan{
-		Metapath: [][]string{
+		Paths: MustPaths([][]string{
 			{"author", "writes", "paper", "cites", "paper"},
 			{"field", "has_topic", "paper"},
-		},
+		}...),
 		Restriction: map[string][]string{"author": {"Ann Lee"}, "field": {"optics"}},
 	})
 	if !ok {
@@ -217,7 +217,7 @@ func TestPlanPattern(t *testing.T) {
 	if !cmp.Equal(got, want) || p.Nodes[p.Target].Text != "UNKNOWN paper 0" {
 		t.Errorf("got %v target %d", got, p.Target)
 	}
-	if _, ok := PlanPattern(Plan{Metapath: [][]string{{"a", "r", "b"}}}); ok {
+	if _, ok := PlanPattern(Plan{Paths: MustPaths([][]string{{"a", "r", "b"}}...)}); ok {
 		t.Error("a plan without anchors converted")
 	}
 }
@@ -226,8 +226,8 @@ func TestPlanPattern(t *testing.T) {
 // two known nodes; MoR's "*" resolved between typed nodes.
 func TestPlanPatternDirectedLinked(t *testing.T) {
 	p, ok := PlanPattern(Plan{
-		Metapath: [][]string{{"noun.plant", "<-hypernym", "*"}, {"noun.group", "<-member holonym|<-part holonym", "*"}},
-		Anchors:  []PlanAnchor{{Text: "fern", Nodes: []uint32{3}}, {Text: "genus Dryopteris", Nodes: []uint32{7, 8}}},
+		Paths:   MustPaths([][]string{{"noun.plant", "<-hypernym", "*"}, {"noun.group", "<-member holonym|<-part holonym", "*"}}...),
+		Anchors: []PlanAnchor{{Text: "fern", Nodes: []uint32{3}}, {Text: "genus Dryopteris", Nodes: []uint32{7, 8}}},
 	})
 	if !ok {
 		t.Fatal("not converted")
@@ -266,14 +266,14 @@ func TestPlanPatternDirectedLinked(t *testing.T) {
 		}
 		return nil
 	}
-	mor := Plan{Metapath: [][]string{{"brand", "*", "product"}}, Restriction: map[string][]string{"brand": {"Acme"}, "product": {"red"}}}
+	mor := Plan{Paths: MustPaths([][]string{{"brand", "*", "product"}}...), Restriction: map[string][]string{"brand": {"Acme"}, "product": {"red"}}}
 	if p, ok := PlanPatternResolved(mor, between); !ok || p.Triples3()[0] != [3]string{"Acme", "has_brand", "UNKNOWN product 0"} {
 		t.Errorf("resolved: %v %v", p.Triples3(), ok)
 	}
 	if p, ok := PlanPattern(mor); !ok || p.Triples[0].Rel != "*" {
 		t.Errorf("unresolved: %+v %v", p, ok)
 	}
-	mor.Metapath[0][0], mor.Restriction = "color", map[string][]string{"color": {"red"}}
+	mor.Paths[0].Nodes[0].Type, mor.Restriction = "color", map[string][]string{"color": {"red"}}
 	if _, ok := PlanPatternResolved(mor, between); ok {
 		t.Error("color * product converted although no relation links them")
 	}

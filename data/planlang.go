@@ -47,15 +47,6 @@ func (r RelStep) String() string {
 // films share), where "->has_genre" reaches those any of them has.
 const EveryPrefix = "∀"
 
-// SplitEvery returns a relation token without its EveryPrefix, and
-// whether it had one.
-func SplitEvery(tok string) (string, bool) {
-	if rest, ok := strings.CutPrefix(tok, EveryPrefix); ok {
-		return rest, true
-	}
-	return tok, false
-}
-
 // RankMark ends a middle node element of a plan path (strata's extension):
 // "movie~" ranks the nodes at that position by the plan's restriction (the
 // question's text without its anchors), and the nodes the path reaches
@@ -64,85 +55,48 @@ func SplitEvery(tok string) (string, bool) {
 // matches. It ranks; it cuts nothing.
 const RankMark = "~"
 
-// SplitRanked returns a node element without its RankMark, and whether it
-// had one.
-func SplitRanked(el string) (string, bool) {
-	if rest, ok := strings.CutSuffix(el, RankMark); ok && rest != "" {
-		return rest, true
-	}
-	return el, false
-}
-
-// WithoutRankMarks returns p with the RankMark of its node elements
-// removed, for consumers that rank only the target (a copy; p is not
-// changed).
+// WithoutRankMarks returns p with the RankMark of its positions removed,
+// for consumers that rank only the target (a copy; p is not changed).
 func (p Plan) WithoutRankMarks() Plan {
 	out := p
-	out.Metapath = make([][]string, len(p.Metapath))
-	for i, path := range p.Metapath {
-		out.Metapath[i] = slices.Clone(path)
-		for j := 0; j < len(path); j += 2 {
-			out.Metapath[i][j], _ = SplitRanked(path[j])
+	out.Paths = make([]Path, len(p.Paths))
+	for i, path := range p.Paths {
+		out.Paths[i] = path.Clone()
+		for j := range out.Paths[i].Nodes {
+			out.Paths[i].Nodes[j].Ranked = false
 		}
+	}
+	if p.Paths == nil {
+		out.Paths = nil
 	}
 	return out
 }
 
 // WithRankedMiddles returns p with the position before the last step of
-// every path of two or more hops marked RankMark (a copy; p is not
+// every path of two or more hops ranked (RankMark; a copy; p is not
 // changed), the ranked twin of an unranked plan; ok is false when no path
 // has two hops.
 func (p Plan) WithRankedMiddles() (out Plan, ok bool) {
 	out = p.WithoutRankMarks()
-	for _, path := range out.Metapath {
-		if len(path) >= 5 {
-			path[len(path)-3] += RankMark
+	for _, path := range out.Paths {
+		if path.Hops() >= 2 {
+			path.Nodes[len(path.Nodes)-2].Ranked = true
 			ok = true
 		}
 	}
 	return out, ok
 }
 
-// HasRankMarks reports whether a node element of p carries RankMark.
+// HasRankMarks reports whether a position of p is ranked (RankMark).
 func (p *Plan) HasRankMarks() bool {
-	for _, path := range p.Metapath {
-		for j := 0; j < len(path); j += 2 {
-			if _, ok := SplitRanked(path[j]); ok {
+	for _, path := range p.Paths {
+		for _, n := range path.Nodes {
+			if n.Ranked {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-// ParseRelToken reads the relation element of a plan path: AnyRelation;
-// a relation name, possibly prefixed "->" or "<-"; or alternatives joined
-// by "|" ("->hypernym|->instance hypernym"). A token that is itself a
-// relation of the schema is that relation, whatever it contains. The
-// result is nil for AnyRelation.
-func ParseRelToken(s *Schema, tok string) ([]RelStep, error) {
-	if tok == AnyRelation {
-		return nil, nil
-	}
-	if _, ok := s.RelationID(tok); ok {
-		return []RelStep{{Rel: tok}}, nil
-	}
-	var out []RelStep
-	for _, alt := range strings.Split(tok, "|") {
-		st := RelStep{Rel: alt}
-		switch {
-		case strings.HasPrefix(alt, "->"):
-			st = RelStep{Rel: alt[2:], Dir: Forward}
-		case strings.HasPrefix(alt, "<-"):
-			st = RelStep{Rel: alt[2:], Dir: Backward}
-		}
-		st.Rel = strings.TrimSpace(st.Rel)
-		if _, ok := s.RelationID(st.Rel); !ok {
-			return nil, fmt.Errorf("unknown relation %s", quoteClip(alt))
-		}
-		out = append(out, st)
-	}
-	return out, nil
 }
 
 // RelToken writes steps as one plan token (the inverse of ParseRelToken).
@@ -186,16 +140,16 @@ func (p *Plan) PathAnchorText(pi int, used map[string]int) (string, bool) {
 		}
 		return "", false
 	}
-	path := p.Metapath[pi]
-	if len(path) == 0 {
+	first := p.Paths[pi].Anchor()
+	if first == "" {
 		return "", false
 	}
-	k := used[path[0]]
-	rs := p.Restriction[path[0]]
+	k := used[first]
+	rs := p.Restriction[first]
 	if k >= len(rs) {
 		return "", false
 	}
-	used[path[0]] = k + 1
+	used[first] = k + 1
 	return rs[k], true
 }
 
@@ -203,12 +157,12 @@ func (p *Plan) PathAnchorText(pi int, used map[string]int) (string, bool) {
 // relations joined by spaces, paths by " & " ("(no plan)" without a path).
 // eval --by-template groups queries by it.
 func (p *Plan) Template() string {
-	if len(p.Metapath) == 0 {
+	if len(p.Paths) == 0 {
 		return "(no plan)"
 	}
-	parts := make([]string, len(p.Metapath))
-	for i, path := range p.Metapath {
-		parts[i] = strings.Join(path, " ")
+	parts := make([]string, len(p.Paths))
+	for i, path := range p.Paths {
+		parts[i] = strings.Join(path.Tokens(), " ")
 	}
 	return strings.Join(parts, " & ")
 }
@@ -221,18 +175,18 @@ func (p *Plan) Template() string {
 // <-domain topic ∩ <-hypernym/<-part holonym" ("(no plan)" without a
 // path). eval --by-shape groups queries by it.
 func (p *Plan) Shape() string {
-	if len(p.Metapath) == 0 {
+	if len(p.Paths) == 0 {
 		return "(no plan)"
 	}
 	type path struct {
 		hops int
 		rels string
 	}
-	ps := make([]path, len(p.Metapath))
-	for i, mp := range p.Metapath {
-		var rs []string
-		for j := 1; j < len(mp); j += 2 {
-			rs = append(rs, mp[j])
+	ps := make([]path, len(p.Paths))
+	for i, mp := range p.Paths {
+		rs := make([]string, len(mp.Steps))
+		for j, st := range mp.Steps {
+			rs[j] = st.Token()
 		}
 		ps[i] = path{len(rs), strings.Join(rs, "/")}
 	}
@@ -248,10 +202,10 @@ func (p *Plan) Shape() string {
 // TargetType returns the node type the plan's paths end at ("" without a
 // path).
 func (p *Plan) TargetType() string {
-	if len(p.Metapath) == 0 || len(p.Metapath[0]) == 0 {
+	if len(p.Paths) == 0 {
 		return ""
 	}
-	return p.Metapath[0][len(p.Metapath[0])-1]
+	return p.Paths[0].Target()
 }
 
 // TargetRestriction returns the textual restriction of the plan's target.

@@ -1,31 +1,79 @@
 package data
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"os"
 )
 
-// Plan is a query plan in MoR's JSON shape: a list of reasoning paths, each
-// alternating node type and relation type (["brand","has_brand","product"];
-// the relation "*" matches any), and textual restrictions keyed by node
-// type.
+// Plan is a query plan: reasoning paths that meet at the target (typed
+// positions and relation steps, Path) and textual restrictions keyed by
+// node type, as MoR plans, with strata's extensions. In JSON it is MoR's
+// shape: "Metapath" lists each path as tokens alternating node type and
+// relation (["brand","->has_brand","product"]; the relation "*" matches
+// any), written by MarshalJSON and read by UnmarshalJSON (ParsePlans and
+// ParseMetapath read MoR's other shapes).
 type Plan struct {
-	Metapath    [][]string          `json:"Metapath"`
-	Restriction map[string][]string `json:"Restriction"`
+	Paths       []Path
+	Restriction map[string][]string
 	// Anchors, strata's extension, gives each path its linked anchor:
 	// path i starts at Anchors[i].Nodes. A plan with anchors keeps only
 	// the target's text in Restriction (anchor names are not looked up).
-	Anchors []PlanAnchor `json:"Anchors,omitempty"`
+	Anchors []PlanAnchor
 	// Attributes, strata's extension, keeps only the targets whose text
 	// states each attribute ("released in 2007", "language: French",
 	// "chromosome: 19"): a filter, where the restriction ranks.
-	Attributes []PlanAttr `json:"Attributes,omitempty"`
+	Attributes []PlanAttr
 	// Named, strata's extension, lists target nodes that the question
 	// names and asks for ("which sense of the word 'root' ..."): they rank
 	// first, in the restriction's order among themselves
 	// (graphops/plan.NamedFirst; plan-exec and the planner apply it).
-	Named []uint32 `json:"Named,omitempty"`
+	Named []uint32
+}
+
+// planTokens is a plan's JSON form.
+type planTokens struct {
+	Metapath    []Path              `json:"Metapath"`
+	Restriction map[string][]string `json:"Restriction"`
+	Anchors     []PlanAnchor        `json:"Anchors,omitempty"`
+	Attributes  []PlanAttr          `json:"Attributes,omitempty"`
+	Named       []uint32            `json:"Named,omitempty"`
+}
+
+// MetapathTokens writes the plan's paths in token form (Path.Tokens), nil
+// without a path: the "Metapath" of its JSON.
+func (p Plan) MetapathTokens() [][]string {
+	if p.Paths == nil {
+		return nil
+	}
+	out := make([][]string, len(p.Paths))
+	for i, path := range p.Paths {
+		out[i] = path.Tokens()
+	}
+	return out
+}
+
+// MarshalJSON writes the plan in MoR's shape with strata's extensions,
+// paths as tokens. HTML characters ("<-") are escaped as the encoder that
+// calls it says.
+func (p Plan) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(planTokens{Metapath: p.Paths, Restriction: p.Restriction, Anchors: p.Anchors, Attributes: p.Attributes, Named: p.Named})
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), err
+}
+
+// UnmarshalJSON reads the plan MarshalJSON writes; a path of even length
+// is an error.
+func (p *Plan) UnmarshalJSON(b []byte) error {
+	var t planTokens
+	if err := json.Unmarshal(b, &t); err != nil {
+		return err
+	}
+	*p = Plan{Paths: t.Metapath, Restriction: t.Restriction, Anchors: t.Anchors, Attributes: t.Attributes, Named: t.Named}
+	return nil
 }
 
 // PlanAttr is an attribute a target's text states: Value after Key (see
@@ -90,8 +138,8 @@ func ParsePlans(r io.Reader, file string) (map[int]Plan, PlanStats, error) {
 		switch {
 		case err != nil:
 			st.Invalid++
-			plan.Metapath = nil
-		case len(plan.Metapath) == 0:
+			plan.Paths = nil
+		case len(plan.Paths) == 0:
 			st.Empty++
 		}
 		out[id] = plan
@@ -164,7 +212,7 @@ func ReadMoRFinetune(path string) ([]FinetuneExample, PlanStats, error) {
 		switch {
 		case err != nil:
 			st.Invalid++
-		case len(ex.Plan.Metapath) == 0:
+		case len(ex.Plan.Paths) == 0:
 			st.Empty++
 		default:
 			ex.Valid = true

@@ -140,7 +140,7 @@ func TestRealMetaQA(t *testing.T) {
 
 func TestMetaQAPlans(t *testing.T) {
 	p, ok := MetaQAPlan("actor_to_movie_to_director", "John Krasinski")
-	if !ok || len(p.Metapath) != 1 || strings.Join(p.Metapath[0], ",") != "entity,starred_actors,entity,directed_by,entity" || p.Restriction["entity"][0] != "John Krasinski" {
+	if !ok || len(p.MetapathTokens()) != 1 || strings.Join(p.MetapathTokens()[0], ",") != "entity,starred_actors,entity,directed_by,entity" || p.Restriction["entity"][0] != "John Krasinski" {
 		t.Errorf("plan %+v", p)
 	}
 	if _, ok := MetaQAPlan("actor_to_writer", "x"); ok {

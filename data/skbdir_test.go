@@ -43,7 +43,7 @@ func TestSKBDirRoundTrip(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "skb")
 		in := tinySKB()
 		plans := []PlanRecord{{QID: 3, Query: "acme trail, shoe", AnswerIDs: []uint32{0}, Plan: Plan{
-			Metapath: [][]string{{"brand", "has_brand", "product"}}, Restriction: map[string][]string{"brand": {"Acme"}, "product": {"trail"}}}}}
+			Paths: MustPaths([][]string{{"brand", "has_brand", "product"}}...), Restriction: map[string][]string{"brand": {"Acme"}, "product": {"trail"}}}}}
 		if err := WriteSKBDir(dir, in, WriteOptions{Compress: compress, Plans: plans}); err != nil {
 			t.Fatal(err)
 		}

@@ -279,5 +279,5 @@ func MetaQAPlan(qtype, topic string) (Plan, bool) {
 		}
 		path = append(path, rel, TriplesEntityType)
 	}
-	return Plan{Metapath: [][]string{path}, Restriction: map[string][]string{TriplesEntityType: {topic}}}, true
+	return Plan{Paths: MustPaths(path), Restriction: map[string][]string{TriplesEntityType: {topic}}}, true
 }

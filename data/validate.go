@@ -189,23 +189,18 @@ func CheckPlans(path string, scope PlanScope, policy PlanPolicy) (warning string
 // checkPlan adds the problems of one parsed plan.
 func checkPlan(p *problems, line int, scope PlanScope, plan *Plan) {
 	s := scope.Schema
-	for i, path := range plan.Metapath {
-		for j, el := range path {
-			field := fmt.Sprintf("plan.Metapath[%d][%d]", i, j)
-			if j%2 == 0 {
-				if t, ranked := SplitRanked(el); ranked && j > 0 && j < len(path)-1 {
-					if _, isType := s.NodeTypeID(el); !isType {
-						el = t // a ranked middle position
-					}
+	for i, path := range plan.Paths {
+		for j, n := range path.Nodes {
+			field := fmt.Sprintf("plan.Metapath[%d][%d]", i, 2*j)
+			if t := n.ResolveType(s).Type; t != AnyType {
+				if _, ok := s.NodeTypeID(t); !ok {
+					p.add(line, field, "%w: %s is not a node type of the schema", ErrUnknownType, quoteClip(t))
 				}
-				if _, ok := s.NodeTypeID(el); !ok && el != AnyType {
-					p.add(line, field, "%w: %s is not a node type of the schema", ErrUnknownType, quoteClip(el))
-				}
-				continue
 			}
-			tok, _ := SplitEvery(el)
-			if _, err := ParseRelToken(s, tok); err != nil {
-				p.add(line, field, "%w: %v", ErrUnknownRelation, err)
+		}
+		for j, st := range path.Steps {
+			if _, err := st.ResolveRelations(s); err != nil {
+				p.add(line, fmt.Sprintf("plan.Metapath[%d][%d]", i, 2*j+1), "%w: %v", ErrUnknownRelation, err)
 			}
 		}
 	}

@@ -74,7 +74,7 @@ func TestMoRPlansNoTrade(t *testing.T) {
 				// MoR's traversal needs every path to compile and end at one
 				// type, and some path to have a hop.
 				usable, hopped, target := true, false, data.TypeID(0)
-				for pi, path := range p.Metapath {
+				for pi, path := range p.Paths {
 					types, hops, err := graphops.CompilePath(s, pi, path)
 					switch {
 					case err != nil:

@@ -19,7 +19,7 @@ func TestDirectedSteps(t *testing.T) {
 	defer g.Close()
 	reach := func(path []string, anchor uint32) []uint32 {
 		t.Helper()
-		_, hops, err := graphops.CompilePath(&s.Schema, 0, path)
+		_, hops, err := graphops.CompilePath(&s.Schema, 0, data.MustPaths(path)[0])
 		if err != nil {
 			t.Fatalf("%v: %v", path, err)
 		}

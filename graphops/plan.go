@@ -38,42 +38,35 @@ type Hop struct {
 }
 
 // CompilePath resolves the names of path pi (node types, or data.AnyType,
-// alternating with relation tokens) to ids.
-func CompilePath(s *data.Schema, pi int, path []string) ([]data.TypeID, []Hop, error) {
-	if len(path)%2 == 0 {
-		return nil, nil, fmt.Errorf("%w: path %d has even length %d", ErrInvalidPlan, pi, len(path))
+// joined by relation steps) to ids.
+func CompilePath(s *data.Schema, pi int, path data.Path) ([]data.TypeID, []Hop, error) {
+	if len(path.Nodes) != len(path.Steps)+1 {
+		return nil, nil, fmt.Errorf("%w: path %d has %d positions for %d steps", ErrInvalidPlan, pi, len(path.Nodes), len(path.Steps))
 	}
-	types := make([]data.TypeID, 0, len(path)/2+1)
-	var hops []Hop
-	for i, el := range path {
-		if i%2 == 0 {
-			ranked := false
-			if _, isType := s.NodeTypeID(el); !isType { // a type's own name is that type, whatever it ends with
-				el, ranked = data.SplitRanked(el)
+	types := make([]data.TypeID, 0, len(path.Nodes))
+	hops := make([]Hop, 0, len(path.Steps))
+	for i, n := range path.Nodes {
+		n = n.ResolveType(s)
+		if n.Ranked && (i == 0 || i == len(path.Nodes)-1) {
+			return nil, nil, fmt.Errorf("%w: path %d: %s marks an anchor or a target; only middle positions are ranked by mark", ErrInvalidPlan, pi, data.RankMark)
+		}
+		t := AnyTypeID
+		if n.Type != data.AnyType {
+			var ok bool
+			if t, ok = s.NodeTypeID(n.Type); !ok {
+				return nil, nil, fmt.Errorf("%w: path %d: unknown node type %q", ErrInvalidPlan, pi, n.Type)
 			}
-			if ranked && (i == 0 || i == len(path)-1) {
-				return nil, nil, fmt.Errorf("%w: path %d: %s marks an anchor or a target; only middle positions are ranked by mark", ErrInvalidPlan, pi, data.RankMark)
-			}
-			t := AnyTypeID
-			if el != data.AnyType {
-				var ok bool
-				if t, ok = s.NodeTypeID(el); !ok {
-					return nil, nil, fmt.Errorf("%w: path %d: unknown node type %q", ErrInvalidPlan, pi, el)
-				}
-			}
-			types = append(types, t)
-			if i > 0 {
-				hops[len(hops)-1].To = t
-				hops[len(hops)-1].Ranked = ranked
-			}
+		}
+		types = append(types, t)
+		if i == 0 {
 			continue
 		}
-		tok, every := data.SplitEvery(el)
-		steps, err := data.ParseRelToken(s, tok)
+		st := path.Steps[i-1]
+		steps, err := st.ResolveRelations(s)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%w: path %d: %v", ErrInvalidPlan, pi, err)
 		}
-		h := Hop{Every: every}
+		h := Hop{Every: st.Every, To: t, Ranked: n.Ranked}
 		for _, st := range steps {
 			r, _ := s.RelationID(st.Rel)
 			h.Rels = append(h.Rels, r)

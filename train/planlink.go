@@ -120,24 +120,24 @@ type LinkingPlannerStats struct {
 // (data.RankMark) is the plan ranker's choice between a candidate and its
 // twin (planner.PlanCandidate.Twin), learned from how the restriction
 // scores each, which carries over to phrasings the training never showed.
-func minedTemplate(p data.Plan) ([][]string, []int) {
-	idx := make([]int, len(p.Metapath))
+func minedTemplate(p data.Plan) ([]data.Path, []int) {
+	idx := make([]int, len(p.Paths))
 	for i := range idx {
 		idx[i] = i
 	}
-	rels := func(path []string) string {
-		var r []string
-		for i := 1; i < len(path); i += 2 {
-			r = append(r, path[i])
+	rels := func(path data.Path) string {
+		r := make([]string, len(path.Steps))
+		for i, st := range path.Steps {
+			r[i] = st.Token()
 		}
 		return strings.Join(r, " / ")
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return rels(p.Metapath[idx[a]]) < rels(p.Metapath[idx[b]]) })
-	var out [][]string
+	sort.SliceStable(idx, func(a, b int) bool { return rels(p.Paths[idx[a]]) < rels(p.Paths[idx[b]]) })
+	var out []data.Path
 	for _, i := range idx {
-		path := slices.Clone(p.Metapath[i])
-		for j := 0; j < len(path)-1; j += 2 {
-			path[j] = data.AnyType
+		path := p.Paths[i].Clone()
+		for j := range path.Nodes[:len(path.Nodes)-1] {
+			path.Nodes[j] = data.PathNode{Type: data.AnyType}
 		}
 		out = append(out, path)
 	}
@@ -190,7 +190,7 @@ func anchorMention(ments []linking.LinkedMention, a data.PlanAnchor) int {
 type linkExample struct {
 	q     data.Query
 	rec   data.MinedPlanRecord
-	tmpl  [][]string
+	tmpl  []data.Path
 	order []int
 }
 
@@ -216,7 +216,7 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 	skelTypes := map[string]map[string]int{}
 	for _, q := range qs {
 		rec, ok := o.Mined[q.ID]
-		if !ok || rec.Mined.F1 < o.MinF1 || len(rec.Plan.Anchors) != len(rec.Plan.Metapath) {
+		if !ok || rec.Mined.F1 < o.MinF1 || len(rec.Plan.Anchors) != len(rec.Plan.Paths) {
 			continue
 		}
 		t, order := minedTemplate(rec.Plan)
@@ -250,12 +250,12 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 			target[key] = data.AnyType
 		}
 	}
-	keys := map[string][][]string{}
+	keys := map[string][]data.Path{}
 	for i := range exs {
 		e := &exs[i]
 		tt := target[mine.SkeletonKey(e.rec.Plan)]
 		for _, path := range e.tmpl {
-			path[len(path)-1] = tt
+			path.Nodes[len(path.Nodes)-1] = data.PathNode{Type: tt}
 		}
 		keys[planner.TemplateKey(e.tmpl)] = e.tmpl
 	}

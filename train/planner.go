@@ -80,7 +80,7 @@ func PlanAccuracy(p planner.Predictor, plans map[int]data.Plan, qs []data.Query)
 	right, n := 0, 0
 	for _, q := range qs {
 		ref, ok := plans[q.ID]
-		if !ok || len(ref.Metapath) == 0 {
+		if !ok || len(ref.Paths) == 0 {
 			continue
 		}
 		got, err := p.Predict(context.Background(), q)
@@ -88,7 +88,7 @@ func PlanAccuracy(p planner.Predictor, plans map[int]data.Plan, qs []data.Query)
 			return 0, 0, err
 		}
 		n++
-		if planner.TemplateKey(got.Plan.Metapath) == planner.TemplateKey(ref.Metapath) {
+		if planner.TemplateKey(got.Plan.Paths) == planner.TemplateKey(ref.Paths) {
 			right++
 		}
 	}
@@ -119,10 +119,10 @@ func Planner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel
 	if err != nil {
 		return nil, nil, err
 	}
-	keys := map[string][][]string{}
+	keys := map[string][]data.Path{}
 	for _, q := range qs {
-		if p, ok := o.Plans[q.ID]; ok && len(p.Metapath) > 0 {
-			keys[planner.TemplateKey(p.Metapath)] = p.Metapath
+		if p, ok := o.Plans[q.ID]; ok && len(p.Paths) > 0 {
+			keys[planner.TemplateKey(p.Paths)] = p.Paths
 		}
 	}
 	if len(keys) == 0 {
@@ -155,7 +155,7 @@ func Planner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel
 	task := &plannerTask{g: gate, k: len(cfg.Templates)}
 	for _, q := range qs {
 		pl, ok := o.Plans[q.ID]
-		if !ok || len(pl.Metapath) == 0 {
+		if !ok || len(pl.Paths) == 0 {
 			continue
 		}
 		x, _, err := p.Features(q)
@@ -163,7 +163,7 @@ func Planner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel
 			return nil, nil, err
 		}
 		task.x = append(task.x, x)
-		task.y = append(task.y, label[planner.TemplateKey(pl.Metapath)])
+		task.y = append(task.y, label[planner.TemplateKey(pl.Paths)])
 	}
 	vqs, err := ws.SKB.QA.Split(o.ValSplit)
 	if err != nil {

@@ -36,7 +36,7 @@ func TestTrainPlanner(t *testing.T) {
 	trainQs, _ := ws.SKB.QA.Split("train")
 	distinct := map[string]bool{}
 	for _, q := range trainQs {
-		distinct[planner.TemplateKey(ws.Plans[q.ID].Metapath)] = true
+		distinct[planner.TemplateKey(ws.Plans[q.ID].Paths)] = true
 	}
 	if len(p.Cfg.Templates) != len(distinct) || len(distinct) < 4 {
 		t.Errorf("%d templates, the training plans have %d", len(p.Cfg.Templates), len(distinct))
@@ -54,10 +54,10 @@ func TestTrainPlanner(t *testing.T) {
 	for _, q := range qs {
 		pred, _ := p.Predict(context.Background(), q)
 		got, ref := pred.Plan, ws.Plans[q.ID]
-		if planner.TemplateKey(got.Metapath) != planner.TemplateKey(ref.Metapath) {
+		if planner.TemplateKey(got.Paths) != planner.TemplateKey(ref.Paths) {
 			continue
 		}
-		for _, path := range ref.Metapath {
+		for _, path := range ref.MetapathTokens() {
 			anchors++
 			if len(got.Restriction[path[0]]) > 0 && len(ref.Restriction[path[0]]) > 0 && got.Restriction[path[0]][0] == ref.Restriction[path[0]][0] {
 				right++
@@ -231,7 +231,7 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 	// multi-hop path comes with its twin, the same pair with the middle
 	// ranked the other way.
 	for ti, tm := range p.Cfg.Templates {
-		if (&data.Plan{Metapath: tm}).HasRankMarks() {
+		if (&data.Plan{Paths: tm}).HasRankMarks() {
 			t.Errorf("template %d %v ranks a middle position", ti, tm)
 		}
 	}
@@ -243,7 +243,7 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 		}
 		byKey := map[string]*planner.PlanCandidate{}
 		for i := range cs {
-			byKey[fmt.Sprint(cs[i].Plan.Metapath, cs[i].Mentions)] = &cs[i]
+			byKey[fmt.Sprint(cs[i].Plan.MetapathTokens(), cs[i].Mentions)] = &cs[i]
 		}
 		for i := range cs {
 			c := &cs[i]
@@ -254,9 +254,9 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 			if c.Plan.HasRankMarks() {
 				twin = c.Plan.WithoutRankMarks()
 			}
-			o := byKey[fmt.Sprint(twin.Metapath, c.Mentions)]
+			o := byKey[fmt.Sprint(twin.MetapathTokens(), c.Mentions)]
 			if o == nil || o.Twin == c.Twin || o.Prior != c.Prior {
-				t.Fatalf("query %d: candidate %v (twin %v) has no twin among %d candidates", q.ID, c.Plan.Metapath, c.Twin, len(cs))
+				t.Fatalf("query %d: candidate %v (twin %v) has no twin among %d candidates", q.ID, c.Plan.MetapathTokens(), c.Twin, len(cs))
 			}
 			pairs++
 		}
@@ -299,16 +299,16 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 // twins) but keeps the structure's operators: a universal step stays
 // universal.
 func TestMinedTemplateKeepsMarks(t *testing.T) {
-	p := data.Plan{Metapath: [][]string{
+	p := data.Plan{Paths: data.MustPaths([][]string{
 		{"person", "<-starred_actors", "movie~", "->directed_by", "person"},
 		{"genre", "<-has_genre", "movie", "∀->written_by", "person"},
-	}}
+	}...)}
 	got, order := minedTemplate(p)
 	want := [][]string{
 		{"*", "<-has_genre", "*", "∀->written_by", "person"},
 		{"*", "<-starred_actors", "*", "->directed_by", "person"},
 	}
-	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(order, []int{1, 0}) {
+	if !reflect.DeepEqual(data.Plan{Paths: got}.MetapathTokens(), want) || !reflect.DeepEqual(order, []int{1, 0}) {
 		t.Errorf("template %v order %v, want %v [1 0]", got, order, want)
 	}
 }

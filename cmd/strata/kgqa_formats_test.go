@@ -79,7 +79,7 @@ func TestImportWorldCup(t *testing.T) {
 	if q.Text != "name a player who plays at [Forward] position at the club [Club_A] ?" || len(q.Answers) != 4 {
 		t.Errorf("conjunctive question %q, %d answers", q.Text, len(q.Answers))
 	}
-	if got := w.Plans[24].Metapath; !slices.EqualFunc(got, [][]string{{"entity", "->plays_position_inverse", "entity"}, {"entity", "->plays_in_club_inverse", "entity"}}, slices.Equal) {
+	if got := w.Plans[24].MetapathTokens(); !slices.EqualFunc(got, [][]string{{"entity", "->plays_position_inverse", "entity"}, {"entity", "->plays_in_club_inverse", "entity"}}, slices.Equal) {
 		t.Errorf("conjunctive plan %v", got)
 	}
 	out, e, code := run(t, "eval", ws, "--method", "plan-structure,oracle-plan", "--split", "test", "--json")

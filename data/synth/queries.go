@@ -181,7 +181,7 @@ func (g *gen) makeQueries() (*data.QA, []data.PlanRecord) {
 		qa.Queries = append(qa.Queries, data.Query{ID: id, Text: text, Answers: gold})
 		plan := data.Plan{Restriction: map[string][]string{}}
 		for pi, path := range c.t.paths {
-			plan.Metapath = append(plan.Metapath, append([]string(nil), path...))
+			plan.Paths = append(plan.Paths, data.MustPaths(path)...) // the preset's table is written in plan tokens
 			at := g.schema.NodeTypes[c.types[pi][0]]
 			plan.Restriction[at] = append(plan.Restriction[at], g.nodes[anchors[pi]].Name)
 		}

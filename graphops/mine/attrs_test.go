@@ -15,7 +15,7 @@ import (
 // which does not beat 0.8; nor does anything beat a record of F1 1.
 func TestWithAttribute(t *testing.T) {
 	ws := testskb.Workspace(t, testskb.DirectorFilms())
-	rec := data.MinedPlanRecord{Plan: data.Plan{Metapath: [][]string{{"person", "<-directed_by", "movie"}},
+	rec := data.MinedPlanRecord{Plan: data.Plan{Paths: data.MustPaths([][]string{{"person", "<-directed_by", "movie"}}...),
 		Restriction: map[string][]string{"movie": {"films released in 2007 by"}},
 		Anchors:     []data.PlanAnchor{{Text: "Paul Smith", Nodes: []uint32{0}}}},
 		Mined: data.MinedInfo{F1: 0.8}}

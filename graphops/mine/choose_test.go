@@ -15,7 +15,7 @@ import (
 // question 4 is left out.
 func TestChoose(t *testing.T) {
 	plan := func(rel string) data.Plan {
-		return data.Plan{Metapath: [][]string{{"drug", rel, "disease"}}}
+		return data.Plan{Paths: data.MustPaths([][]string{{"drug", rel, "disease"}}...)}
 	}
 	rec := func(q int, rel string) data.MinedPlanRecord {
 		return data.MinedPlanRecord{QID: q, Plan: plan(rel)}

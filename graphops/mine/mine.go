@@ -198,19 +198,18 @@ func ToPlan(s *data.Schema, g *graphops.Graph, text string, ments []linking.Link
 	p := data.Plan{Restriction: map[string][]string{}}
 	var anchors []int
 	for _, b := range mp.Branches {
-		path := []string{s.NodeTypes[g.Type(b.Anchor)]}
+		types := []string{s.NodeTypes[g.Type(b.Anchor)]}
+		steps := make([]data.PathStep, len(b.Steps))
 		for i, st := range b.Steps {
 			next := data.AnyType
 			if i == len(b.Steps)-1 {
 				next = target
 			}
-			tok := data.RelStep{Rel: s.RelationTypes[st.Rel], Dir: st.Dir}.String()
-			if st.Every {
-				tok = data.EveryPrefix + tok
-			}
-			path = append(path, tok, next)
+			steps[i] = data.Step(s.RelationTypes[st.Rel], st.Dir)
+			steps[i].Every = st.Every
+			types = append(types, next)
 		}
-		p.Metapath = append(p.Metapath, path)
+		p.Paths = append(p.Paths, data.TypePath(types, steps))
 		p.Anchors = append(p.Anchors, data.PlanAnchor{Text: ments[b.Mention].Text, Nodes: []uint32{b.Anchor}})
 		anchors = append(anchors, b.Mention)
 	}
@@ -227,10 +226,10 @@ func ToPlan(s *data.Schema, g *graphops.Graph, text string, ments []linking.Link
 // anchors: its paths' relation tokens, sorted.
 func SkeletonKey(p data.Plan) string {
 	var parts []string
-	for _, path := range p.Metapath {
-		var rels []string
-		for i := 1; i < len(path); i += 2 {
-			rels = append(rels, path[i])
+	for _, path := range p.Paths {
+		rels := make([]string, len(path.Steps))
+		for i, st := range path.Steps {
+			rels[i] = st.Token()
 		}
 		parts = append(parts, strings.Join(rels, " / "))
 	}

@@ -93,14 +93,14 @@ const (
 // path of the target type alone, and returns the target type. A path
 // whose anchor is named nowhere is handled as mode says.
 func compilePaths(s *data.Schema, p data.Plan, mode anchorMode) ([]Expr, data.TypeID, error) {
-	if len(p.Metapath) == 0 {
+	if len(p.Paths) == 0 {
 		return nil, AnyType, fmt.Errorf("%w: no metapath", graphops.ErrInvalidPlan)
 	}
 	used := map[string]int{}
 	var paths []Expr
 	var target data.TypeID
 	restriction := targetText(p)
-	for pi, path := range p.Metapath {
+	for pi, path := range p.Paths {
 		types, hops, err := graphops.CompilePath(s, pi, path)
 		if err != nil {
 			return nil, AnyType, err
@@ -132,13 +132,13 @@ func compilePaths(s *data.Schema, p data.Plan, mode anchorMode) ([]Expr, data.Ty
 			a.Text = name
 		} else if mode == lenientAnchors {
 			if types[0] != AnyType {
-				a.Text = strings.Join(p.Restriction[path[0]], " ")
+				a.Text = strings.Join(p.Restriction[path.Anchor()], " ")
 			}
 		} else if mode == skipAnchorless {
 			paths = append(paths, nil)
 			continue
 		} else {
-			return nil, AnyType, fmt.Errorf("%w: path %d: no anchor named for type %q", graphops.ErrInvalidPlan, pi, path[0])
+			return nil, AnyType, fmt.Errorf("%w: path %d: no anchor named for type %q", graphops.ErrInvalidPlan, pi, path.Anchor())
 		}
 		var e Expr = a
 		for _, h := range hops {

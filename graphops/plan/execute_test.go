@@ -26,22 +26,22 @@ func TestExecute(t *testing.T) {
 		r, err := Execute(g, names, p)
 		return r.Reach, err
 	}
-	got, err := run(data.Plan{Metapath: [][]string{{"author", "writes", "paper"}}, Restriction: map[string][]string{"author": {"ann"}}})
+	got, err := run(data.Plan{Paths: data.MustPaths([][]string{{"author", "writes", "paper"}}...), Restriction: map[string][]string{"author": {"ann"}}})
 	if err != nil || !cmp.Equal(got, []uint32{0, 1}) {
 		t.Errorf("Ann's papers: %v %v", got, err)
 	}
 	// MoR's untyped edge "author -> paper" reaches the same papers.
-	got, _ = run(data.Plan{Metapath: [][]string{{"author", data.AnyRelation, "paper"}}, Restriction: map[string][]string{"author": {"Ann"}}})
+	got, _ = run(data.Plan{Paths: data.MustPaths([][]string{{"author", data.AnyRelation, "paper"}}...), Restriction: map[string][]string{"author": {"Ann"}}})
 	if !cmp.Equal(got, []uint32{0, 1}) {
 		t.Errorf("Ann's papers by any relation: %v", got)
 	}
 	// Two paths meet at the target: papers by Ann and by Bob.
-	got, _ = run(data.Plan{Metapath: [][]string{{"author", "*", "paper"}, {"author", "*", "paper"}}, Restriction: map[string][]string{"author": {"Ann", "Bob"}}})
+	got, _ = run(data.Plan{Paths: data.MustPaths([][]string{{"author", "*", "paper"}, {"author", "*", "paper"}}...), Restriction: map[string][]string{"author": {"Ann", "Bob"}}})
 	if !cmp.Equal(got, []uint32{1}) {
 		t.Errorf("papers by Ann and Bob: %v", got)
 	}
 	// Two hops: papers cited by (or citing) Ann's papers, any relation.
-	got, _ = run(data.Plan{Metapath: [][]string{{"author", "writes", "paper", "cites", "paper"}}, Restriction: map[string][]string{"author": {"Ann"}}})
+	got, _ = run(data.Plan{Paths: data.MustPaths([][]string{{"author", "writes", "paper", "cites", "paper"}}...), Restriction: map[string][]string{"author": {"Ann"}}})
 	if !cmp.Equal(got, []uint32{0, 1}) {
 		t.Errorf("cited by Ann's papers: %v", got)
 	}
@@ -56,17 +56,17 @@ func TestExecute(t *testing.T) {
 		if mp[0][1] == "->writes" {
 			names["author"] = []string{"Bob", "Ann"}
 		}
-		if got, err := run(data.Plan{Metapath: mp, Restriction: names}); err != nil || len(got) != 0 {
+		if got, err := run(data.Plan{Paths: data.MustPaths(mp...), Restriction: names}); err != nil || len(got) != 0 {
 			t.Errorf("%v: %v %v, want nothing", mp, got, err)
 		}
 	}
 	for _, bad := range []data.Plan{
 		{},
-		{Metapath: [][]string{{"author", "writes"}}},
-		{Metapath: [][]string{{"venue", "*", "paper"}}, Restriction: map[string][]string{"venue": {"x"}}},
-		{Metapath: [][]string{{"author", "edits", "paper"}}, Restriction: map[string][]string{"author": {"Ann"}}},
-		{Metapath: [][]string{{"author", "*", "paper"}}, Restriction: map[string][]string{"author": {"Zed"}}},
-		{Metapath: [][]string{{"author", "*", "paper"}}},
+		{Paths: []data.Path{{Nodes: []data.PathNode{{Type: "author"}}, Steps: []data.PathStep{data.Step("writes", data.Undirected)}}}}, // a step to nowhere
+		{Paths: data.MustPaths([][]string{{"venue", "*", "paper"}}...), Restriction: map[string][]string{"venue": {"x"}}},
+		{Paths: data.MustPaths([][]string{{"author", "edits", "paper"}}...), Restriction: map[string][]string{"author": {"Ann"}}},
+		{Paths: data.MustPaths([][]string{{"author", "*", "paper"}}...), Restriction: map[string][]string{"author": {"Zed"}}},
+		{Paths: data.MustPaths([][]string{{"author", "*", "paper"}}...)},
 	} {
 		if _, err := run(bad); !errors.Is(err, graphops.ErrInvalidPlan) {
 			t.Errorf("plan %+v: error %v", bad, err)

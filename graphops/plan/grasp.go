@@ -66,7 +66,7 @@ func CompileGrasp(s *data.Schema, p *data.GraspPlan, anchors map[string][]Bindin
 		if !ok {
 			return nil, fmt.Errorf("%w: hop %d: %q unbound", graphops.ErrInvalidPlan, i, h.From)
 		}
-		_, hops, err := graphops.CompilePath(s, i, []string{data.AnyType, h.Rel, h.ToLabel})
+		_, hops, err := graphops.CompilePath(s, i, h.Path())
 		if err != nil {
 			return nil, fmt.Errorf("hop %d: %w", i, err)
 		}

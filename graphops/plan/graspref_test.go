@@ -36,7 +36,7 @@ func referenceGrasp(g *graphops.Graph, p *data.GraspPlan, anchors map[string][]B
 		if !ok {
 			return nil, fmt.Errorf("hop %d: %q unbound", i, h.From)
 		}
-		_, hops, err := graphops.CompilePath(s, i, []string{data.AnyType, h.Rel, h.ToLabel})
+		_, hops, err := graphops.CompilePath(s, i, h.Path())
 		if err != nil {
 			return nil, fmt.Errorf("hop %d: %w", i, err)
 		}

@@ -40,7 +40,7 @@ func TestCompilePatternMatchesStrings(t *testing.T) {
 			existential := p
 			if r.IntN(3) == 0 { // mark one step of a path universal
 				p = clonePlan(p)
-				path := p.Metapath[r.IntN(len(p.Metapath))]
+				path := p.MetapathTokens()[r.IntN(len(p.MetapathTokens()))]
 				if len(path) >= 3 {
 					i := 1 + 2*r.IntN(len(path)/2)
 					path[i] = data.EveryPrefix + path[i]
@@ -76,9 +76,9 @@ func TestCompilePatternMatchesStrings(t *testing.T) {
 
 func clonePlan(p data.Plan) data.Plan {
 	q := p
-	q.Metapath = make([][]string, len(p.Metapath))
-	for i, path := range p.Metapath {
-		q.Metapath[i] = slices.Clone(path)
+	q.Paths = make([]data.Path, len(p.Paths))
+	for i, path := range p.Paths {
+		q.Paths[i] = path.Clone()
 	}
 	return q
 }
@@ -93,7 +93,7 @@ func clonePlan(p data.Plan) data.Plan {
 // pattern form.
 func TestCompilePatternOperators(t *testing.T) {
 	g, names := movies(t)
-	p := data.Plan{Metapath: [][]string{{"person", "<-directed_by", "movie~", "∀->has_genre", "genre"}},
+	p := data.Plan{Paths: data.MustPaths([][]string{{"person", "<-directed_by", "movie~", "∀->has_genre", "genre"}}...),
 		Anchors: []data.PlanAnchor{{Text: "P1", Nodes: []uint32{0}}}, Restriction: map[string][]string{"genre": {"comedy"}}}
 	e, pat, err := CompilePattern(g.Schema(), p, g.Resolver())
 	if err != nil {
@@ -114,7 +114,7 @@ func TestCompilePatternOperators(t *testing.T) {
 	if !slices.Equal(soft.Nodes, []uint32{6, 7, 8}) || !slices.Equal(soft.Support, []float32{1, float32(1) / 3, float32(1) / 3}) {
 		t.Errorf("soft: %v support %v, want [6 7 8] support [1 1/3 1/3]", soft.Nodes, soft.Support)
 	}
-	if _, _, err := CompilePattern(g.Schema(), data.Plan{Metapath: [][]string{{"genre"}}}, nil); !errors.Is(err, ErrNoPattern) {
+	if _, _, err := CompilePattern(g.Schema(), data.Plan{Paths: data.MustPaths([][]string{{"genre"}}...)}, nil); !errors.Is(err, ErrNoPattern) {
 		t.Errorf("target type alone: %v, want ErrNoPattern", err)
 	}
 	if _, err := (&patternWriter{s: g.Schema()}).path(0, &Union{Args: []Expr{filmsOf("P1")}}); err == nil || !strings.Contains(err.Error(), "Union") {
@@ -122,7 +122,7 @@ func TestCompilePatternOperators(t *testing.T) {
 	}
 	// Unknown relations are the typed plan's error (SimGRAG then writes
 	// the pattern from the strings).
-	if _, _, err := CompilePattern(g.Schema(), data.Plan{Metapath: [][]string{{"person", "acted in", "movie"}}, Restriction: map[string][]string{"person": {"P1"}}}, nil); !errors.Is(err, graphops.ErrInvalidPlan) {
+	if _, _, err := CompilePattern(g.Schema(), data.Plan{Paths: data.MustPaths([][]string{{"person", "acted in", "movie"}}...), Restriction: map[string][]string{"person": {"P1"}}}, nil); !errors.Is(err, graphops.ErrInvalidPlan) {
 		t.Errorf("unknown relation: %v, want ErrInvalidPlan", err)
 	}
 }

@@ -289,7 +289,7 @@ func randomPlan(r *rand.Rand, types, rels []string, n int) data.Plan {
 		if hops == 0 {
 			path = []string{target}
 		}
-		p.Metapath = append(p.Metapath, path)
+		p.Paths = append(p.Paths, data.MustPaths(path)...)
 		name := fmt.Sprintf("n%d", r.IntN(n/2+2))
 		if linked {
 			var nodes []uint32
@@ -308,7 +308,7 @@ func randomPlan(r *rand.Rand, types, rels []string, n int) data.Plan {
 // before it, and Execute reaches the genre all of P1's films share.
 func TestCompileUniversal(t *testing.T) {
 	g, names := movies(t)
-	p := data.Plan{Metapath: [][]string{{"person", "<-directed_by", "movie", "∀->has_genre", "genre"}},
+	p := data.Plan{Paths: data.MustPaths([][]string{{"person", "<-directed_by", "movie", "∀->has_genre", "genre"}}...),
 		Restriction: map[string][]string{"person": {"P1"}, "genre": {"P1", "comedy"}}}
 	e, err := Compile(g.Schema(), p)
 	if err != nil {
@@ -322,7 +322,7 @@ func TestCompileUniversal(t *testing.T) {
 		t.Errorf("Execute: %+v %v", res, err)
 	}
 	// Without the mark: every genre of any of the films.
-	p.Metapath[0][3] = "->has_genre"
+	p.Paths[0].Steps[1] = data.Step("has_genre", data.Forward)
 	if res, _ := Execute(g, names, p); !slices.Equal(res.Reach, []uint32{6, 7, 8}) {
 		t.Errorf("existential: %v", res.Reach)
 	}
@@ -334,7 +334,7 @@ func TestCompileUniversal(t *testing.T) {
 // scores 2, A1 (F1) and A3 (F3) 0; nothing is cut.
 func TestRankedMiddle(t *testing.T) {
 	g, names := movies(t)
-	p := data.Plan{Metapath: [][]string{{"person", "<-directed_by", "movie~", "->starred_actors", "person"}},
+	p := data.Plan{Paths: data.MustPaths([][]string{{"person", "<-directed_by", "movie~", "->starred_actors", "person"}}...),
 		Anchors: []data.PlanAnchor{{Text: "P1", Nodes: []uint32{0}}}, Restriction: map[string][]string{"person": {"French cast"}}}
 	res, scores, err := ExecuteRanked(g, names, p, fakeScorer{3: 2})
 	if err != nil || !slices.Equal(res.Reach, []uint32{9, 10, 11}) || !slices.Equal(scores, []float32{0, 2, 0}) {
@@ -350,7 +350,7 @@ func TestRankedMiddle(t *testing.T) {
 	}
 	// The mark is refused on an anchor or a target.
 	bad := p
-	bad.Metapath = [][]string{{"person~", "<-directed_by", "movie"}}
+	bad.Paths = data.MustPaths([]string{"person~", "<-directed_by", "movie"})
 	if _, err := Compile(g.Schema(), bad); !errors.Is(err, graphops.ErrInvalidPlan) {
 		t.Errorf("marked anchor: %v", err)
 	}
@@ -362,7 +362,7 @@ func TestRankedMiddle(t *testing.T) {
 // as well nothing is left.
 func TestCompileAttributes(t *testing.T) {
 	g, names := movies(t)
-	p := data.Plan{Metapath: [][]string{{"person", "<-directed_by", "movie"}},
+	p := data.Plan{Paths: data.MustPaths([][]string{{"person", "<-directed_by", "movie"}}...),
 		Anchors:     []data.PlanAnchor{{Text: "P1", Nodes: []uint32{0}}},
 		Restriction: map[string][]string{"movie": {"2007 films"}}, Attributes: []data.PlanAttr{{Key: "released", Value: "2007"}}}
 	e, err := Compile(g.Schema(), p)

@@ -33,13 +33,13 @@ func checkExistential(hops []graphops.Hop) error {
 // invalid (graphops.ErrInvalidPlan).
 func referencePlan(g *graphops.Graph, names *linking.NameIndex, plan data.Plan) (graphops.PlanResult, error) {
 	var res graphops.PlanResult
-	if len(plan.Metapath) == 0 {
+	if len(plan.Paths) == 0 {
 		return res, fmt.Errorf("%w: no metapath", graphops.ErrInvalidPlan)
 	}
 	s := g.Schema()
 	used := map[string]int{} // restriction entries consumed per anchor type
 	started := false         // a path with structure was walked (its reach may be empty)
-	for pi, path := range plan.Metapath {
+	for pi, path := range plan.Paths {
 		types, hops, err := graphops.CompilePath(s, pi, path)
 		if err != nil {
 			return res, err
@@ -87,14 +87,14 @@ func planAnchors(g *graphops.Graph, names *linking.NameIndex, plan *data.Plan, p
 			}
 		}
 		if len(out) == 0 {
-			return nil, fmt.Errorf("%w: path %d: no anchor node of type %s", graphops.ErrInvalidPlan, pi, plan.Metapath[pi][0])
+			return nil, fmt.Errorf("%w: path %d: no anchor node of type %s", graphops.ErrInvalidPlan, pi, plan.MetapathTokens()[pi][0])
 		}
 		slices.Sort(out)
 		return slices.Compact(out), nil
 	}
 	name, ok := plan.PathAnchorText(pi, used)
 	if !ok {
-		return nil, fmt.Errorf("%w: path %d: no anchor named for type %q", graphops.ErrInvalidPlan, pi, plan.Metapath[pi][0])
+		return nil, fmt.Errorf("%w: path %d: no anchor named for type %q", graphops.ErrInvalidPlan, pi, plan.MetapathTokens()[pi][0])
 	}
 	var frontier []uint32
 	if t == graphops.AnyTypeID {
@@ -106,7 +106,7 @@ func planAnchors(g *graphops.Graph, names *linking.NameIndex, plan *data.Plan, p
 		frontier = slices.Clone(names.Lookup(t, name))
 	}
 	if len(frontier) == 0 {
-		return nil, fmt.Errorf("%w: path %d: no %s named %q", graphops.ErrInvalidPlan, pi, plan.Metapath[pi][0], name)
+		return nil, fmt.Errorf("%w: path %d: no %s named %q", graphops.ErrInvalidPlan, pi, plan.MetapathTokens()[pi][0], name)
 	}
 	return frontier, nil
 }

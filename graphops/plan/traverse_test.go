@@ -66,7 +66,7 @@ func TestMixedTraversal(t *testing.T) {
 	g := papers(t)
 	tm := fakeMatcher{g: g, fixed: map[data.TypeID][]uint32{0: {2}}} // papers: P2 matches textually
 	first := []index.Hit{{ID: 1, Score: 0.9}, {ID: 2, Score: 0.5}}
-	plan := data.Plan{Metapath: [][]string{{"author", "writes", "paper"}}, Restriction: map[string][]string{"author": {"Ann"}}}
+	plan := data.Plan{Paths: data.MustPaths([][]string{{"author", "writes", "paper"}}...), Restriction: map[string][]string{"author": {"Ann"}}}
 	res, err := MixedTraversal(g, tm, "papers by", plan, TraversalConfig{}, first)
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +85,7 @@ func TestMixedTraversal(t *testing.T) {
 		t.Errorf("trajectories %v union %v filled %d", res.Trajectories, res.Union, res.Filled)
 	}
 	// Two paths from two authors meet at P1 (and P2, matched textually on both).
-	plan2 := data.Plan{Metapath: [][]string{{"author", "writes", "paper"}, {"author", "*", "paper"}}, Restriction: map[string][]string{"author": {"Ann", "Bob"}}}
+	plan2 := data.Plan{Paths: data.MustPaths([][]string{{"author", "writes", "paper"}, {"author", "*", "paper"}}...), Restriction: map[string][]string{"author": {"Ann", "Bob"}}}
 	res, _ = MixedTraversal(g, tm, "q", plan2, TraversalConfig{}, nil)
 	if ids := hitIDs(res.Pool); !cmp.Equal(ids, []uint32{1, 2}) || res.Union {
 		t.Errorf("intersection %v union %v", ids, res.Union)
@@ -93,7 +93,7 @@ func TestMixedTraversal(t *testing.T) {
 	// Without textual paper matches and an author who wrote nothing shared,
 	// the intersection is empty: the union is used.
 	tm.fixed = map[data.TypeID][]uint32{0: {}}
-	plan3 := data.Plan{Metapath: [][]string{{"author", "writes", "paper"}, {"paper", "cites", "paper"}}, Restriction: map[string][]string{"author": {"Bob"}, "paper": {"P2"}}}
+	plan3 := data.Plan{Paths: data.MustPaths([][]string{{"author", "writes", "paper"}, {"paper", "cites", "paper"}}...), Restriction: map[string][]string{"author": {"Bob"}, "paper": {"P2"}}}
 	res, _ = MixedTraversal(g, tm, "q", plan3, TraversalConfig{}, nil)
 	// Path 1 reaches P1 from Bob; path 2 has no seed at all: union {P1}.
 	if ids := hitIDs(res.Pool); !cmp.Equal(ids, []uint32{1}) || !res.Union {
@@ -105,7 +105,7 @@ func TestMixedTraversal(t *testing.T) {
 	if ids := hitIDs(res.Pool); !cmp.Equal(ids, []uint32{1, 2}) || res.Trajectories[0] != nil {
 		t.Errorf("cut pool %v, P0 trajectory %v", ids, res.Trajectories[0])
 	}
-	planZed := data.Plan{Metapath: [][]string{{"author", "writes", "paper"}}, Restriction: map[string][]string{"author": {"Zed"}}}
+	planZed := data.Plan{Paths: data.MustPaths([][]string{{"author", "writes", "paper"}}...), Restriction: map[string][]string{"author": {"Zed"}}}
 	res, _ = MixedTraversal(g, tm, "q", planZed, TraversalConfig{PoolSize: 2}, first)
 	if ids := hitIDs(res.Pool); !cmp.Equal(ids, []uint32{2, 1}) || res.Filled != 1 || !cmp.Equal(res.Trajectories[1], []TrajectoryStep{{Node: 1, Type: 0, Textual: true}}) {
 		t.Errorf("filled pool %v filled %d trajectory %v", ids, res.Filled, res.Trajectories[1])
@@ -121,7 +121,7 @@ func TestMixedTraversal(t *testing.T) {
 		t.Errorf("no structural retrieval: %v", ids)
 	}
 	// A path of the target type alone is the target's textual matches.
-	res, _ = MixedTraversal(g, tm, "q", data.Plan{Metapath: [][]string{{"paper"}}}, TraversalConfig{}, nil)
+	res, _ = MixedTraversal(g, tm, "q", data.Plan{Paths: data.MustPaths([][]string{{"paper"}}...)}, TraversalConfig{}, nil)
 	if ids := hitIDs(res.Pool); !cmp.Equal(ids, []uint32{2}) {
 		t.Errorf("a bare target: %v", ids)
 	}
@@ -138,7 +138,7 @@ func TestMixedTraversalTyped(t *testing.T) {
 	g, _ := movies(t)
 	tm := fakeMatcher{g: g, fixed: map[data.TypeID][]uint32{genre: {}, movie: {}}}
 	p1 := []data.PlanAnchor{{Text: "P1", Nodes: []uint32{0}}}
-	every := data.Plan{Metapath: [][]string{{"person", "<-directed_by", "movie", "∀->has_genre", "genre"}}, Anchors: p1}
+	every := data.Plan{Paths: data.MustPaths([][]string{{"person", "<-directed_by", "movie", "∀->has_genre", "genre"}}...), Anchors: p1}
 	res, err := MixedTraversal(g, tm, "q", every, TraversalConfig{}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -150,7 +150,7 @@ func TestMixedTraversalTyped(t *testing.T) {
 	}
 	// The existential step reaches every genre of the three films.
 	exists := every
-	exists.Metapath = [][]string{{"person", "<-directed_by", "movie", "->has_genre", "genre"}}
+	exists.Paths = data.MustPaths([]string{"person", "<-directed_by", "movie", "->has_genre", "genre"})
 	if res, _ := MixedTraversal(g, tm, "q", exists, TraversalConfig{}, nil); !cmp.Equal(hitIDs(res.Pool), []uint32{6, 7, 8}) {
 		t.Errorf("exists: %v", hitIDs(res.Pool))
 	}
@@ -164,7 +164,7 @@ func TestMixedTraversalTyped(t *testing.T) {
 	// Attributes cut the end, textual matches included: F4 ("Released long
 	// ago in 2007") does not state "released 2007", F2 says 1999.
 	tm.fixed[movie] = []uint32{5}
-	films := data.Plan{Metapath: [][]string{{"person", "<-directed_by", "movie"}}, Anchors: p1}
+	films := data.Plan{Paths: data.MustPaths([][]string{{"person", "<-directed_by", "movie"}}...), Anchors: p1}
 	if res, _ := MixedTraversal(g, tm, "q", films, TraversalConfig{}, nil); !cmp.Equal(hitIDs(res.Pool), []uint32{2, 3, 4, 5}) {
 		t.Errorf("films: %v", hitIDs(res.Pool))
 	}

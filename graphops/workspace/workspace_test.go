@@ -250,17 +250,17 @@ func TestPlanRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ws.Close()
-	a := data.Plan{Metapath: [][]string{{"doc"}}}
-	b := data.Plan{Metapath: [][]string{{"tag", "has", "doc"}}}
+	a := data.Plan{Paths: data.MustPaths([][]string{{"doc"}}...)}
+	b := data.Plan{Paths: data.MustPaths([][]string{{"tag", "has", "doc"}}...)}
 	ws.Plans = map[int]data.Plan{7: a, 0: b}
 	recs := ws.PlanRecords()
 	if len(recs) != 2 || recs[0].QID != 0 || recs[1].QID != 7 {
 		t.Fatalf("records %+v, want q_ids 0 and 7 in order", recs)
 	}
-	if recs[0].Query != "first" || !slices.Equal(recs[0].AnswerIDs, []uint32{0}) || len(recs[0].Plan.Metapath[0]) != 3 {
+	if recs[0].Query != "first" || !slices.Equal(recs[0].AnswerIDs, []uint32{0}) || len(recs[0].Plan.MetapathTokens()[0]) != 3 {
 		t.Errorf("record 0: %+v", recs[0])
 	}
-	if recs[1].Query != "" || recs[1].AnswerIDs != nil || recs[1].Plan.Metapath[0][0] != "doc" {
+	if recs[1].Query != "" || recs[1].AnswerIDs != nil || recs[1].Plan.MetapathTokens()[0][0] != "doc" {
 		t.Errorf("record 7 (no such query): %+v", recs[1])
 	}
 }

@@ -73,7 +73,7 @@ func TestUnknownMethod(t *testing.T) {
 	// without any plan falls back to BM25 and is counted.
 	m, _ := registry.NewMethod(infer.NewEnv(context.Background(), ws), "plan-structure")
 	q := ws.SKB.QA.Queries[0]
-	bad := data.Plan{Metapath: [][]string{{"nope"}}}
+	bad := data.Plan{Paths: data.MustPaths([][]string{{"nope"}}...)}
 	q.Plan = &bad
 	bm, _ := registry.NewMethod(infer.NewEnv(context.Background(), ws), "bm25")
 	got, _ := m.Rank(t.Context(), q)
@@ -96,7 +96,7 @@ func TestTraversalRecall(t *testing.T) {
 	}
 	m, _ := registry.NewMethod(infer.NewEnv(context.Background(), ws), "mor-traversal")
 	q := ws.SKB.QA.Queries[0]
-	q.Plan = &data.Plan{Metapath: [][]string{{"no such type"}}}
+	q.Plan = &data.Plan{Paths: data.MustPaths([][]string{{"no such type"}}...)}
 	got, _ := m.Rank(t.Context(), q)
 	if fb := m.(infer.FallbackCounter).TakeFallbacks(); fb != 1 || len(got) != 100 {
 		t.Errorf("fallback: %d hits, %d fallbacks", len(got), fb)

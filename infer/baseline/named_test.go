@@ -16,7 +16,7 @@ import (
 // the top score plus one added to its own.
 func TestPlanExecNamed(t *testing.T) {
 	ws := testskb.Workspace(t, testskb.DirectorFilms())
-	pl := data.Plan{Metapath: [][]string{{"person", "<-directed_by", "movie"}},
+	pl := data.Plan{Paths: data.MustPaths([][]string{{"person", "<-directed_by", "movie"}}...),
 		Restriction: map[string][]string{"movie": {"released in 2007"}},
 		Anchors:     []data.PlanAnchor{{Text: "Paul Smith", Nodes: []uint32{0}}}}
 	pe := NewPlanExec(ws)

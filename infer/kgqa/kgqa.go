@@ -89,7 +89,7 @@ func (k *KGQA) patterns(q data.Query) (joint data.Pattern, singles []data.Patter
 			topics = append(topics, t)
 		}
 	}
-	if len(topics) == 0 || len(plan.Metapath) == 0 || len(plan.Metapath[0]) == 0 {
+	if len(topics) == 0 || len(plan.Paths) == 0 || len(plan.Paths[0].Nodes) == 0 {
 		joint, ok = k.pattern(plan)
 		return joint, nil, ok, nil
 	}
@@ -101,30 +101,30 @@ func (k *KGQA) patterns(q data.Query) (joint data.Pattern, singles []data.Patter
 		r[typ] = []string{name}
 		return r
 	}
-	first := plan.Metapath[0]
-	base := anchor(first[0], topics[0])
+	first := plan.Paths[0]
+	base := anchor(first.Anchor(), topics[0])
 	if len(topics) == 1 {
-		joint, ok = k.pattern(data.Plan{Metapath: plan.Metapath, Restriction: base})
+		joint, ok = k.pattern(data.Plan{Paths: plan.Paths, Restriction: base})
 		return joint, nil, ok, nil
 	}
 	var parts []data.Pattern
-	add := func(path []string, r map[string][]string, single bool) {
-		if p, ok := k.pattern(data.Plan{Metapath: [][]string{path}, Restriction: r}); ok {
+	add := func(path data.Path, r map[string][]string, single bool) {
+		if p, ok := k.pattern(data.Plan{Paths: []data.Path{path}, Restriction: r}); ok {
 			parts = append(parts, p)
 			if single {
 				singles = append(singles, p)
 			}
 		}
 	}
-	for i, path := range plan.Metapath {
-		if i < len(topics) && len(path) > 0 {
-			add(path, anchor(path[0], topics[i]), true)
+	for i, path := range plan.Paths {
+		if i < len(topics) && len(path.Nodes) > 0 {
+			add(path, anchor(path.Anchor(), topics[i]), true)
 		} else {
 			add(path, base, false)
 		}
 	}
-	for _, t := range topics[min(len(topics), len(plan.Metapath)):] {
-		add(first, anchor(first[0], t), true)
+	for _, t := range topics[min(len(topics), len(plan.Paths)):] {
+		add(first, anchor(first.Anchor(), t), true)
 	}
 	if len(parts) == 0 {
 		return joint, nil, false, nil
@@ -202,9 +202,9 @@ func MinePlans(ctx context.Context, ws *workspace.Workspace, qs []data.Query, ma
 	}
 	out := map[int]data.Plan{}
 	for _, r := range recs {
-		plan := data.Plan{Metapath: r.Plan.Metapath, Restriction: map[string][]string{}}
+		plan := data.Plan{Paths: r.Plan.Paths, Restriction: map[string][]string{}}
 		for i, a := range r.Plan.Anchors {
-			t := plan.Metapath[i][0]
+			t := plan.Paths[i].Anchor()
 			plan.Restriction[t] = append(plan.Restriction[t], a.Text)
 		}
 		out[r.QID] = plan

@@ -49,7 +49,7 @@ func kgqaWorkspace(t *testing.T, kb, questions string) *workspace.Workspace {
 // topics; SimGRAG runs on the lexical sketch encoder.
 func fixedKGQA(t *testing.T, ws *workspace.Workspace, template [][]string, sc simgrag.Config) *KGQA {
 	t.Helper()
-	cfg := planner.Config{Templates: [][][]string{template}, NodeTypes: ws.SKB.Schema.NodeTypes}
+	cfg := planner.Config{Templates: [][]data.Path{data.MustPaths(template...)}, NodeTypes: ws.SKB.Schema.NodeTypes}
 	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: 2, Out: 1}
 	g, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
@@ -221,7 +221,7 @@ func TestMinePlansMetaQA(t *testing.T) {
 				continue
 			}
 			n++
-			if relationNames(m.Metapath) == relationNames(ws.Plans[q.ID].Metapath) {
+			if relationNames(m.MetapathTokens()) == relationNames(ws.Plans[q.ID].MetapathTokens()) {
 				agree++
 			}
 		}

@@ -280,8 +280,8 @@ func (e *Explanation) WriteText(out io.Writer, ws *workspace.Workspace) error {
 		src = "predicted by the planner"
 	}
 	fmt.Fprintf(out, "plan (%s):\n", src)
-	for _, p := range e.Plan.Metapath {
-		fmt.Fprintf(out, "  %s\n", strings.Join(p, " -> "))
+	for _, p := range e.Plan.Paths {
+		fmt.Fprintf(out, "  %s\n", strings.Join(p.Tokens(), " -> "))
 	}
 	keys := make([]string, 0, len(e.Plan.Restriction))
 	for t := range e.Plan.Restriction {

@@ -98,7 +98,7 @@ func TestRerankPool(t *testing.T) {
 func TestExplanationTyped(t *testing.T) {
 	ws := testskb.Workspace(t, testskb.DirectorFilms())
 	e := &Explanation{Fallback: true, Plan: data.Plan{
-		Metapath:   [][]string{{"person", "<-directed_by", "movie"}},
+		Paths:      data.MustPaths([]string{"person", "<-directed_by", "movie"}),
 		Anchors:    []data.PlanAnchor{{Text: "Paul Smith", Nodes: []uint32{0}}},
 		Attributes: []data.PlanAttr{{Key: "released", Value: "2007"}},
 	}}

@@ -134,7 +134,7 @@ func (p *LinkingPlanner) compatNodes(m *linking.LinkedMention, t data.TypeID, h 
 func (p *LinkingPlanner) slotScores(text string, words []linking.Word, ments []linking.LinkedMention, ti, pi int) ([]float64, [][]uint32) {
 	path := p.Cfg.Templates[ti][pi]
 	t := graphops.AnyTypeID
-	if id, ok := p.skb.Schema.NodeTypeID(path[0]); ok {
+	if id, ok := p.skb.Schema.NodeTypeID(path.Anchor()); ok {
 		t = id
 	}
 	h := p.hops[ti][pi]
@@ -144,7 +144,7 @@ func (p *LinkingPlanner) slotScores(text string, words []linking.Word, ments []l
 	for mi := range ments {
 		var fan int
 		nodes[mi], fan, buf = p.compatNodes(&ments[mi], t, h, buf)
-		scores[mi] = float64(p.Anchor.Score(anchorFeatures(p.Cfg.Anchors.Dim, text, words, ments, mi, path[1], len(nodes[mi]), fan)))
+		scores[mi] = float64(p.Anchor.Score(anchorFeatures(p.Cfg.Anchors.Dim, text, words, ments, mi, path.Steps[0].Token(), len(nodes[mi]), fan)))
 	}
 	logSoftmax(scores)
 	return scores, nodes
@@ -179,7 +179,7 @@ type AnchorGroup struct {
 func (p *LinkingPlanner) AnchorGroup(text string, ments []linking.LinkedMention, ti, pi, gold int) (AnchorGroup, bool) {
 	path := p.Cfg.Templates[ti][pi]
 	t := graphops.AnyTypeID
-	if id, ok := p.skb.Schema.NodeTypeID(path[0]); ok {
+	if id, ok := p.skb.Schema.NodeTypeID(path.Anchor()); ok {
 		t = id
 	}
 	words := linking.MentionWords(text)
@@ -196,7 +196,7 @@ func (p *LinkingPlanner) AnchorGroup(text string, ments []linking.LinkedMention,
 		if mi == gold {
 			g.Gold = len(g.Feats)
 		}
-		g.Feats = append(g.Feats, anchorFeatures(p.Cfg.Anchors.Dim, text, words, ments, mi, path[1], len(nodes), fan))
+		g.Feats = append(g.Feats, anchorFeatures(p.Cfg.Anchors.Dim, text, words, ments, mi, path.Steps[0].Token(), len(nodes), fan))
 	}
 	return g, g.Gold >= 0 && len(g.Feats) > 1
 }

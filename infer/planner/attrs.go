@@ -216,12 +216,11 @@ func RelationWordMatch(p *data.Plan, restriction string) (matched, total int) {
 		}
 	}
 	seen := map[string]bool{}
-	for _, path := range p.Metapath {
-		for j := 1; j < len(path); j += 2 {
-			tok, _ := data.SplitEvery(path[j])
-			for _, alt := range strings.Split(tok, "|") {
-				rel := strings.TrimPrefix(strings.TrimPrefix(alt, "->"), "<-")
-				if seen[rel] || rel == data.AnyType {
+	for _, path := range p.Paths {
+		for _, st := range path.Steps {
+			for _, r := range st.Rels {
+				rel := r.Rel
+				if seen[rel] {
 					continue
 				}
 				seen[rel] = true

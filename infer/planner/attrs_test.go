@@ -114,7 +114,7 @@ func TestRelationWordMatch(t *testing.T) {
 		{[]string{"synset", "->part holonym", "synset"}, "What is a part of?", 1, 1},
 		{[]string{"*", "*", "*"}, "anything", 0, 0},
 	} {
-		p := data.Plan{Metapath: [][]string{c.path}}
+		p := data.Plan{Paths: data.MustPaths([][]string{c.path}...)}
 		if m, n := RelationWordMatch(&p, c.restriction); m != c.m || n != c.n {
 			t.Errorf("%v %q: %d of %d, want %d of %d", c.path, c.restriction, m, n, c.m, c.n)
 		}
@@ -141,7 +141,7 @@ func TestRelWords(t *testing.T) {
 			t.Errorf("Lift(%s) = %v, want %v", c.rel, got, c.want)
 		}
 	}
-	p := data.Plan{Metapath: [][]string{{"person", "<-written_by", "movie", "∀->directed_by", "person"}}}
+	p := data.Plan{Paths: data.MustPaths([][]string{{"person", "<-written_by", "movie", "∀->directed_by", "person"}}...)}
 	if got := PlanRelations(&p); !slices.Equal(got, []string{"directed_by", "written_by"}) {
 		t.Errorf("PlanRelations: %v", got)
 	}

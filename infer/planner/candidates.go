@@ -155,8 +155,8 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 		tmpl := p.Cfg.Templates[c.ti]
 		plan := data.Plan{Restriction: map[string][]string{}}
 		for pi, path := range tmpl {
-			path = slices.Clone(path)
-			if path[0] == data.AnyType {
+			path = path.Clone()
+			if path.Anchor() == data.AnyType {
 				// The anchors' type when they agree.
 				t := p.ws.Graph.Type(c.nodes[pi][0])
 				same := true
@@ -164,10 +164,10 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 					same = same && p.ws.Graph.Type(v) == t
 				}
 				if same {
-					path[0] = p.skb.Schema.NodeTypes[t]
+					path.Nodes[0].Type = p.skb.Schema.NodeTypes[t]
 				}
 			}
-			plan.Metapath = append(plan.Metapath, path)
+			plan.Paths = append(plan.Paths, path)
 			plan.Anchors = append(plan.Anchors, data.PlanAnchor{Text: ments[c.ments[pi]].Text, Nodes: c.nodes[pi]})
 		}
 		if r := StripFrameWords(linking.RestrictionText(q.Text, ments, c.ments), p.Cfg.Anchors.FrameWords); r != "" {
@@ -219,7 +219,7 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 // candidateKey identifies a candidate's plan: its paths, anchor mentions
 // and attributes.
 func candidateKey(c *PlanCandidate) string {
-	return fmt.Sprint(c.Plan.Metapath, c.Mentions, c.Plan.Attributes)
+	return fmt.Sprint(c.Plan.Template(), c.Mentions, c.Plan.Attributes)
 }
 
 // execute executes a candidate's plan (a ranked middle position scored as

@@ -33,18 +33,16 @@ func PlanElements(p *data.Plan, answerType string) []string {
 		out = append(out, "R:"+rel)
 	}
 	hops, every := 0, false
-	for _, path := range p.Metapath {
-		hops = max(hops, len(path)/2)
-		for j := 1; j < len(path); j += 2 {
-			if _, e := data.SplitEvery(path[j]); e {
-				every = true
-			}
+	for _, path := range p.Paths {
+		hops = max(hops, path.Hops())
+		for _, st := range path.Steps {
+			every = every || st.Every
 		}
 	}
 	if every {
 		out = append(out, "U")
 	}
-	if len(p.Metapath) > 1 {
+	if len(p.Paths) > 1 {
 		out = append(out, "I")
 	}
 	out = append(out, "H"+strconv.Itoa(hops))
@@ -193,8 +191,8 @@ func (n schemaNames) nameRoles(words []string, p *data.Plan, answerType string) 
 		if t == answerType {
 			role = "answer"
 		} else {
-			for _, path := range p.Metapath {
-				if len(path) > 0 && path[0] == t {
+			for _, path := range p.Paths {
+				if path.Anchor() == t {
 					role = "anchor"
 				}
 			}

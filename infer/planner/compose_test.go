@@ -18,14 +18,14 @@ func TestPlanElements(t *testing.T) {
 		plan data.Plan
 		want []string
 	}{
-		{data.Plan{Metapath: [][]string{{"person", "<-directed_by", "movie"}}}, []string{"A:movie", "R:directed_by", "H1"}},
-		{data.Plan{Metapath: [][]string{
+		{data.Plan{Paths: data.MustPaths([][]string{{"person", "<-directed_by", "movie"}}...)}, []string{"A:movie", "R:directed_by", "H1"}},
+		{data.Plan{Paths: data.MustPaths([][]string{
 			{"person", "<-starred_actors", "movie", "∀->has_genre", "genre"},
 			{"person", "<-directed_by", "movie", "->has_genre", "genre"},
-		}, Attributes: []data.PlanAttr{{}}}, []string{"A:genre", "R:directed_by", "R:has_genre", "R:starred_actors", "U", "I", "H2", "T"}},
+		}...), Attributes: []data.PlanAttr{{}}}, []string{"A:genre", "R:directed_by", "R:has_genre", "R:starred_actors", "U", "I", "H2", "T"}},
 	} {
 		if got := PlanElements(&c.plan, c.plan.TargetType()); !slices.Equal(got, c.want) {
-			t.Errorf("PlanElements(%v) = %q, want %q", c.plan.Metapath, got, c.want)
+			t.Errorf("PlanElements(%v) = %q, want %q", c.plan.MetapathTokens(), got, c.want)
 		}
 	}
 }
@@ -82,7 +82,7 @@ func TestNames(t *testing.T) {
 	// starred in" against a plan from a person through starred_actors
 	// to movies: genre is another type than the answer, movie the
 	// answer; has_genre is named and not walked, starred_actors walked.
-	plan := data.Plan{Metapath: [][]string{{"person", "<-starred_actors", "movie"}}}
+	plan := data.Plan{Paths: data.MustPaths([][]string{{"person", "<-starred_actors", "movie"}}...)}
 	roles, out := n.nameRoles([]string{"genres", "movies", "starred"}, &plan, "movie")
 	if !slices.Equal(roles, []string{"answer", "other"}) || out != 1 {
 		t.Errorf("nameRoles = %q, %d relations named and not walked; want [answer other], 1", roles, out)
@@ -154,7 +154,7 @@ func TestComposeFeatures(t *testing.T) {
 		{[]string{"person", "∀<-directed_by", "movie"}, []string{
 			"we every U", "we every H1", "we which U", "we which H1", "asked-other", "asked-other paths1", "tn anchor", "rn-out 0"}},
 	} {
-		cand := PlanCandidate{Plan: data.Plan{Metapath: [][]string{c.path}}, Mentions: []int{mi}}
+		cand := PlanCandidate{Plan: data.Plan{Paths: data.MustPaths([][]string{c.path}...)}, Mentions: []int{mi}}
 		var got []string
 		p.composeFeatures(func(parts ...string) { got = append(got, strings.Join(parts, " ")) }, text, ments, &cand, "paths1")
 		if !slices.Equal(got, c.want) {

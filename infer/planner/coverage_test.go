@@ -93,29 +93,29 @@ func TestCoverMentions(t *testing.T) {
 		t.Helper()
 		pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
 		if err != nil || pred.Reach == nil {
-			t.Fatalf("%q: plan %v, reach %v, %v", q, pred.Plan.Metapath, pred.Reach, err)
+			t.Fatalf("%q: plan %v, reach %v, %v", q, pred.Plan.MetapathTokens(), pred.Reach, err)
 		}
 		return pred
 	}
 	both := "Which films star both Ann Lee and Kim Ray?"
 	pred := predict(planner(true), both)
-	if len(pred.Plan.Metapath) != 2 || !slices.Equal(pred.Reach.Nodes, []uint32{0}) {
-		t.Errorf("CoverMentions: %q planned %v reaching %v, want both actors' paths reaching First Film (0)", both, pred.Plan.Metapath, pred.Reach.Nodes)
+	if len(pred.Plan.MetapathTokens()) != 2 || !slices.Equal(pred.Reach.Nodes, []uint32{0}) {
+		t.Errorf("CoverMentions: %q planned %v reaching %v, want both actors' paths reaching First Film (0)", both, pred.Plan.MetapathTokens(), pred.Reach.Nodes)
 	}
-	if pred := predict(planner(false), both); len(pred.Plan.Metapath) != 1 {
-		t.Errorf("without CoverMentions: %q planned %v, want the one-actor plan", both, pred.Plan.Metapath)
+	if pred := predict(planner(false), both); len(pred.Plan.MetapathTokens()) != 1 {
+		t.Errorf("without CoverMentions: %q planned %v, want the one-actor plan", both, pred.Plan.MetapathTokens())
 	}
-	if pred := predict(planner(true, "kim ray"), both); len(pred.Plan.Metapath) != 1 {
-		t.Errorf("CoverMentions, \"kim ray\" weak: %q planned %v, want the one-actor plan", both, pred.Plan.Metapath)
+	if pred := predict(planner(true, "kim ray"), both); len(pred.Plan.MetapathTokens()) != 1 {
+		t.Errorf("CoverMentions, \"kim ray\" weak: %q planned %v, want the one-actor plan", both, pred.Plan.MetapathTokens())
 	}
 	p := planner(true)
 	p.Cfg.Anchors.AnchorTypes = []string{"movie"}
-	if pred := predict(p, both); len(pred.Plan.Metapath) != 1 {
-		t.Errorf("CoverMentions, people not an anchor type: %q planned %v, want the one-actor plan", both, pred.Plan.Metapath)
+	if pred := predict(p, both); len(pred.Plan.MetapathTokens()) != 1 {
+		t.Errorf("CoverMentions, people not an anchor type: %q planned %v, want the one-actor plan", both, pred.Plan.MetapathTokens())
 	}
 	one := "Which films star Ann Lee?"
-	if pred := predict(planner(true), one); len(pred.Plan.Metapath) != 1 || !slices.Equal(pred.Reach.Nodes, []uint32{0, 1}) {
-		t.Errorf("CoverMentions: %q planned %v reaching %v, want Ann Lee's films (0, 1)", one, pred.Plan.Metapath, pred.Reach.Nodes)
+	if pred := predict(planner(true), one); len(pred.Plan.MetapathTokens()) != 1 || !slices.Equal(pred.Reach.Nodes, []uint32{0, 1}) {
+		t.Errorf("CoverMentions: %q planned %v reaching %v, want Ann Lee's films (0, 1)", one, pred.Plan.MetapathTokens(), pred.Reach.Nodes)
 	}
 	p = planner(true)
 	cs, ments, err := p.Candidates(context.Background(), data.Query{Text: both})
@@ -125,7 +125,7 @@ func TestCoverMentions(t *testing.T) {
 	p.ScoreCandidates(both, ments, cs)
 	for i := range cs {
 		if got := p.unexplained(ments, &cs[i]); len(cs[i].Reach) > 0 && got != 1 {
-			t.Errorf("candidate %v (anchors %v): %d mentions unexplained, want 1", cs[i].Plan.Metapath, cs[i].Mentions, got)
+			t.Errorf("candidate %v (anchors %v): %d mentions unexplained, want 1", cs[i].Plan.MetapathTokens(), cs[i].Mentions, got)
 		}
 	}
 }

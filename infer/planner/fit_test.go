@@ -109,7 +109,7 @@ func TestNoPlanFits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !pred.NoFit || math.Abs(float64(pred.Fit)-0.2689414) > 1e-6 || pred.Plan.Metapath != nil || pred.Template != -1 {
+	if !pred.NoFit || math.Abs(float64(pred.Fit)-0.2689414) > 1e-6 || pred.Plan.MetapathTokens() != nil || pred.Template != -1 {
 		t.Fatalf("prediction %+v: want no plan, fit 0.2689", pred)
 	}
 	m := &PlannedMethod{P: p, M: baseline.NewPlanExec(ws)}
@@ -185,8 +185,8 @@ func TestFitRescue(t *testing.T) {
 		if pred.NoFit != c.noFit || pred.Fit > 0.01 {
 			t.Errorf("rescue %v: NoFit %v (fit %v, confidence %v), want %v", c.rescue, pred.NoFit, pred.Fit, pred.Conf, c.noFit)
 		}
-		if !c.noFit && (pred.Conf != 1 || len(pred.Plan.Metapath) != 1) {
-			t.Errorf("rescue %v: plan %v confidence %v, want the one-hop plan at 1", c.rescue, pred.Plan.Metapath, pred.Conf)
+		if !c.noFit && (pred.Conf != 1 || len(pred.Plan.MetapathTokens()) != 1) {
+			t.Errorf("rescue %v: plan %v confidence %v, want the one-hop plan at 1", c.rescue, pred.Plan.MetapathTokens(), pred.Conf)
 		}
 	}
 }

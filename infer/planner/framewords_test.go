@@ -89,7 +89,7 @@ func TestCandidateRestrictionDropsFrameWords(t *testing.T) {
 func directorFilmsPlanner(t *testing.T) *LinkingPlanner {
 	t.Helper()
 	ws := testskb.Workspace(t, testskb.DirectorFilms())
-	cfg := Config{NodeTypes: ws.SKB.Schema.NodeTypes, Templates: [][][]string{{{"*", "<-directed_by", "movie"}}},
+	cfg := Config{NodeTypes: ws.SKB.Schema.NodeTypes, Templates: [][]data.Path{data.MustPaths([]string{"*", "<-directed_by", "movie"})},
 		Anchors: &AnchorConfig{Dim: 64, Mentions: ws.Mentions().Config()}}
 	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: 4, Out: 1}
 	gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(1, 2)))

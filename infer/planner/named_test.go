@@ -181,7 +181,7 @@ func (f namedPredictor) Params() []models.NamedParam     { return nil }
 // ranking it shows puts them first (plan-exec executing the plan).
 func TestExplainNamed(t *testing.T) {
 	ws := testskb.Workspace(t, testskb.DirectorFilms())
-	pl := data.Plan{Metapath: [][]string{{"person", "<-directed_by", "movie"}},
+	pl := data.Plan{Paths: data.MustPaths([][]string{{"person", "<-directed_by", "movie"}}...),
 		Restriction: map[string][]string{"movie": {"released in 2007"}},
 		Anchors:     []data.PlanAnchor{{Text: "Paul Smith", Nodes: []uint32{0}}}, Named: []uint32{2}}
 	m := &PlannedMethod{P: namedPredictor{ws, pl}, M: baseline.NewPlanExec(ws)}
@@ -285,7 +285,7 @@ func TestScoreCandidatesNamesByQuestion(t *testing.T) {
 		n.Add(misread, false)
 	}
 	p := &LinkingPlanner{Classifier: &Classifier{ws: ws, Cfg: Config{Anchors: &AnchorConfig{Named: n}}}}
-	pl := data.Plan{Metapath: [][]string{{"person", "<-directed_by", "movie"}},
+	pl := data.Plan{Paths: data.MustPaths([][]string{{"person", "<-directed_by", "movie"}}...),
 		Restriction: map[string][]string{"movie": {rtext}},
 		Anchors:     []data.PlanAnchor{{Text: "paul smith", Nodes: []uint32{0}}}}
 	cs := []PlanCandidate{{Plan: pl, Reach: []uint32{1, 2, 3}, Mentions: []int{0}}}

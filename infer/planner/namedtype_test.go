@@ -56,7 +56,11 @@ func filmPlanner(t *testing.T, rels, names []string, edges [][3]int, tmpl [][][]
 	ws := testskb.Workspace(t, s)
 	const dim = 1024
 	a.Dim, a.Mentions, a.RankDim = 64, ws.Mentions().Config(), dim
-	cfg := Config{NodeTypes: s.Schema.NodeTypes, Templates: tmpl, Anchors: &a}
+	var tmpls [][]data.Path
+	for _, paths := range tmpl {
+		tmpls = append(tmpls, data.MustPaths(paths...))
+	}
+	cfg := Config{NodeTypes: s.Schema.NodeTypes, Templates: tmpls, Anchors: &a}
 	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: 4, Out: len(tmpl)}
 	gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
@@ -86,10 +90,10 @@ func TestNamedTypeRulesOutOtherTypes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(pred.Plan.Metapath) != 1 {
-			t.Fatalf("%q: plan %v", text, pred.Plan.Metapath)
+		if len(pred.Plan.MetapathTokens()) != 1 {
+			t.Fatalf("%q: plan %v", text, pred.Plan.MetapathTokens())
 		}
-		return pred.Plan.Metapath[0]
+		return pred.Plan.MetapathTokens()[0]
 	}
 	oneHop := func(path []string) bool { return len(path) == 3 }
 	on, off := castPlanner(t, true, true), castPlanner(t, false, true)
@@ -140,10 +144,10 @@ func TestNamedRelations(t *testing.T) {
 	plan := func(p *LinkingPlanner, text string) []string {
 		t.Helper()
 		pred, err := p.Predict(context.Background(), data.Query{Text: text, ID: -1})
-		if err != nil || len(pred.Plan.Metapath) != 1 {
-			t.Fatalf("%q: plan %v, %v", text, pred.Plan.Metapath, err)
+		if err != nil || len(pred.Plan.MetapathTokens()) != 1 {
+			t.Fatalf("%q: plan %v, %v", text, pred.Plan.MetapathTokens(), err)
 		}
-		return pred.Plan.Metapath[0]
+		return pred.Plan.MetapathTokens()[0]
 	}
 	withWords := func(on bool, walked int) *LinkingPlanner {
 		p := castPlanner(t, false, true)
@@ -232,10 +236,10 @@ func TestAskWords(t *testing.T) {
 	pathOf := func() []string {
 		t.Helper()
 		pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
-		if err != nil || len(pred.Plan.Metapath) != 1 {
-			t.Fatalf("%q: plan %v, %v", q, pred.Plan.Metapath, err)
+		if err != nil || len(pred.Plan.MetapathTokens()) != 1 {
+			t.Fatalf("%q: plan %v, %v", q, pred.Plan.MetapathTokens(), err)
 		}
-		return pred.Plan.Metapath[0]
+		return pred.Plan.MetapathTokens()[0]
 	}
 	if got := pathOf(); len(got) != 5 {
 		t.Fatalf("without asking words: %q planned %v, want the ranker's two hops", q, got)
@@ -283,10 +287,10 @@ func TestDeeperSearch(t *testing.T) {
 	lastHop := func(p *LinkingPlanner, q string) string {
 		t.Helper()
 		pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
-		if err != nil || len(pred.Plan.Metapath) != 1 {
-			t.Fatalf("%q: plan %v, %v", q, pred.Plan.Metapath, err)
+		if err != nil || len(pred.Plan.MetapathTokens()) != 1 {
+			t.Fatalf("%q: plan %v, %v", q, pred.Plan.MetapathTokens(), err)
 		}
-		path := pred.Plan.Metapath[0]
+		path := pred.Plan.MetapathTokens()[0]
 		return path[len(path)-2]
 	}
 	q := "Which person has written the films Ann Lee appeared in?"

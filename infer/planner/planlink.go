@@ -247,7 +247,7 @@ func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs [
 			return nil
 		}
 		return func(ti int, _ []int) bool {
-			walked := PlanRelations(&data.Plan{Metapath: p.Cfg.Templates[ti]})
+			walked := PlanRelations(&data.Plan{Paths: p.Cfg.Templates[ti]})
 			for _, rels := range named {
 				if !slices.ContainsFunc(rels, func(r string) bool { return slices.Contains(walked, r) }) {
 					return false

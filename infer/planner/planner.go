@@ -23,7 +23,7 @@ const LexBuckets = 1024
 // Config describes a trained planner: its metapath templates (the
 // classes) and its input layout.
 type Config struct {
-	Templates [][][]string      `json:"templates"`
+	Templates [][]data.Path     `json:"templates"`
 	QueryDim  int               `json:"query_dim"`
 	NodeTypes []string          `json:"node_types"`
 	Gate      models.GateConfig `json:"gate"`
@@ -158,7 +158,7 @@ type Classifier struct {
 type TemplatePlanner struct{ *Classifier }
 
 // TemplateKey is the canonical text of a metapath (the class label).
-func TemplateKey(paths [][]string) string {
+func TemplateKey(paths []data.Path) string {
 	b, _ := json.Marshal(paths)
 	return string(b)
 }
@@ -253,14 +253,14 @@ func (p *TemplatePlanner) Predict(ctx context.Context, q data.Query) (infer.Plan
 // every path's anchor type takes the first unused mention linked to a node
 // of that type (the node's name), and the target type gets the query text
 // without the mentions.
-func (p *TemplatePlanner) Fill(tmpl [][]string, text string, ments []linking.Mention) data.Plan {
-	plan := data.Plan{Metapath: tmpl, Restriction: map[string][]string{}}
+func (p *TemplatePlanner) Fill(tmpl []data.Path, text string, ments []linking.Mention) data.Plan {
+	plan := data.Plan{Paths: tmpl, Restriction: map[string][]string{}}
 	used := make([]bool, len(ments))
 	for _, path := range tmpl {
-		if len(path) < 2 {
+		if path.Hops() == 0 {
 			continue
 		}
-		t, ok := p.skb.Schema.NodeTypeID(path[0])
+		t, ok := p.skb.Schema.NodeTypeID(path.Anchor())
 		if !ok {
 			continue
 		}
@@ -270,7 +270,7 @@ func (p *TemplatePlanner) Fill(tmpl [][]string, text string, ments []linking.Men
 			}
 			if i := slices.IndexFunc(m.Nodes, func(n uint32) bool { return p.skb.Nodes[n].Type == t }); i >= 0 {
 				used[mi] = true
-				plan.Restriction[path[0]] = append(plan.Restriction[path[0]], p.skb.Nodes[m.Nodes[i]].Name)
+				plan.Restriction[path.Anchor()] = append(plan.Restriction[path.Anchor()], p.skb.Nodes[m.Nodes[i]].Name)
 				break
 			}
 		}
@@ -286,7 +286,7 @@ func (p *TemplatePlanner) Fill(tmpl [][]string, text string, ments []linking.Men
 		pos = m.End
 	}
 	rest.WriteString(low[pos:])
-	target := tmpl[0][len(tmpl[0])-1]
+	target := tmpl[0].Target()
 	if r := strings.Join(strings.Fields(rest.String()), " "); r != "" {
 		plan.Restriction[target] = append(plan.Restriction[target], r)
 	}

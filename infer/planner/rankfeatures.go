@@ -66,10 +66,10 @@ func (p *LinkingPlanner) RankFeatures(text string, ments []linking.LinkedMention
 			fs = append(fs, h.Sum32()%uint32(dim))
 		}
 		hops := 0
-		for _, path := range c.Plan.Metapath {
-			hops += len(path) / 2
+		for _, path := range c.Plan.Paths {
+			hops += path.Hops()
 		}
-		paths := "paths" + strconv.Itoa(len(c.Plan.Metapath))
+		paths := "paths" + strconv.Itoa(len(c.Plan.Paths))
 		reach := "reach" + strconv.Itoa(bucket(len(c.Reach)))
 		tlp := "tlp" + strconv.Itoa(min(10, int(-2*c.TemplateLP)))
 		alp := "alp" + strconv.Itoa(min(10, int(-2*c.AnchorLP)))

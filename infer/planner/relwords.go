@@ -3,7 +3,6 @@ package planner
 import (
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
@@ -37,13 +36,11 @@ func NewRelWords() *RelWords {
 // direction or universal mark, each once, sorted.
 func PlanRelations(p *data.Plan) []string {
 	var out []string
-	for _, path := range p.Metapath {
-		for j := 1; j < len(path); j += 2 {
-			tok, _ := data.SplitEvery(path[j])
-			for _, alt := range strings.Split(tok, "|") {
-				rel := strings.TrimPrefix(strings.TrimPrefix(alt, "->"), "<-")
-				if rel != data.AnyType && !slices.Contains(out, rel) {
-					out = append(out, rel)
+	for _, path := range p.Paths {
+		for _, st := range path.Steps {
+			for _, r := range st.Rels {
+				if !slices.Contains(out, r.Rel) {
+					out = append(out, r.Rel)
 				}
 			}
 		}

@@ -161,8 +161,8 @@ func HasHops(p *data.Plan) bool {
 	if p == nil {
 		return false
 	}
-	for _, path := range p.Metapath {
-		if len(path) >= 3 {
+	for _, path := range p.Paths {
+		if path.Hops() > 0 {
 			return true
 		}
 	}

@@ -65,9 +65,9 @@ func TestAnswerStep(t *testing.T) {
 		plan data.Plan
 		want []uint32
 	}{
-		{"every", data.Plan{Metapath: [][]string{{"person", "<-directed_by", "movie", "∀->has_genre", "genre"}}, Anchors: anchor}, []uint32{6, 4, 5}},
-		{"restriction", data.Plan{Metapath: [][]string{{"person", "<-directed_by", "movie"}}, Anchors: anchor, Restriction: map[string][]string{"movie": {"French"}}}, []uint32{2, 1, 3}},
-		{"named", data.Plan{Metapath: [][]string{{"person", "<-directed_by", "movie"}}, Anchors: anchor, Restriction: map[string][]string{"movie": {"French"}}, Named: []uint32{3}}, []uint32{3, 2, 1}},
+		{"every", data.Plan{Paths: data.MustPaths([][]string{{"person", "<-directed_by", "movie", "∀->has_genre", "genre"}}...), Anchors: anchor}, []uint32{6, 4, 5}},
+		{"restriction", data.Plan{Paths: data.MustPaths([][]string{{"person", "<-directed_by", "movie"}}...), Anchors: anchor, Restriction: map[string][]string{"movie": {"French"}}}, []uint32{2, 1, 3}},
+		{"named", data.Plan{Paths: data.MustPaths([][]string{{"person", "<-directed_by", "movie"}}...), Anchors: anchor, Restriction: map[string][]string{"movie": {"French"}}, Named: []uint32{3}}, []uint32{3, 2, 1}},
 	} {
 		q := data.Query{ID: 1, Text: "which", Plan: &c.plan}
 		hits, err := m.Rank(context.Background(), q)
@@ -100,7 +100,7 @@ func TestAnswerStep(t *testing.T) {
 func TestNoSubgraphFallsBack(t *testing.T) {
 	ws, s := films(t)
 	m := NewPlanned(s)
-	plan := data.Plan{Metapath: [][]string{{"person", "->has_genre", "genre"}}, Anchors: []data.PlanAnchor{{Text: "P1", Nodes: []uint32{0}}}}
+	plan := data.Plan{Paths: data.MustPaths([][]string{{"person", "->has_genre", "genre"}}...), Anchors: []data.PlanAnchor{{Text: "P1", Nodes: []uint32{0}}}}
 	q := data.Query{ID: 1, Text: "a French film", Plan: &plan}
 	hits, err := m.Rank(context.Background(), q)
 	if err != nil {
@@ -125,7 +125,7 @@ func TestMoreFallsBack(t *testing.T) {
 	ws, s := films(t)
 	pattern := func(path ...string) data.Pattern {
 		t.Helper()
-		p, ok := data.PlanPatternResolved(data.Plan{Metapath: [][]string{path}, Anchors: []data.PlanAnchor{{Text: "P1", Nodes: []uint32{0}}}}, ws.Graph.Resolver())
+		p, ok := data.PlanPatternResolved(data.Plan{Paths: data.MustPaths([][]string{path}...), Anchors: []data.PlanAnchor{{Text: "P1", Nodes: []uint32{0}}}}, ws.Graph.Resolver())
 		if !ok {
 			t.Fatalf("no pattern for %v", path)
 		}

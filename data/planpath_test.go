@@ -1,0 +1,94 @@
+package data
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestPlanJSONGolden: a plan with every token strata's paths know (a
+// direction each way, alternatives, a universal step, a ranked middle,
+// any type, any relation) is read into typed paths and written back to
+// the same bytes, by strata's JSONL writer (HTML characters as written)
+// and by json.Marshal (escaped, as before the paths were typed).
+func TestPlanJSONGolden(t *testing.T) {
+	const line = `{"Metapath":[["person","<-directed_by","movie~","∀->has_genre|<-x","*"],["*","*","*"]],"Restriction":{"*":["comedy"]},"Anchors":[{"text":"Ann","nodes":[3]},{"text":"b","nodes":null}],"Named":[7]}`
+	var p Plan
+	if err := json.Unmarshal([]byte(line), &p); err != nil {
+		t.Fatal(err)
+	}
+	want := Path{
+		Nodes: []PathNode{{Type: "person"}, {Type: "movie", Ranked: true}, {Type: AnyType}},
+		Steps: []PathStep{
+			{Rels: []RelStep{{Rel: "directed_by", Dir: Backward}}},
+			{Rels: []RelStep{{Rel: "has_genre", Dir: Forward}, {Rel: "x", Dir: Backward}}, Every: true},
+		},
+	}
+	if !reflect.DeepEqual(p.Paths[0], want) {
+		t.Errorf("path 0: %+v\nwant %+v", p.Paths[0], want)
+	}
+	if got := p.Paths[1]; got.Hops() != 1 || got.Steps[0].Rels != nil || got.Steps[0].Every {
+		t.Errorf("path 1: %+v, want any relation between any types", got)
+	}
+	var buf bytes.Buffer
+	if err := WriteJSONL(&buf, []Plan{p}); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSuffix(buf.String(), "\n"); got != line {
+		t.Errorf("WriteJSONL:\n got %s\nwant %s", got, line)
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if escaped := strings.NewReplacer("<", `\u003c`, ">", `\u003e`).Replace(line); string(b) != escaped {
+		t.Errorf("json.Marshal:\n got %s\nwant %s", b, escaped)
+	}
+	for _, bad := range []string{`{"Metapath":[["a","r"]]}`, `{"Metapath":[[1]]}`} {
+		if err := json.Unmarshal([]byte(bad), &p); err == nil {
+			t.Errorf("%s: read without an error", bad)
+		}
+	}
+}
+
+// TestPathResolveLiteralNames: a name the schema has is read literally
+// even where the token syntax would split it: a relation "a|b" or "->c",
+// a type "x~"; the ends of a path are never ranked.
+func TestPathResolveLiteralNames(t *testing.T) {
+	s := &Schema{NodeTypes: []string{"x~", "x", "y"}, RelationTypes: []string{"a|b", "->c", "a", "d"}}
+	p, err := ParsePath([]string{"y~", "a|b", "x~", "->c", "y", "a|d", "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Nodes[0] != (PathNode{Type: "y~"}) {
+		t.Errorf("anchor %+v, want the literal y~ (an end is not ranked)", p.Nodes[0])
+	}
+	if n := p.Nodes[1].ResolveType(s); n != (PathNode{Type: "x~"}) {
+		t.Errorf("middle %+v, want the schema's type x~", n)
+	}
+	if n := p.Nodes[2].ResolveType(s); n != (PathNode{Type: "y"}) {
+		t.Errorf("middle %+v, want y", n)
+	}
+	cases := []struct {
+		step int
+		want []RelStep
+	}{
+		{0, []RelStep{{Rel: "a|b"}}},
+		{1, []RelStep{{Rel: "->c"}}},
+		{2, []RelStep{{Rel: "a"}, {Rel: "d"}}},
+	}
+	for _, c := range cases {
+		got, err := p.Steps[c.step].ResolveRelations(s)
+		if err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("step %d: %+v %v, want %+v", c.step, got, err, c.want)
+		}
+	}
+	if _, err := ParseRelToken(s, "<-a|e"); err == nil || !strings.Contains(err.Error(), `"e"`) {
+		t.Errorf("unknown alternative: %v", err)
+	}
+	if got := strings.Join(p.Tokens(), " "); got != "y~ a|b x~ ->c y a|d x" {
+		t.Errorf("tokens %q", got)
+	}
+}
