@@ -16,14 +16,13 @@ import (
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/registry"
-	"github.com/strata-retrieval/strata/infer/traversal"
 	"github.com/strata-retrieval/strata/models"
 )
 
 // Features builds the trajectory reranker's inputs over a workspace.
 type Features struct {
 	ws    *workspace.Workspace
-	tm    *traversal.WorkspaceMatcher
+	tm    *workspace.TypeMatcher
 	dense *infer.DenseChannel // nil: the dense slot of the textual fingerprint is 0
 	cfg   gplan.TraversalConfig
 	last  bool // features of the candidate only, not its whole trajectory
@@ -32,7 +31,7 @@ type Features struct {
 // NewFeatures binds the features to a workspace; cfg sets the traversal
 // (and its ablations) and lastNodeOnly keeps only the candidate's own step.
 func NewFeatures(ws *workspace.Workspace, d *infer.DenseChannel, cfg gplan.TraversalConfig, lastNodeOnly bool) *Features {
-	return &Features{ws: ws, tm: traversal.NewWorkspaceMatcher(ws), dense: d, cfg: cfg, last: lastNodeOnly}
+	return &Features{ws: ws, tm: workspace.NewTypeMatcher(ws), dense: d, cfg: cfg, last: lastNodeOnly}
 }
 
 // nodeScorer scores a node's text for one query: its whole document for

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 
 	"github.com/strata-retrieval/strata/infer"
-	"github.com/strata-retrieval/strata/infer/baseline"
 	"github.com/strata-retrieval/strata/infer/registry"
 	"github.com/strata-retrieval/strata/models"
 )
@@ -25,7 +24,12 @@ func init() {
 		}
 		// A planner serves its plans executed (plan-exec): the row its
 		// checkpoints are selected by.
-		return &PlannedMethod{P: p, M: baseline.NewPlanExec(env.WS)}, nil
+		// (infer/baseline's, by its registered name).
+		m, err := registry.NewMethod(env, "plan-exec")
+		if err != nil {
+			return nil, err
+		}
+		return &PlannedMethod{P: p, M: m}, nil
 	})
 }
 

@@ -12,7 +12,6 @@ import (
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/registry"
-	"github.com/strata-retrieval/strata/infer/traversal"
 	"github.com/strata-retrieval/strata/internal/parallel"
 )
 
@@ -325,7 +324,10 @@ func NewNamed(env *infer.Env, name string) (*Method, error) {
 	cfg := Config{}
 	switch name {
 	case "sage-plan", "sage-plan-always":
-		seed = traversal.New(env.WS)
+		// MoR's traversal (infer/traversal), by its registered name.
+		if seed, err = registry.NewMethod(env, "mor-traversal"); err != nil {
+			return nil, err
+		}
 		cfg.EdgePolicy = name == "sage-plan"
 	default:
 		seed = NewHybrid(env.WS, d, DefaultAlpha)

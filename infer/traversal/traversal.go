@@ -12,7 +12,6 @@ package traversal
 import (
 	"context"
 	"errors"
-	"sync"
 	"sync/atomic"
 
 	"github.com/strata-retrieval/strata/data"
@@ -24,59 +23,6 @@ import (
 	"github.com/strata-retrieval/strata/infer/registry"
 )
 
-// WorkspaceMatcher is the textual half of MoR's traversal over a
-// workspace: BM25 over whole documents for candidate types and over names
-// for the others, restricted to one node type.
-type WorkspaceMatcher struct {
-	ws    *workspace.Workspace
-	once  sync.Once
-	masks [][]bool // per node type: over the doc index (candidates) or over all nodes
-}
-
-// NewWorkspaceMatcher returns the matcher of ws.
-func NewWorkspaceMatcher(ws *workspace.Workspace) *WorkspaceMatcher { return &WorkspaceMatcher{ws: ws} }
-
-func (m *WorkspaceMatcher) init() {
-	nt := len(m.ws.SKB.Schema.NodeTypes)
-	cand := m.ws.SKB.Schema.CandidateTypeMask()
-	m.masks = make([][]bool, nt)
-	for t := 0; t < nt; t++ {
-		if cand[t] {
-			mask := make([]bool, len(m.ws.Candidates))
-			for d, v := range m.ws.Candidates {
-				mask[d] = int(m.ws.SKB.Nodes[v].Type) == t
-			}
-			m.masks[t] = mask
-			continue
-		}
-		mask := make([]bool, len(m.ws.SKB.Nodes))
-		for v := range m.ws.SKB.Nodes {
-			mask[v] = int(m.ws.SKB.Nodes[v].Type) == t
-		}
-		m.masks[t] = mask
-	}
-}
-
-// Match implements gplan.TextMatcher.
-func (m *WorkspaceMatcher) Match(text string, t data.TypeID, k int) []index.Hit {
-	m.once.Do(m.init)
-	if t == graphops.AnyTypeID { // an untyped layer: every candidate's document
-		hits := m.ws.Doc.Search(text, k, nil)
-		for i := range hits {
-			hits[i].ID = m.ws.Candidates[hits[i].ID]
-		}
-		return hits
-	}
-	if m.ws.SKB.Schema.CandidateTypeMask()[t] {
-		hits := m.ws.Doc.Search(text, k, m.masks[t])
-		for i := range hits {
-			hits[i].ID = m.ws.Candidates[hits[i].ID]
-		}
-		return hits
-	}
-	return m.ws.Fields[workspace.NameField].Search(text, k, m.masks[t])
-}
-
 func init() {
 	registry.RegisterMethod("mor-traversal", "MoR's mixed structural-textual traversal with the query's plan, the pool ranked by BM25 (MoR without its reranker; needs plans)", func(env *infer.Env) (infer.Method, error) {
 		return New(env.WS), nil
@@ -85,7 +31,7 @@ func init() {
 
 // New returns MoR's traversal over ws ranked by BM25.
 func New(ws *workspace.Workspace) *Method {
-	return &Method{ws: ws, tm: NewWorkspaceMatcher(ws)}
+	return &Method{ws: ws, tm: workspace.NewTypeMatcher(ws)}
 }
 
 var _ infer.FallbackCounter = (*Method)(nil)
@@ -96,7 +42,7 @@ var _ infer.FallbackCounter = (*Method)(nil)
 // to BM25, as MoR does, and are counted.
 type Method struct {
 	ws        *workspace.Workspace
-	tm        *WorkspaceMatcher
+	tm        *workspace.TypeMatcher
 	Config    gplan.TraversalConfig
 	Fallbacks atomic.Int64
 }

@@ -31,7 +31,7 @@ func BenchmarkTraversalLatency(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer ws.Close()
-	tm := NewWorkspaceMatcher(ws)
+	tm := workspace.NewTypeMatcher(ws)
 	tm.Match("warm up", 0, 1)
 	b.ResetTimer()
 	lat := make([]time.Duration, 0, len(res.Plans))
