@@ -149,11 +149,12 @@ func ParsePath(tokens []string) (Path, error) {
 // parseStep reads a relation token (see ParsePath).
 func parseStep(tok string) PathStep {
 	var st PathStep
-	tok, st.Every = strings.CutPrefix(tok, EveryPrefix)
-	if tok == AnyRelation {
+	tok, st.Every = strings.CutPrefix(strings.TrimSpace(tok), EveryPrefix)
+	if tok = strings.TrimSpace(tok); tok == AnyRelation {
 		return st
 	}
 	for _, alt := range strings.Split(tok, "|") {
+		alt = strings.TrimSpace(alt)
 		r := RelStep{Rel: alt}
 		switch {
 		case strings.HasPrefix(alt, "->"):

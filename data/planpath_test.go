@@ -92,3 +92,41 @@ func TestPathResolveLiteralNames(t *testing.T) {
 		t.Errorf("tokens %q", got)
 	}
 }
+
+// FuzzPlanJSON: any plan line that reads writes back to bytes that read
+// as the same typed plan and write the same bytes again (the token form
+// is a fixed point after one reading: ParsePath and Path.Tokens are
+// inverses on what ParsePath returns).
+func FuzzPlanJSON(f *testing.F) {
+	for _, s := range []string{
+		`{"Metapath":[["person","<-directed_by","movie~","∀->has_genre|<-x","*"]],"Restriction":{"*":["comedy"]}}`,
+		`{"Metapath":[["a"," -> r ","b"],["~","∀∀","c~"]],"Anchors":[{"text":"A","nodes":[1]}],"Named":[2]}`,
+		`{"Metapath":[["a","*|->r","b","","c"]],"Attributes":[{"key":"k","value":"v"}]}`,
+		`{"Metapath":[["a"," ∀ * ","b"," ∀r","c"]]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var p Plan
+		if json.Unmarshal(b, &p) != nil {
+			return
+		}
+		for _, path := range p.Paths {
+			if len(path.Nodes) != len(path.Steps)+1 {
+				t.Fatalf("%s: path %+v has %d positions for %d steps", b, path, len(path.Nodes), len(path.Steps))
+			}
+		}
+		one, err := json.Marshal(p)
+		if err != nil {
+			t.Fatalf("%s: %v", b, err)
+		}
+		var q Plan
+		if err := json.Unmarshal(one, &q); err != nil {
+			t.Fatalf("%s: written %s does not read: %v", b, one, err)
+		}
+		two, _ := json.Marshal(q)
+		if !bytes.Equal(one, two) {
+			t.Fatalf("%s: written %s, then %s", b, one, two)
+		}
+	})
+}
