@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -64,11 +66,49 @@ type schemaNames struct {
 	// once (setLexicon), as names compares every word with all of them.
 	lex   *lexicon.Lexicon
 	bases map[string][]string
+	// memo holds what a question word names (namedBy), for the first
+	// maxNamedMemo distinct words: the same words come in every candidate
+	// of a question and in many questions.
+	memo  *sync.Map
+	nmemo *atomic.Int64
+}
+
+// maxNamedMemo bounds the words schemaNames remembers (a served planner
+// sees any words).
+const maxNamedMemo = 1 << 16
+
+// namedBy is what one question word names: the node types and the
+// relations (names).
+type namedBy struct{ types, rels map[string]bool }
+
+// namedBy returns the types and relations w names, remembered.
+func (n *schemaNames) namedBy(w string) *namedBy {
+	if v, ok := n.memo.Load(w); ok {
+		return v.(*namedBy)
+	}
+	x := n.word(w)
+	nb := &namedBy{types: map[string]bool{}, rels: map[string]bool{}}
+	for t, ws := range n.types {
+		if n.wordNames(x, ws) {
+			nb.types[t] = true
+		}
+	}
+	for r, ws := range n.rels {
+		if n.wordNames(x, ws) {
+			nb.rels[r] = true
+		}
+	}
+	if n.nmemo.Add(1) <= maxNamedMemo {
+		n.memo.Store(w, nb)
+	}
+	return nb
 }
 
 // setLexicon lets the names read words through lex.
 func (n *schemaNames) setLexicon(lex *lexicon.Lexicon) {
 	n.lex, n.bases = lex, map[string][]string{}
+	n.memo.Clear()
+	n.nmemo.Store(0)
 	for _, m := range []map[string][]string{n.types, n.rels} {
 		for _, ws := range m {
 			for _, w := range ws {
@@ -155,7 +195,7 @@ func (n *schemaNames) wordNames(x nameWord, schema []string) bool {
 }
 
 func newSchemaNames(s *data.Schema) schemaNames {
-	n := schemaNames{types: map[string][]string{}, rels: map[string][]string{}}
+	n := schemaNames{types: map[string][]string{}, rels: map[string][]string{}, memo: &sync.Map{}, nmemo: &atomic.Int64{}}
 	for _, t := range s.NodeTypes {
 		n.types[t] = nameWords(t)
 	}
@@ -171,20 +211,15 @@ func newSchemaNames(s *data.Schema) schemaNames {
 // relations the words name that the plan does not walk. words are the
 // question's words outside the candidate's anchors (questionWords).
 func (n schemaNames) nameRoles(words []string, p *data.Plan, answerType string) (roles []string, relsOut int) {
-	xs := make([]nameWord, len(words))
+	nbs := make([]*namedBy, len(words))
 	for i, w := range words {
-		xs[i] = n.word(w)
+		nbs[i] = n.namedBy(w)
 	}
-	named := func(schema []string) bool {
-		for _, x := range xs {
-			if n.wordNames(x, schema) {
-				return true
-			}
-		}
-		return false
+	named := func(pick func(*namedBy) bool) bool {
+		return slices.ContainsFunc(nbs, pick)
 	}
-	for t, ws := range n.types {
-		if !named(ws) {
+	for t := range n.types {
+		if !named(func(nb *namedBy) bool { return nb.types[t] }) {
 			continue
 		}
 		role := "other"
@@ -201,8 +236,8 @@ func (n schemaNames) nameRoles(words []string, p *data.Plan, answerType string) 
 	}
 	slices.Sort(roles)
 	in := PlanRelations(p)
-	for r, ws := range n.rels {
-		if named(ws) && !slices.Contains(in, r) {
+	for r := range n.rels {
+		if named(func(nb *namedBy) bool { return nb.rels[r] }) && !slices.Contains(in, r) {
 			relsOut++
 		}
 	}
@@ -319,9 +354,9 @@ func (p *LinkingPlanner) LearnAskWords(restrictions, answerTypes []string) []str
 // it names).
 func (p *LinkingPlanner) namedType(w string) string {
 	found := ""
-	x := p.names.word(w)
+	nb := p.names.namedBy(w)
 	for _, t := range p.skb.Schema.NodeTypes {
-		if p.names.wordNames(x, p.names.types[t]) {
+		if nb.types[t] {
 			if !p.Cfg.Anchors.NamedType {
 				return t
 			}
@@ -382,9 +417,9 @@ func (p *LinkingPlanner) namedRelations(text string) [][]string {
 	var out [][]string
 	for _, w := range questionWords(unquoted(text)) {
 		var rels []string
-		x := p.names.word(w)
-		for r, ws := range p.names.rels {
-			if p.names.wordNames(x, ws) && rw.Words[w] >= minRelWordQuestions && float64(rw.Pairs[w][r]) >= minRelWordShare*float64(rw.Words[w]) {
+		nb := p.names.namedBy(w)
+		for r := range p.names.rels {
+			if nb.rels[r] && rw.Words[w] >= minRelWordQuestions && float64(rw.Pairs[w][r]) >= minRelWordShare*float64(rw.Words[w]) {
 				rels = append(rels, r)
 			}
 		}

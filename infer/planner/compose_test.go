@@ -162,3 +162,34 @@ func TestComposeFeatures(t *testing.T) {
 		}
 	}
 }
+
+// TestNamedByMemo: what a word names is what names says, for every type
+// and relation; a word is looked up once and then remembered, up to
+// maxNamedMemo words (beyond, it is computed each time and not kept).
+func TestNamedByMemo(t *testing.T) {
+	s := &data.Schema{NodeTypes: []string{"person", "movie", "genre"}, RelationTypes: []string{"directed_by", "starred_actors", "has_genre"}}
+	n := newSchemaNames(s)
+	for _, w := range []string{"movies", "actors", "directed", "genres", "films", "the"} {
+		nb := n.namedBy(w)
+		for ty, ws := range n.types {
+			if nb.types[ty] != n.names(w, ws) {
+				t.Errorf("%q names type %s: %v, names says %v", w, ty, nb.types[ty], n.names(w, ws))
+			}
+		}
+		for r, ws := range n.rels {
+			if nb.rels[r] != n.names(w, ws) {
+				t.Errorf("%q names relation %s: %v, names says %v", w, r, nb.rels[r], n.names(w, ws))
+			}
+		}
+		if n.namedBy(w) != nb {
+			t.Errorf("%q looked up again", w)
+		}
+	}
+	if !n.namedBy("movies").types["movie"] || !n.namedBy("actors").rels["starred_actors"] || len(n.namedBy("the").types) != 0 {
+		t.Error("movies, actors, the: wrong names")
+	}
+	n.nmemo.Store(maxNamedMemo)
+	if a, b := n.namedBy("pictures"), n.namedBy("pictures"); a == b {
+		t.Error("a word past the bound was remembered")
+	}
+}

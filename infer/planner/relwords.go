@@ -115,13 +115,18 @@ func (r *RelWords) PruneContext(min int) {
 // weight alpha = 2 (a word seen in few questions says little). An unseen
 // relation, or no word, gives 1.
 func (r *RelWords) Lift(restriction, rel string) float64 {
+	return r.lift(questionWords(restriction), rel)
+}
+
+// lift is Lift given the restriction's words (questionWords).
+func (r *RelWords) lift(words []string, rel string) float64 {
 	const alpha = 2
 	if r.N == 0 || r.Rels[rel] == 0 {
 		return 1
 	}
 	p0 := float64(r.Rels[rel]) / float64(r.N)
 	best := 1.0
-	for _, w := range questionWords(restriction) {
+	for _, w := range words {
 		n := r.Words[w]
 		if n == 0 {
 			continue
@@ -137,8 +142,9 @@ func (r *RelWords) Lift(restriction, rel string) float64 {
 // relation.
 func (r *RelWords) MinLift(restriction string, p *data.Plan) float64 {
 	out := math.Inf(1)
+	words := questionWords(restriction)
 	for _, rel := range PlanRelations(p) {
-		out = min(out, r.Lift(restriction, rel))
+		out = min(out, r.lift(words, rel))
 	}
 	if math.IsInf(out, 1) {
 		return 1
