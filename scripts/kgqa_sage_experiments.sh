@@ -25,7 +25,7 @@ if [ -d "$metaqa" ]; then
   # (November 29) against 95.9 / 98.1 / 98.4.
   $strata train encoder "$ws" --epochs 1 --neighbors 0 --span-pairs 0 >/dev/null
   plans_out=$($strata train kgqa "$ws" --epochs 5 | sed -n 1p)
-  mined_out=$($strata train kgqa "$ws" --epochs 5 --labels mined --out "$ws/runs/kgqa-mined" 2>&1 | grep -v '^evaluate' | tr '\n' ' ')
+  mined_out=$($strata train kgqa "$ws" --epochs 5 --labels mined --out "$ws/runs/kgqa-mined" 2>&1 | grep -v '^evaluate\|^step ' | tr '\n' ' ')
   splits=1-hop-dev/test-reachable,2-hop-dev/test-reachable,3-hop-dev/test-reachable
   {
     echo
