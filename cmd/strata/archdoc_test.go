@@ -7,9 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/strata-retrieval/strata/data"
 )
 
 // TestArchitectureNamesEveryPackage keeps docs/architecture.md's package
@@ -207,4 +210,55 @@ func declaredNames(t *testing.T, root string) goNames {
 		t.Fatal(err)
 	}
 	return d
+}
+
+// TestPlanTokensStayAtTheEdges keeps docs/architecture.md's plan contract
+// true: a plan's paths are typed everywhere (data.Plan has no token
+// field), and outside package data, whose readers and writers are the
+// file edges, no production code reads or writes the token form
+// (ParsePath, ParsePaths, MustPaths, ParseRelToken, MetapathTokens), but
+// the generator, whose preset table is written in tokens.
+func TestPlanTokensStayAtTheEdges(t *testing.T) {
+	pt := reflect.TypeOf(data.Plan{})
+	for i := range pt.NumField() {
+		if f := pt.Field(i); f.Type == reflect.TypeOf([][]string(nil)) {
+			t.Errorf("data.Plan.%s is a token list", f.Name)
+		}
+	}
+	edge := map[string]bool{"ParsePath": true, "ParsePaths": true, "MustPaths": true, "ParseRelToken": true, "MetapathTokens": true}
+	allowed := map[string]bool{"data/synth/queries.go MustPaths": true}
+	root := filepath.Join("..", "..")
+	fset := token.NewFileSet()
+	n := 0
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "out" || d.Name() == "node_modules" || d.Name() == "bin") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") || filepath.ToSlash(filepath.Dir(rel)) == "data" {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		n++
+		ast.Inspect(f, func(x ast.Node) bool {
+			if sel, ok := x.(*ast.SelectorExpr); ok && edge[sel.Sel.Name] && !allowed[rel+" "+sel.Sel.Name] {
+				t.Errorf("%s: %s uses the plan's token form (%s)", rel, fset.Position(sel.Pos()), sel.Sel.Name)
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil || n < 100 {
+		t.Fatalf("walked %d files: %v", n, err)
+	}
 }
