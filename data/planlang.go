@@ -99,7 +99,8 @@ func (p *Plan) HasRankMarks() bool {
 	return false
 }
 
-// RelToken writes steps as one plan token (the inverse of ParseRelToken).
+// RelToken writes steps as one plan token (the relation half of
+// PathStep.Token; ParsePath reads it).
 func RelToken(steps []RelStep) string {
 	if len(steps) == 0 {
 		return AnyRelation

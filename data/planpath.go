@@ -228,19 +228,6 @@ func (s PathStep) ResolveRelations(sc *Schema) ([]RelStep, error) {
 	return s.Rels, nil
 }
 
-// ParseRelToken reads a relation token against the schema (see ParsePath
-// and PathStep.ResolveRelations): nil for AnyRelation. GRASP's hops carry
-// their relation in this form.
-func ParseRelToken(s *Schema, tok string) ([]RelStep, error) {
-	if tok == AnyRelation {
-		return nil, nil
-	}
-	if _, ok := s.RelationID(tok); ok {
-		return []RelStep{{Rel: tok}}, nil
-	}
-	return parseStep(tok).ResolveRelations(s)
-}
-
 // MarshalJSON writes the path in token form (Tokens), HTML characters
 // ("<-") escaped as the encoder that calls it says.
 func (p Path) MarshalJSON() ([]byte, error) {

@@ -85,7 +85,7 @@ func TestPathResolveLiteralNames(t *testing.T) {
 			t.Errorf("step %d: %+v %v, want %+v", c.step, got, err, c.want)
 		}
 	}
-	if _, err := ParseRelToken(s, "<-a|e"); err == nil || !strings.Contains(err.Error(), `"e"`) {
+	if _, err := parseStep("<-a|e").ResolveRelations(s); err == nil || !strings.Contains(err.Error(), `"e"`) {
 		t.Errorf("unknown alternative: %v", err)
 	}
 	if got := strings.Join(p.Tokens(), " "); got != "y~ a|b x~ ->c y a|d x" {

@@ -76,7 +76,7 @@ func qidKnown(qa *QA, id int) bool {
 // ValidatePlans checks a plans file (strata's, a mined one or MoR's, as
 // ReadPlans reads them) against scope: q_ids are queries; every metapath
 // parses, its node types are schema node types (or "*"), its relation
-// tokens name schema relations (ParseRelToken: "*", "->r", "<-r", "a|b");
+// tokens name schema relations (PathStep.ResolveRelations: "*", "->r", "<-r", "a|b");
 // restriction keys are node types; linked anchor nodes exist. It returns
 // the problems in line order (at most 1000, and how many there were); err
 // is a file that cannot be read as JSON lines at all.

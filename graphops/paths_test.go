@@ -45,11 +45,12 @@ func TestDirectedSteps(t *testing.T) {
 		}
 	}
 	// The relation token round trip.
-	steps, err := data.ParseRelToken(&s.Schema, "<-member holonym|->hypernym")
+	p := data.MustPaths([]string{"*", "<-member holonym|->hypernym", "*", "<-meronym", "*"})[0]
+	steps, err := p.Steps[0].ResolveRelations(&s.Schema)
 	if err != nil || data.RelToken(steps) != "<-member holonym|->hypernym" || steps[0].Dir != data.Backward || steps[1].Dir != data.Forward {
-		t.Errorf("ParseRelToken: %+v %v", steps, err)
+		t.Errorf("ResolveRelations: %+v %v", steps, err)
 	}
-	if _, err := data.ParseRelToken(&s.Schema, "<-meronym"); err == nil {
+	if _, err := p.Steps[1].ResolveRelations(&s.Schema); err == nil {
 		t.Error("unknown relation accepted")
 	}
 }

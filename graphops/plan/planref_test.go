@@ -28,7 +28,7 @@ func checkExistential(hops []graphops.Hop) error {
 // Compile is tested against; a universal step fails with errUniversal. A path's anchors are the plan's
 // linked nodes (Plan.Anchors) or else the nodes of the path's first type
 // named by the plan's restriction for that type. Paths alternate node types
-// and relation tokens (see data.ParseRelToken); a path of one element is
+// and relation tokens (see data.ParsePath); a path of one element is
 // just the target type. Unknown types, relations or anchors make the plan
 // invalid (graphops.ErrInvalidPlan).
 func referencePlan(g *graphops.Graph, names *linking.NameIndex, plan data.Plan) (graphops.PlanResult, error) {
