@@ -287,7 +287,7 @@ func PlanPatternResolved(p Plan, between RelationResolver) (Pattern, bool) {
 			if k+1 != path.Hops() {
 				next = unknown(path.Nodes[k+1].Type, (pi+1)*100+2*k+1)
 			}
-			rel, back := patternRel(path.Nodes[k].Type, st, path.Nodes[k+1].Type, between)
+			rel, back := PatternRelation(path.Nodes[k].Type, st, path.Nodes[k+1].Type, between)
 			if rel == "" {
 				return Pattern{}, false
 			}
@@ -314,12 +314,12 @@ func PlanPatternResolved(p Plan, between RelationResolver) (Pattern, bool) {
 	return pat, true
 }
 
-// patternRel writes a plan's relation step between types a and b as a
-// pattern relation: "->r" (back: the triple runs from the later node) when
+// PatternRelation writes a plan's relation step between types a and b
+// (AnyType: untyped) as a pattern relation: "->r" (back: the triple runs from the later node) when
 // every alternative has one direction, "r1|r2" otherwise, "*" resolved
 // through between when both types are known ("" when no relation links
 // them).
-func patternRel(a string, st PathStep, b string, between RelationResolver) (string, bool) {
+func PatternRelation(a string, st PathStep, b string, between RelationResolver) (string, bool) {
 	if st.Rels == nil {
 		if between == nil || a == AnyType || b == AnyType {
 			return AnyRelation, false

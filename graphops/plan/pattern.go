@@ -119,36 +119,22 @@ func (w *patternWriter) path(pi int, e Expr) (bool, error) {
 	return true, nil
 }
 
-// rel writes a step's relations as a pattern relation: "->r" (back: the
-// triple runs from the later node) when every alternative has one
-// direction, "r1|r2" otherwise.
+// rel writes a step's relations as a pattern relation
+// (data.PatternRelation); ok is false when no relation links its types.
 func (w *patternWriter) rel(l link) (rel string, back, ok bool) {
-	if l.steps == nil {
-		if w.between == nil || l.from == AnyType || l.to == AnyType {
-			return data.AnyRelation, false, true
-		}
-		rs := w.between(typeName(w.s, l.from), typeName(w.s, l.to))
-		return strings.Join(rs, "|"), false, len(rs) > 0
-	}
-	names := make([]string, len(l.steps))
-	dir := l.steps[0].Dir
-	for i, st := range l.steps {
-		names[i] = fmt.Sprintf("#%d", st.Rel)
-		if int(st.Rel) < len(w.s.RelationTypes) {
-			names[i] = w.s.RelationTypes[st.Rel]
-		}
-		if st.Dir != dir {
-			dir = data.Undirected
+	var st data.PathStep
+	if l.steps != nil {
+		st.Rels = make([]data.RelStep, len(l.steps))
+		for i, s := range l.steps {
+			name := fmt.Sprintf("#%d", s.Rel)
+			if int(s.Rel) < len(w.s.RelationTypes) {
+				name = w.s.RelationTypes[s.Rel]
+			}
+			st.Rels[i] = data.RelStep{Rel: name, Dir: s.Dir}
 		}
 	}
-	rel = strings.Join(names, "|")
-	switch dir {
-	case data.Forward:
-		return "->" + rel, false, true
-	case data.Backward:
-		return "->" + rel, true, true
-	}
-	return rel, false, true
+	rel, back = data.PatternRelation(typeName(w.s, l.from), st, typeName(w.s, l.to), w.between)
+	return rel, back, rel != ""
 }
 
 // chain reads a path's expression as its anchor and steps (ranked middle
