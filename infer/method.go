@@ -31,10 +31,28 @@ type Reranker interface {
 }
 
 // FallbackCounter is a method that answers some queries by falling back
-// to BM25 (no usable plan, no pattern). TakeFallbacks returns the count
+// to a text channel (no usable plan, no pattern; BM25 unless
+// TextFallback chose another). TakeFallbacks returns the count
 // since the last call and resets it.
 type FallbackCounter interface {
 	TakeFallbacks() int64
+}
+
+// TextFallback is a method whose fallback can be another text channel
+// than BM25: WithText returns the method answering its fallbacks with t
+// (a planner's run falls back to the text channel its training chose:
+// BM25, or BM25 fused with the dense channel).
+type TextFallback interface {
+	WithText(t Method) Method
+}
+
+// FallbackText names the text channel m answers its fallbacks with:
+// bm25 unless m has a FallbackText method that says otherwise.
+func FallbackText(m Method) string {
+	if f, ok := m.(interface{ FallbackText() string }); ok {
+		return f.FallbackText()
+	}
+	return "bm25"
 }
 
 type fallbackKey struct{}

@@ -23,6 +23,9 @@ import (
 // LinkingPlannerOptions configures LinkingPlanner.
 type LinkingPlannerOptions struct {
 	Hidden   int // template classifier hidden units, default 128
+	// TextDense, when set, is the dense channel the run may answer the
+	// queries no plan fits with, fused with BM25 (chooseText).
+	TextDense *infer.DenseChannel
 	Train    Config
 	Run      Options
 	ValSplit string // default "val"
@@ -442,7 +445,12 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 	// executed (plan-exec): what the planner is for. Mined plans are
 	// labels with ties and alternatives (a restricted 1-hop plan and an
 	// intersection may both fit), so exact plan accuracy is only reported.
-	pe := baseline.NewPlanExec(ws)
+	var pe infer.Method = baseline.NewPlanExec(ws)
+	if text, err := chooseText(ctx, ws, o.TextDense, o.ValSplit, p.Classifier, o.Log); err != nil {
+		return nil, nil, st, err
+	} else if text != nil {
+		pe = pe.(infer.TextFallback).WithText(text)
+	}
 	metric := o.ValSplit + "/mrr"
 	eval := func(ctx context.Context) (map[string]float64, error) {
 		return SplitMetrics(ctx, ws, &planner.PlannedMethod{P: p, M: pe}, o.ValSplit)
@@ -535,4 +543,34 @@ func answerType(ws *workspace.Workspace, answers []uint32) string {
 		return ""
 	}
 	return ws.SKB.Schema.NodeTypes[best]
+}
+
+// chooseText picks the text channel that a planner's run answers the
+// queries no plan fits with (planner.Config.Text): BM25 fused with the
+// dense channel d (bm25+dense, RRF) when that ranks the split's questions
+// better (MRR) than BM25 alone, else BM25 (nil). Questions no plan fits
+// have no labels, so the split's questions, whose answers the text channel
+// ranks without a plan, stand in for them. With no d it is BM25.
+func chooseText(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, split string, c *planner.Classifier, log io.Writer) (infer.Method, error) {
+	if d == nil {
+		return nil, nil
+	}
+	bm := baseline.NewBM25(ws)
+	fused := baseline.NewBM25DenseOf(ws, d)
+	key := split + "/mrr"
+	a, err := SplitMetrics(ctx, ws, bm, split)
+	if err != nil {
+		return nil, err
+	}
+	b, err := SplitMetrics(ctx, ws, fused, split)
+	if err != nil {
+		return nil, err
+	}
+	if b[key] <= a[key] {
+		logf(log, "text channel for queries no plan fits: bm25 (%s %.4f; bm25+dense %.4f)\n", key, a[key], b[key])
+		return nil, nil
+	}
+	logf(log, "text channel for queries no plan fits: bm25+dense (%s %.4f; bm25 %.4f)\n", key, b[key], a[key])
+	c.Cfg.Text, c.Cfg.TextDense = fused.Name(), d.Meta.Hash
+	return fused, nil
 }

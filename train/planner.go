@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"sort"
 
@@ -72,6 +73,11 @@ type PlannerOptions struct {
 	// KGQA, when set, saves the planner as a KGQA model with these
 	// settings (see kgqa.KGQA).
 	KGQA *kgqa.Config
+	// TextDense, when set, is the dense channel the run may answer the
+	// queries no plan fits with, fused with BM25 (chooseText; not with
+	// KGQA, which answers them with its own matcher).
+	TextDense *infer.DenseChannel
+	Log       io.Writer
 }
 
 // PlanAccuracy is the share of queries whose predicted metapath equals
@@ -168,6 +174,11 @@ func Planner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel
 	vqs, err := ws.SKB.QA.Split(o.ValSplit)
 	if err != nil {
 		return nil, nil, err
+	}
+	if o.KGQA == nil {
+		if _, err := chooseText(ctx, ws, o.TextDense, o.ValSplit, p.Classifier, o.Log); err != nil {
+			return nil, nil, err
+		}
 	}
 	res, err := fitBest(ctx, PlannerModel{P: p, KGQA: o.KGQA}, task, o.Train, o.Run, o.ValSplit+"/plan_acc", func(ctx context.Context) (map[string]float64, error) {
 		acc, _, err := PlanAccuracy(p, o.Plans, vqs)

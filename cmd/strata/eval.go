@@ -269,7 +269,7 @@ func evalRuns(ctx context.Context, u *ui, ws *workspace.Workspace, ms []infer.Me
 			s.Method, s.Split = m.Name(), split
 			if fc, ok := unwrap(m).(infer.FallbackCounter); ok {
 				s.Fallbacks = fc.TakeFallbacks()
-				reportFallbacks(u.err, m.Name(), split, s.Fallbacks, len(qs))
+				reportFallbacks(u.err, m.Name(), infer.FallbackText(unwrap(m)), split, s.Fallbacks, len(qs))
 			}
 			out = append(out, evalRun{Summary: s, qs: qs, results: rs})
 		}
@@ -296,8 +296,9 @@ func evalNamed(ctx context.Context, u *ui, env *infer.Env, methods, splits []str
 }
 
 // reportFallbacks says how many queries a method answered by falling back
-// to BM25, loudly when it is most of them.
-func reportFallbacks(w io.Writer, name, split string, n int64, total int) {
+// to its text channel (bm25, or a planner's bm25+dense), loudly when it is
+// most of them.
+func reportFallbacks(w io.Writer, name, text, split string, n int64, total int) {
 	if n == 0 {
 		return
 	}
@@ -305,7 +306,7 @@ func reportFallbacks(w io.Writer, name, split string, n int64, total int) {
 	if 2*n > int64(total) {
 		warn = "WARNING: "
 	}
-	fmt.Fprintf(w, "%s%s on %s: %d of %d queries (%.0f%%) got no plan that fits or none usable and were answered by bm25\n", warn, name, split, n, total, 100*float64(n)/float64(total))
+	fmt.Fprintf(w, "%s%s on %s: %d of %d queries (%.0f%%) got no plan that fits or none usable and were answered by %s\n", warn, name, split, n, total, 100*float64(n)/float64(total), text)
 }
 
 func printSummaries(w io.Writer, sums []eval.Summary, asJSON bool) error {

@@ -57,8 +57,10 @@ stopped (OUT.progress records how far it got) and produces the same file.
 A query a method cannot answer (no anchor for a SimGRAG pattern, ...) is
 reported on stderr with its id, written as {"id", "ranking": [], "error"} (no
 lines in a TREC run) and counted in the final line; the run goes on. A query
-a stage answered by its fallback (BM25 over the query text: a planner's
-text-fit gate found no plan that fits it, or its plan was unusable) is marked
+a stage answered by its fallback (its text channel over the query text: BM25,
+or BM25 fused with the dense channel where a planner's training chose that; a
+planner's text-fit gate found no plan that fits it, or its plan was unusable)
+is marked
 "fallback": true in JSON lines and counted in the final line. --out may not be
 the query file.`
 
@@ -129,7 +131,7 @@ func runScore(ctx context.Context, u *ui, o scoreOptions) error {
 		fmt.Fprintf(u.out, "; %d could not be answered (%s), first: %s", rep.Failed, failureNote(o.Score.Format), rep.Examples[0])
 	}
 	if rep.Fallbacks > 0 {
-		fmt.Fprintf(u.out, "; %d of them (%.0f%%) answered by a fallback, BM25 over the query text (no plan fits, or none usable: \"fallback\": true in JSONL)", rep.Fallbacks, 100*float64(rep.Fallbacks)/float64(max(rep.Queries, 1)))
+		fmt.Fprintf(u.out, "; %d of them (%.0f%%) answered by a fallback, the text channel over the query text (no plan fits, or none usable: \"fallback\": true in JSONL)", rep.Fallbacks, 100*float64(rep.Fallbacks)/float64(max(rep.Queries, 1)))
 	}
 	fmt.Fprintln(u.out)
 	return nil

@@ -31,9 +31,11 @@ const serveLong = `Serve a pipeline over HTTP:
   GET  /v1/stats   -> {"scored", "fallbacks"}: queries scored since the start
                       and how many a stage answered by its fallback
 
-"fallback": true marks a query a stage answered by its fallback, BM25 over the
-query text: a planner's text-fit gate found no plan that fits it (free text,
-a description), or its plan was unusable or reached nothing.
+"fallback": true marks a query a stage answered by its fallback, its text
+channel over the query text (BM25, or BM25 fused with the dense channel where
+a planner's training chose that): a planner's text-fit gate found no plan
+that fits it (free text, a description), or its plan was unusable or reached
+nothing.
 
 Requests carry query text only, never file paths; /v1/info names stages by
 what they are, never by where their models live. Bodies over --max-body and

@@ -16,6 +16,7 @@ import (
 
 type trainPlannerOptions struct {
 	WS, Mined   string
+	Text        string
 	Flags       trainFlags
 	Hidden      int
 	MinF1       float64
@@ -182,6 +183,7 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoLexicon, "no-lexicon", false, "mined plans: a question word no training question used is not read as the known word the general English lexicon relates it to (\"helmed\" as directed; the ablation)")
 	cmd.Flags().BoolVar(&o.NoNamedRels, "no-named-relations", false, "mined plans: the question's words that name relations (\"directed\" for directed_by) do not rule out plans that walk none of them (the ablation)")
 	cmd.Flags().BoolVar(&o.NoCompose, "no-compose", false, "mined plans: the plan ranker does not see which parts of a candidate's plan the question's words name (the ablation)")
+	cmd.Flags().StringVar(&o.Text, "text", "auto", "the text channel that answers the queries no plan fits: auto (BM25 fused with the workspace's dense channel when that ranks the validation questions better than BM25 alone, else BM25) or bm25")
 	cmd.Flags().BoolVar(&o.NoAttrs, "no-attributes", false, "mined plans: learn no attribute keys and never filter a candidate by an attribute the question states (the ablation)")
 	return cmd
 }
@@ -196,6 +198,14 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 	if err != nil {
 		return err
 	}
+	var text *infer.DenseChannel // the dense channel the fallback may fuse with BM25
+	switch o.Text {
+	case "auto":
+		text = d
+	case "bm25":
+	default:
+		return fmt.Errorf("--text %q: want auto or bm25", o.Text)
+	}
 	run, err := o.Flags.options(u, ws, "planner", o.Mined)
 	if err != nil {
 		return err
@@ -204,12 +214,12 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		run.Log = u.err // a line per checkpoint off a terminal too
 	}
 	if len(ws.Plans) > 0 && o.Mined == "" {
-		p, res, err := train.Planner(ctx, ws, d, train.PlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run})
+		p, res, err := train.Planner(ctx, ws, d, train.PlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Log: u.err})
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(u.out, "trained planner: %d templates, %d steps (%s), best %s val plan accuracy %.4f\n",
-			len(p.Cfg.Templates), res.Steps, res.Stopped, res.Best, res.BestValue)
+		fmt.Fprintf(u.out, "trained planner: %d templates, %d steps (%s), best %s val plan accuracy %.4f; queries no plan fits: %s\n",
+			len(p.Cfg.Templates), res.Steps, res.Stopped, res.Best, res.BestValue, textChannel(p.Cfg))
 		return finishRun(ctx, u, ws, run.RunDir, "planner", train.PlannerStage())
 	}
 	recs, path, err := mine.Load(ws, o.Mined)
@@ -220,12 +230,12 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		d = nil
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, Log: u.err, Progress: u.stageProgress()})
+	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, Log: u.err, Progress: u.stageProgress()})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(u.out, "trained planner from mined plans: %d of %d train questions with a plan of F1 >= %.2f, %d templates, plan ranker from %d questions; %d steps (%s), best %s val plan-exec mrr %.4f; plan accuracy against %d mined val plans %.4f\n",
-		st.Used, st.Train, o.MinF1, len(p.Cfg.Templates), st.RankGroups, res.Steps, res.Stopped, res.Best, res.BestValue, st.Val, st.PlanAcc)
+	fmt.Fprintf(u.out, "trained planner from mined plans: %d of %d train questions with a plan of F1 >= %.2f, %d templates, plan ranker from %d questions; %d steps (%s), best %s val plan-exec mrr %.4f; plan accuracy against %d mined val plans %.4f; queries no plan fits: %s\n",
+		st.Used, st.Train, o.MinF1, len(p.Cfg.Templates), st.RankGroups, res.Steps, res.Stopped, res.Best, res.BestValue, st.Val, st.PlanAcc, textChannel(p.Cfg))
 	if st.Ranked > 0 {
 		fmt.Fprintf(u.out, "%d train questions rank their middle nodes (~): their templates are the structures, ranked or not as the plan ranker chooses\n", st.Ranked)
 	}
@@ -233,7 +243,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		fmt.Fprintf(u.out, "named answers: %d of the %d mentions that the training questions' candidates leave in the restriction and that name a node they reach name an answer (where a mention's context words mostly did, the node it names goes first)\n", st.NamedAnswers, st.Named)
 	}
 	if p.Cfg.Anchors.Fit != nil {
-		fmt.Fprintf(u.out, "text-fit gate: threshold %.4f, calibrated on val: passes %.4f of the val questions, sends %.4f of held-out passages of the SKB's documents to BM25\n", st.FitMin, st.FitVal, st.FitHeld)
+		fmt.Fprintf(u.out, "text-fit gate: threshold %.4f, calibrated on val: passes %.4f of the val questions, sends %.4f of held-out passages of the SKB's documents to the text channel (%s)\n", st.FitMin, st.FitVal, st.FitHeld, textChannel(p.Cfg))
 		if st.FitRescue > 0 {
 			fmt.Fprintf(u.out, "text-fit gate: a query below it keeps its plan when the planner's confidence reaches %.4f (reached on %.0f%% of the held-out passages it rejects)\n", st.FitRescue, 100*planner.RescueShare)
 		}
@@ -245,4 +255,13 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		fmt.Fprintf(u.out, "frame words learned from the train questions (in many restrictions, rarely in their answers' text; restrictions leave them out): %s\n", strings.Join(fw, ", "))
 	}
 	return finishRun(ctx, u, ws, run.RunDir, "planner", train.PlannerStage())
+}
+
+// textChannel names the text channel a planner's run answers the queries
+// no plan fits with.
+func textChannel(c planner.Config) string {
+	if c.Text == "" {
+		return "bm25"
+	}
+	return c.Text + ", chosen on val"
 }

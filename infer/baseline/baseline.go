@@ -196,7 +196,12 @@ func NewBM25Dense(env *infer.Env) (infer.Method, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Fused{Label: "bm25+dense", Methods: []infer.Method{NewBM25(env.WS), NewDense(env.WS, d)}, Weights: []float64{1, 1}}, nil
+	return NewBM25DenseOf(env.WS, d), nil
+}
+
+// NewBM25DenseOf is bm25+dense over the dense channel d.
+func NewBM25DenseOf(ws *workspace.Workspace, d *infer.DenseChannel) *Fused {
+	return &Fused{Label: "bm25+dense", Methods: []infer.Method{NewBM25(ws), NewDense(ws, d)}, Weights: []float64{1, 1}}
 }
 
 // NewPlanExec returns plan-exec over ws.
@@ -208,13 +213,40 @@ func NewPlanExec(ws *workspace.Workspace) *PlanMethod {
 // nodes by BM25 of the target's textual restriction over their documents;
 // without, it ranks them by id. With fill (plan-exec) every other
 // candidate follows, ranked by BM25 of the whole query. Queries whose plan
-// is missing, invalid or reaches no candidate fall back to BM25 over the
-// query, as MoR does; Fallbacks counts them.
+// is missing, invalid or reaches no candidate fall back to the text
+// channel over the query (BM25, as MoR does, unless WithText gave
+// another); Fallbacks counts them.
 type PlanMethod struct {
 	ws        *workspace.Workspace
 	useText   bool
 	fill      bool
+	text      infer.Method // the fallback; nil is BM25
 	Fallbacks atomic.Int64
+}
+
+var _ infer.TextFallback = (*PlanMethod)(nil)
+
+// WithText implements infer.TextFallback: the same method (a new
+// fallback count) answering its fallbacks with t.
+func (m *PlanMethod) WithText(t infer.Method) infer.Method {
+	return &PlanMethod{ws: m.ws, useText: m.useText, fill: m.fill, text: t}
+}
+
+// FallbackText names the text channel of the fallbacks
+// (infer.FallbackText).
+func (m *PlanMethod) FallbackText() string { return m.textMethod().Name() }
+
+func (m *PlanMethod) textMethod() infer.Method {
+	if m.text != nil {
+		return m.text
+	}
+	return &BM25Method{m.ws}
+}
+
+// fallback answers q with the text channel and counts it.
+func (m *PlanMethod) fallback(ctx context.Context, q data.Query) ([]index.Hit, error) {
+	infer.CountFallback(ctx, &m.Fallbacks)
+	return m.textMethod().Rank(ctx, q)
 }
 
 func (m *PlanMethod) Name() string {
@@ -233,8 +265,7 @@ func (m *PlanMethod) TakeFallbacks() int64 { return m.Fallbacks.Swap(0) }
 func (m *PlanMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	pl, ok := infer.PlanFor(m.ws, q)
 	if !ok {
-		infer.CountFallback(ctx, &m.Fallbacks)
-		return (&BM25Method{m.ws}).Rank(ctx, q)
+		return m.fallback(ctx, q)
 	}
 	if q.Plan != nil && q.Reach != nil { // executed by whoever chose the plan
 		return m.rankReach(q, q.Reach), nil
@@ -245,15 +276,13 @@ func (m *PlanMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error
 	}
 	res, scores, err := plan.ExecuteRanked(m.ws.Graph, m.ws.Names(), pl, text)
 	if errors.Is(err, graphops.ErrInvalidPlan) {
-		infer.CountFallback(ctx, &m.Fallbacks)
-		return (&BM25Method{m.ws}).Rank(ctx, q)
+		return m.fallback(ctx, q)
 	}
 	if err != nil {
 		return nil, err
 	}
 	if res.Reach == nil { // target type only: no structure
-		infer.CountFallback(ctx, &m.Fallbacks)
-		return (&BM25Method{m.ws}).Rank(ctx, q)
+		return m.fallback(ctx, q)
 	}
 	out := make([]index.Hit, 0, len(res.Reach))
 	for i, v := range res.Reach {
@@ -267,8 +296,7 @@ func (m *PlanMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error
 	}
 	if m.fill {
 		if len(out) == 0 {
-			infer.CountFallback(ctx, &m.Fallbacks)
-			return (&BM25Method{m.ws}).Rank(ctx, q)
+			return m.fallback(ctx, q)
 		}
 		if len(res.TargetRestriction) > 0 && scores == nil {
 			out = m.scoreRestriction(out, res.TargetRestriction)

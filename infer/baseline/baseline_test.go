@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/eval"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
@@ -100,5 +101,53 @@ func TestTraversalRecall(t *testing.T) {
 	got, _ := m.Rank(t.Context(), q)
 	if fb := m.(infer.FallbackCounter).TakeFallbacks(); fb != 1 || len(got) != 100 {
 		t.Errorf("fallback: %d hits, %d fallbacks", len(got), fb)
+	}
+}
+
+// fixedMethod ranks every query the same.
+type fixedMethod []index.Hit
+
+func (fixedMethod) Name() string { return "fixed" }
+func (m fixedMethod) Rank(context.Context, data.Query) ([]index.Hit, error) {
+	return append([]index.Hit(nil), m...), nil
+}
+
+// TestPlanExecTextFallback: plan-exec given another text channel
+// (infer.TextFallback, a planner's bm25+dense) answers the queries it
+// falls back on with that channel's ranking, counted, and plans the rest
+// as before.
+func TestPlanExecTextFallback(t *testing.T) {
+	ws := testws.Preset(t, "amazon", 500, 20)
+	pe, err := registry.NewMethod(infer.NewEnv(context.Background(), ws), "plan-exec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := fixedMethod{{ID: 7, Score: 2}, {ID: 3, Score: 1}}
+	m := pe.(infer.TextFallback).WithText(text)
+	q := ws.SKB.QA.Queries[0]
+	planned, err := pe.Rank(t.Context(), q) // the workspace's plan
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := m.Rank(t.Context(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fb := m.(infer.FallbackCounter).TakeFallbacks(); fb != 0 || len(got) != len(planned) || got[0] != planned[0] {
+		t.Errorf("planned query: %d hits (plan-exec %d), first %v (%v), %d fallbacks", len(got), len(planned), got[0], planned[0], fb)
+	}
+	q.Plan = &data.Plan{} // no plan fits
+	got, err = m.Rank(t.Context(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fb := m.(infer.FallbackCounter).TakeFallbacks(); fb != 1 || len(got) != 2 || got[0].ID != 7 || got[1].ID != 3 {
+		t.Errorf("fallback: %v, %d fallbacks; want the text channel's [7 3], 1", got, fb)
+	}
+	if fb := pe.(infer.FallbackCounter).TakeFallbacks(); fb != 0 {
+		t.Errorf("the method WithText was called on counted %d fallbacks of the other's", fb)
+	}
+	if a, b := infer.FallbackText(pe), infer.FallbackText(m); a != "bm25" || b != "fixed" {
+		t.Errorf("fallback text channels %q and %q, want bm25 and fixed", a, b)
 	}
 }

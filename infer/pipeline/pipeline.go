@@ -317,6 +317,24 @@ func (r *Runner) TakeFallbacks() int64 {
 	return n
 }
 
+// FallbackText names the text channels its stages fall back to (those of
+// the stages that count fallbacks, comma-separated when they differ; bm25 when
+// none does).
+func (r *Runner) FallbackText() string {
+	var names []string
+	for _, m := range append([]infer.Method{r.candidates}, r.scorers...) {
+		if _, ok := m.(infer.FallbackCounter); ok {
+			if t := infer.FallbackText(m); !slices.Contains(names, t) {
+				names = append(names, t)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return "bm25"
+	}
+	return strings.Join(names, ", ")
+}
+
 // StageNames returns the scorers' names in order.
 func (r *Runner) StageNames() []string { return r.names }
 

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -29,6 +30,8 @@ type PlanExplanation struct {
 	// its text fallback.
 	NoFit bool    `json:"no_fit,omitempty"`
 	Fit   float32 `json:"text_fit"`
+	// Text names the text channel the fallbacks use (bm25, bm25+dense).
+	Text string `json:"text_channel,omitempty"`
 	// ReadAs: the question as the planner read it, when the lexicon
 	// replaced words no training question used.
 	ReadAs string      `json:"read_as,omitempty"`
@@ -43,6 +46,9 @@ func (m *PlannedMethod) Explain(ctx context.Context, q data.Query, k int) (infer
 		return nil, err
 	}
 	e := &PlanExplanation{Method: m.Name(), Plan: pred.Plan, Template: pred.Template, Conf: pred.Conf, Reached: -1, NoFit: pred.NoFit, Fit: pred.Fit, ReadAs: pred.ReadAs}
+	if pred.NoFit {
+		e.Text = m.FallbackText()
+	}
 	if pred.Reach != nil {
 		e.Reached = len(pred.Reach.Nodes)
 	}
@@ -74,7 +80,7 @@ func (m *PlannedMethod) Explain(ctx context.Context, q data.Query, k int) (infer
 // WriteText implements infer.Explanation.
 func (e *PlanExplanation) WriteText(w io.Writer, ws *workspace.Workspace) error {
 	if e.NoFit {
-		fmt.Fprintf(w, "%s: no plan fits (text fit %.3f, below the planner's threshold): the text answers (BM25)\n", e.Method, e.Fit)
+		fmt.Fprintf(w, "%s: no plan fits (text fit %.3f, below the planner's threshold): the text answers (%s)\n", e.Method, e.Fit, cmp.Or(e.Text, "bm25"))
 	} else {
 		if e.ReadAs != "" {
 			fmt.Fprintf(w, "read as: %s\n", e.ReadAs)

@@ -140,7 +140,7 @@ func TestExplainNoPlanFits(t *testing.T) {
 	if err := e.WriteText(&b, ws); err != nil {
 		t.Fatal(err)
 	}
-	want := "planner+plan-exec: no plan fits (text fit 0.269, below the planner's threshold): the text answers (BM25)\n  1. Second Film"
+	want := "planner+plan-exec: no plan fits (text fit 0.269, below the planner's threshold): the text answers (bm25)\n  1. Second Film"
 	if !strings.HasPrefix(b.String(), want) {
 		t.Errorf("explanation:\n%s\nwant it to start with:\n%s", b.String(), want)
 	}

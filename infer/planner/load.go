@@ -29,8 +29,47 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return &PlannedMethod{P: p, M: m}, nil
+		t, err := textChannel(env, ck, cfg)
+		if err != nil {
+			return nil, err
+		}
+		return &PlannedMethod{P: p, M: withText(m, t), Text: t}, nil
 	})
+}
+
+// textChannel loads the text channel the planner's training chose for the
+// queries no plan fits (Config.Text; nil, BM25, when it names none), on
+// the dense vectors it was chosen with.
+func textChannel(env *infer.Env, ck *registry.Checkpoint, cfg Config) (infer.Method, error) {
+	if cfg.Text == "" {
+		return nil, nil
+	}
+	if cfg.TextDense != "" {
+		d, err := env.Dense()
+		if err != nil {
+			return nil, fmt.Errorf("%s answers the queries no plan fits with %s: %w", ck.Dir, cfg.Text, err)
+		}
+		if err := ck.CheckDense(env, d, cfg.TextDense); err != nil {
+			return nil, err
+		}
+	}
+	t, err := registry.NewMethod(env, cfg.Text)
+	if err != nil {
+		return nil, fmt.Errorf("%s: text channel: %w", ck.Dir, err)
+	}
+	return t, nil
+}
+
+// withText gives m the text channel t for its fallbacks when m takes one
+// (infer.TextFallback: plan-exec); a nil t leaves m as it is.
+func withText(m, t infer.Method) infer.Method {
+	if t == nil {
+		return m
+	}
+	if tf, ok := m.(infer.TextFallback); ok {
+		return tf.WithText(t)
+	}
+	return m
 }
 
 // FromCheckpoint builds the planner a checkpoint holds (a planner's, or a
@@ -105,6 +144,15 @@ func FromCheckpoint(env *infer.Env, ck *registry.Checkpoint, cfg Config, needDen
 
 // Load loads a planner checkpoint (or run) through the registry.
 func Load(env *infer.Env, dir string) (Predictor, error) {
+	pm, err := loadPlanned(env, dir)
+	if err != nil {
+		return nil, err
+	}
+	return pm.P, nil
+}
+
+// loadPlanned loads a planner's checkpoint or run as the method it serves.
+func loadPlanned(env *infer.Env, dir string) (*PlannedMethod, error) {
 	m, err := registry.Load(env, dir)
 	if err != nil {
 		return nil, err
@@ -113,5 +161,5 @@ func Load(env *infer.Env, dir string) (Predictor, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s is not a planner (it serves %s)", dir, m.Name())
 	}
-	return pm.P, nil
+	return pm, nil
 }

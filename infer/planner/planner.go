@@ -28,6 +28,13 @@ type Config struct {
 	NodeTypes []string          `json:"node_types"`
 	Gate      models.GateConfig `json:"gate"`
 	Dense     string            `json:"dense,omitempty"`
+	// Text names the text channel that answers the queries no plan fits
+	// (the text-fit gate rejects them, or their plan reaches nothing):
+	// "" is BM25; "bm25+dense" fuses BM25 with the dense channel whose
+	// vectors hash to TextDense (training chooses it when it ranks the
+	// validation questions better than BM25 alone).
+	Text      string `json:"text,omitempty"`
+	TextDense string `json:"text_dense,omitempty"`
 	// Bigrams adds word bigrams to the hashed bag of words.
 	Bigrams bool `json:"bigrams,omitempty"`
 	// Anchors, when set, makes the planner link its anchors (a planner

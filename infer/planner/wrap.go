@@ -24,6 +24,10 @@ var (
 type PlannedMethod struct {
 	P Predictor
 	M infer.Method
+	// Text is the text channel the planner's training chose for the
+	// queries no plan fits (nil: BM25); M answers its fallbacks with it
+	// when it takes one (infer.TextFallback).
+	Text infer.Method
 }
 
 var _ infer.PlanningMethod = (*PlannedMethod)(nil)
@@ -51,6 +55,12 @@ func (m *PlannedMethod) TakeFallbacks() int64 {
 	}
 	return 0
 }
+
+// FallbackText names the wrapped method's fallback text channel.
+func (m *PlannedMethod) FallbackText() string { return infer.FallbackText(m.M) }
+
+// FallbackText names the wrapped method's fallback text channel.
+func (m *FilePlanned) FallbackText() string { return infer.FallbackText(m.M) }
 
 // FilePlanned runs a method with the plans of a plans file: each query's
 // plan (an empty one for queries the file lacks) is passed on as q.Plan.
@@ -95,11 +105,11 @@ func (p Plans) Wrapper(env *infer.Env) (func(infer.Method) infer.Method, error) 
 	case p.Planner != "" && p.File != "":
 		return nil, fmt.Errorf("a planner and a plans file are exclusive")
 	case p.Planner != "":
-		pl, err := Load(env, p.Planner)
+		pm, err := loadPlanned(env, p.Planner)
 		if err != nil {
 			return nil, err
 		}
-		return func(m infer.Method) infer.Method { return &PlannedMethod{P: pl, M: m} }, nil
+		return func(m infer.Method) infer.Method { return &PlannedMethod{P: pm.P, M: withText(m, pm.Text), Text: pm.Text} }, nil
 	case p.File != "":
 		path, err := env.Path(p.File) // in a bundle, its own copy
 		if err != nil {
