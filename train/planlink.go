@@ -22,13 +22,13 @@ import (
 
 // LinkingPlannerOptions configures LinkingPlanner.
 type LinkingPlannerOptions struct {
-	Hidden   int // template classifier hidden units, default 128
+	Hidden int // template classifier hidden units, default 128
 	// TextDense, when set, is the dense channel the run may answer the
 	// queries no plan fits with, fused with BM25 (chooseText).
 	TextDense *infer.DenseChannel
-	Train    Config
-	Run      Options
-	ValSplit string // default "val"
+	Train     Config
+	Run       Options
+	ValSplit  string // default "val"
 	// Mined holds mined plans by q_id (strata mine-plans): those of the
 	// training split are the labels, those of ValSplit select the
 	// checkpoint.

@@ -109,7 +109,9 @@ func (p Plans) Wrapper(env *infer.Env) (func(infer.Method) infer.Method, error) 
 		if err != nil {
 			return nil, err
 		}
-		return func(m infer.Method) infer.Method { return &PlannedMethod{P: pm.P, M: withText(m, pm.Text), Text: pm.Text} }, nil
+		return func(m infer.Method) infer.Method {
+			return &PlannedMethod{P: pm.P, M: withText(m, pm.Text), Text: pm.Text}
+		}, nil
 	case p.File != "":
 		path, err := env.Path(p.File) // in a bundle, its own copy
 		if err != nil {
