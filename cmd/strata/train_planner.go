@@ -102,8 +102,12 @@ fields but name and alias fields: text that describes a node and asks for
 nothing), its threshold the model's own boundary, 0.5, when that separates the
 val questions from as many held-out passages as well as any threshold does
 (else the middle of the gap between them). A query below it (a definition,
-free text) gets no plan and plan-exec answers it by BM25, counted as a
-fallback in eval, score and serve;
+free text) gets no plan and plan-exec answers it by the text channel, counted
+as a fallback in eval, score and serve: with --text auto (the default) BM25
+fused with the workspace's dense channel (bm25+dense, RRF) when the workspace
+has one and the fusion ranks the val questions better (MRR) than BM25 alone,
+pinned to those vectors (another encoder's make the run refuse to load), else
+BM25; --text bm25 keeps BM25;
 with --fit-rescue it keeps its plan when the planner is surer of it than of its
 plans of 95% of those held-out passages (a question in words the gate never
 saw; off by default: on WordNet it gained 0.4 points on paraphrases and put
