@@ -74,6 +74,10 @@ type LinkingPlannerOptions struct {
 	// NoLexicon: words no training question used are not read through the
 	// general English lexicon (AnchorConfig.Lexicon).
 	NoLexicon bool
+	// NoBareAnchors: the anchor scorer learns only from its examples as
+	// they are, not also from their copies without the mentions' own
+	// words (planner.LinkingPlanner.AnchorGroup's bare; the ablation).
+	NoBareAnchors bool
 	// FitRescue: a query below the text-fit gate keeps its plan when the
 	// planner is sure enough of it (planner.FitConfig.Rescue). Off by
 	// default: on WordNet's held-out paraphrases it gained 0.4 points and
@@ -302,8 +306,18 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 			if gold < 0 {
 				continue
 			}
-			if g, ok := p.AnchorGroup(e.q.Text, ments, ti, pi, gold); ok {
+			if g, ok := p.AnchorGroup(e.q.Text, ments, ti, pi, gold, false); ok {
 				groups[i] = append(groups[i], g)
+			}
+			// The same example without the mentions' own words: the
+			// scorer learns to tell an anchor by where it stands, too,
+			// so a mention no training question used ("Tell" in "Tell
+			// me which ...") is judged by its context rather than by
+			// nothing.
+			if !o.NoBareAnchors {
+				if g, ok := p.AnchorGroup(e.q.Text, ments, ti, pi, gold, true); ok {
+					groups[i] = append(groups[i], g)
+				}
 			}
 		}
 		var err error

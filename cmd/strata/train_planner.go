@@ -17,6 +17,7 @@ import (
 type trainPlannerOptions struct {
 	WS, Mined   string
 	Text        string
+	NoBare      bool
 	Flags       trainFlags
 	Hidden      int
 	MinF1       float64
@@ -52,8 +53,11 @@ mined plans (strata mine-plans; --mined, default WORKSPACE/mined-plans.jsonl):
 the train split's plans of F1 >= --min-f1 are the labels. Templates are
 relation paths with untyped anchors (a target type is kept when 90% of a
 template's questions agree on it); a hashed linear scorer learns which mention
-of the question anchors each path (its context words, the path's first hop, how
-many of its nodes have that hop); at inference the most probable (template,
+of the question anchors each path (its words and context words, the path's
+first hop, how many of its nodes have that hop), from each example as it is
+and again without the mentions' own words, so that it also learns an anchor's
+context and shape, all it has for a mention whose words no training question
+used (--no-bare-anchors is the ablation); at inference the most probable (template,
 mentions) pairs are executed in turn until one reaches a candidate, and the
 rest of the question restricts the target. A plan ranker (hashed linear,
 trained on cross-fitted candidates of the training questions against their
@@ -184,6 +188,7 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoCover, "no-cover-mentions", false, "mined plans: a candidate that leaves more of the question's mentions unexplained is not ruled out for it, and no deeper search anchors them (the ablation)")
 	cmd.Flags().BoolVar(&o.NoDeeper, "no-deeper-search", false, "mined plans: a question whose words rule out every candidate (a type or relation it names) gets no deeper search among less probable templates (the ablation)")
 	cmd.Flags().BoolVar(&o.Rescue, "fit-rescue", false, "mined plans: a query below the text-fit gate keeps its plan when the planner is surer of it than of its plans of 95% of the held-out passages the gate rejects (off by default: it can put the served planner under BM25 on text no plan fits)")
+	cmd.Flags().BoolVar(&o.NoBare, "no-bare-anchors", false, "mined plans: the anchor scorer learns only from its examples as they are, not also from copies without the mentions' own words, which teach it an anchor's context (the ablation)")
 	cmd.Flags().BoolVar(&o.NoLexicon, "no-lexicon", false, "mined plans: a question word no training question used is not read as the known word the general English lexicon relates it to (\"helmed\" as directed; the ablation)")
 	cmd.Flags().BoolVar(&o.NoNamedRels, "no-named-relations", false, "mined plans: the question's words that name relations (\"directed\" for directed_by) do not rule out plans that walk none of them (the ablation)")
 	cmd.Flags().BoolVar(&o.NoCompose, "no-compose", false, "mined plans: the plan ranker does not see which parts of a candidate's plan the question's words name (the ablation)")
@@ -234,7 +239,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		d = nil
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, Log: u.err, Progress: u.stageProgress()})
+	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, Log: u.err, Progress: u.stageProgress()})
 	if err != nil {
 		return err
 	}

@@ -18,7 +18,7 @@ import (
 // nested in or around another mention, its position, how many nodes it
 // names and how many of them have the hop (compat nodes, with their hop
 // neighbour count).
-func anchorFeatures(dim int, text string, words []linking.Word, ments []linking.LinkedMention, mi int, tok string, compat, fanout int) []uint32 {
+func anchorFeatures(dim int, text string, words []linking.Word, ments []linking.LinkedMention, mi int, tok string, compat, fanout int, bare bool) []uint32 {
 	m := &ments[mi]
 	var out []uint32
 	h := fnv.New32a()
@@ -44,7 +44,9 @@ func anchorFeatures(dim int, text string, words []linking.Word, ments []linking.
 		return words[i].Norm
 	}
 	both("bias")
-	both("self", strings.ToLower(m.Text))
+	if !bare {
+		both("self", strings.ToLower(m.Text))
+	}
 	both("l1", word(m.TokStart-1))
 	both("l2", word(m.TokStart-2), word(m.TokStart-1))
 	both("r1", word(m.TokEnd))
@@ -144,7 +146,7 @@ func (p *LinkingPlanner) slotScores(text string, words []linking.Word, ments []l
 	for mi := range ments {
 		var fan int
 		nodes[mi], fan, buf = p.compatNodes(&ments[mi], t, h, buf)
-		scores[mi] = float64(p.Anchor.Score(anchorFeatures(p.Cfg.Anchors.Dim, text, words, ments, mi, path.Steps[0].Token(), len(nodes[mi]), fan)))
+		scores[mi] = float64(p.Anchor.Score(anchorFeatures(p.Cfg.Anchors.Dim, text, words, ments, mi, path.Steps[0].Token(), len(nodes[mi]), fan, false)))
 	}
 	logSoftmax(scores)
 	return scores, nodes
@@ -175,8 +177,11 @@ type AnchorGroup struct {
 
 // AnchorGroup builds the example of path pi of template ti whose mined
 // anchor is mention gold; ok is false when fewer than two mentions could
-// anchor the path or gold cannot.
-func (p *LinkingPlanner) AnchorGroup(text string, ments []linking.LinkedMention, ti, pi, gold int) (AnchorGroup, bool) {
+// anchor the path or gold cannot. With bare the mentions' features leave
+// out their own words ("self"): training on both copies teaches the
+// scorer the context and shape of an anchor, which is all it has for a
+// mention whose words it never saw.
+func (p *LinkingPlanner) AnchorGroup(text string, ments []linking.LinkedMention, ti, pi, gold int, bare bool) (AnchorGroup, bool) {
 	path := p.Cfg.Templates[ti][pi]
 	t := graphops.AnyTypeID
 	if id, ok := p.skb.Schema.NodeTypeID(path.Anchor()); ok {
@@ -196,7 +201,7 @@ func (p *LinkingPlanner) AnchorGroup(text string, ments []linking.LinkedMention,
 		if mi == gold {
 			g.Gold = len(g.Feats)
 		}
-		g.Feats = append(g.Feats, anchorFeatures(p.Cfg.Anchors.Dim, text, words, ments, mi, path.Steps[0].Token(), len(nodes), fan))
+		g.Feats = append(g.Feats, anchorFeatures(p.Cfg.Anchors.Dim, text, words, ments, mi, path.Steps[0].Token(), len(nodes), fan, bare))
 	}
 	return g, g.Gold >= 0 && len(g.Feats) > 1
 }
