@@ -610,6 +610,27 @@ func TestTrainCoREndToEnd(t *testing.T) {
 	}
 }
 
+// importVectors writes document and query vectors of width dim (row-major,
+// a row per node and per query id) to safetensors files in dir and makes
+// them ws's dense channel with import-embeddings, returning its output.
+func importVectors(t *testing.T, dir, ws string, docs, queries []float32, dim int) string {
+	t.Helper()
+	d, q := filepath.Join(dir, "docs.safetensors"), filepath.Join(dir, "q.safetensors")
+	for _, f := range []struct {
+		path string
+		v    []float32
+	}{{d, docs}, {q, queries}} {
+		if err := checkpoints.WriteFile(f.path, []checkpoints.Tensor{{Name: "e", Shape: []int{len(f.v) / dim, dim}, Data: f.v}}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, e, code := run(t, "import-embeddings", ws, "--docs", d, "--queries", q)
+	if code != 0 {
+		t.Fatalf("import-embeddings: %q %q", out, e)
+	}
+	return out
+}
+
 // TestImportEmbeddings makes hand-made vectors the dense channel and checks
 // the dense method's ranking against them.
 func TestImportEmbeddings(t *testing.T) {
@@ -631,11 +652,8 @@ func TestImportEmbeddings(t *testing.T) {
 	for _, q := range skb.QA.Queries {
 		qv[q.ID*4+int(q.Answers[0])%4] = 1
 	}
-	checkpoints.WriteFile(filepath.Join(dir, "docs.safetensors"), []checkpoints.Tensor{{Name: "e", Shape: []int{len(skb.Nodes), 4}, Data: docs}}, nil)
-	checkpoints.WriteFile(filepath.Join(dir, "q.safetensors"), []checkpoints.Tensor{{Name: "e", Shape: []int{len(skb.QA.Queries), 4}, Data: qv}}, nil)
-	out, e, code := run(t, "import-embeddings", ws, "--docs", filepath.Join(dir, "docs.safetensors"), "--queries", filepath.Join(dir, "q.safetensors"))
-	if code != 0 || !strings.Contains(out, "imported 4-dimensional vectors for 300 of 300 nodes and 10 queries") {
-		t.Fatalf("import-embeddings: %q %q", out, e)
+	if out := importVectors(t, dir, ws, docs, qv, 4); !strings.Contains(out, "imported 4-dimensional vectors for 300 of 300 nodes and 10 queries") {
+		t.Fatalf("import-embeddings: %q", out)
 	}
 	w, err := workspace.Load(ws)
 	if err != nil {

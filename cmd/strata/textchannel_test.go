@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/strata-retrieval/strata/checkpoints"
 	"github.com/strata-retrieval/strata/data"
 )
 
@@ -38,12 +37,7 @@ func TestPlannerTextChannel(t *testing.T) {
 		for _, q := range skb.QA.Queries {
 			qv[q.ID*n+int(q.Answers[0])] = 1
 		}
-		d, qf := filepath.Join(dir, "docs.safetensors"), filepath.Join(dir, "q.safetensors")
-		checkpoints.WriteFile(d, []checkpoints.Tensor{{Name: "e", Shape: []int{n, n}, Data: docs}}, nil)
-		checkpoints.WriteFile(qf, []checkpoints.Tensor{{Name: "e", Shape: []int{len(skb.QA.Queries), n}, Data: qv}}, nil)
-		if _, e, code := run(t, "import-embeddings", ws, "--docs", d, "--queries", qf); code != 0 {
-			t.Fatalf("import-embeddings: %s", e)
-		}
+		importVectors(t, dir, ws, docs, qv, n)
 	}
 	embed(0)
 	var meta struct {
@@ -103,7 +97,9 @@ func TestPlannerTextChannel(t *testing.T) {
 	}
 	for _, c := range []struct{ run, method string }{{fused, "bm25+dense"}, {plain, "bm25"}} {
 		pl := filepath.Join(dir, c.method+".json")
-		os.WriteFile(pl, []byte(`{"format":"strata-pipeline/1","scorers":[{"method":"`+c.method+`"}]}`), 0o644)
+		if err := os.WriteFile(pl, []byte(`{"format":"strata-pipeline/1","scorers":[{"method":"`+c.method+`"}]}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		var got, want []byte
 		for i, p := range []string{c.run, pl} {
 			o := filepath.Join(dir, fmt.Sprintf("%s-%d.jsonl", c.method, i))
