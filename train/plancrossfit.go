@@ -169,6 +169,8 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.NamedRelations = !c.o.NoNamedRelations
 	a.Lexicon = !c.o.NoLexicon
 	a.DeeperSearch = !c.o.NoDeeperSearch
+	a.DeeperUnreached = !c.o.NoDeeperSearch
+	a.OuterAnchors = !c.o.NoOuterAnchors
 	a.CoverMentions = !c.o.NoCoverMentions
 	a.WeakMentions, a.AnchorTypes = c.weakMentions(keep)
 	cfg.Anchors = &a

@@ -83,9 +83,14 @@ type LinkingPlannerOptions struct {
 	// default: on WordNet's held-out paraphrases it gained 0.4 points and
 	// put the served planner one GCIDE definition under BM25's Hit@10.
 	FitRescue bool
-	// NoDeeperSearch: a question whose words rule out every candidate
-	// gets no deeper search (AnchorConfig.DeeperSearch).
+	// NoDeeperSearch: a question whose words rule out every candidate,
+	// or whose top templates reach nothing, gets no deeper search
+	// (AnchorConfig.DeeperSearch, DeeperUnreached).
 	NoDeeperSearch bool
+	// NoOuterAnchors: a candidate that reaches a node a longer mention
+	// around one of its anchors names is not ruled out for it
+	// (AnchorConfig.OuterAnchors; the ablation).
+	NoOuterAnchors bool
 	// NoCoverMentions: a candidate that leaves more of the question's
 	// mentions unexplained is not ruled out by it
 	// (AnchorConfig.CoverMentions; the ablation).

@@ -18,6 +18,7 @@ type trainPlannerOptions struct {
 	WS, Mined   string
 	Text        string
 	NoBare      bool
+	NoOuter     bool
 	Flags       trainFlags
 	Hidden      int
 	MinF1       float64
@@ -131,8 +132,14 @@ question as read; --no-lexicon is the ablation. When the words of a question
 rule out every candidate plan (it names a type or a relation none of them
 answers with or walks), up to 2 more templates are tried, the most probable of
 those that walk a relation for each word naming one ("What person penned the
-films X appeared in?" in a frame the classifier never saw);
---no-deeper-search is the ablation. A plan should use what the question
+films X appeared in?" in a frame the classifier never saw); when no candidate
+of the top templates reaches a node, up to 8 more are tried, the most probable
+that some mention anchors ("What is X made up of?": X has parts, no kinds);
+--no-deeper-search is the ablation of both. A candidate that reaches a node
+named by a longer mention around its anchor ("membrane" in "What varieties of
+semipermeable membrane are there?" reaches "semipermeable membrane") is ruled
+out when another is not: the question names that node whole, it is not an
+answer; --no-outer-anchors is the ablation. A plan should use what the question
 names: among the candidates left, those that leave fewer of its mentions
 unexplained (no anchor covers it or names its node, it names no node reached,
 the first answer's document does not hold it) win, and when every one leaves
@@ -186,8 +193,9 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoFrame, "no-frame-words", false, "mined plans: restrictions keep the words the training questions ask with, not restrict by (the ablation)")
 	cmd.Flags().BoolVar(&o.NoNamedType, "no-named-type", false, "mined plans: a question that names its answer type with the schema's word for it (\"Which person ...\") does not rule out plans answering with another type (the ablation)")
 	cmd.Flags().BoolVar(&o.NoCover, "no-cover-mentions", false, "mined plans: a candidate that leaves more of the question's mentions unexplained is not ruled out for it, and no deeper search anchors them (the ablation)")
-	cmd.Flags().BoolVar(&o.NoDeeper, "no-deeper-search", false, "mined plans: a question whose words rule out every candidate (a type or relation it names) gets no deeper search among less probable templates (the ablation)")
+	cmd.Flags().BoolVar(&o.NoDeeper, "no-deeper-search", false, "mined plans: a question whose words rule out every candidate (a type or relation it names), or whose top templates reach nothing, gets no deeper search among less probable templates (the ablation)")
 	cmd.Flags().BoolVar(&o.Rescue, "fit-rescue", false, "mined plans: a query below the text-fit gate keeps its plan when the planner is surer of it than of its plans of 95% of the held-out passages the gate rejects (off by default: it can put the served planner under BM25 on text no plan fits)")
+	cmd.Flags().BoolVar(&o.NoOuter, "no-outer-anchors", false, "mined plans: a candidate that reaches a node named by a longer mention around its anchor (\"membrane\" in \"varieties of semipermeable membrane\") is not ruled out for it (the ablation)")
 	cmd.Flags().BoolVar(&o.NoBare, "no-bare-anchors", false, "mined plans: the anchor scorer learns only from its examples as they are, not also from copies without the mentions' own words, which teach it an anchor's context (the ablation)")
 	cmd.Flags().BoolVar(&o.NoLexicon, "no-lexicon", false, "mined plans: a question word no training question used is not read as the known word the general English lexicon relates it to (\"helmed\" as directed; the ablation)")
 	cmd.Flags().BoolVar(&o.NoNamedRels, "no-named-relations", false, "mined plans: the question's words that name relations (\"directed\" for directed_by) do not rule out plans that walk none of them (the ablation)")
@@ -239,7 +247,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		d = nil
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, Log: u.err, Progress: u.stageProgress()})
+	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, Log: u.err, Progress: u.stageProgress()})
 	if err != nil {
 		return err
 	}

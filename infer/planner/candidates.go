@@ -42,15 +42,15 @@ func (c *PlanCandidate) Score() float64 { return c.TemplateLP + c.AnchorLP }
 // mentions of q come back too. It returns ctx.Err() when ctx ends before
 // the next candidate is executed.
 func (p *LinkingPlanner) Candidates(ctx context.Context, q data.Query) ([]PlanCandidate, []linking.LinkedMention, error) {
-	return p.candidates(ctx, q, nil)
+	return p.candidates(ctx, q, nil, 0)
 }
 
 // candidates is Candidates; with more set, the templates tried are, besides
-// the TopTemplates most probable, up to maxDeeper of the others, the most
+// the TopTemplates most probable, up to deepest of the others, the most
 // probable first, with an anchoring of the question's mentions (chosen:
 // one mention index per path) for which more holds; each such anchoring
 // is a candidate.
-func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func(ti int, chosen []int) bool) ([]PlanCandidate, []linking.LinkedMention, error) {
+func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func(ti int, chosen []int) bool, deepest int) ([]PlanCandidate, []linking.LinkedMention, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
@@ -81,7 +81,7 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 	var combos []combo
 	deeper := 0
 	for k, ti := range order {
-		if k >= topT && (more == nil || deeper == maxDeeper) {
+		if k >= topT && (more == nil || deeper == deepest) {
 			break
 		}
 		before := len(combos)

@@ -191,3 +191,33 @@ func (p *LinkingPlanner) anchorType(m *linking.LinkedMention) bool {
 	}
 	return false
 }
+
+// reachesOuter reports whether candidate c reaches a node that a longer
+// mention around one of its anchor mentions names: "membrane" anchoring
+// "What different varieties of semipermeable membrane are there?" reaches
+// the node "semipermeable membrane", which the question names whole, so
+// the question is about that node, not one of the answers, and the anchor
+// is the longer mention (AnchorConfig.OuterAnchors).
+func (p *LinkingPlanner) reachesOuter(ments []linking.LinkedMention, c *PlanCandidate) bool {
+	if !p.Cfg.Anchors.OuterAnchors {
+		return false
+	}
+	for _, a := range c.Mentions {
+		if a < 0 || a >= len(ments) {
+			continue
+		}
+		m := &ments[a]
+		for j := range ments {
+			o := &ments[j]
+			if j == a || o.TokStart > m.TokStart || o.TokEnd < m.TokEnd || o.TokEnd-o.TokStart == m.TokEnd-m.TokStart {
+				continue
+			}
+			for _, n := range o.Nodes {
+				if _, ok := slices.BinarySearch(c.Reach, n.Node); ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

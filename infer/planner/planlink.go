@@ -127,6 +127,10 @@ func (p *LinkingPlanner) Params() []models.NamedParam {
 // TopTemplates (candidates' more).
 const maxDeeper = 2
 
+// maxUnreached bounds the templates tried beyond TopTemplates when none
+// of theirs reaches a node (DeeperUnreached).
+const maxUnreached = 8
+
 // Predict implements Predictor: the candidate the plan ranker scores
 // highest among those whose plan reaches a candidate (without a ranker,
 // the most probable such candidate). The chosen plan comes back executed
@@ -173,8 +177,22 @@ func (p *LinkingPlanner) PredictUngated(ctx context.Context, q data.Query) (infe
 
 func (p *LinkingPlanner) predict(ctx context.Context, q data.Query) (infer.PlanPrediction, error) {
 	cs, ments, err := p.Candidates(ctx, q)
-	if err != nil || len(cs) == 0 {
+	if err != nil {
 		return infer.PlanPrediction{Template: -1}, err
+	}
+	// No candidate reaches a node: the search goes deeper, among the
+	// templates some mention anchors (DeeperUnreached).
+	if p.Cfg.Anchors.DeeperUnreached && !slices.ContainsFunc(cs, func(c PlanCandidate) bool { return len(c.Reach) > 0 }) {
+		deep, dments, err := p.candidates(ctx, q, func(int, []int) bool { return true }, maxUnreached)
+		if err != nil {
+			return infer.PlanPrediction{Template: -1}, err
+		}
+		if len(deep) > len(cs) {
+			cs, ments = deep, dments
+		}
+	}
+	if len(cs) == 0 {
+		return infer.PlanPrediction{Template: -1}, nil
 	}
 	if p.Ranker != nil {
 		key, least, err := p.ruleOut(ctx, q.Text, ments, cs)
@@ -185,7 +203,7 @@ func (p *LinkingPlanner) predict(ctx context.Context, q data.Query) (infer.PlanP
 		// goes deeper (DeeperSearch) among the templates beyond the top
 		// ones: see deeper.
 		if more := p.deeper(q.Text, ments, cs, key, least); more != nil {
-			deep, dments, err := p.candidates(ctx, q, more)
+			deep, dments, err := p.candidates(ctx, q, more, maxDeeper)
 			if err != nil {
 				return infer.PlanPrediction{Template: -1}, err
 			}
@@ -241,7 +259,9 @@ func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs [
 	if !p.Cfg.Anchors.DeeperSearch || least <= 0 {
 		return nil
 	}
-	if least >= 1<<10 {
+	// Ruled out by a named type or relation (an outer anchor's node
+	// alone is not a word the deeper templates could walk).
+	if least >= 1<<20 || least%(1<<15) >= 1<<10 {
 		named := p.namedRelations(text)
 		if len(named) == 0 {
 			return nil
@@ -282,9 +302,11 @@ func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs [
 // how much what the question names rules it out, and the least of those
 // over the candidates that reach something (-1 when none does): one
 // answering with another type than the type the question names competes
-// only when none answers with that type (typeConflict), then only the
-// candidates that walk a relation for the most of its relation-naming
-// words compete (relationMisses).
+// only when none answers with that type (typeConflict), then one that
+// reaches a node a longer mention around its anchor names only when none
+// of the rest is left (reachesOuter), then only the candidates that walk
+// a relation for the most of its relation-naming words compete
+// (relationMisses).
 func (p *LinkingPlanner) ruleOut(ctx context.Context, text string, ments []linking.LinkedMention, cs []PlanCandidate) ([]int, int, error) {
 	p.ScoreCandidates(text, ments, cs)
 	if err := ctx.Err(); err != nil {
@@ -298,6 +320,9 @@ func (p *LinkingPlanner) ruleOut(ctx context.Context, text string, ments []linki
 		}
 		if p.typeConflict(text, ments, &cs[i]) {
 			key[i] = 1 << 20
+		}
+		if p.reachesOuter(ments, &cs[i]) {
+			key[i] += 1 << 15
 		}
 		key[i] += p.relationMisses(text, ments, &cs[i])<<10 + p.unexplained(ments, &cs[i])
 		if least < 0 || key[i] < least {

@@ -98,6 +98,18 @@ type AnchorConfig struct {
 	// ("What person penned the films X appeared in?": written_by, in a
 	// frame the classifier never saw). Off in checkpoints saved before it.
 	DeeperSearch bool `json:"deeper_search,omitempty"`
+	// DeeperUnreached: when no candidate of the TopTemplates most
+	// probable templates reaches a node (no mention of the question
+	// anchors any of them: "What is X made up of?" in a frame the
+	// classifier never saw, where X has parts but no kinds), up to eight
+	// more templates are tried (as many as TopTemplates' default), the
+	// most probable beyond them that some mention anchors: the graph
+	// rules the others out. Off in checkpoints saved before it.
+	DeeperUnreached bool `json:"deeper_unreached,omitempty"`
+	// OuterAnchors: a candidate that reaches a node a longer mention
+	// around one of its anchors names is ruled out when another is not
+	// (reachesOuter). Off in checkpoints saved before it.
+	OuterAnchors bool `json:"outer_anchors,omitempty"`
 	// AskWords are the words after which a word naming a type names the
 	// answer's type (LearnAskWords), sorted: askedType reads the word
 	// after one first. Empty in checkpoints saved before them.

@@ -1,0 +1,102 @@
+package planner
+
+import (
+	"context"
+	"hash/fnv"
+	"slices"
+	"testing"
+
+	"github.com/strata-retrieval/strata/data"
+)
+
+// TestOuterAnchors: in "What kinds of Ann Lee are there?" the mention
+// "Lee" sits inside the mention "Ann Lee". Anchored on "Lee", the kinds
+// template reaches the node "Ann Lee" itself, and the leftover "Ann" ranks
+// it first (a plan ranker that trusts such a margin, weight 5 on
+// "margin-single", prefers it); the question names that node whole, so
+// with OuterAnchors that candidate is ruled out and the plan anchored on
+// "Ann Lee" answers (Bob Ray, its one kind). Without OuterAnchors the
+// ranker's choice stands; a question naming only "Lee" keeps its plan.
+func TestOuterAnchors(t *testing.T) {
+	planner := func(outer bool) *LinkingPlanner {
+		p := filmPlanner(t, []string{"kind_of"}, []string{"Lee", "Ann Lee", "Bob Ray"},
+			[][3]int{{1, 0, 0}, {2, 0, 1}},
+			[][][]string{{{"*", "<-kind_of", "person"}}}, AnchorConfig{OuterAnchors: outer})
+		h := fnv.New32a()
+		h.Write([]byte("margin-single"))
+		h.Write([]byte{0})
+		p.Ranker.W.Data()[h.Sum32()%uint32(p.Ranker.Dim)] = 5
+		return p
+	}
+	reach := func(p *LinkingPlanner, q string) []uint32 {
+		t.Helper()
+		pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
+		if err != nil || pred.Reach == nil {
+			t.Fatalf("%q: plan %v, reach %v, %v", q, pred.Plan.MetapathTokens(), pred.Reach, err)
+		}
+		return pred.Reach.Nodes
+	}
+	q := "What kinds of Ann Lee are there?"
+	if got := reach(planner(true), q); !slices.Equal(got, []uint32{2}) {
+		t.Errorf("OuterAnchors: %q reached %v, want Ann Lee's kind Bob Ray (2)", q, got)
+	}
+	if got := reach(planner(false), q); !slices.Equal(got, []uint32{1}) {
+		t.Errorf("without OuterAnchors: %q reached %v, want the ranker's plan anchored on Lee, reaching Ann Lee (1)", q, got)
+	}
+	if q := "What kinds of Lee are there?"; !slices.Equal(reach(planner(true), q), []uint32{1}) {
+		t.Errorf("OuterAnchors: %q reached %v, want Lee's kind Ann Lee (1)", q, reach(planner(true), q))
+	}
+	p := planner(true)
+	cs, ments, err := p.Candidates(context.Background(), data.Query{Text: q})
+	if err != nil {
+		t.Fatal(err)
+	}
+	outer := 0
+	for i := range cs {
+		if p.reachesOuter(ments, &cs[i]) {
+			outer++
+			if ments[cs[i].Mentions[0]].Text != "Lee" {
+				t.Errorf("candidate anchored on %q reaches an outer mention's node", ments[cs[i].Mentions[0]].Text)
+			}
+		}
+	}
+	if outer != 1 {
+		t.Errorf("%d candidates reach an outer mention's node, want 1 (anchored on Lee)", outer)
+	}
+}
+
+// TestDeeperUnreached: the classifier puts the films an anchor starred in
+// first and tries one template; Paul Smith starred in nothing, so for
+// "Which films did Paul Smith make?" no candidate reaches a node. With
+// DeeperUnreached the next template some mention anchors (the films he
+// directed) is tried and answers; without it there is no plan.
+func TestDeeperUnreached(t *testing.T) {
+	planner := func(deeper bool) *LinkingPlanner {
+		p := filmPlanner(t, []string{"directed_by", "starred_actors"}, []string{"Paul Smith", "First Film", "Second Film", "Ann Lee"},
+			[][3]int{{1, 0, 0}, {2, 0, 0}, {1, 1, 3}},
+			[][][]string{
+				{{"*", "<-starred_actors", "movie"}},
+				{{"*", "<-directed_by", "movie"}},
+			}, AnchorConfig{TopTemplates: 1, DeeperUnreached: deeper})
+		clear(p.Gate.W2.Data())
+		copy(p.Gate.B2.Data(), []float32{2, 0})
+		return p
+	}
+	q := data.Query{Text: "Which films did Paul Smith make?", ID: -1}
+	pred, err := planner(true).Predict(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pred.Template != 1 || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{1, 2}) {
+		t.Errorf("DeeperUnreached: template %d reaching %v, want template 1 reaching Paul Smith's films [1 2]", pred.Template, pred.Reach)
+	}
+	if pred, err = planner(false).Predict(context.Background(), q); err != nil || pred.Template != -1 {
+		t.Errorf("without DeeperUnreached: template %d (%v), want no plan (-1)", pred.Template, err)
+	}
+	// Ann Lee starred in First Film: the top template reaches it, and no
+	// deeper template is tried.
+	pred, err = planner(true).Predict(context.Background(), data.Query{Text: "Which films did Ann Lee make?", ID: -1})
+	if err != nil || pred.Template != 0 || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{1}) {
+		t.Errorf("DeeperUnreached, Ann Lee: template %d reaching %v (%v), want template 0 reaching First Film [1]", pred.Template, pred.Reach, err)
+	}
+}
