@@ -123,6 +123,23 @@ func (c *crossFit) weakMentions(keep func(i int) bool) (weak, types []string) {
 	return planner.LearnWeakMentions(ms, as, func(v uint32) string { return c.ws.SKB.Schema.NodeTypes[c.ws.Graph.Type(v)] })
 }
 
+// nonAnchors: mention texts the questions never anchored
+// (planner.LearnNonAnchors).
+func (c *crossFit) nonAnchors(keep func(i int) bool) []string {
+	if c.o.NoNonAnchors {
+		return nil
+	}
+	var texts []string
+	var ms [][]linking.LinkedMention
+	var as [][]int
+	for i := range c.exs {
+		if keep(i) {
+			texts, ms, as = append(texts, c.exs[i].q.Text), append(ms, c.exMents[i]), append(as, c.exAnchors[i])
+		}
+	}
+	return planner.LearnNonAnchors(texts, ms, as)
+}
+
 // leadTable: the answer types that follow the questions' lead words.
 func (c *crossFit) leadTable(keep func(i int) bool) *planner.LeadTypes {
 	if c.o.RankDim < 0 {
@@ -171,6 +188,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.DeeperSearch = !c.o.NoDeeperSearch
 	a.DeeperUnreached = !c.o.NoDeeperSearch
 	a.OuterAnchors = !c.o.NoOuterAnchors
+	a.NonAnchors = c.nonAnchors(keep)
 	a.CoverMentions = !c.o.NoCoverMentions
 	a.WeakMentions, a.AnchorTypes = c.weakMentions(keep)
 	cfg.Anchors = &a

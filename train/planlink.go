@@ -87,6 +87,9 @@ type LinkingPlannerOptions struct {
 	// or whose top templates reach nothing, gets no deeper search
 	// (AnchorConfig.DeeperSearch, DeeperUnreached).
 	NoDeeperSearch bool
+	// NoNonAnchors: no mention texts are learned that the training never
+	// anchored (AnchorConfig.NonAnchors; the ablation).
+	NoNonAnchors bool
 	// NoOuterAnchors: a candidate that reaches a node a longer mention
 	// around one of its anchors names is not ruled out for it
 	// (AnchorConfig.OuterAnchors; the ablation).

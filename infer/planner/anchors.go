@@ -58,16 +58,7 @@ func anchorFeatures(dim int, text string, words []linking.Word, ments []linking.
 		both("rw", word(i))
 	}
 	both("len", strconv.Itoa(min(m.TokEnd-m.TokStart, 5)))
-	quoted := false
-	if m.Start > 0 {
-		r, _ := utf8.DecodeLastRuneInString(text[:m.Start])
-		quoted = strings.ContainsRune(`'"‘“`, r)
-	}
-	if m.End < len(text) {
-		r, _ := utf8.DecodeRuneInString(text[m.End:])
-		quoted = quoted || strings.ContainsRune(`'"’”`, r)
-	}
-	if quoted {
+	if quotedMention(text, m) {
 		both("quoted")
 	}
 	if r, _ := utf8.DecodeRuneInString(m.Text); r >= 'A' && r <= 'Z' && m.TokStart > 0 {
@@ -204,4 +195,20 @@ func (p *LinkingPlanner) AnchorGroup(text string, ments []linking.LinkedMention,
 		g.Feats = append(g.Feats, anchorFeatures(p.Cfg.Anchors.Dim, text, words, ments, mi, path.Steps[0].Token(), len(nodes), fan, bare))
 	}
 	return g, g.Gold >= 0 && len(g.Feats) > 1
+}
+
+// quotedMention reports whether a quote mark stands right before or right
+// after mention m of text.
+func quotedMention(text string, m *linking.LinkedMention) bool {
+	if m.Start > 0 {
+		r, _ := utf8.DecodeLastRuneInString(text[:m.Start])
+		if strings.ContainsRune(`'"‘“`, r) {
+			return true
+		}
+	}
+	if m.End < len(text) {
+		r, _ := utf8.DecodeRuneInString(text[m.End:])
+		return strings.ContainsRune(`'"’”`, r)
+	}
+	return false
 }

@@ -22,12 +22,11 @@ const minWeakMentionQuestions = 3
 // that anchored in fewer than half of them ("what", a year stated as an
 // attribute). Both sorted.
 func LearnWeakMentions(ments [][]linking.LinkedMention, anchors [][]int, typeOf func(v uint32) string) (weak, types []string) {
-	seen, anchored := map[string]int{}, map[string]int{}
+	seen, anchored := mentionAnchorCounts(ments, anchors)
 	tseen, tanchored := map[string]int{}, map[string]int{}
 	for qi, ms := range ments {
-		counted := map[string]bool{}
 		for mi, m := range ms {
-			a := slices.ContainsFunc(anchors[qi], func(a int) bool { return a >= 0 && a < len(ms) && overlaps(&ms[a], &ms[mi]) })
+			a := anchorsOverlap(anchors[qi], ms, mi)
 			mt := map[string]bool{}
 			for _, n := range m.Nodes {
 				mt[typeOf(n.Node)] = true
@@ -37,15 +36,6 @@ func LearnWeakMentions(ments [][]linking.LinkedMention, anchors [][]int, typeOf 
 				if a {
 					tanchored[t]++
 				}
-			}
-			t := strings.ToLower(m.Text)
-			if counted[t] {
-				continue
-			}
-			counted[t] = true
-			seen[t]++
-			if a {
-				anchored[t]++
 			}
 		}
 	}
@@ -62,6 +52,82 @@ func LearnWeakMentions(ments [][]linking.LinkedMention, anchors [][]int, typeOf 
 	slices.Sort(weak)
 	slices.Sort(types)
 	return weak, types
+}
+
+// minNonAnchorQuestions is how many training questions a mention's text
+// must come in, never anchoring, to be a non-anchor (LearnNonAnchors).
+const minNonAnchorQuestions = 5
+
+// LearnNonAnchors returns the mention texts (lower case, sorted) found
+// unquoted in at least minNonAnchorQuestions training questions (texts[i]
+// with mentions ments[i]) that no plan of theirs anchored on (nor on a
+// mention overlapping them), and never quoted: the words a question asks
+// with ("things", "kinds", "used"), which on WordNet name nodes too; a
+// quoted word is a value the question states ("defined using the word
+// 'purple'"), and the same word may well anchor another question. A
+// candidate anchored on one competes only when every other is
+// (AnchorConfig.NonAnchors).
+func LearnNonAnchors(texts []string, ments [][]linking.LinkedMention, anchors [][]int) []string {
+	seen, anchored := mentionAnchorCounts(ments, anchors)
+	quoted := map[string]bool{}
+	for qi, ms := range ments {
+		for mi := range ms {
+			if quotedMention(texts[qi], &ms[mi]) {
+				quoted[strings.ToLower(ms[mi].Text)] = true
+			}
+		}
+	}
+	var out []string
+	for t, n := range seen {
+		if n >= minNonAnchorQuestions && anchored[t] == 0 && !quoted[t] {
+			out = append(out, t)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// mentionAnchorCounts counts, per mention text (lower case), the training
+// questions it comes in and those whose plan anchors on it or on a
+// mention overlapping it ("the comedy" with "comedy").
+func mentionAnchorCounts(ments [][]linking.LinkedMention, anchors [][]int) (seen, anchored map[string]int) {
+	seen, anchored = map[string]int{}, map[string]int{}
+	for qi, ms := range ments {
+		counted := map[string]bool{}
+		for mi, m := range ms {
+			t := strings.ToLower(m.Text)
+			if counted[t] {
+				continue
+			}
+			counted[t] = true
+			seen[t]++
+			if anchorsOverlap(anchors[qi], ms, mi) {
+				anchored[t]++
+			}
+		}
+	}
+	return seen, anchored
+}
+
+// anchorsOverlap reports whether one of the anchor mentions overlaps
+// mention mi of ms.
+func anchorsOverlap(anchors []int, ms []linking.LinkedMention, mi int) bool {
+	return slices.ContainsFunc(anchors, func(a int) bool { return a >= 0 && a < len(ms) && overlaps(&ms[a], &ms[mi]) })
+}
+
+// anchoredOnNonAnchor reports whether one of c's anchor mentions is a
+// text the training questions never anchored (NonAnchors).
+func (p *LinkingPlanner) anchoredOnNonAnchor(ments []linking.LinkedMention, c *PlanCandidate) bool {
+	na := p.Cfg.Anchors.NonAnchors
+	for _, a := range c.Mentions {
+		if a < 0 || a >= len(ments) {
+			continue
+		}
+		if _, ok := slices.BinarySearch(na, strings.ToLower(ments[a].Text)); ok {
+			return true
+		}
+	}
+	return false
 }
 
 func overlaps(a, b *linking.LinkedMention) bool {

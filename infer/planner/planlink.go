@@ -303,8 +303,10 @@ func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs [
 // over the candidates that reach something (-1 when none does): one
 // answering with another type than the type the question names competes
 // only when none answers with that type (typeConflict), then one that
-// reaches a node a longer mention around its anchor names only when none
-// of the rest is left (reachesOuter), then only the candidates that walk
+// reaches a node a longer mention around its anchor names (reachesOuter),
+// or is anchored on a text the training never anchored
+// (anchoredOnNonAnchor), only when none of the rest is left, then only
+// the candidates that walk
 // a relation for the most of its relation-naming words compete
 // (relationMisses).
 func (p *LinkingPlanner) ruleOut(ctx context.Context, text string, ments []linking.LinkedMention, cs []PlanCandidate) ([]int, int, error) {
@@ -322,6 +324,9 @@ func (p *LinkingPlanner) ruleOut(ctx context.Context, text string, ments []linki
 			key[i] = 1 << 20
 		}
 		if p.reachesOuter(ments, &cs[i]) {
+			key[i] += 1 << 15
+		}
+		if p.anchoredOnNonAnchor(ments, &cs[i]) {
 			key[i] += 1 << 15
 		}
 		key[i] += p.relationMisses(text, ments, &cs[i])<<10 + p.unexplained(ments, &cs[i])

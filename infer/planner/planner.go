@@ -106,6 +106,10 @@ type AnchorConfig struct {
 	// most probable beyond them that some mention anchors: the graph
 	// rules the others out. Off in checkpoints saved before it.
 	DeeperUnreached bool `json:"deeper_unreached,omitempty"`
+	// NonAnchors: mention texts the training questions never anchored
+	// (LearnNonAnchors), sorted; a candidate anchored on one is ruled out
+	// when another is not. Empty in checkpoints saved before them.
+	NonAnchors []string `json:"non_anchors,omitempty"`
 	// OuterAnchors: a candidate that reaches a node a longer mention
 	// around one of its anchors names is ruled out when another is not
 	// (reachesOuter). Off in checkpoints saved before it.
