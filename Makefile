@@ -128,7 +128,7 @@ clean:
 experiments-real: build
 	scripts/real_experiments.sh
 
-## experiments-robust: docs/robustness.md (paraphrased movies and WordNet questions, GCIDE definitions against WordNet; installs dict-gcide)
+## experiments-robust: docs/robustness.md (paraphrased movies and WordNet questions, free frames on both, GCIDE definitions against WordNet; installs dict-gcide)
 experiments-robust: build
 	@mkdir -p out
 	scripts/robust_experiments.sh > out/robustness-tables.md

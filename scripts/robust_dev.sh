@@ -6,7 +6,10 @@
 #           (scripts/robust_paraphrase.py --no-synonyms: fronted
 #           restriction, declarative, question, answer type named by a
 #           noun), anchors kept verbatim;
-#   vsyn    the same rewrites with synonyms for the relation words.
+#   vsyn    the same rewrites with synonyms for the relation words;
+#   wdev    wordnet-skb only: the development half of WordNet's free
+#           frames (scripts/robust_wnframes.py; robust_experiments.sh
+#           keeps the other half held out).
 # Both are appended to a copy of each SKB as their own splits, so
 # training (train and val only) is the original SKB's. Then `train
 # planner` runs with the flags given (default, then each ablation named
@@ -23,8 +26,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 seed=${SEED:-1}
 ablations=${ABLATIONS---no-compose --no-frame-words}
 mkdir -p "$out"
-echo "| SKB | planner | val | vframe | vsyn |"
-echo "|---|---|---|---|---|"
+echo "| SKB | planner | val | vframe | vsyn | wdev |"
+echo "|---|---|---|---|---|---|"
 for name in ${SETS:-movies-skb wordnet-skb}; do
   data="$shared/$name"
   if [ ! -d "$data" ]; then
@@ -58,13 +61,21 @@ with open(d + "/skb/stark_qa/stark_qa.csv", "a", newline="") as f, open(d + "/sk
         w.writerow(r)
         ix.write(r[0] + "\n")
 PY
+  splits=val,vframe,vsyn
+  if python3 "$here/robust_wnframes.py" "$d/skb" "$d/wfrm" 2>/dev/null; then
+    tail -n +2 "$d/wfrm/wdev.csv" >>"$d/skb/stark_qa/stark_qa.csv"
+    cut -d, -f1 "$d/wfrm/wdev.csv" | tail -n +2 >"$d/skb/split/wdev.index"
+    splits=val,vframe,vsyn,wdev
+  fi
   "$strata" import --format skbdir --in "$d/skb" --out "$d/ws" >/dev/null
   "$strata" mine-plans "$d/ws" >/dev/null
   while read -r label flags; do
     run="$d/ws/runs/${label}"
     # shellcheck disable=SC2086
     "$strata" train planner "$d/ws" --seed "$seed" --out "$run" $flags > "$d/$label.out" 2> "$d/$label.err"
-    row=$("$strata" eval "$d/ws" --planner "$run/best" --method plan-exec --split val,vframe,vsyn 2>/dev/null | tail -3 | awk '{print $4}' | paste -sd'|' | sed 's/|/ | /g')
+    n=$(echo "$splits" | tr , '\n' | wc -l)
+    row=$("$strata" eval "$d/ws" --planner "$run/best" --method plan-exec --split "$splits" 2>/dev/null | tail -"$n" | awk '{print $4}' | paste -sd'|' | sed 's/|/ | /g')
+    [ "$n" = 4 ] || row="$row | —"
     echo "| $name | ${flags:-default} | $row |"
   done < <(echo "default"; for a in $ablations; do echo "${a#--} $a"; done)
 done

@@ -10,7 +10,9 @@
 #       WordNet SKB, answers = the word's synsets (scripts/robust_gcide.py);
 #   (c) movies-skb only: 17 frames written after the planner's features,
 #       filled from the graph, answers from the graph
-#       (scripts/robust_freeframes.py).
+#       (scripts/robust_freeframes.py);
+#   (d) wordnet-skb only: 16 held-out frames of WordNet's shapes, filled
+#       from the graph (scripts/robust_wnframes.py, split wfree).
 # The sets are appended to a copy of each SKB as their own splits (para,
 # gcide); training reads only train and val, so the planner is the one the
 # original SKB trains. Each set is scored as served (score --pipeline RUN)
@@ -59,6 +61,12 @@ for name in ${SETS:-movies-skb wordnet-skb}; do
     tail -n +2 "$d/gcide/gcide.csv" >>"$d/skb/stark_qa/stark_qa.csv"
     cut -d, -f1 "$d/gcide/gcide.csv" | tail -n +2 >"$d/skb/split/gcide.index"
     splits="test,para,gcide"
+    # (d): WordNet's free frames; the held-out half (wheld), never read
+    # while tuning (robust_dev.sh uses the development half, wdev).
+    python3 "$here/robust_wnframes.py" "$d/skb" "$d/wfree"
+    tail -n +2 "$d/wfree/wheld.csv" >>"$d/skb/stark_qa/stark_qa.csv"
+    cut -d, -f1 "$d/wfree/wheld.csv" | tail -n +2 >"$d/skb/split/wfree.index"
+    splits="test,para,gcide,wfree"
   fi
   ws="$d/ws"
   $strata import --format skbdir --in "$d/skb" --out "$ws" >/dev/null
@@ -126,7 +134,7 @@ print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for name in sets:
     d = f"{out}/{name}"
     answers = {int(r["id"]): set(json.loads(r["answer_ids"])) for r in csv.DictReader(open(f"{d}/skb/stark_qa/stark_qa.csv"))}
-    for s in ("test", "para", "free", "gcide"):
+    for s in ("test", "para", "free", "gcide", "wfree"):
         try:
             p1, p10 = hits(d, f"planner-{s}.jsonl", answers)
         except FileNotFoundError:
@@ -167,16 +175,18 @@ for name in sets:
         for r in rows(path):
             if r.get("by") == "shape" and r["split"] == split:
                 shapes.setdefault(r["group"], {})[split] = r
-    if os.path.exists(f"{d}/free/free.tsv"):
-        f1, _ = hits(d, "planner-free.jsonl", answers)
-        b1, _ = hits(d, "bm25-free.jsonl", answers)
-        fb = {json.loads(l)["id"] for l in open(f"{d}/planner-free.jsonl") if json.loads(l).get("fallback")}
+    for split, base, proto in (("free", "free/free", "(c)"), ("wfree", "wfree/wheld", "(d)")):
+        if not os.path.exists(f"{d}/{base}.tsv"):
+            continue
+        f1, _ = hits(d, f"planner-{split}.jsonl", answers)
+        b1, _ = hits(d, f"bm25-{split}.jsonl", answers)
+        fb = {json.loads(l)["id"] for l in open(f"{d}/planner-{split}.jsonl") if json.loads(l).get("fallback")}
         by = collections.defaultdict(list)
-        for l in open(f"{d}/free/free.tsv"):
+        for l in open(f"{d}/{base}.tsv"):
             qid, fid, shape = l.rstrip("\n").split("\t")
             by[(fid, shape)].append(int(qid))
-        text = {int(r["id"]): r["query"] for r in csv.DictReader(open(f"{d}/free/free.csv"))}
-        print(f"### {name}: (c) per free frame (Hit@1 of the served planner and of BM25)\n")
+        text = {int(r["id"]): r["query"] for r in csv.DictReader(open(f"{d}/{base}.csv"))}
+        print(f"### {name}: {proto} per free frame (Hit@1 of the served planner and of BM25)\n")
         print("| frame | shape | example | n | planner | fell back | BM25 |")
         print("|---|---|---|---|---|---|---|")
         for (fid, shape), ids in sorted(by.items()):

@@ -140,7 +140,9 @@ that some mention anchors ("What is X made up of?": X has parts, no kinds);
 named by a longer mention around its anchor ("membrane" in "What varieties of
 semipermeable membrane are there?" reaches "semipermeable membrane") is ruled
 out when another is not: the question names that node whole, it is not an
-answer; --no-outer-anchors is the ablation. A plan should use what the question
+answer; --no-outer-anchors is the ablation. So is a candidate anchored on a
+word the training questions never anchored (unquoted in 5 or more of them:
+"things", "kinds"); --no-non-anchors is the ablation. A plan should use what the question
 names: among the candidates left, those that leave fewer of its mentions
 unexplained (no anchor covers it or names its node, it names no node reached,
 the first answer's document does not hold it) win, and when every one leaves
