@@ -140,6 +140,19 @@ func (c *crossFit) nonAnchors(keep func(i int) bool) []string {
 	return planner.LearnNonAnchors(texts, ms, as)
 }
 
+// innerShare: the share of the questions' anchors inside a longer
+// mention (planner.InnerAnchorShare).
+func (c *crossFit) innerShare(keep func(i int) bool) float64 {
+	var ms [][]linking.LinkedMention
+	var as [][]int
+	for i := range c.exs {
+		if keep(i) {
+			ms, as = append(ms, c.exMents[i]), append(as, c.exAnchors[i])
+		}
+	}
+	return planner.InnerAnchorShare(ms, as)
+}
+
 // leadTable: the answer types that follow the questions' lead words.
 func (c *crossFit) leadTable(keep func(i int) bool) *planner.LeadTypes {
 	if c.o.RankDim < 0 {
@@ -188,6 +201,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.DeeperSearch = !c.o.NoDeeperSearch
 	a.DeeperUnreached = !c.o.NoDeeperSearch
 	a.OuterAnchors = !c.o.NoOuterAnchors
+	a.InnerAnchors = !c.o.NoOuterAnchors && planner.InnerAnchorsFrom(c.innerShare(keep))
 	a.NonAnchors = c.nonAnchors(keep)
 	a.CoverMentions = !c.o.NoCoverMentions
 	a.WeakMentions, a.AnchorTypes = c.weakMentions(keep)

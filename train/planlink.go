@@ -91,8 +91,9 @@ type LinkingPlannerOptions struct {
 	// anchored (AnchorConfig.NonAnchors; the ablation).
 	NoNonAnchors bool
 	// NoOuterAnchors: a candidate that reaches a node a longer mention
-	// around one of its anchors names is not ruled out for it
-	// (AnchorConfig.OuterAnchors; the ablation).
+	// around one of its anchors names, or is anchored inside a longer
+	// mention, is not ruled out for it (AnchorConfig.OuterAnchors,
+	// InnerAnchors; the ablation).
 	NoOuterAnchors bool
 	// NoCoverMentions: a candidate that leaves more of the question's
 	// mentions unexplained is not ruled out by it

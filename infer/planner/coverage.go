@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/linking"
 )
 
@@ -282,6 +283,85 @@ func (p *LinkingPlanner) reachesOuter(ments []linking.LinkedMention, c *PlanCand
 				if _, ok := slices.BinarySearch(c.Reach, n.Node); ok {
 					return true
 				}
+			}
+		}
+	}
+	return false
+}
+
+// maxInnerAnchorShare: InnerAnchors is on when at most this share of the
+// training questions' anchor mentions lie inside a longer mention.
+const maxInnerAnchorShare = 0.05
+
+// InnerAnchorShare returns the share of the anchor mentions (anchors[i]
+// indexes ments[i]) that lie inside a longer mention of their question
+// (0 without anchors).
+func InnerAnchorShare(ments [][]linking.LinkedMention, anchors [][]int) float64 {
+	n, inner := 0, 0
+	for qi, ms := range ments {
+		for _, a := range anchors[qi] {
+			if a < 0 || a >= len(ms) {
+				continue
+			}
+			n++
+			if insideLonger(ms, a) {
+				inner++
+			}
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return float64(inner) / float64(n)
+}
+
+// InnerAnchorsFrom says whether a planner rules out inner anchors
+// (AnchorConfig.InnerAnchors), from the share of the training questions'
+// anchors that were inner (InnerAnchorShare).
+func InnerAnchorsFrom(share float64) bool { return share <= maxInnerAnchorShare }
+
+// insideLonger reports whether mention a of ms lies inside a longer one.
+func insideLonger(ms []linking.LinkedMention, a int) bool {
+	m := &ms[a]
+	for j := range ms {
+		o := &ms[j]
+		if j != a && o.TokStart <= m.TokStart && o.TokEnd >= m.TokEnd && o.TokEnd-o.TokStart > m.TokEnd-m.TokStart {
+			return true
+		}
+	}
+	return false
+}
+
+// anchoredInside reports whether candidate c is anchored on a mention
+// inside a longer one that could take its place: a node the longer
+// mention names has the first hop of the anchor's path ("golf" in "What
+// different varieties of golf stroke are there?", where golf stroke has
+// kinds too). A longer mention that cannot ("The Comedy", a film, around
+// the genre "comedy" in "List the comedy films directed by X") rules
+// nothing out.
+func (p *LinkingPlanner) anchoredInside(ments []linking.LinkedMention, c *PlanCandidate) bool {
+	if c.Template < 0 || c.Template >= len(p.Cfg.Templates) {
+		return false
+	}
+	tmpl := p.Cfg.Templates[c.Template]
+	var buf []uint32
+	for k, a := range c.Mentions {
+		if a < 0 || a >= len(ments) || k >= len(tmpl) || !insideLonger(ments, a) {
+			continue
+		}
+		t := graphops.AnyTypeID
+		if id, ok := p.skb.Schema.NodeTypeID(tmpl[k].Anchor()); ok {
+			t = id
+		}
+		m := &ments[a]
+		for o := range ments {
+			om := &ments[o]
+			if o == a || om.TokStart > m.TokStart || om.TokEnd < m.TokEnd || om.TokEnd-om.TokStart == m.TokEnd-m.TokStart {
+				continue
+			}
+			var nodes []uint32
+			if nodes, _, buf = p.compatNodes(om, t, p.hops[c.Template][k], buf); len(nodes) > 0 {
+				return true
 			}
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/strata-retrieval/strata/graphops/linking"
+
 	"github.com/strata-retrieval/strata/data"
 )
 
@@ -98,5 +100,80 @@ func TestDeeperUnreached(t *testing.T) {
 	pred, err = planner(true).Predict(context.Background(), data.Query{Text: "Which films did Ann Lee make?", ID: -1})
 	if err != nil || pred.Template != 0 || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{1}) {
 		t.Errorf("DeeperUnreached, Ann Lee: template %d reaching %v (%v), want template 0 reaching First Film [1]", pred.Template, pred.Reach, err)
+	}
+}
+
+// TestInnerAnchors: in "What kinds of golf stroke are there?" both "golf"
+// and "golf stroke" have kinds; a ranker that trusts the one-word anchor
+// (weight 5 on its anchor probability's bucket "alp0") takes "golf"
+// without InnerAnchors; with it the mention inside "golf stroke", which
+// could anchor the same path, is ruled out, and the kinds of golf stroke
+// answer (chip shot). In "What kinds of the comedy are there?" the longer
+// mention "the comedy" names a node without kinds: it cannot take the
+// place of "comedy", which keeps its plan.
+func TestInnerAnchors(t *testing.T) {
+	// "kinds" names a node with a kind too (sort), so that a rule that
+	// ruled out every inner anchor would leave that plan to "What kinds
+	// of the comedy ...".
+	planner := func(inner bool) *LinkingPlanner {
+		p := filmPlanner(t, []string{"kind_of"}, []string{"golf", "golf stroke", "chip shot", "putting green", "comedy", "the comedy", "farce", "kinds", "sort"},
+			[][3]int{{2, 0, 1}, {3, 0, 0}, {6, 0, 4}, {8, 0, 7}},
+			[][][]string{{{"*", "<-kind_of", "person"}}}, AnchorConfig{InnerAnchors: inner})
+		return p
+	}
+	reach := func(p *LinkingPlanner, q string) []uint32 {
+		t.Helper()
+		cs, ments, err := p.Candidates(context.Background(), data.Query{Text: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The ranker prefers the candidate anchored on the shortest
+		// mention, as one fooled by its anchor score would, then the
+		// last; "kinds" never wins.
+		for i := range cs {
+			m := &ments[cs[i].Mentions[0]]
+			cs[i].AnchorLP = float64(m.TokStart - 10*(m.TokEnd-m.TokStart))
+			if m.Text == "kinds" {
+				cs[i].AnchorLP = -100
+			}
+		}
+		key, least, err := p.ruleOut(context.Background(), q, ments, cs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		best := -1
+		for i := range cs {
+			if len(cs[i].Reach) > 0 && key[i] == least && (best < 0 || cs[i].AnchorLP > cs[best].AnchorLP) {
+				best = i
+			}
+		}
+		if best < 0 {
+			t.Fatalf("%q: no candidate left", q)
+		}
+		return cs[best].Reach
+	}
+	q := "What kinds of golf stroke are there?"
+	if got := reach(planner(true), q); !slices.Equal(got, []uint32{2}) {
+		t.Errorf("InnerAnchors: %q reached %v, want the kinds of golf stroke [2]", q, got)
+	}
+	if got := reach(planner(false), q); !slices.Equal(got, []uint32{3}) {
+		t.Errorf("without InnerAnchors: %q reached %v, want the kinds of golf [3]", q, got)
+	}
+	if q := "What kinds of the comedy are there?"; !slices.Equal(reach(planner(true), q), []uint32{6}) {
+		t.Errorf("InnerAnchors: %q reached %v, want the kinds of comedy [6]", q, reach(planner(true), q))
+	}
+}
+
+// TestInnerAnchorShare: two of four anchors lie inside a longer mention;
+// InnerAnchors is learned on at a share of 5% or less.
+func TestInnerAnchorShare(t *testing.T) {
+	m := func(s, e int) linking.LinkedMention { return linking.LinkedMention{TokStart: s, TokEnd: e} }
+	ments := [][]linking.LinkedMention{{m(0, 1), m(0, 2), m(3, 4)}, {m(1, 2), m(1, 3)}}
+	anchors := [][]int{{0, 2}, {0, -1, 1}}
+	if got := InnerAnchorShare(ments, anchors); got != 0.5 {
+		t.Errorf("InnerAnchorShare = %v, want 0.5 (2 of 4 anchors inside a longer mention)", got)
+	}
+	if !InnerAnchorsFrom(0.05) || InnerAnchorsFrom(0.051) {
+		t.Errorf("InnerAnchorsFrom: on at 0.05, off above")
 	}
 }

@@ -304,8 +304,10 @@ func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs [
 // answering with another type than the type the question names competes
 // only when none answers with that type (typeConflict), then one that
 // reaches a node a longer mention around its anchor names (reachesOuter),
-// or is anchored on a text the training never anchored
-// (anchoredOnNonAnchor), only when none of the rest is left, then only
+// is anchored inside a longer mention that could take its place
+// (anchoredInside, with InnerAnchors)
+// or on a text the training never anchored (anchoredOnNonAnchor), only
+// when fewer of these hold for none of the rest, then only
 // the candidates that walk
 // a relation for the most of its relation-naming words compete
 // (relationMisses).
@@ -327,6 +329,9 @@ func (p *LinkingPlanner) ruleOut(ctx context.Context, text string, ments []linki
 			key[i] += 1 << 15
 		}
 		if p.anchoredOnNonAnchor(ments, &cs[i]) {
+			key[i] += 1 << 15
+		}
+		if p.Cfg.Anchors.InnerAnchors && p.anchoredInside(ments, &cs[i]) {
 			key[i] += 1 << 15
 		}
 		key[i] += p.relationMisses(text, ments, &cs[i])<<10 + p.unexplained(ments, &cs[i])

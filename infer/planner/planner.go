@@ -106,6 +106,12 @@ type AnchorConfig struct {
 	// most probable beyond them that some mention anchors: the graph
 	// rules the others out. Off in checkpoints saved before it.
 	DeeperUnreached bool `json:"deeper_unreached,omitempty"`
+	// InnerAnchors: a candidate anchored on a mention inside a longer
+	// one that could take its place ("golf" in "golf stroke", which has
+	// kinds too) is ruled out when another is not (anchoredInside); set
+	// when at most 5% of the training questions' anchors were such
+	// mentions (InnerAnchorsFrom). Off in checkpoints saved before it.
+	InnerAnchors bool `json:"inner_anchors,omitempty"`
 	// NonAnchors: mention texts the training questions never anchored
 	// (LearnNonAnchors), sorted; a candidate anchored on one is ruled out
 	// when another is not. Empty in checkpoints saved before them.
