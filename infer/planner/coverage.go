@@ -276,7 +276,7 @@ func (p *LinkingPlanner) reachesOuter(ments []linking.LinkedMention, c *PlanCand
 		m := &ments[a]
 		for j := range ments {
 			o := &ments[j]
-			if j == a || o.TokStart > m.TokStart || o.TokEnd < m.TokEnd || o.TokEnd-o.TokStart == m.TokEnd-m.TokStart {
+			if !around(o, m) {
 				continue
 			}
 			for _, n := range o.Nodes {
@@ -322,14 +322,12 @@ func InnerAnchorsFrom(share float64) bool { return share <= maxInnerAnchorShare 
 
 // insideLonger reports whether mention a of ms lies inside a longer one.
 func insideLonger(ms []linking.LinkedMention, a int) bool {
-	m := &ms[a]
-	for j := range ms {
-		o := &ms[j]
-		if j != a && o.TokStart <= m.TokStart && o.TokEnd >= m.TokEnd && o.TokEnd-o.TokStart > m.TokEnd-m.TokStart {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(ms, func(o linking.LinkedMention) bool { return around(&o, &ms[a]) })
+}
+
+// around reports whether mention o spans mention m's words and more.
+func around(o, m *linking.LinkedMention) bool {
+	return o.TokStart <= m.TokStart && o.TokEnd >= m.TokEnd && o.TokEnd-o.TokStart > m.TokEnd-m.TokStart
 }
 
 // anchoredInside reports whether candidate c is anchored on a mention
@@ -356,7 +354,7 @@ func (p *LinkingPlanner) anchoredInside(ments []linking.LinkedMention, c *PlanCa
 		m := &ments[a]
 		for o := range ments {
 			om := &ments[o]
-			if o == a || om.TokStart > m.TokStart || om.TokEnd < m.TokEnd || om.TokEnd-om.TokStart == m.TokEnd-m.TokStart {
+			if !around(om, m) {
 				continue
 			}
 			var nodes []uint32
