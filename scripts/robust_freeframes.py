@@ -16,7 +16,9 @@ written_by); exits 2 on another schema. Writes OUTDIR/free.csv
 (id,query,answer_ids; ids from 3,000,000) and OUTDIR/free.tsv (id, frame,
 shape).
 """
-import collections, csv, json, os, random, subprocess, sys
+import collections, csv, json, os, random, sys
+
+from skbfiles import first, lines
 
 FRAMES = [
     # id, text, shape
@@ -42,19 +44,6 @@ RELS = {"act": "starred_actors", "dir": "directed_by", "wri": "written_by"}
 PER_FRAME = 30
 
 
-def lines(path):
-    if path.endswith(".zst"):
-        return subprocess.run(["zstdcat", path], check=True, capture_output=True, text=True).stdout.splitlines()
-    return open(path).read().splitlines()
-
-
-def first(d, *names):
-    for n in names:
-        if os.path.exists(os.path.join(d, n)):
-            return os.path.join(d, n)
-    sys.exit(f"robust_freeframes: none of {names} in {d}")
-
-
 def main():
     skb, out = sys.argv[1], sys.argv[2]
     schema = json.load(open(os.path.join(skb, "schema.json")))
@@ -62,12 +51,12 @@ def main():
         print(f"robust_freeframes: {skb} is not movies-skb's schema", file=sys.stderr)
         sys.exit(2)
     nodes = {}
-    for l in lines(first(skb, "nodes.jsonl.zst", "nodes.jsonl")):
+    for l in lines(first(skb, "nodes.jsonl.zst", "nodes.jsonl", prog="robust_freeframes")):
         r = json.loads(l)
         nodes[r["id"]] = r
     by_name = collections.Counter((r["type"], r["name"]) for r in nodes.values())
     out_e, in_e = collections.defaultdict(set), collections.defaultdict(set)
-    for l in lines(first(skb, "edges.tsv.zst", "edges.tsv")):
+    for l in lines(first(skb, "edges.tsv.zst", "edges.tsv", prog="robust_freeframes")):
         a, rel, b = l.split("\t")
         out_e[(int(a), rel)].add(int(b))
         in_e[(int(b), rel)].add(int(a))

@@ -20,7 +20,9 @@ to, instance hypernym, domain topic); exits 2 on another schema. Writes
 OUTDIR/{wdev,wheld}.csv (id,query,answer_ids; ids from 4,000,000 and
 5,000,000) and OUTDIR/{wdev,wheld}.tsv (id, frame, shape).
 """
-import collections, csv, json, os, random, subprocess, sys
+import collections, csv, json, os, random, sys
+
+from skbfiles import first, lines
 
 # id, text, shape. Shapes: a relation name walks it backwards from the
 # anchor (the nodes whose <relation> is X); "a/b" walks a then b;
@@ -65,19 +67,6 @@ PER_FRAME = 30
 MAX_GOLD = 30
 
 
-def lines(path):
-    if path.endswith(".zst"):
-        return subprocess.run(["zstdcat", path], check=True, capture_output=True, text=True).stdout.splitlines()
-    return open(path).read().splitlines()
-
-
-def first(d, *names):
-    for n in names:
-        if os.path.exists(os.path.join(d, n)):
-            return os.path.join(d, n)
-    sys.exit(f"robust_wnframes: none of {names} in {d}")
-
-
 def main():
     skb, out = sys.argv[1], sys.argv[2]
     schema = json.load(open(os.path.join(skb, "schema.json")))
@@ -87,7 +76,7 @@ def main():
         sys.exit(2)
     nodes = {}
     lemma_count = collections.Counter()
-    for l in lines(first(skb, "nodes.jsonl.zst", "nodes.jsonl")):
+    for l in lines(first(skb, "nodes.jsonl.zst", "nodes.jsonl", prog="robust_wnframes")):
         r = json.loads(l)
         nodes[r["id"]] = r
         lemmas = {x.strip().lower() for x in r.get("fields", {}).get("lemmas", "").split(";") if x.strip()}
@@ -95,7 +84,7 @@ def main():
         for x in lemmas:
             lemma_count[x] += 1
     into = collections.defaultdict(set)
-    for l in lines(first(skb, "edges.tsv.zst", "edges.tsv")):
+    for l in lines(first(skb, "edges.tsv.zst", "edges.tsv", prog="robust_wnframes")):
         a, rel, b = l.split("\t")
         into[(int(b), rel)].add(int(a))
 
