@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/lexicon"
 	"github.com/strata-retrieval/strata/graphops/linking"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
@@ -125,6 +126,27 @@ func (c *crossFit) weakMentions(keep func(i int) bool) (weak, types []string) {
 
 // nonAnchors: mention texts the questions never anchored
 // (planner.LearnNonAnchors).
+// leadVerbs: whether the training's questions never (at most 2%) anchor
+// on a first word that is a verb's base form (planner.LeadVerbsFrom).
+func (c *crossFit) leadVerbs(keep func(i int) bool) (bool, error) {
+	if c.o.NoNonAnchors {
+		return false, nil
+	}
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		return false, err
+	}
+	var texts []string
+	var ms [][]linking.LinkedMention
+	var as [][]int
+	for i := range c.exs {
+		if keep(i) {
+			texts, ms, as = append(texts, c.exs[i].q.Text), append(ms, c.exMents[i]), append(as, c.exAnchors[i])
+		}
+	}
+	return planner.LeadVerbsFrom(planner.LeadVerbShare(lex, texts, ms, as)), nil
+}
+
 func (c *crossFit) nonAnchors(keep func(i int) bool) []string {
 	if c.o.NoNonAnchors {
 		return nil
@@ -203,6 +225,11 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.OuterAnchors = !c.o.NoOuterAnchors
 	a.InnerAnchors = !c.o.NoOuterAnchors && planner.InnerAnchorsFrom(c.innerShare(keep))
 	a.NonAnchors = c.nonAnchors(keep)
+	lv, err := c.leadVerbs(keep)
+	if err != nil {
+		return nil, err
+	}
+	a.LeadVerbs = lv
 	a.CoverMentions = !c.o.NoCoverMentions
 	a.WeakMentions, a.AnchorTypes = c.weakMentions(keep)
 	cfg.Anchors = &a

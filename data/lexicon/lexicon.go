@@ -192,6 +192,11 @@ func (l *Lexicon) Bases(w string) []string {
 	return out
 }
 
+// IsVerb reports whether lower-case w, as written, is a lemma with a verb
+// sense: a verb's base form, the form of an imperative ("tell", "give";
+// not "tells"). Many such words are nouns too.
+func (l *Lexicon) IsVerb(w string) bool { return l.hasPOS(w, Verb) }
+
 func (l *Lexicon) hasPOS(lemma string, pos byte) bool {
 	for _, s := range l.lemma[lemma] {
 		if l.syns[s].pos == pos {

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/strata-retrieval/strata/data/lexicon"
 	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/linking"
 )
@@ -59,10 +60,17 @@ func LearnWeakMentions(ments [][]linking.LinkedMention, anchors [][]int, typeOf 
 // must come in, never anchoring, to be a non-anchor (LearnNonAnchors).
 const minNonAnchorQuestions = 5
 
+// maxNonAnchorShare is the share of its training questions a non-anchor
+// may have anchored: mined plans are not the questions' own, and one of
+// WordNet's 118 training questions "Among the adjectives similar to 'X',
+// ..." was mined with "adjectives" as an anchor.
+const maxNonAnchorShare = 0.02
+
 // LearnNonAnchors returns the mention texts (lower case, sorted) found
 // unquoted in at least minNonAnchorQuestions training questions (texts[i]
-// with mentions ments[i]) that no plan of theirs anchored on (nor on a
-// mention overlapping them), and never quoted: the words a question asks
+// with mentions ments[i]) whose plans anchored on them (or on a mention
+// overlapping them) in at most maxNonAnchorShare of those questions, and
+// never quoted: the words a question asks
 // with ("things", "kinds", "used"), which on WordNet name nodes too; a
 // quoted word is a value the question states ("defined using the word
 // 'purple'"), and the same word may well anchor another question. A
@@ -80,7 +88,7 @@ func LearnNonAnchors(texts []string, ments [][]linking.LinkedMention, anchors []
 	}
 	var out []string
 	for t, n := range seen {
-		if n >= minNonAnchorQuestions && anchored[t] == 0 && !quoted[t] {
+		if n >= minNonAnchorQuestions && float64(anchored[t]) <= maxNonAnchorShare*float64(n) && !quoted[t] {
 			out = append(out, t)
 		}
 	}
@@ -125,6 +133,62 @@ func (p *LinkingPlanner) anchoredOnNonAnchor(ments []linking.LinkedMention, c *P
 			continue
 		}
 		if _, ok := slices.BinarySearch(na, strings.ToLower(ments[a].Text)); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// leadVerb reports whether mention m of text is the question's first
+// word, unquoted, and a verb's base form in the lexicon: the verb of a
+// request ("Tell me ...", "Name ...", "Find ...").
+func leadVerb(lex *lexicon.Lexicon, text string, m *linking.LinkedMention) bool {
+	return m.TokStart == 0 && m.TokEnd == 1 && !quotedMention(text, m) && lex.IsVerb(strings.ToLower(m.Text))
+}
+
+// LeadVerbShare counts the training questions (texts[i] with mentions
+// ments[i] and anchor mentions anchors[i]) whose first word is a lead
+// verb (leadVerb) and the share of them whose plan anchored on it.
+func LeadVerbShare(lex *lexicon.Lexicon, texts []string, ments [][]linking.LinkedMention, anchors [][]int) (int, float64) {
+	n, anchored := 0, 0
+	for qi, ms := range ments {
+		for mi := range ms {
+			if !leadVerb(lex, texts[qi], &ms[mi]) {
+				continue
+			}
+			n++
+			if anchorsOverlap(anchors[qi], ms, mi) {
+				anchored++
+			}
+			break
+		}
+	}
+	if n == 0 {
+		return 0, 0
+	}
+	return n, float64(anchored) / float64(n)
+}
+
+// LeadVerbsFrom decides AnchorConfig.LeadVerbs from LeadVerbShare: the
+// training asked with at least minNonAnchorQuestions lead verbs and
+// anchored on at most maxLeadVerbShare of them.
+func LeadVerbsFrom(n int, share float64) bool {
+	return n >= minNonAnchorQuestions && share <= maxLeadVerbShare
+}
+
+// maxLeadVerbShare is the share of the training's lead verbs that may
+// have anchored their question for LeadVerbs to be on.
+const maxLeadVerbShare = 0.02
+
+// anchoredOnLeadVerb reports whether one of c's anchor mentions is the
+// question's lead verb (leadVerb).
+func (p *LinkingPlanner) anchoredOnLeadVerb(text string, ments []linking.LinkedMention, c *PlanCandidate) bool {
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		return false
+	}
+	for _, a := range c.Mentions {
+		if a >= 0 && a < len(ments) && leadVerb(lex, text, &ments[a]) {
 			return true
 		}
 	}

@@ -116,6 +116,13 @@ type AnchorConfig struct {
 	// (LearnNonAnchors), sorted; a candidate anchored on one is ruled out
 	// when another is not. Empty in checkpoints saved before them.
 	NonAnchors []string `json:"non_anchors,omitempty"`
+	// LeadVerbs: a candidate anchored on the question's first word, unquoted,
+	// when the lexicon knows that word as a verb's base form (the verb of
+	// a request: "Tell me what ...", where WordNet's "Tell" names a mound
+	// and William Tell), is ruled out when another is not; set when the
+	// training questions had at least 5 such first words and anchored at
+	// most 2% of them (LeadVerbsFrom). Off in checkpoints saved before it.
+	LeadVerbs bool `json:"lead_verbs,omitempty"`
 	// OuterAnchors: a candidate that reaches a node a longer mention
 	// around one of its anchors names is ruled out when another is not
 	// (reachesOuter). Off in checkpoints saved before it.
