@@ -147,6 +147,34 @@ func (c *crossFit) leadVerbs(keep func(i int) bool) (bool, error) {
 	return planner.LeadVerbsFrom(planner.LeadVerbShare(lex, texts, ms, as)), nil
 }
 
+// quotedSlots: the template paths whose anchors the training questions
+// quoted (planner.LearnQuotedSlots).
+func (c *crossFit) quotedSlots(keep func(i int) bool) [][2]int {
+	if c.o.NoNonAnchors {
+		return nil
+	}
+	index := map[string]int{}
+	for i, t := range c.cfg.Templates {
+		index[planner.TemplateKey(t)] = i
+	}
+	var texts []string
+	var ms [][]linking.LinkedMention
+	var ts []int
+	var as [][]int
+	for i, e := range c.exs {
+		ti, ok := index[planner.TemplateKey(e.tmpl)]
+		if !keep(i) || !ok {
+			continue
+		}
+		per := make([]int, len(e.rec.Plan.Anchors))
+		for k, a := range e.rec.Plan.Anchors {
+			per[k] = anchorMention(c.exMents[i], a)
+		}
+		texts, ms, ts, as = append(texts, e.q.Text), append(ms, c.exMents[i]), append(ts, ti), append(as, per)
+	}
+	return planner.LearnQuotedSlots(texts, ms, ts, as)
+}
+
 func (c *crossFit) nonAnchors(keep func(i int) bool) []string {
 	if c.o.NoNonAnchors {
 		return nil
@@ -230,6 +258,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 		return nil, err
 	}
 	a.LeadVerbs = lv
+	a.QuotedSlots = c.quotedSlots(keep)
 	a.CoverMentions = !c.o.NoCoverMentions
 	a.WeakMentions, a.AnchorTypes = c.weakMentions(keep)
 	cfg.Anchors = &a

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -189,6 +190,59 @@ func (p *LinkingPlanner) anchoredOnLeadVerb(text string, ments []linking.LinkedM
 	}
 	for _, a := range c.Mentions {
 		if a >= 0 && a < len(ments) && leadVerb(lex, text, &ments[a]) {
+			return true
+		}
+	}
+	return false
+}
+
+// LearnQuotedSlots returns the template paths, (template, path) sorted,
+// whose anchor the training questions quoted: at least
+// minNonAnchorQuestions of them (texts[i] with mentions ments[i], asked
+// with template tmpl[i]) anchored the path (anchors[i][k], the mention of
+// path k, -1 for none) and at most maxNonAnchorShare of those anchors
+// were unquoted. WordNet's training asks for an adjective's near-synonyms
+// only of a quoted one ("similar to 'induced'"); a slot whose anchor is
+// a name or a title (the movies') is not among them.
+func LearnQuotedSlots(texts []string, ments [][]linking.LinkedMention, tmpl []int, anchors [][]int) [][2]int {
+	type count struct{ n, unquoted int }
+	counts := map[[2]int]*count{}
+	for qi, as := range anchors {
+		for k, a := range as {
+			if a < 0 || a >= len(ments[qi]) {
+				continue
+			}
+			s := [2]int{tmpl[qi], k}
+			c := counts[s]
+			if c == nil {
+				c = &count{}
+				counts[s] = c
+			}
+			c.n++
+			if !quotedMention(texts[qi], &ments[qi][a]) {
+				c.unquoted++
+			}
+		}
+	}
+	var out [][2]int
+	for s, c := range counts {
+		if c.n >= minNonAnchorQuestions && float64(c.unquoted) <= maxNonAnchorShare*float64(c.n) {
+			out = append(out, s)
+		}
+	}
+	slices.SortFunc(out, func(a, b [2]int) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+	return out
+}
+
+// unquotedSlot reports whether candidate c anchors a quoted slot
+// (AnchorConfig.QuotedSlots) on an unquoted mention.
+func (p *LinkingPlanner) unquotedSlot(text string, ments []linking.LinkedMention, c *PlanCandidate) bool {
+	qs := p.Cfg.Anchors.QuotedSlots
+	for k, a := range c.Mentions {
+		if a < 0 || a >= len(ments) || quotedMention(text, &ments[a]) {
+			continue
+		}
+		if slices.Contains(qs, [2]int{c.Template, k}) {
 			return true
 		}
 	}

@@ -337,6 +337,9 @@ func (p *LinkingPlanner) ruleOut(ctx context.Context, text string, ments []linki
 		if p.Cfg.Anchors.LeadVerbs && p.anchoredOnLeadVerb(text, ments, &cs[i]) {
 			key[i] += 1 << 15
 		}
+		if p.unquotedSlot(text, ments, &cs[i]) {
+			key[i] += 1 << 15
+		}
 		key[i] += p.relationMisses(text, ments, &cs[i])<<10 + p.unexplained(ments, &cs[i])
 		if least < 0 || key[i] < least {
 			least = key[i]

@@ -116,6 +116,13 @@ type AnchorConfig struct {
 	// (LearnNonAnchors), sorted; a candidate anchored on one is ruled out
 	// when another is not. Empty in checkpoints saved before them.
 	NonAnchors []string `json:"non_anchors,omitempty"`
+	// QuotedSlots are the template paths (template, path) whose anchor the
+	// training questions quoted (at least 5 of them, all but at most 2%:
+	// WordNet's near-synonyms of 'X'); a candidate anchoring one on an
+	// unquoted mention ("used" in "What vocabulary is used in X?") is
+	// ruled out when another is not (LearnQuotedSlots). Empty in
+	// checkpoints saved before them.
+	QuotedSlots [][2]int `json:"quoted_slots,omitempty"`
 	// LeadVerbs: a candidate anchored on the question's first word, unquoted,
 	// when the lexicon knows that word as a verb's base form (the verb of
 	// a request: "Tell me what ...", where WordNet's "Tell" names a mound
