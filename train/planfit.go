@@ -20,17 +20,17 @@ import (
 // regression with AdaGrad, epochs passes over the examples in a seeded
 // order: pos are texts the planner plans, neg texts no plan fits. It
 // returns the last epoch's mean loss.
-func trainFitGate(m *models.SparseLinear, pos, neg []string, epochs int, lr float64, seed uint64) float64 {
+func trainFitGate(m *models.SparseLinear, pos, neg [][]uint32, epochs int, lr float64, seed uint64) float64 {
 	type example struct {
 		f []uint32
 		y float64
 	}
 	exs := make([]example, 0, len(pos)+len(neg))
-	for _, t := range pos {
-		exs = append(exs, example{planner.FitFeatures(m.Dim, t), 1})
+	for _, f := range pos {
+		exs = append(exs, example{f, 1})
 	}
-	for _, t := range neg {
-		exs = append(exs, example{planner.FitFeatures(m.Dim, t), 0})
+	for _, f := range neg {
+		exs = append(exs, example{f, 0})
 	}
 	w := m.W.Data()
 	acc := make([]float32, len(w))
@@ -79,21 +79,23 @@ func trainFit(ws *workspace.Workspace, p *planner.LinkingPlanner, qs []data.Quer
 	if err != nil {
 		return err
 	}
-	pos := make([]string, len(qs))
+	p.Cfg.Anchors.Fit = &planner.FitConfig{Dim: o.FitDim, LeadVerbs: !o.NoFitLeadVerbs}
+	pos := make([][]uint32, len(qs))
 	for i, q := range qs {
-		pos[i] = p.FitText(q.Text)
+		pos[i] = p.FitFeatures(q.Text)
 	}
+	neg := make([][]uint32, len(train))
 	for i, t := range train {
-		train[i] = p.FitText(t)
+		neg[i] = p.FitFeatures(t)
 	}
-	loss := trainFitGate(fit, pos, train, 5, 0.1, o.Train.Seed)
+	loss := trainFitGate(fit, pos, neg, 5, 0.1, o.Train.Seed)
 	vp := make([]float32, len(vqs))
 	for i, q := range vqs {
-		vp[i] = planner.FitProb(fit, p.FitText(q.Text))
+		vp[i] = planner.FitProb(fit, p.FitFeatures(q.Text))
 	}
 	hp := make([]float32, len(held))
 	for i, t := range held {
-		hp[i] = planner.FitProb(fit, p.FitText(t))
+		hp[i] = planner.FitProb(fit, p.FitFeatures(t))
 	}
 	st.FitMin = planner.CalibrateFit(vp, hp)
 	for _, v := range vp {
@@ -109,7 +111,7 @@ func trainFit(ws *workspace.Workspace, p *planner.LinkingPlanner, qs []data.Quer
 	st.FitVal /= float64(max(len(vp), 1))
 	st.FitHeld /= float64(max(len(hp), 1))
 	p.Fit = fit
-	p.Cfg.Anchors.Fit = &planner.FitConfig{Dim: o.FitDim, Min: st.FitMin}
+	p.Cfg.Anchors.Fit.Min = st.FitMin
 	st.fitHeld = make([]string, 0, len(held))
 	for i, t := range held {
 		if hp[i] < st.FitMin {

@@ -58,6 +58,9 @@ type LinkingPlannerOptions struct {
 	// plan, however unlike the training questions (the ablation).
 	NoFit  bool
 	FitDim int // the gate's hashed features, default 2^18
+	// NoFitLeadVerbs: the gate reads a request's first verb as it reads
+	// any word (planner.FitConfig.LeadVerbs; the ablation).
+	NoFitLeadVerbs bool
 	// NoCompose: the plan ranker does not see which parts of a
 	// candidate's plan the question's words name (the ablation of
 	// planner's composeFeatures).

@@ -64,11 +64,11 @@ func TestEachIndex(t *testing.T) {
 func TestTrainFitGateStep(t *testing.T) {
 	const dim = 1 << 20
 	m, _ := models.NewSparseLinear(dim, "fit")
-	loss := trainFitGate(m, []string{"film of film"}, nil, 1, 0.1, 1)
+	loss := trainFitGate(m, [][]uint32{planner.FitFeatures(dim, "film of film", false)}, nil, 1, 0.1, 1)
 	if math.Abs(loss-math.Ln2) > 1e-9 {
 		t.Errorf("loss %.6f, want ln 2", loss)
 	}
-	for _, f := range planner.FitFeatures(dim, "film of film") {
+	for _, f := range planner.FitFeatures(dim, "film of film", false) {
 		if w := m.W.Data()[f]; math.Abs(float64(w)-0.1) > 1e-6 {
 			t.Errorf("weight of feature %d = %.7f, want 0.1", f, w)
 		}

@@ -5,8 +5,11 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/lexicon"
 	"github.com/strata-retrieval/strata/graphops/linking"
 	"github.com/strata-retrieval/strata/models"
 )
@@ -32,6 +35,13 @@ type FitConfig struct {
 	// reaches on only RescueShare of the SKB's held-out passages the gate
 	// rejects: CalibrateRescue); 0 never (checkpoints saved before it).
 	Rescue float32 `json:"rescue,omitempty"`
+	// LeadVerbs: the gate reads a question's first word, when it is a
+	// capitalised verb's base form in the lexicon (gateLeadVerb), as one
+	// word for all such verbs: a request opening with a verb the training
+	// never opened with ("Tell me which ...", "Give me ...") reads as one
+	// opening with those it did ("Name ...", "Find ..."). Off in
+	// checkpoints saved before it.
+	LeadVerbs bool `json:"lead_verbs,omitempty"`
 }
 
 // RescueShare is the share of held-out passages below the gate whose
@@ -56,8 +66,9 @@ func CalibrateRescue(confs []float32) float32 {
 
 // FitFeatures hashes a query's text-fit features into dim buckets: a
 // bias, each word ("w "), each pair of adjacent words ("p "), the first
-// and last words ("f ", "l ") and whether the text ends with "?".
-func FitFeatures(dim int, text string) []uint32 {
+// and last words ("f ", "l ") and whether the text ends with "?". With
+// leadVerb the first word is read as leadVerbWord, whatever it is.
+func FitFeatures(dim int, text string, leadVerb bool) []uint32 {
 	h := fnv.New32a()
 	var out []uint32
 	add := func(s string) {
@@ -67,6 +78,9 @@ func FitFeatures(dim int, text string) []uint32 {
 	}
 	add("bias")
 	words := linking.MentionWords(text)
+	if leadVerb && len(words) > 0 {
+		words[0].Norm = leadVerbWord
+	}
 	for i, w := range words {
 		add("w " + w.Norm)
 		if i > 0 {
@@ -83,10 +97,41 @@ func FitFeatures(dim int, text string) []uint32 {
 	return out
 }
 
-// FitProb is the gate's probability that text is a question the planner
-// plans: the logistic of the summed weights of its features.
-func FitProb(m *models.SparseLinear, text string) float32 {
-	return float32(1 / (1 + math.Exp(-float64(m.Score(FitFeatures(m.Dim, text))))))
+// leadVerbWord is the word the gate reads a lead verb as (FitFeatures):
+// no word of a text reads so (MentionWords keeps letters and digits).
+const leadVerbWord = "<verb>"
+
+// FitProb is the gate's probability that a text with features feats
+// (FitFeatures) is a question the planner plans: the logistic of the
+// summed weights of its features.
+func FitProb(m *models.SparseLinear, feats []uint32) float32 {
+	return float32(1 / (1 + math.Exp(-float64(m.Score(feats)))))
+}
+
+// FitFeatures are the text-fit gate's features of text as the planner
+// reads it (FitText), its first word read as a lead verb when
+// FitConfig.LeadVerbs says so and gateLeadVerb holds. Cfg.Anchors.Fit
+// must be set.
+func (p *LinkingPlanner) FitFeatures(text string) []uint32 {
+	f := p.Cfg.Anchors.Fit
+	return FitFeatures(f.Dim, p.FitText(text), f.LeadVerbs && gateLeadVerb(text))
+}
+
+// gateLeadVerb reports whether text opens, unquoted, with a capitalised
+// word the lexicon knows as a verb's base form: a request ("Tell me
+// ...", "Name ..."). The training's passages, WordNet's glosses among
+// them, open in lower case ("give a certain impression").
+func gateLeadVerb(text string) bool {
+	words := linking.MentionWords(text)
+	if len(words) == 0 || strings.ContainsAny(text[:words[0].Start], `'"‘“`) {
+		return false
+	}
+	raw := text[words[0].Start:words[0].End]
+	if r, _ := utf8.DecodeRuneInString(raw); !unicode.IsUpper(r) {
+		return false
+	}
+	lex, err := lexicon.WordNet()
+	return err == nil && lex.IsVerb(strings.ToLower(raw))
 }
 
 // CalibrateFit picks the gate's threshold among those that maximise the

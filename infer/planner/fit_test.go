@@ -25,7 +25,7 @@ func fitHash(dim int, s string) uint32 {
 // and the question mark, in that order.
 func TestFitFeatures(t *testing.T) {
 	const dim = 1 << 20
-	got := FitFeatures(dim, "Which film?")
+	got := FitFeatures(dim, "Which film?", false)
 	var want []uint32
 	for _, s := range []string{"bias", "w which", "w film", "p which film", "f which", "l film", "?"} {
 		want = append(want, fitHash(dim, s))
@@ -33,8 +33,39 @@ func TestFitFeatures(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("features %v, want %v", got, want)
 	}
-	if got := FitFeatures(dim, "a film"); len(got) != 6 || slices.Contains(got, fitHash(dim, "?")) {
+	if got := FitFeatures(dim, "a film", false); len(got) != 6 || slices.Contains(got, fitHash(dim, "?")) {
 		t.Errorf("no question mark: %v", got)
+	}
+}
+
+// TestFitFeaturesLeadVerb: with leadVerb the first word is read as
+// "<verb>" in its word, pair and first-word features; gateLeadVerb holds
+// for a capitalised verb's base form opening the text, unquoted, and not
+// for a lower-case one (a gloss), an inflected one, a quoted one or a
+// first word that is no verb.
+func TestFitFeaturesLeadVerb(t *testing.T) {
+	const dim = 1 << 20
+	got := FitFeatures(dim, "Tell me films.", true)
+	var want []uint32
+	for _, s := range []string{"bias", "w <verb>", "w me", "p <verb> me", "w film", "p me film", "f <verb>", "l film"} {
+		want = append(want, fitHash(dim, s))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("features %v, want %v", got, want)
+	}
+	for text, want := range map[string]bool{
+		"Tell me which film?":            true,
+		"Give me films.":                 true,
+		"  Name a film.":                 true,
+		"tell me which film?":            false,
+		"Tells me which film?":           false,
+		"'Tell' can mean what?":          false,
+		"Plastid includes which things?": false,
+		"Which film?":                    false,
+	} {
+		if got := gateLeadVerb(text); got != want {
+			t.Errorf("gateLeadVerb(%q) = %v, want %v", text, got, want)
+		}
 	}
 }
 
@@ -46,7 +77,7 @@ func TestFitProb(t *testing.T) {
 	w := m.W.Data()
 	w[fitHash(dim, "bias")] = -1
 	w[fitHash(dim, "w film")] = 2
-	if got, want := FitProb(m, "film"), 0.7310586; math.Abs(float64(got)-want) > 1e-6 {
+	if got, want := FitProb(m, FitFeatures(m.Dim, "film", false)), 0.7310586; math.Abs(float64(got)-want) > 1e-6 {
 		t.Errorf("FitProb = %.7f, want %.7f", got, want)
 	}
 }
