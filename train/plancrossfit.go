@@ -126,15 +126,15 @@ func (c *crossFit) weakMentions(keep func(i int) bool) (weak, types []string) {
 
 // nonAnchors: mention texts the questions never anchored
 // (planner.LearnNonAnchors).
-// leadVerbs: whether the training's questions never (at most 2%) anchor
-// on a first word that is a verb's base form (planner.LeadVerbsFrom).
-func (c *crossFit) leadVerbs(keep func(i int) bool) (bool, error) {
+// nonAnchorForms: the forms of mentions the training's questions (nearly)
+// never anchored on (planner.LearnNonAnchorForms).
+func (c *crossFit) nonAnchorForms(keep func(i int) bool) ([]string, error) {
 	if c.o.NoNonAnchors {
-		return false, nil
+		return nil, nil
 	}
 	lex, err := lexicon.WordNet()
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	var texts []string
 	var ms [][]linking.LinkedMention
@@ -144,7 +144,7 @@ func (c *crossFit) leadVerbs(keep func(i int) bool) (bool, error) {
 			texts, ms, as = append(texts, c.exs[i].q.Text), append(ms, c.exMents[i]), append(as, c.exAnchors[i])
 		}
 	}
-	return planner.LeadVerbsFrom(planner.LeadVerbShare(lex, texts, ms, as)), nil
+	return planner.LearnNonAnchorForms(lex, texts, ms, as), nil
 }
 
 // quotedSlots: the template paths whose anchors the training questions
@@ -253,11 +253,11 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.OuterAnchors = !c.o.NoOuterAnchors
 	a.InnerAnchors = !c.o.NoOuterAnchors && planner.InnerAnchorsFrom(c.innerShare(keep))
 	a.NonAnchors = c.nonAnchors(keep)
-	lv, err := c.leadVerbs(keep)
+	forms, err := c.nonAnchorForms(keep)
 	if err != nil {
 		return nil, err
 	}
-	a.LeadVerbs = lv
+	a.NonAnchorForms = forms
 	a.QuotedSlots = c.quotedSlots(keep)
 	a.CoverMentions = !c.o.NoCoverMentions
 	a.WeakMentions, a.AnchorTypes = c.weakMentions(keep)

@@ -140,57 +140,81 @@ func (p *LinkingPlanner) anchoredOnNonAnchor(ments []linking.LinkedMention, c *P
 	return false
 }
 
-// leadVerb reports whether mention m of text is the question's first
-// word, unquoted, and a verb's base form in the lexicon: the verb of a
-// request ("Tell me ...", "Name ...", "Find ...").
-func leadVerb(lex *lexicon.Lexicon, text string, m *linking.LinkedMention) bool {
-	return m.TokStart == 0 && m.TokEnd == 1 && !quotedMention(text, m) && lex.IsVerb(strings.ToLower(m.Text))
+// Forms a question may write a mention in that the training questions
+// may never have anchored (LearnNonAnchorForms), read off the question's
+// text and the general English lexicon, naming no data set's words.
+const (
+	// FormLeadVerb: the question's first word, unquoted, a verb's base
+	// form in the lexicon: the verb of a request ("Tell me ...", "Name
+	// ...", "Find ..."), which on WordNet names nodes too ("Tell": a
+	// mound, William Tell).
+	FormLeadVerb = "lead verb"
+)
+
+// mentionForms returns the forms (FormLeadVerb) mention m of text is
+// written in.
+func mentionForms(lex *lexicon.Lexicon, text string, m *linking.LinkedMention) []string {
+	if quotedMention(text, m) {
+		return nil
+	}
+	var out []string
+	if m.TokStart == 0 && m.TokEnd == 1 && lex.IsVerb(strings.ToLower(m.Text)) {
+		out = append(out, FormLeadVerb)
+	}
+	return out
 }
 
-// LeadVerbShare counts the training questions (texts[i] with mentions
-// ments[i] and anchor mentions anchors[i]) whose first word is a lead
-// verb (leadVerb) and the share of them whose plan anchored on it.
-func LeadVerbShare(lex *lexicon.Lexicon, texts []string, ments [][]linking.LinkedMention, anchors [][]int) (int, float64) {
-	n, anchored := 0, 0
+// LearnNonAnchorForms returns the forms (sorted) in which at least
+// minNonAnchorQuestions training questions (texts[i] with mentions
+// ments[i] and anchor mentions anchors[i]) wrote a mention, at most
+// maxNonAnchorShare of them anchoring on such a mention itself. A candidate anchored on a mention in one of them is
+// ruled out when another is not (AnchorConfig.NonAnchorForms).
+func LearnNonAnchorForms(lex *lexicon.Lexicon, texts []string, ments [][]linking.LinkedMention, anchors [][]int) []string {
+	seen, anchored := map[string]int{}, map[string]int{}
 	for qi, ms := range ments {
+		has, anch := map[string]bool{}, map[string]bool{}
 		for mi := range ms {
-			if !leadVerb(lex, texts[qi], &ms[mi]) {
-				continue
+			for _, f := range mentionForms(lex, texts[qi], &ms[mi]) {
+				has[f] = true
+				anch[f] = anch[f] || slices.Contains(anchors[qi], mi)
 			}
-			n++
-			if anchorsOverlap(anchors[qi], ms, mi) {
-				anchored++
+		}
+		for f := range has {
+			seen[f]++
+			if anch[f] {
+				anchored[f]++
 			}
-			break
 		}
 	}
-	if n == 0 {
-		return 0, 0
+	var out []string
+	for f, n := range seen {
+		if n >= minNonAnchorQuestions && float64(anchored[f]) <= maxNonAnchorShare*float64(n) {
+			out = append(out, f)
+		}
 	}
-	return n, float64(anchored) / float64(n)
+	slices.Sort(out)
+	return out
 }
 
-// LeadVerbsFrom decides AnchorConfig.LeadVerbs from LeadVerbShare: the
-// training asked with at least minNonAnchorQuestions lead verbs and
-// anchored on at most maxLeadVerbShare of them.
-func LeadVerbsFrom(n int, share float64) bool {
-	return n >= minNonAnchorQuestions && share <= maxLeadVerbShare
-}
-
-// maxLeadVerbShare is the share of the training's lead verbs that may
-// have anchored their question for LeadVerbs to be on.
-const maxLeadVerbShare = 0.02
-
-// anchoredOnLeadVerb reports whether one of c's anchor mentions is the
-// question's lead verb (leadVerb).
-func (p *LinkingPlanner) anchoredOnLeadVerb(text string, ments []linking.LinkedMention, c *PlanCandidate) bool {
+// anchoredInForm reports whether one of c's anchor mentions is written in
+// one of AnchorConfig.NonAnchorForms.
+func (p *LinkingPlanner) anchoredInForm(text string, ments []linking.LinkedMention, c *PlanCandidate) bool {
+	forms := p.Cfg.Anchors.NonAnchorForms
+	if len(forms) == 0 {
+		return false
+	}
 	lex, err := lexicon.WordNet()
 	if err != nil {
 		return false
 	}
 	for _, a := range c.Mentions {
-		if a >= 0 && a < len(ments) && leadVerb(lex, text, &ments[a]) {
-			return true
+		if a < 0 || a >= len(ments) {
+			continue
+		}
+		for _, f := range mentionForms(lex, text, &ments[a]) {
+			if slices.Contains(forms, f) {
+				return true
+			}
 		}
 	}
 	return false

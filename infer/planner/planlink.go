@@ -334,7 +334,7 @@ func (p *LinkingPlanner) ruleOut(ctx context.Context, text string, ments []linki
 		if p.Cfg.Anchors.InnerAnchors && p.anchoredInside(ments, &cs[i]) {
 			key[i] += 1 << 15
 		}
-		if p.Cfg.Anchors.LeadVerbs && p.anchoredOnLeadVerb(text, ments, &cs[i]) {
+		if p.anchoredInForm(text, ments, &cs[i]) {
 			key[i] += 1 << 15
 		}
 		if p.unquotedSlot(text, ments, &cs[i]) {

@@ -123,13 +123,13 @@ type AnchorConfig struct {
 	// ruled out when another is not (LearnQuotedSlots). Empty in
 	// checkpoints saved before them.
 	QuotedSlots [][2]int `json:"quoted_slots,omitempty"`
-	// LeadVerbs: a candidate anchored on the question's first word, unquoted,
-	// when the lexicon knows that word as a verb's base form (the verb of
-	// a request: "Tell me what ...", where WordNet's "Tell" names a mound
-	// and William Tell), is ruled out when another is not; set when the
-	// training questions had at least 5 such first words and anchored at
-	// most 2% of them (LeadVerbsFrom). Off in checkpoints saved before it.
-	LeadVerbs bool `json:"lead_verbs,omitempty"`
+	// NonAnchorForms are the forms a question may write a mention in
+	// (FormLeadVerb: "Tell me what ...") that at least 5 training
+	// questions wrote one in, at most 2% of them anchoring on it
+	// (LearnNonAnchorForms); a candidate anchored on a mention in one is
+	// ruled out when another is not. Empty in checkpoints saved before
+	// them.
+	NonAnchorForms []string `json:"non_anchor_forms,omitempty"`
 	// OuterAnchors: a candidate that reaches a node a longer mention
 	// around one of its anchors names is ruled out when another is not
 	// (reachesOuter). Off in checkpoints saved before it.
