@@ -146,8 +146,11 @@ answer; --no-outer-anchors is the ablation. So is a candidate anchored on a
 word the training questions never anchored (unquoted in 5 or more of them,
 anchored in at most 2%: "things", "kinds"), and one anchored on the question's
 first word when the lexicon knows it as a verb's base form ("Tell me what
-...": a request), where the training anchored at most 2% of such words;
---no-non-anchors is the ablation of both. A plan should use what the question
+...": a request), where the training anchored at most 2% of such words, and
+one anchoring on an unquoted word a template path whose anchor the training
+quoted (near-synonyms of 'X'); --no-non-anchors is the ablation of the three.
+The text-fit gate reads such an opening verb as one word for all of them, so
+"Give me ..." reads as the training's "Name ..." (--no-fit-lead-verbs). A plan should use what the question
 names: among the candidates left, those that leave fewer of its mentions
 unexplained (no anchor covers it or names its node, it names no node reached,
 the first answer's document does not hold it) win, and when every one leaves
@@ -204,7 +207,7 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoCover, "no-cover-mentions", false, "mined plans: a candidate that leaves more of the question's mentions unexplained is not ruled out for it, and no deeper search anchors them (the ablation)")
 	cmd.Flags().BoolVar(&o.NoDeeper, "no-deeper-search", false, "mined plans: a question whose words rule out every candidate (a type or relation it names), or whose top templates reach nothing, gets no deeper search among less probable templates (the ablation)")
 	cmd.Flags().BoolVar(&o.Rescue, "fit-rescue", false, "mined plans: a query below the text-fit gate keeps its plan when the planner is surer of it than of its plans of 95% of the held-out passages the gate rejects (off by default: it can put the served planner under BM25 on text no plan fits)")
-	cmd.Flags().BoolVar(&o.NoNonAnch, "no-non-anchors", false, "mined plans: a candidate anchored on a word the training questions never anchored (in 5 or more of them: \"things\", \"kinds\"), or on a leading verb (\"Tell me ...\"), is not ruled out for it (the ablation)")
+	cmd.Flags().BoolVar(&o.NoNonAnch, "no-non-anchors", false, "mined plans: a candidate anchored on a word the training questions never anchored (in 5 or more of them: \"things\", \"kinds\"), on a leading verb (\"Tell me ...\") or unquoted where the training always quoted, is not ruled out for it (the ablation)")
 	cmd.Flags().BoolVar(&o.NoOuter, "no-outer-anchors", false, "mined plans: a candidate that reaches a node named by a longer mention around its anchor (\"membrane\" in \"varieties of semipermeable membrane\") is not ruled out for it (the ablation)")
 	cmd.Flags().BoolVar(&o.NoBare, "no-bare-anchors", false, "mined plans: the anchor scorer learns only from its examples as they are, not also from copies without the mentions' own words, which teach it an anchor's context (the ablation)")
 	cmd.Flags().BoolVar(&o.NoLexicon, "no-lexicon", false, "mined plans: a question word no training question used is not read as the known word the general English lexicon relates it to (\"helmed\" as directed; the ablation)")
