@@ -221,3 +221,18 @@ func TestFitRescue(t *testing.T) {
 		}
 	}
 }
+
+// TestPlannerFitFeaturesLeadVerb: the planner's gate features read "Tell"
+// in "Tell me the films." as a lead verb only with FitConfig.LeadVerbs.
+func TestPlannerFitFeaturesLeadVerb(t *testing.T) {
+	const dim = 1 << 12
+	p := filmPlanner(t, []string{"kind_of"}, []string{"Tell", "object"}, [][3]int{{1, 0, 0}},
+		[][][]string{{{"*", "<-kind_of", "person"}}}, AnchorConfig{})
+	for _, on := range []bool{true, false} {
+		p.Cfg.Anchors.Fit = &FitConfig{Dim: dim, LeadVerbs: on}
+		got := slices.Contains(p.FitFeatures("Tell me the films."), fitHash(dim, "f <verb>"))
+		if got != on || slices.Contains(p.FitFeatures("Tell me the films."), fitHash(dim, "f tell")) == on {
+			t.Errorf("LeadVerbs %v: features read the lead verb: %v", on, got)
+		}
+	}
+}
