@@ -150,14 +150,15 @@ first word when the lexicon knows it as a verb's base form ("Tell me what
 one anchoring on an unquoted word a template path whose anchor the training
 quoted (near-synonyms of 'X'); --no-non-anchors is the ablation of the three.
 The text-fit gate reads such an opening verb as one word for all of them, so
-"Give me ..." reads as the training's "Name ..." (--no-fit-lead-verbs). A plan should use what the question
-names: among the candidates left, those that leave fewer of its mentions
-unexplained (no anchor covers it or names its node, it names no node reached,
-the first answer's document does not hold it) win, and when every one leaves
-some, up to 2 more templates anchored on all of them are tried ("Which comedy
-movies featuring X?" answered by X's films leaves "comedy"); only mentions of
-the node types the training questions' plans anchored on at least half of the
-time count, and not texts they mostly did not anchor ("what");
+"Give me ..." reads as the training's "Name ..." (--no-fit-lead-verbs). A plan
+should use what the question names: among the candidates left, those that
+leave fewer of its mentions unexplained (no anchor covers it or names its node,
+it names no node reached, the first answer's document does not hold it) win,
+and when every one leaves some, up to 2 more templates anchored on all of them
+are tried ("Which comedy movies featuring X?" answered by X's films leaves
+"comedy"); only mentions of the node types the training questions' plans
+anchored on at least half of the time count, and not texts they mostly did not
+anchor ("what");
 --no-cover-mentions is the ablation. The type a question asks for is read from
 the word after an asking word first (words after which a type word named the
 answer's type in 90% of the training questions: "which films"), so a verb the

@@ -71,8 +71,8 @@ const maxNonAnchorShare = 0.02
 // unquoted in at least minNonAnchorQuestions training questions (texts[i]
 // with mentions ments[i]) whose plans anchored on them (or on a mention
 // overlapping them) in at most maxNonAnchorShare of those questions, and
-// never quoted: the words a question asks
-// with ("things", "kinds", "used"), which on WordNet name nodes too; a
+// never quoted: the words a question asks with ("things", "kinds",
+// "used"), which on WordNet name nodes too; a
 // quoted word is a value the question states ("defined using the word
 // 'purple'"), and the same word may well anchor another question. A
 // candidate anchored on one competes only when every other is
@@ -167,8 +167,9 @@ func mentionForms(lex *lexicon.Lexicon, text string, m *linking.LinkedMention) [
 // LearnNonAnchorForms returns the forms (sorted) in which at least
 // minNonAnchorQuestions training questions (texts[i] with mentions
 // ments[i] and anchor mentions anchors[i]) wrote a mention, at most
-// maxNonAnchorShare of them anchoring on such a mention itself. A candidate anchored on a mention in one of them is
-// ruled out when another is not (AnchorConfig.NonAnchorForms).
+// maxNonAnchorShare of them anchoring on such a mention itself. A
+// candidate anchored on a mention in one of them is ruled out when another
+// is not (AnchorConfig.NonAnchorForms).
 func LearnNonAnchorForms(lex *lexicon.Lexicon, texts []string, ments [][]linking.LinkedMention, anchors [][]int) []string {
 	seen, anchored := map[string]int{}, map[string]int{}
 	for qi, ms := range ments {
