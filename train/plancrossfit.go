@@ -114,18 +114,21 @@ func (c *crossFit) weakMentions(keep func(i int) bool) (weak, types []string) {
 	if c.o.NoCoverMentions {
 		return nil, nil
 	}
-	var ms [][]linking.LinkedMention
-	var as [][]int
-	for i := range c.exs {
-		if keep(i) {
-			ms, as = append(ms, c.exMents[i]), append(as, c.exAnchors[i])
-		}
-	}
+	_, ms, as := c.kept(keep)
 	return planner.LearnWeakMentions(ms, as, func(v uint32) string { return c.ws.SKB.Schema.NodeTypes[c.ws.Graph.Type(v)] })
 }
 
-// nonAnchors: mention texts the questions never anchored
-// (planner.LearnNonAnchors).
+// kept returns the kept examples' questions, mentions and anchor
+// mentions.
+func (c *crossFit) kept(keep func(i int) bool) (texts []string, ms [][]linking.LinkedMention, as [][]int) {
+	for i := range c.exs {
+		if keep(i) {
+			texts, ms, as = append(texts, c.exs[i].q.Text), append(ms, c.exMents[i]), append(as, c.exAnchors[i])
+		}
+	}
+	return texts, ms, as
+}
+
 // nonAnchorForms: the forms of mentions the training's questions (nearly)
 // never anchored on (planner.LearnNonAnchorForms).
 func (c *crossFit) nonAnchorForms(keep func(i int) bool) ([]string, error) {
@@ -136,14 +139,7 @@ func (c *crossFit) nonAnchorForms(keep func(i int) bool) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var texts []string
-	var ms [][]linking.LinkedMention
-	var as [][]int
-	for i := range c.exs {
-		if keep(i) {
-			texts, ms, as = append(texts, c.exs[i].q.Text), append(ms, c.exMents[i]), append(as, c.exAnchors[i])
-		}
-	}
+	texts, ms, as := c.kept(keep)
 	return planner.LearnNonAnchorForms(lex, texts, ms, as), nil
 }
 
@@ -175,31 +171,19 @@ func (c *crossFit) quotedSlots(keep func(i int) bool) [][2]int {
 	return planner.LearnQuotedSlots(texts, ms, ts, as)
 }
 
+// nonAnchors: mention texts the questions never anchored
+// (planner.LearnNonAnchors).
 func (c *crossFit) nonAnchors(keep func(i int) bool) []string {
 	if c.o.NoNonAnchors {
 		return nil
 	}
-	var texts []string
-	var ms [][]linking.LinkedMention
-	var as [][]int
-	for i := range c.exs {
-		if keep(i) {
-			texts, ms, as = append(texts, c.exs[i].q.Text), append(ms, c.exMents[i]), append(as, c.exAnchors[i])
-		}
-	}
-	return planner.LearnNonAnchors(texts, ms, as)
+	return planner.LearnNonAnchors(c.kept(keep))
 }
 
 // innerShare: the share of the questions' anchors inside a longer
 // mention (planner.InnerAnchorShare).
 func (c *crossFit) innerShare(keep func(i int) bool) float64 {
-	var ms [][]linking.LinkedMention
-	var as [][]int
-	for i := range c.exs {
-		if keep(i) {
-			ms, as = append(ms, c.exMents[i]), append(as, c.exAnchors[i])
-		}
-	}
+	_, ms, as := c.kept(keep)
 	return planner.InnerAnchorShare(ms, as)
 }
 

@@ -19,27 +19,10 @@ import (
 // four questions only ("rare") are not. A question counts a text once,
 // and an anchor overlapping a mention anchors it.
 func TestLearnNonAnchors(t *testing.T) {
-	var texts []string
-	var ments [][]linking.LinkedMention
-	var anchors [][]int
+	var f anchorFixture
 	add := func(text string, anchor string, words ...string) {
 		t.Helper()
-		var ms []linking.LinkedMention
-		for _, w := range words {
-			i := strings.Index(text, w)
-			if i < 0 {
-				t.Fatalf("%q not in %q", w, text)
-			}
-			tok := len(strings.Fields(text[:i]))
-			ms = append(ms, linking.LinkedMention{Start: i, End: i + len(w), TokStart: tok, TokEnd: tok + len(strings.Fields(w)), Text: w})
-		}
-		var as []int
-		for mi, m := range ms {
-			if m.Text == anchor {
-				as = append(as, mi)
-			}
-		}
-		texts, ments, anchors = append(texts, text), append(ments, ms), append(anchors, as)
+		f.add(t, text, anchor, words...)
 	}
 	for range 4 {
 		add("Which things are kinds of rare ape?", "ape", "things", "kinds", "rare", "ape")
@@ -54,7 +37,7 @@ func TestLearnNonAnchors(t *testing.T) {
 		add("What does cat mean?", "cat", "cat", "mean")
 	}
 	add("The mean of dog.", "mean", "mean", "dog")
-	got := LearnNonAnchors(texts, ments, anchors)
+	got := LearnNonAnchors(f.texts, f.ments, f.anchors)
 	if want := []string{"mean", "things"}; !slices.Equal(got, want) {
 		t.Errorf("LearnNonAnchors = %v, want %v", got, want)
 	}
@@ -68,17 +51,7 @@ func TestLearnNonAnchors(t *testing.T) {
 // ranker's choice stands.
 func TestNonAnchors(t *testing.T) {
 	planner := func(non []string) *LinkingPlanner {
-		p := filmPlanner(t, []string{"kind_of", "member_of"}, []string{"things", "Solea", "fish one", "object"},
-			[][3]int{{3, 0, 0}, {2, 1, 1}},
-			[][][]string{{{"*", "<-kind_of", "person"}}, {{"*", "<-member_of", "person"}}},
-			AnchorConfig{NonAnchors: non})
-		clear(p.Gate.W2.Data())
-		copy(p.Gate.B2.Data(), []float32{2, 0})
-		h := fnv.New32a()
-		h.Write([]byte("tlp0"))
-		h.Write([]byte{0})
-		p.Ranker.W.Data()[h.Sum32()%uint32(p.Ranker.Dim)] = 5
-		return p
+		return trustingPlanner(t, []string{"things", "Solea", "fish one", "object"}, AnchorConfig{NonAnchors: non})
 	}
 	q := data.Query{Text: "Which things are members of Solea?", ID: -1}
 	for _, c := range []struct {
@@ -103,25 +76,10 @@ func TestLearnNonAnchorForms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var texts []string
-	var ments [][]linking.LinkedMention
-	var anchors [][]int
+	var f anchorFixture
 	add := func(text string, anchor string, words ...string) {
 		t.Helper()
-		var ms []linking.LinkedMention
-		lw := linking.MentionWords(text)
-		for _, w := range words {
-			i := strings.Index(text, w)
-			tok := slices.IndexFunc(lw, func(x linking.Word) bool { return x.Start == i })
-			ms = append(ms, linking.LinkedMention{Start: i, End: i + len(w), TokStart: tok, TokEnd: tok + len(strings.Fields(w)), Text: w})
-		}
-		var as []int
-		for mi, m := range ms {
-			if m.Text == anchor {
-				as = append(as, mi)
-			}
-		}
-		texts, ments, anchors = append(texts, text), append(ments, ms), append(anchors, as)
+		f.add(t, text, anchor, words...)
 	}
 	for range 5 {
 		add("Name the kinds of cat.", "cat", "Name", "kinds", "cat")
@@ -130,17 +88,17 @@ func TestLearnNonAnchorForms(t *testing.T) {
 	add("'find' can mean what?", "find", "find")
 	add("Tells the parts of Ohio?", "Ohio", "Tells", "Ohio")
 	add("Plastid includes which things?", "Plastid", "Plastid")
-	if got, want := LearnNonAnchorForms(lex, texts, ments, anchors), []string{FormLeadVerb}; !slices.Equal(got, want) {
+	if got, want := LearnNonAnchorForms(lex, f.texts, f.ments, f.anchors), []string{FormLeadVerb}; !slices.Equal(got, want) {
 		t.Errorf("LearnNonAnchorForms = %v, want %v", got, want)
 	}
 	add("Find the Find.", "Find", "Find")
-	if got := LearnNonAnchorForms(lex, texts, ments, anchors); len(got) != 0 {
+	if got := LearnNonAnchorForms(lex, f.texts, f.ments, f.anchors); len(got) != 0 {
 		t.Errorf("LearnNonAnchorForms = %v, want none", got)
 	}
 	for range 60 {
 		add("Name the kinds of cat.", "cat", "Name", "kinds", "cat")
 	}
-	if got, want := LearnNonAnchorForms(lex, texts, ments, anchors), []string{FormLeadVerb}; !slices.Equal(got, want) {
+	if got, want := LearnNonAnchorForms(lex, f.texts, f.ments, f.anchors), []string{FormLeadVerb}; !slices.Equal(got, want) {
 		t.Errorf("LearnNonAnchorForms = %v, want %v", got, want)
 	}
 }
@@ -152,17 +110,7 @@ func TestLearnNonAnchorForms(t *testing.T) {
 // Solea answer (fish one); without, the ranker's choice stands.
 func TestNonAnchorForms(t *testing.T) {
 	planner := func(forms []string) *LinkingPlanner {
-		p := filmPlanner(t, []string{"kind_of", "member_of"}, []string{"Tell", "Solea", "fish one", "object"},
-			[][3]int{{3, 0, 0}, {2, 1, 1}},
-			[][][]string{{{"*", "<-kind_of", "person"}}, {{"*", "<-member_of", "person"}}},
-			AnchorConfig{NonAnchorForms: forms})
-		clear(p.Gate.W2.Data())
-		copy(p.Gate.B2.Data(), []float32{2, 0})
-		h := fnv.New32a()
-		h.Write([]byte("tlp0"))
-		h.Write([]byte{0})
-		p.Ranker.W.Data()[h.Sum32()%uint32(p.Ranker.Dim)] = 5
-		return p
+		return trustingPlanner(t, []string{"Tell", "Solea", "fish one", "object"}, AnchorConfig{NonAnchorForms: forms})
 	}
 	for _, c := range []struct {
 		q     string
@@ -197,10 +145,8 @@ func TestLearnQuotedSlots(t *testing.T) {
 				as = append(as, -1)
 				continue
 			}
-			i := strings.Index(text, w)
-			tok := len(strings.Fields(text[:i]))
 			as = append(as, len(ms))
-			ms = append(ms, linking.LinkedMention{Start: i, End: i + len(w), TokStart: tok, TokEnd: tok + 1, Text: w})
+			ms = append(ms, fixtureMention(t, text, w))
 		}
 		texts, ments, tmpl, anchors = append(texts, text), append(ments, ms), append(tmpl, ti), append(anchors, as)
 	}
@@ -230,17 +176,7 @@ func TestLearnQuotedSlots(t *testing.T) {
 // quotes 'things', the ranker's choice stands.
 func TestQuotedSlots(t *testing.T) {
 	planner := func(slots [][2]int) *LinkingPlanner {
-		p := filmPlanner(t, []string{"kind_of", "member_of"}, []string{"things", "Solea", "fish one", "object"},
-			[][3]int{{3, 0, 0}, {2, 1, 1}},
-			[][][]string{{{"*", "<-kind_of", "person"}}, {{"*", "<-member_of", "person"}}},
-			AnchorConfig{QuotedSlots: slots})
-		clear(p.Gate.W2.Data())
-		copy(p.Gate.B2.Data(), []float32{2, 0})
-		h := fnv.New32a()
-		h.Write([]byte("tlp0"))
-		h.Write([]byte{0})
-		p.Ranker.W.Data()[h.Sum32()%uint32(p.Ranker.Dim)] = 5
-		return p
+		return trustingPlanner(t, []string{"things", "Solea", "fish one", "object"}, AnchorConfig{QuotedSlots: slots})
 	}
 	for _, c := range []struct {
 		q     string
@@ -257,4 +193,58 @@ func TestQuotedSlots(t *testing.T) {
 			t.Errorf("QuotedSlots %v: %q planned %v reaching %v (%v), want [%d]", c.slots, c.q, pred.Plan.MetapathTokens(), pred.Reach, err, c.want)
 		}
 	}
+}
+
+// fixtureMention is the mention of w's first occurrence in text, its
+// words placed as MentionWords places them.
+func fixtureMention(t *testing.T, text, w string) linking.LinkedMention {
+	t.Helper()
+	i := strings.Index(text, w)
+	tok := slices.IndexFunc(linking.MentionWords(text), func(x linking.Word) bool { return x.Start == i })
+	if i < 0 || tok < 0 {
+		t.Fatalf("%q is no word of %q", w, text)
+	}
+	return linking.LinkedMention{Start: i, End: i + len(w), TokStart: tok, TokEnd: tok + len(linking.MentionWords(w)), Text: w}
+}
+
+// anchorFixture collects training questions, their mentions and their
+// anchor mentions for the learners' tests.
+type anchorFixture struct {
+	texts   []string
+	ments   [][]linking.LinkedMention
+	anchors [][]int
+}
+
+// add appends text with mentions words, anchored on those whose text is
+// anchor.
+func (f *anchorFixture) add(t *testing.T, text, anchor string, words ...string) {
+	t.Helper()
+	var ms []linking.LinkedMention
+	var as []int
+	for _, w := range words {
+		if w == anchor {
+			as = append(as, len(ms))
+		}
+		ms = append(ms, fixtureMention(t, text, w))
+	}
+	f.texts, f.ments, f.anchors = append(f.texts, text), append(f.ments, ms), append(f.anchors, as)
+}
+
+// trustingPlanner is the planner the rule tests share: the kinds
+// template (0) and the members template (1) over nodes names (names[0]
+// has a kind, names[3]; names[2] is a member of names[1]), the
+// classifier's first template kinds (probability 0.88) and a ranker that
+// trusts it (weight 5 on its probability's bucket).
+func trustingPlanner(t *testing.T, names []string, a AnchorConfig) *LinkingPlanner {
+	t.Helper()
+	p := filmPlanner(t, []string{"kind_of", "member_of"}, names,
+		[][3]int{{3, 0, 0}, {2, 1, 1}},
+		[][][]string{{{"*", "<-kind_of", "person"}}, {{"*", "<-member_of", "person"}}}, a)
+	clear(p.Gate.W2.Data())
+	copy(p.Gate.B2.Data(), []float32{2, 0})
+	h := fnv.New32a()
+	h.Write([]byte("tlp0"))
+	h.Write([]byte{0})
+	p.Ranker.W.Data()[h.Sum32()%uint32(p.Ranker.Dim)] = 5
+	return p
 }
