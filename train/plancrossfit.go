@@ -243,6 +243,9 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	}
 	a.NonAnchorForms = forms
 	a.QuotedSlots = c.quotedSlots(keep)
+	if a.ReadMentions = a.Lexicon && !c.o.NoReadMentions; a.ReadMentions {
+		a.AnchorAfter = planner.LearnAnchorAfter(c.kept(keep))
+	}
 	a.CoverMentions = !c.o.NoCoverMentions
 	a.WeakMentions, a.AnchorTypes = c.weakMentions(keep)
 	cfg.Anchors = &a

@@ -93,6 +93,10 @@ type LinkingPlannerOptions struct {
 	// NoNonAnchors: no mention texts are learned that the training never
 	// anchored (AnchorConfig.NonAnchors; the ablation).
 	NoNonAnchors bool
+	// NoReadMentions: a word no training question used that names a node
+	// is never read as a known word (AnchorConfig.ReadMentions; the
+	// ablation).
+	NoReadMentions bool
 	// NoOuterAnchors: a candidate that reaches a node a longer mention
 	// around one of its anchors names, or is anchored inside a longer
 	// mention, is not ruled out for it (AnchorConfig.OuterAnchors,

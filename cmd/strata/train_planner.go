@@ -21,6 +21,7 @@ type trainPlannerOptions struct {
 	NoBare      bool
 	NoOuter     bool
 	NoNonAnch   bool
+	NoReadMents bool
 	Flags       trainFlags
 	Hidden      int
 	MinF1       float64
@@ -208,6 +209,7 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoCover, "no-cover-mentions", false, "mined plans: a candidate that leaves more of the question's mentions unexplained is not ruled out for it, and no deeper search anchors them (the ablation)")
 	cmd.Flags().BoolVar(&o.NoDeeper, "no-deeper-search", false, "mined plans: a question whose words rule out every candidate (a type or relation it names), or whose top templates reach nothing, gets no deeper search among less probable templates (the ablation)")
 	cmd.Flags().BoolVar(&o.Rescue, "fit-rescue", false, "mined plans: a query below the text-fit gate keeps its plan when the planner is surer of it than of its plans of 95% of the held-out passages the gate rejects (off by default: it can put the served planner under BM25 on text no plan fits)")
+	cmd.Flags().BoolVar(&o.NoReadMents, "no-read-mentions", false, "mined plans: a word no training question used that names a node (\"pieces\") is never read as the known word the lexicon relates it to (\"parts\"), even where it names a relation and stands where no anchor stood (the ablation)")
 	cmd.Flags().BoolVar(&o.NoNonAnch, "no-non-anchors", false, "mined plans: a candidate anchored on a word the training questions never anchored (in 5 or more of them: \"things\", \"kinds\"), on a leading verb (\"Tell me ...\") or unquoted where the training always quoted, is not ruled out for it (the ablation)")
 	cmd.Flags().BoolVar(&o.NoOuter, "no-outer-anchors", false, "mined plans: a candidate that reaches a node named by a longer mention around its anchor (\"membrane\" in \"varieties of semipermeable membrane\") is not ruled out for it (the ablation)")
 	cmd.Flags().BoolVar(&o.NoBare, "no-bare-anchors", false, "mined plans: the anchor scorer learns only from its examples as they are, not also from copies without the mentions' own words, which teach it an anchor's context (the ablation)")
@@ -261,7 +263,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		d = nil
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, Log: u.err, Progress: u.stageProgress()})
+	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, Log: u.err, Progress: u.stageProgress()})
 	if err != nil {
 		return err
 	}

@@ -42,15 +42,16 @@ func (c *PlanCandidate) Score() float64 { return c.TemplateLP + c.AnchorLP }
 // mentions of q come back too. It returns ctx.Err() when ctx ends before
 // the next candidate is executed.
 func (p *LinkingPlanner) Candidates(ctx context.Context, q data.Query) ([]PlanCandidate, []linking.LinkedMention, error) {
-	return p.candidates(ctx, q, nil, 0)
+	return p.candidates(ctx, q, nil, 0, nil)
 }
 
 // candidates is Candidates; with more set, the templates tried are, besides
 // the TopTemplates most probable, up to deepest of the others, the most
 // probable first, with an anchoring of the question's mentions (chosen:
 // one mention index per path) for which more holds; each such anchoring
-// is a candidate.
-func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func(ti int, chosen []int) bool, deepest int) ([]PlanCandidate, []linking.LinkedMention, error) {
+// is a candidate. Mentions overlapping one of the spans read (the words
+// read inside a mention: resolveRead) are not the question's.
+func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func(ti int, chosen []int) bool, deepest int, read [][2]int) ([]PlanCandidate, []linking.LinkedMention, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
@@ -60,6 +61,11 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 	}
 	probs := p.Gate.Forward(x, 1)
 	ments := p.ments.Find(q.Text)
+	if len(read) > 0 {
+		ments = slices.DeleteFunc(ments, func(m linking.LinkedMention) bool {
+			return slices.ContainsFunc(read, func(s [2]int) bool { return m.Start < s[1] && s[0] < m.End })
+		})
+	}
 	if len(ments) == 0 {
 		return nil, ments, nil
 	}

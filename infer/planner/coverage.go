@@ -508,3 +508,46 @@ func (p *LinkingPlanner) anchoredInside(ments []linking.LinkedMention, c *PlanCa
 	}
 	return false
 }
+
+// minAnchorAfterShare is the share of the mentions after a word that must
+// have anchored for the word to be one anchors follow (LearnAnchorAfter).
+const minAnchorAfterShare = 0.5
+
+// LearnAnchorAfter returns the words (lower case, sorted) that stood
+// right before a mention in at least minNonAnchorQuestions training
+// questions (texts[i] with mentions ments[i] and anchor mentions
+// anchors[i]), at least minAnchorAfterShare of them anchoring on such a
+// mention (or one overlapping it): the places a question names what it
+// is about ("a part of X", "a subtype of X"), where a word no training
+// question used is a name, not another way to ask (ReadMentions).
+func LearnAnchorAfter(texts []string, ments [][]linking.LinkedMention, anchors [][]int) []string {
+	seen, anchored := map[string]int{}, map[string]int{}
+	for qi, ms := range ments {
+		words := linking.MentionWords(texts[qi])
+		has, anch := map[string]bool{}, map[string]bool{}
+		for mi := range ms {
+			m := &ms[mi]
+			if m.TokStart == 0 || m.TokStart > len(words) {
+				continue
+			}
+			w := words[m.TokStart-1]
+			prev := strings.ToLower(texts[qi][w.Start:w.End])
+			has[prev] = true
+			anch[prev] = anch[prev] || anchorsOverlap(anchors[qi], ms, mi)
+		}
+		for w := range has {
+			seen[w]++
+			if anch[w] {
+				anchored[w]++
+			}
+		}
+	}
+	var out []string
+	for w, n := range seen {
+		if n >= minNonAnchorQuestions && float64(anchored[w]) >= minAnchorAfterShare*float64(n) {
+			out = append(out, w)
+		}
+	}
+	slices.Sort(out)
+	return out
+}

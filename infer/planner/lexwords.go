@@ -33,7 +33,10 @@ import (
 // it is, and so are quoted words: on the WordNet SKB, where nearly every
 // English word names a node, little is resolved; protecting only names
 // that look like names ("Fred Astaire") rewrote anchors there ("a kind of
-// penis" read as "a kind of member": val Hit@1 0.9725 -> 0.9067).
+// penis" read as "a kind of member": val Hit@1 0.9725 -> 0.9067). With
+// ReadMentions, such a word is read all the same where the question is
+// unlikely to name a node with it (readInMention): "Which pieces make up
+// X?" read as "Which parts make up X?".
 type wordResolver struct {
 	lex     *lexicon.Lexicon
 	match   *lexicon.Matcher
@@ -45,6 +48,9 @@ type wordResolver struct {
 	memo    map[string][]string
 	next    map[string]map[string]int // RelWords.Next
 	names   map[string]string         // the types and relations of the schema a reading names, joined; "" none
+	// inMentions, when set, reports whether word i of text, inside some of
+	// ments, may be read as its known word all the same.
+	inMentions func(text string, ments []linking.LinkedMention, i int, reading string) bool
 }
 
 // minResolveLen: shorter words ("do", "in") are left alone.
@@ -238,6 +244,13 @@ func (r *wordResolver) word(w string) []string {
 // word was), and whether any was. find gives the mentions; it is called
 // only when some word resolves.
 func (r *wordResolver) resolve(text string, find func(string) []linking.LinkedMention) (string, bool) {
+	out, changed, _ := r.resolveRead(text, find)
+	return out, changed
+}
+
+// resolveRead is resolve, also returning the spans (byte offsets in the
+// text returned) of the words read inside a mention (inMentions).
+func (r *wordResolver) resolveRead(text string, find func(string) []linking.LinkedMention) (string, bool, [][2]int) {
 	// Planning reads words as the schema's where it can (its rules act on
 	// them); the text-fit gate, which asks how a query is worded, reads
 	// them as the training wrote them.
@@ -256,7 +269,7 @@ func (r *wordResolver) resolve(text string, find func(string) []linking.LinkedMe
 		}
 	}
 	if !any {
-		return text, false
+		return text, false, nil
 	}
 	var ments []linking.LinkedMention
 	if find != nil {
@@ -264,9 +277,14 @@ func (r *wordResolver) resolve(text string, find func(string) []linking.LinkedMe
 	}
 	quoted := quotedSpans(text, true)
 	var b strings.Builder
+	var read [][2]int
 	last, changed := 0, false
 	for i, w := range words {
-		if repl[i] == "" || inSpans(w.Start, ments, quoted) {
+		if repl[i] == "" || inSpans(w.Start, nil, quoted) {
+			continue
+		}
+		inMention := inSpans(w.Start, ments, nil)
+		if inMention && (r.inMentions == nil || !r.inMentions(text, ments, i, repl[i])) {
 			continue
 		}
 		t := repl[i]
@@ -274,14 +292,17 @@ func (r *wordResolver) resolve(text string, find func(string) []linking.LinkedMe
 			t = strings.ToUpper(t[:1]) + t[1:]
 		}
 		b.WriteString(text[last:w.Start])
+		if inMention {
+			read = append(read, [2]int{b.Len(), b.Len() + len(t)})
+		}
 		b.WriteString(t)
 		last, changed = w.End, true
 	}
 	if !changed {
-		return text, false
+		return text, false, nil
 	}
 	b.WriteString(text[last:])
-	return b.String(), true
+	return b.String(), true, read
 }
 
 func inSpans(at int, ments []linking.LinkedMention, quoted [][2]int) bool {
@@ -296,4 +317,47 @@ func inSpans(at int, ments []linking.LinkedMention, quoted [][2]int) bool {
 		}
 	}
 	return false
+}
+
+// readInMention reports whether word i of text, inside some of ments,
+// may be read as reading all the same (AnchorConfig.ReadMentions): no
+// longer mention covers it, reading names a relation of the schema and no
+// type, the word before it is none of AnchorAfter, and another mention,
+// not overlapping it, is one the question may anchor on (neither a
+// non-anchor text nor a weak mention, nor an unseen word the lexicon
+// reads).
+func (p *LinkingPlanner) readInMention(text string, ments []linking.LinkedMention, i int, reading string) bool {
+	a := p.Cfg.Anchors
+	if nb := p.names.namedBy(strings.ToLower(reading)); len(nb.rels) == 0 || len(nb.types) > 0 {
+		return false
+	}
+	if i > 0 {
+		words := linking.MentionWords(text)
+		prev := strings.ToLower(text[words[i-1].Start:words[i-1].End])
+		if _, ok := slices.BinarySearch(a.AnchorAfter, prev); ok {
+			return false
+		}
+	}
+	other := false
+	for mi := range ments {
+		m := &ments[mi]
+		if i >= m.TokStart && i < m.TokEnd {
+			if m.TokEnd-m.TokStart > 1 {
+				return false
+			}
+			continue
+		}
+		t := strings.ToLower(m.Text)
+		if _, na := slices.BinarySearch(a.NonAnchors, t); na {
+			continue
+		}
+		if _, weak := slices.BinarySearch(a.WeakMentions, t); weak {
+			continue
+		}
+		if p.words.word(t) != nil {
+			continue // an unseen word that may be read itself
+		}
+		other = true
+	}
+	return other
 }

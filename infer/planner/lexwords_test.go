@@ -17,6 +17,14 @@ import (
 // other evidence the first candidate stands.
 func helmPlanner(t *testing.T, lexicon bool) *LinkingPlanner {
 	t.Helper()
+	return helmPlannerWith(t, AnchorConfig{Lexicon: lexicon})
+}
+
+// helmPlannerWith is helmPlanner with a's switches (RelWords and the
+// rules helmPlanner sets are its own) and more nodes, of no edge, named
+// extra.
+func helmPlannerWith(t *testing.T, a AnchorConfig, extra ...string) *LinkingPlanner {
+	t.Helper()
 	rw := NewRelWords()
 	for i := range 12 {
 		for _, c := range [][2]string{{"Which films directed", "directed_by"}, {"Which films starred", "starred_actors"},
@@ -28,9 +36,9 @@ func helmPlanner(t *testing.T, lexicon bool) *LinkingPlanner {
 		}
 	}
 	rw.PruneContext(2)
-	return filmPlanner(t, []string{"directed_by", "starred_actors", "written_by"}, []string{"Paul Smith", "First Film", "Second Film", "Third Film", "Helm"},
+	return filmPlanner(t, []string{"directed_by", "starred_actors", "written_by"}, append([]string{"Paul Smith", "First Film", "Second Film", "Third Film", "Helm"}, extra...),
 		[][3]int{{1, 0, 0}, {2, 0, 0}, {3, 1, 0}}, [][][]string{{{"*", "<-starred_actors", "movie"}}, {{"*", "<-directed_by", "movie"}}},
-		AnchorConfig{RelWords: rw, NamedType: true, NamedRelations: true, Lexicon: lexicon})
+		AnchorConfig{RelWords: rw, NamedType: true, NamedRelations: true, Lexicon: a.Lexicon, ReadMentions: a.ReadMentions, AnchorAfter: a.AnchorAfter})
 }
 
 // TestLexiconReadsUnseenWords: "helmed", a word no training question used,
@@ -108,6 +116,56 @@ func TestFitTextReadsNamesToo(t *testing.T) {
 	} {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}
+
+// TestReadMentions: "helm" and "featured" name nodes (Helm, Featured) and
+// no training question used them; with ReadMentions each is read as its
+// known word all the same ("directed", "starred"), as it names a relation
+// and "Paul Smith" is left to anchor on, so "Which films was Paul Smith
+// featured in?" reaches the film he starred in (Third Film), where
+// without ReadMentions it reaches those he directed (the first candidate,
+// as nothing tells them apart). A word stays a name after a word anchors
+// follow (AnchorAfter) and when no other mention is left to anchor on
+// ("Helm" is an unseen word the lexicon reads too).
+func TestReadMentions(t *testing.T) {
+	on := helmPlannerWith(t, AnchorConfig{Lexicon: true, ReadMentions: true}, "Featured")
+	after := helmPlannerWith(t, AnchorConfig{Lexicon: true, ReadMentions: true, AnchorAfter: []string{"smith"}}, "Featured")
+	off := helmPlannerWith(t, AnchorConfig{Lexicon: true}, "Featured")
+	q, f := "Which films did Paul Smith helm?", "Which films was Paul Smith featured in?"
+	for _, c := range []struct {
+		p        *LinkingPlanner
+		in, want string
+	}{
+		{on, q, "Which films did Paul Smith directed?"},
+		{on, f, "Which films was Paul Smith starred in?"},
+		{after, q, q},
+		{off, q, q},
+		{off, f, f},
+		{on, "Which films did Helm helm?", "Which films did Helm helm?"},
+		{on, "Which films did helm?", "Which films did helm?"},
+	} {
+		if got := c.p.Resolve(c.in); got != c.want {
+			t.Errorf("Resolve(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	out, read := on.resolveRead(q)
+	if want := [][2]int{{27, 35}}; !slices.Equal(read, want) || out[27:35] != "directed" {
+		t.Errorf("read spans %v of %q, want %v", read, out, want)
+	}
+	for _, c := range []struct {
+		p    *LinkingPlanner
+		want []uint32
+	}{{on, []uint32{3}}, {off, []uint32{1, 2}}} {
+		pred, err := c.p.Predict(context.Background(), data.Query{Text: f, ID: -1})
+		if err != nil || pred.Reach == nil {
+			t.Fatalf("%v, reach %v", err, pred.Reach)
+		}
+		got := slices.Clone(pred.Reach.Nodes)
+		slices.Sort(got)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%q reaches %v, want %v", f, got, c.want)
 		}
 	}
 }

@@ -248,3 +248,33 @@ func trustingPlanner(t *testing.T, names []string, a AnchorConfig) *LinkingPlann
 	p.Ranker.W.Data()[h.Sum32()%uint32(p.Ranker.Dim)] = 5
 	return p
 }
+
+// TestLearnAnchorAfter: "of" stood before a mention in 6 questions, 3 of
+// them anchoring on it (half: a word anchors follow); "the" before one in
+// 3 and "subtype" in 4 (all anchored), too few; "Name" starts its
+// questions, with nothing before it. A seventh "of" never anchored takes
+// "of" below half.
+func TestLearnAnchorAfter(t *testing.T) {
+	var f anchorFixture
+	add := func(text string, anchor string, words ...string) {
+		t.Helper()
+		f.add(t, text, anchor, words...)
+	}
+	for range 2 {
+		add("Name the parts of cat.", "cat", "Name", "parts", "cat")
+	}
+	add("List the parts of Ohio.", "Ohio", "parts", "Ohio")
+	for range 3 {
+		add("Which kinds of things are there?", "", "kinds", "things")
+	}
+	for range 4 {
+		add("A subtype dog?", "dog", "dog")
+	}
+	if got, want := LearnAnchorAfter(f.texts, f.ments, f.anchors), []string{"of"}; !slices.Equal(got, want) {
+		t.Errorf("LearnAnchorAfter = %v, want %v", got, want)
+	}
+	add("Which kinds of things are there?", "", "kinds", "things")
+	if got := LearnAnchorAfter(f.texts, f.ments, f.anchors); len(got) != 0 {
+		t.Errorf("with a seventh 'of' never anchored: LearnAnchorAfter = %v, want none", got)
+	}
+}

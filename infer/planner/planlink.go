@@ -77,19 +77,35 @@ func NewLinkingPlanner(ws *workspace.Workspace, d *infer.DenseChannel, cfg Confi
 		return nil, err
 	}
 	p.words = words
+	if words != nil && cfg.Anchors.ReadMentions {
+		words.inMentions = p.readInMention
+	}
 	return p, nil
 }
 
 // Resolve is the question as the planner reads it: with Cfg.Anchors.Lexicon,
 // each word no training question used that the lexicon relates to a word
-// the planner knows, outside the question's mentions and quotes, is
-// replaced by that word (lexwords.go); otherwise text itself.
+// the planner knows, outside the question's mentions and quotes (with
+// ReadMentions, inside a mention of its own too, where readInMention
+// allows), is replaced by that word (lexwords.go); otherwise text itself.
 func (p *LinkingPlanner) Resolve(text string) string {
 	if p.words == nil {
 		return text
 	}
-	out, _ := p.words.resolve(text, p.ments.Find)
+	out, _ := p.resolveRead(text)
 	return out
+}
+
+// resolveRead is Resolve, also returning the spans of the words read
+// inside a mention (AnchorConfig.ReadMentions): the question no longer
+// names a node there, so no candidate anchors on a mention overlapping
+// one.
+func (p *LinkingPlanner) resolveRead(text string) (string, [][2]int) {
+	if p.words == nil {
+		return text, nil
+	}
+	out, _, read := p.words.resolveRead(text, p.ments.Find)
+	return out, read
 }
 
 // FitText is the text the text-fit gate reads: with Cfg.Anchors.Lexicon,
@@ -166,8 +182,9 @@ func (p *LinkingPlanner) PredictUngated(ctx context.Context, q data.Query) (infe
 		return infer.PlanPrediction{Template: -1}, err
 	}
 	text := q.Text
-	q.Text = p.Resolve(q.Text)
-	pred, err := p.predict(ctx, q)
+	resolved, read := p.resolveRead(q.Text)
+	q.Text = resolved
+	pred, err := p.predict(ctx, q, read)
 	pred.Fit = 1
 	if q.Text != text {
 		pred.ReadAs = q.Text
@@ -175,15 +192,15 @@ func (p *LinkingPlanner) PredictUngated(ctx context.Context, q data.Query) (infe
 	return pred, err
 }
 
-func (p *LinkingPlanner) predict(ctx context.Context, q data.Query) (infer.PlanPrediction, error) {
-	cs, ments, err := p.Candidates(ctx, q)
+func (p *LinkingPlanner) predict(ctx context.Context, q data.Query, read [][2]int) (infer.PlanPrediction, error) {
+	cs, ments, err := p.candidates(ctx, q, nil, 0, read)
 	if err != nil {
 		return infer.PlanPrediction{Template: -1}, err
 	}
 	// No candidate reaches a node: the search goes deeper, among the
 	// templates some mention anchors (DeeperUnreached).
 	if p.Cfg.Anchors.DeeperUnreached && !slices.ContainsFunc(cs, func(c PlanCandidate) bool { return len(c.Reach) > 0 }) {
-		deep, dments, err := p.candidates(ctx, q, func(int, []int) bool { return true }, maxUnreached)
+		deep, dments, err := p.candidates(ctx, q, func(int, []int) bool { return true }, maxUnreached, read)
 		if err != nil {
 			return infer.PlanPrediction{Template: -1}, err
 		}
@@ -203,7 +220,7 @@ func (p *LinkingPlanner) predict(ctx context.Context, q data.Query) (infer.PlanP
 		// goes deeper (DeeperSearch) among the templates beyond the top
 		// ones: see deeper.
 		if more := p.deeper(q.Text, ments, cs, key, least); more != nil {
-			deep, dments, err := p.candidates(ctx, q, more, maxDeeper)
+			deep, dments, err := p.candidates(ctx, q, more, maxDeeper, read)
 			if err != nil {
 				return infer.PlanPrediction{Template: -1}, err
 			}
@@ -341,7 +358,9 @@ func (p *LinkingPlanner) ruleOut(ctx context.Context, text string, ments []linki
 			key[i] += 1 << 15
 		}
 		key[i] += p.relationMisses(text, ments, &cs[i])<<10 + p.unexplained(ments, &cs[i])
-		if least < 0 || key[i] < least {
+	}
+	for i := range cs {
+		if len(cs[i].Reach) > 0 && (least < 0 || key[i] < least) {
 			least = key[i]
 		}
 	}

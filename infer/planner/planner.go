@@ -130,6 +130,19 @@ type AnchorConfig struct {
 	// ruled out when another is not. Empty in checkpoints saved before
 	// them.
 	NonAnchorForms []string `json:"non_anchor_forms,omitempty"`
+	// ReadMentions: with Lexicon, a word no training question used that
+	// names a node of its own (on WordNet nearly every word does) is read
+	// as its known word all the same when that word names a relation of
+	// the schema and no type ("pieces": parts, "examples": instance), the
+	// word before it is not one after which the training's mentions
+	// mostly anchored (AnchorAfter: "part of penis" stays), and another
+	// mention the question may anchor on is left (readInMention). Off in
+	// checkpoints saved before it.
+	ReadMentions bool `json:"read_mentions,omitempty"`
+	// AnchorAfter are the words (lower case, sorted) after which at least
+	// 5 training questions had a mention, half or more of them anchoring
+	// on it ("of" in "a part of X"; LearnAnchorAfter).
+	AnchorAfter []string `json:"anchor_after,omitempty"`
 	// OuterAnchors: a candidate that reaches a node a longer mention
 	// around one of its anchors names is ruled out when another is not
 	// (reachesOuter). Off in checkpoints saved before it.
