@@ -236,6 +236,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.DeeperUnreached = !c.o.NoDeeperSearch
 	a.OuterAnchors = !c.o.NoOuterAnchors
 	a.InnerAnchors = !c.o.NoOuterAnchors && planner.InnerAnchorsFrom(c.innerShare(keep))
+	a.LongerAnchors = a.InnerAnchors
 	a.NonAnchors = c.nonAnchors(keep)
 	forms, err := c.nonAnchorForms(keep)
 	if err != nil {

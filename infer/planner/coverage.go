@@ -473,6 +473,35 @@ func around(o, m *linking.LinkedMention) bool {
 	return o.TokStart <= m.TokStart && o.TokEnd >= m.TokEnd && o.TokEnd-o.TokStart > m.TokEnd-m.TokStart
 }
 
+// longerAnchors adds 1<<15 to the key of each candidate that reaches a
+// node and is anchored on a mention inside a longer one on which another
+// candidate that reaches a node, with a key no greater, is anchored
+// (AnchorConfig.LongerAnchors): "helmet" gives way to "crash helmet"
+// whatever their templates.
+func (p *LinkingPlanner) longerAnchors(ments []linking.LinkedMention, cs []PlanCandidate, key []int) {
+	base := slices.Clone(key)
+	for i := range cs {
+		if len(cs[i].Reach) == 0 {
+			continue
+		}
+		longer := false
+		for _, a := range cs[i].Mentions {
+			if a < 0 || a >= len(ments) {
+				continue
+			}
+			for j := range cs {
+				if j == i || len(cs[j].Reach) == 0 || base[j] > base[i] {
+					continue
+				}
+				longer = longer || slices.ContainsFunc(cs[j].Mentions, func(b int) bool { return b >= 0 && b < len(ments) && around(&ments[b], &ments[a]) })
+			}
+		}
+		if longer {
+			key[i] += 1 << 15
+		}
+	}
+}
+
 // anchoredInside reports whether candidate c is anchored on a mention
 // inside a longer one that could take its place: a node the longer
 // mention names has the first hop of the anchor's path ("golf" in "What
@@ -521,17 +550,30 @@ const minAnchorAfterShare = 0.5
 // is about ("a part of X", "a subtype of X"), where a word no training
 // question used is a name, not another way to ask (ReadMentions).
 func LearnAnchorAfter(texts []string, ments [][]linking.LinkedMention, anchors [][]int) []string {
-	seen, anchored := map[string]int{}, map[string]int{}
+	seen, anchored := anchorAfterCounts(texts, ments, anchors)
+	var out []string
+	for w, n := range seen {
+		if n >= minNonAnchorQuestions && float64(anchored[w]) >= minAnchorAfterShare*float64(n) {
+			out = append(out, w)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// anchorAfterCounts counts, per word (lower case), the training questions
+// with a mention right after it and those anchoring on such a mention (or
+// one overlapping it).
+func anchorAfterCounts(texts []string, ments [][]linking.LinkedMention, anchors [][]int) (seen, anchored map[string]int) {
+	seen, anchored = map[string]int{}, map[string]int{}
 	for qi, ms := range ments {
 		words := linking.MentionWords(texts[qi])
 		has, anch := map[string]bool{}, map[string]bool{}
 		for mi := range ms {
-			m := &ms[mi]
-			if m.TokStart == 0 || m.TokStart > len(words) {
+			prev, ok := wordBefore(texts[qi], words, &ms[mi])
+			if !ok {
 				continue
 			}
-			w := words[m.TokStart-1]
-			prev := strings.ToLower(texts[qi][w.Start:w.End])
 			has[prev] = true
 			anch[prev] = anch[prev] || anchorsOverlap(anchors[qi], ms, mi)
 		}
@@ -542,12 +584,15 @@ func LearnAnchorAfter(texts []string, ments [][]linking.LinkedMention, anchors [
 			}
 		}
 	}
-	var out []string
-	for w, n := range seen {
-		if n >= minNonAnchorQuestions && float64(anchored[w]) >= minAnchorAfterShare*float64(n) {
-			out = append(out, w)
-		}
+	return seen, anchored
+}
+
+// wordBefore is the word (lower case) right before mention m of text
+// (words: its MentionWords); false at the start.
+func wordBefore(text string, words []linking.Word, m *linking.LinkedMention) (string, bool) {
+	if m.TokStart == 0 || m.TokStart > len(words) {
+		return "", false
 	}
-	slices.Sort(out)
-	return out
+	w := words[m.TokStart-1]
+	return strings.ToLower(text[w.Start:w.End]), true
 }

@@ -164,6 +164,61 @@ func TestInnerAnchors(t *testing.T) {
 	}
 }
 
+// TestLongerAnchors: in "What does crash helmet include?" the helmet has
+// a part (visor) and the crash helmet a kind (full-face helmet), so no
+// template lets "crash helmet" take the place of "helmet" and InnerAnchors
+// rules nothing out; a ranker that trusts the shorter anchor answers with
+// the visor. With LongerAnchors the candidate anchored on "crash helmet",
+// ruled out by nothing more, wins whatever its template; when the longer
+// mention is itself a non-anchor text, it rules nothing out.
+func TestLongerAnchors(t *testing.T) {
+	planner := func(a AnchorConfig) *LinkingPlanner {
+		a.InnerAnchors = true
+		return filmPlanner(t, []string{"kind_of", "part_of"}, []string{"helmet", "crash helmet", "visor", "full-face helmet"},
+			[][3]int{{2, 1, 0}, {3, 0, 1}},
+			[][][]string{{{"*", "<-part_of", "person"}}, {{"*", "<-kind_of", "person"}}}, a)
+	}
+	reach := func(p *LinkingPlanner, q string) []uint32 {
+		t.Helper()
+		cs, ments, err := p.Candidates(context.Background(), data.Query{Text: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range cs { // the ranker trusts the shortest anchor
+			m := &ments[cs[i].Mentions[0]]
+			cs[i].AnchorLP = float64(-10 * (m.TokEnd - m.TokStart))
+		}
+		key, least, err := p.ruleOut(context.Background(), q, ments, cs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		best := -1
+		for i := range cs {
+			if len(cs[i].Reach) > 0 && key[i] == least && (best < 0 || cs[i].AnchorLP > cs[best].AnchorLP) {
+				best = i
+			}
+		}
+		if best < 0 {
+			t.Fatalf("%q: no candidate left", q)
+		}
+		return cs[best].Reach
+	}
+	q := "What does crash helmet include?"
+	for _, c := range []struct {
+		name string
+		a    AnchorConfig
+		want []uint32
+	}{
+		{"InnerAnchors alone", AnchorConfig{}, []uint32{2}},
+		{"LongerAnchors", AnchorConfig{LongerAnchors: true}, []uint32{3}},
+		{"LongerAnchors, the longer mention a non-anchor", AnchorConfig{LongerAnchors: true, NonAnchors: []string{"crash helmet"}}, []uint32{2}},
+	} {
+		if got := reach(planner(c.a), q); !slices.Equal(got, c.want) {
+			t.Errorf("%s: %q reached %v, want %v", c.name, q, got, c.want)
+		}
+	}
+}
+
 // TestInnerAnchorShare: two of four anchors lie inside a longer mention;
 // InnerAnchors is learned on at a share of 5% or less.
 func TestInnerAnchorShare(t *testing.T) {

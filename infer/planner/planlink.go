@@ -359,6 +359,9 @@ func (p *LinkingPlanner) ruleOut(ctx context.Context, text string, ments []linki
 		}
 		key[i] += p.relationMisses(text, ments, &cs[i])<<10 + p.unexplained(ments, &cs[i])
 	}
+	if p.Cfg.Anchors.LongerAnchors {
+		p.longerAnchors(ments, cs, key)
+	}
 	for i := range cs {
 		if len(cs[i].Reach) > 0 && (least < 0 || key[i] < least) {
 			least = key[i]

@@ -112,6 +112,13 @@ type AnchorConfig struct {
 	// when at most 5% of the training questions' anchors were such
 	// mentions (InnerAnchorsFrom). Off in checkpoints saved before it.
 	InnerAnchors bool `json:"inner_anchors,omitempty"`
+	// LongerAnchors: a candidate anchored on a mention inside a longer one
+	// is ruled out when another, anchored on the longer one and ruled out
+	// by nothing more, reaches a node, whatever its template ("helmet" in
+	// "crash helmet includes which more specific things?", where the
+	// plan of the helmet's parts reaches some); set with InnerAnchors.
+	// Off in checkpoints saved before it.
+	LongerAnchors bool `json:"longer_anchors,omitempty"`
 	// NonAnchors: mention texts the training questions never anchored
 	// (LearnNonAnchors), sorted; a candidate anchored on one is ruled out
 	// when another is not. Empty in checkpoints saved before them.
