@@ -244,6 +244,9 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	}
 	a.NonAnchorForms = forms
 	a.QuotedSlots = c.quotedSlots(keep)
+	if !c.o.NoNonAnchors {
+		a.NonAnchorAfter = planner.LearnNonAnchorAfter(c.kept(keep))
+	}
 	if a.ReadMentions = a.Lexicon && !c.o.NoReadMentions; a.ReadMentions {
 		a.AnchorAfter = planner.LearnAnchorAfter(c.kept(keep))
 	}

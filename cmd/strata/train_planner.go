@@ -143,13 +143,22 @@ that some mention anchors ("What is X made up of?": X has parts, no kinds);
 named by a longer mention around its anchor ("membrane" in "What varieties of
 semipermeable membrane are there?" reaches "semipermeable membrane") is ruled
 out when another is not: the question names that node whole, it is not an
-answer; --no-outer-anchors is the ablation. So is a candidate anchored on a
-word the training questions never anchored (unquoted in 5 or more of them,
-anchored in at most 2%: "things", "kinds"), and one anchored on the question's
-first word when the lexicon knows it as a verb's base form ("Tell me what
-...": a request), where the training anchored at most 2% of such words, and
-one anchoring on an unquoted word a template path whose anchor the training
-quoted (near-synonyms of 'X'); --no-non-anchors is the ablation of the three.
+answer; and so is one anchored inside a longer mention ("helmet" in "crash
+helmet") when a candidate anchored on the longer one, ruled out by nothing
+more, reaches a node; --no-outer-anchors is the ablation. So is a candidate
+anchored on a word the training questions never anchored (unquoted in 5 or
+more of them, anchored in at most 2%: "things", "kinds"), one anchored on the
+question's first word when the lexicon knows it as a verb's base form ("Tell
+me what ...": a request), where the training anchored at most 2% of such
+words, one anchored on an unquoted word right after a word (not a stop word)
+that at most 2% of the training's mentions after it were anchors ("Which
+specific individuals ..."), and one anchoring on an unquoted word a template
+path whose anchor the training quoted (near-synonyms of 'X');
+--no-non-anchors is the ablation of the four. An unseen word that names a
+node is read as its known word when that word names a relation of the schema
+and no type ("pieces": parts), the word before it is not one the training's
+anchors mostly follow ("of"), and another mention is left to anchor on
+(--no-read-mentions).
 The text-fit gate reads such an opening verb as one word for all of them, so
 "Give me ..." reads as the training's "Name ..." (--no-fit-lead-verbs). A plan
 should use what the question names: among the candidates left, those that
@@ -210,8 +219,8 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoDeeper, "no-deeper-search", false, "mined plans: a question whose words rule out every candidate (a type or relation it names), or whose top templates reach nothing, gets no deeper search among less probable templates (the ablation)")
 	cmd.Flags().BoolVar(&o.Rescue, "fit-rescue", false, "mined plans: a query below the text-fit gate keeps its plan when the planner is surer of it than of its plans of 95% of the held-out passages the gate rejects (off by default: it can put the served planner under BM25 on text no plan fits)")
 	cmd.Flags().BoolVar(&o.NoReadMents, "no-read-mentions", false, "mined plans: a word no training question used that names a node (\"pieces\") is never read as the known word the lexicon relates it to (\"parts\"), even where it names a relation and stands where no anchor stood (the ablation)")
-	cmd.Flags().BoolVar(&o.NoNonAnch, "no-non-anchors", false, "mined plans: a candidate anchored on a word the training questions never anchored (in 5 or more of them: \"things\", \"kinds\"), on a leading verb (\"Tell me ...\") or unquoted where the training always quoted, is not ruled out for it (the ablation)")
-	cmd.Flags().BoolVar(&o.NoOuter, "no-outer-anchors", false, "mined plans: a candidate that reaches a node named by a longer mention around its anchor (\"membrane\" in \"varieties of semipermeable membrane\") is not ruled out for it (the ablation)")
+	cmd.Flags().BoolVar(&o.NoNonAnch, "no-non-anchors", false, "mined plans: a candidate anchored on a word the training questions never anchored (in 5 or more of them: \"things\", \"kinds\"), on a leading verb (\"Tell me ...\"), right after a word no training anchor followed (\"specific\") or unquoted where the training always quoted, is not ruled out for it (the ablation)")
+	cmd.Flags().BoolVar(&o.NoOuter, "no-outer-anchors", false, "mined plans: a candidate that reaches a node named by a longer mention around its anchor (\"membrane\" in \"varieties of semipermeable membrane\"), or is anchored inside a longer mention another candidate anchors on (\"helmet\" in \"crash helmet\"), is not ruled out for it (the ablation)")
 	cmd.Flags().BoolVar(&o.NoBare, "no-bare-anchors", false, "mined plans: the anchor scorer learns only from its examples as they are, not also from copies without the mentions' own words, which teach it an anchor's context (the ablation)")
 	cmd.Flags().BoolVar(&o.NoLexicon, "no-lexicon", false, "mined plans: a question word no training question used is not read as the known word the general English lexicon relates it to (\"helmed\" as directed; the ablation)")
 	cmd.Flags().BoolVar(&o.NoNamedRels, "no-named-relations", false, "mined plans: the question's words that name relations (\"directed\" for directed_by) do not rule out plans that walk none of them (the ablation)")

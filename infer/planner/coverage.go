@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/data/lexicon"
 	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/linking"
@@ -561,6 +562,25 @@ func LearnAnchorAfter(texts []string, ments [][]linking.LinkedMention, anchors [
 	return out
 }
 
+// LearnNonAnchorAfter returns the words (lower case, sorted) that stood
+// right before a mention in at least minNonAnchorQuestions training
+// questions, at most maxNonAnchorShare of them anchoring on such a mention
+// (or one overlapping it): the places a question asks with a word that
+// names a node too ("Which things ...", "the parts of"). A candidate
+// anchored on an unquoted mention after one is ruled out when another is
+// not (AnchorConfig.NonAnchorAfter).
+func LearnNonAnchorAfter(texts []string, ments [][]linking.LinkedMention, anchors [][]int) []string {
+	seen, anchored := anchorAfterCounts(texts, ments, anchors)
+	var out []string
+	for w, n := range seen {
+		if n >= minNonAnchorQuestions && float64(anchored[w]) <= maxNonAnchorShare*float64(n) && !index.IsStopword(w) {
+			out = append(out, w)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // anchorAfterCounts counts, per word (lower case), the training questions
 // with a mention right after it and those anchoring on such a mention (or
 // one overlapping it).
@@ -595,4 +615,25 @@ func wordBefore(text string, words []linking.Word, m *linking.LinkedMention) (st
 	}
 	w := words[m.TokStart-1]
 	return strings.ToLower(text[w.Start:w.End]), true
+}
+
+// anchoredAfterNonAnchor reports whether one of c's anchor mentions,
+// unquoted, comes right after one of NonAnchorAfter.
+func (p *LinkingPlanner) anchoredAfterNonAnchor(text string, ments []linking.LinkedMention, c *PlanCandidate) bool {
+	after := p.Cfg.Anchors.NonAnchorAfter
+	if len(after) == 0 {
+		return false
+	}
+	words := linking.MentionWords(text)
+	for _, a := range c.Mentions {
+		if a < 0 || a >= len(ments) || quotedMention(text, &ments[a]) {
+			continue
+		}
+		if prev, ok := wordBefore(text, words, &ments[a]); ok {
+			if _, found := slices.BinarySearch(after, prev); found {
+				return true
+			}
+		}
+	}
+	return false
 }

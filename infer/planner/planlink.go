@@ -357,6 +357,9 @@ func (p *LinkingPlanner) ruleOut(ctx context.Context, text string, ments []linki
 		if p.unquotedSlot(text, ments, &cs[i]) {
 			key[i] += 1 << 15
 		}
+		if p.anchoredAfterNonAnchor(text, ments, &cs[i]) {
+			key[i] += 1 << 15
+		}
 		key[i] += p.relationMisses(text, ments, &cs[i])<<10 + p.unexplained(ments, &cs[i])
 	}
 	if p.Cfg.Anchors.LongerAnchors {

@@ -150,6 +150,12 @@ type AnchorConfig struct {
 	// 5 training questions had a mention, half or more of them anchoring
 	// on it ("of" in "a part of X"; LearnAnchorAfter).
 	AnchorAfter []string `json:"anchor_after,omitempty"`
+	// NonAnchorAfter are the words (lower case, sorted) after which at
+	// least 5 training questions had a mention, at most 2% of them
+	// anchoring on it ("which" in "Which things ..."; LearnNonAnchorAfter);
+	// a candidate anchored on an unquoted mention after one is ruled out
+	// when another is not. Empty in checkpoints saved before them.
+	NonAnchorAfter []string `json:"non_anchor_after,omitempty"`
 	// OuterAnchors: a candidate that reaches a node a longer mention
 	// around one of its anchors names is ruled out when another is not
 	// (reachesOuter). Off in checkpoints saved before it.
