@@ -231,6 +231,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.Elements = c.elemWords(keep)
 	a.NamedType = !c.o.NoNamedType
 	a.NamedRelations = !c.o.NoNamedRelations
+	a.ReadRelations = a.NamedRelations && !c.o.NoLexicon
 	a.Lexicon = !c.o.NoLexicon
 	a.DeeperSearch = !c.o.NoDeeperSearch
 	a.DeeperUnreached = !c.o.NoDeeperSearch

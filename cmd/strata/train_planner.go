@@ -154,13 +154,16 @@ words, one anchored on an unquoted word right after a word (not a stop word)
 that at most 2% of the training's mentions after it were anchors ("Which
 specific individuals ..."), and one anchoring on an unquoted word a template
 path whose anchor the training quoted (near-synonyms of 'X');
---no-non-anchors is the ablation of the four. An unseen word that names a
-node is read as its known word when that word names a relation of the schema
-and no type ("pieces": parts), the word before it is not one the training's
-anchors mostly follow ("of"), and another mention is left to anchor on
-(--no-read-mentions).
-The text-fit gate reads such an opening verb as one word for all of them, so
-"Give me ..." reads as the training's "Name ..." (--no-fit-lead-verbs). A plan
+--no-non-anchors is the ablation of the four. The text-fit gate reads such an
+opening verb as one word for all of them, so "Give me ..." reads as the
+training's "Name ..." (--no-fit-lead-verbs). An unseen word that names a node
+is read as its known word when that word names a relation of the schema and no
+type ("pieces": parts), the word before it is not one the training's anchors
+mostly follow ("of"), and another mention is left to anchor on
+(--no-read-mentions); a noun an unseen word is read as that names a relation
+with the schema's own words and that fewer than 5 training questions used
+names that relation ("examples": instance, of instance hypernym;
+--no-named-relations ablates it with the rest). A plan
 should use what the question names: among the candidates left, those that
 leave fewer of its mentions unexplained (no anchor covers it or names its node,
 it names no node reached, the first answer's document does not hold it) win,

@@ -197,6 +197,26 @@ func (l *Lexicon) Bases(w string) []string {
 // not "tells"). Many such words are nouns too.
 func (l *Lexicon) IsVerb(w string) bool { return l.hasPOS(w, Verb) }
 
+// IsNoun reports whether lower-case w is a noun: a lemma with a noun
+// sense or a noun's inflection ("instance", "parts", "men"; not
+// "related").
+func (l *Lexicon) IsNoun(w string) bool {
+	if l.hasPOS(w, Noun) {
+		return true
+	}
+	for _, b := range l.exc[string(Noun)+w] {
+		if l.hasPOS(b, Noun) {
+			return true
+		}
+	}
+	for _, d := range detach[Noun] {
+		if stem, ok := strings.CutSuffix(w, d[0]); ok && stem != "" && l.hasPOS(stem+d[1], Noun) {
+			return true
+		}
+	}
+	return false
+}
+
 func (l *Lexicon) hasPOS(lemma string, pos byte) bool {
 	for _, s := range l.lemma[lemma] {
 		if l.syns[s].pos == pos {

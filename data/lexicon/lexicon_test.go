@@ -54,6 +54,22 @@ func TestEmbeddedWordNet(t *testing.T) {
 	}
 }
 
+// TestIsNoun: nouns and their plurals, regular ("instances") and
+// irregular ("mice"), are nouns; "related" (an adjective, and a verb's
+// form), "pertains" and "tell" are not, nor a word the lexicon lacks.
+func TestIsNoun(t *testing.T) {
+	l, err := WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for w, want := range map[string]bool{"instance": true, "instances": true, "parts": true, "mice": true, "men": true,
+		"related": false, "pertains": false, "tell": false, "zqxv": false} {
+		if got := l.IsNoun(w); got != want {
+			t.Errorf("IsNoun(%q) = %v, want %v", w, got, want)
+		}
+	}
+}
+
 func TestParseErrors(t *testing.T) {
 	const head = "strata-lexicon 1 test\n"
 	for _, c := range []struct{ in, want string }{

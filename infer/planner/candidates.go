@@ -51,7 +51,7 @@ func (p *LinkingPlanner) Candidates(ctx context.Context, q data.Query) ([]PlanCa
 // one mention index per path) for which more holds; each such anchoring
 // is a candidate. Mentions overlapping one of the spans read (the words
 // read inside a mention: resolveRead) are not the question's.
-func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func(ti int, chosen []int) bool, deepest int, read [][2]int) ([]PlanCandidate, []linking.LinkedMention, error) {
+func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func(ti int, chosen []int) bool, deepest int, read []readSpan) ([]PlanCandidate, []linking.LinkedMention, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
@@ -63,7 +63,7 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 	ments := p.ments.Find(q.Text)
 	if len(read) > 0 {
 		ments = slices.DeleteFunc(ments, func(m linking.LinkedMention) bool {
-			return slices.ContainsFunc(read, func(s [2]int) bool { return m.Start < s[1] && s[0] < m.End })
+			return slices.ContainsFunc(read, func(s readSpan) bool { return s.inMention && m.Start < s.end && s.start < m.End })
 		})
 	}
 	if len(ments) == 0 {

@@ -394,10 +394,10 @@ const (
 // the word walk the relation), of which the candidate walks none; 0
 // without NamedRelations. WordNet's "verb" names its "verb group"
 // relation, but its questions with "verb" rarely walk it.
-func (p *LinkingPlanner) relationMisses(text string, ments []linking.LinkedMention, c *PlanCandidate) int {
+func (p *LinkingPlanner) relationMisses(text string, ments []linking.LinkedMention, c *PlanCandidate, read map[string]bool) int {
 	walked := PlanRelations(&c.Plan)
 	n := 0
-	for _, rels := range p.namedRelations(linking.RestrictionText(text, ments, c.Mentions)) {
+	for _, rels := range p.namedRelations(linking.RestrictionText(text, ments, c.Mentions), read) {
 		if !slices.ContainsFunc(rels, func(r string) bool { return slices.Contains(walked, r) }) {
 			n++
 		}
@@ -408,18 +408,29 @@ func (p *LinkingPlanner) relationMisses(text string, ments []linking.LinkedMenti
 // namedRelations returns, for each word of text (quotes left out) that
 // names relations with the schema's own words for them and that the
 // training questions bear out (see relationMisses), the relations it
-// names, sorted; nil without NamedRelations.
-func (p *LinkingPlanner) namedRelations(text string) [][]string {
+// names, sorted; nil without NamedRelations. With ReadRelations, a word
+// of read (the words the question was read with: readWords) names the
+// relations it names with the schema's words when it is a noun (the
+// lexicon's) the training questions used in fewer than
+// minRelWordQuestions questions: the lexicon read the question's word as
+// the schema's name for a relation ("examples" as "instance": instance
+// hypernym), which the training never bore out or against. A verb or
+// adjective that names a relation with one of its words stays ("pertains"
+// read as "related" in "derivationally related form").
+func (p *LinkingPlanner) namedRelations(text string, read map[string]bool) [][]string {
 	rw := p.Cfg.Anchors.RelWords
 	if !p.Cfg.Anchors.NamedRelations || rw == nil {
 		return nil
+	}
+	schemaRead := func(w string) bool {
+		return p.Cfg.Anchors.ReadRelations && read[w] && rw.Words[w] < minRelWordQuestions && p.names.lex != nil && p.names.lex.IsNoun(w)
 	}
 	var out [][]string
 	for _, w := range questionWords(unquoted(text)) {
 		var rels []string
 		nb := p.names.namedBy(w)
 		for r := range p.names.rels {
-			if nb.rels[r] && rw.Words[w] >= minRelWordQuestions && float64(rw.Pairs[w][r]) >= minRelWordShare*float64(rw.Words[w]) {
+			if nb.rels[r] && (rw.Words[w] >= minRelWordQuestions && float64(rw.Pairs[w][r]) >= minRelWordShare*float64(rw.Words[w]) || schemaRead(w)) {
 				rels = append(rels, r)
 			}
 		}

@@ -248,9 +248,27 @@ func (r *wordResolver) resolve(text string, find func(string) []linking.LinkedMe
 	return out, changed
 }
 
-// resolveRead is resolve, also returning the spans (byte offsets in the
-// text returned) of the words read inside a mention (inMentions).
-func (r *wordResolver) resolveRead(text string, find func(string) []linking.LinkedMention) (string, bool, [][2]int) {
+// readSpan is a word a question was read with (resolveRead): its byte
+// offsets in the text as read, and whether it was read inside a mention.
+type readSpan struct {
+	start, end int
+	inMention  bool
+}
+
+// readWords are the words (lower case) of text, as read, at spans.
+func readWords(text string, spans []readSpan) map[string]bool {
+	if len(spans) == 0 {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, s := range spans {
+		out[strings.ToLower(text[s.start:s.end])] = true
+	}
+	return out
+}
+
+// resolveRead is resolve, also returning the spans of the words read.
+func (r *wordResolver) resolveRead(text string, find func(string) []linking.LinkedMention) (string, bool, []readSpan) {
 	// Planning reads words as the schema's where it can (its rules act on
 	// them); the text-fit gate, which asks how a query is worded, reads
 	// them as the training wrote them.
@@ -277,7 +295,7 @@ func (r *wordResolver) resolveRead(text string, find func(string) []linking.Link
 	}
 	quoted := quotedSpans(text, true)
 	var b strings.Builder
-	var read [][2]int
+	var read []readSpan
 	last, changed := 0, false
 	for i, w := range words {
 		if repl[i] == "" || inSpans(w.Start, nil, quoted) {
@@ -292,9 +310,7 @@ func (r *wordResolver) resolveRead(text string, find func(string) []linking.Link
 			t = strings.ToUpper(t[:1]) + t[1:]
 		}
 		b.WriteString(text[last:w.Start])
-		if inMention {
-			read = append(read, [2]int{b.Len(), b.Len() + len(t)})
-		}
+		read = append(read, readSpan{b.Len(), b.Len() + len(t), inMention})
 		b.WriteString(t)
 		last, changed = w.End, true
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/lexicon"
 	"github.com/strata-retrieval/strata/internal/testskb"
 	"github.com/strata-retrieval/strata/models"
 )
@@ -178,6 +179,50 @@ func TestNamedRelations(t *testing.T) {
 	} {
 		if got := plan(c.p, c.q); len(got) != 3 {
 			t.Errorf("%s: %q planned %v, want the ranker's one-hop plan", name, c.q, got)
+		}
+	}
+}
+
+// TestReadRelations: "actors", a noun that names starred_actors with the
+// schema's word, names it when the lexicon read the question's word as
+// it (read) and the training questions used it in fewer than 5 questions;
+// not when the question wrote it itself, without ReadRelations, when 6
+// training questions with it walked no starred_actors, and never for
+// "directed", read too but no noun.
+func TestReadRelations(t *testing.T) {
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	planner := func(read bool, uses int) *LinkingPlanner {
+		p := castPlanner(t, false, true)
+		p.Cfg.Anchors.NamedRelations, p.Cfg.Anchors.ReadRelations = true, read
+		rw := NewRelWords()
+		for range uses {
+			rw.Add("the actors", []string{"directed_by"})
+		}
+		p.Cfg.Anchors.RelWords = rw
+		p.names.setLexicon(lex)
+		return p
+	}
+	q := "Who directed the films the actors made?"
+	both := map[string]bool{"actors": true, "directed": true}
+	for _, c := range []struct {
+		name string
+		p    *LinkingPlanner
+		read map[string]bool
+		want int
+	}{
+		{"read", planner(true, 0), both, 1},
+		{"read, 4 training questions", planner(true, 4), both, 1},
+		{"written by the question", planner(true, 0), nil, 0},
+		{"without ReadRelations", planner(false, 0), both, 0},
+		{"6 training questions against", planner(true, 6), both, 0},
+		{"only the verb read", planner(true, 0), map[string]bool{"directed": true}, 0},
+	} {
+		got := c.p.namedRelations(q, c.read)
+		if len(got) != c.want || c.want == 1 && !slices.Equal(got[0], []string{"starred_actors"}) {
+			t.Errorf("%s: namedRelations = %v, want %d naming starred_actors", c.name, got, c.want)
 		}
 	}
 }

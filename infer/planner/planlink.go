@@ -96,11 +96,11 @@ func (p *LinkingPlanner) Resolve(text string) string {
 	return out
 }
 
-// resolveRead is Resolve, also returning the spans of the words read
-// inside a mention (AnchorConfig.ReadMentions): the question no longer
-// names a node there, so no candidate anchors on a mention overlapping
-// one.
-func (p *LinkingPlanner) resolveRead(text string) (string, [][2]int) {
+// resolveRead is Resolve, also returning the spans of the words read:
+// where one was read inside a mention (AnchorConfig.ReadMentions) the
+// question no longer names a node, so no candidate anchors on a mention
+// overlapping it.
+func (p *LinkingPlanner) resolveRead(text string) (string, []readSpan) {
 	if p.words == nil {
 		return text, nil
 	}
@@ -192,7 +192,7 @@ func (p *LinkingPlanner) PredictUngated(ctx context.Context, q data.Query) (infe
 	return pred, err
 }
 
-func (p *LinkingPlanner) predict(ctx context.Context, q data.Query, read [][2]int) (infer.PlanPrediction, error) {
+func (p *LinkingPlanner) predict(ctx context.Context, q data.Query, read []readSpan) (infer.PlanPrediction, error) {
 	cs, ments, err := p.candidates(ctx, q, nil, 0, read)
 	if err != nil {
 		return infer.PlanPrediction{Template: -1}, err
@@ -212,21 +212,22 @@ func (p *LinkingPlanner) predict(ctx context.Context, q data.Query, read [][2]in
 		return infer.PlanPrediction{Template: -1}, nil
 	}
 	if p.Ranker != nil {
-		key, least, err := p.ruleOut(ctx, q.Text, ments, cs)
+		words := readWords(q.Text, read)
+		key, least, err := p.ruleOutRead(ctx, q.Text, ments, cs, words)
 		if err != nil {
 			return infer.PlanPrediction{Template: -1}, err
 		}
 		// When the question's words rule out every candidate, the search
 		// goes deeper (DeeperSearch) among the templates beyond the top
 		// ones: see deeper.
-		if more := p.deeper(q.Text, ments, cs, key, least); more != nil {
+		if more := p.deeper(q.Text, ments, cs, key, least, words); more != nil {
 			deep, dments, err := p.candidates(ctx, q, more, maxDeeper, read)
 			if err != nil {
 				return infer.PlanPrediction{Template: -1}, err
 			}
 			if len(deep) > len(cs) {
 				cs, ments = deep, dments
-				if key, least, err = p.ruleOut(ctx, q.Text, ments, cs); err != nil {
+				if key, least, err = p.ruleOutRead(ctx, q.Text, ments, cs, words); err != nil {
 					return infer.PlanPrediction{Template: -1}, err
 				}
 			}
@@ -272,14 +273,14 @@ func (p *LinkingPlanner) predict(ctx context.Context, q data.Query, read [][2]in
 // when every candidate left leaves a mention unexplained (CoverMentions),
 // anchorings on every mention one of them leaves unexplained ("Which
 // comedy movies featuring X?": the genre-and-actor template ranked 10th). key and least are ruleOut's.
-func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs []PlanCandidate, key []int, least int) func(ti int, chosen []int) bool {
+func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs []PlanCandidate, key []int, least int, read map[string]bool) func(ti int, chosen []int) bool {
 	if !p.Cfg.Anchors.DeeperSearch || least <= 0 {
 		return nil
 	}
 	// Ruled out by a named type or relation (an outer anchor's node
 	// alone is not a word the deeper templates could walk).
 	if least >= 1<<20 || least%(1<<15) >= 1<<10 {
-		named := p.namedRelations(text)
+		named := p.namedRelations(text, read)
 		if len(named) == 0 {
 			return nil
 		}
@@ -329,6 +330,12 @@ func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs [
 // a relation for the most of its relation-naming words compete
 // (relationMisses).
 func (p *LinkingPlanner) ruleOut(ctx context.Context, text string, ments []linking.LinkedMention, cs []PlanCandidate) ([]int, int, error) {
+	return p.ruleOutRead(ctx, text, ments, cs, nil)
+}
+
+// ruleOutRead is ruleOut for a question read with the words read
+// (readWords of resolveRead's spans).
+func (p *LinkingPlanner) ruleOutRead(ctx context.Context, text string, ments []linking.LinkedMention, cs []PlanCandidate, read map[string]bool) ([]int, int, error) {
 	p.ScoreCandidates(text, ments, cs)
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err
@@ -360,7 +367,7 @@ func (p *LinkingPlanner) ruleOut(ctx context.Context, text string, ments []linki
 		if p.anchoredAfterNonAnchor(text, ments, &cs[i]) {
 			key[i] += 1 << 15
 		}
-		key[i] += p.relationMisses(text, ments, &cs[i])<<10 + p.unexplained(ments, &cs[i])
+		key[i] += p.relationMisses(text, ments, &cs[i], read)<<10 + p.unexplained(ments, &cs[i])
 	}
 	if p.Cfg.Anchors.LongerAnchors {
 		p.longerAnchors(ments, cs, key)

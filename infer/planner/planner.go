@@ -150,6 +150,12 @@ type AnchorConfig struct {
 	// 5 training questions had a mention, half or more of them anchoring
 	// on it ("of" in "a part of X"; LearnAnchorAfter).
 	AnchorAfter []string `json:"anchor_after,omitempty"`
+	// ReadRelations: with NamedRelations and Lexicon, a noun the lexicon
+	// read an unseen word as, which names a relation with the schema's own
+	// words and which fewer than 5 training questions used, names that
+	// relation ("examples" read as "instance": instance hypernym;
+	// namedRelations). Off in checkpoints saved before it.
+	ReadRelations bool `json:"read_relations,omitempty"`
 	// NonAnchorAfter are the words (lower case, sorted) after which at
 	// least 5 training questions had a mention, at most 2% of them
 	// anchoring on it ("which" in "Which things ..."; LearnNonAnchorAfter);
