@@ -494,13 +494,68 @@ func (p *LinkingPlanner) longerAnchors(ments []linking.LinkedMention, cs []PlanC
 				if j == i || len(cs[j].Reach) == 0 || base[j] > base[i] {
 					continue
 				}
-				longer = longer || slices.ContainsFunc(cs[j].Mentions, func(b int) bool { return b >= 0 && b < len(ments) && around(&ments[b], &ments[a]) })
+				longer = longer || slices.ContainsFunc(cs[j].Mentions, func(b int) bool { return b >= 0 && b < len(ments) && aroundByWords(&ments[b], &ments[a]) })
 			}
 		}
 		if longer {
 			key[i] += 1 << 15
 		}
 	}
+}
+
+// unanchoredLonger returns, with LongerAnchors, the mentions around an
+// anchor of every candidate left (reaching a node, key least) that no
+// candidate reaching a node anchors on; nil when one of those candidates
+// is anchored inside no such mention (deeper).
+func (p *LinkingPlanner) unanchoredLonger(ments []linking.LinkedMention, cs []PlanCandidate, key []int, least int) []int {
+	if !p.Cfg.Anchors.LongerAnchors {
+		return nil
+	}
+	anchored := map[int]bool{}
+	for i := range cs {
+		if len(cs[i].Reach) > 0 {
+			for _, a := range cs[i].Mentions {
+				anchored[a] = true
+			}
+		}
+	}
+	var out []int
+	for i := range cs {
+		if len(cs[i].Reach) == 0 || key[i] != least {
+			continue
+		}
+		found := false
+		for _, a := range cs[i].Mentions {
+			if a < 0 || a >= len(ments) {
+				continue
+			}
+			for o := range ments {
+				if !anchored[o] && aroundByWords(&ments[o], &ments[a]) {
+					found = true
+					if !slices.Contains(out, o) {
+						out = append(out, o)
+					}
+				}
+			}
+		}
+		if !found {
+			return nil
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// aroundByWords reports whether mention o spans mention m's words and
+// more, one of them a word BM25 does not drop as a stop word: "Jewish
+// calendar" around "calendar", not "The Comedy" (a film) around "comedy"
+// (a genre), which names a node by the same word.
+func aroundByWords(o, m *linking.LinkedMention) bool {
+	if !around(o, m) {
+		return false
+	}
+	rest := strings.Replace(strings.ToLower(o.Text), strings.ToLower(m.Text), " ", 1)
+	return len(index.Tokenize(nil, rest)) > 0
 }
 
 // anchoredInside reports whether candidate c is anchored on a mention

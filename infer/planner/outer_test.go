@@ -219,6 +219,58 @@ func TestLongerAnchors(t *testing.T) {
 	}
 }
 
+// TestDeeperLonger: the classifier's one top template (TopTemplates 1) is
+// the kinds, so "What is Jewish calendar made up of?" is anchored on
+// "calendar" (which has a kind, lunar calendar) and never on "Jewish
+// calendar" (which has none); a ranker that trusts the most probable
+// template answers lunar calendar. With LongerAnchors the deeper search
+// tries the next template anchored on the longer mention, the parts,
+// which reach Tishri and rule the inner anchor out; without it, or with
+// DeeperSearch off, the kinds of calendar stand.
+func TestDeeperLonger(t *testing.T) {
+	planner := func(longer, deeper bool) *LinkingPlanner {
+		p := filmPlanner(t, []string{"kind_of", "part_of"}, []string{"calendar", "Jewish calendar", "lunar calendar", "Tishri"},
+			[][3]int{{2, 0, 0}, {3, 1, 1}},
+			[][][]string{{{"*", "<-kind_of", "person"}}, {{"*", "<-part_of", "person"}}},
+			AnchorConfig{TopTemplates: 1, InnerAnchors: true, LongerAnchors: longer, DeeperSearch: deeper})
+		clear(p.Gate.W2.Data())
+		copy(p.Gate.B2.Data(), []float32{2, 0})
+		h := fnv.New32a()
+		h.Write([]byte("tlp0"))
+		h.Write([]byte{0})
+		p.Ranker.W.Data()[h.Sum32()%uint32(p.Ranker.Dim)] = 5
+		return p
+	}
+	q := "What is Jewish calendar made up of?"
+	for _, c := range []struct {
+		longer, deeper bool
+		want           uint32
+	}{{true, true, 3}, {false, true, 2}, {true, false, 2}} {
+		pred, err := planner(c.longer, c.deeper).Predict(context.Background(), data.Query{Text: q, ID: -1})
+		if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{c.want}) {
+			t.Errorf("LongerAnchors %v, DeeperSearch %v: %q reached %v (%v), want [%d]", c.longer, c.deeper, q, pred.Reach, err, c.want)
+		}
+	}
+}
+
+// TestAroundByWords: a longer mention takes an inner one's place only
+// when it adds a word that is not a stop word.
+func TestAroundByWords(t *testing.T) {
+	for _, c := range []struct {
+		text, outer, inner string
+		want               bool
+	}{
+		{"What is Jewish calendar made up of?", "Jewish calendar", "calendar", true},
+		{"List the comedy films.", "the comedy", "comedy", false},
+		{"List the comedy films.", "comedy", "comedy", false},
+	} {
+		o, m := fixtureMention(t, c.text, c.outer), fixtureMention(t, c.text, c.inner)
+		if got := aroundByWords(&o, &m); got != c.want {
+			t.Errorf("aroundByWords(%q, %q) = %v, want %v", c.outer, c.inner, got, c.want)
+		}
+	}
+}
+
 // TestInnerAnchorShare: two of four anchors lie inside a longer mention;
 // InnerAnchors is learned on at a share of 5% or less.
 func TestInnerAnchorShare(t *testing.T) {

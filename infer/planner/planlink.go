@@ -272,9 +272,22 @@ func (p *LinkingPlanner) predict(ctx context.Context, q data.Query, read []readS
 // X appeared in?": the writers-of-an-actor's-films template ranked 13th);
 // when every candidate left leaves a mention unexplained (CoverMentions),
 // anchorings on every mention one of them leaves unexplained ("Which
-// comedy movies featuring X?": the genre-and-actor template ranked 10th). key and least are ruleOut's.
+// comedy movies featuring X?": the genre-and-actor template ranked 10th);
+// with LongerAnchors, when every candidate left is anchored inside a
+// longer mention no candidate that reaches a node anchors on, anchorings
+// on such a longer mention ("What is Jewish calendar made up of?": the
+// top templates anchor "calendar", none "Jewish calendar", which has no
+// kinds but parts). key and least are ruleOut's.
 func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs []PlanCandidate, key []int, least int, read map[string]bool) func(ti int, chosen []int) bool {
-	if !p.Cfg.Anchors.DeeperSearch || least <= 0 {
+	if !p.Cfg.Anchors.DeeperSearch || least < 0 {
+		return nil
+	}
+	if longer := p.unanchoredLonger(ments, cs, key, least); len(longer) > 0 {
+		return func(_ int, chosen []int) bool {
+			return slices.ContainsFunc(chosen, func(a int) bool { return slices.Contains(longer, a) })
+		}
+	}
+	if least == 0 {
 		return nil
 	}
 	// Ruled out by a named type or relation (an outer anchor's node
