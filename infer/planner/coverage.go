@@ -637,8 +637,11 @@ func LearnNonAnchorAfter(texts []string, ments [][]linking.LinkedMention, anchor
 }
 
 // anchorAfterCounts counts, per word (lower case), the training questions
-// with a mention right after it and those anchoring on such a mention (or
-// one overlapping it).
+// with an unquoted mention right after it and those anchoring on such a
+// mention (or one overlapping it). Quoted mentions do not count: the rules
+// learned from the counts act on unquoted words only, and what follows a
+// word quoted ("What does 'X' refer to ...") says nothing of what follows
+// it unquoted ("Which members does X have?").
 func anchorAfterCounts(texts []string, ments [][]linking.LinkedMention, anchors [][]int) (seen, anchored map[string]int) {
 	seen, anchored = map[string]int{}, map[string]int{}
 	for qi, ms := range ments {
@@ -646,7 +649,7 @@ func anchorAfterCounts(texts []string, ments [][]linking.LinkedMention, anchors 
 		has, anch := map[string]bool{}, map[string]bool{}
 		for mi := range ms {
 			prev, ok := wordBefore(texts[qi], words, &ms[mi])
-			if !ok {
+			if !ok || quotedMention(texts[qi], &ms[mi]) {
 				continue
 			}
 			has[prev] = true
