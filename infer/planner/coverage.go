@@ -606,15 +606,9 @@ const minAnchorAfterShare = 0.5
 // is about ("a part of X", "a subtype of X"), where a word no training
 // question used is a name, not another way to ask (ReadMentions).
 func LearnAnchorAfter(texts []string, ments [][]linking.LinkedMention, anchors [][]int) []string {
-	seen, anchored := anchorAfterCounts(texts, ments, anchors)
-	var out []string
-	for w, n := range seen {
-		if n >= minNonAnchorQuestions && float64(anchored[w]) >= minAnchorAfterShare*float64(n) {
-			out = append(out, w)
-		}
-	}
-	slices.Sort(out)
-	return out
+	return wordsAfter(texts, ments, anchors, func(_ string, n, anchored int) bool {
+		return float64(anchored) >= minAnchorAfterShare*float64(n)
+	})
 }
 
 // LearnNonAnchorAfter returns the words (lower case, sorted) that stood
@@ -625,10 +619,20 @@ func LearnAnchorAfter(texts []string, ments [][]linking.LinkedMention, anchors [
 // anchored on an unquoted mention after one is ruled out when another is
 // not (AnchorConfig.NonAnchorAfter).
 func LearnNonAnchorAfter(texts []string, ments [][]linking.LinkedMention, anchors [][]int) []string {
+	return wordsAfter(texts, ments, anchors, func(w string, n, anchored int) bool {
+		return float64(anchored) <= maxNonAnchorShare*float64(n) && !index.IsStopword(w)
+	})
+}
+
+// wordsAfter returns the words (sorted) that stood right before an
+// unquoted mention in at least minNonAnchorQuestions training questions
+// and for which keep holds, given those questions (n) and how many of them
+// anchored on such a mention (anchorAfterCounts).
+func wordsAfter(texts []string, ments [][]linking.LinkedMention, anchors [][]int, keep func(w string, n, anchored int) bool) []string {
 	seen, anchored := anchorAfterCounts(texts, ments, anchors)
 	var out []string
 	for w, n := range seen {
-		if n >= minNonAnchorQuestions && float64(anchored[w]) <= maxNonAnchorShare*float64(n) && !index.IsStopword(w) {
+		if n >= minNonAnchorQuestions && keep(w, n, anchored[w]) {
 			out = append(out, w)
 		}
 	}

@@ -240,13 +240,19 @@ func trustingPlanner(t *testing.T, names []string, a AnchorConfig) *LinkingPlann
 	p := filmPlanner(t, []string{"kind_of", "member_of"}, names,
 		[][3]int{{3, 0, 0}, {2, 1, 1}},
 		[][][]string{{{"*", "<-kind_of", "person"}}, {{"*", "<-member_of", "person"}}}, a)
+	trustFirstTemplate(p)
+	return p
+}
+
+// trustFirstTemplate makes p's classifier prefer its first template of
+// two and its plan ranker trust the classifier's most probable template.
+func trustFirstTemplate(p *LinkingPlanner) {
 	clear(p.Gate.W2.Data())
 	copy(p.Gate.B2.Data(), []float32{2, 0})
 	h := fnv.New32a()
 	h.Write([]byte("tlp0"))
 	h.Write([]byte{0})
 	p.Ranker.W.Data()[h.Sum32()%uint32(p.Ranker.Dim)] = 5
-	return p
 }
 
 // TestLearnAnchorAfter: "of" stood before a mention in 6 questions, 3 of

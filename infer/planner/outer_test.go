@@ -123,34 +123,15 @@ func TestInnerAnchors(t *testing.T) {
 	}
 	reach := func(p *LinkingPlanner, q string) []uint32 {
 		t.Helper()
-		cs, ments, err := p.Candidates(context.Background(), data.Query{Text: q})
-		if err != nil {
-			t.Fatal(err)
-		}
 		// The ranker prefers the candidate anchored on the shortest
 		// mention, as one fooled by its anchor score would, then the
 		// last; "kinds" never wins.
-		for i := range cs {
-			m := &ments[cs[i].Mentions[0]]
-			cs[i].AnchorLP = float64(m.TokStart - 10*(m.TokEnd-m.TokStart))
+		return ruledReach(t, p, q, func(m *linking.LinkedMention) float64 {
 			if m.Text == "kinds" {
-				cs[i].AnchorLP = -100
+				return -100
 			}
-		}
-		key, least, err := p.ruleOut(context.Background(), q, ments, cs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		best := -1
-		for i := range cs {
-			if len(cs[i].Reach) > 0 && key[i] == least && (best < 0 || cs[i].AnchorLP > cs[best].AnchorLP) {
-				best = i
-			}
-		}
-		if best < 0 {
-			t.Fatalf("%q: no candidate left", q)
-		}
-		return cs[best].Reach
+			return float64(m.TokStart - 10*(m.TokEnd-m.TokStart))
+		})
 	}
 	q := "What kinds of golf stroke are there?"
 	if got := reach(planner(true), q); !slices.Equal(got, []uint32{2}) {
@@ -180,28 +161,9 @@ func TestLongerAnchors(t *testing.T) {
 	}
 	reach := func(p *LinkingPlanner, q string) []uint32 {
 		t.Helper()
-		cs, ments, err := p.Candidates(context.Background(), data.Query{Text: q})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range cs { // the ranker trusts the shortest anchor
-			m := &ments[cs[i].Mentions[0]]
-			cs[i].AnchorLP = float64(-10 * (m.TokEnd - m.TokStart))
-		}
-		key, least, err := p.ruleOut(context.Background(), q, ments, cs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		best := -1
-		for i := range cs {
-			if len(cs[i].Reach) > 0 && key[i] == least && (best < 0 || cs[i].AnchorLP > cs[best].AnchorLP) {
-				best = i
-			}
-		}
-		if best < 0 {
-			t.Fatalf("%q: no candidate left", q)
-		}
-		return cs[best].Reach
+		return ruledReach(t, p, q, func(m *linking.LinkedMention) float64 { // the shortest anchor wins
+			return float64(-10 * (m.TokEnd - m.TokStart))
+		})
 	}
 	q := "What does crash helmet include?"
 	for _, c := range []struct {
@@ -233,12 +195,7 @@ func TestDeeperLonger(t *testing.T) {
 			[][3]int{{2, 0, 0}, {3, 1, 1}},
 			[][][]string{{{"*", "<-kind_of", "person"}}, {{"*", "<-part_of", "person"}}},
 			AnchorConfig{TopTemplates: 1, InnerAnchors: true, LongerAnchors: longer, DeeperSearch: deeper})
-		clear(p.Gate.W2.Data())
-		copy(p.Gate.B2.Data(), []float32{2, 0})
-		h := fnv.New32a()
-		h.Write([]byte("tlp0"))
-		h.Write([]byte{0})
-		p.Ranker.W.Data()[h.Sum32()%uint32(p.Ranker.Dim)] = 5
+		trustFirstTemplate(p)
 		return p
 	}
 	q := "What is Jewish calendar made up of?"
@@ -269,6 +226,34 @@ func TestAroundByWords(t *testing.T) {
 			t.Errorf("aroundByWords(%q, %q) = %v, want %v", c.outer, c.inner, got, c.want)
 		}
 	}
+}
+
+// ruledReach is what p answers q with when a ranker scores each candidate
+// by score of its first anchor mention, among the candidates ruleOut
+// leaves.
+func ruledReach(t *testing.T, p *LinkingPlanner, q string, score func(m *linking.LinkedMention) float64) []uint32 {
+	t.Helper()
+	cs, ments, err := p.Candidates(context.Background(), data.Query{Text: q})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range cs {
+		cs[i].AnchorLP = score(&ments[cs[i].Mentions[0]])
+	}
+	key, least, err := p.ruleOut(context.Background(), q, ments, cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := -1
+	for i := range cs {
+		if len(cs[i].Reach) > 0 && key[i] == least && (best < 0 || cs[i].AnchorLP > cs[best].AnchorLP) {
+			best = i
+		}
+	}
+	if best < 0 {
+		t.Fatalf("%q: no candidate left", q)
+	}
+	return cs[best].Reach
 }
 
 // TestInnerAnchorShare: two of four anchors lie inside a longer mention;
