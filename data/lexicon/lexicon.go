@@ -276,6 +276,26 @@ func (l *Lexicon) Distance(a, b string) int {
 	return Far
 }
 
+// FirstNounSynonym reports whether lower-case b (or a base form of it) is
+// a lemma of the most frequent noun sense of a: "films" of movie (film's
+// first sense is the motion picture), "individuals" of person; not "form"
+// of shape (form's first sense is a word's form; shape's is "shape,
+// form"), nor "tell" of state (a verb sense shared).
+func (l *Lexicon) FirstNounSynonym(a, b string) bool {
+	bb := append([]string{b}, l.Bases(b)...)
+	for _, s := range l.synsets(l.first, l.Bases(a)) {
+		if l.syns[s].pos != Noun {
+			continue
+		}
+		for _, w := range l.syns[s].lemmas {
+			if slices.Contains(bb, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // SameBase reports whether Distance(a, b) is SameBase: a is b, or one is
 // a base form of the other, or they share one.
 func (l *Lexicon) SameBase(a, b string) bool {

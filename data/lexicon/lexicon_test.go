@@ -161,3 +161,30 @@ func TestMatcherAgreesWithDistance(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstNounSynonym: b in the most frequent noun sense of a, in a's
+// direction only, nouns only.
+func TestFirstNounSynonym(t *testing.T) {
+	lex, err := WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"films", "movie", true},
+		{"film", "movies", true},
+		{"individuals", "person", true},
+		{"form", "shape", false}, // form's first noun sense is a word's form
+		{"shape", "form", true},
+		{"tell", "state", false}, // a verb sense only
+		{"pictures", "movie", false},
+		{"movie", "movie", true},
+		{"zzzz", "movie", false},
+	} {
+		if got := lex.FirstNounSynonym(c.a, c.b); got != c.want {
+			t.Errorf("FirstNounSynonym(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
