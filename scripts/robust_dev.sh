@@ -9,7 +9,10 @@
 #   vsyn    the same rewrites with synonyms for the relation words;
 #   wdev    wordnet-skb only: the development half of WordNet's free
 #           frames (scripts/robust_wnframes.py; robust_experiments.sh
-#           keeps the other half held out).
+#           keeps the other half held out);
+#   mdev    movies-skb only: 27 development frames of every question
+#           shape (scripts/robust_mframes.py; protocol (c)'s frames stay
+#           held out).
 # Both are appended to a copy of each SKB as their own splits, so
 # training (train and val only) is the original SKB's. Then `train
 # planner` runs with the flags given (default, then each ablation named
@@ -26,7 +29,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 seed=${SEED:-1}
 ablations=${ABLATIONS---no-compose --no-frame-words}
 mkdir -p "$out"
-echo "| SKB | planner | val | vframe | vsyn | wdev |"
+echo "| SKB | planner | val | vframe | vsyn | wdev / mdev |"
 echo "|---|---|---|---|---|---|"
 for name in ${SETS:-movies-skb wordnet-skb}; do
   data="$shared/$name"
@@ -66,6 +69,10 @@ PY
     tail -n +2 "$d/wfrm/wdev.csv" >>"$d/skb/stark_qa/stark_qa.csv"
     cut -d, -f1 "$d/wfrm/wdev.csv" | tail -n +2 >"$d/skb/split/wdev.index"
     splits=val,vframe,vsyn,wdev
+  elif python3 "$here/robust_mframes.py" "$d/skb" "$d/mfrm" 2>/dev/null; then
+    tail -n +2 "$d/mfrm/mdev.csv" >>"$d/skb/stark_qa/stark_qa.csv"
+    cut -d, -f1 "$d/mfrm/mdev.csv" | tail -n +2 >"$d/skb/split/mdev.index"
+    splits=val,vframe,vsyn,mdev
   fi
   "$strata" import --format skbdir --in "$d/skb" --out "$d/ws" >/dev/null
   "$strata" mine-plans "$d/ws" >/dev/null
