@@ -233,6 +233,8 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.NamedRelations = !c.o.NoNamedRelations
 	a.ReadRelations = a.NamedRelations && !c.o.NoLexicon
 	a.Lexicon = !c.o.NoLexicon
+	a.SynonymTypes = a.Lexicon && a.NamedType && !c.o.NoSynonymTypes
+	a.ReadSamePOS = a.Lexicon && !c.o.NoReadSamePOS
 	a.DeeperSearch = !c.o.NoDeeperSearch
 	a.DeeperUnreached = !c.o.NoDeeperSearch
 	a.OuterAnchors = !c.o.NoOuterAnchors
@@ -280,6 +282,16 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 		}
 	}
 	p.Cfg.Anchors.AskWords = p.LearnAskWords(restr, types)
+	if !c.o.NoAnswerWords {
+		texts, ms, as := c.kept(keep)
+		var plans []*data.Plan
+		for i := range c.exs {
+			if keep(i) {
+				plans = append(plans, &c.exs[i].rec.Plan)
+			}
+		}
+		p.Cfg.Anchors.AnswerWords = p.LearnAnswerWords(texts, ms, as, plans, types)
+	}
 	return p, nil
 }
 

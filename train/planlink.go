@@ -97,6 +97,16 @@ type LinkingPlannerOptions struct {
 	// is never read as a known word (AnchorConfig.ReadMentions; the
 	// ablation).
 	NoReadMentions bool
+	// NoReadSamePOS: an unseen word is read as the known word the schema
+	// and the training's word pairs prefer, noun or not
+	// (AnchorConfig.ReadSamePOS; the ablation).
+	NoReadSamePOS bool
+	// NoSynonymTypes: a word names a node type only with the schema's own
+	// words or their base forms (AnchorConfig.SynonymTypes; the ablation).
+	NoSynonymTypes bool
+	// NoAnswerWords: no answer words are learned (AnchorConfig.AnswerWords;
+	// the ablation).
+	NoAnswerWords bool
 	// NoOuterAnchors: a candidate that reaches a node a longer mention
 	// around one of its anchors names, or is anchored inside a longer
 	// mention, is not ruled out for it (AnchorConfig.OuterAnchors,

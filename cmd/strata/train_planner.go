@@ -16,29 +16,32 @@ import (
 )
 
 type trainPlannerOptions struct {
-	WS, Mined   string
-	Text        string
-	NoBare      bool
-	NoOuter     bool
-	NoNonAnch   bool
-	NoReadMents bool
-	Flags       trainFlags
-	Hidden      int
-	MinF1       float64
-	NoTwins     bool
-	NoAttrs     bool
-	NoNamed     bool
-	NoFit       bool
-	NoFitLead   bool
-	NoCompose   bool
-	NoNamedType bool
-	NoNamedRels bool
-	NoLexicon   bool
-	Rescue      bool
-	NoDeeper    bool
-	NoCover     bool
-	NoFrame     bool
-	Dense       bool
+	WS, Mined      string
+	Text           string
+	NoBare         bool
+	NoOuter        bool
+	NoNonAnch      bool
+	NoReadMents    bool
+	NoAnswerWords  bool
+	NoSynonymTypes bool
+	NoReadSamePOS  bool
+	Flags          trainFlags
+	Hidden         int
+	MinF1          float64
+	NoTwins        bool
+	NoAttrs        bool
+	NoNamed        bool
+	NoFit          bool
+	NoFitLead      bool
+	NoCompose      bool
+	NoNamedType    bool
+	NoNamedRels    bool
+	NoLexicon      bool
+	Rescue         bool
+	NoDeeper       bool
+	NoCover        bool
+	NoFrame        bool
+	Dense          bool
 }
 
 const trainPlannerLong = `Train MoR's planner without an LLM: a classifier over the metapath templates of
@@ -174,8 +177,21 @@ anchored on at least half of the time count, and not texts they mostly did not
 anchor ("what");
 --no-cover-mentions is the ablation. The type a question asks for is read from
 the word after an asking word first (words after which a type word named the
-answer's type in 90% of the training questions: "which films"), so a verb the
-training used only in other questions' frames does not decide it. Training stops early once the
+answer's type in 90% of the training questions: "which films"; letters only,
+not "2001"), so a verb the training used only in other questions' frames does
+not decide it; a word that names no type with the schema's words names the one
+whose word is in the lexicon's most frequent noun sense of it ("films": movie;
+quoted words name none; --no-synonym-types). A noun before a question's first
+anchor names the step that ends the plans of at least 90% of the 5 or more
+training questions that used it there ("Which directors ...": ->directed_by;
+a noun that may be a verb only after a determiner; one that names a type only
+where those questions asked for that type); the first such noun rules out the
+candidates that end otherwise, and when it rules out all of them, up to 2 more
+templates that end with its step are tried ("Which filmmakers have cast X?",
+"Which directors made movies out of X's scripts?"; --no-answer-words). Of the
+known words an unseen word may be read as, one that may be a noun and may be a
+verb where the word may is preferred ("performers" as "actors", not "star";
+--no-read-same-pos). Training stops early once the
 validation MRR has not improved for --patience checkpoints (default 6: on
 WordNet it rose again after four flat epochs, at epoch 13 of 20; --patience 0
 runs every epoch). Linking the training questions and building the plan
@@ -221,6 +237,9 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoCover, "no-cover-mentions", false, "mined plans: a candidate that leaves more of the question's mentions unexplained is not ruled out for it, and no deeper search anchors them (the ablation)")
 	cmd.Flags().BoolVar(&o.NoDeeper, "no-deeper-search", false, "mined plans: a question whose words rule out every candidate (a type or relation it names), or whose top templates reach nothing, gets no deeper search among less probable templates (the ablation)")
 	cmd.Flags().BoolVar(&o.Rescue, "fit-rescue", false, "mined plans: a query below the text-fit gate keeps its plan when the planner is surer of it than of its plans of 95% of the held-out passages the gate rejects (off by default: it can put the served planner under BM25 on text no plan fits)")
+	cmd.Flags().BoolVar(&o.NoReadSamePOS, "no-read-same-pos", false, "mined plans: an unseen word is read as the known word the schema and the training's word pairs prefer, whether or not it may be a noun and a verb where the word may (\"performers\" as \"star\", not \"actors\"; the ablation)")
+	cmd.Flags().BoolVar(&o.NoSynonymTypes, "no-synonym-types", false, "mined plans: a word names a node type only with the schema's own words or their base forms, not as the lexicon's synonym of one (\"films\" for movie; the ablation)")
+	cmd.Flags().BoolVar(&o.NoAnswerWords, "no-answer-words", false, "mined plans: no answer words are learned (nouns before the anchors, \"Which directors ...\", tied to the step that ends the training plans that used them); a candidate ending with another step is not ruled out (the ablation)")
 	cmd.Flags().BoolVar(&o.NoReadMents, "no-read-mentions", false, "mined plans: a word no training question used that names a node (\"pieces\") is never read as the known word the lexicon relates it to (\"parts\"), even where it names a relation and stands where no anchor stood (the ablation)")
 	cmd.Flags().BoolVar(&o.NoNonAnch, "no-non-anchors", false, "mined plans: a candidate anchored on a word the training questions never anchored (in 5 or more of them: \"things\", \"kinds\"), on a leading verb (\"Tell me ...\"), right after a word no training anchor followed (\"specific\") or unquoted where the training always quoted, is not ruled out for it (the ablation)")
 	cmd.Flags().BoolVar(&o.NoOuter, "no-outer-anchors", false, "mined plans: a candidate that reaches a node named by a longer mention around its anchor (\"membrane\" in \"varieties of semipermeable membrane\"), or is anchored inside a longer mention another candidate anchors on (\"helmet\" in \"crash helmet\"), is not ruled out for it (the ablation)")
@@ -275,7 +294,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		d = nil
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, Log: u.err, Progress: u.stageProgress()})
+	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoSynonymTypes: o.NoSynonymTypes, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, Log: u.err, Progress: u.stageProgress()})
 	if err != nil {
 		return err
 	}

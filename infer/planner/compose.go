@@ -79,7 +79,7 @@ const maxNamedMemo = 1 << 16
 
 // namedBy is what one question word names: the node types and the
 // relations (names).
-type namedBy struct{ types, rels map[string]bool }
+type namedBy struct{ types, rels, synTypes map[string]bool }
 
 // namedBy returns the types and relations w names, remembered.
 func (n *schemaNames) namedBy(w string) *namedBy {
@@ -96,6 +96,16 @@ func (n *schemaNames) namedBy(w string) *namedBy {
 	for r, ws := range n.rels {
 		if n.wordNames(x, ws) {
 			nb.rels[r] = true
+		}
+	}
+	if n.lex != nil && len(w) >= minResolveLen {
+		for t, ws := range n.types {
+			if !nb.types[t] && slices.ContainsFunc(ws, func(s string) bool { return n.lex.FirstNounSynonym(w, s) }) {
+				if nb.synTypes == nil {
+					nb.synTypes = map[string]bool{}
+				}
+				nb.synTypes[t] = true
+			}
 		}
 	}
 	if n.nmemo.Add(1) <= maxNamedMemo {
@@ -261,6 +271,11 @@ func (p *LinkingPlanner) askedType(restriction string) string {
 // askedTypeBy is askedType and whether the schema's own word named it
 // (not a lift learned from the training questions).
 func (p *LinkingPlanner) askedTypeBy(restriction string) (string, bool) {
+	if p.Cfg.Anchors.SynonymTypes {
+		// A quotation states a value ("described as 'for an individual
+		// place setting'"); it asks for nothing.
+		restriction = unquoted(restriction)
+	}
 	if ask := p.Cfg.Anchors.AskWords; len(ask) > 0 {
 		toks := index.TokenizeAll(nil, restriction)
 		for i := 1; i < len(toks); i++ {
@@ -302,7 +317,8 @@ func (p *LinkingPlanner) wordType(w string) (string, bool) {
 	return best, false
 }
 
-// Asking words: a word is one when, in at least minAskQuestions training
+// Asking words: a word (letters only: "the 2001 films" states a value,
+// it asks for nothing) is one when, in at least minAskQuestions training
 // questions, the word after it names a type (wordType), and in at least
 // minAskShare of them that type is the answer's.
 const (
@@ -341,7 +357,7 @@ func (p *LinkingPlanner) LearnAskWords(restrictions, answerTypes []string) []str
 	}
 	var out []string
 	for w, k := range n {
-		if k >= minAskQuestions && float64(same[w]) >= minAskShare*float64(k) {
+		if k >= minAskQuestions && float64(same[w]) >= minAskShare*float64(k) && alphabetic(w) {
 			out = append(out, w)
 		}
 	}
@@ -351,7 +367,9 @@ func (p *LinkingPlanner) LearnAskWords(restrictions, answerTypes []string) []str
 
 // namedType is the one node type whose name a question word names
 // (names), "" when it names none or several (without NamedType, the first
-// it names).
+// it names); with SynonymTypes, when it names none, the one type with a
+// word in the most frequent noun sense of it in the lexicon ("films":
+// movie; FirstNounSynonym), "" when several.
 func (p *LinkingPlanner) namedType(w string) string {
 	found := ""
 	nb := p.names.namedBy(w)
@@ -360,6 +378,17 @@ func (p *LinkingPlanner) namedType(w string) string {
 			if !p.Cfg.Anchors.NamedType {
 				return t
 			}
+			if found != "" {
+				return ""
+			}
+			found = t
+		}
+	}
+	if found != "" || !p.Cfg.Anchors.SynonymTypes {
+		return found
+	}
+	for _, t := range p.skb.Schema.NodeTypes {
+		if nb.synTypes[t] {
 			if found != "" {
 				return ""
 			}

@@ -51,6 +51,9 @@ type wordResolver struct {
 	// inMentions, when set, reports whether word i of text, inside some of
 	// ments, may be read as its known word all the same.
 	inMentions func(text string, ments []linking.LinkedMention, i int, reading string) bool
+	// samePOS: pick prefers a reading that is a noun where the word is
+	// (AnchorConfig.ReadSamePOS).
+	samePOS bool
 }
 
 // minResolveLen: shorter words ("do", "in") are left alone.
@@ -69,7 +72,7 @@ func (p *LinkingPlanner) newWordResolver() (*wordResolver, error) {
 	}
 	p.names.setLexicon(lex)
 	rw := a.RelWords
-	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next}
+	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next, samePOS: a.ReadSamePOS}
 	count := map[string]int{}
 	for w, n := range rw.Words {
 		r.known[w] = true
@@ -185,7 +188,9 @@ func (r *wordResolver) readings(w string) []string {
 // pick is the reading of w between the raw words prev and next (lower
 // case, "" at an end): with schemaFirst, one that names a type or
 // relation with the schema's own word if any does ("pictures" read as "movies", which names
-// the type movie, not as "films"), then the one the training questions
+// the type movie, not as "films"), then (with ReadSamePOS) one that may
+// be a noun and may be a verb where w may ("performers" read as "actors",
+// not "star" or "starred", though "star in" is the more common), then the one the training questions
 // used most between such words (RelWords.Next: "penned the" read as
 // "wrote the", "penned by" as "written by"), then the one whose ending is
 // most like w's ("pictures" as "movies", not the schema's "movie";
@@ -197,11 +202,14 @@ func (r *wordResolver) pick(w, prev, next string, reads []string, schemaFirst bo
 		if !schemaFirst && k != reads[0] && !r.lex.SameBase(k, reads[0]) {
 			continue // the gate reads the most used nearest word's forms
 		}
-		key := []int{0, 0, commonSuffix(w, k), r.uses[k]}
+		key := []int{0, 0, 0, commonSuffix(w, k), r.uses[k]}
 		if schemaFirst {
-			key[1] = r.next[prev][k] + r.next[k][next]
+			key[2] = r.next[prev][k] + r.next[k][next]
 			if r.names[k] != "" {
 				key[0] = 1
+			}
+			if r.samePOS && r.lex.IsNoun(w) == r.lex.IsNoun(k) && r.lex.IsVerb(w) == r.lex.IsVerb(k) {
+				key[1] = 1
 			}
 		}
 		if best == "" || slices.Compare(key, bk) > 0 {

@@ -169,3 +169,31 @@ func TestReadMentions(t *testing.T) {
 		}
 	}
 }
+
+// TestReadSamePOS: "performers", a noun no training question used, is one
+// lexicon link from "actors" (a hyponym of performer) and from "star" and
+// "starred" (star, a performer who gets top billing); all name
+// starred_actors, and the training's word pairs prefer "star" and
+// "starred" before "in". With ReadSamePOS the noun that is no verb reads
+// as the one of them that is no verb either.
+func TestReadSamePOS(t *testing.T) {
+	for _, same := range []bool{false, true} {
+		rw := NewRelWords()
+		for range 10 {
+			for _, r := range []string{"Which films has he starred in", "Which films does he star in", "Which actors were in"} {
+				rw.Add(r, []string{"starred_actors"})
+				rw.AddContext(r)
+			}
+		}
+		rw.PruneContext(2)
+		p := filmPlanner(t, []string{"starred_actors"}, []string{"Paul Smith", "First Film"}, [][3]int{{1, 0, 0}},
+			[][][]string{{{"*", "<-starred_actors", "movie"}}}, AnchorConfig{RelWords: rw, NamedType: true, Lexicon: true, ReadSamePOS: same})
+		want := "Name the star in the films of Paul Smith."
+		if same {
+			want = "Name the actors in the films of Paul Smith."
+		}
+		if got := p.Resolve("Name the performers in the films of Paul Smith."); got != want {
+			t.Errorf("ReadSamePOS %v: read as %q, want %q", same, got, want)
+		}
+	}
+}

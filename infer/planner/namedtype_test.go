@@ -273,6 +273,7 @@ func TestAskWords(t *testing.T) {
 	add(10, "who directed the movies appeared in", "person")
 	add(6, "which movies did star in", "movie")
 	add(30, "starred in", "movie")
+	add(6, "list the 2001 movies starred in", "movie") // a value, no asking word
 	p.Cfg.Anchors.Elements = el
 	if got, named := p.askedTypeBy("appeared in which movies?"); got != "person" || named {
 		t.Fatalf("without asking words: asked type %q (named %v), want person by the lift of \"appeared\"", got, named)

@@ -269,7 +269,9 @@ func (p *LinkingPlanner) predict(ctx context.Context, q data.Query, read []readS
 // deeper search tries (candidates' more), nil for none: when the question
 // names a type or relation that rules out every candidate, templates that
 // walk a relation for each word naming one ("What person penned pictures
-// X appeared in?": the writers-of-an-actor's-films template ranked 13th);
+// X appeared in?": the writers-of-an-actor's-films template ranked 13th)
+// and end with the step an answer word names ("Which directors made
+// movies out of X's scripts?": the directors of a writer's films);
 // when every candidate left leaves a mention unexplained (CoverMentions),
 // anchorings on every mention one of them leaves unexplained ("Which
 // comedy movies featuring X?": the genre-and-actor template ranked 10th);
@@ -294,17 +296,26 @@ func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs [
 	// alone is not a word the deeper templates could walk).
 	if least >= 1<<20 || least%(1<<15) >= 1<<10 {
 		named := p.namedRelations(text, read)
-		if len(named) == 0 {
+		var ends []string
+		for i := range cs {
+			if len(cs[i].Reach) > 0 && key[i] == least {
+				if s := p.answerStep(text, ments, &cs[i]); s != "" && !slices.Contains(ends, s) {
+					ends = append(ends, s)
+				}
+			}
+		}
+		if len(named) == 0 && len(ends) == 0 {
 			return nil
 		}
 		return func(ti int, _ []int) bool {
-			walked := PlanRelations(&data.Plan{Paths: p.Cfg.Templates[ti]})
+			plan := &data.Plan{Paths: p.Cfg.Templates[ti]}
+			walked := PlanRelations(plan)
 			for _, rels := range named {
 				if !slices.ContainsFunc(rels, func(r string) bool { return slices.Contains(walked, r) }) {
 					return false
 				}
 			}
-			return true
+			return len(ends) == 0 || slices.ContainsFunc(finalSteps(plan), func(s string) bool { return slices.Contains(ends, s) })
 		}
 	}
 	var open [][]int
@@ -379,6 +390,9 @@ func (p *LinkingPlanner) ruleOutRead(ctx context.Context, text string, ments []l
 		}
 		if p.anchoredAfterNonAnchor(text, ments, &cs[i]) {
 			key[i] += 1 << 15
+		}
+		if p.answerMisses(text, ments, &cs[i]) {
+			key[i] += 1 << 10
 		}
 		key[i] += p.relationMisses(text, ments, &cs[i], read)<<10 + p.unexplained(ments, &cs[i])
 	}

@@ -162,6 +162,24 @@ type AnchorConfig struct {
 	// a candidate anchored on an unquoted mention after one is ruled out
 	// when another is not. Empty in checkpoints saved before them.
 	NonAnchorAfter []string `json:"non_anchor_after,omitempty"`
+	// ReadSamePOS: of the known words the lexicon reads an unseen word as
+	// that name what the word names, planning prefers one that may be a
+	// noun and may be a verb where the word may ("performers" as "actors",
+	// not "star" or "starred"). Off in checkpoints saved before it.
+	ReadSamePOS bool `json:"read_same_pos,omitempty"`
+	// SynonymTypes: a word that names no node type with the schema's own
+	// words names the one type with a word in the word's most frequent
+	// noun sense in the lexicon ("films": movie; namedType). Off in
+	// checkpoints saved before it.
+	SynonymTypes bool `json:"synonym_types,omitempty"`
+	// AnswerWords maps a noun to the relation step (one direction, as
+	// "->directed_by") that ends the plans of at least 90% of the 5 or
+	// more training questions that used it before their first anchor,
+	// where the question names what it asks for ("Which directors ...",
+	// "Find the cast of ..."; LearnAnswerWords); a candidate whose paths
+	// end with no such step is ruled out when another is not
+	// (answerMisses). Empty in checkpoints saved before them.
+	AnswerWords map[string]string `json:"answer_words,omitempty"`
 	// OuterAnchors: a candidate that reaches a node a longer mention
 	// around one of its anchors names is ruled out when another is not
 	// (reachesOuter). Off in checkpoints saved before it.

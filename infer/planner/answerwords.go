@@ -1,0 +1,194 @@
+package planner
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/graphops/linking"
+)
+
+// A question says what it asks for before its anchors, in English, in
+// the words of its lead ("Which directors ...", "Name the cast of ...",
+// "Find the parts of ..."), and when the answers are people, the type
+// says nothing of the role: "Which filmmakers have cast X?" asks for the
+// people at the end of a directed_by step, not for X's films, though the
+// classifier, which learned "cast" from "Which films have X in the
+// cast?", prefers those. Answer words tie such a noun to the step that
+// ends the plans of the training questions that used it before their
+// first anchor, learned from those plans and nothing else; the lexicon
+// reads a word no training question used as one that did ("filmmakers"
+// as "directors", lexwords.go) before the rule sees it.
+
+// Answer words are learned from at least minAnswerWordQuestions training
+// questions, minAnswerWordShare of whose plans end with the word's step.
+const (
+	minAnswerWordQuestions = 5
+	minAnswerWordShare     = 0.9
+)
+
+// finalSteps are the steps (one direction each, RelStep.String) that end
+// the plan's paths, each once, sorted: where the answers are reached
+// from.
+func finalSteps(p *data.Plan) []string {
+	var out []string
+	for _, path := range p.Paths {
+		if len(path.Steps) == 0 {
+			continue
+		}
+		for _, r := range path.Steps[len(path.Steps)-1].Rels {
+			if s := r.String(); !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// leadNouns are the words (lower case, each once) of text before the
+// first of the mentions anchors names that the lexicon reads as nouns
+// there, unquoted, of minResolveLen letters or more, no stop words; none
+// when no mention is anchored. A word that is a verb too is a noun only
+// right after a determiner ("Find the cast of X", not "X cast in" or
+// "when it means a kind of X"); nil without the lexicon.
+func (p *LinkingPlanner) leadNouns(text string, ments []linking.LinkedMention, anchors []int) []string {
+	lex := p.names.lex
+	first := -1
+	for _, a := range anchors {
+		if a >= 0 && a < len(ments) && (first < 0 || ments[a].TokStart < first) {
+			first = ments[a].TokStart
+		}
+	}
+	if first < 0 || lex == nil {
+		return nil
+	}
+	quoted := quotedSpans(text, false)
+	words := linking.MentionWords(text)
+	var out []string
+	for i := 0; i < first && i < len(words); i++ {
+		w := words[i]
+		if slices.ContainsFunc(quoted, func(q [2]int) bool { return w.Start >= q[0] && w.Start < q[1] }) {
+			continue
+		}
+		n := strings.ToLower(text[w.Start:w.End]) // as written: "does" is no "doe"
+		if len(n) < minResolveLen || !alphabetic(n) || index.IsStopword(n) || slices.Contains(out, n) {
+			continue
+		}
+		if !lex.IsNoun(n) || lex.IsVerb(n) && (i == 0 || !determiners[strings.ToLower(text[words[i-1].Start:words[i-1].End])]) {
+			continue
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// determiners are the English words after which a word that may be a
+// noun or a verb is a noun.
+var determiners = map[string]bool{"the": true, "a": true, "an": true, "which": true, "what": true, "whose": true, "these": true, "those": true, "this": true, "that": true, "every": true, "each": true, "all": true, "any": true, "some": true, "its": true, "their": true, "his": true, "her": true}
+
+// LearnAnswerWords returns the answer words of the training questions
+// (their texts, mentions, the mentions their plans anchor, their plans and
+// their answers' types, "" for none): the nouns (the lexicon's) before a
+// question's first anchor (leadNouns) in at least minAnswerWordQuestions questions,
+// minAnswerWordShare of whose plans end with one step, the word's; a word
+// that names a type (typesNamedLoosely) must name the type those
+// questions ask for ("film", before the anchor only in "Every film X
+// directed belongs to which genre?", names movies, not genres, though
+// that frame gave it a lift towards genres). Nil without the lexicon.
+func (p *LinkingPlanner) LearnAnswerWords(texts []string, ments [][]linking.LinkedMention, anchors [][]int, plans []*data.Plan, types []string) map[string]string {
+	if p.names.lex == nil {
+		return nil
+	}
+	n := map[string]int{}
+	steps := map[string]map[string]int{}
+	asked := map[string]map[string]int{}
+	for qi, text := range texts {
+		fs := finalSteps(plans[qi])
+		if len(fs) == 0 {
+			continue
+		}
+		for _, w := range p.leadNouns(text, ments[qi], anchors[qi]) {
+			n[w]++
+			if steps[w] == nil {
+				steps[w], asked[w] = map[string]int{}, map[string]int{}
+			}
+			for _, s := range fs {
+				steps[w][s]++
+			}
+			asked[w][types[qi]]++
+		}
+	}
+	out := map[string]string{}
+	for w, k := range n {
+		if k < minAnswerWordQuestions {
+			continue
+		}
+		best, bk := "", 0
+		for s, c := range steps[w] {
+			if c > bk || c == bk && s < best {
+				best, bk = s, c
+			}
+		}
+		if float64(bk) < minAnswerWordShare*float64(k) {
+			continue
+		}
+		if slices.ContainsFunc(p.typesNamedLoosely(w), func(t string) bool { return float64(asked[w][t]) < minAnswerWordShare*float64(k) }) {
+			continue
+		}
+		out[w] = best
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// answerMisses reports whether the first answer word of the question's
+// lead (before the candidate's first anchor) names a step that ends none
+// of the candidate's paths (AnchorConfig.AnswerWords). The first: English
+// names what it asks for before it says how ("Which directors have cast
+// X?": "cast" is an answer word too, from "Find the cast of ...").
+func (p *LinkingPlanner) answerMisses(text string, ments []linking.LinkedMention, c *PlanCandidate) bool {
+	s := p.answerStep(text, ments, c)
+	return s != "" && !slices.Contains(finalSteps(&c.Plan), s)
+}
+
+// answerStep is the step the first answer word of the question's lead
+// (before the candidate's first anchor) names, "" for none.
+func (p *LinkingPlanner) answerStep(text string, ments []linking.LinkedMention, c *PlanCandidate) string {
+	aw := p.Cfg.Anchors.AnswerWords
+	if len(aw) == 0 {
+		return ""
+	}
+	for _, w := range p.leadNouns(text, ments, c.Mentions) {
+		if s, ok := aw[w]; ok {
+			return s
+		}
+	}
+	return ""
+}
+
+// typesNamedLoosely are the node types w names (wordType) or with a
+// schema word in w's most frequent noun sense in the lexicon ("film":
+// movie; FirstNounSynonym), with SynonymTypes or not.
+func (p *LinkingPlanner) typesNamedLoosely(w string) []string {
+	var out []string
+	if t, _ := p.wordType(w); t != "" {
+		out = append(out, t)
+	}
+	for t, words := range p.names.types {
+		if slices.Contains(out, t) {
+			continue
+		}
+		for _, s := range words {
+			if p.names.lex.FirstNounSynonym(w, s) {
+				out = append(out, t)
+				break
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
