@@ -18,7 +18,7 @@ shape).
 """
 import collections, csv, json, os, random, sys
 
-from skbfiles import first, lines
+from skbfiles import load_graph
 
 FRAMES = [
     # id, text, shape
@@ -50,16 +50,8 @@ def main():
     if not set(RELS.values()) | {"has_genre"} <= set(schema.get("relation_types", [])):
         print(f"robust_freeframes: {skb} is not movies-skb's schema", file=sys.stderr)
         sys.exit(2)
-    nodes = {}
-    for l in lines(first(skb, "nodes.jsonl.zst", "nodes.jsonl", prog="robust_freeframes")):
-        r = json.loads(l)
-        nodes[r["id"]] = r
+    nodes, out_e, in_e = load_graph(skb, prog="robust_freeframes")
     by_name = collections.Counter((r["type"], r["name"]) for r in nodes.values())
-    out_e, in_e = collections.defaultdict(set), collections.defaultdict(set)
-    for l in lines(first(skb, "edges.tsv.zst", "edges.tsv", prog="robust_freeframes")):
-        a, rel, b = l.split("\t")
-        out_e[(int(a), rel)].add(int(b))
-        in_e[(int(b), rel)].add(int(a))
 
     def films(p, rel):
         return in_e[(p, rel)]

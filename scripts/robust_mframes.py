@@ -21,7 +21,7 @@ OUTDIR/mdev.tsv (id, frame, shape); exits 2 on another schema.
 """
 import collections, csv, json, os, random, re, sys
 
-from skbfiles import first, lines
+from skbfiles import load_graph
 
 F = [
  ("ay1", "In {Y}, which pictures featured {X}?", "act+year"),
@@ -59,13 +59,8 @@ schema = json.load(open(os.path.join(skb, "schema.json")))
 if not set(R.values()) | {"has_genre"} <= set(schema.get("relation_types", [])):
     print(f"robust_mframes: {skb} is not movies-skb's schema", file=sys.stderr)
     sys.exit(2)
-nodes = {}
-for l in lines(first(skb, "nodes.jsonl.zst", "nodes.jsonl", prog="robust_mframes")):
-    r = json.loads(l); nodes[r["id"]] = r
+nodes, oe, ie = load_graph(skb, prog="robust_mframes")
 byname = collections.Counter((r["type"], r["name"]) for r in nodes.values())
-oe, ie = collections.defaultdict(set), collections.defaultdict(set)
-for l in lines(first(skb, "edges.tsv.zst", "edges.tsv", prog="robust_mframes")):
-    a, rel, b = l.split("\t"); oe[(int(a), rel)].add(int(b)); ie[(int(b), rel)].add(int(a))
 def year(f):
     m = re.search(r"Released in (\d{4})", nodes[f]["fields"].get("details", "")); return m and m.group(1)
 def lang(f):

@@ -2,7 +2,6 @@ package planner
 
 import (
 	"context"
-	"hash/fnv"
 	"maps"
 	"slices"
 	"strings"
@@ -94,13 +93,7 @@ func TestSynonymTypes(t *testing.T) {
 	for _, syn := range []bool{false, true} {
 		p := lexPlanner(t)
 		p.Cfg.Anchors.SynonymTypes = syn
-		h := fnv.New32a()
-		for feat, w := range map[string]float32{"hops1": 0, "hops2": 5} {
-			h.Reset()
-			h.Write([]byte(feat))
-			h.Write([]byte{0})
-			p.Ranker.W.Data()[h.Sum32()%uint32(p.Ranker.Dim)] = w
-		}
+		preferTwoHops(p)
 		want, wantType := uint32(0), ""
 		if syn {
 			want, wantType = 1, "movie"

@@ -35,6 +35,18 @@ func castPlanner(t *testing.T, namedType, twoHop bool) *LinkingPlanner {
 	return p
 }
 
+// preferTwoHops turns castPlanner's plan ranker around: two-hop plans by
+// 5 (the "hops2" feature's weight), one-hop ones by none.
+func preferTwoHops(p *LinkingPlanner) {
+	h := fnv.New32a()
+	for feat, w := range map[string]float32{"hops1": 0, "hops2": 5} {
+		h.Reset()
+		h.Write([]byte(feat))
+		h.Write([]byte{0})
+		p.Ranker.W.Data()[h.Sum32()%uint32(p.Ranker.Dim)] = w
+	}
+}
+
 // filmPlanner is a linking planner for tests over a graph of people and
 // movies (a name ending in "Film" is a movie): edges (source, relation,
 // destination) by index into rels and names, the given templates, anchor
@@ -255,13 +267,7 @@ func TestUnquoted(t *testing.T) {
 // out. Without asking words the ranker's two hops stand.
 func TestAskWords(t *testing.T) {
 	p := castPlanner(t, true, true)
-	h := fnv.New32a()
-	for feat, w := range map[string]float32{"hops1": 0, "hops2": 5} {
-		h.Reset()
-		h.Write([]byte(feat))
-		h.Write([]byte{0})
-		p.Ranker.W.Data()[h.Sum32()%uint32(p.Ranker.Dim)] = w
-	}
+	preferTwoHops(p)
 	el := NewRelWords()
 	var restr, types []string
 	add := func(n int, r, typ string) {
