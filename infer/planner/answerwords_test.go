@@ -126,15 +126,7 @@ func TestAnswerWordsDeeper(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, deeper := range []bool{true, false} {
-		p := filmPlanner(t, []string{"directed_by", "starred_actors", "written_by"}, []string{"Paul Smith", "First Film", "Second Film", "Ann Lee", "Kim Ray"},
-			[][3]int{{1, 0, 0}, {1, 1, 3}, {1, 2, 4}, {2, 0, 0}},
-			[][][]string{
-				{{"*", "<-starred_actors", "movie"}},
-				{{"*", "<-starred_actors", "movie", "->directed_by", "person"}},
-				{{"*", "<-starred_actors", "movie", "->written_by", "person"}},
-			}, AnchorConfig{TopTemplates: 2, DeeperSearch: deeper, AnswerWords: map[string]string{"writers": "->written_by"}})
-		clear(p.Gate.W2.Data())
-		copy(p.Gate.B2.Data(), []float32{2, 1, 0})
+		p := writerPlanner(t, AnchorConfig{TopTemplates: 2, DeeperSearch: deeper, AnswerWords: map[string]string{"writers": "->written_by"}})
 		p.names.setLexicon(lex)
 		q := "Which writers worked on the films of Ann Lee?"
 		pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})

@@ -35,6 +35,24 @@ func castPlanner(t *testing.T, namedType, twoHop bool) *LinkingPlanner {
 	return p
 }
 
+// writerPlanner is a linking planner over a graph where Paul Smith
+// directed First Film and Second Film, Ann Lee starred in First Film and
+// Kim Ray wrote it, with anchor settings a; its classifier ranks an
+// anchor's films first, their directors second and their writers third.
+func writerPlanner(t *testing.T, a AnchorConfig) *LinkingPlanner {
+	t.Helper()
+	p := filmPlanner(t, []string{"directed_by", "starred_actors", "written_by"}, []string{"Paul Smith", "First Film", "Second Film", "Ann Lee", "Kim Ray"},
+		[][3]int{{1, 0, 0}, {1, 1, 3}, {1, 2, 4}, {2, 0, 0}},
+		[][][]string{
+			{{"*", "<-starred_actors", "movie"}},
+			{{"*", "<-starred_actors", "movie", "->directed_by", "person"}},
+			{{"*", "<-starred_actors", "movie", "->written_by", "person"}},
+		}, a)
+	clear(p.Gate.W2.Data())
+	copy(p.Gate.B2.Data(), []float32{2, 1, 0})
+	return p
+}
+
 // preferTwoHops turns castPlanner's plan ranker around: two-hop plans by
 // 5 (the "hops2" feature's weight), one-hop ones by none.
 func preferTwoHops(p *LinkingPlanner) {
@@ -319,15 +337,7 @@ func TestAskWords(t *testing.T) {
 // no deeper.
 func TestDeeperSearch(t *testing.T) {
 	planner := func(deeper bool) *LinkingPlanner {
-		p := filmPlanner(t, []string{"directed_by", "starred_actors", "written_by"}, []string{"Paul Smith", "First Film", "Second Film", "Ann Lee", "Kim Ray"},
-			[][3]int{{1, 0, 0}, {1, 1, 3}, {1, 2, 4}, {2, 0, 0}},
-			[][][]string{
-				{{"*", "<-starred_actors", "movie"}},
-				{{"*", "<-starred_actors", "movie", "->directed_by", "person"}},
-				{{"*", "<-starred_actors", "movie", "->written_by", "person"}},
-			}, AnchorConfig{NamedType: true, NamedRelations: true, TopTemplates: 2, DeeperSearch: deeper})
-		clear(p.Gate.W2.Data())
-		copy(p.Gate.B2.Data(), []float32{2, 1, 0})
+		p := writerPlanner(t, AnchorConfig{NamedType: true, NamedRelations: true, TopTemplates: 2, DeeperSearch: deeper})
 		rw := NewRelWords()
 		for range 10 {
 			rw.Add("written films", []string{"starred_actors", "written_by"})
