@@ -103,18 +103,14 @@ for fid, frame, shape in F:
             first_, _, second = shape.partition(">")
             rel, _, restr = first_.partition("+")
             fs = ie[(p, R[rel])]
-            if restr == "year":
-                ys = sorted({year(f) for f in fs if year(f)})
-                if len(fs) < 2 or not ys: continue
-                y = rnd.choice(ys); sub = {f for f in fs if year(f) == y}
+            if restr:
+                # a release year or a language stated in the films' text
+                attr, slot = {"year": (year, "{Y}"), "lang": (lang, "{L}")}[restr]
+                vs = sorted({attr(f) for f in fs if attr(f)})
+                if len(fs) < 2 or not vs: continue
+                v = rnd.choice(vs); sub = {f for f in fs if attr(f) == v}
                 if len(sub) == len(fs): continue
-                fs = sub; text = text.replace("{Y}", y)
-            elif restr == "lang":
-                ls = sorted({lang(f) for f in fs if lang(f)})
-                if len(fs) < 2 or not ls: continue
-                L = rnd.choice(ls); sub = {f for f in fs if lang(f) == L}
-                if len(sub) == len(fs): continue
-                fs = sub; text = text.replace("{L}", L)
+                fs = sub; text = text.replace(slot, v)
             if second:
                 if not 1 <= len(fs) <= 10: continue
                 gold = set()
