@@ -115,7 +115,6 @@ for fid, frame, shape in F:
                 if not 1 <= len(fs) <= 10: continue
                 gold = set()
                 for f in fs: gold |= oe[(f, R[second])]
-                gold.discard(p)
             else:
                 gold = fs
             if not 1 <= len(gold) <= 30: continue
