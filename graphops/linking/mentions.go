@@ -65,6 +65,11 @@ func (m *LinkedMention) NodeIDs() []uint32 {
 type Word struct {
 	Start, End int
 	Norm       string
+	// Poss is the normalised word without a possessive "'s" that ends it,
+	// where that differs from Norm ("Cross's": cross, while Norm is
+	// "crosss"; "Davies's": davy, the form "Davies" indexes under); "" for
+	// every other word.
+	Poss string
 }
 
 // MentionWords splits text into normalised words.
@@ -72,11 +77,19 @@ func MentionWords(text string) []Word {
 	var out []Word
 	start := -1
 	var b strings.Builder
+	poss := -1 // b's length before a "'s" that may end the word
 	flush := func(end int) {
 		if start >= 0 && b.Len() > 0 {
-			out = append(out, Word{Start: start, End: end, Norm: singular(b.String())})
+			w := Word{Start: start, End: end, Norm: singular(b.String())}
+			if poss == b.Len()-1 && b.String()[poss] == 's' {
+				if p := singular(b.String()[:poss]); p != w.Norm {
+					w.Poss = p
+				}
+			}
+			out = append(out, w)
 		}
 		start = -1
+		poss = -1
 		b.Reset()
 	}
 	for i, r := range text {
@@ -91,6 +104,8 @@ func MentionWords(text string) []Word {
 			nx, _ := utf8.DecodeRuneInString(text[i+utf8.RuneLen(r):])
 			if !(unicode.IsLetter(nx) || unicode.IsNumber(nx)) {
 				flush(i)
+			} else if r != '.' {
+				poss = b.Len()
 			}
 		default:
 			flush(i)
@@ -313,8 +328,13 @@ func (ix *MentionIndex) Find(text string) []LinkedMention {
 			if j > i {
 				b.WriteByte(' ')
 			}
+			n := b.Len()
 			b.WriteString(ws[j].Norm)
 			k, ok := ix.forms[b.String()]
+			if !ok && ws[j].Poss != "" {
+				// A name in the possessive: "Helen Cross's scripts".
+				k, ok = ix.forms[b.String()[:n]+ws[j].Poss]
+			}
 			if !ok {
 				continue
 			}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops/linking"
 	"github.com/strata-retrieval/strata/internal/testskb"
 )
@@ -41,5 +42,44 @@ func TestMentionIndex(t *testing.T) {
 	}
 	if w := linking.MentionWords("men's U.S. boxes, flies."); w[0].Norm != "men" || w[1].Norm != "us" || w[2].Norm != "box" || w[3].Norm != "fly" {
 		t.Errorf("MentionWords: %+v", w)
+	}
+}
+
+// A name in the possessive links its node whatever the name ends with:
+// "Close's" singularises to the name's own form, "Cross's" (crosss),
+// "Davies's" (daviess, while "Davies" indexes as davy) and "Moranis's"
+// (moraniss) would not without Word.Poss. A plural possessive and a
+// possessive inside a longer name are read as before.
+func TestMentionPossessive(t *testing.T) {
+	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"person", "movie"},
+		CandidateTypes: []string{"person", "movie"}, TextFields: []string{"name"}}}
+	for _, n := range []string{"Helen Cross", "Joseph E. Davies", "Rick Moranis", "Glenn Close", "Schindler's List", "actors"} {
+		s.Nodes = append(s.Nodes, data.Node{Type: 0, Name: n, Fields: []string{""}})
+	}
+	ix := linking.NewMentionIndex(s, linking.MentionConfig{})
+	for q, want := range map[string][]uint32{
+		"Which directors made movies out of Helen Cross's scripts?": {0},
+		"Joseph E. Davies’s films":                                  {1},
+		"What did Rick Moranis's co-stars direct?":                  {2},
+		"Glenn Close's scripts":                                     {3},
+		"Who directed Schindler's List?":                            {4},
+		"the actors' films":                                         {5},
+		"Helen Crosss":                                              nil,
+	} {
+		var got []uint32
+		for _, m := range ix.Find(q) {
+			got = append(got, m.NodeIDs()...)
+		}
+		if !cmp.Equal(got, want) {
+			t.Errorf("%q: nodes %v, want %v", q, got, want)
+		}
+	}
+	ws := linking.MentionWords("Cross's Davies's Close's men's it's")
+	var poss []string
+	for _, w := range ws {
+		poss = append(poss, w.Norm+"/"+w.Poss)
+	}
+	if want := []string{"crosss/cross", "daviess/davy", "close/", "men/", "its/it"}; !cmp.Equal(poss, want) {
+		t.Errorf("MentionWords Norm/Poss %v, want %v", poss, want)
 	}
 }
