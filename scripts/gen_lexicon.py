@@ -13,11 +13,14 @@ pointer are dropped; instance synsets (people, places) are dropped: a
 question's proper names are its anchors, never its relation words.
 
 Format (gzip, text, deterministic bytes: mtime 0):
-  line 1   "strata-lexicon 1 wordnet-3.0"
+  line 1   "strata-lexicon 2 wordnet-3.0"
   S <pos> <lemma,lemma,...> <link,link,...>   one per synset, numbered from 0
                                               in order; links are synset numbers;
                                               "lemma*": the lemma's most frequent
                                               sense in its part of speech
+  D <pos> <synset> <synset,synset,...>       derivational links of a noun or verb
+                                              synset to the other part of speech's,
+                                              both ways, after every S line
   X <pos> <inflected> <base,base,...>         morphological exceptions
 Usage: scripts/gen_lexicon.py [WORDNET_DIR] [OUT]
 """
@@ -27,6 +30,7 @@ src = sys.argv[1] if len(sys.argv) > 1 else "/usr/share/wordnet"
 out = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(__file__), "..", "data", "lexicon", "wordnet.lex.gz")
 
 syn = {}      # (pos, offset) -> (lemmas, links[(pos, offset)])
+deriv = {}    # (pos, offset) -> {(pos, offset)}: "+" pointers between nouns and verbs
 order = []
 for pos, fn in (("n", "data.noun"), ("v", "data.verb"), ("a", "data.adj")):
     for line in open(os.path.join(src, fn), encoding="latin-1"):
@@ -51,6 +55,9 @@ for pos, fn in (("n", "data.noun"), ("v", "data.verb"), ("a", "data.adj")):
                 inst = True
             if sym in ("@", "&") and p == pos:
                 links.append((p, o))
+            if sym == "+" and {pos, p} == {"n", "v"}:
+                deriv.setdefault((pos, off), set()).add((p, o))
+                deriv.setdefault((p, o), set()).add((pos, off))
         if inst:
             continue
         syn[(pos, off)] = (lemmas, links)
@@ -68,12 +75,16 @@ for pos, fn in (("n", "index.noun"), ("v", "index.verb"), ("a", "index.adj")):
             first.add((pos, offs[0], lemma))
 
 num = {key: i for i, key in enumerate(order)}
-lines = ["strata-lexicon 1 wordnet-3.0"]
+lines = ["strata-lexicon 2 wordnet-3.0"]
 for key in order:
     lemmas, links = syn[key]
     one = sorted(set(w + ("*" if (key[0], key[1], w) in first else "") for w in lemmas if "_" not in w and "-" not in w and w.isalpha()))
     ls = sorted(set(num[l] for l in links if l in num))
     lines.append("S %s %s %s" % (key[0], ",".join(one) or "-", ",".join(map(str, ls)) or "-"))
+for key in order:
+    ds = sorted(set(num[d] for d in deriv.get(key, ()) if d in num))
+    if ds:
+        lines.append("D %s %d %s" % (key[0], num[key], ",".join(map(str, ds))))
 for pos, fn in (("n", "noun.exc"), ("v", "verb.exc"), ("a", "adj.exc")):
     ex = {}
     for line in open(os.path.join(src, fn), encoding="latin-1"):

@@ -1,13 +1,15 @@
 // Package lexicon is a general English lexicon: which words share a base
-// form ("wrote", "written": write), which share a meaning ("pen", "write")
-// and which are one step more or less general ("performer", "actor"). The
-// planner reads it to relate a question word its training never saw to
-// the words it knows; nothing in it is tied to a data set.
+// form ("wrote", "written": write), which share a meaning ("pen", "write"),
+// which are one step more or less general ("performer", "actor") and which
+// are a noun and a verb of one act ("writer", "write"). The planner reads
+// it to relate a question word its training never saw to the words it
+// knows; nothing in it is tied to a data set.
 //
 // The data is Princeton WordNet 3.0 (data/lexicon/LICENSE), reduced by
-// scripts/gen_lexicon.py to one-word lemmas, hypernym and similar-to links
-// and the morphological exception lists, embedded in the binary (about
-// 0.7 MB): nothing is read or downloaded at run time.
+// scripts/gen_lexicon.py to one-word lemmas, hypernym and similar-to
+// links, derivational links between nouns and verbs and the morphological
+// exception lists, embedded in the binary (about 0.9 MB): nothing is read
+// or downloaded at run time.
 package lexicon
 
 import (
@@ -37,6 +39,7 @@ type synset struct {
 	pos    byte
 	lemmas []string
 	links  []int32 // hypernyms (nouns, verbs), similar-to (adjectives)
+	derivs []int32 // derivationally related synsets of the other part of speech (nouns, verbs)
 }
 
 // Lexicon holds synsets, their links both ways and the exceptions to the
@@ -76,7 +79,7 @@ func Parse(r io.Reader, name string) (*Lexicon, error) {
 	l := &Lexicon{lemma: map[string][]int32{}, first: map[string][]int32{}, exc: map[string][]string{}, bases: map[string]*[]string{}}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	line := 0
+	line, version := 0, 1
 	bad := func(field, why string) error {
 		return fmt.Errorf("lexicon: %s line %d: %s: %s", name, line, field, why)
 	}
@@ -84,14 +87,18 @@ func Parse(r io.Reader, name string) (*Lexicon, error) {
 		line++
 		t := sc.Text()
 		if line == 1 {
-			if !strings.HasPrefix(t, "strata-lexicon 1 ") {
-				return nil, bad("header", fmt.Sprintf("%q is not a strata-lexicon 1 header", t))
+			switch {
+			case strings.HasPrefix(t, "strata-lexicon 1 "):
+			case strings.HasPrefix(t, "strata-lexicon 2 "):
+				version = 2
+			default:
+				return nil, bad("header", fmt.Sprintf("%q is not a strata-lexicon 1 or 2 header", t))
 			}
 			continue
 		}
 		f := strings.Fields(t)
 		if len(f) != 4 || len(f[1]) != 1 || !strings.Contains("nva", f[1]) {
-			return nil, bad("record", fmt.Sprintf("want \"S|X <n|v|a> A B\", got %q", t))
+			return nil, bad("record", fmt.Sprintf("want \"S|D|X <n|v|a> A B\", got %q", t))
 		}
 		pos := f[1][0]
 		switch f[0] {
@@ -122,6 +129,21 @@ func Parse(r io.Reader, name string) (*Lexicon, error) {
 				}
 			}
 			l.syns = append(l.syns, s)
+		case "D":
+			if version < 2 {
+				return nil, bad("record", "derivational links (D) need a strata-lexicon 2 header")
+			}
+			from, err := strconv.ParseInt(f[2], 10, 32)
+			if err != nil || from < 0 || int(from) >= len(l.syns) || l.syns[from].pos != pos {
+				return nil, bad("synset", fmt.Sprintf("%q is not the number of a %c synset before it", f[2], pos))
+			}
+			for _, x := range strings.Split(f[3], ",") {
+				n, err := strconv.ParseInt(x, 10, 32)
+				if err != nil || n < 0 {
+					return nil, bad("derivs", fmt.Sprintf("%q is not a synset number", x))
+				}
+				l.syns[from].derivs = append(l.syns[from].derivs, int32(n))
+			}
 		case "X":
 			l.exc[f[1]+f[2]] = strings.Split(f[3], ",")
 		default:
@@ -141,6 +163,11 @@ func Parse(r io.Reader, name string) (*Lexicon, error) {
 				return nil, fmt.Errorf("lexicon: %s: synset %d links to %d of %d", name, i, h, len(l.syns))
 			}
 			l.down[h] = append(l.down[h], int32(i))
+		}
+		for _, d := range s.derivs {
+			if int(d) >= len(l.syns) {
+				return nil, fmt.Errorf("lexicon: %s: synset %d derives from %d of %d", name, i, d, len(l.syns))
+			}
 		}
 	}
 	return l, nil
@@ -231,7 +258,9 @@ const (
 	SameBase = 0 // an inflection of one lemma: "wrote", "written"
 	Synonym  = 1 // bases that share a synset, the most frequent sense of one: "penned", "wrote"; not "give", "have"
 	Linked   = 2 // a's most frequent sense one hypernym or similar-to link from a sense of b: "performers", "actors"
-	Far      = 3 // none of these
+	Derived  = 3 // a's most frequent sense a noun or verb derivationally related to a sense of b: "writers", "wrote"
+	Head     = 4 // a a compound whose head is at Head+d of b, d up to Derived: "screenwriters" (screen + writers), "wrote" at Head+Derived
+	Far      = Head + Derived + 1 // none of these
 )
 
 // Distance is how related lower-case word a is to b: SameBase, Synonym,
@@ -243,7 +272,25 @@ const (
 // most frequent sense in each part of speech ("helm", "featuring",
 // "performer", but not "tell" to "direct" through "order, tell, enjoin,
 // say"), so it is not symmetric: a is the word to explain, b a word known.
+// Derived, too, looks only at a's most frequent senses ("writers": writer,
+// author, whose act is to write; "performed" is not derived from
+// "performer" through perform's rarer senses). Head reads a compound the
+// lexicon cannot relate whole by its last word (compoundHeads).
 func (l *Lexicon) Distance(a, b string) int {
+	if d := l.distance(a, b); d < Far {
+		return d
+	}
+	d := Far
+	for _, h := range l.compoundHeads(a) {
+		if hd := l.distance(h, b); hd < Far {
+			d = min(d, Head+hd)
+		}
+	}
+	return d
+}
+
+// distance is Distance up to Derived, Far beyond.
+func (l *Lexicon) distance(a, b string) int {
 	if l.SameBase(a, b) {
 		return SameBase
 	}
@@ -273,8 +320,51 @@ func (l *Lexicon) Distance(a, b string) int {
 			}
 		}
 	}
+	for _, s := range l.synsets(l.first, ba) {
+		for _, n := range l.syns[s].derivs {
+			if _, ok := slices.BinarySearch(sb, n); ok {
+				return Derived
+			}
+		}
+	}
 	return Far
 }
+
+// compoundHeads are the heads w may be a compound of, longest first: the
+// ends of w that follow a lemma of at least 3 letters and name, as a noun
+// of at least 4 letters, a hypernym at most maxHeadLevels above w's most
+// frequent noun sense ("screenwriters": writers after screen, screenwriter
+// a scriptwriter, a writer; not "typewriters", a printer, nor
+// "underwriter", an insurer). None for a word the lexicon does not know.
+func (l *Lexicon) compoundHeads(w string) []string {
+	var out []string
+	for i := 3; i+4 <= len(w); i++ {
+		if _, ok := l.lemma[w[:i]]; !ok || !l.IsNoun(w[i:]) {
+			continue
+		}
+		hb := l.Bases(w[i:])
+		level := l.synsets(l.first, l.Bases(w))
+		for k := 0; k < maxHeadLevels && len(level) > 0; k++ {
+			var up []int32
+			for _, s := range level {
+				if l.syns[s].pos == Noun {
+					up = append(up, l.syns[s].links...)
+				}
+			}
+			if slices.ContainsFunc(up, func(s int32) bool {
+				return slices.ContainsFunc(l.syns[s].lemmas, func(x string) bool { return slices.Contains(hb, x) })
+			}) {
+				out = append(out, w[i:])
+				break
+			}
+			level = up
+		}
+	}
+	return out
+}
+
+// maxHeadLevels: how far above a compound its head's sense may be.
+const maxHeadLevels = 3
 
 // FirstNounSynonym reports whether lower-case b (or a base form of it) is
 // a lemma of the most frequent noun sense of a: "films" of movie (film's
@@ -361,7 +451,7 @@ func (l *Lexicon) NewMatcher(words []string) *Matcher {
 }
 
 // Nearest is the listed word nearest to w and its Distance; "" and Far
-// when none is within Linked. It agrees with taking, over the list in
+// when none is nearer than Far. It agrees with taking, over the list in
 // order, the first word of least Distance(w, word).
 func (m *Matcher) Nearest(w string) (string, int) {
 	ws, d := m.NearestAll(w)
@@ -371,9 +461,36 @@ func (m *Matcher) Nearest(w string) (string, int) {
 	return ws[0], d
 }
 
-// NearestAll is every listed word at the least Distance from w (within
-// Linked), in list order, and that Distance; nil and Far when none is.
+// NearestAll is every listed word at the least Distance from w (nearer
+// than Far), in list order, and that Distance; nil and Far when none is.
 func (m *Matcher) NearestAll(w string) ([]string, int) {
+	hit, d := m.nearest(w)
+	if d == Far {
+		// A compound: the listed words nearest to any of its heads.
+		for _, h := range m.l.compoundHeads(w) {
+			switch hh, hd := m.nearest(h); {
+			case hd == Far:
+			case Head+hd < d:
+				hit, d = hh, Head+hd
+			case Head+hd == d:
+				hit = append(hit, hh...)
+			}
+		}
+	}
+	if len(hit) == 0 {
+		return nil, Far
+	}
+	slices.Sort(hit)
+	hit = slices.Compact(hit)
+	out := make([]string, len(hit))
+	for j, i := range hit {
+		out[j] = m.words[i]
+	}
+	return out, d
+}
+
+// nearest is NearestAll up to Derived, as indexes into the list (unsorted).
+func (m *Matcher) nearest(w string) ([]int, int) {
 	var hit []int
 	pick := func(is []int) {
 		for _, i := range is {
@@ -382,14 +499,7 @@ func (m *Matcher) NearestAll(w string) ([]string, int) {
 			}
 		}
 	}
-	done := func(d int) ([]string, int) {
-		slices.Sort(hit)
-		out := make([]string, len(hit))
-		for j, i := range hit {
-			out[j] = m.words[i]
-		}
-		return out, d
-	}
+	done := func(d int) ([]int, int) { return hit, d }
 	pick(m.byBase[w])
 	bs := m.l.Bases(w)
 	for _, b := range bs {
@@ -420,6 +530,14 @@ func (m *Matcher) NearestAll(w string) ([]string, int) {
 	}
 	if len(hit) > 0 {
 		return done(Linked)
+	}
+	for _, s := range m.l.synsets(m.l.first, bs) {
+		for _, n := range m.l.syns[s].derivs {
+			pick(m.bySyn[n])
+		}
+	}
+	if len(hit) > 0 {
+		return done(Derived)
 	}
 	return nil, Far
 }

@@ -44,6 +44,13 @@ func TestEmbeddedWordNet(t *testing.T) {
 		{"penned", "wrote", Synonym}, {"pictures", "movies", Synonym}, {"sort", "kind", Synonym},
 		{"helmed", "directed", Linked}, {"featuring", "starring", Linked}, {"performers", "actors", Linked},
 		{"tell", "directed", Far}, {"category", "genre", Far},
+		// writer's first sense (writer, author) derives from write's
+		// (write, compose, pen): "writers" reads as "wrote"; a
+		// screenwriter is a scriptwriter, a writer, so the compound's head
+		// reads it; a typewriter is a printer (its head is no hypernym)
+		// and "performance" derives from no sense of direct.
+		{"writers", "wrote", Derived}, {"screenwriters", "wrote", Head + Derived}, {"screenwriters", "writer", Head + SameBase},
+		{"typewriters", "wrote", Far}, {"underwriter", "written", Far}, {"performance", "directed", Far},
 		// "give" and "have" share only a rare sense of both (give or have
 		// a party): no synonyms for reading a question.
 		{"give", "have", Far}, {"zqxv", "write", Far}, {"write", "zqxv", Far},
@@ -71,7 +78,7 @@ func TestIsNoun(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
-	const head = "strata-lexicon 1 test\n"
+	const head, head2 = "strata-lexicon 1 test\n", "strata-lexicon 2 test\n"
 	for _, c := range []struct{ in, want string }{
 		{"", "t.lex: empty"},
 		{"lexicon 2\n", "t.lex line 1: header"},
@@ -81,6 +88,11 @@ func TestParseErrors(t *testing.T) {
 		{head + "S n a -\nS n b 0\nS n ,* -\n", "t.lex line 4: lemmas"},
 		{head + "Q n a b\n", "t.lex line 2: record: unknown kind \"Q\""},
 		{head + "S n a 7\n", "synset 0 links to 7 of 1"},
+		{head + "S n a -\nS v b -\nD n 0 1\n", "t.lex line 4: record: derivational links (D) need a strata-lexicon 2 header"},
+		{head2 + "S n a -\nD v 0 1\n", "t.lex line 3: synset: \"0\" is not the number of a v synset before it"},
+		{head2 + "S n a -\nD n 1 0\n", "t.lex line 3: synset: \"1\""},
+		{head2 + "S n a -\nD n 0 x\n", "t.lex line 3: derivs: \"x\" is not a synset number"},
+		{head2 + "S n a -\nD n 0 4\n", "synset 0 derives from 4 of 1"},
 	} {
 		_, err := Parse(strings.NewReader(c.in), "t.lex")
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -100,17 +112,33 @@ func TestParseErrors(t *testing.T) {
 	if d := l.Distance("pen", "author"); d != Far {
 		t.Errorf("Distance(pen, author) = %d, want Far (pen's sense is not its first)", d)
 	}
+	// Derivational links, read from the noun's or the verb's most frequent
+	// sense; a compound's head counts where it is a hypernym's lemma.
+	l, err = Parse(strings.NewReader(head2+"S v write* -\nS n writer* -\nS n scriptwriter*,screenwriter* 1\nS n screen* -\nD v 0 1\nD n 1 0\n"), "t.lex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{{"writer", "write", Derived}, {"wrote", "writer", Far}, {"write", "writer", Derived}, {"screenwriter", "writer", Linked},
+		{"screenwriter", "write", Head + Derived}, {"screenwriters", "wrote", Far}} {
+		if d := l.Distance(c.a, c.b); d != c.want {
+			t.Errorf("Distance(%q, %q) = %d, want %d", c.a, c.b, d, c.want)
+		}
+	}
 }
 
 func FuzzParse(f *testing.F) {
 	f.Add("strata-lexicon 1 x\nS n a,b* 0\nX n as a\n")
 	f.Add("strata-lexicon 1 x\nS v a -\nS v b* 0,1\n")
+	f.Add("strata-lexicon 2 x\nS v a* -\nS n as* -\nS n bas* 1\nD v 0 1\nD n 1 0\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		l, err := Parse(strings.NewReader(in), "fuzz")
 		if err != nil {
 			return
 		}
-		for _, w := range []string{"a", "as", "b", "bs"} {
+		for _, w := range []string{"a", "as", "b", "bs", "bas"} {
 			_ = l.Distance(w, "a")
 		}
 	})
@@ -140,7 +168,7 @@ func TestMatcherAgreesWithDistance(t *testing.T) {
 				switch d := l.Distance(w, tw); {
 				case d < wd:
 					want, wd = []string{tw}, d
-				case d == wd && d <= Linked:
+				case d == wd && d < Far:
 					want = append(want, tw)
 				}
 			}
@@ -155,7 +183,7 @@ func TestMatcherAgreesWithDistance(t *testing.T) {
 	if n < 200 {
 		t.Errorf("only %d probes are near a target: the test shows little", n)
 	}
-	for _, c := range [][2]string{{"penned", "written"}, {"helmed", "directed"}, {"performers", "starring"}, {"zqxv", ""}} {
+	for _, c := range [][2]string{{"penned", "written"}, {"helmed", "directed"}, {"performers", "starring"}, {"writers", "written"}, {"screenwriters", "written"}, {"typewriters", ""}, {"zqxv", ""}} {
 		if got, _ := m.Nearest(c[0]); got != c[1] {
 			t.Errorf("Nearest(%q) = %q, want %q", c[0], got, c[1])
 		}
