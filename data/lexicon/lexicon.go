@@ -255,11 +255,11 @@ func (l *Lexicon) hasPOS(lemma string, pos byte) bool {
 
 // How related two words are (Distance).
 const (
-	SameBase = 0 // an inflection of one lemma: "wrote", "written"
-	Synonym  = 1 // bases that share a synset, the most frequent sense of one: "penned", "wrote"; not "give", "have"
-	Linked   = 2 // a's most frequent sense one hypernym or similar-to link from a sense of b: "performers", "actors"
-	Derived  = 3 // a's most frequent sense a noun or verb derivationally related to a sense of b: "writers", "wrote"
-	Head     = 4 // a a compound whose head is at Head+d of b, d up to Derived: "screenwriters" (screen + writers), "wrote" at Head+Derived
+	SameBase = 0                  // an inflection of one lemma: "wrote", "written"
+	Synonym  = 1                  // bases that share a synset, the most frequent sense of one: "penned", "wrote"; not "give", "have"
+	Linked   = 2                  // a's most frequent sense one hypernym or similar-to link from a sense of b: "performers", "actors"
+	Derived  = 3                  // a's most frequent sense a noun or verb derivationally related to a sense of b: "writers", "wrote"
+	Head     = 4                  // a a compound whose head is at Head+d of b, d up to Derived: "screenwriters" (screen + writers), "wrote" at Head+Derived
 	Far      = Head + Derived + 1 // none of these
 )
 
