@@ -282,15 +282,18 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 		}
 	}
 	p.Cfg.Anchors.AskWords = p.LearnAskWords(restr, types)
-	if !c.o.NoAnswerWords {
-		texts, ms, as := c.kept(keep)
-		var plans []*data.Plan
-		for i := range c.exs {
-			if keep(i) {
-				plans = append(plans, &c.exs[i].rec.Plan)
-			}
+	texts, ms, as := c.kept(keep)
+	var plans []*data.Plan
+	for i := range c.exs {
+		if keep(i) {
+			plans = append(plans, &c.exs[i].rec.Plan)
 		}
+	}
+	if !c.o.NoAnswerWords {
 		p.Cfg.Anchors.AnswerWords = p.LearnAnswerWords(texts, ms, as, plans, types)
+	}
+	if !c.o.NoAnchorWords {
+		p.Cfg.Anchors.AnchorWords = planner.LearnAnchorWords(texts, ms, as, plans, p.Cfg.Anchors.RelWords)
 	}
 	return p, nil
 }

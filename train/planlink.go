@@ -107,6 +107,9 @@ type LinkingPlannerOptions struct {
 	// NoAnswerWords: no answer words are learned (AnchorConfig.AnswerWords;
 	// the ablation).
 	NoAnswerWords bool
+	// NoAnchorWords: no anchor words are learned (AnchorConfig.AnchorWords;
+	// the ablation).
+	NoAnchorWords bool
 	// NoOuterAnchors: a candidate that reaches a node a longer mention
 	// around one of its anchors names, or is anchored inside a longer
 	// mention, is not ruled out for it (AnchorConfig.OuterAnchors,

@@ -366,6 +366,7 @@ func (p *LinkingPlanner) ruleOutRead(ctx context.Context, text string, ments []l
 	}
 	key := make([]int, len(cs))
 	least := -1
+	awMiss := p.anchorWordMisses(text, ments, cs)
 	for i := range cs {
 		if len(cs[i].Reach) == 0 {
 			continue
@@ -392,6 +393,9 @@ func (p *LinkingPlanner) ruleOutRead(ctx context.Context, text string, ments []l
 			key[i] += 1 << 15
 		}
 		if p.answerMisses(text, ments, &cs[i]) {
+			key[i] += 1 << 10
+		}
+		if awMiss[i] {
 			key[i] += 1 << 10
 		}
 		key[i] += p.relationMisses(text, ments, &cs[i], read)<<10 + p.unexplained(ments, &cs[i])

@@ -180,6 +180,14 @@ type AnchorConfig struct {
 	// end with no such step is ruled out when another is not
 	// (answerMisses). Empty in checkpoints saved before them.
 	AnswerWords map[string]string `json:"answer_words,omitempty"`
+	// AnchorWords maps a word next to an anchor ("a:wrote" after it,
+	// "b:starring" before it; anchorWords) that names a relation to the
+	// relation steps (one direction, as "<-written_by") that start the
+	// paths from 98% of the 5 or more training anchors it was next to
+	// (LearnAnchorWords); a candidate whose path from such an anchor starts
+	// otherwise is ruled out when another is not (anchorWordMisses). Empty
+	// in checkpoints saved before them.
+	AnchorWords map[string][]string `json:"anchor_words,omitempty"`
 	// OuterAnchors: a candidate that reaches a node a longer mention
 	// around one of its anchors names is ruled out when another is not
 	// (reachesOuter). Off in checkpoints saved before it.
