@@ -110,6 +110,9 @@ type LinkingPlannerOptions struct {
 	// NoAnchorWords: no anchor words are learned (AnchorConfig.AnchorWords;
 	// the ablation).
 	NoAnchorWords bool
+	// NoTypeWords: no type words are learned from the SKB's documents
+	// (AnchorConfig.TypeWords; the ablation).
+	NoTypeWords bool
 	// NoOuterAnchors: a candidate that reaches a node a longer mention
 	// around one of its anchors names, or is anchored inside a longer
 	// mention, is not ruled out for it (AnchorConfig.OuterAnchors,
@@ -314,6 +317,9 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 		cfg.Dense = d.Meta.Hash
 	}
 	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: o.Hidden, Out: len(cfg.Templates)}
+	if !o.NoTypeWords {
+		cfg.Anchors.TypeWords = planner.LearnTypeWords(ws.SKB)
+	}
 	c := newCrossFit(ws, d, o, cfg, exs)
 	newPlanner := c.planner
 	all := func(int) bool { return true }

@@ -285,6 +285,15 @@ func (p *LinkingPlanner) askedTypeBy(restriction string) (string, bool) {
 			if t, named := p.wordType(toks[i]); t != "" {
 				return t, named
 			}
+			// A type word after the asking word and the values that
+			// restrict it ("Which 2000 releases").
+			j := i
+			for j < len(toks)-1 && !alphabetic(toks[j]) {
+				j++
+			}
+			if t := p.typeWordType(toks[j]); t != "" {
+				return t, true
+			}
 		}
 	}
 	for _, w := range index.Tokenize(nil, restriction) {

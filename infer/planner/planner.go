@@ -188,6 +188,11 @@ type AnchorConfig struct {
 	// otherwise is ruled out when another is not (anchorWordMisses). Empty
 	// in checkpoints saved before them.
 	AnchorWords map[string][]string `json:"anchor_words,omitempty"`
+	// TypeWords are, per node type, words nearly every document of the
+	// type says and nearly no other does ("released" of movie in
+	// movies-skb; LearnTypeWords), sorted: they name the type as its schema
+	// word does. Empty in checkpoints saved before them.
+	TypeWords map[string][]string `json:"type_words,omitempty"`
 	// OuterAnchors: a candidate that reaches a node a longer mention
 	// around one of its anchors names is ruled out when another is not
 	// (reachesOuter). Off in checkpoints saved before it.

@@ -1,0 +1,72 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"testing"
+
+	"github.com/strata-retrieval/strata/data"
+)
+
+// TestLearnTypeWords: 25 films all say "released", 13 of them
+// "Language: English."; 25 people say nothing but their names, one of
+// which is "Lang Language" (the others "Paa", "Pbb", ...). "released" (25/25 films, no person) and
+// "english" (13/25, 52%) are the films' type words; "language" is not (a
+// person's name says it: 4% of the others, over 1%), nor "in" (a stop
+// word) nor the years (not letters); the 25 people share no word.
+func TestLearnTypeWords(t *testing.T) {
+	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"person", "movie"},
+		CandidateTypes: []string{"person", "movie"}, TextFields: []string{"name", "details"}}}
+	for i := range 25 {
+		d := fmt.Sprintf("Released in %d.", 1990+i)
+		if i < 13 {
+			d += " Language: English."
+		}
+		s.Nodes = append(s.Nodes, data.Node{Type: 1, Name: fmt.Sprintf("M%c%c", 'a'+i, 'a'+i), Fields: []string{"", d}})
+		name := fmt.Sprintf("P%c%c", 'a'+i, 'a'+i)
+		if i == 0 {
+			name = "Lang Language"
+		}
+		s.Nodes = append(s.Nodes, data.Node{Type: 0, Name: name, Fields: []string{"", ""}})
+	}
+	got := LearnTypeWords(s)
+	if want := map[string][]string{"movie": {"english", "released"}}; !maps.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("LearnTypeWords = %v, want %v", got, want)
+	}
+	s.Nodes = s.Nodes[:30] // 15 films, 15 people
+	if got := LearnTypeWords(s); got != nil {
+		t.Errorf("LearnTypeWords with types of fewer than 20 nodes = %v, want none", got)
+	}
+}
+
+// TestTypeWords: with "released" a type word of movie and "which" an
+// asking word, "Which 2007 releases did Ann Lee appear in?" asks for
+// films, so a ranker that prefers two hops gives way to her film (First
+// Film, node 1) over its director (Paul Smith, node 0); a type word that
+// follows no asking word asks for nothing ("Find the cast of the 2007
+// releases ...").
+func TestTypeWords(t *testing.T) {
+	for _, tw := range []map[string][]string{nil, {"movie": {"released"}}} {
+		p := lexPlanner(t)
+		preferTwoHops(p)
+		p.Cfg.Anchors.AskWords = []string{"which"}
+		p.Cfg.Anchors.TypeWords = tw
+		want, wantType := uint32(0), ""
+		if tw != nil {
+			want, wantType = 1, "movie"
+		}
+		if got, named := p.askedTypeBy("Which 2007 releases did appear in?"); got != wantType || named != (tw != nil) {
+			t.Errorf("TypeWords %v: asked type %q (%v), want %q", tw, got, named, wantType)
+		}
+		if got, _ := p.askedTypeBy("Find the cast of the 2007 releases directed by"); got != "" {
+			t.Errorf("TypeWords %v: a type word after no asking word asks for %q", tw, got)
+		}
+		q := "Which 2007 releases did Ann Lee appear in?"
+		pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
+		if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{want}) {
+			t.Errorf("TypeWords %v: %q planned %v reaching %v (%v), want [%d]", tw, q, pred.Plan.MetapathTokens(), pred.Reach, err, want)
+		}
+	}
+}
