@@ -3,17 +3,18 @@
 words of their own.
 
 Protocol (c) of docs/robustness.md (robust_freeframes.py) is held out;
-these 27 frames, written at stop 55 after reading the planner's errors on
-nothing but WordNet's development frames, are the movies-skb development
-set a developer may read and tune on ("mdev"): films of a person in a
-year or a language, the genre every film of a person shares, two people's
-films, people two hops away (with the middle films restricted by year),
-a genre's films of a person, with fronted restrictions ("From 1938, ..."),
+these 55 frames (27 written at stop 55 after reading the planner's
+errors on nothing but WordNet's development frames, 28 at stop 56 before
+the planner read them) are the movies-skb development set a developer
+may read and tune on ("mdev"): films of a person in a year or a
+language, the genre every film of a person shares, two people's films,
+people two hops away (with the middle films restricted by year), a
+genre's films of a person, with fronted restrictions ("From 1938, ..."),
 the answer named by a noun ("Which filmmakers have cast X?") and
 possessives ("X's scripts"). Each frame is filled with 20 people (and
-years, languages, genres) of the SKB drawn with a fixed seed; the answers
-come from the graph and the films' text (release year, language), not
-from any question set.
+years, languages, genres) of the SKB drawn with a fixed seed; the
+answers come from the graph and the films' text (release year,
+language), not from any question set.
 
 Usage: robust_mframes.py SKBDIR OUTDIR
 Writes OUTDIR/mdev.csv (id,query,answer_ids; ids from 6,000,000) and
@@ -51,6 +52,36 @@ F = [
  ("gw1", "Which of the films {X} wrote are {G} films?", "genre&wri"),
  ("fy1", "From {Y}, which movies did {X} direct?", "dir+year"),
  ("fg1", "Among the {G} movies, which did {X} star in?", "genre&act"),
+ # Written at stop 56 before the planner read them (the first 27 frames'
+ # rows stay as they were: the frames draw in order).
+ ("n1", "Which {Y} releases did {X} appear in?", "act+year"),
+ ("n2", "List the {Y} titles directed by {X}.", "dir+year"),
+ ("n3", "{X} penned which movies in {Y}?", "wri+year"),
+ ("n4", "What {L} films was {X} a cast member of?", "act+lang"),
+ ("n5", "I want the {L}-language pictures that {X} helmed.", "dir+lang"),
+ ("n6", "What genre do all of {X}'s directorial efforts share?", "dir>every genre"),
+ ("n7", "Which genre is common to every movie starring {X}?", "act>every genre"),
+ ("n8", "What did {X} direct that {Z} starred in?", "dir&act"),
+ ("n9", "Films written by {X} featuring {Z}?", "wri&act"),
+ ("n10", "Who directed the pictures {X} wrote?", "wri>dir"),
+ ("n11", "Which actors worked with director {X}?", "dir>act"),
+ ("n12", "Who wrote screenplays for films featuring {X}?", "act>wri"),
+ ("n13", "Which people acted in movies written by {X}?", "wri>act"),
+ ("n14", "Name the directors of the {Y} movies starring {X}.", "act+year>dir"),
+ ("n15", "Who were the actors in the films {X} directed in {Y}?", "dir+year>act"),
+ ("n16", "Which {G} movies did {X} write?", "genre&wri"),
+ ("n17", "Find {G} titles featuring {X}.", "genre&act"),
+ ("n18", "{X} was a director of which {G} films?", "genre&dir"),
+ ("n19", "What are the movies of {Y} in which {X} had a part?", "act+year"),
+ ("n20", "Who were the filmmakers that directed movies with {X} in them?", "act>dir"),
+ ("n21", "In {L}, what movies did {X} direct?", "dir+lang"),
+ ("n22", "The films {X} wrote in {Y} are which?", "wri+year"),
+ ("n24", "Which writers' scripts did {X} act in?", "act>wri"),
+ ("n26", "Give me every movie directed by {X} and written by {Z}.", "dir&wri"),
+ ("n27", "Name a {G} film {X} appeared in.", "genre&act"),
+ ("n28", "Movies with {X} and {Z} together?", "act&act"),
+ ("n29", "What was {X} the screenwriter of in {Y}?", "wri+year"),
+ ("n30", "Who acted under the direction of {X}?", "dir>act"),
 ]
 R = {"act": "starred_actors", "dir": "directed_by", "wri": "written_by"}
 PER = 20
