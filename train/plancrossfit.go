@@ -235,6 +235,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.Lexicon = !c.o.NoLexicon
 	a.SynonymTypes = a.Lexicon && a.NamedType && !c.o.NoSynonymTypes
 	a.ReadSamePOS = a.Lexicon && !c.o.NoReadSamePOS
+	a.ReadInContext = a.Lexicon && !c.o.NoReadInContext
 	a.DeeperSearch = !c.o.NoDeeperSearch
 	a.DeeperUnreached = !c.o.NoDeeperSearch
 	a.OuterAnchors = !c.o.NoOuterAnchors

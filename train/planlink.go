@@ -113,6 +113,10 @@ type LinkingPlannerOptions struct {
 	// NoTypeWords: no type words are learned from the SKB's documents
 	// (AnchorConfig.TypeWords; the ablation).
 	NoTypeWords bool
+	// NoReadInContext: an unseen word whose nearest known words name
+	// different parts of the schema stays unread (AnchorConfig.ReadInContext;
+	// the ablation).
+	NoReadInContext bool
 	// NoOuterAnchors: a candidate that reaches a node a longer mention
 	// around one of its anchors names, or is anchored inside a longer
 	// mention, is not ruled out for it (AnchorConfig.OuterAnchors,

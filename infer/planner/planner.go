@@ -167,6 +167,12 @@ type AnchorConfig struct {
 	// noun and may be a verb where the word may ("performers" as "actors",
 	// not "star" or "starred"). Off in checkpoints saved before it.
 	ReadSamePOS bool `json:"read_same_pos,omitempty"`
+	// ReadInContext: an unseen word whose nearest known words name
+	// different parts of the schema is read as those of the meaning whose
+	// training words the question's next word follows far more often
+	// ("performed in" as "starred in", not "directed in"; inContext). Off
+	// in checkpoints saved before it.
+	ReadInContext bool `json:"read_in_context,omitempty"`
 	// SynonymTypes: a word that names no node type with the schema's own
 	// words names the one type with a word in the word's most frequent
 	// noun sense in the lexicon ("films": movie; namedType). Off in
