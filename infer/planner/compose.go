@@ -282,17 +282,25 @@ func (p *LinkingPlanner) askedTypeBy(restriction string) (string, bool) {
 			if _, ok := slices.BinarySearch(ask, toks[i-1]); !ok {
 				continue
 			}
-			if t, named := p.wordType(toks[i]); t != "" {
-				return t, named
-			}
-			// A type word after the asking word and the values that
-			// restrict it ("Which 2000 releases").
+			// The word after the asking word and the values that restrict
+			// it ("Which 2000 releases"): a number names no type.
 			j := i
-			for j < len(toks)-1 && !alphabetic(toks[j]) {
-				j++
+			if len(p.Cfg.Anchors.TypeWords) > 0 {
+				for j < len(toks)-1 && !alphabetic(toks[j]) {
+					j++
+				}
+			}
+			// A type word names its type before a training lift does
+			// ("releases" after "Find the cast of the 2003 ..." lifts
+			// towards people).
+			if t := p.namedType(toks[j]); t != "" {
+				return t, true
 			}
 			if t := p.typeWordType(toks[j]); t != "" {
 				return t, true
+			}
+			if t, named := p.wordType(toks[j]); t != "" {
+				return t, named
 			}
 		}
 	}
