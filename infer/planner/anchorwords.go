@@ -51,10 +51,11 @@ func firstSteps(path *data.Path) []string {
 
 // anchorWords are the keys of the words next to mention m of text: "b:"
 // and the nearest word before it, "a:" and the nearest after it, each the
-// nearest that is no stop word within anchorWordReach words, as written in
-// lower case, alphabetic, unquoted, with nothing but spaces between it and
-// the mention ("X, directed" has a comma); none where the nearest such
-// word is farther, another mention's anchor is between, or punctuation.
+// nearest that is no stop word within anchorWordReach words, alphabetic,
+// unquoted, with nothing but spaces between it and the mention ("X,
+// directed" has a comma), in its singular form (linking.Word.Norm: "the
+// various types of X" as "the kinds of X" is read, "b:type"); none where
+// the nearest such word is farther or punctuation comes first.
 func anchorWords(text string, words []linking.Word, quoted [][2]int, m *linking.LinkedMention) []string {
 	var out []string
 	look := func(key string, from, step int) {
@@ -81,7 +82,7 @@ func anchorWords(text string, words []linking.Word, quoted [][2]int, m *linking.
 				return
 			}
 			if !index.IsStopword(n) {
-				out = append(out, key+n)
+				out = append(out, key+w.Norm)
 				return
 			}
 			if step > 0 {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/lexicon"
+	"github.com/strata-retrieval/strata/graphops/linking"
 )
 
 // lexPlanner is castPlanner (two-hop) reading words through the lexicon.
@@ -225,5 +226,17 @@ func TestLearnAnchorWords(t *testing.T) {
 	}
 	if got := LearnAnchorWords(f.texts, f.ments, f.anchors, plans, nil); got != nil {
 		t.Errorf("LearnAnchorWords without relation words = %v, want none", got)
+	}
+	// The words in their singular forms, stop words skipped, quotes and
+	// punctuation stopping the look.
+	for text, want := range map[string][]string{
+		"Name the parts of the various types of Ann Lee stars?": {"b:type", "a:star"},
+		"Who is 'Ann Lee', directed?":                           nil,
+		"Ann Lee was in the":                                    nil,
+	} {
+		m := fixtureMention(t, text, "Ann Lee")
+		if got := anchorWords(text, linking.MentionWords(text), quotedSpans(text, false), &m); !slices.Equal(got, want) {
+			t.Errorf("anchorWords(%q) = %q, want %q", text, got, want)
+		}
 	}
 }
