@@ -12,7 +12,7 @@ import (
 )
 
 // English says how an anchor is related next to it: "the films X wrote",
-// "movies directed by X", "pictures starring X", "X has directed". The
+// "movies directed by X", "pictures starring X", "X is starring in". The
 // classifier and the ranker read a question's relation words as a bag, so
 // "Who appears in the films X wrote?" may walk X's films as an actor and
 // then their writers: both relations named, in the wrong order, because X
@@ -28,7 +28,7 @@ const (
 	minAnchorWordQuestions = 5
 	anchorWordCover        = 0.98
 	// anchorWordReach: how many words away from the anchor the nearest
-	// word that is no stop word may be ("X has directed", "directed by X").
+	// word that is no stop word may be ("X is starring", "directed by X").
 	anchorWordReach = 2
 )
 

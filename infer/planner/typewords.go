@@ -34,8 +34,10 @@ const (
 )
 
 // LearnTypeWords returns the type words of s's documents (names and text
-// fields' values, not the fields' names), per node type, sorted: lower-case words of letters,
-// minResolveLen or more of them, no stop words. Nil when no type has one.
+// fields' values, not the fields' names), per node type, sorted:
+// lower-case words of letters, minResolveLen or more of them, no stop
+// words. Nil when no type has one. One pass over the nodes, counting each
+// word once per node and type.
 func LearnTypeWords(s *data.SKB) map[string][]string {
 	nt := make([]int, len(s.Schema.NodeTypes))
 	df := make([]map[string]int, len(s.Schema.NodeTypes))
