@@ -80,3 +80,30 @@ func TestTypeWords(t *testing.T) {
 		}
 	}
 }
+
+// TestLearnTypeWordsStride: of a type with more than maxTypeWordNodes
+// nodes, every k-th is read (60,000 films: every 2nd, from the first).
+// "tags", on every odd-numbered film (half of them, a type word were every
+// film read), is on none of those read; "english" and "language", on 3 of
+// every 5 films, are on 3 of every 5 read; "released" on all.
+func TestLearnTypeWordsStride(t *testing.T) {
+	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"person", "movie"},
+		CandidateTypes: []string{"person", "movie"}, TextFields: []string{"name", "details"}}}
+	for i := range 2 * maxTypeWordNodes * 6 / 10 {
+		d := "Released in 1990."
+		if i%5 < 3 {
+			d += " Language: English."
+		}
+		if i%2 == 1 {
+			d += " Tags: drama."
+		}
+		s.Nodes = append(s.Nodes, data.Node{Type: 1, Name: "", Fields: []string{"", d}})
+	}
+	for i := range 30 {
+		s.Nodes = append(s.Nodes, data.Node{Type: 0, Name: fmt.Sprintf("P%c%c", 'a'+i%26, 'a'+i/26), Fields: []string{"", ""}})
+	}
+	got := LearnTypeWords(s)
+	if want := map[string][]string{"movie": {"english", "language", "released"}}; !maps.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("LearnTypeWords = %v, want %v", got, want)
+	}
+}
