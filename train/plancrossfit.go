@@ -228,6 +228,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.FrameWords = c.frameWords(keep)
 	a.NamedTop = !c.o.NoNamed
 	a.Compose = !c.o.NoCompose && a.RankDim > 0
+	a.RepeatWords = a.Compose && !c.o.NoRepeatWords
 	a.Elements = c.elemWords(keep)
 	a.NamedType = !c.o.NoNamedType
 	a.NamedRelations = !c.o.NoNamedRelations

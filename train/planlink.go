@@ -117,6 +117,9 @@ type LinkingPlannerOptions struct {
 	// different parts of the schema stays unread (AnchorConfig.ReadInContext;
 	// the ablation).
 	NoReadInContext bool
+	// NoRepeatWords: the plan ranker does not see whether a word of the
+	// question comes twice (AnchorConfig.RepeatWords; the ablation).
+	NoRepeatWords bool
 	// NoOuterAnchors: a candidate that reaches a node a longer mention
 	// around one of its anchors names, or is anchored inside a longer
 	// mention, is not ruled out for it (AnchorConfig.OuterAnchors,

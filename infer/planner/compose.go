@@ -572,6 +572,46 @@ func (p *LinkingPlanner) composeFeatures(add func(parts ...string), text string,
 		add("tn", r)
 	}
 	add("rn-out", strconv.Itoa(min(2, relsOut)))
+	if p.Cfg.Anchors.RepeatWords && repeatsWord(restr) {
+		repeatFeatures(add, &c.Plan)
+	}
+}
+
+// repeatsWord reports whether a word of text outside its quotations,
+// not a stop word nor a number, comes twice (in its singular form): a
+// question that applies a relation twice says its word twice ("the
+// subtypes of the subtypes of X", "a specific kind of some specific kind
+// of X"), in whatever words, where a question that names one step says
+// it once.
+func repeatsWord(text string) bool {
+	seen := map[string]bool{}
+	for _, w := range linking.MentionWords(unquoted(text)) {
+		if len(w.Norm) < 3 || !alphabetic(w.Norm) || index.IsStopword(w.Norm) {
+			continue
+		}
+		if seen[w.Norm] {
+			return true
+		}
+		seen[w.Norm] = true
+	}
+	return false
+}
+
+// repeatFeatures adds the plan ranker's features of a question that
+// repeats a word (repeatsWord): the candidate's hops (its longest path's)
+// and whether a path walks the same relation twice in a row.
+func repeatFeatures(add func(parts ...string), p *data.Plan) {
+	hops, same := 0, "once"
+	for _, path := range p.Paths {
+		hops = max(hops, path.Hops())
+		for i := 1; i < len(path.Steps); i++ {
+			if path.Steps[i].Token() == path.Steps[i-1].Token() {
+				same = "twice"
+			}
+		}
+	}
+	add("rep", "H"+strconv.Itoa(hops))
+	add("rep", same)
 }
 
 // isQuote reports whether r is a quotation mark.

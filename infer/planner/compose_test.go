@@ -193,3 +193,54 @@ func TestNamedByMemo(t *testing.T) {
 		t.Error("a word past the bound was remembered")
 	}
 }
+
+// TestRepeatWords: a question that says a word twice (singular forms,
+// outside quotations; stop words and numbers aside) gets the repeat
+// features, with the candidate's hops and whether it walks one relation
+// twice in a row; without RepeatWords, or without a repeated word, none.
+func TestRepeatWords(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"What are the varieties of the varieties of X?", true},
+		{"Which concepts are a specific kind of some specific kind of X?", true},
+		{"Name a subtype of subtypes of X", true},
+		{"Which is the kind of X described as 'a kind of tree'?", false}, // the second is quoted
+		{"Which of the films of the 2001 releases of 2001?", false},      // stop words and numbers
+		{"What are the kinds of X?", false},
+	} {
+		if got := repeatsWord(c.text); got != c.want {
+			t.Errorf("repeatsWord(%q) = %v, want %v", c.text, got, c.want)
+		}
+	}
+	p := composePlanner(t)
+	text := "Which movies of the movies of Paul Smith?"
+	ments := p.ments.Find(text)
+	mi := slices.IndexFunc(ments, func(m linking.LinkedMention) bool { return m.Text == "Paul Smith" })
+	if mi < 0 {
+		t.Fatalf("no mention of Paul Smith in %+v", ments)
+	}
+	for _, c := range []struct {
+		on   bool
+		path []string
+		want []string
+	}{
+		{true, []string{"person", "<-directed_by", "movie", "->directed_by", "person"}, []string{"rep H2", "rep once"}},
+		{true, []string{"person", "<-directed_by", "movie", "<-directed_by", "movie"}, []string{"rep H2", "rep twice"}},
+		{true, []string{"person", "<-directed_by", "movie"}, []string{"rep H1", "rep once"}},
+		{false, []string{"person", "<-directed_by", "movie", "<-directed_by", "movie"}, nil},
+	} {
+		p.Cfg.Anchors.RepeatWords = c.on
+		cand := PlanCandidate{Plan: data.Plan{Paths: data.MustPaths([][]string{c.path}...)}, Mentions: []int{mi}}
+		var got []string
+		p.composeFeatures(func(parts ...string) {
+			if parts[0] == "rep" {
+				got = append(got, strings.Join(parts, " "))
+			}
+		}, text, ments, &cand, "paths1")
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%v %q: repeat features %q, want %q", c.on, c.path, got, c.want)
+		}
+	}
+}

@@ -173,6 +173,12 @@ type AnchorConfig struct {
 	// ("performed in" as "starred in", not "directed in"; inContext). Off
 	// in checkpoints saved before it.
 	ReadInContext bool `json:"read_in_context,omitempty"`
+	// RepeatWords: the plan ranker sees whether a word of the question
+	// (outside the candidate's anchors and quotations) comes twice, with
+	// the candidate's hops and whether it walks one relation twice in a
+	// row ("the varieties of the varieties of X"; repeatFeatures). Off in
+	// checkpoints saved before it.
+	RepeatWords bool `json:"repeat_words,omitempty"`
 	// SynonymTypes: a word that names no node type with the schema's own
 	// words names the one type with a word in the word's most frequent
 	// noun sense in the lexicon ("films": movie; namedType). Off in
