@@ -26,6 +26,10 @@ type PlanPrediction struct {
 	// to answers with its text fallback.
 	NoFit bool
 	Fit   float32 // the gate's probability (1 without a gate)
+	// TooLong: the question has more words than the planner plans
+	// (planner.MaxPlanWords); Plan is empty, so the method answers with
+	// its text fallback.
+	TooLong bool
 	// ReadAs is the question as the planner read it when the lexicon
 	// replaced some of its words (Resolve), "" when it read it as given.
 	ReadAs string
@@ -37,7 +41,8 @@ type PlanPrediction struct {
 type Planner interface {
 	// Predict returns the question's plan and the planner's confidence in
 	// it, executed when the planner executed it to choose it. It stops
-	// with ctx.Err() when ctx ends, between candidate plans.
+	// with ctx.Err() when ctx ends, between templates and between
+	// candidate plans.
 	Predict(ctx context.Context, q data.Query) (PlanPrediction, error)
 	// Workspace is the workspace the planner is bound to.
 	Workspace() *workspace.Workspace

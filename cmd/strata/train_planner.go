@@ -118,8 +118,9 @@ fields but name and alias fields: text that describes a node and asks for
 nothing), its threshold the model's own boundary, 0.5, when that separates the
 val questions from as many held-out passages as well as any threshold does
 (else the middle of the gap between them). A query below it (a definition,
-free text) gets no plan and plan-exec answers it by the text channel, counted
-as a fallback in eval, score and serve: with --text auto (the default) BM25
+free text), or of more than 128 words (planning reads mentions against each
+other; STaRK's longest question has 101 words), gets no plan and plan-exec
+answers it by the text channel, counted as a fallback in eval, score and serve: with --text auto (the default) BM25
 fused with the workspace's dense channel (bm25+dense, RRF) when the workspace
 has one and the fusion ranks the val questions better (MRR) than BM25 alone,
 pinned to those vectors (another encoder's make the run refuse to load), else

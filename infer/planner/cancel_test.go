@@ -3,11 +3,13 @@ package planner
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/infer"
 )
 
 // stopAfter is a context whose Err is nil for its first n calls and
@@ -25,9 +27,10 @@ func (c *stopAfter) Err() error {
 }
 
 // TestCandidatesStopWithTheirContext: the planner checks its context on
-// entry, before it executes each candidate plan and before each attribute
-// twin, so a request that timed out stops inside the planner, not after
-// it. The question has one candidate, so three checks; a context that ends
+// entry, before it scores each template's anchors, before it executes
+// each candidate plan and before each attribute twin, so a request that
+// timed out stops inside the planner, not after it. The planner has one
+// template and the question one candidate, so four checks; a context that ends
 // at any of them gives context.Canceled and no candidates, and Predict and
 // PlannedMethod.Rank under a cancelled context stop before the method they
 // plan for runs.
@@ -41,8 +44,8 @@ func TestCandidatesStopWithTheirContext(t *testing.T) {
 		t.Fatal(err)
 	}
 	checks := all.calls.Load()
-	if len(cs) != 1 || checks != 3 {
-		t.Fatalf("%d candidates, %d context checks: want 1 and 3 (on entry, before the candidate, before its attribute twin)", len(cs), checks)
+	if len(p.Cfg.Templates) != 1 || len(cs) != 1 || checks != 4 {
+		t.Fatalf("%d templates, %d candidates, %d context checks: want 1, 1 and 4 (on entry, before the template, before the candidate, before its attribute twin)", len(p.Cfg.Templates), len(cs), checks)
 	}
 	for n := range checks {
 		c := &stopAfter{Context: context.Background()}
@@ -71,4 +74,36 @@ func (f rankFunc) Name() string { return "note" }
 func (f rankFunc) Rank(context.Context, data.Query) ([]index.Hit, error) {
 	f()
 	return nil, nil
+}
+
+// TestPredictTooLong: a question of MaxPlanWords words is planned; one
+// word more and the planner plans nothing (TooLong, no template), gated
+// or not, so the text channel answers it and planning a request costs at
+// most what a question of MaxPlanWords words costs.
+func TestPredictTooLong(t *testing.T) {
+	p := directorFilmsPlanner(t)
+	base := "What films directed by Paul Smith, released in 2007?" // 9 words
+	pad := strings.Repeat(" film", MaxPlanWords-9)
+	for _, c := range []struct {
+		text string
+		long bool
+	}{
+		{base, false},
+		{base + pad, false},
+		{base + pad + " film", true},
+		{base + pad + " 2007-film", true}, // "2007" and "film": two words
+	} {
+		if got := tooLong(c.text); got != c.long {
+			t.Errorf("tooLong(%d words) = %v, want %v", len(strings.Fields(c.text)), got, c.long)
+		}
+		for name, predict := range map[string]func(context.Context, data.Query) (infer.PlanPrediction, error){"Predict": p.Predict, "PredictUngated": p.PredictUngated} {
+			pred, err := predict(context.Background(), data.Query{Text: c.text})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pred.TooLong != c.long || (pred.Template < 0) != c.long {
+				t.Errorf("%s(%d words): TooLong %v, template %d", name, len(strings.Fields(c.text)), pred.TooLong, pred.Template)
+			}
+		}
+	}
 }

@@ -90,6 +90,11 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 		if k >= topT && (more == nil || deeper == deepest) {
 			break
 		}
+		// Scoring a template's slots reads every mention against every
+		// other: a request that has timed out stops before the next one.
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
 		before := len(combos)
 		deep := k >= topT
 		tmpl := p.Cfg.Templates[ti]

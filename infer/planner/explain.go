@@ -30,6 +30,9 @@ type PlanExplanation struct {
 	// its text fallback.
 	NoFit bool    `json:"no_fit,omitempty"`
 	Fit   float32 `json:"text_fit"`
+	// TooLong: the query has more words than the planner plans
+	// (MaxPlanWords); the wrapped method answered by its text fallback.
+	TooLong bool `json:"too_long,omitempty"`
 	// Text names the text channel the fallbacks use (bm25, bm25+dense).
 	Text string `json:"text_channel,omitempty"`
 	// ReadAs: the question as the planner read it, when the lexicon
@@ -45,8 +48,8 @@ func (m *PlannedMethod) Explain(ctx context.Context, q data.Query, k int) (infer
 	if err != nil {
 		return nil, err
 	}
-	e := &PlanExplanation{Method: m.Name(), Plan: pred.Plan, Template: pred.Template, Conf: pred.Conf, Reached: -1, NoFit: pred.NoFit, Fit: pred.Fit, ReadAs: pred.ReadAs}
-	if pred.NoFit {
+	e := &PlanExplanation{Method: m.Name(), Plan: pred.Plan, Template: pred.Template, Conf: pred.Conf, Reached: -1, NoFit: pred.NoFit, Fit: pred.Fit, ReadAs: pred.ReadAs, TooLong: pred.TooLong}
+	if pred.NoFit || pred.TooLong {
 		e.Text = m.FallbackText()
 	}
 	if pred.Reach != nil {
@@ -79,7 +82,9 @@ func (m *PlannedMethod) Explain(ctx context.Context, q data.Query, k int) (infer
 
 // WriteText implements infer.Explanation.
 func (e *PlanExplanation) WriteText(w io.Writer, ws *workspace.Workspace) error {
-	if e.NoFit {
+	if e.TooLong {
+		fmt.Fprintf(w, "%s: too long to plan (more than %d words): the text answers (%s)\n", e.Method, MaxPlanWords, cmp.Or(e.Text, "bm25"))
+	} else if e.NoFit {
 		fmt.Fprintf(w, "%s: no plan fits (text fit %.3f, below the planner's threshold): the text answers (%s)\n", e.Method, e.Fit, cmp.Or(e.Text, "bm25"))
 	} else {
 		if e.ReadAs != "" {

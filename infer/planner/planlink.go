@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"unicode"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops"
@@ -155,6 +156,9 @@ func (p *LinkingPlanner) Predict(ctx context.Context, q data.Query) (infer.PlanP
 	if err := ctx.Err(); err != nil {
 		return infer.PlanPrediction{Template: -1}, err
 	}
+	if tooLong(q.Text) {
+		return infer.PlanPrediction{Template: -1, TooLong: true}, nil
+	}
 	fit := float32(1)
 	below := false
 	if f := p.Cfg.Anchors.Fit; f != nil && p.Fit != nil {
@@ -175,11 +179,37 @@ func (p *LinkingPlanner) Predict(ctx context.Context, q data.Query) (infer.PlanP
 	return pred, err
 }
 
+// MaxPlanWords is the most words a question the planner plans may have
+// (STaRK's longest question has 101; movies-skb's and WordNet's, 25).
+// Reading a question's mentions against each other grows with the square
+// of their number, and a word may start up to 8 of them: a longer text
+// is answered by the text channel (PlanPrediction.TooLong), so a
+// request's planning cost is bounded whatever its length.
+const MaxPlanWords = 128
+
+// tooLong reports whether text has more than MaxPlanWords words.
+func tooLong(text string) bool {
+	n, in := 0, false
+	for _, r := range text {
+		w := unicode.IsLetter(r) || unicode.IsDigit(r)
+		if w && !in {
+			if n++; n > MaxPlanWords {
+				return true
+			}
+		}
+		in = w
+	}
+	return false
+}
+
 // PredictUngated is Predict without the text-fit gate: the plan the
 // planner would choose for any text.
 func (p *LinkingPlanner) PredictUngated(ctx context.Context, q data.Query) (infer.PlanPrediction, error) {
 	if err := ctx.Err(); err != nil {
 		return infer.PlanPrediction{Template: -1}, err
+	}
+	if tooLong(q.Text) {
+		return infer.PlanPrediction{Template: -1, TooLong: true}, nil
 	}
 	text := q.Text
 	resolved, read := p.resolveRead(q.Text)
