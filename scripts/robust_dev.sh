@@ -10,7 +10,7 @@
 #   wdev    wordnet-skb only: the development half of WordNet's free
 #           frames (scripts/robust_wnframes.py; robust_experiments.sh
 #           keeps the other half held out);
-#   mdev    movies-skb only: 27 development frames of every question
+#   mdev    movies-skb only: 53 development frames of every question
 #           shape (scripts/robust_mframes.py; protocol (c)'s frames stay
 #           held out).
 # Both are appended to a copy of each SKB as their own splits, so

@@ -76,7 +76,9 @@ to --field-tokens tokens of the reranker's tokenizer (--tokenizer, default
 Qwen3's tokenizer.json fetched by make; words when there is none), then
 "[relation] name1; name2; ..." with at most 10 neighbours per relation, both
 directions). Listwise trainers draw groups of 24 (one positive, 23
-negatives) from these records afresh each step.`,
+negatives) from these records afresh each step. The file is written once,
+atomically, when every query is ranked: a run stopped before leaves no file
+and ranks from the start when run again (no --resume).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.model == "" || o.out == "" {

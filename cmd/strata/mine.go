@@ -63,6 +63,10 @@ the questions, then existential before universal, then the higher structural
 F1). The search is pruned to paths
 that can still reach an answer and frontiers of at most 5,000 nodes.
 
+The plans file is written once, atomically, when every question is mined: a
+run stopped before (Ctrl-C, a kill) leaves no file and mines from the start
+when run again (no --resume).
+
 The plans file (default WORKSPACE/mined-plans.jsonl) holds one line per
 question with a plan: q_id, query, answer_ids, the plan (MoR's shape with
 strata's extensions: directed relations, "*" for untyped positions and linked
