@@ -1,6 +1,7 @@
 package train
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"errors"
@@ -73,7 +74,8 @@ func FitGrasp(env *infer.Env, o GraspOptions) (*GraspResult, error) {
 	if err := cfg.Grid.Check(); err != nil {
 		return nil, err
 	}
-	if err := checkRunDir(o.Run.RunDir); err != nil {
+	saved, err := graspResumePoint(o.Run)
+	if err != nil {
 		return nil, err
 	}
 	logf(o.Run.Log, "loading mFAR and the graph branch\n")
@@ -142,7 +144,11 @@ func FitGrasp(env *infer.Env, o GraspOptions) (*GraspResult, error) {
 		}
 		rows = append(rows, s3rows...)
 	}
-	if err := saveGrasp(o.Run, ws.Fingerprint, cfg); err != nil {
+	if saved == nil {
+		if err := saveGrasp(o.Run, ws.Fingerprint, cfg); err != nil {
+			return nil, err
+		}
+	} else if err := sameGraspFit(o.Run.RunDir, ws.Fingerprint, saved, cfg); err != nil {
 		return nil, err
 	}
 	res.Config = cfg
@@ -256,6 +262,67 @@ func checkRunDir(dir string) error {
 		return fmt.Errorf("%s already holds checkpoints (choose another --out)", dir)
 	}
 	return nil
+}
+
+// graspResumePoint checks the run directory before a fit: one without
+// checkpoints is fitted into; one that holds checkpoints is refused
+// (checkRunDir) but, with --resume (run.Resume), one that holds a GRASP
+// fit a run saved before it stopped (killed before it was evaluated and
+// served): its checkpoint's manifest is returned, to be compared with the
+// fit again (the fit is deterministic) instead of written over.
+func graspResumePoint(run Options) (*checkpoints.Manifest, error) {
+	if !run.Resume {
+		return nil, checkRunDir(run.RunDir)
+	}
+	cks, err := checkpoints.List(run.RunDir)
+	if errors.Is(err, os.ErrNotExist) || err == nil && len(cks) == 0 {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	m, err := checkpoints.ReadManifest(filepath.Join(run.RunDir, checkpoints.StepDir(0)))
+	if err != nil {
+		return nil, fmt.Errorf("--resume: %s holds no GRASP fit to finish: %w", run.RunDir, err)
+	}
+	if m.Kind != grasp.Kind {
+		return nil, fmt.Errorf("--resume: %s holds a %s run, not a GRASP fit (choose another --out)", run.RunDir, m.Kind)
+	}
+	return m, nil
+}
+
+// sameGraspFit reports an error unless cfg, fitted again on a resumed run,
+// is the fit saved there (m): the same data and the same configuration,
+// byte for byte; a fit that differs (other inputs, flags or data) is
+// refused, never written over the saved one.
+func sameGraspFit(dir, fingerprint string, m *checkpoints.Manifest, cfg grasp.Config) error {
+	if m.DataFingerprint != fingerprint {
+		return fmt.Errorf("--resume: %s was fitted on other data (fingerprint %s, the workspace's %s); choose another --out", dir, m.DataFingerprint, fingerprint)
+	}
+	raw, err := json.Marshal(map[string]any{"model": cfg})
+	if err != nil {
+		return err
+	}
+	// The manifest is written indented: compare compact forms.
+	var a, b bytes.Buffer
+	if err := json.Compact(&a, raw); err != nil {
+		return err
+	}
+	if err := json.Compact(&b, m.Config); err != nil {
+		return fmt.Errorf("--resume: %s: the saved fit's configuration: %w", dir, err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		return fmt.Errorf("--resume: the fit differs from the one saved in %s (other inputs or flags: saved %s, now %s); choose another --out", dir, clipConfig(m.Config), clipConfig(raw))
+	}
+	return nil
+}
+
+// clipConfig shortens a configuration quoted in an error.
+func clipConfig(b []byte) string {
+	if len(b) > 300 {
+		return string(b[:300]) + "..."
+	}
+	return string(b)
 }
 
 // saveGrasp writes the fitted configuration as the run's only checkpoint

@@ -24,6 +24,7 @@ type graspOptions struct {
 	Rule    string
 	Config  grasp.Config
 	JSON    bool
+	Resume  bool
 }
 
 const trainGraspLong = `Fit GRASP's stages 2 and 3 on the val split and report them on the test split.
@@ -65,7 +66,11 @@ table also shows the model's own ranking fused the same way (independent).
 
 The better stage 2 (and stage 3) is saved as RUNDIR/best, which strata eval
 --model and pipelines serve. A run directory that already holds checkpoints
-is refused, never replaced.`
+is refused, never replaced. A run stopped after its fit was saved (before
+the test rows and RUNDIR/pipeline.json) is finished with --resume: the fit is
+computed again, which gives the same bytes from the same inputs and flags,
+compared with the saved one (a fit that differs is refused), then the run is
+evaluated and served.`
 
 func newTrainGraspCmd(u *ui) *cobra.Command {
 	var o graspOptions
@@ -90,6 +95,7 @@ func newTrainGraspCmd(u *ui) *cobra.Command {
 	f.StringVar(&o.Rule, "rule", reranker.RuleHit1, "fusion selection on val: hit1 (GRASP's) or hit1-recall-floor")
 	f.StringVar(&o.Config.ONNXEncoder, "onnx-encoder", "", "sentence encoder directory, an ONNX export (tokenizer.json, model.onnx) or a Hugging Face BERT-family directory (config.json, model.safetensors, tokenizer.json), for anchors and relevance texts (default the dense channel's encoder)")
 	f.BoolVar(&o.JSON, "json", false, "print JSON lines")
+	f.BoolVar(&o.Resume, "resume", false, "finish a run in --out stopped after its fit was saved: fit again, check it is the saved fit, then evaluate and serve it")
 	return cmd
 }
 
@@ -106,7 +112,7 @@ func runTrainGrasp(ctx context.Context, u *ui, o graspOptions) error {
 			}
 		}
 	}
-	run, err := (&trainFlags{out: o.Out}).options(u, ws, "grasp", o.Config.MFAR, o.Config.Planner, o.Config.Plans, o.Config.Stage3, o.Config.ONNXEncoder)
+	run, err := (&trainFlags{out: o.Out, resume: o.Resume}).options(u, ws, "grasp", o.Config.MFAR, o.Config.Planner, o.Config.Plans, o.Config.Stage3, o.Config.ONNXEncoder)
 	if err != nil {
 		return err
 	}

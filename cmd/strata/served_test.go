@@ -9,12 +9,14 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/strata-retrieval/strata/checkpoints"
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/eval"
 	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer/pipeline"
 	"github.com/strata-retrieval/strata/infer/serve"
 )
 
@@ -57,6 +59,34 @@ func TestEveryRunServesWhatItReported(t *testing.T) {
 			t.Fatalf("train %s: %s", c.args[0], e)
 		}
 		checkServes(t, ws, filepath.Join(runs, c.run), c.row, out, true)
+	}
+	// A GRASP run stopped after its fit was saved, before it was served (no
+	// pipeline.json): a rerun is refused, as is --resume with a flag that
+	// changes the fit; --resume with the same flags finishes it, its
+	// checkpoint untouched, serving what it reports.
+	gr := filepath.Join(runs, "grasp")
+	manifest := filepath.Join(gr, checkpoints.StepDir(0), checkpoints.ManifestFile)
+	before, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(gr, pipeline.PipelineFile)); err != nil {
+		t.Fatal(err)
+	}
+	gargs := []string{"train", "grasp", ws, "--mfar", filepath.Join(runs, "mfar"), "--planner", filepath.Join(runs, "planner")}
+	if _, e, code := run(t, gargs...); code == 0 || !strings.Contains(e, "already holds checkpoints") {
+		t.Errorf("train grasp into a stopped run without --resume: code %d, %s", code, e)
+	}
+	if _, e, code := run(t, append(gargs, "--resume", "--stage3-pool", "50")...); code == 0 || !strings.Contains(e, "the fit differs") {
+		t.Errorf("train grasp --resume with another fit: code %d, %s", code, e)
+	}
+	out, e, code := run(t, append(gargs, "--resume")...)
+	if code != 0 {
+		t.Fatalf("train grasp --resume: %s", e)
+	}
+	checkServes(t, ws, gr, "", out, true)
+	if after, _ := os.ReadFile(manifest); !bytes.Equal(before, after) {
+		t.Errorf("--resume rewrote the saved fit:\n%s\n%s", before, after)
 	}
 	// Every plan-based method eval runs with a planner or a plans file is a
 	// pipeline stage with that planner or file: score, its bundle and eval
