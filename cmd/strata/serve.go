@@ -28,8 +28,9 @@ const serveLong = `Serve a pipeline over HTTP:
   GET  /healthz    -> ok
   GET  /v1/info    -> the pipeline's stages (kinds, training steps, metrics),
                       the data fingerprint
-  GET  /v1/stats   -> {"scored", "fallbacks"}: queries scored since the start
-                      and how many a stage answered by its fallback
+  GET  /v1/stats   -> {"scored", "fallbacks", "waiting"}: queries scored since
+                      the start, how many a stage answered by its fallback,
+                      and the requests waiting for a scoring slot now
 
 "fallback": true marks a query a stage answered by its fallback, its text
 channel over the query text (BM25, or BM25 fused with the dense channel where
@@ -44,7 +45,8 @@ length) are refused (413), a body with anything after its JSON object is a 400, 
 not read within --read-timeout is cut off (408), a keep-alive connection idle
 for --idle-timeout is closed. Requests over --timeout answer 504 and their
 ranking is cancelled; at most --concurrency queries are scored at once (the
-rest wait within their time limit, then 503). Ctrl-C or SIGTERM shuts down
+rest wait within their time limit, then 503; beyond --max-waiting of them
+waiting, 503 at once). Ctrl-C or SIGTERM shuts down
 gracefully, finishing the requests in flight within --grace.
 
 Every request is logged to stderr as one JSON line (time, level, method,
@@ -76,6 +78,7 @@ func newServeCmd(u *ui) *cobra.Command {
 	f.DurationVar(&o.Config.IdleTimeout, "idle-timeout", 60*time.Second, "close keep-alive connections idle this long")
 	f.DurationVar(&o.Config.Grace, "grace", 30*time.Second, "on shutdown, how long requests in flight may finish")
 	f.IntVar(&o.Config.Concurrency, "concurrency", 16, "queries scored at once")
+	f.IntVar(&o.Config.MaxWaiting, "max-waiting", 0, "requests that may wait for a scoring slot (default 4 x --concurrency; one more gets a 503 at once)")
 	f.IntVar(&o.Config.MaxK, "max-k", 1000, "largest k a request may ask for")
 	f.BoolVar(&o.IgnoreFingerprint, "ignore-fingerprint", false, "accept a bundle made for other data")
 	f.StringVar(&o.RequestLog, "request-log", "stderr", "one JSON line per request (method, path, status, latency_ms, bytes, id, fallback, error): stderr or none")

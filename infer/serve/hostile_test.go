@@ -39,6 +39,8 @@ import (
 // queries whose text starts with "fail"; model kind "test-kind" loads as
 // test-count.
 var (
+	gateIn     = make(chan struct{}, 16) // "test-gate" has started a query
+	gateOpen   = make(chan struct{}, 16) // lets one "test-gate" query finish
 	blockErrs  = make(chan error, 16)
 	sleepFor   atomic.Int64 // a time.Duration; set by the tests while handlers may read it
 	countCalls atomic.Int64
@@ -75,6 +77,17 @@ func init() {
 			<-ctx.Done()
 			blockErrs <- ctx.Err()
 			return nil, ctx.Err()
+		}}, nil
+	})
+	registry.RegisterMethod("test-gate", "test: waits for gateOpen", func(*infer.Env) (infer.Method, error) {
+		return testMethod{"test-gate", func(ctx context.Context, _ data.Query) ([]index.Hit, error) {
+			gateIn <- struct{}{}
+			select {
+			case <-gateOpen:
+				return []index.Hit{{ID: 1, Score: 1}}, nil
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
 		}}, nil
 	})
 	registry.RegisterMethod("test-sleep", "test: works ignoring its context", func(*infer.Env) (infer.Method, error) {
@@ -382,6 +395,53 @@ func TestServeCancelsTimedOutRanking(t *testing.T) {
 	sleepFor.Store(int64(10 * time.Millisecond))
 	if code, b := post(t, sleep.URL+"/v1/score", `{"query": "boots"}`); code != http.StatusOK || countCalls.Load() != 1 {
 		t.Errorf("after the work stopped: %d %s, %d calls of the second stage", code, b, countCalls.Load())
+	}
+}
+
+// TestServeBoundsWaitingRequests: with one scoring slot and one request
+// allowed to wait, a third request is refused at once (503) while the
+// first is scored and the second waits; /v1/stats counts the one waiting;
+// both others are answered when the first finishes.
+func TestServeBoundsWaitingRequests(t *testing.T) {
+	ws := testws.Preset(t, "amazon", 300, 20)
+	srv := httptest.NewServer(NewHandler(ws, compile(t, ws, `{"format":"strata-pipeline/1","scorers":[{"method":"test-gate"}]}`), Config{Concurrency: 1, MaxWaiting: 1}))
+	defer srv.Close()
+	codes := make(chan int, 2)
+	send := func() {
+		code, _ := post(t, srv.URL+"/v1/score", `{"query": "boots"}`)
+		codes <- code
+	}
+	go send()
+	<-gateIn // the first holds the slot
+	go send()
+	waiting := func() int64 {
+		resp, err := http.Get(srv.URL + "/v1/stats")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var st Stats
+		if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
+			t.Fatal(err)
+		}
+		return st.Waiting
+	}
+	for waiting() != 1 { // the second has come to wait
+		time.Sleep(5 * time.Millisecond)
+	}
+	if code, b := post(t, srv.URL+"/v1/score", `{"query": "boots"}`); code != http.StatusServiceUnavailable || !strings.Contains(string(b), "--max-waiting") {
+		t.Errorf("third request: %d %s, want 503 naming --max-waiting", code, b)
+	}
+	gateOpen <- struct{}{}
+	<-gateIn // the second has the slot now
+	gateOpen <- struct{}{}
+	for range 2 {
+		if code := <-codes; code != http.StatusOK {
+			t.Errorf("a request that held or waited for the slot: %d", code)
+		}
+	}
+	if n := waiting(); n != 0 {
+		t.Errorf("%d requests still counted as waiting", n)
 	}
 }
 

@@ -28,7 +28,11 @@ type Config struct {
 	MaxBody     int64         // request body limit in bytes, default 1 MiB
 	Timeout     time.Duration // per-request scoring time limit, default 30 s
 	Concurrency int           // requests scored at once, default 16; more wait
-	MaxK        int           // largest k a request may ask for, default 1000
+	// MaxWaiting bounds the requests waiting for a scoring slot, default
+	// 4 x Concurrency: one more gets a 503 at once instead of holding a
+	// connection and its query until its time limit.
+	MaxWaiting int
+	MaxK       int // largest k a request may ask for, default 1000
 	// MaxQuery is the longest query text in bytes, default 16 KiB: the
 	// work a query costs grows with its length, so a request's cost is
 	// bounded before it runs.
@@ -57,6 +61,9 @@ func (c Config) withDefaults() Config {
 	if c.Concurrency == 0 {
 		c.Concurrency = 16
 	}
+	if c.MaxWaiting == 0 {
+		c.MaxWaiting = 4 * c.Concurrency
+	}
 	if c.MaxK == 0 {
 		c.MaxK = 1000
 	}
@@ -84,6 +91,8 @@ func (c Config) Validate() error {
 		return errors.New("timeouts must not be negative")
 	case c.Concurrency < 0:
 		return fmt.Errorf("concurrency %d: must not be negative", c.Concurrency)
+	case c.MaxWaiting < 0:
+		return fmt.Errorf("max waiting %d: must not be negative", c.MaxWaiting)
 	case c.MaxK < 0:
 		return fmt.Errorf("max k %d: must not be negative", c.MaxK)
 	case c.MaxQuery < 0:
@@ -116,6 +125,8 @@ type ScoreResponse struct {
 type Stats struct {
 	Scored    int64 `json:"scored"`
 	Fallbacks int64 `json:"fallbacks"`
+	// Waiting is the number of requests waiting for a scoring slot now.
+	Waiting int64 `json:"waiting"`
 }
 
 // Info is the answer of GET /v1/info: what the service scores with, and
@@ -274,10 +285,10 @@ func NewHandler(ws *workspace.Workspace, r *pipeline.Runner, cfg Config) http.Ha
 	cfg = cfg.withDefaults()
 	sem := make(chan struct{}, cfg.Concurrency)
 	info := NewInfo(ws, r)
-	var scored, fallbacks atomic.Int64
+	var scored, fallbacks, waiting atomic.Int64
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/stats", func(w http.ResponseWriter, _ *http.Request) {
-		writeJSON(w, http.StatusOK, Stats{Scored: scored.Load(), Fallbacks: fallbacks.Load()})
+		writeJSON(w, http.StatusOK, Stats{Scored: scored.Load(), Fallbacks: fallbacks.Load(), Waiting: waiting.Load()})
 	})
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
@@ -302,9 +313,21 @@ func NewHandler(ws *workspace.Workspace, r *pipeline.Runner, cfg Config) http.Ha
 		defer cancel()
 		select {
 		case sem <- struct{}{}:
-		case <-ctx.Done():
-			writeError(w, http.StatusServiceUnavailable, "server busy: no scoring slot within the time limit")
-			return
+		default:
+			// No slot free: wait for one, if fewer than MaxWaiting wait.
+			if waiting.Add(1) > int64(cfg.MaxWaiting) {
+				waiting.Add(-1)
+				writeError(w, http.StatusServiceUnavailable, fmt.Sprintf("server busy: %d requests already wait for a scoring slot (--max-waiting)", cfg.MaxWaiting))
+				return
+			}
+			select {
+			case sem <- struct{}{}:
+				waiting.Add(-1)
+			case <-ctx.Done():
+				waiting.Add(-1)
+				writeError(w, http.StatusServiceUnavailable, "server busy: no scoring slot within the time limit")
+				return
+			}
 		}
 		type result struct {
 			nodes    []rankedNode
