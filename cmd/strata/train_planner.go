@@ -120,8 +120,8 @@ val questions from as many held-out passages as well as any threshold does
 (else the middle of the gap between them). A query below it (a definition,
 free text), or of more than 128 words (planning reads mentions against each
 other; STaRK's longest question has 101 words), gets no plan and plan-exec
-answers it by the text channel, counted as a fallback in eval, score and serve: with --text auto (the default) BM25
-fused with the workspace's dense channel (bm25+dense, RRF) when the workspace
+answers it by the text channel, counted as a fallback in eval, score and
+serve: with --text auto (the default) BM25 fused with the workspace's dense channel (bm25+dense, RRF) when the workspace
 has one and the fusion ranks the val questions better (MRR) than BM25 alone,
 pinned to those vectors (another encoder's make the run refuse to load), else
 BM25; --text bm25 keeps BM25;

@@ -407,9 +407,15 @@ func TestServeBoundsWaitingRequests(t *testing.T) {
 	srv := httptest.NewServer(NewHandler(ws, compile(t, ws, `{"format":"strata-pipeline/1","scorers":[{"method":"test-gate"}]}`), Config{Concurrency: 1, MaxWaiting: 1}))
 	defer srv.Close()
 	codes := make(chan int, 2)
-	send := func() {
-		code, _ := post(t, srv.URL+"/v1/score", `{"query": "boots"}`)
-		codes <- code
+	send := func() { // off the test's goroutine: no t.Fatal here
+		resp, err := http.Post(srv.URL+"/v1/score", "application/json", strings.NewReader(`{"query": "boots"}`))
+		if err != nil {
+			codes <- -1
+			return
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		codes <- resp.StatusCode
 	}
 	go send()
 	<-gateIn // the first holds the slot
@@ -426,7 +432,10 @@ func TestServeBoundsWaitingRequests(t *testing.T) {
 		}
 		return st.Waiting
 	}
-	for waiting() != 1 { // the second has come to wait
+	for i := 0; waiting() != 1; i++ { // the second has come to wait
+		if i == 2000 {
+			t.Fatal("the second request never came to wait")
+		}
 		time.Sleep(5 * time.Millisecond)
 	}
 	if code, b := post(t, srv.URL+"/v1/score", `{"query": "boots"}`); code != http.StatusServiceUnavailable || !strings.Contains(string(b), "--max-waiting") {
