@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/strata-retrieval/strata/checkpoints"
 	"github.com/strata-retrieval/strata/data"
@@ -317,10 +318,11 @@ func sameGraspFit(dir, fingerprint string, m *checkpoints.Manifest, cfg grasp.Co
 	return nil
 }
 
-// clipConfig shortens a configuration quoted in an error.
+// clipConfig shortens a configuration quoted in an error (whole UTF-8
+// characters only: a path in it may have others than ASCII).
 func clipConfig(b []byte) string {
 	if len(b) > 300 {
-		return string(b[:300]) + "..."
+		return strings.ToValidUTF8(string(b[:300]), "") + "..."
 	}
 	return string(b)
 }
