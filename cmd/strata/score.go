@@ -131,7 +131,7 @@ func runScore(ctx context.Context, u *ui, o scoreOptions) error {
 		fmt.Fprintf(u.out, "; %d could not be answered (%s), first: %s", rep.Failed, failureNote(o.Score.Format), rep.Examples[0])
 	}
 	if rep.Fallbacks > 0 {
-		fmt.Fprintf(u.out, "; %d of them (%.0f%%) answered by a fallback, the text channel over the query text (no plan fits, or none usable: \"fallback\": true in JSONL)", rep.Fallbacks, 100*float64(rep.Fallbacks)/float64(max(rep.Queries, 1)))
+		fmt.Fprintf(u.out, "; %d of them (%.0f%%) answered by a fallback, the text channel over the query text (no plan fits, a question too long to plan, or none usable: \"fallback\": true in JSONL)", rep.Fallbacks, 100*float64(rep.Fallbacks)/float64(max(rep.Queries, 1)))
 	}
 	fmt.Fprintln(u.out)
 	return nil
