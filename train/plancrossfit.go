@@ -233,6 +233,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.NamedType = !c.o.NoNamedType
 	a.NamedRelations = !c.o.NoNamedRelations
 	a.ReadRelations = a.NamedRelations && !c.o.NoLexicon
+	a.SynonymRelations = a.ReadRelations && !c.o.NoSynonymRelations
 	a.Lexicon = !c.o.NoLexicon
 	a.SynonymTypes = a.Lexicon && a.NamedType && !c.o.NoSynonymTypes
 	a.ReadSamePOS = a.Lexicon && !c.o.NoReadSamePOS

@@ -120,6 +120,9 @@ type LinkingPlannerOptions struct {
 	// NoRepeatWords: the plan ranker does not see whether a word of the
 	// question comes twice (AnchorConfig.RepeatWords; the ablation).
 	NoRepeatWords bool
+	// NoSynonymRelations: a synonym of a relation's schema word names no
+	// relation (AnchorConfig.SynonymRelations; the ablation).
+	NoSynonymRelations bool
 	// NoOuterAnchors: a candidate that reaches a node a longer mention
 	// around one of its anchors names, or is anchored inside a longer
 	// mention, is not ruled out for it (AnchorConfig.OuterAnchors,

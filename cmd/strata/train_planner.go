@@ -27,6 +27,7 @@ type trainPlannerOptions struct {
 	NoTypeWords    bool
 	NoReadInCtx    bool
 	NoRepeatWords  bool
+	NoSynRels      bool
 	NoSynonymTypes bool
 	NoReadSamePOS  bool
 	Flags          trainFlags
@@ -247,6 +248,7 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoAnswerWords, "no-answer-words", false, "mined plans: no answer words are learned (nouns before the anchors, \"Which directors ...\", tied to the step that ends the training plans that used them); a candidate ending with another step is not ruled out (the ablation)")
 	cmd.Flags().BoolVar(&o.NoAnchorWords, "no-anchor-words", false, "mined plans: no anchor words are learned (the word next to an anchor, \"the films X wrote\", \"movies directed by X\", tied to the step that starts the training plans' paths from it); a candidate whose path from that anchor starts otherwise is not ruled out (the ablation)")
 	cmd.Flags().BoolVar(&o.NoTypeWords, "no-type-words", false, "no type words are learned from the SKB's documents (words nearly every document of one node type says and nearly no other does, such as movies-skb's \"released\" of movies); only the schema's words and their synonyms name a type (the ablation)")
+	cmd.Flags().BoolVar(&o.NoSynRels, "no-synonym-relations", false, "a word in the most frequent sense of a relation's schema word (\"component\" of part) names no relation, however often the training questions with it walk the relation (the ablation)")
 	cmd.Flags().BoolVar(&o.NoRepeatWords, "no-repeat-words", false, "the plan ranker does not see whether a word of the question comes twice (\"the varieties of the varieties of X\" applies one relation twice; the ablation)")
 	cmd.Flags().BoolVar(&o.NoReadInCtx, "no-read-in-context", false, "an unseen word the lexicon relates to words of different relations (\"performed\": directed, starred) stays unread, whatever word follows it (the ablation; by default the meaning whose training words the next word follows far more often is read: \"performed in\" as \"starred in\")")
 	cmd.Flags().BoolVar(&o.NoReadMents, "no-read-mentions", false, "mined plans: a word no training question used that names a node (\"pieces\") is never read as the known word the lexicon relates it to (\"parts\"), even where it names a relation and stands where no anchor stood (the ablation)")
@@ -303,7 +305,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		d = nil
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymTypes: o.NoSynonymTypes, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, Log: u.err, Progress: u.stageProgress()})
+	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoSynonymTypes: o.NoSynonymTypes, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, Log: u.err, Progress: u.stageProgress()})
 	if err != nil {
 		return err
 	}

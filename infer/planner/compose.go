@@ -79,7 +79,7 @@ const maxNamedMemo = 1 << 16
 
 // namedBy is what one question word names: the node types and the
 // relations (names).
-type namedBy struct{ types, rels, synTypes map[string]bool }
+type namedBy struct{ types, rels, synTypes, synRels map[string]bool }
 
 // namedBy returns the types and relations w names, remembered.
 func (n *schemaNames) namedBy(w string) *namedBy {
@@ -105,6 +105,17 @@ func (n *schemaNames) namedBy(w string) *namedBy {
 					nb.synTypes = map[string]bool{}
 				}
 				nb.synTypes[t] = true
+			}
+		}
+		// A relation whose schema word's most frequent noun sense has w
+		// among its lemmas ("component" of part: part, portion, component
+		// part, component, constituent).
+		for r, ws := range n.rels {
+			if !nb.rels[r] && slices.ContainsFunc(ws, func(s string) bool { return len(s) >= minResolveLen && n.lex.FirstNounSynonym(s, w) }) {
+				if nb.synRels == nil {
+					nb.synRels = map[string]bool{}
+				}
+				nb.synRels[r] = true
 			}
 		}
 	}
@@ -472,11 +483,15 @@ func (p *LinkingPlanner) namedRelations(text string, read map[string]bool) [][]s
 		return p.Cfg.Anchors.ReadRelations && read[w] && rw.Words[w] < minRelWordQuestions && p.names.lex != nil && p.names.lex.IsNoun(w)
 	}
 	var out [][]string
+	// A synonym names a relation only outside every quotation, also one
+	// that opens on an ellipsis ("defined as '... a low area ...'").
+	loose := questionWords(unquotedLoose(text))
 	for _, w := range questionWords(unquoted(text)) {
 		var rels []string
 		nb := p.names.namedBy(w)
 		for r := range p.names.rels {
-			if nb.rels[r] && (rw.Words[w] >= minRelWordQuestions && float64(rw.Pairs[w][r]) >= minRelWordShare*float64(rw.Words[w]) || schemaRead(w)) {
+			if nb.rels[r] && (rw.Words[w] >= minRelWordQuestions && float64(rw.Pairs[w][r]) >= minRelWordShare*float64(rw.Words[w]) || schemaRead(w)) ||
+				p.Cfg.Anchors.SynonymRelations && nb.synRels[r] && synonymBorneOut(rw, w, r) && slices.Contains(loose, w) {
 				rels = append(rels, r)
 			}
 		}
@@ -486,6 +501,28 @@ func (p *LinkingPlanner) namedRelations(text string, read map[string]bool) [][]s
 		}
 	}
 	return out
+}
+
+// minSynonymLift: a word in the most frequent noun sense of a relation's
+// schema word names the relation (SynonymRelations) when the plans of its
+// training questions walk it at least this many times as often as the
+// plans of all training questions do.
+const minSynonymLift = 2
+
+// synonymBorneOut reports whether the training questions bear out that w,
+// a synonym of a schema word of rel, names rel: w came in at least
+// minRelWordQuestions of them, and the share of those whose plan walks rel
+// is at least minSynonymLift times rel's share of all. A share, not
+// minRelWordShare: the miner answers many "a component of Y" questions
+// with a restricted hypernym step, so "component" walks the part holonym
+// in 54% of its questions against 11% of all; "part", which WordNet's
+// region also has among its lemmas, never walks the domain region.
+func synonymBorneOut(rw *RelWords, w, rel string) bool {
+	n := rw.Words[w]
+	if n < minRelWordQuestions || rw.N == 0 || rw.Rels[rel] == 0 {
+		return false
+	}
+	return float64(rw.Pairs[w][rel])/float64(n) >= minSynonymLift*float64(rw.Rels[rel])/float64(rw.N)
 }
 
 // typeConflict reports whether the question names, with the schema's own
@@ -626,10 +663,13 @@ func isQuote(r rune) bool {
 // in "whose definition includes 'part of calculus'" names no relation.
 // Apostrophes inside words ("O'Hara", "Pakistan's") neither open nor
 // close; an unclosed quotation mark leaves the rest as it is.
-func unquoted(text string) string {
+func unquoted(text string) string { return withoutQuotes(text, false) }
+
+// withoutQuotes is text with its quotations (quotedSpans) blanked.
+func withoutQuotes(text string, loose bool) string {
 	var b strings.Builder
 	last := 0
-	for _, q := range quotedSpans(text, false) {
+	for _, q := range quotedSpans(text, loose) {
 		b.WriteString(text[last:q[0]])
 		b.WriteByte(' ')
 		last = q[1]
@@ -637,6 +677,10 @@ func unquoted(text string) string {
 	b.WriteString(text[last:])
 	return b.String()
 }
+
+// unquotedLoose is unquoted with quotations that open on anything but a
+// space ("'... a bank ...'"; quotedSpans loose).
+func unquotedLoose(text string) string { return withoutQuotes(text, true) }
 
 // quotedSpans are the byte spans of text's quotations, quote marks
 // included: a quote mark not after a word character and before one (or,

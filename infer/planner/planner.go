@@ -173,6 +173,13 @@ type AnchorConfig struct {
 	// ("performed in" as "starred in", not "directed in"; inContext). Off
 	// in checkpoints saved before it.
 	ReadInContext bool `json:"read_in_context,omitempty"`
+	// SynonymRelations: with NamedRelations and Lexicon, a word among the
+	// lemmas of the most frequent noun sense of a relation's schema word
+	// names the relation where the training questions bear it out
+	// ("component" and "components": part holonym; "field", "area",
+	// "subject": domain topic; synonymBorneOut). Off in checkpoints saved
+	// before it.
+	SynonymRelations bool `json:"synonym_relations,omitempty"`
 	// RepeatWords: the plan ranker sees whether a word of the question
 	// (outside the candidate's anchors and quotations) comes twice, with
 	// the candidate's hops and whether it walks one relation twice in a
