@@ -485,13 +485,16 @@ func (p *LinkingPlanner) namedRelations(text string, read map[string]bool) [][]s
 	var out [][]string
 	// A synonym names a relation only outside every quotation, also one
 	// that opens on an ellipsis ("defined as '... a low area ...'").
-	loose := questionWords(unquotedLoose(text))
+	var loose []string
+	if p.Cfg.Anchors.SynonymRelations {
+		loose = questionWords(unquotedLoose(text))
+	}
 	for _, w := range questionWords(unquoted(text)) {
 		var rels []string
 		nb := p.names.namedBy(w)
 		for r := range p.names.rels {
 			if nb.rels[r] && (rw.Words[w] >= minRelWordQuestions && float64(rw.Pairs[w][r]) >= minRelWordShare*float64(rw.Words[w]) || schemaRead(w)) ||
-				p.Cfg.Anchors.SynonymRelations && nb.synRels[r] && synonymBorneOut(rw, w, r) && slices.Contains(loose, w) {
+				p.Cfg.Anchors.SynonymRelations && nb.synRels[r] && synonymBorneOut(rw, w, r) && isLoose(loose, w) {
 				rels = append(rels, r)
 			}
 		}
@@ -501,6 +504,12 @@ func (p *LinkingPlanner) namedRelations(text string, read map[string]bool) [][]s
 		}
 	}
 	return out
+}
+
+// isLoose reports whether w is among words (questionWords: sorted).
+func isLoose(words []string, w string) bool {
+	_, ok := slices.BinarySearch(words, w)
+	return ok
 }
 
 // minSynonymLift: a word in the most frequent noun sense of a relation's
