@@ -89,13 +89,13 @@ type Explanation interface {
 
 // PlanFor is the one plan lookup of the methods that follow a query's
 // plan: the query's own (a JSONL query's, or a planner's: see
-// planner.PlannedMethod), else the workspace's for its id.
+// planner.PlannedMethod), else the workspace's for its id, when the
+// workspace's question of that id is the query's (Workspace.StoredPlan).
 func PlanFor(ws *workspace.Workspace, q data.Query) (data.Plan, bool) {
 	if q.Plan != nil {
 		return *q.Plan, true
 	}
-	p, ok := ws.Plans[q.ID]
-	return p, ok
+	return ws.StoredPlan(q)
 }
 
 // SortHits sorts hits in the one ranking order (index.Compare: score

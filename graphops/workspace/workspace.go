@@ -15,6 +15,7 @@ import (
 	"hash"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/strata-retrieval/strata/data"
@@ -65,6 +66,8 @@ type Workspace struct {
 	mentions   *linking.MentionIndex
 	docOnce    sync.Once
 	docOf      []int32
+	askOnce    sync.Once
+	asked      map[int]string // question id -> text, of the synthesized questions
 }
 
 // Mentions returns the mention index over node names and alias-like
@@ -249,6 +252,38 @@ func (ws *Workspace) DocOf(v uint32) (uint32, bool) {
 		return 0, false
 	}
 	return uint32(ws.docOf[v]), true
+}
+
+// Keyed reports whether what is stored under q's id (the workspace's plan
+// for it, a plans file's line) is for q: the workspace's question of that
+// id has q's words (spaces around them aside), or the workspace has no
+// question of that id. A query that reuses a question's id with other
+// words takes nothing stored for it, never another question's plan: a
+// service's client numbering its own requests, a queries file numbering
+// its own questions, STaRK's human-written questions (numbered from 0,
+// like the synthesized ones the plans are keyed by). It is planned, or
+// falls back, as any new text.
+func (ws *Workspace) Keyed(q data.Query) bool {
+	ws.askOnce.Do(func() {
+		ws.asked = map[int]string{}
+		if ws.SKB.QA != nil {
+			for _, a := range ws.SKB.QA.Queries {
+				ws.asked[a.ID] = a.Text
+			}
+		}
+	})
+	t, ok := ws.asked[q.ID]
+	return !ok || strings.TrimSpace(t) == strings.TrimSpace(q.Text)
+}
+
+// StoredPlan returns the workspace's plan for q, when it has one keyed
+// by q's id and for q (Keyed).
+func (ws *Workspace) StoredPlan(q data.Query) (data.Plan, bool) {
+	p, ok := ws.Plans[q.ID]
+	if !ok || !ws.Keyed(q) {
+		return data.Plan{}, false
+	}
+	return p, true
 }
 
 // Linker returns the Aho-Corasick linker over node names (of at least three

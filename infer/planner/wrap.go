@@ -9,6 +9,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 )
 
@@ -64,16 +65,23 @@ func (m *FilePlanned) FallbackText() string { return infer.FallbackText(m.M) }
 
 // FilePlanned runs a method with the plans of a plans file: each query's
 // plan (an empty one for queries the file lacks) is passed on as q.Plan.
+// With WS set, a query that reuses the id of a workspace question with
+// other words gets an empty one too (workspace.Workspace.Keyed): the
+// file's plans are keyed by the workspace's question ids.
 type FilePlanned struct {
 	Plans map[int]data.Plan
 	M     infer.Method
 	Label string
+	WS    *workspace.Workspace
 }
 
 func (m *FilePlanned) Name() string { return cmp.Or(m.Label, m.M.Name()) }
 
 func (m *FilePlanned) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	plan := m.Plans[q.ID]
+	if m.WS != nil && !m.WS.Keyed(q) {
+		plan = data.Plan{}
+	}
 	q.Plan, q.Reach = &plan, nil
 	return m.M.Rank(ctx, q)
 }
@@ -133,7 +141,7 @@ func (p Plans) Wrapper(env *infer.Env) (func(infer.Method) infer.Method, error) 
 			label = " [oracle: plans mined from the answers]"
 		}
 		return func(m infer.Method) infer.Method {
-			return &FilePlanned{Plans: plans, M: m, Label: m.Name() + label}
+			return &FilePlanned{Plans: plans, M: m, Label: m.Name() + label, WS: env.WS}
 		}, nil
 	}
 	return func(m infer.Method) infer.Method { return m }, nil

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -17,9 +18,11 @@ import (
 	"time"
 
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/graphops/plan"
 	"github.com/strata-retrieval/strata/infer"
 	_ "github.com/strata-retrieval/strata/infer/all"
 	"github.com/strata-retrieval/strata/infer/pipeline"
+	"github.com/strata-retrieval/strata/internal/atomicfile"
 	"github.com/strata-retrieval/strata/internal/testws"
 )
 
@@ -169,5 +172,74 @@ func TestOpenBundleRefusesUnsafePaths(t *testing.T) {
 	}
 	if _, err := os.Stat(dir + "/escape.txt"); err == nil {
 		t.Error("the entry escaped the extraction directory")
+	}
+}
+
+// A request that reuses the id of a workspace question with other words
+// takes no stored plan (the workspace's, or a plans file's keyed by the
+// workspace's ids): plan-exec falls back and says so, where before it
+// answered the other question's plan. The question's own words, with its
+// id, take its plan as eval does.
+func TestServeTakesNoOtherQuestionsPlan(t *testing.T) {
+	ws := testws.Preset(t, "amazon", 400, 60)
+	plans := filepath.Join(t.TempDir(), "plans.jsonl")
+	if err := atomicfile.WriteFile(plans, func(w io.Writer) error { return data.WriteJSONL(w, ws.PlanRecords()) }); err != nil {
+		t.Fatal(err)
+	}
+	// A question whose plan plan-exec follows (not a fallback).
+	var q data.Query
+	for _, c := range ws.SKB.QA.Queries {
+		if p, ok := ws.Plans[c.ID]; ok && len(p.Paths) > 0 {
+			if res, err := plan.Execute(ws.Graph, ws.Names(), p); err == nil && len(res.Reach) > 0 {
+				q = c
+				break
+			}
+		}
+	}
+	if q.Text == "" {
+		t.Fatal("no question with an executable plan")
+	}
+	other := "a gift for my sister who likes the outdoors"
+	for _, pj := range []string{
+		`{"format":"strata-pipeline/1","name":"p","scorers":[{"method":"plan-exec"}]}`,
+		fmt.Sprintf(`{"format":"strata-pipeline/1","name":"p","scorers":[{"method":"plan-exec","plans":%q}]}`, plans),
+	} {
+		p, err := pipeline.ParsePipeline([]byte(pj), "p.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := p.Compile(infer.NewEnv(t.Context(), ws))
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(NewHandler(ws, r, Config{}))
+		for _, c := range []struct {
+			id       int
+			text     string
+			fallback bool
+		}{
+			{q.ID, q.Text, false},
+			{q.ID, "  " + q.Text + " ", false},
+			{q.ID, other, true},
+		} {
+			code, b := post(t, srv.URL+"/v1/score", fmt.Sprintf(`{"id": %d, "query": %q, "k": 5}`, c.id, c.text))
+			var sr ScoreResponse
+			if code != 200 || json.Unmarshal(b, &sr) != nil {
+				t.Fatalf("score: %d %s", code, b)
+			}
+			if sr.Fallback != c.fallback {
+				t.Errorf("%s: id %d, %q: fallback %v, want %v", pj, c.id, c.text, sr.Fallback, c.fallback)
+			}
+		}
+		srv.Close()
+	}
+	// The workspace's lookup itself: a plan stored under an id no
+	// question has is taken by any text.
+	ws.Plans[999999] = ws.Plans[q.ID]
+	if _, ok := ws.StoredPlan(data.Query{ID: 999999, Text: other}); !ok {
+		t.Error("a plan under an id no question has was not taken")
+	}
+	if _, ok := ws.StoredPlan(data.Query{ID: q.ID, Text: other}); ok {
+		t.Error("another question's plan was taken")
 	}
 }

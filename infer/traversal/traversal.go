@@ -53,10 +53,7 @@ func (m *Method) Name() string { return "mor-traversal" }
 func (m *Method) TakeFallbacks() int64 { return m.Fallbacks.Swap(0) }
 
 func (m *Method) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
-	plan, ok := m.ws.Plans[q.ID]
-	if q.Plan != nil {
-		plan, ok = *q.Plan, true
-	}
+	plan, ok := infer.PlanFor(m.ws, q)
 	first := m.ws.SearchDoc(q.Text, max(m.Config.PoolSize, 100))
 	if !ok {
 		infer.CountFallback(ctx, &m.Fallbacks)

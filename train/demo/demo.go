@@ -300,7 +300,7 @@ func rows(env *infer.Env, truth map[int]data.Plan, t *trained) ([]eval.Summary, 
 		named[name] = m
 	}
 	oracle := func(name string) infer.Method {
-		return &planner.FilePlanned{Plans: truth, M: named[name], Label: name + " (oracle)"}
+		return &planner.FilePlanned{Plans: truth, M: named[name], Label: name + " (oracle)", WS: ws}
 	}
 	planned := func(name string) infer.Method { return &planner.PlannedMethod{P: t.planner, M: named[name]} }
 	type row struct {
