@@ -131,6 +131,9 @@ func ParsePath(tokens []string) (Path, error) {
 	if len(tokens)%2 == 0 {
 		return Path{}, fmt.Errorf("%w: a path of %d elements; want node types alternating with relations", ErrSyntax, len(tokens))
 	}
+	if steps := len(tokens) / 2; steps > MaxPathSteps {
+		return Path{}, fmt.Errorf("%w: a path of %d steps; at most %d", ErrSyntax, steps, MaxPathSteps)
+	}
 	p := Path{Nodes: make([]PathNode, 0, len(tokens)/2+1)}
 	for i, tok := range tokens {
 		if i%2 == 0 {
@@ -141,9 +144,31 @@ func ParsePath(tokens []string) (Path, error) {
 			p.Nodes = append(p.Nodes, n)
 			continue
 		}
-		p.Steps = append(p.Steps, parseStep(tok))
+		st := parseStep(tok)
+		if len(st.Rels) > MaxStepRelations {
+			return Path{}, fmt.Errorf("%w: a step of %d relations; at most %d", ErrSyntax, len(st.Rels), MaxStepRelations)
+		}
+		p.Steps = append(p.Steps, st)
 	}
 	return p, nil
+}
+
+// The largest plan the readers accept (a bigger one is a syntax error):
+// its execution walks the graph once per step and relation, so these
+// bound what one plan from a file or a request costs. STaRK's and MoR's
+// plans have at most 3 steps, strata's mined ones MaxHops (3 by default).
+const (
+	MaxPathSteps     = 16 // relation steps of a path
+	MaxStepRelations = 64 // alternative relations of a step
+	MaxPlanPaths     = 16 // paths of a plan
+)
+
+// checkPaths refuses more than MaxPlanPaths paths.
+func checkPaths(n int) error {
+	if n > MaxPlanPaths {
+		return fmt.Errorf("%w: a plan of %d paths; at most %d", ErrSyntax, n, MaxPlanPaths)
+	}
+	return nil
 }
 
 // parseStep reads a relation token (see ParsePath).
@@ -172,6 +197,9 @@ func parseStep(tok string) PathStep {
 func ParsePaths(tokens [][]string) ([]Path, error) {
 	if tokens == nil {
 		return nil, nil
+	}
+	if err := checkPaths(len(tokens)); err != nil {
+		return nil, err
 	}
 	out := make([]Path, len(tokens))
 	for i, t := range tokens {

@@ -3,6 +3,7 @@ package data
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -129,4 +130,50 @@ func FuzzPlanJSON(f *testing.F) {
 			t.Fatalf("%s: written %s, then %s", b, one, two)
 		}
 	})
+}
+
+// TestPlanBounds: the readers accept a plan up to MaxPlanPaths paths of
+// MaxPathSteps steps of MaxStepRelations relations, and refuse one more
+// of each as a syntax error: in a plans file the line is counted invalid
+// (its query falls back), in a query's own plan the line is an error.
+func TestPlanBounds(t *testing.T) {
+	path := func(steps, rels int) []string {
+		out := []string{"a"}
+		alts := strings.TrimSuffix(strings.Repeat("->r|", rels), "|")
+		for range steps {
+			out = append(out, alts, "a")
+		}
+		return out
+	}
+	plan := func(paths, steps, rels int) string {
+		ps := make([][]string, paths)
+		for i := range ps {
+			ps[i] = path(steps, rels)
+		}
+		b, _ := json.Marshal(map[string]any{"Metapath": ps})
+		return string(b)
+	}
+	for _, c := range []struct {
+		paths, steps, rels int
+		ok                 bool
+	}{
+		{16, 16, 64, true},
+		{17, 1, 1, false},
+		{1, 17, 1, false},
+		{1, 1, 65, false},
+	} {
+		line := plan(c.paths, c.steps, c.rels)
+		var p Plan
+		err := json.Unmarshal([]byte(line), &p)
+		if (err == nil) != c.ok || (!c.ok && !errors.Is(err, ErrSyntax)) {
+			t.Errorf("%d paths of %d steps of %d relations: %v", c.paths, c.steps, c.rels, err)
+		}
+		if c.ok && (len(p.Paths) != c.paths || p.Paths[0].Hops() != c.steps || len(p.Paths[0].Steps[0].Rels) != c.rels) {
+			t.Errorf("read %d paths, %d steps", len(p.Paths), p.Paths[0].Hops())
+		}
+		plans, st, err := ParsePlans(strings.NewReader(`{"q_id": 1, "plan": `+line+"}\n"), "p.jsonl")
+		if err != nil || st.Invalid != map[bool]int{true: 0, false: 1}[c.ok] || (len(plans[1].Paths) > 0) != c.ok {
+			t.Errorf("plans file, %d paths of %d steps of %d relations: %v, %+v", c.paths, c.steps, c.rels, err, st)
+		}
+	}
 }

@@ -65,11 +65,15 @@ func (p Plan) MarshalJSON() ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), err
 }
 
-// UnmarshalJSON reads the plan MarshalJSON writes; a path of even length
-// is an error.
+// UnmarshalJSON reads the plan MarshalJSON writes; a path of even length,
+// or a plan past the readers' bounds (MaxPlanPaths, MaxPathSteps,
+// MaxStepRelations), is an error.
 func (p *Plan) UnmarshalJSON(b []byte) error {
 	var t planTokens
 	if err := json.Unmarshal(b, &t); err != nil {
+		return err
+	}
+	if err := checkPaths(len(t.Metapath)); err != nil {
 		return err
 	}
 	*p = Plan{Paths: t.Metapath, Restriction: t.Restriction, Anchors: t.Anchors, Attributes: t.Attributes, Named: t.Named}
