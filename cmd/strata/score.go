@@ -54,15 +54,14 @@ Queries are scored in chunks on all cores, so memory does not grow with the
 file. A killed run restarted with the same arguments continues where it
 stopped (OUT.progress records how far it got) and produces the same file.
 
-A query a method cannot answer (no anchor for a SimGRAG pattern, ...) is
-reported on stderr with its id, written as {"id", "ranking": [], "error"} (no
-lines in a TREC run) and counted in the final line; the run goes on. A query
-a stage answered by its fallback (its text channel over the query text: BM25,
-or BM25 fused with the dense channel where a planner's training chose that; a
-planner's text-fit gate found no plan that fits it, or its plan was unusable)
-is marked
-"fallback": true in JSON lines and counted in the final line. --out may not be
-the query file.`
+A query a method cannot answer (no anchor for a SimGRAG pattern, a text over
+--max-query bytes, 16 KiB as serve's) is reported on stderr with its id, written
+as {"id", "ranking": [], "error"} (no lines in a TREC run) and counted in the
+final line; the run goes on. A query a stage answered by its fallback (its text
+channel over the query text: BM25, or BM25 fused with the dense channel where a
+planner's training chose that; a planner's text-fit gate found no plan that fits
+it, or its plan was unusable) is marked "fallback": true in JSON lines and
+counted in the final line. --out may not be the query file.`
 
 func newScoreCmd(u *ui) *cobra.Command {
 	var o scoreOptions
@@ -85,6 +84,7 @@ func newScoreCmd(u *ui) *cobra.Command {
 	f.StringVar(&o.Score.Format, "format", "jsonl", "output format: jsonl or trec")
 	f.IntVarP(&o.Score.TopK, "k", "k", 100, "results per query")
 	f.BoolVar(&o.Score.Stages, "stages", false, "jsonl: include each scorer's own score")
+	f.IntVar(&o.Score.MaxQuery, "max-query", serve.DefaultMaxQuery, "longest query text in bytes (a longer one is written as failed, not scored; a query's work grows with its length)")
 	f.BoolVar(&o.Score.Force, "force", false, "replace an existing or foreign output")
 	f.BoolVar(&o.IgnoreFingerprint, "ignore-fingerprint", false, "accept a bundle made for other data")
 	return cmd

@@ -72,7 +72,7 @@ func newServeCmd(u *ui) *cobra.Command {
 	f.StringVar(&o.Pipeline, "pipeline", "", "pipeline file (JSON or YAML), run directory or model bundle (.tar)")
 	f.StringVar(&o.Addr, "addr", "127.0.0.1:8080", "listen address")
 	f.Int64Var(&o.Config.MaxBody, "max-body", 1<<20, "largest request body in bytes")
-	f.IntVar(&o.Config.MaxQuery, "max-query", 16<<10, "longest query text in bytes (a 413 beyond; a query's work grows with its length)")
+	f.IntVar(&o.Config.MaxQuery, "max-query", serve.DefaultMaxQuery, "longest query text in bytes (a 413 beyond; a query's work grows with its length)")
 	f.DurationVar(&o.Config.Timeout, "timeout", 30*time.Second, "scoring time limit per request")
 	f.DurationVar(&o.Config.ReadTimeout, "read-timeout", 10*time.Second, "time limit for reading a request (headers and body)")
 	f.DurationVar(&o.Config.IdleTimeout, "idle-timeout", 60*time.Second, "close keep-alive connections idle this long")

@@ -30,11 +30,15 @@ import (
 
 // ScoreOptions controls ScoreFile.
 type ScoreOptions struct {
-	TopK     int    // results per query, default 100 (negative: an error)
-	Format   string // "jsonl" (default) or "trec"
-	Stages   bool   // JSONL: add each scorer's own score
-	Force    bool   // replace a finished or foreign output
-	Chunk    int    // queries scored together, default 256
+	TopK   int    // results per query, default 100 (negative: an error)
+	Format string // "jsonl" (default) or "trec"
+	Stages bool   // JSONL: add each scorer's own score
+	Force  bool   // replace a finished or foreign output
+	Chunk  int    // queries scored together, default 256
+	// MaxQuery is the longest query text in bytes, default 16 KiB (serve's
+	// --max-query): a longer query is not scored but written as a failed
+	// one, with why (a query's work grows with its length).
+	MaxQuery int
 	Progress func(done int)
 	// OnError, when set, is called (in query order) for each query that
 	// could not be answered, with its id and why.
@@ -135,7 +139,7 @@ func ScoreFile(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runner,
 				return ScoreReport{}, fmt.Errorf("%s exists (use --force to replace it)", outPath)
 			}
 		default:
-			return ScoreReport{}, fmt.Errorf("%s holds an unfinished run with other arguments (pipeline, models, workspace, queries, -k or format; use --force to start over)", outPath)
+			return ScoreReport{}, fmt.Errorf("%s holds an unfinished run with other arguments (pipeline, models, workspace, queries, -k, format or --max-query; use --force to start over)", outPath)
 		}
 	} else if exists && !o.Force {
 		return ScoreReport{}, fmt.Errorf("%s exists (use --force to replace it)", outPath)
@@ -283,6 +287,12 @@ func (o ScoreOptions) withDefaults() (ScoreOptions, error) {
 	if o.Chunk <= 0 {
 		o.Chunk = 256
 	}
+	if o.MaxQuery < 0 {
+		return o, fmt.Errorf("max query %d: must not be negative", o.MaxQuery)
+	}
+	if o.MaxQuery == 0 {
+		o.MaxQuery = DefaultMaxQuery
+	}
 	return o, nil
 }
 
@@ -319,6 +329,10 @@ func scoreQueries(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runn
 	errs := make([]error, len(qs))
 	err := parallel.Chunks(ctx, len(qs), 1, 0, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
+			if n := len(qs[i].Text); o.MaxQuery > 0 && n > o.MaxQuery {
+				errs[i] = fmt.Errorf("a query of %d bytes, over the %d of --max-query: not scored", n, o.MaxQuery)
+				continue
+			}
 			out[i].Out, out[i].Fallback, errs[i] = formatResult(ctx, ws, r, qs[i], o, tag)
 		}
 	})
@@ -466,6 +480,10 @@ func scoreArgs(ws *workspace.Workspace, r *pipeline.Runner, queriesPath string, 
 	}
 	cfg, _ := json.Marshal(ws.Config) // BM25's parameters, ...
 	fmt.Fprintf(h, "|%s|%s|%d|%s|%v", ws.Fingerprint, cfg, o.TopK, o.Format, o.Stages)
+	if o.MaxQuery != DefaultMaxQuery {
+		// (left out at the default: runs begun before the bound continue)
+		fmt.Fprintf(h, "|max-query %d", o.MaxQuery)
+	}
 	// The content of every model and file the pipeline loaded, not where
 	// it lies: a run never continues with a model that changed since it
 	// started, and continues from a bundle unpacked anew (a random

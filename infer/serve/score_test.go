@@ -103,6 +103,56 @@ func TestScoreFileGoesOnPastUnanswerableQueries(t *testing.T) {
 	}
 }
 
+// A query over --max-query bytes is written as failed, with why, and the
+// run goes on; the default is serve's 16 KiB; a run restarted with
+// another bound is another run.
+func TestScoreBoundsQueryLength(t *testing.T) {
+	ws := testws.Preset(t, "amazon", 300, 20)
+	r := compile(t, ws, `{"format":"strata-pipeline/1","name":"b","scorers":[{"method":"bm25"}]}`)
+	dir := t.TempDir()
+	qf := filepath.Join(dir, "q.jsonl")
+	short := ws.SKB.QA.Queries[0].Text
+	long := strings.Repeat(short+" ", 100)[:100] // 100 bytes (ASCII)
+	huge := strings.Repeat(short+" ", 17000)[:17000]
+	os.WriteFile(qf, []byte(fmt.Sprintf("{\"id\": 1, \"query\": %q}\n{\"id\": 2, \"query\": %q}\n{\"id\": 3, \"query\": %q}\n", short, long, huge)), 0o644)
+	read := func(out string) []string {
+		b, _ := os.ReadFile(out)
+		return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	}
+	out := filepath.Join(dir, "out.jsonl")
+	rep, err := ScoreFile(t.Context(), ws, r, qf, out, ScoreOptions{TopK: 3, MaxQuery: 99})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"query 2: a query of 100 bytes, over the 99 of --max-query: not scored", "query 3: a query of 17000 bytes, over the 99 of --max-query: not scored"}
+	if rep.Queries != 3 || rep.Failed != 2 || fmt.Sprint(rep.Examples) != fmt.Sprint(want) {
+		t.Errorf("report %+v, want 3 queries, 2 failed: %q", rep, want)
+	}
+	lines := read(out)
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], `{"id":1,"ranking":[{`) || lines[1] != `{"id":2,"ranking":[],"error":"a query of 100 bytes, over the 99 of --max-query: not scored"}` {
+		t.Errorf("lines %q", lines)
+	}
+	// The default: 100 bytes scored, 17,000 not.
+	def := filepath.Join(dir, "def.jsonl")
+	if rep, err = ScoreFile(t.Context(), ws, r, qf, def, ScoreOptions{TopK: 3}); err != nil || rep.Failed != 1 || !strings.Contains(rep.Examples[0], "query 3: a query of 17000 bytes, over the 16384 of --max-query") {
+		t.Errorf("default bound: %+v, %v", rep, err)
+	}
+	if lines := read(def); len(lines) != 3 || !strings.HasPrefix(lines[1], `{"id":2,"ranking":[{`) {
+		t.Errorf("default bound: lines %q", lines)
+	}
+	// A run stopped and restarted with another bound is refused.
+	part := filepath.Join(dir, "part.jsonl")
+	if _, err := ScoreFile(t.Context(), ws, r, qf, part, ScoreOptions{TopK: 3, Chunk: 1, StopAfter: 1, MaxQuery: 99}); err == nil {
+		t.Fatal("the test hook did not stop the run")
+	}
+	if _, err := ScoreFile(t.Context(), ws, r, qf, part, ScoreOptions{TopK: 3, Chunk: 1}); err == nil || !strings.Contains(err.Error(), "other arguments") {
+		t.Errorf("restarted with another bound: %v", err)
+	}
+	if _, err := ScoreFile(t.Context(), ws, r, qf, part, ScoreOptions{TopK: 3, MaxQuery: -1}); err == nil || !strings.Contains(err.Error(), "max query -1") {
+		t.Errorf("a negative bound: %v", err)
+	}
+}
+
 func TestScoreFileEdgeCases(t *testing.T) {
 	ws := testws.Preset(t, "amazon", 300, 20)
 	r := compile(t, ws, `{"format":"strata-pipeline/1","scorers":[{"method":"test-fail"}]}`)

@@ -33,9 +33,9 @@ type Config struct {
 	// connection and its query until its time limit.
 	MaxWaiting int
 	MaxK       int // largest k a request may ask for, default 1000
-	// MaxQuery is the longest query text in bytes, default 16 KiB: the
-	// work a query costs grows with its length, so a request's cost is
-	// bounded before it runs.
+	// MaxQuery is the longest query text in bytes, default
+	// DefaultMaxQuery: the work a query costs grows with its length, so a
+	// request's cost is bounded before it runs.
 	MaxQuery int
 	// ReadTimeout bounds reading one request, headers and body, from its
 	// first byte (default 10 s): a client that trickles its request is
@@ -68,7 +68,7 @@ func (c Config) withDefaults() Config {
 		c.MaxK = 1000
 	}
 	if c.MaxQuery == 0 {
-		c.MaxQuery = 16 << 10
+		c.MaxQuery = DefaultMaxQuery
 	}
 	if c.ReadTimeout == 0 {
 		c.ReadTimeout = 10 * time.Second
@@ -100,6 +100,10 @@ func (c Config) Validate() error {
 	}
 	return nil
 }
+
+// DefaultMaxQuery is the longest query text in bytes serve and score take
+// by default (16 KiB; STaRK's longest question has 637 bytes).
+const DefaultMaxQuery = 16 << 10
 
 // ScoreRequest is the body of POST /v1/score. Requests carry query text
 // only: never a file path.
