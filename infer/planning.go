@@ -30,6 +30,11 @@ type PlanPrediction struct {
 	// (planner.MaxPlanWords); Plan is empty, so the method answers with
 	// its text fallback.
 	TooLong bool
+	// RuledOut: what the question names rules out every plan the planner
+	// found, and its lead words the type the best answers with
+	// (planner.AnchorConfig.DeclineRuledOut); Plan is empty, so the
+	// method answers with its text fallback.
+	RuledOut bool
 	// ReadAs is the question as the planner read it when the lexicon
 	// replaced some of its words (Resolve), "" when it read it as given.
 	ReadAs string

@@ -234,6 +234,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.NamedRelations = !c.o.NoNamedRelations
 	a.ReadRelations = a.NamedRelations && !c.o.NoLexicon
 	a.SynonymRelations = a.ReadRelations && !c.o.NoSynonymRelations
+	a.DeclineRuledOut = a.RankDim > 0 && !c.o.NoDeclineRuledOut
 	a.Lexicon = !c.o.NoLexicon
 	a.SynonymTypes = a.Lexicon && a.NamedType && !c.o.NoSynonymTypes
 	a.ReadSamePOS = a.Lexicon && !c.o.NoReadSamePOS

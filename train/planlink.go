@@ -123,6 +123,15 @@ type LinkingPlannerOptions struct {
 	// NoSynonymRelations: a synonym of a relation's schema word names no
 	// relation (AnchorConfig.SynonymRelations; the ablation).
 	NoSynonymRelations bool
+	// NoDeclineRuledOut: the planner answers with the best candidate even
+	// when what the question names rules out every one and its lead words
+	// rule out the type it answers with (AnchorConfig.DeclineRuledOut;
+	// the ablation).
+	NoDeclineRuledOut bool
+	// NoSchemaSteps: the planner's templates are the training plans'
+	// only, without one step along each relation of the schema either
+	// way (the ablation).
+	NoSchemaSteps bool
 	// NoOuterAnchors: a candidate that reaches a node a longer mention
 	// around one of its anchors names, or is anchored inside a longer
 	// mention, is not ruled out for it (AnchorConfig.OuterAnchors,
@@ -145,6 +154,9 @@ type LinkingPlannerStats struct {
 	Val         int     // validation questions with a mined plan
 	PlanAcc     float64 // the best checkpoint's LinkedPlanAccuracy on them
 	Templates   int
+	// SchemaSteps: one-step templates added along the schema's relations
+	// that no training plan is (LinkingPlannerOptions.NoSchemaSteps).
+	SchemaSteps int
 	Ranked      int     // questions whose mined plan ranks its middle nodes (their template is the unranked structure)
 	AnchorLoss  float64 // last epoch's mean anchor loss
 	RankGroups  int     // questions the plan ranker learned from
@@ -322,11 +334,31 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 		label[k] = i
 	}
 	st.Templates = len(names)
+	if !o.NoSchemaSteps {
+		// One step along each relation of the schema, either way, that no
+		// training question's plan is, after the trained templates: the
+		// classifier does not score them (planner.Config.SchemaSteps), so
+		// a candidate comes from one only when a deeper search looks past
+		// the trained templates ("Who directed The Godfather?": from a film
+		// to its director, where the training only ever asked for a
+		// person's films).
+		for _, rel := range ws.SKB.Schema.RelationTypes {
+			for _, dir := range []data.RelDir{data.Forward, data.Backward} {
+				t := []data.Path{data.TypePath([]string{data.AnyType, data.AnyType}, []data.PathStep{data.Step(rel, dir)})}
+				if _, ok := keys[planner.TemplateKey(t)]; !ok {
+					keys[planner.TemplateKey(t)] = t
+					cfg.Templates = append(cfg.Templates, t)
+					st.SchemaSteps++
+				}
+			}
+		}
+		cfg.SchemaSteps = st.SchemaSteps
+	}
 	if d != nil {
 		cfg.QueryDim = d.Docs.Dim
 		cfg.Dense = d.Meta.Hash
 	}
-	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: o.Hidden, Out: len(cfg.Templates)}
+	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: o.Hidden, Out: cfg.Classified()}
 	if !o.NoTypeWords {
 		cfg.Anchors.TypeWords = planner.LearnTypeWords(ws.SKB)
 	}
@@ -374,7 +406,7 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 		return nil, nil, st, err
 	}
 	subset := func(keep func(i int) bool) (*plannerTask, []planner.AnchorGroup) {
-		task := &plannerTask{k: len(cfg.Templates)}
+		task := &plannerTask{k: cfg.Classified()}
 		var gs []planner.AnchorGroup
 		for i := range exs {
 			if keep(i) {

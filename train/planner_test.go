@@ -8,6 +8,7 @@ import (
 	"github.com/strata-retrieval/strata/graphops/mine"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -132,6 +133,28 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d templates, ranker from %d questions, best %s val mrr %.4f, plan accuracy %.4f", len(p.Cfg.Templates), st.RankGroups, r.Best, r.BestValue, st.PlanAcc)
+	// After the trained templates, one step along each relation of the
+	// schema, either way, that no trained template is, in schema order;
+	// the classifier scores the trained ones only.
+	trained := map[string]bool{}
+	for _, tm := range p.Cfg.Templates[:p.Cfg.Classified()] {
+		trained[planner.TemplateKey(tm)] = true
+	}
+	var want []string
+	for _, rel := range ws.SKB.Schema.RelationTypes {
+		for _, dir := range []string{"->", "<-"} {
+			if k := planner.TemplateKey(data.MustPaths([]string{"*", dir + rel, "*"})); !trained[k] {
+				want = append(want, k)
+			}
+		}
+	}
+	var got []string
+	for _, tm := range p.Cfg.Templates[p.Cfg.Classified():] {
+		got = append(got, planner.TemplateKey(tm))
+	}
+	if len(want) == 0 || !slices.Equal(got, want) || st.SchemaSteps != len(want) || p.Cfg.Gate.Out != len(p.Cfg.Templates)-len(want) {
+		t.Errorf("schema steps %q (stats %d, gate outputs %d of %d templates), want %q", got, st.SchemaSteps, p.Cfg.Gate.Out, len(p.Cfg.Templates), want)
+	}
 	pe, _ := registry.NewMethod(infer.NewEnv(context.Background(), ws), "plan-exec")
 	bm, _ := registry.NewMethod(infer.NewEnv(context.Background(), ws), "bm25")
 	planned, err := SplitMetrics(context.Background(), ws, &planner.PlannedMethod{P: p, M: pe}, data.SplitTest)

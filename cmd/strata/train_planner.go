@@ -28,6 +28,8 @@ type trainPlannerOptions struct {
 	NoReadInCtx    bool
 	NoRepeatWords  bool
 	NoSynRels      bool
+	NoDecline      bool
+	NoSchemaSteps  bool
 	NoSynonymTypes bool
 	NoReadSamePOS  bool
 	Flags          trainFlags
@@ -148,7 +150,16 @@ those that walk a relation for each word naming one ("What person penned the
 films X appeared in?" in a frame the classifier never saw); when no candidate
 of the top templates reaches a node, up to 8 more are tried, the most probable
 that some mention anchors ("What is X made up of?": X has parts, no kinds);
---no-deeper-search is the ablation of both. A candidate that reaches a node
+--no-deeper-search is the ablation of both. After the templates of the
+training's plans come one step along each relation of the schema, either way,
+that no training plan is ("Who directed X?" from a film, where the training
+asked only for a person's films); the classifier scores none of them, so they
+are tried after every trained template, by the searches above
+(--no-schema-steps). When what a question names rules out every candidate that
+reaches a node and its first two words all but rule out the type the best one
+answers with (below 1% after them in the training, smoothed), no plan fits: the
+text channel answers, counted as a fallback, and explain says why
+(--no-decline-ruled-out). A candidate that reaches a node
 named by a longer mention around its anchor ("membrane" in "What varieties of
 semipermeable membrane are there?" reaches "semipermeable membrane") is ruled
 out when another is not: the question names that node whole, it is not an
@@ -248,6 +259,8 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoAnswerWords, "no-answer-words", false, "mined plans: no answer words are learned (nouns before the anchors, \"Which directors ...\", tied to the step that ends the training plans that used them); a candidate ending with another step is not ruled out (the ablation)")
 	cmd.Flags().BoolVar(&o.NoAnchorWords, "no-anchor-words", false, "mined plans: no anchor words are learned (the word next to an anchor, \"the films X wrote\", \"movies directed by X\", tied to the step that starts the training plans' paths from it); a candidate whose path from that anchor starts otherwise is not ruled out (the ablation)")
 	cmd.Flags().BoolVar(&o.NoTypeWords, "no-type-words", false, "no type words are learned from the SKB's documents (words nearly every document of one node type says and nearly no other does, such as movies-skb's \"released\" of movies); only the schema's words and their synonyms name a type (the ablation)")
+	cmd.Flags().BoolVar(&o.NoSchemaSteps, "no-schema-steps", false, "the templates are the training plans' only: no one-step template along each relation of the schema either way that no training plan is (\"Who directed The Godfather?\" then has no plan where the training asked only for a person's films; the ablation)")
+	cmd.Flags().BoolVar(&o.NoDecline, "no-decline-ruled-out", false, "answer with the best plan even when what the question names rules out every plan found and its first words rule out the type the best answers with (\"Who directed The Godfather?\" answered with films; the ablation)")
 	cmd.Flags().BoolVar(&o.NoSynRels, "no-synonym-relations", false, "a word in the most frequent sense of a relation's schema word (\"component\" of part) names no relation, however often the training questions with it walk the relation (the ablation)")
 	cmd.Flags().BoolVar(&o.NoRepeatWords, "no-repeat-words", false, "the plan ranker does not see whether a word of the question comes twice (\"the varieties of the varieties of X\" applies one relation twice; the ablation)")
 	cmd.Flags().BoolVar(&o.NoReadInCtx, "no-read-in-context", false, "an unseen word the lexicon relates to words of different relations (\"performed\": directed, starred) stays unread, whatever word follows it (the ablation; by default the meaning whose training words the next word follows far more often is read: \"performed in\" as \"starred in\")")
@@ -305,12 +318,12 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		d = nil
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoSynonymTypes: o.NoSynonymTypes, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, Log: u.err, Progress: u.stageProgress()})
+	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoDeclineRuledOut: o.NoDecline, NoSchemaSteps: o.NoSchemaSteps, NoSynonymTypes: o.NoSynonymTypes, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, Log: u.err, Progress: u.stageProgress()})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(u.out, "trained planner from mined plans: %d of %d train questions with a plan of F1 >= %.2f, %d templates, plan ranker from %d questions; %d steps (%s), best %s val plan-exec mrr %.4f; plan accuracy against %d mined val plans %.4f; queries no plan fits: %s\n",
-		st.Used, st.Train, o.MinF1, len(p.Cfg.Templates), st.RankGroups, res.Steps, res.Stopped, res.Best, res.BestValue, st.Val, st.PlanAcc, textChannel(p.Cfg))
+	fmt.Fprintf(u.out, "trained planner from mined plans: %d of %d train questions with a plan of F1 >= %.2f, %d templates (%d of them one step along a relation no training plan is), plan ranker from %d questions; %d steps (%s), best %s val plan-exec mrr %.4f; plan accuracy against %d mined val plans %.4f; queries no plan fits: %s\n",
+		st.Used, st.Train, o.MinF1, len(p.Cfg.Templates), st.SchemaSteps, st.RankGroups, res.Steps, res.Stopped, res.Best, res.BestValue, st.Val, st.PlanAcc, textChannel(p.Cfg))
 	if st.Ranked > 0 {
 		fmt.Fprintf(u.out, "%d train questions rank their middle nodes (~): their templates are the structures, ranked or not as the plan ranker chooses\n", st.Ranked)
 	}

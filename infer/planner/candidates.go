@@ -60,6 +60,11 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 		return nil, nil, err
 	}
 	probs := p.Gate.Forward(x, 1)
+	// The schema's steps (Config.SchemaSteps) come after every template
+	// the classifier scores, at probability 0.
+	if n := len(p.Cfg.Templates); len(probs) < n {
+		probs = append(make([]float32, 0, n), probs...)[:n]
+	}
 	ments := p.ments.Find(q.Text)
 	if len(read) > 0 {
 		ments = slices.DeleteFunc(ments, func(m linking.LinkedMention) bool {

@@ -33,6 +33,11 @@ type PlanExplanation struct {
 	// TooLong: the query has more words than the planner plans
 	// (MaxPlanWords); the wrapped method answered by its text fallback.
 	TooLong bool `json:"too_long,omitempty"`
+	// RuledOut: what the query names rules out every plan the planner
+	// found, and its lead words the type the best answers with
+	// (AnchorConfig.DeclineRuledOut); the wrapped method answered by its
+	// text fallback.
+	RuledOut bool `json:"ruled_out,omitempty"`
 	// Text names the text channel the fallbacks use (bm25, bm25+dense).
 	Text string `json:"text_channel,omitempty"`
 	// ReadAs: the question as the planner read it, when the lexicon
@@ -48,8 +53,8 @@ func (m *PlannedMethod) Explain(ctx context.Context, q data.Query, k int) (infer
 	if err != nil {
 		return nil, err
 	}
-	e := &PlanExplanation{Method: m.Name(), Plan: pred.Plan, Template: pred.Template, Conf: pred.Conf, Reached: -1, NoFit: pred.NoFit, Fit: pred.Fit, ReadAs: pred.ReadAs, TooLong: pred.TooLong}
-	if pred.NoFit || pred.TooLong {
+	e := &PlanExplanation{Method: m.Name(), Plan: pred.Plan, Template: pred.Template, Conf: pred.Conf, Reached: -1, NoFit: pred.NoFit, Fit: pred.Fit, ReadAs: pred.ReadAs, TooLong: pred.TooLong, RuledOut: pred.RuledOut}
+	if pred.NoFit || pred.TooLong || pred.RuledOut {
 		e.Text = m.FallbackText()
 	}
 	if pred.Reach != nil {
@@ -84,6 +89,8 @@ func (m *PlannedMethod) Explain(ctx context.Context, q data.Query, k int) (infer
 func (e *PlanExplanation) WriteText(w io.Writer, ws *workspace.Workspace) error {
 	if e.TooLong {
 		fmt.Fprintf(w, "%s: too long to plan (more than %d words): the text answers (%s)\n", e.Method, MaxPlanWords, cmp.Or(e.Text, "bm25"))
+	} else if e.RuledOut {
+		fmt.Fprintf(w, "%s: no plan fits (what the query names rules out every plan found, and its first words the type the best answers with): the text answers (%s)\n", e.Method, cmp.Or(e.Text, "bm25"))
 	} else if e.NoFit {
 		fmt.Fprintf(w, "%s: no plan fits (text fit %.3f, below the planner's threshold): the text answers (%s)\n", e.Method, e.Fit, cmp.Or(e.Text, "bm25"))
 	} else {

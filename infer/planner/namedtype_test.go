@@ -72,6 +72,14 @@ func preferTwoHops(p *LinkingPlanner) {
 // anchor scorer, and a plan ranker with no weights.
 func filmPlanner(t *testing.T, rels, names []string, edges [][3]int, tmpl [][][]string, a AnchorConfig) *LinkingPlanner {
 	t.Helper()
+	return filmPlannerSteps(t, rels, names, edges, tmpl, nil, a)
+}
+
+// filmPlannerSteps is filmPlanner with one-step templates along the
+// schema after the trained ones (Config.SchemaSteps), which the
+// classifier does not score.
+func filmPlannerSteps(t *testing.T, rels, names []string, edges [][3]int, tmpl [][][]string, steps [][]string, a AnchorConfig) *LinkingPlanner {
+	t.Helper()
 	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"person", "movie"},
 		RelationTypes: rels, CandidateTypes: []string{"person", "movie"}, TextFields: []string{"name", "details"}}}
 	for _, n := range names {
@@ -91,7 +99,10 @@ func filmPlanner(t *testing.T, rels, names []string, edges [][3]int, tmpl [][][]
 	for _, paths := range tmpl {
 		tmpls = append(tmpls, data.MustPaths(paths...))
 	}
-	cfg := Config{NodeTypes: s.Schema.NodeTypes, Templates: tmpls, Anchors: &a}
+	for _, st := range steps {
+		tmpls = append(tmpls, data.MustPaths(st))
+	}
+	cfg := Config{NodeTypes: s.Schema.NodeTypes, Templates: tmpls, SchemaSteps: len(steps), Anchors: &a}
 	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: 4, Out: len(tmpl)}
 	gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(1, 2)))
 	if err != nil {

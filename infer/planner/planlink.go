@@ -179,6 +179,27 @@ func (p *LinkingPlanner) Predict(ctx context.Context, q data.Query) (infer.PlanP
 	return pred, err
 }
 
+// minLeadTypeProb is how probable the type a plan answers with must be
+// after the question's lead words (LeadTypes.Prob) for the plan to stand
+// when what the question names rules out every candidate
+// (AnchorConfig.DeclineRuledOut). On the development sets every plan
+// chosen while ruled out whose type had a probability below it was
+// wrong but one (WordNet: "What is liter made up of?" anchored on "up",
+// answering with adjectives); none on movies-skb's.
+const minLeadTypeProb = 0.01
+
+// declines reports whether the planner answers with no plan rather than
+// with c, the best candidate, when least (ruleOut's) rules out every
+// candidate that reaches a node (DeclineRuledOut).
+func (p *LinkingPlanner) declines(text string, ments []linking.LinkedMention, c *PlanCandidate, least int) bool {
+	l := p.Cfg.Anchors.Lead
+	if !p.Cfg.Anchors.DeclineRuledOut || l == nil || least < 1<<10 || len(c.Reach) == 0 {
+		return false
+	}
+	t := p.skb.Schema.NodeTypes[p.ws.Graph.Type(c.Reach[0])]
+	return l.Prob(LeadWords(text, ments, c.Mentions), t) < minLeadTypeProb
+}
+
 // MaxPlanWords is the most words a question the planner plans may have
 // (STaRK's longest question has 101; movies-skb's and WordNet's, 25).
 // Reading a question's mentions against each other grows with the square
@@ -274,6 +295,9 @@ func (p *LinkingPlanner) predict(ctx context.Context, q data.Query, read []readS
 			if best < 0 || s > bs {
 				best, bs = i, s
 			}
+		}
+		if best >= 0 && p.declines(q.Text, ments, &cs[best], least) {
+			return infer.PlanPrediction{Template: -1, RuledOut: true}, nil
 		}
 		if best >= 0 {
 			var z float64

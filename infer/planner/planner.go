@@ -23,11 +23,17 @@ const LexBuckets = 1024
 // Config describes a trained planner: its metapath templates (the
 // classes) and its input layout.
 type Config struct {
-	Templates [][]data.Path     `json:"templates"`
-	QueryDim  int               `json:"query_dim"`
-	NodeTypes []string          `json:"node_types"`
-	Gate      models.GateConfig `json:"gate"`
-	Dense     string            `json:"dense,omitempty"`
+	Templates [][]data.Path `json:"templates"`
+	// SchemaSteps is how many of the last Templates are one step along a
+	// relation of the schema that no training plan is: the classifier
+	// scores the others only (Classified), and these come after every
+	// one of them, for a deeper search to try (0 in checkpoints saved
+	// before them).
+	SchemaSteps int               `json:"schema_steps,omitempty"`
+	QueryDim    int               `json:"query_dim"`
+	NodeTypes   []string          `json:"node_types"`
+	Gate        models.GateConfig `json:"gate"`
+	Dense       string            `json:"dense,omitempty"`
 	// Text names the text channel that answers the queries no plan fits
 	// (the text-fit gate rejects them, or their plan reaches nothing):
 	// "" is BM25; "bm25+dense" fuses BM25 with the dense channel whose
@@ -41,6 +47,10 @@ type Config struct {
 	// trained from mined plans): see LinkingPlanner.
 	Anchors *AnchorConfig `json:"anchors,omitempty"`
 }
+
+// Classified is the number of templates the classifier scores: all but
+// the SchemaSteps.
+func (c *Config) Classified() int { return len(c.Templates) - c.SchemaSteps }
 
 // AnchorConfig configures the planner's anchor linking: which mention of
 // the question anchors each path of the template.
@@ -180,6 +190,17 @@ type AnchorConfig struct {
 	// "subject": domain topic; synonymBorneOut). Off in checkpoints saved
 	// before it.
 	SynonymRelations bool `json:"synonym_relations,omitempty"`
+	// DeclineRuledOut: when what the question names rules out every
+	// candidate that reaches a node (ruleOut's key of at least 1<<10: a
+	// relation it names walked by none, an answer word, a type named,
+	// an anchor on a word the training never anchored) and the question's
+	// lead words all but rule out the type the best of them answers with
+	// (LeadTypes.Prob below minLeadTypeProb: "Who directed The
+	// Godfather?" against a plan answering with films), no plan fits: the
+	// planner answers with none (PlanPrediction.RuledOut) and the text
+	// channel answers, counted as a fallback. Off in checkpoints saved
+	// before it.
+	DeclineRuledOut bool `json:"decline_ruled_out,omitempty"`
 	// RepeatWords: the plan ranker sees whether a word of the question
 	// (outside the candidate's anchors and quotations) comes twice, with
 	// the candidate's hops and whether it walks one relation twice in a

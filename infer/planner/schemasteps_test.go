@@ -1,0 +1,61 @@
+package planner
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/strata-retrieval/strata/data"
+)
+
+// TestSchemaSteps: the training asked only for a person's films (the
+// films X starred in, the films X directed), so "Who directed First
+// Film?" has no trained template that reaches anything from the film:
+// without the schema's steps the planner has no plan; with the step
+// along directed_by from a film (Config.SchemaSteps, scored by no
+// classifier: probability 0 after the two it scores) it answers with
+// First Film's director, Paul Smith, and a question a trained template
+// answers keeps that template.
+func TestSchemaSteps(t *testing.T) {
+	build := func(steps [][]string) *LinkingPlanner {
+		return filmPlannerSteps(t, []string{"directed_by", "starred_actors"}, []string{"Paul Smith", "First Film", "Second Film", "Ann Lee"},
+			[][3]int{{1, 0, 0}, {2, 0, 0}, {1, 1, 3}},
+			[][][]string{{{"*", "<-starred_actors", "movie"}}, {{"*", "<-directed_by", "movie"}}}, steps, AnchorConfig{})
+	}
+	predict := func(p *LinkingPlanner, text string) planned {
+		t.Helper()
+		pred, err := p.Predict(context.Background(), data.Query{Text: text, ID: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var path string
+		if tk := pred.Plan.MetapathTokens(); len(tk) == 1 {
+			path = strings.Join(tk[0], " ")
+		}
+		var reached []uint32
+		if pred.Reach != nil {
+			reached = pred.Reach.Nodes
+		}
+		return planned{path: path, template: pred.Template, reached: reached}
+	}
+	const q = "Who directed First Film?"
+	if got := predict(build(nil), q); got.template >= 0 && len(got.reached) > 0 {
+		t.Errorf("without the schema's steps: %+v, want no plan that reaches a node", got)
+	}
+	with := build([][]string{{"*", "->directed_by", "*"}})
+	if with.Cfg.Classified() != 2 || with.Cfg.Gate.Out != 2 {
+		t.Fatalf("classified %d, gate outputs %d, want 2", with.Cfg.Classified(), with.Cfg.Gate.Out)
+	}
+	if got := predict(with, q); got.template != 2 || got.path != "movie ->directed_by *" || len(got.reached) != 1 || got.reached[0] != 0 {
+		t.Errorf("with the step along directed_by: %+v, want template 2 from First Film reaching Paul Smith (node 0)", got)
+	}
+	if got := predict(with, "Which films did Paul Smith direct?"); got.template != 1 || len(got.reached) != 2 {
+		t.Errorf("a trained shape: %+v, want template 1 reaching Paul Smith's two films", got)
+	}
+}
+
+type planned struct {
+	path     string
+	template int
+	reached  []uint32
+}
