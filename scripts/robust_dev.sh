@@ -12,7 +12,10 @@
 #           keeps the other half held out);
 #   mdev    movies-skb only: 53 development frames of every question
 #           shape (scripts/robust_mframes.py; protocol (c)'s frames stay
-#           held out).
+#           held out);
+#   idev    movies-skb only: a film's director, writers or cast, three
+#           development frames (scripts/robust_inverse.py; protocol (e)'s
+#           six frames stay held out).
 # Both are appended to a copy of each SKB as their own splits, so
 # training (train and val only) is the original SKB's. Then `train
 # planner` runs with the flags given (default, then each ablation named
@@ -29,8 +32,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 seed=${SEED:-1}
 ablations=${ABLATIONS---no-compose --no-frame-words}
 mkdir -p "$out"
-echo "| SKB | planner | val | vframe | vsyn | wdev / mdev |"
-echo "|---|---|---|---|---|---|"
+echo "| SKB | planner | val | vframe | vsyn | wdev / mdev | idev |"
+echo "|---|---|---|---|---|---|---|"
 for name in ${SETS:-movies-skb wordnet-skb}; do
   data="$shared/$name"
   if [ ! -d "$data" ]; then
@@ -73,6 +76,11 @@ PY
     tail -n +2 "$d/mfrm/mdev.csv" >>"$d/skb/stark_qa/stark_qa.csv"
     cut -d, -f1 "$d/mfrm/mdev.csv" | tail -n +2 >"$d/skb/split/mdev.index"
     splits=val,vframe,vsyn,mdev
+    if python3 "$here/robust_inverse.py" "$d/skb" "$d/inv" 2>/dev/null; then
+      tail -n +2 "$d/inv/idev.csv" >>"$d/skb/stark_qa/stark_qa.csv"
+      cut -d, -f1 "$d/inv/idev.csv" | tail -n +2 >"$d/skb/split/idev.index"
+      splits=val,vframe,vsyn,mdev,idev
+    fi
   fi
   "$strata" import --format skbdir --in "$d/skb" --out "$d/ws" >/dev/null
   "$strata" mine-plans "$d/ws" >/dev/null
@@ -82,7 +90,7 @@ PY
     "$strata" train planner "$d/ws" --seed "$seed" --out "$run" $flags > "$d/$label.out" 2> "$d/$label.err"
     n=$(echo "$splits" | tr , '\n' | wc -l)
     row=$("$strata" eval "$d/ws" --planner "$run/best" --method plan-exec --split "$splits" 2>/dev/null | tail -"$n" | awk '{print $4}' | paste -sd'|' | sed 's/|/ | /g')
-    [ "$n" = 4 ] || row="$row | —"
+    for _ in $(seq "$n" 4); do row="$row | —"; done
     echo "| $name | ${flags:-default} | $row |"
   done < <(echo "default"; for a in $ablations; do echo "${a#--} $a"; done)
 done

@@ -12,7 +12,10 @@
 #       filled from the graph, answers from the graph
 #       (scripts/robust_freeframes.py);
 #   (d) wordnet-skb only: 16 held-out frames of WordNet's shapes, filled
-#       from the graph (scripts/robust_wnframes.py, split wfree).
+#       from the graph (scripts/robust_wnframes.py, split wfree);
+#   (e) movies-skb only: a film's director, writers or cast, a direction
+#       no training question asks in, six held-out frames filled with 30
+#       films each (scripts/robust_inverse.py, split inv).
 # The sets are appended to a copy of each SKB as their own splits (para,
 # gcide); training reads only train and val, so the planner is the one the
 # original SKB trains. Each set is scored as served (score --pipeline RUN)
@@ -55,6 +58,11 @@ for name in ${SETS:-movies-skb wordnet-skb}; do
     tail -n +2 "$d/free/free.csv" >>"$d/skb/stark_qa/stark_qa.csv"
     cut -d, -f1 "$d/free/free.csv" | tail -n +2 >"$d/skb/split/free.index"
     splits="test,para,free"
+  fi
+  if python3 "$here/robust_inverse.py" "$d/skb" "$d/inv" 2>/dev/null; then
+    tail -n +2 "$d/inv/inv.csv" >>"$d/skb/stark_qa/stark_qa.csv"
+    cut -d, -f1 "$d/inv/inv.csv" | tail -n +2 >"$d/skb/split/inv.index"
+    splits="$splits,inv"
   fi
   if [ "$name" = wordnet-skb ]; then
     python3 "$here/robust_gcide.py" "$d/skb" "$d/gcide" 400
@@ -134,7 +142,7 @@ print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for name in sets:
     d = f"{out}/{name}"
     answers = {int(r["id"]): set(json.loads(r["answer_ids"])) for r in csv.DictReader(open(f"{d}/skb/stark_qa/stark_qa.csv"))}
-    for s in ("test", "para", "free", "gcide", "wfree"):
+    for s in ("test", "para", "free", "inv", "gcide", "wfree"):
         try:
             p1, p10 = hits(d, f"planner-{s}.jsonl", answers)
         except FileNotFoundError:
@@ -191,6 +199,31 @@ for name in sets:
         print("|---|---|---|---|---|---|---|")
         for (fid, shape), ids in sorted(by.items()):
             print(f"| {fid} | {shape} | {text[ids[0]]} | {len(ids)} | {sum(f1[i] for i in ids) / len(ids):.3f} | {sum(i in fb for i in ids)} | {sum(b1[i] for i in ids) / len(ids):.3f} |")
+        print()
+    if os.path.exists(f"{d}/inv/inv.tsv"):
+        # (e): the type of each run's first answer, against the person
+        # every frame asks for.
+        import subprocess
+        raw = subprocess.run(["zstd", "-dc", f"{d}/skb/nodes.jsonl.zst"], capture_output=True).stdout.decode() if not os.path.exists(f"{d}/skb/nodes.jsonl") else open(f"{d}/skb/nodes.jsonl").read()
+        ntype = {}
+        for l in raw.splitlines():
+            o = json.loads(l)
+            ntype[o["id"]] = o["type"]
+        def firsts(run):
+            return {json.loads(l)["id"]: [x["node"] for x in json.loads(l)["ranking"]][:1] for l in open(f"{d}/{run}")}
+        pf, bf = firsts("planner-inv.jsonl"), firsts("bm25-inv.jsonl")
+        fb = {json.loads(l)["id"] for l in open(f"{d}/planner-inv.jsonl") if json.loads(l).get("fallback")}
+        by = collections.defaultdict(list)
+        for l in open(f"{d}/inv/inv.tsv"):
+            qid, fid, rel, want = l.rstrip("\n").split("\t")
+            by[(fid, rel, want)].append(int(qid))
+        text = {int(r["id"]): r["query"] for r in csv.DictReader(open(f"{d}/inv/inv.csv"))}
+        print(f"### {name}: (e) per frame, a film's people (Hit@1 of the served planner and of BM25; first answers of another type than the frame asks for)\n")
+        print("| frame | relation | example | n | planner | fell back | planner's first answer of another type | BM25 |")
+        print("|---|---|---|---|---|---|---|---|")
+        for (fid, rel, want), ids in sorted(by.items()):
+            other = sum(1 for i in ids if pf[i] and ntype[pf[i][0]] != want)
+            print(f"| {fid} | {rel} | {text[ids[0]]} | {len(ids)} | {sum(answers[i] & set(pf[i]) != set() for i in ids) / len(ids):.3f} | {sum(i in fb for i in ids)} | {other} | {sum(answers[i] & set(bf[i]) != set() for i in ids) / len(ids):.3f} |")
         print()
     print(f"### {name}: per question shape (shape of the plan mined from the original's answers; plan-exec Hit@1)\n")
     print("| shape | n | test | paraphrased |")
