@@ -17,7 +17,7 @@ plans; the held-out half (split inv: six other frames, the next 30 films)
 is read once after each change, never to tune.
 
 Usage: robust_inverse.py SKBDIR OUTDIR
-Writes OUTDIR/{idev,inv}.csv (id, query, answer_ids; ids from 6,000,000)
+Writes OUTDIR/{idev,inv}.csv (id, query, answer_ids; ids from 7,000,000)
 and OUTDIR/{idev,inv}.tsv (id, frame, relation, answer type).
 """
 import csv, hashlib, json, os, subprocess, sys
@@ -60,7 +60,7 @@ def main():
              and all(nbr[n["id"]][r] for r in ("directed_by", "written_by", "starred_actors"))]
     films.sort(key=lambda n: hashlib.sha256(n["name"].encode()).hexdigest())
     os.makedirs(out, exist_ok=True)
-    qid = 6_000_000
+    qid = 7_000_000
     for split, frames, pick in (("idev", DEV, films[:N]), ("inv", HELD, films[N:2 * N])):
         with open(os.path.join(out, split + ".csv"), "w", newline="", encoding="utf-8") as fc, \
                 open(os.path.join(out, split + ".tsv"), "w", encoding="utf-8") as ft:
