@@ -53,6 +53,9 @@ func NewLinkingPlanner(ws *workspace.Workspace, d *infer.DenseChannel, cfg Confi
 	if (cfg.Anchors.RankDim > 0) != (ranker != nil) {
 		return nil, fmt.Errorf("planner: plan ranker dimension %d but ranker %v", cfg.Anchors.RankDim, ranker != nil)
 	}
+	if cfg.SchemaSteps < 0 || cfg.SchemaSteps > len(cfg.Templates) || cfg.Gate.Out != cfg.Classified() {
+		return nil, fmt.Errorf("planner: %d templates, %d of them schema steps, but the classifier scores %d", len(cfg.Templates), cfg.SchemaSteps, cfg.Gate.Out)
+	}
 	p := &LinkingPlanner{Classifier: newClassifier(ws, d, cfg, gate), Anchor: anchor, Ranker: ranker, names: newSchemaNames(&ws.SKB.Schema)}
 	if slices.Equal(ws.Mentions().Config().AliasFields, cfg.Anchors.Mentions.AliasFields) && cfg.Anchors.Mentions.MaxTokens == ws.Mentions().Config().MaxTokens {
 		p.ments = ws.Mentions()
@@ -184,8 +187,9 @@ func (p *LinkingPlanner) Predict(ctx context.Context, q data.Query) (infer.PlanP
 // when what the question names rules out every candidate
 // (AnchorConfig.DeclineRuledOut). On the development sets every plan
 // chosen while ruled out whose type had a probability below it was
-// wrong but one (WordNet: "What is liter made up of?" anchored on "up",
-// answering with adjectives); none on movies-skb's.
+// wrong but one (WordNet's "displease includes which more specific
+// things?"), none of them on movies-skb's; "What is liter made up of?",
+// anchored on "up" and answering with adjectives, is the kind it stops.
 const minLeadTypeProb = 0.01
 
 // declines reports whether the planner answers with no plan rather than

@@ -52,6 +52,15 @@ func TestSchemaSteps(t *testing.T) {
 	if got := predict(with, "Which films did Paul Smith direct?"); got.template != 1 || len(got.reached) != 2 {
 		t.Errorf("a trained shape: %+v, want template 1 reaching Paul Smith's two films", got)
 	}
+	// A configuration whose schema steps do not leave the classifier's
+	// outputs (a damaged checkpoint) is refused, not indexed past.
+	for _, n := range []int{-1, 2, 4} {
+		bad := with.Cfg
+		bad.SchemaSteps = n
+		if _, err := NewLinkingPlanner(with.ws, nil, bad, with.Gate, with.Anchor, with.Ranker); err == nil || !strings.Contains(err.Error(), "schema steps, but the classifier scores 2") {
+			t.Errorf("schema steps %d: %v", n, err)
+		}
+	}
 }
 
 type planned struct {
