@@ -338,10 +338,11 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 		// One step along each relation of the schema, either way, that no
 		// training question's plan is, after the trained templates: the
 		// classifier does not score them (planner.Config.SchemaSteps), so
-		// a candidate comes from one only when a deeper search looks past
-		// the trained templates ("Who directed The Godfather?": from a film
-		// to its director, where the training only ever asked for a
-		// person's films).
+		// a search reaches them only past every trained template (a deeper
+		// search, or the first when it tries more templates than were
+		// trained): "Who directed The Godfather?", from a film to its
+		// director, where the training only ever asked for a person's
+		// films.
 		for _, rel := range ws.SKB.Schema.RelationTypes {
 			for _, dir := range []data.RelDir{data.Forward, data.Backward} {
 				t := []data.Path{data.TypePath([]string{data.AnyType, data.AnyType}, []data.PathStep{data.Step(rel, dir)})}

@@ -27,8 +27,8 @@ type Config struct {
 	// SchemaSteps is how many of the last Templates are one step along a
 	// relation of the schema that no training plan is: the classifier
 	// scores the others only (Classified), and these come after every
-	// one of them, for a deeper search to try (0 in checkpoints saved
-	// before them).
+	// one of them at probability 0, so a search tries them only past the
+	// trained ones (0 in checkpoints saved before them).
 	SchemaSteps int               `json:"schema_steps,omitempty"`
 	QueryDim    int               `json:"query_dim"`
 	NodeTypes   []string          `json:"node_types"`
