@@ -343,12 +343,16 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 		// trained): "Who directed The Godfather?", from a film to its
 		// director, where the training only ever asked for a person's
 		// films.
+		trained := map[string]bool{} // the trained one-step templates' steps, whatever their types
+		for _, t := range cfg.Templates {
+			if len(t) == 1 && t[0].Hops() == 1 {
+				trained[t[0].Steps[0].Token()] = true
+			}
+		}
 		for _, rel := range ws.SKB.Schema.RelationTypes {
 			for _, dir := range []data.RelDir{data.Forward, data.Backward} {
-				t := []data.Path{data.TypePath([]string{data.AnyType, data.AnyType}, []data.PathStep{data.Step(rel, dir)})}
-				if _, ok := keys[planner.TemplateKey(t)]; !ok {
-					keys[planner.TemplateKey(t)] = t
-					cfg.Templates = append(cfg.Templates, t)
+				if step := data.Step(rel, dir); !trained[step.Token()] {
+					cfg.Templates = append(cfg.Templates, []data.Path{data.TypePath([]string{data.AnyType, data.AnyType}, []data.PathStep{step})})
 					st.SchemaSteps++
 				}
 			}
