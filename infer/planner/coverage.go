@@ -68,10 +68,31 @@ const minNonAnchorQuestions = 5
 // ..." was mined with "adjectives" as an anchor.
 const maxNonAnchorShare = 0.02
 
+// A text found in at least manyNonAnchorQuestions training questions is a
+// non-anchor when their plans anchored it in at most maxManyNonAnchorShare
+// of them: the more questions a word asks with, the more of the miner's
+// slips it carries. movies-skb's "What" is the title of a comedy, and the
+// miner explains 54 of 790 "What genre is common to every movie X starred
+// in?"-like questions by that film's genre in one step (a name the
+// question is about anchors 25% of its questions or more: genres 60-70%,
+// "common", also a title, 25%).
+const (
+	manyNonAnchorQuestions = 100
+	maxManyNonAnchorShare  = 0.10
+)
+
+// nonAnchorShare reports whether a text found in n training questions and
+// anchored in a of them anchors seldom enough to be a non-anchor.
+func nonAnchorShare(n, a int) bool {
+	return n >= minNonAnchorQuestions && float64(a) <= maxNonAnchorShare*float64(n) ||
+		n >= manyNonAnchorQuestions && float64(a) <= maxManyNonAnchorShare*float64(n)
+}
+
 // LearnNonAnchors returns the mention texts (lower case, sorted) found
 // unquoted in at least minNonAnchorQuestions training questions (texts[i]
 // with mentions ments[i]) whose plans anchored on them (or on a mention
-// overlapping them) in at most maxNonAnchorShare of those questions, and
+// overlapping them) in at most maxNonAnchorShare of those questions (in
+// at least manyNonAnchorQuestions, at most maxManyNonAnchorShare), and
 // never quoted: the words a question asks with ("things", "kinds",
 // "used"), which on WordNet name nodes too; a
 // quoted word is a value the question states ("defined using the word
@@ -90,7 +111,7 @@ func LearnNonAnchors(texts []string, ments [][]linking.LinkedMention, anchors []
 	}
 	var out []string
 	for t, n := range seen {
-		if n >= minNonAnchorQuestions && float64(anchored[t]) <= maxNonAnchorShare*float64(n) && !quoted[t] {
+		if nonAnchorShare(n, anchored[t]) && !quoted[t] {
 			out = append(out, t)
 		}
 	}

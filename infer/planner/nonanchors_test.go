@@ -14,7 +14,7 @@ import (
 
 // TestLearnNonAnchors: a text found unquoted in five questions that no
 // plan anchored is a non-anchor ("things"), and so is one anchored in at most
-// 2% of its questions ("mean"); one anchored once in ten ("kinds"),
+// 2% of its questions ("mean"), or in at most 10% of 100 or more ("what"); one anchored once in ten ("kinds"),
 // one quoted once ("purple": a value a question states), and one found in
 // four questions only ("rare") are not. A question counts a text once,
 // and an anchor overlapping a mention anchors it.
@@ -37,8 +37,29 @@ func TestLearnNonAnchors(t *testing.T) {
 		add("What does cat mean?", "cat", "cat", "mean")
 	}
 	add("The mean of dog.", "mean", "mean", "dog")
+	// In 100 questions or more, a tenth may have anchored: "what" (10 of
+	// 100) is a non-anchor, "who" (11 of 100) and "each" (9 of 99) are
+	// not; the names beside them anchor 89-90% and are not either.
+	for i := range 100 {
+		a, b := "bird", "elk"
+		if i < 10 {
+			a = "what"
+		}
+		if i < 11 {
+			b = "who"
+		}
+		add("what is bird?", a, "what", "bird")
+		add("who is elk?", b, "who", "elk")
+		if i < 99 {
+			c := "owl"
+			if i < 9 {
+				c = "each"
+			}
+			add("each owl?", c, "each", "owl")
+		}
+	}
 	got := LearnNonAnchors(f.texts, f.ments, f.anchors)
-	if want := []string{"mean", "things"}; !slices.Equal(got, want) {
+	if want := []string{"mean", "things", "what"}; !slices.Equal(got, want) {
 		t.Errorf("LearnNonAnchors = %v, want %v", got, want)
 	}
 }
