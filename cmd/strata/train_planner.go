@@ -167,7 +167,8 @@ answer; and so is one anchored inside a longer mention ("helmet" in "crash
 helmet") when a candidate anchored on the longer one, ruled out by nothing
 more, reaches a node; --no-outer-anchors is the ablation. So is a candidate
 anchored on a word the training questions never anchored (unquoted in 5 or
-more of them, anchored in at most 2%: "things", "kinds"), one anchored on the
+more of them, anchored in at most 2%: "things", "kinds"; in 100 or more, at
+most 10%: movies-skb's "What", a film's title), one anchored on the
 question's first word when the lexicon knows it as a verb's base form ("Tell
 me what ...": a request), where the training anchored at most 2% of such
 words, one anchored on an unquoted word right after a word (not a stop word)
