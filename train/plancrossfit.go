@@ -237,6 +237,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.DeclineRuledOut = a.RankDim > 0 && !c.o.NoDeclineRuledOut
 	a.Lexicon = !c.o.NoLexicon
 	a.SynonymTypes = a.Lexicon && a.NamedType && !c.o.NoSynonymTypes
+	a.KindTypes = a.Lexicon && a.NamedType && !c.o.NoKindTypes
 	a.ReadSamePOS = a.Lexicon && !c.o.NoReadSamePOS
 	a.ReadInContext = a.Lexicon && !c.o.NoReadInContext
 	a.DeeperSearch = !c.o.NoDeeperSearch

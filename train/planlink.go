@@ -104,6 +104,10 @@ type LinkingPlannerOptions struct {
 	// NoSynonymTypes: a word names a node type only with the schema's own
 	// words or their base forms (AnchorConfig.SynonymTypes; the ablation).
 	NoSynonymTypes bool
+	// NoKindTypes: a word the training never used names no node type as a
+	// kind of the type's schema word (AnchorConfig.KindTypes; the
+	// ablation).
+	NoKindTypes bool
 	// NoAnswerWords: no answer words are learned (AnchorConfig.AnswerWords;
 	// the ablation).
 	NoAnswerWords bool

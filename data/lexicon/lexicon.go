@@ -224,6 +224,10 @@ func (l *Lexicon) Bases(w string) []string {
 // not "tells"). Many such words are nouns too.
 func (l *Lexicon) IsVerb(w string) bool { return l.hasPOS(w, Verb) }
 
+// IsAdjective reports whether lower-case w, as written, is a lemma with
+// an adjective sense ("korean", "english"; not "koreans").
+func (l *Lexicon) IsAdjective(w string) bool { return l.hasPOS(w, Adj) }
+
 // IsNoun reports whether lower-case w is a noun: a lemma with a noun
 // sense or a noun's inflection ("instance", "parts", "men"; not
 // "related").
@@ -384,6 +388,45 @@ func (l *Lexicon) FirstNounSynonym(a, b string) bool {
 		}
 	}
 	return false
+}
+
+// KindLevel is how many hypernym links lead up from the most frequent
+// noun sense of lower-case a to the most frequent noun sense of b: 1 for
+// "writer" and person (a communicator, a person: 2), 0 when the senses
+// are one; -1 when more than maxLevels do or none does. Every hypernym of
+// a level is followed (WordNet gives some senses two).
+func (l *Lexicon) KindLevel(a, b string, maxLevels int) int {
+	var want []int32
+	for _, s := range l.synsets(l.first, l.Bases(b)) {
+		if l.syns[s].pos == Noun {
+			want = append(want, s)
+		}
+	}
+	if len(want) == 0 {
+		return -1
+	}
+	var level []int32
+	for _, s := range l.synsets(l.first, l.Bases(a)) {
+		if l.syns[s].pos == Noun {
+			level = append(level, s)
+		}
+	}
+	seen := map[int32]bool{}
+	for k := 0; k <= maxLevels && len(level) > 0; k++ {
+		var up []int32
+		for _, s := range level {
+			if slices.Contains(want, s) {
+				return k
+			}
+			if seen[s] {
+				continue
+			}
+			seen[s] = true
+			up = append(up, l.syns[s].links...)
+		}
+		level = up
+	}
+	return -1
 }
 
 // SameBase reports whether Distance(a, b) is SameBase: a is b, or one is

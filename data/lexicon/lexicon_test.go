@@ -216,3 +216,34 @@ func TestFirstNounSynonym(t *testing.T) {
 		}
 	}
 }
+
+// TestKindLevel: hypernym links from the most frequent noun sense of a up
+// to that of b, worked out in WordNet 3.0: writer -> communicator ->
+// person (2), screenwriter -> scriptwriter -> writer -> communicator ->
+// person (4), performers -> performer -> entertainer -> person (2), films
+// are movies' sense itself (0); a title names a work, no film; "had" is
+// read through its base "have", a noun only as a wealthy person.
+func TestKindLevel(t *testing.T) {
+	lex, err := WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		a, b string
+		max  int
+		want int
+	}{
+		{"writer", "person", 4, 2},
+		{"screenwriters", "person", 4, 4},
+		{"screenwriters", "person", 3, -1},
+		{"performers", "person", 4, 2},
+		{"films", "movie", 4, 0},
+		{"titles", "movie", 8, -1},
+		{"writer", "movie", 8, -1},
+		{"unknownword", "person", 8, -1},
+	} {
+		if got := lex.KindLevel(c.a, c.b, c.max); got != c.want {
+			t.Errorf("KindLevel(%q, %q, %d) = %d, want %d", c.a, c.b, c.max, got, c.want)
+		}
+	}
+}

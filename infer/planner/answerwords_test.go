@@ -105,7 +105,7 @@ func TestSynonymTypes(t *testing.T) {
 		if got := p.namedType("form"); got != "" {
 			t.Errorf("SynonymTypes %v: namedType(form) = %q, want none", syn, got)
 		}
-		if got, _ := p.askedTypeBy("Which one is described as 'films of hers'?"); syn && got != "" {
+		if got, _ := p.askedTypeBy("Which one is described as 'films of hers'?", nil); syn && got != "" {
 			t.Errorf("SynonymTypes: a quoted word names the asked type %q", got)
 		}
 		q := "Give me the films that Ann Lee starred in."
@@ -237,6 +237,57 @@ func TestLearnAnchorWords(t *testing.T) {
 		m := fixtureMention(t, text, "Ann Lee")
 		if got := anchorWords(text, linking.MentionWords(text), quotedSpans(text, false), &m); !slices.Equal(got, want) {
 			t.Errorf("anchorWords(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
+
+// TestKindTypes: "filmmakers" names no type with the schema's words
+// ("movie", "person") nor as a synonym, but its most frequent noun sense
+// is three hypernym links below person's (a producer, a creator, a
+// person), so with KindTypes "Which filmmakers worked with Ann Lee?" asks
+// for a person and castPlanner's ranker, which prefers one hop (her film,
+// node 1), gives way to the directors of her films (Paul Smith, node 0).
+// A word the training used names no type so (its lifts say what it
+// names), nor a verb's form ("had": have, a wealthy person), nor an
+// adjective ("korean"), nor a word more than four links below (a
+// "waiter" is a dining-room attendant, an employee, a worker, a person; a
+// "sommelier" a waiter); "documentaries" are movies one link up; and a
+// word read as another (readKinds) names the type its original named.
+func TestKindTypes(t *testing.T) {
+	for _, kind := range []bool{false, true} {
+		p := lexPlanner(t)
+		p.Cfg.Anchors.AskWords = []string{"which"}
+		p.Cfg.Anchors.KindTypes = kind
+		want, wantType := uint32(1), ""
+		if kind {
+			want, wantType = 0, "person"
+		}
+		if got := p.kindType("filmmakers"); got != wantType {
+			t.Errorf("KindTypes %v: kindType(filmmakers) = %q, want %q", kind, got, wantType)
+		}
+		q := "Which filmmakers worked with Ann Lee?"
+		pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
+		if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{want}) {
+			t.Errorf("KindTypes %v: %q planned %v reaching %v (%v), want [%d]", kind, q, pred.Plan.MetapathTokens(), pred.Reach, err, want)
+		}
+		if !kind {
+			continue
+		}
+		for w, want := range map[string]string{"screenwriters": "person", "waiter": "person", "had": "", "korean": "", "koreans": "person", "titles": "", "sommelier": "", "documentaries": "movie"} {
+			if got := p.kindType(w); got != want {
+				t.Errorf("kindType(%q) = %q, want %q", w, got, want)
+			}
+		}
+		p.words = &wordResolver{known: map[string]bool{"filmmakers": true}}
+		if got := p.kindType("filmmakers"); got != "" {
+			t.Errorf("kindType of a word the training used = %q, want none", got)
+		}
+		kinds := readKinds("Which Written wrote", []readSpan{{6, 13, false, "person"}, {14, 19, false, ""}})
+		if !maps.Equal(kinds, map[string]string{"written": "person"}) {
+			t.Errorf("readKinds = %v, want written: person", kinds)
+		}
+		if got, named := p.askedTypeBy("Which written wrote the films of", kinds); got != "person" || !named {
+			t.Errorf("a word read as \"written\" from a kind of person: asked type %q (named %v), want person", got, named)
 		}
 	}
 }

@@ -71,6 +71,9 @@ type schemaNames struct {
 	// of a question and in many questions.
 	memo  *sync.Map
 	nmemo *atomic.Int64
+	// typeWordTypes counts the node types whose names have each word
+	// (WordNet's "noun" names 26).
+	typeWordTypes map[string]int
 }
 
 // maxNamedMemo bounds the words schemaNames remembers (a served planner
@@ -123,6 +126,38 @@ func (n *schemaNames) namedBy(w string) *namedBy {
 		n.memo.Store(w, nb)
 	}
 	return nb
+}
+
+// maxKindLevels: how many hypernym links may lead from a word's sense up
+// to the type it names as a kind of it (KindTypes): "actors" are three
+// from person, "screenwriters" and "directors" four.
+const maxKindLevels = 4
+
+// kindType is the node type whose schema word (one naming that type
+// alone) has, as its most frequent noun sense, the nearest hypernym of
+// w's most frequent noun sense, at most maxKindLevels links up
+// (lexicon.KindLevel); "" when none is, or two types are as near.
+func (n *schemaNames) kindType(w string) string {
+	found, best := "", maxKindLevels+1
+	for t, ws := range n.types {
+		lv := -1
+		for _, s := range ws {
+			if n.typeWordTypes[s] != 1 || len(s) < minResolveLen {
+				continue
+			}
+			if k := n.lex.KindLevel(w, s, maxKindLevels); k >= 0 && (lv < 0 || k < lv) {
+				lv = k
+			}
+		}
+		switch {
+		case lv < 0 || lv > best:
+		case lv < best:
+			found, best = t, lv
+		case lv == best:
+			found = ""
+		}
+	}
+	return found
 }
 
 // setLexicon lets the names read words through lex.
@@ -217,8 +252,12 @@ func (n *schemaNames) wordNames(x nameWord, schema []string) bool {
 
 func newSchemaNames(s *data.Schema) schemaNames {
 	n := schemaNames{types: map[string][]string{}, rels: map[string][]string{}, memo: &sync.Map{}, nmemo: &atomic.Int64{}}
+	n.typeWordTypes = map[string]int{}
 	for _, t := range s.NodeTypes {
 		n.types[t] = nameWords(t)
+		for _, w := range slices.Compact(slices.Sorted(slices.Values(n.types[t]))) {
+			n.typeWordTypes[w]++
+		}
 	}
 	for _, r := range s.RelationTypes {
 		n.rels[r] = nameWords(r)
@@ -275,13 +314,28 @@ func (n schemaNames) nameRoles(words []string, p *data.Plan, answerType string) 
 // asking for the directors of an actor's films, yet "X appeared in which
 // pictures?" asks for films.
 func (p *LinkingPlanner) askedType(restriction string) string {
-	t, _ := p.askedTypeBy(restriction)
+	t, _ := p.askedTypeOf(restriction, nil, false)
 	return t
 }
 
 // askedTypeBy is askedType and whether the schema's own word named it
 // (not a lift learned from the training questions).
-func (p *LinkingPlanner) askedTypeBy(restriction string) (string, bool) {
+//
+// kinds maps words the question was read with (resolveRead) to the type
+// the word read as them names as a kind (readSpan.kind): "Which
+// screenwriters wrote ..." is read "Which written wrote ...", and asks
+// for people all the same.
+//
+// Only what rules candidates out (typeConflict) reads words as kinds of a
+// type (kinds, kindType); the plan ranker's features (askedType) do not,
+// so the ranker trains as it did without them.
+func (p *LinkingPlanner) askedTypeBy(restriction string, kinds map[string]string) (string, bool) {
+	return p.askedTypeOf(restriction, kinds, true)
+}
+
+// askedTypeOf is askedTypeBy, reading words as kinds of a type only with
+// byKind.
+func (p *LinkingPlanner) askedTypeOf(restriction string, kinds map[string]string, byKind bool) (string, bool) {
 	if p.Cfg.Anchors.SynonymTypes {
 		// A quotation states a value ("described as 'for an individual
 		// place setting'"); it asks for nothing.
@@ -301,6 +355,9 @@ func (p *LinkingPlanner) askedTypeBy(restriction string) (string, bool) {
 					j++
 				}
 			}
+			if t := kinds[toks[j]]; t != "" {
+				return t, true
+			}
 			// A type word names its type before a training lift does
 			// ("releases" after "Find the cast of the 2003 ..." lifts
 			// towards people).
@@ -312,6 +369,9 @@ func (p *LinkingPlanner) askedTypeBy(restriction string) (string, bool) {
 			}
 			if t, named := p.wordType(toks[j]); t != "" {
 				return t, named
+			}
+			if t := p.kindType(toks[j]); byKind && t != "" {
+				return t, true
 			}
 		}
 	}
@@ -426,6 +486,20 @@ func (p *LinkingPlanner) namedType(w string) string {
 	return found
 }
 
+// kindType is the node type lower-case w names as a kind of the type's
+// schema word (schemaNames.kindType; AnchorConfig.KindTypes): only for a
+// word the training questions never used (theirs say what they name
+// through the lifts learned from them), that is a noun as written ("had"
+// is no "have", a wealthy person) and no adjective too ("Which
+// Korean-language films": a Korean is a person); "" otherwise.
+func (p *LinkingPlanner) kindType(w string) string {
+	lex := p.names.lex
+	if !p.Cfg.Anchors.KindTypes || lex == nil || len(w) < minResolveLen || p.words != nil && p.words.known[w] || !lex.IsNoun(w) || lex.IsAdjective(w) {
+		return ""
+	}
+	return p.names.kindType(w)
+}
+
 // reachedType is the type a candidate answers with: its first reached
 // node's, or its plan's target type when it reaches nothing.
 func (p *LinkingPlanner) reachedType(c *PlanCandidate) string {
@@ -537,11 +611,11 @@ func synonymBorneOut(rw *RelWords, w, rel string) bool {
 // typeConflict reports whether the question names, with the schema's own
 // word for it, an answer type the candidate does not reach ("Which person
 // wrote the films starring X?" against a plan that answers with films).
-func (p *LinkingPlanner) typeConflict(text string, ments []linking.LinkedMention, c *PlanCandidate) bool {
+func (p *LinkingPlanner) typeConflict(text string, ments []linking.LinkedMention, c *PlanCandidate, kinds map[string]string) bool {
 	if !p.Cfg.Anchors.NamedType {
 		return false
 	}
-	t, named := p.askedTypeBy(linking.RestrictionText(p.withoutAnchorTypeWords(text, ments, c.Mentions), ments, c.Mentions))
+	t, named := p.askedTypeBy(linking.RestrictionText(p.withoutAnchorTypeWords(text, ments, c.Mentions), ments, c.Mentions), kinds)
 	return named && t != p.reachedType(c)
 }
 

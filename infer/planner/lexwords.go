@@ -57,6 +57,10 @@ type wordResolver struct {
 	// context: an ambiguous word is read in context (inContext;
 	// AnchorConfig.ReadInContext).
 	context bool
+	// kind, when set, is the node type a word names as a kind of the
+	// type's schema word (AnchorConfig.KindTypes; "" none), kept with
+	// the word it is read as (readSpan.kind).
+	kind func(w string) string
 }
 
 // minResolveLen: shorter words ("do", "in") are left alone.
@@ -76,6 +80,9 @@ func (p *LinkingPlanner) newWordResolver() (*wordResolver, error) {
 	p.names.setLexicon(lex)
 	rw := a.RelWords
 	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next, samePOS: a.ReadSamePOS, context: a.ReadInContext}
+	if a.KindTypes {
+		r.kind = p.kindType
+	}
 	count := map[string]int{}
 	for w, n := range rw.Words {
 		r.known[w] = true
@@ -343,6 +350,9 @@ func (r *wordResolver) resolve(text string, find func(string) []linking.LinkedMe
 type readSpan struct {
 	start, end int
 	inMention  bool
+	// kind is the node type the word read names as a kind of the type's
+	// schema word (wordResolver.kind), "" none.
+	kind string
 }
 
 // readWords are the words (lower case) of text, as read, at spans.
@@ -353,6 +363,22 @@ func readWords(text string, spans []readSpan) map[string]bool {
 	out := map[string]bool{}
 	for _, s := range spans {
 		out[strings.ToLower(text[s.start:s.end])] = true
+	}
+	return out
+}
+
+// readKinds maps the words (lower case) of text, as read, at spans to the
+// node type the words read as them name as a kind (readSpan.kind); nil
+// when none does.
+func readKinds(text string, spans []readSpan) map[string]string {
+	var out map[string]string
+	for _, s := range spans {
+		if s.kind != "" {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[strings.ToLower(text[s.start:s.end])] = s.kind
+		}
 	}
 	return out
 }
@@ -404,7 +430,11 @@ func (r *wordResolver) resolveRead(text string, find func(string) []linking.Link
 			t = strings.ToUpper(t[:1]) + t[1:]
 		}
 		b.WriteString(text[last:w.Start])
-		read = append(read, readSpan{b.Len(), b.Len() + len(t), inMention})
+		kind := ""
+		if r.kind != nil {
+			kind = r.kind(raw[i+1])
+		}
+		read = append(read, readSpan{b.Len(), b.Len() + len(t), inMention, kind})
 		b.WriteString(t)
 		last, changed = w.End, true
 	}

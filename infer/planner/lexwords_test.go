@@ -151,7 +151,7 @@ func TestReadMentions(t *testing.T) {
 		}
 	}
 	out, read := on.resolveRead(q)
-	if want := []readSpan{{27, 35, true}}; !slices.Equal(read, want) || out[27:35] != "directed" {
+	if want := []readSpan{{27, 35, true, ""}}; !slices.Equal(read, want) || out[27:35] != "directed" {
 		t.Errorf("read spans %v of %q, want %v", read, out, want)
 	}
 	for _, c := range []struct {

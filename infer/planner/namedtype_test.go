@@ -310,7 +310,7 @@ func TestAskWords(t *testing.T) {
 	add(30, "starred in", "movie")
 	add(6, "list the 2001 movies starred in", "movie") // a value, no asking word
 	p.Cfg.Anchors.Elements = el
-	if got, named := p.askedTypeBy("appeared in which movies?"); got != "person" || named {
+	if got, named := p.askedTypeBy("appeared in which movies?", nil); got != "person" || named {
 		t.Fatalf("without asking words: asked type %q (named %v), want person by the lift of \"appeared\"", got, named)
 	}
 	q := "Ann Lee appeared in which movies?"
@@ -330,7 +330,7 @@ func TestAskWords(t *testing.T) {
 		t.Fatalf("asking words %v, want [movies which who]", ask)
 	}
 	p.Cfg.Anchors.AskWords = ask
-	if got, named := p.askedTypeBy("appeared in which movies?"); got != "movie" || !named {
+	if got, named := p.askedTypeBy("appeared in which movies?", nil); got != "movie" || !named {
 		t.Errorf("asked type %q (named %v), want movie named by the schema", got, named)
 	}
 	if got := pathOf(); len(got) != 3 {

@@ -267,8 +267,8 @@ func (p *LinkingPlanner) predict(ctx context.Context, q data.Query, read []readS
 		return infer.PlanPrediction{Template: -1}, nil
 	}
 	if p.Ranker != nil {
-		words := readWords(q.Text, read)
-		key, least, err := p.ruleOutRead(ctx, q.Text, ments, cs, words)
+		words, kinds := readWords(q.Text, read), readKinds(q.Text, read)
+		key, least, err := p.ruleOutRead(ctx, q.Text, ments, cs, words, kinds)
 		if err != nil {
 			return infer.PlanPrediction{Template: -1}, err
 		}
@@ -282,7 +282,7 @@ func (p *LinkingPlanner) predict(ctx context.Context, q data.Query, read []readS
 			}
 			if len(deep) > len(cs) {
 				cs, ments = deep, dments
-				if key, least, err = p.ruleOutRead(ctx, q.Text, ments, cs, words); err != nil {
+				if key, least, err = p.ruleOutRead(ctx, q.Text, ments, cs, words, kinds); err != nil {
 					return infer.PlanPrediction{Template: -1}, err
 				}
 			}
@@ -412,12 +412,12 @@ func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs [
 // a relation for the most of its relation-naming words compete
 // (relationMisses).
 func (p *LinkingPlanner) ruleOut(ctx context.Context, text string, ments []linking.LinkedMention, cs []PlanCandidate) ([]int, int, error) {
-	return p.ruleOutRead(ctx, text, ments, cs, nil)
+	return p.ruleOutRead(ctx, text, ments, cs, nil, nil)
 }
 
 // ruleOutRead is ruleOut for a question read with the words read
 // (readWords of resolveRead's spans).
-func (p *LinkingPlanner) ruleOutRead(ctx context.Context, text string, ments []linking.LinkedMention, cs []PlanCandidate, read map[string]bool) ([]int, int, error) {
+func (p *LinkingPlanner) ruleOutRead(ctx context.Context, text string, ments []linking.LinkedMention, cs []PlanCandidate, read map[string]bool, kinds map[string]string) ([]int, int, error) {
 	p.ScoreCandidates(text, ments, cs)
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err
@@ -429,7 +429,7 @@ func (p *LinkingPlanner) ruleOutRead(ctx context.Context, text string, ments []l
 		if len(cs[i].Reach) == 0 {
 			continue
 		}
-		if p.typeConflict(text, ments, &cs[i]) {
+		if p.typeConflict(text, ments, &cs[i], kinds) {
 			key[i] = 1 << 20
 		}
 		if p.reachesOuter(ments, &cs[i]) {

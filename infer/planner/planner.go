@@ -212,6 +212,16 @@ type AnchorConfig struct {
 	// noun sense in the lexicon ("films": movie; namedType). Off in
 	// checkpoints saved before it.
 	SynonymTypes bool `json:"synonym_types,omitempty"`
+	// KindTypes: where a question names the type it asks for (after an
+	// asking word), a word the training questions never used that names
+	// no type otherwise names the type whose schema word's most frequent
+	// noun sense is the nearest hypernym of the word's own, at most
+	// maxKindLevels links up ("Which screenwriters ...": person, four
+	// up), also when the word is read as another ("written"; readKinds).
+	// It rules candidates out (typeConflict), not in the ranker's
+	// features, so training is unchanged. Off in checkpoints saved
+	// before it.
+	KindTypes bool `json:"kind_types,omitempty"`
 	// AnswerWords maps a noun to the relation step (one direction, as
 	// "->directed_by") that ends the plans of at least 90% of the 5 or
 	// more training questions that used it before their first anchor,

@@ -67,10 +67,10 @@ func TestTypeWords(t *testing.T) {
 		if tw != nil {
 			want, wantType = 1, "movie"
 		}
-		if got, named := p.askedTypeBy("Which 2007 releases did appear in?"); got != wantType || named != (tw != nil) {
+		if got, named := p.askedTypeBy("Which 2007 releases did appear in?", nil); got != wantType || named != (tw != nil) {
 			t.Errorf("TypeWords %v: asked type %q (%v), want %q", tw, got, named, wantType)
 		}
-		if got, named := p.askedTypeBy("Find the cast of the 2007 releases directed by"); got != "person" || named {
+		if got, named := p.askedTypeBy("Find the cast of the 2007 releases directed by", nil); got != "person" || named {
 			t.Errorf("TypeWords %v: a type word after no asking word asks for %q (%v), want the lift's person", tw, got, named)
 		}
 		q := "Which 2007 releases did Ann Lee appear in?"
