@@ -16,6 +16,9 @@
 #   idev    movies-skb only: a film's director, writers or cast, three
 #           development frames (scripts/robust_inverse.py; protocol (e)'s
 #           six frames stay held out).
+#   adev    movies-skb only: 28 development frames of every question
+#           shape written by another author (scripts/robust_authored.py;
+#           protocol (f)'s other 27 stay held out).
 # Both are appended to a copy of each SKB as their own splits, so
 # training (train and val only) is the original SKB's. Then `train
 # planner` runs with the flags given (default, then each ablation named
@@ -32,8 +35,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 seed=${SEED:-1}
 ablations=${ABLATIONS---no-compose --no-frame-words}
 mkdir -p "$out"
-echo "| SKB | planner | val | vframe | vsyn | wdev / mdev | idev |"
-echo "|---|---|---|---|---|---|---|"
+echo "| SKB | planner | val | vframe | vsyn | wdev / mdev | idev | adev |"
+echo "|---|---|---|---|---|---|---|---|"
 for name in ${SETS:-movies-skb wordnet-skb}; do
   data="$shared/$name"
   if [ ! -d "$data" ]; then
@@ -81,6 +84,11 @@ PY
       cut -d, -f1 "$d/inv/idev.csv" | tail -n +2 >"$d/skb/split/idev.index"
       splits=val,vframe,vsyn,mdev,idev
     fi
+    if python3 "$here/robust_authored.py" "$d/skb" "$d/auth" 2>/dev/null; then
+      tail -n +2 "$d/auth/adev.csv" >>"$d/skb/stark_qa/stark_qa.csv"
+      cut -d, -f1 "$d/auth/adev.csv" | tail -n +2 >"$d/skb/split/adev.index"
+      splits="$splits,adev"
+    fi
   fi
   "$strata" import --format skbdir --in "$d/skb" --out "$d/ws" >/dev/null
   "$strata" mine-plans "$d/ws" >/dev/null
@@ -90,7 +98,7 @@ PY
     "$strata" train planner "$d/ws" --seed "$seed" --out "$run" $flags > "$d/$label.out" 2> "$d/$label.err"
     n=$(echo "$splits" | tr , '\n' | wc -l)
     row=$("$strata" eval "$d/ws" --planner "$run/best" --method plan-exec --split "$splits" 2>/dev/null | tail -"$n" | awk '{print $4}' | paste -sd'|' | sed 's/|/ | /g')
-    for _ in $(seq "$n" 4); do row="$row | —"; done
+    for _ in $(seq "$n" 5); do row="$row | —"; done
     echo "| $name | ${flags:-default} | $row |"
   done < <(echo "default"; for a in $ablations; do echo "${a#--} $a"; done)
 done

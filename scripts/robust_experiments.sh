@@ -16,6 +16,10 @@
 #   (e) movies-skb only: a film's director, writers or cast, a direction
 #       no training question asks in, six held-out frames filled with 30
 #       films each (scripts/robust_inverse.py, split inv).
+#   (f) movies-skb only: 27 held-out frames of every question shape,
+#       written by an author who saw neither the SKB's questions nor
+#       strata, filled with 12 people or films each
+#       (scripts/robust_authored.py, split auth).
 # The sets are appended to a copy of each SKB as their own splits (para,
 # gcide); training reads only train and val, so the planner is the one the
 # original SKB trains. Each set is scored as served (score --pipeline RUN)
@@ -63,6 +67,14 @@ for name in ${SETS:-movies-skb wordnet-skb}; do
     tail -n +2 "$d/inv/inv.csv" >>"$d/skb/stark_qa/stark_qa.csv"
     cut -d, -f1 "$d/inv/inv.csv" | tail -n +2 >"$d/skb/split/inv.index"
     splits="$splits,inv"
+  fi
+  # (f): frames another author wrote, the held-out half (aheld; the
+  # development half, adev, is robust_dev.sh's).
+  if python3 "$here/robust_authored.py" "$d/skb" "$d/auth" 2>/dev/null; then
+    tail -n +2 "$d/auth/aheld.csv" >>"$d/skb/stark_qa/stark_qa.csv"
+    cut -d, -f1 "$d/auth/aheld.csv" | tail -n +2 >"$d/skb/split/auth.index"
+    awk -F'\t' '$4 == "held" {print $1 "\t" $2 "\t" $3}' "$d/auth/authored.tsv" >"$d/auth/aheld.tsv"
+    splits="$splits,auth"
   fi
   if [ "$name" = wordnet-skb ]; then
     python3 "$here/robust_gcide.py" "$d/skb" "$d/gcide" 400
@@ -142,7 +154,7 @@ print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for name in sets:
     d = f"{out}/{name}"
     answers = {int(r["id"]): set(json.loads(r["answer_ids"])) for r in csv.DictReader(open(f"{d}/skb/stark_qa/stark_qa.csv"))}
-    for s in ("test", "para", "free", "inv", "gcide", "wfree"):
+    for s in ("test", "para", "free", "inv", "auth", "gcide", "wfree"):
         try:
             p1, p10 = hits(d, f"planner-{s}.jsonl", answers)
         except FileNotFoundError:
@@ -183,7 +195,7 @@ for name in sets:
         for r in rows(path):
             if r.get("by") == "shape" and r["split"] == split:
                 shapes.setdefault(r["group"], {})[split] = r
-    for split, base, proto in (("free", "free/free", "(c)"), ("wfree", "wfree/wheld", "(d)")):
+    for split, base, proto in (("free", "free/free", "(c)"), ("wfree", "wfree/wheld", "(d)"), ("auth", "auth/aheld", "(f)")):
         if not os.path.exists(f"{d}/{base}.tsv"):
             continue
         f1, _ = hits(d, f"planner-{split}.jsonl", answers)
