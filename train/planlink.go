@@ -108,6 +108,10 @@ type LinkingPlannerOptions struct {
 	// kind of the type's schema word (AnchorConfig.KindTypes; the
 	// ablation).
 	NoKindTypes bool
+	// NoLeadVerbAsks: a question's first word, a verb, asks for nothing
+	// unless it is a learned asking word (AnchorConfig.LeadVerbAsks; the
+	// ablation).
+	NoLeadVerbAsks bool
 	// NoAnswerWords: no answer words are learned (AnchorConfig.AnswerWords;
 	// the ablation).
 	NoAnswerWords bool

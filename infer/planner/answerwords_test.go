@@ -291,3 +291,34 @@ func TestKindTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestLeadVerbAsks: "Name the filmmakers who worked with Ann Lee." has no
+// asking word ("which" is the only one), so nothing names the type it
+// asks for and castPlanner's ranker answers with her film (node 1); with
+// LeadVerbAsks its first word, a verb, asks as "which" does, past "the",
+// for "filmmakers", a kind of person (KindTypes), and her film's director
+// (Paul Smith, node 0) answers. A first word that is no verb ("Films")
+// asks nothing.
+func TestLeadVerbAsks(t *testing.T) {
+	for _, lead := range []bool{false, true} {
+		p := lexPlanner(t)
+		p.Cfg.Anchors.AskWords = []string{"which"}
+		p.Cfg.Anchors.KindTypes = true
+		p.Cfg.Anchors.LeadVerbAsks = lead
+		want, wantType := uint32(1), ""
+		if lead {
+			want, wantType = 0, "person"
+		}
+		if got, _ := p.askedTypeBy("Name the filmmakers who worked with", nil); got != wantType {
+			t.Errorf("LeadVerbAsks %v: asked type %q, want %q", lead, got, wantType)
+		}
+		if got, _ := p.askedTypeBy("Films the filmmakers worked with", nil); got != "" {
+			t.Errorf("LeadVerbAsks %v: a noun first asked for %q, want none", lead, got)
+		}
+		q := "Name the filmmakers who worked with Ann Lee."
+		pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
+		if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{want}) {
+			t.Errorf("LeadVerbAsks %v: %q planned %v reaching %v (%v), want [%d]", lead, q, pred.Plan.MetapathTokens(), pred.Reach, err, want)
+		}
+	}
+}

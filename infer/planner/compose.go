@@ -327,14 +327,15 @@ func (p *LinkingPlanner) askedType(restriction string) string {
 // for people all the same.
 //
 // Only what rules candidates out (typeConflict) reads words as kinds of a
-// type (kinds, kindType); the plan ranker's features (askedType) do not,
-// so the ranker trains as it did without them.
+// type (kinds, kindType) and a request's verb as an asking word
+// (leadVerb); the plan ranker's features (askedType) do not, so the
+// ranker trains as it did without them.
 func (p *LinkingPlanner) askedTypeBy(restriction string, kinds map[string]string) (string, bool) {
 	return p.askedTypeOf(restriction, kinds, true)
 }
 
-// askedTypeOf is askedTypeBy, reading words as kinds of a type only with
-// byKind.
+// askedTypeOf is askedTypeBy, reading words as kinds of a type and a
+// request's verb as an asking word only with byKind.
 func (p *LinkingPlanner) askedTypeOf(restriction string, kinds map[string]string, byKind bool) (string, bool) {
 	if p.Cfg.Anchors.SynonymTypes {
 		// A quotation states a value ("described as 'for an individual
@@ -344,14 +345,18 @@ func (p *LinkingPlanner) askedTypeOf(restriction string, kinds map[string]string
 	if ask := p.Cfg.Anchors.AskWords; len(ask) > 0 {
 		toks := index.TokenizeAll(nil, restriction)
 		for i := 1; i < len(toks); i++ {
-			if _, ok := slices.BinarySearch(ask, toks[i-1]); !ok {
+			_, isAsk := slices.BinarySearch(ask, toks[i-1])
+			verb := !isAsk && i == 1 && byKind && p.leadVerb(toks[0])
+			if !isAsk && !verb {
 				continue
 			}
 			// The word after the asking word and the values that restrict
-			// it ("Which 2000 releases"): a number names no type.
+			// it ("Which 2000 releases"): a number names no type; after a
+			// request's verb, no stop word either ("Name the 2008
+			// releases").
 			j := i
-			if len(p.Cfg.Anchors.TypeWords) > 0 {
-				for j < len(toks)-1 && !alphabetic(toks[j]) {
+			if len(p.Cfg.Anchors.TypeWords) > 0 || verb {
+				for j < len(toks)-1 && (!alphabetic(toks[j]) || verb && index.IsStopword(toks[j])) {
 					j++
 				}
 			}
@@ -484,6 +489,15 @@ func (p *LinkingPlanner) namedType(w string) string {
 		}
 	}
 	return found
+}
+
+// leadVerb reports whether a question's first word w (lower case) asks
+// as an asking word does (AnchorConfig.LeadVerbAsks): a verb's base form
+// in the lexicon, the verb of a request ("Name the ...", "Show me the
+// ..."); "name" asked nothing in movies-skb's training questions, so no
+// asking word was learned from it.
+func (p *LinkingPlanner) leadVerb(w string) bool {
+	return p.Cfg.Anchors.LeadVerbAsks && p.names.lex != nil && p.names.lex.IsVerb(w)
 }
 
 // kindType is the node type lower-case w names as a kind of the type's

@@ -222,6 +222,13 @@ type AnchorConfig struct {
 	// features, so training is unchanged. Off in checkpoints saved
 	// before it.
 	KindTypes bool `json:"kind_types,omitempty"`
+	// LeadVerbAsks: a question's first word that is a verb's base form in
+	// the lexicon (a request: "Name the 2008 releases scripted by X.")
+	// asks as an asking word does, for the first word after it that is
+	// no stop word or number (askedTypeBy; leadVerb). Like KindTypes it
+	// rules candidates out, not in the ranker's features. Off in
+	// checkpoints saved before it.
+	LeadVerbAsks bool `json:"lead_verb_asks,omitempty"`
 	// AnswerWords maps a noun to the relation step (one direction, as
 	// "->directed_by") that ends the plans of at least 90% of the 5 or
 	// more training questions that used it before their first anchor,
