@@ -112,6 +112,10 @@ type LinkingPlannerOptions struct {
 	// unless it is a learned asking word (AnchorConfig.LeadVerbAsks; the
 	// ablation).
 	NoLeadVerbAsks bool
+	// NoAnswerWordsLead: an answer word names the plan's final step
+	// whatever the question's lead words ask for
+	// (AnchorConfig.AnswerWordsLead; the ablation).
+	NoAnswerWordsLead bool
 	// NoAnswerWords: no answer words are learned (AnchorConfig.AnswerWords;
 	// the ablation).
 	NoAnswerWords bool

@@ -6,6 +6,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/linking"
 )
 
@@ -155,6 +156,54 @@ func (p *LinkingPlanner) answerMisses(text string, ments []linking.LinkedMention
 	return s != "" && !slices.Contains(finalSteps(&c.Plan), s)
 }
 
+// leadRulesOut reports whether the question's lead words (LeadWords)
+// give every node type step ends at a probability below minLeadTypeProb
+// (AnchorConfig.AnswerWordsLead): "Who wrote the screenplay for X?" asks
+// for a person, whatever "screenplay" (read "script", the answer word of
+// "Which scripts did X write?", ending with <-written_by at films) names
+// elsewhere.
+func (p *LinkingPlanner) leadRulesOut(text string, ments []linking.LinkedMention, c *PlanCandidate, step string) bool {
+	l := p.Cfg.Anchors.Lead
+	if !p.Cfg.Anchors.AnswerWordsLead || l == nil {
+		return false
+	}
+	lead := LeadWords(text, ments, c.Mentions)
+	ends := p.stepEndTypes(step)
+	for _, t := range ends {
+		if l.Prob(lead, t) >= minLeadTypeProb {
+			return false
+		}
+	}
+	return len(ends) > 0
+}
+
+// stepEndTypes are the node types a relation step ("->directed_by",
+// "<-written_by") ends at in the graph, read off its edges once.
+func (p *LinkingPlanner) stepEndTypes(step string) []string {
+	p.stepEndsOnce.Do(func() {
+		p.stepEnds = map[string][]string{}
+		g := p.ws.Graph
+		rels, types := p.skb.Schema.RelationTypes, p.skb.Schema.NodeTypes
+		add := func(k, t string) {
+			if !slices.Contains(p.stepEnds[k], t) {
+				p.stepEnds[k] = append(p.stepEnds[k], t)
+			}
+		}
+		for v := range g.NumNodes() {
+			nbr, rs := g.Neighbors(uint32(v))
+			for i, u := range nbr {
+				if g.Dir(uint32(v), i)&graphops.DirOut == 0 {
+					continue
+				}
+				r := rels[rs.At(i)]
+				add("->"+r, types[g.Type(u)])
+				add("<-"+r, types[g.Type(uint32(v))])
+			}
+		}
+	})
+	return p.stepEnds[step]
+}
+
 // answerStep is the step the first answer word of the question's lead
 // (before the candidate's first anchor) names, "" for none.
 func (p *LinkingPlanner) answerStep(text string, ments []linking.LinkedMention, c *PlanCandidate) string {
@@ -164,6 +213,9 @@ func (p *LinkingPlanner) answerStep(text string, ments []linking.LinkedMention, 
 	}
 	for _, w := range p.leadNouns(text, ments, c.Mentions) {
 		if s, ok := aw[w]; ok {
+			if p.leadRulesOut(text, ments, c, s) {
+				return ""
+			}
 			return s
 		}
 	}

@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -319,6 +320,49 @@ func TestLeadVerbAsks(t *testing.T) {
 		pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
 		if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{want}) {
 			t.Errorf("LeadVerbAsks %v: %q planned %v reaching %v (%v), want [%d]", lead, q, pred.Plan.MetapathTokens(), pred.Reach, err, want)
+		}
+	}
+}
+
+// TestAnswerWordsLead: "films", an answer word ending plans with
+// <-starred_actors (at movies), comes before the anchor of "Who directed
+// the films Ann Lee starred in?", so it rules out the directors of her
+// films and her film answers (node 1), though castPlanner's ranker,
+// turned to prefer two hops, would have the directors. The training's
+// lead words say otherwise: 100 questions "who directed ..." asked for
+// people, 100 "which films ..." for films, so a film after "who directed"
+// has the probability (0 + 2 x (0 + 2 x 101/203) / 102) / 102 = 0.00019 <
+// minLeadTypeProb, and with AnswerWordsLead the answer word yields and
+// Paul Smith (node 0) answers.
+func TestAnswerWordsLead(t *testing.T) {
+	lead := NewLeadTypes()
+	for range 100 {
+		lead.Add([2]string{"who", "directed"}, "person")
+		lead.Add([2]string{"which", "films"}, "movie")
+	}
+	q := "Who directed the films Ann Lee starred in?"
+	if pr := lead.Prob([2]string{"who", "directed"}, "movie"); math.Abs(pr-0.00019) > 0.000005 || pr >= minLeadTypeProb {
+		t.Fatalf("Prob(who directed, movie) = %v, want 0.00019 by hand", pr)
+	}
+	for _, on := range []bool{false, true} {
+		p := lexPlanner(t)
+		preferTwoHops(p)
+		p.Cfg.Anchors.AnswerWords = map[string]string{"films": "<-starred_actors"}
+		p.Cfg.Anchors.Lead = lead
+		p.Cfg.Anchors.AnswerWordsLead = on
+		if got := p.stepEndTypes("<-starred_actors"); !slices.Equal(got, []string{"movie"}) {
+			t.Errorf("stepEndTypes(<-starred_actors) = %v, want [movie]", got)
+		}
+		if got := p.stepEndTypes("->directed_by"); !slices.Equal(got, []string{"person"}) {
+			t.Errorf("stepEndTypes(->directed_by) = %v, want [person]", got)
+		}
+		want := uint32(1)
+		if on {
+			want = 0
+		}
+		pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
+		if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{want}) {
+			t.Errorf("AnswerWordsLead %v: %q planned %v reaching %v (%v), want [%d]", on, q, pred.Plan.MetapathTokens(), pred.Reach, err, want)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 	"unicode"
 
 	"github.com/strata-retrieval/strata/data"
@@ -42,6 +43,10 @@ type LinkingPlanner struct {
 	hops  [][]graphops.Hop // per template, the first hop of each path
 	names schemaNames
 	words *wordResolver // nil without Cfg.Anchors.Lexicon
+	// stepEnds holds the node types each relation step ends at
+	// (stepEndTypes), read off the graph once.
+	stepEndsOnce sync.Once
+	stepEnds     map[string][]string
 }
 
 // NewLinkingPlanner binds a linking planner (Cfg.Anchors set) to a

@@ -229,6 +229,13 @@ type AnchorConfig struct {
 	// rules candidates out, not in the ranker's features. Off in
 	// checkpoints saved before it.
 	LeadVerbAsks bool `json:"lead_verb_asks,omitempty"`
+	// AnswerWordsLead: an answer word (AnswerWords) names the step that
+	// ends the plan only where the question's lead words give the type
+	// the step ends at a probability of at least minLeadTypeProb
+	// (leadRulesOut): "Who wrote the screenplay for X?" asks for a
+	// person, though "script" ended the plans of "Which scripts ...?"
+	// with the step to films. Off in checkpoints saved before it.
+	AnswerWordsLead bool `json:"answer_words_lead,omitempty"`
 	// AnswerWords maps a noun to the relation step (one direction, as
 	// "->directed_by") that ends the plans of at least 90% of the 5 or
 	// more training questions that used it before their first anchor,
