@@ -202,11 +202,18 @@ answer's type in 90% of the training questions: "which films"; letters only,
 not "2001"), so a verb the training used only in other questions' frames does
 not decide it; a word that names no type with the schema's words names the one
 whose word is in the lexicon's most frequent noun sense of it ("films": movie;
-quoted words name none; --no-synonym-types). A noun before a question's first
+quoted words name none; --no-synonym-types); to rule candidates out, a noun no
+training question used names the type whose schema word's sense is the nearest
+of its hypernyms, up to 4 links ("Which screenwriters ...": person), also when
+it is read as another word (--no-kind-types), and a question's first word, a
+verb, asks as an asking word does, past stop words ("Name the 2008 releases
+..."; --no-lead-verb-asks). A noun before a question's first
 anchor names the step that ends the plans of at least 90% of the 5 or more
 training questions that used it there ("Which directors ...": ->directed_by;
 a noun that may be a verb only after a determiner; one that names a type only
-where those questions asked for that type); the first such noun rules out the
+where those questions asked for that type; not where the question's first two
+words give the type the step ends at a probability below 1%: "Who wrote the
+screenplay for X?", --no-answer-words-lead); the first such noun rules out the
 candidates that end otherwise, and when it rules out all of them, up to 2 more
 templates that end with its step are tried ("Which filmmakers have cast X?",
 "Which directors made movies out of X's scripts?"; --no-answer-words). Of the
