@@ -224,6 +224,13 @@ func (l *Lexicon) Bases(w string) []string {
 // not "tells"). Many such words are nouns too.
 func (l *Lexicon) IsVerb(w string) bool { return l.hasPOS(w, Verb) }
 
+// IsVerbForm reports whether lower-case w may be a verb: w or a base form
+// of it (Bases) is a lemma with a verb sense ("uses", "cast"; not
+// "screenwriters").
+func (l *Lexicon) IsVerbForm(w string) bool {
+	return l.hasPOS(w, Verb) || slices.ContainsFunc(l.Bases(w), func(b string) bool { return l.hasPOS(b, Verb) })
+}
+
 // IsAdjective reports whether lower-case w, as written, is a lemma with
 // an adjective sense ("korean", "english"; not "koreans").
 func (l *Lexicon) IsAdjective(w string) bool { return l.hasPOS(w, Adj) }

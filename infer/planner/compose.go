@@ -504,11 +504,12 @@ func (p *LinkingPlanner) leadVerb(w string) bool {
 // schema word (schemaNames.kindType; AnchorConfig.KindTypes): only for a
 // word the training questions never used (theirs say what they name
 // through the lifts learned from them), that is a noun as written ("had"
-// is no "have", a wealthy person) and no adjective too ("Which
-// Korean-language films": a Korean is a person); "" otherwise.
+// is no "have", a wealthy person), no verb's form ("gloss uses the word":
+// a use is an event) and no adjective ("Which Korean-language films": a
+// Korean is a person); "" otherwise.
 func (p *LinkingPlanner) kindType(w string) string {
 	lex := p.names.lex
-	if !p.Cfg.Anchors.KindTypes || lex == nil || len(w) < minResolveLen || p.words != nil && p.words.known[w] || !lex.IsNoun(w) || lex.IsAdjective(w) {
+	if !p.Cfg.Anchors.KindTypes || lex == nil || len(w) < minResolveLen || p.words != nil && p.words.known[w] || !lex.IsNoun(w) || lex.IsVerbForm(w) || lex.IsAdjective(w) {
 		return ""
 	}
 	return p.names.kindType(w)
