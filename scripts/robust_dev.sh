@@ -18,7 +18,10 @@
 #           six frames stay held out).
 #   adev    movies-skb only: 28 development frames of every question
 #           shape written by another author (scripts/robust_authored.py;
-#           protocol (f)'s other 27 stay held out).
+#           protocol (f)'s other 27 stay held out);
+#   wadev   wordnet-skb only: 18 development frames of WordNet's shapes
+#           written by another author (scripts/robust_wnauthored.py;
+#           protocol (g)'s other 17 stay held out).
 # Both are appended to a copy of each SKB as their own splits, so
 # training (train and val only) is the original SKB's. Then `train
 # planner` runs with the flags given (default, then each ablation named
@@ -35,7 +38,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 seed=${SEED:-1}
 ablations=${ABLATIONS---no-compose --no-frame-words}
 mkdir -p "$out"
-echo "| SKB | planner | val | vframe | vsyn | wdev / mdev | idev | adev |"
+echo "| SKB | planner | val | vframe | vsyn | wdev / mdev | idev | adev / wadev |"
 echo "|---|---|---|---|---|---|---|---|"
 for name in ${SETS:-movies-skb wordnet-skb}; do
   data="$shared/$name"
@@ -75,6 +78,11 @@ PY
     tail -n +2 "$d/wfrm/wdev.csv" >>"$d/skb/stark_qa/stark_qa.csv"
     cut -d, -f1 "$d/wfrm/wdev.csv" | tail -n +2 >"$d/skb/split/wdev.index"
     splits=val,vframe,vsyn,wdev
+    if python3 "$here/robust_wnauthored.py" "$d/skb" "$d/wauth" 2>/dev/null; then
+      tail -n +2 "$d/wauth/wadev.csv" >>"$d/skb/stark_qa/stark_qa.csv"
+      cut -d, -f1 "$d/wauth/wadev.csv" | tail -n +2 >"$d/skb/split/wadev.index"
+      splits="$splits,wadev"
+    fi
   elif python3 "$here/robust_mframes.py" "$d/skb" "$d/mfrm" 2>/dev/null; then
     tail -n +2 "$d/mfrm/mdev.csv" >>"$d/skb/stark_qa/stark_qa.csv"
     cut -d, -f1 "$d/mfrm/mdev.csv" | tail -n +2 >"$d/skb/split/mdev.index"
@@ -97,8 +105,17 @@ PY
     # shellcheck disable=SC2086
     "$strata" train planner "$d/ws" --seed "$seed" --out "$run" $flags > "$d/$label.out" 2> "$d/$label.err"
     n=$(echo "$splits" | tr , '\n' | wc -l)
-    row=$("$strata" eval "$d/ws" --planner "$run/best" --method plan-exec --split "$splits" 2>/dev/null | tail -"$n" | awk '{print $4}' | paste -sd'|' | sed 's/|/ | /g')
-    for _ in $(seq "$n" 5); do row="$row | —"; done
-    echo "| $name | ${flags:-default} | $row |"
+    # One value per split, in the table's columns (— where a set has
+    # none: WordNet has no idev, movies-skb no wadev).
+    declare -A hit=()
+    while read -r sp v; do hit[$sp]=$v; done < <(paste <(echo "$splits" | tr , '\n') <("$strata" eval "$d/ws" --planner "$run/best" --method plan-exec --split "$splits" 2>/dev/null | tail -"$n" | awk '{print $4}'))
+    row=""
+    for col in val vframe vsyn wdev/mdev idev adev/wadev; do
+      v="—"
+      for sp in ${col//\// }; do v=${hit[$sp]:-$v}; done
+      row="$row | $v"
+    done
+    unset hit
+    echo "| $name | ${flags:-default}$row |"
   done < <(echo "default"; for a in $ablations; do echo "${a#--} $a"; done)
 done

@@ -20,6 +20,9 @@
 #       written by an author who saw neither the SKB's questions nor
 #       strata, filled with 12 people or films each
 #       (scripts/robust_authored.py, split auth).
+#   (g) wordnet-skb only: 17 held-out frames of WordNet's shapes written
+#       the same way, filled with 10 anchors each
+#       (scripts/robust_wnauthored.py, split wauth).
 # The sets are appended to a copy of each SKB as their own splits (para,
 # gcide); training reads only train and val, so the planner is the one the
 # original SKB trains. Each set is scored as served (score --pipeline RUN)
@@ -87,6 +90,13 @@ for name in ${SETS:-movies-skb wordnet-skb}; do
     tail -n +2 "$d/wfree/wheld.csv" >>"$d/skb/stark_qa/stark_qa.csv"
     cut -d, -f1 "$d/wfree/wheld.csv" | tail -n +2 >"$d/skb/split/wfree.index"
     splits="test,para,gcide,wfree"
+    # (g): WordNet frames another author wrote, the held-out half
+    # (waheld; the development half, wadev, is robust_dev.sh's).
+    python3 "$here/robust_wnauthored.py" "$d/skb" "$d/wauth"
+    tail -n +2 "$d/wauth/waheld.csv" >>"$d/skb/stark_qa/stark_qa.csv"
+    cut -d, -f1 "$d/wauth/waheld.csv" | tail -n +2 >"$d/skb/split/wauth.index"
+    awk -F'\t' '$4 == "held" {print $1 "\t" $2 "\t" $3}' "$d/wauth/wauthored.tsv" >"$d/wauth/waheld.tsv"
+    splits="$splits,wauth"
   fi
   ws="$d/ws"
   $strata import --format skbdir --in "$d/skb" --out "$ws" >/dev/null
@@ -154,7 +164,7 @@ print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for name in sets:
     d = f"{out}/{name}"
     answers = {int(r["id"]): set(json.loads(r["answer_ids"])) for r in csv.DictReader(open(f"{d}/skb/stark_qa/stark_qa.csv"))}
-    for s in ("test", "para", "free", "inv", "auth", "gcide", "wfree"):
+    for s in ("test", "para", "free", "inv", "auth", "gcide", "wfree", "wauth"):
         try:
             p1, p10 = hits(d, f"planner-{s}.jsonl", answers)
         except FileNotFoundError:
@@ -195,7 +205,7 @@ for name in sets:
         for r in rows(path):
             if r.get("by") == "shape" and r["split"] == split:
                 shapes.setdefault(r["group"], {})[split] = r
-    for split, base, proto in (("free", "free/free", "(c)"), ("wfree", "wfree/wheld", "(d)"), ("auth", "auth/aheld", "(f)")):
+    for split, base, proto in (("free", "free/free", "(c)"), ("wfree", "wfree/wheld", "(d)"), ("auth", "auth/aheld", "(f)"), ("wauth", "wauth/waheld", "(g)")):
         if not os.path.exists(f"{d}/{base}.tsv"):
             continue
         f1, _ = hits(d, f"planner-{split}.jsonl", answers)
