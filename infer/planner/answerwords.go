@@ -156,15 +156,19 @@ func (p *LinkingPlanner) answerMisses(text string, ments []linking.LinkedMention
 	return s != "" && !slices.Contains(finalSteps(&c.Plan), s)
 }
 
-// leadRulesOut reports whether the question's lead words (LeadWords)
-// give every node type step ends at a probability below minLeadTypeProb
-// (AnchorConfig.AnswerWordsLead): "Who wrote the screenplay for X?" asks
-// for a person, whatever "screenplay" (read "script", the answer word of
-// "Which scripts did X write?", ending with <-written_by at films) names
-// elsewhere.
-func (p *LinkingPlanner) leadRulesOut(text string, ments []linking.LinkedMention, c *PlanCandidate, step string) bool {
+// leadRulesOut reports whether answer word w, naming step, is the object
+// of a verb before it (past the question's first word: a word the
+// lexicon has as a verb's form and not as a noun) while the question's
+// lead words (LeadWords) give every node type step ends at a probability
+// below minLeadTypeProb (AnchorConfig.AnswerWordsLead): "Who wrote the
+// screenplay for X?" asks for a person, whatever "screenplay" (read
+// "script", the answer word of "Which scripts did X write?", ending with
+// <-written_by at films) names elsewhere; "List the performers ..." asks
+// for what its answer word names, whatever "list the" asked for in the
+// training.
+func (p *LinkingPlanner) leadRulesOut(text string, ments []linking.LinkedMention, c *PlanCandidate, w, step string) bool {
 	l := p.Cfg.Anchors.Lead
-	if !p.Cfg.Anchors.AnswerWordsLead || l == nil {
+	if !p.Cfg.Anchors.AnswerWordsLead || l == nil || !p.verbBefore(text, w) {
 		return false
 	}
 	lead := LeadWords(text, ments, c.Mentions)
@@ -175,6 +179,28 @@ func (p *LinkingPlanner) leadRulesOut(text string, ments []linking.LinkedMention
 		}
 	}
 	return len(ends) > 0
+}
+
+// verbBefore reports whether a word of text after its first and before
+// the first w (lower case) is a verb's form and no noun in the lexicon,
+// and no stop word ("wrote" in "Who wrote the screenplay ...", not "are"
+// or "the").
+func (p *LinkingPlanner) verbBefore(text, w string) bool {
+	lex := p.names.lex
+	if lex == nil {
+		return false
+	}
+	words := linking.MentionWords(text)
+	for i := 1; i < len(words); i++ {
+		n := strings.ToLower(text[words[i].Start:words[i].End])
+		if n == w {
+			return false
+		}
+		if !index.IsStopword(n) && lex.IsVerbForm(n) && !lex.IsNoun(n) {
+			return true
+		}
+	}
+	return false
 }
 
 // stepEndTypes are the node types a relation step ("->directed_by",
@@ -213,7 +239,7 @@ func (p *LinkingPlanner) answerStep(text string, ments []linking.LinkedMention, 
 	}
 	for _, w := range p.leadNouns(text, ments, c.Mentions) {
 		if s, ok := aw[w]; ok {
-			if p.leadRulesOut(text, ments, c, s) {
+			if p.leadRulesOut(text, ments, c, w, s) {
 				return ""
 			}
 			return s
