@@ -436,6 +436,40 @@ func (l *Lexicon) KindLevel(a, b string, maxLevels int) int {
 	return -1
 }
 
+// HypernymLemmas are the lemmas of the synsets 1 to levels hypernym links
+// above the most frequent noun sense of lower-case a, each once, nearest
+// first: "screenwriter"'s with 2 are scriptwriter, author and writer.
+func (l *Lexicon) HypernymLemmas(a string, levels int) []string {
+	var level []int32
+	for _, s := range l.synsets(l.first, l.Bases(a)) {
+		if l.syns[s].pos == Noun {
+			level = append(level, s)
+		}
+	}
+	var out []string
+	seen := map[int32]bool{}
+	for k := 0; k < levels && len(level) > 0; k++ {
+		var up []int32
+		for _, s := range level {
+			for _, h := range l.syns[s].links {
+				if !seen[h] {
+					seen[h] = true
+					up = append(up, h)
+				}
+			}
+		}
+		for _, s := range up {
+			for _, w := range l.syns[s].lemmas {
+				if !slices.Contains(out, w) {
+					out = append(out, w)
+				}
+			}
+		}
+		level = up
+	}
+	return out
+}
+
 // SameBase reports whether Distance(a, b) is SameBase: a is b, or one is
 // a base form of the other, or they share one.
 func (l *Lexicon) SameBase(a, b string) bool {

@@ -247,3 +247,18 @@ func TestKindLevel(t *testing.T) {
 		}
 	}
 }
+
+// TestHypernymLemmas: screenwriter's sense is a scriptwriter's, an
+// author's (author, writer), a communicator's, a person's.
+func TestHypernymLemmas(t *testing.T) {
+	lex, err := WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := lex.HypernymLemmas("screenwriters", 2), []string{"scriptwriter", "author", "writer"}; !slices.Equal(got, want) {
+		t.Errorf("HypernymLemmas(screenwriters, 2) = %v, want %v", got, want)
+	}
+	if got := lex.HypernymLemmas("screenwriters", 0); got != nil {
+		t.Errorf("HypernymLemmas(screenwriters, 0) = %v, want none", got)
+	}
+}

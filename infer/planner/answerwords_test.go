@@ -253,7 +253,9 @@ func TestLearnAnchorWords(t *testing.T) {
 // use is an event), nor an adjective ("korean"), nor a word more than four
 // links below (a "waiter" is a dining-room attendant, an employee, a
 // worker, a person; a "sommelier" a waiter); "documentaries" are movies
-// one link up; and a word read as another (readKinds) names the type its
+// one link up; a word between it and the type's word that the training
+// used in 5 questions or more, naming no type or another, blocks the
+// kind; and a word read as another (readKinds) names the type its
 // original named.
 func TestKindTypes(t *testing.T) {
 	for _, kind := range []bool{false, true} {
@@ -283,6 +285,15 @@ func TestKindTypes(t *testing.T) {
 		p.words = &wordResolver{known: map[string]bool{"filmmakers": true}}
 		if got := p.kindType("filmmakers"); got != "" {
 			t.Errorf("kindType of a word the training used = %q, want none", got)
+		}
+		// A filmmaker is a producer, a creator, a person: "producer" in 5
+		// training questions naming no type there blocks the kind, in 4
+		// it does not count.
+		for uses, want := range map[int]string{4: "person", 5: ""} {
+			p.words = &wordResolver{known: map[string]bool{}, uses: map[string]int{"producer": uses}}
+			if got := p.kindType("filmmakers"); got != want {
+				t.Errorf("\"producer\" in %d training questions: kindType(filmmakers) = %q, want %q", uses, got, want)
+			}
 		}
 		kinds := readKinds("Which Written wrote", []readSpan{{6, 13, false, "person"}, {14, 19, false, ""}})
 		if !maps.Equal(kinds, map[string]string{"written": "person"}) {

@@ -136,8 +136,9 @@ const maxKindLevels = 4
 // kindType is the node type whose schema word (one naming that type
 // alone) has, as its most frequent noun sense, the nearest hypernym of
 // w's most frequent noun sense, at most maxKindLevels links up
-// (lexicon.KindLevel); "" when none is, or two types are as near.
-func (n *schemaNames) kindType(w string) string {
+// (lexicon.KindLevel), and that many links; "" when none is, or two
+// types are as near.
+func (n *schemaNames) kindType(w string) (string, int) {
 	found, best := "", maxKindLevels+1
 	for t, ws := range n.types {
 		lv := -1
@@ -157,7 +158,7 @@ func (n *schemaNames) kindType(w string) string {
 			found = ""
 		}
 	}
-	return found
+	return found, best
 }
 
 // setLexicon lets the names read words through lex.
@@ -506,13 +507,29 @@ func (p *LinkingPlanner) leadVerb(w string) bool {
 // through the lifts learned from them), that is a noun as written ("had"
 // is no "have", a wealthy person), no verb's form ("gloss uses the word":
 // a use is an event) and no adjective ("Which Korean-language films": a
-// Korean is a person); "" otherwise.
+// Korean is a person); and not when a word between it and the type's
+// word (lexicon.HypernymLemmas) came in minRelWordQuestions training
+// questions or more and names another type or none there (wordType): on
+// WordNet "terminology" is a word, a part, a relation (noun.relation), and
+// the training's "word" asked for adjectives. "" otherwise.
 func (p *LinkingPlanner) kindType(w string) string {
 	lex := p.names.lex
 	if !p.Cfg.Anchors.KindTypes || lex == nil || len(w) < minResolveLen || p.words != nil && p.words.known[w] || !lex.IsNoun(w) || lex.IsVerbForm(w) || lex.IsAdjective(w) {
 		return ""
 	}
-	return p.names.kindType(w)
+	t, lv := p.names.kindType(w)
+	if t == "" || p.words == nil {
+		return t
+	}
+	for _, h := range lex.HypernymLemmas(w, lv-1) {
+		if p.words.uses[h] < minRelWordQuestions {
+			continue
+		}
+		if ht, _ := p.wordType(h); ht != t {
+			return ""
+		}
+	}
+	return t
 }
 
 // reachedType is the type a candidate answers with: its first reached
