@@ -53,6 +53,20 @@ func trainFitGate(m *models.SparseLinear, pos, neg [][]uint32, epochs int, lr fl
 	return loss
 }
 
+// fitTexts are the texts the text-fit gate learns from or is calibrated
+// on: texts, and with casual each followed by its casual form
+// (planner.CasualForm; FitConfig.Casual).
+func fitTexts(texts []string, casual bool) []string {
+	if !casual {
+		return texts
+	}
+	out := make([]string, 0, 2*len(texts))
+	for _, t := range texts {
+		out = append(out, t, planner.CasualForm(t))
+	}
+	return out
+}
+
 // trainFit trains the planner's text-fit gate (planner.FitConfig): the
 // training questions against as many passages of the SKB's candidates,
 // its threshold calibrated on the validation questions against as many
@@ -79,25 +93,43 @@ func trainFit(ws *workspace.Workspace, p *planner.LinkingPlanner, qs []data.Quer
 	if err != nil {
 		return err
 	}
-	p.Cfg.Anchors.Fit = &planner.FitConfig{Dim: o.FitDim, LeadVerbs: !o.NoFitLeadVerbs}
-	pos := make([][]uint32, len(qs))
-	for i, q := range qs {
-		pos[i] = p.FitFeatures(q.Text)
+	casual := !o.NoCasualFit
+	p.Cfg.Anchors.Fit = &planner.FitConfig{Dim: o.FitDim, LeadVerbs: !o.NoFitLeadVerbs, Casual: casual}
+	feats := func(texts []string) [][]uint32 {
+		texts = fitTexts(texts, casual)
+		out := make([][]uint32, len(texts))
+		for i, t := range texts {
+			out[i] = p.FitFeatures(t)
+		}
+		return out
 	}
-	neg := make([][]uint32, len(train))
-	for i, t := range train {
-		neg[i] = p.FitFeatures(t)
+	texts := func(qs []data.Query) []string {
+		out := make([]string, len(qs))
+		for i, q := range qs {
+			out[i] = q.Text
+		}
+		return out
 	}
+	pos, neg := feats(texts(qs)), feats(train)
 	loss := trainFitGate(fit, pos, neg, 5, 0.1, o.Train.Seed)
-	vp := make([]float32, len(vqs))
-	for i, q := range vqs {
-		vp[i] = planner.FitProb(fit, p.FitFeatures(q.Text))
+	probs := func(fs [][]uint32) []float32 {
+		out := make([]float32, len(fs))
+		for i, f := range fs {
+			out[i] = planner.FitProb(fit, f)
+		}
+		return out
 	}
-	hp := make([]float32, len(held))
-	for i, t := range held {
-		hp[i] = planner.FitProb(fit, p.FitFeatures(t))
+	vp, hpAll := probs(feats(texts(vqs))), probs(feats(held))
+	// The held-out passages the gate rejects are read as written (their
+	// first form; fitRescue plans them).
+	hp := hpAll
+	if casual {
+		hp = make([]float32, len(held))
+		for i := range held {
+			hp[i] = hpAll[2*i]
+		}
 	}
-	st.FitMin = planner.CalibrateFit(vp, hp)
+	st.FitMin = planner.CalibrateFit(vp, hpAll)
 	for _, v := range vp {
 		if v >= st.FitMin {
 			st.FitVal++
@@ -118,8 +150,12 @@ func trainFit(ws *workspace.Workspace, p *planner.LinkingPlanner, qs []data.Quer
 			st.fitHeld = append(st.fitHeld, t)
 		}
 	}
-	logf(o.Log, "text-fit gate: %d questions against %d passages, loss %.4f; threshold %.4f passes %.4f of %d val questions, sends %.4f of %d held-out passages to the text\n",
-		len(pos), len(train), loss, st.FitMin, st.FitVal, len(vp), st.FitHeld, len(hp))
+	forms := ""
+	if casual {
+		forms = " (each as written and typed casually)"
+	}
+	logf(o.Log, "text-fit gate%s: %d questions against %d passages, loss %.4f; threshold %.4f passes %.4f of %d val questions, sends %.4f of %d held-out passages to the text\n",
+		forms, len(qs), len(train), loss, st.FitMin, st.FitVal, len(vqs), st.FitHeld, len(hp))
 	return nil
 }
 

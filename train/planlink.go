@@ -116,6 +116,10 @@ type LinkingPlannerOptions struct {
 	// whatever the question's lead words ask for
 	// (AnchorConfig.AnswerWordsLead; the ablation).
 	NoAnswerWordsLead bool
+	// NoCasualFit: the text-fit gate trains and calibrates on the
+	// questions and passages as written only (FitConfig.Casual; the
+	// ablation).
+	NoCasualFit bool
 	// NoAnswerWords: no answer words are learned (AnchorConfig.AnswerWords;
 	// the ablation).
 	NoAnswerWords bool

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -71,6 +72,43 @@ func TestTrainFitGateStep(t *testing.T) {
 	for _, f := range planner.FitFeatures(dim, "film of film", false) {
 		if w := m.W.Data()[f]; math.Abs(float64(w)-0.1) > 1e-6 {
 			t.Errorf("weight of feature %d = %.7f, want 0.1", f, w)
+		}
+	}
+}
+
+// TestFitCasual: a gate that learns "Give me red things?" and "Which
+// things are red?" against the glosses "give red color" and "things that
+// are red" as written only reads "give me blue things", typed casually,
+// as a gloss (lower case "give" opens glosses alone, and no question
+// mark): 0.47; learning every text also as typed casually (fitTexts), it
+// passes it (0.92), and the gloss "give blue color" stays below 0.5 either
+// way. fitTexts pairs each text with its casual form.
+func TestFitCasual(t *testing.T) {
+	if got, want := fitTexts([]string{"Which films?", "give a sign"}, true), []string{"Which films?", "which films", "give a sign", "give a sign"}; !slices.Equal(got, want) {
+		t.Fatalf("fitTexts = %q, want %q", got, want)
+	}
+	const dim = 1 << 16
+	// The lead verb as planner.FitFeatures reads it: a capitalised verb
+	// opening the text.
+	feats := func(texts []string) [][]uint32 {
+		var out [][]uint32
+		for _, s := range texts {
+			out = append(out, planner.FitFeatures(dim, s, strings.HasPrefix(s, "Give")))
+		}
+		return out
+	}
+	for _, casual := range []bool{false, true} {
+		var pos, neg []string
+		for range 20 {
+			pos = append(pos, fitTexts([]string{"Give me red things?", "Which things are red?"}, casual)...)
+			neg = append(neg, fitTexts([]string{"give red color", "things that are red"}, casual)...)
+		}
+		m, _ := models.NewSparseLinear(dim, "fit")
+		trainFitGate(m, feats(pos), feats(neg), 5, 0.1, 1)
+		q := planner.FitProb(m, feats([]string{"give me blue things"})[0])
+		g := planner.FitProb(m, feats([]string{"give blue color"})[0])
+		if casual != (q >= 0.5) || g >= 0.5 {
+			t.Errorf("casual %v: \"give me blue things\" %.4f, \"give blue color\" %.4f; want the question at or above 0.5 only with casual forms, the gloss below", casual, q, g)
 		}
 	}
 }

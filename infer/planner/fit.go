@@ -42,6 +42,21 @@ type FitConfig struct {
 	// opening with those it did ("Name ...", "Find ..."). Off in
 	// checkpoints saved before it.
 	LeadVerbs bool `json:"lead_verbs,omitempty"`
+	// Casual: the gate was trained and calibrated on every question and
+	// passage also as typed casually (CasualForm: lower case, no closing
+	// question mark or full stop), so neither case nor a closing mark
+	// tells a question from a passage: WordNet's glosses open in lower
+	// case and close with none, and a gate that learned from the
+	// training's written questions alone sent "which adjectives mean
+	// nearly the same as 'unaware'" to the text. Off in checkpoints
+	// saved before it.
+	Casual bool `json:"casual,omitempty"`
+}
+
+// CasualForm is text as typed casually: lower case, with no closing
+// question mark, full stop or exclamation mark.
+func CasualForm(text string) string {
+	return strings.ToLower(strings.TrimRight(strings.TrimSpace(text), "?.! "))
 }
 
 // RescueShare is the share of held-out passages below the gate whose

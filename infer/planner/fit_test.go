@@ -236,3 +236,12 @@ func TestPlannerFitFeaturesLeadVerb(t *testing.T) {
 		}
 	}
 }
+
+// TestCasualForm: lower case, closing marks and spaces dropped.
+func TestCasualForm(t *testing.T) {
+	for in, want := range map[string]string{"Which Films?": "which films", "  Name a film. ": "name a film", "Why?!": "why", "no mark": "no mark"} {
+		if got := CasualForm(in); got != want {
+			t.Errorf("CasualForm(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
