@@ -22,7 +22,10 @@
 #       (scripts/robust_authored.py, split auth).
 #   (g) wordnet-skb only: 17 held-out frames of WordNet's shapes written
 #       the same way, filled with 10 anchors each
-#       (scripts/robust_wnauthored.py, split wauth).
+#       (scripts/robust_wnauthored.py, split wauth);
+#   (h) the test questions typed casually: lower case, no closing
+#       question mark or full stop (scripts/robust_casual.py, split
+#       casual).
 # The sets are appended to a copy of each SKB as their own splits (para,
 # gcide); training reads only train and val, so the planner is the one the
 # original SKB trains. Each set is scored as served (score --pipeline RUN)
@@ -60,11 +63,15 @@ for name in ${SETS:-movies-skb wordnet-skb}; do
   python3 "$here/robust_paraphrase.py" "$d/skb/stark_qa/stark_qa.csv" "$d/groups.jsonl" "$d/para"
   tail -n +2 "$d/para/para.csv" >>"$d/skb/stark_qa/stark_qa.csv"
   cp "$d/para/para.index" "$d/skb/split/para.index"
-  splits="test,para"
+  # (h): the test questions typed casually (lower case, no closing mark).
+  python3 "$here/robust_casual.py" "$d/skb/stark_qa/stark_qa.csv" "$d/skb/split/test.index" "$d/casual" 2>/dev/null
+  tail -n +2 "$d/casual/casual.csv" >>"$d/skb/stark_qa/stark_qa.csv"
+  cp "$d/casual/casual.index" "$d/skb/split/casual.index"
+  splits="test,para,casual"
   if python3 "$here/robust_freeframes.py" "$d/skb" "$d/free" 2>/dev/null; then
     tail -n +2 "$d/free/free.csv" >>"$d/skb/stark_qa/stark_qa.csv"
     cut -d, -f1 "$d/free/free.csv" | tail -n +2 >"$d/skb/split/free.index"
-    splits="test,para,free"
+    splits="$splits,free"
   fi
   if python3 "$here/robust_inverse.py" "$d/skb" "$d/inv" 2>/dev/null; then
     tail -n +2 "$d/inv/inv.csv" >>"$d/skb/stark_qa/stark_qa.csv"
@@ -83,13 +90,13 @@ for name in ${SETS:-movies-skb wordnet-skb}; do
     python3 "$here/robust_gcide.py" "$d/skb" "$d/gcide" 400
     tail -n +2 "$d/gcide/gcide.csv" >>"$d/skb/stark_qa/stark_qa.csv"
     cut -d, -f1 "$d/gcide/gcide.csv" | tail -n +2 >"$d/skb/split/gcide.index"
-    splits="test,para,gcide"
+    splits="$splits,gcide"
     # (d): WordNet's free frames; the held-out half (wheld), never read
     # while tuning (robust_dev.sh uses the development half, wdev).
     python3 "$here/robust_wnframes.py" "$d/skb" "$d/wfree"
     tail -n +2 "$d/wfree/wheld.csv" >>"$d/skb/stark_qa/stark_qa.csv"
     cut -d, -f1 "$d/wfree/wheld.csv" | tail -n +2 >"$d/skb/split/wfree.index"
-    splits="test,para,gcide,wfree"
+    splits="$splits,wfree"
     # (g): WordNet frames another author wrote, the held-out half
     # (waheld; the development half, wadev, is robust_dev.sh's).
     python3 "$here/robust_wnauthored.py" "$d/skb" "$d/wauth"
@@ -164,7 +171,7 @@ print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for name in sets:
     d = f"{out}/{name}"
     answers = {int(r["id"]): set(json.loads(r["answer_ids"])) for r in csv.DictReader(open(f"{d}/skb/stark_qa/stark_qa.csv"))}
-    for s in ("test", "para", "free", "inv", "auth", "gcide", "wfree", "wauth"):
+    for s in ("test", "para", "casual", "free", "inv", "auth", "gcide", "wfree", "wauth"):
         try:
             p1, p10 = hits(d, f"planner-{s}.jsonl", answers)
         except FileNotFoundError:
