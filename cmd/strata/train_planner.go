@@ -122,7 +122,8 @@ plans is reported. A text-fit gate knows when no plan fits: a logistic model
 over the query's hashed words and word pairs, trained on the training questions
 against as many passages of the SKB's own candidate documents (their text
 fields but name and alias fields: text that describes a node and asks for
-nothing), its threshold the model's own boundary, 0.5, when that separates the
+nothing), each also as typed casually, in lower case without a closing mark
+(--no-casual-fit), its threshold the model's own boundary, 0.5, when that separates the
 val questions from as many held-out passages as well as any threshold does
 (else the middle of the gap between them). A query below it (a definition,
 free text), or of more than 128 words (planning reads mentions against each
