@@ -310,8 +310,10 @@ func TestKindTypes(t *testing.T) {
 // asks for and castPlanner's ranker answers with her film (node 1); with
 // LeadVerbAsks its first word, a verb, asks as "which" does, past "the",
 // for "filmmakers", a kind of person (KindTypes), and her film's director
-// (Paul Smith, node 0) answers. A first word that is no verb ("Films")
-// asks nothing.
+// (Paul Smith, node 0) answers; so does the first word of the verb's
+// object up to the next stop word (but "and") that names a type: "Name
+// the blue and tall filmmakers who ...". A first word that is no verb
+// ("Films") asks nothing.
 func TestLeadVerbAsks(t *testing.T) {
 	for _, lead := range []bool{false, true} {
 		p := lexPlanner(t)
@@ -324,6 +326,11 @@ func TestLeadVerbAsks(t *testing.T) {
 		}
 		if got, _ := p.askedTypeBy("Name the filmmakers who worked with", nil); got != wantType {
 			t.Errorf("LeadVerbAsks %v: asked type %q, want %q", lead, got, wantType)
+		}
+		// The verb's object up to "who": "blue" and "tall" name no type,
+		// "filmmakers" does.
+		if got, _ := p.askedTypeBy("Name the blue and tall filmmakers who worked with", nil); got != wantType {
+			t.Errorf("LeadVerbAsks %v: asked type %q of the object's third word, want %q", lead, got, wantType)
 		}
 		if got, _ := p.askedTypeBy("Films the filmmakers worked with", nil); got != "" {
 			t.Errorf("LeadVerbAsks %v: a noun first asked for %q, want none", lead, got)

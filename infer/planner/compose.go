@@ -351,33 +351,33 @@ func (p *LinkingPlanner) askedTypeOf(restriction string, kinds map[string]string
 			if !isAsk && !verb {
 				continue
 			}
+			if verb {
+				// After a request's verb, its object: past stop words and
+				// numbers ("Name the 2008 releases"), the first of its words
+				// up to the next stop word but "and" and "or" that names a
+				// type ("Recommend a busex and grome item in ...": "busex"
+				// and "grome", values, name none).
+				j := i
+				for j < len(toks) && (!alphabetic(toks[j]) || index.IsStopword(toks[j])) {
+					j++
+				}
+				for ; j < len(toks) && (!index.IsStopword(toks[j]) || toks[j] == "and" || toks[j] == "or"); j++ {
+					if t, named := p.slotType(toks[j], kinds, byKind); t != "" {
+						return t, named
+					}
+				}
+				continue
+			}
 			// The word after the asking word and the values that restrict
-			// it ("Which 2000 releases"): a number names no type; after a
-			// request's verb, no stop word either ("Name the 2008
-			// releases").
+			// it ("Which 2000 releases"): a number names no type.
 			j := i
-			if len(p.Cfg.Anchors.TypeWords) > 0 || verb {
-				for j < len(toks)-1 && (!alphabetic(toks[j]) || verb && index.IsStopword(toks[j])) {
+			if len(p.Cfg.Anchors.TypeWords) > 0 {
+				for j < len(toks)-1 && !alphabetic(toks[j]) {
 					j++
 				}
 			}
-			if t := kinds[toks[j]]; t != "" {
-				return t, true
-			}
-			// A type word names its type before a training lift does
-			// ("releases" after "Find the cast of the 2003 ..." lifts
-			// towards people).
-			if t := p.namedType(toks[j]); t != "" {
-				return t, true
-			}
-			if t := p.typeWordType(toks[j]); t != "" {
-				return t, true
-			}
-			if t, named := p.wordType(toks[j]); t != "" {
+			if t, named := p.slotType(toks[j], kinds, byKind); t != "" {
 				return t, named
-			}
-			if t := p.kindType(toks[j]); byKind && t != "" {
-				return t, true
 			}
 		}
 	}
@@ -490,6 +490,31 @@ func (p *LinkingPlanner) namedType(w string) string {
 		}
 	}
 	return found
+}
+
+// slotType is the type word w names where a question names what it asks
+// for (askedTypeOf), and whether the schema's own word (or the lexicon)
+// named it rather than a training lift; "" when none.
+func (p *LinkingPlanner) slotType(w string, kinds map[string]string, byKind bool) (string, bool) {
+	if t := kinds[w]; t != "" {
+		return t, true
+	}
+	// A type word names its type before a training lift does
+	// ("releases" after "Find the cast of the 2003 ..." lifts
+	// towards people).
+	if t := p.namedType(w); t != "" {
+		return t, true
+	}
+	if t := p.typeWordType(w); t != "" {
+		return t, true
+	}
+	if t, named := p.wordType(w); t != "" {
+		return t, named
+	}
+	if t := p.kindType(w); byKind && t != "" {
+		return t, true
+	}
+	return "", false
 }
 
 // leadVerb reports whether a question's first word w (lower case) asks
