@@ -329,14 +329,14 @@ func (p *LinkingPlanner) askedType(restriction string) string {
 //
 // Only what rules candidates out (typeConflict) reads words as kinds of a
 // type (kinds, kindType) and a request's verb as an asking word
-// (leadVerb); the plan ranker's features (askedType) do not, so the
+// (verbType); the plan ranker's features (askedType) do not, so the
 // ranker trains as it did without them.
 func (p *LinkingPlanner) askedTypeBy(restriction string, kinds map[string]string) (string, bool) {
 	return p.askedTypeOf(restriction, kinds, true)
 }
 
-// askedTypeOf is askedTypeBy, reading words as kinds of a type and a
-// request's verb as an asking word only with byKind.
+// askedTypeOf is askedTypeBy, reading words as kinds of a type only with
+// byKind.
 func (p *LinkingPlanner) askedTypeOf(restriction string, kinds map[string]string, byKind bool) (string, bool) {
 	if p.Cfg.Anchors.SynonymTypes {
 		// A quotation states a value ("described as 'for an individual
@@ -346,26 +346,7 @@ func (p *LinkingPlanner) askedTypeOf(restriction string, kinds map[string]string
 	if ask := p.Cfg.Anchors.AskWords; len(ask) > 0 {
 		toks := index.TokenizeAll(nil, restriction)
 		for i := 1; i < len(toks); i++ {
-			_, isAsk := slices.BinarySearch(ask, toks[i-1])
-			verb := !isAsk && i == 1 && byKind && p.leadVerb(toks[0])
-			if !isAsk && !verb {
-				continue
-			}
-			if verb {
-				// After a request's verb, its object: past stop words and
-				// numbers ("Name the 2008 releases"), the first of its words
-				// up to the next stop word but "and" and "or" that names a
-				// type ("Recommend a busex and grome item in ...": "busex"
-				// and "grome", values, name none).
-				j := i
-				for j < len(toks) && (!alphabetic(toks[j]) || index.IsStopword(toks[j])) {
-					j++
-				}
-				for ; j < len(toks) && (!index.IsStopword(toks[j]) || toks[j] == "and" || toks[j] == "or"); j++ {
-					if t, named := p.slotType(toks[j], kinds, byKind); t != "" {
-						return t, named
-					}
-				}
+			if _, ok := slices.BinarySearch(ask, toks[i-1]); !ok {
 				continue
 			}
 			// The word after the asking word and the values that restrict
@@ -515,6 +496,32 @@ func (p *LinkingPlanner) slotType(w string, kinds map[string]string, byKind bool
 		return t, true
 	}
 	return "", false
+}
+
+// verbType is the type a request's verb asks for (LeadVerbAsks): the
+// type its object's first word names (slotType), past stop words and
+// numbers ("Name the 2008 releases ..."), read off the whole question,
+// so every candidate sees the same whatever its anchors leave ("Recommend
+// a busex item in the X category.": "busex", a value, names none), and
+// whether the schema's word or the lexicon named it; "" when the
+// question opens with no such verb (or with an asking word) or its
+// object's first word names no type.
+func (p *LinkingPlanner) verbType(text string, kinds map[string]string) (string, bool) {
+	if !p.Cfg.Anchors.LeadVerbAsks {
+		return "", false
+	}
+	toks := index.TokenizeAll(nil, unquoted(text))
+	if len(toks) < 2 || !p.leadVerb(toks[0]) {
+		return "", false
+	}
+	if _, ask := slices.BinarySearch(p.Cfg.Anchors.AskWords, toks[0]); ask {
+		return "", false
+	}
+	j := 1
+	for j < len(toks)-1 && (!alphabetic(toks[j]) || index.IsStopword(toks[j])) {
+		j++
+	}
+	return p.slotType(toks[j], kinds, true)
 }
 
 // leadVerb reports whether a question's first word w (lower case) asks
@@ -671,6 +678,9 @@ func synonymBorneOut(rw *RelWords, w, rel string) bool {
 func (p *LinkingPlanner) typeConflict(text string, ments []linking.LinkedMention, c *PlanCandidate, kinds map[string]string) bool {
 	if !p.Cfg.Anchors.NamedType {
 		return false
+	}
+	if t, named := p.verbType(text, kinds); t != "" {
+		return named && t != p.reachedType(c)
 	}
 	t, named := p.askedTypeBy(linking.RestrictionText(p.withoutAnchorTypeWords(text, ments, c.Mentions), ments, c.Mentions), kinds)
 	return named && t != p.reachedType(c)
