@@ -498,6 +498,12 @@ func (p *LinkingPlanner) slotType(w string, kinds map[string]string, byKind bool
 	return "", false
 }
 
+// askedVerb is a question's verbType: the type and whether it was named.
+type askedVerb struct {
+	t     string
+	named bool
+}
+
 // verbType is the type a request's verb asks for (LeadVerbAsks): the
 // type its object's first word names (slotType), past stop words and
 // numbers ("Name the 2008 releases ..."), read off the whole question,
@@ -675,12 +681,15 @@ func synonymBorneOut(rw *RelWords, w, rel string) bool {
 // typeConflict reports whether the question names, with the schema's own
 // word for it, an answer type the candidate does not reach ("Which person
 // wrote the films starring X?" against a plan that answers with films).
-func (p *LinkingPlanner) typeConflict(text string, ments []linking.LinkedMention, c *PlanCandidate, kinds map[string]string) bool {
+//
+// verb is the question's verbType, read once per question (ruleOutRead);
+// where it names a type, it is the type asked for.
+func (p *LinkingPlanner) typeConflict(text string, ments []linking.LinkedMention, c *PlanCandidate, kinds map[string]string, verb askedVerb) bool {
 	if !p.Cfg.Anchors.NamedType {
 		return false
 	}
-	if t, named := p.verbType(text, kinds); t != "" {
-		return named && t != p.reachedType(c)
+	if verb.t != "" {
+		return verb.named && verb.t != p.reachedType(c)
 	}
 	t, named := p.askedTypeBy(linking.RestrictionText(p.withoutAnchorTypeWords(text, ments, c.Mentions), ments, c.Mentions), kinds)
 	return named && t != p.reachedType(c)

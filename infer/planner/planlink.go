@@ -430,11 +430,13 @@ func (p *LinkingPlanner) ruleOutRead(ctx context.Context, text string, ments []l
 	key := make([]int, len(cs))
 	least := -1
 	awMiss := p.anchorWordMisses(text, ments, cs)
+	var verb askedVerb
+	verb.t, verb.named = p.verbType(text, kinds)
 	for i := range cs {
 		if len(cs[i].Reach) == 0 {
 			continue
 		}
-		if p.typeConflict(text, ments, &cs[i], kinds) {
+		if p.typeConflict(text, ments, &cs[i], kinds, verb) {
 			key[i] = 1 << 20
 		}
 		if p.reachesOuter(ments, &cs[i]) {
