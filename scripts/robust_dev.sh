@@ -22,6 +22,10 @@
 #   wadev   wordnet-skb only: 18 development frames of WordNet's shapes
 #           written by another author (scripts/robust_wnauthored.py;
 #           protocol (g)'s other 17 stay held out).
+#   tdev    movies-skb only: 26 development frames of the README's
+#           question shapes written by a third author
+#           (scripts/robust_twin.py; protocol (i)'s other 22 stay held
+#           out).
 # Both are appended to a copy of each SKB as their own splits, so
 # training (train and val only) is the original SKB's. Then `train
 # planner` runs with the flags given (default, then each ablation named
@@ -38,8 +42,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 seed=${SEED:-1}
 ablations=${ABLATIONS---no-compose --no-frame-words}
 mkdir -p "$out"
-echo "| SKB | planner | val | vframe | vsyn | wdev / mdev | idev | adev / wadev |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| SKB | planner | val | vframe | vsyn | wdev / mdev | idev | adev / wadev | tdev |"
+echo "|---|---|---|---|---|---|---|---|---|"
 for name in ${SETS:-movies-skb wordnet-skb}; do
   data="$shared/$name"
   if [ ! -d "$data" ]; then
@@ -97,6 +101,11 @@ PY
       cut -d, -f1 "$d/auth/adev.csv" | tail -n +2 >"$d/skb/split/adev.index"
       splits="$splits,adev"
     fi
+    if python3 "$here/robust_twin.py" "$d/skb" "$d/twin" 2>/dev/null; then
+      tail -n +2 "$d/twin/tdev.csv" >>"$d/skb/stark_qa/stark_qa.csv"
+      cut -d, -f1 "$d/twin/tdev.csv" | tail -n +2 >"$d/skb/split/tdev.index"
+      splits="$splits,tdev"
+    fi
   fi
   "$strata" import --format skbdir --in "$d/skb" --out "$d/ws" >/dev/null
   "$strata" mine-plans "$d/ws" >/dev/null
@@ -106,11 +115,11 @@ PY
     "$strata" train planner "$d/ws" --seed "$seed" --out "$run" $flags > "$d/$label.out" 2> "$d/$label.err"
     n=$(echo "$splits" | tr , '\n' | wc -l)
     # One value per split, in the table's columns (— where a set has
-    # none: WordNet has no idev, movies-skb no wadev).
+    # none: WordNet has no idev or tdev, movies-skb no wadev).
     declare -A hit=()
     while read -r sp v; do hit[$sp]=$v; done < <(paste <(echo "$splits" | tr , '\n') <("$strata" eval "$d/ws" --planner "$run/best" --method plan-exec --split "$splits" 2>/dev/null | tail -"$n" | awk '{print $4}'))
     row=""
-    for col in val vframe vsyn wdev/mdev idev adev/wadev; do
+    for col in val vframe vsyn wdev/mdev idev adev/wadev tdev; do
       v="—"
       for sp in ${col//\// }; do v=${hit[$sp]:-$v}; done
       row="$row | $v"

@@ -26,6 +26,10 @@
 #   (h) the test questions typed casually: lower case, no closing
 #       question mark or full stop (scripts/robust_casual.py, split
 #       casual).
+#   (i) movies-skb only: a twin of the test, the README's question shapes
+#       in 22 held-out frames a third author wrote, filled with 10 people
+#       each (scripts/robust_twin.py, split twin); only its total is
+#       printed, so its frames stay unread by whoever tunes the planner.
 # The sets are appended to a copy of each SKB as their own splits (para,
 # gcide); training reads only train and val, so the planner is the one the
 # original SKB trains. Each set is scored as served (score --pipeline RUN)
@@ -85,6 +89,13 @@ for name in ${SETS:-movies-skb wordnet-skb}; do
     cut -d, -f1 "$d/auth/aheld.csv" | tail -n +2 >"$d/skb/split/auth.index"
     awk -F'\t' '$4 == "held" {print $1 "\t" $2 "\t" $3}' "$d/auth/authored.tsv" >"$d/auth/aheld.tsv"
     splits="$splits,auth"
+  fi
+  # (i): the twin's held-out half (theld; the development half, tdev,
+  # is robust_dev.sh's).
+  if python3 "$here/robust_twin.py" "$d/skb" "$d/twin" 2>/dev/null; then
+    tail -n +2 "$d/twin/theld.csv" >>"$d/skb/stark_qa/stark_qa.csv"
+    cut -d, -f1 "$d/twin/theld.csv" | tail -n +2 >"$d/skb/split/twin.index"
+    splits="$splits,twin"
   fi
   if [ "$name" = wordnet-skb ]; then
     python3 "$here/robust_gcide.py" "$d/skb" "$d/gcide" 400
@@ -171,7 +182,7 @@ print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for name in sets:
     d = f"{out}/{name}"
     answers = {int(r["id"]): set(json.loads(r["answer_ids"])) for r in csv.DictReader(open(f"{d}/skb/stark_qa/stark_qa.csv"))}
-    for s in ("test", "para", "casual", "free", "inv", "auth", "gcide", "wfree", "wauth"):
+    for s in ("test", "para", "casual", "free", "inv", "auth", "twin", "gcide", "wfree", "wauth"):
         try:
             p1, p10 = hits(d, f"planner-{s}.jsonl", answers)
         except FileNotFoundError:

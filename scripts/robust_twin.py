@@ -1,0 +1,355 @@
+"""robust_twin.py - an independent English twin test set over movies-skb.
+
+NAME
+    robust_twin.py - build held-apart English questions, with exact gold answer
+    sets, over the movie knowledge graph movies-skb (skbdir/1).
+
+SYNOPSIS
+    python3 scripts/robust_twin.py SKBDIR OUTDIR
+
+DESCRIPTION
+    Builds questions in the question shapes that the data set's README lists,
+    one shape per anchor role:
+      - films of a director, actor or writer released in a given year
+        (year_director, year_actor, year_writer);
+      - films of a director, actor or writer in a given language
+        (lang_director, lang_actor, lang_writer);
+      - the genre(s) that every film of a director, actor or writer has
+        (allgenre_director, allgenre_actor, allgenre_writer);
+      - films linking two people (pair_actor_actor, pair_actor_director,
+        pair_actor_writer, pair_director_writer);
+      - people two hops away (hop_directors_of_actor, hop_cast_of_director,
+        hop_writers_of_actor, hop_cast_of_writer);
+      - two-hop people whose middle films are restricted by year
+        (hopyear_cast_of_director, hopyear_directors_of_actor);
+      - films of a person in a named genre (genre_director, genre_actor,
+        genre_writer).
+    Each question's gold answer set is computed from the graph.
+
+HOW THE FRAMES WERE WRITTEN
+    The 48 sentence frames (T01..T48, two or three per shape) were written by
+    an author who saw neither the question-answering system nor its training
+    or shipped questions: only the data set's README, its schema.json and its
+    node and edge files. They vary the question word, the noun naming the
+    answer type, the verb naming the relation, voice, word order (fronted
+    restrictions, relative clauses, possessives) and length: about four in
+    five are full questions, some with chatty irrelevant context, the rest
+    terse search-box queries.
+
+FILLING RULES
+    - One random.Random(29) for the whole run; every collection is sorted
+      before a random choice or shuffle, so runs are deterministic.
+    - People are named only when their name is unique among all nodes; names
+      are inserted verbatim, genres in lower case, years as 4 digits,
+      languages by their English name as the movie text gives it.
+    - A movie's year and language come from its details text ("Released in
+      1994." / "Language: English."). A year (language) filling is skipped
+      when any of the anchor's films lists more than one year (language).
+    - Restricted shapes (year, language, genre, two people) need a non-empty
+      strict subset of the anchor's films in the anchor's role.
+    - Two-hop answers exclude the anchor person.
+    - "Every genre" gold: the genres every one of the person's films has;
+      persons with fewer than 2 films, or with an empty such set, are skipped.
+    - Gold sets hold 1..30 node ids.
+    - 10 fillings per frame; an anchor person is used at most once per shape
+      (in two-person shapes the anchor is the first person named).
+    - A frame that gets fewer than 10 fillings is reported on stderr.
+
+OUTPUTS (in OUTDIR)
+    tdev.csv, theld.csv   header id,query,answer_ids; answer_ids is a JSON
+                          list of node ids. Ids count from 11,000,000 over both
+                          files. Within a shape, frames alternate dev / held
+                          (the first frame dev, the second held, ...).
+    twin.tsv              id<TAB>frame_id<TAB>shape<TAB>dev|held per question.
+
+EXIT STATUS
+    0 on success; 2 when the schema lacks one of directed_by, written_by,
+    starred_actors, has_genre, or on wrong usage.
+"""
+import collections
+import csv
+import json
+import os
+import random
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import skbfiles  # noqa: E402
+
+PROG = "robust_twin"
+SEED = 29
+FIRST_ID = 11_000_000
+PER_FRAME = 10
+MAX_GOLD = 30
+RELATIONS = ("directed_by", "written_by", "starred_actors", "has_genre")
+DIRECTOR, WRITER, ACTOR, GENRE = RELATIONS
+ATTRIBUTES = {"year": re.compile(r"Released in ([^.]*)\."),
+              "lang": re.compile(r"Language: ([^.]*)\.")}
+
+
+class Graph:
+    """The SKB's nodes and edges, with the lookups the shapes need."""
+
+    def __init__(self, skbdir):
+        self.nodes, self.out_e, self.in_e = skbfiles.load_graph(skbdir, prog=PROG)
+        counts = collections.Counter(r["name"] for r in self.nodes.values())
+        self.people = sorted(i for i, r in self.nodes.items()
+                             if r["type"] == "person" and counts[r["name"]] == 1)
+        self.unique = set(self.people)
+
+    def name(self, node):
+        return self.nodes[node]["name"]
+
+    def films(self, person, rel):
+        """The movies linked to person by rel."""
+        return self.in_e.get((person, rel), set())
+
+    def linked(self, movie, rel):
+        """The people or genres movie links to by rel."""
+        return self.out_e.get((movie, rel), set())
+
+    def attribute(self, movie, attr):
+        """The values of attr ("year" or "lang") the movie's details list."""
+        m = ATTRIBUTES[attr].search(self.nodes[movie]["fields"].get("details", ""))
+        return m.group(1).split(", ") if m else []
+
+
+def strict_subsets(groups, films):
+    """The groups (value -> films) that are a non-empty strict subset of films."""
+    return {v: s for v, s in groups.items() if s and len(s) < len(films)}
+
+
+def attribute_groups(g, films, attr):
+    """Value of attr -> the films having it; empty when a film lists several."""
+    values = {f: g.attribute(f, attr) for f in films}
+    if any(len(v) > 1 for v in values.values()):
+        return {}
+    groups = collections.defaultdict(set)
+    for f, vs in values.items():
+        for v in vs:
+            groups[v].add(f)
+    return strict_subsets(groups, films)
+
+
+def linked_union(g, films, rel, exclude):
+    """The nodes the films link to by rel, less exclude."""
+    return set().union(*(g.linked(f, rel) for f in films)) - {exclude}
+
+
+# Option builders: each maps (graph, anchor) to a list of (slots, gold).
+
+def by_attribute(role, attr):
+    def options(g, p):
+        films = g.films(p, role)
+        return [({"p": g.name(p), attr: v}, s)
+                for v, s in attribute_groups(g, films, attr).items()]
+    return options
+
+
+def every_genre(role):
+    def options(g, p):
+        films = g.films(p, role)
+        if len(films) < 2:
+            return []
+        common = set.intersection(*(set(g.linked(f, GENRE)) for f in films))
+        return [({"p": g.name(p)}, common)] if common else []
+    return options
+
+
+def pair(role_p, role_q):
+    def options(g, p):
+        films = g.films(p, role_p)
+        partners = linked_union(g, films, role_q, p) & g.unique
+        groups = {q: films & g.films(q, role_q) for q in partners}
+        return [({"p": g.name(p), "q": g.name(q)}, s)
+                for q, s in strict_subsets(groups, films).items()]
+    return options
+
+
+def two_hop(role_p, role_out):
+    def options(g, p):
+        films = g.films(p, role_p)
+        return [({"p": g.name(p)}, linked_union(g, films, role_out, p))] if films else []
+    return options
+
+
+def two_hop_year(role_p, role_out):
+    def options(g, p):
+        groups = attribute_groups(g, g.films(p, role_p), "year")
+        return [({"p": g.name(p), "year": y}, linked_union(g, s, role_out, p))
+                for y, s in groups.items()]
+    return options
+
+
+def in_genre(role):
+    def options(g, p):
+        films = g.films(p, role)
+        groups = collections.defaultdict(set)
+        for f in films:
+            for genre in g.linked(f, GENRE):
+                groups[g.name(genre).lower()].add(f)
+        return [({"p": g.name(p), "genre": v}, s)
+                for v, s in strict_subsets(groups, films).items()]
+    return options
+
+
+Shape = collections.namedtuple("Shape", "name role options frames")
+
+SHAPES = [
+    Shape("year_director", DIRECTOR, by_attribute(DIRECTOR, "year"), [
+        "Which movies directed by {p} came out in {year}?",
+        "In {year}, what films did {p} helm?"]),
+    Shape("year_actor", ACTOR, by_attribute(ACTOR, "year"), [
+        "What films from {year} did {p} act in?",
+        "I'm trying to remember the {year} pictures that had {p} in the cast. Which were they?",
+        "{p} movies {year}"]),
+    Shape("year_writer", WRITER, by_attribute(WRITER, "year"), [
+        "I'd like to know which {year} releases were written by {p}.",
+        "Name the films released in {year} that {p} scripted."]),
+    Shape("lang_director", DIRECTOR, by_attribute(DIRECTOR, "lang"), [
+        "Which {lang}-language films did {p} direct?",
+        "Could you list the movies {p} shot in {lang}?"]),
+    Shape("lang_actor", ACTOR, by_attribute(ACTOR, "lang"), [
+        "What {lang} language movies has {p} appeared in?",
+        "My cousin is learning {lang} and is a big fan of {p}. Which films starring {p} are in {lang}?"]),
+    Shape("lang_writer", WRITER, by_attribute(WRITER, "lang"), [
+        "{lang} films written by {p}",
+        "Tell me which titles scripted by {p} are in the {lang} language."]),
+    Shape("allgenre_director", DIRECTOR, every_genre(DIRECTOR), [
+        "Which genres do all of the films directed by {p} share?",
+        "What kind of film is every single movie {p} has made as a director?"]),
+    Shape("allgenre_actor", ACTOR, every_genre(ACTOR), [
+        "Every movie {p} has acted in belongs to which genre or genres?",
+        "genres shared by every film starring {p}"]),
+    Shape("allgenre_writer", WRITER, every_genre(WRITER), [
+        "I've noticed the scripts of {p} all feel alike. Which category does every film written by {p} fall into?",
+        "What genres do all movies authored by {p} have in common?"]),
+    Shape("pair_actor_actor", ACTOR, pair(ACTOR, ACTOR), [
+        "In which movies did {p} and {q} both appear?",
+        "Which features have both {p} and {q} in the cast?",
+        "films starring both {p} and {q}"]),
+    Shape("pair_actor_director", ACTOR, pair(ACTOR, DIRECTOR), [
+        "Which films directed by {q} had {p} in the cast?",
+        "What movies did {p} star in under the direction of {q}?"]),
+    Shape("pair_actor_writer", ACTOR, pair(ACTOR, WRITER), [
+        "Which movies written by {q} did {p} act in?",
+        "Name the productions that star {p} and were scripted by {q}."]),
+    Shape("pair_director_writer", DIRECTOR, pair(DIRECTOR, WRITER), [
+        "What films did {p} direct from a screenplay by {q}?",
+        "A friend told me {p} and {q} worked together a lot. Which movies were helmed by {p} and written by {q}?"]),
+    Shape("hop_directors_of_actor", ACTOR, two_hop(ACTOR, DIRECTOR), [
+        "Who directed the movies that {p} starred in?",
+        "Which filmmakers have directed films featuring {p}?"]),
+    Shape("hop_cast_of_director", DIRECTOR, two_hop(DIRECTOR, ACTOR), [
+        "Which actors appeared in films directed by {p}?",
+        "Name the performers cast in the movies {p} directed.",
+        "cast of films directed by {p}"]),
+    Shape("hop_writers_of_actor", ACTOR, two_hop(ACTOR, WRITER), [
+        "Who wrote the films that {p} acted in?",
+        "Which screenwriters penned movies featuring {p}?"]),
+    Shape("hop_cast_of_writer", WRITER, two_hop(WRITER, ACTOR), [
+        "Which stars appeared in movies written by {p}?",
+        "actors in movies written by {p}"]),
+    Shape("hopyear_cast_of_director", DIRECTOR, two_hop_year(DIRECTOR, ACTOR), [
+        "Who starred in the films {p} directed in {year}?",
+        "In {year}, {p} directed some movies. Which actors were in them?"]),
+    Shape("hopyear_directors_of_actor", ACTOR, two_hop_year(ACTOR, DIRECTOR), [
+        "directors of {year} movies starring {p}",
+        "Which helmers directed the {year} films that {p} starred in?"]),
+    Shape("genre_director", DIRECTOR, in_genre(DIRECTOR), [
+        "Which {genre} films did {p} direct?",
+        "{genre} films directed by {p}"]),
+    Shape("genre_actor", ACTOR, in_genre(ACTOR), [
+        "Which {genre} movies has {p} starred in?",
+        "I'm in the mood for some {genre} tonight. Which {genre} flicks star {p}?",
+        "{p} {genre} movies"]),
+    Shape("genre_writer", WRITER, in_genre(WRITER), [
+        "Which {genre} films were written by {p}?",
+        "Tell me the {genre} titles that {p} wrote."]),
+]
+
+
+def check_schema(skbdir):
+    """Exit 2 unless the schema names every relation the shapes use."""
+    with open(os.path.join(skbdir, "schema.json")) as f:
+        have = set(json.load(f).get("relation_types", []))
+    missing = [r for r in RELATIONS if r not in have]
+    if missing:
+        print(f"{PROG}: schema in {skbdir} lacks relation(s) {', '.join(missing)}", file=sys.stderr)
+        sys.exit(2)
+
+
+def option_key(option):
+    slots, gold = option
+    return sorted(slots.items()), sorted(gold)
+
+
+def next_filling(g, shape, anchors, rng):
+    """The (slots, gold) of the next anchor in anchors with a usable option; None when spent."""
+    for p in anchors:
+        usable = [o for o in shape.options(g, p) if 1 <= len(o[1]) <= MAX_GOLD]
+        if usable:
+            return rng.choice(sorted(usable, key=option_key))
+    return None
+
+
+def fill_shape(g, shape, rng):
+    """Yield (frame index, query, gold) for the shape's frames, PER_FRAME each."""
+    pool = [p for p in g.people if g.films(p, shape.role)]
+    rng.shuffle(pool)
+    anchors = iter(pool)
+    for k, frame in enumerate(shape.frames):
+        count = 0
+        while count < PER_FRAME:
+            filling = next_filling(g, shape, anchors, rng)
+            if filling is None:
+                break
+            count += 1
+            yield k, frame.format(**filling[0]), sorted(filling[1])
+        if count < PER_FRAME:
+            print(f"{PROG}: warning: {shape.name} frame {k + 1} got {count} of {PER_FRAME} fillings",
+                  file=sys.stderr)
+
+
+def build(g):
+    """Yield (id, frame_id, shape, split, query, gold) for every question."""
+    rng = random.Random(SEED)
+    qid, frame_no = FIRST_ID, 0
+    for shape in SHAPES:
+        for k, query, gold in fill_shape(g, shape, rng):
+            split = "dev" if k % 2 == 0 else "held"
+            yield qid, f"T{frame_no + k + 1:02d}", shape.name, split, query, gold
+            qid += 1
+        frame_no += len(shape.frames)
+
+
+def write(outdir, rows):
+    os.makedirs(outdir, exist_ok=True)
+    files = {s: open(os.path.join(outdir, f"t{s}.csv"), "w", newline="") for s in ("dev", "held")}
+    writers = {s: csv.writer(f) for s, f in files.items()}
+    for w in writers.values():
+        w.writerow(["id", "query", "answer_ids"])
+    counts = collections.Counter()
+    with open(os.path.join(outdir, "twin.tsv"), "w") as tsv:
+        for qid, frame_id, shape, split, query, gold in rows:
+            writers[split].writerow([qid, query, json.dumps(gold)])
+            tsv.write(f"{qid}\t{frame_id}\t{shape}\t{split}\n")
+            counts[split] += 1
+    for f in files.values():
+        f.close()
+    return counts
+
+
+def main(argv):
+    if len(argv) != 3:
+        print(f"usage: python3 {argv[0]} SKBDIR OUTDIR", file=sys.stderr)
+        sys.exit(2)
+    skbdir, outdir = argv[1:]
+    check_schema(skbdir)
+    counts = write(outdir, build(Graph(skbdir)))
+    print(f"{PROG}: {counts['dev']} dev, {counts['held']} held questions in {outdir}")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
