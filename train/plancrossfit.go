@@ -240,6 +240,9 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.KindTypes = a.Lexicon && a.NamedType && !c.o.NoKindTypes
 	a.LeadVerbAsks = a.Lexicon && a.NamedType && !c.o.NoLeadVerbAsks
 	a.AnswerWordsLead = !c.o.NoAnswerWordsLead
+	a.TrailingAnswerWords = !c.o.NoTrailingAnswerWords
+	a.NounHeads = !c.o.NoNounHeads
+	a.QuotedSlotsYield = !c.o.NoQuotedSlotsYield
 	a.ReadSamePOS = a.Lexicon && !c.o.NoReadSamePOS
 	a.ReadInContext = a.Lexicon && !c.o.NoReadInContext
 	a.DeeperSearch = !c.o.NoDeeperSearch

@@ -116,6 +116,17 @@ type LinkingPlannerOptions struct {
 	// whatever the question's lead words ask for
 	// (AnchorConfig.AnswerWordsLead; the ablation).
 	NoAnswerWordsLead bool
+	// NoTrailingAnswerWords: a question with no noun before its first
+	// anchor names no answer word after its last
+	// (AnchorConfig.TrailingAnswerWords; the ablation).
+	NoTrailingAnswerWords bool
+	// NoNounHeads: a word that may be a verb is no noun before a
+	// preposition, and a word after "of" may name the type a question
+	// asks for (AnchorConfig.NounHeads; the ablation).
+	NoNounHeads bool
+	// NoQuotedSlotsYield: an unquoted slot rules a candidate out as much
+	// as a non-anchor (AnchorConfig.QuotedSlotsYield; the ablation).
+	NoQuotedSlotsYield bool
 	// NoCasualFit: the text-fit gate trains and calibrates on the
 	// questions and passages as written only (FitConfig.Casual; the
 	// ablation).

@@ -34,6 +34,9 @@ type trainPlannerOptions struct {
 	NoKindTypes    bool
 	NoLeadVerb     bool
 	NoAWLead       bool
+	NoTrailAW      bool
+	NoNounHeads    bool
+	NoQuotedYield  bool
 	NoCasualFit    bool
 	NoReadSamePOS  bool
 	Flags          trainFlags
@@ -215,7 +218,9 @@ training questions that used it there ("Which directors ...": ->directed_by;
 a noun that may be a verb only after a determiner; one that names a type only
 where those questions asked for that type; not where the question's first two
 words give the type the step ends at a probability below 1%: "Who wrote the
-screenplay for X?", --no-answer-words-lead); the first such noun rules out the
+screenplay for X?", --no-answer-words-lead); in a question with no noun before its
+first anchor, a noun after its last anchor, where a noun phrase has its head ("The Bang Bang Club director"; --no-trailing-answer-words).
+The first such noun rules out the
 candidates that end otherwise, and when it rules out all of them, up to 2 more
 templates that end with its step are tried ("Which filmmakers have cast X?",
 "Which directors made movies out of X's scripts?"; --no-answer-words). Of the
@@ -271,6 +276,9 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoSynonymTypes, "no-synonym-types", false, "mined plans: a word names a node type only with the schema's own words or their base forms, not as the lexicon's synonym of one (\"films\" for movie; the ablation)")
 	cmd.Flags().BoolVar(&o.NoKindTypes, "no-kind-types", false, "a word the training never used names no node type as a kind of the type's schema word (\"screenwriters\", four hypernym links below person; the ablation)")
 	cmd.Flags().BoolVar(&o.NoLeadVerb, "no-lead-verb-asks", false, "a question's first word, a verb (\"Name the 2008 releases ...\"), asks for the type named after it only when the training made it an asking word (the ablation)")
+	cmd.Flags().BoolVar(&o.NoQuotedYield, "no-quoted-slots-yield", false, "an anchor unquoted where the training always quoted it rules a plan out as much as a text the training never anchored, more than a word the plan misses (the ablation)")
+	cmd.Flags().BoolVar(&o.NoNounHeads, "no-noun-heads", false, "a word that may be a verb is no noun before a preposition, and a word after \"of\" may name the type asked for (\"cast of films directed by X\"; the ablation)")
+	cmd.Flags().BoolVar(&o.NoTrailAW, "no-trailing-answer-words", false, "a question with no noun before its first anchor names no answer word after its last (\"The Bang Bang Club director\"; the ablation)")
 	cmd.Flags().BoolVar(&o.NoAWLead, "no-answer-words-lead", false, "an answer word names the step that ends the plan even where the question's lead words rule out the type it ends at (\"Who wrote the screenplay for X?\"; the ablation)")
 	cmd.Flags().BoolVar(&o.NoCasualFit, "no-casual-fit", false, "the text-fit gate learns from the questions and passages as written only, not also lower-cased without a closing question mark (\"which adjectives mean nearly the same as 'unaware'\" then reads as a gloss on WordNet; the ablation)")
 	cmd.Flags().BoolVar(&o.NoAnswerWords, "no-answer-words", false, "mined plans: no answer words are learned (nouns before the anchors, \"Which directors ...\", tied to the step that ends the training plans that used them); a candidate ending with another step is not ruled out (the ablation)")
@@ -335,7 +343,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		d = nil
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoDeclineRuledOut: o.NoDecline, NoSchemaSteps: o.NoSchemaSteps, NoSynonymTypes: o.NoSynonymTypes, NoKindTypes: o.NoKindTypes, NoLeadVerbAsks: o.NoLeadVerb, NoAnswerWordsLead: o.NoAWLead, NoCasualFit: o.NoCasualFit, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, Log: u.err, Progress: u.stageProgress()})
+	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoDeclineRuledOut: o.NoDecline, NoSchemaSteps: o.NoSchemaSteps, NoSynonymTypes: o.NoSynonymTypes, NoKindTypes: o.NoKindTypes, NoLeadVerbAsks: o.NoLeadVerb, NoAnswerWordsLead: o.NoAWLead, NoTrailingAnswerWords: o.NoTrailAW, NoNounHeads: o.NoNounHeads, NoQuotedSlotsYield: o.NoQuotedYield, NoCasualFit: o.NoCasualFit, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, Log: u.err, Progress: u.stageProgress()})
 	if err != nil {
 		return err
 	}

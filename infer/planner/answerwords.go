@@ -52,38 +52,101 @@ func finalSteps(p *data.Plan) []string {
 // first of the mentions anchors names that the lexicon reads as nouns
 // there, unquoted, of minResolveLen letters or more, no stop words; none
 // when no mention is anchored. A word that is a verb too is a noun only
-// right after a determiner ("Find the cast of X", not "X cast in" or
-// "when it means a kind of X"); nil without the lexicon.
+// after a determiner or before a preposition (determinedNoun: "Find the
+// cast of X", "cast of films directed by X", not "Who did cast X?"); nil
+// without the lexicon.
 func (p *LinkingPlanner) leadNouns(text string, ments []linking.LinkedMention, anchors []int) []string {
-	lex := p.names.lex
-	first := -1
-	for _, a := range anchors {
-		if a >= 0 && a < len(ments) && (first < 0 || ments[a].TokStart < first) {
-			first = ments[a].TokStart
-		}
-	}
-	if first < 0 || lex == nil {
+	first, _ := anchorSpan(ments, anchors)
+	if first < 0 || p.names.lex == nil {
 		return nil
 	}
-	quoted := quotedSpans(text, false)
+	return p.nounsIn(text, linking.MentionWords(text), 0, first)
+}
+
+// trailNouns are leadNouns for a question whose words before its first
+// anchor name nothing (no noun: "The Bang Bang Club director", "Who are
+// X's directors?"): the nouns right after its last anchor, up to the
+// first stop word, where English puts the head of a noun phrase, also the
+// question's last word when it may be a verb too ("Heat cast"); nil when
+// a noun comes before the first anchor, or without the lexicon.
+func (p *LinkingPlanner) trailNouns(text string, ments []linking.LinkedMention, anchors []int) []string {
+	first, last := anchorSpan(ments, anchors)
+	if first < 0 || p.names.lex == nil {
+		return nil
+	}
 	words := linking.MentionWords(text)
+	if len(p.nounsIn(text, words, 0, first)) > 0 {
+		return nil
+	}
+	// The phrase after the anchor ends at its first stop word: "Any
+	// thriller pictures with X in the cast?" asks for no cast.
+	end := last
+	for end < len(words) && (!index.IsStopword(strings.ToLower(text[words[end].Start:words[end].End])) || words[end].Norm == "s") {
+		end++
+	}
+	return p.nounsIn(text, words, last, end)
+}
+
+// anchorSpan returns the first word of the first of the mentions anchors
+// names and the word past the last of them; -1, -1 when none is anchored.
+func anchorSpan(ments []linking.LinkedMention, anchors []int) (first, end int) {
+	first, end = -1, -1
+	for _, a := range anchors {
+		if a < 0 || a >= len(ments) {
+			continue
+		}
+		if first < 0 || ments[a].TokStart < first {
+			first = ments[a].TokStart
+		}
+		end = max(end, ments[a].TokEnd)
+	}
+	return first, end
+}
+
+// nounsIn are the words (lower case, each once) of words[from:to] that
+// the lexicon reads as nouns there, unquoted, of minResolveLen letters or
+// more, no stop words or question words (whWords): a word that is a verb
+// too only where determinedNoun reads a noun, or as the text's last word
+// when from > 0 (a noun phrase's head).
+func (p *LinkingPlanner) nounsIn(text string, words []linking.Word, from, to int) []string {
+	lex := p.names.lex
+	quoted := quotedSpans(text, false)
 	var out []string
-	for i := 0; i < first && i < len(words); i++ {
+	for i := from; i < to && i < len(words); i++ {
 		w := words[i]
 		if slices.ContainsFunc(quoted, func(q [2]int) bool { return w.Start >= q[0] && w.Start < q[1] }) {
 			continue
 		}
 		n := strings.ToLower(text[w.Start:w.End]) // as written: "does" is no "doe"
-		if len(n) < minResolveLen || !alphabetic(n) || index.IsStopword(n) || slices.Contains(out, n) {
+		if len(n) < minResolveLen || !alphabetic(n) || index.IsStopword(n) || whWords[n] || slices.Contains(out, n) {
 			continue
 		}
-		if !lex.IsNoun(n) || lex.IsVerb(n) && (i == 0 || !determiners[strings.ToLower(text[words[i-1].Start:words[i-1].End])]) {
+		head := from > 0 && i == len(words)-1
+		if !lex.IsNoun(n) || lex.IsVerb(n) && !head && !determinedNoun(text, words, i, p.Cfg.Anchors.NounHeads) {
 			continue
 		}
 		out = append(out, n)
 	}
 	return out
 }
+
+// whWords are English's question words, no nouns whatever a lexicon
+// says ("who": the World Health Organization).
+var whWords = map[string]bool{"who": true, "whom": true, "whose": true, "what": true, "which": true, "where": true, "when": true, "why": true, "how": true}
+
+// determinedNoun reports whether words[i], a word that may be a noun or
+// a verb, is a noun where it stands: after a determiner ("Find the cast
+// of X") or, with heads (AnchorConfig.NounHeads), before a preposition,
+// where a request's verb would have its object ("cast of films directed
+// by X"); not in "Who did cast X?".
+func determinedNoun(text string, words []linking.Word, i int, heads bool) bool {
+	at := func(j int) string { return strings.ToLower(text[words[j].Start:words[j].End]) }
+	return i > 0 && determiners[at(i-1)] || heads && i+1 < len(words) && prepositions[at(i+1)]
+}
+
+// prepositions are English's common prepositions.
+// ("to" is none here: "close to X" is no noun, "want to" no object).
+var prepositions = map[string]bool{"of": true, "for": true, "in": true, "from": true, "by": true, "with": true, "about": true, "on": true, "at": true}
 
 // determiners are the English words after which a word that may be a
 // noun or a verb is a noun.
@@ -231,7 +294,9 @@ func (p *LinkingPlanner) stepEndTypes(step string) []string {
 }
 
 // answerStep is the step the first answer word of the question's lead
-// (before the candidate's first anchor) names, "" for none.
+// (before the candidate's first anchor) names, or with
+// TrailingAnswerWords, of a question with no noun before its first
+// anchor, the first after its last anchor (trailNouns); "" for none.
 func (p *LinkingPlanner) answerStep(text string, ments []linking.LinkedMention, c *PlanCandidate) string {
 	aw := p.Cfg.Anchors.AnswerWords
 	if len(aw) == 0 {
@@ -242,6 +307,14 @@ func (p *LinkingPlanner) answerStep(text string, ments []linking.LinkedMention, 
 			if p.leadRulesOut(text, ments, c, w, s) {
 				return ""
 			}
+			return s
+		}
+	}
+	if !p.Cfg.Anchors.TrailingAnswerWords {
+		return ""
+	}
+	for _, w := range p.trailNouns(text, ments, c.Mentions) {
+		if s, ok := aw[w]; ok {
 			return s
 		}
 	}

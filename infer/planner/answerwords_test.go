@@ -53,6 +53,75 @@ func TestAnswerWords(t *testing.T) {
 	}
 }
 
+// TestTrailingAnswerWords: a question with no noun before its anchor
+// names its answer word right after it, where a noun phrase has its head
+// ("Ann Lee directors": her films' director, Paul Smith, node 0, where
+// the ranker prefers her films, node 1), also its last word when that
+// may be a verb ("Ann Lee cast", "cast" naming ->directed_by here); the
+// phrase ends at a stop word ("Ann Lee films with the directors" asks
+// for films), a noun before the anchor keeps the lead's reading ("Which
+// films did Ann Lee directors like?"), and without TrailingAnswerWords
+// nothing after the anchor names a step.
+func TestTrailingAnswerWords(t *testing.T) {
+	words := map[string]string{"directors": "->directed_by", "cast": "->directed_by"}
+	for _, c := range []struct {
+		q    string
+		on   bool
+		want uint32
+	}{
+		{"Ann Lee directors", true, 0},
+		{"Who are Ann Lee's directors?", true, 0},
+		{"Ann Lee cast", true, 0},
+		{"Ann Lee directors", false, 1},
+		{"Ann Lee films with the directors", true, 1},
+		{"Which films did Ann Lee directors like?", true, 1},
+	} {
+		p := lexPlanner(t)
+		p.Cfg.Anchors.AnswerWords = words
+		p.Cfg.Anchors.TrailingAnswerWords = c.on
+		pred, err := p.Predict(context.Background(), data.Query{Text: c.q, ID: -1})
+		if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{c.want}) {
+			t.Errorf("TrailingAnswerWords %v: %q planned %v reaching %v (%v), want [%d]", c.on, c.q, pred.Plan.MetapathTokens(), pred.Reach, err, c.want)
+		}
+	}
+}
+
+// TestNounHeads: "cast of movies with Ann Lee" asks for a cast, the head
+// of its noun phrase. With NounHeads "cast", before a preposition, is a
+// noun (the answer word naming ->directed_by here: Paul Smith, node 0)
+// and no request's verb, and "movies", after "of", names no type the
+// question asks for; without, "cast" opening the question is a verb asking
+// for its object, movies (LeadVerbAsks), and Ann Lee's film answers (node
+// 1). A verb before an object stays a verb ("Cast the films with Ann
+// Lee").
+func TestNounHeads(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		on   bool
+		want uint32
+	}{
+		{"cast of movies with Ann Lee", true, 0},
+		{"cast of movies with Ann Lee", false, 1},
+		{"Cast the films with Ann Lee", true, 1},
+	} {
+		p := lexPlanner(t)
+		p.Cfg.Anchors.AnswerWords = map[string]string{"cast": "->directed_by"}
+		p.Cfg.Anchors.LeadVerbAsks = true
+		p.Cfg.Anchors.NounHeads = c.on
+		pred, err := p.Predict(context.Background(), data.Query{Text: c.q, ID: -1})
+		if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{c.want}) {
+			t.Errorf("NounHeads %v: %q planned %v reaching %v (%v), want [%d]", c.on, c.q, pred.Plan.MetapathTokens(), pred.Reach, err, c.want)
+		}
+	}
+	p := lexPlanner(t)
+	for heads, want := range map[bool]string{true: "", false: "movie"} {
+		p.Cfg.Anchors.NounHeads = heads
+		if got, _ := p.askedTypeBy("cast of movies with", nil); got != want {
+			t.Errorf("NounHeads %v: \"cast of movies with\" asks for %q, want %q", heads, got, want)
+		}
+	}
+}
+
 // TestLearnAnswerWords: of the nouns before the anchor, "directors" came
 // in 5 questions, all of whose plans end with ->directed_by; "film" came
 // in 5 ending with ->has_genre, but names movies (the lexicon's synonym of

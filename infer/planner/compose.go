@@ -362,7 +362,11 @@ func (p *LinkingPlanner) askedTypeOf(restriction string, kinds map[string]string
 			}
 		}
 	}
-	for _, w := range index.Tokenize(nil, restriction) {
+	toks := index.TokenizeAll(nil, restriction)
+	for i, w := range toks {
+		if index.IsStopword(w) || byKind && p.Cfg.Anchors.NounHeads && i > 0 && toks[i-1] == "of" {
+			continue
+		}
 		if t, named := p.wordType(w); t != "" {
 			return t, named
 		}
@@ -510,14 +514,17 @@ type askedVerb struct {
 // so every candidate sees the same whatever its anchors leave ("Recommend
 // a busex item in the X category.": "busex", a value, names none), and
 // whether the schema's word or the lexicon named it; "" when the
-// question opens with no such verb (or with an asking word) or its
-// object's first word names no type.
+// question opens with no such verb (or with an asking word, or, with
+// NounHeads, a word before a preposition) or its object's first word
+// names no type.
 func (p *LinkingPlanner) verbType(text string, kinds map[string]string) (string, bool) {
 	if !p.Cfg.Anchors.LeadVerbAsks {
 		return "", false
 	}
 	toks := index.TokenizeAll(nil, unquoted(text))
-	if len(toks) < 2 || !p.leadVerb(toks[0]) {
+	// A first word before a preposition is a noun ("Cast of films
+	// directed by X"): a request's verb has its object next.
+	if len(toks) < 2 || !p.leadVerb(toks[0]) || p.Cfg.Anchors.NounHeads && prepositions[toks[1]] {
 		return "", false
 	}
 	if _, ask := slices.BinarySearch(p.Cfg.Anchors.AskWords, toks[0]); ask {

@@ -194,24 +194,41 @@ func TestLearnQuotedSlots(t *testing.T) {
 // that trusts the kinds template anchors it on "things", unquoted; with
 // the kinds template's path a quoted slot that candidate is ruled out and
 // the members of Solea answer (fish one); without, or when the question
-// quotes 'things', the ranker's choice stands.
+// quotes 'things', the ranker's choice stands. An unquoted slot weighs
+// less than what the question's words name: where "things" before Solea
+// is an answer word naming the kinds template's step (<-kind_of), the
+// members candidate misses it and the kinds candidate stands, quoted
+// slot and all (WordNet's "Find me a close synonym of metal whose gloss
+// ...", typed by someone who quotes nothing); without QuotedSlotsYield
+// the slot weighs more.
 func TestQuotedSlots(t *testing.T) {
-	planner := func(slots [][2]int) *LinkingPlanner {
-		return trustingPlanner(t, []string{"things", "Solea", "fish one", "object"}, AnchorConfig{QuotedSlots: slots})
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
 	}
+	planner := func(slots [][2]int, words map[string]string, yield bool) *LinkingPlanner {
+		p := trustingPlanner(t, []string{"things", "Solea", "fish one", "object"}, AnchorConfig{QuotedSlots: slots, AnswerWords: words, QuotedSlotsYield: yield})
+		p.names.setLexicon(lex)
+		return p
+	}
+	kinds := map[string]string{"things": "<-kind_of"}
 	for _, c := range []struct {
 		q     string
 		slots [][2]int
+		words map[string]string
+		yield bool
 		want  uint32
 	}{
-		{"Which things are members of Solea?", [][2]int{{0, 0}}, 2},
-		{"Which things are members of Solea?", nil, 3},
-		{"Which things are members of Solea?", [][2]int{{1, 0}}, 3},
-		{"Which 'things' are members of Solea?", [][2]int{{0, 0}}, 3},
+		{"Which things are members of Solea?", [][2]int{{0, 0}}, nil, true, 2},
+		{"Which things are members of Solea?", nil, nil, true, 3},
+		{"Which things are members of Solea?", [][2]int{{1, 0}}, nil, true, 3},
+		{"Which 'things' are members of Solea?", [][2]int{{0, 0}}, nil, true, 3},
+		{"Which things are members of Solea?", [][2]int{{0, 0}}, kinds, true, 3},
+		{"Which things are members of Solea?", [][2]int{{0, 0}}, kinds, false, 2},
 	} {
-		pred, err := planner(c.slots).Predict(context.Background(), data.Query{Text: c.q, ID: -1})
+		pred, err := planner(c.slots, c.words, c.yield).Predict(context.Background(), data.Query{Text: c.q, ID: -1})
 		if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{c.want}) {
-			t.Errorf("QuotedSlots %v: %q planned %v reaching %v (%v), want [%d]", c.slots, c.q, pred.Plan.MetapathTokens(), pred.Reach, err, c.want)
+			t.Errorf("QuotedSlots %v (yield %v): %q planned %v reaching %v (%v), want [%d]", c.slots, c.yield, c.q, pred.Plan.MetapathTokens(), pred.Reach, err, c.want)
 		}
 	}
 }

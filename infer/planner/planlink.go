@@ -403,6 +403,18 @@ func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs [
 	}
 }
 
+// unquotedWeight is how much an unquoted slot (unquotedSlot) rules a
+// candidate out: as much as an anchor on a text the training never
+// anchored, or, with yield (AnchorConfig.QuotedSlotsYield), less than
+// one word the question names a step or relation with, which a user who
+// quotes nothing still means.
+func unquotedWeight(yield bool) int {
+	if yield {
+		return 1 << 8
+	}
+	return 1 << 15
+}
+
 // ruleOut scores the candidates (ScoreCandidates) and returns, for each,
 // how much what the question names rules it out, and the least of those
 // over the candidates that reach something (-1 when none does): one
@@ -452,7 +464,7 @@ func (p *LinkingPlanner) ruleOutRead(ctx context.Context, text string, ments []l
 			key[i] += 1 << 15
 		}
 		if p.unquotedSlot(text, ments, &cs[i]) {
-			key[i] += 1 << 15
+			key[i] += unquotedWeight(p.Cfg.Anchors.QuotedSlotsYield)
 		}
 		if p.anchoredAfterNonAnchor(text, ments, &cs[i]) {
 			key[i] += 1 << 15
