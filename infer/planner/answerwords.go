@@ -136,12 +136,13 @@ var whWords = map[string]bool{"who": true, "whom": true, "whose": true, "what": 
 
 // determinedNoun reports whether words[i], a word that may be a noun or
 // a verb, is a noun where it stands: after a determiner ("Find the cast
-// of X") or, with heads (AnchorConfig.NounHeads), before a preposition,
-// where a request's verb would have its object ("cast of films directed
-// by X"); not in "Who did cast X?".
+// of X") or, with heads (AnchorConfig.NounHeads), opening the text before
+// a preposition, where a request's verb would have its object ("cast of
+// films directed by X"); not in "Who did cast X?", nor in "film script by
+// X", which the lexicon read off "film scripted by X".
 func determinedNoun(text string, words []linking.Word, i int, heads bool) bool {
 	at := func(j int) string { return strings.ToLower(text[words[j].Start:words[j].End]) }
-	return i > 0 && determiners[at(i-1)] || heads && i+1 < len(words) && prepositions[at(i+1)]
+	return i > 0 && determiners[at(i-1)] || heads && i == 0 && len(words) > 1 && prepositions[at(1)]
 }
 
 // prepositions are English's common prepositions.
