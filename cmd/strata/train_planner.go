@@ -182,8 +182,9 @@ me what ...": a request), where the training anchored at most 2% of such
 words, one anchored on an unquoted word right after a word (not a stop word)
 that at most 2% of the training's mentions after it were anchors ("Which
 specific individuals ..."), and one anchoring on an unquoted word a template
-path whose anchor the training quoted (near-synonyms of 'X');
---no-non-anchors is the ablation of the four. The text-fit gate reads such an
+path whose anchor the training quoted (near-synonyms of 'X'; this one weighs
+less than a word the plan misses, since users quote nothing:
+--no-quoted-slots-yield); --no-non-anchors is the ablation of the four. The text-fit gate reads such an
 opening verb as one word for all of them, so "Give me ..." reads as the
 training's "Name ..." (--no-fit-lead-verbs). An unseen word that names a node
 is read as its known word when that word names a relation of the schema and no
@@ -215,13 +216,15 @@ verb, asks as an asking word does, past stop words ("Name the 2008 releases
 ..."; --no-lead-verb-asks). A noun before a question's first
 anchor names the step that ends the plans of at least 90% of the 5 or more
 training questions that used it there ("Which directors ...": ->directed_by;
-a noun that may be a verb only after a determiner; one that names a type only
-where those questions asked for that type; not where the question's first two
-words give the type the step ends at a probability below 1%: "Who wrote the
-screenplay for X?", --no-answer-words-lead); in a question with no noun before its
-first anchor, a noun after its last anchor, where a noun phrase has its head ("The Bang Bang Club director"; --no-trailing-answer-words).
-The first such noun rules out the
-candidates that end otherwise, and when it rules out all of them, up to 2 more
+a noun that may be a verb only after a determiner or opening the question
+before a preposition, "cast of films directed by X", whose "films" then names no
+asked type, --no-noun-heads; one that names a type only where those questions
+asked for that type; not where the question's first two words give the type the
+step ends at a probability below 1%: "Who wrote the screenplay for X?",
+--no-answer-words-lead); in a question with no noun before its first anchor, a
+noun right after its last anchor, where a noun phrase has its head ("The Bang
+Bang Club director"; --no-trailing-answer-words). The first such noun rules out
+the candidates that end otherwise, and when it rules out all of them, up to 2 more
 templates that end with its step are tried ("Which filmmakers have cast X?",
 "Which directors made movies out of X's scripts?"; --no-answer-words). Of the
 known words an unseen word may be read as, one that may be a noun and may be a

@@ -52,39 +52,40 @@ func finalSteps(p *data.Plan) []string {
 // first of the mentions anchors names that the lexicon reads as nouns
 // there, unquoted, of minResolveLen letters or more, no stop words; none
 // when no mention is anchored. A word that is a verb too is a noun only
-// after a determiner or before a preposition (determinedNoun: "Find the
-// cast of X", "cast of films directed by X", not "Who did cast X?"); nil
-// without the lexicon.
+// after a determiner or, with NounHeads, opening the question before a
+// preposition (determinedNoun: "Find the cast of X", "cast of films
+// directed by X", not "Who did cast X?"); nil without the lexicon.
 func (p *LinkingPlanner) leadNouns(text string, ments []linking.LinkedMention, anchors []int) []string {
 	first, _ := anchorSpan(ments, anchors)
 	if first < 0 || p.names.lex == nil {
 		return nil
 	}
-	return p.nounsIn(text, linking.MentionWords(text), 0, first)
+	return p.nounsIn(text, linking.MentionWords(text), 0, first, false)
 }
 
 // trailNouns are leadNouns for a question whose words before its first
-// anchor name nothing (no noun: "The Bang Bang Club director", "Who are
-// X's directors?"): the nouns right after its last anchor, up to the
-// first stop word, where English puts the head of a noun phrase, also the
-// question's last word when it may be a verb too ("Heat cast"); nil when
-// a noun comes before the first anchor, or without the lexicon.
+// anchor name nothing (no noun but a question word: "The Bang Bang Club
+// director", "Who are X's directors?"): the nouns right after its last
+// anchor, up to the first stop word, where English puts the head of a
+// noun phrase, also the question's last word when it may be a verb too
+// ("Heat cast"); nil when a noun comes before the first anchor, or
+// without the lexicon.
 func (p *LinkingPlanner) trailNouns(text string, ments []linking.LinkedMention, anchors []int) []string {
 	first, last := anchorSpan(ments, anchors)
 	if first < 0 || p.names.lex == nil {
 		return nil
 	}
 	words := linking.MentionWords(text)
-	if len(p.nounsIn(text, words, 0, first)) > 0 {
+	if len(p.nounsIn(text, words, 0, first, true)) > 0 {
 		return nil
 	}
 	// The phrase after the anchor ends at its first stop word: "Any
 	// thriller pictures with X in the cast?" asks for no cast.
 	end := last
-	for end < len(words) && (!index.IsStopword(strings.ToLower(text[words[end].Start:words[end].End])) || words[end].Norm == "s") {
+	for end < len(words) && !index.IsStopword(strings.ToLower(text[words[end].Start:words[end].End])) {
 		end++
 	}
-	return p.nounsIn(text, words, last, end)
+	return p.nounsIn(text, words, last, end, true)
 }
 
 // anchorSpan returns the first word of the first of the mentions anchors
@@ -105,10 +106,11 @@ func anchorSpan(ments []linking.LinkedMention, anchors []int) (first, end int) {
 
 // nounsIn are the words (lower case, each once) of words[from:to] that
 // the lexicon reads as nouns there, unquoted, of minResolveLen letters or
-// more, no stop words or question words (whWords): a word that is a verb
-// too only where determinedNoun reads a noun, or as the text's last word
-// when from > 0 (a noun phrase's head).
-func (p *LinkingPlanner) nounsIn(text string, words []linking.Word, from, to int) []string {
+// more, no stop words: a word that is a verb too only where
+// determinedNoun reads a noun. Read for the trailing rule (trailNouns),
+// question words are no nouns (whWords) and the text's last word, a noun
+// phrase's head, is one when it may be a verb too.
+func (p *LinkingPlanner) nounsIn(text string, words []linking.Word, from, to int, trailing bool) []string {
 	lex := p.names.lex
 	quoted := quotedSpans(text, false)
 	var out []string
@@ -118,10 +120,10 @@ func (p *LinkingPlanner) nounsIn(text string, words []linking.Word, from, to int
 			continue
 		}
 		n := strings.ToLower(text[w.Start:w.End]) // as written: "does" is no "doe"
-		if len(n) < minResolveLen || !alphabetic(n) || index.IsStopword(n) || whWords[n] || slices.Contains(out, n) {
+		if len(n) < minResolveLen || !alphabetic(n) || index.IsStopword(n) || trailing && whWords[n] || slices.Contains(out, n) {
 			continue
 		}
-		head := from > 0 && i == len(words)-1
+		head := trailing && i == len(words)-1
 		if !lex.IsNoun(n) || lex.IsVerb(n) && !head && !determinedNoun(text, words, i, p.Cfg.Anchors.NounHeads) {
 			continue
 		}
@@ -316,6 +318,9 @@ func (p *LinkingPlanner) answerStep(text string, ments []linking.LinkedMention, 
 	}
 	for _, w := range p.trailNouns(text, ments, c.Mentions) {
 		if s, ok := aw[w]; ok {
+			if p.leadRulesOut(text, ments, c, w, s) {
+				return ""
+			}
 			return s
 		}
 	}

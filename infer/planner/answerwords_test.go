@@ -86,14 +86,15 @@ func TestTrailingAnswerWords(t *testing.T) {
 	}
 }
 
-// TestNounHeads: "cast of movies with Ann Lee" asks for a cast, the head
-// of its noun phrase. With NounHeads "cast", before a preposition, is a
-// noun (the answer word naming ->directed_by here: Paul Smith, node 0)
-// and no request's verb, and "movies", after "of", names no type the
-// question asks for; without, "cast" opening the question is a verb asking
-// for its object, movies (LeadVerbAsks), and Ann Lee's film answers (node
-// 1). A verb before an object stays a verb ("Cast the films with Ann
-// Lee").
+// TestNounHeads: "cast of movies with Ann Lee" asks for a cast, the head of
+// its noun phrase. With NounHeads "cast", opening the question before a
+// preposition, is a noun (the answer word naming ->directed_by here: Paul
+// Smith, node 0) and no request's verb, and "movies", the first word after
+// "of" after the opening word, names no type the question asks for (a list of
+// movies still asks for movies); without, "cast" opening the question is a
+// verb asking for its object, movies (LeadVerbAsks), and Ann Lee's film
+// answers (node 1). A verb before an object stays a verb ("Cast the films with
+// Ann Lee").
 func TestNounHeads(t *testing.T) {
 	for _, c := range []struct {
 		q    string
@@ -114,10 +115,19 @@ func TestNounHeads(t *testing.T) {
 		}
 	}
 	p := lexPlanner(t)
-	for heads, want := range map[bool]string{true: "", false: "movie"} {
-		p.Cfg.Anchors.NounHeads = heads
-		if got, _ := p.askedTypeBy("cast of movies with", nil); got != want {
-			t.Errorf("NounHeads %v: \"cast of movies with\" asks for %q, want %q", heads, got, want)
+	for _, c := range []struct {
+		restriction string
+		heads       bool
+		want        string
+	}{
+		{"cast of movies with", true, ""},
+		{"cast of the movies with", true, ""},
+		{"cast of movies with", false, "movie"},
+		{"give me a list of movies with", true, "movie"}, // "of" after no opening noun
+	} {
+		p.Cfg.Anchors.NounHeads = c.heads
+		if got, _ := p.askedTypeBy(c.restriction, nil); got != c.want {
+			t.Errorf("NounHeads %v: %q asks for %q, want %q", c.heads, c.restriction, got, c.want)
 		}
 	}
 }
@@ -421,7 +431,8 @@ func TestLeadVerbAsks(t *testing.T) {
 // object of "directed", and with AnswerWordsLead the answer word yields
 // and Paul Smith (node 0) answers. "List the films Ann Lee starred in."
 // has no verb before its answer word: it stands (her film), though "list
-// the" asked for people.
+// the" asked for people. An answer word after the anchor
+// (TrailingAnswerWords: "Who directed Ann Lee films?") yields alike.
 func TestAnswerWordsLead(t *testing.T) {
 	lead := NewLeadTypes()
 	for range 100 {
@@ -453,6 +464,15 @@ func TestAnswerWordsLead(t *testing.T) {
 		if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{want}) {
 			t.Errorf("AnswerWordsLead %v: %q planned %v reaching %v (%v), want [%d]", on, q, pred.Plan.MetapathTokens(), pred.Reach, err, want)
 		}
+		// After the anchor (TrailingAnswerWords) the answer word yields
+		// as well.
+		p.Cfg.Anchors.TrailingAnswerWords = true
+		q3 := "Who directed Ann Lee films?"
+		pred, err = p.Predict(context.Background(), data.Query{Text: q3, ID: -1})
+		if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{want}) {
+			t.Errorf("AnswerWordsLead %v: %q planned %v reaching %v (%v), want [%d]", on, q3, pred.Plan.MetapathTokens(), pred.Reach, err, want)
+		}
+		p.Cfg.Anchors.TrailingAnswerWords = false
 		// No verb before "films": the answer word stands, whatever "list
 		// the" asked for in the training.
 		q2 := "List the films Ann Lee starred in."

@@ -343,8 +343,8 @@ func (p *LinkingPlanner) askedTypeOf(restriction string, kinds map[string]string
 		// place setting'"); it asks for nothing.
 		restriction = unquoted(restriction)
 	}
+	toks := index.TokenizeAll(nil, restriction)
 	if ask := p.Cfg.Anchors.AskWords; len(ask) > 0 {
-		toks := index.TokenizeAll(nil, restriction)
 		for i := 1; i < len(toks); i++ {
 			if _, ok := slices.BinarySearch(ask, toks[i-1]); !ok {
 				continue
@@ -362,9 +362,17 @@ func (p *LinkingPlanner) askedTypeOf(restriction string, kinds map[string]string
 			}
 		}
 	}
-	toks := index.TokenizeAll(nil, restriction)
+	// "N of M" opening the question asks for N (NounHeads): M's first
+	// word names no asked type ("cast of the films directed by X").
+	ofObject := -1
+	if byKind && p.Cfg.Anchors.NounHeads && len(toks) > 2 && toks[1] == "of" {
+		ofObject = 2
+		for ofObject < len(toks)-1 && index.IsStopword(toks[ofObject]) {
+			ofObject++
+		}
+	}
 	for i, w := range toks {
-		if index.IsStopword(w) || byKind && p.Cfg.Anchors.NounHeads && i > 0 && toks[i-1] == "of" {
+		if index.IsStopword(w) || i == ofObject {
 			continue
 		}
 		if t, named := p.wordType(w); t != "" {

@@ -143,10 +143,11 @@ type AnchorConfig struct {
 	// QuotedSlotsYield: an unquoted slot rules a candidate out less than
 	// an answer word or relation word it misses (unquotedWeight): the
 	// training's quotes are its authors' habit, the words the question's
-	// meaning ("Find me a close synonym of metal whose gloss uses the
-	// word bronze.": every near-synonym plan anchors a quoted slot
-	// unquoted, and the plans that miss "synonym" won). Off in
-	// checkpoints saved before it.
+	// meaning ("Find me a close synonym of metal whose gloss uses the word
+	// bronze.": every near-synonym plan anchors a quoted slot unquoted,
+	// and the plans that miss "synonym" won). Nor does an unquoted slot
+	// alone make the planner decline (DeclineRuledOut counts words a plan
+	// misses). Off in checkpoints saved before it.
 	QuotedSlotsYield bool `json:"quoted_slots_yield,omitempty"`
 	// NonAnchorForms are the forms a question may write a mention in
 	// (FormLeadVerb: "Tell me what ...") that at least 5 training
@@ -244,20 +245,22 @@ type AnchorConfig struct {
 	// person, though "script" ended the plans of "Which scripts ...?"
 	// with the step to films. Off in checkpoints saved before it.
 	AnswerWordsLead bool `json:"answer_words_lead,omitempty"`
-	// TrailingAnswerWords: a question with no noun before its first
-	// anchor ("The Bang Bang Club director", a search box's noun phrase;
-	// "Who are X's directors?") names its answer word after its last
-	// anchor, where English puts a noun phrase's head (trailNouns). Answer words are
-	// learned from leads as before, so training is unchanged. Off in
-	// checkpoints saved before it.
+	// TrailingAnswerWords: a question with no noun (but a question word)
+	// before its first anchor ("The Bang Bang Club director", a search
+	// box's noun phrase; "Who are X's directors?") names its answer word
+	// after its last anchor, where English puts a noun phrase's head
+	// (trailNouns), yielding to the lead words as one before the anchors
+	// does (AnswerWordsLead). Answer words are learned from leads as
+	// before, so training is unchanged. Off in checkpoints saved before
+	// it.
 	TrailingAnswerWords bool `json:"trailing_answer_words,omitempty"`
-	// NounHeads: English's "N of M" has its head first. A word that may
-	// be a noun or a verb is a noun before a preposition ("cast of films
-	// directed by X": an answer word, and no request's verb), and where
-	// no asking word names the type a question asks for, a word after
-	// "of" names none (the films of "cast of films"). Like KindTypes it
-	// rules candidates out, not in the ranker's features. Off in
-	// checkpoints saved before it.
+	// NounHeads: "N of M" opening a question asks for N. A question's
+	// first word that may be a noun or a verb is a noun before a
+	// preposition ("cast of films directed by X": an answer word, and no
+	// request's verb; an answer word learned from such an opening too),
+	// and where no asking word names the type a question asks for, M's
+	// first word names none. It rules candidates out, not in the ranker's
+	// features. Off in checkpoints saved before it.
 	NounHeads bool `json:"noun_heads,omitempty"`
 	// AnswerWords maps a noun to the relation step (one direction, as
 	// "->directed_by") that ends the plans of at least 90% of the 5 or
