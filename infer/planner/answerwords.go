@@ -305,18 +305,11 @@ func (p *LinkingPlanner) answerStep(text string, ments []linking.LinkedMention, 
 	if len(aw) == 0 {
 		return ""
 	}
-	for _, w := range p.leadNouns(text, ments, c.Mentions) {
-		if s, ok := aw[w]; ok {
-			if p.leadRulesOut(text, ments, c, w, s) {
-				return ""
-			}
-			return s
-		}
+	words := p.leadNouns(text, ments, c.Mentions)
+	if p.Cfg.Anchors.TrailingAnswerWords && !slices.ContainsFunc(words, func(w string) bool { _, ok := aw[w]; return ok }) {
+		words = p.trailNouns(text, ments, c.Mentions)
 	}
-	if !p.Cfg.Anchors.TrailingAnswerWords {
-		return ""
-	}
-	for _, w := range p.trailNouns(text, ments, c.Mentions) {
+	for _, w := range words {
 		if s, ok := aw[w]; ok {
 			if p.leadRulesOut(text, ments, c, w, s) {
 				return ""
