@@ -241,6 +241,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.LeadVerbAsks = a.Lexicon && a.NamedType && !c.o.NoLeadVerbAsks
 	a.AnswerWordsLead = !c.o.NoAnswerWordsLead
 	a.TrailingAnswerWords = !c.o.NoTrailingAnswerWords
+	a.InflectedRelations = a.NamedRelations && a.Lexicon && !c.o.NoInflectedRelations
 	a.NounHeads = !c.o.NoNounHeads
 	a.QuotedSlotsYield = !c.o.NoQuotedSlotsYield
 	a.ReadSamePOS = a.Lexicon && !c.o.NoReadSamePOS

@@ -120,6 +120,10 @@ type LinkingPlannerOptions struct {
 	// anchor names no answer word after its last
 	// (AnchorConfig.TrailingAnswerWords; the ablation).
 	NoTrailingAnswerWords bool
+	// NoInflectedRelations: a word the training never used names no
+	// relation its base form names (AnchorConfig.InflectedRelations; the
+	// ablation).
+	NoInflectedRelations bool
 	// NoNounHeads: a word that may be a verb is no noun before a
 	// preposition, and a word after "of" may name the type a question
 	// asks for (AnchorConfig.NounHeads; the ablation).

@@ -632,7 +632,10 @@ func (p *LinkingPlanner) relationMisses(text string, ments []linking.LinkedMenti
 // the schema's name for a relation ("examples" as "instance": instance
 // hypernym), which the training never bore out or against. A verb or
 // adjective that names a relation with one of its words stays ("pertains"
-// read as "related" in "derivationally related form").
+// read as "related" in "derivationally related form"). With
+// InflectedRelations, a word no training question used names what its
+// base forms (the lexicon's) name with the schema's words and the
+// training bore out ("stars": "star").
 func (p *LinkingPlanner) namedRelations(text string, read map[string]bool) [][]string {
 	rw := p.Cfg.Anchors.RelWords
 	if !p.Cfg.Anchors.NamedRelations || rw == nil {
@@ -648,13 +651,30 @@ func (p *LinkingPlanner) namedRelations(text string, read map[string]bool) [][]s
 	if p.Cfg.Anchors.SynonymRelations {
 		loose = questionWords(unquotedLoose(text))
 	}
-	for _, w := range questionWords(unquoted(text)) {
+	named := func(w string, asRead bool) []string {
 		var rels []string
 		nb := p.names.namedBy(w)
 		for r := range p.names.rels {
-			if nb.rels[r] && (rw.Words[w] >= minRelWordQuestions && float64(rw.Pairs[w][r]) >= minRelWordShare*float64(rw.Words[w]) || schemaRead(w)) ||
-				p.Cfg.Anchors.SynonymRelations && nb.synRels[r] && synonymBorneOut(rw, w, r) && isLoose(loose, w) {
+			if nb.rels[r] && (rw.Words[w] >= minRelWordQuestions && float64(rw.Pairs[w][r]) >= minRelWordShare*float64(rw.Words[w]) || asRead && schemaRead(w)) ||
+				asRead && p.Cfg.Anchors.SynonymRelations && nb.synRels[r] && synonymBorneOut(rw, w, r) && isLoose(loose, w) {
 				rels = append(rels, r)
+			}
+		}
+		return rels
+	}
+	for _, w := range questionWords(unquoted(text)) {
+		rels := named(w, true)
+		if len(rels) == 0 && p.Cfg.Anchors.InflectedRelations && rw.Words[w] == 0 && p.names.lex != nil {
+			// A form the training never used names what its base form
+			// names: "stars" as "star", which the training bore out.
+			for _, b := range p.names.lex.Bases(w) {
+				if b != w {
+					for _, r := range named(b, false) {
+						if !slices.Contains(rels, r) {
+							rels = append(rels, r)
+						}
+					}
+				}
 			}
 		}
 		if len(rels) > 0 {

@@ -268,6 +268,55 @@ func TestReadRelations(t *testing.T) {
 	}
 }
 
+// TestInflectedRelations: "stars", a form no training question used,
+// names starred_actors as its base form "star" does where the training
+// bore "star" out (10 questions, all walking it); not without
+// InflectedRelations, not when "star" walked it in 6 of 10 questions,
+// not when the training used "stars" itself (in 6 questions walking
+// directed_by), and not quoted.
+func TestInflectedRelations(t *testing.T) {
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	planner := func(on bool, walked, plural int) *LinkingPlanner {
+		p := castPlanner(t, false, true)
+		p.Cfg.Anchors.NamedRelations, p.Cfg.Anchors.InflectedRelations = true, on
+		rw := NewRelWords()
+		for i := range 10 {
+			rels := []string{"directed_by"}
+			if i < walked {
+				rels = []string{"starred_actors"}
+			}
+			rw.Add("the star", rels)
+		}
+		for range plural {
+			rw.Add("the stars", []string{"directed_by"})
+		}
+		p.Cfg.Anchors.RelWords = rw
+		p.names.setLexicon(lex)
+		return p
+	}
+	q := "Who directed the films the stars made?"
+	for _, c := range []struct {
+		name string
+		p    *LinkingPlanner
+		q    string
+		want int
+	}{
+		{"inflected", planner(true, 10, 0), q, 1},
+		{"without InflectedRelations", planner(false, 10, 0), q, 0},
+		{"6 of 10", planner(true, 6, 0), q, 0},
+		{"the training used it", planner(true, 10, 6), q, 0},
+		{"quoted", planner(true, 10, 0), "Who directed the films 'the stars' made?", 0},
+	} {
+		got := c.p.namedRelations(c.q, nil)
+		if len(got) != c.want || c.want == 1 && !slices.Equal(got[0], []string{"starred_actors"}) {
+			t.Errorf("%s: namedRelations = %v, want %d naming starred_actors", c.name, got, c.want)
+		}
+	}
+}
+
 // TestUnquoted: quoted spans go, apostrophes inside words stay, and an
 // unclosed quotation mark leaves the text as it is.
 func TestUnquoted(t *testing.T) {
