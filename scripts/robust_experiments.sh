@@ -30,6 +30,10 @@
 #       in 22 held-out frames a third author wrote, filled with 10 people
 #       each (scripts/robust_twin.py, split twin); only its total is
 #       printed, so its frames stay unread by whoever tunes the planner.
+#   (j) movies-skb only: the same shapes in 44 frames a fourth author
+#       wrote, all held out, filled with 10 people each
+#       (scripts/twin2_frames.json through scripts/robust_twin.py, split
+#       twin2); only its total is printed.
 # The sets are appended to a copy of each SKB as their own splits (para,
 # gcide); training reads only train and val, so the planner is the one the
 # original SKB trains. Each set is scored as served (score --pipeline RUN)
@@ -96,6 +100,12 @@ for name in ${SETS:-movies-skb wordnet-skb}; do
     tail -n +2 "$d/twin/theld.csv" >>"$d/skb/stark_qa/stark_qa.csv"
     cut -d, -f1 "$d/twin/theld.csv" | tail -n +2 >"$d/skb/split/twin.index"
     splits="$splits,twin"
+  fi
+  # (j): a fourth author's frames of the same shapes, every one held out.
+  if [ -f "$here/twin2_frames.json" ] && python3 "$here/robust_twin.py" "$d/skb" "$d/twin2" "$here/twin2_frames.json" 2>/dev/null; then
+    tail -n +2 "$d/twin2/theld.csv" >>"$d/skb/stark_qa/stark_qa.csv"
+    cut -d, -f1 "$d/twin2/theld.csv" | tail -n +2 >"$d/skb/split/twin2.index"
+    splits="$splits,twin2"
   fi
   if [ "$name" = wordnet-skb ]; then
     python3 "$here/robust_gcide.py" "$d/skb" "$d/gcide" 400
@@ -182,7 +192,7 @@ print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for name in sets:
     d = f"{out}/{name}"
     answers = {int(r["id"]): set(json.loads(r["answer_ids"])) for r in csv.DictReader(open(f"{d}/skb/stark_qa/stark_qa.csv"))}
-    for s in ("test", "para", "casual", "free", "inv", "auth", "twin", "gcide", "wfree", "wauth"):
+    for s in ("test", "para", "casual", "free", "inv", "auth", "twin", "twin2", "gcide", "wfree", "wauth"):
         try:
             p1, p10 = hits(d, f"planner-{s}.jsonl", answers)
         except FileNotFoundError:

@@ -5,7 +5,7 @@ NAME
     sets, over the movie knowledge graph movies-skb (skbdir/1).
 
 SYNOPSIS
-    python3 scripts/robust_twin.py SKBDIR OUTDIR
+    python3 scripts/robust_twin.py SKBDIR OUTDIR [FRAMES.json]
 
 DESCRIPTION
     Builds questions in the question shapes that the data set's README lists,
@@ -47,13 +47,27 @@ FILLING RULES
       when any of the anchor's films lists more than one year (language).
     - Restricted shapes (year, language, genre, two people) need a non-empty
       strict subset of the anchor's films in the anchor's role.
-    - Two-hop answers exclude the anchor person.
+    - Two-hop answers include the anchor person where the graph reaches it
+      (a director who acted in their own film is in the cast), as
+      movies-skb's own questions do: 186 of its 212 two-hop training
+      questions whose anchor the graph reaches list the anchor. The rules
+      above and below count the answers without it, so the fillings are
+      those of the first version, whose answers left it out.
     - "Every genre" gold: the genres every one of the person's films has;
       persons with fewer than 2 films, or with an empty such set, are skipped.
     - Gold sets hold 1..30 node ids.
     - 10 fillings per frame; an anchor person is used at most once per shape
       (in two-person shapes the anchor is the first person named).
     - A frame that gets fewer than 10 fillings is reported on stderr.
+
+A SECOND AUTHOR'S FRAMES (FRAMES.json)
+    With FRAMES.json (shape name -> list of frames, each using its shape's
+    slots), those frames replace the ones above: scripts/twin2_frames.json,
+    44 frames by a fourth author (a helper session that saw only the SKB's
+    README, schema and node files: neither these frames nor the system nor
+    the SKB's questions). Filled by the same rules with random.Random(31);
+    every question is held (theld.csv), ids from 12,000,000, frame ids
+    U01.. (protocol (j) of docs/robustness.md).
 
 OUTPUTS (in OUTDIR)
     tdev.csv, theld.csv   header id,query,answer_ids; answer_ids is a JSON
@@ -64,7 +78,8 @@ OUTPUTS (in OUTDIR)
 
 EXIT STATUS
     0 on success; 2 when the schema lacks one of directed_by, written_by,
-    starred_actors, has_genre, or on wrong usage.
+    starred_actors, has_genre, when FRAMES.json does not fit the shapes, or
+    on wrong usage.
 """
 import collections
 import csv
@@ -72,6 +87,7 @@ import json
 import os
 import random
 import re
+import string
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -80,6 +96,8 @@ import skbfiles  # noqa: E402
 PROG = "robust_twin"
 SEED = 29
 FIRST_ID = 11_000_000
+FRAMES_SEED = 31
+FRAMES_FIRST_ID = 12_000_000
 PER_FRAME = 10
 MAX_GOLD = 30
 RELATIONS = ("directed_by", "written_by", "starred_actors", "has_genre")
@@ -137,7 +155,16 @@ def linked_union(g, films, rel, exclude):
     return set().union(*(g.linked(f, rel) for f in films)) - {exclude}
 
 
-# Option builders: each maps (graph, anchor) to a list of (slots, gold).
+def hop_gold(g, films, rel, p):
+    """A two-hop option's (gold less the anchor, gold): the nodes the films
+    link to by rel, the anchor p among them when the graph reaches it."""
+    full = set().union(*(g.linked(f, rel) for f in films))
+    return full - {p}, full
+
+
+# Option builders: each maps (graph, anchor) to a list of (slots, gold)
+# or (slots, gold, answers): the filling rules read gold, the question's
+# answers are answers (gold when absent).
 
 def by_attribute(role, attr):
     def options(g, p):
@@ -170,14 +197,14 @@ def pair(role_p, role_q):
 def two_hop(role_p, role_out):
     def options(g, p):
         films = g.films(p, role_p)
-        return [({"p": g.name(p)}, linked_union(g, films, role_out, p))] if films else []
+        return [({"p": g.name(p)}, *hop_gold(g, films, role_out, p))] if films else []
     return options
 
 
 def two_hop_year(role_p, role_out):
     def options(g, p):
         groups = attribute_groups(g, g.films(p, role_p), "year")
-        return [({"p": g.name(p), "year": y}, linked_union(g, s, role_out, p))
+        return [({"p": g.name(p), "year": y}, *hop_gold(g, s, role_out, p))
                 for y, s in groups.items()]
     return options
 
@@ -281,7 +308,7 @@ def check_schema(skbdir):
 
 
 def option_key(option):
-    slots, gold = option
+    slots, gold = option[:2]
     return sorted(slots.items()), sorted(gold)
 
 
@@ -306,22 +333,61 @@ def fill_shape(g, shape, rng):
             if filling is None:
                 break
             count += 1
-            yield k, frame.format(**filling[0]), sorted(filling[1])
+            yield k, frame.format(**filling[0]), sorted(filling[-1])
         if count < PER_FRAME:
             print(f"{PROG}: warning: {shape.name} frame {k + 1} got {count} of {PER_FRAME} fillings",
                   file=sys.stderr)
 
 
-def build(g):
+def build(g, shapes=SHAPES, seed=SEED, first_id=FIRST_ID, prefix="T", all_held=False):
     """Yield (id, frame_id, shape, split, query, gold) for every question."""
-    rng = random.Random(SEED)
-    qid, frame_no = FIRST_ID, 0
-    for shape in SHAPES:
+    rng = random.Random(seed)
+    qid, frame_no = first_id, 0
+    for shape in shapes:
         for k, query, gold in fill_shape(g, shape, rng):
-            split = "dev" if k % 2 == 0 else "held"
-            yield qid, f"T{frame_no + k + 1:02d}", shape.name, split, query, gold
+            split = "held" if all_held or k % 2 else "dev"
+            yield qid, f"{prefix}{frame_no + k + 1:02d}", shape.name, split, query, gold
             qid += 1
         frame_no += len(shape.frames)
+
+
+def slots(frame):
+    """The slot names a frame uses."""
+    return {name for _, name, _, _ in string.Formatter().parse(frame) if name is not None}
+
+
+def load_frames(path):
+    """SHAPES with the frames of a JSON file (shape name -> list of frames);
+    exit 2 naming the file and shape when it does not fit."""
+    def fail(msg):
+        print(f"{PROG}: {path}: {msg}", file=sys.stderr)
+        sys.exit(2)
+    try:
+        with open(path, encoding="utf-8") as f:
+            frames = json.load(f)
+    except (OSError, ValueError) as e:
+        fail(str(e))
+    if not isinstance(frames, dict):
+        fail("not a JSON object of shape name -> list of frames")
+    known = [s.name for s in SHAPES]
+    for name in frames:
+        if name not in known:
+            fail(f"unknown shape {name!r} (the shapes: {', '.join(known)})")
+    out = []
+    for shape in SHAPES:
+        fs = frames.get(shape.name)
+        if not isinstance(fs, list) or not fs or not all(isinstance(x, str) for x in fs):
+            fail(f"shape {shape.name}: want a non-empty list of frames")
+        want = slots(shape.frames[0])
+        for x in fs:
+            try:
+                got = slots(x)
+            except ValueError as e:
+                fail(f"shape {shape.name}: frame {x!r}: {e}")
+            if got != want:
+                fail(f"shape {shape.name}: frame {x!r} uses slots {sorted(got)}, want {sorted(want)}")
+        out.append(shape._replace(frames=fs))
+    return out
 
 
 def write(outdir, rows):
@@ -342,12 +408,16 @@ def write(outdir, rows):
 
 
 def main(argv):
-    if len(argv) != 3:
-        print(f"usage: python3 {argv[0]} SKBDIR OUTDIR", file=sys.stderr)
+    if len(argv) not in (3, 4):
+        print(f"usage: python3 {argv[0]} SKBDIR OUTDIR [FRAMES.json]", file=sys.stderr)
         sys.exit(2)
-    skbdir, outdir = argv[1:]
+    skbdir, outdir = argv[1:3]
     check_schema(skbdir)
-    counts = write(outdir, build(Graph(skbdir)))
+    if len(argv) == 4:
+        rows = build(Graph(skbdir), load_frames(argv[3]), FRAMES_SEED, FRAMES_FIRST_ID, "U", True)
+    else:
+        rows = build(Graph(skbdir))
+    counts = write(outdir, rows)
     print(f"{PROG}: {counts['dev']} dev, {counts['held']} held questions in {outdir}")
 
 
