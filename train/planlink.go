@@ -61,6 +61,10 @@ type LinkingPlannerOptions struct {
 	// NoFitLeadVerbs: the gate reads a request's first verb as it reads
 	// any word (planner.FitConfig.LeadVerbs; the ablation).
 	NoFitLeadVerbs bool
+	// NoFitLowerRequests: a lower-case first verb followed by "me" or
+	// "us" is no lead verb (planner.FitConfig.LowerRequests; the
+	// ablation).
+	NoFitLowerRequests bool
 	// NoCompose: the plan ranker does not see which parts of a
 	// candidate's plan the question's words name (the ablation of
 	// planner's composeFeatures).

@@ -48,6 +48,7 @@ type trainPlannerOptions struct {
 	NoNamed        bool
 	NoFit          bool
 	NoFitLead      bool
+	NoFitLowerReq  bool
 	NoCompose      bool
 	NoNamedType    bool
 	NoNamedRels    bool
@@ -269,6 +270,7 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoTwins, "no-ranked-middle", false, "mined plans: never rank a plan's middle nodes by the question (no ranked twins; the ablation)")
 	cmd.Flags().BoolVar(&o.Dense, "dense", false, "mined plans: also feed the dense channel's query vector to the template classifier (off by default: it lowered WordNet's validation MRR)")
 	cmd.Flags().BoolVar(&o.NoNamed, "no-named", false, "mined plans: never move a reached node that the question names, and the plan ranker does not see one first (the ablation of the named-answer counts)")
+	cmd.Flags().BoolVar(&o.NoFitLowerReq, "no-fit-lower-requests", false, "mined plans: the text-fit gate reads a lower-case first verb followed by \"me\" or \"us\" (\"give me ...\") as it reads any word, not as a lead verb (the ablation)")
 	cmd.Flags().BoolVar(&o.NoFitLead, "no-fit-lead-verbs", false, "mined plans: the text-fit gate reads a request's first verb (\"Tell me ...\") as it reads any word, not as the verbs the training questions opened with (the ablation)")
 	cmd.Flags().BoolVar(&o.NoFit, "no-fit", false, "mined plans: no text-fit gate; every query gets a plan, however unlike a question (the ablation)")
 	cmd.Flags().BoolVar(&o.NoFrame, "no-frame-words", false, "mined plans: restrictions keep the words the training questions ask with, not restrict by (the ablation)")
@@ -348,7 +350,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		d = nil
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoDeclineRuledOut: o.NoDecline, NoSchemaSteps: o.NoSchemaSteps, NoSynonymTypes: o.NoSynonymTypes, NoKindTypes: o.NoKindTypes, NoLeadVerbAsks: o.NoLeadVerb, NoAnswerWordsLead: o.NoAWLead, NoTrailingAnswerWords: o.NoTrailAW, NoInflectedRelations: o.NoInflRels, NoNounHeads: o.NoNounHeads, NoQuotedSlotsYield: o.NoQuotedYield, NoCasualFit: o.NoCasualFit, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, Log: u.err, Progress: u.stageProgress()})
+	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoFitLowerRequests: o.NoFitLowerReq, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoDeclineRuledOut: o.NoDecline, NoSchemaSteps: o.NoSchemaSteps, NoSynonymTypes: o.NoSynonymTypes, NoKindTypes: o.NoKindTypes, NoLeadVerbAsks: o.NoLeadVerb, NoAnswerWordsLead: o.NoAWLead, NoTrailingAnswerWords: o.NoTrailAW, NoInflectedRelations: o.NoInflRels, NoNounHeads: o.NoNounHeads, NoQuotedSlotsYield: o.NoQuotedYield, NoCasualFit: o.NoCasualFit, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, Log: u.err, Progress: u.stageProgress()})
 	if err != nil {
 		return err
 	}

@@ -51,6 +51,13 @@ type FitConfig struct {
 	// nearly the same as 'unaware'" to the text. Off in checkpoints
 	// saved before it.
 	Casual bool `json:"casual,omitempty"`
+	// LowerRequests: with LeadVerbs, a lower-case first word the lexicon
+	// knows as a verb's base form is a lead verb too when "me" or "us"
+	// follows it: a request typed casually ("give me a car window from
+	// ..."), which a gloss or a description, addressed to no one, never
+	// opens with (WordNet's "give a certain impression"). Off in
+	// checkpoints saved before it.
+	LowerRequests bool `json:"lower_requests,omitempty"`
 }
 
 // CasualForm is text as typed casually: lower case, with no closing
@@ -129,20 +136,22 @@ func FitProb(m *models.SparseLinear, feats []uint32) float32 {
 // must be set.
 func (p *LinkingPlanner) FitFeatures(text string) []uint32 {
 	f := p.Cfg.Anchors.Fit
-	return FitFeatures(f.Dim, p.FitText(text), f.LeadVerbs && gateLeadVerb(text))
+	return FitFeatures(f.Dim, p.FitText(text), f.LeadVerbs && gateLeadVerb(text, f.LowerRequests))
 }
 
 // gateLeadVerb reports whether text opens, unquoted, with a capitalised
 // word the lexicon knows as a verb's base form: a request ("Tell me
 // ...", "Name ..."). The training's passages, WordNet's glosses among
-// them, open in lower case ("give a certain impression").
-func gateLeadVerb(text string) bool {
+// them, open in lower case ("give a certain impression"). With
+// lowerRequests a lower-case one followed by "me" or "us" is one too
+// ("give me ...": FitConfig.LowerRequests).
+func gateLeadVerb(text string, lowerRequests bool) bool {
 	words := linking.MentionWords(text)
 	if len(words) == 0 || strings.ContainsAny(text[:words[0].Start], `'"‘“`) {
 		return false
 	}
 	raw := text[words[0].Start:words[0].End]
-	if r, _ := utf8.DecodeRuneInString(raw); !unicode.IsUpper(r) {
+	if r, _ := utf8.DecodeRuneInString(raw); !unicode.IsUpper(r) && !(lowerRequests && len(words) > 1 && (words[1].Norm == "me" || words[1].Norm == "us")) {
 		return false
 	}
 	lex, err := lexicon.WordNet()

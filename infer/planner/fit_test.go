@@ -63,8 +63,42 @@ func TestFitFeaturesLeadVerb(t *testing.T) {
 		"Plastid includes which things?": false,
 		"Which film?":                    false,
 	} {
-		if got := gateLeadVerb(text); got != want {
+		if got := gateLeadVerb(text, false); got != want {
 			t.Errorf("gateLeadVerb(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// TestGateLowerRequests: with lowerRequests a lower-case verb's base form
+// opening the text is a lead verb when "me" or "us" follows it (a request
+// typed casually), not before anything else (a gloss), not inflected, not
+// quoted; without it no lower-case word is one. The planner's features
+// read "give me ..." as "<verb> me ..." only with FitConfig.LowerRequests.
+func TestGateLowerRequests(t *testing.T) {
+	for text, want := range map[string]bool{
+		"give me a car window from the UK": true,
+		"tell us which films":              true,
+		"show me":                          true,
+		"give a certain impression":        false,
+		"gives me a window":                false,
+		"'give' me which":                  false,
+		"window me":                        false,
+		"give":                             false,
+	} {
+		if got := gateLeadVerb(text, true); got != want {
+			t.Errorf("gateLeadVerb(%q, true) = %v, want %v", text, got, want)
+		}
+		if gateLeadVerb(text, false) {
+			t.Errorf("gateLeadVerb(%q, false) = true, want false", text)
+		}
+	}
+	const dim = 1 << 12
+	p := filmPlanner(t, []string{"kind_of"}, []string{"Tell", "object"}, [][3]int{{1, 0, 0}},
+		[][][]string{{{"*", "<-kind_of", "person"}}}, AnchorConfig{})
+	for _, on := range []bool{true, false} {
+		p.Cfg.Anchors.Fit = &FitConfig{Dim: dim, LeadVerbs: true, LowerRequests: on}
+		if got := slices.Contains(p.FitFeatures("give me the films"), fitHash(dim, "f <verb>")); got != on {
+			t.Errorf("LowerRequests %v: features read \"give\" as a lead verb: %v", on, got)
 		}
 	}
 }
