@@ -55,7 +55,7 @@ FILLING RULES
       those of the first version, whose answers left it out.
     - "Every genre" gold: the genres every one of the person's films has;
       persons with fewer than 2 films, or with an empty such set, are skipped.
-    - Gold sets hold 1..30 node ids.
+    - Gold sets hold 1..30 node ids (a two-hop one 31 with its anchor).
     - 10 fillings per frame; an anchor person is used at most once per shape
       (in two-person shapes the anchor is the first person named).
     - A frame that gets fewer than 10 fillings is reported on stderr.
@@ -73,7 +73,9 @@ OUTPUTS (in OUTDIR)
     tdev.csv, theld.csv   header id,query,answer_ids; answer_ids is a JSON
                           list of node ids. Ids count from 11,000,000 over both
                           files. Within a shape, frames alternate dev / held
-                          (the first frame dev, the second held, ...).
+                          (the first frame dev, the second held, ...). With
+                          FRAMES.json every question is held (tdev.csv has
+                          its header only) and ids count from 12,000,000.
     twin.tsv              id<TAB>frame_id<TAB>shape<TAB>dev|held per question.
 
 EXIT STATUS
@@ -313,7 +315,7 @@ def option_key(option):
 
 
 def next_filling(g, shape, anchors, rng):
-    """The (slots, gold) of the next anchor in anchors with a usable option; None when spent."""
+    """The option (slots, gold[, answers]) of the next anchor in anchors with a usable one; None when spent."""
     for p in anchors:
         usable = [o for o in shape.options(g, p) if 1 <= len(o[1]) <= MAX_GOLD]
         if usable:
@@ -379,13 +381,16 @@ def load_frames(path):
         if not isinstance(fs, list) or not fs or not all(isinstance(x, str) for x in fs):
             fail(f"shape {shape.name}: want a non-empty list of frames")
         want = slots(shape.frames[0])
-        for x in fs:
+        # A frame is named by its number, not its text: the frames are
+        # held out, and an error should not show one.
+        for k, x in enumerate(fs, 1):
             try:
                 got = slots(x)
-            except ValueError as e:
-                fail(f"shape {shape.name}: frame {x!r}: {e}")
+                x.format(**{n: "x" for n in want})
+            except (ValueError, KeyError, IndexError) as e:
+                fail(f"shape {shape.name}: frame {k}: {e}")
             if got != want:
-                fail(f"shape {shape.name}: frame {x!r} uses slots {sorted(got)}, want {sorted(want)}")
+                fail(f"shape {shape.name}: frame {k} uses slots {sorted(got)}, want {sorted(want)}")
         out.append(shape._replace(frames=fs))
     return out
 

@@ -188,14 +188,19 @@ path whose anchor the training quoted (near-synonyms of 'X'; this one weighs
 less than a word the plan misses, since users quote nothing:
 --no-quoted-slots-yield); --no-non-anchors is the ablation of the four. The text-fit gate reads such an
 opening verb as one word for all of them, so "Give me ..." reads as the
-training's "Name ..." (--no-fit-lead-verbs). An unseen word that names a node
+training's "Name ..." (--no-fit-lead-verbs), also typed in lower case when "me"
+or "us" follows it, as no gloss opens ("give me a ..."; --no-fit-lower-requests,
+which --no-fit-lead-verbs and --no-fit imply). An unseen word that names a node
 is read as its known word when that word names a relation of the schema and no
 type ("pieces": parts), the word before it is not one the training's anchors
 mostly follow ("of"), and another mention is left to anchor on
 (--no-read-mentions); a noun an unseen word is read as that names a relation
 with the schema's own words and that fewer than 5 training questions used
 names that relation ("examples": instance, of instance hypernym;
---no-named-relations ablates it with the rest). A plan
+--no-named-relations ablates it with the rest); a word no training question
+used outside its anchors that names nothing names what its base form names
+("Which stars appeared in ...": "star", starred_actors; --no-inflected-relations,
+which --no-named-relations and --no-lexicon imply). A plan
 should use what the question names: among the candidates left, those that
 leave fewer of its mentions unexplained (no anchor covers it or names its node,
 it names no node reached, the first answer's document does not hold it) win,

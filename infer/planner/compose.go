@@ -633,9 +633,10 @@ func (p *LinkingPlanner) relationMisses(text string, ments []linking.LinkedMenti
 // hypernym), which the training never bore out or against. A verb or
 // adjective that names a relation with one of its words stays ("pertains"
 // read as "related" in "derivationally related form"). With
-// InflectedRelations, a word no training question used names what its
-// base forms (the lexicon's) name with the schema's words and the
-// training bore out ("stars": "star").
+// InflectedRelations, a word that names nothing as written and that no
+// training question used outside its anchors names what its base forms
+// (the lexicon's) name as written, with the schema's words and borne out
+// by the training ("stars": "star").
 func (p *LinkingPlanner) namedRelations(text string, read map[string]bool) [][]string {
 	rw := p.Cfg.Anchors.RelWords
 	if !p.Cfg.Anchors.NamedRelations || rw == nil {

@@ -273,7 +273,8 @@ func TestReadRelations(t *testing.T) {
 // bore "star" out (10 questions, all walking it); not without
 // InflectedRelations, not when "star" walked it in 6 of 10 questions,
 // not when the training used "stars" itself (in 6 questions walking
-// directed_by), and not quoted.
+// directed_by), and not quoted; nor as a base form the training used in
+// 3 questions, though the lexicon read it elsewhere.
 func TestInflectedRelations(t *testing.T) {
 	lex, err := lexicon.WordNet()
 	if err != nil {
@@ -314,6 +315,19 @@ func TestInflectedRelations(t *testing.T) {
 		if len(got) != c.want || c.want == 1 && !slices.Equal(got[0], []string{"starred_actors"}) {
 			t.Errorf("%s: namedRelations = %v, want %d naming starred_actors", c.name, got, c.want)
 		}
+	}
+	// A base form names only what the training bore out for it as
+	// written: "star" in 3 training questions, read by the lexicon
+	// elsewhere (ReadRelations), lends "stars" nothing.
+	p := planner(true, 10, 0)
+	p.Cfg.Anchors.ReadRelations = true
+	rw := NewRelWords()
+	for range 3 {
+		rw.Add("the star", []string{"starred_actors"})
+	}
+	p.Cfg.Anchors.RelWords = rw
+	if got := p.namedRelations(q, map[string]bool{"star": true}); len(got) != 0 {
+		t.Errorf("a base form read elsewhere: namedRelations = %v, want none", got)
 	}
 }
 

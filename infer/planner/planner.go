@@ -262,13 +262,14 @@ type AnchorConfig struct {
 	// first word names none. It rules candidates out, not in the ranker's
 	// features. Off in checkpoints saved before it.
 	NounHeads bool `json:"noun_heads,omitempty"`
-	// InflectedRelations: a question word no training question used
-	// names the relations its base forms name (NamedRelations; the
-	// lexicon's base forms, namedRelations): "Which stars appeared in
-	// ..." names starred_actors as "star" does, which the training bore
-	// out, though a movie named "Stars" makes "stars" a mention the
-	// lexicon does not read. It rules candidates out, not in the ranker's
-	// features. Off in checkpoints saved before it.
+	// InflectedRelations: a question word that names nothing as written
+	// and that no training question used outside its anchors names the
+	// relations its base forms name (NamedRelations; the lexicon's base
+	// forms, namedRelations): "Which stars appeared in ..." names
+	// starred_actors as "star" does, which the training bore out, though
+	// a movie named "Stars" makes "stars" a mention the lexicon does not
+	// read. It rules candidates out and steers the deeper search, not in
+	// the ranker's features. Off in checkpoints saved before it.
 	InflectedRelations bool `json:"inflected_relations,omitempty"`
 	// AnswerWords maps a noun to the relation step (one direction, as
 	// "->directed_by") that ends the plans of at least 90% of the 5 or
