@@ -242,6 +242,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.AnswerWordsLead = !c.o.NoAnswerWordsLead
 	a.TrailingAnswerWords = !c.o.NoTrailingAnswerWords
 	a.InflectedRelations = a.NamedRelations && a.Lexicon && !c.o.NoInflectedRelations
+	a.ContextSentences = !c.o.NoContextSentences
 	a.NounHeads = !c.o.NoNounHeads
 	a.QuotedSlotsYield = !c.o.NoQuotedSlotsYield
 	a.ReadSamePOS = a.Lexicon && !c.o.NoReadSamePOS

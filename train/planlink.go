@@ -128,6 +128,9 @@ type LinkingPlannerOptions struct {
 	// relation its base form names (AnchorConfig.InflectedRelations; the
 	// ablation).
 	NoInflectedRelations bool
+	// NoContextSentences: a question's sentences before its last are
+	// always read with it (AnchorConfig.ContextSentences; the ablation).
+	NoContextSentences bool
 	// NoNounHeads: a word that may be a verb is no noun before a
 	// preposition, and a word after "of" may name the type a question
 	// asks for (AnchorConfig.NounHeads; the ablation).

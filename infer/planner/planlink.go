@@ -242,6 +242,7 @@ func (p *LinkingPlanner) PredictUngated(ctx context.Context, q data.Query) (infe
 		return infer.PlanPrediction{Template: -1, TooLong: true}, nil
 	}
 	text := q.Text
+	q.Text = p.askingSentence(q.Text)
 	resolved, read := p.resolveRead(q.Text)
 	q.Text = resolved
 	pred, err := p.predict(ctx, q, read)

@@ -262,6 +262,12 @@ type AnchorConfig struct {
 	// first word names none. It rules candidates out, not in the ranker's
 	// features. Off in checkpoints saved before it.
 	NounHeads bool `json:"noun_heads,omitempty"`
+	// ContextSentences: a question whose sentences before its last, a
+	// question, only set the scene (every node of an anchor type they
+	// name, the last names too) is planned from its last sentence
+	// (askingSentence): "I love the films of X. Which genre does every
+	// film written by X belong to?". Off in checkpoints saved before it.
+	ContextSentences bool `json:"context_sentences,omitempty"`
 	// InflectedRelations: a question word that names nothing as written
 	// and that no training question used outside its anchors names the
 	// relations its base forms name (NamedRelations; the lexicon's base

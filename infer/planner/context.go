@@ -1,0 +1,99 @@
+package planner
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/strata-retrieval/strata/graphops/linking"
+)
+
+// askingSentence returns the last sentence of text when the sentences
+// before it are context (AnchorConfig.ContextSentences): the text has
+// more than one sentence, the last asks (ends with a question mark), the
+// earlier ones name some node of an anchor type (a strong mention: one of
+// AnchorTypes, not weak), and every such mention names a node that one of
+// the last sentence's strong mentions names too. "I love the films of X.
+// Which genre does every film written by X belong to?" asks what its
+// second sentence asks; its first one's "films", read as what the question
+// asks for, answered with X's films. A restriction said only in the
+// context ("In 2001, X directed some movies. Which actors were in them?")
+// keeps the whole text: its last sentence names no X. Otherwise text.
+func (p *LinkingPlanner) askingSentence(text string) string {
+	if !p.Cfg.Anchors.ContextSentences || p.ments == nil {
+		return text
+	}
+	at := lastSentence(text)
+	if at <= 0 || !strings.HasSuffix(strings.TrimSpace(text[at:]), "?") {
+		return text
+	}
+	last := map[uint32]bool{}
+	for _, m := range p.strongMentions(text[at:]) {
+		for _, n := range m.Nodes {
+			last[n.Node] = true
+		}
+	}
+	before := p.strongMentions(text[:at])
+	if len(before) == 0 {
+		return text
+	}
+	for _, m := range before {
+		named := false
+		for _, n := range m.Nodes {
+			named = named || last[n.Node]
+		}
+		if !named {
+			return text
+		}
+	}
+	return text[at:]
+}
+
+// strongMentions are text's mentions that name a node of one of
+// AnchorTypes and are not weak (WeakMentions).
+func (p *LinkingPlanner) strongMentions(text string) []linking.LinkedMention {
+	var out []linking.LinkedMention
+	for _, m := range p.ments.Find(text) {
+		if _, weak := slices.BinarySearch(p.Cfg.Anchors.WeakMentions, strings.ToLower(m.Text)); !weak && p.anchorType(&m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// lastSentence returns the byte offset where text's last sentence starts:
+// after the last full stop, question or exclamation mark that follows a
+// word of two letters or more (no initial: "Peter S. Seaman") and is
+// followed by white space and a capital letter; 0 when there is none.
+func lastSentence(text string) int {
+	at := 0
+	for i := 1; i < len(text); i++ {
+		if c := text[i]; c != '.' && c != '?' && c != '!' {
+			continue
+		}
+		// The word before the mark: two letters or more.
+		k := i
+		for k > 0 {
+			r, n := utf8.DecodeLastRuneInString(text[:k])
+			if !unicode.IsLetter(r) {
+				break
+			}
+			k -= n
+		}
+		if utf8.RuneCountInString(text[k:i]) < 2 {
+			continue
+		}
+		j := i + 1
+		for j < len(text) && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n') {
+			j++
+		}
+		if j == i+1 || j >= len(text) {
+			continue
+		}
+		if r, _ := utf8.DecodeRuneInString(text[j:]); unicode.IsUpper(r) {
+			at = j
+		}
+	}
+	return at
+}

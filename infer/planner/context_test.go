@@ -1,0 +1,65 @@
+package planner
+
+import (
+	"context"
+	"testing"
+
+	"github.com/strata-retrieval/strata/data"
+)
+
+// TestLastSentence: the last sentence starts after a full stop, question
+// or exclamation mark that ends a word of two letters or more and that
+// white space and a capital letter follow; an initial ("S."), a mark
+// with no space after it and a lower-case next word split nothing.
+func TestLastSentence(t *testing.T) {
+	for text, want := range map[string]int{
+		"I like Ann Lee. Which films?":                          16,
+		"Wow! Really? Which films did she make?":                13,
+		"Which movies written by Peter S. Seaman did she make?": 0,
+		"No split.Here":            0,
+		"Ann Lee. which films?":    0,
+		"Which films?":             0,
+		"Ann Lee.  Which one? OK.": 21,
+		"Émile Zola. Élan?":        13, // bytes
+	} {
+		if got := lastSentence(text); got != want {
+			t.Errorf("lastSentence(%q) = %d, want %d", text, got, want)
+		}
+	}
+}
+
+// TestContextSentences: sentences before a last one that asks and names
+// every person they name are context, so the planner plans the last
+// (and says it read the question so); not when the context names a
+// person the last does not, names no person, or the last does not ask,
+// nor without ContextSentences.
+func TestContextSentences(t *testing.T) {
+	p := castPlanner(t, false, true)
+	p.Cfg.Anchors.AnchorTypes = []string{"person"}
+	last := "Which films did Ann Lee star in?"
+	for _, c := range []struct {
+		name, text string
+		on         bool
+		want       string
+	}{
+		{"context", "I like Ann Lee. " + last, true, last},
+		{"another person", "I like Paul Smith. " + last, true, ""},
+		{"no person", "I like films. " + last, true, ""},
+		{"the last does not ask", "I like Ann Lee. Which films did Ann Lee star in.", true, ""},
+		{"without ContextSentences", "I like Ann Lee. " + last, false, ""},
+	} {
+		p.Cfg.Anchors.ContextSentences = c.on
+		want := c.want
+		if want == "" {
+			want = c.text
+		}
+		if got := p.askingSentence(c.text); got != want {
+			t.Errorf("%s: askingSentence(%q) = %q, want %q", c.name, c.text, got, want)
+		}
+	}
+	p.Cfg.Anchors.ContextSentences = true
+	pred, err := p.PredictUngated(context.Background(), data.Query{Text: "I like Ann Lee. " + last, ID: -1})
+	if err != nil || pred.ReadAs != last || len(pred.Plan.Anchors) != 1 || pred.Plan.Anchors[0].Text != "Ann Lee" {
+		t.Errorf("planned %+v (read as %q), %v; want Ann Lee's films read as %q", pred.Plan, pred.ReadAs, err, last)
+	}
+}
