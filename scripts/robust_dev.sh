@@ -26,6 +26,10 @@
 #           question shapes written by a third author
 #           (scripts/robust_twin.py; protocol (i)'s other 22 stay held
 #           out).
+#   cdev    movies-skb only: mdev's questions after a sentence that
+#           sets the scene, naming the question's person
+#           (scripts/robust_context.py; protocol (k) does the same to
+#           the test questions).
 # Both are appended to a copy of each SKB as their own splits, so
 # training (train and val only) is the original SKB's. Then `train
 # planner` runs with the flags given (default, then each ablation named
@@ -42,8 +46,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 seed=${SEED:-1}
 ablations=${ABLATIONS---no-compose --no-frame-words}
 mkdir -p "$out"
-echo "| SKB | planner | val | vframe | vsyn | wdev / mdev | idev | adev / wadev | tdev |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| SKB | planner | val | vframe | vsyn | wdev / mdev | idev | adev / wadev | tdev | cdev |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 for name in ${SETS:-movies-skb wordnet-skb}; do
   data="$shared/$name"
   if [ ! -d "$data" ]; then
@@ -106,6 +110,13 @@ PY
       cut -d, -f1 "$d/twin/tdev.csv" | tail -n +2 >"$d/skb/split/tdev.index"
       splits="$splits,tdev"
     fi
+    # cdev: mdev's questions after a sentence that sets the scene
+    # (protocol (k); ids 13,000,000 + mdev's).
+    if python3 "$here/robust_context.py" "$d/skb/stark_qa/stark_qa.csv" "$d/skb/split/mdev.index" "$d/skb" "$d/ctx" 2>/dev/null; then
+      tail -n +2 "$d/ctx/context.csv" >>"$d/skb/stark_qa/stark_qa.csv"
+      cp "$d/ctx/context.index" "$d/skb/split/cdev.index"
+      splits="$splits,cdev"
+    fi
   fi
   "$strata" import --format skbdir --in "$d/skb" --out "$d/ws" >/dev/null
   "$strata" mine-plans "$d/ws" >/dev/null
@@ -115,11 +126,11 @@ PY
     "$strata" train planner "$d/ws" --seed "$seed" --out "$run" $flags > "$d/$label.out" 2> "$d/$label.err"
     n=$(echo "$splits" | tr , '\n' | wc -l)
     # One value per split, in the table's columns (— where a set has
-    # none: WordNet has no idev or tdev, movies-skb no wadev).
+    # none: WordNet has no idev, tdev or cdev, movies-skb no wadev).
     declare -A hit=()
     while read -r sp v; do hit[$sp]=$v; done < <(paste <(echo "$splits" | tr , '\n') <("$strata" eval "$d/ws" --planner "$run/best" --method plan-exec --split "$splits" 2>/dev/null | tail -"$n" | awk '{print $4}'))
     row=""
-    for col in val vframe vsyn wdev/mdev idev adev/wadev tdev; do
+    for col in val vframe vsyn wdev/mdev idev adev/wadev tdev cdev; do
       v="—"
       for sp in ${col//\// }; do v=${hit[$sp]:-$v}; done
       row="$row | $v"
