@@ -423,7 +423,7 @@ def main(argv):
     else:
         rows = build(Graph(skbdir))
     counts = write(outdir, rows)
-    print(f"{PROG}: {counts['dev']} dev, {counts['held']} held questions in {outdir}")
+    print(f"{PROG}: {counts['dev']} dev, {counts['held']} held questions in {outdir}", file=sys.stderr)
 
 
 if __name__ == "__main__":
