@@ -18,8 +18,9 @@ import (
 // Which genre does every film written by X belong to?" asks what its
 // second sentence asks; its first one's "films", read as what the question
 // asks for, answered with X's films. A restriction said only in the
-// context ("In 2001, X directed some movies. Which actors were in them?")
-// keeps the whole text: its last sentence names no X. Otherwise text.
+// context keeps the whole text: a node ("In 2001, X directed some
+// movies. Which actors were in them?": its last sentence names no X) or a
+// number the last sentence does not say. Otherwise text.
 func (p *LinkingPlanner) askingSentence(text string) string {
 	if !p.Cfg.Anchors.ContextSentences || p.ments == nil {
 		return text
@@ -32,6 +33,14 @@ func (p *LinkingPlanner) askingSentence(text string) string {
 	for _, m := range p.strongMentions(text[at:]) {
 		for _, n := range m.Nodes {
 			last[n.Node] = true
+		}
+	}
+	// A number the context says and the question does not is a
+	// restriction the question leans on ("X made two films in 1999.
+	// Which of X's films did Y write?").
+	for _, w := range linking.MentionWords(text[:at]) {
+		if strings.ContainsAny(w.Norm, "0123456789") && !slices.ContainsFunc(linking.MentionWords(text[at:]), func(v linking.Word) bool { return v.Norm == w.Norm }) {
+			return text
 		}
 	}
 	before := p.strongMentions(text[:at])
@@ -64,7 +73,7 @@ func (p *LinkingPlanner) strongMentions(text string) []linking.LinkedMention {
 
 // lastSentence returns the byte offset where text's last sentence starts:
 // after the last full stop, question or exclamation mark that follows a
-// word of two letters or more (no initial: "Peter S. Seaman") and is
+// word of two letters or digits or more (no initial: "Peter S. Seaman") and is
 // followed by white space and a capital letter; 0 when there is none.
 func lastSentence(text string) int {
 	at := 0
@@ -72,11 +81,11 @@ func lastSentence(text string) int {
 		if c := text[i]; c != '.' && c != '?' && c != '!' {
 			continue
 		}
-		// The word before the mark: two letters or more.
+		// The word before the mark: two letters or digits or more.
 		k := i
 		for k > 0 {
 			r, n := utf8.DecodeLastRuneInString(text[:k])
-			if !unicode.IsLetter(r) {
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
 				break
 			}
 			k -= n

@@ -8,7 +8,7 @@ import (
 )
 
 // TestLastSentence: the last sentence starts after a full stop, question
-// or exclamation mark that ends a word of two letters or more and that
+// or exclamation mark that ends a word of two letters or digits or more and that
 // white space and a capital letter follow; an initial ("S."), a mark
 // with no space after it and a lower-case next word split nothing.
 func TestLastSentence(t *testing.T) {
@@ -20,6 +20,7 @@ func TestLastSentence(t *testing.T) {
 		"Ann Lee. which films?":    0,
 		"Which films?":             0,
 		"Ann Lee.  Which one? OK.": 21,
+		"In 1999. Which?":          9,
 		"Émile Zola. Élan?":        13, // bytes
 	} {
 		if got := lastSentence(text); got != want {
@@ -31,8 +32,8 @@ func TestLastSentence(t *testing.T) {
 // TestContextSentences: sentences before a last one that asks and names
 // every person they name are context, so the planner plans the last
 // (and says it read the question so); not when the context names a
-// person the last does not, names no person, or the last does not ask,
-// nor without ContextSentences.
+// person the last does not, names no person, says a number the last
+// does not, or the last does not ask, nor without ContextSentences.
 func TestContextSentences(t *testing.T) {
 	p := castPlanner(t, false, true)
 	p.Cfg.Anchors.AnchorTypes = []string{"person"}
@@ -45,6 +46,8 @@ func TestContextSentences(t *testing.T) {
 		{"context", "I like Ann Lee. " + last, true, last},
 		{"another person", "I like Paul Smith. " + last, true, ""},
 		{"no person", "I like films. " + last, true, ""},
+		{"a number", "Ann Lee made films in 1999. " + last, true, ""},
+		{"a number the question says", "Ann Lee made films in 1999. Which films did Ann Lee star in in 1999?", true, "Which films did Ann Lee star in in 1999?"},
 		{"the last does not ask", "I like Ann Lee. Which films did Ann Lee star in.", true, ""},
 		{"without ContextSentences", "I like Ann Lee. " + last, false, ""},
 	} {
