@@ -2,7 +2,10 @@ package planner
 
 import (
 	"context"
+	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/strata-retrieval/strata/data"
 )
@@ -65,4 +68,29 @@ func TestContextSentences(t *testing.T) {
 	if err != nil || pred.ReadAs != last || len(pred.Plan.Anchors) != 1 || pred.Plan.Anchors[0].Text != "Ann Lee" {
 		t.Errorf("planned %+v (read as %q), %v; want Ann Lee's films read as %q", pred.Plan, pred.ReadAs, err, last)
 	}
+}
+
+// FuzzLastSentence: on any text lastSentence returns 0 or an offset
+// inside it where a capital letter starts after white space that follows
+// a full stop, question or exclamation mark.
+func FuzzLastSentence(f *testing.F) {
+	for _, s := range []string{"I like Ann Lee. Which films?", "Peter S. Seaman?", "a.B", "É. Élan?", "\xff. \xffA", "In 1999. Which?"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		at := lastSentence(text)
+		if at == 0 {
+			return
+		}
+		if at < 2 || at >= len(text) {
+			t.Fatalf("lastSentence(%q) = %d, out of range", text, at)
+		}
+		if r, _ := utf8.DecodeRuneInString(text[at:]); !unicode.IsUpper(r) {
+			t.Fatalf("lastSentence(%q) = %d: %q starts no capital", text, at, text[at:])
+		}
+		before := strings.TrimRight(text[:at], " \t\n")
+		if len(before) == len(text[:at]) || !strings.ContainsAny(before[len(before)-1:], ".?!") {
+			t.Fatalf("lastSentence(%q) = %d: no mark and space before it", text, at)
+		}
+	})
 }
