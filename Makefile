@@ -120,6 +120,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 20s ./data/lexicon/
 	$(GO) test -run '^$$' -fuzz '^FuzzReadRankings$$' -fuzztime 20s ./infer/serve/
 	$(GO) test -run '^$$' -fuzz '^FuzzReadFields$$' -fuzztime 20s ./infer/mfar/
+	$(GO) test -run '^$$' -fuzz '^FuzzLastSentence$$' -fuzztime 20s ./infer/planner/
 
 clean:
 	rm -rf bin out
