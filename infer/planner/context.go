@@ -29,17 +29,12 @@ func (p *LinkingPlanner) askingSentence(text string) string {
 	if at <= 0 || !strings.HasSuffix(strings.TrimSpace(text[at:]), "?") {
 		return text
 	}
-	last := map[uint32]bool{}
-	for _, m := range p.strongMentions(text[at:]) {
-		for _, n := range m.Nodes {
-			last[n.Node] = true
-		}
-	}
 	// A number the context says and the question does not is a
 	// restriction the question leans on ("X made two films in 1999.
 	// Which of X's films did Y write?").
+	asked := linking.MentionWords(text[at:])
 	for _, w := range linking.MentionWords(text[:at]) {
-		if strings.ContainsAny(w.Norm, "0123456789") && !slices.ContainsFunc(linking.MentionWords(text[at:]), func(v linking.Word) bool { return v.Norm == w.Norm }) {
+		if strings.ContainsAny(w.Norm, "0123456789") && !slices.ContainsFunc(asked, func(v linking.Word) bool { return v.Norm == w.Norm }) {
 			return text
 		}
 	}
@@ -47,12 +42,14 @@ func (p *LinkingPlanner) askingSentence(text string) string {
 	if len(before) == 0 {
 		return text
 	}
-	for _, m := range before {
-		named := false
+	last := map[uint32]bool{}
+	for _, m := range p.strongMentions(text[at:]) {
 		for _, n := range m.Nodes {
-			named = named || last[n.Node]
+			last[n.Node] = true
 		}
-		if !named {
+	}
+	for _, m := range before {
+		if !slices.ContainsFunc(m.Nodes, func(n linking.FormNode) bool { return last[n.Node] }) {
 			return text
 		}
 	}
@@ -64,7 +61,7 @@ func (p *LinkingPlanner) askingSentence(text string) string {
 func (p *LinkingPlanner) strongMentions(text string) []linking.LinkedMention {
 	var out []linking.LinkedMention
 	for _, m := range p.ments.Find(text) {
-		if _, weak := slices.BinarySearch(p.Cfg.Anchors.WeakMentions, strings.ToLower(m.Text)); !weak && p.anchorType(&m) {
+		if p.strong(&m) {
 			out = append(out, m)
 		}
 	}

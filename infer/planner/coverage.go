@@ -355,7 +355,7 @@ func (p *LinkingPlanner) unexplainedSpans(ments []linking.LinkedMention, c *Plan
 		var open []int
 		for _, mi := range span {
 			m := &ments[mi]
-			if _, weak := slices.BinarySearch(a.WeakMentions, strings.ToLower(m.Text)); weak || !p.anchorType(m) {
+			if !p.strong(m) {
 				continue
 			}
 			if slices.ContainsFunc(c.Mentions, func(o int) bool { return explains(&ments[o], m) }) {
@@ -412,6 +412,13 @@ func normWords(text string) string {
 		b.WriteByte(' ')
 	}
 	return b.String()
+}
+
+// strong reports whether m is a strong mention: one that names a node of
+// one of AnchorTypes and is not weak (WeakMentions).
+func (p *LinkingPlanner) strong(m *linking.LinkedMention) bool {
+	_, weak := slices.BinarySearch(p.Cfg.Anchors.WeakMentions, strings.ToLower(m.Text))
+	return !weak && p.anchorType(m)
 }
 
 // anchorType reports whether m names a node of one of AnchorTypes.
