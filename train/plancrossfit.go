@@ -238,6 +238,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.Lexicon = !c.o.NoLexicon
 	a.SynonymTypes = a.Lexicon && a.NamedType && !c.o.NoSynonymTypes
 	a.KindTypes = a.Lexicon && a.NamedType && !c.o.NoKindTypes
+	a.GeneralTypes = a.KindTypes && !c.o.NoGeneralTypes
 	a.LeadVerbAsks = a.Lexicon && a.NamedType && !c.o.NoLeadVerbAsks
 	a.AnswerWordsLead = !c.o.NoAnswerWordsLead
 	a.TrailingAnswerWords = !c.o.NoTrailingAnswerWords

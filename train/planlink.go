@@ -112,6 +112,9 @@ type LinkingPlannerOptions struct {
 	// kind of the type's schema word (AnchorConfig.KindTypes; the
 	// ablation).
 	NoKindTypes bool
+	// NoGeneralTypes: nor as a more general word than the type's schema
+	// word (AnchorConfig.GeneralTypes; the ablation).
+	NoGeneralTypes bool
 	// NoLeadVerbAsks: a question's first word, a verb, asks for nothing
 	// unless it is a learned asking word (AnchorConfig.LeadVerbAsks; the
 	// ablation).

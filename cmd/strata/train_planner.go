@@ -32,6 +32,7 @@ type trainPlannerOptions struct {
 	NoSchemaSteps  bool
 	NoSynonymTypes bool
 	NoKindTypes    bool
+	NoGeneralTypes bool
 	NoLeadVerb     bool
 	NoAWLead       bool
 	NoTrailAW      bool
@@ -219,7 +220,9 @@ whose word is in the lexicon's most frequent noun sense of it ("films": movie;
 quoted words name none; --no-synonym-types); to rule candidates out, a noun no
 training question used names the type whose schema word's sense is the nearest
 of its hypernyms, up to 4 links ("Which screenwriters ...": person), also when
-it is read as another word (--no-kind-types), and a question's first word, a
+it is read as another word (--no-kind-types), or whose schema word's sense is
+a kind of one of its senses, up to 2 links ("Which category ...": genre, a
+kind, a category; --no-general-types), and a question's first word, a
 verb, asks as an asking word does, past stop words ("Name the 2008 releases
 ..."; --no-lead-verb-asks). A noun before a question's first
 anchor names the step that ends the plans of at least 90% of the 5 or more
@@ -286,6 +289,7 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.Rescue, "fit-rescue", false, "mined plans: a query below the text-fit gate keeps its plan when the planner is surer of it than of its plans of 95% of the held-out passages the gate rejects (off by default: it can put the served planner under BM25 on text no plan fits)")
 	cmd.Flags().BoolVar(&o.NoReadSamePOS, "no-read-same-pos", false, "mined plans: an unseen word is read as the known word the schema and the training's word pairs prefer, whether or not it may be a noun and a verb where the word may (\"performers\" as \"star\", not \"actors\"; the ablation)")
 	cmd.Flags().BoolVar(&o.NoSynonymTypes, "no-synonym-types", false, "mined plans: a word names a node type only with the schema's own words or their base forms, not as the lexicon's synonym of one (\"films\" for movie; the ablation)")
+	cmd.Flags().BoolVar(&o.NoGeneralTypes, "no-general-types", false, "a word the training never used names no node type as a more general word than the type's schema word (\"category\": genre, a kind, a category; the ablation)")
 	cmd.Flags().BoolVar(&o.NoKindTypes, "no-kind-types", false, "a word the training never used names no node type as a kind of the type's schema word (\"screenwriters\", four hypernym links below person; the ablation)")
 	cmd.Flags().BoolVar(&o.NoLeadVerb, "no-lead-verb-asks", false, "a question's first word, a verb (\"Name the 2008 releases ...\"), asks for the type named after it only when the training made it an asking word (the ablation)")
 	cmd.Flags().BoolVar(&o.NoQuotedYield, "no-quoted-slots-yield", false, "an anchor unquoted where the training always quoted it rules a plan out as much as a text the training never anchored, more than a word the plan misses (the ablation)")
@@ -357,7 +361,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		d = nil
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoFitLowerRequests: o.NoFitLowerReq, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoDeclineRuledOut: o.NoDecline, NoSchemaSteps: o.NoSchemaSteps, NoSynonymTypes: o.NoSynonymTypes, NoKindTypes: o.NoKindTypes, NoLeadVerbAsks: o.NoLeadVerb, NoAnswerWordsLead: o.NoAWLead, NoTrailingAnswerWords: o.NoTrailAW, NoInflectedRelations: o.NoInflRels, NoContextSentences: o.NoContext, NoNounHeads: o.NoNounHeads, NoQuotedSlotsYield: o.NoQuotedYield, NoCasualFit: o.NoCasualFit, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, Log: u.err, Progress: u.stageProgress()})
+	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoFitLowerRequests: o.NoFitLowerReq, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoDeclineRuledOut: o.NoDecline, NoSchemaSteps: o.NoSchemaSteps, NoSynonymTypes: o.NoSynonymTypes, NoKindTypes: o.NoKindTypes, NoGeneralTypes: o.NoGeneralTypes, NoLeadVerbAsks: o.NoLeadVerb, NoAnswerWordsLead: o.NoAWLead, NoTrailingAnswerWords: o.NoTrailAW, NoInflectedRelations: o.NoInflRels, NoContextSentences: o.NoContext, NoNounHeads: o.NoNounHeads, NoQuotedSlotsYield: o.NoQuotedYield, NoCasualFit: o.NoCasualFit, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, Log: u.err, Progress: u.stageProgress()})
 	if err != nil {
 		return err
 	}

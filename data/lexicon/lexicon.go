@@ -403,21 +403,37 @@ func (l *Lexicon) FirstNounSynonym(a, b string) bool {
 // are one; -1 when more than maxLevels do or none does. Every hypernym of
 // a level is followed (WordNet gives some senses two).
 func (l *Lexicon) KindLevel(a, b string, maxLevels int) int {
-	var want []int32
-	for _, s := range l.synsets(l.first, l.Bases(b)) {
+	return l.levelUp(a, l.nounSenses(l.first, b), maxLevels)
+}
+
+// GeneralLevel is KindLevel towards any noun sense of b, not only its
+// most frequent: how many hypernym links lead up from the most frequent
+// noun sense of a to a sense of b, the word more general. "genre" is a
+// kind (1), and a kind is a category (2), though category's most
+// frequent sense is a collection of things.
+func (l *Lexicon) GeneralLevel(a, b string, maxLevels int) int {
+	return l.levelUp(a, l.nounSenses(l.lemma, b), maxLevels)
+}
+
+// nounSenses are the noun synsets of lower-case w's base forms in m
+// (lemma or first).
+func (l *Lexicon) nounSenses(m map[string][]int32, w string) []int32 {
+	var out []int32
+	for _, s := range l.synsets(m, l.Bases(w)) {
 		if l.syns[s].pos == Noun {
-			want = append(want, s)
+			out = append(out, s)
 		}
 	}
+	return out
+}
+
+// levelUp is how many hypernym links lead up from the most frequent noun
+// sense of a to one of want; -1 when more than maxLevels do or none does.
+func (l *Lexicon) levelUp(a string, want []int32, maxLevels int) int {
 	if len(want) == 0 {
 		return -1
 	}
-	var level []int32
-	for _, s := range l.synsets(l.first, l.Bases(a)) {
-		if l.syns[s].pos == Noun {
-			level = append(level, s)
-		}
-	}
+	level := l.nounSenses(l.first, a)
 	seen := map[int32]bool{}
 	for k := 0; k <= maxLevels && len(level) > 0; k++ {
 		var up []int32

@@ -248,6 +248,38 @@ func TestKindLevel(t *testing.T) {
 	}
 }
 
+// TestGeneralLevel: a genre is a kind (form, kind, sort, variety) and a
+// kind a category, category's second noun sense ("a general concept that
+// marks divisions"; its first is a collection), which KindLevel, reading
+// only most frequent senses, does not reach.
+func TestGeneralLevel(t *testing.T) {
+	lex, err := WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		a, b string
+		max  int
+		want int
+	}{
+		{"genre", "category", 2, 2},
+		{"genres", "categories", 2, 2},
+		{"genre", "category", 1, -1},
+		{"genre", "variety", 2, 1},
+		{"genre", "genre", 2, 0},
+		{"writer", "person", 4, 2},
+		{"movie", "category", 8, -1},
+		{"unknownword", "category", 8, -1},
+	} {
+		if got := lex.GeneralLevel(c.a, c.b, c.max); got != c.want {
+			t.Errorf("GeneralLevel(%q, %q, %d) = %d, want %d", c.a, c.b, c.max, got, c.want)
+		}
+	}
+	if got := lex.KindLevel("genre", "category", 8); got != -1 {
+		t.Errorf("KindLevel(genre, category) = %d, want -1 (category's most frequent sense is a collection)", got)
+	}
+}
+
 // TestHypernymLemmas: screenwriter's sense is a scriptwriter's, an
 // author's (author, writer), a communicator's, a person's.
 func TestHypernymLemmas(t *testing.T) {

@@ -161,6 +161,43 @@ func (n *schemaNames) kindType(w string) (string, int) {
 	return found, best
 }
 
+// maxGeneralLevels: how many hypernym links may lead from the most
+// frequent noun sense of a type's schema word up to a sense of a word
+// that names the type as a more general word (GeneralTypes): a genre is a
+// kind, a kind is a category.
+const maxGeneralLevels = 2
+
+// generalType is the node type whose schema word (one naming that type
+// alone), in its most frequent noun sense, has a noun sense of w at most
+// maxGeneralLevels hypernym links up (lexicon.GeneralLevel; 0 when w's
+// sense is the word's own), that many links and the schema word; "" when
+// none has, or two types are as near.
+func (n *schemaNames) generalType(w string) (string, int, string) {
+	found, best, word := "", maxGeneralLevels+1, ""
+	for t, ws := range n.types {
+		lv, lw := -1, ""
+		for _, s := range ws {
+			if n.typeWordTypes[s] != 1 || len(s) < minResolveLen {
+				continue
+			}
+			if k := n.lex.GeneralLevel(s, w, maxGeneralLevels); k >= 0 && (lv < 0 || k < lv) {
+				lv, lw = k, s
+			}
+		}
+		switch {
+		case lv < 0 || lv > best:
+		case lv < best:
+			found, best, word = t, lv, lw
+		case lv == best:
+			found = ""
+		}
+	}
+	if found == "" {
+		return "", 0, ""
+	}
+	return found, best, word
+}
+
 // setLexicon lets the names read words through lex.
 func (n *schemaNames) setLexicon(lex *lexicon.Lexicon) {
 	n.lex, n.bases = lex, map[string][]string{}
@@ -564,17 +601,25 @@ func (p *LinkingPlanner) leadVerb(w string) bool {
 // word (lexicon.HypernymLemmas) came in minRelWordQuestions training
 // questions or more and names another type or none there (wordType): on
 // WordNet "terminology" is a word, a part, a relation (noun.relation), and
-// the training's "word" asked for adjectives. "" otherwise.
+// the training's "word" asked for adjectives. With GeneralTypes, a word
+// that names no type so names the type whose schema word is a kind of it
+// (schemaNames.generalType: "Which category does every film written by X
+// fall into?", genre, a kind, a category), on the same terms, the words
+// between being the schema word's hypernyms. "" otherwise.
 func (p *LinkingPlanner) kindType(w string) string {
 	lex := p.names.lex
 	if !p.Cfg.Anchors.KindTypes || lex == nil || len(w) < minResolveLen || p.words != nil && p.words.known[w] || !lex.IsNoun(w) || lex.IsVerbForm(w) || lex.IsAdjective(w) {
 		return ""
 	}
 	t, lv := p.names.kindType(w)
+	below := w // the word the words between lie above
+	if t == "" && p.Cfg.Anchors.GeneralTypes {
+		t, lv, below = p.names.generalType(w)
+	}
 	if t == "" || p.words == nil {
 		return t
 	}
-	for _, h := range lex.HypernymLemmas(w, lv-1) {
+	for _, h := range lex.HypernymLemmas(below, lv-1) {
 		if p.words.uses[h] < minRelWordQuestions {
 			continue
 		}

@@ -231,6 +231,13 @@ type AnchorConfig struct {
 	// features, so training is unchanged. Off in checkpoints saved
 	// before it.
 	KindTypes bool `json:"kind_types,omitempty"`
+	// GeneralTypes: with KindTypes, such a word that names no type as a
+	// kind of one names the type whose schema word's most frequent noun
+	// sense is, at most maxGeneralLevels links up, a kind of one of the
+	// word's noun senses ("Which category does every film written by X
+	// fall into?": genre, a kind, a category; generalType). Off in
+	// checkpoints saved before it.
+	GeneralTypes bool `json:"general_types,omitempty"`
 	// LeadVerbAsks: a question's first word that is a verb's base form in
 	// the lexicon (a request: "Name the 2008 releases scripted by X.")
 	// asks as an asking word does, for the first word after it that is

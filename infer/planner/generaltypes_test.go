@@ -1,0 +1,115 @@
+package planner
+
+import (
+	"context"
+	"hash/fnv"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/lexicon"
+	"github.com/strata-retrieval/strata/internal/testskb"
+	"github.com/strata-retrieval/strata/models"
+)
+
+// genrePlanner is a linking planner over a graph of people, films and
+// genres: Paul Smith directed First Film and Second Film, both dramas
+// (Drama, node 3). Its templates are the films an anchor directed and
+// the genre every one of them has; its plan ranker prefers one-hop plans
+// by 5, as a ranker fooled by an unseen frame would; it reads words
+// through the lexicon, "which" is its asking word and a word the
+// training never used may name a type as a kind (KindTypes).
+func genrePlanner(t *testing.T, general bool) *LinkingPlanner {
+	t.Helper()
+	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"person", "movie", "genre"},
+		RelationTypes: []string{"directed_by", "has_genre"}, CandidateTypes: []string{"person", "movie", "genre"}, TextFields: []string{"name", "details"}}}
+	for _, n := range []struct {
+		name string
+		typ  data.TypeID
+	}{{"Paul Smith", 0}, {"First Film", 1}, {"Second Film", 1}, {"Drama", 2}} {
+		s.Nodes = append(s.Nodes, data.Node{Type: n.typ, Name: n.name, Fields: []string{"", ""}})
+	}
+	for _, e := range [][3]int{{1, 0, 0}, {2, 0, 0}, {1, 1, 3}, {2, 1, 3}} {
+		s.Edges.Add(uint32(e[0]), data.RelID(e[1]), uint32(e[2]))
+	}
+	ws := testskb.Workspace(t, s)
+	const dim = 1024
+	a := AnchorConfig{NamedType: true, KindTypes: true, GeneralTypes: general, AskWords: []string{"which"}}
+	a.Dim, a.Mentions, a.RankDim = 64, ws.Mentions().Config(), dim
+	tmpls := [][]data.Path{
+		data.MustPaths([]string{"*", "<-directed_by", "movie"}),
+		data.MustPaths([]string{"*", "<-directed_by", "movie", "∀->has_genre", "genre"}),
+	}
+	cfg := Config{NodeTypes: s.Schema.NodeTypes, Templates: tmpls, Anchors: &a}
+	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: 4, Out: len(tmpls)}
+	gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchor, _ := models.NewSparseLinear(64, "planner.anchor")
+	ranker, _ := models.NewSparseLinear(dim, "planner.ranker")
+	h := fnv.New32a()
+	h.Write([]byte("hops1"))
+	h.Write([]byte{0})
+	ranker.W.Data()[h.Sum32()%uint32(dim)] = 5
+	p, err := NewLinkingPlanner(ws, nil, cfg, gate, anchor, ranker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.names.setLexicon(lex)
+	return p
+}
+
+// TestGeneralTypes: "category" names no type with the schema's words,
+// nor as a synonym or a kind (its most frequent noun sense is a
+// collection of things), but a genre is a kind and a kind is a category
+// (category's second noun sense), so with GeneralTypes "Which category
+// does every film directed by Paul Smith fall into?" asks for a genre and
+// the ranker's choice, his films (node 1), gives way to the genre every
+// one of them has (Drama, node 3). "variety" is a genre one link up;
+// "production" names movie (a film is a production); "collection" names
+// none (a category is one: up from genre, not two links); a word the training
+// used names no type so, nor a noun that may be a verb ("sort"), nor one
+// past a word between (here "kind") that the training used in 5
+// questions or more naming no type there. A kind of a type's word still
+// names it as before ("screenwriters": person).
+func TestGeneralTypes(t *testing.T) {
+	q := "Which category does every film directed by Paul Smith fall into?"
+	for _, general := range []bool{false, true} {
+		p := genrePlanner(t, general)
+		want, wantType := uint32(1), ""
+		if general {
+			want, wantType = 3, "genre"
+		}
+		if got := p.kindType("category"); got != wantType {
+			t.Errorf("GeneralTypes %v: kindType(category) = %q, want %q", general, got, wantType)
+		}
+		pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
+		if err != nil || pred.Reach == nil || !slices.Contains(pred.Reach.Nodes, want) {
+			t.Errorf("GeneralTypes %v: %q planned %v reaching %v (%v), want %d", general, q, pred.Plan.MetapathTokens(), pred.Reach, err, want)
+		}
+		if !general {
+			continue
+		}
+		for w, want := range map[string]string{"categories": "genre", "variety": "genre", "production": "movie", "sort": "", "collection": "", "screenwriters": "person"} {
+			if got := p.kindType(w); got != want {
+				t.Errorf("kindType(%q) = %q, want %q", w, got, want)
+			}
+		}
+		p.words = &wordResolver{known: map[string]bool{"category": true}}
+		if got := p.kindType("category"); got != "" {
+			t.Errorf("kindType of a word the training used = %q, want none", got)
+		}
+		for uses, want := range map[int]string{4: "genre", 5: ""} {
+			p.words = &wordResolver{known: map[string]bool{}, uses: map[string]int{"kind": uses}}
+			if got := p.kindType("category"); got != want {
+				t.Errorf("\"kind\" in %d training questions: kindType(category) = %q, want %q", uses, got, want)
+			}
+		}
+	}
+}
