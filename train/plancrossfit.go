@@ -239,11 +239,13 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.SynonymTypes = a.Lexicon && a.NamedType && !c.o.NoSynonymTypes
 	a.KindTypes = a.Lexicon && a.NamedType && !c.o.NoKindTypes
 	a.GeneralTypes = a.KindTypes && !c.o.NoGeneralTypes
+	a.TypeAfterAnchor = a.NamedType && !c.o.NoTypeAfterAnchor
 	a.LeadVerbAsks = a.Lexicon && a.NamedType && !c.o.NoLeadVerbAsks
 	a.AnswerWordsLead = !c.o.NoAnswerWordsLead
 	a.TrailingAnswerWords = !c.o.NoTrailingAnswerWords
 	a.InflectedRelations = a.NamedRelations && a.Lexicon && !c.o.NoInflectedRelations
 	a.ContextSentences = !c.o.NoContextSentences
+	a.CasualContext = a.ContextSentences && !c.o.NoCasualContext
 	a.NounHeads = !c.o.NoNounHeads
 	a.QuotedSlotsYield = !c.o.NoQuotedSlotsYield
 	a.ReadSamePOS = a.Lexicon && !c.o.NoReadSamePOS

@@ -115,6 +115,10 @@ type LinkingPlannerOptions struct {
 	// NoGeneralTypes: nor as a more general word than the type's schema
 	// word (AnchorConfig.GeneralTypes; the ablation).
 	NoGeneralTypes bool
+	// NoTypeAfterAnchor: a type word right after an anchor mention may
+	// name the type asked for (AnchorConfig.TypeAfterAnchor; the
+	// ablation).
+	NoTypeAfterAnchor bool
 	// NoLeadVerbAsks: a question's first word, a verb, asks for nothing
 	// unless it is a learned asking word (AnchorConfig.LeadVerbAsks; the
 	// ablation).
@@ -134,6 +138,9 @@ type LinkingPlannerOptions struct {
 	// NoContextSentences: a question's sentences before its last are
 	// always read with it (AnchorConfig.ContextSentences; the ablation).
 	NoContextSentences bool
+	// NoCasualContext: nor in lower case, nor when they name nothing
+	// (AnchorConfig.CasualContext; the ablation).
+	NoCasualContext bool
 	// NoNounHeads: a word that may be a verb is no noun before a
 	// preposition, and a word after "of" may name the type a question
 	// asks for (AnchorConfig.NounHeads; the ablation).

@@ -33,11 +33,13 @@ type trainPlannerOptions struct {
 	NoSynonymTypes bool
 	NoKindTypes    bool
 	NoGeneralTypes bool
+	NoTypeAfter    bool
 	NoLeadVerb     bool
 	NoAWLead       bool
 	NoTrailAW      bool
 	NoInflRels     bool
 	NoContext      bool
+	NoCasualCtx    bool
 	NoNounHeads    bool
 	NoQuotedYield  bool
 	NoCasualFit    bool
@@ -224,7 +226,13 @@ it is read as another word (--no-kind-types), or whose schema word's sense is
 a kind of one of its senses, up to 2 links ("Which category ...": genre, a
 kind, a category; --no-general-types), and a question's first word, a
 verb, asks as an asking word does, past stop words ("Name the 2008 releases
-..."; --no-lead-verb-asks). A noun before a question's first
+..."; --no-lead-verb-asks); a type word right after an anchor that names the
+anchor's type says what the anchor is ("titles in the comedy genre that
+feature X"; --no-type-after-anchor). A question's sentences before its last,
+a question, that name only people or genres it names too are context: the last
+is planned (--no-context-sentences); also in text typed in lower case, and
+when they name nothing of the schema ("i'm trying to remember something. what
+did X helm in 2005?"; --no-casual-context). A noun before a question's first
 anchor names the step that ends the plans of at least 90% of the 5 or more
 training questions that used it there ("Which directors ...": ->directed_by;
 a noun that may be a verb only after a determiner or opening the question
@@ -289,11 +297,13 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.Rescue, "fit-rescue", false, "mined plans: a query below the text-fit gate keeps its plan when the planner is surer of it than of its plans of 95% of the held-out passages the gate rejects (off by default: it can put the served planner under BM25 on text no plan fits)")
 	cmd.Flags().BoolVar(&o.NoReadSamePOS, "no-read-same-pos", false, "mined plans: an unseen word is read as the known word the schema and the training's word pairs prefer, whether or not it may be a noun and a verb where the word may (\"performers\" as \"star\", not \"actors\"; the ablation)")
 	cmd.Flags().BoolVar(&o.NoSynonymTypes, "no-synonym-types", false, "mined plans: a word names a node type only with the schema's own words or their base forms, not as the lexicon's synonym of one (\"films\" for movie; the ablation)")
+	cmd.Flags().BoolVar(&o.NoTypeAfter, "no-type-after-anchor", false, "a type word right after an anchor mention that names the anchor's type may name the type asked for (\"titles in the comedy genre that feature X\" asking for a genre; the ablation)")
 	cmd.Flags().BoolVar(&o.NoGeneralTypes, "no-general-types", false, "a word the training never used names no node type as a more general word than the type's schema word (\"category\": genre, a kind, a category; the ablation)")
 	cmd.Flags().BoolVar(&o.NoKindTypes, "no-kind-types", false, "a word the training never used names no node type as a kind of the type's schema word (\"screenwriters\", four hypernym links below person; the ablation)")
 	cmd.Flags().BoolVar(&o.NoLeadVerb, "no-lead-verb-asks", false, "a question's first word, a verb (\"Name the 2008 releases ...\"), asks for the type named after it only when the training made it an asking word (the ablation)")
 	cmd.Flags().BoolVar(&o.NoQuotedYield, "no-quoted-slots-yield", false, "an anchor unquoted where the training always quoted it rules a plan out as much as a text the training never anchored, more than a word the plan misses (the ablation)")
 	cmd.Flags().BoolVar(&o.NoNounHeads, "no-noun-heads", false, "a word that may be a verb is no noun before a preposition, and a word after \"of\" may name the type asked for (\"cast of films directed by X\"; the ablation)")
+	cmd.Flags().BoolVar(&o.NoCasualCtx, "no-casual-context", false, "sentences before the last are context only when they start with a capital and name a person or genre the last names, not also in text typed in lower case or when they name nothing of the schema (\"i'm trying to remember something. what did X helm ...?\"; the ablation)")
 	cmd.Flags().BoolVar(&o.NoContext, "no-context-sentences", false, "a question's sentences before its last, a question naming every person or genre they name, are planned with it, not left as context (\"I love the films of X. Which genre ...?\"; the ablation)")
 	cmd.Flags().BoolVar(&o.NoInflRels, "no-inflected-relations", false, "a word no training question used names no relation its base form names (\"Which stars appeared in ...\" as \"star\"; the ablation)")
 	cmd.Flags().BoolVar(&o.NoTrailAW, "no-trailing-answer-words", false, "a question with no noun before its first anchor names no answer word after its last (\"The Bang Bang Club director\"; the ablation)")
@@ -361,7 +371,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		d = nil
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoFitLowerRequests: o.NoFitLowerReq, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoDeclineRuledOut: o.NoDecline, NoSchemaSteps: o.NoSchemaSteps, NoSynonymTypes: o.NoSynonymTypes, NoKindTypes: o.NoKindTypes, NoGeneralTypes: o.NoGeneralTypes, NoLeadVerbAsks: o.NoLeadVerb, NoAnswerWordsLead: o.NoAWLead, NoTrailingAnswerWords: o.NoTrailAW, NoInflectedRelations: o.NoInflRels, NoContextSentences: o.NoContext, NoNounHeads: o.NoNounHeads, NoQuotedSlotsYield: o.NoQuotedYield, NoCasualFit: o.NoCasualFit, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, Log: u.err, Progress: u.stageProgress()})
+	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoFitLowerRequests: o.NoFitLowerReq, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoDeclineRuledOut: o.NoDecline, NoSchemaSteps: o.NoSchemaSteps, NoSynonymTypes: o.NoSynonymTypes, NoKindTypes: o.NoKindTypes, NoGeneralTypes: o.NoGeneralTypes, NoTypeAfterAnchor: o.NoTypeAfter, NoLeadVerbAsks: o.NoLeadVerb, NoAnswerWordsLead: o.NoAWLead, NoTrailingAnswerWords: o.NoTrailAW, NoInflectedRelations: o.NoInflRels, NoContextSentences: o.NoContext, NoCasualContext: o.NoCasualCtx, NoNounHeads: o.NoNounHeads, NoQuotedSlotsYield: o.NoQuotedYield, NoCasualFit: o.NoCasualFit, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, Log: u.err, Progress: u.stageProgress()})
 	if err != nil {
 		return err
 	}

@@ -772,17 +772,26 @@ func (p *LinkingPlanner) typeConflict(text string, ments []linking.LinkedMention
 	if verb.t != "" {
 		return verb.named && verb.t != p.reachedType(c)
 	}
-	t, named := p.askedTypeBy(linking.RestrictionText(p.withoutAnchorTypeWords(text, ments, c.Mentions), ments, c.Mentions), kinds)
+	t, named := p.askedTypeBy(linking.RestrictionText(p.withoutAnchorTypeWords(text, ments, c), ments, c.Mentions), kinds)
 	return named && t != p.reachedType(c)
 }
 
 // withoutAnchorTypeWords blanks the word right before each anchor mention
-// when it names a type: it says what the anchor is ("shared by genes X
-// and Y", "for the disease X"), not what the question asks for. Byte
-// offsets stay as they were.
-func (p *LinkingPlanner) withoutAnchorTypeWords(text string, ments []linking.LinkedMention, anchors []int) string {
+// of candidate c when it names a type: it says what the anchor is
+// ("shared by genes X and Y", "for the disease X"), not what the question
+// asks for. With TypeAfterAnchor it also blanks the word right after an
+// anchor mention that names the type of the anchor's node: "titles in the
+// comedy genre that feature X" asks for no genre ("Ann Lee films", whose
+// "films" names no type of a person, stays). Byte offsets stay as they
+// were.
+func (p *LinkingPlanner) withoutAnchorTypeWords(text string, ments []linking.LinkedMention, c *PlanCandidate) string {
 	b := []byte(text)
-	for _, a := range anchors {
+	blank := func(start, end int) {
+		for i := start; i < end; i++ {
+			b[i] = ' '
+		}
+	}
+	for pi, a := range c.Mentions {
 		end := ments[a].Start
 		for end > 0 && (b[end-1] == ' ' || b[end-1] == '\t') {
 			end--
@@ -796,12 +805,44 @@ func (p *LinkingPlanner) withoutAnchorTypeWords(text string, ments []linking.Lin
 			start -= size
 		}
 		if start < end && p.namedType(strings.ToLower(string(b[start:end]))) != "" {
-			for i := start; i < end; i++ {
-				b[i] = ' '
+			blank(start, end)
+		}
+		if !p.Cfg.Anchors.TypeAfterAnchor {
+			continue
+		}
+		start = ments[a].End
+		for start < len(b) && (b[start] == ' ' || b[start] == '\t') {
+			start++
+		}
+		end = start
+		for end < len(b) {
+			r, size := utf8.DecodeRune(b[end:])
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+				break
+			}
+			end += size
+		}
+		if start < end && start > ments[a].End {
+			if t := p.namedType(strings.ToLower(string(b[start:end]))); t != "" && p.anchorOfType(c, pi, t) {
+				blank(start, end)
 			}
 		}
 	}
 	return string(b)
+}
+
+// anchorOfType reports whether the anchor of candidate c's path pi is a
+// node of type t (any of its linked nodes).
+func (p *LinkingPlanner) anchorOfType(c *PlanCandidate, pi int, t string) bool {
+	if pi >= len(c.Plan.Anchors) {
+		return false
+	}
+	for _, n := range c.Plan.Anchors[pi].Nodes {
+		if p.skb.Schema.NodeTypes[p.ws.Graph.Type(n)] == t {
+			return true
+		}
+	}
+	return false
 }
 
 // composeFeatures adds (add) the plan ranker's compositional features of

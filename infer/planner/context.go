@@ -21,11 +21,21 @@ import (
 // context keeps the whole text: a node ("In 2001, X directed some
 // movies. Which actors were in them?": its last sentence names no X) or a
 // number the last sentence does not say. Otherwise text.
+//
+// With CasualContext, text typed in lower case (its first letter is) may
+// start its sentences so ("i'm trying to remember something. what did X
+// helm in 2005?"), and a context that names no node of an anchor type is
+// a scene too when none of its words names a type or relation of the
+// schema (schemaNames.namedBy: "I like films." still keeps the text) and
+// the last names a node of an anchor type itself and refers back to it by
+// no pronoun (refersBack; "X -- the one that's a kind of Y. which entry is
+// that?" keeps the text).
 func (p *LinkingPlanner) askingSentence(text string) string {
 	if !p.Cfg.Anchors.ContextSentences || p.ments == nil {
 		return text
 	}
-	at := lastSentence(text)
+	casual := p.Cfg.Anchors.CasualContext
+	at := lastSentenceOf(text, casual && lowerStart(text))
 	if at <= 0 || !strings.HasSuffix(strings.TrimSpace(text[at:]), "?") {
 		return text
 	}
@@ -38,12 +48,12 @@ func (p *LinkingPlanner) askingSentence(text string) string {
 			return text
 		}
 	}
-	before := p.strongMentions(text[:at])
-	if len(before) == 0 {
+	before, asks := p.strongMentions(text[:at]), p.strongMentions(text[at:])
+	if len(before) == 0 && (!casual || len(asks) == 0 || p.namesSchema(text[:at]) || refersBack(text[at:])) {
 		return text
 	}
 	last := map[uint32]bool{}
-	for _, m := range p.strongMentions(text[at:]) {
+	for _, m := range asks {
 		for _, n := range m.Nodes {
 			last[n.Node] = true
 		}
@@ -54,6 +64,39 @@ func (p *LinkingPlanner) askingSentence(text string) string {
 		}
 	}
 	return text[at:]
+}
+
+// namesSchema reports whether a word of text names a node type or a
+// relation of the schema (namedBy: its own words, their forms and base
+// forms, and the lexicon's most frequent noun senses).
+func (p *LinkingPlanner) namesSchema(text string) bool {
+	for _, w := range linking.MentionWords(text) {
+		nb := p.names.namedBy(strings.ToLower(text[w.Start:w.End]))
+		if len(nb.types) > 0 || len(nb.rels) > 0 || len(nb.synTypes) > 0 || len(nb.synRels) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// backWords are pronouns by which a sentence refers to what an earlier
+// one named.
+var backWords = map[string]bool{"it": true, "its": true, "they": true, "them": true, "their": true, "theirs": true, "these": true, "those": true, "he": true, "him": true, "his": true, "she": true, "her": true, "hers": true}
+
+// refersBack reports whether text has a word of backWords ("'rachitis'
+// can mean several things. Which meaning of it denotes ...?").
+func refersBack(text string) bool {
+	return slices.ContainsFunc(linking.MentionWords(text), func(w linking.Word) bool { return backWords[strings.ToLower(text[w.Start:w.End])] })
+}
+
+// lowerStart reports whether text's first letter is lower case.
+func lowerStart(text string) bool {
+	for _, r := range text {
+		if unicode.IsLetter(r) {
+			return unicode.IsLower(r)
+		}
+	}
+	return false
 }
 
 // strongMentions are text's mentions that name a node of one of
@@ -72,7 +115,11 @@ func (p *LinkingPlanner) strongMentions(text string) []linking.LinkedMention {
 // after the last full stop, question or exclamation mark that follows a
 // word of two letters or digits or more (no initial: "Peter S. Seaman") and is
 // followed by white space and a capital letter; 0 when there is none.
-func lastSentence(text string) int {
+func lastSentence(text string) int { return lastSentenceOf(text, false) }
+
+// lastSentenceOf is lastSentence, with lower also after white space and a
+// lower-case letter.
+func lastSentenceOf(text string, lower bool) int {
 	at := 0
 	for i := 1; i < len(text); i++ {
 		if c := text[i]; c != '.' && c != '?' && c != '!' {
@@ -97,7 +144,7 @@ func lastSentence(text string) int {
 		if j == i+1 || j >= len(text) {
 			continue
 		}
-		if r, _ := utf8.DecodeRuneInString(text[j:]); unicode.IsUpper(r) {
+		if r, _ := utf8.DecodeRuneInString(text[j:]); unicode.IsUpper(r) || lower && unicode.IsLower(r) {
 			at = j
 		}
 	}

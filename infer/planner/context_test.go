@@ -30,31 +30,57 @@ func TestLastSentence(t *testing.T) {
 			t.Errorf("lastSentence(%q) = %d, want %d", text, got, want)
 		}
 	}
+	// In lower-case text a lower-case word may start a sentence too.
+	for text, want := range map[string]int{
+		"ann lee. which films?":      9,
+		"hmm. so. Which films?":      9,
+		"peter s. seaman films?":     0,
+		"i like émile. élan?":        15,
+		"Ann Lee. which? films. ok.": 23,
+	} {
+		if got := lastSentenceOf(text, true); got != want {
+			t.Errorf("lastSentenceOf(%q, true) = %d, want %d", text, got, want)
+		}
+	}
 }
 
 // TestContextSentences: sentences before a last one that asks and names
 // every person they name are context, so the planner plans the last
 // (and says it read the question so); not when the context names a
 // person the last does not, names no person, says a number the last
-// does not, or the last does not ask, nor without ContextSentences.
+// does not, or the last does not ask, nor without ContextSentences. With
+// CasualContext, a context that names no person is one too when none of
+// its words names a type or relation of the schema, the last names a
+// person and refers back by no pronoun; and text typed in lower case
+// starts its sentences in lower case.
 func TestContextSentences(t *testing.T) {
 	p := castPlanner(t, false, true)
 	p.Cfg.Anchors.AnchorTypes = []string{"person"}
 	last := "Which films did Ann Lee star in?"
+	remember := "I'm trying to remember something. "
 	for _, c := range []struct {
 		name, text string
-		on         bool
+		on, casual bool
 		want       string
 	}{
-		{"context", "I like Ann Lee. " + last, true, last},
-		{"another person", "I like Paul Smith. " + last, true, ""},
-		{"no person", "I like films. " + last, true, ""},
-		{"a number", "Ann Lee made films in 1999. " + last, true, ""},
-		{"a number the question says", "Ann Lee made films in 1999. Which films did Ann Lee star in in 1999?", true, "Which films did Ann Lee star in in 1999?"},
-		{"the last does not ask", "I like Ann Lee. Which films did Ann Lee star in.", true, ""},
-		{"without ContextSentences", "I like Ann Lee. " + last, false, ""},
+		{"no person, casual", remember + last, true, true, last},
+		{"no person, not casual", remember + last, true, false, ""},
+		{"lower case", "i'm trying to remember something. which films did Ann Lee star in?", true, true, "which films did Ann Lee star in?"},
+		{"lower case, not casual", "i'm trying to remember something. which films did Ann Lee star in?", true, false, ""},
+		{"a type named, casual", "I like movies. " + last, true, true, ""},
+		{"a relation named, casual", "I like actors. " + last, true, true, ""},
+		{"a pronoun, casual", remember + "Which films did Ann Lee star in with him?", true, true, ""},
+		{"no person in the last, casual", remember + "Which films won?", true, true, ""},
+		{"a number, casual", "It was in 1999. " + last, true, true, ""},
+		{"context", "I like Ann Lee. " + last, true, false, last},
+		{"another person", "I like Paul Smith. " + last, true, false, ""},
+		{"no person", "I like films. " + last, true, false, ""},
+		{"a number", "Ann Lee made films in 1999. " + last, true, false, ""},
+		{"a number the question says", "Ann Lee made films in 1999. Which films did Ann Lee star in in 1999?", true, false, "Which films did Ann Lee star in in 1999?"},
+		{"the last does not ask", "I like Ann Lee. Which films did Ann Lee star in.", true, false, ""},
+		{"without ContextSentences", "I like Ann Lee. " + last, false, false, ""},
 	} {
-		p.Cfg.Anchors.ContextSentences = c.on
+		p.Cfg.Anchors.ContextSentences, p.Cfg.Anchors.CasualContext = c.on, c.casual
 		want := c.want
 		if want == "" {
 			want = c.text
@@ -63,7 +89,7 @@ func TestContextSentences(t *testing.T) {
 			t.Errorf("%s: askingSentence(%q) = %q, want %q", c.name, c.text, got, want)
 		}
 	}
-	p.Cfg.Anchors.ContextSentences = true
+	p.Cfg.Anchors.ContextSentences, p.Cfg.Anchors.CasualContext = true, false
 	pred, err := p.PredictUngated(context.Background(), data.Query{Text: "I like Ann Lee. " + last, ID: -1})
 	if err != nil || pred.ReadAs != last || len(pred.Plan.Anchors) != 1 || pred.Plan.Anchors[0].Text != "Ann Lee" {
 		t.Errorf("planned %+v (read as %q), %v; want Ann Lee's films read as %q", pred.Plan, pred.ReadAs, err, last)
@@ -72,25 +98,35 @@ func TestContextSentences(t *testing.T) {
 
 // FuzzLastSentence: on any text lastSentence returns 0 or an offset
 // inside it where a capital letter starts after white space that follows
-// a full stop, question or exclamation mark.
+// a full stop, question or exclamation mark; lastSentenceOf with lower
+// case the same where any letter starts, never before lastSentence's.
 func FuzzLastSentence(f *testing.F) {
-	for _, s := range []string{"I like Ann Lee. Which films?", "Peter S. Seaman?", "a.B", "É. Élan?", "\xff. \xffA", "In 1999. Which?"} {
+	for _, s := range []string{"I like Ann Lee. Which films?", "Peter S. Seaman?", "a.B", "É. Élan?", "\xff. \xffA", "In 1999. Which?", "ann lee. which films?"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		at := lastSentence(text)
-		if at == 0 {
-			return
+		upper, lower := lastSentence(text), lastSentenceOf(text, true)
+		if lower < upper {
+			t.Fatalf("lastSentenceOf(%q, true) = %d, before lastSentence's %d", text, lower, upper)
 		}
-		if at < 2 || at >= len(text) {
-			t.Fatalf("lastSentence(%q) = %d, out of range", text, at)
-		}
-		if r, _ := utf8.DecodeRuneInString(text[at:]); !unicode.IsUpper(r) {
-			t.Fatalf("lastSentence(%q) = %d: %q starts no capital", text, at, text[at:])
-		}
-		before := strings.TrimRight(text[:at], " \t\n")
-		if len(before) == len(text[:at]) || !strings.ContainsAny(before[len(before)-1:], ".?!") {
-			t.Fatalf("lastSentence(%q) = %d: no mark and space before it", text, at)
+		for _, c := range []struct {
+			at    int
+			start func(rune) bool
+		}{{upper, unicode.IsUpper}, {lower, unicode.IsLetter}} {
+			at := c.at
+			if at == 0 {
+				continue
+			}
+			if at < 2 || at >= len(text) {
+				t.Fatalf("lastSentence(%q) = %d, out of range", text, at)
+			}
+			if r, _ := utf8.DecodeRuneInString(text[at:]); !c.start(r) {
+				t.Fatalf("lastSentence(%q) = %d: %q starts no capital (or letter)", text, at, text[at:])
+			}
+			before := strings.TrimRight(text[:at], " \t\n")
+			if len(before) == len(text[:at]) || !strings.ContainsAny(before[len(before)-1:], ".?!") {
+				t.Fatalf("lastSentence(%q) = %d: no mark and space before it", text, at)
+			}
 		}
 	})
 }

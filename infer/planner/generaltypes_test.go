@@ -9,18 +9,27 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/lexicon"
+	"github.com/strata-retrieval/strata/graphops/linking"
 	"github.com/strata-retrieval/strata/internal/testskb"
 	"github.com/strata-retrieval/strata/models"
 )
 
 // genrePlanner is a linking planner over a graph of people, films and
 // genres: Paul Smith directed First Film and Second Film, both dramas
-// (Drama, node 3). Its templates are the films an anchor directed and
-// the genre every one of them has; its plan ranker prefers one-hop plans
-// by 5, as a ranker fooled by an unseen frame would; it reads words
-// through the lexicon, "which" is its asking word and a word the
-// training never used may name a type as a kind (KindTypes).
-func genrePlanner(t *testing.T, general bool) *LinkingPlanner {
+// (Drama, node 3). Its templates are the films an anchor directed, the
+// genre every one of them has and (more) the films of a genre an anchor
+// directed; its plan ranker prefers one-hop plans by 5, as a ranker
+// fooled by an unseen frame would; it reads words through the lexicon,
+// "which" is its asking word and a word the training never used may
+// name a type as a kind (KindTypes).
+func genrePlanner(t *testing.T, general bool, more ...[][]string) *LinkingPlanner {
+	t.Helper()
+	return genrePlannerWith(t, AnchorConfig{NamedType: true, KindTypes: true, GeneralTypes: general, AskWords: []string{"which"}}, more...)
+}
+
+// genrePlannerWith is genrePlanner with anchor settings a (its Dim,
+// Mentions and RankDim set here).
+func genrePlannerWith(t *testing.T, a AnchorConfig, more ...[][]string) *LinkingPlanner {
 	t.Helper()
 	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"person", "movie", "genre"},
 		RelationTypes: []string{"directed_by", "has_genre"}, CandidateTypes: []string{"person", "movie", "genre"}, TextFields: []string{"name", "details"}}}
@@ -35,11 +44,13 @@ func genrePlanner(t *testing.T, general bool) *LinkingPlanner {
 	}
 	ws := testskb.Workspace(t, s)
 	const dim = 1024
-	a := AnchorConfig{NamedType: true, KindTypes: true, GeneralTypes: general, AskWords: []string{"which"}}
 	a.Dim, a.Mentions, a.RankDim = 64, ws.Mentions().Config(), dim
 	tmpls := [][]data.Path{
 		data.MustPaths([]string{"*", "<-directed_by", "movie"}),
 		data.MustPaths([]string{"*", "<-directed_by", "movie", "∀->has_genre", "genre"}),
+	}
+	for _, paths := range more {
+		tmpls = append(tmpls, data.MustPaths(paths...))
 	}
 	cfg := Config{NodeTypes: s.Schema.NodeTypes, Templates: tmpls, Anchors: &a}
 	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: 4, Out: len(tmpls)}
@@ -110,6 +121,44 @@ func TestGeneralTypes(t *testing.T) {
 			if got := p.kindType("category"); got != want {
 				t.Errorf("\"kind\" in %d training questions: kindType(category) = %q, want %q", uses, got, want)
 			}
+		}
+	}
+}
+
+// TestTypeAfterAnchor: in "Show me the titles in the Drama genre that
+// Paul Smith directed." the first word naming a type is "genre", which
+// says what the anchor Drama is, so without TypeAfterAnchor the question
+// asks for a genre: the films of the genre Paul Smith directed (nodes 1
+// and 2; the ranker's choice here, two paths weighing 10) are ruled out
+// and the genre every one of his films has (Drama, node 3) answers. With
+// it, no type is asked and the ranker's choice stands. A type word after an
+// anchor that names another type than the anchor's stays ("Paul Smith
+// films": a person's films).
+func TestTypeAfterAnchor(t *testing.T) {
+	q := "Show me the titles in the Drama genre that Paul Smith directed."
+	both := [][]string{{"genre", "<-has_genre", "movie"}, {"*", "<-directed_by", "movie"}}
+	for _, after := range []bool{false, true} {
+		p := genrePlannerWith(t, AnchorConfig{NamedType: true, TypeAfterAnchor: after}, both)
+		h := fnv.New32a()
+		h.Write([]byte("paths2"))
+		h.Write([]byte{0})
+		p.Ranker.W.Data()[h.Sum32()%uint32(p.Ranker.Dim)] = 10
+		want := uint32(3)
+		if after {
+			want = 1
+		}
+		pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
+		if err != nil || pred.Reach == nil || !slices.Contains(pred.Reach.Nodes, want) {
+			t.Errorf("TypeAfterAnchor %v: %q planned %v reaching %v (%v), want %d", after, q, pred.Plan.MetapathTokens(), pred.Reach, err, want)
+		}
+		if !after {
+			continue
+		}
+		text := "Paul Smith films in the Drama genre, Drama  genre"
+		ments := []linking.LinkedMention{{Start: 0, End: 10}, {Start: 24, End: 29}, {Start: 37, End: 42}}
+		c := &PlanCandidate{Mentions: []int{0, 1, 2}, Plan: data.Plan{Anchors: []data.PlanAnchor{{Nodes: []uint32{0}}, {Nodes: []uint32{3}}, {Nodes: []uint32{3}}}}}
+		if got, want := p.withoutAnchorTypeWords(text, ments, c), "Paul Smith films in the Drama      , Drama       "; got != want {
+			t.Errorf("withoutAnchorTypeWords = %q, want %q", got, want)
 		}
 	}
 }

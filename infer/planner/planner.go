@@ -238,6 +238,13 @@ type AnchorConfig struct {
 	// fall into?": genre, a kind, a category; generalType). Off in
 	// checkpoints saved before it.
 	GeneralTypes bool `json:"general_types,omitempty"`
+	// TypeAfterAnchor: a word right after an anchor mention that names
+	// the type of the anchor's node says what the anchor is, as one right
+	// before it does, not what the question asks for ("titles in the
+	// comedy genre that feature X"; withoutAnchorTypeWords). It rules
+	// candidates out, not in the ranker's features. Off in checkpoints
+	// saved before it.
+	TypeAfterAnchor bool `json:"type_after_anchor,omitempty"`
 	// LeadVerbAsks: a question's first word that is a verb's base form in
 	// the lexicon (a request: "Name the 2008 releases scripted by X.")
 	// asks as an asking word does, for the first word after it that is
@@ -275,6 +282,13 @@ type AnchorConfig struct {
 	// (askingSentence): "I love the films of X. Which genre does every
 	// film written by X belong to?". Off in checkpoints saved before it.
 	ContextSentences bool `json:"context_sentences,omitempty"`
+	// CasualContext: with ContextSentences, text typed in lower case may
+	// start its sentences so, and sentences before the last that name no
+	// node of an anchor type are context too when none of their words
+	// names a type or relation of the schema ("i'm trying to remember
+	// something. what did X helm in 2005?"; askingSentence). Off in
+	// checkpoints saved before it.
+	CasualContext bool `json:"casual_context,omitempty"`
 	// InflectedRelations: a question word that names nothing as written
 	// and that no training question used outside its anchors names the
 	// relations its base forms name (NamedRelations; the lexicon's base
