@@ -2,6 +2,7 @@ package train
 
 import (
 	"math/rand/v2"
+	"slices"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/lexicon"
@@ -140,7 +141,11 @@ func (c *crossFit) nonAnchorForms(keep func(i int) bool) ([]string, error) {
 		return nil, err
 	}
 	texts, ms, as := c.kept(keep)
-	return planner.LearnNonAnchorForms(lex, texts, ms, as), nil
+	forms := planner.LearnNonAnchorForms(lex, texts, ms, as)
+	if c.o.NoHeadOf {
+		forms = slices.DeleteFunc(forms, func(f string) bool { return f == planner.FormHeadOf })
+	}
+	return forms, nil
 }
 
 // quotedSlots: the template paths whose anchors the training questions

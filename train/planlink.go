@@ -97,6 +97,9 @@ type LinkingPlannerOptions struct {
 	// NoNonAnchors: no mention texts are learned that the training never
 	// anchored (AnchorConfig.NonAnchors; the ablation).
 	NoNonAnchors bool
+	// NoHeadOf: a mention followed by "of" is no form of mention to learn
+	// whether the training anchored (planner.FormHeadOf; the ablation).
+	NoHeadOf bool
 	// NoReadMentions: a word no training question used that names a node
 	// is never read as a known word (AnchorConfig.ReadMentions; the
 	// ablation).

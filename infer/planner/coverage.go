@@ -171,9 +171,14 @@ const (
 	// ...", "Find ..."), which on WordNet names nodes too ("Tell": a
 	// mound, William Tell).
 	FormLeadVerb = "lead verb"
+	// FormHeadOf: a mention followed by "of", the head of a noun phrase
+	// whose complement names the thing ("type of cuisine", "part of
+	// external ear", "meaning of 'odor'"), which WordNet's training
+	// questions never anchored and which names nodes there ("type").
+	FormHeadOf = "head of"
 )
 
-// mentionForms returns the forms (FormLeadVerb) mention m of text is
+// mentionForms returns the forms (FormLeadVerb, FormHeadOf) mention m of text is
 // written in.
 func mentionForms(lex *lexicon.Lexicon, text string, m *linking.LinkedMention) []string {
 	if quotedMention(text, m) {
@@ -182,6 +187,11 @@ func mentionForms(lex *lexicon.Lexicon, text string, m *linking.LinkedMention) [
 	var out []string
 	if m.TokStart == 0 && m.TokEnd == 1 && lex.IsVerb(strings.ToLower(m.Text)) {
 		out = append(out, FormLeadVerb)
+	}
+	if m.End < len(text) {
+		if rest := strings.TrimLeft(text[m.End:], " \t"); len(rest) < len(text[m.End:]) && len(rest) > 3 && strings.EqualFold(rest[:2], "of") && (rest[2] == ' ' || rest[2] == '\t') {
+			out = append(out, FormHeadOf)
+		}
 	}
 	return out
 }
