@@ -30,6 +30,12 @@
 #           sets the scene, naming the question's person
 #           (scripts/robust_context.py; protocol (k) does the same to
 #           the test questions).
+#   t3dev   movies-skb only: 66 frames of the README's question shapes
+#           by a fifth author (scripts/twin3_frames.json through
+#           scripts/robust_twin.py; development, read, unlike (j)'s).
+#   w5dev   wordnet-skb only: 35 frames of WordNet's shapes by a sixth
+#           author (scripts/wn5_frames.json through
+#           scripts/robust_wnauthored.py; development).
 # Both are appended to a copy of each SKB as their own splits, so
 # training (train and val only) is the original SKB's. Then `train
 # planner` runs with the flags given (default, then each ablation named
@@ -46,8 +52,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 seed=${SEED:-1}
 ablations=${ABLATIONS---no-compose --no-frame-words}
 mkdir -p "$out"
-echo "| SKB | planner | val | vframe | vsyn | wdev / mdev | idev | adev / wadev | tdev | cdev |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+echo "| SKB | planner | val | vframe | vsyn | wdev / mdev | idev | adev / wadev | tdev | cdev | t3dev / w5dev |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for name in ${SETS:-movies-skb wordnet-skb}; do
   data="$shared/$name"
   if [ ! -d "$data" ]; then
@@ -91,6 +97,12 @@ PY
       cut -d, -f1 "$d/wauth/wadev.csv" | tail -n +2 >"$d/skb/split/wadev.index"
       splits="$splits,wadev"
     fi
+    # w5dev: a sixth author's frames (ids 9,500,000 on).
+    if python3 "$here/robust_wnauthored.py" "$d/skb" "$d/wauth5" "$here/wn5_frames.json" 2>/dev/null; then
+      tail -n +2 "$d/wauth5/waheld.csv" >>"$d/skb/stark_qa/stark_qa.csv"
+      cut -d, -f1 "$d/wauth5/waheld.csv" | tail -n +2 >"$d/skb/split/w5dev.index"
+      splits="$splits,w5dev"
+    fi
   elif python3 "$here/robust_mframes.py" "$d/skb" "$d/mfrm" 2>/dev/null; then
     tail -n +2 "$d/mfrm/mdev.csv" >>"$d/skb/stark_qa/stark_qa.csv"
     cut -d, -f1 "$d/mfrm/mdev.csv" | tail -n +2 >"$d/skb/split/mdev.index"
@@ -117,6 +129,12 @@ PY
       cp "$d/ctx/context.index" "$d/skb/split/cdev.index"
       splits="$splits,cdev"
     fi
+    # t3dev: a fifth author's frames (ids 12,000,000 on).
+    if python3 "$here/robust_twin.py" "$d/skb" "$d/twin3" "$here/twin3_frames.json" 2>/dev/null; then
+      tail -n +2 "$d/twin3/theld.csv" >>"$d/skb/stark_qa/stark_qa.csv"
+      cut -d, -f1 "$d/twin3/theld.csv" | tail -n +2 >"$d/skb/split/t3dev.index"
+      splits="$splits,t3dev"
+    fi
   fi
   "$strata" import --format skbdir --in "$d/skb" --out "$d/ws" >/dev/null
   "$strata" mine-plans "$d/ws" >/dev/null
@@ -130,7 +148,7 @@ PY
     declare -A hit=()
     while read -r sp v; do hit[$sp]=$v; done < <(paste <(echo "$splits" | tr , '\n') <("$strata" eval "$d/ws" --planner "$run/best" --method plan-exec --split "$splits" 2>/dev/null | tail -"$n" | awk '{print $4}'))
     row=""
-    for col in val vframe vsyn wdev/mdev idev adev/wadev tdev cdev; do
+    for col in val vframe vsyn wdev/mdev idev adev/wadev tdev cdev t3dev/w5dev; do
       v="—"
       for sp in ${col//\// }; do v=${hit[$sp]:-$v}; done
       row="$row | $v"

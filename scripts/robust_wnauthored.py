@@ -40,8 +40,17 @@ How the frames were written
     "is made of", "in the domain of", ...). Frames alternate dev / held within each shape.
 
 Usage
-    python3 scripts/robust_wnauthored.py SKBDIR OUTDIR
+    python3 scripts/robust_wnauthored.py SKBDIR OUTDIR [FRAMES.json]
     (stdlib only; reads SKBDIR/schema.json, nodes.jsonl[.zst], edges.tsv[.zst] via skbfiles.py)
+
+Another author's frames (FRAMES.json)
+    A JSON list of {"shape": "A".."G", "variant": ..., "frame": ...} objects replaces the frames
+    above: variants as above (A/E "noun", "verb" or "any"; B "part holonym", "member holonym" or
+    "substance holonym"; C/G "noun"; D "domain topic", "domain region" or "domain usage"; F ""),
+    each frame using its shape's slots (A {Y} {Q}, B {Y} {Z}, C {Y}, D {Y} {Z}, E {W} {Y}, F {H}
+    {W}, G {Y}; {aY} for {Y} with "a"/"an"). Filled by the same rules with random.Random(17);
+    every question is held (waheld.csv), ids from 9,500,000, frame ids V01... Exit status 2 when
+    the file does not fit, naming the frame by its number.
 
 Outputs (OUTDIR is created)
     wadev.csv, waheld.csv   `id,query,answer_ids` (answer_ids a JSON list of node ids);
@@ -56,6 +65,7 @@ import json
 import os
 import random
 import re
+import string
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -361,11 +371,51 @@ def bases(g, shape, variant):
     raise ValueError(shape)
 
 
+VARIANTS = {"A": ("noun", "verb", "any"), "B": ("part holonym", "member holonym", "substance holonym"),
+            "C": ("noun",), "D": ("domain topic", "domain region", "domain usage"),
+            "E": ("noun", "verb", "any"), "F": ("",), "G": ("noun",)}
+SLOTS = {"A": {"Y", "Q"}, "B": {"Y", "Z"}, "C": {"Y"}, "D": {"Y", "Z"}, "E": {"W", "Y"}, "F": {"H", "W"}, "G": {"Y"}}
+
+
+def load_frames(path):
+    """FRAMES from a JSON file of another author (all held, ids V01..); exit 2 when it does not fit."""
+    def fail(msg):
+        sys.stderr.write(f"{PROG}: {path}: {msg}\n")
+        sys.exit(2)
+    try:
+        with open(path, encoding="utf-8") as f:
+            items = json.load(f)
+    except (OSError, ValueError) as e:
+        fail(str(e))
+    if not isinstance(items, list) or not items:
+        fail("want a non-empty JSON list of {shape, variant, frame} objects")
+    out = []
+    for k, it in enumerate(items, 1):
+        if not isinstance(it, dict) or not isinstance(it.get("frame"), str):
+            fail(f"frame {k}: want an object with a string \"frame\"")
+        shape, variant = it.get("shape"), it.get("variant", "")
+        if shape not in VARIANTS or variant not in VARIANTS[shape]:
+            fail(f"frame {k}: shape {shape!r} variant {variant!r} unknown")
+        try:
+            used = {n for _, n, _, _ in string.Formatter().parse(it["frame"]) if n is not None}
+        except ValueError as e:
+            fail(f"frame {k}: {e}")
+        want = SLOTS[shape]
+        got = {"Y" if n == "aY" else n for n in used}
+        if got != want:
+            fail(f"frame {k}: uses slots {sorted(used)}, want {sorted(want)}")
+        out.append((f"V{k:02d}", "held", shape, variant, it["frame"]))
+    return out
+
+
 def main(argv):
-    if len(argv) != 3:
-        sys.stderr.write(f"usage: {PROG}.py SKBDIR OUTDIR\n")
+    if len(argv) not in (3, 4):
+        sys.stderr.write(f"usage: {PROG}.py SKBDIR OUTDIR [FRAMES.json]\n")
         return 1
     skbdir, outdir = argv[1], argv[2]
+    frames, seed, first = FRAMES, 13, FIRST_ID
+    if len(argv) == 4:
+        frames, seed, first = load_frames(argv[3]), 17, 9_500_000
     with open(os.path.join(skbdir, "schema.json")) as f:
         rels = set(json.load(f).get("relation_types", []))
     missing = [r for r in REQUIRED if r not in rels]
@@ -373,12 +423,12 @@ def main(argv):
         sys.stderr.write(f"{PROG}: schema lacks relation(s) {', '.join(missing)}; not a WordNet SKB\n")
         return 2
     g = Graph(skbdir)
-    rng = random.Random(13)
+    rng = random.Random(seed)
     seen_keys, seen_text = set(), set()
     rows, short = [], []
-    qid = FIRST_ID
+    qid = first
     cache = {}
-    for fid, split, shape, variant, tmpl in FRAMES:
+    for fid, split, shape, variant, tmpl in frames:
         ck = (shape, variant)
         if ck not in cache:
             cache[ck] = bases(g, shape, variant)
@@ -414,7 +464,7 @@ def main(argv):
         for q, fid, shape, s, _, _ in rows:
             f.write(f"{q}\t{fid}\t{shape}\t{s}\n")
     ndev = sum(1 for r in rows if r[3] == "dev")
-    sys.stderr.write(f"{PROG}: {len(rows)} questions from {len(FRAMES)} frames "
+    sys.stderr.write(f"{PROG}: {len(rows)} questions from {len(frames)} frames "
                      f"(dev {ndev}, held {len(rows) - ndev}; mean answers "
                      f"{sum(len(r[5]) for r in rows) / max(1, len(rows)):.2f})"
                      f"{'; short frames ' + ' '.join(short) if short else ''} -> {outdir}\n")
