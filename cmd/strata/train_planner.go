@@ -185,7 +185,8 @@ anchored on a word the training questions never anchored (unquoted in 5 or
 more of them, anchored in at most 2%: "things", "kinds"; in 100 or more, at
 most 10%: movies-skb's "What", a film's title), one anchored on the
 question's first word when the lexicon knows it as a verb's base form ("Tell
-me what ...": a request), where the training anchored at most 2% of such
+me what ...": a request) or on a word followed by "of" ("what type of
+cuisine ...": --no-head-of), where the training anchored at most 2% of such
 words, one anchored on an unquoted word right after a word (not a stop word)
 that at most 2% of the training's mentions after it were anchors ("Which
 specific individuals ..."), and one anchoring on an unquoted word a template
