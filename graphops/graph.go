@@ -42,6 +42,13 @@ type Graph struct {
 	nodes      []data.Node // the node table the graph was built from (names, fields)
 	relsOnce   sync.Once
 	relsByPair map[[2]data.TypeID][]data.RelID
+	relEnds    map[relEnd][]data.TypeID
+}
+
+// relEnd is a relation stepped along in one direction (RelationEnds).
+type relEnd struct {
+	r   data.RelID
+	dir data.RelDir
 }
 
 // RelationsBetween returns the relations of the edges that link a node of
@@ -55,6 +62,13 @@ func (g *Graph) RelationsBetween(a, b data.TypeID) []data.RelID {
 		}
 		seen := map[key]bool{}
 		g.relsByPair = map[[2]data.TypeID][]data.RelID{}
+		g.relEnds = map[relEnd][]data.TypeID{}
+		end := func(r data.RelID, d data.RelDir, t data.TypeID) {
+			k := relEnd{r, d}
+			if !slices.Contains(g.relEnds[k], t) {
+				g.relEnds[k] = append(g.relEnds[k], t)
+			}
+		}
 		for v := range g.types {
 			ta := g.types[v]
 			for p := g.off[v]; p < g.off[v+1]; p++ {
@@ -63,14 +77,44 @@ func (g *Graph) RelationsBetween(a, b data.TypeID) []data.RelID {
 					seen[k] = true
 					g.relsByPair[[2]data.TypeID{ta, tb}] = append(g.relsByPair[[2]data.TypeID{ta, tb}], r)
 				}
+				d := g.dirAt(p)
+				if d&DirOut != 0 {
+					end(r, data.Forward, tb)
+				}
+				if d&DirIn != 0 {
+					end(r, data.Backward, tb)
+				}
 			}
 		}
 		for k, rs := range g.relsByPair {
 			slices.Sort(rs)
 			g.relsByPair[k] = rs
 		}
+		for _, ts := range g.relEnds {
+			slices.Sort(ts)
+		}
 	})
 	return g.relsByPair[[2]data.TypeID{a, b}]
+}
+
+// RelationEnds returns the node types a step along relation r reaches in
+// direction dir (data.Forward: from an edge's source to its target;
+// data.Backward: the other way; any other: either), ascending: the types
+// the data's edges of r end at ("->has_genre": genre).
+func (g *Graph) RelationEnds(r data.RelID, dir data.RelDir) []data.TypeID {
+	g.RelationsBetween(0, 0) // builds the index once
+	switch dir {
+	case data.Forward, data.Backward:
+		return g.relEnds[relEnd{r, dir}]
+	}
+	out := slices.Clone(g.relEnds[relEnd{r, data.Forward}])
+	for _, t := range g.relEnds[relEnd{r, data.Backward}] {
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // Resolver returns the relation resolver of data.PlanToGrasp over this

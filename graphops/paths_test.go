@@ -74,4 +74,16 @@ func TestRelationsBetween(t *testing.T) {
 	if got := g.Resolver()("plant", "group"); !cmp.Equal(got, []string{"member holonym"}) {
 		t.Errorf("resolver %v", got)
 	}
+	// Member holonym links plants (1, 5) to a group (4): forward it ends at
+	// groups, backward at plants; hypernym links plants to plants and acts
+	// to acts.
+	for _, c := range []struct {
+		r    data.RelID
+		dir  data.RelDir
+		want []data.TypeID
+	}{{1, data.Forward, []data.TypeID{1}}, {1, data.Backward, []data.TypeID{0}}, {1, data.Undirected, []data.TypeID{0, 1}}, {0, data.Forward, []data.TypeID{0, 2}}, {0, data.Backward, []data.TypeID{0, 2}}} {
+		if got := g.RelationEnds(c.r, c.dir); !cmp.Equal(got, c.want) {
+			t.Errorf("RelationEnds(%d, %d) = %v, want %v", c.r, c.dir, got, c.want)
+		}
+	}
 }

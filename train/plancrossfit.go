@@ -244,6 +244,8 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.SynonymTypes = a.Lexicon && a.NamedType && !c.o.NoSynonymTypes
 	a.KindTypes = a.Lexicon && a.NamedType && !c.o.NoKindTypes
 	a.GeneralTypes = a.KindTypes && !c.o.NoGeneralTypes
+	a.SiblingTypes = a.GeneralTypes && !c.o.NoSiblingTypes
+	a.NounSlots = a.Lexicon && !c.o.NoNounSlots
 	a.TypeAfterAnchor = a.NamedType && !c.o.NoTypeAfterAnchor
 	a.LeadVerbAsks = a.Lexicon && a.NamedType && !c.o.NoLeadVerbAsks
 	a.AnswerWordsLead = !c.o.NoAnswerWordsLead
@@ -256,6 +258,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.ReadSamePOS = a.Lexicon && !c.o.NoReadSamePOS
 	a.ReadInContext = a.Lexicon && !c.o.NoReadInContext
 	a.DeeperSearch = !c.o.NoDeeperSearch
+	a.DeeperAsked = a.DeeperSearch && a.NamedType && !c.o.NoDeeperAsked
 	a.DeeperUnreached = !c.o.NoDeeperSearch
 	a.OuterAnchors = !c.o.NoOuterAnchors
 	a.InnerAnchors = !c.o.NoOuterAnchors && planner.InnerAnchorsFrom(c.innerShare(keep))

@@ -118,6 +118,16 @@ type LinkingPlannerOptions struct {
 	// NoGeneralTypes: nor as a more general word than the type's schema
 	// word (AnchorConfig.GeneralTypes; the ablation).
 	NoGeneralTypes bool
+	// NoSiblingTypes: nor as a word whose hypernym is more general than
+	// the type's schema word (AnchorConfig.SiblingTypes; the ablation).
+	NoSiblingTypes bool
+	// NoNounSlots: a word after a determiner may be read as a word that
+	// may not be a noun, and a verb's form names no type after an asking
+	// word (AnchorConfig.NounSlots; the ablation).
+	NoNounSlots bool
+	// NoDeeperAsked: the deeper search ignores the type the question asks
+	// for (AnchorConfig.DeeperAsked; the ablation).
+	NoDeeperAsked bool
 	// NoTypeAfterAnchor: a type word right after an anchor mention may
 	// name the type asked for (AnchorConfig.TypeAfterAnchor; the
 	// ablation).

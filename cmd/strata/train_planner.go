@@ -33,6 +33,9 @@ type trainPlannerOptions struct {
 	NoSynonymTypes bool
 	NoKindTypes    bool
 	NoGeneralTypes bool
+	NoSiblingTypes bool
+	NoNounSlots    bool
+	NoDeeperAsked  bool
 	NoTypeAfter    bool
 	NoLeadVerb     bool
 	NoAWLead       bool
@@ -158,14 +161,20 @@ same neighbouring words; words that name nodes, quoted words, and words whose
 nearest known words name different relations stay as they are. With the lexicon
 a word also names a schema word it shares a base form with ("wrote"
 written_by). The text-fit gate reads through it too. strata explain prints the
-question as read; --no-lexicon is the ablation. When the words of a question
+question as read; --no-lexicon is the ablation. Right after a determiner a
+word that may be a noun is read through its noun senses alone ("Which type of
+movie": not "wrote", though to type is to write; --no-noun-slots). When the
+words of a question
 rule out every candidate plan (it names a type or a relation none of them
 answers with or walks), up to 2 more templates are tried, the most probable of
 those that walk a relation for each word naming one ("What person penned the
 films X appeared in?" in a frame the classifier never saw); when no candidate
 of the top templates reaches a node, up to 8 more are tried, the most probable
 that some mention anchors ("What is X made up of?": X has parts, no kinds);
---no-deeper-search is the ablation of both. After the templates of the
+--no-deeper-search is the ablation of both. When the type the question asks
+for rules out every candidate, the templates tried end with a step the data's
+edges take to that type ("What types of movies did X direct?": the genre every
+one of X's films has; --no-deeper-asked). After the templates of the
 training's plans come one step along each relation of the schema, either way,
 that no training plan is ("Who directed X?" from a film, where the training
 asked only for a person's films); the classifier scores none of them, so they
@@ -226,7 +235,10 @@ training question used names the type whose schema word's sense is the nearest
 of its hypernyms, up to 4 links ("Which screenwriters ...": person), also when
 it is read as another word (--no-kind-types), or whose schema word's sense is
 a kind of one of its senses, up to 2 links ("Which category ...": genre, a
-kind, a category; --no-general-types), and a question's first word, a
+kind, a category; --no-general-types), or, failing those, the type one of
+its own hypernyms names so ("Which type of movie ...": a type is a kind, as a
+genre is; --no-sibling-types; after an asking word such a noun may be a verb
+too), and a question's first word, a
 verb, asks as an asking word does, past stop words ("Name the 2008 releases
 ..."; --no-lead-verb-asks); a type word right after an anchor that names the
 anchor's type says what the anchor is ("titles in the comedy genre that
@@ -300,6 +312,9 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoReadSamePOS, "no-read-same-pos", false, "mined plans: an unseen word is read as the known word the schema and the training's word pairs prefer, whether or not it may be a noun and a verb where the word may (\"performers\" as \"star\", not \"actors\"; the ablation)")
 	cmd.Flags().BoolVar(&o.NoSynonymTypes, "no-synonym-types", false, "mined plans: a word names a node type only with the schema's own words or their base forms, not as the lexicon's synonym of one (\"films\" for movie; the ablation)")
 	cmd.Flags().BoolVar(&o.NoTypeAfter, "no-type-after-anchor", false, "a type word right after an anchor mention that names the anchor's type may name the type asked for (\"titles in the comedy genre that feature X\" asking for a genre; the ablation)")
+	cmd.Flags().BoolVar(&o.NoSiblingTypes, "no-sibling-types", false, "a word the training never used names no node type through its hypernym, a more general word than the type's schema word (\"type\": genre, both kinds; the ablation)")
+	cmd.Flags().BoolVar(&o.NoNounSlots, "no-noun-slots", false, "a word after a determiner may be read as a word that is no noun (\"Which type of movie\" as \"Which wrote of movie\"), and one that may be a verb names no node type after an asking word (the ablation)")
+	cmd.Flags().BoolVar(&o.NoDeeperAsked, "no-deeper-asked", false, "when the type a question asks for rules out every candidate, the deeper search tries templates whatever type they end at (the ablation)")
 	cmd.Flags().BoolVar(&o.NoGeneralTypes, "no-general-types", false, "a word the training never used names no node type as a more general word than the type's schema word (\"category\": genre, a kind, a category; the ablation)")
 	cmd.Flags().BoolVar(&o.NoKindTypes, "no-kind-types", false, "a word the training never used names no node type as a kind of the type's schema word (\"screenwriters\", four hypernym links below person; the ablation)")
 	cmd.Flags().BoolVar(&o.NoLeadVerb, "no-lead-verb-asks", false, "a question's first word, a verb (\"Name the 2008 releases ...\"), asks for the type named after it only when the training made it an asking word (the ablation)")
@@ -374,7 +389,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		d = nil
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoFitLowerRequests: o.NoFitLowerReq, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoDeclineRuledOut: o.NoDecline, NoSchemaSteps: o.NoSchemaSteps, NoSynonymTypes: o.NoSynonymTypes, NoKindTypes: o.NoKindTypes, NoGeneralTypes: o.NoGeneralTypes, NoTypeAfterAnchor: o.NoTypeAfter, NoLeadVerbAsks: o.NoLeadVerb, NoAnswerWordsLead: o.NoAWLead, NoTrailingAnswerWords: o.NoTrailAW, NoInflectedRelations: o.NoInflRels, NoContextSentences: o.NoContext, NoCasualContext: o.NoCasualCtx, NoHeadOf: o.NoHeadOf, NoNounHeads: o.NoNounHeads, NoQuotedSlotsYield: o.NoQuotedYield, NoCasualFit: o.NoCasualFit, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, Log: u.err, Progress: u.stageProgress()})
+	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoFitLowerRequests: o.NoFitLowerReq, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoDeclineRuledOut: o.NoDecline, NoSchemaSteps: o.NoSchemaSteps, NoSynonymTypes: o.NoSynonymTypes, NoKindTypes: o.NoKindTypes, NoGeneralTypes: o.NoGeneralTypes, NoSiblingTypes: o.NoSiblingTypes, NoNounSlots: o.NoNounSlots, NoDeeperAsked: o.NoDeeperAsked, NoTypeAfterAnchor: o.NoTypeAfter, NoLeadVerbAsks: o.NoLeadVerb, NoAnswerWordsLead: o.NoAWLead, NoTrailingAnswerWords: o.NoTrailAW, NoInflectedRelations: o.NoInflRels, NoContextSentences: o.NoContext, NoCasualContext: o.NoCasualCtx, NoHeadOf: o.NoHeadOf, NoNounHeads: o.NoNounHeads, NoQuotedSlotsYield: o.NoQuotedYield, NoCasualFit: o.NoCasualFit, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, Log: u.err, Progress: u.stageProgress()})
 	if err != nil {
 		return err
 	}

@@ -509,6 +509,15 @@ func SameBases(a string, ba []string, b string, bb []string) bool {
 	return false
 }
 
+// sensesOf are synsets(m, lemmas) of part of speech pos (0: any).
+func (l *Lexicon) sensesOf(m map[string][]int32, lemmas []string, pos byte) []int32 {
+	out := l.synsets(m, lemmas)
+	if pos == 0 {
+		return out
+	}
+	return slices.DeleteFunc(out, func(s int32) bool { return l.syns[s].pos != pos })
+}
+
 // synsets of any of the lemmas in m (lemma or first), sorted, each once.
 func (l *Lexicon) synsets(m map[string][]int32, lemmas []string) []int32 {
 	var out []int32
@@ -564,11 +573,26 @@ func (m *Matcher) Nearest(w string) (string, int) {
 // NearestAll is every listed word at the least Distance from w (nearer
 // than Far), in list order, and that Distance; nil and Far when none is.
 func (m *Matcher) NearestAll(w string) ([]string, int) {
-	hit, d := m.nearest(w)
+	return m.nearestAll(w, 0)
+}
+
+// NearestNoun is NearestAll through w's noun senses alone: where w stands
+// as a noun ("Which type of movie"), a listed word related only to one of
+// its verb senses ("wrote", through to type) is not near it. The same
+// base form is near whatever w is, and so is a listed word near the head
+// of a compound (compoundHeads: nouns).
+func (m *Matcher) NearestNoun(w string) ([]string, int) {
+	return m.nearestAll(w, Noun)
+}
+
+// nearestAll is NearestAll through w's senses of part of speech pos (0:
+// any).
+func (m *Matcher) nearestAll(w string, pos byte) ([]string, int) {
+	hit, d := m.nearest(w, pos)
 	if d == Far {
 		// A compound: the listed words nearest to any of its heads.
 		for _, h := range m.l.compoundHeads(w) {
-			switch hh, hd := m.nearest(h); {
+			switch hh, hd := m.nearest(h, pos); {
 			case hd == Far:
 			case Head+hd < d:
 				hit, d = hh, Head+hd
@@ -589,8 +613,9 @@ func (m *Matcher) NearestAll(w string) ([]string, int) {
 	return out, d
 }
 
-// nearest is NearestAll up to Derived, as indexes into the list (unsorted).
-func (m *Matcher) nearest(w string) ([]int, int) {
+// nearest is nearestAll up to Derived, as indexes into the list
+// (unsorted).
+func (m *Matcher) nearest(w string, pos byte) ([]int, int) {
 	var hit []int
 	pick := func(is []int) {
 		for _, i := range is {
@@ -611,16 +636,16 @@ func (m *Matcher) nearest(w string) ([]int, int) {
 	if len(bs) == 0 {
 		return nil, Far
 	}
-	for _, s := range m.l.synsets(m.l.first, bs) {
+	for _, s := range m.l.sensesOf(m.l.first, bs, pos) {
 		pick(m.bySyn[s])
 	}
-	for _, s := range m.l.synsets(m.l.lemma, bs) {
+	for _, s := range m.l.sensesOf(m.l.lemma, bs, pos) {
 		pick(m.byFirst[s])
 	}
 	if len(hit) > 0 {
 		return done(Synonym)
 	}
-	for _, s := range m.l.synsets(m.l.first, bs) {
+	for _, s := range m.l.sensesOf(m.l.first, bs, pos) {
 		for _, n := range m.l.syns[s].links {
 			pick(m.bySyn[n])
 		}
@@ -631,7 +656,7 @@ func (m *Matcher) nearest(w string) ([]int, int) {
 	if len(hit) > 0 {
 		return done(Linked)
 	}
-	for _, s := range m.l.synsets(m.l.first, bs) {
+	for _, s := range m.l.sensesOf(m.l.first, bs, pos) {
 		for _, n := range m.l.syns[s].derivs {
 			pick(m.bySyn[n])
 		}

@@ -190,6 +190,63 @@ func TestMatcherAgreesWithDistance(t *testing.T) {
 	}
 }
 
+// TestNearestNoun: through a word's noun senses alone. "type" is near
+// "wrote" by its verb (to type is to write), and near nothing listed as a
+// noun; "screenwriters", a noun, stays near "written" (through its head,
+// a writer, who writes), "performers" near "starring", and a base form
+// is near whatever the word is ("types": "type"). On every probe the
+// noun-only distance is no nearer than NearestAll's, and it agrees with
+// it for a word with noun senses alone, but for compounds: their heads
+// are nouns, and are read as nouns ("gasworks": works, a factory, not to
+// work).
+func TestNearestNoun(t *testing.T) {
+	l, err := WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := l.NewMatcher([]string{"written", "wrote", "starring", "genre", "type"})
+	for _, c := range []struct {
+		w        string
+		all, nom string
+	}{{"type", "type", "type"}, {"typed", "type", "type"}, {"screenwriters", "written", "written"}, {"performers", "starring", "starring"}, {"types", "type", "type"}} {
+		if got, _ := m.Nearest(c.w); got != c.all {
+			t.Errorf("Nearest(%q) = %q, want %q", c.w, got, c.all)
+		}
+		got, _ := m.NearestNoun(c.w)
+		if want := c.nom; len(got) > 0 != (want != "") || len(got) > 0 && got[0] != want {
+			t.Errorf("NearestNoun(%q) = %q, want %q", c.w, got, want)
+		}
+	}
+	m = l.NewMatcher([]string{"wrote", "directed", "genre"})
+	if got, _ := m.NearestAll("type"); !slices.Equal(got, []string{"wrote"}) {
+		t.Errorf("NearestAll(type) = %q, want [wrote] (to type is to write)", got)
+	}
+	if got, d := m.NearestNoun("type"); got != nil || d != Far {
+		t.Errorf("NearestNoun(type) = %q, %d; want none (a type is no writing)", got, d)
+	}
+	var probes []string
+	for w := range l.lemma {
+		probes = append(probes, w)
+	}
+	slices.Sort(probes)
+	m = l.NewMatcher([]string{"directed", "written", "actors", "genre", "movie", "person", "kind", "part", "member", "similar", "language"})
+	for i := 0; i < len(probes); i += 11 {
+		w := probes[i]
+		all, da := m.NearestAll(w)
+		nom, dn := m.NearestNoun(w)
+		if dn < da {
+			t.Errorf("NearestNoun(%q) = %q, %d: nearer than NearestAll's %q, %d", w, nom, dn, all, da)
+		}
+		nounOnly := true
+		for _, s := range l.synsets(l.lemma, l.Bases(w)) {
+			nounOnly = nounOnly && l.syns[s].pos == Noun
+		}
+		if nounOnly && da < Head && (!slices.Equal(all, nom) || da != dn) {
+			t.Errorf("NearestNoun(%q) = %q, %d; NearestAll, for a word with noun senses alone, %q, %d", w, nom, dn, all, da)
+		}
+	}
+}
+
 // TestFirstNounSynonym: b in the most frequent noun sense of a, in a's
 // direction only, nouns only.
 func TestFirstNounSynonym(t *testing.T) {

@@ -345,7 +345,7 @@ func TestKindTypes(t *testing.T) {
 		if kind {
 			want, wantType = 0, "person"
 		}
-		if got := p.kindType("filmmakers"); got != wantType {
+		if got := p.kindType("filmmakers", false); got != wantType {
 			t.Errorf("KindTypes %v: kindType(filmmakers) = %q, want %q", kind, got, wantType)
 		}
 		q := "Which filmmakers worked with Ann Lee?"
@@ -357,12 +357,12 @@ func TestKindTypes(t *testing.T) {
 			continue
 		}
 		for w, want := range map[string]string{"screenwriters": "person", "waiter": "person", "had": "", "korean": "", "koreans": "person", "titles": "", "sommelier": "", "documentaries": "movie", "performers": "person", "directors": "person", "uses": ""} {
-			if got := p.kindType(w); got != want {
+			if got := p.kindType(w, false); got != want {
 				t.Errorf("kindType(%q) = %q, want %q", w, got, want)
 			}
 		}
 		p.words = &wordResolver{known: map[string]bool{"filmmakers": true}}
-		if got := p.kindType("filmmakers"); got != "" {
+		if got := p.kindType("filmmakers", false); got != "" {
 			t.Errorf("kindType of a word the training used = %q, want none", got)
 		}
 		// A filmmaker is a producer, a creator, a person: "producer" in 5
@@ -370,7 +370,7 @@ func TestKindTypes(t *testing.T) {
 		// it does not count.
 		for uses, want := range map[int]string{4: "person", 5: ""} {
 			p.words = &wordResolver{known: map[string]bool{}, uses: map[string]int{"producer": uses}}
-			if got := p.kindType("filmmakers"); got != want {
+			if got := p.kindType("filmmakers", false); got != want {
 				t.Errorf("\"producer\" in %d training questions: kindType(filmmakers) = %q, want %q", uses, got, want)
 			}
 		}

@@ -198,6 +198,54 @@ func (n *schemaNames) generalType(w string) (string, int, string) {
 	return found, best, word
 }
 
+// siblingType is generalType for one of the lemmas of the hypernyms of
+// w's most frequent noun sense (lexicon.HypernymLemmas, one link): the
+// type whose schema word lies at most maxGeneralLevels links below one,
+// that many links, and the schema word; "" when none does, or two
+// hypernyms' lemmas name different types, or one as near as another.
+// "type" is a kind, as a genre is: "Which type of movie ..." asks for a
+// genre.
+func (n *schemaNames) siblingType(w string) (string, int, string) {
+	found, best, word := "", maxGeneralLevels+1, ""
+	for _, h := range n.lex.HypernymLemmas(w, 1) {
+		t, lv, lw := n.generalType(h)
+		switch {
+		case t == "" || lv > best:
+		case lv < best:
+			found, best, word = t, lv, lw
+		case t != found:
+			return "", 0, ""
+		}
+	}
+	if found == "" {
+		return "", 0, ""
+	}
+	return found, best, word
+}
+
+// hyphenModifiers are the lower-case parts (two letters or more) of the
+// hyphened words of text that a word other than a stop word follows:
+// words that modify a noun after them ("Sioux-language movies",
+// "well-known actors"; not "co-stars of X"), where a noun's slot is
+// (NounSlots).
+func hyphenModifiers(text string) map[string]bool {
+	out := map[string]bool{}
+	fields := strings.Fields(text)
+	for i, f := range fields {
+		if i == len(fields)-1 || !strings.Contains(strings.Trim(f, "-"), "-") {
+			continue
+		}
+		next := index.TokenizeAll(nil, fields[i+1])
+		if r, _ := utf8.DecodeRuneInString(fields[i+1]); !unicode.IsLetter(r) && !unicode.IsDigit(r) || len(next) == 0 || index.IsStopword(next[0]) {
+			continue // "Which co-stars of X": the hyphened word is the noun
+		}
+		for _, t := range index.TokenizeAll(nil, f) {
+			out[t] = true
+		}
+	}
+	return out
+}
+
 // setLexicon lets the names read words through lex.
 func (n *schemaNames) setLexicon(lex *lexicon.Lexicon) {
 	n.lex, n.bases = lex, map[string][]string{}
@@ -382,6 +430,10 @@ func (p *LinkingPlanner) askedTypeOf(restriction string, kinds map[string]string
 	}
 	toks := index.TokenizeAll(nil, restriction)
 	if ask := p.Cfg.Anchors.AskWords; len(ask) > 0 {
+		var mods map[string]bool
+		if byKind && p.Cfg.Anchors.NounSlots {
+			mods = hyphenModifiers(restriction)
+		}
 		for i := 1; i < len(toks); i++ {
 			if _, ok := slices.BinarySearch(ask, toks[i-1]); !ok {
 				continue
@@ -393,6 +445,11 @@ func (p *LinkingPlanner) askedTypeOf(restriction string, kinds map[string]string
 				for j < len(toks)-1 && !alphabetic(toks[j]) {
 					j++
 				}
+			}
+			// Nor does a hyphened word before the noun ("Which
+			// Sioux-language movies": movies, not the Sioux, a people).
+			for j < len(toks)-1 && mods[toks[j]] {
+				j++
 			}
 			if t, named := p.slotType(toks[j], kinds, byKind); t != "" {
 				return t, named
@@ -541,7 +598,7 @@ func (p *LinkingPlanner) slotType(w string, kinds map[string]string, byKind bool
 	if t, named := p.wordType(w); t != "" {
 		return t, named
 	}
-	if t := p.kindType(w); byKind && t != "" {
+	if t := p.kindType(w, true); byKind && t != "" {
 		return t, true
 	}
 	return "", false
@@ -605,21 +662,37 @@ func (p *LinkingPlanner) leadVerb(w string) bool {
 // that names no type so names the type whose schema word is a kind of it
 // (schemaNames.generalType: "Which category does every film written by X
 // fall into?", genre, a kind, a category), on the same terms, the words
-// between being the schema word's hypernyms. "" otherwise.
-func (p *LinkingPlanner) kindType(w string) string {
+// between being the schema word's hypernyms. With SiblingTypes, a word
+// that names no type either names the one its hypernyms name so
+// (siblingType: "Which type of movie ...": a type is a kind, and a genre
+// is one too). "" otherwise.
+//
+// slot says w stands where only a noun may (after an asking word, or as a
+// request's object: slotType); with NounSlots a verb's form names a type
+// there all the same ("Which type of movie": type, not "to type").
+func (p *LinkingPlanner) kindType(w string, slot bool) string {
 	lex := p.names.lex
-	if !p.Cfg.Anchors.KindTypes || lex == nil || len(w) < minResolveLen || p.words != nil && p.words.known[w] || !lex.IsNoun(w) || lex.IsVerbForm(w) || lex.IsAdjective(w) {
+	a := p.Cfg.Anchors
+	verb := lex != nil && lex.IsVerbForm(w) && !(slot && a.NounSlots)
+	if !a.KindTypes || lex == nil || len(w) < minResolveLen || p.words != nil && p.words.known[w] || !lex.IsNoun(w) || verb || lex.IsAdjective(w) {
 		return ""
 	}
 	t, lv := p.names.kindType(w)
 	below := w // the word the words between lie above
-	if t == "" && p.Cfg.Anchors.GeneralTypes {
+	between := lv - 1
+	if t == "" && a.GeneralTypes {
 		t, lv, below = p.names.generalType(w)
+		between = lv - 1
+		if t == "" && a.SiblingTypes {
+			// The hypernym itself may be a training word: it lies between.
+			t, lv, below = p.names.siblingType(w)
+			between = lv
+		}
 	}
 	if t == "" || p.words == nil {
 		return t
 	}
-	for _, h := range lex.HypernymLemmas(below, lv-1) {
+	for _, h := range lex.HypernymLemmas(below, between) {
 		if p.words.uses[h] < minRelWordQuestions {
 			continue
 		}
@@ -766,14 +839,28 @@ func synonymBorneOut(rw *RelWords, w, rel string) bool {
 // verb is the question's verbType, read once per question (ruleOutRead);
 // where it names a type, it is the type asked for.
 func (p *LinkingPlanner) typeConflict(text string, ments []linking.LinkedMention, c *PlanCandidate, kinds map[string]string, verb askedVerb) bool {
+	t := p.namedAsked(text, ments, c, kinds, verb)
+	return t != "" && t != p.reachedType(c)
+}
+
+// namedAsked is the type the question names as the one it asks for,
+// read around candidate c's anchors (typeConflict's): a request's verb's
+// (verbType), else askedTypeBy's; "" when none is named (or without
+// NamedType).
+func (p *LinkingPlanner) namedAsked(text string, ments []linking.LinkedMention, c *PlanCandidate, kinds map[string]string, verb askedVerb) string {
 	if !p.Cfg.Anchors.NamedType {
-		return false
+		return ""
 	}
 	if verb.t != "" {
-		return verb.named && verb.t != p.reachedType(c)
+		if verb.named {
+			return verb.t
+		}
+		return ""
 	}
-	t, named := p.askedTypeBy(linking.RestrictionText(p.withoutAnchorTypeWords(text, ments, c), ments, c.Mentions), kinds)
-	return named && t != p.reachedType(c)
+	if t, named := p.askedTypeBy(linking.RestrictionText(p.withoutAnchorTypeWords(text, ments, c), ments, c.Mentions), kinds); named {
+		return t
+	}
+	return ""
 }
 
 // withoutAnchorTypeWords blanks the word right before each anchor mention

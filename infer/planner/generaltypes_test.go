@@ -97,7 +97,7 @@ func TestGeneralTypes(t *testing.T) {
 		if general {
 			want, wantType = 3, "genre"
 		}
-		if got := p.kindType("category"); got != wantType {
+		if got := p.kindType("category", false); got != wantType {
 			t.Errorf("GeneralTypes %v: kindType(category) = %q, want %q", general, got, wantType)
 		}
 		pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
@@ -108,17 +108,17 @@ func TestGeneralTypes(t *testing.T) {
 			continue
 		}
 		for w, want := range map[string]string{"categories": "genre", "variety": "genre", "production": "movie", "sort": "", "collection": "", "screenwriters": "person"} {
-			if got := p.kindType(w); got != want {
+			if got := p.kindType(w, false); got != want {
 				t.Errorf("kindType(%q) = %q, want %q", w, got, want)
 			}
 		}
 		p.words = &wordResolver{known: map[string]bool{"category": true}}
-		if got := p.kindType("category"); got != "" {
+		if got := p.kindType("category", false); got != "" {
 			t.Errorf("kindType of a word the training used = %q, want none", got)
 		}
 		for uses, want := range map[int]string{4: "genre", 5: ""} {
 			p.words = &wordResolver{known: map[string]bool{}, uses: map[string]int{"kind": uses}}
-			if got := p.kindType("category"); got != want {
+			if got := p.kindType("category", false); got != want {
 				t.Errorf("\"kind\" in %d training questions: kindType(category) = %q, want %q", uses, got, want)
 			}
 		}
@@ -159,6 +159,174 @@ func TestTypeAfterAnchor(t *testing.T) {
 		c := &PlanCandidate{Mentions: []int{0, 1, 2}, Plan: data.Plan{Anchors: []data.PlanAnchor{{Nodes: []uint32{0}}, {Nodes: []uint32{3}}, {Nodes: []uint32{3}}}}}
 		if got, want := p.withoutAnchorTypeWords(text, ments, c), "Paul Smith films in the Drama      , Drama       "; got != want {
 			t.Errorf("withoutAnchorTypeWords = %q, want %q", got, want)
+		}
+	}
+}
+
+// TestSiblingTypes: "type" names no type as a kind of a schema word, nor
+// as a more general one (a type is a kind, as a genre is: they are
+// siblings), and it may be a verb (to type). With NounSlots and
+// SiblingTypes, after the asking word "which", where only a noun stands,
+// it names the type its hypernym (kind) names as a more general word:
+// "Which type of film did Paul Smith direct?" asks for a genre, and the
+// ranker's choice, his films (node 1), gives way to the genre every one
+// of them has (Drama, node 3). Either setting alone leaves the films;
+// outside such a slot a verb's form still names no type; "show" names
+// movie (a film is a show; a show is no kind of a movie), "style" and
+// "table" none (their hypernyms are more general than no schema word).
+func TestSiblingTypes(t *testing.T) {
+	q := "Which type of film did Paul Smith direct?"
+	for _, c := range []struct {
+		sibling, slots bool
+		want           uint32
+		wantType       string
+	}{{false, false, 1, ""}, {true, false, 1, ""}, {false, true, 1, ""}, {true, true, 3, "genre"}} {
+		p := genrePlannerWith(t, AnchorConfig{NamedType: true, KindTypes: true, GeneralTypes: true, SiblingTypes: c.sibling, NounSlots: c.slots, AskWords: []string{"which"}})
+		if got := p.kindType("type", true); got != c.wantType {
+			t.Errorf("SiblingTypes %v NounSlots %v: kindType(type) in a noun's slot = %q, want %q", c.sibling, c.slots, got, c.wantType)
+		}
+		pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
+		if err != nil || pred.Reach == nil || !slices.Contains(pred.Reach.Nodes, c.want) {
+			t.Errorf("SiblingTypes %v NounSlots %v: %q planned %v reaching %v (%v), want %d", c.sibling, c.slots, q, pred.Plan.MetapathTokens(), pred.Reach, err, c.want)
+		}
+		if !c.sibling || !c.slots {
+			continue
+		}
+		for w, want := range map[string]string{"types": "genre", "sort": "genre", "show": "movie", "style": "", "table": ""} {
+			if got := p.kindType(w, true); got != want {
+				t.Errorf("kindType(%q) in a noun's slot = %q, want %q", w, got, want)
+			}
+		}
+		if got := p.kindType("type", false); got != "" {
+			t.Errorf("kindType(type) outside a noun's slot = %q, want none (a verb's form)", got)
+		}
+		// The hypernym lies between the type's word and the word: one the
+		// training used in 5 questions or more naming no type there says
+		// the word names none.
+		p.words = &wordResolver{known: map[string]bool{}, uses: map[string]int{"kind": 5}}
+		if got := p.kindType("type", true); got != "" {
+			t.Errorf("\"kind\" in 5 training questions: kindType(type) = %q, want none", got)
+		}
+	}
+}
+
+// TestNounSlots: right after a determiner a word that may be a noun is
+// read through its noun senses alone: "type" (a noun, and a verb whose
+// hypernym is to write) is read as "wrote" anywhere else, and not after
+// "which"; "performers" is read as "actors" there as before, and
+// "screenwriters" as "wrote" (a screenwriter writes: a noun sense); a
+// word that may be no noun ("helmed") keeps its readings.
+func TestNounSlots(t *testing.T) {
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets := []string{"wrote", "directed", "actors", "genre"}
+	r := &wordResolver{lex: lex, match: lex.NewMatcher(targets), known: map[string]bool{"write": true}, memo: map[string][]string{}, names: map[string]string{"wrote": "written_by", "directed": "directed_by", "actors": "starred_actors", "genre": "genre"}}
+	find := func(string) []linking.LinkedMention { return nil }
+	for _, c := range []struct {
+		text        string
+		slots, want string
+	}{
+		{"Which type of film did she write?", "Which type of film did she write?", "Which wrote of film did she write?"},
+		{"Did she type it?", "Did she wrote it?", "Did she wrote it?"},
+		{"Which performers did she hire?", "Which actors did she hire?", "Which actors did she hire?"},
+		{"Who were the screenwriters behind it?", "Who were the wrote behind it?", "Who were the wrote behind it?"},
+		{"The films she helmed", "The films she directed", "The films she directed"},
+	} {
+		for _, slots := range []bool{true, false} {
+			r.nounSlots = slots
+			want := c.want
+			if slots {
+				want = c.slots
+			}
+			if got, _ := r.resolve(c.text, find); got != want {
+				t.Errorf("nounSlots %v: %q read as %q, want %q", slots, c.text, got, want)
+			}
+		}
+	}
+}
+
+// TestDeeperAsked: when the type a question asks for rules out every
+// candidate (here only the films Paul Smith directed are left: the
+// classifier put the genre template beyond its top ones), the deeper
+// search, with DeeperAsked, tries the templates whose last step the
+// data's edges take to that type: the genre every one of his films has
+// (template 1, "->has_genre" ends at genres), not his films (template
+// 0) nor the films of a genre he directed (template 2, whose paths end
+// at films). Without it nothing names a relation or an answer's step, and
+// no deeper search is tried.
+func TestDeeperAsked(t *testing.T) {
+	q := "Which type of film did Paul Smith direct?"
+	for _, deeperAsked := range []bool{false, true} {
+		p := genrePlannerWith(t, AnchorConfig{NamedType: true, KindTypes: true, GeneralTypes: true, SiblingTypes: true, NounSlots: true, DeeperSearch: true, DeeperAsked: deeperAsked, AskWords: []string{"which"}},
+			[][]string{{"genre", "<-has_genre", "movie"}, {"*", "<-directed_by", "movie"}})
+		ctx := context.Background()
+		cs, ments, err := p.candidates(ctx, data.Query{Text: q}, nil, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs = slices.DeleteFunc(cs, func(c PlanCandidate) bool { return c.Template == 1 })
+		if len(cs) == 0 {
+			t.Fatal("no candidate of template 0")
+		}
+		key, least, err := p.ruleOutRead(ctx, q, ments, cs, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if least < 1<<20 {
+			t.Fatalf("least %d: the asked genre rules out no film", least)
+		}
+		more := p.deeper(q, ments, cs, key, least, nil, nil)
+		if !deeperAsked {
+			if more != nil {
+				t.Errorf("DeeperAsked off: a deeper search is tried")
+			}
+			continue
+		}
+		if more == nil {
+			t.Fatal("DeeperAsked: no deeper search")
+		}
+		for ti, want := range []bool{false, true, false} {
+			if got := more(ti, nil); got != want {
+				t.Errorf("DeeperAsked: template %d tried %v, want %v", ti, got, want)
+			}
+		}
+	}
+}
+
+// TestHyphenModifiers: a hyphened word before another word modifies it;
+// after an asking word the noun's slot is past it (NounSlots): "Which
+// Sioux-language films ..." asks for films, though the Sioux are a
+// people (a kind of person four links up); without NounSlots it asks
+// for people. Not a hyphened word before a stop word ("co-stars of X")
+// nor one that ends the text.
+func TestHyphenModifiers(t *testing.T) {
+	for text, want := range map[string][]string{
+		"Which Sioux-language movies have X in the cast?": {"language", "sioux"},
+		"which well-known actors starred in sci-fi films": {"fi", "known", "sci", "well"},
+		"Which co-stars of X acted in 1999?":              nil,
+		"Films by X, in black-and-white":                  nil,
+		"Name the 2001 films - in English":                nil,
+	} {
+		var got []string
+		for w := range hyphenModifiers(text) {
+			got = append(got, w)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("hyphenModifiers(%q) = %q, want %q", text, got, want)
+		}
+	}
+	q := "Which Sioux-language films did Paul Smith direct?"
+	for _, slots := range []bool{false, true} {
+		p := genrePlannerWith(t, AnchorConfig{NamedType: true, KindTypes: true, NounSlots: slots, AskWords: []string{"which"}})
+		want := "person"
+		if slots {
+			want = "movie"
+		}
+		if got, named := p.askedTypeBy(q, nil); got != want || !named {
+			t.Errorf("NounSlots %v: %q asks for %q (named %v), want %q", slots, q, got, named, want)
 		}
 	}
 }

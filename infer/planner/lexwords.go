@@ -54,6 +54,10 @@ type wordResolver struct {
 	// samePOS: pick prefers a reading that is a noun where the word is
 	// (AnchorConfig.ReadSamePOS).
 	samePOS bool
+	// nounSlots: planning reads a word that may be a noun, right after a
+	// determiner, through its noun senses alone (nounWord;
+	// AnchorConfig.NounSlots).
+	nounSlots bool
 	// context: an ambiguous word is read in context (inContext;
 	// AnchorConfig.ReadInContext).
 	context bool
@@ -79,9 +83,9 @@ func (p *LinkingPlanner) newWordResolver() (*wordResolver, error) {
 	}
 	p.names.setLexicon(lex)
 	rw := a.RelWords
-	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next, samePOS: a.ReadSamePOS, context: a.ReadInContext}
+	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next, samePOS: a.ReadSamePOS, nounSlots: a.NounSlots, context: a.ReadInContext}
 	if a.KindTypes {
-		r.kind = p.kindType
+		r.kind = func(w string) string { return p.kindType(w, false) }
 	}
 	count := map[string]int{}
 	for w, n := range rw.Words {
@@ -169,6 +173,11 @@ func alphabetic(w string) bool {
 // lexicon cannot say.
 func (r *wordResolver) readings(w string) []string {
 	ts, _ := r.match.NearestAll(w)
+	return r.readingsOf(ts)
+}
+
+// readingsOf is readings from the nearest targets ts.
+func (r *wordResolver) readingsOf(ts []string) []string {
 	meant := ""
 	for _, t := range ts {
 		switch n := r.names[t]; {
@@ -336,6 +345,31 @@ func (r *wordResolver) word(w string) []string {
 	return out
 }
 
+// nounWord is word for w where it stands as a noun (right after a
+// determiner): the readings of its noun senses alone (NearestNoun), so
+// "Which type of movie ..." is not read "Which wrote of movie ...", though
+// to type is to write; "the screenwriters behind ..." is read "the
+// written behind ..." as before (a screenwriter writes). Safe for
+// concurrent use.
+func (r *wordResolver) nounWord(w string) []string {
+	if len(w) < minResolveLen || r.known[w] || !alphabetic(w) || index.IsStopword(w) {
+		return nil
+	}
+	key := "\x00" + w
+	r.mu.Lock()
+	out, ok := r.memo[key]
+	r.mu.Unlock()
+	if ok {
+		return out
+	}
+	ts, _ := r.match.NearestNoun(w)
+	out = r.readingsOf(ts)
+	r.mu.Lock()
+	r.memo[key] = out
+	r.mu.Unlock()
+	return out
+}
+
 // resolve returns text with each word outside the mentions and quotes
 // that word() resolves replaced by its known word (capitalised when the
 // word was), and whether any was. find gives the mentions; it is called
@@ -400,6 +434,9 @@ func (r *wordResolver) resolveRead(text string, find func(string) []linking.Link
 		reads := r.word(raw[i+1])
 		if reads == nil && schemaFirst && r.ambiguous(raw[i+1]) {
 			reads = r.inContext(raw[i+1], raw[i+2])
+		}
+		if schemaFirst && r.nounSlots && determiners[raw[i]] && r.lex.IsNoun(raw[i+1]) {
+			reads = r.nounWord(raw[i+1])
 		}
 		if reads != nil {
 			repl[i] = r.pick(raw[i+1], raw[i], raw[i+2], reads, schemaFirst)

@@ -281,7 +281,7 @@ func (p *LinkingPlanner) predict(ctx context.Context, q data.Query, read []readS
 		// When the question's words rule out every candidate, the search
 		// goes deeper (DeeperSearch) among the templates beyond the top
 		// ones: see deeper.
-		if more := p.deeper(q.Text, ments, cs, key, least, words); more != nil {
+		if more := p.deeper(q.Text, ments, cs, key, least, words, kinds); more != nil {
 			deep, dments, err := p.candidates(ctx, q, more, maxDeeper, read)
 			if err != nil {
 				return infer.PlanPrediction{Template: -1}, err
@@ -343,8 +343,13 @@ func (p *LinkingPlanner) predict(ctx context.Context, q data.Query, read []readS
 // longer mention no candidate that reaches a node anchors on, anchorings
 // on such a longer mention ("What is Jewish calendar made up of?": the
 // top templates anchor "calendar", none "Jewish calendar", which has no
-// kinds but parts). key and least are ruleOut's.
-func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs []PlanCandidate, key []int, least int, read map[string]bool) func(ti int, chosen []int) bool {
+// kinds but parts). With DeeperAsked, when the type the question asks
+// for rules out every candidate, the templates tried end with a step the
+// data's edges take to that type (graphops.RelationEnds: "which type of
+// movie are all of X's screenplays", a genre, tries the genre every one
+// of X's films has, ranked 9th). key and least are ruleOut's, kinds
+// resolveRead's (readKinds).
+func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs []PlanCandidate, key []int, least int, read map[string]bool, kinds map[string]string) func(ti int, chosen []int) bool {
 	if !p.Cfg.Anchors.DeeperSearch || least < 0 {
 		return nil
 	}
@@ -368,7 +373,11 @@ func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs [
 				}
 			}
 		}
-		if len(named) == 0 && len(ends) == 0 {
+		var asked []string
+		if least >= 1<<20 && p.Cfg.Anchors.DeeperAsked {
+			asked = p.askedOfRuledOut(text, ments, cs, key, least, kinds)
+		}
+		if len(named) == 0 && len(ends) == 0 && len(asked) == 0 {
 			return nil
 		}
 		return func(ti int, _ []int) bool {
@@ -378,6 +387,9 @@ func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs [
 				if !slices.ContainsFunc(rels, func(r string) bool { return slices.Contains(walked, r) }) {
 					return false
 				}
+			}
+			if len(asked) > 0 && !p.endsIn(p.Cfg.Templates[ti], asked) {
+				return false
 			}
 			return len(ends) == 0 || slices.ContainsFunc(finalSteps(plan), func(s string) bool { return slices.Contains(ends, s) })
 		}
@@ -402,6 +414,54 @@ func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs [
 		}
 		return true
 	}
+}
+
+// askedOfRuledOut are the types the question names as asked for around
+// the anchors of the candidates that reach nodes at key least (namedAsked),
+// each once; nil when one names none.
+func (p *LinkingPlanner) askedOfRuledOut(text string, ments []linking.LinkedMention, cs []PlanCandidate, key []int, least int, kinds map[string]string) []string {
+	var verb askedVerb
+	verb.t, verb.named = p.verbType(text, kinds)
+	var out []string
+	for i := range cs {
+		if len(cs[i].Reach) == 0 || key[i] != least {
+			continue
+		}
+		t := p.namedAsked(text, ments, &cs[i], kinds, verb)
+		if t == "" {
+			return nil
+		}
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// endsIn reports whether the last step of every path of template tmpl
+// may end at a node of one of types, by the data's edges
+// (graphops.RelationEnds; a path with no step ends where it starts, at
+// any type).
+func (p *LinkingPlanner) endsIn(tmpl []data.Path, types []string) bool {
+	for _, path := range tmpl {
+		if len(path.Steps) == 0 {
+			continue
+		}
+		ok := false
+		for _, st := range path.Steps[len(path.Steps)-1].Rels {
+			r, known := p.skb.Schema.RelationID(st.Rel)
+			if !known {
+				continue
+			}
+			for _, t := range p.ws.Graph.RelationEnds(r, st.Dir) {
+				ok = ok || slices.Contains(types, p.skb.Schema.NodeTypes[t])
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // unquotedWeight is how much an unquoted slot (unquotedSlot) rules a

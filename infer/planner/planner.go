@@ -108,6 +108,12 @@ type AnchorConfig struct {
 	// ("What person penned the films X appeared in?": written_by, in a
 	// frame the classifier never saw). Off in checkpoints saved before it.
 	DeeperSearch bool `json:"deeper_search,omitempty"`
+	// DeeperAsked: with DeeperSearch, when the type the question names as
+	// asked for rules out every candidate, the templates tried end with a
+	// step the data's edges take to that type ("which type of movie are
+	// all of X's screenplays": the genre every one of X's films has).
+	// Off in checkpoints saved before it.
+	DeeperAsked bool `json:"deeper_asked,omitempty"`
 	// DeeperUnreached: when no candidate of the TopTemplates most
 	// probable templates reaches a node (no mention of the question
 	// anchors any of them: "What is X made up of?" in a frame the
@@ -238,6 +244,19 @@ type AnchorConfig struct {
 	// fall into?": genre, a kind, a category; generalType). Off in
 	// checkpoints saved before it.
 	GeneralTypes bool `json:"general_types,omitempty"`
+	// SiblingTypes: with GeneralTypes, such a word that names no type as
+	// a more general word either names the type one of its own
+	// hypernyms names so ("Which type of movie are all of X's
+	// screenplays?": a type is a kind, and a genre is one; siblingType).
+	// Off in checkpoints saved before it.
+	SiblingTypes bool `json:"sibling_types,omitempty"`
+	// NounSlots: a word that may be a noun, right after a determiner
+	// ("which", "the", ...), is read through its noun senses alone
+	// ("Which type of movie": not "wrote", though to type is to write;
+	// lexicon.NearestNoun), and one after an asking word or a request's
+	// verb names a type as a kind of it though it may be a verb too
+	// (kindType). Off in checkpoints saved before it.
+	NounSlots bool `json:"noun_slots,omitempty"`
 	// TypeAfterAnchor: a word right after an anchor mention that names
 	// the type of the anchor's node says what the anchor is, as one right
 	// before it does, not what the question asks for ("titles in the
