@@ -67,7 +67,10 @@ A SECOND AUTHOR'S FRAMES (FRAMES.json)
     README, schema and node files: neither these frames nor the system nor
     the SKB's questions). Filled by the same rules with random.Random(31);
     every question is held (theld.csv), ids from 12,000,000, frame ids
-    U01.. (protocol (j) of docs/robustness.md).
+    U01.. (protocol (j) of docs/robustness.md). scripts/twin3_frames.json,
+    66 frames by a fifth author written the same way, is filled so too: a
+    development set (t3dev, scripts/robust_dev.sh), whose frames are read
+    by whoever tunes the planner.
 
 OUTPUTS (in OUTDIR)
     tdev.csv, theld.csv   header id,query,answer_ids; answer_ids is a JSON
