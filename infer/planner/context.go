@@ -48,8 +48,12 @@ func (p *LinkingPlanner) askingSentence(text string) string {
 			return text
 		}
 	}
-	before, asks := p.strongMentions(text[:at]), p.strongMentions(text[at:])
-	if len(before) == 0 && (!casual || len(asks) == 0 || p.namesSchema(text[:at]) || refersBack(text[at:])) {
+	before := p.strongMentions(text[:at])
+	if len(before) == 0 && !casual {
+		return text
+	}
+	asks := p.strongMentions(text[at:])
+	if len(before) == 0 && (len(asks) == 0 || p.namesSchema(text[:at]) || refersBack(text[at:])) {
 		return text
 	}
 	last := map[uint32]bool{}
