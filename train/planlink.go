@@ -126,7 +126,9 @@ type LinkingPlannerOptions struct {
 	// word (AnchorConfig.NounSlots; the ablation).
 	NoNounSlots bool
 	// NoDeeperAsked: the deeper search ignores the type the question asks
-	// for (AnchorConfig.DeeperAsked; the ablation).
+	// for, the types its templates start from, and, for a longer mention,
+	// the relations the question names (AnchorConfig.DeeperAsked; the
+	// ablation).
 	NoDeeperAsked bool
 	// NoTypeAfterAnchor: a type word right after an anchor mention may
 	// name the type asked for (AnchorConfig.TypeAfterAnchor; the

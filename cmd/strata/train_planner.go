@@ -174,7 +174,10 @@ that some mention anchors ("What is X made up of?": X has parts, no kinds);
 --no-deeper-search is the ablation of both. When the type the question asks
 for rules out every candidate, the templates tried end with a step the data's
 edges take to that type ("What types of movies did X direct?": the genre every
-one of X's films has; --no-deeper-asked). After the templates of the
+one of X's films has); a deeper search tries only templates whose first step
+the data's edges take from the anchors' types, and those it tries for a longer
+mention walk the relations the question names ("Who wrote the script of Primal
+Fear?": its writers, not the cast; --no-deeper-asked). After the templates of the
 training's plans come one step along each relation of the schema, either way,
 that no training plan is ("Who directed X?" from a film, where the training
 asked only for a person's films); the classifier scores none of them, so they
@@ -314,7 +317,7 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoTypeAfter, "no-type-after-anchor", false, "a type word right after an anchor mention that names the anchor's type may name the type asked for (\"titles in the comedy genre that feature X\" asking for a genre; the ablation)")
 	cmd.Flags().BoolVar(&o.NoSiblingTypes, "no-sibling-types", false, "a word the training never used names no node type through its hypernym, a more general word than the type's schema word (\"type\": genre, both kinds; the ablation)")
 	cmd.Flags().BoolVar(&o.NoNounSlots, "no-noun-slots", false, "a word after a determiner may be read as a word that is no noun (\"Which type of movie\" as \"Which wrote of movie\"), and one that may be a verb names no node type after an asking word (the ablation)")
-	cmd.Flags().BoolVar(&o.NoDeeperAsked, "no-deeper-asked", false, "when the type a question asks for rules out every candidate, the deeper search tries templates whatever type they end at (the ablation)")
+	cmd.Flags().BoolVar(&o.NoDeeperAsked, "no-deeper-asked", false, "the deeper search tries templates whatever type they end at when the type a question asks for rules out every candidate, whatever type their first step starts from, and, for a longer mention, whatever relations they walk (the ablation)")
 	cmd.Flags().BoolVar(&o.NoGeneralTypes, "no-general-types", false, "a word the training never used names no node type as a more general word than the type's schema word (\"category\": genre, a kind, a category; the ablation)")
 	cmd.Flags().BoolVar(&o.NoKindTypes, "no-kind-types", false, "a word the training never used names no node type as a kind of the type's schema word (\"screenwriters\", four hypernym links below person; the ablation)")
 	cmd.Flags().BoolVar(&o.NoLeadVerb, "no-lead-verb-asks", false, "a question's first word, a verb (\"Name the 2008 releases ...\"), asks for the type named after it only when the training made it an asking word (the ablation)")

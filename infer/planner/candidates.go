@@ -129,6 +129,13 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 				for j, mi := range chosen {
 					c.nodes = append(c.nodes, nd[j][mi])
 				}
+				// A deeper search spends its templates on anchorings
+				// whose first steps the anchors' types may take
+				// (DeeperAsked: "Who wrote the script of X?", a film,
+				// tries no template that starts from a writer).
+				if deep && p.Cfg.Anchors.DeeperAsked && !p.startsFrom(tmpl, c.nodes) {
+					return
+				}
 				combos = append(combos, c)
 				return
 			}

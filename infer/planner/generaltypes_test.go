@@ -330,3 +330,59 @@ func TestHyphenModifiers(t *testing.T) {
 		}
 	}
 }
+
+// TestStartsFrom: a template's first step starts where the data's edges
+// of its relation do: "<-directed_by" from a person (Paul Smith, node 0;
+// films are directed by people), not from a film (node 1); "->has_genre"
+// from a film, not from a person; a template of two paths needs both.
+func TestStartsFrom(t *testing.T) {
+	p := genrePlanner(t, false)
+	directed := data.MustPaths([]string{"*", "<-directed_by", "movie"})
+	genre := data.MustPaths([]string{"*", "->has_genre", "genre"})
+	both := data.MustPaths([]string{"*", "<-directed_by", "movie"}, []string{"*", "->has_genre", "genre"})
+	for _, c := range []struct {
+		tmpl  []data.Path
+		nodes [][]uint32
+		want  bool
+	}{
+		{directed, [][]uint32{{0}}, true},
+		{directed, [][]uint32{{1}}, false},
+		{directed, [][]uint32{{1, 0}}, true},
+		{genre, [][]uint32{{1}}, true},
+		{genre, [][]uint32{{0}}, false},
+		{both, [][]uint32{{0}, {1}}, true},
+		{both, [][]uint32{{0}, {0}}, false},
+	} {
+		if got := p.startsFrom(c.tmpl, c.nodes); got != c.want {
+			t.Errorf("startsFrom(%v, %v) = %v, want %v", c.tmpl, c.nodes, got, c.want)
+		}
+	}
+}
+
+// TestDeeperLongerNamed: "Who has written Primal Fear Film?" anchors the
+// one trained template (a person's films) on "Fear", a person inside the
+// film's name; the deeper search for the longer mention tries two more
+// templates anchored on the film, and the schema's steps come in the
+// order starred_actors, directed_by, written_by. With DeeperAsked the
+// ones tried walk what the question names ("written": written_by, as the
+// training bore out), so the film's writer (Kim Ray, node 3) answers;
+// without it, the first two steps are tried and the film's cast (Ann
+// Lee, node 2) answers, the ranker having no other say.
+func TestDeeperLongerNamed(t *testing.T) {
+	q := "Who has written Primal Fear Film?"
+	for _, c := range []struct {
+		deeperAsked bool
+		want        uint32
+	}{{false, 2}, {true, 3}} {
+		rw := &RelWords{N: 10, Rels: map[string]int{"written_by": 10}, Words: map[string]int{"written": 10}, Pairs: map[string]map[string]int{"written": {"written_by": 10}}}
+		p := filmPlannerSteps(t, []string{"starred_actors", "directed_by", "written_by"}, []string{"Fear", "Primal Fear Film", "Ann Lee", "Kim Ray", "Other Film", "Jo Dunn"},
+			[][3]int{{1, 0, 2}, {1, 2, 3}, {4, 0, 0}, {1, 1, 5}},
+			[][][]string{{{"*", "<-starred_actors", "movie"}}},
+			[][]string{{"*", "->starred_actors", "person"}, {"*", "->directed_by", "person"}, {"*", "->written_by", "person"}},
+			AnchorConfig{TopTemplates: 1, InnerAnchors: true, LongerAnchors: true, DeeperSearch: true, DeeperAsked: c.deeperAsked, NamedRelations: true, RelWords: rw})
+		pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
+		if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{c.want}) {
+			t.Errorf("DeeperAsked %v: %q planned %v reaching %v (%v), want [%d]", c.deeperAsked, q, pred.Plan.MetapathTokens(), pred.Reach, err, c.want)
+		}
+	}
+}

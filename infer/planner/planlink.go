@@ -354,8 +354,25 @@ func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs [
 		return nil
 	}
 	if longer := p.unanchoredLonger(ments, cs, key, least); len(longer) > 0 {
-		return func(_ int, chosen []int) bool {
-			return slices.ContainsFunc(chosen, func(a int) bool { return slices.Contains(longer, a) })
+		// With DeeperAsked, the templates tried walk the relations the
+		// question names too ("Who wrote the script of Primal Fear?": the
+		// film's writers, not its cast, anchored on "Primal Fear" for
+		// "Fear").
+		var named [][]string
+		if p.Cfg.Anchors.DeeperAsked {
+			named = p.namedRelations(text, read)
+		}
+		return func(ti int, chosen []int) bool {
+			if !slices.ContainsFunc(chosen, func(a int) bool { return slices.Contains(longer, a) }) {
+				return false
+			}
+			walked := PlanRelations(&data.Plan{Paths: p.Cfg.Templates[ti]})
+			for _, rels := range named {
+				if !slices.ContainsFunc(rels, func(r string) bool { return slices.Contains(walked, r) }) {
+					return false
+				}
+			}
+			return true
 		}
 	}
 	if least == 0 {
@@ -458,6 +475,31 @@ func (p *LinkingPlanner) endsIn(tmpl []data.Path, types []string) bool {
 			}
 		}
 		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// startsFrom reports whether, for every path of template tmpl, some of
+// its anchor nodes (nodes, one list per path) is of a type the data's
+// edges of the path's first step start from (graphops.RelationEnds the
+// other way; a path with no step starts anywhere).
+func (p *LinkingPlanner) startsFrom(tmpl []data.Path, nodes [][]uint32) bool {
+	for pi, path := range tmpl {
+		if len(path.Steps) == 0 || pi >= len(nodes) {
+			continue
+		}
+		var starts []data.TypeID
+		for _, st := range path.Steps[0].Rels {
+			r, known := p.skb.Schema.RelationID(st.Rel)
+			if !known {
+				continue
+			}
+			back := st.Reverse().Dir
+			starts = append(starts, p.ws.Graph.RelationEnds(r, back)...)
+		}
+		if !slices.ContainsFunc(nodes[pi], func(v uint32) bool { return slices.Contains(starts, p.ws.Graph.Type(v)) }) {
 			return false
 		}
 	}

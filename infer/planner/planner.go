@@ -111,8 +111,12 @@ type AnchorConfig struct {
 	// DeeperAsked: with DeeperSearch, when the type the question names as
 	// asked for rules out every candidate, the templates tried end with a
 	// step the data's edges take to that type ("which type of movie are
-	// all of X's screenplays": the genre every one of X's films has).
-	// Off in checkpoints saved before it.
+	// all of X's screenplays": the genre every one of X's films has); the
+	// templates a deeper search tries start with a step the data's edges
+	// take from their anchors' types (startsFrom), and those tried for a
+	// longer mention walk the relations the question names ("Who wrote
+	// the script of Primal Fear?": its writers, anchored on the film, not
+	// its cast). Off in checkpoints saved before it.
 	DeeperAsked bool `json:"deeper_asked,omitempty"`
 	// DeeperUnreached: when no candidate of the TopTemplates most
 	// probable templates reaches a node (no mention of the question
