@@ -90,8 +90,9 @@ func (g *Graph) RelationsBetween(a, b data.TypeID) []data.RelID {
 			slices.Sort(rs)
 			g.relsByPair[k] = rs
 		}
-		for _, ts := range g.relEnds {
+		for k, ts := range g.relEnds {
 			slices.Sort(ts)
+			g.relEnds[k] = slices.Clip(ts) // a caller's append copies
 		}
 	})
 	return g.relsByPair[[2]data.TypeID{a, b}]

@@ -121,9 +121,9 @@ type LinkingPlannerOptions struct {
 	// NoSiblingTypes: nor as a word whose hypernym is more general than
 	// the type's schema word (AnchorConfig.SiblingTypes; the ablation).
 	NoSiblingTypes bool
-	// NoNounSlots: a word after a determiner may be read as a word that
-	// may not be a noun, and a verb's form names no type after an asking
-	// word (AnchorConfig.NounSlots; the ablation).
+	// NoNounSlots: a word after an article or an asking word may be read
+	// as a word that may not be a noun, and a verb's form names no type
+	// after an asking word (AnchorConfig.NounSlots; the ablation).
 	NoNounSlots bool
 	// NoDeeperAsked: the deeper search ignores the type the question asks
 	// for, the types its templates start from, and, for a longer mention,

@@ -161,9 +161,11 @@ same neighbouring words; words that name nodes, quoted words, and words whose
 nearest known words name different relations stay as they are. With the lexicon
 a word also names a schema word it shares a base form with ("wrote"
 written_by). The text-fit gate reads through it too. strata explain prints the
-question as read; --no-lexicon is the ablation. Right after a determiner a
-word that may be a noun is read through its noun senses alone ("Which type of
-movie": not "wrote", though to type is to write; --no-noun-slots). When the
+question as read; --no-lexicon is the ablation. Right after an article, a
+possessive, or an asking word no noun comes right before (not in "films which
+feature X"), a word that may be a noun is read through its noun senses alone
+("Which type of movie": not "wrote", though to type is to write;
+--no-noun-slots). When the
 words of a question
 rule out every candidate plan (it names a type or a relation none of them
 answers with or walks), up to 2 more templates are tried, the most probable of
@@ -316,7 +318,7 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoSynonymTypes, "no-synonym-types", false, "mined plans: a word names a node type only with the schema's own words or their base forms, not as the lexicon's synonym of one (\"films\" for movie; the ablation)")
 	cmd.Flags().BoolVar(&o.NoTypeAfter, "no-type-after-anchor", false, "a type word right after an anchor mention that names the anchor's type may name the type asked for (\"titles in the comedy genre that feature X\" asking for a genre; the ablation)")
 	cmd.Flags().BoolVar(&o.NoSiblingTypes, "no-sibling-types", false, "a word the training never used names no node type through its hypernym, a more general word than the type's schema word (\"type\": genre, both kinds; the ablation)")
-	cmd.Flags().BoolVar(&o.NoNounSlots, "no-noun-slots", false, "a word after a determiner may be read as a word that is no noun (\"Which type of movie\" as \"Which wrote of movie\"), and one that may be a verb names no node type after an asking word (the ablation)")
+	cmd.Flags().BoolVar(&o.NoNounSlots, "no-noun-slots", false, "a word after an article or an asking word may be read as a word that is no noun (\"Which type of movie\" as \"Which wrote of movie\"), and one that may be a verb names no node type after an asking word (the ablation)")
 	cmd.Flags().BoolVar(&o.NoDeeperAsked, "no-deeper-asked", false, "the deeper search tries templates whatever type they end at when the type a question asks for rules out every candidate, whatever type their first step starts from, and, for a longer mention, whatever relations they walk (the ablation)")
 	cmd.Flags().BoolVar(&o.NoGeneralTypes, "no-general-types", false, "a word the training never used names no node type as a more general word than the type's schema word (\"category\": genre, a kind, a category; the ablation)")
 	cmd.Flags().BoolVar(&o.NoKindTypes, "no-kind-types", false, "a word the training never used names no node type as a kind of the type's schema word (\"screenwriters\", four hypernym links below person; the ablation)")

@@ -206,41 +206,42 @@ func (n *schemaNames) generalType(w string) (string, int, string) {
 // "type" is a kind, as a genre is: "Which type of movie ..." asks for a
 // genre.
 func (n *schemaNames) siblingType(w string) (string, int, string) {
-	found, best, word := "", maxGeneralLevels+1, ""
+	found, best, word, tie := "", maxGeneralLevels+1, "", false
 	for _, h := range n.lex.HypernymLemmas(w, 1) {
 		t, lv, lw := n.generalType(h)
 		switch {
 		case t == "" || lv > best:
 		case lv < best:
-			found, best, word = t, lv, lw
+			found, best, word, tie = t, lv, lw, false
 		case t != found:
-			return "", 0, ""
+			tie = true
 		}
 	}
-	if found == "" {
+	if found == "" || tie {
 		return "", 0, ""
 	}
 	return found, best, word
 }
 
-// hyphenModifiers are the lower-case parts (two letters or more) of the
-// hyphened words of text that a word other than a stop word follows:
-// words that modify a noun after them ("Sioux-language movies",
-// "well-known actors"; not "co-stars of X"), where a noun's slot is
-// (NounSlots).
-func hyphenModifiers(text string) map[string]bool {
-	out := map[string]bool{}
+// hyphenModifiers marks, for each token of text (index.TokenizeAll),
+// whether it is a part of a hyphened word that a word other than a stop
+// word follows: a word that modifies the noun after it ("Sioux-language
+// movies", "well-known actors"; not "co-stars of X"), where a noun's slot
+// is (NounSlots).
+func hyphenModifiers(text string) []bool {
+	var out []bool
 	fields := strings.Fields(text)
 	for i, f := range fields {
-		if i == len(fields)-1 || !strings.Contains(strings.Trim(f, "-"), "-") {
-			continue
+		toks := index.TokenizeAll(nil, f)
+		mod := i < len(fields)-1 && strings.Contains(strings.Trim(f, "-"), "-")
+		if mod {
+			next := index.TokenizeAll(nil, fields[i+1])
+			r, _ := utf8.DecodeRuneInString(fields[i+1])
+			// "Which co-stars of X": the hyphened word is the noun.
+			mod = (unicode.IsLetter(r) || unicode.IsDigit(r)) && len(next) > 0 && !index.IsStopword(next[0])
 		}
-		next := index.TokenizeAll(nil, fields[i+1])
-		if r, _ := utf8.DecodeRuneInString(fields[i+1]); !unicode.IsLetter(r) && !unicode.IsDigit(r) || len(next) == 0 || index.IsStopword(next[0]) {
-			continue // "Which co-stars of X": the hyphened word is the noun
-		}
-		for _, t := range index.TokenizeAll(nil, f) {
-			out[t] = true
+		for range toks {
+			out = append(out, mod)
 		}
 	}
 	return out
@@ -430,9 +431,11 @@ func (p *LinkingPlanner) askedTypeOf(restriction string, kinds map[string]string
 	}
 	toks := index.TokenizeAll(nil, restriction)
 	if ask := p.Cfg.Anchors.AskWords; len(ask) > 0 {
-		var mods map[string]bool
+		var mods []bool
 		if byKind && p.Cfg.Anchors.NounSlots {
-			mods = hyphenModifiers(restriction)
+			if mods = hyphenModifiers(restriction); len(mods) != len(toks) {
+				mods = nil // the two tokenizations disagree: no slot is skipped
+			}
 		}
 		for i := 1; i < len(toks); i++ {
 			if _, ok := slices.BinarySearch(ask, toks[i-1]); !ok {
@@ -448,7 +451,7 @@ func (p *LinkingPlanner) askedTypeOf(restriction string, kinds map[string]string
 			}
 			// Nor does a hyphened word before the noun ("Which
 			// Sioux-language movies": movies, not the Sioux, a people).
-			for j < len(toks)-1 && mods[toks[j]] {
+			for j < len(toks)-1 && j < len(mods) && mods[j] {
 				j++
 			}
 			if t, named := p.slotType(toks[j], kinds, byKind); t != "" {

@@ -215,7 +215,9 @@ func TestSiblingTypes(t *testing.T) {
 // hypernym is to write) is read as "wrote" anywhere else, and not after
 // "which"; "performers" is read as "actors" there as before, and
 // "screenwriters" as "wrote" (a screenwriter writes: a noun sense); a
-// word that may be no noun ("helmed") keeps its readings.
+// word that may be no noun ("helmed") keeps its readings; after "that",
+// or "which" a noun comes before (a relative clause: "films which type
+// X"), a word is no noun's.
 func TestNounSlots(t *testing.T) {
 	lex, err := lexicon.WordNet()
 	if err != nil {
@@ -232,6 +234,9 @@ func TestNounSlots(t *testing.T) {
 		{"Did she type it?", "Did she wrote it?", "Did she wrote it?"},
 		{"Which performers did she hire?", "Which actors did she hire?", "Which actors did she hire?"},
 		{"Who were the screenwriters behind it?", "Who were the wrote behind it?", "Who were the wrote behind it?"},
+		{"films that type X", "films that wrote X", "films that wrote X"},
+		{"films which type X", "films which wrote X", "films which wrote X"},
+		{"In 1990, which type of film?", "In 1990, which type of film?", "In 1990, which wrote of film?"},
 		{"The films she helmed", "The films she directed", "The films she directed"},
 	} {
 		for _, slots := range []bool{true, false} {
@@ -300,33 +305,33 @@ func TestDeeperAsked(t *testing.T) {
 // Sioux-language films ..." asks for films, though the Sioux are a
 // people (a kind of person four links up); without NounSlots it asks
 // for people. Not a hyphened word before a stop word ("co-stars of X")
-// nor one that ends the text.
+// nor one that ends the text; and only the tokens of the hyphened word
+// itself: "category" after "which" stays the slot's word though
+// "category-defining" comes later.
 func TestHyphenModifiers(t *testing.T) {
-	for text, want := range map[string][]string{
-		"Which Sioux-language movies have X in the cast?": {"language", "sioux"},
-		"which well-known actors starred in sci-fi films": {"fi", "known", "sci", "well"},
-		"Which co-stars of X acted in 1999?":              nil,
-		"Films by X, in black-and-white":                  nil,
-		"Name the 2001 films - in English":                nil,
+	for text, want := range map[string][]bool{
+		"Which Sioux-language movies have X?":     {false, true, true, false, false},
+		"which well-known actors in sci-fi films": {false, true, true, false, false, true, true, false},
+		"Which co-stars of X acted in 1999?":      {false, false, false, false, false, false, false},
+		"Films by X, in black-and-white":          {false, false, false, false, false, false},
+		"Name the 2001 films - in English":        {false, false, false, false, false, false},
 	} {
-		var got []string
-		for w := range hyphenModifiers(text) {
-			got = append(got, w)
-		}
-		slices.Sort(got)
+		got := hyphenModifiers(text)
 		if !slices.Equal(got, want) {
-			t.Errorf("hyphenModifiers(%q) = %q, want %q", text, got, want)
+			t.Errorf("hyphenModifiers(%q) = %v, want %v", text, got, want)
 		}
 	}
-	q := "Which Sioux-language films did Paul Smith direct?"
-	for _, slots := range []bool{false, true} {
-		p := genrePlannerWith(t, AnchorConfig{NamedType: true, KindTypes: true, NounSlots: slots, AskWords: []string{"which"}})
-		want := "person"
-		if slots {
-			want = "movie"
-		}
-		if got, named := p.askedTypeBy(q, nil); got != want || !named {
-			t.Errorf("NounSlots %v: %q asks for %q (named %v), want %q", slots, q, got, named, want)
+	for _, c := range []struct {
+		q, want string
+		slots   bool
+	}{
+		{"Which Sioux-language films did Paul Smith direct?", "person", false},
+		{"Which Sioux-language films did Paul Smith direct?", "movie", true},
+		{"Which category do Paul Smith's category-defining films fall into?", "genre", true},
+	} {
+		p := genrePlannerWith(t, AnchorConfig{NamedType: true, KindTypes: true, GeneralTypes: true, NounSlots: c.slots, AskWords: []string{"which"}})
+		if got, named := p.askedTypeBy(c.q, nil); got != c.want || !named {
+			t.Errorf("NounSlots %v: %q asks for %q (named %v), want %q", c.slots, c.q, got, named, c.want)
 		}
 	}
 }
@@ -334,12 +339,15 @@ func TestHyphenModifiers(t *testing.T) {
 // TestStartsFrom: a template's first step starts where the data's edges
 // of its relation do: "<-directed_by" from a person (Paul Smith, node 0;
 // films are directed by people), not from a film (node 1); "->has_genre"
-// from a film, not from a person; a template of two paths needs both.
+// from a film, not from a person; a template of two paths needs both; a
+// step along any relation starts anywhere.
 func TestStartsFrom(t *testing.T) {
 	p := genrePlanner(t, false)
 	directed := data.MustPaths([]string{"*", "<-directed_by", "movie"})
 	genre := data.MustPaths([]string{"*", "->has_genre", "genre"})
 	both := data.MustPaths([]string{"*", "<-directed_by", "movie"}, []string{"*", "->has_genre", "genre"})
+	anyRel := data.MustPaths([]string{"*", "<-directed_by", "movie"})
+	anyRel[0].Steps[0].Rels = nil // any relation: it starts anywhere
 	for _, c := range []struct {
 		tmpl  []data.Path
 		nodes [][]uint32
@@ -352,6 +360,7 @@ func TestStartsFrom(t *testing.T) {
 		{genre, [][]uint32{{0}}, false},
 		{both, [][]uint32{{0}, {1}}, true},
 		{both, [][]uint32{{0}, {0}}, false},
+		{anyRel, [][]uint32{{1}}, true},
 	} {
 		if got := p.startsFrom(c.tmpl, c.nodes); got != c.want {
 			t.Errorf("startsFrom(%v, %v) = %v, want %v", c.tmpl, c.nodes, got, c.want)

@@ -345,8 +345,36 @@ func (r *wordResolver) word(w string) []string {
 	return out
 }
 
-// nounWord is word for w where it stands as a noun (right after a
-// determiner): the readings of its noun senses alone (NearestNoun), so
+// slotArticles are the determiners after which a word that may be a
+// noun is one; slotAsking those after which it is one unless a noun
+// comes before them (a relative clause: "films which feature X", where
+// "feature" is a verb). "that", "all", "some" and "her" stand as pronouns
+// too often to say.
+var (
+	slotArticles = map[string]bool{"the": true, "a": true, "an": true, "every": true, "each": true, "these": true, "those": true, "this": true, "its": true, "their": true, "his": true}
+	slotAsking   = map[string]bool{"which": true, "what": true, "whose": true}
+)
+
+// nounSlot reports whether word i of a text, raw[i+1] in the lower-case
+// words raw ("" at both ends), stands where only a noun may: right after
+// one of slotArticles, or after one of slotAsking that no noun (a word
+// the lexicon knows as one, no stop word) comes right before.
+func (r *wordResolver) nounSlot(raw []string, i int) bool {
+	if slotArticles[raw[i]] {
+		return true
+	}
+	if !slotAsking[raw[i]] {
+		return false
+	}
+	prev := ""
+	if i > 0 {
+		prev = raw[i-1]
+	}
+	return prev == "" || index.IsStopword(prev) || !alphabetic(prev) || !r.lex.IsNoun(prev)
+}
+
+// nounWord is word for w where it stands as a noun (nounSlot): the
+// readings of its noun senses alone (NearestNoun), so
 // "Which type of movie ..." is not read "Which wrote of movie ...", though
 // to type is to write; "the screenwriters behind ..." is read "the
 // written behind ..." as before (a screenwriter writes). Safe for
@@ -435,7 +463,7 @@ func (r *wordResolver) resolveRead(text string, find func(string) []linking.Link
 		if reads == nil && schemaFirst && r.ambiguous(raw[i+1]) {
 			reads = r.inContext(raw[i+1], raw[i+2])
 		}
-		if schemaFirst && r.nounSlots && determiners[raw[i]] && r.lex.IsNoun(raw[i+1]) {
+		if schemaFirst && r.nounSlots && r.nounSlot(raw, i) && r.lex.IsNoun(raw[i+1]) {
 			reads = r.nounWord(raw[i+1])
 		}
 		if reads != nil {

@@ -455,26 +455,34 @@ func (p *LinkingPlanner) askedOfRuledOut(text string, ments []linking.LinkedMent
 	return out
 }
 
-// endsIn reports whether the last step of every path of template tmpl
-// may end at a node of one of types, by the data's edges
-// (graphops.RelationEnds; a path with no step ends where it starts, at
-// any type).
+// endsIn reports whether every path of template tmpl may end at a node
+// of one of types: its target's type where the template names one, else
+// by the data's edges of its last step (graphops.RelationEnds; a path
+// with no step ends where it starts, at any type, and one whose last
+// step may take any relation, or one the schema does not name, anywhere).
 func (p *LinkingPlanner) endsIn(tmpl []data.Path, types []string) bool {
 	for _, path := range tmpl {
 		if len(path.Steps) == 0 {
+			continue
+		}
+		if t := path.Target(); t != data.AnyType {
+			if !slices.Contains(types, t) {
+				return false
+			}
 			continue
 		}
 		ok := false
 		for _, st := range path.Steps[len(path.Steps)-1].Rels {
 			r, known := p.skb.Schema.RelationID(st.Rel)
 			if !known {
+				ok = true // a relation the schema does not name: no bound
 				continue
 			}
 			for _, t := range p.ws.Graph.RelationEnds(r, st.Dir) {
 				ok = ok || slices.Contains(types, p.skb.Schema.NodeTypes[t])
 			}
 		}
-		if !ok {
+		if !ok && path.Steps[len(path.Steps)-1].Rels != nil {
 			return false
 		}
 	}
@@ -484,22 +492,27 @@ func (p *LinkingPlanner) endsIn(tmpl []data.Path, types []string) bool {
 // startsFrom reports whether, for every path of template tmpl, some of
 // its anchor nodes (nodes, one list per path) is of a type the data's
 // edges of the path's first step start from (graphops.RelationEnds the
-// other way; a path with no step starts anywhere).
+// other way; a path with no step, or whose first step may take any
+// relation or one the schema does not name, starts anywhere).
 func (p *LinkingPlanner) startsFrom(tmpl []data.Path, nodes [][]uint32) bool {
 	for pi, path := range tmpl {
 		if len(path.Steps) == 0 || pi >= len(nodes) {
 			continue
 		}
+		if path.Steps[0].Rels == nil {
+			continue // any relation: it may start anywhere
+		}
 		var starts []data.TypeID
+		unbound := false
 		for _, st := range path.Steps[0].Rels {
 			r, known := p.skb.Schema.RelationID(st.Rel)
 			if !known {
+				unbound = true // a relation the schema does not name
 				continue
 			}
-			back := st.Reverse().Dir
-			starts = append(starts, p.ws.Graph.RelationEnds(r, back)...)
+			starts = append(starts, p.ws.Graph.RelationEnds(r, st.Reverse().Dir)...)
 		}
-		if !slices.ContainsFunc(nodes[pi], func(v uint32) bool { return slices.Contains(starts, p.ws.Graph.Type(v)) }) {
+		if !unbound && !slices.ContainsFunc(nodes[pi], func(v uint32) bool { return slices.Contains(starts, p.ws.Graph.Type(v)) }) {
 			return false
 		}
 	}

@@ -254,8 +254,9 @@ type AnchorConfig struct {
 	// screenplays?": a type is a kind, and a genre is one; siblingType).
 	// Off in checkpoints saved before it.
 	SiblingTypes bool `json:"sibling_types,omitempty"`
-	// NounSlots: a word that may be a noun, right after a determiner
-	// ("which", "the", ...), is read through its noun senses alone
+	// NounSlots: a word that may be a noun, right after an article or a
+	// possessive, or an asking word no noun comes right before (nounSlot:
+	// not in "films which feature X"), is read through its noun senses alone
 	// ("Which type of movie": not "wrote", though to type is to write;
 	// lexicon.NearestNoun), and one after an asking word or a request's
 	// verb names a type as a kind of it though it may be a verb too
