@@ -676,8 +676,7 @@ func (p *LinkingPlanner) leadVerb(w string) bool {
 func (p *LinkingPlanner) kindType(w string, slot bool) string {
 	lex := p.names.lex
 	a := p.Cfg.Anchors
-	verb := lex != nil && lex.IsVerbForm(w) && !(slot && a.NounSlots)
-	if !a.KindTypes || lex == nil || len(w) < minResolveLen || p.words != nil && p.words.known[w] || !lex.IsNoun(w) || verb || lex.IsAdjective(w) {
+	if !a.KindTypes || lex == nil || len(w) < minResolveLen || p.words != nil && p.words.known[w] || !lex.IsNoun(w) || !(slot && a.NounSlots) && lex.IsVerbForm(w) || lex.IsAdjective(w) {
 		return ""
 	}
 	t, lv := p.names.kindType(w)
