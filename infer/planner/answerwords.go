@@ -6,7 +6,6 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
-	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/linking"
 )
 
@@ -270,30 +269,21 @@ func (p *LinkingPlanner) verbBefore(text, w string) bool {
 }
 
 // stepEndTypes are the node types a relation step ("->directed_by",
-// "<-written_by") ends at in the graph, read off its edges once.
+// "<-written_by") ends at in the graph (graphops.Graph.RelationEnds,
+// read off its edges once); none for a step the schema does not name.
 func (p *LinkingPlanner) stepEndTypes(step string) []string {
-	p.stepEndsOnce.Do(func() {
-		p.stepEnds = map[string][]string{}
-		g := p.ws.Graph
-		rels, types := p.skb.Schema.RelationTypes, p.skb.Schema.NodeTypes
-		add := func(k, t string) {
-			if !slices.Contains(p.stepEnds[k], t) {
-				p.stepEnds[k] = append(p.stepEnds[k], t)
-			}
-		}
-		for v := range g.NumNodes() {
-			nbr, rs := g.Neighbors(uint32(v))
-			for i, u := range nbr {
-				if g.Dir(uint32(v), i)&graphops.DirOut == 0 {
-					continue
-				}
-				r := rels[rs.At(i)]
-				add("->"+r, types[g.Type(u)])
-				add("<-"+r, types[g.Type(uint32(v))])
-			}
-		}
-	})
-	return p.stepEnds[step]
+	st := data.RelStep{Rel: step}
+	if rel, ok := strings.CutPrefix(step, "->"); ok {
+		st = data.RelStep{Rel: rel, Dir: data.Forward}
+	} else if rel, ok := strings.CutPrefix(step, "<-"); ok {
+		st = data.RelStep{Rel: rel, Dir: data.Backward}
+	}
+	ends, _ := p.relStepTypes(data.PathStep{Rels: []data.RelStep{st}}, false)
+	var out []string
+	for _, t := range ends {
+		out = append(out, p.skb.Schema.NodeTypes[t])
+	}
+	return out
 }
 
 // answerStep is the step the first answer word of the question's lead

@@ -54,8 +54,8 @@ type wordResolver struct {
 	// samePOS: pick prefers a reading that is a noun where the word is
 	// (AnchorConfig.ReadSamePOS).
 	samePOS bool
-	// nounSlots: planning reads a word that may be a noun, right after a
-	// determiner, through its noun senses alone (nounWord;
+	// nounSlots: planning reads a word that may be a noun where only a
+	// noun may stand (nounSlot) through its noun senses alone (nounWord;
 	// AnchorConfig.NounSlots).
 	nounSlots bool
 	// context: an ambiguous word is read in context (inContext;

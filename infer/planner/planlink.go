@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 	"unicode"
 
 	"github.com/strata-retrieval/strata/data"
@@ -43,10 +42,6 @@ type LinkingPlanner struct {
 	hops  [][]graphops.Hop // per template, the first hop of each path
 	names schemaNames
 	words *wordResolver // nil without Cfg.Anchors.Lexicon
-	// stepEnds holds the node types each relation step ends at
-	// (stepEndTypes), read off the graph once.
-	stepEndsOnce sync.Once
-	stepEnds     map[string][]string
 }
 
 // NewLinkingPlanner binds a linking planner (Cfg.Anchors set) to a
@@ -471,18 +466,8 @@ func (p *LinkingPlanner) endsIn(tmpl []data.Path, types []string) bool {
 			}
 			continue
 		}
-		ok := false
-		for _, st := range path.Steps[len(path.Steps)-1].Rels {
-			r, known := p.skb.Schema.RelationID(st.Rel)
-			if !known {
-				ok = true // a relation the schema does not name: no bound
-				continue
-			}
-			for _, t := range p.ws.Graph.RelationEnds(r, st.Dir) {
-				ok = ok || slices.Contains(types, p.skb.Schema.NodeTypes[t])
-			}
-		}
-		if !ok && path.Steps[len(path.Steps)-1].Rels != nil {
+		ends, bound := p.relStepTypes(path.Steps[len(path.Steps)-1], false)
+		if bound && !slices.ContainsFunc(ends, func(t data.TypeID) bool { return slices.Contains(types, p.skb.Schema.NodeTypes[t]) }) {
 			return false
 		}
 	}
@@ -499,24 +484,33 @@ func (p *LinkingPlanner) startsFrom(tmpl []data.Path, nodes [][]uint32) bool {
 		if len(path.Steps) == 0 || pi >= len(nodes) {
 			continue
 		}
-		if path.Steps[0].Rels == nil {
-			continue // any relation: it may start anywhere
-		}
-		var starts []data.TypeID
-		unbound := false
-		for _, st := range path.Steps[0].Rels {
-			r, known := p.skb.Schema.RelationID(st.Rel)
-			if !known {
-				unbound = true // a relation the schema does not name
-				continue
-			}
-			starts = append(starts, p.ws.Graph.RelationEnds(r, st.Reverse().Dir)...)
-		}
-		if !unbound && !slices.ContainsFunc(nodes[pi], func(v uint32) bool { return slices.Contains(starts, p.ws.Graph.Type(v)) }) {
+		starts, bound := p.relStepTypes(path.Steps[0], true)
+		if bound && !slices.ContainsFunc(nodes[pi], func(v uint32) bool { return slices.Contains(starts, p.ws.Graph.Type(v)) }) {
 			return false
 		}
 	}
 	return true
+}
+
+// relStepTypes are the node types the data's edges take step st to
+// (graphops.RelationEnds), or, with back, those they take it from; bound
+// is false when the step may take any relation or one the schema does
+// not name, which bounds nothing.
+func (p *LinkingPlanner) relStepTypes(st data.PathStep, back bool) (ends []data.TypeID, bound bool) {
+	if st.Rels == nil {
+		return nil, false
+	}
+	for _, rs := range st.Rels {
+		r, known := p.skb.Schema.RelationID(rs.Rel)
+		if !known {
+			return nil, false
+		}
+		if back {
+			rs = rs.Reverse()
+		}
+		ends = append(ends, p.ws.Graph.RelationEnds(r, rs.Dir)...)
+	}
+	return ends, true
 }
 
 // unquotedWeight is how much an unquoted slot (unquotedSlot) rules a
