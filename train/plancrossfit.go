@@ -185,6 +185,20 @@ func (c *crossFit) nonAnchors(keep func(i int) bool) []string {
 	return planner.LearnNonAnchors(c.kept(keep))
 }
 
+// nested: whether the questions that nest a word walk one relation
+// twice, how many nest one and how many of those walk one twice
+// (planner.LearnRepeatTwice).
+func (c *crossFit) nested(keep func(i int) bool) (bool, int, int) {
+	var restrs []string
+	var plans []*data.Plan
+	for i := range c.exs {
+		if keep(i) {
+			restrs, plans = append(restrs, c.attrExs[i].Restriction), append(plans, &c.exs[i].rec.Plan)
+		}
+	}
+	return planner.LearnRepeatTwice(restrs, plans)
+}
+
 // innerShare: the share of the questions' anchors inside a longer
 // mention (planner.InnerAnchorShare).
 func (c *crossFit) innerShare(keep func(i int) bool) float64 {
@@ -260,6 +274,9 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.DeeperSearch = !c.o.NoDeeperSearch
 	a.DeeperAsked = a.DeeperSearch && a.NamedType && !c.o.NoDeeperAsked
 	a.DeeperUnreached = !c.o.NoDeeperSearch
+	if a.RepeatWords && a.DeeperSearch && !c.o.NoRepeatTwice {
+		a.RepeatTwice, _, _ = c.nested(keep)
+	}
 	a.OuterAnchors = !c.o.NoOuterAnchors
 	a.InnerAnchors = !c.o.NoOuterAnchors && planner.InnerAnchorsFrom(c.innerShare(keep))
 	a.LongerAnchors = a.InnerAnchors

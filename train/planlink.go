@@ -130,6 +130,10 @@ type LinkingPlannerOptions struct {
 	// the relations the question names (AnchorConfig.DeeperAsked; the
 	// ablation).
 	NoDeeperAsked bool
+	// NoRepeatTwice: a word the question nests ("hyponyms of hyponyms of
+	// X") rules out no candidate that walks no relation twice, whatever
+	// the training bears out (AnchorConfig.RepeatTwice; the ablation).
+	NoRepeatTwice bool
 	// NoTypeAfterAnchor: a type word right after an anchor mention may
 	// name the type asked for (AnchorConfig.TypeAfterAnchor; the
 	// ablation).
@@ -235,6 +239,10 @@ type LinkingPlannerStats struct {
 	// name a node it reaches (each mention and anchors once), and
 	// NamedAnswers those naming an answer.
 	Named, NamedAnswers int
+	// Nested: training questions that say a word twice before "of"
+	// outside their anchors (planner.LearnRepeatTwice), and NestedTwice
+	// those whose mined plans walk one relation twice in a row.
+	Nested, NestedTwice int
 }
 
 // minedTemplate is a mined plan's template: its paths in canonical order
@@ -437,6 +445,7 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 	if err != nil {
 		return nil, nil, st, err
 	}
+	_, st.Nested, st.NestedTwice = c.nested(all)
 	// Classifier inputs and anchor groups of every example.
 	logf(o.Log, "planner: linking %d training questions\n", len(exs))
 	xs := make([][]float32, len(exs))

@@ -36,6 +36,7 @@ type trainPlannerOptions struct {
 	NoSiblingTypes bool
 	NoNounSlots    bool
 	NoDeeperAsked  bool
+	NoRepeatTwice  bool
 	NoTypeAfter    bool
 	NoLeadVerb     bool
 	NoAWLead       bool
@@ -179,7 +180,12 @@ edges take to that type ("What types of movies did X direct?": the genre every
 one of X's films has); a deeper search tries only templates whose first step
 the data's edges take from the anchors' types, and those it tries for a longer
 mention walk the relations the question names ("Who wrote the script of Primal
-Fear?": its writers, not the cast; --no-deeper-asked). After the templates of the
+Fear?": its writers, not the cast; --no-deeper-asked). Where the training's
+questions that say a word twice before "of" mostly walk one relation twice in a
+row (20 or more of them; WordNet's "the subtypes of the subtypes of X"), a
+question that does so ("hyponyms of hyponyms of X", in words the training never
+used) rules out a candidate that walks no relation twice, and the deeper search
+tries templates that do (--no-repeat-twice). After the templates of the
 training's plans come one step along each relation of the schema, either way,
 that no training plan is ("Who directed X?" from a film, where the training
 asked only for a person's films); the classifier scores none of them, so they
@@ -319,6 +325,7 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoTypeAfter, "no-type-after-anchor", false, "a type word right after an anchor mention that names the anchor's type may name the type asked for (\"titles in the comedy genre that feature X\" asking for a genre; the ablation)")
 	cmd.Flags().BoolVar(&o.NoSiblingTypes, "no-sibling-types", false, "a word the training never used names no node type through its hypernym, a more general word than the type's schema word (\"type\": genre, both kinds; the ablation)")
 	cmd.Flags().BoolVar(&o.NoNounSlots, "no-noun-slots", false, "a word after an article or an asking word may be read as a word that is no noun (\"Which type of movie\" as \"Which wrote of movie\"), and one that may be a verb names no node type after an asking word (the ablation)")
+	cmd.Flags().BoolVar(&o.NoRepeatTwice, "no-repeat-twice", false, "a word the question says twice before \"of\" (\"hyponyms of hyponyms of X\") rules out no candidate that walks no relation twice in a row, whatever the training bears out (the ablation)")
 	cmd.Flags().BoolVar(&o.NoDeeperAsked, "no-deeper-asked", false, "the deeper search tries templates whatever type they end at when the type a question asks for rules out every candidate, whatever type their first step starts from, and, for a longer mention, whatever relations they walk (the ablation)")
 	cmd.Flags().BoolVar(&o.NoGeneralTypes, "no-general-types", false, "a word the training never used names no node type as a more general word than the type's schema word (\"category\": genre, a kind, a category; the ablation)")
 	cmd.Flags().BoolVar(&o.NoKindTypes, "no-kind-types", false, "a word the training never used names no node type as a kind of the type's schema word (\"screenwriters\", four hypernym links below person; the ablation)")
@@ -394,7 +401,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		d = nil
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoFitLowerRequests: o.NoFitLowerReq, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoDeclineRuledOut: o.NoDecline, NoSchemaSteps: o.NoSchemaSteps, NoSynonymTypes: o.NoSynonymTypes, NoKindTypes: o.NoKindTypes, NoGeneralTypes: o.NoGeneralTypes, NoSiblingTypes: o.NoSiblingTypes, NoNounSlots: o.NoNounSlots, NoDeeperAsked: o.NoDeeperAsked, NoTypeAfterAnchor: o.NoTypeAfter, NoLeadVerbAsks: o.NoLeadVerb, NoAnswerWordsLead: o.NoAWLead, NoTrailingAnswerWords: o.NoTrailAW, NoInflectedRelations: o.NoInflRels, NoContextSentences: o.NoContext, NoCasualContext: o.NoCasualCtx, NoHeadOf: o.NoHeadOf, NoNounHeads: o.NoNounHeads, NoQuotedSlotsYield: o.NoQuotedYield, NoCasualFit: o.NoCasualFit, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, Log: u.err, Progress: u.stageProgress()})
+	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoFitLowerRequests: o.NoFitLowerReq, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoDeclineRuledOut: o.NoDecline, NoSchemaSteps: o.NoSchemaSteps, NoSynonymTypes: o.NoSynonymTypes, NoKindTypes: o.NoKindTypes, NoGeneralTypes: o.NoGeneralTypes, NoSiblingTypes: o.NoSiblingTypes, NoNounSlots: o.NoNounSlots, NoDeeperAsked: o.NoDeeperAsked, NoRepeatTwice: o.NoRepeatTwice, NoTypeAfterAnchor: o.NoTypeAfter, NoLeadVerbAsks: o.NoLeadVerb, NoAnswerWordsLead: o.NoAWLead, NoTrailingAnswerWords: o.NoTrailAW, NoInflectedRelations: o.NoInflRels, NoContextSentences: o.NoContext, NoCasualContext: o.NoCasualCtx, NoHeadOf: o.NoHeadOf, NoNounHeads: o.NoNounHeads, NoQuotedSlotsYield: o.NoQuotedYield, NoCasualFit: o.NoCasualFit, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, Log: u.err, Progress: u.stageProgress()})
 	if err != nil {
 		return err
 	}
@@ -405,6 +412,13 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 	}
 	if st.Named > 0 {
 		fmt.Fprintf(u.out, "named answers: %d of the %d mentions that the training questions' candidates leave in the restriction and that name a node they reach name an answer (where a mention's context words mostly did, the node it names goes first)\n", st.NamedAnswers, st.Named)
+	}
+	if st.Nested > 0 {
+		rule := "too few or too seldom to rule out anything"
+		if p.Cfg.Anchors.RepeatTwice {
+			rule = "a question that does rules out a candidate walking none twice"
+		}
+		fmt.Fprintf(u.out, "nested words: %d train questions say a word twice before \"of\" outside their anchors, %d of them walk one relation twice in a row: %s\n", st.Nested, st.NestedTwice, rule)
 	}
 	if p.Cfg.Anchors.Fit != nil {
 		fmt.Fprintf(u.out, "text-fit gate: threshold %.4f, calibrated on val: passes %.4f of the val questions, sends %.4f of held-out passages of the SKB's documents to the text channel (%s)\n", st.FitMin, st.FitVal, st.FitHeld, textChannel(p.Cfg))

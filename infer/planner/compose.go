@@ -1008,17 +1008,84 @@ func repeatsWord(text string) bool {
 // repeats a word (repeatsWord): the candidate's hops (its longest path's)
 // and whether a path walks the same relation twice in a row.
 func repeatFeatures(add func(parts ...string), p *data.Plan) {
-	hops, same := 0, "once"
+	hops := 0
 	for _, path := range p.Paths {
 		hops = max(hops, path.Hops())
+	}
+	add("rep", "H"+strconv.Itoa(hops))
+	if walksTwice(p) {
+		add("rep", "twice")
+	} else {
+		add("rep", "once")
+	}
+}
+
+// walksTwice reports whether a path of p takes the same step twice in a
+// row (the subtypes of the subtypes of X).
+func walksTwice(p *data.Plan) bool {
+	for _, path := range p.Paths {
 		for i := 1; i < len(path.Steps); i++ {
 			if path.Steps[i].Token() == path.Steps[i-1].Token() {
-				same = "twice"
+				return true
 			}
 		}
 	}
-	add("rep", "H"+strconv.Itoa(hops))
-	add("rep", same)
+	return false
+}
+
+// repeatMisses reports whether c walks no relation twice in a row where
+// the question nests a word outside c's anchors (RepeatTwice, nestsWord).
+func (p *LinkingPlanner) repeatMisses(text string, ments []linking.LinkedMention, c *PlanCandidate) bool {
+	return p.Cfg.Anchors.RepeatTwice && !walksTwice(&c.Plan) && nestsWord(linking.RestrictionText(text, ments, c.Mentions))
+}
+
+// minNestedQuestions is how many training questions must nest a word
+// (nestsWord) outside their anchors for the training to bear RepeatTwice
+// out or against.
+const minNestedQuestions = 20
+
+// LearnRepeatTwice reports whether the training questions bear out
+// RepeatTwice: at least minNestedQuestions of them nest a word outside
+// their anchors (restrs: linking.RestrictionText of their plans'
+// anchors), and at least half of those walk one relation twice in a row
+// (plans, the mined plans). It returns the two counts too. WordNet's
+// training nests its subtypes' words in the two-step questions; a
+// movies-skb question that said "the films of the director of the films
+// of X" would walk no relation twice.
+func LearnRepeatTwice(restrs []string, plans []*data.Plan) (bool, int, int) {
+	n, twice := 0, 0
+	for i, r := range restrs {
+		if nestsWord(r) {
+			n++
+			if walksTwice(plans[i]) {
+				twice++
+			}
+		}
+	}
+	return n >= minNestedQuestions && 2*twice >= n, n, twice
+}
+
+// nestsWord reports whether a word of text outside its quotations (also
+// one that opens on an ellipsis), not a stop word nor a number, comes
+// twice, each time before "of" (in its singular form): "the subtypes of
+// the subtypes of X", "a kind of some kind of X", "hyponyms of hyponyms
+// of X" apply one relation to what it gives. A word said twice otherwise
+// ("Among the possible X, which is counted among the members of Y?", a
+// word of the type's name and of a quoted definition) is not.
+func nestsWord(text string) bool {
+	ws := linking.MentionWords(unquotedLoose(text))
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(ws); i++ {
+		w := ws[i].Norm
+		if ws[i+1].Norm != "of" || len(w) < 3 || !alphabetic(w) || index.IsStopword(w) {
+			continue
+		}
+		if seen[w] {
+			return true
+		}
+		seen[w] = true
+	}
+	return false
 }
 
 // isQuote reports whether r is a quotation mark.

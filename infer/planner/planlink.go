@@ -406,6 +406,11 @@ func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs [
 			return len(ends) == 0 || slices.ContainsFunc(finalSteps(plan), func(s string) bool { return slices.Contains(ends, s) })
 		}
 	}
+	// A nested word that every candidate left walks no relation twice
+	// for (RepeatTwice): the templates tried do.
+	if least%(1<<10) >= 1<<9 {
+		return func(ti int, _ []int) bool { return walksTwice(&data.Plan{Paths: p.Cfg.Templates[ti]}) }
+	}
 	var open [][]int
 	for i := range cs {
 		if len(cs[i].Reach) > 0 && key[i] == least {
@@ -584,6 +589,9 @@ func (p *LinkingPlanner) ruleOutRead(ctx context.Context, text string, ments []l
 		}
 		if awMiss[i] {
 			key[i] += 1 << 10
+		}
+		if p.repeatMisses(text, ments, &cs[i]) {
+			key[i] += 1 << 9
 		}
 		key[i] += p.relationMisses(text, ments, &cs[i], read)<<10 + p.unexplained(ments, &cs[i])
 	}

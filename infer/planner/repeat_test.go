@@ -1,0 +1,190 @@
+package planner
+
+import (
+	"context"
+	"hash/fnv"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/internal/testskb"
+	"github.com/strata-retrieval/strata/models"
+)
+
+// TestNestsWord: a word said twice, each time before "of", outside the
+// quotations, nests one relation in itself; said twice otherwise it does
+// not.
+func TestNestsWord(t *testing.T) {
+	for text, want := range map[string]bool{
+		"hyponyms of hyponyms of fine arts":                                    true,
+		"What are the subtypes of the subtypes of ion?":                        true,
+		"Which concepts are a specific kind of some specific kind of dryer?":   true,
+		"Which entries are kinds of some direct kind of eye disease?":          true,
+		"Among the possible genus, which is counted among the members of X?":   false,
+		"What subtype of bulbous plant is defined as '... bulbous herb of X'?": false,
+		"Which subtype of orchid has 'a subtype of orchid of the bogs' in it?": false,
+		"the subtypes of X and the subtypes of Y":                              true,
+		"the subtypes of X, subtypes too":                                      false,
+		"the 1999 of the 1999 of X":                                            false,
+		"Which of the films of Paul Smith":                                     false,
+	} {
+		if got := nestsWord(text); got != want {
+			t.Errorf("nestsWord(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// TestLearnRepeatTwice: the training bears the rule out when at least
+// minNestedQuestions of its questions nest a word and at least half of
+// those walk one relation twice in a row; questions that nest none count
+// for nothing.
+func TestLearnRepeatTwice(t *testing.T) {
+	once := &data.Plan{Paths: data.MustPaths([]string{"*", "<-hypernym", "*"})}
+	twice := &data.Plan{Paths: data.MustPaths([]string{"*", "<-hypernym", "*", "<-hypernym", "*"})}
+	turn := &data.Plan{Paths: data.MustPaths([]string{"*", "<-hypernym", "*", "->hypernym", "*"})}
+	build := func(nTwice, nOnce, plain int, other *data.Plan) ([]string, []*data.Plan) {
+		var rs []string
+		var ps []*data.Plan
+		for range nTwice {
+			rs, ps = append(rs, "the subtypes of the subtypes of"), append(ps, twice)
+		}
+		for range nOnce {
+			rs, ps = append(rs, "the kinds of the kinds of"), append(ps, other)
+		}
+		for range plain {
+			rs, ps = append(rs, "the subtypes of"), append(ps, twice)
+		}
+		return rs, ps
+	}
+	for _, c := range []struct {
+		nTwice, nOnce, plain int
+		other                *data.Plan
+		want                 bool
+	}{
+		{10, 10, 0, once, true},
+		{9, 11, 0, once, false},
+		{9, 10, 50, once, false}, // 19 nest a word: too few
+		{10, 10, 0, turn, true},
+		{0, 20, 0, turn, false}, // a turn back is no relation twice in a row
+	} {
+		rs, ps := build(c.nTwice, c.nOnce, c.plain, c.other)
+		got, n, k := LearnRepeatTwice(rs, ps)
+		if got != c.want || n != c.nTwice+c.nOnce || k != c.nTwice {
+			t.Errorf("%d twice, %d not, %d plain: got %v (%d, %d), want %v (%d, %d)", c.nTwice, c.nOnce, c.plain, got, n, k, c.want, c.nTwice+c.nOnce, c.nTwice)
+		}
+	}
+}
+
+// kindsPlanner is a linking planner over a small hypernym tree: painting
+// (node 1) is a kind of fine arts (node 0), watercolor (node 2) a kind of
+// painting. Its templates are the kinds of an anchor and the kinds of
+// those; its plan ranker prefers one-hop plans by 5, as a ranker fooled
+// by a word no training question used would.
+func kindsPlanner(t *testing.T, a AnchorConfig) *LinkingPlanner {
+	t.Helper()
+	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"noun"},
+		RelationTypes: []string{"hypernym"}, CandidateTypes: []string{"noun"}, TextFields: []string{"name", "details"}}}
+	for _, name := range []string{"fine arts", "painting", "watercolor"} {
+		s.Nodes = append(s.Nodes, data.Node{Type: 0, Name: name, Fields: []string{"", ""}})
+	}
+	s.Edges.Add(1, 0, 0)
+	s.Edges.Add(2, 0, 1)
+	ws := testskb.Workspace(t, s)
+	const dim = 1024
+	a.Dim, a.Mentions, a.RankDim = 64, ws.Mentions().Config(), dim
+	a.RepeatWords = true
+	tmpls := [][]data.Path{
+		data.MustPaths([]string{"*", "<-hypernym", "*"}),
+		data.MustPaths([]string{"*", "<-hypernym", "*", "<-hypernym", "*"}),
+	}
+	cfg := Config{NodeTypes: s.Schema.NodeTypes, Templates: tmpls, Anchors: &a}
+	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: 4, Out: len(tmpls)}
+	gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchor, _ := models.NewSparseLinear(64, "planner.anchor")
+	ranker, _ := models.NewSparseLinear(dim, "planner.ranker")
+	h := fnv.New32a()
+	h.Write([]byte("hops1"))
+	h.Write([]byte{0})
+	ranker.W.Data()[h.Sum32()%uint32(dim)] = 5
+	p, err := NewLinkingPlanner(ws, nil, cfg, gate, anchor, ranker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestRepeatTwice: "hyponyms of hyponyms of fine arts" (a word no
+// training question used) nests "hyponyms": with RepeatTwice the kinds
+// of fine arts (painting) are ruled out for the kinds of its kinds
+// (watercolor), which the ranker, preferring one hop, chose without it.
+// With the two-hop template beyond the top ones, the deeper search tries
+// it and no other. "the kinds of fine arts" nests nothing and keeps the
+// ranker's choice.
+func TestRepeatTwice(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		q     string
+		rule  bool
+		want  uint32
+		ruled bool
+	}{
+		{"hyponyms of hyponyms of fine arts", false, 1, false},
+		{"hyponyms of hyponyms of fine arts", true, 2, true},
+		{"the hyponyms of fine arts", true, 1, false},
+	} {
+		p := kindsPlanner(t, AnchorConfig{TopTemplates: 2, DeeperSearch: true, RepeatTwice: c.rule})
+		pred, err := p.PredictUngated(ctx, data.Query{Text: c.q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pred.Reach == nil || len(pred.Reach.Nodes) != 1 || pred.Reach.Nodes[0] != c.want {
+			t.Errorf("RepeatTwice %v: %q answers %+v, want node %d", c.rule, c.q, pred.Reach, c.want)
+		}
+		cs, ments, err := p.candidates(ctx, data.Query{Text: c.q}, nil, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		key, _, err := p.ruleOut(ctx, c.q, ments, cs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range cs {
+			if got := key[i]&(1<<9) != 0; got != (c.ruled && cs[i].Template == 0) {
+				t.Errorf("RepeatTwice %v: %q template %d ruled out %v", c.rule, c.q, cs[i].Template, got)
+			}
+		}
+		// The deeper search when only the one-hop template was tried.
+		var one []PlanCandidate
+		var oneKey []int
+		for i := range cs {
+			if cs[i].Template == 0 {
+				one, oneKey = append(one, cs[i]), append(oneKey, key[i])
+			}
+		}
+		if len(one) == 0 {
+			t.Fatalf("%q: no one-hop candidate", c.q)
+		}
+		oneLeast := oneKey[0]
+		for _, k := range oneKey {
+			oneLeast = min(oneLeast, k)
+		}
+		more := p.deeper(c.q, ments, one, oneKey, oneLeast, nil, nil)
+		if !c.ruled {
+			if more != nil && oneLeast != 0 {
+				t.Errorf("RepeatTwice %v: %q searches deeper", c.rule, c.q)
+			}
+			continue
+		}
+		if more == nil {
+			t.Fatalf("%q: no deeper search", c.q)
+		}
+		for ti, want := range []bool{false, true} {
+			if got := more(ti, nil); got != want {
+				t.Errorf("%q: deeper search tries template %d: %v, want %v", c.q, ti, got, want)
+			}
+		}
+	}
+}
