@@ -123,7 +123,7 @@ func (p *LinkingPlanner) nounsIn(text string, words []linking.Word, from, to int
 			continue
 		}
 		head := trailing && i == len(words)-1
-		if !lex.IsNoun(n) || lex.IsVerb(n) && !head && !determinedNoun(text, words, i, p.Cfg.Anchors.NounHeads) {
+		if !lex.IsNoun(n) || lex.IsVerb(n) && !head && !determinedNoun(text, words, i, p.Cfg.Anchors.NounHeads, lex.IsNoun) {
 			continue
 		}
 		out = append(out, n)
@@ -137,14 +137,35 @@ var whWords = map[string]bool{"who": true, "whom": true, "whose": true, "what": 
 
 // determinedNoun reports whether words[i], a word that may be a noun or
 // a verb, is a noun where it stands: after a determiner ("Find the cast
-// of X") or, with heads (AnchorConfig.NounHeads), opening the text before
-// a preposition, where a request's verb would have its object ("cast of
-// films directed by X"); not in "Who did cast X?", nor in "film script by
-// X", which the lexicon read off "film scripted by X".
-func determinedNoun(text string, words []linking.Word, i int, heads bool) bool {
+// of X") or, with heads (AnchorConfig.NounHeads), in the words opening
+// the text before a preposition, up to maxOpeningNouns of them, each of
+// which may be a noun (isNoun), where a request's verb would have its
+// object ("cast of films directed by X", "cast list for pictures X
+// directed"); not in "Who did cast X?", nor in "film script by X", which
+// the lexicon read off "film scripted by X".
+func determinedNoun(text string, words []linking.Word, i int, heads bool, isNoun func(string) bool) bool {
 	at := func(j int) string { return strings.ToLower(text[words[j].Start:words[j].End]) }
-	return i > 0 && determiners[at(i-1)] || heads && i == 0 && len(words) > 1 && prepositions[at(1)]
+	if i > 0 && determiners[at(i-1)] {
+		return true
+	}
+	if !heads || i >= maxOpeningNouns {
+		return false
+	}
+	for j := 0; j < maxOpeningNouns && j+1 < len(words); j++ {
+		if w := at(j); !isNoun(w) || index.IsStopword(w) {
+			return false
+		}
+		if prepositions[at(j+1)] {
+			return i <= j
+		}
+	}
+	return false
 }
+
+// maxOpeningNouns is how many words opening a question may make the noun
+// phrase before its first preposition (determinedNoun): a noun and the
+// one it modifies ("cast list").
+const maxOpeningNouns = 2
 
 // prepositions are English's common prepositions.
 // ("to" is none here: "close to X" is no noun, "want to" no object).

@@ -94,7 +94,9 @@ func TestTrailingAnswerWords(t *testing.T) {
 // movies still asks for movies); without, "cast" opening the question is a
 // verb asking for its object, movies (LeadVerbAsks), and Ann Lee's film
 // answers (node 1). A verb before an object stays a verb ("Cast the films with
-// Ann Lee").
+// Ann Lee"). So is a noun and the noun it modifies before the preposition
+// ("cast list for pictures with Ann Lee"), up to maxOpeningNouns words: not
+// three.
 func TestNounHeads(t *testing.T) {
 	for _, c := range []struct {
 		q    string
@@ -104,6 +106,9 @@ func TestNounHeads(t *testing.T) {
 		{"cast of movies with Ann Lee", true, 0},
 		{"cast of movies with Ann Lee", false, 1},
 		{"Cast the films with Ann Lee", true, 1},
+		{"cast list for pictures with Ann Lee", true, 0},
+		{"cast list for pictures with Ann Lee", false, 1},
+		{"cast film list for pictures with Ann Lee", true, 1},
 	} {
 		p := lexPlanner(t)
 		p.Cfg.Anchors.AnswerWords = map[string]string{"cast": "->directed_by"}
