@@ -395,3 +395,33 @@ func TestDeeperLongerNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestDeeperNamedOutside: "Who directed Lone Star Film?" anchors the one
+// trained template (a film's cast) on the film, and "directed" rules it
+// out; the deeper search tries templates that walk the relations the
+// question names outside the anchors: directed_by, so the schema's step
+// finds the film's director (Kim Ray, node 2). Read from the whole
+// question, the film's "Star" named starred_actors too, no template
+// walked both, and the cast (Ann Lee, node 1) answered.
+func TestDeeperNamedOutside(t *testing.T) {
+	q := "Who directed Lone Star Film?"
+	rw := &RelWords{N: 20, Rels: map[string]int{"starred_actors": 10, "directed_by": 10}, Words: map[string]int{"directed": 10, "star": 10},
+		Pairs: map[string]map[string]int{"directed": {"directed_by": 10}, "star": {"starred_actors": 10}}}
+	p := filmPlannerSteps(t, []string{"starred_actors", "directed_by"}, []string{"Lone Star Film", "Ann Lee", "Kim Ray"},
+		[][3]int{{0, 0, 1}, {0, 1, 2}},
+		[][][]string{{{"*", "->starred_actors", "person"}}},
+		[][]string{{"*", "->directed_by", "person"}},
+		AnchorConfig{TopTemplates: 1, DeeperSearch: true, NamedRelations: true, RelWords: rw})
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.names.setLexicon(lex)
+	if got := p.namedRelations(q, nil); len(got) != 2 {
+		t.Fatalf("the whole question names %v, want directed_by and starred_actors", got)
+	}
+	pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
+	if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{2}) {
+		t.Errorf("%q planned %v reaching %v (%v), want [2]", q, pred.Plan.MetapathTokens(), pred.Reach, err)
+	}
+}

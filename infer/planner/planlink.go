@@ -355,7 +355,7 @@ func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs [
 		// "Fear").
 		var named [][]string
 		if p.Cfg.Anchors.DeeperAsked {
-			named = p.namedRelations(text, read)
+			named = p.namedOutside(text, ments, longer, read)
 		}
 		return func(ti int, chosen []int) bool {
 			if !slices.ContainsFunc(chosen, func(a int) bool { return slices.Contains(longer, a) }) {
@@ -376,7 +376,13 @@ func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs [
 	// Ruled out by a named type or relation (an outer anchor's node
 	// alone is not a word the deeper templates could walk).
 	if least >= 1<<20 || least%(1<<15) >= 1<<10 {
-		named := p.namedRelations(text, read)
+		var anchored []int
+		for i := range cs {
+			if len(cs[i].Reach) > 0 && key[i] == least {
+				anchored = append(anchored, cs[i].Mentions...)
+			}
+		}
+		named := p.namedOutside(text, ments, anchored, read)
 		var ends []string
 		for i := range cs {
 			if len(cs[i].Reach) > 0 && key[i] == least {
@@ -431,6 +437,16 @@ func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs [
 		}
 		return true
 	}
+}
+
+// namedOutside is namedRelations of the words of text outside the
+// mentions at idx (linking.RestrictionText): a word of the name a
+// candidate or a deeper search anchors on names no relation ("Star" in
+// "Who directed Lone Star?", a film, is no starring), as for
+// relationMisses.
+func (p *LinkingPlanner) namedOutside(text string, ments []linking.LinkedMention, idx []int, read map[string]bool) [][]string {
+	idx = slices.DeleteFunc(slices.Clone(idx), func(i int) bool { return i < 0 || i >= len(ments) })
+	return p.namedRelations(linking.RestrictionText(text, ments, idx), read)
 }
 
 // askedOfRuledOut are the types the question names as asked for around
