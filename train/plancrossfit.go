@@ -295,6 +295,10 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	}
 	a.CoverMentions = !c.o.NoCoverMentions
 	a.WeakMentions, a.AnchorTypes = c.weakMentions(keep)
+	if a.CoverMentions && !c.o.NoMultiwordTypes {
+		_, ms, as := c.kept(keep)
+		a.MultiwordTypes = planner.LearnMultiwordTypes(ms, as, func(v uint32) string { return c.ws.SKB.Schema.NodeTypes[c.ws.Graph.Type(v)] })
+	}
 	cfg.Anchors = &a
 	gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(seed, 0x91)))
 	if err != nil {

@@ -134,6 +134,10 @@ type LinkingPlannerOptions struct {
 	// X") rules out no candidate that walks no relation twice, whatever
 	// the training bears out (AnchorConfig.RepeatTwice; the ablation).
 	NoRepeatTwice bool
+	// NoMultiwordTypes: a mention of two or more words counts for
+	// CoverMentions only as one of a word does (AnchorConfig.MultiwordTypes;
+	// the ablation).
+	NoMultiwordTypes bool
 	// NoTypeAfterAnchor: a type word right after an anchor mention may
 	// name the type asked for (AnchorConfig.TypeAfterAnchor; the
 	// ablation).

@@ -383,6 +383,12 @@ type AnchorConfig struct {
 	CoverMentions bool     `json:"cover_mentions,omitempty"`
 	AnchorTypes   []string `json:"anchor_types,omitempty"`
 	WeakMentions  []string `json:"weak_mentions,omitempty"`
+	// MultiwordTypes: a mention of two or more words naming a node of one
+	// of these types counts too (LearnMultiwordTypes: WordNet's "dining
+	// room" in "Which type of furniture is found in dining room?", left
+	// unexplained by the kinds of furniture). Empty in checkpoints saved
+	// before it.
+	MultiwordTypes []string `json:"multiword_types,omitempty"`
 	// Lexicon: a question word no training question used is read as the
 	// known word the general English lexicon relates it to most closely
 	// ("helmed": directed, "penned": wrote; lexwords.go). Off in
