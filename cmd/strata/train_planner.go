@@ -420,8 +420,11 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 	}
 	if st.Nested > 0 {
 		rule := "too few or too seldom to rule out anything"
-		if p.Cfg.Anchors.RepeatTwice {
+		switch a := p.Cfg.Anchors; {
+		case a.RepeatTwice:
 			rule = "a question that does rules out a candidate walking none twice"
+		case o.NoRepeatTwice || !a.RepeatWords || !a.DeeperSearch:
+			rule = "the rule is off (--no-repeat-twice, or no repeated-word features or deeper search)"
 		}
 		fmt.Fprintf(u.out, "nested words: %d train questions say a word twice before \"of\" outside their anchors, %d of them walk one relation twice in a row: %s\n", st.Nested, st.NestedTwice, rule)
 	}

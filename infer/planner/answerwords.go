@@ -123,12 +123,19 @@ func (p *LinkingPlanner) nounsIn(text string, words []linking.Word, from, to int
 			continue
 		}
 		head := trailing && i == len(words)-1
-		if !lex.IsNoun(n) || lex.IsVerb(n) && !head && !determinedNoun(text, words, i, p.Cfg.Anchors.NounHeads, lex.IsNoun) {
+		if !lex.IsNoun(n) || lex.IsVerb(n) && !head && !determinedNoun(text, words, i, p.Cfg.Anchors.NounHeads, lex.IsNoun, p.namesType) {
 			continue
 		}
 		out = append(out, n)
 	}
 	return out
+}
+
+// namesType reports whether w names a node type with the schema's words
+// or as a synonym (namedBy).
+func (p *LinkingPlanner) namesType(w string) bool {
+	nb := p.names.namedBy(w)
+	return len(nb.types) > 0 || len(nb.synTypes) > 0
 }
 
 // whWords are English's question words, no nouns whatever a lexicon
@@ -142,8 +149,10 @@ var whWords = map[string]bool{"who": true, "whom": true, "whose": true, "what": 
 // which may be a noun (isNoun), where a request's verb would have its
 // object ("cast of films directed by X", "cast list for pictures X
 // directed"); not in "Who did cast X?", nor in "film script by X", which
-// the lexicon read off "film scripted by X".
-func determinedNoun(text string, words []linking.Word, i int, heads bool, isNoun func(string) bool) bool {
+// the lexicon read off "film scripted by X", nor before a word that
+// names a node type (namesType), a request's object ("Cast films with
+// X").
+func determinedNoun(text string, words []linking.Word, i int, heads bool, isNoun, namesType func(string) bool) bool {
 	at := func(j int) string { return strings.ToLower(text[words[j].Start:words[j].End]) }
 	if i > 0 && determiners[at(i-1)] {
 		return true
@@ -152,7 +161,7 @@ func determinedNoun(text string, words []linking.Word, i int, heads bool, isNoun
 		return false
 	}
 	for j := 0; j < maxOpeningNouns && j+1 < len(words); j++ {
-		if w := at(j); !isNoun(w) || index.IsStopword(w) {
+		if w := at(j); !isNoun(w) || index.IsStopword(w) || j > 0 && namesType(w) {
 			return false
 		}
 		if prepositions[at(j+1)] {

@@ -94,9 +94,10 @@ func TestTrailingAnswerWords(t *testing.T) {
 // movies still asks for movies); without, "cast" opening the question is a
 // verb asking for its object, movies (LeadVerbAsks), and Ann Lee's film
 // answers (node 1). A verb before an object stays a verb ("Cast the films with
-// Ann Lee"). So is a noun and the noun it modifies before the preposition
-// ("cast list for pictures with Ann Lee"), up to maxOpeningNouns words: not
-// three.
+// Ann Lee"), also before its object's type word and a preposition ("Cast
+// films with Ann Lee"). A noun and the noun it modifies before the
+// preposition are nouns ("cast list for pictures with Ann Lee"), up to
+// maxOpeningNouns words: not three.
 func TestNounHeads(t *testing.T) {
 	for _, c := range []struct {
 		q    string
@@ -109,6 +110,7 @@ func TestNounHeads(t *testing.T) {
 		{"cast list for pictures with Ann Lee", true, 0},
 		{"cast list for pictures with Ann Lee", false, 1},
 		{"cast film list for pictures with Ann Lee", true, 1},
+		{"Cast films with Ann Lee", true, 1},
 	} {
 		p := lexPlanner(t)
 		p.Cfg.Anchors.AnswerWords = map[string]string{"cast": "->directed_by"}

@@ -1067,26 +1067,40 @@ func LearnRepeatTwice(restrs []string, plans []*data.Plan) (bool, int, int) {
 
 // nestsWord reports whether a word of text outside its quotations (also
 // one that opens on an ellipsis), not a stop word nor a number, comes
-// twice, each time before "of" (in its singular form): "the subtypes of
-// the subtypes of X", "a kind of some kind of X", "hyponyms of hyponyms
-// of X" apply one relation to what it gives. A word said twice otherwise
-// ("Among the possible X, which is counted among the members of Y?", a
-// word of the type's name and of a quoted definition) is not.
+// twice, each time before "of" (in its singular form), the second within
+// maxNestGap words of the first "of", none of them a stop word but a
+// determiner: "the subtypes of the subtypes of X", "a kind of some
+// specific kind of X", "hyponyms of hyponyms of X" apply one relation to
+// what it gives. A word said twice otherwise ("Among the possible X,
+// which is counted among the members of Y?", a word of the type's name
+// and of a quoted definition) is not, nor one said of two things ("a
+// kind of fruit and a kind of dessert", "Which part of a car is part of
+// the engine?").
 func nestsWord(text string) bool {
 	ws := linking.MentionWords(unquotedLoose(text))
-	seen := map[string]bool{}
 	for i := 0; i+1 < len(ws); i++ {
 		w := ws[i].Norm
 		if ws[i+1].Norm != "of" || len(w) < 3 || !alphabetic(w) || index.IsStopword(w) {
 			continue
 		}
-		if seen[w] {
-			return true
+		for j := i + 2; j+1 < len(ws) && j <= i+2+maxNestGap; j++ {
+			if ws[j].Norm == w {
+				if ws[j+1].Norm == "of" {
+					return true
+				}
+				break
+			}
+			if index.IsStopword(ws[j].Norm) && !determiners[ws[j].Norm] {
+				break
+			}
 		}
-		seen[w] = true
 	}
 	return false
 }
+
+// maxNestGap is how many words may come between a nested word's "of" and
+// the word said again ("of some specific kind of").
+const maxNestGap = 2
 
 // isQuote reports whether r is a quotation mark.
 func isQuote(r rune) bool {

@@ -28,22 +28,7 @@ const minWeakMentionQuestions = 3
 // attribute). Both sorted.
 func LearnWeakMentions(ments [][]linking.LinkedMention, anchors [][]int, typeOf func(v uint32) string) (weak, types []string) {
 	seen, anchored := mentionAnchorCounts(ments, anchors)
-	tseen, tanchored := map[string]int{}, map[string]int{}
-	for qi, ms := range ments {
-		for mi, m := range ms {
-			a := anchorsOverlap(anchors[qi], ms, mi)
-			mt := map[string]bool{}
-			for _, n := range m.Nodes {
-				mt[typeOf(n.Node)] = true
-			}
-			for t := range mt {
-				tseen[t]++
-				if a {
-					tanchored[t]++
-				}
-			}
-		}
-	}
+	tseen, tanchored := typeAnchorCounts(ments, anchors, typeOf, 1)
 	for t, n := range seen {
 		if n >= minWeakMentionQuestions && 2*anchored[t] < n {
 			weak = append(weak, t)
@@ -61,19 +46,36 @@ func LearnWeakMentions(ments [][]linking.LinkedMention, anchors [][]int, typeOf 
 
 // LearnMultiwordTypes returns the node types (sorted) whose mentions of
 // two or more words in the training questions (ments) anchored their
-// mined plans (anchors, as for LearnWeakMentions) at least half of the
-// time, borne out: the lower end of the share's 95% Wilson interval is at
-// least a half. On WordNet a lemma of one word is most words of a
-// question, but one of two or more ("dining room", "cut of meat") is
-// mostly what the question is about (noun.artifact: 359 of 492); on
-// movies-skb a film's title of two words anchored 37 of 64 times ("the
-// comedy", "cast member" are frame words too), which bears out nothing,
-// and a person's name is strong anyway (LearnWeakMentions' types).
+// mined plans (anchors; a mention overlapping an anchor counts, as for
+// LearnWeakMentions) at least half of the time, borne out: the lower end
+// of the share's 95% Wilson interval is at least a half. On WordNet a
+// lemma of one word is most words of a question, but one of two or more
+// ("dining room", "cut of meat") is mostly what the question is about
+// (noun.artifact: 359 of 492); on movies-skb a film's title of two words
+// anchored 37 of 64 times (the films "French Film", "The Comedy" are
+// frame words too), which bears out nothing, and a person's name is
+// strong anyway (LearnWeakMentions' types).
 func LearnMultiwordTypes(ments [][]linking.LinkedMention, anchors [][]int, typeOf func(v uint32) string) []string {
-	seen, anchored := map[string]int{}, map[string]int{}
+	seen, anchored := typeAnchorCounts(ments, anchors, typeOf, 2)
+	var out []string
+	for t, n := range seen {
+		if wilsonLower(anchored[t], n) >= 0.5 {
+			out = append(out, t)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// typeAnchorCounts counts, per node type (typeOf), the training
+// questions' mentions of at least minWords words naming a node of it
+// (each type once per mention) and those that anchored the mined plan or
+// overlapped an anchor (anchorsOverlap).
+func typeAnchorCounts(ments [][]linking.LinkedMention, anchors [][]int, typeOf func(v uint32) string, minWords int) (seen, anchored map[string]int) {
+	seen, anchored = map[string]int{}, map[string]int{}
 	for qi, ms := range ments {
 		for mi, m := range ms {
-			if m.TokEnd-m.TokStart < 2 {
+			if m.TokEnd-m.TokStart < minWords {
 				continue
 			}
 			a := anchorsOverlap(anchors[qi], ms, mi)
@@ -89,14 +91,7 @@ func LearnMultiwordTypes(ments [][]linking.LinkedMention, anchors [][]int, typeO
 			}
 		}
 	}
-	var out []string
-	for t, n := range seen {
-		if wilsonLower(anchored[t], n) >= 0.5 {
-			out = append(out, t)
-		}
-	}
-	slices.Sort(out)
-	return out
+	return seen, anchored
 }
 
 // wilsonLower is the lower end of the 95% Wilson score interval of the

@@ -245,4 +245,14 @@ func TestMultiwordStrong(t *testing.T) {
 			t.Errorf("MultiwordTypes %q, weak %q: %q strong %v, want %v", c.multi, c.weak, c.text, got, c.want)
 		}
 	}
+	// A scene's mentions are strong by AnchorTypes alone (strongMentions,
+	// askingSentence): not "Lone Star Film" by MultiwordTypes.
+	p.Cfg.Anchors.MultiwordTypes, p.Cfg.Anchors.WeakMentions = []string{"movie"}, nil
+	if got := p.strongMentions("I saw Lone Star Film."); len(got) != 0 {
+		t.Errorf("a scene's strong mentions %v, want none", got)
+	}
+	p.Cfg.Anchors.AnchorTypes = []string{"movie"}
+	if got := p.strongMentions("I saw Lone Star Film."); len(got) != 2 || got[0].Text != "Lone Star Film" || got[1].Text != "Film" {
+		t.Errorf("with the anchor type, a scene's strong mentions %v, want Lone Star Film and Film", got)
+	}
 }

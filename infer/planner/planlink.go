@@ -376,21 +376,20 @@ func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs [
 	// Ruled out by a named type or relation (an outer anchor's node
 	// alone is not a word the deeper templates could walk).
 	if least >= 1<<20 || least%(1<<15) >= 1<<10 {
+		// The relations named outside every ruled-out candidate's anchors
+		// (a word one of them anchors on names nothing for the others
+		// either), and the steps their answer words name.
 		var anchored []int
-		for i := range cs {
-			if len(cs[i].Reach) > 0 && key[i] == least {
-				anchored = append(anchored, cs[i].Mentions...)
-			}
-		}
-		named := p.namedOutside(text, ments, anchored, read)
 		var ends []string
 		for i := range cs {
 			if len(cs[i].Reach) > 0 && key[i] == least {
+				anchored = append(anchored, cs[i].Mentions...)
 				if s := p.answerStep(text, ments, &cs[i]); s != "" && !slices.Contains(ends, s) {
 					ends = append(ends, s)
 				}
 			}
 		}
+		named := p.namedOutside(text, ments, anchored, read)
 		var asked []string
 		if least >= 1<<20 && p.Cfg.Anchors.DeeperAsked {
 			asked = p.askedOfRuledOut(text, ments, cs, key, least, kinds)
@@ -609,7 +608,9 @@ func (p *LinkingPlanner) ruleOutRead(ctx context.Context, text string, ments []l
 		if p.repeatMisses(text, ments, &cs[i]) {
 			key[i] += 1 << 9
 		}
-		key[i] += p.relationMisses(text, ments, &cs[i], read)<<10 + p.unexplained(ments, &cs[i])
+		// Unexplained spans count below every bit above (a question has at
+		// most MaxPlanWords words).
+		key[i] += p.relationMisses(text, ments, &cs[i], read)<<10 + min(p.unexplained(ments, &cs[i]), 1<<8-1)
 	}
 	if p.Cfg.Anchors.LongerAnchors {
 		p.longerAnchors(ments, cs, key)

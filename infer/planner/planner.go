@@ -226,15 +226,16 @@ type AnchorConfig struct {
 	// row ("the varieties of the varieties of X"; repeatFeatures). Off in
 	// checkpoints saved before it.
 	RepeatWords bool `json:"repeat_words,omitempty"`
-	// RepeatTwice: with RepeatWords, a question that says a word twice
-	// (repeatsWord, outside the candidate's anchors and quotations) rules
-	// out a candidate that walks no relation twice in a row as a missed
-	// relation word does, and the deeper search tries templates that do
-	// ("hyponyms of hyponyms of X", a word no training question used). Set
-	// by the training when its questions bear it out (LearnRepeatTwice):
-	// on WordNet most training questions that repeat a word walk one
-	// relation twice; movies-skb's repeat a word in two people's names.
-	// Off in checkpoints saved before it.
+	// RepeatTwice: with RepeatWords, a question that nests a word
+	// (nestsWord: says it twice, each time before "of", outside the
+	// candidate's anchors and quotations) rules out a candidate that walks
+	// no relation twice in a row, weighing less than a missed relation
+	// word, and the deeper search tries templates that do ("hyponyms of
+	// hyponyms of X", a word no training question used). Set by the
+	// training when its questions bear it out (LearnRepeatTwice): on
+	// WordNet most training questions that nest a word walk one relation
+	// twice; none of movies-skb's nests one. Off in checkpoints saved
+	// before it.
 	RepeatTwice bool `json:"repeat_twice,omitempty"`
 	// SynonymTypes: a word that names no node type with the schema's own
 	// words names the one type with a word in the word's most frequent

@@ -12,8 +12,9 @@ import (
 )
 
 // TestNestsWord: a word said twice, each time before "of", outside the
-// quotations, nests one relation in itself; said twice otherwise it does
-// not.
+// quotations, the second right after the first "of" (past determiners
+// and up to maxNestGap words), nests one relation in itself; said twice
+// otherwise, or of two things, it does not.
 func TestNestsWord(t *testing.T) {
 	for text, want := range map[string]bool{
 		"hyponyms of hyponyms of fine arts":                                    true,
@@ -23,7 +24,10 @@ func TestNestsWord(t *testing.T) {
 		"Among the possible genus, which is counted among the members of X?":   false,
 		"What subtype of bulbous plant is defined as '... bulbous herb of X'?": false,
 		"Which subtype of orchid has 'a subtype of orchid of the bogs' in it?": false,
-		"the subtypes of X and the subtypes of Y":                              true,
+		"the subtypes of X and the subtypes of Y":                              false,
+		"a kind of fruit and a kind of dessert":                                false,
+		"Which part of a car is part of the engine?":                           false,
+		"a kind of some very specific kind of X":                               false,
 		"the subtypes of X, subtypes too":                                      false,
 		"the 1999 of the 1999 of X":                                            false,
 		"Which of the films of Paul Smith":                                     false,
@@ -173,8 +177,8 @@ func TestRepeatTwice(t *testing.T) {
 		}
 		more := p.deeper(c.q, ments, one, oneKey, oneLeast, nil, nil)
 		if !c.ruled {
-			if more != nil && oneLeast != 0 {
-				t.Errorf("RepeatTwice %v: %q searches deeper", c.rule, c.q)
+			if oneLeast != 0 || more != nil {
+				t.Errorf("RepeatTwice %v: %q rules the one-hop plan out (%d) or searches deeper (%v)", c.rule, c.q, oneLeast, more != nil)
 			}
 			continue
 		}
