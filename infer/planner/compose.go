@@ -1049,9 +1049,9 @@ const minNestedQuestions = 20
 // their anchors (restrs: linking.RestrictionText of their plans'
 // anchors), and at least half of those walk one relation twice in a row
 // (plans, the mined plans). It returns the two counts too. WordNet's
-// training nests its subtypes' words in the two-step questions; a
-// movies-skb question that said "the films of the director of the films
-// of X" would walk no relation twice.
+// training nests its subtypes' words in the two-step questions (350
+// questions nest a word, 331 of them walk one relation twice); no
+// movies-skb training question nests one.
 func LearnRepeatTwice(restrs []string, plans []*data.Plan) (bool, int, int) {
 	n, twice := 0, 0
 	for i, r := range restrs {

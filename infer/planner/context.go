@@ -105,8 +105,8 @@ func lowerStart(text string) bool {
 
 // strongMentions are text's mentions that name a node of one of
 // AnchorTypes and are not weak (WeakMentions). A mention of several
-// words strong by MultiwordTypes alone is not one here: a scene's
-// "Quick question" is a film's title, and no node the question leans on.
+// words strong by MultiwordTypes alone is not one here: a scene's "My
+// friend" names the film "My Friends", no node the question leans on.
 func (p *LinkingPlanner) strongMentions(text string) []linking.LinkedMention {
 	var out []linking.LinkedMention
 	for _, m := range p.ments.Find(text) {

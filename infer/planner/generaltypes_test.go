@@ -27,31 +27,16 @@ func genrePlanner(t *testing.T, general bool, more ...[][]string) *LinkingPlanne
 	return genrePlannerWith(t, AnchorConfig{NamedType: true, KindTypes: true, GeneralTypes: general, AskWords: []string{"which"}}, more...)
 }
 
-// genrePlannerWith is genrePlanner with anchor settings a (its Dim,
-// Mentions and RankDim set here).
-func genrePlannerWith(t *testing.T, a AnchorConfig, more ...[][]string) *LinkingPlanner {
+// oneHopPlanner is a linking planner over s with templates tmpls and
+// anchor settings a (its Dim, Mentions and RankDim set here), a
+// classifier and anchor scorer as initialised, and a plan ranker that
+// prefers one-hop plans by 5, as a ranker fooled by an unseen frame
+// would.
+func oneHopPlanner(t *testing.T, s *data.SKB, tmpls [][]data.Path, a AnchorConfig) *LinkingPlanner {
 	t.Helper()
-	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"person", "movie", "genre"},
-		RelationTypes: []string{"directed_by", "has_genre"}, CandidateTypes: []string{"person", "movie", "genre"}, TextFields: []string{"name", "details"}}}
-	for _, n := range []struct {
-		name string
-		typ  data.TypeID
-	}{{"Paul Smith", 0}, {"First Film", 1}, {"Second Film", 1}, {"Drama", 2}} {
-		s.Nodes = append(s.Nodes, data.Node{Type: n.typ, Name: n.name, Fields: []string{"", ""}})
-	}
-	for _, e := range [][3]int{{1, 0, 0}, {2, 0, 0}, {1, 1, 3}, {2, 1, 3}} {
-		s.Edges.Add(uint32(e[0]), data.RelID(e[1]), uint32(e[2]))
-	}
 	ws := testskb.Workspace(t, s)
 	const dim = 1024
 	a.Dim, a.Mentions, a.RankDim = 64, ws.Mentions().Config(), dim
-	tmpls := [][]data.Path{
-		data.MustPaths([]string{"*", "<-directed_by", "movie"}),
-		data.MustPaths([]string{"*", "<-directed_by", "movie", "∀->has_genre", "genre"}),
-	}
-	for _, paths := range more {
-		tmpls = append(tmpls, data.MustPaths(paths...))
-	}
 	cfg := Config{NodeTypes: s.Schema.NodeTypes, Templates: tmpls, Anchors: &a}
 	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: 4, Out: len(tmpls)}
 	gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(1, 2)))
@@ -68,6 +53,32 @@ func genrePlannerWith(t *testing.T, a AnchorConfig, more ...[][]string) *Linking
 	if err != nil {
 		t.Fatal(err)
 	}
+	return p
+}
+
+// genrePlannerWith is genrePlanner with anchor settings a (its Dim,
+// Mentions and RankDim set here).
+func genrePlannerWith(t *testing.T, a AnchorConfig, more ...[][]string) *LinkingPlanner {
+	t.Helper()
+	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"person", "movie", "genre"},
+		RelationTypes: []string{"directed_by", "has_genre"}, CandidateTypes: []string{"person", "movie", "genre"}, TextFields: []string{"name", "details"}}}
+	for _, n := range []struct {
+		name string
+		typ  data.TypeID
+	}{{"Paul Smith", 0}, {"First Film", 1}, {"Second Film", 1}, {"Drama", 2}} {
+		s.Nodes = append(s.Nodes, data.Node{Type: n.typ, Name: n.name, Fields: []string{"", ""}})
+	}
+	for _, e := range [][3]int{{1, 0, 0}, {2, 0, 0}, {1, 1, 3}, {2, 1, 3}} {
+		s.Edges.Add(uint32(e[0]), data.RelID(e[1]), uint32(e[2]))
+	}
+	tmpls := [][]data.Path{
+		data.MustPaths([]string{"*", "<-directed_by", "movie"}),
+		data.MustPaths([]string{"*", "<-directed_by", "movie", "∀->has_genre", "genre"}),
+	}
+	for _, paths := range more {
+		tmpls = append(tmpls, data.MustPaths(paths...))
+	}
+	p := oneHopPlanner(t, s, tmpls, a)
 	lex, err := lexicon.WordNet()
 	if err != nil {
 		t.Fatal(err)

@@ -2,13 +2,9 @@ package planner
 
 import (
 	"context"
-	"hash/fnv"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
-	"github.com/strata-retrieval/strata/internal/testskb"
-	"github.com/strata-retrieval/strata/models"
 )
 
 // TestNestsWord: a word said twice, each time before "of", outside the
@@ -93,31 +89,11 @@ func kindsPlanner(t *testing.T, a AnchorConfig) *LinkingPlanner {
 	}
 	s.Edges.Add(1, 0, 0)
 	s.Edges.Add(2, 0, 1)
-	ws := testskb.Workspace(t, s)
-	const dim = 1024
-	a.Dim, a.Mentions, a.RankDim = 64, ws.Mentions().Config(), dim
 	a.RepeatWords = true
-	tmpls := [][]data.Path{
+	return oneHopPlanner(t, s, [][]data.Path{
 		data.MustPaths([]string{"*", "<-hypernym", "*"}),
 		data.MustPaths([]string{"*", "<-hypernym", "*", "<-hypernym", "*"}),
-	}
-	cfg := Config{NodeTypes: s.Schema.NodeTypes, Templates: tmpls, Anchors: &a}
-	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: 4, Out: len(tmpls)}
-	gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(1, 2)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	anchor, _ := models.NewSparseLinear(64, "planner.anchor")
-	ranker, _ := models.NewSparseLinear(dim, "planner.ranker")
-	h := fnv.New32a()
-	h.Write([]byte("hops1"))
-	h.Write([]byte{0})
-	ranker.W.Data()[h.Sum32()%uint32(dim)] = 5
-	p, err := NewLinkingPlanner(ws, nil, cfg, gate, anchor, ranker)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	}, a)
 }
 
 // TestRepeatTwice: "hyponyms of hyponyms of fine arts" (a word no
