@@ -28,27 +28,37 @@ func genrePlanner(t *testing.T, general bool, more ...[][]string) *LinkingPlanne
 }
 
 // oneHopPlanner is a linking planner over s with templates tmpls and
-// anchor settings a (its Dim, Mentions and RankDim set here), a
-// classifier and anchor scorer as initialised, and a plan ranker that
-// prefers one-hop plans by 5, as a ranker fooled by an unseen frame
-// would.
+// anchor settings a (testPlanner), whose plan ranker prefers one-hop
+// plans by 5, as a ranker fooled by an unseen frame would.
 func oneHopPlanner(t *testing.T, s *data.SKB, tmpls [][]data.Path, a AnchorConfig) *LinkingPlanner {
+	t.Helper()
+	return testPlanner(t, s, tmpls, 0, 5, a)
+}
+
+// testPlanner is a linking planner over s with templates tmpls, the last
+// steps of them the schema's steps (Config.SchemaSteps, which the
+// classifier does not score), and anchor settings a (its Dim, Mentions
+// and RankDim set here): a classifier, anchor scorer and plan ranker as
+// initialised, the ranker's one-hop feature weighing hops1.
+func testPlanner(t *testing.T, s *data.SKB, tmpls [][]data.Path, steps int, hops1 float32, a AnchorConfig) *LinkingPlanner {
 	t.Helper()
 	ws := testskb.Workspace(t, s)
 	const dim = 1024
 	a.Dim, a.Mentions, a.RankDim = 64, ws.Mentions().Config(), dim
-	cfg := Config{NodeTypes: s.Schema.NodeTypes, Templates: tmpls, Anchors: &a}
-	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: 4, Out: len(tmpls)}
+	cfg := Config{NodeTypes: s.Schema.NodeTypes, Templates: tmpls, SchemaSteps: steps, Anchors: &a}
+	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: 4, Out: len(tmpls) - steps}
 	gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	anchor, _ := models.NewSparseLinear(64, "planner.anchor")
 	ranker, _ := models.NewSparseLinear(dim, "planner.ranker")
-	h := fnv.New32a()
-	h.Write([]byte("hops1"))
-	h.Write([]byte{0})
-	ranker.W.Data()[h.Sum32()%uint32(dim)] = 5
+	if hops1 != 0 {
+		h := fnv.New32a()
+		h.Write([]byte("hops1"))
+		h.Write([]byte{0})
+		ranker.W.Data()[h.Sum32()%uint32(dim)] = hops1
+	}
 	p, err := NewLinkingPlanner(ws, nil, cfg, gate, anchor, ranker)
 	if err != nil {
 		t.Fatal(err)

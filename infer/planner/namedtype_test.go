@@ -3,15 +3,12 @@ package planner
 import (
 	"context"
 	"hash/fnv"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/lexicon"
-	"github.com/strata-retrieval/strata/internal/testskb"
-	"github.com/strata-retrieval/strata/models"
 )
 
 // castPlanner is a linking planner over a graph where people and films
@@ -92,9 +89,6 @@ func filmPlannerSteps(t *testing.T, rels, names []string, edges [][3]int, tmpl [
 	for _, e := range edges {
 		s.Edges.Add(uint32(e[0]), data.RelID(e[1]), uint32(e[2]))
 	}
-	ws := testskb.Workspace(t, s)
-	const dim = 1024
-	a.Dim, a.Mentions, a.RankDim = 64, ws.Mentions().Config(), dim
 	var tmpls [][]data.Path
 	for _, paths := range tmpl {
 		tmpls = append(tmpls, data.MustPaths(paths...))
@@ -102,19 +96,7 @@ func filmPlannerSteps(t *testing.T, rels, names []string, edges [][3]int, tmpl [
 	for _, st := range steps {
 		tmpls = append(tmpls, data.MustPaths(st))
 	}
-	cfg := Config{NodeTypes: s.Schema.NodeTypes, Templates: tmpls, SchemaSteps: len(steps), Anchors: &a}
-	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: 4, Out: len(tmpl)}
-	gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(1, 2)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	anchor, _ := models.NewSparseLinear(64, "planner.anchor")
-	ranker, _ := models.NewSparseLinear(dim, "planner.ranker")
-	p, err := NewLinkingPlanner(ws, nil, cfg, gate, anchor, ranker)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return testPlanner(t, s, tmpls, len(steps), 0, a)
 }
 
 // TestNamedTypeRulesOutOtherTypes: "Which person directed the films
