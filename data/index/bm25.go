@@ -207,7 +207,12 @@ func (ix *BM25) getScratch() *scratch {
 // ctx ends, checked every ctxEvery query tokens.
 func (ix *BM25) accumulate(ctx context.Context, s *scratch, query string) error {
 	s.toks = Tokenize(s.toks[:0], query)
-	for i, tok := range s.toks {
+	return ix.accumulateTokens(ctx, s, s.toks)
+}
+
+// accumulateTokens is accumulate over a query given as tokens.
+func (ix *BM25) accumulateTokens(ctx context.Context, s *scratch, toks []string) error {
+	for i, tok := range toks {
 		if i%ctxEvery == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -272,7 +277,21 @@ func (ix *BM25) ScoreAll(query string, allow []bool) []Hit {
 func (ix *BM25) ScoreAllContext(ctx context.Context, query string, allow []bool) ([]Hit, error) {
 	s := ix.getScratch()
 	defer ix.scratch.Put(s)
-	if err := ix.accumulate(ctx, s, query); err != nil {
+	s.toks = Tokenize(s.toks[:0], query)
+	return ix.scoreAll(ctx, s, s.toks, allow)
+}
+
+// ScoreAllTokens is ScoreAllContext over a query already tokenized as the
+// index's documents were (an index built with Builder.AddTokens: stemmed
+// tokens, StemTokens).
+func (ix *BM25) ScoreAllTokens(ctx context.Context, toks []string, allow []bool) ([]Hit, error) {
+	s := ix.getScratch()
+	defer ix.scratch.Put(s)
+	return ix.scoreAll(ctx, s, toks, allow)
+}
+
+func (ix *BM25) scoreAll(ctx context.Context, s *scratch, toks []string, allow []bool) ([]Hit, error) {
+	if err := ix.accumulateTokens(ctx, s, toks); err != nil {
 		s.reset()
 		return nil, err
 	}
