@@ -68,6 +68,33 @@ type Workspace struct {
 	docOf      []int32
 	askOnce    sync.Once
 	asked      map[int]string // question id -> text, of the synthesized questions
+	memoMu     sync.Mutex
+	memo       map[string]*memoEntry
+}
+
+type memoEntry struct {
+	once sync.Once
+	v    any
+	err  error
+}
+
+// Memo returns what build makes for key: built on the first call for key,
+// then kept for the workspace's life (a structure another package derives
+// from the SKB, as infer's reading index). Concurrent first calls build
+// once; the others wait for it.
+func (ws *Workspace) Memo(key string, build func() (any, error)) (any, error) {
+	ws.memoMu.Lock()
+	if ws.memo == nil {
+		ws.memo = map[string]*memoEntry{}
+	}
+	e := ws.memo[key]
+	if e == nil {
+		e = &memoEntry{}
+		ws.memo[key] = e
+	}
+	ws.memoMu.Unlock()
+	e.once.Do(func() { e.v, e.err = build() })
+	return e.v, e.err
 }
 
 // Mentions returns the mention index over node names and alias-like

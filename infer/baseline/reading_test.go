@@ -1,0 +1,116 @@
+package baseline
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/infer"
+)
+
+// readingSKB: a person's and an act's definition, and neighbours.
+func readingSKB(t *testing.T) *workspace.Workspace {
+	t.Helper()
+	skb := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"person", "act"}, RelationTypes: []string{"is"},
+		CandidateTypes: []string{"person", "act"}, TextFields: []string{"name", "gloss"}}}
+	skb.Nodes = []data.Node{
+		{Type: 0, Name: "singer", Fields: []string{"", "one who sings"}},
+		{Type: 1, Name: "song", Fields: []string{"", "to sing a tune"}},
+		{Type: 0, Name: "dancer", Fields: []string{"", "a performer"}},
+		{Type: 1, Name: "vocalist", Fields: []string{"", ""}},
+	}
+	skb.Edges.Add(2, 0, 0) // the dancer's document names "singer"
+	ws, err := workspace.Build(context.Background(), skb, nil, workspace.Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	return ws
+}
+
+// TestTypeRerank: the type prior's rerank worked out by hand. The prior
+// learns "one who sings" and "a performer" for person, "to sing a tune"
+// for act (alpha 0.1; features one, who, sing, ^one, ^one who; performer,
+// ^performer twice ("a" is no token); to, sing, tune, ^to, ^to sing: V =
+// 11, totals 8 and 5; the vocalist has no text and is not learned from).
+// "one who dances" has features one, who, danc, ^one, ^one who: person
+// gets 2/3 * (1.1/9.1)^4 * 0.1/9.1, act 1/3 * (0.1/6.1)^5, so
+// ln P(person) = -0.000252 and ln P(act) = -8.2851. Fused order [song,
+// singer, dancer, vocalist] scores -ln 1 + 0.1 * -8.2851, -ln 2 + 0.1 *
+// -0.000252, -ln 3 + 0.1 * -0.000252 and -ln 4 + 0.1 * -8.2851: singer,
+// song, dancer, vocalist.
+func TestTypeRerank(t *testing.T) {
+	ws := readingSKB(t)
+	r, err := infer.ReadingOf(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := math.Log(2.0/3)+4*math.Log(1.1/9.1)+math.Log(0.1/9.1), math.Log(1.0/3)+5*math.Log(0.1/6.1)
+	z := math.Log(math.Exp(a) + math.Exp(b))
+	lpPerson, lpAct := a-z, b-z
+	if math.Abs(lpPerson+0.000252) > 1e-6 || math.Abs(lpAct+8.2851) > 1e-4 {
+		t.Fatalf("hand posterior %v %v", lpPerson, lpAct)
+	}
+	lp := make([]float64, 2)
+	r.Prior.LogPosterior(infer.TypeFeatures("one who dances"), lp)
+	if math.Abs(lp[r.Label[0]]-lpPerson) > 1e-9 || math.Abs(lp[r.Label[1]]-lpAct) > 1e-9 {
+		t.Fatalf("prior %v, want person %v act %v", lp, lpPerson, lpAct)
+	}
+	hits := []index.Hit{{ID: 1, Score: 3}, {ID: 0, Score: 2}, {ID: 2, Score: 1}, {ID: 3, Score: 0.5}}
+	got := typeRerank(hits, r, ws, "one who dances")
+	want := []struct {
+		id    uint32
+		score float64
+	}{{0, -math.Log(2) + 0.1*lpPerson}, {1, 0.1 * lpAct}, {2, -math.Log(3) + 0.1*lpPerson}, {3, -math.Log(4) + 0.1*lpAct}}
+	for i, w := range want {
+		if got[i].ID != w.id || math.Abs(float64(got[i].Score)-w.score) > 1e-6 {
+			t.Errorf("place %d: %v, want node %d score %.6f", i, got[i], w.id, w.score)
+		}
+	}
+	// Below readingDepth the order is kept, every score below the top's.
+	long := make([]index.Hit, 150)
+	for i := range long {
+		long[i] = index.Hit{ID: uint32(1000 + i), Score: float32(150 - i)} // no candidate: no prior
+	}
+	long[120] = index.Hit{ID: 1, Score: float32(30)} // the song below the depth: not reranked
+	got = typeRerank(long, r, ws, "one who dances")
+	for i := 1; i < len(got); i++ {
+		if got[i].Score >= got[i-1].Score {
+			t.Fatalf("places %d and %d: %v %v, want falling scores", i-1, i, got[i-1], got[i])
+		}
+	}
+	if got[99].ID != 1099 || got[100].ID != 1100 || got[120].ID != 1 || math.Abs(float64(got[99].Score)+math.Log(100)) > 1e-5 {
+		t.Errorf("places 99, 100, 120: %v %v %v", got[99], got[100], got[120])
+	}
+}
+
+// TestBM25Stem: the reading index matches a query's words in another
+// inflection ("sang" does not stem to "sing"; "singing" does) and reads
+// a candidate's neighbours' names: "singers" finds the singer and the
+// dancer whose edge points to it.
+func TestBM25Stem(t *testing.T) {
+	ws := readingSKB(t)
+	m := NewBM25Stem(ws)
+	hits, err := m.Rank(t.Context(), data.Query{Text: "singing"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	infer.SortHits(hits)
+	if len(hits) != 2 || hits[0].ID != 0 && hits[0].ID != 1 {
+		t.Errorf("singing: %v, want the singer and the song", hits)
+	}
+	if h, _ := NewBM25(ws).Rank(t.Context(), data.Query{Text: "singing"}); len(h) != 0 {
+		t.Errorf("bm25 matched %v: the test does not test stemming", h)
+	}
+	hits, err = m.Rank(t.Context(), data.Query{Text: "singers"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	infer.SortHits(hits)
+	if len(hits) != 2 || hits[0].ID != 0 || hits[1].ID != 2 {
+		t.Errorf("singers: %v, want the singer, then the dancer (its neighbour line)", hits)
+	}
+}

@@ -1,0 +1,119 @@
+package infer
+
+import (
+	"context"
+	"strings"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/internal/parallel"
+)
+
+// ReadingNeighbors is how many neighbour names (NeighborLine) the reading
+// index reads a candidate's document with: train encoder's default.
+const ReadingNeighbors = 8
+
+// Reading is the SKB as the text channel "reading" reads it (docs/real-data.md,
+// "A text channel that reads"): a BM25 index over every candidate's
+// document and neighbour line, stemmed (index.StemTokens), and a naive
+// Bayes model of a candidate's node type given text, learned from the
+// candidates' own text (TypeFeatures of each one's longest text field other
+// than the name). Both come from the SKB alone; no question is read.
+type Reading struct {
+	// BM25's document d is candidate d (ws.Candidates[d]), as ws.Doc's.
+	BM25 *index.BM25
+	// Prior is nil when the candidates are of fewer than two node types
+	// (a type prior could not tell them apart).
+	Prior *index.NaiveBayes
+	// Label[d] is candidate d's node type as a label of Prior.
+	Label []int32
+}
+
+// ReadingOf returns ws's reading, built on first use (a few seconds on
+// WordNet's 117,659 synsets) and kept with the workspace.
+func ReadingOf(ws *workspace.Workspace) (*Reading, error) {
+	v, err := ws.Memo("infer.reading", func() (any, error) { return buildReading(ws) })
+	if err != nil {
+		return nil, err
+	}
+	return v.(*Reading), nil
+}
+
+func buildReading(ws *workspace.Workspace) (*Reading, error) {
+	skb := ws.SKB
+	text := NodeTexts(skb, ReadingNeighbors)
+	n := len(ws.Candidates)
+	toks := make([][]string, n)
+	feats := make([][]string, n)
+	if err := parallel.Chunks(context.Background(), n, 512, 0, func(lo, hi int) {
+		for d := lo; d < hi; d++ {
+			v := ws.Candidates[d]
+			toks[d] = index.StemTokens(nil, text(v))
+			feats[d] = TypeFeatures(longestField(skb, v))
+		}
+	}); err != nil {
+		return nil, err
+	}
+	b := index.NewBuilder(ws.Config.BM25)
+	for d := range toks {
+		b.AddTokens(toks[d])
+	}
+	r := &Reading{BM25: b.Build(), Label: make([]int32, n)}
+	labels := map[int32]int32{}
+	for d, v := range ws.Candidates {
+		t := skb.Nodes[v].Type
+		l, ok := labels[int32(t)]
+		if !ok {
+			l = int32(len(labels))
+			labels[int32(t)] = l
+		}
+		r.Label[d] = l
+	}
+	if len(labels) < 2 {
+		return r, nil
+	}
+	r.Prior = index.NewNaiveBayes(len(labels), 0)
+	for d, fs := range feats {
+		if len(fs) > 2 { // more than the two opening marks: some text
+			r.Prior.Add(int(r.Label[d]), fs)
+		}
+	}
+	return r, nil
+}
+
+// longestField returns a node's longest text field other than its name
+// (by words; "" when it has none): on WordNet a synset's gloss, on STaRK a
+// product's description. The type prior learns from the text that
+// describes a node, not from its name.
+func longestField(skb *data.SKB, v uint32) string {
+	node := &skb.Nodes[v]
+	best, words := "", 0
+	for i, f := range skb.Schema.TextFields {
+		if f == data.NameField || i >= len(node.Fields) {
+			continue
+		}
+		if w := len(strings.Fields(node.Fields[i])); w > words {
+			best, words = node.Fields[i], w
+		}
+	}
+	return best
+}
+
+// TypeFeatures returns the features the type prior reads in a text: every
+// token stemmed, stop words kept (index.StemTokensAll: "one who", "to",
+// "of" say what a definition defines), and the opening token and opening
+// two tokens, marked ("^one", "^one who"): "To conquer" opens a verb's
+// definition, "The state of" a noun's.
+func TypeFeatures(text string) []string {
+	ts := index.StemTokensAll(nil, text)
+	open1, open2 := "^", "^"
+	if len(ts) > 0 {
+		open1 += ts[0]
+		open2 += ts[0]
+	}
+	if len(ts) > 1 {
+		open2 += " " + ts[1]
+	}
+	return append(ts, open1, open2)
+}

@@ -1,0 +1,69 @@
+package infer
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/graphops/workspace"
+)
+
+// TestTypeFeatures: every token stemmed, stop words kept, and the
+// opening one and two marked.
+func TestTypeFeatures(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		{"One who praises", []string{"one", "who", "prais", "^one", "^one who"}},
+		{"To conquer; to subdue", []string{"to", "conquer", "to", "subdu", "^to", "^to conquer"}},
+		{"Eagerness", []string{"eager", "^eager", "^eager"}},
+		{"", []string{"^", "^"}},
+	} {
+		if got := TypeFeatures(c.text); !slices.Equal(got, c.want) {
+			t.Errorf("TypeFeatures(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}
+
+// TestReadingOf: the reading is built once per workspace; its labels are
+// the candidates' node types in order of first sight; with one candidate
+// type there is no prior, and the prior learns from the longest text field
+// other than the name.
+func TestReadingOf(t *testing.T) {
+	skb := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"a", "b", "c"}, RelationTypes: []string{"r"},
+		CandidateTypes: []string{"b", "c"}, TextFields: []string{"name", "short", "long"}}}
+	skb.Nodes = []data.Node{
+		{Type: 0, Name: "x", Fields: []string{"", "", "not a candidate"}},
+		{Type: 2, Name: "y", Fields: []string{"", "two words", "three words here"}},
+		{Type: 1, Name: "z", Fields: []string{"", "the longer field of z", "short"}},
+	}
+	ws, err := workspace.Build(context.Background(), skb, nil, workspace.Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	r, err := ReadingOf(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r2, _ := ReadingOf(ws); r2 != r {
+		t.Error("ReadingOf built a second reading")
+	}
+	if !slices.Equal(r.Label, []int32{0, 1}) || r.Prior == nil || r.BM25.NumDocs() != 2 {
+		t.Fatalf("labels %v, prior %v, %d documents", r.Label, r.Prior != nil, r.BM25.NumDocs())
+	}
+	if got := longestField(skb, 2); got != "the longer field of z" {
+		t.Errorf("longest field %q", got)
+	}
+	skb.Nodes[1].Type = 1
+	ws2, err := workspace.Build(context.Background(), skb, nil, workspace.Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws2.Close()
+	if r, err := ReadingOf(ws2); err != nil || r.Prior != nil {
+		t.Errorf("one candidate type: prior %v (%v), want none", r.Prior, err)
+	}
+}
