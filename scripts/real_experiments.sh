@@ -36,7 +36,7 @@ grasp=$(timed "train grasp" $strata train grasp "$ws" --mfar "$ws/runs/mfar" --p
 sage=$(timed "eval sage" $strata eval "$ws" --method bm25+dense,sage --split test 2>&1)
 sagesim=$(timed "eval sage-sim (with its graph)" $strata eval "$ws" --method sage-sim --split test 2>&1)
 planned=$(timed "eval planner methods" $strata eval "$ws" --planner "$ws/runs/planner/best" --method plan-exec,mor-traversal,simgrag,simgrag-gsd,sage-plan --split test 2>&1)
-base=$($strata eval "$ws" --method bm25,dense --model "$ws/runs/cor/best,$ws/runs/cor-eq11/best,$ws/runs/mfar/best,$ws/runs/mor/best" --split test)
+base=$($strata eval "$ws" --method bm25,dense,bm25-stem,reading --model "$ws/runs/cor/best,$ws/runs/cor-eq11/best,$ws/runs/mfar/best,$ws/runs/mor/best" --split test)
 oracle=$($strata eval "$ws" --plans "$out/mined-test.jsonl" --method plan-exec --split test)
 # Hit@1 per plan shape, the test questions grouped by their own mined plans
 # (the grouping uses test answers; it explains the rows, it ranks nothing).

@@ -718,31 +718,42 @@ func answerType(ws *workspace.Workspace, answers []uint32) string {
 }
 
 // chooseText picks the text channel that a planner's run answers the
-// queries no plan fits with (planner.Config.Text): BM25 fused with the
-// dense channel d (bm25+dense, RRF) when that ranks the split's questions
-// better (MRR) than BM25 alone, else BM25 (nil). Questions no plan fits
-// have no labels, so the split's questions, whose answers the text channel
-// ranks without a plan, stand in for them. With no d it is BM25.
+// queries no plan fits with (planner.Config.Text): of BM25, BM25 fused
+// with the dense channel d (bm25+dense, RRF) and the reading channel over
+// d (reading: stemmed BM25 with neighbour names, fused with d, reranked by
+// a type prior), the one that ranks the split's questions best (MRR; a
+// later one must do strictly better), BM25 returned as nil. Questions no
+// plan fits have no labels, so the split's questions, whose answers the
+// text channel ranks without a plan, stand in for them. With no d it is
+// BM25 (--text bm25).
 func chooseText(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, split string, c *planner.Classifier, log io.Writer) (infer.Method, error) {
 	if d == nil {
 		return nil, nil
 	}
-	bm := baseline.NewBM25(ws)
-	fused := baseline.NewBM25DenseOf(ws, d)
 	key := split + "/mrr"
-	a, err := SplitMetrics(ctx, ws, bm, split)
-	if err != nil {
-		return nil, err
+	cands := []infer.Method{baseline.NewBM25(ws), baseline.NewBM25DenseOf(ws, d), baseline.NewReading(ws, d)}
+	scores := make([]float64, len(cands))
+	best := 0
+	for i, m := range cands {
+		r, err := SplitMetrics(ctx, ws, m, split)
+		if err != nil {
+			return nil, err
+		}
+		scores[i] = r[key]
+		if scores[i] > scores[best] {
+			best = i
+		}
 	}
-	b, err := SplitMetrics(ctx, ws, fused, split)
-	if err != nil {
-		return nil, err
+	var b strings.Builder
+	for i, m := range cands {
+		if i != best {
+			fmt.Fprintf(&b, "; %s %.4f", m.Name(), scores[i])
+		}
 	}
-	if b[key] <= a[key] {
-		logf(log, "text channel for queries no plan fits: bm25 (%s %.4f; bm25+dense %.4f)\n", key, a[key], b[key])
+	logf(log, "text channel for queries no plan fits: %s (%s %.4f%s)\n", cands[best].Name(), key, scores[best], b.String())
+	if best == 0 {
 		return nil, nil
 	}
-	logf(log, "text channel for queries no plan fits: bm25+dense (%s %.4f; bm25 %.4f)\n", key, b[key], a[key])
-	c.Cfg.Text, c.Cfg.TextDense = fused.Name(), d.Meta.Hash
-	return fused, nil
+	c.Cfg.Text, c.Cfg.TextDense = cands[best].Name(), d.Meta.Hash
+	return cands[best], nil
 }

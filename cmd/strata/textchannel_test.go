@@ -26,7 +26,9 @@ func TestPlannerTextChannel(t *testing.T) {
 		t.Fatal(err)
 	}
 	// One-hot vectors that rank every query's first answer first: fused
-	// with BM25 they beat BM25 alone on any split; shift moves the nodes'.
+	// with BM25 they beat BM25 alone on any split (and reading, which fuses
+	// them with stemmed BM25 and a type prior, beats bm25+dense on this
+	// one's val: 0.7528 against 0.7341); shift moves the nodes'.
 	n := len(skb.Nodes)
 	embed := func(shift int) {
 		docs := make([]float32, n*n)
@@ -71,11 +73,11 @@ func TestPlannerTextChannel(t *testing.T) {
 	mined := filepath.Join(ws, "mined-plans.jsonl")
 	fused, plain := filepath.Join(ws, "runs", "fused"), filepath.Join(ws, "runs", "plain")
 	out, e, code := run(t, "train", "planner", ws, "--mined", mined, "--epochs", "1", "--out", fused)
-	if code != 0 || !strings.Contains(out, "queries no plan fits: bm25+dense, chosen on val") || !strings.Contains(e, "text channel for queries no plan fits: bm25+dense (val/mrr ") {
+	if code != 0 || !strings.Contains(out, "queries no plan fits: reading, chosen on val") || !strings.Contains(e, "text channel for queries no plan fits: reading (val/mrr 0.7528; bm25 0.4052; bm25+dense 0.7341)") {
 		t.Fatalf("train planner with a dense channel: %d %q %q", code, out, e)
 	}
-	if tx, h := text(fused); tx != "bm25+dense" || h != meta.Hash {
-		t.Errorf("planner's text channel %q on %q, want bm25+dense on %q", tx, h, meta.Hash)
+	if tx, h := text(fused); tx != "reading" || h != meta.Hash {
+		t.Errorf("planner's text channel %q on %q, want reading on %q", tx, h, meta.Hash)
 	}
 	out, e, code = run(t, "train", "planner", ws, "--mined", mined, "--epochs", "1", "--out", plain, "--text", "bm25")
 	if code != 0 || !strings.Contains(out, "queries no plan fits: bm25\n") {
@@ -95,7 +97,7 @@ func TestPlannerTextChannel(t *testing.T) {
 	if err := os.WriteFile(qf, []byte(fmt.Sprintf("id,query\n%d,%q\n", q.ID, passage)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct{ run, method string }{{fused, "bm25+dense"}, {plain, "bm25"}} {
+	for _, c := range []struct{ run, method string }{{fused, "reading"}, {plain, "bm25"}} {
 		pl := filepath.Join(dir, c.method+".json")
 		if err := os.WriteFile(pl, []byte(`{"format":"strata-pipeline/1","scorers":[{"method":"`+c.method+`"}]}`), 0o644); err != nil {
 			t.Fatal(err)
@@ -123,7 +125,7 @@ func TestPlannerTextChannel(t *testing.T) {
 	}
 	embed(1) // other vectors
 	if _, e, code := run(t, "eval", ws, "--model", fused); code != 1 || !strings.Contains(e, "trained with other dense vectors") {
-		t.Errorf("bm25+dense planner on other vectors: %d %q", code, e)
+		t.Errorf("reading planner on other vectors: %d %q", code, e)
 	}
 	if _, e, code := run(t, "eval", ws, "--model", plain); code != 0 {
 		t.Errorf("bm25 planner on other vectors: %d %q", code, e)

@@ -144,10 +144,13 @@ val questions from as many held-out passages as well as any threshold does
 free text), or of more than 128 words (planning reads mentions against each
 other; STaRK's longest question has 101 words), gets no plan and plan-exec
 answers it by the text channel, counted as a fallback in eval, score and
-serve: with --text auto (the default) BM25 fused with the workspace's dense channel (bm25+dense, RRF) when the workspace
-has one and the fusion ranks the val questions better (MRR) than BM25 alone,
-pinned to those vectors (another encoder's make the run refuse to load), else
-BM25; --text bm25 keeps BM25;
+serve: with --text auto (the default) and a workspace with a dense channel,
+whichever of BM25, bm25+dense (BM25 fused with the dense channel, RRF) and
+reading (stemmed BM25 over documents with their neighbours' names, fused
+with the dense channel, reranked by the node type the query's words
+suggest; docs/real-data.md) ranks the val questions best (MRR), pinned to
+those vectors (another encoder's make the run refuse to load), else BM25;
+--text bm25 keeps BM25;
 with --fit-rescue it keeps its plan when the planner is surer of it than of its
 plans of 95% of those held-out passages (a question in words the gate never
 saw; off by default: on WordNet it gained 0.4 points on paraphrases and put
@@ -359,7 +362,7 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoLexicon, "no-lexicon", false, "mined plans: a question word no training question used is not read as the known word the general English lexicon relates it to (\"helmed\" as directed; the ablation)")
 	cmd.Flags().BoolVar(&o.NoNamedRels, "no-named-relations", false, "mined plans: the question's words that name relations (\"directed\" for directed_by) do not rule out plans that walk none of them (the ablation)")
 	cmd.Flags().BoolVar(&o.NoCompose, "no-compose", false, "mined plans: the plan ranker does not see which parts of a candidate's plan the question's words name (the ablation)")
-	cmd.Flags().StringVar(&o.Text, "text", "auto", "the text channel that answers the queries no plan fits: auto (BM25 fused with the workspace's dense channel when that ranks the validation questions better than BM25 alone, else BM25) or bm25")
+	cmd.Flags().StringVar(&o.Text, "text", "auto", "the text channel that answers the queries no plan fits: auto (of BM25, bm25+dense and reading over the workspace's dense channel, the one that ranks the validation questions best; BM25 without a dense channel) or bm25")
 	cmd.Flags().BoolVar(&o.NoAttrs, "no-attributes", false, "mined plans: learn no attribute keys and never filter a candidate by an attribute the question states (the ablation)")
 	return cmd
 }

@@ -38,7 +38,7 @@ type PlanExplanation struct {
 	// (AnchorConfig.DeclineRuledOut); the wrapped method answered by its
 	// text fallback.
 	RuledOut bool `json:"ruled_out,omitempty"`
-	// Text names the text channel the fallbacks use (bm25, bm25+dense).
+	// Text names the text channel the fallbacks use (bm25, bm25+dense, reading).
 	Text string `json:"text_channel,omitempty"`
 	// ReadAs: the question as the planner read it, when the lexicon
 	// replaced words no training question used.

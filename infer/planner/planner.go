@@ -37,8 +37,9 @@ type Config struct {
 	// Text names the text channel that answers the queries no plan fits
 	// (the text-fit gate rejects them, or their plan reaches nothing):
 	// "" is BM25; "bm25+dense" fuses BM25 with the dense channel whose
-	// vectors hash to TextDense (training chooses it when it ranks the
-	// validation questions better than BM25 alone).
+	// vectors hash to TextDense, "reading" reads with it (infer/baseline's
+	// Reading); training chooses the one that ranks the validation
+	// questions best.
 	Text      string `json:"text,omitempty"`
 	TextDense string `json:"text_dense,omitempty"`
 	// Bigrams adds word bigrams to the hashed bag of words.
