@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/strata-retrieval/strata/checkpoints"
@@ -124,6 +125,24 @@ func NodeTexts(skb *data.SKB, neighbors int) func(uint32) string {
 // what a document alone may not ("a kind of mathematician"). The returned
 // function is safe for concurrent use.
 func NeighborLine(skb *data.SKB, neighbors int) func(uint32) string {
+	return neighborLine(skb, neighbors, nil)
+}
+
+// NeighborAliasLine is NeighborLine with each neighbour read by its other
+// names where it has some: the values of its alias fields (as
+// linking.DetectAliasFields finds them: WordNet's lemmas, "book; volume"),
+// else its name.
+func NeighborAliasLine(skb *data.SKB, neighbors int, aliasFields []string) func(uint32) string {
+	var fields []int
+	for i, f := range skb.Schema.TextFields {
+		if slices.Contains(aliasFields, f) {
+			fields = append(fields, i)
+		}
+	}
+	return neighborLine(skb, neighbors, fields)
+}
+
+func neighborLine(skb *data.SKB, neighbors int, aliases []int) func(uint32) string {
 	if neighbors <= 0 {
 		return func(uint32) string { return "" }
 	}
@@ -143,7 +162,19 @@ func NeighborLine(skb *data.SKB, neighbors int) func(uint32) string {
 			if i > 0 {
 				b.WriteString("; ")
 			}
-			b.WriteString(skb.Nodes[u].Name)
+			n, named := &skb.Nodes[u], false
+			for _, f := range aliases {
+				if f < len(n.Fields) && n.Fields[f] != "" {
+					if named {
+						b.WriteString("; ")
+					}
+					b.WriteString(n.Fields[f])
+					named = true
+				}
+			}
+			if !named {
+				b.WriteString(n.Name)
+			}
 		}
 		return b.String()
 	}

@@ -2,10 +2,12 @@ package infer
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/graphops/linking"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/internal/parallel"
 )
@@ -16,15 +18,17 @@ const ReadingNeighbors = 8
 
 // Reading is the SKB as the text channel "reading" reads it (docs/real-data.md,
 // "A text channel that reads"): a BM25 index over every candidate's
-// document and neighbour line, stemmed (index.StemTokens), and a naive
-// Bayes model of a candidate's node type given text, learned from the
+// document and neighbour line, each neighbour read by its other names
+// (NeighborAliasLine: "book; volume"), stemmed (index.StemTokens), and a
+// naive Bayes model of a candidate's node type given text, learned from the
 // candidates' own text (TypeFeatures of each one's longest text field other
 // than the name). Both come from the SKB alone; no question is read.
 type Reading struct {
 	// BM25's document d is candidate d (ws.Candidates[d]), as ws.Doc's.
 	BM25 *index.BM25
-	// Prior is nil when the candidates are of fewer than two node types
-	// (a type prior could not tell them apart).
+	// Prior is nil when fewer than two of the candidates' node types have
+	// a candidate with text besides its name (a type prior could not tell
+	// them apart).
 	Prior *index.NaiveBayes
 	// Label[d] is candidate d's node type as a label of Prior.
 	Label []int32
@@ -37,12 +41,17 @@ func ReadingOf(ws *workspace.Workspace) (*Reading, error) {
 	if err != nil {
 		return nil, err
 	}
-	return v.(*Reading), nil
+	r, ok := v.(*Reading)
+	if !ok {
+		return nil, fmt.Errorf("infer: the workspace's reading index: %T", v)
+	}
+	return r, nil
 }
 
 func buildReading(ws *workspace.Workspace) (*Reading, error) {
 	skb := ws.SKB
-	text := NodeTexts(skb, ReadingNeighbors)
+	line := NeighborAliasLine(skb, ReadingNeighbors, linking.DetectAliasFields(skb))
+	text := func(v uint32) string { return skb.Document(v) + line(v) }
 	n := len(ws.Candidates)
 	toks := make([][]string, n)
 	feats := make([][]string, n)
@@ -73,11 +82,16 @@ func buildReading(ws *workspace.Workspace) (*Reading, error) {
 	if len(labels) < 2 {
 		return r, nil
 	}
-	r.Prior = index.NewNaiveBayes(len(labels), 0)
+	prior := index.NewNaiveBayes(len(labels), 0)
+	learned := map[int32]bool{}
 	for d, fs := range feats {
 		if len(fs) > 2 { // more than the two opening marks: some text
-			r.Prior.Add(int(r.Label[d]), fs)
+			prior.Add(int(r.Label[d]), fs)
+			learned[r.Label[d]] = true
 		}
+	}
+	if len(learned) >= 2 {
+		r.Prior = prior
 	}
 	return r, nil
 }

@@ -66,4 +66,35 @@ func TestReadingOf(t *testing.T) {
 	if r, err := ReadingOf(ws2); err != nil || r.Prior != nil {
 		t.Errorf("one candidate type: prior %v (%v), want none", r.Prior, err)
 	}
+	// Two types, but only names: nothing to learn a prior from (it would
+	// give every type -Inf and NaN scores).
+	skb.Nodes[1].Type = 2
+	for i := range skb.Nodes {
+		skb.Nodes[i].Fields = []string{"", "", ""}
+	}
+	ws3, err := workspace.Build(context.Background(), skb, nil, workspace.Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws3.Close()
+	if r, err := ReadingOf(ws3); err != nil || r.Prior != nil || !slices.Equal(r.Label, []int32{0, 1}) {
+		t.Errorf("names only: prior %v (%v), want none", r.Prior, err)
+	}
+}
+
+// TestNeighborAliasLine: a neighbour is read by its alias fields' values
+// where it has some, else by its name.
+func TestNeighborAliasLine(t *testing.T) {
+	s := &data.SKB{Schema: data.Schema{NodeTypes: []string{"t"}, RelationTypes: []string{"r"}, TextFields: []string{"name", "lemmas", "gloss"}}}
+	for _, n := range [][3]string{{"tome", "tome", "a large book"}, {"book", "book; volume", "a written work"}, {"work", "", "a product"}} {
+		s.Nodes = append(s.Nodes, data.Node{Name: n[0], Fields: []string{"", n[1], n[2]}})
+	}
+	s.Edges.Add(0, 0, 1)
+	s.Edges.Add(0, 0, 2)
+	if got, want := NeighborAliasLine(s, 8, []string{"lemmas"})(0), "\nrelated: book; volume; work"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	if got, want := NeighborAliasLine(s, 8, nil)(0), NeighborLine(s, 8)(0); got != want || want != "\nrelated: book; work" {
+		t.Errorf("no alias fields: %q, want %q", got, want)
+	}
 }

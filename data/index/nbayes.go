@@ -1,6 +1,7 @@
 package index
 
 import (
+	"fmt"
 	"math"
 	"sync"
 )
@@ -9,9 +10,10 @@ import (
 // features (any strings: tokens, stems, marked opening words), with
 // additive (Lidstone) smoothing: P(y | f1..fn) is proportional to
 // P(y) * prod_i (count(y, fi) + alpha) / (total(y) + alpha * V), V the
-// number of distinct features seen in training. A feature never seen in
+// number of distinct features seen in training (at least 1). A feature never seen in
 // training still counts, as alpha / (total(y) + alpha * V): a label with
-// less training text is more surprised by it.
+// less training text is less surprised by it, so words no training text
+// used lean a little toward the labels with the least text.
 type NaiveBayes struct {
 	alpha  float64
 	labels int
@@ -54,6 +56,15 @@ func (m *NaiveBayes) Add(y int, feats []string) {
 	}
 }
 
+// Docs returns the number of training documents added.
+func (m *NaiveBayes) Docs() int {
+	var n float64
+	for _, d := range m.docs {
+		n += d
+	}
+	return int(n)
+}
+
 // Labels returns the number of labels.
 func (m *NaiveBayes) Labels() int { return m.labels }
 
@@ -67,7 +78,7 @@ func (m *NaiveBayes) doFreeze() {
 	for _, d := range m.docs {
 		n += d
 	}
-	v := float64(len(m.vocab))
+	v := float64(max(len(m.vocab), 1)) // at least one feature: a denominator above 0
 	m.logPri = make([]float64, m.labels)
 	m.logDen = make([]float64, m.labels)
 	for y := range m.labels {
@@ -82,11 +93,18 @@ func (m *NaiveBayes) doFreeze() {
 
 // LogPosterior writes into out (len Labels) ln P(y | feats) for every
 // label y, normalised to sum to one; a label with no training document
-// gets -Inf. The model takes no more Add calls once this is called; it is
+// gets -Inf (every label, when no document was added). out must hold
+// Labels values. The model takes no more Add calls once this is called; it is
 // then safe for concurrent use.
 func (m *NaiveBayes) LogPosterior(feats []string, out []float64) {
+	if len(out) != m.labels {
+		panic(fmt.Sprintf("index: NaiveBayes.LogPosterior: %d outputs for %d labels", len(out), m.labels))
+	}
 	m.freeze()
 	copy(out, m.logPri)
+	if m.Docs() == 0 {
+		return // every label -Inf: nothing was learned
+	}
 	la := math.Log(m.alpha)
 	for _, f := range feats {
 		id, ok := m.vocab[f]

@@ -32,4 +32,18 @@ func TestNaiveBayes(t *testing.T) {
 	if math.Abs(out[0]-math.Log(2.0/3)) > 1e-12 || math.Abs(out[1]-math.Log(1.0/3)) > 1e-12 {
 		t.Errorf("prior %v, want [ln 2/3, ln 1/3, -Inf]", out)
 	}
+	// Nothing learned: every label -Inf, no NaN.
+	e := NewNaiveBayes(2, 0)
+	e.Add(0, nil) // a document without features still counts as one
+	e2 := NewNaiveBayes(2, 0)
+	for _, mm := range []*NaiveBayes{e2} {
+		mm.LogPosterior([]string{"a"}, out[:2])
+		if !math.IsInf(out[0], -1) || !math.IsInf(out[1], -1) {
+			t.Errorf("no documents: %v, want -Inf", out[:2])
+		}
+	}
+	e.LogPosterior([]string{"a"}, out[:2])
+	if math.IsNaN(out[0]) || math.IsNaN(out[1]) || out[0] != 0 || !math.IsInf(out[1], -1) {
+		t.Errorf("one featureless document of label 0: %v, want [0 -Inf]", out[:2])
+	}
 }

@@ -80,8 +80,9 @@ type memoEntry struct {
 
 // Memo returns what build makes for key: built on the first call for key,
 // then kept for the workspace's life (a structure another package derives
-// from the SKB, as infer's reading index). Concurrent first calls build
-// once; the others wait for it.
+// from the SKB, as infer's reading index), and so is its error (a panic in
+// build is returned as one). Concurrent first calls build once; the others
+// wait for it.
 func (ws *Workspace) Memo(key string, build func() (any, error)) (any, error) {
 	ws.memoMu.Lock()
 	if ws.memo == nil {
@@ -93,7 +94,14 @@ func (ws *Workspace) Memo(key string, build func() (any, error)) (any, error) {
 		ws.memo[key] = e
 	}
 	ws.memoMu.Unlock()
-	e.once.Do(func() { e.v, e.err = build() })
+	e.once.Do(func() {
+		defer func() {
+			if p := recover(); p != nil {
+				e.v, e.err = nil, fmt.Errorf("workspace: building %s: %v", key, p)
+			}
+		}()
+		e.v, e.err = build()
+	})
 	return e.v, e.err
 }
 

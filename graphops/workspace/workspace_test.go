@@ -368,3 +368,24 @@ func TestTextScorerPhrases(t *testing.T) {
 		t.Error("the words in the document's order should score above the reverse order")
 	}
 }
+
+// TestMemo: a key is built once and kept; a build that panics is an
+// error, kept too; another key builds apart.
+func TestMemo(t *testing.T) {
+	ws := &Workspace{}
+	n := 0
+	build := func() (any, error) { n++; return n, nil }
+	for range 3 {
+		if v, err := ws.Memo("a", build); err != nil || v != 1 {
+			t.Fatalf("a: %v %v, want 1", v, err)
+		}
+	}
+	if v, err := ws.Memo("b", build); err != nil || v != 2 {
+		t.Fatalf("b: %v %v, want 2", v, err)
+	}
+	for range 2 {
+		if v, err := ws.Memo("p", func() (any, error) { panic("boom") }); err == nil || v != nil || !strings.Contains(err.Error(), "building p: boom") {
+			t.Fatalf("panicking build: %v %v", v, err)
+		}
+	}
+}

@@ -126,20 +126,22 @@ func typeRerank(hits []index.Hit, r *infer.Reading, ws *workspace.Workspace, tex
 	top := min(readingDepth, len(hits))
 	low := math.Inf(1)
 	for i := range top {
-		s := -math.Log1p(float64(i))
-		if d, ok := ws.DocOf(hits[i].ID); ok {
-			s += readingTypeWeight * max(lp[r.Label[d]], minLogPrior)
+		s, l := -math.Log1p(float64(i)), minLogPrior // a hit that is no candidate: the floor
+		if d, ok := ws.DocOf(hits[i].ID); ok && !math.IsNaN(lp[r.Label[d]]) {
+			l = max(lp[r.Label[d]], minLogPrior)
 		}
+		s += readingTypeWeight * l
 		hits[i].Score = float32(s)
 		low = min(low, s)
 	}
 	for i := top; i < len(hits); i++ {
-		hits[i].Score = float32(low - 1 - math.Log1p(float64(i)))
+		hits[i].Score = float32(low - float64(i-top+1)) // whole steps: no float32 ties
 	}
 	infer.SortHits(hits[:top])
 	return hits
 }
 
 // minLogPrior floors ln P(type | query) so that a type with no training
-// text (-Inf) still gets a finite score that sorts.
+// text (-Inf) still gets a finite score that sorts; a hit that is no
+// candidate gets it too.
 const minLogPrior = -1000.0

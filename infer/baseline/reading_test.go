@@ -14,15 +14,16 @@ import (
 // readingSKB: a person's and an act's definition, and neighbours.
 func readingSKB(t *testing.T) *workspace.Workspace {
 	t.Helper()
-	skb := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"person", "act"}, RelationTypes: []string{"is"},
+	skb := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"group", "person", "act"}, RelationTypes: []string{"is"},
 		CandidateTypes: []string{"person", "act"}, TextFields: []string{"name", "gloss"}}}
 	skb.Nodes = []data.Node{
-		{Type: 0, Name: "singer", Fields: []string{"", "one who sings"}},
-		{Type: 1, Name: "song", Fields: []string{"", "to sing a tune"}},
-		{Type: 0, Name: "dancer", Fields: []string{"", "a performer"}},
-		{Type: 1, Name: "vocalist", Fields: []string{"", ""}},
+		{Type: 0, Name: "choir", Fields: []string{"", "singers who sing together"}}, // no candidate: candidate d is node d+1
+		{Type: 1, Name: "singer", Fields: []string{"", "one who sings"}},
+		{Type: 2, Name: "song", Fields: []string{"", "to sing a tune"}},
+		{Type: 1, Name: "dancer", Fields: []string{"", "a performer"}},
+		{Type: 2, Name: "vocalist", Fields: []string{"", ""}},
 	}
-	skb.Edges.Add(2, 0, 0) // the dancer's document names "singer"
+	skb.Edges.Add(3, 0, 1) // the dancer's document names "singer"
 	ws, err := workspace.Build(context.Background(), skb, nil, workspace.Config{}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -56,34 +57,39 @@ func TestTypeRerank(t *testing.T) {
 	}
 	lp := make([]float64, 2)
 	r.Prior.LogPosterior(infer.TypeFeatures("one who dances"), lp)
-	if math.Abs(lp[r.Label[0]]-lpPerson) > 1e-9 || math.Abs(lp[r.Label[1]]-lpAct) > 1e-9 {
+	if math.Abs(lp[r.Label[0]]-lpPerson) > 1e-9 || math.Abs(lp[r.Label[1]]-lpAct) > 1e-9 { // candidates 0, 1: singer, song
 		t.Fatalf("prior %v, want person %v act %v", lp, lpPerson, lpAct)
 	}
-	hits := []index.Hit{{ID: 1, Score: 3}, {ID: 0, Score: 2}, {ID: 2, Score: 1}, {ID: 3, Score: 0.5}}
+	hits := []index.Hit{{ID: 2, Score: 3}, {ID: 1, Score: 2}, {ID: 3, Score: 1}, {ID: 4, Score: 0.5}}
 	got := typeRerank(hits, r, ws, "one who dances")
 	want := []struct {
 		id    uint32
 		score float64
-	}{{0, -math.Log(2) + 0.1*lpPerson}, {1, 0.1 * lpAct}, {2, -math.Log(3) + 0.1*lpPerson}, {3, -math.Log(4) + 0.1*lpAct}}
+	}{{1, -math.Log(2) + 0.1*lpPerson}, {2, 0.1 * lpAct}, {3, -math.Log(3) + 0.1*lpPerson}, {4, -math.Log(4) + 0.1*lpAct}}
 	for i, w := range want {
 		if got[i].ID != w.id || math.Abs(float64(got[i].Score)-w.score) > 1e-6 {
 			t.Errorf("place %d: %v, want node %d score %.6f", i, got[i], w.id, w.score)
 		}
 	}
-	// Below readingDepth the order is kept, every score below the top's.
+	// Below readingDepth the order is kept, every score below the top's, in
+	// whole steps; a hit that is no candidate (the choir, node 0, and ids
+	// past the SKB) gets the floor, 0.1 * -1000.
 	long := make([]index.Hit, 150)
 	for i := range long {
-		long[i] = index.Hit{ID: uint32(1000 + i), Score: float32(150 - i)} // no candidate: no prior
+		long[i] = index.Hit{ID: uint32(1000 + i), Score: float32(150 - i)}
 	}
-	long[120] = index.Hit{ID: 1, Score: float32(30)} // the song below the depth: not reranked
+	long[0].ID = 0
+	long[120] = index.Hit{ID: 2, Score: float32(30)} // the song below the depth: not reranked
 	got = typeRerank(long, r, ws, "one who dances")
 	for i := 1; i < len(got); i++ {
 		if got[i].Score >= got[i-1].Score {
 			t.Fatalf("places %d and %d: %v %v, want falling scores", i-1, i, got[i-1], got[i])
 		}
 	}
-	if got[99].ID != 1099 || got[100].ID != 1100 || got[120].ID != 1 || math.Abs(float64(got[99].Score)+math.Log(100)) > 1e-5 {
-		t.Errorf("places 99, 100, 120: %v %v %v", got[99], got[100], got[120])
+	low := -math.Log(100) - 100
+	if got[0].ID != 0 || math.Abs(float64(got[0].Score)+100) > 1e-4 || got[99].ID != 1099 || math.Abs(float64(got[99].Score)-low) > 1e-4 ||
+		got[100].ID != 1100 || math.Abs(float64(got[100].Score)-(low-1)) > 1e-4 || got[120].ID != 2 || math.Abs(float64(got[120].Score)-(low-21)) > 1e-4 {
+		t.Errorf("places 0, 99, 100, 120: %v %v %v %v", got[0], got[99], got[100], got[120])
 	}
 }
 
@@ -99,8 +105,8 @@ func TestBM25Stem(t *testing.T) {
 		t.Fatal(err)
 	}
 	infer.SortHits(hits)
-	if len(hits) != 2 || hits[0].ID != 0 && hits[0].ID != 1 {
-		t.Errorf("singing: %v, want the singer and the song", hits)
+	if len(hits) != 2 || hits[0].ID != 1 && hits[0].ID != 2 || hits[1].ID != 1 && hits[1].ID != 2 {
+		t.Errorf("singing: %v, want the singer and the song (nodes 1 and 2; the choir is no candidate)", hits)
 	}
 	if h, _ := NewBM25(ws).Rank(t.Context(), data.Query{Text: "singing"}); len(h) != 0 {
 		t.Errorf("bm25 matched %v: the test does not test stemming", h)
@@ -110,7 +116,7 @@ func TestBM25Stem(t *testing.T) {
 		t.Fatal(err)
 	}
 	infer.SortHits(hits)
-	if len(hits) != 2 || hits[0].ID != 0 || hits[1].ID != 2 {
-		t.Errorf("singers: %v, want the singer, then the dancer (its neighbour line)", hits)
+	if len(hits) != 2 || hits[0].ID != 1 || hits[1].ID != 3 {
+		t.Errorf("singers: %v, want the singer, then the dancer (its neighbour line; nodes 1 and 3)", hits)
 	}
 }
