@@ -149,15 +149,56 @@ func FuseRRF(lists [][]index.Hit, weights []float64, k float64) []index.Hit {
 	if len(weights) != len(lists) {
 		panic(fmt.Sprintf("reranker: FuseRRF: %d lists, %d weights", len(lists), len(weights)))
 	}
-	s := map[uint32]float64{}
-	for li, l := range lists {
-		for i, h := range l {
-			s[h.ID] += weights[li] / (k + float64(i+1))
+	hi, total := -1, 0
+	for _, l := range lists {
+		total += len(l)
+		for _, h := range l {
+			hi = max(hi, int(h.ID))
 		}
 	}
-	out := make([]index.Hit, 0, len(s))
-	for id, v := range s {
-		out = append(out, index.Hit{ID: id, Score: float32(v)})
+	return fuseRRF(lists, weights, k, hi < 2*total+1024)
+}
+
+// fuseRRF is FuseRRF summing in a slice indexed by node id when dense (the
+// ids are few next to the lists' length: a dense channel's list of every
+// candidate), else in a map. Both add each node's terms in list order, so
+// they return the same hits to the bit.
+func fuseRRF(lists [][]index.Hit, weights []float64, k float64, dense bool) []index.Hit {
+	var out []index.Hit
+	if dense {
+		hi := -1
+		for _, l := range lists {
+			for _, h := range l {
+				hi = max(hi, int(h.ID))
+			}
+		}
+		s := make([]float64, hi+1)
+		seen := make([]bool, hi+1)
+		var order []uint32
+		for li, l := range lists {
+			for i, h := range l {
+				if !seen[h.ID] {
+					seen[h.ID] = true
+					order = append(order, h.ID)
+				}
+				s[h.ID] += weights[li] / (k + float64(i+1))
+			}
+		}
+		out = make([]index.Hit, len(order))
+		for i, id := range order {
+			out[i] = index.Hit{ID: id, Score: float32(s[id])}
+		}
+	} else {
+		s := map[uint32]float64{}
+		for li, l := range lists {
+			for i, h := range l {
+				s[h.ID] += weights[li] / (k + float64(i+1))
+			}
+		}
+		out = make([]index.Hit, 0, len(s))
+		for id, v := range s {
+			out = append(out, index.Hit{ID: id, Score: float32(v)})
+		}
 	}
 	slices.SortFunc(out, func(a, b index.Hit) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
