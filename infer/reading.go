@@ -12,7 +12,7 @@ import (
 	"github.com/strata-retrieval/strata/internal/parallel"
 )
 
-// ReadingNeighbors is how many neighbour names (NeighborLine) the reading
+// ReadingNeighbors is how many neighbours (NeighborAliasLine) the reading
 // index reads a candidate's document with: train encoder's default.
 const ReadingNeighbors = 8
 

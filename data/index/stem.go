@@ -28,21 +28,19 @@ const maxStemBytes = 64
 // StemTokens appends to dst the tokens of s as Tokenize produces them
 // (lower case, stop words removed), each stemmed by Stem.
 func StemTokens(dst []string, s string) []string {
-	n := len(dst)
-	dst = Tokenize(dst, s)
-	for i := n; i < len(dst); i++ {
-		dst[i] = Stem(dst[i])
-	}
-	return dst
+	return stemFrom(len(dst), Tokenize(dst, s))
 }
 
 // StemTokensAll is StemTokens keeping the stop words (which Stem leaves
 // as they are).
 func StemTokensAll(dst []string, s string) []string {
-	n := len(dst)
-	dst = TokenizeAll(dst, s)
-	for i := n; i < len(dst); i++ {
-		dst[i] = Stem(dst[i])
+	return stemFrom(len(dst), TokenizeAll(dst, s))
+}
+
+// stemFrom stems the tokens of toks from index n on, in place.
+func stemFrom(n int, toks []string) []string {
+	for i := n; i < len(toks); i++ {
+		toks[i] = Stem(toks[i])
 	}
-	return dst
+	return toks
 }
