@@ -59,7 +59,8 @@ func buildReading(ws *workspace.Workspace) (*Reading, error) {
 		for d := lo; d < hi; d++ {
 			v := ws.Candidates[d]
 			toks[d] = index.StemTokens(nil, text(v))
-			feats[d] = TypeFeatures(longestField(skb, v))
+			_, words := LongestField(skb, v)
+			feats[d] = TypeFeatures(strings.Join(words, " "))
 		}
 	}); err != nil {
 		return nil, err
@@ -96,22 +97,24 @@ func buildReading(ws *workspace.Workspace) (*Reading, error) {
 	return r, nil
 }
 
-// longestField returns a node's longest text field other than its name
-// (by words; "" when it has none): on WordNet a synset's gloss, on STaRK a
-// product's description. The type prior learns from the text that
-// describes a node, not from its name.
-func longestField(skb *data.SKB, v uint32) string {
+// LongestField returns a node's longest text field other than its name, by
+// words: its index in the schema's text fields and its words (-1 and none
+// when it has none; the first of equal lengths). On WordNet it is a
+// synset's gloss, on STaRK a product's description: the text that
+// describes a node rather than names it (the type prior learns from it,
+// the encoder's span pairs are cut from it).
+func LongestField(skb *data.SKB, v uint32) (int, []string) {
 	node := &skb.Nodes[v]
-	best, words := "", 0
+	best, words := -1, []string(nil)
 	for i, f := range skb.Schema.TextFields {
 		if f == data.NameField || i >= len(node.Fields) {
 			continue
 		}
-		if w := len(strings.Fields(node.Fields[i])); w > words {
-			best, words = node.Fields[i], w
+		if w := strings.Fields(node.Fields[i]); len(w) > len(words) {
+			best, words = i, w
 		}
 	}
-	return best
+	return best, words
 }
 
 // TypeFeatures returns the features the type prior reads in a text: every

@@ -3,6 +3,7 @@ package infer
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
@@ -54,8 +55,8 @@ func TestReadingOf(t *testing.T) {
 	if !slices.Equal(r.Label, []int32{0, 1}) || r.Prior == nil || r.BM25.NumDocs() != 2 {
 		t.Fatalf("labels %v, prior %v, %d documents", r.Label, r.Prior != nil, r.BM25.NumDocs())
 	}
-	if got := longestField(skb, 2); got != "the longer field of z" {
-		t.Errorf("longest field %q", got)
+	if f, got := LongestField(skb, 2); f != 1 || strings.Join(got, " ") != "the longer field of z" {
+		t.Errorf("longest field %d %q", f, got)
 	}
 	skb.Nodes[1].Type = 1
 	ws2, err := workspace.Build(context.Background(), skb, nil, workspace.Config{}, nil)

@@ -118,16 +118,7 @@ func (t *EncoderTask) AddSpanPairs(ws *workspace.Workspace, n int, r *rand.Rand)
 		if added == n {
 			break
 		}
-		node := &ws.SKB.Nodes[v]
-		best, words := -1, []string(nil)
-		for i, f := range ws.SKB.Schema.TextFields {
-			if f == data.NameField || i >= len(node.Fields) {
-				continue
-			}
-			if w := strings.Fields(node.Fields[i]); len(w) > len(words) {
-				best, words = i, w
-			}
-		}
+		best, words := infer.LongestField(ws.SKB, v)
 		if len(words) < minSpanField {
 			continue
 		}

@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	registry.RegisterMethod("bm25-stem", "BM25 (k1=1.5, b=0.75) over every candidate's document and the names of up to 8 nodes its edges point to, words stemmed (Snowball English): \"praises\" finds \"praise\", \"eagerness\" \"eager\"", func(env *infer.Env) (infer.Method, error) {
+	registry.RegisterMethod("bm25-stem", "BM25 (k1=1.5, b=0.75) over every candidate's document and the names of up to 8 nodes its edges point to (their other names, where an alias field has them), words stemmed (Snowball English): \"praises\" finds \"praise\", \"eagerness\" \"eager\"", func(env *infer.Env) (infer.Method, error) {
 		if _, err := infer.ReadingOf(env.WS); err != nil { // built at load, not on a first request
 			return nil, err
 		}
@@ -49,6 +49,11 @@ func (m *BM25Stem) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) 
 	if err != nil {
 		return nil, err
 	}
+	return m.rank(ctx, r, q)
+}
+
+// rank is Rank over the workspace's reading r.
+func (m *BM25Stem) rank(ctx context.Context, r *infer.Reading, q data.Query) ([]index.Hit, error) {
 	hits, err := r.BM25.ScoreAllTokens(ctx, index.StemTokens(nil, q.Text), nil)
 	if err != nil {
 		return nil, err
@@ -98,7 +103,7 @@ func (m *Reading) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, err := m.stem.Rank(ctx, q)
+	a, err := m.stem.rank(ctx, r, q)
 	if err != nil {
 		return nil, err
 	}
