@@ -65,7 +65,9 @@ func buildReading(ws *workspace.Workspace) (*Reading, error) {
 	}); err != nil {
 		return nil, err
 	}
-	b := index.NewBuilder(ws.Config.BM25)
+	cfg := ws.Config.BM25
+	cfg.Stem = true // the tokens below are stemmed (on all cores); queries are stemmed alike
+	b := index.NewBuilder(cfg)
 	for d := range toks {
 		b.AddTokens(toks[d])
 	}

@@ -11,10 +11,22 @@ import (
 )
 
 // Config holds BM25 hyperparameters. The zero value means STaRK's BM25
-// baseline defaults: k1 = 1.5, b = 0.75.
+// baseline defaults: k1 = 1.5, b = 0.75, tokens unstemmed.
 type Config struct {
 	K1 float64 `json:"k1"`
 	B  float64 `json:"b"`
+	// Stem reads documents and queries as StemTokens does (Snowball
+	// English stems: "singing" matches "sings"), in Add and in every
+	// query method; AddTokens and ScoreAllTokens take tokens as given.
+	Stem bool `json:"stem,omitempty"`
+}
+
+// tokenize is Tokenize, or StemTokens when c.Stem.
+func (c Config) tokenize(dst []string, s string) []string {
+	if c.Stem {
+		return StemTokens(dst, s)
+	}
+	return Tokenize(dst, s)
 }
 
 func (c Config) withDefaults() Config {
@@ -62,7 +74,7 @@ func NewBuilder(cfg Config) *Builder {
 
 // Add tokenizes and adds one document.
 func (b *Builder) Add(text string) {
-	b.toks = Tokenize(b.toks[:0], text)
+	b.toks = b.cfg.tokenize(b.toks[:0], text)
 	b.AddTokens(b.toks)
 }
 
@@ -206,7 +218,7 @@ func (ix *BM25) getScratch() *scratch {
 // bm25s. It returns ctx.Err() (s holding part of the sums: reset it) when
 // ctx ends, checked every ctxEvery query tokens.
 func (ix *BM25) accumulate(ctx context.Context, s *scratch, query string) error {
-	s.toks = Tokenize(s.toks[:0], query)
+	s.toks = ix.cfg.tokenize(s.toks[:0], query)
 	return ix.accumulateTokens(ctx, s, s.toks)
 }
 
@@ -277,7 +289,7 @@ func (ix *BM25) ScoreAll(query string, allow []bool) []Hit {
 func (ix *BM25) ScoreAllContext(ctx context.Context, query string, allow []bool) ([]Hit, error) {
 	s := ix.getScratch()
 	defer ix.scratch.Put(s)
-	s.toks = Tokenize(s.toks[:0], query)
+	s.toks = ix.cfg.tokenize(s.toks[:0], query)
 	return ix.scoreAll(ctx, s, s.toks, allow)
 }
 
@@ -310,7 +322,7 @@ func (ix *BM25) scoreAll(ctx context.Context, s *scratch, toks []string, allow [
 // Score returns the BM25 score of one document for query.
 func (ix *BM25) Score(query string, doc uint32) float32 {
 	var toks []string
-	toks = Tokenize(toks, query)
+	toks = ix.cfg.tokenize(toks, query)
 	var sum float32
 	for _, tok := range toks {
 		t, ok := ix.vocab[tok]
@@ -340,7 +352,7 @@ func (ix *BM25) Scorer(query string) func(doc uint32) float32 {
 		ws   []float32
 	}
 	var terms []term
-	for _, tok := range Tokenize(nil, query) {
+	for _, tok := range ix.cfg.tokenize(nil, query) {
 		if t, ok := ix.vocab[tok]; ok {
 			lo, hi := ix.off[t], ix.off[t+1]
 			terms = append(terms, term{ix.docs[lo:hi], ix.weights[lo:hi]})

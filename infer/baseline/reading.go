@@ -54,7 +54,7 @@ func (m *BM25Stem) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) 
 
 // rank is Rank over the workspace's reading r.
 func (m *BM25Stem) rank(ctx context.Context, r *infer.Reading, q data.Query) ([]index.Hit, error) {
-	hits, err := r.BM25.ScoreAllTokens(ctx, index.StemTokens(nil, q.Text), nil)
+	hits, err := r.BM25.ScoreAllContext(ctx, q.Text, nil) // stemmed, as the index's config says
 	if err != nil {
 		return nil, err
 	}
