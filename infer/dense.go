@@ -133,13 +133,7 @@ func NeighborLine(skb *data.SKB, neighbors int) func(uint32) string {
 // linking.DetectAliasFields finds them: WordNet's lemmas, "book; volume"),
 // else its name.
 func NeighborAliasLine(skb *data.SKB, neighbors int, aliasFields []string) func(uint32) string {
-	var fields []int
-	for i, f := range skb.Schema.TextFields {
-		if slices.Contains(aliasFields, f) {
-			fields = append(fields, i)
-		}
-	}
-	return neighborLine(skb, neighbors, fields)
+	return neighborLine(skb, neighbors, FieldIndexes(&skb.Schema, aliasFields))
 }
 
 func neighborLine(skb *data.SKB, neighbors int, aliases []int) func(uint32) string {
@@ -162,22 +156,41 @@ func neighborLine(skb *data.SKB, neighbors int, aliases []int) func(uint32) stri
 			if i > 0 {
 				b.WriteString("; ")
 			}
-			n, named := &skb.Nodes[u], false
-			for _, f := range aliases {
-				if f < len(n.Fields) && n.Fields[f] != "" {
-					if named {
-						b.WriteString("; ")
-					}
-					b.WriteString(n.Fields[f])
-					named = true
-				}
-			}
-			if !named {
-				b.WriteString(n.Name)
-			}
+			WriteNames(&b, &skb.Nodes[u], aliases)
 		}
 		return b.String()
 	}
+}
+
+// WriteNames writes a node's names to b: the values of its alias fields
+// (indexes into the schema's text fields) joined by "; ", or its name when
+// it has none.
+func WriteNames(b *strings.Builder, n *data.Node, aliases []int) {
+	named := false
+	for _, f := range aliases {
+		if f < len(n.Fields) && n.Fields[f] != "" {
+			if named {
+				b.WriteString("; ")
+			}
+			b.WriteString(n.Fields[f])
+			named = true
+		}
+	}
+	if !named {
+		b.WriteString(n.Name)
+	}
+}
+
+// FieldIndexes returns the indexes of the named fields among the schema's
+// text fields, in the schema's order.
+func FieldIndexes(s *data.Schema, names []string) []int {
+	var out []int
+	for i, f := range s.TextFields {
+		if slices.Contains(names, f) {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // SaveDenseFromEncoder encodes every node with enc and writes the dense

@@ -10,6 +10,7 @@ import (
 	"github.com/nlpodyssey/spago/mat"
 
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/graphops/linking"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/mfar"
@@ -155,7 +156,12 @@ type MFAROptions struct {
 	Temperature float64 // default 0.05
 	ONNXEncoder string  // recorded in the model config when enc is an ONNX encoder
 	Dense       string  // the dense channel's hash when enc is its encoder
-	ValSplit    string  // default "val"
+	Lexical     string  // every field's lexical scorer (mfar.LexicalBM25Stem when "")
+	// NamesOnly names a relation field's neighbours by their names alone
+	// (mFAR's); by default by their other names too, where the SKB has
+	// alias fields (linking.DetectAliasFields).
+	NamesOnly bool
+	ValSplit  string // default "val"
 	// HardFrom and HardTo are the BM25 ranks hard negatives are drawn
 	// from, default mFAR's 51-100.
 	HardFrom, HardTo int
@@ -188,6 +194,12 @@ func MFAR(ctx context.Context, ws *workspace.Workspace, enc infer.TextEncoder, o
 		cfg.Temperature = o.Temperature
 	}
 	cfg.ONNXEncoder, cfg.Dense = o.ONNXEncoder, o.Dense
+	if o.Lexical != "" {
+		cfg.SetLexical(o.Lexical)
+	}
+	if !o.NamesOnly {
+		cfg.Aliases = linking.DetectAliasFields(ws.SKB)
+	}
 	fw, err := models.NewFieldWeights(cfg.Weights)
 	if err != nil {
 		return nil, nil, err

@@ -17,17 +17,21 @@ import (
 )
 
 type trainMFAROptions struct {
-	WS, ONNX, Hard string
-	Flags          trainFlags
-	Temperature    float64
-	ONNXThreads    int
-	FineTune       bool
+	WS, ONNX, Hard, Lexical string
+	Flags                   trainFlags
+	Temperature             float64
+	ONNXThreads             int
+	FineTune                bool
+	NamesOnly               bool
 }
 
 const trainMFARLong = `Train mFAR. Every candidate is decomposed into fields derived from the
 schema: the whole document, each text field, and one field per relation
-holding the names of its neighbours by that relation. Each field has two
-scorers, BM25 over that field and the dot product of the query's and the
+holding the names of its neighbours by that relation (each by its other
+names too where the SKB has alias fields, such as WordNet's lemmas;
+--names-only for names alone, as mFAR does). Each field has two
+scorers, BM25 over that field (its words stemmed, --lexical bm25-stem, the
+default; --lexical bm25 reads them as they are, as mFAR does) and the dot product of the query's and the
 field's vectors (one shared encoder: the dense channel's, or a BERT-family
 sentence encoder with --onnx-encoder DIR: an ONNX export, tokenizer.json and
 model.onnx, or a Hugging Face directory, config.json, model.safetensors and
@@ -68,6 +72,8 @@ func newTrainMFARCmd(u *ui) *cobra.Command {
 	f.Float64Var(&o.Temperature, "temperature", 0.05, "dense score temperature (training and inference)")
 	f.StringVar(&o.ONNX, "onnx-encoder", "", "sentence encoder directory: an ONNX export (tokenizer.json, model.onnx) or a Hugging Face BERT-family directory (config.json, model.safetensors, tokenizer.json; run natively)")
 	f.IntVar(&o.ONNXThreads, "onnx-threads", 0, "ONNX Runtime intra-op threads (0: its default)")
+	f.StringVar(&o.Lexical, "lexical", mfar.LexicalBM25Stem, "every field's lexical scorer: bm25-stem (BM25 over Snowball stems) or bm25 (words as they are, mFAR's)")
+	f.BoolVar(&o.NamesOnly, "names-only", false, "a relation field names its neighbours by their names alone (mFAR's), not by their other names too (alias fields such as WordNet's lemmas)")
 	f.StringVar(&o.Hard, "hard-negatives", "51-100", "BM25 ranks of the whole document that hard negatives are drawn from (mFAR: 51-100)")
 	f.BoolVar(&o.FineTune, "finetune-encoder", false, "train a copy of the dense channel's hashed encoder together with the weights, as mFAR does (its weights go into the checkpoint)")
 	return cmd
@@ -83,7 +89,10 @@ func runTrainMFAR(ctx context.Context, u *ui, o trainMFAROptions) error {
 	if err != nil {
 		return err
 	}
-	mo := train.MFAROptions{Train: o.Flags.cfg, Temperature: o.Temperature, Run: run}
+	mo := train.MFAROptions{Train: o.Flags.cfg, Temperature: o.Temperature, Run: run, Lexical: o.Lexical, NamesOnly: o.NamesOnly}
+	if o.Lexical != mfar.LexicalBM25 && o.Lexical != mfar.LexicalBM25Stem {
+		return fmt.Errorf("--lexical %q: want %s or %s", o.Lexical, mfar.LexicalBM25Stem, mfar.LexicalBM25)
+	}
 	if _, err := fmt.Sscanf(o.Hard, "%d-%d", &mo.HardFrom, &mo.HardTo); err != nil {
 		return fmt.Errorf("--hard-negatives %q: want FROM-TO, e.g. 51-100", o.Hard)
 	}
@@ -126,6 +135,6 @@ func runTrainMFAR(ctx context.Context, u *ui, o trainMFAROptions) error {
 		return err
 	}
 	fmt.Fprintf(u.out, "trained mFAR: %d fields x %d scorers, %d steps (%s), best %s val/mrr %.4f\n",
-		len(m.Cfg.Fields), len(mfar.Scorers), res.Steps, res.Stopped, res.Best, res.BestValue)
+		len(m.Cfg.Fields), mfar.Scorers, res.Steps, res.Stopped, res.Best, res.BestValue)
 	return finishRun(ctx, u, ws, mo.Run.RunDir, "mfar", pipeline.BestStage())
 }

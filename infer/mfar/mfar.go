@@ -29,14 +29,18 @@ import (
 // Field is one field of mFAR's document decomposition.
 type Field struct {
 	Name string `json:"name"`
-	Kind string `json:"kind"` // "doc", "text" or "relation"
+	Kind string `json:"kind"` // "doc", "reading", "text" or "relation"
 }
 
-// Fields derives mFAR's fields from a schema: the whole document, every
-// text field, and one field per relation holding the names of the node's
-// neighbours by that relation (both directions).
+// Fields derives mFAR's fields from a schema: the whole document, the
+// document read with its neighbours (kind "reading": as the text channel
+// "reading" reads it, the names of the node's first ReadingNeighbors
+// neighbours by its own edges appended, each by its other names where
+// Config.Aliases gives some), every text field, and one field per relation
+// holding the names of the node's neighbours by that relation (both
+// directions).
 func Fields(s *data.Schema) []Field {
-	out := []Field{{Name: "doc", Kind: "doc"}}
+	out := []Field{{Name: "doc", Kind: "doc"}, {Name: "doc+neighbours", Kind: "reading"}}
 	for _, f := range s.TextFields {
 		out = append(out, Field{Name: f, Kind: "text"})
 	}
@@ -46,8 +50,19 @@ func Fields(s *data.Schema) []Field {
 	return out
 }
 
-// Scorers are the two scorers of every field.
-var Scorers = []string{"bm25", "dense"}
+// Scorers is how many scorers every field has: a lexical one (BM25, its
+// words stemmed or not, Config.Lexical) and the dense one.
+const Scorers = 2
+
+// The lexical scorers a Config names.
+const (
+	// LexicalBM25 reads a field's words as they are (a checkpoint without
+	// a lexical key, trained before stemming was offered, means it).
+	LexicalBM25 = "bm25"
+	// LexicalBM25Stem reads them Snowball-stemmed (index.Config.Stem),
+	// queries too: "singing" matches "sings". The default.
+	LexicalBM25Stem = "bm25-stem"
+)
 
 // Config describes a trained mFAR model.
 type Config struct {
@@ -55,9 +70,17 @@ type Config struct {
 	Weights     models.FieldWeightsConfig `json:"weights"`
 	Temperature float64                   `json:"temperature"` // dense scores are divided by it, in training and at inference
 	Neighbours  int                       `json:"max_neighbours"`
-	K           int                       `json:"k"`                      // per (field, scorer) index at inference, and kept
-	ONNXEncoder string                    `json:"onnx_encoder,omitempty"` // encoder directory; "" means the dense channel's
-	Dense       string                    `json:"dense,omitempty"`        // the dense channel's vectors hash
+	// Lexical is every field's lexical scorer: LexicalBM25 ("" means it)
+	// or LexicalBM25Stem.
+	Lexical string `json:"lexical,omitempty"`
+	// Aliases are the text fields a relation field names a neighbour by
+	// (its other names, linking.DetectAliasFields: WordNet's lemmas, "book;
+	// volume"), else by its name; none, by name alone (mFAR's, and every
+	// checkpoint trained before aliases were read).
+	Aliases     []string `json:"alias_fields,omitempty"`
+	K           int      `json:"k"`                      // per (field, scorer) index at inference, and kept
+	ONNXEncoder string   `json:"onnx_encoder,omitempty"` // encoder directory; "" means the dense channel's
+	Dense       string   `json:"dense,omitempty"`        // the dense channel's vectors hash
 	// Encoder, when set, is the hashed encoder fine-tuned together with
 	// the weights (mFAR's joint training): its weights are in the
 	// checkpoint, and it replaces the dense channel's.
@@ -66,14 +89,33 @@ type Config struct {
 
 // DefaultConfig is mFAR's setup for a schema.
 func DefaultConfig(s *data.Schema, queryDim int) Config {
-	c := Config{Fields: Fields(s), Temperature: 0.05, Neighbours: 50, K: 100}
+	c := Config{Fields: Fields(s), Temperature: 0.05, Neighbours: 50, K: 100, Lexical: LexicalBM25Stem}
 	c.Weights.QueryDim = queryDim
-	for _, f := range c.Fields {
-		for _, sc := range Scorers {
-			c.Weights.Pairs = append(c.Weights.Pairs, f.Name+"/"+sc)
-		}
-	}
+	c.SetLexical(LexicalBM25Stem)
 	return c
+}
+
+// SetLexical sets the lexical scorer and names the weights' pairs after
+// it ("doc/bm25-stem", "doc/dense", ...).
+func (c *Config) SetLexical(lexical string) {
+	c.Lexical = lexical
+	c.Weights.Pairs = c.Weights.Pairs[:0]
+	for _, f := range c.Fields {
+		c.Weights.Pairs = append(c.Weights.Pairs, f.Name+"/"+cmp.Or(lexical, LexicalBM25), f.Name+"/dense")
+	}
+}
+
+// bm25Config is the BM25 configuration of every field's lexical index.
+func (c *Config) bm25Config(ws *workspace.Workspace) (index.Config, error) {
+	bc := ws.Config.BM25
+	switch c.Lexical {
+	case "", LexicalBM25:
+	case LexicalBM25Stem:
+		bc.Stem = true
+	default:
+		return bc, fmt.Errorf("mFAR: lexical scorer %q, want %s or %s", c.Lexical, LexicalBM25, LexicalBM25Stem)
+	}
+	return bc, nil
 }
 
 // Method is multi-field adaptive retrieval: per field a BM25 index and the
@@ -88,7 +130,12 @@ type Method struct {
 	ws    *workspace.Workspace
 	bm25  []*index.BM25   // per field, document i = candidate i
 	emb   []*index.Matrix // per field, row i = candidate i (zero for empty text)
-	label string
+	// aliases are Cfg.Aliases as indexes into the schema's text fields.
+	aliases []int
+	// line is a node's neighbour line (infer.NeighborAliasLine), for the
+	// "reading" field.
+	line func(uint32) string
+	label   string
 }
 
 // Params lists the trained parameters: the field weights, then the
@@ -132,17 +179,22 @@ func (m *Method) FieldText(f Field, v uint32) string {
 		return skb.Document(v)
 	case "text":
 		return skb.Field(v, f.Name)
+	case "reading":
+		return skb.Document(v) + m.line(v)
 	}
 	r, ok := skb.Schema.RelationID(f.Name)
 	if !ok {
 		return ""
 	}
 	nb := m.ws.Graph.NeighborsByRel(v, r)
-	names := make([]string, 0, min(len(nb), m.Cfg.Neighbours))
-	for _, u := range nb[:min(len(nb), m.Cfg.Neighbours)] {
-		names = append(names, skb.Nodes[u].Name)
+	var b strings.Builder
+	for i, u := range nb[:min(len(nb), m.Cfg.Neighbours)] {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		infer.WriteNames(&b, &skb.Nodes[u], m.aliases)
 	}
-	return strings.Join(names, "; ")
+	return b.String()
 }
 
 // New indexes every field of the workspace's candidates: BM25 and the
@@ -153,10 +205,22 @@ func New(ctx context.Context, ws *workspace.Workspace, enc infer.TextEncoder, cf
 	if enc.Dim() != cfg.Weights.QueryDim {
 		return nil, fmt.Errorf("mFAR: encoder dimension %d, weights expect %d", enc.Dim(), cfg.Weights.QueryDim)
 	}
+	bc, err := cfg.bm25Config(ws)
+	if err != nil {
+		return nil, err
+	}
 	m := &Method{Cfg: cfg, Model: model, Enc: enc, ws: ws, label: "mfar"}
+	m.aliases = infer.FieldIndexes(&ws.SKB.Schema, cfg.Aliases)
+	if len(m.aliases) != len(cfg.Aliases) {
+		return nil, fmt.Errorf("mFAR: alias fields %q, not all among the workspace's text fields %q", cfg.Aliases, ws.SKB.Schema.TextFields)
+	}
+	m.line = func(uint32) string { return "" }
+	if slices.ContainsFunc(cfg.Fields, func(f Field) bool { return f.Kind == "reading" }) {
+		m.line = infer.NeighborAliasLine(ws.SKB, infer.ReadingNeighbors, cfg.Aliases)
+	}
 	n := len(ws.Candidates)
 	for _, f := range cfg.Fields {
-		b := index.NewBuilder(ws.Config.BM25)
+		b := index.NewBuilder(bc)
 		for _, v := range ws.Candidates {
 			b.Add(m.FieldText(f, v))
 		}
@@ -217,7 +281,8 @@ func (m *Method) Reencode(ctx context.Context) error {
 	return nil
 }
 
-// Lexical returns BM25 of query in field f of candidate i (by position).
+// Lexical returns the lexical score (BM25, stemmed as Cfg.Lexical says) of
+// query in field f of candidate i (by position).
 func (m *Method) Lexical(f int, query string, i int) float32 {
 	return m.bm25[f].Score(query, uint32(i))
 }
@@ -237,7 +302,7 @@ func dot(x, q []float32) float32 {
 }
 
 // PairScores appends to dst the scores of candidate i (by position) for a
-// query: per field, BM25 then dense (q · e / temperature).
+// query: per field, the lexical score then the dense one (q · e / temperature).
 func (m *Method) PairScores(dst []float32, query string, qv []float32, i int) []float32 {
 	inv := float32(1 / m.Cfg.Temperature)
 	for f := range m.Cfg.Fields {

@@ -22,7 +22,7 @@ func TestMFARFieldsAndScores(t *testing.T) {
 	for _, f := range fs {
 		names = append(names, f.Kind+":"+f.Name)
 	}
-	want := "doc:doc text:title text:brand text:description text:feature text:review relation:also_buy relation:also_view relation:has_brand relation:has_category relation:has_color"
+	want := "doc:doc reading:doc+neighbours text:title text:brand text:description text:feature text:review relation:also_buy relation:also_view relation:has_brand relation:has_category relation:has_color"
 	if strings.Join(names, " ") != want {
 		t.Fatalf("fields %v", names)
 	}
@@ -41,7 +41,7 @@ func TestMFARFieldsAndScores(t *testing.T) {
 	for _, u := range ws.Graph.NeighborsByRel(v, r) {
 		wantNames = append(wantNames, ws.SKB.Nodes[u].Name)
 	}
-	if got := m.FieldText(fs[8], v); got != strings.Join(wantNames, "; ") {
+	if got := m.FieldText(fs[9], v); got != strings.Join(wantNames, "; ") {
 		t.Errorf("has_brand field %q, want %q", got, strings.Join(wantNames, "; "))
 	}
 	q := ws.SKB.QA.Queries[0]
@@ -81,7 +81,7 @@ func TestMFARFieldsAndScores(t *testing.T) {
 		}
 	}
 	w, _ := m.Weights(q.Text)
-	if len(w) != 22 || math.Abs(float64(w[0].Weight)-1.0/22) > 1e-6 {
+	if len(w) != 24 || math.Abs(float64(w[0].Weight)-1.0/24) > 1e-6 {
 		t.Errorf("initial weights %v", w[:2])
 	}
 }
@@ -100,8 +100,8 @@ func TestMFARNameField(t *testing.T) {
 	defer ws.Close()
 	fs := Fields(&skb.Schema)
 	m := &Method{ws: ws}
-	if fs[1] != (Field{Name: "name", Kind: "text"}) || m.FieldText(fs[1], 0) != "dog" || m.FieldText(fs[1], 1) != "canine" || m.FieldText(fs[2], 0) != "a domestic canine" {
-		t.Errorf("fields %v: name %q %q", fs, m.FieldText(fs[1], 0), m.FieldText(fs[1], 1))
+	if fs[2] != (Field{Name: "name", Kind: "text"}) || m.FieldText(fs[2], 0) != "dog" || m.FieldText(fs[2], 1) != "canine" || m.FieldText(fs[3], 0) != "a domestic canine" {
+		t.Errorf("fields %v: name %q %q", fs, m.FieldText(fs[2], 0), m.FieldText(fs[2], 1))
 	}
 }
 
@@ -137,5 +137,85 @@ func TestRankBatchEqualsRank(t *testing.T) {
 		if !slices.Equal(want, got[i]) {
 			t.Fatalf("query %d: batched ranking differs from Rank's", q.ID)
 		}
+	}
+}
+
+// zeroEncoder is a TextEncoder giving every text the zero vector.
+type zeroEncoder struct{}
+
+func (zeroEncoder) EncodeTexts(texts []string) ([]float32, error) {
+	return make([]float32, 2*len(texts)), nil
+}
+func (zeroEncoder) Dim() int { return 2 }
+
+// TestMFARAliasesAndStems: with alias fields a relation field names each
+// neighbour by its other names (WordNet's lemmas), both directions; with
+// bm25-stem every field's BM25 reads stems ("dogs" finds "dog"), with
+// bm25 it does not; an alias field the schema lacks is an error.
+func TestMFARAliasesAndStems(t *testing.T) {
+	skb := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"synset"}, RelationTypes: []string{"hypernym"},
+		CandidateTypes: []string{"synset"}, TextFields: []string{"lemmas", "definition"}}}
+	skb.Nodes = []data.Node{
+		{Name: "dog", Fields: []string{"dog; domestic dog; Canis familiaris", "a domesticated canine"}},
+		{Name: "canine", Fields: []string{"canine; canid", "a carnivore"}},
+		{Name: "wolf", Fields: []string{"", "a wild carnivore"}},
+	}
+	skb.Edges.Add(0, 0, 1)
+	skb.Edges.Add(2, 0, 1)
+	ws, err := workspace.Build(context.Background(), skb, nil, workspace.Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	build := func(lexical string, aliases []string) (*Method, error) {
+		cfg := DefaultConfig(&skb.Schema, 2)
+		cfg.SetLexical(lexical)
+		cfg.Aliases = aliases
+		fw, err := models.NewFieldWeights(cfg.Weights)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return New(context.Background(), ws, zeroEncoder{}, cfg, fw)
+	}
+	m, err := build(LexicalBM25Stem, []string{"lemmas"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel := len(m.Cfg.Fields) - 1 // hypernym
+	if m.Cfg.Fields[rel].Name != "hypernym" || m.Cfg.Weights.Pairs[0] != "doc/bm25-stem" || m.Cfg.Weights.Pairs[1] != "doc/dense" {
+		t.Fatalf("fields %v pairs %v", m.Cfg.Fields, m.Cfg.Weights.Pairs)
+	}
+	for v, want := range []string{"canine; canid", "dog; domestic dog; Canis familiaris; wolf", "canine; canid"} {
+		if got := m.FieldText(m.Cfg.Fields[rel], uint32(v)); got != want {
+			t.Errorf("node %d: hypernym field %q, want %q", v, got, want)
+		}
+	}
+	// Stemmed, "canids" is canine's "canid" in dog's hypernym field and
+	// "domesticated dogs" dog's own words.
+	if m.Lexical(rel, "canids", 0) <= 0 || m.Lexical(0, "domesticated dogs", 0) <= 0 || m.Lexical(0, "dogs", 1) != 0 {
+		t.Errorf("stemmed: hypernym canids %v, doc dogs %v / %v", m.Lexical(rel, "canids", 0), m.Lexical(0, "domesticated dogs", 0), m.Lexical(0, "dogs", 1))
+	}
+	plain, err := build(LexicalBM25, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := plain.FieldText(plain.Cfg.Fields[rel], 1); got != "dog; wolf" {
+		t.Errorf("names only: hypernym field %q", got)
+	}
+	// The reading field: the document and its own edges' neighbours (dog's
+	// hypernym; canine has none of its own), by their other names when
+	// there are aliases.
+	if f := m.Cfg.Fields[1]; f.Kind != "reading" || m.FieldText(f, 0) != skb.Document(0)+"\nrelated: canine; canid" ||
+		m.FieldText(f, 1) != skb.Document(1) || plain.FieldText(f, 0) != skb.Document(0)+"\nrelated: canine" {
+		t.Errorf("reading field %v: %q, %q, names only %q", f, m.FieldText(f, 0), m.FieldText(f, 1), plain.FieldText(f, 0))
+	}
+	if plain.Lexical(rel, "canids", 0) != 0 || plain.Lexical(0, "dogs", 0) != 0 || plain.Lexical(0, "dog", 0) <= 0 || plain.Cfg.Weights.Pairs[0] != "doc/bm25" {
+		t.Errorf("unstemmed: canids %v, dogs %v, dog %v, pairs %v", plain.Lexical(rel, "canids", 0), plain.Lexical(0, "dogs", 0), plain.Lexical(0, "dog", 0), plain.Cfg.Weights.Pairs[:2])
+	}
+	if _, err := build(LexicalBM25Stem, []string{"aliases"}); err == nil || !strings.Contains(err.Error(), "aliases") {
+		t.Errorf("unknown alias field: %v", err)
+	}
+	if _, err := build("bm26", nil); err == nil || !strings.Contains(err.Error(), "bm26") {
+		t.Errorf("unknown lexical scorer: %v", err)
 	}
 }
