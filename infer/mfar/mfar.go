@@ -134,8 +134,8 @@ type Method struct {
 	aliases []int
 	// line is a node's neighbour line (infer.NeighborAliasLine), for the
 	// "reading" field.
-	line func(uint32) string
-	label   string
+	line  func(uint32) string
+	label string
 }
 
 // Params lists the trained parameters: the field weights, then the
