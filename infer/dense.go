@@ -94,7 +94,7 @@ func (d *DenseChannel) QueryVector(q data.Query) ([]float32, error) {
 func EncodeNodes(ctx context.Context, skb *data.SKB, enc *models.Encoder) (*index.Matrix, error) {
 	n := len(skb.Nodes)
 	m := index.NewMatrix(n, enc.Dim())
-	text := NodeTexts(skb, enc.Config.Neighbors)
+	text := NodeTexts(skb, enc.Config)
 	err := parallel.Chunks(ctx, n, 512, 0, func(lo, hi int) {
 		feats := make([][]uint32, hi-lo)
 		for i := range feats {
@@ -105,15 +105,22 @@ func EncodeNodes(ctx context.Context, skb *data.SKB, enc *models.Encoder) (*inde
 	return m, err
 }
 
-// NodeTexts returns the text an encoder reads for a node: its whole
-// document (data.SKB.Document) and its NeighborLine. The returned
+// NodeTexts returns the text an encoder of config c reads for a node: its
+// whole document (data.SKB.Document) and its EncoderLine. The returned
 // function is safe for concurrent use.
-func NodeTexts(skb *data.SKB, neighbors int) func(uint32) string {
-	if neighbors <= 0 {
+func NodeTexts(skb *data.SKB, c models.EncoderConfig) func(uint32) string {
+	if c.Neighbors <= 0 {
 		return skb.Document
 	}
-	line := NeighborLine(skb, neighbors)
+	line := EncoderLine(skb, c)
 	return func(v uint32) string { return skb.Document(v) + line(v) }
+}
+
+// EncoderLine is the neighbour line an encoder of config c reads a node's
+// document with: NeighborAliasLine over c.NeighborAliases (NeighborLine's
+// names when there are none).
+func EncoderLine(skb *data.SKB, c models.EncoderConfig) func(uint32) string {
+	return NeighborAliasLine(skb, c.Neighbors, c.NeighborAliases)
 }
 
 // NeighborLine returns, for neighbors > 0, a node's line of neighbour

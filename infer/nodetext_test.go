@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/models"
 )
 
 // TestNodeTexts: a node's text is its document and, with neighbours, a
@@ -18,7 +19,7 @@ func TestNodeTexts(t *testing.T) {
 	for _, e := range [][3]int{{0, 0, 1}, {0, 1, 0}, {0, 1, 2}, {0, 0, 3}, {3, 0, 1}, {2, 1, 0}} {
 		s.Edges.Add(uint32(e[0]), data.RelID(e[1]), uint32(e[2]))
 	}
-	two := NodeTexts(s, 2)
+	two := NodeTexts(s, models.EncoderConfig{Neighbors: 2})
 	for v, want := range []string{
 		"dog\ngloss: a domestic animal\nrelated: canine; pet",
 		"canine\ngloss: a carnivore",
@@ -29,7 +30,7 @@ func TestNodeTexts(t *testing.T) {
 			t.Errorf("node %d: %q, want %q", v, got, want)
 		}
 	}
-	if got, want := NodeTexts(s, 0)(0), "dog\ngloss: a domestic animal"; got != want {
+	if got, want := NodeTexts(s, models.EncoderConfig{})(0), "dog\ngloss: a domestic animal"; got != want {
 		t.Errorf("no neighbours: %q, want %q", got, want)
 	}
 	if got, want := NeighborLine(s, 3)(0), "\nrelated: canine; pet; wolf"; got != want {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/graphops/workspace"
+	"github.com/strata-retrieval/strata/models"
 )
 
 // TestTypeFeatures: every token stemmed, stop words kept, and the
@@ -97,5 +98,20 @@ func TestNeighborAliasLine(t *testing.T) {
 	}
 	if got, want := NeighborAliasLine(s, 8, nil)(0), NeighborLine(s, 8)(0); got != want || want != "\nrelated: book; work" {
 		t.Errorf("no alias fields: %q, want %q", got, want)
+	}
+	// An encoder reads a document with its neighbours' other names when
+	// its config names alias fields, with their names when not, and alone
+	// without neighbours.
+	for _, c := range []struct {
+		cfg  models.EncoderConfig
+		want string
+	}{
+		{models.EncoderConfig{Neighbors: 1, NeighborAliases: []string{"lemmas"}}, "tome\nlemmas: tome\ngloss: a large book\nrelated: book; volume"},
+		{models.EncoderConfig{Neighbors: 8}, "tome\nlemmas: tome\ngloss: a large book\nrelated: book; work"},
+		{models.EncoderConfig{NeighborAliases: []string{"lemmas"}}, "tome\nlemmas: tome\ngloss: a large book"},
+	} {
+		if got := NodeTexts(s, c.cfg)(0); got != c.want {
+			t.Errorf("NodeTexts(%+v) = %q, want %q", c.cfg, got, c.want)
+		}
 	}
 }

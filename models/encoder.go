@@ -29,8 +29,12 @@ type EncoderConfig struct {
 	// many of the nodes its stored edges point to (infer.NodeTexts: a
 	// synset with its hypernym, a product with its brand); 0 reads the
 	// node's own text only, as encoders saved before it did.
-	Neighbors int    `json:"neighbors,omitempty"`
-	Seed      uint64 `json:"hash_seed"`
+	Neighbors int `json:"neighbors,omitempty"`
+	// NeighborAliases are the text fields that name a neighbour by its
+	// other names (infer.NeighborAliasLine: WordNet's lemmas, "book;
+	// volume"); none, by its name alone, as encoders saved before it did.
+	NeighborAliases []string `json:"neighbor_aliases,omitempty"`
+	Seed            uint64   `json:"hash_seed"`
 }
 
 func (c EncoderConfig) withDefaults() EncoderConfig {

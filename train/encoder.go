@@ -16,6 +16,7 @@ import (
 	"github.com/strata-retrieval/strata/checkpoints"
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/eval"
+	"github.com/strata-retrieval/strata/graphops/linking"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/baseline"
@@ -66,7 +67,7 @@ func NewEncoderTask(ws *workspace.Workspace, enc *models.Encoder, split string, 
 		return nil, err
 	}
 	t := &EncoderTask{Enc: enc, Temperature: temperature}
-	text := infer.NodeTexts(ws.SKB, enc.Config.Neighbors)
+	text := infer.NodeTexts(ws.SKB, enc.Config)
 	docFeats := map[uint32][]uint32{}
 	for _, q := range qs {
 		qf := enc.Features(q.Text)
@@ -110,7 +111,7 @@ const (
 // shuffles; it returns the number added.
 func (t *EncoderTask) AddSpanPairs(ws *workspace.Workspace, n int, r *rand.Rand) int {
 	t.skb = ws.SKB
-	t.line = infer.NeighborLine(ws.SKB, t.Enc.Config.Neighbors)
+	t.line = infer.EncoderLine(ws.SKB, t.Enc.Config)
 	order := slices.Clone(ws.Candidates)
 	r.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 	added := 0
@@ -193,6 +194,11 @@ type EncoderOptions struct {
 	// the SKB's own text join the question pairs (AddSpanPairs); 0 means
 	// DefaultSpanPairs, negative none.
 	SpanPairs int
+	// NamesOnly reads a document's neighbours by their names alone; by
+	// default by their other names too where the SKB has alias fields
+	// (EncoderConfig.NeighborAliases from linking.DetectAliasFields, unless
+	// Encoder sets them).
+	NamesOnly bool
 }
 
 // Defaults of the encoder's training: how many neighbour names a document
@@ -202,6 +208,19 @@ const (
 	DefaultNeighbors = 8
 	DefaultSpanPairs = 200_000
 )
+
+// neighborAliases is the alias fields an encoder of o reads a document's
+// neighbours by: o.Encoder's when set, none with o.NamesOnly or without
+// neighbours, else the SKB's (linking.DetectAliasFields).
+func neighborAliases(skb *data.SKB, o EncoderOptions) []string {
+	switch {
+	case o.Encoder.Neighbors <= 0 || o.NamesOnly:
+		return nil
+	case o.Encoder.NeighborAliases != nil:
+		return o.Encoder.NeighborAliases
+	}
+	return linking.DetectAliasFields(skb)
+}
 
 // Encoder trains the hashed encoder on the workspace's train split,
 // selecting the checkpoint with the best dense validation MRR, and returns
@@ -225,12 +244,13 @@ func Encoder(ctx context.Context, ws *workspace.Workspace, o EncoderOptions) (*m
 	if o.SpanPairs == 0 {
 		o.SpanPairs = DefaultSpanPairs
 	}
+	o.Encoder.NeighborAliases = neighborAliases(ws.SKB, o)
 	enc, err := models.NewEncoder(o.Encoder, rand.New(rand.NewPCG(o.Train.Seed, 0xe)))
 	if err != nil {
 		return nil, nil, err
 	}
 	// IDF pooling weights from the candidate documents.
-	text := infer.NodeTexts(ws.SKB, enc.Config.Neighbors)
+	text := infer.NodeTexts(ws.SKB, enc.Config)
 	docs := make([][]uint32, len(ws.Candidates))
 	for i, c := range ws.Candidates {
 		docs[i] = enc.Features(text(c))

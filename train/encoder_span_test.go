@@ -91,3 +91,25 @@ func TestAddSpanPairs(t *testing.T) {
 		t.Error("the same random source drew different pairs")
 	}
 }
+
+// TestNeighborAliases: the encoder reads neighbours by the SKB's alias
+// fields (lemmas listing each synset's own name) unless told otherwise.
+func TestNeighborAliases(t *testing.T) {
+	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"w"}, TextFields: []string{"lemmas", "gloss"}}}
+	for _, n := range [][3]string{{"dog", "dog; domestic dog", "a canine"}, {"canine", "canine; canid", "a carnivore"}, {"pup", "pup; whelp", "a young dog"}} {
+		s.Nodes = append(s.Nodes, data.Node{Name: n[0], Fields: []string{n[1], n[2]}})
+	}
+	for _, c := range []struct {
+		o    EncoderOptions
+		want []string
+	}{
+		{EncoderOptions{Encoder: models.EncoderConfig{Neighbors: 8}}, []string{"lemmas"}},
+		{EncoderOptions{Encoder: models.EncoderConfig{Neighbors: 8}, NamesOnly: true}, nil},
+		{EncoderOptions{Encoder: models.EncoderConfig{Neighbors: 8, NeighborAliases: []string{"gloss"}}}, []string{"gloss"}},
+		{EncoderOptions{Encoder: models.EncoderConfig{Neighbors: 0}}, nil},
+	} {
+		if got := neighborAliases(s, c.o); !slices.Equal(got, c.want) {
+			t.Errorf("%+v: %q, want %q", c.o.Encoder, got, c.want)
+		}
+	}
+}

@@ -20,6 +20,7 @@ type trainEncoderOptions struct {
 	Encoder     models.EncoderConfig
 	Temperature float64
 	SpanPairs   int
+	NamesOnly   bool
 }
 
 const trainEncoderLong = `Train the hashed n-gram encoder (word unigrams and bigrams and character
@@ -36,7 +37,9 @@ a pair whose query is a span of 4 to 12 words of the node's longest text field
 that span, so the encoder learns which words describe which names (an inverse
 cloze task). A node's document is read with the names of up to --neighbors
 nodes its stored edges point to (default 8: a synset's hypernyms, a product's
-brand), which say what a document alone may not ("a kind of mathematician").
+brand), which say what a document alone may not ("a kind of mathematician"),
+each by its other names too where the SKB has alias fields (WordNet's lemmas,
+"book; volume"; --names-only for names alone, as before December 1).
 --span-pairs 0 --neighbors 0 trains as strata did before November 29: on the
 questions alone, each document read alone; make experiments-kgqa does so for
 KGQA over triples, whose documents are names (with the defaults MetaQA's
@@ -59,6 +62,7 @@ func newTrainEncoderCmd(u *ui) *cobra.Command {
 	cmd.Flags().IntVar(&o.Encoder.EmbDim, "dim", 128, "embedding and output dimension")
 	cmd.Flags().Float64Var(&o.Temperature, "temperature", 0.05, "InfoNCE temperature")
 	cmd.Flags().IntVar(&o.Encoder.Neighbors, "neighbors", train.DefaultNeighbors, "a node's document is read with the names of up to this many nodes its stored edges point to (0: its own text only)")
+	cmd.Flags().BoolVar(&o.NamesOnly, "names-only", false, "read a document's neighbours by their names alone, not by their other names too (alias fields such as WordNet's lemmas)")
 	cmd.Flags().IntVar(&o.SpanPairs, "span-pairs", train.DefaultSpanPairs, "up to this many (span of a node's text, rest of its document) pairs of the SKB's own text join the question pairs (0: none)")
 	return cmd
 }
@@ -85,7 +89,7 @@ func runTrainEncoder(ctx context.Context, u *ui, o trainEncoderOptions) error {
 		return err
 	}
 	u.stage("training the encoder into %s", run.RunDir)
-	_, res, err := train.Dense(ctx, ws, train.EncoderOptions{Encoder: o.Encoder, Train: o.Flags.cfg, Run: run, Temperature: o.Temperature, SpanPairs: o.SpanPairs})
+	_, res, err := train.Dense(ctx, ws, train.EncoderOptions{Encoder: o.Encoder, Train: o.Flags.cfg, Run: run, Temperature: o.Temperature, SpanPairs: o.SpanPairs, NamesOnly: o.NamesOnly})
 	if err != nil {
 		return err
 	}
