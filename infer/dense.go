@@ -92,6 +92,9 @@ func (d *DenseChannel) QueryVector(q data.Query) ([]float32, error) {
 // every chunk of 512 nodes: once cancelled (Ctrl-C, SIGTERM), it returns
 // ctx's error after the chunks in flight.
 func EncodeNodes(ctx context.Context, skb *data.SKB, enc *models.Encoder) (*index.Matrix, error) {
+	if a := enc.Config.NeighborAliases; len(FieldIndexes(&skb.Schema, a)) != len(a) {
+		return nil, fmt.Errorf("the encoder reads neighbours by the alias fields %q, not all among the SKB's text fields %q", a, skb.Schema.TextFields)
+	}
 	n := len(skb.Nodes)
 	m := index.NewMatrix(n, enc.Dim())
 	text := NodeTexts(skb, enc.Config)

@@ -1,6 +1,8 @@
 package infer
 
 import (
+	"context"
+	"strings"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
@@ -35,5 +37,13 @@ func TestNodeTexts(t *testing.T) {
 	}
 	if got, want := NeighborLine(s, 3)(0), "\nrelated: canine; pet; wolf"; got != want {
 		t.Errorf("three neighbours: %q, want %q", got, want)
+	}
+	// An encoder whose alias fields the SKB lacks encodes nothing.
+	enc, err := models.NewEncoder(models.EncoderConfig{Buckets: 64, EmbDim: 4, OutDim: 4, Neighbors: 2, NeighborAliases: []string{"lemmas"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := EncodeNodes(context.Background(), s, enc); err == nil || !strings.Contains(err.Error(), "lemmas") {
+		t.Errorf("EncodeNodes with an alias field the SKB lacks: %v", err)
 	}
 }

@@ -37,6 +37,7 @@ type MFARTask struct {
 	ws    *workspace.Workspace
 	m     *mfar.Method
 	text  []string
+	toks  [][]string // text as the lexical scorers read it (QueryTokens)
 	qv    [][]float32
 	golds [][]int // candidate positions
 	hard  [][]int
@@ -75,6 +76,7 @@ func NewMFARTask(ws *workspace.Workspace, m *mfar.Method, qs []data.Query, from,
 			return nil, err
 		}
 		t.text = append(t.text, q.Text)
+		t.toks = append(t.toks, m.QueryTokens(q.Text))
 		t.qv = append(t.qv, v)
 		t.golds = append(t.golds, golds)
 		t.hard = append(t.hard, hard)
@@ -110,7 +112,7 @@ func (t *MFARTask) Loss(idx []int, r *rand.Rand) (mat.Tensor, error) {
 	for _, i := range idx {
 		qs = append(qs, t.qv[i]...)
 		for _, d := range docs {
-			s = t.m.PairScores(s, t.text[i], t.qv[i], d)
+			s = t.m.PairScores(s, t.toks[i], t.qv[i], d)
 		}
 	}
 	return ListwiseSoftmax(t.m.Model.Op(qs, s, cols), cols, labels)
@@ -142,7 +144,7 @@ func (t *MFARTask) jointScores(idx, docs []int) mat.Tensor {
 	for _, i := range idx {
 		for _, d := range docs {
 			for f := range F {
-				jb.Lex = append(jb.Lex, m.Lexical(f, t.text[i], d))
+				jb.Lex = append(jb.Lex, m.LexicalTokens(f, t.toks[i], d))
 			}
 		}
 	}
@@ -161,7 +163,10 @@ type MFAROptions struct {
 	// (mFAR's); by default by their other names too, where the SKB has
 	// alias fields (linking.DetectAliasFields).
 	NamesOnly bool
-	ValSplit  string // default "val"
+	// NoReadingField leaves out the "doc+neighbours" field (mFAR's
+	// fields).
+	NoReadingField bool
+	ValSplit       string // default "val"
 	// HardFrom and HardTo are the BM25 ranks hard negatives are drawn
 	// from, default mFAR's 51-100.
 	HardFrom, HardTo int
@@ -195,7 +200,13 @@ func MFAR(ctx context.Context, ws *workspace.Workspace, enc infer.TextEncoder, o
 	}
 	cfg.ONNXEncoder, cfg.Dense = o.ONNXEncoder, o.Dense
 	if o.Lexical != "" {
+		if err := mfar.ValidLexical(o.Lexical); err != nil {
+			return nil, nil, err
+		}
 		cfg.SetLexical(o.Lexical)
+	}
+	if o.NoReadingField {
+		cfg.DropReadingField()
 	}
 	if !o.NamesOnly {
 		cfg.Aliases = linking.DetectAliasFields(ws.SKB)

@@ -21,8 +21,9 @@ type Config struct {
 	Stem bool `json:"stem,omitempty"`
 }
 
-// tokenize is Tokenize, or StemTokens when c.Stem.
-func (c Config) tokenize(dst []string, s string) []string {
+// Tokens appends to dst the tokens an index of config c reads in s:
+// Tokenize's, or StemTokens' when c.Stem.
+func (c Config) Tokens(dst []string, s string) []string {
 	if c.Stem {
 		return StemTokens(dst, s)
 	}
@@ -74,7 +75,7 @@ func NewBuilder(cfg Config) *Builder {
 
 // Add tokenizes and adds one document.
 func (b *Builder) Add(text string) {
-	b.toks = b.cfg.tokenize(b.toks[:0], text)
+	b.toks = b.cfg.Tokens(b.toks[:0], text)
 	b.AddTokens(b.toks)
 }
 
@@ -218,7 +219,7 @@ func (ix *BM25) getScratch() *scratch {
 // bm25s. It returns ctx.Err() (s holding part of the sums: reset it) when
 // ctx ends, checked every ctxEvery query tokens.
 func (ix *BM25) accumulate(ctx context.Context, s *scratch, query string) error {
-	s.toks = ix.cfg.tokenize(s.toks[:0], query)
+	s.toks = ix.cfg.Tokens(s.toks[:0], query)
 	return ix.accumulateTokens(ctx, s, s.toks)
 }
 
@@ -289,7 +290,7 @@ func (ix *BM25) ScoreAll(query string, allow []bool) []Hit {
 func (ix *BM25) ScoreAllContext(ctx context.Context, query string, allow []bool) ([]Hit, error) {
 	s := ix.getScratch()
 	defer ix.scratch.Put(s)
-	s.toks = ix.cfg.tokenize(s.toks[:0], query)
+	s.toks = ix.cfg.Tokens(s.toks[:0], query)
 	return ix.scoreAll(ctx, s, s.toks, allow)
 }
 
@@ -321,8 +322,13 @@ func (ix *BM25) scoreAll(ctx context.Context, s *scratch, toks []string, allow [
 
 // Score returns the BM25 score of one document for query.
 func (ix *BM25) Score(query string, doc uint32) float32 {
-	var toks []string
-	toks = ix.cfg.tokenize(toks, query)
+	return ix.ScoreTokens(ix.cfg.Tokens(nil, query), doc)
+}
+
+// ScoreTokens is Score over a query already tokenized as the index reads
+// text (Config.Tokens): for scoring one query against many documents
+// without tokenizing (and stemming) it again each time.
+func (ix *BM25) ScoreTokens(toks []string, doc uint32) float32 {
 	var sum float32
 	for _, tok := range toks {
 		t, ok := ix.vocab[tok]
@@ -352,7 +358,7 @@ func (ix *BM25) Scorer(query string) func(doc uint32) float32 {
 		ws   []float32
 	}
 	var terms []term
-	for _, tok := range ix.cfg.tokenize(nil, query) {
+	for _, tok := range ix.cfg.Tokens(nil, query) {
 		if t, ok := ix.vocab[tok]; ok {
 			lo, hi := ix.off[t], ix.off[t+1]
 			terms = append(terms, term{ix.docs[lo:hi], ix.weights[lo:hi]})

@@ -36,10 +36,12 @@ func (m *Method) cacheKey() string {
 		Format, Data, Dense, ONNX string
 		Model                     [2]int64 // model.onnx size and modification time
 		Fields                    []Field
-		Aliases                   []string `json:",omitempty"` // absent: the key of a cache written before aliases were read
-		Neighbours, Dim, N        int
+		// Absent when empty: the key of a cache written before either was read.
+		Aliases            []string `json:",omitempty"`
+		ReadingNeighbours  int      `json:",omitempty"`
+		Neighbours, Dim, N int
 	}{Format: cacheMagic, Data: m.ws.Fingerprint, Dense: m.Cfg.Dense, ONNX: m.Cfg.ONNXEncoder,
-		Fields: m.Cfg.Fields, Aliases: m.Cfg.Aliases, Neighbours: m.Cfg.Neighbours, Dim: m.Enc.Dim(), N: len(m.ws.Candidates)}
+		Fields: m.Cfg.Fields, Aliases: m.Cfg.Aliases, ReadingNeighbours: m.Cfg.ReadingNeighbours, Neighbours: m.Cfg.Neighbours, Dim: m.Enc.Dim(), N: len(m.ws.Candidates)}
 	if id.ONNX != "" {
 		fi, err := os.Stat(filepath.Join(id.ONNX, "model.onnx"))
 		if err != nil {

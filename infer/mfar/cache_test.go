@@ -115,6 +115,21 @@ func TestFieldCache(t *testing.T) {
 	if _, n4 := load(); n4 != n1 {
 		t.Errorf("another encoder's vectors: %d texts encoded, want %d", n4, n1)
 	}
+	// Fields read another way are other vectors: neighbours by an alias
+	// field, the reading field with fewer neighbours.
+	cfg.Dense = "vectors-hash"
+	for i, change := range []func(){
+		func() { cfg.Aliases = []string{"brand"} },
+		func() { cfg.ReadingNeighbours = 2 },
+	} {
+		change()
+		if _, n := load(); n == 0 {
+			t.Errorf("change %d: the cached vectors of other field texts were used", i)
+		}
+		if _, n := load(); n != 0 {
+			t.Errorf("change %d: its own vectors were not cached (%d texts encoded)", i, n)
+		}
+	}
 }
 
 // FuzzReadFields: any bytes read as a field-vector cache give an error or

@@ -1,8 +1,9 @@
 // Package mfar is multi-field adaptive retrieval (mFAR): every candidate is
-// decomposed into fields (the whole document, each text field, one field
-// per relation listing the neighbours' names), each field has a BM25 and a
-// dense scorer, and a query's weights are softmax(q·W) over the (field,
-// scorer) pairs (models.FieldWeights).
+// decomposed into fields (the whole document, the document with its
+// neighbour line, each text field, one field per relation listing the
+// neighbours' names), each field has a BM25 and a dense scorer, and a
+// query's weights are softmax(q·W) over the (field, scorer) pairs
+// (models.FieldWeights).
 //
 // Deviations from mFAR: the encoder is frozen by default (the paper
 // fine-tunes it with the weights; --finetune-encoder does); dense scores
@@ -14,5 +15,6 @@
 // neighbour by its other names too where the SKB has alias fields
 // (Config.Aliases, --names-only); and a "doc+neighbours" field, the
 // document with the names of its first neighbours by its own edges (the
-// text the "reading" channel reads), joins the fields.
+// text the "reading" channel reads when neighbours are read by their other
+// names), joins the fields (--no-reading-field).
 package mfar

@@ -33,12 +33,12 @@ type Field struct {
 }
 
 // Fields derives mFAR's fields from a schema: the whole document, the
-// document read with its neighbours (kind "reading": as the text channel
-// "reading" reads it, the names of the node's first ReadingNeighbors
-// neighbours by its own edges appended, each by its other names where
-// Config.Aliases gives some), every text field, and one field per relation
-// holding the names of the node's neighbours by that relation (both
-// directions).
+// document read with its neighbours (kind "reading", "doc+neighbours": the
+// names of the node's first Config.ReadingNeighbours neighbours by its own
+// edges appended, each by its other names where Config.Aliases gives some,
+// as the text channel "reading" reads it), every text field, and one field
+// per relation holding the names of the node's neighbours by that relation
+// (both directions).
 func Fields(s *data.Schema) []Field {
 	out := []Field{{Name: "doc", Kind: "doc"}, {Name: "doc+neighbours", Kind: "reading"}}
 	for _, f := range s.TextFields {
@@ -64,6 +64,19 @@ const (
 	LexicalBM25Stem = "bm25-stem"
 )
 
+// fieldKinds are the kinds of field FieldText reads.
+var fieldKinds = []string{"doc", "reading", "text", "relation"}
+
+// ValidLexical reports a lexical scorer name other than LexicalBM25 and
+// LexicalBM25Stem ("" means LexicalBM25).
+func ValidLexical(lexical string) error {
+	switch lexical {
+	case "", LexicalBM25, LexicalBM25Stem:
+		return nil
+	}
+	return fmt.Errorf("mFAR: lexical scorer %q, want %s or %s", lexical, LexicalBM25Stem, LexicalBM25)
+}
+
 // Config describes a trained mFAR model.
 type Config struct {
 	Fields      []Field                   `json:"fields"`
@@ -77,19 +90,24 @@ type Config struct {
 	// (its other names, linking.DetectAliasFields: WordNet's lemmas, "book;
 	// volume"), else by its name; none, by name alone (mFAR's, and every
 	// checkpoint trained before aliases were read).
-	Aliases     []string `json:"alias_fields,omitempty"`
-	K           int      `json:"k"`                      // per (field, scorer) index at inference, and kept
-	ONNXEncoder string   `json:"onnx_encoder,omitempty"` // encoder directory; "" means the dense channel's
-	Dense       string   `json:"dense,omitempty"`        // the dense channel's vectors hash
+	Aliases []string `json:"alias_fields,omitempty"`
+	// ReadingNeighbours is how many neighbours the "reading" field reads
+	// a document with (0 means infer.ReadingNeighbors, what training sets).
+	ReadingNeighbours int    `json:"reading_neighbours,omitempty"`
+	K                 int    `json:"k"`                      // per (field, scorer) index at inference, and kept
+	ONNXEncoder       string `json:"onnx_encoder,omitempty"` // encoder directory; "" means the dense channel's
+	Dense             string `json:"dense,omitempty"`        // the dense channel's vectors hash
 	// Encoder, when set, is the hashed encoder fine-tuned together with
 	// the weights (mFAR's joint training): its weights are in the
 	// checkpoint, and it replaces the dense channel's.
 	Encoder *models.EncoderConfig `json:"encoder,omitempty"`
 }
 
-// DefaultConfig is mFAR's setup for a schema.
+// DefaultConfig is strata's mFAR setup for a schema: Fields(s), stemmed
+// lexical scorers (SetLexical and DropReadingField, with no aliases, give
+// mFAR's own).
 func DefaultConfig(s *data.Schema, queryDim int) Config {
-	c := Config{Fields: Fields(s), Temperature: 0.05, Neighbours: 50, K: 100, Lexical: LexicalBM25Stem}
+	c := Config{Fields: Fields(s), Temperature: 0.05, Neighbours: 50, K: 100, ReadingNeighbours: infer.ReadingNeighbors}
 	c.Weights.QueryDim = queryDim
 	c.SetLexical(LexicalBM25Stem)
 	return c
@@ -99,23 +117,49 @@ func DefaultConfig(s *data.Schema, queryDim int) Config {
 // it ("doc/bm25-stem", "doc/dense", ...).
 func (c *Config) SetLexical(lexical string) {
 	c.Lexical = lexical
-	c.Weights.Pairs = c.Weights.Pairs[:0]
+	c.namePairs()
+}
+
+// DropReadingField removes the "reading" field (mFAR's fields) and its
+// weights' pairs.
+func (c *Config) DropReadingField() {
+	c.Fields = slices.DeleteFunc(slices.Clone(c.Fields), func(f Field) bool { return f.Kind == "reading" })
+	c.ReadingNeighbours = 0
+	c.namePairs()
+}
+
+// namePairs names the weights' pairs after the fields and the lexical
+// scorer, in a new slice (a copy of a Config keeps its own).
+func (c *Config) namePairs() {
+	pairs := make([]string, 0, Scorers*len(c.Fields))
 	for _, f := range c.Fields {
-		c.Weights.Pairs = append(c.Weights.Pairs, f.Name+"/"+cmp.Or(lexical, LexicalBM25), f.Name+"/dense")
+		pairs = append(pairs, f.Name+"/"+cmp.Or(c.Lexical, LexicalBM25), f.Name+"/dense")
 	}
+	c.Weights.Pairs = pairs
+}
+
+// check reports a config New cannot serve: an unknown lexical scorer or
+// field kind, or weights' pairs that are not two per field.
+func (c *Config) check() error {
+	if err := ValidLexical(c.Lexical); err != nil {
+		return err
+	}
+	for _, f := range c.Fields {
+		if !slices.Contains(fieldKinds, f.Kind) {
+			return fmt.Errorf("mFAR: field %q of kind %q, want one of %q", f.Name, f.Kind, fieldKinds)
+		}
+	}
+	if len(c.Weights.Pairs) != Scorers*len(c.Fields) {
+		return fmt.Errorf("mFAR: %d weight pairs for %d fields, want %d", len(c.Weights.Pairs), len(c.Fields), Scorers*len(c.Fields))
+	}
+	return nil
 }
 
 // bm25Config is the BM25 configuration of every field's lexical index.
-func (c *Config) bm25Config(ws *workspace.Workspace) (index.Config, error) {
+func (c *Config) bm25Config(ws *workspace.Workspace) index.Config {
 	bc := ws.Config.BM25
-	switch c.Lexical {
-	case "", LexicalBM25:
-	case LexicalBM25Stem:
-		bc.Stem = true
-	default:
-		return bc, fmt.Errorf("mFAR: lexical scorer %q, want %s or %s", c.Lexical, LexicalBM25, LexicalBM25Stem)
-	}
-	return bc, nil
+	bc.Stem = c.Lexical == LexicalBM25Stem
+	return bc
 }
 
 // Method is multi-field adaptive retrieval: per field a BM25 index and the
@@ -134,7 +178,9 @@ type Method struct {
 	aliases []int
 	// line is a node's neighbour line (infer.NeighborAliasLine), for the
 	// "reading" field.
-	line  func(uint32) string
+	line func(uint32) string
+	// lex is every field's BM25 configuration (stemmed or not).
+	lex   index.Config
 	label string
 }
 
@@ -205,24 +251,32 @@ func New(ctx context.Context, ws *workspace.Workspace, enc infer.TextEncoder, cf
 	if enc.Dim() != cfg.Weights.QueryDim {
 		return nil, fmt.Errorf("mFAR: encoder dimension %d, weights expect %d", enc.Dim(), cfg.Weights.QueryDim)
 	}
-	bc, err := cfg.bm25Config(ws)
-	if err != nil {
+	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	m := &Method{Cfg: cfg, Model: model, Enc: enc, ws: ws, label: "mfar"}
+	m := &Method{Cfg: cfg, Model: model, Enc: enc, ws: ws, label: "mfar", lex: cfg.bm25Config(ws)}
 	m.aliases = infer.FieldIndexes(&ws.SKB.Schema, cfg.Aliases)
 	if len(m.aliases) != len(cfg.Aliases) {
 		return nil, fmt.Errorf("mFAR: alias fields %q, not all among the workspace's text fields %q", cfg.Aliases, ws.SKB.Schema.TextFields)
 	}
 	m.line = func(uint32) string { return "" }
 	if slices.ContainsFunc(cfg.Fields, func(f Field) bool { return f.Kind == "reading" }) {
-		m.line = infer.NeighborAliasLine(ws.SKB, infer.ReadingNeighbors, cfg.Aliases)
+		m.line = infer.NeighborAliasLine(ws.SKB, cmp.Or(cfg.ReadingNeighbours, infer.ReadingNeighbors), cfg.Aliases)
 	}
 	n := len(ws.Candidates)
+	toks := make([][]string, n)
 	for _, f := range cfg.Fields {
-		b := index.NewBuilder(bc)
-		for _, v := range ws.Candidates {
-			b.Add(m.FieldText(f, v))
+		// Tokens (stems) on all cores, then the index in candidate order.
+		if err := parallel.Chunks(ctx, n, 1024, 0, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				toks[i] = m.lex.Tokens(toks[i][:0], m.FieldText(f, ws.Candidates[i]))
+			}
+		}); err != nil {
+			return nil, err
+		}
+		b := index.NewBuilder(m.lex)
+		for _, t := range toks {
+			b.AddTokens(t)
 		}
 		m.bm25 = append(m.bm25, b.Build())
 		m.emb = append(m.emb, index.NewMatrix(n, enc.Dim()))
@@ -284,7 +338,16 @@ func (m *Method) Reencode(ctx context.Context) error {
 // Lexical returns the lexical score (BM25, stemmed as Cfg.Lexical says) of
 // query in field f of candidate i (by position).
 func (m *Method) Lexical(f int, query string, i int) float32 {
-	return m.bm25[f].Score(query, uint32(i))
+	return m.LexicalTokens(f, m.QueryTokens(query), i)
+}
+
+// QueryTokens returns a query's tokens as the lexical scorers read them
+// (stemmed with bm25-stem), for LexicalTokens and PairScores.
+func (m *Method) QueryTokens(query string) []string { return m.lex.Tokens(nil, query) }
+
+// LexicalTokens is Lexical over the query's QueryTokens.
+func (m *Method) LexicalTokens(f int, toks []string, i int) float32 {
+	return m.bm25[f].ScoreTokens(toks, uint32(i))
 }
 
 func (m *Method) Name() string { return m.label }
@@ -302,11 +365,12 @@ func dot(x, q []float32) float32 {
 }
 
 // PairScores appends to dst the scores of candidate i (by position) for a
-// query: per field, the lexical score then the dense one (q · e / temperature).
-func (m *Method) PairScores(dst []float32, query string, qv []float32, i int) []float32 {
+// query (its QueryTokens and vector): per field, the lexical score then the
+// dense one (q · e / temperature).
+func (m *Method) PairScores(dst []float32, toks []string, qv []float32, i int) []float32 {
 	inv := float32(1 / m.Cfg.Temperature)
 	for f := range m.Cfg.Fields {
-		dst = append(dst, m.bm25[f].Score(query, uint32(i)), dot(m.emb[f].Row(i), qv)*inv)
+		dst = append(dst, m.bm25[f].ScoreTokens(toks, uint32(i)), dot(m.emb[f].Row(i), qv)*inv)
 	}
 	return dst
 }
@@ -382,8 +446,12 @@ func (m *Method) rank(text string, qv []float32, denseTop func(f int) ([]index.H
 	pool := map[uint32]bool{}
 	lex := make([]map[uint32]float32, F)
 	var top index.TopK
+	toks := m.QueryTokens(text)
 	for f := range F {
-		all := m.bm25[f].ScoreAll(text, nil)
+		all, err := m.bm25[f].ScoreAllTokens(context.Background(), toks, nil)
+		if err != nil {
+			return nil, err
+		}
 		lex[f] = make(map[uint32]float32, len(all))
 		top.Reset(m.Cfg.K)
 		for _, h := range all {

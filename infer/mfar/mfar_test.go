@@ -2,6 +2,7 @@ package mfar
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"slices"
 	"strings"
@@ -55,7 +56,7 @@ func TestMFARFieldsAndScores(t *testing.T) {
 	}
 	for _, h := range hits[:5] {
 		i, _ := slices.BinarySearch(ws.Candidates, h.ID)
-		s := m.PairScores(nil, q.Text, qv, i)
+		s := m.PairScores(nil, m.QueryTokens(q.Text), qv, i)
 		// Per pair: BM25 of the field's own index, and the dot product of
 		// the field vector with the query over the temperature.
 		docText := ws.SKB.Document(h.ID)
@@ -217,5 +218,80 @@ func TestMFARAliasesAndStems(t *testing.T) {
 	}
 	if _, err := build("bm26", nil); err == nil || !strings.Contains(err.Error(), "bm26") {
 		t.Errorf("unknown lexical scorer: %v", err)
+	}
+}
+
+// TestMFAROldConfig: a checkpoint config written before stems, aliases and
+// the reading field (no lexical, alias_fields or reading field) loads as
+// it was trained: words as they are, neighbours by name, pairs "doc/bm25".
+func TestMFAROldConfig(t *testing.T) {
+	skb := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"synset"}, RelationTypes: []string{"hypernym"},
+		CandidateTypes: []string{"synset"}, TextFields: []string{"lemmas", "definition"}}}
+	skb.Nodes = []data.Node{
+		{Name: "dog", Fields: []string{"dog; domestic dog", "a domesticated canine"}},
+		{Name: "canine", Fields: []string{"canine; canid", "a carnivore"}},
+	}
+	skb.Edges.Add(0, 0, 1)
+	ws, err := workspace.Build(context.Background(), skb, nil, workspace.Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	old := `{"fields":[{"name":"doc","kind":"doc"},{"name":"lemmas","kind":"text"},{"name":"definition","kind":"text"},{"name":"hypernym","kind":"relation"}],
+	"weights":{"query_dim":2,"pairs":["doc/bm25","doc/dense","lemmas/bm25","lemmas/dense","definition/bm25","definition/dense","hypernym/bm25","hypernym/dense"]},
+	"temperature":0.05,"max_neighbours":50,"k":100}`
+	var cfg Config
+	if err := json.Unmarshal([]byte(old), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	fw, err := models.NewFieldWeights(cfg.Weights)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := New(context.Background(), ws, zeroEncoder{}, cfg, fw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.FieldText(cfg.Fields[3], 0); got != "canine" {
+		t.Errorf("hypernym field %q, want the name alone", got)
+	}
+	if m.Lexical(0, "dogs", 0) != 0 || m.Lexical(0, "dog", 0) <= 0 {
+		t.Errorf("doc field: dogs %v, dog %v; want unstemmed", m.Lexical(0, "dogs", 0), m.Lexical(0, "dog", 0))
+	}
+	// A config whose pairs are not two per field, or with a field kind
+	// FieldText does not read, is refused rather than misread.
+	bad := cfg
+	bad.Weights.Pairs = bad.Weights.Pairs[:6]
+	if _, err := New(context.Background(), ws, zeroEncoder{}, bad, fw); err == nil || !strings.Contains(err.Error(), "6 weight pairs") {
+		t.Errorf("6 pairs for 4 fields: %v", err)
+	}
+	bad = cfg
+	bad.Fields = append(slices.Clone(cfg.Fields[:3]), Field{Name: "hypernym", Kind: "edge"})
+	if _, err := New(context.Background(), ws, zeroEncoder{}, bad, fw); err == nil || !strings.Contains(err.Error(), `"edge"`) {
+		t.Errorf("field kind edge: %v", err)
+	}
+}
+
+// TestMFARConfigOptions: DropReadingField and SetLexical give mFAR's own
+// fields and pair names, in new slices (the config copied from keeps its
+// own).
+func TestMFARConfigOptions(t *testing.T) {
+	s := &data.Schema{TextFields: []string{"definition"}, RelationTypes: []string{"hypernym"}}
+	c := DefaultConfig(s, 4)
+	if got := strings.Join(c.Weights.Pairs, " "); got != "doc/bm25-stem doc/dense doc+neighbours/bm25-stem doc+neighbours/dense definition/bm25-stem definition/dense hypernym/bm25-stem hypernym/dense" ||
+		c.ReadingNeighbours != infer.ReadingNeighbors {
+		t.Fatalf("default pairs %q, reading neighbours %d", got, c.ReadingNeighbours)
+	}
+	mf := c
+	mf.SetLexical(LexicalBM25)
+	mf.DropReadingField()
+	if got := strings.Join(mf.Weights.Pairs, " "); got != "doc/bm25 doc/dense definition/bm25 definition/dense hypernym/bm25 hypernym/dense" || len(mf.Fields) != 3 || mf.ReadingNeighbours != 0 {
+		t.Errorf("mFAR's pairs %q, fields %v", got, mf.Fields)
+	}
+	if c.Weights.Pairs[0] != "doc/bm25-stem" || len(c.Fields) != 4 || c.Fields[1].Kind != "reading" {
+		t.Errorf("the copied-from config changed: %q %v", c.Weights.Pairs[:2], c.Fields)
+	}
+	if ValidLexical("bm25") != nil || ValidLexical("") != nil || ValidLexical("BM25") == nil {
+		t.Error("ValidLexical")
 	}
 }
