@@ -149,11 +149,9 @@ func (zeroEncoder) EncodeTexts(texts []string) ([]float32, error) {
 }
 func (zeroEncoder) Dim() int { return 2 }
 
-// TestMFARAliasesAndStems: with alias fields a relation field names each
-// neighbour by its other names (WordNet's lemmas), both directions; with
-// bm25-stem every field's BM25 reads stems ("dogs" finds "dog"), with
-// bm25 it does not; an alias field the schema lacks is an error.
-func TestMFARAliasesAndStems(t *testing.T) {
+// lemmaWorkspace is three synsets with lemmas (an alias field) and a
+// definition: dog and wolf, each a kind of canine; wolf has no lemmas.
+func lemmaWorkspace(t *testing.T) (*data.SKB, *workspace.Workspace) {
 	skb := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"synset"}, RelationTypes: []string{"hypernym"},
 		CandidateTypes: []string{"synset"}, TextFields: []string{"lemmas", "definition"}}}
 	skb.Nodes = []data.Node{
@@ -167,7 +165,16 @@ func TestMFARAliasesAndStems(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ws.Close()
+	t.Cleanup(func() { ws.Close() })
+	return skb, ws
+}
+
+// TestMFARAliasesAndStems: with alias fields a relation field names each
+// neighbour by its other names (WordNet's lemmas), both directions; with
+// bm25-stem every field's BM25 reads stems ("dogs" finds "dog"), with
+// bm25 it does not; an alias field the schema lacks is an error.
+func TestMFARAliasesAndStems(t *testing.T) {
+	skb, ws := lemmaWorkspace(t)
 	build := func(lexical string, aliases []string) (*Method, error) {
 		cfg := DefaultConfig(&skb.Schema, 2)
 		cfg.SetLexical(lexical)
@@ -225,18 +232,7 @@ func TestMFARAliasesAndStems(t *testing.T) {
 // the reading field (no lexical, alias_fields or reading field) loads as
 // it was trained: words as they are, neighbours by name, pairs "doc/bm25".
 func TestMFAROldConfig(t *testing.T) {
-	skb := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"synset"}, RelationTypes: []string{"hypernym"},
-		CandidateTypes: []string{"synset"}, TextFields: []string{"lemmas", "definition"}}}
-	skb.Nodes = []data.Node{
-		{Name: "dog", Fields: []string{"dog; domestic dog", "a domesticated canine"}},
-		{Name: "canine", Fields: []string{"canine; canid", "a carnivore"}},
-	}
-	skb.Edges.Add(0, 0, 1)
-	ws, err := workspace.Build(context.Background(), skb, nil, workspace.Config{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
+	_, ws := lemmaWorkspace(t)
 	old := `{"fields":[{"name":"doc","kind":"doc"},{"name":"lemmas","kind":"text"},{"name":"definition","kind":"text"},{"name":"hypernym","kind":"relation"}],
 	"weights":{"query_dim":2,"pairs":["doc/bm25","doc/dense","lemmas/bm25","lemmas/dense","definition/bm25","definition/dense","hypernym/bm25","hypernym/dense"]},
 	"temperature":0.05,"max_neighbours":50,"k":100}`
