@@ -12,6 +12,7 @@ import (
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/infertest"
+	"github.com/strata-retrieval/strata/internal/testskb"
 	"github.com/strata-retrieval/strata/internal/testws"
 	"github.com/strata-retrieval/strata/models"
 )
@@ -161,12 +162,7 @@ func lemmaWorkspace(t *testing.T) (*data.SKB, *workspace.Workspace) {
 	}
 	skb.Edges.Add(0, 0, 1)
 	skb.Edges.Add(2, 0, 1)
-	ws, err := workspace.Build(context.Background(), skb, nil, workspace.Config{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ws.Close() })
-	return skb, ws
+	return skb, testskb.Workspace(t, skb)
 }
 
 // TestMFARAliasesAndStems: with alias fields a relation field names each
