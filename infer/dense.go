@@ -135,7 +135,7 @@ func EncoderLine(skb *data.SKB, c models.EncoderConfig) func(uint32) string {
 // what a document alone may not ("a kind of mathematician"). The returned
 // function is safe for concurrent use.
 func NeighborLine(skb *data.SKB, neighbors int) func(uint32) string {
-	return neighborLine(skb, neighbors, nil)
+	return neighborLine(skb, neighbors, nil, false)
 }
 
 // NeighborAliasLine is NeighborLine with each neighbour read by its other
@@ -143,10 +143,18 @@ func NeighborLine(skb *data.SKB, neighbors int) func(uint32) string {
 // linking.DetectAliasFields finds them: WordNet's lemmas, "book; volume"),
 // else its name.
 func NeighborAliasLine(skb *data.SKB, neighbors int, aliasFields []string) func(uint32) string {
-	return neighborLine(skb, neighbors, FieldIndexes(&skb.Schema, aliasFields))
+	return neighborLine(skb, neighbors, FieldIndexes(&skb.Schema, aliasFields), false)
 }
 
-func neighborLine(skb *data.SKB, neighbors int, aliases []int) func(uint32) string {
+// BothWaysAliasLine is NeighborAliasLine with the places its edges out
+// leave filled by edges in: up to neighbors nodes, those v's edges point
+// to first (in edge order), then those whose edges point to v, each node
+// once. A synset's hyponyms and the words derived from it name it too.
+func BothWaysAliasLine(skb *data.SKB, neighbors int, aliasFields []string) func(uint32) string {
+	return neighborLine(skb, neighbors, FieldIndexes(&skb.Schema, aliasFields), true)
+}
+
+func neighborLine(skb *data.SKB, neighbors int, aliases []int, in bool) func(uint32) string {
 	if neighbors <= 0 {
 		return func(uint32) string { return "" }
 	}
@@ -154,6 +162,13 @@ func neighborLine(skb *data.SKB, neighbors int, aliases []int) func(uint32) stri
 	for i, src := range skb.Edges.Src {
 		if dst := skb.Edges.Dst[i]; int(src) < len(out) && len(out[src]) < neighbors && int(dst) < len(skb.Nodes) && dst != src {
 			out[src] = append(out[src], dst)
+		}
+	}
+	if in {
+		for i, dst := range skb.Edges.Dst {
+			if src := skb.Edges.Src[i]; int(dst) < len(out) && len(out[dst]) < neighbors && int(src) < len(skb.Nodes) && dst != src && !slices.Contains(out[dst], src) {
+				out[dst] = append(out[dst], src)
+			}
 		}
 	}
 	return func(v uint32) string {

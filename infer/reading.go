@@ -3,7 +3,9 @@ package infer
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
@@ -22,7 +24,9 @@ const ReadingNeighbors = 8
 // (NeighborAliasLine: "book; volume"), stemmed (index.StemTokens), and a
 // naive Bayes model of a candidate's node type given text, learned from the
 // candidates' own text (TypeFeatures of each one's longest text field other
-// than the name). Both come from the SKB alone; no question is read.
+// than the name), and the words of the candidates' names and other names
+// (Relatives: the derived and compound forms a query's words stand for).
+// All come from the SKB alone; no question is read.
 type Reading struct {
 	// BM25's document d is candidate d (ws.Candidates[d]), as ws.Doc's.
 	BM25 *index.BM25
@@ -32,6 +36,9 @@ type Reading struct {
 	Prior *index.NaiveBayes
 	// Label[d] is candidate d's node type as a label of Prior.
 	Label []int32
+	// Names holds the words of the candidates' names and alias fields
+	// (linking.DetectAliasFields).
+	Names *index.Relatives
 }
 
 // ReadingOf returns ws's reading, built on first use (a few seconds on
@@ -50,17 +57,32 @@ func ReadingOf(ws *workspace.Workspace) (*Reading, error) {
 
 func buildReading(ws *workspace.Workspace) (*Reading, error) {
 	skb := ws.SKB
-	line := NeighborAliasLine(skb, ReadingNeighbors, linking.DetectAliasFields(skb))
+	aliases := linking.DetectAliasFields(skb)
+	line := BothWaysAliasLine(skb, ReadingNeighbors, aliases)
 	text := func(v uint32) string { return skb.Document(v) + line(v) }
+	var nameFields []int
+	for i, f := range skb.Schema.TextFields {
+		if slices.Contains(aliases, f) {
+			nameFields = append(nameFields, i)
+		}
+	}
 	n := len(ws.Candidates)
 	toks := make([][]string, n)
 	feats := make([][]string, n)
+	names := make([][]string, n)
 	if err := parallel.Chunks(context.Background(), n, 512, 0, func(lo, hi int) {
 		for d := lo; d < hi; d++ {
 			v := ws.Candidates[d]
 			toks[d] = index.StemTokens(nil, text(v))
 			_, words := LongestField(skb, v)
 			feats[d] = TypeFeatures(strings.Join(words, " "))
+			node := &skb.Nodes[v]
+			names[d] = index.Tokenize(nil, node.Name)
+			for _, fi := range nameFields {
+				if fi < len(node.Fields) {
+					names[d] = index.Tokenize(names[d], node.Fields[fi])
+				}
+			}
 		}
 	}); err != nil {
 		return nil, err
@@ -71,7 +93,7 @@ func buildReading(ws *workspace.Workspace) (*Reading, error) {
 	for d := range toks {
 		b.AddTokens(toks[d])
 	}
-	r := &Reading{BM25: b.Build(), Label: make([]int32, n)}
+	r := &Reading{BM25: b.Build(), Label: make([]int32, n), Names: index.NewRelatives(slices.Concat(names...))}
 	labels := map[int32]int32{}
 	for d, v := range ws.Candidates {
 		t := skb.Nodes[v].Type
@@ -97,6 +119,65 @@ func buildReading(ws *workspace.Workspace) (*Reading, error) {
 		r.Prior = prior
 	}
 	return r, nil
+}
+
+// Expand returns a query's weighted terms as the reading reads it: every
+// stemmed token of text at weight 1 (a repeated token once per
+// occurrence), then, for each distinct token of letters alone, the stems
+// of its relatives among the candidates' names (Names.Of) that the query
+// does not hold, each at weight rel (a relative two tokens share sums
+// both). "Resembling a wasp" reads "resembl", "wasp" and, at rel,
+// "waspish".
+func (r *Reading) Expand(text string, rel float32) ([]string, []float32) {
+	raw := index.Tokenize(nil, text)
+	toks := make([]string, len(raw))
+	for i, t := range raw {
+		toks[i] = index.Stem(t)
+	}
+	w := make([]float32, len(toks), 2*len(toks))
+	for i := range w {
+		w[i] = 1
+	}
+	if r.Names == nil || rel == 0 {
+		return toks, w
+	}
+	seen := map[string]bool{}
+	have := map[string]bool{}
+	for _, t := range toks {
+		have[t] = true
+	}
+	at := map[string]int{} // a relative's place in toks
+	var rels []string
+	for i, t := range raw {
+		if seen[t] || !letters(t) {
+			continue
+		}
+		seen[t] = true
+		rels = r.Names.Of(rels[:0], toks[i])
+		for _, s := range rels {
+			if have[s] {
+				continue
+			}
+			if j, ok := at[s]; ok {
+				w[j] += rel
+				continue
+			}
+			at[s] = len(toks)
+			toks = append(toks, s)
+			w = append(w, rel)
+		}
+	}
+	return toks, w
+}
+
+// letters reports whether a token is letters alone (no digit or "_").
+func letters(t string) bool {
+	for _, c := range t {
+		if !unicode.IsLetter(c) {
+			return false
+		}
+	}
+	return true
 }
 
 // LongestField returns a node's longest text field other than its name, by

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/models"
 )
@@ -113,5 +114,64 @@ func TestNeighborAliasLine(t *testing.T) {
 		if got := NodeTexts(s, c.cfg)(0); got != c.want {
 			t.Errorf("NodeTexts(%+v) = %q, want %q", c.cfg, got, c.want)
 		}
+	}
+}
+
+// TestBothWaysAliasLine: a node's edges out first, then the places left
+// to nodes whose edges point to it, each once, at most neighbors.
+func TestBothWaysAliasLine(t *testing.T) {
+	s := &data.SKB{Schema: data.Schema{NodeTypes: []string{"t"}, RelationTypes: []string{"r"}, TextFields: []string{"name", "lemmas"}}}
+	for _, n := range [][2]string{{"wasp", "wasp"}, {"insect", "insect; bug"}, {"hornet", ""}, {"waspish", "waspish; bristly"}, {"yellowjacket", ""}} {
+		s.Nodes = append(s.Nodes, data.Node{Name: n[0], Fields: []string{"", n[1]}})
+	}
+	s.Edges.Add(2, 0, 0) // hornet -> wasp
+	s.Edges.Add(0, 0, 1) // wasp -> insect
+	s.Edges.Add(3, 0, 0) // waspish -> wasp
+	s.Edges.Add(1, 0, 0) // insect -> wasp: already out
+	s.Edges.Add(4, 0, 0) // yellowjacket -> wasp
+	s.Edges.Add(0, 0, 0) // a loop: never
+	for _, c := range []struct {
+		n    int
+		want string
+	}{
+		{8, "\nrelated: insect; bug; hornet; waspish; bristly; yellowjacket"},
+		{3, "\nrelated: insect; bug; hornet; waspish; bristly"},
+		{1, "\nrelated: insect; bug"},
+		{0, ""},
+	} {
+		if got := BothWaysAliasLine(s, c.n, []string{"lemmas"})(0); got != c.want {
+			t.Errorf("%d neighbours: %q, want %q", c.n, got, c.want)
+		}
+	}
+	if got, want := BothWaysAliasLine(s, 8, []string{"lemmas"})(2), "\nrelated: wasp"; got != want {
+		t.Errorf("hornet: %q, want %q", got, want)
+	}
+	if got, want := NeighborAliasLine(s, 8, []string{"lemmas"})(0), "\nrelated: insect; bug"; got != want {
+		t.Errorf("edges out alone: %q, want %q", got, want)
+	}
+}
+
+// TestReadingExpand: the query's stemmed words at 1, then each letters-only
+// word's relatives among the names at rel, summed where two words share
+// one, none the query holds.
+func TestReadingExpand(t *testing.T) {
+	r := &Reading{Names: index.NewRelatives([]string{"waspish", "likeness", "waspnest", "nestling", "wasp", "resemblance", "4wdx"})}
+	toks, w := r.Expand("Resembling a wasp, like a wasp's nest 4wd", 0.25)
+	// "resembl" sits in no name; "likeness" stems to "like"; "waspnest"
+	// holds "wasp" and "nest"; "4wd" has a digit.
+	wantT := []string{"resembl", "wasp", "like", "wasp", "nest", "4wd", "waspish", "waspnest", "nestl"}
+	wantW := []float32{1, 1, 1, 1, 1, 1, 0.25, 0.5, 0.25}
+	if !slices.Equal(toks, wantT) || !slices.Equal(w, wantW) {
+		t.Errorf("%q %v, want %q %v", toks, w, wantT, wantW)
+	}
+	if index.Stem("likeness") != "like" || index.Stem("nestling") != "nestl" {
+		t.Fatal("the stems the case assumes")
+	}
+	// A relative the query holds is not added again.
+	if toks, w := r.Expand("wasp waspish", 0.25); !slices.Equal(toks, []string{"wasp", "waspish", "waspnest"}) || !slices.Equal(w, []float32{1, 1, 0.25}) {
+		t.Errorf("wasp waspish: %q %v", toks, w)
+	}
+	if toks, w := r.Expand("wasp", 0); !slices.Equal(toks, []string{"wasp"}) || !slices.Equal(w, []float32{1}) {
+		t.Errorf("rel 0: %q %v", toks, w)
 	}
 }

@@ -220,11 +220,12 @@ func (ix *BM25) getScratch() *scratch {
 // ctx ends, checked every ctxEvery query tokens.
 func (ix *BM25) accumulate(ctx context.Context, s *scratch, query string) error {
 	s.toks = ix.cfg.Tokens(s.toks[:0], query)
-	return ix.accumulateTokens(ctx, s, s.toks)
+	return ix.accumulateTokens(ctx, s, s.toks, nil)
 }
 
-// accumulateTokens is accumulate over a query given as tokens.
-func (ix *BM25) accumulateTokens(ctx context.Context, s *scratch, toks []string) error {
+// accumulateTokens is accumulate over a query given as tokens, token i
+// weighted by w[i] (every token by 1 when w is nil).
+func (ix *BM25) accumulateTokens(ctx context.Context, s *scratch, toks []string, w []float32) error {
 	for i, tok := range toks {
 		if i%ctxEvery == 0 {
 			if err := ctx.Err(); err != nil {
@@ -237,12 +238,20 @@ func (ix *BM25) accumulateTokens(ctx context.Context, s *scratch, toks []string)
 		}
 		lo, hi := ix.off[t], ix.off[t+1]
 		docs, ws := ix.docs[lo:hi], ix.weights[lo:hi]
-		for i, d := range docs {
+		qw := float32(1)
+		if w != nil {
+			qw = w[i]
+		}
+		for j, d := range docs {
 			if !s.seen[d] {
 				s.seen[d] = true
 				s.touched = append(s.touched, d)
 			}
-			s.acc[d] += ws[i]
+			if w == nil {
+				s.acc[d] += ws[j]
+			} else {
+				s.acc[d] += qw * ws[j]
+			}
 		}
 	}
 	return nil
@@ -291,7 +300,7 @@ func (ix *BM25) ScoreAllContext(ctx context.Context, query string, allow []bool)
 	s := ix.getScratch()
 	defer ix.scratch.Put(s)
 	s.toks = ix.cfg.Tokens(s.toks[:0], query)
-	return ix.scoreAll(ctx, s, s.toks, allow)
+	return ix.scoreAll(ctx, s, s.toks, nil, allow)
 }
 
 // ScoreAllTokens is ScoreAllContext over a query already tokenized as the
@@ -300,11 +309,23 @@ func (ix *BM25) ScoreAllContext(ctx context.Context, query string, allow []bool)
 func (ix *BM25) ScoreAllTokens(ctx context.Context, toks []string, allow []bool) ([]Hit, error) {
 	s := ix.getScratch()
 	defer ix.scratch.Put(s)
-	return ix.scoreAll(ctx, s, toks, allow)
+	return ix.scoreAll(ctx, s, toks, nil, allow)
 }
 
-func (ix *BM25) scoreAll(ctx context.Context, s *scratch, toks []string, allow []bool) ([]Hit, error) {
-	if err := ix.accumulateTokens(ctx, s, toks); err != nil {
+// ScoreAllWeighted is ScoreAllTokens with token i's scores multiplied by
+// w[i] (a weighted query: Σ_i w[i]·BM25(toks[i], d)); w must be as long
+// as toks.
+func (ix *BM25) ScoreAllWeighted(ctx context.Context, toks []string, w []float32, allow []bool) ([]Hit, error) {
+	if len(w) != len(toks) {
+		return nil, fmt.Errorf("index: %d query weights for %d tokens", len(w), len(toks))
+	}
+	s := ix.getScratch()
+	defer ix.scratch.Put(s)
+	return ix.scoreAll(ctx, s, toks, w, allow)
+}
+
+func (ix *BM25) scoreAll(ctx context.Context, s *scratch, toks []string, w []float32, allow []bool) ([]Hit, error) {
+	if err := ix.accumulateTokens(ctx, s, toks, w); err != nil {
 		s.reset()
 		return nil, err
 	}

@@ -14,13 +14,13 @@ import (
 )
 
 func init() {
-	registry.RegisterMethod("bm25-stem", "BM25 (k1=1.5, b=0.75) over every candidate's document and the names of up to 8 nodes its edges point to (their other names, where an alias field has them), words stemmed (Snowball English): \"praises\" finds \"praise\", \"eagerness\" \"eager\"", func(env *infer.Env) (infer.Method, error) {
+	registry.RegisterMethod("bm25-stem", "BM25 (k1=1.5, b=0.75) over every candidate's document and the names of up to 8 of its neighbours (those its edges point to, then those pointing to it; their other names, where an alias field has them), words stemmed (Snowball English): \"praises\" finds \"praise\", \"eagerness\" \"eager\"", func(env *infer.Env) (infer.Method, error) {
 		if _, err := infer.ReadingOf(env.WS); err != nil { // built at load, not on a first request
 			return nil, err
 		}
 		return NewBM25Stem(env.WS), nil
 	})
-	registry.RegisterMethod("reading", "the text channel that reads: bm25-stem fused with dense (RRF k=60, weights 1 and 0.5; bm25-stem alone without a dense channel), its top 100 reranked by the node type the query's words suggest (a naive Bayes model of type given a node's own text)", func(env *infer.Env) (infer.Method, error) {
+	registry.RegisterMethod("reading", "the text channel that reads: bm25-stem, each query word's relatives among the candidates' names added at weight 0.25 (the names' words holding its stem: \"wasp\" reads \"waspish\" too), fused with dense (RRF k=60, weights 1 and 0.5; bm25-stem alone without a dense channel), its top 100 reranked by the node type the query's words suggest (a naive Bayes model of type given a node's own text)", func(env *infer.Env) (infer.Method, error) {
 		if _, err := infer.ReadingOf(env.WS); err != nil {
 			return nil, err
 		}
@@ -71,6 +71,9 @@ const (
 	readingDenseWeight = 0.5 // the dense channel's RRF weight beside bm25-stem's 1
 	readingTypeWeight  = 0.1 // lambda: a place's -ln(1+rank) against ln P(type | query)
 	readingDepth       = 100 // how many fused candidates the type prior reranks
+	// readingRelativeWeight weighs a query word's relatives among the
+	// names (infer.Reading.Expand) beside the query's own words' 1.
+	readingRelativeWeight = 0.25
 )
 
 // NewReading returns the reading channel over ws and its dense channel d
@@ -103,9 +106,13 @@ func (m *Reading) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, err := m.stem.rank(ctx, r, q)
+	toks, w := r.Expand(q.Text, readingRelativeWeight)
+	a, err := r.BM25.ScoreAllWeighted(ctx, toks, w, nil)
 	if err != nil {
 		return nil, err
+	}
+	for i := range a {
+		a[i].ID = m.ws.Candidates[a[i].ID]
 	}
 	infer.SortHits(a)
 	fused := a
