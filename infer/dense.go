@@ -160,7 +160,7 @@ func neighborLine(skb *data.SKB, neighbors int, aliases []int, in bool) func(uin
 	}
 	out := make([][]uint32, len(skb.Nodes))
 	for i, src := range skb.Edges.Src {
-		if dst := skb.Edges.Dst[i]; int(src) < len(out) && len(out[src]) < neighbors && int(dst) < len(skb.Nodes) && dst != src {
+		if dst := skb.Edges.Dst[i]; int(src) < len(out) && len(out[src]) < neighbors && int(dst) < len(skb.Nodes) && dst != src && !(in && slices.Contains(out[src], dst)) {
 			out[src] = append(out[src], dst)
 		}
 	}

@@ -3,6 +3,7 @@ package infer
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -14,14 +15,15 @@ import (
 	"github.com/strata-retrieval/strata/internal/parallel"
 )
 
-// ReadingNeighbors is how many neighbours (NeighborAliasLine) the reading
-// index reads a candidate's document with: train encoder's default.
+// ReadingNeighbors is how many neighbours (BothWaysAliasLine) the reading
+// index reads a candidate's document with, as many as train encoder reads
+// by default (by its edges out alone).
 const ReadingNeighbors = 8
 
 // Reading is the SKB as the text channel "reading" reads it (docs/real-data.md,
 // "A text channel that reads"): a BM25 index over every candidate's
-// document and neighbour line, each neighbour read by its other names
-// (NeighborAliasLine: "book; volume"), stemmed (index.StemTokens), and a
+// document and neighbour line (edges out, then in: BothWaysAliasLine),
+// each neighbour read by its other names ("book; volume"), stemmed (index.StemTokens), and a
 // naive Bayes model of a candidate's node type given text, learned from the
 // candidates' own text (TypeFeatures of each one's longest text field other
 // than the name), and the words of the candidates' names and other names
@@ -93,7 +95,13 @@ func buildReading(ws *workspace.Workspace) (*Reading, error) {
 	for d := range toks {
 		b.AddTokens(toks[d])
 	}
-	r := &Reading{BM25: b.Build(), Label: make([]int32, n), Names: index.NewRelatives(slices.Concat(names...))}
+	vocab := map[string]struct{}{} // distinct first: a title-named SKB repeats words by the million
+	for _, ws := range names {
+		for _, w := range ws {
+			vocab[w] = struct{}{}
+		}
+	}
+	r := &Reading{BM25: b.Build(), Label: make([]int32, n), Names: index.NewRelatives(slices.Collect(maps.Keys(vocab)))}
 	labels := map[int32]int32{}
 	for d, v := range ws.Candidates {
 		t := skb.Nodes[v].Type
@@ -123,12 +131,15 @@ func buildReading(ws *workspace.Workspace) (*Reading, error) {
 
 // Expand returns a query's weighted terms as the reading reads it: every
 // stemmed token of text at weight 1 (a repeated token once per
-// occurrence), then, for each distinct token of letters alone, the stems
-// of its relatives among the candidates' names (Names.Of) that the query
-// does not hold, each at weight rel (a relative two tokens share sums
-// both). "Resembling a wasp" reads "resembl", "wasp" and, at rel,
-// "waspish".
-func (r *Reading) Expand(text string, rel float32) ([]string, []float32) {
+// occurrence), then, for each distinct stem of a token of letters alone,
+// the stems of its relatives among the candidates' names (Names.Of) that
+// the query does not hold, each at weight rel (a relative two stems share
+// sums both; "wasp" and "wasps" are one stem). "Resembling a wasp" reads "resembl", "wasp" and, at rel,
+// "waspish". A query takes at most MaxQueryRelatives relatives (its
+// first words' first) and looks up at most MaxRelativeWords words, so a
+// megabyte of text costs what its first words cost; Expand stops with
+// ctx.Err() when ctx ends.
+func (r *Reading) Expand(ctx context.Context, text string, rel float32) ([]string, []float32, error) {
 	raw := index.Tokenize(nil, text)
 	toks := make([]string, len(raw))
 	for i, t := range raw {
@@ -139,7 +150,7 @@ func (r *Reading) Expand(text string, rel float32) ([]string, []float32) {
 		w[i] = 1
 	}
 	if r.Names == nil || rel == 0 {
-		return toks, w
+		return toks, w, nil
 	}
 	seen := map[string]bool{}
 	have := map[string]bool{}
@@ -149,10 +160,18 @@ func (r *Reading) Expand(text string, rel float32) ([]string, []float32) {
 	at := map[string]int{} // a relative's place in toks
 	var rels []string
 	for i, t := range raw {
-		if seen[t] || !letters(t) {
+		if seen[toks[i]] || !letters(t) {
 			continue
 		}
-		seen[t] = true
+		if len(seen) == MaxRelativeWords {
+			break
+		}
+		if len(seen)%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, nil, err
+			}
+		}
+		seen[toks[i]] = true
 		rels = r.Names.Of(rels[:0], toks[i])
 		for _, s := range rels {
 			if have[s] {
@@ -162,13 +181,23 @@ func (r *Reading) Expand(text string, rel float32) ([]string, []float32) {
 				w[j] += rel
 				continue
 			}
+			if len(at) == MaxQueryRelatives {
+				break
+			}
 			at[s] = len(toks)
 			toks = append(toks, s)
 			w = append(w, rel)
 		}
 	}
-	return toks, w
+	return toks, w, nil
 }
+
+// The bounds on one query's relatives (Reading.Expand): a definition of
+// 30 words takes about 300.
+const (
+	MaxQueryRelatives = 1024
+	MaxRelativeWords  = 256
+)
 
 // letters reports whether a token is letters alone (no digit or "_").
 func letters(t string) bool {

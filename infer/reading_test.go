@@ -2,6 +2,7 @@ package infer
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -130,6 +131,7 @@ func TestBothWaysAliasLine(t *testing.T) {
 	s.Edges.Add(1, 0, 0) // insect -> wasp: already out
 	s.Edges.Add(4, 0, 0) // yellowjacket -> wasp
 	s.Edges.Add(0, 0, 0) // a loop: never
+	s.Edges.Add(0, 0, 1) // wasp -> insect again: once
 	for _, c := range []struct {
 		n    int
 		want string
@@ -146,7 +148,9 @@ func TestBothWaysAliasLine(t *testing.T) {
 	if got, want := BothWaysAliasLine(s, 8, []string{"lemmas"})(2), "\nrelated: wasp"; got != want {
 		t.Errorf("hornet: %q, want %q", got, want)
 	}
-	if got, want := NeighborAliasLine(s, 8, []string{"lemmas"})(0), "\nrelated: insect; bug"; got != want {
+	// Edges out alone, every edge as it comes (the encoder's and mFAR's
+	// line, as their checkpoints were trained on it).
+	if got, want := NeighborAliasLine(s, 8, []string{"lemmas"})(0), "\nrelated: insect; bug; insect; bug"; got != want {
 		t.Errorf("edges out alone: %q, want %q", got, want)
 	}
 }
@@ -155,11 +159,12 @@ func TestBothWaysAliasLine(t *testing.T) {
 // word's relatives among the names at rel, summed where two words share
 // one, none the query holds.
 func TestReadingExpand(t *testing.T) {
-	r := &Reading{Names: index.NewRelatives([]string{"waspish", "likeness", "waspnest", "nestling", "wasp", "resemblance", "4wdx"})}
-	toks, w := r.Expand("Resembling a wasp, like a wasp's nest 4wd", 0.25)
+	r := &Reading{Names: index.NewRelatives([]string{"waspish", "likeness", "waspnest", "nestling", "wasp", "resemblance", "4wdrive"})}
+	toks, w, _ := r.Expand(t.Context(), "Resembling a wasp, like wasps' nest 4wdr", 0.25)
 	// "resembl" sits in no name; "likeness" stems to "like"; "waspnest"
-	// holds "wasp" and "nest"; "4wd" has a digit.
-	wantT := []string{"resembl", "wasp", "like", "wasp", "nest", "4wd", "waspish", "waspnest", "nestl"}
+	// holds "wasp" and "nest" (summed), "wasps" is "wasp" again (once);
+	// "4wdr", in "4wdrive", has a digit.
+	wantT := []string{"resembl", "wasp", "like", "wasp", "nest", "4wdr", "waspish", "waspnest", "nestl"}
 	wantW := []float32{1, 1, 1, 1, 1, 1, 0.25, 0.5, 0.25}
 	if !slices.Equal(toks, wantT) || !slices.Equal(w, wantW) {
 		t.Errorf("%q %v, want %q %v", toks, w, wantT, wantW)
@@ -168,10 +173,53 @@ func TestReadingExpand(t *testing.T) {
 		t.Fatal("the stems the case assumes")
 	}
 	// A relative the query holds is not added again.
-	if toks, w := r.Expand("wasp waspish", 0.25); !slices.Equal(toks, []string{"wasp", "waspish", "waspnest"}) || !slices.Equal(w, []float32{1, 1, 0.25}) {
+	if toks, w, _ := r.Expand(t.Context(), "wasp waspish", 0.25); !slices.Equal(toks, []string{"wasp", "waspish", "waspnest"}) || !slices.Equal(w, []float32{1, 1, 0.25}) {
 		t.Errorf("wasp waspish: %q %v", toks, w)
 	}
-	if toks, w := r.Expand("wasp", 0); !slices.Equal(toks, []string{"wasp"}) || !slices.Equal(w, []float32{1}) {
+	if toks, w, _ := r.Expand(t.Context(), "wasp", 0); !slices.Equal(toks, []string{"wasp"}) || !slices.Equal(w, []float32{1}) {
 		t.Errorf("rel 0: %q %v", toks, w)
+	}
+}
+
+// TestReadingExpandBounds: a query looks up at most MaxRelativeWords
+// words and takes at most MaxQueryRelatives relatives; an ended context
+// stops it.
+func TestReadingExpandBounds(t *testing.T) {
+	word := func(i int) string { return "zq" + string(rune('a'+i/26%26)) + string(rune('a'+i%26)) + "x" }
+	var names, query []string
+	for i := range 300 {
+		if w := word(i); index.Stem(w) != w {
+			t.Fatalf("%q stems to %q", w, index.Stem(w))
+		}
+		query = append(query, word(i))
+		for k := range 5 {
+			names = append(names, fmt.Sprintf("%s%d", word(i), k))
+		}
+	}
+	r := &Reading{Names: index.NewRelatives(names)}
+	toks, w, err := r.Expand(t.Context(), strings.Join(query[:100], " "), 0.25)
+	if err != nil || len(toks) != 100+500 || len(w) != len(toks) || toks[100] != "zqaax0" || w[100] != 0.25 {
+		t.Fatalf("100 words: %d terms (%v), want 600", len(toks), err)
+	}
+	toks, _, _ = r.Expand(t.Context(), strings.Join(query[:210], " "), 0.25)
+	if len(toks) != 210+MaxQueryRelatives {
+		t.Errorf("210 words of 5 relatives: %d terms, want %d", len(toks), 210+MaxQueryRelatives)
+	}
+	if MaxRelativeWords*5 <= MaxQueryRelatives || MaxRelativeWords >= 300 {
+		t.Fatal("the cases assume 256 words and 1,024 relatives")
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, _, err := r.Expand(ctx, "zqaax", 0.25); err == nil {
+		t.Error("an ended context: no error")
+	}
+	// Only the 300th word has a relative: past MaxRelativeWords it is not
+	// looked up; first, it is.
+	last := &Reading{Names: index.NewRelatives([]string{word(299) + "0"})}
+	if toks, _, _ = last.Expand(t.Context(), strings.Join(query, " "), 0.25); len(toks) != 300 {
+		t.Errorf("the 300th word: %d terms, want 300", len(toks))
+	}
+	if toks, _, _ = last.Expand(t.Context(), word(299)+" "+strings.Join(query, " "), 0.25); len(toks) != 302 || toks[301] != word(299)+"0" {
+		t.Errorf("the first word: %d terms, want 302", len(toks))
 	}
 }

@@ -233,7 +233,7 @@ func (ix *BM25) accumulateTokens(ctx context.Context, s *scratch, toks []string,
 			}
 		}
 		t, ok := ix.vocab[tok]
-		if !ok {
+		if !ok || w != nil && w[i] == 0 {
 			continue
 		}
 		lo, hi := ix.off[t], ix.off[t+1]
@@ -314,7 +314,8 @@ func (ix *BM25) ScoreAllTokens(ctx context.Context, toks []string, allow []bool)
 
 // ScoreAllWeighted is ScoreAllTokens with token i's scores multiplied by
 // w[i] (a weighted query: Σ_i w[i]·BM25(toks[i], d)); w must be as long
-// as toks.
+// as toks. A token of weight 0 matches nothing; weights are not checked
+// otherwise (the caller's are finite and positive).
 func (ix *BM25) ScoreAllWeighted(ctx context.Context, toks []string, w []float32, allow []bool) ([]Hit, error) {
 	if len(w) != len(toks) {
 		return nil, fmt.Errorf("index: %d query weights for %d tokens", len(w), len(toks))

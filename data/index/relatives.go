@@ -30,6 +30,9 @@ const (
 	// MaxRelatives bounds the relatives of one stem (the shortest words
 	// first): "form" sits in hundreds of names.
 	MaxRelatives = 64
+	// MaxRelativeMatches bounds the words one lookup reads: a stem held by
+	// more words than this is no word's root ("tion") and has none.
+	MaxRelativeMatches = 4096
 )
 
 // NewRelatives indexes a vocabulary of lower-case words (repeats and
@@ -61,13 +64,17 @@ func (r *Relatives) Len() int { return len(r.words) }
 // and whose own stem is another: "wasp" gives "waspish" (a word of
 // "bristly; prickly; waspish"), not "wasp" or "wasps". At most MaxRelatives,
 // from the shortest words up (words of one length in byte order), each
-// stem once; none when stem is shorter than MinRelativeStem or holds a
-// byte no word can (the separator).
+// stem once; none when stem is shorter than MinRelativeStem, holds a
+// byte no word can (the separator) or sits in more than
+// MaxRelativeMatches places.
 func (r *Relatives) Of(dst []string, stem string) []string {
 	if len(stem) < MinRelativeStem || strings.IndexByte(stem, 0) >= 0 {
 		return dst
 	}
-	offs := r.sa.Lookup([]byte(stem), -1)
+	offs := r.sa.Lookup([]byte(stem), MaxRelativeMatches+1)
+	if len(offs) > MaxRelativeMatches {
+		return dst
+	}
 	idx := make([]int, 0, len(offs))
 	for _, o := range offs {
 		// the word holding offset o: the last one starting at or before it

@@ -71,14 +71,14 @@ func TestScoreAllWeighted(t *testing.T) {
 		b.Add(d)
 	}
 	ix := b.Build()
-	toks := []string{"wasp", "nest", "waspish", "nowhere"}
-	w := []float32{1, 1, 0.25, 3}
+	toks := []string{"wasp", "nest", "waspish", "nowhere", "mood"}
+	w := []float32{1, 1, 0.25, 3, 0} // weight 0: "mood" matches nothing (document 2 no hit)
 	got, err := ix.ScoreAllWeighted(context.Background(), toks, w, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := map[uint32]float64{}
-	for i, tok := range toks {
+	for i, tok := range toks[:4] {
 		for d := range uint32(3) {
 			if s := ix.ScoreTokens([]string{tok}, d); s != 0 {
 				want[d] += float64(w[i]) * float64(s)
@@ -93,7 +93,7 @@ func TestScoreAllWeighted(t *testing.T) {
 			t.Errorf("doc %d: %v, want %v", h.ID, h.Score, want[h.ID])
 		}
 	}
-	ones, _ := ix.ScoreAllWeighted(context.Background(), toks, []float32{1, 1, 1, 1}, nil)
+	ones, _ := ix.ScoreAllWeighted(context.Background(), toks, []float32{1, 1, 1, 1, 1}, nil)
 	plain, _ := ix.ScoreAllTokens(context.Background(), toks, nil)
 	if !slices.Equal(ones, plain) {
 		t.Errorf("weights of 1: %v, ScoreAllTokens %v", ones, plain)

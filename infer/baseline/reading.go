@@ -106,7 +106,10 @@ func (m *Reading) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	if err != nil {
 		return nil, err
 	}
-	toks, w := r.Expand(q.Text, readingRelativeWeight)
+	toks, w, err := r.Expand(ctx, q.Text, readingRelativeWeight)
+	if err != nil {
+		return nil, err
+	}
 	a, err := r.BM25.ScoreAllWeighted(ctx, toks, w, nil)
 	if err != nil {
 		return nil, err

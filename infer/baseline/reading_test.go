@@ -121,3 +121,29 @@ func TestBM25Stem(t *testing.T) {
 		t.Errorf("singers: %v, want the dancer (its neighbour line), then the singer (nodes 3 and 1)", hits)
 	}
 }
+
+// TestReadingRelatives: "like a vocal" matches no document word ("vocal"
+// stems to itself, the vocalist's name to "vocalist"); the reading finds
+// the vocalist by its name holding the word, bm25-stem finds nothing. The
+// singer's document reads the dancer, whose edge points to it.
+func TestReadingRelatives(t *testing.T) {
+	ws := readingSKB(t)
+	if h, _ := NewBM25Stem(ws).Rank(t.Context(), data.Query{Text: "like a vocal"}); len(h) != 0 {
+		t.Fatalf("bm25-stem matched %v: the test does not test relatives", h)
+	}
+	hits, err := NewReading(ws, nil).Rank(t.Context(), data.Query{Text: "like a vocal"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 1 || hits[0].ID != 4 {
+		t.Errorf("like a vocal: %v, want the vocalist (node 4) alone", hits)
+	}
+	hits, err = NewBM25Stem(ws).Rank(t.Context(), data.Query{Text: "dancer"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	infer.SortHits(hits)
+	if len(hits) != 2 || hits[0].ID != 3 || hits[1].ID != 1 {
+		t.Errorf("dancer: %v, want the dancer, then the singer (its edge in; nodes 3 and 1)", hits)
+	}
+}

@@ -14,7 +14,7 @@
 // (Config.Lexical, --lexical bm25 for mFAR's); a relation field names a
 // neighbour by its other names too where the SKB has alias fields
 // (Config.Aliases, --names-only); and a "doc+neighbours" field, the
-// document with the names of its first neighbours by its own edges (the
-// text the "reading" channel reads when neighbours are read by their other
-// names), joins the fields (--no-reading-field).
+// document with the names of its first neighbours by its own edges (as
+// the encoder reads it; the "reading" channel reads edges in too), joins
+// the fields (--no-reading-field).
 package mfar

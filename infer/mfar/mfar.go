@@ -36,7 +36,8 @@ type Field struct {
 // document read with its neighbours (kind "reading", "doc+neighbours": the
 // names of the node's first Config.ReadingNeighbours neighbours by its own
 // edges appended, each by its other names where Config.Aliases gives some,
-// as the text channel "reading" reads it), every text field, and one field
+// as the encoder reads it; the text channel "reading" reads edges in too),
+// every text field, and one field
 // per relation holding the names of the node's neighbours by that relation
 // (both directions).
 func Fields(s *data.Schema) []Field {
