@@ -23,12 +23,13 @@ const ReadingNeighbors = 8
 // Reading is the SKB as the text channel "reading" reads it (docs/real-data.md,
 // "A text channel that reads"): a BM25 index over every candidate's
 // document and neighbour line (edges out, then in: BothWaysAliasLine),
-// each neighbour read by its other names ("book; volume"), stemmed (index.StemTokens), and a
-// naive Bayes model of a candidate's node type given text, learned from the
-// candidates' own text (TypeFeatures of each one's longest text field other
-// than the name), and the words of the candidates' names and other names
-// (Relatives: the derived and compound forms a query's words stand for).
-// All come from the SKB alone; no question is read.
+// each neighbour read by its other names ("book; volume"), stemmed
+// (index.StemTokens); a naive Bayes model of a candidate's node type given
+// text, learned from the candidates' own text (TypeFeatures of each one's
+// longest text field other than the name); and the words of the
+// candidates' names and other names (Relatives: the derived and compound
+// forms a query's words stand for). All come from the SKB alone; no
+// question is read.
 type Reading struct {
 	// BM25's document d is candidate d (ws.Candidates[d]), as ws.Doc's.
 	BM25 *index.BM25
@@ -134,11 +135,11 @@ func buildReading(ws *workspace.Workspace) (*Reading, error) {
 // occurrence), then, for each distinct stem of a token of letters alone,
 // the stems of its relatives among the candidates' names (Names.Of) that
 // the query does not hold, each at weight rel (a relative two stems share
-// sums both; "wasp" and "wasps" are one stem). "Resembling a wasp" reads "resembl", "wasp" and, at rel,
-// "waspish". A query takes at most MaxQueryRelatives relatives (its
-// first words' first) and looks up at most MaxRelativeWords words, so a
-// megabyte of text costs what its first words cost; Expand stops with
-// ctx.Err() when ctx ends.
+// sums both; "wasp" and "wasps" are one stem). "Resembling a wasp" reads
+// "resembl", "wasp" and, at rel, "waspish". A query takes at most
+// MaxQueryRelatives relatives (its first words' first) and looks up at
+// most MaxRelativeWords words, so a megabyte of text costs what its first
+// words cost; Expand stops with ctx.Err() when ctx ends.
 func (r *Reading) Expand(ctx context.Context, text string, rel float32) ([]string, []float32, error) {
 	raw := index.Tokenize(nil, text)
 	toks := make([]string, len(raw))

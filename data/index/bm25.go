@@ -247,11 +247,7 @@ func (ix *BM25) accumulateTokens(ctx context.Context, s *scratch, toks []string,
 				s.seen[d] = true
 				s.touched = append(s.touched, d)
 			}
-			if w == nil {
-				s.acc[d] += ws[j]
-			} else {
-				s.acc[d] += qw * ws[j]
-			}
+			s.acc[d] += qw * ws[j] // 1·x is x: unweighted sums stay bit for bit
 		}
 	}
 	return nil
