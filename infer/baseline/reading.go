@@ -49,19 +49,20 @@ func (m *BM25Stem) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) 
 	if err != nil {
 		return nil, err
 	}
-	return m.rank(ctx, r, q)
-}
-
-// rank is Rank over the workspace's reading r.
-func (m *BM25Stem) rank(ctx context.Context, r *infer.Reading, q data.Query) ([]index.Hit, error) {
 	hits, err := r.BM25.ScoreAllContext(ctx, q.Text, nil) // stemmed, as the index's config says
 	if err != nil {
 		return nil, err
 	}
+	return candidateNodes(m.ws, hits), nil
+}
+
+// candidateNodes turns hits on the reading index (candidate numbers) into
+// hits on nodes, in place.
+func candidateNodes(ws *workspace.Workspace, hits []index.Hit) []index.Hit {
 	for i := range hits {
-		hits[i].ID = m.ws.Candidates[hits[i].ID]
+		hits[i].ID = ws.Candidates[hits[i].ID]
 	}
-	return hits, nil
+	return hits
 }
 
 // The reading channel's settings, chosen on the 400 development
@@ -79,7 +80,7 @@ const (
 // NewReading returns the reading channel over ws and its dense channel d
 // (nil: bm25-stem alone, reranked by the type prior).
 func NewReading(ws *workspace.Workspace, d *infer.DenseChannel) *Reading {
-	r := &Reading{ws: ws, stem: NewBM25Stem(ws)}
+	r := &Reading{ws: ws}
 	if d != nil {
 		r.dense = NewDense(ws, d)
 	}
@@ -95,7 +96,6 @@ func NewReading(ws *workspace.Workspace, d *infer.DenseChannel) *Reading {
 // readingDepth the fused order is kept.
 type Reading struct {
 	ws    *workspace.Workspace
-	stem  *BM25Stem
 	dense *DenseMethod
 }
 
@@ -114,9 +114,7 @@ func (m *Reading) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i := range a {
-		a[i].ID = m.ws.Candidates[a[i].ID]
-	}
+	a = candidateNodes(m.ws, a)
 	infer.SortHits(a)
 	fused := a
 	if m.dense != nil {
