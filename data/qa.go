@@ -29,6 +29,11 @@ type Query struct {
 	// executes its candidate plans to choose among them); nil means not
 	// executed. It is never read from or written to a file.
 	Reach *PlanReach `json:"-"`
+	// Passage: whoever planned the query read it as text no plan fits (a
+	// description, a definition; the planner's text-fit gate), so the text
+	// channel may read it as one (the reading channel's name profiles).
+	// It is never read from or written to a file.
+	Passage bool `json:"-"`
 }
 
 // PlanReach is a plan's executed result carried with its query, so that

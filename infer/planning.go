@@ -40,6 +40,16 @@ type PlanPrediction struct {
 	ReadAs string
 }
 
+// Apply returns q as the method the prediction is passed to reads it: with
+// the predicted plan (an empty one when none was found: never the
+// workspace's), its executed reach, and Passage set when the planner read
+// the query as text no plan fits (NoFit) or too long to plan (TooLong).
+func (p *PlanPrediction) Apply(q data.Query) data.Query {
+	q.Plan, q.Reach = &p.Plan, p.Reach
+	q.Passage = p.NoFit || p.TooLong
+	return q
+}
+
 // Planner predicts a question's plan: what MoR, GRASP and the methods a
 // planner wraps take from a trained planner (infer/planner), loaded with
 // registry.LoadPlanner.

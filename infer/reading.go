@@ -42,7 +42,19 @@ type Reading struct {
 	// Names holds the words of the candidates' names and alias fields
 	// (linking.DetectAliasFields).
 	Names *index.Relatives
+	// Profiles is BM25 over one document per stemmed word of those names,
+	// the word's profile: the documents (as BM25 reads them) of the first
+	// MaxProfileDocs candidates whose names hold it, pooled. "volcano"
+	// reads the volcano's, the vent's and the volcanic crater's glosses
+	// at once. ProfileDocs[p] lists every candidate (ascending) whose
+	// names hold profile p's word.
+	Profiles    *index.BM25
+	ProfileDocs [][]int32
 }
+
+// MaxProfileDocs bounds the candidates one name word's profile pools:
+// "genus" names thousands of WordNet's.
+const MaxProfileDocs = 20
 
 // ReadingOf returns ws's reading, built on first use (a few seconds on
 // WordNet's 117,659 synsets) and kept with the workspace.
@@ -103,6 +115,7 @@ func buildReading(ws *workspace.Workspace) (*Reading, error) {
 		}
 	}
 	r := &Reading{BM25: b.Build(), Label: make([]int32, n), Names: index.NewRelatives(slices.Collect(maps.Keys(vocab)))}
+	r.Profiles, r.ProfileDocs = nameProfiles(cfg, names, toks)
 	labels := map[int32]int32{}
 	for d, v := range ws.Candidates {
 		t := skb.Nodes[v].Type
@@ -128,6 +141,37 @@ func buildReading(ws *workspace.Workspace) (*Reading, error) {
 		r.Prior = prior
 	}
 	return r, nil
+}
+
+// nameProfiles builds Reading.Profiles and ProfileDocs from each
+// candidate's name words and document tokens (stemmed).
+func nameProfiles(cfg index.Config, names, toks [][]string) (*index.BM25, [][]int32) {
+	ids := map[string]int32{}
+	var docs [][]int32
+	for d, ws := range names {
+		for _, w := range ws {
+			s := index.Stem(w)
+			p, ok := ids[s]
+			if !ok {
+				p = int32(len(docs))
+				ids[s] = p
+				docs = append(docs, nil)
+			}
+			if l := docs[p]; len(l) == 0 || l[len(l)-1] != int32(d) { // a word twice in one candidate's names: once
+				docs[p] = append(l, int32(d))
+			}
+		}
+	}
+	b := index.NewBuilder(cfg)
+	var buf []string
+	for _, ds := range docs {
+		buf = buf[:0]
+		for _, d := range ds[:min(len(ds), MaxProfileDocs)] {
+			buf = append(buf, toks[d]...)
+		}
+		b.AddTokens(buf)
+	}
+	return b.Build(), docs
 }
 
 // Expand returns a query's weighted terms as the reading reads it: every

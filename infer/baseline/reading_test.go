@@ -147,3 +147,106 @@ func TestReadingRelatives(t *testing.T) {
 		t.Errorf("dancer: %v, want the dancer, then the singer (its edge in; nodes 3 and 1)", hits)
 	}
 }
+
+// TestReadingProfiles: two senses named "volcano" pool their documents in
+// one name profile. A passage (data.Query.Passage) scores a candidate by
+// its own document's BM25 plus readingProfileWeight times its best name's
+// profile score, and the sense whose own document matches nothing still
+// comes through its name; a question scores the documents alone. With one
+// candidate type and no dense channel the reading's scores are those
+// sums; the profile index is rebuilt here from the documents' text.
+func TestReadingProfiles(t *testing.T) {
+	skb := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"thing"}, RelationTypes: []string{"r"}, TextFields: []string{"name", "gloss"}}}
+	skb.Nodes = []data.Node{
+		{Name: "volcano", Fields: []string{"", "a mountain of ash"}},
+		{Name: "volcano", Fields: []string{"", "a vent that lava leaves"}},
+		{Name: "crater", Fields: []string{"", "a bowl of ash"}},
+	}
+	ws, err := workspace.Build(context.Background(), skb, nil, workspace.Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	r, err := infer.ReadingOf(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Profiles.NumDocs() != 2 || len(r.ProfileDocs) != 2 || len(r.ProfileDocs[0]) != 2 || len(r.ProfileDocs[1]) != 1 {
+		t.Fatalf("%d profiles, docs %v; want volcano (nodes 0, 1) and crater (2)", r.Profiles.NumDocs(), r.ProfileDocs)
+	}
+	b := index.NewBuilder(index.Config{Stem: true})
+	b.AddTokens(index.StemTokens(nil, skb.Document(0)+" "+skb.Document(1)))
+	b.AddTokens(index.StemTokens(nil, skb.Document(2)))
+	prof := b.Build()
+	for _, c := range []struct {
+		query   string
+		passage bool
+		want    []uint32
+	}{
+		{"lava mountain", true, []uint32{0, 1}},
+		{"mountain", true, []uint32{0, 1}},
+		{"mountain", false, []uint32{0}},
+	} {
+		toks := index.StemTokens(nil, c.query)
+		hits, err := NewReading(ws, nil).Rank(t.Context(), data.Query{Text: c.query, Passage: c.passage})
+		if err != nil {
+			t.Fatal(err)
+		}
+		infer.SortHits(hits)
+		if len(hits) != len(c.want) {
+			t.Fatalf("%q (passage %v): %v, want nodes %v", c.query, c.passage, hits, c.want)
+		}
+		for i, h := range hits {
+			want := float64(r.BM25.ScoreTokens(toks, h.ID))
+			if c.passage {
+				want += readingProfileWeight * float64(prof.ScoreTokens(toks, 0))
+			}
+			if h.ID != c.want[i] || math.Abs(float64(h.Score)-want) > 1e-5 {
+				t.Errorf("%q (passage %v) place %d: %v, want node %d score %.6f", c.query, c.passage, i, h, c.want[i], want)
+			}
+		}
+	}
+	if s := r.BM25.ScoreTokens([]string{"mountain"}, 1); s != 0 {
+		t.Fatalf("node 1's own document matched mountain (%v): the test does not test pooling", s)
+	}
+}
+
+// TestReadingProfilesBounded: a name word's profile pools the documents of
+// its first MaxProfileDocs candidates, and every candidate named by it
+// takes the profile's score.
+func TestReadingProfilesBounded(t *testing.T) {
+	skb := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"thing"}, RelationTypes: []string{"r"}, TextFields: []string{"name", "gloss"}}}
+	n := infer.MaxProfileDocs + 1
+	for i := range n {
+		gloss := "plain"
+		if i == n-1 {
+			gloss = "unseen" // the last genus's gloss: past the bound
+		}
+		skb.Nodes = append(skb.Nodes, data.Node{Name: "genus", Fields: []string{"", gloss}})
+	}
+	ws, err := workspace.Build(context.Background(), skb, nil, workspace.Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	r, err := infer.ReadingOf(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.ProfileDocs) != 1 || len(r.ProfileDocs[0]) != n {
+		t.Fatalf("profiles %v: want one, of all %d candidates", r.ProfileDocs, n)
+	}
+	if s := r.Profiles.ScoreTokens([]string{"unseen"}, 0); s != 0 {
+		t.Errorf("the profile read its %dth document (score %v), past MaxProfileDocs", n, s)
+	}
+	if s := r.Profiles.ScoreTokens([]string{"plain"}, 0); s <= 0 {
+		t.Errorf("the profile did not read its first documents (score %v)", s)
+	}
+	hits, err := NewReading(ws, nil).Rank(t.Context(), data.Query{Text: "plain", Passage: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != n {
+		t.Errorf("%d hits, want all %d genera (their name's profile)", len(hits), n)
+	}
+}

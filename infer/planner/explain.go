@@ -75,8 +75,7 @@ func (m *PlannedMethod) Explain(ctx context.Context, q data.Query, k int) (infer
 		}
 		e.Typed += fmt.Sprintf(", named first: %q", names)
 	}
-	q.Plan, q.Reach = &pred.Plan, pred.Reach
-	hits, err := m.M.Rank(ctx, q)
+	hits, err := m.M.Rank(ctx, pred.Apply(q))
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/baseline"
 	"github.com/strata-retrieval/strata/internal/testskb"
@@ -189,6 +190,54 @@ func TestNoPlanFits(t *testing.T) {
 	if n := m.TakeFallbacks(); n != 1 {
 		t.Errorf("fallbacks %d, want 1", n)
 	}
+}
+
+// TestNoPlanFitsPassage: the method a planner wraps reads a query the gate
+// puts below its threshold as a passage (data.Query.Passage, which the
+// reading channel reads with its name profiles), in Rank and in Explain
+// alike. A prediction reads a query as a passage when the gate said no
+// plan fits or the query is too long to plan, never when it has a plan or
+// the question's named type ruled every plan out (a question still).
+func TestNoPlanFitsPassage(t *testing.T) {
+	p := gatedPlanner(t)
+	var got []bool
+	m := &PlannedMethod{P: p, M: queryFunc(func(q data.Query) { got = append(got, q.Passage) })}
+	q := data.Query{Text: "released in 1999"}
+	if _, err := m.Rank(t.Context(), q); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Explain(t.Context(), q, 1); err != nil {
+		t.Fatal(err)
+	}
+	if want := []bool{true, true}; !slices.Equal(got, want) {
+		t.Errorf("passages %v, want %v (below the gate in Rank and Explain)", got, want)
+	}
+	plan := data.Plan{Named: []uint32{1}} // a marker: the applied query carries this plan
+	for _, c := range []struct {
+		pred infer.PlanPrediction
+		want bool
+	}{
+		{infer.PlanPrediction{Plan: plan, Template: 0}, false},
+		{infer.PlanPrediction{Template: -1, NoFit: true}, true},
+		{infer.PlanPrediction{Template: -1, TooLong: true}, true},
+		{infer.PlanPrediction{Template: -1, RuledOut: true}, false},
+	} {
+		aq := c.pred.Apply(q)
+		if aq.Passage != c.want || aq.Plan == nil || !slices.Equal(aq.Plan.Named, c.pred.Plan.Named) || aq.Text != q.Text {
+			t.Errorf("%+v applied: %+v, want passage %v and the prediction's plan", c.pred, aq, c.want)
+		}
+	}
+}
+
+// queryFunc is a method that hands each query it ranks to a function and
+// ranks nothing.
+type queryFunc func(data.Query)
+
+func (f queryFunc) Name() string { return "note" }
+
+func (f queryFunc) Rank(_ context.Context, q data.Query) ([]index.Hit, error) {
+	f(q)
+	return nil, nil
 }
 
 // TestExplainNoPlanFits: explain says that no plan fits, with the gate's

@@ -44,9 +44,7 @@ func (m *PlannedMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, er
 	if err != nil {
 		return nil, err
 	}
-	q.Plan = &pred.Plan // an empty plan when none was found: never the workspace's
-	q.Reach = pred.Reach
-	return m.M.Rank(ctx, q)
+	return m.M.Rank(ctx, pred.Apply(q))
 }
 
 // TakeFallbacks implements FallbackCounter (the wrapped method's count).
