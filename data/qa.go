@@ -30,8 +30,9 @@ type Query struct {
 	// executed. It is never read from or written to a file.
 	Reach *PlanReach `json:"-"`
 	// Passage: whoever planned the query read it as text no plan fits (a
-	// description, a definition; the planner's text-fit gate), so the text
-	// channel may read it as one (the reading channel's name profiles).
+	// description, a definition: the planner's text-fit gate) or too long
+	// to plan, so the text channel may read it as one (the reading
+	// channel's name profiles).
 	// It is never read from or written to a file.
 	Passage bool `json:"-"`
 }

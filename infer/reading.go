@@ -28,8 +28,9 @@ const ReadingNeighbors = 8
 // text, learned from the candidates' own text (TypeFeatures of each one's
 // longest text field other than the name); and the words of the
 // candidates' names and other names (Relatives: the derived and compound
-// forms a query's words stand for). All come from the SKB alone; no
-// question is read.
+// forms a query's words stand for) and their profiles (Profiles: what a
+// passage is read with). All come from the SKB alone; no question is
+// read.
 type Reading struct {
 	// BM25's document d is candidate d (ws.Candidates[d]), as ws.Doc's.
 	BM25 *index.BM25
@@ -44,17 +45,24 @@ type Reading struct {
 	Names *index.Relatives
 	// Profiles is BM25 over one document per stemmed word of those names,
 	// the word's profile: the documents (as BM25 reads them) of the first
-	// MaxProfileDocs candidates whose names hold it, pooled. "volcano"
-	// reads the volcano's, the vent's and the volcanic crater's glosses
-	// at once. ProfileDocs[p] lists every candidate (ascending) whose
-	// names hold profile p's word.
+	// MaxProfileDocs candidates whose names hold it, pooled. "feat" reads
+	// the glosses of both its synsets (a notable achievement; a
+	// performance) at once. ProfileDocs[p] lists every candidate
+	// (ascending) whose names hold profile p's word; a word in more than
+	// MaxProfileNamed candidates' names has an empty profile and lists
+	// none, so one passage's profiles touch at most 30 * MaxProfileNamed
+	// candidates (baseline's withProfiles).
 	Profiles    *index.BM25
 	ProfileDocs [][]int32
 }
 
 // MaxProfileDocs bounds the candidates one name word's profile pools:
-// "genus" names thousands of WordNet's.
-const MaxProfileDocs = 20
+// "genus" names thousands of WordNet's. MaxProfileNamed bounds the
+// candidates a word may name and still have a profile.
+const (
+	MaxProfileDocs  = 20
+	MaxProfileNamed = 4096
+)
 
 // ReadingOf returns ws's reading, built on first use (a few seconds on
 // WordNet's 117,659 synsets) and kept with the workspace.
@@ -164,10 +172,14 @@ func nameProfiles(cfg index.Config, names, toks [][]string) (*index.BM25, [][]in
 	}
 	b := index.NewBuilder(cfg)
 	var buf []string
-	for _, ds := range docs {
+	for p, ds := range docs {
 		buf = buf[:0]
-		for _, d := range ds[:min(len(ds), MaxProfileDocs)] {
-			buf = append(buf, toks[d]...)
+		if len(ds) > MaxProfileNamed {
+			docs[p] = nil // an empty profile, matching nothing
+		} else {
+			for _, d := range ds[:min(len(ds), MaxProfileDocs)] {
+				buf = append(buf, toks[d]...)
+			}
 		}
 		b.AddTokens(buf)
 	}

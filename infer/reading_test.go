@@ -223,3 +223,29 @@ func TestReadingExpandBounds(t *testing.T) {
 		t.Errorf("the first word: %d terms, want 302", len(toks))
 	}
 }
+
+// TestNameProfilesNamedBound: a word in more than MaxProfileNamed
+// candidates' names gets an empty profile and lists no candidate; one in
+// MaxProfileNamed keeps its profile (its first MaxProfileDocs documents)
+// and lists them all.
+func TestNameProfilesNamedBound(t *testing.T) {
+	var names, toks [][]string
+	for i := range MaxProfileNamed + 1 {
+		w := []string{"genus"}
+		if i < MaxProfileNamed {
+			w = append(w, "family")
+		}
+		names = append(names, w)
+		toks = append(toks, []string{"plain"})
+	}
+	idx, docs := nameProfiles(index.Config{}, names, toks)
+	if idx.NumDocs() != 2 || docs[0] != nil || len(docs[1]) != MaxProfileNamed {
+		t.Fatalf("%d profiles, genus lists %d, family %d; want genus empty, family all %d", idx.NumDocs(), len(docs[0]), len(docs[1]), MaxProfileNamed)
+	}
+	if s := idx.ScoreTokens([]string{"plain"}, 0); s != 0 {
+		t.Errorf("genus's profile scores %v, want 0 (empty)", s)
+	}
+	if s := idx.ScoreTokens([]string{"plain"}, 1); s <= 0 {
+		t.Errorf("family's profile scores %v, want more than 0", s)
+	}
+}

@@ -90,16 +90,23 @@ func TestPlannerTextChannel(t *testing.T) {
 		t.Errorf("--text dense: %d %q", code, e)
 	}
 	// A query no plan fits (an id with an imported vector, the text a
-	// node's passage) is answered by each run's text channel, as served.
+	// node's passage) is answered by each run's text channel, as served:
+	// reading reads it as the passage the planner read it as (with its
+	// name profiles), as reading planned by the same run does; bm25 reads
+	// it as bm25 does.
 	q := skb.QA.Queries[skb.QA.Splits["test"][0]]
 	passage := strings.Join(skb.Nodes[q.Answers[0]].Fields, " ")
 	qf := filepath.Join(dir, "q.csv")
 	if err := os.WriteFile(qf, []byte(fmt.Sprintf("id,query\n%d,%q\n", q.ID, passage)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct{ run, method string }{{fused, "reading"}, {plain, "bm25"}} {
+	for _, c := range []struct{ run, method, planner string }{{fused, "reading", fused}, {plain, "bm25", ""}} {
 		pl := filepath.Join(dir, c.method+".json")
-		if err := os.WriteFile(pl, []byte(`{"format":"strata-pipeline/1","scorers":[{"method":"`+c.method+`"}]}`), 0o644); err != nil {
+		stage, _ := json.Marshal(map[string]string{"method": c.method, "planner": c.planner})
+		if c.planner == "" {
+			stage = []byte(`{"method":"` + c.method + `"}`)
+		}
+		if err := os.WriteFile(pl, []byte(`{"format":"strata-pipeline/1","scorers":[`+string(stage)+`]}`), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		var got, want []byte
@@ -121,6 +128,22 @@ func TestPlannerTextChannel(t *testing.T) {
 		}
 		if g, w := strings.Replace(string(got), `,"fallback":true`, "", 1), string(want); g != w {
 			t.Errorf("%s's fallback:\n%s\nwant %s's ranking:\n%s", c.run, g, c.method, w)
+		}
+		if c.planner == "" {
+			continue
+		}
+		// Read as a question (reading on its own), the passage ranks
+		// otherwise: the profiles are what the planner's reading adds.
+		alone := filepath.Join(dir, "alone.json")
+		if err := os.WriteFile(alone, []byte(`{"format":"strata-pipeline/1","scorers":[{"method":"`+c.method+`"}]}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		o := filepath.Join(dir, "alone.jsonl")
+		if _, e, code := run(t, "score", ws, "--pipeline", alone, "--queries", qf, "--out", o, "-k", "20"); code != 0 {
+			t.Fatalf("score %s: %s", alone, e)
+		}
+		if b, _ := os.ReadFile(o); string(b) == string(want) {
+			t.Errorf("%s on its own ranks the passage as the planner's %s does: %s", c.method, c.method, b)
 		}
 	}
 	embed(1) // other vectors

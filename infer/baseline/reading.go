@@ -22,7 +22,7 @@ func init() {
 		}
 		return NewBM25Stem(env.WS), nil
 	})
-	registry.RegisterMethod("reading", "the text channel that reads: bm25-stem, each query word's relatives among the candidates' names added at weight 0.25 (the names' words holding its stem: \"wasp\" reads \"waspish\" too), fused with dense (RRF k=60, weights 1 and 0.5; bm25-stem alone without a dense channel), its top 100 reranked by the node type the query's words suggest (a naive Bayes model of type given a node's own text); a query a planner reads as a passage (no plan fits: a definition, a description) also scores each candidate by its name words' profiles (the documents of the first 20 candidates a word names, pooled), at weight 4", func(env *infer.Env) (infer.Method, error) {
+	registry.RegisterMethod("reading", "the text channel that reads: bm25-stem, each query word's relatives among the candidates' names added at weight 0.25 (the names' words holding its stem: \"wasp\" reads \"waspish\" too), fused with dense (RRF k=60, weights 1 and 0.5; bm25-stem alone without a dense channel), its top 100 reranked by the node type the query's words suggest (a naive Bayes model of type given a node's own text); a query a planner reads as a passage (no plan fits: a definition, a description; or too long to plan) also scores each candidate by its name words' profiles (the documents of the first 20 candidates a word names, pooled), at weight 4", func(env *infer.Env) (infer.Method, error) {
 		if _, err := infer.ReadingOf(env.WS); err != nil {
 			return nil, err
 		}
@@ -101,8 +101,9 @@ func NewReading(ws *workspace.Workspace, d *infer.DenseChannel) *Reading {
 // query) under the reading's type prior. "To conquer; to subdue" is a
 // verb's definition, "One who praises" a person's. Below the top
 // readingDepth the fused order is kept. A passage (data.Query.Passage: a
-// planner read it as text no plan fits) adds the candidates' name
-// profiles to bm25-stem's scores (withProfiles): a definition defines a
+// planner read it as text no plan fits, or too long to plan) adds the
+// candidates' name profiles to the lexical scores (bm25-stem with the
+// query's relatives; withProfiles): a definition defines a
 // word, any of its senses, and a word's profile reads what all of them
 // say. A question is not read so: it asks for one sense (WordNet's val
 // MRR fell 0.5844 -> 0.5024 when every query was).
@@ -149,19 +150,23 @@ func (m *Reading) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 }
 
 // withProfiles adds to each candidate's lexical score in lex (candidate
-// numbers, ascending) readingProfileWeight times its best name word's
-// profile score (infer.Reading.Profiles) among the readingProfileNames
-// best profiles for the weighted query toks, w; a candidate whose own
-// document matched no term joins with that alone. The hits come back in
-// ascending candidate order.
+// numbers) readingProfileWeight times its best name word's profile score
+// (infer.Reading.Profiles) among the readingProfileNames best profiles
+// for the weighted query toks, w; a candidate whose own document matched
+// no term joins with that alone. The hits come back in ascending
+// candidate order. The best profiles list at most
+// infer.MaxProfileNamed candidates each.
 func withProfiles(ctx context.Context, r *infer.Reading, toks []string, w []float32, lex []index.Hit) ([]index.Hit, error) {
 	ph, err := r.Profiles.ScoreAllWeighted(ctx, toks, w, nil)
 	if err != nil {
 		return nil, err
 	}
-	infer.SortHits(ph)
+	top := index.NewTopK(readingProfileNames)
+	for _, h := range ph {
+		top.Push(h)
+	}
 	best := map[uint32]float32{}
-	for _, h := range ph[:min(len(ph), readingProfileNames)] {
+	for _, h := range top.Sorted(nil) {
 		for _, d := range r.ProfileDocs[h.ID] {
 			best[uint32(d)] = max(best[uint32(d)], h.Score)
 		}

@@ -3,6 +3,7 @@ package baseline
 import (
 	"context"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
@@ -149,18 +150,22 @@ func TestReadingRelatives(t *testing.T) {
 }
 
 // TestReadingProfiles: two senses named "volcano" pool their documents in
-// one name profile. A passage (data.Query.Passage) scores a candidate by
-// its own document's BM25 plus readingProfileWeight times its best name's
-// profile score, and the sense whose own document matches nothing still
-// comes through its name; a question scores the documents alone. With one
-// candidate type and no dense channel the reading's scores are those
-// sums; the profile index is rebuilt here from the documents' text.
+// one name profile, with the "volcano crater" that is named by both
+// profiles. A passage (data.Query.Passage) scores a candidate by its own
+// document's BM25 plus readingProfileWeight times its best (not summed)
+// name profile's score, and the sense whose own document matches nothing
+// still comes through its name; a question scores the documents alone.
+// Node 0 is no candidate, so candidate d is node d+1. With one candidate
+// type and no dense channel the reading's scores are those sums; the
+// profile index is rebuilt here from the documents' text.
 func TestReadingProfiles(t *testing.T) {
-	skb := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"thing"}, RelationTypes: []string{"r"}, TextFields: []string{"name", "gloss"}}}
+	skb := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"group", "thing"}, CandidateTypes: []string{"thing"}, RelationTypes: []string{"r"}, TextFields: []string{"name", "gloss"}}}
 	skb.Nodes = []data.Node{
-		{Name: "volcano", Fields: []string{"", "a mountain of ash"}},
-		{Name: "volcano", Fields: []string{"", "a vent that lava leaves"}},
-		{Name: "crater", Fields: []string{"", "a bowl of ash"}},
+		{Type: 0, Name: "volcano field", Fields: []string{"", "lava mountain bowl"}}, // no candidate
+		{Type: 1, Name: "volcano", Fields: []string{"", "a mountain of ash"}},
+		{Type: 1, Name: "volcano", Fields: []string{"", "a vent that lava leaves"}},
+		{Type: 1, Name: "crater", Fields: []string{"", "a bowl of ash"}},
+		{Type: 1, Name: "volcano crater", Fields: []string{"", "where a lake forms"}},
 	}
 	ws, err := workspace.Build(context.Background(), skb, nil, workspace.Config{}, nil)
 	if err != nil {
@@ -171,21 +176,23 @@ func TestReadingProfiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Profiles.NumDocs() != 2 || len(r.ProfileDocs) != 2 || len(r.ProfileDocs[0]) != 2 || len(r.ProfileDocs[1]) != 1 {
-		t.Fatalf("%d profiles, docs %v; want volcano (nodes 0, 1) and crater (2)", r.Profiles.NumDocs(), r.ProfileDocs)
+	if r.Profiles.NumDocs() != 2 || !slices.Equal(r.ProfileDocs[0], []int32{0, 1, 3}) || !slices.Equal(r.ProfileDocs[1], []int32{2, 3}) {
+		t.Fatalf("%d profiles, docs %v; want volcano (candidates 0, 1, 3) and crater (2, 3)", r.Profiles.NumDocs(), r.ProfileDocs)
 	}
 	b := index.NewBuilder(index.Config{Stem: true})
-	b.AddTokens(index.StemTokens(nil, skb.Document(0)+" "+skb.Document(1)))
-	b.AddTokens(index.StemTokens(nil, skb.Document(2)))
+	b.AddTokens(index.StemTokens(nil, skb.Document(1)+" "+skb.Document(2)+" "+skb.Document(4)))
+	b.AddTokens(index.StemTokens(nil, skb.Document(3)+" "+skb.Document(4)))
 	prof := b.Build()
+	named := [][]uint32{{0}, {0}, {1}, {0, 1}} // each candidate's profiles
 	for _, c := range []struct {
 		query   string
 		passage bool
-		want    []uint32
+		want    []uint32 // nodes, best first
 	}{
-		{"lava mountain", true, []uint32{0, 1}},
-		{"mountain", true, []uint32{0, 1}},
-		{"mountain", false, []uint32{0}},
+		{"lava mountain", true, []uint32{1, 2, 4}},
+		{"lava bowl", true, []uint32{3, 2, 4, 1}},
+		{"mountain", true, []uint32{1, 2, 4}},
+		{"mountain", false, []uint32{1}},
 	} {
 		toks := index.StemTokens(nil, c.query)
 		hits, err := NewReading(ws, nil).Rank(t.Context(), data.Query{Text: c.query, Passage: c.passage})
@@ -197,9 +204,14 @@ func TestReadingProfiles(t *testing.T) {
 			t.Fatalf("%q (passage %v): %v, want nodes %v", c.query, c.passage, hits, c.want)
 		}
 		for i, h := range hits {
-			want := float64(r.BM25.ScoreTokens(toks, h.ID))
+			d := h.ID - 1
+			want := float64(r.BM25.ScoreTokens(toks, d))
 			if c.passage {
-				want += readingProfileWeight * float64(prof.ScoreTokens(toks, 0))
+				best := 0.0
+				for _, p := range named[d] {
+					best = max(best, float64(prof.ScoreTokens(toks, p)))
+				}
+				want += readingProfileWeight * best
 			}
 			if h.ID != c.want[i] || math.Abs(float64(h.Score)-want) > 1e-5 {
 				t.Errorf("%q (passage %v) place %d: %v, want node %d score %.6f", c.query, c.passage, i, h, c.want[i], want)
@@ -207,7 +219,10 @@ func TestReadingProfiles(t *testing.T) {
 		}
 	}
 	if s := r.BM25.ScoreTokens([]string{"mountain"}, 1); s != 0 {
-		t.Fatalf("node 1's own document matched mountain (%v): the test does not test pooling", s)
+		t.Fatalf("candidate 1's own document matched mountain (%v): the test does not test pooling", s)
+	}
+	if a, b := prof.ScoreTokens([]string{"lava", "bowl"}, 0), prof.ScoreTokens([]string{"lava", "bowl"}, 1); a == b {
+		t.Fatalf("the two profiles score \"lava bowl\" alike (%v): the test does not tell best from sum", a)
 	}
 }
 
