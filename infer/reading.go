@@ -45,9 +45,10 @@ type Reading struct {
 	Names *index.Relatives
 	// Profiles is BM25 over one document per stemmed word of those names,
 	// the word's profile: the documents (as BM25 reads them) of the first
-	// MaxProfileDocs candidates whose names hold it, pooled. "feat" reads
-	// the glosses of both its synsets (a notable achievement; a
-	// performance) at once. ProfileDocs[p] lists every candidate
+	// MaxProfileDocs candidates whose names hold it, pooled. "exploit"
+	// reads the glosses of its four WordNet synsets (a notable
+	// achievement; use to one's advantage; draw from; work excessively
+	// hard) at once. ProfileDocs[p] lists every candidate
 	// (ascending) whose names hold profile p's word; a word in more than
 	// MaxProfileNamed candidates' names has an empty profile and lists
 	// none, so one passage's profiles touch at most 30 * MaxProfileNamed

@@ -103,10 +103,10 @@ func NewReading(ws *workspace.Workspace, d *infer.DenseChannel) *Reading {
 // readingDepth the fused order is kept. A passage (data.Query.Passage: a
 // planner read it as text no plan fits, or too long to plan) adds the
 // candidates' name profiles to the lexical scores (bm25-stem with the
-// query's relatives; withProfiles): a definition defines a
-// word, any of its senses, and a word's profile reads what all of them
-// say. A question is not read so: it asks for one sense (WordNet's val
-// MRR fell 0.5844 -> 0.5024 when every query was).
+// query's relatives; withProfiles): a definition defines a word, any of
+// its senses, and a word's profile reads what all of them say. A
+// question is not read so: it asks for one sense (WordNet's val MRR fell
+// 0.5844 -> 0.5024 when every query was).
 type Reading struct {
 	ws    *workspace.Workspace
 	dense *DenseMethod
