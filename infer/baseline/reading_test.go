@@ -1,7 +1,6 @@
 package baseline
 
 import (
-	"context"
 	"math"
 	"slices"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/infer"
+	"github.com/strata-retrieval/strata/internal/testskb"
 )
 
 // readingSKB: a person's and an act's definition, and neighbours.
@@ -25,12 +25,7 @@ func readingSKB(t *testing.T) *workspace.Workspace {
 		{Type: 2, Name: "vocalist", Fields: []string{"", ""}},
 	}
 	skb.Edges.Add(3, 0, 1) // the dancer's document names "singer"
-	ws, err := workspace.Build(context.Background(), skb, nil, workspace.Config{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ws.Close() })
-	return ws
+	return testskb.Workspace(t, skb)
 }
 
 // TestTypeRerank: the type prior's rerank worked out by hand. The prior
@@ -167,11 +162,7 @@ func TestReadingProfiles(t *testing.T) {
 		{Type: 1, Name: "crater", Fields: []string{"", "a bowl of ash"}},
 		{Type: 1, Name: "volcano crater", Fields: []string{"", "where a lake forms"}},
 	}
-	ws, err := workspace.Build(context.Background(), skb, nil, workspace.Config{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
+	ws := testskb.Workspace(t, skb)
 	r, err := infer.ReadingOf(ws)
 	if err != nil {
 		t.Fatal(err)
@@ -239,11 +230,7 @@ func TestReadingProfilesBounded(t *testing.T) {
 		}
 		skb.Nodes = append(skb.Nodes, data.Node{Name: "genus", Fields: []string{"", gloss}})
 	}
-	ws, err := workspace.Build(context.Background(), skb, nil, workspace.Config{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
+	ws := testskb.Workspace(t, skb)
 	r, err := infer.ReadingOf(ws)
 	if err != nil {
 		t.Fatal(err)
