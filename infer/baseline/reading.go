@@ -1,11 +1,9 @@
 package baseline
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"math"
-	"slices"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
@@ -153,8 +151,8 @@ func (m *Reading) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 // numbers) readingProfileWeight times its best name word's profile score
 // (infer.Reading.Profiles) among the readingProfileNames best profiles
 // for the weighted query toks, w; a candidate whose own document matched
-// no term joins with that alone. The hits come back in ascending
-// candidate order. The best profiles list at most
+// no term joins with that alone, after the others (the caller sorts the
+// hits: index.Sort is a total order). The best profiles list at most
 // infer.MaxProfileNamed candidates each.
 func withProfiles(ctx context.Context, r *infer.Reading, toks []string, w []float32, lex []index.Hit) ([]index.Hit, error) {
 	ph, err := r.Profiles.ScoreAllWeighted(ctx, toks, w, nil)
@@ -180,7 +178,6 @@ func withProfiles(ctx context.Context, r *infer.Reading, toks []string, w []floa
 	for d, s := range best {
 		lex = append(lex, index.Hit{ID: d, Score: readingProfileWeight * s})
 	}
-	slices.SortFunc(lex, func(x, y index.Hit) int { return cmp.Compare(x.ID, y.ID) })
 	return lex, nil
 }
 
