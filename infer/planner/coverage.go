@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/data/lexicon"
@@ -194,6 +196,29 @@ func anchorsOverlap(anchors []int, ms []linking.LinkedMention, mi int) bool {
 	return slices.ContainsFunc(anchors, func(a int) bool { return a >= 0 && a < len(ms) && overlaps(&ms[a], &ms[mi]) })
 }
 
+// ruledOutAnchor reports whether a candidate anchored on mention m is
+// ruled out for it: m's text is a non-anchor (NonAnchors) or m is written
+// in a non-anchor form (NonAnchorForms).
+func (p *LinkingPlanner) ruledOutAnchor(text string, m *linking.LinkedMention) bool {
+	if _, ok := slices.BinarySearch(p.Cfg.Anchors.NonAnchors, strings.ToLower(m.Text)); ok {
+		return true
+	}
+	forms := p.Cfg.Anchors.NonAnchorForms
+	if len(forms) == 0 {
+		return false
+	}
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		return false
+	}
+	for _, f := range mentionForms(lex, text, m) {
+		if slices.Contains(forms, f) {
+			return true
+		}
+	}
+	return false
+}
+
 // anchoredOnNonAnchor reports whether one of c's anchor mentions is a
 // text the training questions never anchored (NonAnchors).
 func (p *LinkingPlanner) anchoredOnNonAnchor(ments []linking.LinkedMention, c *PlanCandidate) bool {
@@ -221,7 +246,9 @@ const (
 	// FormHeadOf: a mention followed by "of", the head of a noun phrase
 	// whose complement names the thing ("type of cuisine", "part of
 	// external ear", "meaning of 'odor'"), which WordNet's training
-	// questions never anchored and which names nodes there ("type").
+	// questions never anchored and which names nodes there ("type"); or
+	// by a last "of", the relation a question asks along ("What is dhow
+	// made up of?", where "made up" names an adjective).
 	FormHeadOf = "head of"
 )
 
@@ -235,12 +262,27 @@ func mentionForms(lex *lexicon.Lexicon, text string, m *linking.LinkedMention) [
 	if m.TokStart == 0 && m.TokEnd == 1 && lex.IsVerb(strings.ToLower(m.Text)) {
 		out = append(out, FormLeadVerb)
 	}
-	if m.End < len(text) {
-		if rest := strings.TrimLeft(text[m.End:], " \t"); len(rest) < len(text[m.End:]) && len(rest) > 3 && strings.EqualFold(rest[:2], "of") && (rest[2] == ' ' || rest[2] == '\t') {
-			out = append(out, FormHeadOf)
-		}
+	if m.End < len(text) && headOf(text[m.End:]) {
+		out = append(out, FormHeadOf)
 	}
 	return out
+}
+
+// headOf reports whether rest, the text after a mention, goes on with
+// the word "of": before more words ("type of cuisine") or at the end of
+// the question ("What is dhow made up of?"), where the mention is the
+// relation the question asks along, not its anchor.
+func headOf(rest string) bool {
+	r := strings.TrimLeft(rest, " \t")
+	if len(r) == len(rest) || len(r) < 2 || !strings.EqualFold(r[:2], "of") {
+		return false
+	}
+	after := r[2:]
+	if after == "" {
+		return true
+	}
+	c, _ := utf8.DecodeRuneInString(after)
+	return !unicode.IsLetter(c) && !unicode.IsDigit(c) && c != '\'' && c != '-' && c != '_'
 }
 
 // LearnNonAnchorForms returns the forms (sorted) in which at least
@@ -602,9 +644,12 @@ func (p *LinkingPlanner) longerAnchors(ments []linking.LinkedMention, cs []PlanC
 
 // unanchoredLonger returns, with LongerAnchors, the mentions around an
 // anchor of every candidate left (reaching a node, key least) that no
-// candidate reaching a node anchors on; nil when one of those candidates
-// is anchored inside no such mention (deeper).
-func (p *LinkingPlanner) unanchoredLonger(ments []linking.LinkedMention, cs []PlanCandidate, key []int, least int) []int {
+// candidate reaching a node anchors on, and that a candidate could anchor
+// on without being ruled out for it (not a non-anchor text, nor written
+// in a non-anchor form: "made up" in "What is dhow made up of?"); nil
+// when one of those candidates is anchored inside no such mention
+// (deeper).
+func (p *LinkingPlanner) unanchoredLonger(text string, ments []linking.LinkedMention, cs []PlanCandidate, key []int, least int) []int {
 	if !p.Cfg.Anchors.LongerAnchors {
 		return nil
 	}
@@ -627,7 +672,7 @@ func (p *LinkingPlanner) unanchoredLonger(ments []linking.LinkedMention, cs []Pl
 				continue
 			}
 			for o := range ments {
-				if !anchored[o] && aroundByWords(&ments[o], &ments[a]) {
+				if !anchored[o] && aroundByWords(&ments[o], &ments[a]) && !p.ruledOutAnchor(text, &ments[o]) {
 					found = true
 					if !slices.Contains(out, o) {
 						out = append(out, o)

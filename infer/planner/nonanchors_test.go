@@ -131,10 +131,14 @@ func TestLearnNonAnchorForms(t *testing.T) {
 	if got, want := LearnNonAnchorForms(lex, f.texts, f.ments, f.anchors), []string{FormLeadVerb}; !slices.Equal(got, want) {
 		t.Errorf("LearnNonAnchorForms = %v, want %v", got, want)
 	}
-	// The form itself: "of" after white space, and more after it.
+	// The form itself: "of" after white space, before more words or at
+	// the end of the question ("What is dhow made up of?": the relation
+	// asked along).
 	for text, want := range map[string]bool{
 		"What type of cuisine?": true, "What type  of cuisine?": true, "What type Of cuisine?": true,
-		"What type off cuisine?": false, "What typeof cuisine?": false, "Which is the type of": false, "What 'type' of cuisine?": false,
+		"Which is the type of": true, "Which is the type of?": true, "Which is the type of ": true, "What type of, then?": true,
+		"What type off cuisine?": false, "What typeof cuisine?": false, "What 'type' of cuisine?": false,
+		"What type often?": false, "What type of-cuisine?": false, "What type o": false,
 	} {
 		m := fixtureMention(t, text, "type")
 		if got := slices.Contains(mentionForms(lex, text, &m), FormHeadOf); got != want {

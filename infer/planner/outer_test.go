@@ -210,6 +210,35 @@ func TestDeeperLonger(t *testing.T) {
 	}
 }
 
+// TestUnanchoredLongerRuledOut: in "What is dhow made up of?" the one
+// candidate left is anchored on "up" (inside "made up", which names a
+// node too) and none on "made up", so the deeper search would try the
+// templates anchored on "made up". "made up" is followed by the last
+// "of": written in the head-of form, so a candidate anchored on it is
+// ruled out when head of is a non-anchor form, and the deeper search
+// does not try it (nil: the other searches run); nor when "made up" is a
+// non-anchor text. Without either, it is tried.
+func TestUnanchoredLongerRuledOut(t *testing.T) {
+	q := "What is dhow made up of?"
+	ments := []linking.LinkedMention{fixtureMention(t, q, "dhow"), fixtureMention(t, q, "made up"), fixtureMention(t, q, "up")}
+	cs := []PlanCandidate{{Mentions: []int{2}, Reach: []uint32{7}}, {Mentions: []int{0}}}
+	for _, c := range []struct {
+		name string
+		a    AnchorConfig
+		want []int
+	}{
+		{"no non-anchors", AnchorConfig{LongerAnchors: true}, []int{1}},
+		{"head of a non-anchor form", AnchorConfig{LongerAnchors: true, NonAnchorForms: []string{FormHeadOf}}, nil},
+		{"made up a non-anchor text", AnchorConfig{LongerAnchors: true, NonAnchors: []string{"made up"}}, nil},
+		{"lead verbs a non-anchor form", AnchorConfig{LongerAnchors: true, NonAnchorForms: []string{FormLeadVerb}}, []int{1}},
+	} {
+		p := &LinkingPlanner{Classifier: &Classifier{Cfg: Config{Anchors: &c.a}}}
+		if got := p.unanchoredLonger(q, ments, cs, []int{0, 0}, 0); !slices.Equal(got, c.want) {
+			t.Errorf("%s: unanchoredLonger = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
 // TestAroundByWords: a longer mention takes an inner one's place only
 // when it adds a word that is not a stop word.
 func TestAroundByWords(t *testing.T) {

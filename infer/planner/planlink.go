@@ -348,7 +348,7 @@ func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs [
 	if !p.Cfg.Anchors.DeeperSearch || least < 0 {
 		return nil
 	}
-	if longer := p.unanchoredLonger(ments, cs, key, least); len(longer) > 0 {
+	if longer := p.unanchoredLonger(text, ments, cs, key, least); len(longer) > 0 {
 		// With DeeperAsked, the templates tried walk the relations the
 		// question names too ("Who wrote the script of Primal Fear?": the
 		// film's writers, not its cast, anchored on "Primal Fear" for
