@@ -200,38 +200,25 @@ func anchorsOverlap(anchors []int, ms []linking.LinkedMention, mi int) bool {
 // ruled out for it: m's text is a non-anchor (NonAnchors) or m is written
 // in a non-anchor form (NonAnchorForms).
 func (p *LinkingPlanner) ruledOutAnchor(text string, m *linking.LinkedMention) bool {
-	if _, ok := slices.BinarySearch(p.Cfg.Anchors.NonAnchors, strings.ToLower(m.Text)); ok {
-		return true
-	}
-	forms := p.Cfg.Anchors.NonAnchorForms
-	if len(forms) == 0 {
-		return false
-	}
-	lex, err := lexicon.WordNet()
-	if err != nil {
-		return false
-	}
-	for _, f := range mentionForms(lex, text, m) {
-		if slices.Contains(forms, f) {
-			return true
-		}
-	}
-	return false
+	return p.nonAnchorText(m) || p.nonAnchorForm(text, m)
+}
+
+// nonAnchorText reports whether m's text is one the training questions
+// never anchored (NonAnchors).
+func (p *LinkingPlanner) nonAnchorText(m *linking.LinkedMention) bool {
+	_, ok := slices.BinarySearch(p.Cfg.Anchors.NonAnchors, strings.ToLower(m.Text))
+	return ok
 }
 
 // anchoredOnNonAnchor reports whether one of c's anchor mentions is a
 // text the training questions never anchored (NonAnchors).
 func (p *LinkingPlanner) anchoredOnNonAnchor(ments []linking.LinkedMention, c *PlanCandidate) bool {
-	na := p.Cfg.Anchors.NonAnchors
-	for _, a := range c.Mentions {
-		if a < 0 || a >= len(ments) {
-			continue
-		}
-		if _, ok := slices.BinarySearch(na, strings.ToLower(ments[a].Text)); ok {
-			return true
-		}
-	}
-	return false
+	return anchoredOn(ments, c, p.nonAnchorText)
+}
+
+// anchoredOn reports whether one of c's anchor mentions holds for f.
+func anchoredOn(ments []linking.LinkedMention, c *PlanCandidate, f func(*linking.LinkedMention) bool) bool {
+	return slices.ContainsFunc(c.Mentions, func(a int) bool { return a >= 0 && a < len(ments) && f(&ments[a]) })
 }
 
 // Forms a question may write a mention in that the training questions
@@ -321,6 +308,12 @@ func LearnNonAnchorForms(lex *lexicon.Lexicon, texts []string, ments [][]linking
 // anchoredInForm reports whether one of c's anchor mentions is written in
 // one of AnchorConfig.NonAnchorForms.
 func (p *LinkingPlanner) anchoredInForm(text string, ments []linking.LinkedMention, c *PlanCandidate) bool {
+	return anchoredOn(ments, c, func(m *linking.LinkedMention) bool { return p.nonAnchorForm(text, m) })
+}
+
+// nonAnchorForm reports whether mention m of text is written in one of
+// AnchorConfig.NonAnchorForms.
+func (p *LinkingPlanner) nonAnchorForm(text string, m *linking.LinkedMention) bool {
 	forms := p.Cfg.Anchors.NonAnchorForms
 	if len(forms) == 0 {
 		return false
@@ -329,17 +322,7 @@ func (p *LinkingPlanner) anchoredInForm(text string, ments []linking.LinkedMenti
 	if err != nil {
 		return false
 	}
-	for _, a := range c.Mentions {
-		if a < 0 || a >= len(ments) {
-			continue
-		}
-		for _, f := range mentionForms(lex, text, &ments[a]) {
-			if slices.Contains(forms, f) {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(mentionForms(lex, text, m), func(f string) bool { return slices.Contains(forms, f) })
 }
 
 // LearnQuotedSlots returns the template paths, (template, path) sorted,
