@@ -32,9 +32,13 @@ def main():
         sys.exit(__doc__.strip().splitlines()[-1])
     skbdir, queries, run = sys.argv[1:]
     types = {}
-    for line in skbfiles.lines(skbfiles.first(skbdir, "nodes.jsonl.zst", "nodes.jsonl", prog=PROG)):
-        r = json.loads(line)
-        types[r["id"]] = r["type"]
+    nodes = skbfiles.first(skbdir, "nodes.jsonl.zst", "nodes.jsonl", prog=PROG)
+    for ln, line in enumerate(skbfiles.lines(nodes), start=1):
+        try:
+            r = json.loads(line)
+            types[r["id"]] = r["type"]
+        except (KeyError, TypeError, ValueError) as e:
+            sys.exit(f"{PROG}: {nodes}:{ln}: want a node with id and type ({e})")
     answers = {}
     with open(queries, newline="") as f:
         for n, r in enumerate(csv.DictReader(f), start=2):
@@ -47,11 +51,16 @@ def main():
     hit1 = hit10 = exact = coarse = n = 0
     with open(run) as f:
         for ln, line in enumerate(f, start=1):
-            r = json.loads(line)
-            if r["id"] not in answers:
-                sys.exit(f"{PROG}: {run}:{ln}: query {r['id']} is not in {queries}")
-            a = answers[r["id"]]
-            ranking = [h["node"] for h in r["ranking"]]
+            try:
+                r = json.loads(line)
+                qid, ranking = r["id"], [h["node"] for h in r["ranking"]]
+            except (KeyError, TypeError, ValueError) as e:
+                sys.exit(f"{PROG}: {run}:{ln}: want {{\"id\", \"ranking\": [{{\"node\"}}, ...]}} ({e})")
+            if qid not in answers:
+                sys.exit(f"{PROG}: {run}:{ln}: query {qid} is not in {queries}")
+            if unknown := [v for v in ranking + sorted(answers[qid]) if v not in types]:
+                sys.exit(f"{PROG}: {run}:{ln}: node {unknown[0]} is not in {nodes}")
+            a = answers[qid]
             n += 1
             first = next((i for i, v in enumerate(ranking) if v in a), None)
             label = "beyond 100 or absent"
