@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Relatives finds a word's derived and compound forms in a vocabulary of
@@ -23,9 +24,10 @@ type Relatives struct {
 }
 
 const (
-	// MinRelativeStem is the shortest stem (in bytes) Relatives.Of looks
-	// up: shorter ones sit inside too many unrelated words ("art" in
-	// "start", "cart", "party").
+	// MinRelativeStem is the shortest stem (in letters: runes) Relatives.Of
+	// looks up: shorter ones sit inside too many unrelated words ("art"
+	// in "start", "cart", "party"; "не" in Russian's words by the
+	// thousand).
 	MinRelativeStem = 4
 	// MaxRelatives bounds the relatives of one stem (the shortest words
 	// first): "form" sits in hundreds of names.
@@ -68,7 +70,7 @@ func (r *Relatives) Len() int { return len(r.words) }
 // byte no word can (the separator) or sits in more than
 // MaxRelativeMatches places.
 func (r *Relatives) Of(dst []string, stem string) []string {
-	if len(stem) < MinRelativeStem || strings.IndexByte(stem, 0) >= 0 {
+	if utf8.RuneCountInString(stem) < MinRelativeStem || strings.IndexByte(stem, 0) >= 0 {
 		return dst
 	}
 	offs := r.sa.Lookup([]byte(stem), MaxRelativeMatches+1)

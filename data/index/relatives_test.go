@@ -13,9 +13,9 @@ import (
 // TestRelatives: a stem's relatives are the stems of the words holding it
 // that stem otherwise, shortest words first, each stem once.
 func TestRelatives(t *testing.T) {
-	r := NewRelatives([]string{"wasp", "waspish", "waspishly", "wasps", "bristly", "stepbrother", "brother", "brotherhood", "art", "start", "", "wasp"})
-	if r.Len() != 10 {
-		t.Errorf("%d words, want 10 (repeats and the empty word dropped)", r.Len())
+	r := NewRelatives([]string{"wasp", "waspish", "waspishly", "wasps", "bristly", "stepbrother", "brother", "brotherhood", "art", "start", "", "wasp", "ненависть"})
+	if r.Len() != 11 {
+		t.Errorf("%d words, want 11 (repeats and the empty word dropped)", r.Len())
 	}
 	for _, c := range []struct {
 		stem string
@@ -25,7 +25,9 @@ func TestRelatives(t *testing.T) {
 		{"wasp", []string{"waspish"}},
 		// "brother" stems to itself; the 11-letter words in byte order
 		{"brother", []string{"brotherhood", Stem("stepbrother")}},
-		{"art", nil},                   // shorter than MinRelativeStem
+		{"art", nil}, // shorter than MinRelativeStem
+		{"не", nil},  // two letters (four bytes): shorter too
+		{"нена", []string{"ненависть"}}, // four letters
 		{"brist", nil},                 // "bristly" stems to "brist": no other word
 		{"zebra", nil},                 // in no word
 		{"sp\x00wa", nil},              // the separator is no letter of a word
