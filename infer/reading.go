@@ -194,9 +194,11 @@ func nameProfiles(cfg index.Config, names, toks [][]string) (*index.BM25, [][]in
 // the query does not hold, each at weight rel (a relative two stems share
 // sums both; "wasp" and "wasps" are one stem). "Resembling a wasp" reads
 // "resembl", "wasp" and, at rel, "waspish". A query takes at most
-// MaxQueryRelatives relatives (its first words' first) and looks up at
-// most MaxRelativeWords words, so a megabyte of text costs what its first
-// words cost; Expand stops with ctx.Err() when ctx ends.
+// MaxQueryRelatives relatives (its first words' first; one it took
+// still sums past the bound) and looks up at most MaxRelativeWords words,
+// so the relatives of a megabyte of text cost what its first words' cost
+// (its tokens are still stemmed and weighed, each occurrence); Expand
+// stops with ctx.Err() when ctx ends.
 func (r *Reading) Expand(ctx context.Context, text string, rel float32) ([]string, []float32, error) {
 	raw := index.Tokenize(nil, text)
 	toks := make([]string, len(raw))
@@ -240,7 +242,7 @@ func (r *Reading) Expand(ctx context.Context, text string, rel float32) ([]strin
 				continue
 			}
 			if len(at) == MaxQueryRelatives {
-				break
+				continue // one taken already may come later in rels
 			}
 			at[s] = len(toks)
 			toks = append(toks, s)

@@ -208,6 +208,19 @@ func TestReadingExpandBounds(t *testing.T) {
 	if MaxRelativeWords*5 <= MaxQueryRelatives || MaxRelativeWords >= 300 {
 		t.Fatal("the cases assume 256 words and 1,024 relatives")
 	}
+	// Past the bound a relative already taken still sums: the shared
+	// name "zqaaxzqicx" holds word 0 and word 210; by word 210 the first
+	// 210 words' 1,051 relatives have filled the bound, and word 210's
+	// own five, which come first (the shorter), are new and left out.
+	shared := word(0) + word(210)
+	sr := &Reading{Names: index.NewRelatives(append(slices.Clone(names), shared))}
+	toks, w, _ = sr.Expand(t.Context(), strings.Join(query[:211], " "), 0.25)
+	if i := slices.Index(toks, shared); len(toks) != 211+MaxQueryRelatives || i < 0 || w[i] != 0.5 {
+		t.Errorf("211 words: %d terms, %q at %d, want %d terms and it at weight 0.5", len(toks), shared, i, 211+MaxQueryRelatives)
+	}
+	if index.Stem(shared) != shared || word(210) != "zqicx" {
+		t.Fatal("the shared name the case assumes")
+	}
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	if _, _, err := r.Expand(ctx, "zqaax", 0.25); err == nil {
