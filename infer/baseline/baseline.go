@@ -21,7 +21,7 @@ import (
 )
 
 func init() {
-	registry.RegisterMethod("bm25", "BM25 (bm25s lucene, k1=1.5, b=0.75) over the whole document of every candidate", func(env *infer.Env) (infer.Method, error) {
+	registry.RegisterMethod("bm25", "BM25 (bm25s lucene; the workspace's k1 and b, 1.5 and 0.75 by default) over the whole document of every candidate", func(env *infer.Env) (infer.Method, error) {
 		return NewBM25(env.WS), nil
 	})
 	registry.RegisterMethod("oracle-plan", "executes the query's ground-truth plan on the graph and ranks the reached nodes by the textual restriction as plan-exec does (an upper bound; needs plans)", func(env *infer.Env) (infer.Method, error) {

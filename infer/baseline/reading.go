@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	registry.RegisterMethod("bm25-stem", "BM25 (k1=1.5, b=0.75) over every candidate's document and the names of up to 8 of its neighbours (those its edges point to, then those pointing to it; their other names, where an alias field has them), words stemmed (Snowball English): \"praises\" finds \"praise\", \"eagerness\" \"eager\"", func(env *infer.Env) (infer.Method, error) {
+	registry.RegisterMethod("bm25-stem", "BM25 (the workspace's k1 and b, 1.5 and 0.75 by default) over every candidate's document and the names of up to 8 of its neighbours (those its edges point to, then those pointing to it; their other names, where an alias field has them), words stemmed (Snowball English): \"praises\" finds \"praise\", \"eagerness\" \"eager\"", func(env *infer.Env) (infer.Method, error) {
 		if _, err := infer.ReadingOf(env.WS); err != nil { // built at load, not on a first request
 			return nil, err
 		}
@@ -186,11 +186,26 @@ func withProfiles(ctx context.Context, r *infer.Reading, toks []string, w []floa
 func typeRerank(hits []index.Hit, r *infer.Reading, ws *workspace.Workspace, text string) []index.Hit {
 	lp := make([]float64, r.Prior.Labels())
 	r.Prior.LogPosterior(infer.TypeFeatures(text), lp)
+	// A type the prior learned nothing of (no candidate of it has text
+	// besides its name: -Inf) is no evidence against its candidates: they
+	// take the most probable learned type's ln P, and their place among
+	// that type's candidates.
+	best := math.Inf(-1)
+	for _, v := range lp {
+		if !math.IsNaN(v) && !math.IsInf(v, -1) {
+			best = max(best, v)
+		}
+	}
+	for y, v := range lp {
+		if math.IsNaN(v) || math.IsInf(v, -1) {
+			lp[y] = best
+		}
+	}
 	top := min(readingDepth, len(hits))
 	low := math.Inf(1)
 	for i := range top {
 		s, l := -math.Log1p(float64(i)), minLogPrior // a hit that is no candidate: the floor
-		if d, ok := ws.DocOf(hits[i].ID); ok && !math.IsNaN(lp[r.Label[d]]) {
+		if d, ok := ws.DocOf(hits[i].ID); ok && !math.IsInf(lp[r.Label[d]], -1) {
 			l = max(lp[r.Label[d]], minLogPrior)
 		}
 		s += readingTypeWeight * l
@@ -204,7 +219,7 @@ func typeRerank(hits []index.Hit, r *infer.Reading, ws *workspace.Workspace, tex
 	return hits
 }
 
-// minLogPrior floors ln P(type | query) so that a type with no training
-// text (-Inf) still gets a finite score that sorts; a hit that is no
-// candidate gets it too.
+// minLogPrior floors ln P(type | query) so that a type the query's
+// words make all but impossible still gets a finite score that sorts; a
+// hit that is no candidate gets it.
 const minLogPrior = -1000.0

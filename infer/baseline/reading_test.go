@@ -252,3 +252,27 @@ func TestReadingProfilesBounded(t *testing.T) {
 		t.Errorf("%d hits, want all %d genera (their name's profile)", len(hits), n)
 	}
 }
+
+// TestTypeRerankUnlearnedType: a candidate of a type no candidate has
+// text for (the lemma "tune", a name alone) takes the most probable
+// learned type's ln P, not the floor: "tune" finds the tune first (its
+// document is the shorter) and the song second, and the rerank keeps
+// that order, the two scores ln 2 apart (one type's prior, places 0 and
+// 1). With the floor the tune scored 0.1 * -1000 and came last.
+func TestTypeRerankUnlearnedType(t *testing.T) {
+	skb := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"person", "act", "lemma"}, RelationTypes: []string{"r"}, TextFields: []string{"name", "gloss"}}}
+	skb.Nodes = []data.Node{
+		{Type: 0, Name: "singer", Fields: []string{"", "one who sings"}},
+		{Type: 1, Name: "song", Fields: []string{"", "to sing a tune"}},
+		{Type: 2, Name: "tune", Fields: []string{"", ""}},
+	}
+	ws := testskb.Workspace(t, skb)
+	hits, err := NewReading(ws, nil).Rank(t.Context(), data.Query{Text: "tune"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	infer.SortHits(hits)
+	if len(hits) != 2 || hits[0].ID != 2 || hits[1].ID != 1 || math.Abs(float64(hits[0].Score-hits[1].Score)-math.Log(2)) > 1e-5 {
+		t.Errorf("tune: %v, want the tune (node 2) then the song (node 1), ln 2 apart", hits)
+	}
+}
