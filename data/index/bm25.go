@@ -217,7 +217,8 @@ func (ix *BM25) getScratch() *scratch {
 // accumulate adds the query's posting weights into s.acc and records the
 // touched documents. Repeated query tokens count once per occurrence, as in
 // bm25s. It returns ctx.Err() (s holding part of the sums: reset it) when
-// ctx ends, checked every ctxEvery query tokens.
+// ctx ends, checked every ctxEvery query tokens and before a token once
+// ctxPostings postings were read since the last look.
 func (ix *BM25) accumulate(ctx context.Context, s *scratch, query string) error {
 	s.toks = ix.cfg.Tokens(s.toks[:0], query)
 	return ix.accumulateTokens(ctx, s, s.toks, nil)
@@ -226,11 +227,13 @@ func (ix *BM25) accumulate(ctx context.Context, s *scratch, query string) error 
 // accumulateTokens is accumulate over a query given as tokens, token i
 // weighted by w[i] (every token by 1 when w is nil).
 func (ix *BM25) accumulateTokens(ctx context.Context, s *scratch, toks []string, w []float32) error {
+	read := 0 // postings read since the last look at ctx
 	for i, tok := range toks {
-		if i%ctxEvery == 0 {
+		if i%ctxEvery == 0 || read >= ctxPostings {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+			read = 0
 		}
 		t, ok := ix.vocab[tok]
 		if !ok || w != nil && w[i] == 0 {
@@ -249,14 +252,20 @@ func (ix *BM25) accumulateTokens(ctx context.Context, s *scratch, toks []string,
 			}
 			s.acc[d] += qw * ws[j] // 1·x is x: unweighted sums stay bit for bit
 		}
+		read += len(docs)
 	}
 	return nil
 }
 
 // ctxEvery is how many query tokens accumulate scores between two looks
-// at the context: a long query (serve --max-query raised to a megabyte)
+// at the context, and ctxPostings how many postings: a long query (serve
+// --max-query raised to a megabyte), or one repeating a word most
+// documents hold (every repeat reads its postings again, as in bm25s),
 // stops within a few milliseconds of its request's end.
-const ctxEvery = 1024
+const (
+	ctxEvery    = 1024
+	ctxPostings = 1 << 16
+)
 
 func (s *scratch) reset() {
 	for _, d := range s.touched {

@@ -253,6 +253,29 @@ func TestScoreAllContext(t *testing.T) {
 	}
 }
 
+// TestScoreAllContextPostings: a word every one of ctxPostings+1
+// documents holds, said three times, reads more than ctxPostings postings
+// each time, so the context is looked at before each of the three
+// tokens (not once, as by tokens alone), and a context ending at the
+// second look stops the scoring.
+func TestScoreAllContextPostings(t *testing.T) {
+	b := NewBuilder(Config{})
+	for range ctxPostings + 1 {
+		b.Add("one")
+	}
+	ix := b.Build()
+	c := &endsAfter{Context: context.Background(), n: 1 << 30}
+	if got, err := ix.ScoreAllContext(c, "one one one", nil); err != nil || len(got) != ctxPostings+1 {
+		t.Fatalf("never ending: %d hits, %v", len(got), err)
+	}
+	if c.calls != 3 {
+		t.Errorf("%d looks at the context for three tokens of %d postings each, want 3", c.calls, ctxPostings+1)
+	}
+	if got, err := ix.ScoreAllContext(&endsAfter{Context: context.Background(), n: 1}, "one one one", nil); !errors.Is(err, context.Canceled) || got != nil {
+		t.Errorf("ending at the second look: %d hits, %v, want context.Canceled", len(got), err)
+	}
+}
+
 // TestBM25StemConfig: with Config.Stem, documents and queries are read
 // stemmed, so "the cats sat", "cat cats dogs" score as TestBM25Golden's
 // "the cat sat", "cat cat dog" (the same numbers), through every query
