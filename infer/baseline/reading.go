@@ -1,11 +1,9 @@
 package baseline
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"math"
-	"slices"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
@@ -22,7 +20,7 @@ func init() {
 		}
 		return NewBM25Stem(env.WS), nil
 	})
-	registry.RegisterMethod("reading", "the text channel that reads: bm25-stem, each query word's relatives among the candidates' names added at weight 0.25 (the names' words holding its stem: \"wasp\" reads \"waspish\" too), fused with dense (RRF k=60, weights 1 and 0.5; bm25-stem alone without a dense channel), its top 100 reranked by the node type the query's words suggest (a naive Bayes model of type given a node's own text); a query a planner reads as a passage (no plan fits: a definition, a description; or too long to plan) also scores each candidate by its name words' profiles (the documents of the first 20 candidates a word names, pooled), at weight 4, and moves a hit whose one-word name the passage says down 5 places (a definition does not say the word it defines)", func(env *infer.Env) (infer.Method, error) {
+	registry.RegisterMethod("reading", "the text channel that reads: bm25-stem, each query word's relatives among the candidates' names added at weight 0.25 (the names' words holding its stem: \"wasp\" reads \"waspish\" too), fused with dense (RRF k=60, weights 1 and 0.5; bm25-stem alone without a dense channel), its top 100 reranked by the node type the query's words suggest (a naive Bayes model of type given a node's own text); a query a planner reads as a passage (no plan fits: a definition, a description; or too long to plan) also scores each candidate by its name words' profiles (the documents of the first 20 candidates a word names, pooled), at weight 4", func(env *infer.Env) (infer.Method, error) {
 		if _, err := infer.ReadingOf(env.WS); err != nil {
 			return nil, err
 		}
@@ -82,10 +80,6 @@ const (
 	// readingProfileNames is how many of the best profiles count.
 	readingProfileWeight = 4
 	readingProfileNames  = 30
-	// readingNamedDown is how many places a passage's hit moves down
-	// when the passage says its name (namedDown): 5 and 8 gave the
-	// development definitions the same Hit@10 (10 and more lost some).
-	readingNamedDown = 5
 )
 
 // NewReading returns the reading channel over ws and its dense channel d
@@ -108,11 +102,9 @@ func NewReading(ws *workspace.Workspace, d *infer.DenseChannel) *Reading {
 // planner read it as text no plan fits, or too long to plan) adds the
 // candidates' name profiles to the lexical scores (bm25-stem with the
 // query's relatives; withProfiles): a definition defines a word, any of
-// its senses, and a word's profile reads what all of them say; and a
-// passage's hits whose name it says move down readingNamedDown places
-// (namedDown). A question is not read so: it asks for one sense
-// (WordNet's val MRR fell 0.5844 -> 0.5024 when every query was), and
-// may name its answer.
+// its senses, and a word's profile reads what all of them say. A
+// question is not read so: it asks for one sense (WordNet's val MRR fell
+// 0.5844 -> 0.5024 when every query was).
 type Reading struct {
 	ws    *workspace.Workspace
 	dense *DenseMethod
@@ -149,59 +141,10 @@ func (m *Reading) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 		infer.SortHits(b)
 		fused = reranker.FuseRRF([][]index.Hit{a, b}, []float64{1, readingDenseWeight}, 60)
 	}
-	if r.Prior != nil && len(fused) > 0 {
-		fused = typeRerank(fused, r, m.ws, q.Text)
+	if r.Prior == nil || len(fused) == 0 {
+		return fused, nil
 	}
-	if q.Passage {
-		fused = namedDown(fused, m.ws, q.Text)
-	}
-	return fused, nil
-}
-
-// namedDown moves each of the first readingDepth hits of a sorted list
-// (a passage's) whose node's name is one word of the passage down
-// readingNamedDown places, in that order: a definition does not say the
-// word it defines, nor a description the name it is after ("Swiftness
-// rapidity velocity celerity speed" is not the node named celerity, but
-// its sense of fleetness). A name of several words is not moved. The
-// moved hits take the places' scores as they were (the list stays
-// sorted; below readingDepth nothing changes); a list with no such hit
-// comes back as it was.
-func namedDown(hits []index.Hit, ws *workspace.Workspace, text string) []index.Hit {
-	top := min(readingDepth, len(hits))
-	said := map[string]bool{}
-	for _, t := range index.TokenizeAll(nil, text) {
-		said[t] = true
-	}
-	named := make([]bool, top)
-	found := false
-	var toks []string
-	for i := range top {
-		if int(hits[i].ID) >= len(ws.SKB.Nodes) {
-			continue
-		}
-		toks = index.TokenizeAll(toks[:0], ws.SKB.Nodes[hits[i].ID].Name)
-		named[i] = len(toks) == 1 && said[toks[0]]
-		found = found || named[i]
-	}
-	if !found {
-		return hits
-	}
-	place := make([]int, top) // hit i's new place, before ties: i, or i + readingNamedDown
-	order := make([]int, top)
-	for i := range top {
-		place[i], order[i] = i, i
-		if named[i] {
-			place[i] += readingNamedDown
-		}
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(place[a], place[b]) })
-	moved := make([]index.Hit, top)
-	for j, i := range order {
-		moved[j] = index.Hit{ID: hits[i].ID, Score: hits[j].Score}
-	}
-	copy(hits, moved)
-	return hits
+	return typeRerank(fused, r, m.ws, q.Text), nil
 }
 
 // withProfiles adds to each candidate's lexical score in lex (candidate

@@ -253,59 +253,6 @@ func TestReadingProfilesBounded(t *testing.T) {
 	}
 }
 
-// TestNamedDown: a passage's hits whose one-word name it says move down
-// readingNamedDown (5) places, in order, ties going to the moved hit (its
-// place was the earlier); each place keeps its score. "the song a singer
-// sings to a song bird" says song and singer (nodes 1 and 0); the song
-// bird (node 3) has a name of two words and stays, and so do ids past
-// the SKB. Places 0-11 hold song, dancer, singer, the song bird, ids
-// 100-107; their new places' keys are 5, 1, 7, 3 and 4-11: dancer, song
-// bird, 100, song, 101, 102, singer, 103, 104, ...
-func TestNamedDown(t *testing.T) {
-	skb := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"thing"}, RelationTypes: []string{"r"}, TextFields: []string{"name", "gloss"}}}
-	for _, n := range []string{"singer", "song", "dancer", "song bird"} {
-		skb.Nodes = append(skb.Nodes, data.Node{Name: n, Fields: []string{"", "a " + n}})
-	}
-	ws := testskb.Workspace(t, skb)
-	ids := []uint32{1, 2, 0, 3, 100, 101, 102, 103, 104, 105, 106, 107}
-	hits := make([]index.Hit, len(ids))
-	for i, id := range ids {
-		hits[i] = index.Hit{ID: id, Score: float32(12 - i)}
-	}
-	got := namedDown(slices.Clone(hits), ws, "the song a singer sings to a song bird")
-	want := []uint32{2, 3, 100, 1, 101, 102, 0, 103, 104, 105, 106, 107}
-	for i := range want {
-		if got[i].ID != want[i] || got[i].Score != float32(12-i) {
-			t.Errorf("place %d: %v, want node %d score %d", i, got[i], want[i], 12-i)
-		}
-	}
-	if got := namedDown(slices.Clone(hits), ws, "a bird that sings"); !slices.Equal(got, hits) {
-		t.Errorf("a passage naming no hit: %v, want the hits as they were", got)
-	}
-}
-
-// TestReadingNamedDown: the reading moves a hit whose name the query says
-// down only for a passage. "a song to sing" matches the song's document
-// on both words and the singer's on one ("sings"); as a question the song
-// comes first, as a passage it says the song's name and the singer does.
-func TestReadingNamedDown(t *testing.T) {
-	ws := readingSKB(t)
-	for _, passage := range []bool{false, true} {
-		hits, err := NewReading(ws, nil).Rank(t.Context(), data.Query{Text: "a song to sing", Passage: passage})
-		if err != nil {
-			t.Fatal(err)
-		}
-		infer.SortHits(hits)
-		first := uint32(2) // the song
-		if passage {
-			first = 1 // the singer
-		}
-		if len(hits) < 2 || hits[0].ID != first {
-			t.Errorf("passage %v: %v, want node %d first", passage, hits, first)
-		}
-	}
-}
-
 // TestTypeRerankUnlearnedType: a candidate of a type no candidate has
 // text for (the lemma "tune", a name alone) takes the most probable
 // learned type's ln P, not the floor: "tune" finds the tune first (its
