@@ -72,6 +72,11 @@ const (
 	readingDenseWeight = 0.5 // the dense channel's RRF weight beside bm25-stem's 1
 	readingTypeWeight  = 0.1 // lambda: a place's -ln(1+rank) against ln P(type | query)
 	readingDepth       = 100 // how many fused candidates the type prior reranks
+	// readingTypeFeatures is how many features (infer.TypeFeatures) a
+	// text's type prior weighs at most: the longest development
+	// definition's (30 words and two openings). A longer text's ln P is
+	// scaled by readingTypeFeatures / its features.
+	readingTypeFeatures = 32
 	// readingRelativeWeight weighs a query word's relatives among the
 	// names (infer.Reading.Expand) beside the query's own words' 1.
 	readingRelativeWeight = 0.25
@@ -96,7 +101,8 @@ func NewReading(ws *workspace.Workspace, d *infer.DenseChannel) *Reading {
 // channel by reciprocal rank fusion, and the fused top readingDepth
 // reranked by the node type the query's words suggest: candidate x at
 // place i (from 0) scores -ln(1+i) + readingTypeWeight * ln P(type(x) |
-// query) under the reading's type prior. "To conquer; to subdue" is a
+// query) under the reading's type prior (scaled down past
+// readingTypeFeatures features). "To conquer; to subdue" is a
 // verb's definition, "One who praises" a person's. Below the top
 // readingDepth the fused order is kept. A passage (data.Query.Passage: a
 // planner read it as text no plan fits, or too long to plan) adds the
@@ -185,7 +191,8 @@ func withProfiles(ctx context.Context, r *infer.Reading, toks []string, w []floa
 // and type prior (Reading's doc) and keeps the rest below them in order.
 func typeRerank(hits []index.Hit, r *infer.Reading, ws *workspace.Workspace, text string) []index.Hit {
 	lp := make([]float64, r.Prior.Labels())
-	r.Prior.LogPosterior(infer.TypeFeatures(text), lp)
+	feats := infer.TypeFeatures(text)
+	r.Prior.LogPosterior(feats, lp)
 	// A type the prior learned nothing of (no candidate of it has text
 	// besides its name: -Inf) is no evidence against its candidates: they
 	// take the most probable learned type's ln P, and their place among
@@ -196,10 +203,19 @@ func typeRerank(hits []index.Hit, r *infer.Reading, ws *workspace.Workspace, tex
 			best = max(best, v)
 		}
 	}
+	// Naive Bayes adds a term per feature, so a long text's ln P runs
+	// far past what readingTypeWeight was chosen on: scaled to
+	// readingTypeFeatures' worth, a pasted page keeps its lexical order
+	// and its type still counts.
+	scale := 1.0
+	if len(feats) > readingTypeFeatures {
+		scale = float64(readingTypeFeatures) / float64(len(feats))
+	}
 	for y, v := range lp {
 		if math.IsNaN(v) || math.IsInf(v, -1) {
-			lp[y] = best
+			v = best
 		}
+		lp[y] = scale * v
 	}
 	top := min(readingDepth, len(hits))
 	low := math.Inf(1)

@@ -3,6 +3,7 @@ package baseline
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
@@ -86,6 +87,39 @@ func TestTypeRerank(t *testing.T) {
 	if got[0].ID != 0 || math.Abs(float64(got[0].Score)+100) > 1e-4 || got[99].ID != 1099 || math.Abs(float64(got[99].Score)-low) > 1e-4 ||
 		got[100].ID != 1100 || math.Abs(float64(got[100].Score)-(low-1)) > 1e-4 || got[120].ID != 2 || math.Abs(float64(got[120].Score)-(low-21)) > 1e-4 {
 		t.Errorf("places 0, 99, 100, 120: %v %v %v %v", got[0], got[99], got[100], got[120])
+	}
+}
+
+// TestTypeRerankLongText: a text of more than readingTypeFeatures
+// features has its ln P scaled to that many. "one who dances" said 16
+// times has 50 features (one, who, danc 16 times each; ^one, ^one who):
+// person's log joint is ln(2/3) + 34 ln(1.1/9.1) + 16 ln(0.1/9.1), act's
+// ln(1/3) + 50 ln(0.1/6.1) (TestTypeRerank's counts), and each posterior
+// is scaled by 32/50 before the weight 0.1.
+func TestTypeRerankLongText(t *testing.T) {
+	ws := readingSKB(t)
+	r, err := infer.ReadingOf(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.TrimSpace(strings.Repeat("one who dances ", 16))
+	if n := len(infer.TypeFeatures(text)); n != 50 {
+		t.Fatalf("%d features, want 50", n)
+	}
+	a, b := math.Log(2.0/3)+34*math.Log(1.1/9.1)+16*math.Log(0.1/9.1), math.Log(1.0/3)+50*math.Log(0.1/6.1)
+	z := max(a, b) + math.Log(math.Exp(a-max(a, b))+math.Exp(b-max(a, b)))
+	s := 32.0 / 50
+	lpPerson, lpAct := s*(a-z), s*(b-z)
+	hits := []index.Hit{{ID: 2, Score: 3}, {ID: 1, Score: 2}, {ID: 3, Score: 1}, {ID: 4, Score: 0.5}}
+	got := typeRerank(hits, r, ws, text)
+	want := []struct {
+		id    uint32
+		score float64
+	}{{1, -math.Log(2) + 0.1*lpPerson}, {3, -math.Log(3) + 0.1*lpPerson}, {2, 0.1 * lpAct}, {4, -math.Log(4) + 0.1*lpAct}}
+	for i, w := range want {
+		if got[i].ID != w.id || math.Abs(float64(got[i].Score)-w.score) > 1e-4 {
+			t.Errorf("place %d: %v, want node %d score %.6f", i, got[i], w.id, w.score)
+		}
 	}
 }
 
