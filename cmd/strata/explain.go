@@ -49,11 +49,15 @@ func runExplain(ctx context.Context, u *ui, o explainOptions) error {
 	if o.Model == "" || o.Query == "" {
 		return fmt.Errorf("--model and --query are required")
 	}
+	if o.K < 1 {
+		return fmt.Errorf("-k %d: want at least 1 candidate to show", o.K)
+	}
 	ws, err := workspace.Load(o.WS)
 	if err != nil {
 		return err
 	}
 	defer ws.Close()
+	o.K = min(o.K, max(len(ws.Candidates), 1)) // no more to show; a huge -k allocates nothing
 	m, err := registry.Load(infer.NewEnv(ctx, ws), o.Model)
 	if err != nil {
 		return err

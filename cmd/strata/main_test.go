@@ -586,6 +586,17 @@ func TestTrainCoREndToEnd(t *testing.T) {
 	if !strings.HasPrefix(out, "planner+plan-exec: template ") || !strings.Contains(out, "\nplan: "+pe.Typed+"\n") || strings.Count(out, "\n") != 5 {
 		t.Errorf("explain planner, text:\n%s", out)
 	}
+	// -k below 1 is an error (-1 sliced the hits and panicked); one past
+	// every candidate shows what there is (CoR's explanation made room
+	// for -k hits and panicked at 2^40).
+	for _, k := range []string{"0", "-1"} {
+		if _, e, code := run(t, "explain", ws, "--model", filepath.Join(ws, "runs", "planner"), "--query", q[0].Text, "-k", k); code != 1 || !strings.Contains(e, "-k "+k+": want at least 1") {
+			t.Errorf("explain -k %s: exit %d, %q", k, code, e)
+		}
+	}
+	if out, e, code := run(t, "explain", ws, "--model", best, "--query", q[0].Text, "-k", "1099511627776"); code != 0 || !strings.Contains(out, "hybrid gate:") { // CoR's top-k held 2^40 hits
+		t.Errorf("explain cor -k 2^40: exit %d, %q", code, e)
+	}
 	if _, e, code := run(t, "train", "mor", ws, "--planner", filepath.Join(ws, "runs", "planner", "best"), "--epochs", "2", "--negatives", "20"); code != 0 {
 		t.Fatalf("train mor: %s", e)
 	}
