@@ -48,8 +48,9 @@ write the top -k of each in query order: JSON lines
 {"id", "ranking": [{"node", "score", "name"[, "stages"]}]} or a TREC run file
 (qid Q0 docid rank score tag) for trec_eval and ranx.
 
-FILE is a STaRK-style CSV (id, query[, answer_ids]), JSON lines
-({"id": 3, "query": "..."}) or plain text (one query per line, ids from 0).
+FILE is a STaRK-style CSV (.csv: id, query[, answer_ids]), JSON lines
+(.jsonl, .json or .ndjson: {"id": 3, "query": "..."}) or plain text (.txt or
+no extension: one query per line, ids from 0); any other name is refused.
 Queries are scored in chunks on all cores, so memory does not grow with the
 file. A killed run restarted with the same arguments continues where it
 stopped (OUT.progress records how far it got) and produces the same file.

@@ -28,8 +28,9 @@ type QueryReader struct {
 }
 
 // OpenQueries opens a query file: STaRK-style CSV (.csv, with id and query
-// columns), JSON lines (.jsonl/.json: {"id": 3, "query": "..."}) or plain
-// text (one query per line; the id is the 0-based line number). A JSONL
+// columns), JSON lines (.jsonl/.json/.ndjson: {"id": 3, "query": "..."}) or
+// plain text (.txt or no extension: one query per line; the id is the
+// 0-based line number). Any other extension is an error. A JSONL
 // line may carry its own "plan" (strata's list format: {"Metapath":
 // [["brand", "has_brand", "product"]], "Restriction": {...}}).
 func OpenQueries(path string) (*QueryReader, error) {
@@ -71,10 +72,14 @@ func NewQueryReader(name string, rd io.Reader) (*QueryReader, error) {
 				return nil, fmt.Errorf("%s:1: header lacks column %q", name, need)
 			}
 		}
-	case ".jsonl", ".json":
+	case ".jsonl", ".json", ".ndjson":
 		r.kind = "jsonl"
-	default:
+	case ".txt", "":
 		r.kind = "text"
+	default:
+		// A .tsv read as text made its header a query and every id one
+		// off; an .ndjson scored its JSON as the query's words.
+		return nil, fmt.Errorf("%s: a query file's name ends in .csv (id and query columns), .jsonl, .json or .ndjson (JSON lines), or .txt or nothing (one query per line), not %q", name, filepath.Ext(name))
 	}
 	if r.kind != "csv" {
 		r.sc = bufio.NewScanner(rd)

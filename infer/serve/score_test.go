@@ -178,6 +178,25 @@ func TestScoreFileEdgeCases(t *testing.T) {
 		}
 	}
 
+	// The format comes from the name: .ndjson is JSON lines (id 7 stays
+	// 7); a .tsv is refused, naming the file, not read as text (its
+	// header was a query, every id one off).
+	ndj := filepath.Join(dir, "q.ndjson")
+	os.WriteFile(ndj, []byte(`{"id": 7, "query": "boots"}`+"\n"), 0o644)
+	if qr, err := OpenQueries(ndj); err != nil {
+		t.Errorf("q.ndjson: %v", err)
+	} else {
+		if q, err := qr.Next(); err != nil || q.ID != 7 || q.Text != "boots" {
+			t.Errorf("q.ndjson: %+v, %v; want id 7, \"boots\"", q, err)
+		}
+		qr.Close()
+	}
+	tsv := filepath.Join(dir, "q.tsv")
+	os.WriteFile(tsv, []byte("id\tquery\n7\tboots\n"), 0o644)
+	if _, err := OpenQueries(tsv); err == nil || !strings.Contains(err.Error(), tsv+": ") || !strings.Contains(err.Error(), `not ".tsv"`) {
+		t.Errorf("q.tsv: %v, want an error naming it and its extension", err)
+	}
+
 	// --out naming the query file, by any name, is refused and the query
 	// file is left as it was.
 	qf := filepath.Join(dir, "q.jsonl")
