@@ -56,7 +56,8 @@ file. A killed run restarted with the same arguments continues where it
 stopped (OUT.progress records how far it got) and produces the same file.
 
 A query a method cannot answer (no anchor for a SimGRAG pattern, a text over
---max-query bytes, 16 KiB as serve's) is reported on stderr with its id, written
+--max-query bytes, 16 KiB as serve's, a blank one, which serve refuses too) is
+reported on stderr with its id, written
 as {"id", "ranking": [], "error"} (no lines in a TREC run) and counted in the
 final line; the run goes on. A query a stage answered by its fallback (its text
 channel over the query text: BM25, or BM25 fused with the dense channel where a

@@ -333,6 +333,10 @@ func scoreQueries(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runn
 				errs[i] = fmt.Errorf("a query of %d bytes, over the %d of --max-query: not scored", n, o.MaxQuery)
 				continue
 			}
+			if strings.TrimSpace(qs[i].Text) == "" { // serve answers it 400
+				errs[i] = errBlankQuery
+				continue
+			}
 			out[i].Out, out[i].Fallback, errs[i] = formatResult(ctx, ws, r, qs[i], o, tag)
 		}
 	})
@@ -350,6 +354,10 @@ func scoreQueries(ctx context.Context, ws *workspace.Workspace, r *pipeline.Runn
 	}
 	return out, nil
 }
+
+// errBlankQuery is a query with no text but spaces: not scored, as serve
+// refuses it.
+var errBlankQuery = errors.New("a blank query: not scored")
 
 // errNotContinued is an output a restarted run cannot continue.
 var errNotContinued = errors.New("it cannot be continued")

@@ -153,6 +153,27 @@ func TestScoreBoundsQueryLength(t *testing.T) {
 	}
 }
 
+// TestScoreRefusesBlankQueries: a query of no text but spaces is written
+// as failed and counted, with its id, as serve refuses it; the others are
+// scored.
+func TestScoreRefusesBlankQueries(t *testing.T) {
+	ws := testws.Preset(t, "amazon", 300, 20)
+	r := compile(t, ws, `{"format":"strata-pipeline/1","name":"b","scorers":[{"method":"bm25"}]}`)
+	dir := t.TempDir()
+	qf, out := filepath.Join(dir, "q.jsonl"), filepath.Join(dir, "out.jsonl")
+	os.WriteFile(qf, []byte(fmt.Sprintf("{\"id\": 1, \"query\": %q}\n{\"id\": 2, \"query\": \" \\t \"}\n{\"id\": 3, \"query\": \"\"}\n", ws.SKB.QA.Queries[0].Text)), 0o644)
+	rep, err := ScoreFile(t.Context(), ws, r, qf, out, ScoreOptions{TopK: 3})
+	want := []string{"query 2: a blank query: not scored", "query 3: a blank query: not scored"}
+	if err != nil || rep.Queries != 3 || rep.Failed != 2 || fmt.Sprint(rep.Examples) != fmt.Sprint(want) {
+		t.Fatalf("report %+v, %v; want 3 queries, 2 failed: %q", rep, err, want)
+	}
+	b, _ := os.ReadFile(out)
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], `{"id":1,"ranking":[{`) || lines[2] != `{"id":3,"ranking":[],"error":"a blank query: not scored"}` {
+		t.Errorf("lines %q", lines)
+	}
+}
+
 func TestScoreFileEdgeCases(t *testing.T) {
 	ws := testws.Preset(t, "amazon", 300, 20)
 	r := compile(t, ws, `{"format":"strata-pipeline/1","scorers":[{"method":"test-fail"}]}`)
