@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -54,10 +55,14 @@ func NewQueryReader(name string, rd io.Reader) (*QueryReader, error) {
 	if c, ok := rd.(io.Closer); ok {
 		r.c = c
 	}
+	br := bufio.NewReader(rd)
+	if b, err := br.Peek(len(utf8BOM)); err == nil && bytes.Equal(b, utf8BOM) {
+		br.Discard(len(utf8BOM)) // a byte-order mark opening the file is no text of it
+	}
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".csv":
 		r.kind = "csv"
-		r.cr = csv.NewReader(bufio.NewReader(rd))
+		r.cr = csv.NewReader(br)
 		r.cr.FieldsPerRecord = -1
 		header, err := r.cr.Read()
 		if err != nil {
@@ -65,7 +70,7 @@ func NewQueryReader(name string, rd io.Reader) (*QueryReader, error) {
 		}
 		r.col = map[string]int{}
 		for i, h := range header {
-			r.col[strings.TrimPrefix(strings.TrimSpace(h), "\ufeff")] = i
+			r.col[strings.TrimSpace(h)] = i
 		}
 		for _, need := range []string{"id", "query"} {
 			if _, ok := r.col[need]; !ok {
@@ -82,11 +87,19 @@ func NewQueryReader(name string, rd io.Reader) (*QueryReader, error) {
 		return nil, fmt.Errorf("%s: a query file's name ends in .csv (id and query columns), .jsonl, .json or .ndjson (JSON lines), or .txt or nothing (one query per line), not %q", name, filepath.Ext(name))
 	}
 	if r.kind != "csv" {
-		r.sc = bufio.NewScanner(rd)
-		r.sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+		r.sc = bufio.NewScanner(br)
+		r.sc.Buffer(make([]byte, 0, 64<<10), maxQueryLine)
 	}
 	return r, nil
 }
+
+// utf8BOM is the byte-order mark some editors open a UTF-8 file with.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// maxQueryLine bounds a line of a JSON lines or text query file: one
+// longer stops the run, naming its line (a query's text is bounded far
+// below, by --max-query).
+const maxQueryLine = 16 << 20
 
 // Close closes what the queries are read from.
 func (r *QueryReader) Close() error {
@@ -151,7 +164,9 @@ func (r *QueryReader) Next() (data.Query, error) {
 		}
 		return data.Query{ID: int(*rec.ID), Text: *rec.Query, Plan: rec.Plan}, nil
 	}
-	if err := r.sc.Err(); err != nil {
+	if err := r.sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return data.Query{}, fmt.Errorf("%s:%d: a line over %d MiB: not a query file line (a query is at most --max-query bytes)", r.file, r.line+1, maxQueryLine>>20)
+	} else if err != nil {
 		return data.Query{}, fmt.Errorf("%s:%d: %v", r.file, r.line+1, err)
 	}
 	return data.Query{}, io.EOF

@@ -218,6 +218,38 @@ func TestScoreFileEdgeCases(t *testing.T) {
 		t.Errorf("q.tsv: %v, want an error naming it and its extension", err)
 	}
 
+	// A byte-order mark opening a file is skipped (before a quoted CSV
+	// header it was a bare quote; before JSON, an invalid character), and
+	// a line over 16 MiB names its line and the bound.
+	first := func(name, body string) (data.Query, error) {
+		f := filepath.Join(dir, name)
+		os.WriteFile(f, []byte(body), 0o644)
+		qr, err := OpenQueries(f)
+		if err != nil {
+			return data.Query{}, err
+		}
+		defer qr.Close()
+		return qr.Next()
+	}
+	for name, body := range map[string]string{"bom.csv": "\ufeff\"id\",\"query\"\n7,boots\n", "bom.jsonl": "\ufeff{\"id\": 7, \"query\": \"boots\"}\n", "bom.txt": "\ufeffboots\n"} {
+		want := 7
+		if name == "bom.txt" {
+			want = 0
+		}
+		if q, err := first(name, body); err != nil || q.ID != want || q.Text != "boots" {
+			t.Errorf("%s: %+v, %v; want id %d, \"boots\"", name, q, err, want)
+		}
+	}
+	if _, err := first("long.jsonl", "{\"id\": 1, \"query\": \"boots\"}\n"+strings.Repeat("x", 17<<20)+"\n"); err != nil {
+		t.Errorf("long.jsonl's first line: %v", err)
+	}
+	long, _ := OpenQueries(filepath.Join(dir, "long.jsonl"))
+	long.Next()
+	if _, err := long.Next(); err == nil || !strings.Contains(err.Error(), "long.jsonl:2: a line over 16 MiB") {
+		t.Errorf("long.jsonl's second line: %v", err)
+	}
+	long.Close()
+
 	// --out naming the query file, by any name, is refused and the query
 	// file is left as it was.
 	qf := filepath.Join(dir, "q.jsonl")
