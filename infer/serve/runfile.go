@@ -135,8 +135,13 @@ type RunFile struct {
 
 var _ infer.Method = (*RunFile)(nil)
 
-// OpenRunFile reads a run file for evaluation.
+// OpenRunFile reads a run file for evaluation. A run file with strata
+// score's progress record beside it (path+ProgressSuffix) is a run that
+// stopped before its end: an error, not the queries it got to.
 func OpenRunFile(path string) (*RunFile, error) {
+	if _, err := os.Stat(path + ProgressSuffix); err == nil {
+		return nil, fmt.Errorf("%s: %w: its run stopped before the end (%s is beside it); run the same strata score again to finish it", path, ErrRunFile, filepath.Base(path+ProgressSuffix))
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,8 @@ package serve
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -71,6 +73,23 @@ func TestRunFileMissingQuery(t *testing.T) {
 		if !trec && (err == nil || err.Error() != "r has no ranking of query 9") {
 			t.Errorf("JSONL, missing query: %v", err)
 		}
+	}
+}
+
+// TestOpenRunFileStopped: a run file with strata score's progress record
+// beside it stopped before its end and is refused, naming both; once the
+// record is gone (the run finished) it reads.
+func TestOpenRunFileStopped(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "part.jsonl")
+	os.WriteFile(run, []byte(`{"id": 3, "ranking": [{"node": 7, "score": 2.5}]}`+"\n"), 0o644)
+	os.WriteFile(run+ProgressSuffix, []byte("{}"), 0o644)
+	if _, err := OpenRunFile(run); !errors.Is(err, ErrRunFile) || !strings.Contains(err.Error(), run+": ") || !strings.Contains(err.Error(), "part.jsonl.progress") {
+		t.Errorf("a stopped run: %v", err)
+	}
+	os.Remove(run + ProgressSuffix)
+	if r, err := OpenRunFile(run); err != nil || len(r.Rankings[3]) != 1 {
+		t.Errorf("the finished run: %v, %v", r, err)
 	}
 }
 
