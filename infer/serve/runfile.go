@@ -24,9 +24,9 @@ var ErrRunFile = errors.New("bad run file")
 // ReadRankings reads a run file as strata score writes it, JSON lines
 // ({"id", "ranking": [{"node", "score", ...}]}, an unanswered query's
 // ranking empty) or TREC (qid Q0 docid rank score tag), back as rankings
-// keyed by query id, in the file's order. A query twice (JSONL), a node
-// twice in one query's ranking, or a malformed line is an error naming the
-// file and line. Scores are float32 and written exactly, so the rankings
+// keyed by query id, in the file's order. A query twice (JSONL; TREC: its
+// lines apart, after another query's), a node twice in one query's
+// ranking, or a malformed line is an error naming the file and line. Scores are float32 and written exactly, so the rankings
 // are the ones scored.
 func ReadRankings(path string) (map[int][]index.Hit, error) {
 	f, err := os.Open(path)
@@ -46,6 +46,7 @@ func readRankings(r io.Reader, path string) (rk map[int][]index.Hit, trec bool, 
 	seen := map[[2]uint64]bool{} // (query, node) pairs
 	format := -1                 // 0 JSONL, 1 TREC; unknown until the first line
 	line := 0
+	last := 0 // the query of the previous TREC line: a query's lines come together
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%s:%d: %w: %s", path, line, ErrRunFile, fmt.Sprintf(format, a...))
 	}
@@ -112,6 +113,10 @@ func readRankings(r io.Reader, path string) (rk map[int][]index.Hit, trec bool, 
 		if err := errors.Join(err1, err2, err3, err4); err != nil {
 			return nil, false, bad("%v", err)
 		}
+		if _, ok := out[id]; ok && id != last {
+			return nil, false, bad("query %d again after another query's lines (a query id twice in the scored file?)", id)
+		}
+		last = id
 		if err := add(id, uint32(node), float32(score)); err != nil {
 			return nil, false, err
 		}

@@ -49,6 +49,7 @@ func TestReadRankings(t *testing.T) {
 		{"1 Q0 4 1 high run", "f:1: bad run file: strconv.ParseFloat"},
 		{"1 Q0 4 1 0.5 run\n1 Q0 4 2 0.25 run", "f:2: bad run file: node 4 twice in the ranking of query 1"},
 		{"1 Q0 4 1 0.5 r\xffun", "f:1: bad run file: not UTF-8"},
+		{"1 Q0 4 1 0.5 run\n2 Q0 4 1 0.5 run\n1 Q0 5 1 0.25 run", "f:3: bad run file: query 1 again after another query's lines"},
 	} {
 		_, _, err := readRankings(strings.NewReader(c.text), "f")
 		if err == nil || !errors.Is(err, ErrRunFile) || !strings.HasPrefix(err.Error(), c.want) {
