@@ -1204,3 +1204,14 @@ func TestCounterOffTerminal(t *testing.T) {
 		t.Errorf("STRATA_NO_PROGRESS wrote %q", errb.String())
 	}
 }
+
+// TestServeRefusesZeroBounds: a bound typed as 0 is refused, naming the
+// flag, before anything loads (serve.Config reads 0 as its default: 30 s
+// for "--timeout 0").
+func TestServeRefusesZeroBounds(t *testing.T) {
+	for _, flag := range []string{"--max-body", "--max-query", "--max-k", "--concurrency", "--timeout", "--read-timeout", "--idle-timeout"} {
+		if _, e, code := run(t, "serve", t.TempDir(), "--pipeline", "p.json", flag, "0"); code != 1 || !strings.Contains(e, flag+" 0: want more than 0") {
+			t.Errorf("serve %s 0: exit %d, %q", flag, code, e)
+		}
+	}
+}

@@ -89,6 +89,18 @@ func runServe(ctx context.Context, u *ui, o serveOptions) error {
 	if o.Pipeline == "" {
 		return fmt.Errorf("--pipeline is required")
 	}
+	// Every one of these flags defaults to more than 0, so a 0 here was
+	// typed; serve.Config would read it as its default, which no one
+	// typing "--timeout 0" means.
+	for _, z := range []struct {
+		flag string
+		zero bool
+	}{{"--max-body", o.Config.MaxBody == 0}, {"--max-query", o.Config.MaxQuery == 0}, {"--max-k", o.Config.MaxK == 0}, {"--concurrency", o.Config.Concurrency == 0},
+		{"--timeout", o.Config.Timeout == 0}, {"--read-timeout", o.Config.ReadTimeout == 0}, {"--idle-timeout", o.Config.IdleTimeout == 0}} {
+		if z.zero {
+			return fmt.Errorf("%s 0: want more than 0", z.flag)
+		}
+	}
 	if err := o.Config.Validate(); err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
