@@ -58,11 +58,12 @@ stopped (OUT.progress records how far it got) and produces the same file.
 A query a method cannot answer (no anchor for a SimGRAG pattern, a text over
 --max-query bytes, 16 KiB as serve's, a blank one, which serve refuses too) is
 reported on stderr with its id, written as {"id", "ranking": [], "error"} (no
-lines in a TREC run) and counted in the final line; the run goes on. A query a stage answered by its fallback (its text
-channel over the query text: BM25, or BM25 fused with the dense channel where a
-planner's training chose that; a planner's text-fit gate found no plan that fits
-it, or its plan was unusable) is marked "fallback": true in JSON lines and
-counted in the final line. --out may not be the query file.`
+lines in a TREC run) and counted in the final line; the run goes on. A query a
+stage answered by its fallback (its text channel over the query text: BM25, or
+BM25 fused with the dense channel where a planner's training chose that; a
+planner's text-fit gate found no plan that fits it, or its plan was unusable) is
+marked "fallback": true in JSON lines and counted in the final line. --out may
+not be the query file.`
 
 func newScoreCmd(u *ui) *cobra.Command {
 	var o scoreOptions

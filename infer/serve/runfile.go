@@ -26,8 +26,9 @@ var ErrRunFile = errors.New("bad run file")
 // ranking empty) or TREC (qid Q0 docid rank score tag), back as rankings
 // keyed by query id, in the file's order. A query twice (JSONL; TREC: its
 // lines apart, after another query's), a node twice in one query's
-// ranking, or a malformed line is an error naming the file and line. Scores are float32 and written exactly, so the rankings
-// are the ones scored.
+// ranking, or a malformed line is an error naming the file and line.
+// Scores are float32 and written exactly, so the rankings are the ones
+// scored.
 func ReadRankings(path string) (map[int][]index.Hit, error) {
 	f, err := os.Open(path)
 	if err != nil {
