@@ -48,10 +48,11 @@ func (p *LinkingPlanner) Candidates(ctx context.Context, q data.Query) ([]PlanCa
 // candidates is Candidates; with more set, the templates tried are, besides
 // the TopTemplates most probable, up to deepest of the others, the most
 // probable first, with an anchoring of the question's mentions (chosen:
-// one mention index per path) for which more holds; each such anchoring
-// is a candidate. Mentions overlapping one of the spans read (the words
-// read inside a mention: resolveRead) are not the question's.
-func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func(ti int, chosen []int) bool, deepest int, read []readSpan) ([]PlanCandidate, []linking.LinkedMention, error) {
+// one mention index per path; nodes, the nodes each may anchor) for which
+// more holds; each such anchoring is a candidate. Mentions overlapping
+// one of the spans read (the words read inside a mention: resolveRead)
+// are not the question's.
+func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func(ti int, chosen []int, nodes [][]uint32) bool, deepest int, read []readSpan) ([]PlanCandidate, []linking.LinkedMention, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
@@ -122,12 +123,12 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 		var rec func(pi int, chosen []int, score float64)
 		rec = func(pi int, chosen []int, score float64) {
 			if pi == len(tmpl) {
-				if deep && !more(ti, chosen) {
-					return
-				}
 				c := combo{ti: ti, ments: slices.Clone(chosen), lp: lp, ap: score, deep: deep}
 				for j, mi := range chosen {
 					c.nodes = append(c.nodes, nd[j][mi])
+				}
+				if deep && !more(ti, chosen, c.nodes) {
+					return
 				}
 				// A deeper search spends its templates on anchorings
 				// whose first steps the anchors' types may take

@@ -314,7 +314,7 @@ func TestDeeperAsked(t *testing.T) {
 			t.Fatal("DeeperAsked: no deeper search")
 		}
 		for ti, want := range []bool{false, true, false} {
-			if got := more(ti, nil); got != want {
+			if got := more(ti, nil, nil); got != want {
 				t.Errorf("DeeperAsked: template %d tried %v, want %v", ti, got, want)
 			}
 		}

@@ -39,7 +39,8 @@ type LinkingPlanner struct {
 	// Fit is the text-fit gate (fit.go); nil without Cfg.Anchors.Fit.
 	Fit   *models.SparseLinear
 	ments *linking.MentionIndex
-	hops  [][]graphops.Hop // per template, the first hop of each path
+	hops  [][]graphops.Hop   // per template, the first hop of each path
+	walks [][][]graphops.Hop // per template, every hop of each path
 	names schemaNames
 	words *wordResolver // nil without Cfg.Anchors.Lexicon
 }
@@ -64,6 +65,7 @@ func NewLinkingPlanner(ws *workspace.Workspace, d *infer.DenseChannel, cfg Confi
 	}
 	for ti, t := range cfg.Templates {
 		var hs []graphops.Hop
+		var walks [][]graphops.Hop
 		for pi, path := range t {
 			_, hops, err := graphops.CompilePath(&ws.SKB.Schema, pi, path)
 			if err != nil {
@@ -73,8 +75,10 @@ func NewLinkingPlanner(ws *workspace.Workspace, d *infer.DenseChannel, cfg Confi
 				return nil, fmt.Errorf("planner template %d path %d has no hop", ti, pi)
 			}
 			hs = append(hs, hops[0])
+			walks = append(walks, hops)
 		}
 		p.hops = append(p.hops, hs)
+		p.walks = append(p.walks, walks)
 	}
 	words, err := p.newWordResolver()
 	if err != nil {
@@ -256,7 +260,7 @@ func (p *LinkingPlanner) predict(ctx context.Context, q data.Query, read []readS
 	// No candidate reaches a node: the search goes deeper, among the
 	// templates some mention anchors (DeeperUnreached).
 	if p.Cfg.Anchors.DeeperUnreached && !slices.ContainsFunc(cs, func(c PlanCandidate) bool { return len(c.Reach) > 0 }) {
-		deep, dments, err := p.candidates(ctx, q, func(int, []int) bool { return true }, maxUnreached, read)
+		deep, dments, err := p.candidates(ctx, q, func(int, []int, [][]uint32) bool { return true }, maxUnreached, read)
 		if err != nil {
 			return infer.PlanPrediction{Template: -1}, err
 		}
@@ -344,7 +348,12 @@ func (p *LinkingPlanner) predict(ctx context.Context, q data.Query, read []readS
 // movie are all of X's screenplays", a genre, tries the genre every one
 // of X's films has, ranked 9th). key and least are ruleOut's, kinds
 // resolveRead's (readKinds).
-func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs []PlanCandidate, key []int, least int, read map[string]bool, kinds map[string]string) func(ti int, chosen []int) bool {
+//
+// With DeeperAsked, the search for what a named type or relation rules
+// out (ruledOutSearch) tries anchorings on no mention the question's
+// form rules out as an anchor (ruledOutAnchor), every path of which
+// leads somewhere from its anchors (leads).
+func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs []PlanCandidate, key []int, least int, read map[string]bool, kinds map[string]string) func(ti int, chosen []int, nodes [][]uint32) bool {
 	if !p.Cfg.Anchors.DeeperSearch || least < 0 {
 		return nil
 	}
@@ -357,7 +366,7 @@ func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs [
 		if p.Cfg.Anchors.DeeperAsked {
 			named = p.namedOutside(text, ments, longer, read)
 		}
-		return func(ti int, chosen []int) bool {
+		return func(ti int, chosen []int, _ [][]uint32) bool {
 			if !slices.ContainsFunc(chosen, func(a int) bool { return slices.Contains(longer, a) }) {
 				return false
 			}
@@ -373,48 +382,32 @@ func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs [
 	if least == 0 {
 		return nil
 	}
+	// With DeeperAsked, a mention the question's form rules out as an
+	// anchor (ruledOutAnchor) is the question's word, not a name: when
+	// every candidate left is anchored on one, the templates tried walk
+	// the relations such words name ("What are the parts of a dhow?":
+	// every top template anchors "parts", in the head-of form, and the
+	// deeper search walks part holonym from dhow).
+	formOut := func(a int) bool {
+		return p.Cfg.Anchors.DeeperAsked && a >= 0 && a < len(ments) && p.ruledOutAnchor(text, &ments[a])
+	}
+	allFormOut := p.Cfg.Anchors.DeeperAsked && least < 1<<20 && least >= 1<<15
+	for i := range cs {
+		if allFormOut && len(cs[i].Reach) > 0 && key[i] == least && !slices.ContainsFunc(cs[i].Mentions, formOut) {
+			allFormOut = false
+		}
+	}
 	// Ruled out by a named type or relation (an outer anchor's node
-	// alone is not a word the deeper templates could walk).
-	if least >= 1<<20 || least%(1<<15) >= 1<<10 {
-		// The relations named outside every ruled-out candidate's anchors
-		// (a word one of them anchors on names nothing for the others
-		// either), and the steps their answer words name.
-		var anchored []int
-		var ends []string
-		for i := range cs {
-			if len(cs[i].Reach) > 0 && key[i] == least {
-				anchored = append(anchored, cs[i].Mentions...)
-				if s := p.answerStep(text, ments, &cs[i]); s != "" && !slices.Contains(ends, s) {
-					ends = append(ends, s)
-				}
-			}
-		}
-		named := p.namedOutside(text, ments, anchored, read)
-		var asked []string
-		if least >= 1<<20 && p.Cfg.Anchors.DeeperAsked {
-			asked = p.askedOfRuledOut(text, ments, cs, key, least, kinds)
-		}
-		if len(named) == 0 && len(ends) == 0 && len(asked) == 0 {
-			return nil
-		}
-		return func(ti int, _ []int) bool {
-			plan := &data.Plan{Paths: p.Cfg.Templates[ti]}
-			walked := PlanRelations(plan)
-			for _, rels := range named {
-				if !slices.ContainsFunc(rels, func(r string) bool { return slices.Contains(walked, r) }) {
-					return false
-				}
-			}
-			if len(asked) > 0 && !p.endsIn(p.Cfg.Templates[ti], asked) {
-				return false
-			}
-			return len(ends) == 0 || slices.ContainsFunc(finalSteps(plan), func(s string) bool { return slices.Contains(ends, s) })
-		}
+	// alone is not a word the deeper templates could walk), or anchored
+	// where the question's form says no name is and a word there names
+	// a relation.
+	if more, ok := p.ruledOutSearch(text, ments, cs, key, least, read, kinds, formOut, allFormOut); ok {
+		return more
 	}
 	// A nested word that every candidate left walks no relation twice
 	// for (RepeatTwice): the templates tried do.
 	if least%(1<<10) >= 1<<9 {
-		return func(ti int, _ []int) bool { return walksTwice(&data.Plan{Paths: p.Cfg.Templates[ti]}) }
+		return func(ti int, _ []int, _ [][]uint32) bool { return walksTwice(&data.Plan{Paths: p.Cfg.Templates[ti]}) }
 	}
 	var open [][]int
 	for i := range cs {
@@ -426,7 +419,7 @@ func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs [
 			}
 		}
 	}
-	return func(_ int, chosen []int) bool {
+	return func(_ int, chosen []int, _ [][]uint32) bool {
 		for _, span := range open {
 			if !slices.ContainsFunc(chosen, func(a int) bool {
 				return slices.ContainsFunc(span, func(m int) bool { return explains(&ments[a], &ments[m]) })
@@ -436,6 +429,70 @@ func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs [
 		}
 		return true
 	}
+}
+
+// ruledOutSearch is deeper's search when a named type or relation rules
+// out every candidate (least, key: ruleOut's), or when every candidate
+// left is anchored on a mention formOut rules out as an anchor
+// (allFormOut) and the words outside the other anchors name a relation:
+// the templates that walk a relation for each word naming one, end with
+// the step an answer word names, and, with DeeperAsked, end at the type
+// the question asks for; with DeeperAsked, anchored on no mention formOut
+// rules out, every path leading somewhere from its anchors (leads): the
+// two templates tried for "What are the parts of a dhow?" are dhow's
+// parts, not the hypernyms of its parts that are acts, which reach
+// nothing. False when it does not apply; nil and true when it applies
+// and nothing is named to search for.
+func (p *LinkingPlanner) ruledOutSearch(text string, ments []linking.LinkedMention, cs []PlanCandidate, key []int, least int, read map[string]bool, kinds map[string]string, formOut func(int) bool, allFormOut bool) (func(ti int, chosen []int, nodes [][]uint32) bool, bool) {
+	ruled := least >= 1<<20 || least%(1<<15) >= 1<<10
+	if !ruled && !allFormOut {
+		return nil, false
+	}
+	// The relations named outside every ruled-out candidate's anchors (a
+	// word one of them anchors on names nothing for the others either,
+	// unless its form rules it out as an anchor), and the steps their
+	// answer words name.
+	var anchored []int
+	var ends []string
+	for i := range cs {
+		if len(cs[i].Reach) > 0 && key[i] == least {
+			for _, a := range cs[i].Mentions {
+				if !formOut(a) {
+					anchored = append(anchored, a)
+				}
+			}
+			if s := p.answerStep(text, ments, &cs[i]); s != "" && !slices.Contains(ends, s) {
+				ends = append(ends, s)
+			}
+		}
+	}
+	named := p.namedOutside(text, ments, anchored, read)
+	if !ruled && len(named) == 0 {
+		return nil, false
+	}
+	var asked []string
+	if least >= 1<<20 && p.Cfg.Anchors.DeeperAsked {
+		asked = p.askedOfRuledOut(text, ments, cs, key, least, kinds)
+	}
+	if len(named) == 0 && len(ends) == 0 && len(asked) == 0 {
+		return nil, true
+	}
+	return func(ti int, chosen []int, nodes [][]uint32) bool {
+		if p.Cfg.Anchors.DeeperAsked && (slices.ContainsFunc(chosen, formOut) || !p.leads(ti, nodes)) {
+			return false
+		}
+		plan := &data.Plan{Paths: p.Cfg.Templates[ti]}
+		walked := PlanRelations(plan)
+		for _, rels := range named {
+			if !slices.ContainsFunc(rels, func(r string) bool { return slices.Contains(walked, r) }) {
+				return false
+			}
+		}
+		if len(asked) > 0 && !p.endsIn(p.Cfg.Templates[ti], asked) {
+			return false
+		}
+		return len(ends) == 0 || slices.ContainsFunc(finalSteps(plan), func(s string) bool { return slices.Contains(ends, s) })
+	}, true
 }
 
 // namedOutside is namedRelations of the words of text outside the
@@ -506,6 +563,42 @@ func (p *LinkingPlanner) startsFrom(tmpl []data.Path, nodes [][]uint32) bool {
 		}
 		starts, bound := p.relStepTypes(path.Steps[0], true)
 		if bound && !slices.ContainsFunc(nodes[pi], func(v uint32) bool { return slices.Contains(starts, p.ws.Graph.Type(v)) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// maxLeadLook bounds the adjacency entries leads looks at for one
+// anchoring: past it, the anchoring is taken to lead somewhere.
+const maxLeadLook = 1 << 14
+
+// leads reports whether every path of template ti leads somewhere from
+// its anchor nodes (nodes, one list per path): some walk along all its
+// steps reaches a node (a universal step taken as a plain one, and the
+// paths' ends not intersected, so a plan that reaches nothing may still
+// lead), looking at no more than maxLeadLook adjacency entries in all.
+func (p *LinkingPlanner) leads(ti int, nodes [][]uint32) bool {
+	look := 0
+	var buf []uint32
+	var walk func(v uint32, hops []graphops.Hop) bool
+	walk = func(v uint32, hops []graphops.Hop) bool {
+		if len(hops) == 0 || look > maxLeadLook {
+			return true
+		}
+		buf = p.ws.Graph.Step(buf[:0], v, hops[0])
+		look += len(buf)
+		next := slices.Clone(buf)
+		slices.Sort(next)
+		for _, u := range slices.Compact(next) {
+			if walk(u, hops[1:]) {
+				return true
+			}
+		}
+		return false
+	}
+	for pi, hops := range p.walks[ti] {
+		if pi < len(nodes) && !slices.ContainsFunc(nodes[pi], func(v uint32) bool { return walk(v, hops) }) {
 			return false
 		}
 	}

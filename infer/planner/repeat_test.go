@@ -162,7 +162,7 @@ func TestRepeatTwice(t *testing.T) {
 			t.Fatalf("%q: no deeper search", c.q)
 		}
 		for ti, want := range []bool{false, true} {
-			if got := more(ti, nil); got != want {
+			if got := more(ti, nil, nil); got != want {
 				t.Errorf("%q: deeper search tries template %d: %v, want %v", c.q, ti, got, want)
 			}
 		}
