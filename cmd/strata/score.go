@@ -48,11 +48,12 @@ write the top -k of each in query order: JSON lines
 {"id", "ranking": [{"node", "score", "name"[, "stages"]}]} or a TREC run file
 (qid Q0 docid rank score tag) for trec_eval and ranx.
 
-FILE is a STaRK-style CSV (.csv: id, query[, answer_ids]), JSON lines
-(.jsonl, .json or .ndjson: {"id": 3, "query": "..."}) or plain text (.txt or
-no extension: one query per line, ids from 0); any other name is refused.
-Queries are scored in chunks on all cores, so memory does not grow with the
-file. A killed run restarted with the same arguments continues where it
+FILE is a STaRK-style CSV (.csv: id, query[, answer_ids]), JSON lines (.jsonl,
+.json or .ndjson: {"id": 3, "query": "..."}) or plain text (.txt or no
+extension: one query per line, ids from 0); any other name is refused, and an
+id given twice stops the run at its second line, naming both. Queries are
+scored in chunks on all cores: memory grows by an id per query, not with the
+rankings. A killed run restarted with the same arguments continues where it
 stopped (OUT.progress records how far it got) and produces the same file.
 
 A query a method cannot answer (no anchor for a SimGRAG pattern, a text over

@@ -26,12 +26,14 @@ type QueryReader struct {
 	col   map[string]int
 	line  int
 	count int
+	seen  map[int]int // a CSV or JSON lines query's id -> its line
 }
 
 // OpenQueries opens a query file: STaRK-style CSV (.csv, with id and query
 // columns), JSON lines (.jsonl/.json/.ndjson: {"id": 3, "query": "..."}) or
 // plain text (.txt or no extension: one query per line; the id is the
-// 0-based line number). Any other extension is an error. A JSONL
+// 0-based line number). Any other extension is an error, and so is an
+// id a CSV or JSON lines file gives twice (Next names both lines). A JSONL
 // line may carry its own "plan" (strata's list format: {"Metapath":
 // [["brand", "has_brand", "product"]], "Restriction": {...}}).
 func OpenQueries(path string) (*QueryReader, error) {
@@ -101,6 +103,20 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // below, by --max-query).
 const maxQueryLine = 16 << 20
 
+// once refuses a query id read before: a run's rankings are keyed by
+// id, and eval refuses a run that ranks one twice (a text file's ids are
+// its line numbers, never twice).
+func (r *QueryReader) once(id, line int) error {
+	if r.seen == nil {
+		r.seen = map[int]int{}
+	}
+	if first, ok := r.seen[id]; ok {
+		return fmt.Errorf("%s:%d: query id %d again (first on line %d): a run's rankings are keyed by id, and eval refuses a run that ranks one twice", r.file, line, id, first)
+	}
+	r.seen[id] = line
+	return nil
+}
+
 // Close closes what the queries are read from.
 func (r *QueryReader) Close() error {
 	if r.c == nil {
@@ -128,6 +144,9 @@ func (r *QueryReader) Next() (data.Query, error) {
 		id, err := strconv.Atoi(strings.TrimSpace(rec[idc]))
 		if err != nil {
 			return data.Query{}, fmt.Errorf("%s:%d: field \"id\": %q is not an integer", r.file, line, rec[idc])
+		}
+		if err := r.once(id, line); err != nil {
+			return data.Query{}, err
 		}
 		q := data.Query{ID: id, Text: rec[qc]}
 		if ac, ok := r.col["answer_ids"]; ok && ac < len(rec) {
@@ -161,6 +180,9 @@ func (r *QueryReader) Next() (data.Query, error) {
 		}
 		if rec.ID == nil || rec.Query == nil {
 			return data.Query{}, fmt.Errorf("%s:%d: want {\"id\": <integer>, \"query\": <text>}", r.file, r.line)
+		}
+		if err := r.once(int(*rec.ID), r.line); err != nil {
+			return data.Query{}, err
 		}
 		return data.Query{ID: int(*rec.ID), Text: *rec.Query, Plan: rec.Plan}, nil
 	}

@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -249,6 +250,36 @@ func TestScoreFileEdgeCases(t *testing.T) {
 		t.Errorf("long.jsonl's second line: %v", err)
 	}
 	long.Close()
+
+	// An id given twice stops the run at its second line, naming both:
+	// eval refuses a run that ranks a query twice.
+	for name, body := range map[string]string{
+		"twice.csv":   "id,query\n7,boots\n8,hats\n7,socks\n",
+		"twice.jsonl": "{\"id\": 7, \"query\": \"boots\"}\n{\"id\": 8, \"query\": \"hats\"}\n\n{\"id\": 7, \"query\": \"socks\"}\n",
+	} {
+		f := filepath.Join(dir, name)
+		os.WriteFile(f, []byte(body), 0o644)
+		qr, err := OpenQueries(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []int
+		for {
+			q, err := qr.Next()
+			if err != nil {
+				want := map[string]string{"twice.csv": "twice.csv:4: query id 7 again (first on line 2)", "twice.jsonl": "twice.jsonl:4: query id 7 again (first on line 1)"}[name]
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("%s: %v, want %q", name, err, want)
+				}
+				break
+			}
+			ids = append(ids, q.ID)
+		}
+		if !slices.Equal(ids, []int{7, 8}) {
+			t.Errorf("%s: read %v before the error, want [7 8]", name, ids)
+		}
+		qr.Close()
+	}
 
 	// --out naming the query file, by any name, is refused and the query
 	// file is left as it was.
