@@ -40,14 +40,15 @@ nothing.
 
 Requests carry query text only, never file paths; /v1/info names stages by
 what they are, never by where their models live. Bodies over --max-body and
-queries over --max-query bytes (16 KiB; a query's work grows with its
-length) are refused (413), a body with anything after its JSON object is a 400, a request
-not read within --read-timeout is cut off (408), a keep-alive connection idle
-for --idle-timeout is closed. Requests over --timeout answer 504 and their
-ranking is cancelled; at most --concurrency queries are scored at once (the
-rest wait within their time limit, then 503; beyond --max-waiting of them
-waiting, 503 at once). Ctrl-C or SIGTERM shuts down
-gracefully, finishing the requests in flight within --grace.
+queries over --max-query bytes (16 KiB; a query's work grows with its length)
+are refused (413), a body with anything after its JSON object is a 400, a
+request not read within --read-timeout is cut off (408 once its headers are
+in; before, the connection is closed), a keep-alive connection idle for
+--idle-timeout is closed. Requests over --timeout answer 504 and their ranking
+is cancelled; at most --concurrency queries are scored at once (the rest wait
+within their time limit, then 503; beyond --max-waiting of them waiting, 503
+at once). Ctrl-C or SIGTERM shuts down gracefully, finishing the requests in
+flight within --grace.
 
 Every request is logged to stderr as one JSON line (time, level, method,
 path, status, latency_ms, bytes; for a score request its id and fallback;

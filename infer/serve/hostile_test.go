@@ -190,6 +190,9 @@ func TestReadScoreRequest(t *testing.T) {
 		{`{"query": "x", "k": -1}`, 400, `"k" must be in [1, 50]`, ScoreRequest{}},
 		{`{"query": "x", "k": 51}`, 400, `"k" must be in [1, 50]`, ScoreRequest{}},
 		{`{"query": "x", "path": "/etc/passwd"}`, 400, `unknown field "path"`, ScoreRequest{}},
+		// A key given twice (encoding/json keeps the last one).
+		{`{"query": "boots", "k": 3, "query": "hats"}`, 400, `field "query" given twice`, ScoreRequest{}},
+		{`{"k": 3, "query": "x", "k": 4}`, 400, `field "k" given twice`, ScoreRequest{}},
 		// Exact field names, an explicit k of 0, a blank query (issue 37).
 		{`{"QUERY": "x"}`, 400, `unknown field "QUERY"`, ScoreRequest{}},
 		{`{"query": "x", "K": 3}`, 400, `unknown field "K"`, ScoreRequest{}},

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -201,11 +202,12 @@ type RequestError struct {
 func (e *RequestError) Error() string { return e.Msg }
 
 // ReadScoreRequest reads one POST /v1/score body: exactly one JSON object
-// whose keys are exactly id, query, k and stages (any other key, "Query"
-// included, and anything but white space after it, are a 400), at most
-// maxBody bytes (413), with a query that is not only white space, of at
-// most maxQuery bytes (413), and k in [1, maxK] (omitted: 10). A body that arrives too slowly is a 408. Every
-// error is a *RequestError.
+// whose keys are exactly id, query, k and stages, each at most once (any
+// other key, "Query" included, a key given twice, and anything but white
+// space after it, are a 400), at most maxBody bytes (413), with a query
+// that is not only white space, of at most maxQuery bytes (413), and k in
+// [1, maxK] (omitted or null: 10). A body that arrives too slowly is a
+// 408. Every error is a *RequestError.
 func ReadScoreRequest(body io.Reader, maxBody int64, maxK, maxQuery int) (ScoreRequest, error) {
 	var raw map[string]json.RawMessage
 	dec := json.NewDecoder(http.MaxBytesReader(nil, io.NopCloser(body), maxBody))
@@ -220,7 +222,8 @@ func ReadScoreRequest(body io.Reader, maxBody int64, maxK, maxQuery int) (ScoreR
 		}
 		return ScoreRequest{}, &RequestError{http.StatusBadRequest, "bad request body: " + clipMsg(err.Error())}
 	}
-	if err := dec.Decode(&raw); err != nil {
+	var body0 json.RawMessage
+	if err := dec.Decode(&body0); err != nil {
 		return bad(err)
 	}
 	if tok, err := dec.Token(); err != io.EOF {
@@ -228,6 +231,14 @@ func ReadScoreRequest(body io.Reader, maxBody int64, maxK, maxQuery int) (ScoreR
 			return bad(err)
 		}
 		return bad(fmt.Errorf("trailing data after the JSON object (%v at offset %d)", tok, dec.InputOffset()))
+	}
+	if err := json.Unmarshal(body0, &raw); err != nil {
+		return bad(err)
+	}
+	// A key given twice is refused: encoding/json keeps the last, so
+	// {"query": "a", "query": "b"} would score "b" while the client logs "a".
+	if key, ok := repeatedKey(body0); ok {
+		return bad(fmt.Errorf("json: field %q given twice", key))
 	}
 	// Field names match exactly (encoding/json alone would take "QUERY").
 	var sr ScoreRequest
@@ -269,6 +280,32 @@ func ReadScoreRequest(body io.Reader, maxBody int64, maxK, maxQuery int) (ScoreR
 		return ScoreRequest{}, &RequestError{http.StatusBadRequest, fmt.Sprintf(`"k" must be in [1, %d]`, maxK)}
 	}
 	return sr, nil
+}
+
+// repeatedKey returns a key the JSON object b (valid JSON) gives twice;
+// false for none, or when b is not an object.
+func repeatedKey(b []byte) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return "", false
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		key, _ := tok.(string)
+		if seen[key] {
+			return key, true
+		}
+		seen[key] = true
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return "", false
+		}
+	}
+	return "", false
 }
 
 // clipMsg keeps an error message that quotes the client's bytes short.
