@@ -33,17 +33,7 @@ type MentionIndex struct {
 	cfg   MentionConfig
 	forms map[string]int32 // normalised surface -> index in nodes
 	nodes [][]FormNode
-	// capital[k]: every surface of short form k (one word of at most
-	// maxCapitalRunes letters) is written in capitals.
-	capital []bool
 }
-
-// maxCapitalRunes: a one-word surface form this short that every node
-// it names writes in capitals, an abbreviation ("ME", Maine; "US"),
-// names nothing where a text writes it all in lower case: there it is a
-// word of the sentence ("Tell me ...", "give us ..."). A name written
-// with a capital first letter only ("War", a genre) still matches "war".
-const maxCapitalRunes = 3
 
 // FormNode is a node a surface form names, and how.
 type FormNode struct {
@@ -271,15 +261,10 @@ func NewMentionIndex(skb *data.SKB, cfg MentionConfig) *MentionIndex {
 			return
 		}
 		k, ok := ix.forms[key]
-		short := !strings.Contains(key, " ") && utf8.RuneCountInString(key) <= maxCapitalRunes
 		if !ok {
 			k = int32(len(ix.nodes))
 			ix.forms[key] = k
 			ix.nodes = append(ix.nodes, nil)
-			ix.capital = append(ix.capital, short)
-		}
-		if short && !allCapitals(form) {
-			ix.capital[k] = false
 		}
 		list := ix.nodes[k]
 		if n := len(list); n > 0 && list[n-1].Node == v {
@@ -318,25 +303,6 @@ func NewMentionIndex(skb *data.SKB, cfg MentionConfig) *MentionIndex {
 	return ix
 }
 
-// allCapitals reports whether s has letters and every one is upper case.
-func allCapitals(s string) bool {
-	letters := false
-	for _, r := range s {
-		if unicode.IsLetter(r) {
-			if !unicode.IsUpper(r) {
-				return false
-			}
-			letters = true
-		}
-	}
-	return letters
-}
-
-// hasUpper reports whether s holds an upper-case letter.
-func hasUpper(s string) bool {
-	return strings.ContainsFunc(s, unicode.IsUpper)
-}
-
 // Config returns the index's settings (with the detected alias fields).
 func (ix *MentionIndex) Config() MentionConfig { return ix.cfg }
 
@@ -369,7 +335,7 @@ func (ix *MentionIndex) Find(text string) []LinkedMention {
 				// A name in the possessive: "Helen Cross's scripts".
 				k, ok = ix.forms[b.String()[:n]+ws[j].Poss]
 			}
-			if !ok || ix.capital[k] && !hasUpper(text[ws[i].Start:ws[j].End]) {
+			if !ok {
 				continue
 			}
 			out = append(out, LinkedMention{Start: ws[i].Start, End: ws[j].End, TokStart: i, TokEnd: j + 1,

@@ -83,39 +83,3 @@ func TestMentionPossessive(t *testing.T) {
 		t.Errorf("MentionWords Norm/Poss %v, want %v", poss, want)
 	}
 }
-
-// An abbreviation the data writes only in capitals ("ME", Maine's lemma;
-// "US") names nothing written all in lower case ("Tell me", "give us"),
-// but does written with a capital ("ME", "Me"). A short name written with
-// a capital first letter only ("War", a genre) matches in lower case, as
-// does a short form another node writes in lower case ("do", the note,
-// beside "DO", the degree), a longer abbreviation ("NATO") and a longer
-// name holding one ("Me Time").
-func TestMentionAbbreviationCase(t *testing.T) {
-	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"thing"},
-		CandidateTypes: []string{"thing"}, TextFields: []string{"name", "lemmas"}}}
-	for _, n := range [][2]string{{"Maine", "Maine; Pine Tree State; ME"}, {"United States", "United States; US"}, {"War", "War"},
-		{"North Atlantic Treaty Organization", "North Atlantic Treaty Organization; NATO"}, {"Me Time", "Me Time"},
-		{"Doctor of Osteopathy", "Doctor of Osteopathy; DO"}, {"do", "do; doh"}} {
-		s.Nodes = append(s.Nodes, data.Node{Type: 0, Name: n[0], Fields: []string{"", n[1]}})
-	}
-	ix := linking.NewMentionIndex(s, linking.MentionConfig{AliasFields: []string{"lemmas"}})
-	for q, want := range map[string][]string{
-		"Tell me the parts of ME.":      {"ME"},
-		"give us war films":             {"war"},
-		"Which US states border Maine?": {"US", "Maine"},
-		"nato members":                  {"nato"},
-		"Me and the war":                {"Me", "war"},
-		"me time":                       {"me time"},
-		"Tell me about Me Time and US.": {"Me Time", "Me", "US"},
-		"what do we know":               {"do"},
-	} {
-		var got []string
-		for _, m := range ix.Find(q) {
-			got = append(got, m.Text)
-		}
-		if !cmp.Equal(got, want) {
-			t.Errorf("%q: mentions %q, want %q", q, got, want)
-		}
-	}
-}
