@@ -388,9 +388,14 @@ func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs [
 	// the relations such words name ("What are the parts of a dhow?":
 	// every top template anchors "parts", in the head-of form, and the
 	// deeper search walks part holonym from dhow).
-	formOut := func(a int) bool {
-		return p.Cfg.Anchors.DeeperAsked && a >= 0 && a < len(ments) && p.ruledOutAnchor(text, &ments[a])
+	var outForm []bool // ruledOutAnchor of each mention, read once
+	if p.Cfg.Anchors.DeeperAsked {
+		outForm = make([]bool, len(ments))
+		for i := range ments {
+			outForm[i] = p.ruledOutAnchor(text, &ments[i])
+		}
 	}
+	formOut := func(a int) bool { return a >= 0 && a < len(outForm) && outForm[a] }
 	allFormOut := p.Cfg.Anchors.DeeperAsked && least < 1<<20 && least >= 1<<15
 	for i := range cs {
 		if allFormOut && len(cs[i].Reach) > 0 && key[i] == least && !slices.ContainsFunc(cs[i].Mentions, formOut) {
