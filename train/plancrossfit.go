@@ -274,6 +274,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.DeeperSearch = !c.o.NoDeeperSearch
 	a.DeeperAsked = a.DeeperSearch && a.NamedType && !c.o.NoDeeperAsked
 	a.DeeperUnreached = !c.o.NoDeeperSearch
+	a.Addressee = !c.o.NoAddressee
 	if a.RepeatWords && a.DeeperSearch && !c.o.NoRepeatTwice {
 		a.RepeatTwice, _, _ = c.nested(keep)
 	}

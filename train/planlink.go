@@ -212,7 +212,11 @@ type LinkingPlannerOptions struct {
 	// mentions unexplained is not ruled out by it
 	// (AnchorConfig.CoverMentions; the ablation).
 	NoCoverMentions bool
-	Log             io.Writer
+	// NoAddressee: "me" or "us" after a verb's base form may anchor a
+	// candidate as any mention does (AnchorConfig.Addressee; the
+	// ablation).
+	NoAddressee bool
+	Log         io.Writer
 	// Progress, when set, is told how far each stage that runs over the
 	// training questions on all cores has got (done of total; called
 	// from several goroutines).

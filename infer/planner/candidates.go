@@ -10,6 +10,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/data/lexicon"
 	"github.com/strata-retrieval/strata/graphops/linking"
 	gplan "github.com/strata-retrieval/strata/graphops/plan"
 )
@@ -66,7 +67,7 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 	if n := len(p.Cfg.Templates); len(probs) < n {
 		probs = append(make([]float32, 0, n), probs...)[:n]
 	}
-	ments := p.ments.Find(q.Text)
+	ments := p.findMentions(q.Text)
 	if len(read) > 0 {
 		ments = slices.DeleteFunc(ments, func(m linking.LinkedMention) bool {
 			return slices.ContainsFunc(read, func(s readSpan) bool { return s.inMention && m.Start < s.end && s.start < m.End })
@@ -350,4 +351,44 @@ func CandidateQuality(c *PlanCandidate, gold []uint32) float64 {
 	}
 	pr, rc := float64(hits)/float64(k), float64(hits)/float64(len(gold))
 	return 2 * pr * rc / (pr + rc)
+}
+
+// findMentions is the mention index's Find on text, without the
+// mentions that are a request's addressee (Addressee, addressees).
+func (p *LinkingPlanner) findMentions(text string) []linking.LinkedMention {
+	ms := p.ments.Find(text)
+	if !p.Cfg.Anchors.Addressee {
+		return ms
+	}
+	if at := addressees(text); len(at) > 0 {
+		ms = slices.DeleteFunc(ms, func(m linking.LinkedMention) bool {
+			return m.TokEnd == m.TokStart+1 && slices.Contains(at, m.TokStart)
+		})
+	}
+	return ms
+}
+
+// addressees returns the word positions (of linking.MentionWords) of
+// the pronouns "me" and "us" that follow a verb's base form the lexicon
+// knows ("Tell me ...", "can you give us ..."): the one a request is
+// made to, never a node, though the lexicon of names may hold one
+// ("ME", Maine; "US"). A pronoun written all in capitals is not one
+// ("tour US cities").
+func addressees(text string) []int {
+	words := linking.MentionWords(text)
+	var at []int
+	for i := 1; i < len(words); i++ {
+		raw := text[words[i].Start:words[i].End]
+		if w := strings.ToLower(raw); (w != "me" && w != "us") || raw == strings.ToUpper(raw) {
+			continue
+		}
+		lex, err := lexicon.WordNet()
+		if err != nil {
+			return nil
+		}
+		if lex.IsVerb(strings.ToLower(text[words[i-1].Start:words[i-1].End])) {
+			at = append(at, i)
+		}
+	}
+	return at
 }

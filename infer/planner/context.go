@@ -109,7 +109,7 @@ func lowerStart(text string) bool {
 // friend" names the film "My Friends", no node the question leans on.
 func (p *LinkingPlanner) strongMentions(text string) []linking.LinkedMention {
 	var out []linking.LinkedMention
-	for _, m := range p.ments.Find(text) {
+	for _, m := range p.findMentions(text) {
 		if p.strongAlone(&m) {
 			out = append(out, m)
 		}

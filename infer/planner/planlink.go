@@ -112,7 +112,7 @@ func (p *LinkingPlanner) resolveRead(text string) (string, []readSpan) {
 	if p.words == nil {
 		return text, nil
 	}
-	out, _, read := p.words.resolveRead(text, p.ments.Find)
+	out, _, read := p.words.resolveRead(text, p.findMentions)
 	return out, read
 }
 

@@ -127,6 +127,12 @@ type AnchorConfig struct {
 	// most probable beyond them that some mention anchors: the graph
 	// rules the others out. Off in checkpoints saved before it.
 	DeeperUnreached bool `json:"deeper_unreached,omitempty"`
+	// Addressee: "me" or "us" after a verb's base form ("Tell me which
+	// ...", "give us ...") names no node: the request's addressee, not
+	// Maine ("ME") or the United States ("US"), whose names the
+	// training's questions never said so (addressees). Off in
+	// checkpoints saved before it.
+	Addressee bool `json:"addressee,omitempty"`
 	// InnerAnchors: a candidate anchored on a mention inside a longer
 	// one that could take its place ("golf" in "golf stroke", which has
 	// kinds too) is ruled out when another is not (anchoredInside); set

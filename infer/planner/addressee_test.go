@@ -1,0 +1,80 @@
+package planner
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/internal/testskb"
+	"github.com/strata-retrieval/strata/models"
+)
+
+// TestAddressees: "me" and "us" after a verb's base form, in any case
+// but all capitals, wherever the request opens.
+func TestAddressees(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []int
+	}{
+		{"Tell me the films Paul Smith directed.", []int{1}},
+		{"tell me the films", []int{1}},
+		{"Can you give us the films of ME?", []int{3}},
+		{"Please show me, then tell us more.", []int{2, 5}},
+		{"Which films were shot in ME?", nil},
+		{"Which films were shot in me", nil}, // "in" is no verb
+		{"Did Paul Smith tour US cities?", nil},
+		{"Me and Paul Smith", nil},
+		{"", nil},
+	} {
+		if got := addressees(c.text); !slices.Equal(got, c.want) {
+			t.Errorf("addressees(%q) = %v, want %v", c.text, got, c.want)
+		}
+	}
+}
+
+// TestFindMentionsAddressee: over an SKB that names Maine "ME" and the
+// United States "US", a request's addressee names neither with
+// Addressee, and does without it (checkpoints saved before it); the
+// names said otherwise still anchor.
+func TestFindMentionsAddressee(t *testing.T) {
+	skb := testskb.DirectorFilms()
+	skb.Nodes = append(skb.Nodes, data.Node{Type: 0, Name: "ME", Fields: []string{"", ""}}, data.Node{Type: 0, Name: "US", Fields: []string{"", ""}})
+	ws := testskb.Workspace(t, skb)
+	cfg := Config{NodeTypes: ws.SKB.Schema.NodeTypes, Templates: [][]data.Path{data.MustPaths([]string{"*", "<-directed_by", "movie"})},
+		Anchors: &AnchorConfig{Dim: 64, Mentions: ws.Mentions().Config()}}
+	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: 4, Out: 1}
+	gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchor, _ := models.NewSparseLinear(64, "planner.anchor")
+	p, err := NewLinkingPlanner(ws, nil, cfg, gate, anchor, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := func(text string) []string {
+		var out []string
+		for _, m := range p.findMentions(text) {
+			out = append(out, m.Text)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		text      string
+		with, off []string
+	}{
+		{"Tell me the films Paul Smith directed.", []string{"Paul Smith"}, []string{"me", "Paul Smith"}},
+		{"can you give us the films shot in ME", []string{"ME"}, []string{"us", "ME"}},
+		{"Did Paul Smith tour US cities?", []string{"Paul Smith", "US"}, []string{"Paul Smith", "US"}},
+	} {
+		p.Cfg.Anchors.Addressee = true
+		if got := texts(c.text); !slices.Equal(got, c.with) {
+			t.Errorf("with Addressee, mentions of %q = %q, want %q", c.text, got, c.with)
+		}
+		p.Cfg.Anchors.Addressee = false
+		if got := texts(c.text); !slices.Equal(got, c.off) {
+			t.Errorf("without Addressee, mentions of %q = %q, want %q", c.text, got, c.off)
+		}
+	}
+}
