@@ -128,10 +128,10 @@ type AnchorConfig struct {
 	// rules the others out. Off in checkpoints saved before it.
 	DeeperUnreached bool `json:"deeper_unreached,omitempty"`
 	// Addressee: "me" or "us" after a verb's base form ("Tell me which
-	// ...", "give us ...") names no node: the request's addressee, not
-	// Maine ("ME") or the United States ("US"), whose names the
-	// training's questions never said so (addressees). Off in
-	// checkpoints saved before it.
+	// ...", "give us ...") names no node: it is the request's
+	// addressee, not Maine ("ME") or the United States ("US"), and a
+	// training split that never says "tell me" learns no non-anchor for
+	// it (addressees). Off in checkpoints saved before it.
 	Addressee bool `json:"addressee,omitempty"`
 	// InnerAnchors: a candidate anchored on a mention inside a longer
 	// one that could take its place ("golf" in "golf stroke", which has
