@@ -1,13 +1,11 @@
 package planner
 
 import (
-	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/internal/testskb"
-	"github.com/strata-retrieval/strata/models"
 )
 
 // TestAddressees: "me" and "us" after a verb's base form, in any case
@@ -40,19 +38,7 @@ func TestAddressees(t *testing.T) {
 func TestFindMentionsAddressee(t *testing.T) {
 	skb := testskb.DirectorFilms()
 	skb.Nodes = append(skb.Nodes, data.Node{Type: 0, Name: "ME", Fields: []string{"", ""}}, data.Node{Type: 0, Name: "US", Fields: []string{"", ""}})
-	ws := testskb.Workspace(t, skb)
-	cfg := Config{NodeTypes: ws.SKB.Schema.NodeTypes, Templates: [][]data.Path{data.MustPaths([]string{"*", "<-directed_by", "movie"})},
-		Anchors: &AnchorConfig{Dim: 64, Mentions: ws.Mentions().Config()}}
-	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: 4, Out: 1}
-	gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(1, 2)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	anchor, _ := models.NewSparseLinear(64, "planner.anchor")
-	p, err := NewLinkingPlanner(ws, nil, cfg, gate, anchor, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := directorFilmsPlannerOver(t, skb)
 	texts := func(text string) []string {
 		var out []string
 		for _, m := range p.findMentions(text) {

@@ -88,7 +88,14 @@ func TestCandidateRestrictionDropsFrameWords(t *testing.T) {
 // director-films SKB with one template, films directed by an anchor.
 func directorFilmsPlanner(t *testing.T) *LinkingPlanner {
 	t.Helper()
-	ws := testskb.Workspace(t, testskb.DirectorFilms())
+	return directorFilmsPlannerOver(t, testskb.DirectorFilms())
+}
+
+// directorFilmsPlannerOver is directorFilmsPlanner over skb, the
+// director-films SKB with more nodes.
+func directorFilmsPlannerOver(t *testing.T, skb *data.SKB) *LinkingPlanner {
+	t.Helper()
+	ws := testskb.Workspace(t, skb)
 	cfg := Config{NodeTypes: ws.SKB.Schema.NodeTypes, Templates: [][]data.Path{data.MustPaths([]string{"*", "<-directed_by", "movie"})},
 		Anchors: &AnchorConfig{Dim: 64, Mentions: ws.Mentions().Config()}}
 	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: 4, Out: 1}
