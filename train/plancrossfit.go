@@ -145,6 +145,9 @@ func (c *crossFit) nonAnchorForms(keep func(i int) bool) ([]string, error) {
 	if c.o.NoHeadOf {
 		forms = slices.DeleteFunc(forms, func(f string) bool { return f == planner.FormHeadOf })
 	}
+	if c.o.NoInCompound {
+		forms = slices.DeleteFunc(forms, func(f string) bool { return f == planner.FormInCompound })
+	}
 	return forms, nil
 }
 
@@ -275,6 +278,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.DeeperAsked = a.DeeperSearch && a.NamedType && !c.o.NoDeeperAsked
 	a.DeeperUnreached = !c.o.NoDeeperSearch
 	a.Addressee = !c.o.NoAddressee
+	a.Appositive = !c.o.NoAppositive
 	if a.RepeatWords && a.DeeperSearch && !c.o.NoRepeatTwice {
 		a.RepeatTwice, _, _ = c.nested(keep)
 	}

@@ -100,6 +100,10 @@ type LinkingPlannerOptions struct {
 	// NoHeadOf: a mention followed by "of" is no form of mention to learn
 	// whether the training anchored (planner.FormHeadOf; the ablation).
 	NoHeadOf bool
+	// NoInCompound: a mention that is a part of a hyphened word is no
+	// form of mention to learn whether the training anchored
+	// (planner.FormInCompound; the ablation).
+	NoInCompound bool
 	// NoReadMentions: a word no training question used that names a node
 	// is never read as a known word (AnchorConfig.ReadMentions; the
 	// ablation).
@@ -216,7 +220,11 @@ type LinkingPlannerOptions struct {
 	// candidate as any mention does (AnchorConfig.Addressee; the
 	// ablation).
 	NoAddressee bool
-	Log         io.Writer
+	// NoAppositive: a mention after "the" and a word the training never
+	// anchored after is ruled out as any after that word is
+	// (AnchorConfig.Appositive; the ablation).
+	NoAppositive bool
+	Log          io.Writer
 	// Progress, when set, is told how far each stage that runs over the
 	// training questions on all cores has got (done of total; called
 	// from several goroutines).

@@ -237,6 +237,10 @@ const (
 	// by a last "of", the relation a question asks along ("What is dhow
 	// made up of?", where "made up" names an adjective).
 	FormHeadOf = "head of"
+	// FormInCompound: a mention that is a part of a hyphened word and not
+	// all of it ("near" in "near-synonyms", "real" in "real-world"): the
+	// compound is one word, whose meaning its part does not name.
+	FormInCompound = "in compound"
 )
 
 // mentionForms returns the forms (FormLeadVerb, FormHeadOf) mention m of text is
@@ -252,7 +256,27 @@ func mentionForms(lex *lexicon.Lexicon, text string, m *linking.LinkedMention) [
 	if m.End < len(text) && headOf(text[m.End:]) {
 		out = append(out, FormHeadOf)
 	}
+	if inCompound(text, m) {
+		out = append(out, FormInCompound)
+	}
 	return out
+}
+
+// inCompound reports whether mention m of text is joined by a hyphen to
+// a letter or digit before or after it: a part of a hyphened word
+// (FormInCompound).
+func inCompound(text string, m *linking.LinkedMention) bool {
+	if m.Start > 1 && text[m.Start-1] == '-' {
+		if r, _ := utf8.DecodeLastRuneInString(text[:m.Start-1]); unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return true
+		}
+	}
+	if m.End+1 < len(text) && text[m.End] == '-' {
+		if r, _ := utf8.DecodeRuneInString(text[m.End+1:]); unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // headOf reports whether rest, the text after a mention, goes on with
@@ -805,7 +829,8 @@ func wordBefore(text string, words []linking.Word, m *linking.LinkedMention) (st
 }
 
 // anchoredAfterNonAnchor reports whether one of c's anchor mentions,
-// unquoted, comes right after one of NonAnchorAfter.
+// unquoted, comes right after one of NonAnchorAfter (with Appositive,
+// not in an appositive: appositive).
 func (p *LinkingPlanner) anchoredAfterNonAnchor(text string, ments []linking.LinkedMention, c *PlanCandidate) bool {
 	after := p.Cfg.Anchors.NonAnchorAfter
 	if len(after) == 0 {
@@ -817,10 +842,24 @@ func (p *LinkingPlanner) anchoredAfterNonAnchor(text string, ments []linking.Lin
 			continue
 		}
 		if prev, ok := wordBefore(text, words, &ments[a]); ok {
-			if _, found := slices.BinarySearch(after, prev); found {
+			if _, found := slices.BinarySearch(after, prev); found && !(p.Cfg.Anchors.Appositive && appositive(text, words, &ments[a])) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// appositive reports whether mention m of text (words: its MentionWords)
+// follows "the" and one word: "the adjective fruitful", "the group
+// Lycopersicon", where the word names what kind of thing the mention is
+// and the mention is the thing named (AnchorConfig.Appositive). The
+// training may only have asked with the word before a mention it never
+// anchored ("Which adjective similar in meaning to 'discomposed' ...").
+func appositive(text string, words []linking.Word, m *linking.LinkedMention) bool {
+	if m.TokStart < 2 || m.TokStart > len(words) {
+		return false
+	}
+	w := words[m.TokStart-2]
+	return strings.EqualFold(text[w.Start:w.End], "the")
 }

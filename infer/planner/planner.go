@@ -133,6 +133,11 @@ type AnchorConfig struct {
 	// training split that never says "tell me" learns no non-anchor for
 	// it (addressees). Off in checkpoints saved before it.
 	Addressee bool `json:"addressee,omitempty"`
+	// Appositive: a mention after "the" and a word of NonAnchorAfter
+	// ("near-synonyms of the adjective fruitful") may anchor all the same:
+	// the word names the mention's kind, an appositive (appositive). Off
+	// in checkpoints saved before it.
+	Appositive bool `json:"appositive,omitempty"`
 	// InnerAnchors: a candidate anchored on a mention inside a longer
 	// one that could take its place ("golf" in "golf stroke", which has
 	// kinds too) is ruled out when another is not (anchoredInside); set
