@@ -49,9 +49,11 @@ write the top -k of each in query order: JSON lines
 (qid Q0 docid rank score tag) for trec_eval and ranx.
 
 FILE is a STaRK-style CSV (.csv: id, query[, answer_ids]), JSON lines (.jsonl,
-.json or .ndjson: {"id": 3, "query": "..."}) or plain text (.txt or no
-extension: one query per line, ids from 0); any other name is refused, and an
-id given twice stops the run at its second line, naming both. Queries are
+.json or .ndjson: {"id": 3, "query": "..."[, "plan": {...}, "answer_ids":
+[...]]}, field names exact: another field or one given twice stops the run at
+its line, naming it) or plain text (.txt or no extension: one query per line,
+ids from 0); any other name is refused, and an id given twice stops the run at
+its second line, naming both. Queries are
 scored in chunks on all cores: memory grows by an id per query, not with the
 rankings. A killed run restarted with the same arguments continues where it
 stopped (OUT.progress records how far it got) and produces the same file.

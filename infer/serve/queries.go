@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -170,21 +172,14 @@ func (r *QueryReader) Next() (data.Query, error) {
 			r.count++
 			return q, nil
 		}
-		var rec struct {
-			ID    *int64     `json:"id"`
-			Query *string    `json:"query"`
-			Plan  *data.Plan `json:"plan"`
-		}
-		if err := json.Unmarshal(b, &rec); err != nil {
+		q, err := jsonQuery(b)
+		if err != nil {
 			return data.Query{}, fmt.Errorf("%s:%d: %v", r.file, r.line, err)
 		}
-		if rec.ID == nil || rec.Query == nil {
-			return data.Query{}, fmt.Errorf("%s:%d: want {\"id\": <integer>, \"query\": <text>}", r.file, r.line)
-		}
-		if err := r.once(int(*rec.ID), r.line); err != nil {
+		if err := r.once(q.ID, r.line); err != nil {
 			return data.Query{}, err
 		}
-		return data.Query{ID: int(*rec.ID), Text: *rec.Query, Plan: rec.Plan}, nil
+		return q, nil
 	}
 	if err := r.sc.Err(); errors.Is(err, bufio.ErrTooLong) {
 		return data.Query{}, fmt.Errorf("%s:%d: a line over %d MiB: not a query file line (a query is at most --max-query bytes)", r.file, r.line+1, maxQueryLine>>20)
@@ -192,4 +187,52 @@ func (r *QueryReader) Next() (data.Query, error) {
 		return data.Query{}, fmt.Errorf("%s:%d: %v", r.file, r.line+1, err)
 	}
 	return data.Query{}, io.EOF
+}
+
+// jsonQuery reads one JSON lines query: {"id": <integer>, "query":
+// <text>}, optionally "plan" and "answer_ids" (a list of node ids, as a
+// CSV file's column). Field names match exactly, as serve's request
+// fields do: an unknown field ("querry", "k", "QUERY": encoding/json alone
+// would take the last one or ignore it, and the run would score other
+// text or default settings than the line says) and a field given twice
+// are refused, naming the field.
+func jsonQuery(b []byte) (data.Query, error) {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return data.Query{}, err
+	}
+	if key, ok := repeatedKey(b); ok {
+		return data.Query{}, fmt.Errorf("field %q given twice", key)
+	}
+	keys := slices.Sorted(maps.Keys(raw))
+	var (
+		id      *int64
+		text    *string
+		plan    *data.Plan
+		q       data.Query
+		answers []uint32
+	)
+	for _, key := range keys {
+		var dst any
+		switch key {
+		case "id":
+			dst = &id
+		case "query":
+			dst = &text
+		case "plan":
+			dst = &plan
+		case "answer_ids":
+			dst = &answers
+		default:
+			return data.Query{}, fmt.Errorf("unknown field %q (a query line's fields are id, query, plan and answer_ids)", key)
+		}
+		if err := json.Unmarshal(raw[key], dst); err != nil {
+			return data.Query{}, fmt.Errorf("field %q: %w", key, err)
+		}
+	}
+	if id == nil || text == nil {
+		return data.Query{}, fmt.Errorf("want {\"id\": <integer>, \"query\": <text>}")
+	}
+	q.ID, q.Text, q.Plan, q.Answers = int(*id), *text, plan, answers
+	return q, nil
 }
