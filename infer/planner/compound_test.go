@@ -70,17 +70,7 @@ func TestLearnInCompound(t *testing.T) {
 // part of a hyphened word is a non-anchor form: then the members of Solea
 // (fish one) answer.
 func TestInCompoundRulesOut(t *testing.T) {
-	q := "Name the real-world members of Solea."
-	for _, c := range []struct {
-		forms []string
-		want  uint32
-	}{{[]string{FormInCompound}, 2}, {nil, 3}} {
-		p := trustingPlanner(t, []string{"Real", "Solea", "fish one", "object"}, AnchorConfig{NonAnchorForms: c.forms})
-		pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
-		if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{c.want}) {
-			t.Errorf("forms %q: %q planned %v reaching %v (%v), want [%d]", c.forms, q, pred.Plan.MetapathTokens(), pred.Reach, err, c.want)
-		}
-	}
+	formRulesOut(t, "Name the real-world members of Solea.", "Real", FormInCompound)
 }
 
 // TestAppositive: the planner trusts its most probable template (the

@@ -243,8 +243,8 @@ const (
 	FormInCompound = "in compound"
 )
 
-// mentionForms returns the forms (FormLeadVerb, FormHeadOf) mention m of text is
-// written in.
+// mentionForms returns the forms (FormLeadVerb, FormHeadOf,
+// FormInCompound) mention m of text is written in.
 func mentionForms(lex *lexicon.Lexicon, text string, m *linking.LinkedMention) []string {
 	if quotedMention(text, m) {
 		return nil

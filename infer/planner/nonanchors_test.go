@@ -177,12 +177,20 @@ func TestNonAnchorForms(t *testing.T) {
 // a non-anchor form that candidate is ruled out and the members of Solea
 // answer (fish one); without, the ranker's choice stands.
 func TestHeadOfForm(t *testing.T) {
-	q := "What type of thing is a member of Solea?"
+	formRulesOut(t, "What type of thing is a member of Solea?", "Type", FormHeadOf)
+}
+
+// formRulesOut checks that a ranker that trusts the kinds template,
+// anchoring it on the node named (a node with a kind, object), answers q
+// with the members of Solea (fish one) when form is a non-anchor form
+// and with that kind without it.
+func formRulesOut(t *testing.T, q, named, form string) {
+	t.Helper()
 	for _, c := range []struct {
 		forms []string
 		want  uint32
-	}{{[]string{FormHeadOf}, 2}, {nil, 3}} {
-		p := trustingPlanner(t, []string{"Type", "Solea", "fish one", "object"}, AnchorConfig{NonAnchorForms: c.forms})
+	}{{[]string{form}, 2}, {nil, 3}} {
+		p := trustingPlanner(t, []string{named, "Solea", "fish one", "object"}, AnchorConfig{NonAnchorForms: c.forms})
 		pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
 		if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{c.want}) {
 			t.Errorf("forms %q: %q planned %v reaching %v (%v), want [%d]", c.forms, q, pred.Plan.MetapathTokens(), pred.Reach, err, c.want)
