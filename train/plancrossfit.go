@@ -279,6 +279,9 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.DeeperUnreached = !c.o.NoDeeperSearch
 	a.Addressee = !c.o.NoAddressee
 	a.Appositive = !c.o.NoAppositive
+	a.KindAnswerWords = !c.o.NoKindAnswerWords
+	a.DerivedFirstSense = a.Lexicon && !c.o.NoDerivedFirstSense
+	a.OpeningNoun = a.NamedType && !c.o.NoOpeningNoun
 	if a.RepeatWords && a.DeeperSearch && !c.o.NoRepeatTwice {
 		a.RepeatTwice, _, _ = c.nested(keep)
 	}

@@ -224,7 +224,18 @@ type LinkingPlannerOptions struct {
 	// anchored after is ruled out as any after that word is
 	// (AnchorConfig.Appositive; the ablation).
 	NoAppositive bool
-	Log          io.Writer
+	// NoKindAnswerWords: an unseen noun of the lead read as a word naming
+	// a relation names no answer step (AnchorConfig.KindAnswerWords; the
+	// ablation).
+	NoKindAnswerWords bool
+	// NoDerivedFirstSense: an unseen word is read as a known word
+	// derivationally related to any of its senses, not only to its most
+	// frequent one (AnchorConfig.DerivedFirstSense; the ablation).
+	NoDerivedFirstSense bool
+	// NoOpeningNoun: the noun a question opens with names no asked type
+	// (AnchorConfig.OpeningNoun; the ablation).
+	NoOpeningNoun bool
+	Log           io.Writer
 	// Progress, when set, is told how far each stage that runs over the
 	// training questions on all cores has got (done of total; called
 	// from several goroutines).

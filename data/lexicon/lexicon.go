@@ -269,7 +269,7 @@ const (
 	SameBase = 0                  // an inflection of one lemma: "wrote", "written"
 	Synonym  = 1                  // bases that share a synset, the most frequent sense of one: "penned", "wrote"; not "give", "have"
 	Linked   = 2                  // a's most frequent sense one hypernym or similar-to link from a sense of b: "performers", "actors"
-	Derived  = 3                  // a's most frequent sense a noun or verb derivationally related to a sense of b: "writers", "wrote"
+	Derived  = 3                  // a's most frequent sense a noun or verb derivationally related to b's most frequent sense of that part of speech: "writers", "wrote"; not "work", "actors"
 	Head     = 4                  // a a compound whose head is at Head+d of b, d up to Derived: "screenwriters" (screen + writers), "wrote" at Head+Derived
 	Far      = Head + Derived + 1 // none of these
 )
@@ -283,25 +283,34 @@ const (
 // most frequent sense in each part of speech ("helm", "featuring",
 // "performer", but not "tell" to "direct" through "order, tell, enjoin,
 // say"), so it is not symmetric: a is the word to explain, b a word known.
-// Derived, too, looks only at a's most frequent senses ("writers": writer,
+// Derived looks only at a's most frequent senses ("writers": writer,
 // author, whose act is to write; "performed" is not derived from
-// "performer" through perform's rarer senses). Head reads a compound the
-// lexicon cannot relate whole by its last word (compoundHeads).
+// "performer" through perform's rarer senses), and reaches only b's most
+// frequent sense of the part of speech it reaches ("work", whose doer is
+// a worker, is no "actors": {actor, doer, worker} is actor's second
+// sense, the first a performer). Head reads a compound the lexicon
+// cannot relate whole by its last word (compoundHeads).
 func (l *Lexicon) Distance(a, b string) int {
-	if d := l.distance(a, b); d < Far {
+	return l.distanceIn(a, b, false)
+}
+
+// distanceIn is Distance, Derived reaching any sense of b with
+// anyDerived (Matcher.AnySenseDerived).
+func (l *Lexicon) distanceIn(a, b string, anyDerived bool) int {
+	if d := l.distance(a, b, anyDerived); d < Far {
 		return d
 	}
 	d := Far
 	for _, h := range l.compoundHeads(a) {
-		if hd := l.distance(h, b); hd < Far {
+		if hd := l.distance(h, b, anyDerived); hd < Far {
 			d = min(d, Head+hd)
 		}
 	}
 	return d
 }
 
-// distance is Distance up to Derived, Far beyond.
-func (l *Lexicon) distance(a, b string) int {
+// distance is distanceIn up to Derived, Far beyond.
+func (l *Lexicon) distance(a, b string, anyDerived bool) int {
 	if l.SameBase(a, b) {
 		return SameBase
 	}
@@ -331,9 +340,13 @@ func (l *Lexicon) distance(a, b string) int {
 			}
 		}
 	}
+	reach := fb
+	if anyDerived {
+		reach = sb
+	}
 	for _, s := range l.synsets(l.first, ba) {
 		for _, n := range l.syns[s].derivs {
-			if _, ok := slices.BinarySearch(sb, n); ok {
+			if _, ok := slices.BinarySearch(reach, n); ok {
 				return Derived
 			}
 		}
@@ -532,11 +545,15 @@ func (l *Lexicon) synsets(m map[string][]int32, lemmas []string) []int32 {
 // (Distance, first in the list on ties) through indexes built once, so a
 // look-up costs the word's own senses, not one Distance per listed word.
 type Matcher struct {
-	l       *Lexicon
-	words   []string
-	byBase  map[string][]int // a base form -> the words with it
-	bySyn   map[int32][]int  // a synset -> the words with a sense in it
-	byFirst map[int32][]int  // a synset -> the words whose most frequent sense (per part of speech) it is
+	// AnySenseDerived: Derived reaches any sense of a listed word, as it
+	// did before it reached only the most frequent one (set before the
+	// first look-up; planners saved before it read words so).
+	AnySenseDerived bool
+	l               *Lexicon
+	words           []string
+	byBase          map[string][]int // a base form -> the words with it
+	bySyn           map[int32][]int  // a synset -> the words with a sense in it
+	byFirst         map[int32][]int  // a synset -> the words whose most frequent sense (per part of speech) it is
 }
 
 // NewMatcher indexes words (lower case, in order of preference).
@@ -656,9 +673,13 @@ func (m *Matcher) nearest(w string, pos byte) ([]int, int) {
 	if len(hit) > 0 {
 		return done(Linked)
 	}
+	reach := m.byFirst
+	if m.AnySenseDerived {
+		reach = m.bySyn
+	}
 	for _, s := range m.l.sensesOf(m.l.first, bs, pos) {
 		for _, n := range m.l.syns[s].derivs {
-			pick(m.bySyn[n])
+			pick(reach[n])
 		}
 	}
 	if len(hit) > 0 {

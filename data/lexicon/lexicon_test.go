@@ -159,31 +159,44 @@ func TestMatcherAgreesWithDistance(t *testing.T) {
 		probes = append(probes, w)
 	}
 	slices.Sort(probes)
-	n := 0
-	for i := 0; i < len(probes); i += 7 {
-		for _, w := range []string{probes[i], probes[i] + "s", probes[i] + "ed", probes[i] + "ing"} {
-			var want []string
-			wd := Far
-			for _, tw := range targets {
-				switch d := l.Distance(w, tw); {
-				case d < wd:
-					want, wd = []string{tw}, d
-				case d == wd && d < Far:
-					want = append(want, tw)
+	for _, anyDerived := range []bool{false, true} {
+		m := l.NewMatcher(targets)
+		m.AnySenseDerived = anyDerived
+		n, derived := 0, 0
+		for i := 0; i < len(probes); i += 7 {
+			for _, w := range []string{probes[i], probes[i] + "s", probes[i] + "ed", probes[i] + "ing"} {
+				var want []string
+				wd := Far
+				for _, tw := range targets {
+					switch d := l.distanceIn(w, tw, anyDerived); {
+					case d < wd:
+						want, wd = []string{tw}, d
+					case d == wd && d < Far:
+						want = append(want, tw)
+					}
+				}
+				if got, gd := m.NearestAll(w); !slices.Equal(got, want) || gd != wd {
+					t.Errorf("AnySenseDerived %v: NearestAll(%q) = %q, %d; the Distance loop gives %q, %d", anyDerived, w, got, gd, want, wd)
+				}
+				if wd <= Linked {
+					n++
+				}
+				if wd == Derived {
+					derived++
 				}
 			}
-			if got, gd := m.NearestAll(w); !slices.Equal(got, want) || gd != wd {
-				t.Errorf("NearestAll(%q) = %q, %d; the Distance loop gives %q, %d", w, got, gd, want, wd)
-			}
-			if wd <= Linked {
-				n++
-			}
+		}
+		if n < 200 || derived < 3 {
+			t.Errorf("AnySenseDerived %v: only %d probes are near a target, %d derived: the test shows little", anyDerived, n, derived)
 		}
 	}
-	if n < 200 {
-		t.Errorf("only %d probes are near a target: the test shows little", n)
+	// "work" derives "worker", actor's second sense ({actor, doer,
+	// worker}), not its first, a performer: read so only where any sense
+	// may be reached.
+	if d := l.distanceIn("work", "actors", true); d != Derived {
+		t.Errorf("distanceIn(work, actors, any sense) = %d, want Derived", d)
 	}
-	for _, c := range [][2]string{{"penned", "written"}, {"helmed", "directed"}, {"performers", "starring"}, {"writers", "written"}, {"screenwriters", "written"}, {"typewriters", ""}, {"zqxv", ""}} {
+	for _, c := range [][2]string{{"penned", "written"}, {"helmed", "directed"}, {"performers", "starring"}, {"writers", "written"}, {"screenwriters", "written"}, {"work", ""}, {"typewriters", ""}, {"zqxv", ""}} {
 		if got, _ := m.Nearest(c[0]); got != c[1] {
 			t.Errorf("Nearest(%q) = %q, want %q", c[0], got, c[1])
 		}

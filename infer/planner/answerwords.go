@@ -246,8 +246,8 @@ func (p *LinkingPlanner) LearnAnswerWords(texts []string, ments [][]linking.Link
 // of the candidate's paths (AnchorConfig.AnswerWords). The first: English
 // names what it asks for before it says how ("Which directors have cast
 // X?": "cast" is an answer word too, from "Find the cast of ...").
-func (p *LinkingPlanner) answerMisses(text string, ments []linking.LinkedMention, c *PlanCandidate) bool {
-	s := p.answerStep(text, ments, c)
+func (p *LinkingPlanner) answerMisses(text string, ments []linking.LinkedMention, c *PlanCandidate, kinds map[string]string) bool {
+	s := p.answerStep(text, ments, c, kinds)
 	return s != "" && !slices.Contains(finalSteps(&c.Plan), s)
 }
 
@@ -317,17 +317,27 @@ func (p *LinkingPlanner) stepEndTypes(step string) []string {
 }
 
 // answerStep is the step the first answer word of the question's lead
-// (before the candidate's first anchor) names, or with
-// TrailingAnswerWords, of a question with no noun before its first
-// anchor, the first after its last anchor (trailNouns); "" for none.
-func (p *LinkingPlanner) answerStep(text string, ments []linking.LinkedMention, c *PlanCandidate) string {
+// (before the candidate's first anchor) names; with KindAnswerWords,
+// where none stands there, the step a kind's word read there names
+// (kindStep); or with TrailingAnswerWords, of a question with no noun
+// before its first anchor, the first after its last anchor (trailNouns);
+// "" for none. kinds are the words the question was read with that name
+// a kind (readKinds).
+func (p *LinkingPlanner) answerStep(text string, ments []linking.LinkedMention, c *PlanCandidate, kinds map[string]string) string {
 	aw := p.Cfg.Anchors.AnswerWords
 	if len(aw) == 0 {
 		return ""
 	}
 	words := p.leadNouns(text, ments, c.Mentions)
-	if p.Cfg.Anchors.TrailingAnswerWords && !slices.ContainsFunc(words, func(w string) bool { _, ok := aw[w]; return ok }) {
-		words = p.trailNouns(text, ments, c.Mentions)
+	if !slices.ContainsFunc(words, func(w string) bool { _, ok := aw[w]; return ok }) {
+		if p.Cfg.Anchors.KindAnswerWords {
+			if s := p.kindStep(text, ments, c, kinds); s != "" {
+				return s
+			}
+		}
+		if p.Cfg.Anchors.TrailingAnswerWords {
+			words = p.trailNouns(text, ments, c.Mentions)
+		}
 	}
 	for _, w := range words {
 		if s, ok := aw[w]; ok {
@@ -361,4 +371,51 @@ func (p *LinkingPlanner) typesNamedLoosely(w string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// kindStep is the step that the first word of the question's lead
+// (before the candidate's first anchor) read from a noun no training
+// question used names (AnchorConfig.KindAnswerWords): the word it was
+// read as names relations (namedRelations: "written", read off
+// "writers" or "screenwriters"), the noun is a kind of a node type
+// (readKinds: a writer is a person), and of the steps along those
+// relations just one ends at that type in the data's edges
+// (stepEndTypes: ->written_by, from films to people). A noun names
+// what the question asks for, and its verb how it is reached: "Name the
+// writers behind the films X appeared in" asks for the films'
+// ->written_by, not for the cast of the films X wrote, which "written"
+// alone leaves standing. A word whose relations end at its type by no
+// step names none ("pictures", read "movies"); "" when no word names
+// one, or when the first that does names more than one.
+func (p *LinkingPlanner) kindStep(text string, ments []linking.LinkedMention, c *PlanCandidate, kinds map[string]string) string {
+	first, _ := anchorSpan(ments, c.Mentions)
+	if first < 0 || len(kinds) == 0 {
+		return ""
+	}
+	words := linking.MentionWords(text)
+	for i := 0; i < first && i < len(words); i++ {
+		w := strings.ToLower(text[words[i].Start:words[i].End])
+		kind, ok := kinds[w]
+		if !ok {
+			continue
+		}
+		var steps []string
+		for _, rels := range p.namedRelations(w, map[string]bool{w: true}) {
+			for _, r := range rels {
+				for _, s := range []string{"->" + r, "<-" + r} {
+					if slices.Contains(p.stepEndTypes(s), kind) && !slices.Contains(steps, s) {
+						steps = append(steps, s)
+					}
+				}
+			}
+		}
+		switch len(steps) {
+		case 0:
+			continue
+		case 1:
+			return steps[0]
+		}
+		return ""
+	}
+	return ""
 }

@@ -862,6 +862,41 @@ func (p *LinkingPlanner) namedAsked(text string, ments []linking.LinkedMention, 
 	if t, named := p.askedTypeBy(linking.RestrictionText(p.withoutAnchorTypeWords(text, ments, c), ments, c.Mentions), kinds); named {
 		return t
 	}
+	if p.Cfg.Anchors.OpeningNoun {
+		return p.openingType(text, ments, c, kinds)
+	}
+	return ""
+}
+
+// openingType is the type the noun opening a question names
+// (AnchorConfig.OpeningNoun): a search box's noun phrase says what it
+// asks for with its first noun ("2005 releases directed by X, please":
+// films, a type word of theirs), as an asking word's slot does
+// (slotType, named by the schema's word, a type word, the lexicon or a
+// kind, not by a training lift). Values before it are skipped (a year, a
+// hyphened modifier); "" when the first word left is no noun, a stop
+// word, or no word before candidate c's first anchor.
+func (p *LinkingPlanner) openingType(text string, ments []linking.LinkedMention, c *PlanCandidate, kinds map[string]string) string {
+	lex := p.names.lex
+	first, _ := anchorSpan(ments, c.Mentions)
+	if lex == nil || first <= 0 {
+		return ""
+	}
+	words := linking.MentionWords(text)
+	i := 0
+	for i < first && i < len(words) && !alphabetic(strings.ToLower(text[words[i].Start:words[i].End])) {
+		i++
+	}
+	if i >= first || i >= len(words) {
+		return ""
+	}
+	w := strings.ToLower(text[words[i].Start:words[i].End])
+	if index.IsStopword(w) || whWords[w] || !lex.IsNoun(w) {
+		return ""
+	}
+	if t, named := p.slotType(w, kinds, true); named {
+		return t
+	}
 	return ""
 }
 

@@ -125,6 +125,7 @@ func (p *LinkingPlanner) newWordResolver() (*wordResolver, error) {
 		return cmp.Or(cmp.Compare(count[b], count[a]), cmp.Compare(a, b))
 	})
 	r.match = lex.NewMatcher(r.targets)
+	r.match.AnySenseDerived = !a.DerivedFirstSense
 	names := func(w string) string {
 		var out []string
 		for _, m := range []map[string][]string{p.names.types, p.names.rels} {

@@ -466,7 +466,7 @@ func (p *LinkingPlanner) ruledOutSearch(text string, ments []linking.LinkedMenti
 					anchored = append(anchored, a)
 				}
 			}
-			if s := p.answerStep(text, ments, &cs[i]); s != "" && !slices.Contains(ends, s) {
+			if s := p.answerStep(text, ments, &cs[i], kinds); s != "" && !slices.Contains(ends, s) {
 				ends = append(ends, s)
 			}
 		}
@@ -697,7 +697,7 @@ func (p *LinkingPlanner) ruleOutRead(ctx context.Context, text string, ments []l
 		if p.anchoredAfterNonAnchor(text, ments, &cs[i]) {
 			key[i] += 1 << 15
 		}
-		if p.answerMisses(text, ments, &cs[i]) {
+		if p.answerMisses(text, ments, &cs[i], kinds) {
 			key[i] += 1 << 10
 		}
 		if awMiss[i] {

@@ -197,6 +197,14 @@ type AnchorConfig struct {
 	// relation ("examples" read as "instance": instance hypernym;
 	// namedRelations). Off in checkpoints saved before it.
 	ReadRelations bool `json:"read_relations,omitempty"`
+	// DerivedFirstSense: with Lexicon, an unseen word is read as a known
+	// word it is derivationally related to only through the known word's
+	// most frequent sense (lexicon.Derived): "work", whose doer is a
+	// worker, is not read "actors" ({actor, doer, worker} is actor's
+	// second sense), and "Among X's directing work, which titles ..."
+	// asks for films. Off in checkpoints saved before it
+	// (lexicon.Matcher.AnySenseDerived).
+	DerivedFirstSense bool `json:"derived_first_sense,omitempty"`
 	// NonAnchorAfter are the words (lower case, sorted) after which at
 	// least 5 training questions had a mention, at most 2% of them
 	// anchoring on it ("which" in "Which things ..."; LearnNonAnchorAfter);
@@ -315,6 +323,23 @@ type AnchorConfig struct {
 	// before, so training is unchanged. Off in checkpoints saved before
 	// it.
 	TrailingAnswerWords bool `json:"trailing_answer_words,omitempty"`
+	// KindAnswerWords: a noun of the question's lead that no training
+	// question used, read as a word naming a relation, names the step of
+	// that relation that ends at the type the noun is a kind of
+	// (kindStep): "Name the writers behind the films X appeared in",
+	// read "Name the written ...", where "writer" is a kind of person,
+	// asks for the films' ->written_by, not for the actors of the films X
+	// wrote. It counts as an answer word where no learned one (AnswerWords)
+	// stands in the lead; nothing is learned for it. Off in checkpoints
+	// saved before it.
+	KindAnswerWords bool `json:"kind_answer_words,omitempty"`
+	// OpeningNoun: a question whose lead names no asked type with an
+	// asking word's slot or the schema's word names it with the noun it
+	// opens with, past values (openingType): "2005 releases directed by
+	// X, please" asks for films ("releases", a type word), not for their
+	// cast. It only rules out; the plan ranker's features do not read
+	// it. Off in checkpoints saved before it.
+	OpeningNoun bool `json:"opening_noun,omitempty"`
 	// NounHeads: "N of M" opening a question asks for N. A question's
 	// first word that may be a noun or a verb is a noun before a
 	// preposition ("cast of films directed by X": an answer word, and no

@@ -1,0 +1,145 @@
+package planner
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/lexicon"
+	"github.com/strata-retrieval/strata/graphops/linking"
+)
+
+// kindWriterPlanner is a linking planner over a graph where Ann Lee
+// starred in First Film, which Paul Smith directed and Kim Ray wrote, and
+// wrote Second Film, in which Jo Dunn starred. Its classifier ranks an
+// anchor's films first, the cast of the films the anchor wrote second
+// and the writers of the anchor's films third, and tries two; "written"
+// is a word of 10 training questions that all walked written_by, so the
+// lexicon reads "writers" as it (a writer writes), a kind of person.
+// The plan ranker has no weights: the first candidate no rule rules out
+// answers.
+func kindWriterPlanner(t *testing.T, a AnchorConfig) *LinkingPlanner {
+	t.Helper()
+	a.TopTemplates, a.DeeperSearch = 2, true
+	a.Lexicon, a.KindTypes, a.NamedType, a.LeadVerbAsks, a.NamedRelations = true, true, true, true, true
+	a.AnswerWords = map[string]string{"directors": "->directed_by"}
+	a.RelWords = &RelWords{N: 10, Rels: map[string]int{"written_by": 10}, Words: map[string]int{"written": 10}, Pairs: map[string]map[string]int{"written": {"written_by": 10}}}
+	p := filmPlanner(t, []string{"directed_by", "starred_actors", "written_by"}, []string{"Paul Smith", "First Film", "Second Film", "Ann Lee", "Kim Ray", "Jo Dunn"},
+		[][3]int{{1, 0, 0}, {1, 1, 3}, {1, 2, 4}, {2, 2, 3}, {2, 1, 5}},
+		[][][]string{
+			{{"*", "<-starred_actors", "movie"}},
+			{{"*", "<-written_by", "movie", "->starred_actors", "person"}},
+			{{"*", "<-starred_actors", "movie", "->written_by", "person"}},
+		}, a)
+	clear(p.Gate.W2.Data())
+	copy(p.Gate.B2.Data(), []float32{2, 1, 0})
+	return p
+}
+
+// TestKindAnswerWords: "Name the writers behind the films Ann Lee
+// appeared in." is read "Name the written ...": "writers", a kind of
+// person, rules out her films, and "written" leaves the cast of the
+// films she wrote standing (Jo Dunn, node 5), which walks written_by.
+// With KindAnswerWords the word read from a kind names the step of its
+// relation that ends at that kind, ->written_by (from films to people),
+// which rules that plan out too; the deeper search tries the writers of
+// her films, and Kim Ray (node 4) answers. A learned answer word before
+// it comes first ("Name the directors ...": ->directed_by; no template
+// ends so, and the search finds none to try).
+func TestKindAnswerWords(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		on   bool
+		want uint32
+	}{
+		{"Name the writers behind the films Ann Lee appeared in.", false, 5},
+		{"Name the writers behind the films Ann Lee appeared in.", true, 4},
+		{"Name the screenwriters of the films Ann Lee appeared in.", true, 4},
+	} {
+		p := kindWriterPlanner(t, AnchorConfig{KindAnswerWords: c.on})
+		pred, err := p.Predict(context.Background(), data.Query{Text: c.q, ID: -1})
+		if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{c.want}) {
+			t.Errorf("KindAnswerWords %v: %q (read %q) planned %v reaching %v (%v), want [%d]", c.on, c.q, pred.ReadAs, pred.Plan.MetapathTokens(), pred.Reach, err, c.want)
+		}
+	}
+}
+
+// TestKindStep: the step a word read from a kind names, by hand: the
+// relation its reading names, in the direction whose edges end at the
+// kind; none for a word that names no relation, for a kind no step of
+// the relation ends at, or for a word after the first anchor.
+func TestKindStep(t *testing.T) {
+	p := kindWriterPlanner(t, AnchorConfig{KindAnswerWords: true})
+	text := "Name the written behind the films Ann Lee appeared in."
+	ments := p.findMentions(text)
+	c := PlanCandidate{Mentions: []int{slices.IndexFunc(ments, func(m linking.LinkedMention) bool { return m.Text == "Ann Lee" })}}
+	if c.Mentions[0] < 0 {
+		t.Fatalf("no mention of Ann Lee in %v", ments)
+	}
+	for _, k := range []struct {
+		kinds map[string]string
+		want  string
+	}{
+		{map[string]string{"written": "person"}, "->written_by"},
+		{map[string]string{"written": "movie"}, "<-written_by"},
+		{map[string]string{"written": "genre"}, ""},
+		{map[string]string{"films": "movie"}, ""},
+		{map[string]string{"appeared": "person"}, ""},
+		{nil, ""},
+	} {
+		if got := p.kindStep(text, ments, &c, k.kinds); got != k.want {
+			t.Errorf("kindStep with kinds %v = %q, want %q", k.kinds, got, k.want)
+		}
+	}
+}
+
+// TestDerivedFirstSense: the lexicon relates "work" to "actors" only
+// through actor's second sense ({actor, doer, worker}: a worker works);
+// with DerivedFirstSense the planner does not read "Among Ann Lee's
+// directing work, ..." with "actor" (a word of the schema's
+// starred_actors).
+func TestDerivedFirstSense(t *testing.T) {
+	for _, first := range []bool{false, true} {
+		p := kindWriterPlanner(t, AnchorConfig{DerivedFirstSense: first})
+		got := p.Resolve("Among Ann Lee's directing work, which titles are in English?")
+		if read := slices.ContainsFunc(questionWords(got), func(w string) bool { return strings.HasPrefix(w, "actor") }); read == first {
+			t.Errorf("DerivedFirstSense %v: read as %q", first, got)
+		}
+	}
+}
+
+// TestOpeningNoun: castPlanner's ranker turned to prefer two hops answers
+// "2007 releases with Ann Lee, please" with her film's director (Paul
+// Smith, node 0); "releases", a type word of movies, opens the question
+// past its year, and with OpeningNoun it names films, so her film (First
+// Film, node 1) answers. A word that names no type ("Anything with Ann
+// Lee, please"), and one after the anchor ("Ann Lee releases, please")
+// ask for nothing.
+func TestOpeningNoun(t *testing.T) {
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		q    string
+		on   bool
+		want uint32
+	}{
+		{"2007 releases with Ann Lee, please", false, 0},
+		{"2007 releases with Ann Lee, please", true, 1},
+		{"Anything with Ann Lee, please", true, 0},
+		{"Ann Lee releases, please", true, 0},
+	} {
+		p := castPlanner(t, true, true)
+		p.names.setLexicon(lex)
+		preferTwoHops(p)
+		p.Cfg.Anchors.TypeWords = map[string][]string{"movie": {"released"}}
+		p.Cfg.Anchors.OpeningNoun = c.on
+		pred, err := p.Predict(context.Background(), data.Query{Text: c.q, ID: -1})
+		if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{c.want}) {
+			t.Errorf("OpeningNoun %v: %q planned %v reaching %v (%v), want [%d]", c.on, c.q, pred.Plan.MetapathTokens(), pred.Reach, err, c.want)
+		}
+	}
+}
