@@ -235,7 +235,10 @@ type LinkingPlannerOptions struct {
 	// NoOpeningNoun: the noun a question opens with names no asked type
 	// (AnchorConfig.OpeningNoun; the ablation).
 	NoOpeningNoun bool
-	Log           io.Writer
+	// NoWhAsks: a question word opening a question asks for no type the
+	// training bears out (AnchorConfig.WhAsks; the ablation).
+	NoWhAsks bool
+	Log      io.Writer
 	// Progress, when set, is told how far each stage that runs over the
 	// training questions on all cores has got (done of total; called
 	// from several goroutines).

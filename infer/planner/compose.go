@@ -863,9 +863,45 @@ func (p *LinkingPlanner) namedAsked(text string, ments []linking.LinkedMention, 
 		return t
 	}
 	if p.Cfg.Anchors.OpeningNoun {
-		return p.openingType(text, ments, c, kinds)
+		if t := p.openingType(text, ments, c, kinds); t != "" {
+			return t
+		}
+	}
+	if p.Cfg.Anchors.WhAsks {
+		return p.whType(text)
 	}
 	return ""
+}
+
+// whType is the type the question's first word asks for
+// (AnchorConfig.WhAsks): an English question word (whWords) that opened
+// at least minAskQuestions training questions, minAskShare of which
+// asked for one type (LeadTypes.Firsts), asks for that type wherever it
+// opens a question (movies-skb's "who", a person in all 495: "Who plays
+// in X?" asks for no genre of X); "" for another first word or one whose
+// questions asked for several types (movies-skb's "which": films in half
+// of them).
+func (p *LinkingPlanner) whType(text string) string {
+	l := p.Cfg.Anchors.Lead
+	words := linking.MentionWords(text)
+	if l == nil || len(words) == 0 {
+		return ""
+	}
+	w := strings.ToLower(text[words[0].Start:words[0].End])
+	if !whWords[w] {
+		return ""
+	}
+	n, best, bn := 0, "", 0
+	for t, k := range l.Firsts[w] {
+		n += k
+		if k > bn || k == bn && t < best {
+			best, bn = t, k
+		}
+	}
+	if n < minAskQuestions || float64(bn) < minAskShare*float64(n) {
+		return ""
+	}
+	return best
 }
 
 // openingType is the type the noun opening a question names

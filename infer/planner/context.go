@@ -35,7 +35,15 @@ func (p *LinkingPlanner) askingSentence(text string) string {
 		return text
 	}
 	casual := p.Cfg.Anchors.CasualContext
-	at := lastSentenceOf(text, casual && lowerStart(text))
+	// A node's name may hold a period: "Who plays in Dr. Terror's House
+	// of Horrors?" is one sentence.
+	var names []linking.LinkedMention
+	if lastSentenceOf(text, casual && lowerStart(text), nil) > 0 {
+		names = p.findMentions(text)
+	}
+	at := lastSentenceOf(text, casual && lowerStart(text), func(at int) bool {
+		return !slices.ContainsFunc(names, func(m linking.LinkedMention) bool { return m.Start < at && m.End > at })
+	})
 	if at <= 0 || !strings.HasSuffix(strings.TrimSpace(text[at:]), "?") {
 		return text
 	}
@@ -121,11 +129,11 @@ func (p *LinkingPlanner) strongMentions(text string) []linking.LinkedMention {
 // after the last full stop, question or exclamation mark that follows a
 // word of two letters or digits or more (no initial: "Peter S. Seaman") and is
 // followed by white space and a capital letter; 0 when there is none.
-func lastSentence(text string) int { return lastSentenceOf(text, false) }
+func lastSentence(text string) int { return lastSentenceOf(text, false, nil) }
 
 // lastSentenceOf is lastSentence, with lower also after white space and a
-// lower-case letter.
-func lastSentenceOf(text string, lower bool) int {
+// lower-case letter, and, with ok, only where ok(at) holds.
+func lastSentenceOf(text string, lower bool, ok func(at int) bool) int {
 	at := 0
 	for i := 1; i < len(text); i++ {
 		if c := text[i]; c != '.' && c != '?' && c != '!' {
@@ -150,7 +158,7 @@ func lastSentenceOf(text string, lower bool) int {
 		if j == i+1 || j >= len(text) {
 			continue
 		}
-		if r, _ := utf8.DecodeRuneInString(text[j:]); unicode.IsUpper(r) || lower && unicode.IsLower(r) {
+		if r, _ := utf8.DecodeRuneInString(text[j:]); (unicode.IsUpper(r) || lower && unicode.IsLower(r)) && (ok == nil || ok(j)) {
 			at = j
 		}
 	}

@@ -38,7 +38,7 @@ func TestLastSentence(t *testing.T) {
 		"i like émile. élan?":        15,
 		"Ann Lee. which? films. ok.": 23,
 	} {
-		if got := lastSentenceOf(text, true); got != want {
+		if got := lastSentenceOf(text, true, nil); got != want {
 			t.Errorf("lastSentenceOf(%q, true) = %d, want %d", text, got, want)
 		}
 	}
@@ -105,7 +105,7 @@ func FuzzLastSentence(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		upper, lower := lastSentence(text), lastSentenceOf(text, true)
+		upper, lower := lastSentence(text), lastSentenceOf(text, true, nil)
 		if lower < upper {
 			t.Fatalf("lastSentenceOf(%q, true) = %d, before lastSentence's %d", text, lower, upper)
 		}

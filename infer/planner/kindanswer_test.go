@@ -143,3 +143,76 @@ func TestOpeningNoun(t *testing.T) {
 		}
 	}
 }
+
+// TestWhAsks: castPlanner's ranker prefers one-hop plans, so "Who worked
+// with Ann Lee?" answers with her film (node 1). With WhAsks, "who"
+// opened 10 training questions that all asked for a person (the lead
+// table's first words), so it asks for a person and her film's director
+// (Paul Smith, node 0) answers. A question word whose questions asked
+// for people 8 times in 10 (below 90%) asks for nothing, nor does one
+// that opened 4 (below 5), nor a first word that is no question word.
+func TestWhAsks(t *testing.T) {
+	lead := func(people, films int) *LeadTypes {
+		l := NewLeadTypes()
+		for range people {
+			l.Add([2]string{"who", "directed"}, "person")
+		}
+		for range films {
+			l.Add([2]string{"who", "starred"}, "movie")
+		}
+		for range 10 {
+			l.Add([2]string{"worked", "with"}, "person")
+		}
+		return l
+	}
+	for _, c := range []struct {
+		q     string
+		lead  *LeadTypes
+		on    bool
+		want  uint32
+		asked string
+	}{
+		{"Who worked with Ann Lee?", lead(10, 0), false, 1, ""},
+		{"Who worked with Ann Lee?", lead(10, 0), true, 0, "person"},
+		{"Who worked with Ann Lee?", lead(8, 2), true, 1, ""},
+		{"Who worked with Ann Lee?", lead(4, 0), true, 1, ""},
+		{"Worked with Ann Lee?", lead(10, 0), true, 1, ""},
+	} {
+		p := castPlanner(t, true, true)
+		p.Cfg.Anchors.Lead = c.lead
+		p.Cfg.Anchors.WhAsks = c.on
+		if got := p.whType(c.q); c.on && got != c.asked {
+			t.Errorf("whType(%q) = %q, want %q", c.q, got, c.asked)
+		}
+		pred, err := p.Predict(context.Background(), data.Query{Text: c.q, ID: -1})
+		if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{c.want}) {
+			t.Errorf("WhAsks %v: %q planned %v reaching %v (%v), want [%d]", c.on, c.q, pred.Plan.MetapathTokens(), pred.Reach, err, c.want)
+		}
+	}
+}
+
+// TestSentenceInName: "Dr." ends no sentence inside a node's name ("Dr.
+// Kay Film"): "Who was in Dr. Kay Film?" is planned whole, where its last
+// "sentence", "Kay Film?", which names another film, was planned before
+// (the words before it named nothing of the schema); the sentence before
+// a name still ends where a mark ends it outside the name.
+func TestSentenceInName(t *testing.T) {
+	p := filmPlanner(t, []string{"directed_by"}, []string{"Paul Smith", "Dr. Kay Film", "Ann Lee", "Kay Film"},
+		[][3]int{{1, 0, 0}, {3, 0, 2}}, [][][]string{{{"*", "->directed_by", "person"}}}, AnchorConfig{})
+	p.Cfg.Anchors.ContextSentences, p.Cfg.Anchors.CasualContext, p.Cfg.Anchors.AnchorTypes = true, true, []string{"movie", "person"}
+	q := "Who was in Dr. Kay Film?"
+	if got := p.askingSentence(q); got != q {
+		t.Errorf("askingSentence(%q) = %q, want it whole", q, got)
+	}
+	q = "I liked Dr. Kay Film. Who directed Dr. Kay Film?"
+	names := p.findMentions(q)
+	outside := func(at int) bool {
+		return !slices.ContainsFunc(names, func(m linking.LinkedMention) bool { return m.Start < at && m.End > at })
+	}
+	if got, want := lastSentenceOf(q, false, outside), strings.Index(q, "Who"); got != want {
+		t.Errorf("lastSentenceOf(%q) outside its names = %d, want %d", q, got, want)
+	}
+	if got, want := lastSentenceOf(q, false, nil), strings.LastIndex(q, "Kay"); got != want {
+		t.Errorf("lastSentenceOf(%q) = %d, want %d", q, got, want)
+	}
+}

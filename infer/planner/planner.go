@@ -340,6 +340,13 @@ type AnchorConfig struct {
 	// cast. It only rules out; the plan ranker's features do not read
 	// it. Off in checkpoints saved before it.
 	OpeningNoun bool `json:"opening_noun,omitempty"`
+	// WhAsks: a question that names no asked type otherwise asks for the
+	// type its first word, an English question word, asked for in at
+	// least 90% of the 5 or more training questions it opened (whType,
+	// read off Lead's first words): "Who plays in X?" asks for a person,
+	// not for X's genre. It only rules out. Off in checkpoints saved
+	// before it.
+	WhAsks bool `json:"wh_asks,omitempty"`
 	// NounHeads: "N of M" opening a question asks for N. A question's
 	// first word that may be a noun or a verb is a noun before a
 	// preposition ("cast of films directed by X": an answer word, and no
