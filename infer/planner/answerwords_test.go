@@ -241,8 +241,7 @@ func anchorWordPlanner(t *testing.T, b []float32) *LinkingPlanner {
 			{{"*", "<-starred_actors", "movie", "->written_by", "person"}},
 			{{"*", "<-written_by", "movie", "->starred_actors", "person"}},
 		}, AnchorConfig{})
-	clear(p.Gate.W2.Data())
-	copy(p.Gate.B2.Data(), b)
+	rankTemplates(p, b)
 	return p
 }
 

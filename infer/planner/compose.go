@@ -909,9 +909,9 @@ func (p *LinkingPlanner) whType(text string) string {
 // asks for with its first noun ("2005 releases directed by X, please":
 // films, a type word of theirs), as an asking word's slot does
 // (slotType, named by the schema's word, a type word, the lexicon or a
-// kind, not by a training lift). Values before it are skipped (a year, a
-// hyphened modifier); "" when the first word left is no noun, a stop
-// word, or no word before candidate c's first anchor.
+// kind, not by a training lift). Numbers before it are skipped (a year);
+// "" when the first word left is no noun, a stop word, or no word before
+// candidate c's first anchor.
 func (p *LinkingPlanner) openingType(text string, ments []linking.LinkedMention, c *PlanCandidate, kinds map[string]string) string {
 	lex := p.names.lex
 	first, _ := anchorSpan(ments, c.Mentions)

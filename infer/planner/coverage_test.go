@@ -86,8 +86,7 @@ func TestCoverMentions(t *testing.T) {
 				{{"*", "<-starred_actors", "movie"}},
 				{{"*", "<-starred_actors", "movie"}, {"*", "<-starred_actors", "movie"}},
 			}, AnchorConfig{TopTemplates: 1, DeeperSearch: true, CoverMentions: cover, WeakMentions: weak, AnchorTypes: []string{"movie", "person"}})
-		clear(p.Gate.W2.Data())
-		copy(p.Gate.B2.Data(), []float32{2, 0})
+		rankTemplates(p, []float32{2, 0})
 		return p
 	}
 	predict := func(p *LinkingPlanner, q string) infer.PlanPrediction {

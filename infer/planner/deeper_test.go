@@ -31,8 +31,7 @@ func TestDeeperSearchFormOut(t *testing.T) {
 				{{"*", "<-part_of", "person", "<-kind_of", "person"}},
 				{{"*", "<-part_of", "person"}},
 			}, AnchorConfig{TopTemplates: 1, NonAnchorForms: []string{FormHeadOf}, NamedRelations: true, DeeperSearch: true, DeeperAsked: asked})
-		clear(p.Gate.W2.Data())
-		copy(p.Gate.B2.Data(), []float32{3, 2, 1, 0})
+		rankTemplates(p, []float32{3, 2, 1, 0})
 		rw := NewRelWords()
 		for range 10 {
 			rw.Add("the parts", []string{"part_of"})

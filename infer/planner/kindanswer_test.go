@@ -33,8 +33,7 @@ func kindWriterPlanner(t *testing.T, a AnchorConfig) *LinkingPlanner {
 			{{"*", "<-written_by", "movie", "->starred_actors", "person"}},
 			{{"*", "<-starred_actors", "movie", "->written_by", "person"}},
 		}, a)
-	clear(p.Gate.W2.Data())
-	copy(p.Gate.B2.Data(), []float32{2, 1, 0})
+	rankTemplates(p, []float32{2, 1, 0})
 	return p
 }
 

@@ -45,9 +45,16 @@ func writerPlanner(t *testing.T, a AnchorConfig) *LinkingPlanner {
 			{{"*", "<-starred_actors", "movie", "->directed_by", "person"}},
 			{{"*", "<-starred_actors", "movie", "->written_by", "person"}},
 		}, a)
-	clear(p.Gate.W2.Data())
-	copy(p.Gate.B2.Data(), []float32{2, 1, 0})
+	rankTemplates(p, []float32{2, 1, 0})
 	return p
+}
+
+// rankTemplates has p's classifier rank its templates by biases b alone,
+// whatever the question: the first template b favours is the most
+// probable.
+func rankTemplates(p *LinkingPlanner, b []float32) {
+	clear(p.Gate.W2.Data())
+	copy(p.Gate.B2.Data(), b)
 }
 
 // preferTwoHops turns castPlanner's plan ranker around: two-hop plans by

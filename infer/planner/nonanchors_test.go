@@ -335,8 +335,7 @@ func trustingPlanner(t *testing.T, names []string, a AnchorConfig) *LinkingPlann
 // trustFirstTemplate makes p's classifier prefer its first template of
 // two and its plan ranker trust the classifier's most probable template.
 func trustFirstTemplate(p *LinkingPlanner) {
-	clear(p.Gate.W2.Data())
-	copy(p.Gate.B2.Data(), []float32{2, 0})
+	rankTemplates(p, []float32{2, 0})
 	h := fnv.New32a()
 	h.Write([]byte("tlp0"))
 	h.Write([]byte{0})

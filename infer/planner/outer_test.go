@@ -80,8 +80,7 @@ func TestDeeperUnreached(t *testing.T) {
 				{{"*", "<-starred_actors", "movie"}},
 				{{"*", "<-directed_by", "movie"}},
 			}, AnchorConfig{TopTemplates: 1, DeeperUnreached: deeper})
-		clear(p.Gate.W2.Data())
-		copy(p.Gate.B2.Data(), []float32{2, 0})
+		rankTemplates(p, []float32{2, 0})
 		return p
 	}
 	q := data.Query{Text: "Which films did Paul Smith make?", ID: -1}
