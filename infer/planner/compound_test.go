@@ -1,11 +1,9 @@
 package planner
 
 import (
-	"context"
 	"slices"
 	"testing"
 
-	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/lexicon"
 )
 
@@ -90,9 +88,6 @@ func TestAppositive(t *testing.T) {
 		{"Name an adjective Tell among the members of Solea.", true, 2},
 	} {
 		p := trustingPlanner(t, []string{"Tell", "Solea", "fish one", "object"}, AnchorConfig{NonAnchorAfter: []string{"adjective"}, Appositive: c.appos})
-		pred, err := p.Predict(context.Background(), data.Query{Text: c.q, ID: -1})
-		if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{c.want}) {
-			t.Errorf("appositive %v: %q planned %v reaching %v (%v), want [%d]", c.appos, c.q, pred.Plan.MetapathTokens(), pred.Reach, err, c.want)
-		}
+		wantReach(t, p, c.q, c.want, "appositive", c.appos)
 	}
 }

@@ -58,10 +58,7 @@ func TestKindAnswerWords(t *testing.T) {
 		{"Name the screenwriters of the films Ann Lee appeared in.", true, 4},
 	} {
 		p := kindWriterPlanner(t, AnchorConfig{KindAnswerWords: c.on})
-		pred, err := p.Predict(context.Background(), data.Query{Text: c.q, ID: -1})
-		if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{c.want}) {
-			t.Errorf("KindAnswerWords %v: %q (read %q) planned %v reaching %v (%v), want [%d]", c.on, c.q, pred.ReadAs, pred.Plan.MetapathTokens(), pred.Reach, err, c.want)
-		}
+		wantReach(t, p, c.q, c.want, "KindAnswerWords", c.on)
 	}
 }
 
@@ -136,10 +133,7 @@ func TestOpeningNoun(t *testing.T) {
 		preferTwoHops(p)
 		p.Cfg.Anchors.TypeWords = map[string][]string{"movie": {"released"}}
 		p.Cfg.Anchors.OpeningNoun = c.on
-		pred, err := p.Predict(context.Background(), data.Query{Text: c.q, ID: -1})
-		if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{c.want}) {
-			t.Errorf("OpeningNoun %v: %q planned %v reaching %v (%v), want [%d]", c.on, c.q, pred.Plan.MetapathTokens(), pred.Reach, err, c.want)
-		}
+		wantReach(t, p, c.q, c.want, "OpeningNoun", c.on)
 	}
 }
 
@@ -183,10 +177,7 @@ func TestWhAsks(t *testing.T) {
 		if got := p.whType(c.q); c.on && got != c.asked {
 			t.Errorf("whType(%q) = %q, want %q", c.q, got, c.asked)
 		}
-		pred, err := p.Predict(context.Background(), data.Query{Text: c.q, ID: -1})
-		if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{c.want}) {
-			t.Errorf("WhAsks %v: %q planned %v reaching %v (%v), want [%d]", c.on, c.q, pred.Plan.MetapathTokens(), pred.Reach, err, c.want)
-		}
+		wantReach(t, p, c.q, c.want, "WhAsks", c.on)
 	}
 }
 
@@ -213,5 +204,15 @@ func TestSentenceInName(t *testing.T) {
 	}
 	if got, want := lastSentenceOf(q, false, nil), strings.LastIndex(q, "Kay"); got != want {
 		t.Errorf("lastSentenceOf(%q) = %d, want %d", q, got, want)
+	}
+}
+
+// wantReach checks that p plans q to reach node want alone; what and on
+// name the setting the case tests.
+func wantReach(t *testing.T, p *LinkingPlanner, q string, want uint32, what string, on bool) {
+	t.Helper()
+	pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
+	if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{want}) {
+		t.Errorf("%s %v: %q (read %q) planned %v reaching %v (%v), want [%d]", what, on, q, pred.ReadAs, pred.Plan.MetapathTokens(), pred.Reach, err, want)
 	}
 }
