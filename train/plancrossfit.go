@@ -69,15 +69,23 @@ func (c *crossFit) relWords(keep func(i int) bool) *planner.RelWords {
 		return nil
 	}
 	r := planner.NewRelWords()
+	var restrictions []string
+	var rels [][]string
 	for i := range c.exs {
 		if keep(i) {
 			r.Add(c.attrExs[i].Restriction, c.rels[i])
 			if !c.o.NoLexicon {
 				r.AddContext(c.attrExs[i].Restriction)
 			}
+			restrictions, rels = append(restrictions, c.attrExs[i].Restriction), append(rels, c.rels[i])
 		}
 	}
 	r.PruneContext(2)
+	// Explaining away narrows only the nouns and verbs of the lexicon
+	// whose other forms agree, so it needs the lexicon.
+	if lex, err := lexicon.WordNet(); err == nil && !c.o.NoExplainedWords && !c.o.NoLexicon {
+		r.Explain(restrictions, rels, lex)
+	}
 	return r
 }
 

@@ -238,7 +238,11 @@ type LinkingPlannerOptions struct {
 	// NoWhAsks: a question word opening a question asks for no type the
 	// training bears out (AnchorConfig.WhAsks; the ablation).
 	NoWhAsks bool
-	Log      io.Writer
+	// NoExplainedWords: a word keeps every relation its questions' plans
+	// walk, also those the question's other words explain
+	// (RelWords.Explain; the ablation).
+	NoExplainedWords bool
+	Log              io.Writer
 	// Progress, when set, is told how far each stage that runs over the
 	// training questions on all cores has got (done of total; called
 	// from several goroutines).

@@ -756,7 +756,11 @@ func (p *LinkingPlanner) relationMisses(text string, ments []linking.LinkedMenti
 // InflectedRelations, a word that names nothing as written and that no
 // training question used outside its anchors names what its base forms
 // (the lexicon's) name as written, with the schema's words and borne out
-// by the training ("stars": "star").
+// by the training ("stars": "star"). A word that explaining away narrowed
+// (RelWords.Explained) names the relation left to it, with the schema's
+// words or without: "acted" names starred_actors, which the plans of all
+// of its training questions walk once "directed" has explained
+// directed_by.
 func (p *LinkingPlanner) namedRelations(text string, read map[string]bool) [][]string {
 	rw := p.Cfg.Anchors.RelWords
 	if !p.Cfg.Anchors.NamedRelations || rw == nil {
@@ -777,6 +781,7 @@ func (p *LinkingPlanner) namedRelations(text string, read map[string]bool) [][]s
 		nb := p.names.namedBy(w)
 		for r := range p.names.rels {
 			if nb.rels[r] && (rw.Words[w] >= minRelWordQuestions && float64(rw.Pairs[w][r]) >= minRelWordShare*float64(rw.Words[w]) || asRead && schemaRead(w)) ||
+				rw.explainedNames(w, r) ||
 				asRead && p.Cfg.Anchors.SynonymRelations && nb.synRels[r] && synonymBorneOut(rw, w, r) && isLoose(loose, w) {
 				rels = append(rels, r)
 			}

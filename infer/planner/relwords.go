@@ -6,6 +6,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/data/lexicon"
 )
 
 // RelWords counts, over training questions, which words (outside the
@@ -25,6 +26,13 @@ type RelWords struct {
 	// the training used where ("wrote the", "written by"), for reading an
 	// unseen word in its place (lexwords.go).
 	Next map[string]map[string]int `json:"next,omitempty"`
+	// Explained holds, for a word whose questions bear out two or more
+	// relations (the plans of minRelWordShare of at least
+	// minRelWordQuestions of them walk each), the relations left to it
+	// once the question's other words have explained theirs (Explain);
+	// set only where that narrows what the word names. Lift reads it in
+	// place of Pairs.
+	Explained map[string]map[string]int `json:"explained,omitempty"`
 }
 
 // NewRelWords returns empty counts.
@@ -72,6 +80,121 @@ func (r *RelWords) Add(restriction string, rels []string) {
 			r.Pairs[w][rel]++
 		}
 	}
+}
+
+// Explain fills Explained from the questions Add counted (their
+// restrictions and plans' relations, in any order). A frame's words all
+// come with all of its plan's relations: movies-skb's training says "Which
+// actors appeared in the films directed by X?" and never "Who appeared in
+// X?", so "appeared" comes with starred_actors and directed_by in every
+// question, as "directed" does. But "directed" also comes without
+// starred_actors elsewhere: it names directed_by alone (the one relation
+// the plans of minRelWordShare of its questions walk). Explaining away
+// credits each relation of a question to a word naming it alone, where
+// one stands, and counts for every other word only the relations no
+// other word of its question names alone. "appeared" keeps
+// starred_actors and "directors" directed_by; "actors", which also comes
+// with "starred", keeps its counts, as explaining away leaves it no
+// relation borne out.
+//
+// With the lexicon (nil: none), a word is narrowed only where it may name
+// a relation and its other forms agree. An adjective names no relation:
+// WordNet's training asks "What different kinds of parts belong to X?",
+// where "different" would keep the part holonym. And a form the training
+// used in at least minRelWordQuestions questions must name the relation
+// too (before explaining away): "belong" keeps the part holonym in that
+// frame, but "belongs" comes with the member holonym, the domain topic and
+// the hypernym elsewhere, so "Which terms belong to the field of X?" is no
+// question about parts. "acted" keeps starred_actors, which "act" names.
+func (r *RelWords) Explain(restrictions []string, rels [][]string, lex *lexicon.Lexicon) {
+	alone := map[string]string{}
+	for w, n := range r.Words {
+		if named := r.named(w, r.Pairs[w]); len(named) == 1 && n >= minRelWordQuestions {
+			alone[w] = named[0]
+		}
+	}
+	left := map[string]map[string]int{}
+	for i, s := range restrictions {
+		ws := questionWords(s)
+		for _, w := range ws {
+			if r.Words[w] < minRelWordQuestions {
+				continue
+			}
+			if left[w] == nil {
+				left[w] = map[string]int{}
+			}
+			for _, rel := range rels[i] {
+				if !slices.ContainsFunc(ws, func(x string) bool { return x != w && alone[x] == rel }) {
+					left[w][rel]++
+				}
+			}
+		}
+	}
+	for w, m := range left {
+		before, after := r.named(w, r.Pairs[w]), r.named(w, m)
+		strong := slices.ContainsFunc(after, func(rel string) bool { return float64(m[rel]) >= minExplainedShare*float64(r.Words[w]) })
+		if len(before) > 1 && len(after) > 0 && len(after) < len(before) && strong && (lex == nil || r.formsAgree(lex, w, after)) {
+			if r.Explained == nil {
+				r.Explained = map[string]map[string]int{}
+			}
+			r.Explained[w] = m
+		}
+	}
+}
+
+// formsAgree reports whether w may name the relations after (Explain's
+// narrowing): w is a noun or verb of lex, and every other form the
+// training used in at least minRelWordQuestions questions (one sharing a
+// base form) names one of them by Pairs.
+func (r *RelWords) formsAgree(lex *lexicon.Lexicon, w string, after []string) bool {
+	if !lex.IsNoun(w) && !lex.IsVerbForm(w) {
+		return false
+	}
+	bases := lex.Bases(w)
+	for f, n := range r.Words {
+		if f == w || n < minRelWordQuestions || !lexicon.SameBases(w, bases, f, lex.Bases(f)) {
+			continue
+		}
+		if !slices.ContainsFunc(r.named(f, r.Pairs[f]), func(rel string) bool { return slices.Contains(after, rel) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// minExplainedShare: explaining away narrows a word's relations only
+// where it leaves one to at least this share of the word's questions
+// ("appeared" and "acted" keep starred_actors in all of theirs).
+const minExplainedShare = 0.9
+
+// named are the relations that the plans of at least minRelWordShare of
+// w's questions walk, by counts (Pairs or Explained), sorted.
+func (r *RelWords) named(w string, counts map[string]int) []string {
+	var out []string
+	for rel, k := range counts {
+		if float64(k) >= minRelWordShare*float64(r.Words[w]) {
+			out = append(out, rel)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// explainedNames reports whether explaining away left rel to w
+// (Explained): the plans of at least minRelWordShare of w's questions walk
+// it once the question's other words have explained theirs.
+func (r *RelWords) explainedNames(w, rel string) bool {
+	m, ok := r.Explained[w]
+	return ok && float64(m[rel]) >= minRelWordShare*float64(r.Words[w])
+}
+
+// pairs are w's relation counts: Explained's where Explain narrowed
+// them, else Pairs.
+func (r *RelWords) pairs(w string) map[string]int {
+	if m, ok := r.Explained[w]; ok {
+		return m
+	}
+	return r.Pairs[w]
 }
 
 // AddContext counts the adjacent word pairs of one restriction (Next),
@@ -131,7 +254,7 @@ func (r *RelWords) lift(words []string, rel string) float64 {
 		if n == 0 {
 			continue
 		}
-		p := (float64(r.Pairs[w][rel]) + alpha*p0) / (float64(n) + alpha)
+		p := (float64(r.pairs(w)[rel]) + alpha*p0) / (float64(n) + alpha)
 		best = max(best, p/p0)
 	}
 	return best
