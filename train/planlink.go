@@ -242,7 +242,11 @@ type LinkingPlannerOptions struct {
 	// walk, also those the question's other words explain
 	// (RelWords.Explain; the ablation).
 	NoExplainedWords bool
-	Log              io.Writer
+	// NoKinRelations: a word the training bears out for one relation
+	// alone names it only with the schema's words
+	// (AnchorConfig.KinRelations; the ablation).
+	NoKinRelations bool
+	Log            io.Writer
 	// Progress, when set, is told how far each stage that runs over the
 	// training questions on all cores has got (done of total; called
 	// from several goroutines).

@@ -390,6 +390,30 @@ func (l *Lexicon) compoundHeads(w string) []string {
 // maxHeadLevels: how far above a compound its head's sense may be.
 const maxHeadLevels = 3
 
+// Kin reports whether lower-case a and b (or base forms of them) are one
+// link apart in some sense of each: a synset shared, a hypernym either
+// way, or a noun and a verb of one act ("script", whose verb is to write
+// a script, and "written"; "feature" and "starred": to star is to feature
+// as the star). Any sense counts, so Kin alone relates too much ("made"
+// is kin to "directed" and "written" both); callers use it to confirm
+// what other evidence says.
+func (l *Lexicon) Kin(a, b string) bool {
+	if l.SameBase(a, b) {
+		return true
+	}
+	sa := l.synsets(l.lemma, append([]string{a}, l.Bases(a)...))
+	sb := l.synsets(l.lemma, append([]string{b}, l.Bases(b)...))
+	in := func(ns []int32) bool {
+		return slices.ContainsFunc(ns, func(n int32) bool { _, ok := slices.BinarySearch(sb, n); return ok })
+	}
+	for _, s := range sa {
+		if in([]int32{s}) || in(l.syns[s].links) || in(l.down[s]) || in(l.syns[s].derivs) {
+			return true
+		}
+	}
+	return false
+}
+
 // FirstNounSynonym reports whether lower-case b (or a base form of it) is
 // a lemma of the most frequent noun sense of a: "films" of movie (film's
 // first sense is the motion picture), "individuals" of person; not "form"

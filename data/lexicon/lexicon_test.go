@@ -287,6 +287,39 @@ func TestFirstNounSynonym(t *testing.T) {
 	}
 }
 
+// TestKin: one link in some sense of each, worked out in WordNet 3.0: the
+// noun "script" is the act of the verb "script" (write a script for),
+// whose hypernym is "write"; "scripted" through its base form; to star is
+// to feature as the star; "made" is kin to "directed" and "written" both
+// (some sense of each is one link from some sense of make); no sense of a
+// film is near a genre, "belongs" and "share" are two links from "has",
+// and "every" is no noun or verb.
+func TestKin(t *testing.T) {
+	lex, err := WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"script", "written", true},
+		{"scripted", "written", true},
+		{"feature", "starred", true},
+		{"made", "directed", true},
+		{"made", "written", true},
+		{"film", "genre", false},
+		{"belongs", "has", false},
+		{"share", "has", false},
+		{"every", "genre", false},
+		{"zzzz", "written", false},
+	} {
+		if got := lex.Kin(c.a, c.b); got != c.want {
+			t.Errorf("Kin(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
+
 // TestKindLevel: hypernym links from the most frequent noun sense of a up
 // to that of b, worked out in WordNet 3.0: writer -> communicator ->
 // person (2), screenwriter -> scriptwriter -> writer -> communicator ->

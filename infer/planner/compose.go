@@ -756,7 +756,10 @@ func (p *LinkingPlanner) relationMisses(text string, ments []linking.LinkedMenti
 // InflectedRelations, a word that names nothing as written and that no
 // training question used outside its anchors names what its base forms
 // (the lexicon's) name as written, with the schema's words and borne out
-// by the training ("stars": "star"). A word that explaining away narrowed
+// by the training ("stars": "star"). With KinRelations, a word the
+// training bears out for one relation alone (RelWords.aloneNames) names it
+// where the lexicon puts it one link from one of the relation's schema
+// words in some sense of each ("script": written_by). A word that explaining away narrowed
 // (RelWords.Explained) names the relation left to it, with the schema's
 // words or without: "acted" names starred_actors, which the plans of all
 // of its training questions walk once "directed" has explained
@@ -782,6 +785,7 @@ func (p *LinkingPlanner) namedRelations(text string, read map[string]bool) [][]s
 		for r := range p.names.rels {
 			if nb.rels[r] && (rw.Words[w] >= minRelWordQuestions && float64(rw.Pairs[w][r]) >= minRelWordShare*float64(rw.Words[w]) || asRead && schemaRead(w)) ||
 				rw.explainedNames(w, r) ||
+				p.Cfg.Anchors.KinRelations && rw.aloneNames(w, r) && p.names.kin(w, r) ||
 				asRead && p.Cfg.Anchors.SynonymRelations && nb.synRels[r] && synonymBorneOut(rw, w, r) && isLoose(loose, w) {
 				rels = append(rels, r)
 			}
@@ -809,6 +813,12 @@ func (p *LinkingPlanner) namedRelations(text string, read map[string]bool) [][]s
 		}
 	}
 	return out
+}
+
+// kin reports whether w is one link from a schema word of relation rel
+// in some sense of each (lexicon.Kin; KinRelations).
+func (n *schemaNames) kin(w, rel string) bool {
+	return n.lex != nil && len(w) >= minResolveLen && slices.ContainsFunc(n.rels[rel], func(s string) bool { return len(s) >= minResolveLen && n.lex.Kin(w, s) })
 }
 
 // isLoose reports whether w is among words (questionWords: sorted).

@@ -112,3 +112,32 @@ func TestExplainedNamesRelation(t *testing.T) {
 		wantReach(t, p, "Who acted in First Film?", want, "explained", explained)
 	}
 }
+
+// TestKinRelations: "script" came in 10 training questions, all of whose
+// plans walk written_by (3 directed_by too), but names no relation with
+// the schema's words. The lexicon puts it one link from "written" (the
+// verb to script is to write a script), so with KinRelations it names
+// written_by: "Who did the script for First Film?" rules out the
+// director's plan the classifier ranks first (Paul Smith, node 0) and
+// the writer answers (Kim Ray, node 2). "film", which 10 questions with
+// the same counts came with, is no kin of "written" and names nothing.
+func TestKinRelations(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		on   bool
+		want uint32
+	}{
+		{"Who did the script for First Film?", false, 0},
+		{"Who did the script for First Film?", true, 2},
+		{"Who did the film for First Film?", true, 0},
+	} {
+		a := AnchorConfig{TopTemplates: 2, NamedRelations: true, Lexicon: true, KinRelations: c.on}
+		a.RelWords = &RelWords{N: 20, Rels: map[string]int{"directed_by": 13, "written_by": 10}, Words: map[string]int{"script": 10, "film": 10},
+			Pairs: map[string]map[string]int{"script": {"directed_by": 3, "written_by": 10}, "film": {"directed_by": 3, "written_by": 10}}}
+		p := filmPlanner(t, []string{"directed_by", "written_by"}, []string{"Paul Smith", "First Film", "Kim Ray"},
+			[][3]int{{1, 0, 0}, {1, 1, 2}},
+			[][][]string{{{"movie", "->directed_by", "person"}}, {{"movie", "->written_by", "person"}}}, a)
+		rankTemplates(p, []float32{2, 1})
+		wantReach(t, p, c.q, c.want, "kin", c.on)
+	}
+}

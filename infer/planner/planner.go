@@ -333,6 +333,14 @@ type AnchorConfig struct {
 	// stands in the lead; nothing is learned for it. Off in checkpoints
 	// saved before it.
 	KindAnswerWords bool `json:"kind_answer_words,omitempty"`
+	// KinRelations: a word that the plans of 90% of at least 5 training
+	// questions with it walk one relation, and no other at 70%, names
+	// that relation (namedRelations) where the lexicon puts it one link
+	// from a schema word of the relation in some sense of each
+	// (lexicon.Kin): "script", which came in "direct from a script by X",
+	// names written_by ("Who scripted X?", read "Who script X?"). Off in
+	// checkpoints saved before it.
+	KinRelations bool `json:"kin_relations,omitempty"`
 	// OpeningNoun: a question whose lead names no asked type with an
 	// asking word's slot or the schema's word names it with the noun it
 	// opens with, past values (openingType): "2005 releases directed by

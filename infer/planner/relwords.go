@@ -188,6 +188,19 @@ func (r *RelWords) explainedNames(w, rel string) bool {
 	return ok && float64(m[rel]) >= minRelWordShare*float64(r.Words[w])
 }
 
+// aloneNames reports whether the training bears out rel for w alone: the
+// plans of at least minExplainedShare of w's questions (at least
+// minRelWordQuestions) walk it, and those of minRelWordShare walk no
+// other relation.
+func (r *RelWords) aloneNames(w, rel string) bool {
+	n := r.Words[w]
+	if n < minRelWordQuestions || float64(r.Pairs[w][rel]) < minExplainedShare*float64(n) {
+		return false
+	}
+	named := r.named(w, r.Pairs[w])
+	return len(named) == 1 && named[0] == rel
+}
+
 // pairs are w's relation counts: Explained's where Explain narrowed
 // them, else Pairs.
 func (r *RelWords) pairs(w string) map[string]int {
