@@ -87,6 +87,20 @@ func TestExplain(t *testing.T) {
 	}
 }
 
+// directorFirstPlanner is a linking planner over a graph where Paul Smith
+// (node 0) directed First Film (node 1) and person (node 2) is linked to
+// it by rel; its classifier ranks the film's director first and its
+// second template, along rel, second, and it tries both.
+func directorFirstPlanner(t *testing.T, rel, person string, a AnchorConfig) *LinkingPlanner {
+	t.Helper()
+	a.TopTemplates = 2
+	p := filmPlanner(t, []string{"directed_by", rel}, []string{"Paul Smith", "First Film", person},
+		[][3]int{{1, 0, 0}, {1, 1, 2}},
+		[][][]string{{{"movie", "->directed_by", "person"}}, {{"movie", "->" + rel, "person"}}}, a)
+	rankTemplates(p, []float32{2, 1})
+	return p
+}
+
 // TestExplainedNamesRelation: over a graph where Paul Smith directed
 // First Film and Ann Lee starred in it, a classifier that ranks the
 // film's director first answers "Who acted in First Film?" with Paul
@@ -97,7 +111,7 @@ func TestExplain(t *testing.T) {
 // plan misses it, and the cast answers (Ann Lee, node 2).
 func TestExplainedNamesRelation(t *testing.T) {
 	for _, explained := range []bool{false, true} {
-		a := AnchorConfig{TopTemplates: 2, NamedRelations: true}
+		a := AnchorConfig{NamedRelations: true}
 		a.RelWords = &RelWords{N: 20, Rels: map[string]int{"directed_by": 20, "starred_actors": 10}, Words: map[string]int{"acted": 10},
 			Pairs: map[string]map[string]int{"acted": {"directed_by": 10, "starred_actors": 10}}}
 		want := uint32(0)
@@ -105,10 +119,7 @@ func TestExplainedNamesRelation(t *testing.T) {
 			a.RelWords.Explained = map[string]map[string]int{"acted": {"starred_actors": 10}}
 			want = 2
 		}
-		p := filmPlanner(t, []string{"directed_by", "starred_actors"}, []string{"Paul Smith", "First Film", "Ann Lee"},
-			[][3]int{{1, 0, 0}, {1, 1, 2}},
-			[][][]string{{{"movie", "->directed_by", "person"}}, {{"movie", "->starred_actors", "person"}}}, a)
-		rankTemplates(p, []float32{2, 1})
+		p := directorFirstPlanner(t, "starred_actors", "Ann Lee", a)
 		wantReach(t, p, "Who acted in First Film?", want, "explained", explained)
 	}
 }
@@ -131,13 +142,10 @@ func TestKinRelations(t *testing.T) {
 		{"Who did the script for First Film?", true, 2},
 		{"Who did the film for First Film?", true, 0},
 	} {
-		a := AnchorConfig{TopTemplates: 2, NamedRelations: true, Lexicon: true, KinRelations: c.on}
+		a := AnchorConfig{NamedRelations: true, Lexicon: true, KinRelations: c.on}
 		a.RelWords = &RelWords{N: 20, Rels: map[string]int{"directed_by": 13, "written_by": 10}, Words: map[string]int{"script": 10, "film": 10},
 			Pairs: map[string]map[string]int{"script": {"directed_by": 3, "written_by": 10}, "film": {"directed_by": 3, "written_by": 10}}}
-		p := filmPlanner(t, []string{"directed_by", "written_by"}, []string{"Paul Smith", "First Film", "Kim Ray"},
-			[][3]int{{1, 0, 0}, {1, 1, 2}},
-			[][][]string{{{"movie", "->directed_by", "person"}}, {{"movie", "->written_by", "person"}}}, a)
-		rankTemplates(p, []float32{2, 1})
+		p := directorFirstPlanner(t, "written_by", "Kim Ray", a)
 		wantReach(t, p, c.q, c.want, "kin", c.on)
 	}
 }
