@@ -263,14 +263,7 @@ func TestNearestNoun(t *testing.T) {
 // TestFirstNounSynonym: b in the most frequent noun sense of a, in a's
 // direction only, nouns only.
 func TestFirstNounSynonym(t *testing.T) {
-	lex, err := WordNet()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		a, b string
-		want bool
-	}{
+	pairTable(t, "FirstNounSynonym", (*Lexicon).FirstNounSynonym, []wordPair{
 		{"films", "movie", true},
 		{"film", "movies", true},
 		{"individuals", "person", true},
@@ -280,9 +273,26 @@ func TestFirstNounSynonym(t *testing.T) {
 		{"pictures", "movie", false},
 		{"movie", "movie", true},
 		{"zzzz", "movie", false},
-	} {
-		if got := lex.FirstNounSynonym(c.a, c.b); got != c.want {
-			t.Errorf("FirstNounSynonym(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+	})
+}
+
+// wordPair is a case of a predicate over two words.
+type wordPair struct {
+	a, b string
+	want bool
+}
+
+// pairTable checks the embedded lexicon's predicate f (named name) on
+// every case.
+func pairTable(t *testing.T, name string, f func(*Lexicon, string, string) bool, cases []wordPair) {
+	t.Helper()
+	lex, err := WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		if got := f(lex, c.a, c.b); got != c.want {
+			t.Errorf("%s(%q, %q) = %v, want %v", name, c.a, c.b, got, c.want)
 		}
 	}
 }
@@ -295,14 +305,7 @@ func TestFirstNounSynonym(t *testing.T) {
 // film is near a genre, "belongs" and "share" are two links from "has",
 // and "every" is no noun or verb.
 func TestKin(t *testing.T) {
-	lex, err := WordNet()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		a, b string
-		want bool
-	}{
+	pairTable(t, "Kin", (*Lexicon).Kin, []wordPair{
 		{"script", "written", true},
 		{"scripted", "written", true},
 		{"feature", "starred", true},
@@ -313,11 +316,7 @@ func TestKin(t *testing.T) {
 		{"share", "has", false},
 		{"every", "genre", false},
 		{"zzzz", "written", false},
-	} {
-		if got := lex.Kin(c.a, c.b); got != c.want {
-			t.Errorf("Kin(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
-		}
-	}
+	})
 }
 
 // TestKindLevel: hypernym links from the most frequent noun sense of a up
