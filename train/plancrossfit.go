@@ -305,8 +305,12 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	}
 	a.NonAnchorForms = forms
 	a.QuotedSlots = c.quotedSlots(keep)
-	if !c.o.NoNonAnchors {
+	switch {
+	case c.o.NoNonAnchors:
+	case c.o.NoMentionForms:
 		a.NonAnchorAfter = planner.LearnNonAnchorAfter(c.kept(keep))
+	default:
+		a.NonAnchorAfter, a.NumberNonAnchorAfter = planner.LearnNonAnchorAfterForms(c.kept(keep))
 	}
 	if a.ReadMentions = a.Lexicon && !c.o.NoReadMentions; a.ReadMentions {
 		a.AnchorAfter = planner.LearnAnchorAfter(c.kept(keep))

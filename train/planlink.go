@@ -246,6 +246,10 @@ type LinkingPlannerOptions struct {
 	// alone names it only with the schema's words
 	// (AnchorConfig.KinRelations; the ablation).
 	NoKinRelations bool
+	// NoMentionForms: the words no anchor follows are learned over every
+	// mention, numbers and names together, as before
+	// (AnchorConfig.NumberNonAnchorAfter; the ablation).
+	NoMentionForms bool
 	Log            io.Writer
 	// Progress, when set, is told how far each stage that runs over the
 	// training questions on all cores has got (done of total; called

@@ -755,7 +755,7 @@ const minAnchorAfterShare = 0.5
 // is about ("a part of X", "a subtype of X"), where a word no training
 // question used is a name, not another way to ask (ReadMentions).
 func LearnAnchorAfter(texts []string, ments [][]linking.LinkedMention, anchors [][]int) []string {
-	return wordsAfter(texts, ments, anchors, func(_ string, n, anchored int) bool {
+	return wordsAfter(texts, ments, anchors, nil, func(_ string, n, anchored int) bool {
 		return float64(anchored) >= minAnchorAfterShare*float64(n)
 	})
 }
@@ -768,17 +768,46 @@ func LearnAnchorAfter(texts []string, ments [][]linking.LinkedMention, anchors [
 // anchored on an unquoted mention after one is ruled out when another is
 // not (AnchorConfig.NonAnchorAfter).
 func LearnNonAnchorAfter(texts []string, ments [][]linking.LinkedMention, anchors [][]int) []string {
-	return wordsAfter(texts, ments, anchors, func(w string, n, anchored int) bool {
-		return float64(anchored) <= maxNonAnchorShare*float64(n) && !index.IsStopword(w)
-	})
+	return wordsAfter(texts, ments, anchors, nil, nonAnchorAfter)
+}
+
+// LearnNonAnchorAfterForms is LearnNonAnchorAfter learned for each form
+// of mention apart: words, the words after which the training's mentions
+// other than numbers were not anchored, and numbers, the further words
+// after which its numbers were not (AnchorConfig.NumberNonAnchorAfter).
+// movies-skb's training says "from" only before a year ("Find movies from
+// 1990 that X directed"), which restricts and anchors nothing; that says
+// nothing of a name after it ("films from Ridley Scott").
+func LearnNonAnchorAfterForms(texts []string, ments [][]linking.LinkedMention, anchors [][]int) (words, numbers []string) {
+	isWord := func(m *linking.LinkedMention) bool { return !numberMention(m) }
+	words = wordsAfter(texts, ments, anchors, isWord, nonAnchorAfter)
+	for _, w := range wordsAfter(texts, ments, anchors, numberMention, nonAnchorAfter) {
+		if _, found := slices.BinarySearch(words, w); !found {
+			numbers = append(numbers, w)
+		}
+	}
+	return words, numbers
+}
+
+// nonAnchorAfter is LearnNonAnchorAfter's rule: at most maxNonAnchorShare
+// of the n questions with a mention after w anchored on one, and w is no
+// stop word.
+func nonAnchorAfter(w string, n, anchored int) bool {
+	return float64(anchored) <= maxNonAnchorShare*float64(n) && !index.IsStopword(w)
+}
+
+// numberMention reports whether m's text is digits alone ("1990").
+func numberMention(m *linking.LinkedMention) bool {
+	return m.Text != "" && strings.IndexFunc(m.Text, func(r rune) bool { return r < '0' || r > '9' }) < 0
 }
 
 // wordsAfter returns the words (sorted) that stood right before an
-// unquoted mention in at least minNonAnchorQuestions training questions
-// and for which keep holds, given those questions (n) and how many of them
-// anchored on such a mention (anchorAfterCounts).
-func wordsAfter(texts []string, ments [][]linking.LinkedMention, anchors [][]int, keep func(w string, n, anchored int) bool) []string {
-	seen, anchored := anchorAfterCounts(texts, ments, anchors)
+// unquoted mention (one of those form keeps, where form is not nil) in at
+// least minNonAnchorQuestions training questions and for which keep holds,
+// given those questions (n) and how many of them anchored on such a
+// mention (anchorAfterCounts).
+func wordsAfter(texts []string, ments [][]linking.LinkedMention, anchors [][]int, form func(*linking.LinkedMention) bool, keep func(w string, n, anchored int) bool) []string {
+	seen, anchored := anchorAfterCounts(texts, ments, anchors, form)
 	var out []string
 	for w, n := range seen {
 		if n >= minNonAnchorQuestions && keep(w, n, anchored[w]) {
@@ -794,15 +823,16 @@ func wordsAfter(texts []string, ments [][]linking.LinkedMention, anchors [][]int
 // mention (or one overlapping it). Quoted mentions do not count: the rules
 // learned from the counts act on unquoted words only, and what follows a
 // word quoted ("What does 'X' refer to ...") says nothing of what follows
-// it unquoted ("Which members does X have?").
-func anchorAfterCounts(texts []string, ments [][]linking.LinkedMention, anchors [][]int) (seen, anchored map[string]int) {
+// it unquoted ("Which members does X have?"). With form not nil, only
+// the mentions it keeps count.
+func anchorAfterCounts(texts []string, ments [][]linking.LinkedMention, anchors [][]int, form func(*linking.LinkedMention) bool) (seen, anchored map[string]int) {
 	seen, anchored = map[string]int{}, map[string]int{}
 	for qi, ms := range ments {
 		words := linking.MentionWords(texts[qi])
 		has, anch := map[string]bool{}, map[string]bool{}
 		for mi := range ms {
 			prev, ok := wordBefore(texts[qi], words, &ms[mi])
-			if !ok || quotedMention(texts[qi], &ms[mi]) {
+			if !ok || quotedMention(texts[qi], &ms[mi]) || form != nil && !form(&ms[mi]) {
 				continue
 			}
 			has[prev] = true
@@ -829,11 +859,12 @@ func wordBefore(text string, words []linking.Word, m *linking.LinkedMention) (st
 }
 
 // anchoredAfterNonAnchor reports whether one of c's anchor mentions,
-// unquoted, comes right after one of NonAnchorAfter (with Appositive,
-// not in an appositive: appositive).
+// unquoted, comes right after one of NonAnchorAfter, or, a number, right
+// after one of NumberNonAnchorAfter (with Appositive, not in an
+// appositive: appositive).
 func (p *LinkingPlanner) anchoredAfterNonAnchor(text string, ments []linking.LinkedMention, c *PlanCandidate) bool {
-	after := p.Cfg.Anchors.NonAnchorAfter
-	if len(after) == 0 {
+	after, numbers := p.Cfg.Anchors.NonAnchorAfter, p.Cfg.Anchors.NumberNonAnchorAfter
+	if len(after) == 0 && len(numbers) == 0 {
 		return false
 	}
 	words := linking.MentionWords(text)
@@ -842,7 +873,11 @@ func (p *LinkingPlanner) anchoredAfterNonAnchor(text string, ments []linking.Lin
 			continue
 		}
 		if prev, ok := wordBefore(text, words, &ments[a]); ok {
-			if _, found := slices.BinarySearch(after, prev); found && !(p.Cfg.Anchors.Appositive && appositive(text, words, &ments[a])) {
+			_, found := slices.BinarySearch(after, prev)
+			if !found && numberMention(&ments[a]) {
+				_, found = slices.BinarySearch(numbers, prev)
+			}
+			if found && !(p.Cfg.Anchors.Appositive && appositive(text, words, &ments[a])) {
 				return true
 			}
 		}

@@ -398,6 +398,61 @@ func TestLearnNonAnchorAfter(t *testing.T) {
 	}
 }
 
+// TestLearnNonAnchorAfterForms: "from" stood before a year in 5
+// questions, never anchored, and before no name, so no anchor follows it
+// where a number does (numbers) and nothing is learned for a name after it
+// (words); "specific" stood before names only. Counted over every mention
+// (LearnNonAnchorAfter) "from" rules out names too. A sixth question with
+// a name anchored after "from" leaves the rule for numbers as it is.
+func TestLearnNonAnchorAfterForms(t *testing.T) {
+	var f anchorFixture
+	add := func(text string, anchor string, words ...string) {
+		t.Helper()
+		f.add(t, text, anchor, words...)
+	}
+	for range 5 {
+		add("Find movies from 1990 that cat directed.", "cat", "1990", "cat")
+		add("Which specific things hold dog?", "dog", "things", "dog")
+	}
+	check := func(wantWords, wantNumbers []string) {
+		t.Helper()
+		words, numbers := LearnNonAnchorAfterForms(f.texts, f.ments, f.anchors)
+		if !slices.Equal(words, wantWords) || !slices.Equal(numbers, wantNumbers) {
+			t.Errorf("LearnNonAnchorAfterForms = %v, %v, want %v, %v", words, numbers, wantWords, wantNumbers)
+		}
+	}
+	check([]string{"specific"}, []string{"from"})
+	if got, want := LearnNonAnchorAfter(f.texts, f.ments, f.anchors), []string{"from", "specific"}; !slices.Equal(got, want) {
+		t.Errorf("LearnNonAnchorAfter = %v, want %v", got, want)
+	}
+	add("Show films from cat.", "cat", "cat")
+	check([]string{"specific"}, []string{"from"})
+}
+
+// TestNumberNonAnchorAfter: with "from" a word no number follows as an
+// anchor, the candidate anchored on the number 1917 right after it is
+// ruled out and the members of Solea answer; "Tell" after "from", a name,
+// stays (the kinds of Tell), unless "from" is a word no anchor follows.
+func TestNumberNonAnchorAfter(t *testing.T) {
+	for _, c := range []struct {
+		q              string
+		after, numbers []string
+		name           string
+		want           uint32
+	}{
+		{"Name things from 1917 among the members of Solea.", nil, []string{"from"}, "1917", 2},
+		{"Name things from 1917 among the members of Solea.", nil, nil, "1917", 3},
+		{"Name things from Tell among the members of Solea.", nil, []string{"from"}, "Tell", 3},
+		{"Name things from Tell among the members of Solea.", []string{"from"}, nil, "Tell", 2},
+	} {
+		p := trustingPlanner(t, []string{c.name, "Solea", "fish one", "object"}, AnchorConfig{NonAnchorAfter: c.after, NumberNonAnchorAfter: c.numbers})
+		pred, err := p.Predict(context.Background(), data.Query{Text: c.q, ID: -1})
+		if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{c.want}) {
+			t.Errorf("after %v, numbers after %v: %q planned %v reaching %v (%v), want [%d]", c.after, c.numbers, c.q, pred.Plan.MetapathTokens(), pred.Reach, err, c.want)
+		}
+	}
+}
+
 // TestNonAnchorAfter: the planner trusts its most probable template (the
 // kinds of Tell: object); with "particular" a word no anchor follows, the
 // candidate anchored on "Tell" right after it is ruled out and the

@@ -211,6 +211,15 @@ type AnchorConfig struct {
 	// a candidate anchored on an unquoted mention after one is ruled out
 	// when another is not. Empty in checkpoints saved before them.
 	NonAnchorAfter []string `json:"non_anchor_after,omitempty"`
+	// NumberNonAnchorAfter are the further words after which at least 5
+	// training questions had a number ("from" in "movies from 1990"), at
+	// most 2% of them anchoring on it; a candidate anchored on a number
+	// after one is ruled out when another is not, a name after one ("films
+	// from Ridley Scott") is not. Where it is set, NonAnchorAfter was
+	// learned from the mentions other than numbers
+	// (LearnNonAnchorAfterForms). Empty in checkpoints saved before it,
+	// whose NonAnchorAfter counted every mention.
+	NumberNonAnchorAfter []string `json:"number_non_anchor_after,omitempty"`
 	// ReadSamePOS: of the known words the lexicon reads an unseen word as
 	// that name what the word names, planning prefers one that may be a
 	// noun and may be a verb where the word may ("performers" as "actors",
