@@ -289,6 +289,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.Appositive = !c.o.NoAppositive
 	a.KindAnswerWords = !c.o.NoKindAnswerWords
 	a.KinRelations = a.NamedRelations && a.Lexicon && !c.o.NoKinRelations
+	a.Titles = a.Lexicon && !c.o.NoTitles
 	a.DerivedFirstSense = a.Lexicon && !c.o.NoDerivedFirstSense
 	a.OpeningNoun = a.NamedType && !c.o.NoOpeningNoun
 	a.WhAsks = a.NamedType && !c.o.NoWhAsks

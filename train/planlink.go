@@ -250,7 +250,10 @@ type LinkingPlannerOptions struct {
 	// mention, numbers and names together, as before
 	// (AnchorConfig.NumberNonAnchorAfter; the ablation).
 	NoMentionForms bool
-	Log            io.Writer
+	// NoTitles: a singular noun with no determiner before a name is read
+	// like any other word (AnchorConfig.Titles; the ablation).
+	NoTitles bool
+	Log      io.Writer
 	// Progress, when set, is told how far each stage that runs over the
 	// training questions on all cores has got (done of total; called
 	// from several goroutines).

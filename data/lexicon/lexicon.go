@@ -255,6 +255,11 @@ func (l *Lexicon) IsNoun(w string) bool {
 	return false
 }
 
+// IsNounLemma reports whether lower-case w, as written, is a lemma with a
+// noun sense: a noun in the singular ("director", "cast"; not
+// "directors").
+func (l *Lexicon) IsNounLemma(w string) bool { return l.hasPOS(w, Noun) }
+
 func (l *Lexicon) hasPOS(lemma string, pos byte) bool {
 	for _, s := range l.lemma[lemma] {
 		if l.syns[s].pos == pos {

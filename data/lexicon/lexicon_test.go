@@ -396,3 +396,17 @@ func TestHypernymLemmas(t *testing.T) {
 		t.Errorf("HypernymLemmas(screenwriters, 0) = %v, want none", got)
 	}
 }
+
+// TestIsNounLemma: a noun as written, in the singular; not its plural,
+// nor a word that is no noun.
+func TestIsNounLemma(t *testing.T) {
+	l, err := WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for w, want := range map[string]bool{"director": true, "cast": true, "directors": false, "films": false, "quickly": false, "directed": false} {
+		if got := l.IsNounLemma(w); got != want {
+			t.Errorf("IsNounLemma(%q) = %v, want %v", w, got, want)
+		}
+	}
+}

@@ -61,6 +61,8 @@ type wordResolver struct {
 	// context: an ambiguous word is read in context (inContext;
 	// AnchorConfig.ReadInContext).
 	context bool
+	// titles: planning leaves a title unread (title; AnchorConfig.Titles).
+	titles bool
 	// kind, when set, is the node type a word names as a kind of the
 	// type's schema word (AnchorConfig.KindTypes; "" none), kept with
 	// the word it is read as (readSpan.kind).
@@ -83,7 +85,7 @@ func (p *LinkingPlanner) newWordResolver() (*wordResolver, error) {
 	}
 	p.names.setLexicon(lex)
 	rw := a.RelWords
-	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next, samePOS: a.ReadSamePOS, nounSlots: a.NounSlots, context: a.ReadInContext}
+	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next, samePOS: a.ReadSamePOS, nounSlots: a.NounSlots, context: a.ReadInContext, titles: a.Titles}
 	if a.KindTypes {
 		r.kind = func(w string) string { return p.kindType(w, false) }
 	}
@@ -374,6 +376,27 @@ func (r *wordResolver) nounSlot(raw []string, i int) bool {
 	return prev == "" || index.IsStopword(prev) || !alphabetic(prev) || !r.lex.IsNoun(prev)
 }
 
+// title reports whether word i of a text, raw[i+1] in the lower-case
+// words raw ("" at both ends), is a noun in the singular with no
+// determiner, right after a preposition or an auxiliary verb and right
+// before a mention that starts there (ments): "director" in "movies by
+// director Julia Loktev" and "Which films did writer Nora Ephron
+// direct?", "actor" in "Films with actor Tom Hanks". English puts a bare
+// count noun before a name only as the name's title: it says what the
+// node is, not what the question asks for, and read as the training's
+// "directors" it would ask for directors. A plural there opens a reduced
+// relative clause ("the cast of films X directed"), and is read.
+func (r *wordResolver) title(raw []string, i int, ments []linking.LinkedMention) bool {
+	if !prepositions[raw[i]] && !auxiliaries[raw[i]] || !r.lex.IsNounLemma(raw[i+1]) {
+		return false
+	}
+	return slices.ContainsFunc(ments, func(m linking.LinkedMention) bool { return m.TokStart == i+1 })
+}
+
+// auxiliaries are English's auxiliary verbs a question's subject follows
+// ("Which films did writer X direct?").
+var auxiliaries = map[string]bool{"did": true, "does": true, "do": true, "has": true, "have": true, "had": true, "is": true, "was": true, "are": true, "were": true}
+
 // nounWord is word for w where it stands as a noun (nounSlot): the
 // readings of its noun senses alone (NearestNoun), so
 // "Which type of movie ..." is not read "Which wrote of movie ...", though
@@ -459,7 +482,15 @@ func (r *wordResolver) resolveRead(text string, find func(string) []linking.Link
 	}
 	repl := make([]string, len(words))
 	any := false
+	var ments []linking.LinkedMention
+	found := false
+	if find != nil && r.titles {
+		ments, found = find(text), true
+	}
 	for i := range words {
+		if schemaFirst && r.titles && r.title(raw, i, ments) {
+			continue
+		}
 		reads := r.word(raw[i+1])
 		if reads == nil && schemaFirst && r.ambiguous(raw[i+1]) {
 			reads = r.inContext(raw[i+1], raw[i+2])
@@ -475,8 +506,7 @@ func (r *wordResolver) resolveRead(text string, find func(string) []linking.Link
 	if !any {
 		return text, false, nil
 	}
-	var ments []linking.LinkedMention
-	if find != nil {
+	if find != nil && !found {
 		ments = find(text)
 	}
 	quoted := quotedSpans(text, true)
