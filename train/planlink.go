@@ -250,8 +250,9 @@ type LinkingPlannerOptions struct {
 	// mention, numbers and names together, as before
 	// (AnchorConfig.NumberNonAnchorAfter; the ablation).
 	NoMentionForms bool
-	// NoTitles: a singular noun with no determiner before a name is read
-	// like any other word (AnchorConfig.Titles; the ablation).
+	// NoTitles: a singular noun with no determiner before a name, its
+	// title, is read like any other word (AnchorConfig.Titles; the
+	// ablation).
 	NoTitles bool
 	Log      io.Writer
 	// Progress, when set, is told how far each stage that runs over the

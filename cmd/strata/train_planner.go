@@ -182,8 +182,10 @@ possessive, or an asking word no noun comes right before (not in "films which
 feature X"), a word that may be a noun is read through its noun senses alone
 ("Which type of movie": not "wrote", though to type is to write;
 --no-noun-slots). A noun in the singular with no determiner between a
-preposition or an auxiliary verb and a name is the name's title and is not
-read ("movies by director X" asks for no directors; --no-titles). When the
+preposition or an auxiliary verb and a name is the name's title, read as a
+verb of the relation it names ("movies by director X" as "movies by directed
+X": it asks for no directors), or left unread where another word names another
+relation ("Which films did writer X direct?"; --no-titles). When the
 words of a question
 rule out every candidate plan (it names a type or a relation none of them
 answers with or walks), up to 2 more templates are tried, the most probable of

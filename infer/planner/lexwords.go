@@ -61,8 +61,12 @@ type wordResolver struct {
 	// context: an ambiguous word is read in context (inContext;
 	// AnchorConfig.ReadInContext).
 	context bool
-	// titles: planning leaves a title unread (title; AnchorConfig.Titles).
+	// titles: planning reads a title as a verb of the relation it names,
+	// or leaves it unread (title, titleVerb; AnchorConfig.Titles).
 	titles bool
+	// rels, when set, are the relations a word names, with the schema's
+	// words or as namedRelations has it (sorted).
+	rels func(w string) []string
 	// kind, when set, is the node type a word names as a kind of the
 	// type's schema word (AnchorConfig.KindTypes; "" none), kept with
 	// the word it is read as (readSpan.kind).
@@ -88,6 +92,25 @@ func (p *LinkingPlanner) newWordResolver() (*wordResolver, error) {
 	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next, samePOS: a.ReadSamePOS, nounSlots: a.NounSlots, context: a.ReadInContext, titles: a.Titles}
 	if a.KindTypes {
 		r.kind = func(w string) string { return p.kindType(w, false) }
+	}
+	if a.Titles {
+		r.rels = func(w string) []string {
+			var out []string
+			for rel, ok := range p.names.namedBy(w).rels {
+				if ok {
+					out = append(out, rel)
+				}
+			}
+			for _, rels := range p.namedRelations(w, map[string]bool{w: true}) {
+				for _, rel := range rels {
+					if !slices.Contains(out, rel) {
+						out = append(out, rel)
+					}
+				}
+			}
+			slices.Sort(out)
+			return out
+		}
 	}
 	count := map[string]int{}
 	for w, n := range rw.Words {
@@ -384,13 +407,52 @@ func (r *wordResolver) nounSlot(raw []string, i int) bool {
 // direct?", "actor" in "Films with actor Tom Hanks". English puts a bare
 // count noun before a name only as the name's title: it says what the
 // node is, not what the question asks for, and read as the training's
-// "directors" it would ask for directors. A plural there opens a reduced
-// relative clause ("the cast of films X directed"), and is read.
+// "directors" it would ask for directors (titleVerb reads it). A plural
+// there opens a reduced relative clause ("the cast of films X directed"),
+// and is read as any word.
 func (r *wordResolver) title(raw []string, i int, ments []linking.LinkedMention) bool {
 	if !prepositions[raw[i]] && !auxiliaries[raw[i]] || !r.lex.IsNounLemma(raw[i+1]) {
 		return false
 	}
 	return slices.ContainsFunc(ments, func(m linking.LinkedMention) bool { return m.TokStart == i+1 })
+}
+
+// titleVerb is what word i of a text, a title (raw as for title), is
+// read as: the known word most used that may be a verb and no noun and
+// names, with the schema's words, the one relation the title names as
+// written or as read ("director", read "directors", names directed_by:
+// "directed"; "movies by director X" is read "movies by directed X"). A
+// title says how its name is related, never what the question asks for,
+// and a verb names no answer type. "" (unread) when it names no relation
+// or several, or when another word of the text names another: the
+// question's verb says how the name is related ("Which films did writer
+// X direct?").
+func (r *wordResolver) titleVerb(raw []string, i int) string {
+	if r.rels == nil {
+		return ""
+	}
+	read := func(j int) string {
+		w := raw[j+1]
+		if reads := r.word(w); reads != nil {
+			w = r.pick(w, raw[j], raw[j+2], reads, true)
+		}
+		return w
+	}
+	rels := r.rels(read(i))
+	if len(rels) != 1 {
+		return ""
+	}
+	for j := range len(raw) - 2 {
+		if j != i && slices.ContainsFunc(r.rels(read(j)), func(rel string) bool { return rel != rels[0] }) {
+			return ""
+		}
+	}
+	for _, t := range r.targets {
+		if r.names[t] == rels[0] && r.lex.IsVerbForm(t) && !r.lex.IsNoun(t) {
+			return t
+		}
+	}
+	return ""
 }
 
 // auxiliaries are English's auxiliary verbs a question's subject follows
@@ -482,6 +544,7 @@ func (r *wordResolver) resolveRead(text string, find func(string) []linking.Link
 	}
 	repl := make([]string, len(words))
 	any := false
+	titles := make([]bool, len(words))
 	var ments []linking.LinkedMention
 	found := false
 	if find != nil && r.titles {
@@ -489,6 +552,9 @@ func (r *wordResolver) resolveRead(text string, find func(string) []linking.Link
 	}
 	for i := range words {
 		if schemaFirst && r.titles && r.title(raw, i, ments) {
+			if t := r.titleVerb(raw, i); t != "" {
+				repl[i], titles[i], any = t, true, true
+			}
 			continue
 		}
 		reads := r.word(raw[i+1])
@@ -527,7 +593,7 @@ func (r *wordResolver) resolveRead(text string, find func(string) []linking.Link
 		}
 		b.WriteString(text[last:w.Start])
 		kind := ""
-		if r.kind != nil {
+		if r.kind != nil && !titles[i] {
 			kind = r.kind(raw[i+1])
 		}
 		read = append(read, readSpan{b.Len(), b.Len() + len(t), inMention, kind})

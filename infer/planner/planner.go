@@ -220,11 +220,13 @@ type AnchorConfig struct {
 	// (LearnNonAnchorAfterForms). Empty in checkpoints saved before it,
 	// whose NonAnchorAfter counted every mention.
 	NumberNonAnchorAfter []string `json:"number_non_anchor_after,omitempty"`
-	// Titles: planning leaves unread a noun in the singular with no
-	// determiner between a preposition or an auxiliary verb and a
-	// mention: the name's title ("movies by director X": X is a director;
-	// the question asks for no directors). Off in checkpoints saved
-	// before it.
+	// Titles: planning reads a noun in the singular with no determiner
+	// between a preposition or an auxiliary verb and a mention, the
+	// name's title, as a verb of the one relation it names ("movies by
+	// director X" as "movies by directed X": X directed them, and the
+	// question asks for no directors), and leaves it unread where it
+	// names none or another word names another relation ("Which films did
+	// writer X direct?"). Off in checkpoints saved before it.
 	Titles bool `json:"titles,omitempty"`
 	// ReadSamePOS: of the known words the lexicon reads an unseen word as
 	// that name what the word names, planning prefers one that may be a
