@@ -26,14 +26,26 @@ func kindWriterPlanner(t *testing.T, a AnchorConfig) *LinkingPlanner {
 	a.Lexicon, a.KindTypes, a.NamedType, a.LeadVerbAsks, a.NamedRelations = true, true, true, true, true
 	a.AnswerWords = map[string]string{"directors": "->directed_by"}
 	a.RelWords = &RelWords{N: 10, Rels: map[string]int{"written_by": 10}, Words: map[string]int{"written": 10}, Pairs: map[string]map[string]int{"written": {"written_by": 10}}}
+	return writerGraphPlanner(t, a,
+		[][]string{{"*", "<-starred_actors", "movie"}},
+		[][]string{{"*", "<-written_by", "movie", "->starred_actors", "person"}},
+		[][]string{{"*", "<-starred_actors", "movie", "->written_by", "person"}})
+}
+
+// writerGraphPlanner is a linking planner with config a over a graph where
+// Ann Lee (node 3) starred in First Film (1), which Paul Smith (0)
+// directed and Kim Ray (4) wrote, and wrote Second Film (2), in which Jo
+// Dunn (5) starred; its classifier ranks the templates in the order
+// given.
+func writerGraphPlanner(t *testing.T, a AnchorConfig, tmpl ...[][]string) *LinkingPlanner {
+	t.Helper()
 	p := filmPlanner(t, []string{"directed_by", "starred_actors", "written_by"}, []string{"Paul Smith", "First Film", "Second Film", "Ann Lee", "Kim Ray", "Jo Dunn"},
-		[][3]int{{1, 0, 0}, {1, 1, 3}, {1, 2, 4}, {2, 2, 3}, {2, 1, 5}},
-		[][][]string{
-			{{"*", "<-starred_actors", "movie"}},
-			{{"*", "<-written_by", "movie", "->starred_actors", "person"}},
-			{{"*", "<-starred_actors", "movie", "->written_by", "person"}},
-		}, a)
-	rankTemplates(p, []float32{2, 1, 0})
+		[][3]int{{1, 0, 0}, {1, 1, 3}, {1, 2, 4}, {2, 2, 3}, {2, 1, 5}}, tmpl, a)
+	ranks := make([]float32, len(tmpl))
+	for i := range ranks {
+		ranks[i] = float32(len(tmpl) - 1 - i)
+	}
+	rankTemplates(p, ranks)
 	return p
 }
 

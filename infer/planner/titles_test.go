@@ -15,15 +15,10 @@ func titlePlanner(t *testing.T, titles bool) *LinkingPlanner {
 	a.AnswerWords = map[string]string{"writers": "->written_by"}
 	a.RelWords = &RelWords{N: 10, Rels: map[string]int{"written_by": 10}, Words: map[string]int{"writers": 10, "written": 10},
 		Pairs: map[string]map[string]int{"writers": {"written_by": 10}, "written": {"written_by": 10}}, Explained: map[string]map[string]int{"writers": {"written_by": 10}}}
-	p := filmPlanner(t, []string{"directed_by", "starred_actors", "written_by"}, []string{"Paul Smith", "First Film", "Second Film", "Ann Lee", "Kim Ray", "Jo Dunn"},
-		[][3]int{{1, 0, 0}, {1, 1, 3}, {1, 2, 4}, {2, 2, 3}, {2, 1, 5}},
-		[][][]string{
-			{{"*", "<-starred_actors", "movie"}},
-			{{"*", "<-written_by", "movie"}},
-			{{"*", "<-starred_actors", "movie", "->written_by", "person"}},
-		}, a)
-	rankTemplates(p, []float32{2, 1, 0})
-	return p
+	return writerGraphPlanner(t, a,
+		[][]string{{"*", "<-starred_actors", "movie"}},
+		[][]string{{"*", "<-written_by", "movie"}},
+		[][]string{{"*", "<-starred_actors", "movie", "->written_by", "person"}})
 }
 
 // TestTitles: read as the training's "writers", an answer word, "writer"
