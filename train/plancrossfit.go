@@ -279,6 +279,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.ContextSentences = !c.o.NoContextSentences
 	a.CasualContext = a.ContextSentences && !c.o.NoCasualContext
 	a.NounHeads = !c.o.NoNounHeads
+	a.OfValues = a.NounHeads && !c.o.NoOfValues
 	a.QuotedSlotsYield = !c.o.NoQuotedSlotsYield
 	a.ReadSamePOS = a.Lexicon && !c.o.NoReadSamePOS
 	a.ReadInContext = a.Lexicon && !c.o.NoReadInContext

@@ -172,6 +172,10 @@ type LinkingPlannerOptions struct {
 	// preposition, and a word after "of" may name the type a question
 	// asks for (AnchorConfig.NounHeads; the ablation).
 	NoNounHeads bool
+	// NoOfValues: in "N of M", M's first word may be a value ("cast of
+	// X's 1926 films": "1926"), and the type word after it names the type
+	// asked for (AnchorConfig.OfValues; the ablation).
+	NoOfValues bool
 	// NoQuotedSlotsYield: an unquoted slot rules a candidate out as much
 	// as a non-anchor (AnchorConfig.QuotedSlotsYield; the ablation).
 	NoQuotedSlotsYield bool

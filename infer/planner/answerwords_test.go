@@ -139,6 +139,30 @@ func TestNounHeads(t *testing.T) {
 	}
 }
 
+// TestOfValues: "cast of X's 1926 movies" leaves the anchor out of its
+// restriction and the year in it; with OfValues M's first word is past the
+// year, "movies", which names no type asked for, and the cast is asked for.
+// Without it "1926" is M's first word, and "movies" names the type.
+func TestOfValues(t *testing.T) {
+	p := lexPlanner(t)
+	p.Cfg.Anchors.NounHeads = true
+	for _, c := range []struct {
+		restriction string
+		on          bool
+		want        string
+	}{
+		{"cast of 1926 movies as director", false, "movie"},
+		{"cast of 1926 movies as director", true, ""},
+		{"cast of the 1926 movies", true, ""},
+		{"give me a list of 1926 movies", true, "movie"}, // "of" after no opening noun
+	} {
+		p.Cfg.Anchors.OfValues = c.on
+		if got, _ := p.askedTypeBy(c.restriction, nil); got != c.want {
+			t.Errorf("OfValues %v: %q asks for %q, want %q", c.on, c.restriction, got, c.want)
+		}
+	}
+}
+
 // TestLearnAnswerWords: of the nouns before the anchor, "directors" came
 // in 5 questions, all of whose plans end with ->directed_by; "film" came
 // in 5 ending with ->has_genre, but names movies (the lexicon's synonym of

@@ -460,11 +460,13 @@ func (p *LinkingPlanner) askedTypeOf(restriction string, kinds map[string]string
 		}
 	}
 	// "N of M" opening the question asks for N (NounHeads): M's first
-	// word names no asked type ("cast of the films directed by X").
+	// word names no asked type ("cast of the films directed by X"), past
+	// the values that restrict it with OfValues ("cast of X's 1926
+	// films": the anchor is out of the restriction, the year in it).
 	ofObject := -1
 	if byKind && p.Cfg.Anchors.NounHeads && len(toks) > 2 && toks[1] == "of" {
 		ofObject = 2
-		for ofObject < len(toks)-1 && index.IsStopword(toks[ofObject]) {
+		for ofObject < len(toks)-1 && (index.IsStopword(toks[ofObject]) || p.Cfg.Anchors.OfValues && !alphabetic(toks[ofObject])) {
 			ofObject++
 		}
 	}

@@ -380,6 +380,12 @@ type AnchorConfig struct {
 	// first word names none. It rules candidates out, not in the ranker's
 	// features. Off in checkpoints saved before it.
 	NounHeads bool `json:"noun_heads,omitempty"`
+	// OfValues: with NounHeads, M's first word is its first past the
+	// values before it: "cast of X's 1926 films as director" asks for the
+	// cast, not for films, as "cast of the films" does. Off in
+	// checkpoints saved before it, where "1926" was M's first word and
+	// "films" named the type asked for.
+	OfValues bool `json:"of_values,omitempty"`
 	// ContextSentences: a question whose sentences before its last, a
 	// question, only set the scene (every node of an anchor type they
 	// name, the last names too) is planned from its last sentence
