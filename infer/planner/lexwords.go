@@ -402,7 +402,7 @@ func (r *wordResolver) nounSlot(raw []string, i int) bool {
 // title reports whether word i of a text, raw[i+1] in the lower-case
 // words raw ("" at both ends), is a noun in the singular with no
 // determiner, right after a preposition or an auxiliary verb and right
-// before a mention that starts there (ments): "director" in "movies by
+// before a mention that starts there (of those ments finds): "director" in "movies by
 // director Julia Loktev" and "Which films did writer Nora Ephron
 // direct?", "actor" in "Films with actor Tom Hanks". English puts a bare
 // count noun before a name only as the name's title: it says what the
@@ -410,11 +410,11 @@ func (r *wordResolver) nounSlot(raw []string, i int) bool {
 // "directors" it would ask for directors (titleVerb reads it). A plural
 // there opens a reduced relative clause ("the cast of films X directed"),
 // and is read as any word.
-func (r *wordResolver) title(raw []string, i int, ments []linking.LinkedMention) bool {
+func (r *wordResolver) title(raw []string, i int, ments func() []linking.LinkedMention) bool {
 	if !prepositions[raw[i]] && !auxiliaries[raw[i]] || !r.lex.IsNounLemma(raw[i+1]) {
 		return false
 	}
-	return slices.ContainsFunc(ments, func(m linking.LinkedMention) bool { return m.TokStart == i+1 })
+	return slices.ContainsFunc(ments(), func(m linking.LinkedMention) bool { return m.TokStart == i+1 })
 }
 
 // titleVerb is what word i of a text, a title (raw as for title), is
@@ -545,13 +545,18 @@ func (r *wordResolver) resolveRead(text string, find func(string) []linking.Link
 	repl := make([]string, len(words))
 	any := false
 	titles := make([]bool, len(words))
+	// The mentions are found once, and only when needed: for a word that
+	// may be a title, or to place the words read.
 	var ments []linking.LinkedMention
 	found := false
-	if find != nil && r.titles {
-		ments, found = find(text), true
+	mentions := func() []linking.LinkedMention {
+		if !found {
+			ments, found = find(text), true
+		}
+		return ments
 	}
 	for i := range words {
-		if schemaFirst && r.titles && r.title(raw, i, ments) {
+		if schemaFirst && r.titles && r.title(raw, i, mentions) {
 			if t := r.titleVerb(raw, i); t != "" {
 				repl[i], titles[i], any = t, true, true
 			}
@@ -572,8 +577,8 @@ func (r *wordResolver) resolveRead(text string, find func(string) []linking.Link
 	if !any {
 		return text, false, nil
 	}
-	if find != nil && !found {
-		ments = find(text)
+	if find != nil {
+		ments = mentions()
 	}
 	quoted := quotedSpans(text, true)
 	var b strings.Builder
