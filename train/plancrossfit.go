@@ -273,6 +273,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.NounSlots = a.Lexicon && !c.o.NoNounSlots
 	a.TypeAfterAnchor = a.NamedType && !c.o.NoTypeAfterAnchor
 	a.LeadVerbAsks = a.Lexicon && a.NamedType && !c.o.NoLeadVerbAsks
+	a.RequestObject = a.LeadVerbAsks && !c.o.NoRequestObject
 	a.AnswerWordsLead = !c.o.NoAnswerWordsLead
 	a.TrailingAnswerWords = !c.o.NoTrailingAnswerWords
 	a.InflectedRelations = a.NamedRelations && a.Lexicon && !c.o.NoInflectedRelations

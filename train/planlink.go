@@ -176,6 +176,11 @@ type LinkingPlannerOptions struct {
 	// X's 1926 films": "1926"), and the type word after it names the type
 	// asked for (AnchorConfig.OfValues; the ablation).
 	NoOfValues bool
+	// NoRequestObject: a request's verb asks for the first word after it
+	// that is no stop word or number, even the addressee "me", and a verb
+	// that is an asking word asks for nothing when a determiner follows
+	// it (AnchorConfig.RequestObject; the ablation).
+	NoRequestObject bool
 	// NoQuotedSlotsYield: an unquoted slot rules a candidate out as much
 	// as a non-anchor (AnchorConfig.QuotedSlotsYield; the ablation).
 	NoQuotedSlotsYield bool

@@ -512,3 +512,39 @@ func TestAnswerWordsLead(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestObject: a request's object is past its addressee ("Give me
+// the filmmakers ...") and, where the request's verb is a learned asking
+// word too ("list"), past the determiner after it ("List the filmmakers
+// ..."). Without RequestObject the first asks for "me", a word naming no
+// type, and the second for nothing (its asking word's slot is "the"), so
+// castPlanner's ranker answers both with Ann Lee's film (node 1); with it
+// both ask for people ("filmmakers", a kind of person) and her film's
+// director (Paul Smith, node 0) answers. An asking word followed by no
+// determiner ("List filmmakers ...") is still read by askedTypeBy, not
+// as a request's verb.
+func TestRequestObject(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		p := lexPlanner(t)
+		p.Cfg.Anchors.AskWords = []string{"list", "which"}
+		p.Cfg.Anchors.KindTypes = true
+		p.Cfg.Anchors.LeadVerbAsks = true
+		p.Cfg.Anchors.RequestObject = on
+		want, wantType := uint32(1), ""
+		if on {
+			want, wantType = 0, "person"
+		}
+		for _, q := range []string{"Give me the filmmakers who worked with Ann Lee.", "List the filmmakers who worked with Ann Lee."} {
+			if got, _ := p.verbType(q, nil); got != wantType {
+				t.Errorf("RequestObject %v: %q: verb's type %q, want %q", on, q, got, wantType)
+			}
+			pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
+			if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{want}) {
+				t.Errorf("RequestObject %v: %q planned %v reaching %v (%v), want [%d]", on, q, pred.Plan.MetapathTokens(), pred.Reach, err, want)
+			}
+		}
+		if got, _ := p.verbType("List filmmakers who worked with Ann Lee.", nil); got != "" {
+			t.Errorf("RequestObject %v: an asking word before no determiner asked as a verb for %q", on, got)
+		}
+	}
+}

@@ -634,10 +634,17 @@ func (p *LinkingPlanner) verbType(text string, kinds map[string]string) (string,
 	if len(toks) < 2 || !p.leadVerb(toks[0]) || p.Cfg.Anchors.NounHeads && prepositions[toks[1]] {
 		return "", false
 	}
-	if _, ask := slices.BinarySearch(p.Cfg.Anchors.AskWords, toks[0]); ask {
+	// An asking word's slot is the word right after it (askedTypeBy); with
+	// RequestObject a determiner there names nothing, and the request's
+	// object past it does ("List the writers of ...").
+	if _, ask := slices.BinarySearch(p.Cfg.Anchors.AskWords, toks[0]); ask && (!p.Cfg.Anchors.RequestObject || !index.IsStopword(toks[1])) {
 		return "", false
 	}
 	j := 1
+	// The addressee ("Give me the ...", "Show us ...") is not the object.
+	if p.Cfg.Anchors.RequestObject && j < len(toks)-1 && (toks[j] == "me" || toks[j] == "us") {
+		j++
+	}
 	for j < len(toks)-1 && (!alphabetic(toks[j]) || index.IsStopword(toks[j])) {
 		j++
 	}

@@ -324,6 +324,14 @@ type AnchorConfig struct {
 	// rules candidates out, not in the ranker's features. Off in
 	// checkpoints saved before it.
 	LeadVerbAsks bool `json:"lead_verb_asks,omitempty"`
+	// RequestObject: with LeadVerbAsks, a request's object is read past
+	// the addressee after its verb ("Give me the 1996 releases with X in
+	// the cast": releases, films) and past a determiner after a verb that
+	// is a learned asking word too ("List the writers of the movies
+	// featuring X": writers, people; the asking word's own slot, "the",
+	// names nothing). Off in checkpoints saved before it, where such a
+	// question's verb asked for nothing.
+	RequestObject bool `json:"request_object,omitempty"`
 	// AnswerWordsLead: an answer word (AnswerWords) names the step that
 	// ends the plan only where the question's lead words give the type
 	// the step ends at a probability of at least minLeadTypeProb
