@@ -292,6 +292,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.KindAnswerWords = !c.o.NoKindAnswerWords
 	a.KinRelations = a.NamedRelations && a.Lexicon && !c.o.NoKinRelations
 	a.Titles = a.Lexicon && !c.o.NoTitles
+	a.Roles = a.Titles && !c.o.NoRoles
 	a.DerivedFirstSense = a.Lexicon && !c.o.NoDerivedFirstSense
 	a.OpeningNoun = a.NamedType && !c.o.NoOpeningNoun
 	a.WhAsks = a.NamedType && !c.o.NoWhAsks

@@ -263,7 +263,11 @@ type LinkingPlannerOptions struct {
 	// title, is read like any other word (AnchorConfig.Titles; the
 	// ablation).
 	NoTitles bool
-	Log      io.Writer
+	// NoRoles: a singular noun with no determiner after "as", the role a
+	// name played ("X's movies as director"), is read as the training's
+	// words like any other (AnchorConfig.Roles; the ablation).
+	NoRoles bool
+	Log     io.Writer
 	// Progress, when set, is told how far each stage that runs over the
 	// training questions on all cores has got (done of total; called
 	// from several goroutines).

@@ -64,6 +64,9 @@ type wordResolver struct {
 	// titles: planning reads a title as a verb of the relation it names,
 	// or leaves it unread (title, titleVerb; AnchorConfig.Titles).
 	titles bool
+	// roles: planning reads a role after "as" as a verb of the relation
+	// it names (role, titleVerb; AnchorConfig.Roles).
+	roles bool
 	// rels, when set, are the relations a word names, with the schema's
 	// words or as namedRelations has it (sorted).
 	rels func(w string) []string
@@ -89,11 +92,11 @@ func (p *LinkingPlanner) newWordResolver() (*wordResolver, error) {
 	}
 	p.names.setLexicon(lex)
 	rw := a.RelWords
-	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next, samePOS: a.ReadSamePOS, nounSlots: a.NounSlots, context: a.ReadInContext, titles: a.Titles}
+	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next, samePOS: a.ReadSamePOS, nounSlots: a.NounSlots, context: a.ReadInContext, titles: a.Titles, roles: a.Titles && a.Roles}
 	if a.KindTypes {
 		r.kind = func(w string) string { return p.kindType(w, false) }
 	}
-	if a.Titles {
+	if a.Titles || a.Roles {
 		r.rels = func(w string) []string {
 			var out []string
 			for rel, ok := range p.names.namedBy(w).rels {
@@ -426,8 +429,9 @@ func (r *wordResolver) title(raw []string, i int, ments func() []linking.LinkedM
 // and a verb names no answer type. "" (unread) when it names no relation
 // or several, or when another word of the text names another: the
 // question's verb says how the name is related ("Which films did writer
-// X direct?").
-func (r *wordResolver) titleVerb(raw []string, i int) string {
+// X direct?"); without others another word's relation does not count (a
+// role: "Which of X's movies as director had Y acting in them?").
+func (r *wordResolver) titleVerb(raw []string, i int, others bool) string {
 	if r.rels == nil {
 		return ""
 	}
@@ -443,7 +447,7 @@ func (r *wordResolver) titleVerb(raw []string, i int) string {
 		return ""
 	}
 	for j := range len(raw) - 2 {
-		if j != i && slices.ContainsFunc(r.rels(read(j)), func(rel string) bool { return rel != rels[0] }) {
+		if others && j != i && slices.ContainsFunc(r.rels(read(j)), func(rel string) bool { return rel != rels[0] }) {
 			return ""
 		}
 	}
@@ -453,6 +457,20 @@ func (r *wordResolver) titleVerb(raw []string, i int) string {
 		}
 	}
 	return ""
+}
+
+// role reports whether word i of a text (raw as for title) is a noun in
+// the singular with no determiner right after "as": the role a name
+// played ("X's movies as director", "Screen credits as writer for X"),
+// which says how the name is related, not what the question asks for.
+// "such as" introduces examples, no role, and a word a mention starts
+// at (of those ments finds) is a value ("Which of the films X wrote
+// count as sport?": the genre Sport).
+func (r *wordResolver) role(raw []string, i int, ments func() []linking.LinkedMention) bool {
+	if raw[i] != "as" || i > 0 && raw[i-1] == "such" || !r.lex.IsNounLemma(raw[i+1]) {
+		return false
+	}
+	return !slices.ContainsFunc(ments(), func(m linking.LinkedMention) bool { return m.TokStart == i })
 }
 
 // auxiliaries are English's auxiliary verbs a question's subject follows
@@ -557,10 +575,16 @@ func (r *wordResolver) resolveRead(text string, find func(string) []linking.Link
 	}
 	for i := range words {
 		if schemaFirst && r.titles && r.title(raw, i, mentions) {
-			if t := r.titleVerb(raw, i); t != "" {
+			if t := r.titleVerb(raw, i, true); t != "" {
 				repl[i], titles[i], any = t, true, true
 			}
 			continue
+		}
+		if schemaFirst && r.roles && r.role(raw, i, mentions) {
+			if t := r.titleVerb(raw, i, false); t != "" {
+				repl[i], titles[i], any = t, true, true
+				continue
+			}
 		}
 		reads := r.word(raw[i+1])
 		if reads == nil && schemaFirst && r.ambiguous(raw[i+1]) {

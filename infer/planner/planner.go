@@ -228,6 +228,14 @@ type AnchorConfig struct {
 	// names none or another word names another relation ("Which films did
 	// writer X direct?"). Off in checkpoints saved before it.
 	Titles bool `json:"titles,omitempty"`
+	// Roles: with Titles, planning reads a noun in the singular with no
+	// determiner right after "as", the role a name played ("X's movies as
+	// director", "films X made as writer"), as a verb of the one relation
+	// it names, whatever other words name ("Which of X's movies as
+	// director had Y acting in them?"): read as the training's
+	// "directors" it asked for directors. Where it names no relation or
+	// several it is read as any word. Off in checkpoints saved before it.
+	Roles bool `json:"roles,omitempty"`
 	// ReadSamePOS: of the known words the lexicon reads an unseen word as
 	// that name what the word names, planning prefers one that may be a
 	// noun and may be a verb where the word may ("performers" as "actors",

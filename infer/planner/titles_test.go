@@ -8,9 +8,10 @@ import "testing"
 // the films the anchor wrote second and the writers of the anchor's films
 // third, and trying two. "writers" is an answer word (->written_by) and,
 // explained away, names written_by; the lexicon reads "writer" as it.
-func titlePlanner(t *testing.T, titles bool) *LinkingPlanner {
+// roles sets Roles (with titles).
+func titlePlanner(t *testing.T, titles, roles bool) *LinkingPlanner {
 	t.Helper()
-	a := AnchorConfig{TopTemplates: 2, DeeperSearch: true, Titles: titles}
+	a := AnchorConfig{TopTemplates: 2, DeeperSearch: true, Titles: titles, Roles: roles}
 	a.Lexicon, a.NamedType, a.NamedRelations = true, true, true
 	a.AnswerWords = map[string]string{"writers": "->written_by"}
 	a.RelWords = &RelWords{N: 10, Rels: map[string]int{"written_by": 10}, Words: map[string]int{"writers": 10, "written": 10},
@@ -44,6 +45,29 @@ func TestTitles(t *testing.T) {
 		{"Anything with the writer Ann Lee?", true, 4},
 		{"Anything with writers Ann Lee?", true, 4},
 	} {
-		wantReach(t, titlePlanner(t, c.on), c.q, c.want, "Titles", c.on)
+		wantReach(t, titlePlanner(t, c.on, false), c.q, c.want, "Titles", c.on)
+	}
+}
+
+// TestRoles: read as the training's "writers", an answer word before the
+// anchor, "writer" after "as" asks for writers, and the deeper search answers with the
+// writer of Ann Lee's film (Kim Ray, node 4). With Roles a noun in the
+// singular with no determiner right after "as" is the role the name
+// played, read as a verb of the relation it names ("As written, what has
+// Ann Lee done?"): it asks for nothing and rules out her films as an
+// actor, and the film she wrote answers (Second Film, node 2). After a
+// determiner, or after "such as", it is read as before.
+func TestRoles(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		on   bool
+		want uint32
+	}{
+		{"As writer, what has Ann Lee done?", false, 4},
+		{"As writer, what has Ann Lee done?", true, 2},
+		{"As a writer, what has Ann Lee done?", true, 4},
+		{"Such as writer, what has Ann Lee done?", true, 4},
+	} {
+		wantReach(t, titlePlanner(t, true, c.on), c.q, c.want, "Roles", c.on)
 	}
 }
