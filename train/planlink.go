@@ -267,7 +267,12 @@ type LinkingPlannerOptions struct {
 	// name played ("X's movies as director"), is read as the training's
 	// words like any other (AnchorConfig.Roles; the ablation).
 	NoRoles bool
-	Log     io.Writer
+	// NoCasedAnchors: an anchoring on a mention in lower case of a name
+	// written with a capital letter ("made", the film Made) does not give
+	// way to one of the same template on a capitalised mention
+	// (AnchorConfig.CasedAnchors; the ablation).
+	NoCasedAnchors bool
+	Log            io.Writer
 	// Progress, when set, is told how far each stage that runs over the
 	// training questions on all cores has got (done of total; called
 	// from several goroutines).

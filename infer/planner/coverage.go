@@ -649,6 +649,61 @@ func (p *LinkingPlanner) longerAnchors(ments []linking.LinkedMention, cs []PlanC
 	}
 }
 
+// casedAnchors adds 1<<8 to the key of each candidate that reaches a
+// node and is anchored, in one path, on a mention written in lower case
+// whose nodes' names all have a capital letter, where another candidate
+// of the same template that reaches a node, with a key no greater, is
+// anchored the same but on a mention with a capital letter in that path
+// (AnchorConfig.CasedAnchors): "Which person made the film Germinal as
+// its director?" is asked of Germinal, not of "made", the film Made. A
+// question typed in lower case throughout has no such other candidate,
+// and a genre typed in lower case beside a name ("comedy features
+// directed by X") is no other anchoring of one path.
+func (p *LinkingPlanner) casedAnchors(ments []linking.LinkedMention, cs []PlanCandidate, key []int) {
+	if !p.Cfg.Anchors.CasedAnchors {
+		return
+	}
+	upper := func(s string) bool { return strings.IndexFunc(s, unicode.IsUpper) >= 0 }
+	lowered := func(m *linking.LinkedMention) bool {
+		if upper(m.Text) || len(m.Nodes) == 0 {
+			return false
+		}
+		return !slices.ContainsFunc(m.Nodes, func(n linking.FormNode) bool { return !upper(p.ws.Graph.Name(n.Node)) })
+	}
+	// other reports whether candidate j anchors as candidate i does but
+	// on a mention with a capital letter in path pi.
+	other := func(i, j, pi int) bool {
+		if j == i || cs[j].Template != cs[i].Template || len(cs[j].Reach) == 0 || len(cs[j].Mentions) != len(cs[i].Mentions) {
+			return false
+		}
+		for pj, b := range cs[j].Mentions {
+			if pj != pi && b != cs[i].Mentions[pj] {
+				return false
+			}
+		}
+		b := cs[j].Mentions[pi]
+		return b >= 0 && b < len(ments) && upper(ments[b].Text)
+	}
+	base := slices.Clone(key)
+	for i := range cs {
+		if len(cs[i].Reach) == 0 {
+			continue
+		}
+		cased := false
+		for pi, a := range cs[i].Mentions {
+			if a < 0 || a >= len(ments) || !lowered(&ments[a]) {
+				continue
+			}
+			for j := range cs {
+				cased = cased || base[j] <= base[i] && other(i, j, pi)
+			}
+		}
+		if cased {
+			key[i] += 1 << 8
+		}
+	}
+}
+
 // unanchoredLonger returns, with LongerAnchors, the mentions around an
 // anchor of every candidate left (reaching a node, key least) that no
 // candidate reaching a node anchors on, and that a candidate could anchor

@@ -255,3 +255,44 @@ func TestMultiwordStrong(t *testing.T) {
 		t.Errorf("with the anchor type, a scene's strong mentions %v, want Lone Star Film and Film", got)
 	}
 }
+
+// TestCasedAnchors: keys by hand. Two anchorings of template 0 differ in
+// their one path's mention: "made film" in lower case, whose node's name
+// (Made Film) has a capital letter, and "Germinal Film". The lower-case
+// one gets 1<<8 where the other's key is no greater, not where it is
+// greater, nor against another template's anchoring, nor for a mention
+// of a node named in lower case ("kim ray"), nor without CasedAnchors.
+func TestCasedAnchors(t *testing.T) {
+	p := filmPlanner(t, []string{"directed_by"}, []string{"Paul Smith", "Made Film", "Germinal Film", "kim ray"},
+		[][3]int{{1, 0, 0}, {2, 0, 0}}, [][][]string{{{"*", "->directed_by", "person"}}}, AnchorConfig{})
+	ments := []linking.LinkedMention{
+		{Text: "made film", Nodes: []linking.FormNode{{Node: 1}}},
+		{Text: "Germinal Film", Nodes: []linking.FormNode{{Node: 2}}},
+		{Text: "kim ray", Nodes: []linking.FormNode{{Node: 3}}},
+		{Text: "Paul Smith", Nodes: []linking.FormNode{{Node: 0}}},
+	}
+	cand := func(tmpl, m int) PlanCandidate {
+		return PlanCandidate{Template: tmpl, Mentions: []int{m}, Reach: []uint32{0}}
+	}
+	for _, c := range []struct {
+		name string
+		on   bool
+		cs   []PlanCandidate
+		key  []int
+		want []int
+	}{
+		{"capitalised anchoring, same key", true, []PlanCandidate{cand(0, 0), cand(0, 1)}, []int{0, 0}, []int{1 << 8, 0}},
+		{"capitalised anchoring, lesser key", true, []PlanCandidate{cand(0, 0), cand(0, 1)}, []int{1 << 10, 0}, []int{1<<10 + 1<<8, 0}},
+		{"capitalised anchoring, greater key", true, []PlanCandidate{cand(0, 0), cand(0, 1)}, []int{0, 1 << 10}, []int{0, 1 << 10}},
+		{"another template", true, []PlanCandidate{cand(0, 0), cand(1, 1)}, []int{0, 0}, []int{0, 0}},
+		{"a name in lower case", true, []PlanCandidate{cand(0, 2), cand(0, 3)}, []int{0, 0}, []int{0, 0}},
+		{"off", false, []PlanCandidate{cand(0, 0), cand(0, 1)}, []int{0, 0}, []int{0, 0}},
+	} {
+		p.Cfg.Anchors.CasedAnchors = c.on
+		key := slices.Clone(c.key)
+		p.casedAnchors(ments, c.cs, key)
+		if !slices.Equal(key, c.want) {
+			t.Errorf("%s: keys %v, want %v", c.name, key, c.want)
+		}
+	}
+}

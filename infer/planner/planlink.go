@@ -713,6 +713,7 @@ func (p *LinkingPlanner) ruleOutRead(ctx context.Context, text string, ments []l
 	if p.Cfg.Anchors.LongerAnchors {
 		p.longerAnchors(ments, cs, key)
 	}
+	p.casedAnchors(ments, cs, key)
 	for i := range cs {
 		if len(cs[i].Reach) > 0 && (least < 0 || key[i] < least) {
 			least = key[i]

@@ -325,6 +325,12 @@ type AnchorConfig struct {
 	// candidates out, not in the ranker's features. Off in checkpoints
 	// saved before it.
 	TypeAfterAnchor bool `json:"type_after_anchor,omitempty"`
+	// CasedAnchors: of two anchorings of one template that differ in one
+	// path's mention, one written in lower case whose nodes' names all
+	// have a capital letter gives way to one with a capital letter ("made",
+	// the film Made, to "Germinal" in "Which person made the film Germinal
+	// as its director?"; casedAnchors). Off in checkpoints saved before it.
+	CasedAnchors bool `json:"cased_anchors,omitempty"`
 	// LeadVerbAsks: a question's first word that is a verb's base form in
 	// the lexicon (a request: "Name the 2008 releases scripted by X.")
 	// asks as an asking word does, for the first word after it that is
