@@ -267,6 +267,10 @@ type LinkingPlannerOptions struct {
 	// name played ("X's movies as director"), is read as the training's
 	// words like any other (AnchorConfig.Roles; the ablation).
 	NoRoles bool
+	// NoAskedBeforeAnchor: a type word right before an anchor says what
+	// the anchor is even right after an asking word and of another type
+	// than the anchor's (AnchorConfig.AskedBeforeAnchor; the ablation).
+	NoAskedBeforeAnchor bool
 	// NoCasedAnchors: an anchoring on a mention in lower case of a name
 	// written with a capital letter ("made", the film Made) does not give
 	// way to one of the same template on a capitalised mention

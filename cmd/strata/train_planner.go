@@ -79,6 +79,7 @@ type trainPlannerOptions struct {
 	NoMentionForms bool
 	NoTitles       bool
 	NoRoles        bool
+	NoAskedBefore  bool
 	NoCasedAnchors bool
 	NoInCompound   bool
 	NoFrame        bool
@@ -303,7 +304,10 @@ it opens with, past a year ("2005 releases directed by X, please": films;
 5 or more training questions it opened asked for one type ("Who plays in X?": a
 person, not X's genre; --no-wh-asks); a type word right after an anchor that names the
 anchor's type says what the anchor is ("titles in the comedy genre that
-feature X"; --no-type-after-anchor). Of two anchorings of a template that differ in one
+feature X"; --no-type-after-anchor), but one right before an anchor, after an
+asking word, names the type asked for where the anchor is of another ("Which
+person made the film X ...?" anchored on "made", a film;
+--no-asked-before-anchor). Of two anchorings of a template that differ in one
 mention, one in lower case of a capitalised name gives way to one with a
 capital letter ("made", the film Made, to "Germinal"; --no-cased-anchors). A
 question's sentences before its last,
@@ -380,6 +384,7 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoKindAnswer, "no-kind-answer-words", false, "an unseen noun before the anchors that the lexicon reads as a word naming a relation (\"writers\" as \"written\") names no step the plan must end with (the ablation)")
 	cmd.Flags().BoolVar(&o.NoDerivedFirst, "no-derived-first-sense", false, "an unseen word is read as a known word derivationally related to any of the known word's senses (\"work\" as \"actors\", through worker), not only to its most frequent one (the ablation)")
 	cmd.Flags().BoolVar(&o.NoCasedAnchors, "no-cased-anchors", false, "an anchoring on a mention in lower case of a capitalised name (\"made\", the film Made) does not give way to one of the same template on a capitalised mention (\"Germinal\"; the ablation)")
+	cmd.Flags().BoolVar(&o.NoAskedBefore, "no-asked-before-anchor", false, "a type word right before an anchor says what the anchor is even right after an asking word and of another type (\"Which person made the film X ...?\" anchored on \"made\", a film, asks for no person; the ablation)")
 	cmd.Flags().BoolVar(&o.NoRoles, "no-roles", false, "a noun in the singular with no determiner right after \"as\" (\"X's movies as director\") is read as the training's words like any other, so \"director\" asks for directors (the ablation)")
 	cmd.Flags().BoolVar(&o.NoTitles, "no-titles", false, "a noun in the singular with no determiner right before a name (\"movies by director X\") is read as the training's words like any other, so \"director\" asks for directors (the ablation)")
 	cmd.Flags().BoolVar(&o.NoMentionForms, "no-mention-forms", false, "the words no training anchor followed are counted over numbers and names together, so \"from\", said only before years, rules out \"films from Ridley Scott\" too (the ablation)")
@@ -477,7 +482,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		d = nil
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoFitLowerRequests: o.NoFitLowerReq, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoDeclineRuledOut: o.NoDecline, NoSchemaSteps: o.NoSchemaSteps, NoSynonymTypes: o.NoSynonymTypes, NoKindTypes: o.NoKindTypes, NoGeneralTypes: o.NoGeneralTypes, NoSiblingTypes: o.NoSiblingTypes, NoNounSlots: o.NoNounSlots, NoDeeperAsked: o.NoDeeperAsked, NoRepeatTwice: o.NoRepeatTwice, NoMultiwordTypes: o.NoMultiword, NoTypeAfterAnchor: o.NoTypeAfter, NoLeadVerbAsks: o.NoLeadVerb, NoAnswerWordsLead: o.NoAWLead, NoTrailingAnswerWords: o.NoTrailAW, NoInflectedRelations: o.NoInflRels, NoContextSentences: o.NoContext, NoCasualContext: o.NoCasualCtx, NoHeadOf: o.NoHeadOf, NoNounHeads: o.NoNounHeads, NoOfValues: o.NoOfValues, NoRequestObject: o.NoReqObject, NoQuotedSlotsYield: o.NoQuotedYield, NoCasualFit: o.NoCasualFit, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, NoAddressee: o.NoAddressee, NoAppositive: o.NoAppositive, NoKindAnswerWords: o.NoKindAnswer, NoDerivedFirstSense: o.NoDerivedFirst, NoOpeningNoun: o.NoOpeningNoun, NoWhAsks: o.NoWhAsks, NoExplainedWords: o.NoExplained, NoKinRelations: o.NoKinRels, NoMentionForms: o.NoMentionForms, NoTitles: o.NoTitles, NoRoles: o.NoRoles, NoCasedAnchors: o.NoCasedAnchors, NoInCompound: o.NoInCompound, Log: u.err, Progress: u.stageProgress()})
+	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoFitLowerRequests: o.NoFitLowerReq, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoDeclineRuledOut: o.NoDecline, NoSchemaSteps: o.NoSchemaSteps, NoSynonymTypes: o.NoSynonymTypes, NoKindTypes: o.NoKindTypes, NoGeneralTypes: o.NoGeneralTypes, NoSiblingTypes: o.NoSiblingTypes, NoNounSlots: o.NoNounSlots, NoDeeperAsked: o.NoDeeperAsked, NoRepeatTwice: o.NoRepeatTwice, NoMultiwordTypes: o.NoMultiword, NoTypeAfterAnchor: o.NoTypeAfter, NoLeadVerbAsks: o.NoLeadVerb, NoAnswerWordsLead: o.NoAWLead, NoTrailingAnswerWords: o.NoTrailAW, NoInflectedRelations: o.NoInflRels, NoContextSentences: o.NoContext, NoCasualContext: o.NoCasualCtx, NoHeadOf: o.NoHeadOf, NoNounHeads: o.NoNounHeads, NoOfValues: o.NoOfValues, NoRequestObject: o.NoReqObject, NoQuotedSlotsYield: o.NoQuotedYield, NoCasualFit: o.NoCasualFit, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, NoAddressee: o.NoAddressee, NoAppositive: o.NoAppositive, NoKindAnswerWords: o.NoKindAnswer, NoDerivedFirstSense: o.NoDerivedFirst, NoOpeningNoun: o.NoOpeningNoun, NoWhAsks: o.NoWhAsks, NoExplainedWords: o.NoExplained, NoKinRelations: o.NoKinRels, NoMentionForms: o.NoMentionForms, NoTitles: o.NoTitles, NoRoles: o.NoRoles, NoAskedBeforeAnchor: o.NoAskedBefore, NoCasedAnchors: o.NoCasedAnchors, NoInCompound: o.NoInCompound, Log: u.err, Progress: u.stageProgress()})
 	if err != nil {
 		return err
 	}

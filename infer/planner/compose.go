@@ -988,7 +988,7 @@ func (p *LinkingPlanner) withoutAnchorTypeWords(text string, ments []linking.Lin
 			}
 			start -= size
 		}
-		if start < end && p.namedType(strings.ToLower(string(b[start:end]))) != "" {
+		if t := p.namedType(strings.ToLower(string(b[start:end]))); start < end && t != "" && !p.askedBefore(b[:start], c, pi, t) {
 			blank(start, end)
 		}
 		if !p.Cfg.Anchors.TypeAfterAnchor {
@@ -1013,6 +1013,26 @@ func (p *LinkingPlanner) withoutAnchorTypeWords(text string, ments []linking.Lin
 		}
 	}
 	return string(b)
+}
+
+// askedBefore reports whether a word naming type t right before the
+// anchor of candidate c's path pi, after the text before, is what an
+// asking word asks for (AnchorConfig.AskedBeforeAnchor): the asking word
+// comes right before it and the anchor is no node of type t ("Which
+// person made the film X as its director?" anchored on "made", a film,
+// asks for a person; "Which genre Comedy ..." names the anchor's kind).
+func (p *LinkingPlanner) askedBefore(before []byte, c *PlanCandidate, pi int, t string) bool {
+	if !p.Cfg.Anchors.AskedBeforeAnchor {
+		return false
+	}
+	f := strings.Fields(strings.ToLower(string(before)))
+	if len(f) == 0 {
+		return false
+	}
+	if _, ask := slices.BinarySearch(p.Cfg.Anchors.AskWords, f[len(f)-1]); !ask {
+		return false
+	}
+	return !p.anchorOfType(c, pi, t)
 }
 
 // anchorOfType reports whether the anchor of candidate c's path pi is a

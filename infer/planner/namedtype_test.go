@@ -9,6 +9,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/lexicon"
+	"github.com/strata-retrieval/strata/graphops/linking"
 )
 
 // castPlanner is a linking planner over a graph where people and films
@@ -499,6 +500,40 @@ func TestSynonymRelations(t *testing.T) {
 		got := c.p.namedRelations(c.q, nil)
 		if len(got) != c.want || c.want == 1 && !slices.Equal(got[0], []string{"starred_actors"}) {
 			t.Errorf("%s: namedRelations = %v, want %d naming starred_actors", c.name, got, c.want)
+		}
+	}
+}
+
+// TestAskedBeforeAnchor: a type word right before an anchor says what
+// the anchor is and is blanked (withoutAnchorTypeWords); with
+// AskedBeforeAnchor not where an asking word comes right before it and
+// the anchor is of another type ("Which person First Film ...", anchored
+// on a film: the question asks for a person). Before an anchor of its own
+// type ("Which person Ann Lee ...") or after a word that asks nothing
+// ("the person First Film") it is blanked all the same.
+func TestAskedBeforeAnchor(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		p := castPlanner(t, true, false)
+		p.Cfg.Anchors.AskWords = []string{"which"}
+		p.Cfg.Anchors.AskedBeforeAnchor = on
+		for _, c := range []struct {
+			text       string
+			start, end int
+			node       uint32
+			want       string
+		}{
+			{"Which person First Film had", 13, 23, 1, "Which        First Film had"},
+			{"Which person Ann Lee had", 13, 20, 3, "Which        Ann Lee had"},
+			{"the person First Film had", 11, 21, 1, "the        First Film had"},
+		} {
+			if on && c.node == 1 && strings.HasPrefix(c.text, "Which") {
+				c.want = c.text
+			}
+			ments := []linking.LinkedMention{{Start: c.start, End: c.end}}
+			cand := &PlanCandidate{Mentions: []int{0}, Plan: data.Plan{Anchors: []data.PlanAnchor{{Nodes: []uint32{c.node}}}}}
+			if got := p.withoutAnchorTypeWords(c.text, ments, cand); got != c.want {
+				t.Errorf("AskedBeforeAnchor %v: withoutAnchorTypeWords(%q) = %q, want %q", on, c.text, got, c.want)
+			}
 		}
 	}
 }

@@ -325,6 +325,12 @@ type AnchorConfig struct {
 	// candidates out, not in the ranker's features. Off in checkpoints
 	// saved before it.
 	TypeAfterAnchor bool `json:"type_after_anchor,omitempty"`
+	// AskedBeforeAnchor: a word naming a type right before an anchor
+	// mention, right after an asking word, names the type asked for where
+	// the anchor is no node of that type ("Which person made the film X
+	// ...?" anchored on "made", a film; askedBefore), not the anchor's
+	// kind. Off in checkpoints saved before it, where it was blanked.
+	AskedBeforeAnchor bool `json:"asked_before_anchor,omitempty"`
 	// CasedAnchors: of two anchorings of one template that differ in one
 	// path's mention, one written in lower case whose nodes' names all
 	// have a capital letter gives way to one with a capital letter ("made",
