@@ -664,11 +664,17 @@ func (p *LinkingPlanner) casedAnchors(ments []linking.LinkedMention, cs []PlanCa
 		return
 	}
 	upper := func(s string) bool { return strings.IndexFunc(s, unicode.IsUpper) >= 0 }
-	lowered := func(m *linking.LinkedMention) bool {
-		if upper(m.Text) || len(m.Nodes) == 0 {
-			return false
-		}
-		return !slices.ContainsFunc(m.Nodes, func(n linking.FormNode) bool { return !upper(p.ws.Graph.Name(n.Node)) })
+	// Each mention is looked at once: written in lower case, of names
+	// that all have a capital letter. With none, no key changes.
+	lowered := make([]bool, len(ments))
+	anyLowered := false
+	for mi := range ments {
+		m := &ments[mi]
+		lowered[mi] = !upper(m.Text) && len(m.Nodes) > 0 && !slices.ContainsFunc(m.Nodes, func(n linking.FormNode) bool { return !upper(p.ws.Graph.Name(n.Node)) })
+		anyLowered = anyLowered || lowered[mi]
+	}
+	if !anyLowered {
+		return
 	}
 	// other reports whether candidate j anchors as candidate i does but
 	// on a mention with a capital letter in path pi.
@@ -691,7 +697,7 @@ func (p *LinkingPlanner) casedAnchors(ments []linking.LinkedMention, cs []PlanCa
 		}
 		cased := false
 		for pi, a := range cs[i].Mentions {
-			if a < 0 || a >= len(ments) || !lowered(&ments[a]) {
+			if a < 0 || a >= len(ments) || !lowered[a] {
 				continue
 			}
 			for j := range cs {
