@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"bytes"
 	"slices"
 	"strconv"
 	"strings"
@@ -988,8 +989,10 @@ func (p *LinkingPlanner) withoutAnchorTypeWords(text string, ments []linking.Lin
 			}
 			start -= size
 		}
-		if t := p.namedType(strings.ToLower(string(b[start:end]))); start < end && t != "" && !p.askedBefore(b[:start], c, pi, t) {
-			blank(start, end)
+		if start < end {
+			if t := p.namedType(strings.ToLower(string(b[start:end]))); t != "" && !p.askedBefore(b[:start], c, pi, t) {
+				blank(start, end)
+			}
 		}
 		if !p.Cfg.Anchors.TypeAfterAnchor {
 			continue
@@ -1025,11 +1028,13 @@ func (p *LinkingPlanner) askedBefore(before []byte, c *PlanCandidate, pi int, t 
 	if !p.Cfg.Anchors.AskedBeforeAnchor {
 		return false
 	}
-	f := strings.Fields(strings.ToLower(string(before)))
-	if len(f) == 0 {
+	// The last word of before (its last field), with no copy of the rest.
+	before = bytes.TrimRightFunc(before, unicode.IsSpace)
+	if len(before) == 0 {
 		return false
 	}
-	if _, ask := slices.BinarySearch(p.Cfg.Anchors.AskWords, f[len(f)-1]); !ask {
+	last := before[bytes.LastIndexFunc(before, unicode.IsSpace)+1:]
+	if _, ask := slices.BinarySearch(p.Cfg.Anchors.AskWords, strings.ToLower(string(last))); !ask {
 		return false
 	}
 	return !p.anchorOfType(c, pi, t)

@@ -96,7 +96,7 @@ func (p *LinkingPlanner) newWordResolver() (*wordResolver, error) {
 	if a.KindTypes {
 		r.kind = func(w string) string { return p.kindType(w, false) }
 	}
-	if a.Titles || a.Roles {
+	if a.Titles {
 		r.rels = func(w string) []string {
 			var out []string
 			for rel, ok := range p.names.namedBy(w).rels {
