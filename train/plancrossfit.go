@@ -156,6 +156,9 @@ func (c *crossFit) nonAnchorForms(keep func(i int) bool) ([]string, error) {
 	if c.o.NoInCompound {
 		forms = slices.DeleteFunc(forms, func(f string) bool { return f == planner.FormInCompound })
 	}
+	if c.o.NoPassive {
+		forms = slices.DeleteFunc(forms, func(f string) bool { return f == planner.FormPassive })
+	}
 	return forms, nil
 }
 

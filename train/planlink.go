@@ -104,6 +104,10 @@ type LinkingPlannerOptions struct {
 	// form of mention to learn whether the training anchored
 	// (planner.FormInCompound; the ablation).
 	NoInCompound bool
+	// NoPassive: a verb's participle right after a form of "be" is no
+	// form of mention to learn whether the training anchored
+	// (planner.FormPassive; the ablation).
+	NoPassive bool
 	// NoReadMentions: a word no training question used that names a node
 	// is never read as a known word (AnchorConfig.ReadMentions; the
 	// ablation).

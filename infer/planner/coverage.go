@@ -241,10 +241,20 @@ const (
 	// all of it ("near" in "near-synonyms", "real" in "real-world"): the
 	// compound is one word, whose meaning its part does not name.
 	FormInCompound = "in compound"
+	// FormPassive: a one-word mention right after a form of "be" that
+	// the lexicon reads as an inflection of a verb ("used" in "when it is
+	// used for", "What vocabulary is used in X?"): the verb of a passive,
+	// which WordNet's training questions never anchored and which names
+	// an adjective there ("used", similar to "secondhand").
+	FormPassive = "passive"
 )
 
+// beForms are the forms of "be" a passive's participle follows
+// (FormPassive): English, no data set's words.
+var beForms = map[string]bool{"be": true, "is": true, "are": true, "was": true, "were": true, "been": true, "being": true, "am": true}
+
 // mentionForms returns the forms (FormLeadVerb, FormHeadOf,
-// FormInCompound) mention m of text is written in.
+// FormInCompound, FormPassive) mention m of text is written in.
 func mentionForms(lex *lexicon.Lexicon, text string, m *linking.LinkedMention) []string {
 	if quotedMention(text, m) {
 		return nil
@@ -259,7 +269,30 @@ func mentionForms(lex *lexicon.Lexicon, text string, m *linking.LinkedMention) [
 	if inCompound(text, m) {
 		out = append(out, FormInCompound)
 	}
+	if m.TokEnd-m.TokStart == 1 && passive(lex, text, m) {
+		out = append(out, FormPassive)
+	}
 	return out
+}
+
+// passive reports whether one-word mention m of text comes right after a
+// form of "be" (beForms) and is an inflection of a verb, not its base
+// form: the participle of a passive (FormPassive).
+func passive(lex *lexicon.Lexicon, text string, m *linking.LinkedMention) bool {
+	before := strings.TrimRight(text[:m.Start], " \t")
+	i := len(before)
+	for i > 0 {
+		r, size := utf8.DecodeLastRuneInString(before[:i])
+		if !unicode.IsLetter(r) {
+			break
+		}
+		i -= size
+	}
+	if i == len(before) || !beForms[strings.ToLower(before[i:])] {
+		return false
+	}
+	w := strings.ToLower(m.Text)
+	return slices.ContainsFunc(lex.Bases(w), func(b string) bool { return b != w && lex.IsVerb(b) })
 }
 
 // inCompound reports whether mention m of text is joined by a hyphen to
