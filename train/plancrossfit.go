@@ -287,6 +287,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.NounHeads = !c.o.NoNounHeads
 	a.OfValues = a.NounHeads && !c.o.NoOfValues
 	a.QuotedSlotsYield = !c.o.NoQuotedSlotsYield
+	a.QuotedRival = !c.o.NoQuotedRival
 	a.ReadSamePOS = a.Lexicon && !c.o.NoReadSamePOS
 	a.ReadInContext = a.Lexicon && !c.o.NoReadInContext
 	a.DeeperSearch = !c.o.NoDeeperSearch

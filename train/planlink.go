@@ -188,6 +188,10 @@ type LinkingPlannerOptions struct {
 	// NoQuotedSlotsYield: an unquoted slot rules a candidate out as much
 	// as a non-anchor (AnchorConfig.QuotedSlotsYield; the ablation).
 	NoQuotedSlotsYield bool
+	// NoQuotedRival: an unquoted mention anchoring a quoted slot rules a
+	// candidate out whether or not the question quotes a word the slot
+	// may take (AnchorConfig.QuotedRival; the ablation).
+	NoQuotedRival bool
 	// NoCasualFit: the text-fit gate trains and calibrates on the
 	// questions and passages as written only (FitConfig.Casual; the
 	// ablation).

@@ -83,6 +83,7 @@ type trainPlannerOptions struct {
 	NoCasedAnchors bool
 	NoInCompound   bool
 	NoPassive      bool
+	NoQuotedRival  bool
 	NoFrame        bool
 	Dense          bool
 }
@@ -244,7 +245,10 @@ Ridley Scott": --no-mention-forms), unless "the" comes before that word ("the ad
 fruitful" names the word's kind: --no-appositive), and one anchoring on an unquoted word a template
 path whose anchor the training quoted (near-synonyms of 'X'; this one weighs
 less than a word the plan misses, since users quote nothing:
---no-quoted-slots-yield); --no-non-anchors is the ablation of the four. The text-fit gate reads such an
+--no-quoted-slots-yield; and it counts only where the question quotes another
+word the slot may take, "Which adjectives mean nearly the same as 'covered'?"
+against "same", not "near synonyms of inebriated defined with "influence"":
+--no-quoted-rival); --no-non-anchors is the ablation of the four. The text-fit gate reads such an
 opening verb as one word for all of them, so "Give me ..." reads as the
 training's "Name ..." (--no-fit-lead-verbs), also typed in lower case when "me"
 or "us" follows it, as no gloss opens ("give me a ..."; --no-fit-lower-requests,
@@ -396,6 +400,7 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoOpeningNoun, "no-opening-noun", false, "a question with no asking word or request's verb naming its type does not ask for the type its opening noun names (\"2005 releases directed by X\"; the ablation)")
 	cmd.Flags().BoolVar(&o.NoAppositive, "no-appositive", false, "a mention after \"the\" and a word the training questions never anchored after (\"the adjective fruitful\") is ruled out as any mention after that word is (the ablation)")
 	cmd.Flags().BoolVar(&o.NoPassive, "no-passive", false, "a verb's participle right after a form of \"be\" (\"used\" in \"is used in\") is no form whose anchoring the training questions teach (the ablation)")
+	cmd.Flags().BoolVar(&o.NoQuotedRival, "no-quoted-rival", false, "an unquoted mention anchoring a slot the training always quoted rules a candidate out even where the question quotes no word the slot may take (the ablation)")
 	cmd.Flags().BoolVar(&o.NoInCompound, "no-in-compound", false, "a mention that is a part of a hyphened word (\"near\" in \"near-synonyms\") is no form whose anchoring the training questions teach (the ablation)")
 	cmd.Flags().BoolVar(&o.NoAddressee, "no-addressee", false, "\"me\" or \"us\" after a verb's base form (\"Tell me ...\") may name a node (\"ME\", Maine) as any other word may (the ablation)")
 	cmd.Flags().BoolVar(&o.NoCover, "no-cover-mentions", false, "mined plans: a candidate that leaves more of the question's mentions unexplained is not ruled out for it, and no deeper search anchors them (the ablation)")
@@ -485,7 +490,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		d = nil
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoFitLowerRequests: o.NoFitLowerReq, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoDeclineRuledOut: o.NoDecline, NoSchemaSteps: o.NoSchemaSteps, NoSynonymTypes: o.NoSynonymTypes, NoKindTypes: o.NoKindTypes, NoGeneralTypes: o.NoGeneralTypes, NoSiblingTypes: o.NoSiblingTypes, NoNounSlots: o.NoNounSlots, NoDeeperAsked: o.NoDeeperAsked, NoRepeatTwice: o.NoRepeatTwice, NoMultiwordTypes: o.NoMultiword, NoTypeAfterAnchor: o.NoTypeAfter, NoLeadVerbAsks: o.NoLeadVerb, NoAnswerWordsLead: o.NoAWLead, NoTrailingAnswerWords: o.NoTrailAW, NoInflectedRelations: o.NoInflRels, NoContextSentences: o.NoContext, NoCasualContext: o.NoCasualCtx, NoHeadOf: o.NoHeadOf, NoNounHeads: o.NoNounHeads, NoOfValues: o.NoOfValues, NoRequestObject: o.NoReqObject, NoQuotedSlotsYield: o.NoQuotedYield, NoCasualFit: o.NoCasualFit, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, NoAddressee: o.NoAddressee, NoAppositive: o.NoAppositive, NoKindAnswerWords: o.NoKindAnswer, NoDerivedFirstSense: o.NoDerivedFirst, NoOpeningNoun: o.NoOpeningNoun, NoWhAsks: o.NoWhAsks, NoExplainedWords: o.NoExplained, NoKinRelations: o.NoKinRels, NoMentionForms: o.NoMentionForms, NoTitles: o.NoTitles, NoRoles: o.NoRoles, NoAskedBeforeAnchor: o.NoAskedBefore, NoCasedAnchors: o.NoCasedAnchors, NoInCompound: o.NoInCompound, NoPassive: o.NoPassive, Log: u.err, Progress: u.stageProgress()})
+	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoFitLowerRequests: o.NoFitLowerReq, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoDeclineRuledOut: o.NoDecline, NoSchemaSteps: o.NoSchemaSteps, NoSynonymTypes: o.NoSynonymTypes, NoKindTypes: o.NoKindTypes, NoGeneralTypes: o.NoGeneralTypes, NoSiblingTypes: o.NoSiblingTypes, NoNounSlots: o.NoNounSlots, NoDeeperAsked: o.NoDeeperAsked, NoRepeatTwice: o.NoRepeatTwice, NoMultiwordTypes: o.NoMultiword, NoTypeAfterAnchor: o.NoTypeAfter, NoLeadVerbAsks: o.NoLeadVerb, NoAnswerWordsLead: o.NoAWLead, NoTrailingAnswerWords: o.NoTrailAW, NoInflectedRelations: o.NoInflRels, NoContextSentences: o.NoContext, NoCasualContext: o.NoCasualCtx, NoHeadOf: o.NoHeadOf, NoNounHeads: o.NoNounHeads, NoOfValues: o.NoOfValues, NoRequestObject: o.NoReqObject, NoQuotedSlotsYield: o.NoQuotedYield, NoCasualFit: o.NoCasualFit, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, NoAddressee: o.NoAddressee, NoAppositive: o.NoAppositive, NoKindAnswerWords: o.NoKindAnswer, NoDerivedFirstSense: o.NoDerivedFirst, NoOpeningNoun: o.NoOpeningNoun, NoWhAsks: o.NoWhAsks, NoExplainedWords: o.NoExplained, NoKinRelations: o.NoKinRels, NoMentionForms: o.NoMentionForms, NoTitles: o.NoTitles, NoRoles: o.NoRoles, NoAskedBeforeAnchor: o.NoAskedBefore, NoCasedAnchors: o.NoCasedAnchors, NoInCompound: o.NoInCompound, NoPassive: o.NoPassive, NoQuotedRival: o.NoQuotedRival, Log: u.err, Progress: u.stageProgress()})
 	if err != nil {
 		return err
 	}

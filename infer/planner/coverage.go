@@ -421,14 +421,42 @@ func LearnQuotedSlots(texts []string, ments [][]linking.LinkedMention, tmpl []in
 }
 
 // unquotedSlot reports whether candidate c anchors a quoted slot
-// (AnchorConfig.QuotedSlots) on an unquoted mention.
+// (AnchorConfig.QuotedSlots) on an unquoted mention; with QuotedRival,
+// only where the question quotes another mention that may anchor the
+// slot (quotedRival).
 func (p *LinkingPlanner) unquotedSlot(text string, ments []linking.LinkedMention, c *PlanCandidate) bool {
 	qs := p.Cfg.Anchors.QuotedSlots
 	for k, a := range c.Mentions {
 		if a < 0 || a >= len(ments) || quotedMention(text, &ments[a]) {
 			continue
 		}
-		if slices.Contains(qs, [2]int{c.Template, k}) {
+		if slices.Contains(qs, [2]int{c.Template, k}) && (!p.Cfg.Anchors.QuotedRival || p.quotedRival(text, ments, c.Template, k, a)) {
+			return true
+		}
+	}
+	return false
+}
+
+// quotedRival reports whether a quoted mention of text other than
+// mention a may anchor path k of template ti (it names a node of the
+// path's anchor type that has the path's first hop). A question that
+// quotes a word the slot may take marks its anchor with quotes ("Which
+// adjectives mean nearly the same as 'covered'?", not "same"); one that
+// quotes none, or only words the slot cannot take, is written without
+// the training's habit of quoting the slot ("near synonyms of inebriated
+// defined with "influence"").
+func (p *LinkingPlanner) quotedRival(text string, ments []linking.LinkedMention, ti, k, a int) bool {
+	t := graphops.AnyTypeID
+	if id, ok := p.skb.Schema.NodeTypeID(p.Cfg.Templates[ti][k].Anchor()); ok {
+		t = id
+	}
+	var buf []uint32
+	for j := range ments {
+		if j == a || !quotedMention(text, &ments[j]) {
+			continue
+		}
+		var nodes []uint32
+		if nodes, _, buf = p.compatNodes(&ments[j], t, p.hops[ti][k], buf); len(nodes) > 0 {
 			return true
 		}
 	}

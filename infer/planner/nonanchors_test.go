@@ -283,6 +283,42 @@ func TestQuotedSlots(t *testing.T) {
 	}
 }
 
+// TestQuotedRival: with QuotedRival, the kinds template's quoted slot
+// anchored on an unquoted "things" rules the candidate out only where the
+// question quotes another mention the slot may take (one with a kind:
+// 'things' again); a quoted 'Solea', which has no kind, is no rival. So
+// "Which things are members of Solea?" keeps the ranker's kinds of things
+// (object); quoting 'things' elsewhere hands it to the members of Solea
+// only when the unquoted one is anchored, and TestQuotedSlots' case
+// without QuotedRival still rules the unquoted anchor out.
+func TestQuotedRival(t *testing.T) {
+	p := trustingPlanner(t, []string{"things", "Solea", "fish one", "object"}, AnchorConfig{QuotedSlots: [][2]int{{0, 0}}, QuotedSlotsYield: true, QuotedRival: true})
+	for _, c := range []struct {
+		q, anchor string
+		rival     bool
+	}{
+		{"Which things are members of Solea?", "things", false},
+		{"Which things are members of 'Solea'?", "things", false},
+		{"Which things, the 'things' I mean, are members of Solea?", "things", true},
+	} {
+		ments := p.findMentions(c.q)
+		a := slices.IndexFunc(ments, func(m linking.LinkedMention) bool {
+			return m.Text == c.anchor && !quotedMention(c.q, &m)
+		})
+		if a < 0 {
+			t.Fatalf("%q: no unquoted mention %q in %v", c.q, c.anchor, ments)
+		}
+		cand := PlanCandidate{Template: 0, Mentions: []int{a}}
+		if got := p.unquotedSlot(c.q, ments, &cand); got != c.rival {
+			t.Errorf("%q: unquotedSlot = %v, want %v", c.q, got, c.rival)
+		}
+	}
+	pred, err := p.Predict(context.Background(), data.Query{Text: "Which things are members of Solea?", ID: -1})
+	if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{3}) {
+		t.Errorf("QuotedRival: planned %v reaching %v (%v), want [3]", pred.Plan.MetapathTokens(), pred.Reach, err)
+	}
+}
+
 // fixtureMention is the mention of w's first occurrence in text, its
 // words placed as MentionWords places them.
 func fixtureMention(t *testing.T, text, w string) linking.LinkedMention {

@@ -171,6 +171,13 @@ type AnchorConfig struct {
 	// alone make the planner decline (DeclineRuledOut counts words a plan
 	// misses). Off in checkpoints saved before it.
 	QuotedSlotsYield bool `json:"quoted_slots_yield,omitempty"`
+	// QuotedRival: an unquoted mention anchoring a quoted slot rules a
+	// candidate out only where the question quotes another mention that
+	// may anchor the slot (quotedRival): the training's quotes are its
+	// authors' habit, and a question that quotes no word the slot may take
+	// ("what's a word that means roughly haired and has stiff in its
+	// definition?") does not share it. Off in checkpoints saved before it.
+	QuotedRival bool `json:"quoted_rival,omitempty"`
 	// NonAnchorForms are the forms a question may write a mention in
 	// (FormLeadVerb: "Tell me what ...") that at least 5 training
 	// questions wrote one in, at most 2% of them anchoring on it
