@@ -12,14 +12,7 @@ import (
 // hyphened name, one after a spaced dash or a hyphen at the text's start,
 // and a quoted one are not.
 func TestInCompoundForm(t *testing.T) {
-	lex, err := lexicon.WordNet()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		text, w string
-		want    bool
-	}{
+	formCases(t, FormInCompound, []formCase{
 		{"Show me near-synonyms of fruitful.", "near", true},
 		{"Show me near-synonyms of fruitful.", "synonyms", true},
 		{"Show me near-synonyms of fruitful.", "fruitful", false},
@@ -32,11 +25,45 @@ func TestInCompoundForm(t *testing.T) {
 		{"-near synonyms?", "near", false},
 		{"Which near-'synonyms'?", "synonyms", false},
 		{"Name a near-", "near", false},
-	} {
+	})
+}
+
+// formCase: whether mention w of text is written in a form.
+type formCase struct {
+	text, w string
+	want    bool
+}
+
+// formCases checks each case's mention against form (mentionForms).
+func formCases(t *testing.T, form string, cases []formCase) {
+	t.Helper()
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
 		m := fixtureMention(t, c.text, c.w)
-		if got := slices.Contains(mentionForms(lex, c.text, &m), FormInCompound); got != c.want {
-			t.Errorf("%q: %q in compound = %v, want %v", c.text, c.w, got, c.want)
+		if got := slices.Contains(mentionForms(lex, c.text, &m), form); got != c.want {
+			t.Errorf("%q: %q %s = %v, want %v", c.text, c.w, form, got, c.want)
 		}
+	}
+}
+
+// learnForm checks that f's questions teach form alone as a non-anchor
+// form, and that one more question, text anchored on anchor, takes it
+// off.
+func learnForm(t *testing.T, f *anchorFixture, form, text, anchor string) {
+	t.Helper()
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := LearnNonAnchorForms(lex, f.texts, f.ments, f.anchors), []string{form}; !slices.Equal(got, want) {
+		t.Errorf("LearnNonAnchorForms = %v, want %v", got, want)
+	}
+	f.add(t, text, anchor, anchor)
+	if got := LearnNonAnchorForms(lex, f.texts, f.ments, f.anchors); len(got) != 0 {
+		t.Errorf("with %q anchored in %q: LearnNonAnchorForms = %v, want none", anchor, text, got)
 	}
 }
 
@@ -45,21 +72,11 @@ func TestInCompoundForm(t *testing.T) {
 // anchors a part of a hyphened word ("Paris" in "Paris-based", 1 of 6,
 // above 2%) takes it off.
 func TestLearnInCompound(t *testing.T) {
-	lex, err := lexicon.WordNet()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var f anchorFixture
 	for range 5 {
 		f.add(t, "Which word, a near-synonym of 'tidy', is neat?", "tidy", "near", "tidy")
 	}
-	if got, want := LearnNonAnchorForms(lex, f.texts, f.ments, f.anchors), []string{FormInCompound}; !slices.Equal(got, want) {
-		t.Errorf("LearnNonAnchorForms = %v, want %v", got, want)
-	}
-	f.add(t, "Which Paris-based firms?", "Paris", "Paris")
-	if got := LearnNonAnchorForms(lex, f.texts, f.ments, f.anchors); len(got) != 0 {
-		t.Errorf("with a part of a hyphened word anchored: LearnNonAnchorForms = %v, want none", got)
-	}
+	learnForm(t, &f, FormInCompound, "Which Paris-based firms?", "Paris")
 }
 
 // TestInCompoundRulesOut: the planner trusts its most probable template
@@ -97,14 +114,7 @@ func TestAppositive(t *testing.T) {
 // after "be", an adjective that is no verb's inflection, a participle
 // after another word, a quoted one and a two-word mention are not.
 func TestPassiveForm(t *testing.T) {
-	lex, err := lexicon.WordNet()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		text, w string
-		want    bool
-	}{
+	formCases(t, FormPassive, []formCase{
 		{"What vocabulary is used in virology?", "used", true},
 		{"Which films were Directed by X?", "Directed", true},
 		{"What does it mean when it is   used for a way to walk?", "used", true},
@@ -115,33 +125,18 @@ func TestPassiveForm(t *testing.T) {
 		{"What vocabulary is 'used' in virology?", "used", false},
 		{"What is used car dealer slang?", "used car", false},
 		{"His used car?", "used", false},
-	} {
-		m := fixtureMention(t, c.text, c.w)
-		if got := slices.Contains(mentionForms(lex, c.text, &m), FormPassive); got != c.want {
-			t.Errorf("%q: %q passive = %v, want %v", c.text, c.w, got, c.want)
-		}
-	}
+	})
 }
 
 // TestLearnPassive: "used" after "is" stood in 5 training questions,
 // never anchored: a non-anchor form; a sixth question anchoring a
 // participle after "are" (1 of 6, above 2%) takes it off.
 func TestLearnPassive(t *testing.T) {
-	lex, err := lexicon.WordNet()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var f anchorFixture
 	for range 5 {
 		f.add(t, "What does 'tidy' mean when it is used for a way to clean?", "clean", "used", "clean")
 	}
-	if got, want := LearnNonAnchorForms(lex, f.texts, f.ments, f.anchors), []string{FormPassive}; !slices.Equal(got, want) {
-		t.Errorf("LearnNonAnchorForms = %v, want %v", got, want)
-	}
-	f.add(t, "Which words are inebriated in meaning?", "inebriated", "inebriated")
-	if got := LearnNonAnchorForms(lex, f.texts, f.ments, f.anchors); len(got) != 0 {
-		t.Errorf("with a participle after \"are\" anchored: LearnNonAnchorForms = %v, want none", got)
-	}
+	learnForm(t, &f, FormPassive, "Which words are inebriated in meaning?", "inebriated")
 }
 
 // TestPassiveRulesOut: the planner trusts its most probable template (the
