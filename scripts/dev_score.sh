@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Scores a planner run on the engineer's development sets of one SKB
+# (docs/robustness.md names them; none of them is a held-out protocol):
+#   movies-skb   mdev, idev, adev, tdev, t3dev, t4dev, t5dev, i3dev, t6dev,
+#                t7dev (6,086 questions)
+#   wordnet-skb  wdev, wadev, w5dev, w7dev (1,360 questions)
+# The sets are written once under SETS (default out/dev-sets/SKB) by the
+# scripts that define them; each run's rankings go to OUT/SET.jsonl, and
+# one Markdown row per set to stdout: questions, Hit@1, how many fell back.
+# With BASE, another OUT of this script, each set's row also counts the
+# questions right only in BASE or only here, and the questions that
+# differ are listed on stderr.
+#
+#   scripts/dev_score.sh movies-skb out/robust/movies-skb/ws \
+#     out/robust/movies-skb/ws/runs/planner-text out/dev/now
+#   BASE=out/dev/now scripts/dev_score.sh movies-skb WS RUN out/dev/new
+set -euo pipefail
+if [ $# -ne 4 ]; then
+  echo "usage: dev_score.sh movies-skb|wordnet-skb WORKSPACE RUN OUT" >&2
+  exit 2
+fi
+name=$1 ws=$2 run=$3 out=$4
+strata=${STRATA:-bin/strata}
+data=${SHARED:-../shared/data}/$name
+sets=${SETS:-out/dev-sets/$name}
+here=$(cd "$(dirname "$0")" && pwd)
+if [ ! -d "$data" ]; then
+  echo "dev_score: $data is absent (it ships with the project's shared data, not with a clone)" >&2
+  exit 1
+fi
+case $name in
+movies-skb)
+  [ -f "$sets/mfrm/mdev.csv" ] || python3 "$here/robust_mframes.py" "$data" "$sets/mfrm" >&2
+  [ -f "$sets/inv/i3dev.csv" ] || python3 "$here/robust_inverse.py" "$data" "$sets/inv" >&2
+  [ -f "$sets/auth/adev.csv" ] || python3 "$here/robust_authored.py" "$data" "$sets/auth" >&2
+  [ -f "$sets/tw/tdev.csv" ] || python3 "$here/robust_twin.py" "$data" "$sets/tw" >&2
+  for n in 3 4 5 6 7; do
+    [ -f "$sets/tw$n/theld.csv" ] || python3 "$here/robust_twin.py" "$data" "$sets/tw$n" "$here/twin${n}_frames.json" >&2
+  done
+  list="mdev:mfrm/mdev idev:inv/idev adev:auth/adev tdev:tw/tdev t3dev:tw3/theld t4dev:tw4/theld t5dev:tw5/theld i3dev:inv/i3dev t6dev:tw6/theld t7dev:tw7/theld"
+  ;;
+wordnet-skb)
+  [ -f "$sets/wfrm/wdev.csv" ] || python3 "$here/robust_wnframes.py" "$data" "$sets/wfrm" >&2
+  [ -f "$sets/wauth/wadev.csv" ] || python3 "$here/robust_wnauthored.py" "$data" "$sets/wauth" >&2
+  for n in 5 7; do
+    [ -f "$sets/w$n/waheld.csv" ] || python3 "$here/robust_wnauthored.py" "$data" "$sets/w$n" "$here/wn${n}_frames.json" >&2
+  done
+  list="wdev:wfrm/wdev wadev:wauth/wadev w5dev:w5/waheld w7dev:w7/waheld"
+  ;;
+*)
+  echo "dev_score: no development sets for $name (movies-skb or wordnet-skb)" >&2
+  exit 2
+  ;;
+esac
+mkdir -p "$out"
+echo "| set | n | Hit@1 | fell back |${BASE:+ right only in BASE / only here |}"
+echo "|---|---|---|---|${BASE:+---|}"
+for entry in $list; do
+  set=${entry%%:*} csv=$sets/${entry#*:}.csv
+  "$strata" score "$ws" --pipeline "$run" --queries "$csv" --out "$out/$set.jsonl" --force >/dev/null
+  python3 - "$set" "$csv" "$out/$set.jsonl" "${BASE:+$BASE/$set.jsonl}" <<'EOF'
+import csv, json, sys
+
+name, queries, run, base = sys.argv[1:5]
+gold, text = {}, {}
+with open(queries, newline="", encoding="utf-8") as f:
+    for r in csv.DictReader(f):
+        gold[int(r["id"])] = set(json.loads(r["answer_ids"]))
+        text[int(r["id"])] = r["query"]
+
+
+def hits(path):
+    out, fell = {}, 0
+    for line in open(path, encoding="utf-8"):
+        o = json.loads(line)
+        out[o["id"]] = bool(o["ranking"]) and o["ranking"][0]["node"] in gold[o["id"]]
+        fell += bool(o.get("fallback"))
+    return out, fell
+
+
+now, fell = hits(run)
+row = f"| {name} | {len(now)} | {sum(now.values()) / max(1, len(now)):.4f} | {fell} |"
+if base:
+    was, _ = hits(base)
+    lost = sorted(k for k in now if was.get(k) and not now[k])
+    won = sorted(k for k in now if now[k] and not was.get(k))
+    row += f" {len(lost)} / {len(won)} |"
+    for k in lost:
+        print(f"{name} - {text[k]}", file=sys.stderr)
+    for k in won:
+        print(f"{name} + {text[k]}", file=sys.stderr)
+print(row)
+EOF
+done
