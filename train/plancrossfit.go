@@ -275,6 +275,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.SiblingTypes = a.GeneralTypes && !c.o.NoSiblingTypes
 	a.NounSlots = a.Lexicon && !c.o.NoNounSlots
 	a.TypeAfterAnchor = a.NamedType && !c.o.NoTypeAfterAnchor
+	a.TypeAfterMention = a.TypeAfterAnchor && !c.o.NoTypeAfterMention
 	a.AskedBeforeAnchor = a.NamedType && !c.o.NoAskedBeforeAnchor
 	a.CasedAnchors = !c.o.NoCasedAnchors
 	a.LeadVerbAsks = a.Lexicon && a.NamedType && !c.o.NoLeadVerbAsks

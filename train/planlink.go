@@ -150,6 +150,11 @@ type LinkingPlannerOptions struct {
 	// name the type asked for (AnchorConfig.TypeAfterAnchor; the
 	// ablation).
 	NoTypeAfterAnchor bool
+	// NoTypeAfterMention: a type word right after a mention no candidate
+	// anchors on, naming that mention's type ("the comedy genre"), may
+	// name the type asked for or an answer word
+	// (AnchorConfig.TypeAfterMention; the ablation).
+	NoTypeAfterMention bool
 	// NoLeadVerbAsks: a question's first word, a verb, asks for nothing
 	// unless it is a learned asking word (AnchorConfig.LeadVerbAsks; the
 	// ablation).

@@ -84,6 +84,7 @@ type trainPlannerOptions struct {
 	NoInCompound   bool
 	NoPassive      bool
 	NoQuotedRival  bool
+	NoTypeAfterMen bool
 	NoFrame        bool
 	Dense          bool
 }
@@ -310,7 +311,9 @@ it opens with, past a year ("2005 releases directed by X, please": films;
 5 or more training questions it opened asked for one type ("Who plays in X?": a
 person, not X's genre; --no-wh-asks); a type word right after an anchor that names the
 anchor's type says what the anchor is ("titles in the comedy genre that
-feature X"; --no-type-after-anchor), but one right before an anchor, after an
+feature X"; --no-type-after-anchor), and so does one after any mention naming a
+node of that type, anchor or not, for the type asked and the answer words
+(--no-type-after-mention), but one right before an anchor, after an
 asking word, names the type asked for where the anchor is of another ("Which
 person made the film X ...?" anchored on "made", a film;
 --no-asked-before-anchor). Of two anchorings of a template that differ in one
@@ -400,6 +403,7 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoOpeningNoun, "no-opening-noun", false, "a question with no asking word or request's verb naming its type does not ask for the type its opening noun names (\"2005 releases directed by X\"; the ablation)")
 	cmd.Flags().BoolVar(&o.NoAppositive, "no-appositive", false, "a mention after \"the\" and a word the training questions never anchored after (\"the adjective fruitful\") is ruled out as any mention after that word is (the ablation)")
 	cmd.Flags().BoolVar(&o.NoPassive, "no-passive", false, "a verb's participle right after a form of \"be\" (\"used\" in \"is used in\") is no form whose anchoring the training questions teach (the ablation)")
+	cmd.Flags().BoolVar(&o.NoTypeAfterMen, "no-type-after-mention", false, "a type word right after a mention no candidate anchors on, naming that mention's type (\"the comedy genre\"), may name the type asked for or an answer word (the ablation)")
 	cmd.Flags().BoolVar(&o.NoQuotedRival, "no-quoted-rival", false, "an unquoted mention anchoring a slot the training always quoted rules a candidate out even where the question quotes no word the slot may take (the ablation)")
 	cmd.Flags().BoolVar(&o.NoInCompound, "no-in-compound", false, "a mention that is a part of a hyphened word (\"near\" in \"near-synonyms\") is no form whose anchoring the training questions teach (the ablation)")
 	cmd.Flags().BoolVar(&o.NoAddressee, "no-addressee", false, "\"me\" or \"us\" after a verb's base form (\"Tell me ...\") may name a node (\"ME\", Maine) as any other word may (the ablation)")
@@ -490,7 +494,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		d = nil
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoFitLowerRequests: o.NoFitLowerReq, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoDeclineRuledOut: o.NoDecline, NoSchemaSteps: o.NoSchemaSteps, NoSynonymTypes: o.NoSynonymTypes, NoKindTypes: o.NoKindTypes, NoGeneralTypes: o.NoGeneralTypes, NoSiblingTypes: o.NoSiblingTypes, NoNounSlots: o.NoNounSlots, NoDeeperAsked: o.NoDeeperAsked, NoRepeatTwice: o.NoRepeatTwice, NoMultiwordTypes: o.NoMultiword, NoTypeAfterAnchor: o.NoTypeAfter, NoLeadVerbAsks: o.NoLeadVerb, NoAnswerWordsLead: o.NoAWLead, NoTrailingAnswerWords: o.NoTrailAW, NoInflectedRelations: o.NoInflRels, NoContextSentences: o.NoContext, NoCasualContext: o.NoCasualCtx, NoHeadOf: o.NoHeadOf, NoNounHeads: o.NoNounHeads, NoOfValues: o.NoOfValues, NoRequestObject: o.NoReqObject, NoQuotedSlotsYield: o.NoQuotedYield, NoCasualFit: o.NoCasualFit, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, NoAddressee: o.NoAddressee, NoAppositive: o.NoAppositive, NoKindAnswerWords: o.NoKindAnswer, NoDerivedFirstSense: o.NoDerivedFirst, NoOpeningNoun: o.NoOpeningNoun, NoWhAsks: o.NoWhAsks, NoExplainedWords: o.NoExplained, NoKinRelations: o.NoKinRels, NoMentionForms: o.NoMentionForms, NoTitles: o.NoTitles, NoRoles: o.NoRoles, NoAskedBeforeAnchor: o.NoAskedBefore, NoCasedAnchors: o.NoCasedAnchors, NoInCompound: o.NoInCompound, NoPassive: o.NoPassive, NoQuotedRival: o.NoQuotedRival, Log: u.err, Progress: u.stageProgress()})
+	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoFitLowerRequests: o.NoFitLowerReq, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoDeclineRuledOut: o.NoDecline, NoSchemaSteps: o.NoSchemaSteps, NoSynonymTypes: o.NoSynonymTypes, NoKindTypes: o.NoKindTypes, NoGeneralTypes: o.NoGeneralTypes, NoSiblingTypes: o.NoSiblingTypes, NoNounSlots: o.NoNounSlots, NoDeeperAsked: o.NoDeeperAsked, NoRepeatTwice: o.NoRepeatTwice, NoMultiwordTypes: o.NoMultiword, NoTypeAfterAnchor: o.NoTypeAfter, NoLeadVerbAsks: o.NoLeadVerb, NoAnswerWordsLead: o.NoAWLead, NoTrailingAnswerWords: o.NoTrailAW, NoInflectedRelations: o.NoInflRels, NoContextSentences: o.NoContext, NoCasualContext: o.NoCasualCtx, NoHeadOf: o.NoHeadOf, NoNounHeads: o.NoNounHeads, NoOfValues: o.NoOfValues, NoRequestObject: o.NoReqObject, NoQuotedSlotsYield: o.NoQuotedYield, NoCasualFit: o.NoCasualFit, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, NoAddressee: o.NoAddressee, NoAppositive: o.NoAppositive, NoKindAnswerWords: o.NoKindAnswer, NoDerivedFirstSense: o.NoDerivedFirst, NoOpeningNoun: o.NoOpeningNoun, NoWhAsks: o.NoWhAsks, NoExplainedWords: o.NoExplained, NoKinRelations: o.NoKinRels, NoMentionForms: o.NoMentionForms, NoTitles: o.NoTitles, NoRoles: o.NoRoles, NoAskedBeforeAnchor: o.NoAskedBefore, NoCasedAnchors: o.NoCasedAnchors, NoInCompound: o.NoInCompound, NoPassive: o.NoPassive, NoQuotedRival: o.NoQuotedRival, NoTypeAfterMention: o.NoTypeAfterMen, Log: u.err, Progress: u.stageProgress()})
 	if err != nil {
 		return err
 	}

@@ -1015,7 +1015,53 @@ func (p *LinkingPlanner) withoutAnchorTypeWords(text string, ments []linking.Lin
 			}
 		}
 	}
+	if p.Cfg.Anchors.TypeAfterMention {
+		for _, w := range p.typeAfterMentions(text, ments) {
+			blank(w[0], w[1])
+		}
+	}
 	return string(b)
+}
+
+// withoutTypeAfterMentions is text with the words typeAfterMentions
+// finds blanked (byte offsets stay), with TypeAfterMention; text itself
+// otherwise.
+func (p *LinkingPlanner) withoutTypeAfterMentions(text string, ments []linking.LinkedMention) string {
+	if !p.Cfg.Anchors.TypeAfterMention {
+		return text
+	}
+	b := []byte(text)
+	for _, w := range p.typeAfterMentions(text, ments) {
+		for i := w[0]; i < w[1]; i++ {
+			b[i] = ' '
+		}
+	}
+	return string(b)
+}
+
+// typeAfterMentions returns the byte spans of the words that name a type
+// right after a mention naming a node of that type, any mention ending
+// there (AnchorConfig.TypeAfterMention): "genre" in "titles in the comedy
+// genre that feature X" names what "comedy" is (the genre; "the comedy"
+// names the film The Comedy) whether or not a candidate anchors on it.
+func (p *LinkingPlanner) typeAfterMentions(text string, ments []linking.LinkedMention) [][2]int {
+	words := linking.MentionWords(text)
+	var out [][2]int
+	for i := range ments {
+		m := &ments[i]
+		if m.TokEnd >= len(words) {
+			continue
+		}
+		w := words[m.TokEnd]
+		t := p.namedType(w.Norm)
+		if t == "" || slices.Contains(out, [2]int{w.Start, w.End}) {
+			continue
+		}
+		if slices.ContainsFunc(m.Nodes, func(n linking.FormNode) bool { return p.skb.Schema.NodeTypes[p.ws.Graph.Type(n.Node)] == t }) {
+			out = append(out, [2]int{w.Start, w.End})
+		}
+	}
+	return out
 }
 
 // askedBefore reports whether a word naming type t right before the

@@ -446,3 +446,35 @@ func TestDeeperNamedOutside(t *testing.T) {
 		t.Errorf("%q planned %v reaching %v (%v), want [2]", q, pred.Plan.MetapathTokens(), pred.Reach, err)
 	}
 }
+
+// TestTypeAfterMention: in "Show me the titles in the Drama genre that
+// Paul Smith directed." no template anchors on Drama, so TypeAfterAnchor
+// leaves "genre", and the question asks for a genre: the genre every one
+// of Paul Smith's films has (Drama, node 3) answers, and "genre" is the
+// answer word of the step ->has_genre. With TypeAfterMention "genre" says
+// what the mention Drama is: no type is asked, no answer word stands in
+// the lead, and his films (node 1) answer.
+func TestTypeAfterMention(t *testing.T) {
+	q := "Show me the titles in the Drama genre that Paul Smith directed."
+	for _, on := range []bool{false, true} {
+		p := genrePlannerWith(t, AnchorConfig{NamedType: true, TypeAfterAnchor: true, TypeAfterMention: on})
+		want, wantStep := uint32(3), "->has_genre"
+		if on {
+			want, wantStep = 1, ""
+		}
+		pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
+		if err != nil || pred.Reach == nil || !slices.Contains(pred.Reach.Nodes, want) {
+			t.Errorf("TypeAfterMention %v: %q planned %v reaching %v (%v), want %d", on, q, pred.Plan.MetapathTokens(), pred.Reach, err, want)
+		}
+		ments := p.findMentions(q)
+		smith := slices.IndexFunc(ments, func(m linking.LinkedMention) bool { return m.Text == "Paul Smith" })
+		if smith < 0 {
+			t.Fatalf("no mention of Paul Smith in %q: %+v", q, ments)
+		}
+		p.Cfg.Anchors.AnswerWords = map[string]string{"genre": "->has_genre"}
+		c := &PlanCandidate{Mentions: []int{smith}, Plan: data.Plan{Anchors: []data.PlanAnchor{{Nodes: []uint32{0}}}}}
+		if got := p.answerStep(q, ments, c, nil); got != wantStep {
+			t.Errorf("TypeAfterMention %v: answerStep = %q, want %q", on, got, wantStep)
+		}
+	}
+}

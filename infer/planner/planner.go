@@ -332,6 +332,13 @@ type AnchorConfig struct {
 	// candidates out, not in the ranker's features. Off in checkpoints
 	// saved before it.
 	TypeAfterAnchor bool `json:"type_after_anchor,omitempty"`
+	// TypeAfterMention: with TypeAfterAnchor, so is a word right after any
+	// mention naming a node of the type it names, anchor or not (the
+	// longest mention ending there: typeAfterMentions). "Show me titles in
+	// the comedy genre that feature X" asks for no genre though no
+	// candidate the classifier proposed anchors "comedy". Off in
+	// checkpoints saved before it.
+	TypeAfterMention bool `json:"type_after_mention,omitempty"`
 	// AskedBeforeAnchor: a word naming a type right before an anchor
 	// mention, right after an asking word, names the type asked for where
 	// the anchor is no node of that type ("Which person made the film X
