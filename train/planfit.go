@@ -129,7 +129,7 @@ func trainFit(ws *workspace.Workspace, p *planner.LinkingPlanner, qs []data.Quer
 			hp[i] = hpAll[2*i]
 		}
 	}
-	st.FitMin = planner.CalibrateFit(vp, hpAll)
+	st.FitMin = planner.CalibrateFit(vp, hpAll, !o.NoFitLowest)
 	for _, v := range vp {
 		if v >= st.FitMin {
 			st.FitVal++

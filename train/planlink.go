@@ -65,6 +65,11 @@ type LinkingPlannerOptions struct {
 	// "us" is no lead verb (planner.FitConfig.LowerRequests; the
 	// ablation).
 	NoFitLowerRequests bool
+	// NoFitLowest: the gate's threshold is the model's boundary, 0.5,
+	// where that separates the val questions from the held-out passages
+	// as well as any threshold, not the lowest that does
+	// (planner.CalibrateFit's lowest; the ablation).
+	NoFitLowest bool
 	// NoCompose: the plan ranker does not see which parts of a
 	// candidate's plan the question's words name (the ablation of
 	// planner's composeFeatures).

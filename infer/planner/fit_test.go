@@ -122,22 +122,36 @@ func TestFitProb(t *testing.T) {
 // passages to the text (1 + 2/3), as one in (0.7, 0.8] does (2/3 + 1);
 // 0.5, the model's own boundary, is one of them. Val {0.9, 0.8} against
 // {0.1, 0.55}: only (0.55, 0.8] separates them (0.5 passes a passage), so
-// the threshold is the logit middle of 0.55 and 0.8: 0.68858.
+// the threshold is the logit middle of 0.55 and 0.8: 0.68858. With
+// lowest, the threshold sits just above the passage below the first best
+// gap instead.
 func TestCalibrateFit(t *testing.T) {
-	if got := CalibrateFit([]float32{0.9, 0.8, 0.6}, []float32{0.1, 0.3, 0.7}); got != 0.5 {
+	if got := CalibrateFit([]float32{0.9, 0.8, 0.6}, []float32{0.1, 0.3, 0.7}, false); got != 0.5 {
 		t.Errorf("threshold %.7f, want 0.5", got)
 	}
-	if got := CalibrateFit([]float32{0.9, 0.8}, []float32{0.1, 0.55}); math.Abs(float64(got)-0.6885786) > 1e-6 {
+	if got := CalibrateFit([]float32{0.9, 0.8}, []float32{0.1, 0.55}, false); math.Abs(float64(got)-0.6885786) > 1e-6 {
 		t.Errorf("threshold %.7f, want 0.6885786", got)
 	}
-	if got := CalibrateFit([]float32{0.8, 0.9}, []float32{0.2}); math.Abs(float64(got)-0.5) > 1e-6 {
+	if got := CalibrateFit([]float32{0.8, 0.9}, []float32{0.2}, false); math.Abs(float64(got)-0.5) > 1e-6 {
 		t.Errorf("separated at 0.2 and 0.8: threshold %.7f, want 0.5", got)
 	}
-	if got := CalibrateFit([]float32{0.1}, []float32{0.9}); got != 0 {
+	if got := CalibrateFit([]float32{0.1}, []float32{0.9}, false); got != 0 {
 		t.Errorf("passages above the questions: threshold %v, want 0 (pass everything)", got)
 	}
-	if got := CalibrateFit(nil, []float32{0.9}); got != 0 {
+	if got := CalibrateFit(nil, []float32{0.9}, false); got != 0 {
 		t.Errorf("no questions: threshold %v, want 0", got)
+	}
+	// The lowest threshold of the first best gap: just above 0.3 (the
+	// passages 0.1 and 0.3 below it, val 0.6 above; 0.7 costs 0.6's
+	// question) and just above 0.2.
+	if got, want := CalibrateFit([]float32{0.9, 0.8, 0.6}, []float32{0.1, 0.3, 0.7}, true), math.Nextafter32(0.3, 1); got != want {
+		t.Errorf("lowest: threshold %.9f, want %.9f", got, want)
+	}
+	if got, want := CalibrateFit([]float32{0.8, 0.9}, []float32{0.2}, true), math.Nextafter32(0.2, 1); got != want {
+		t.Errorf("lowest, separated at 0.2 and 0.8: threshold %.9f, want %.9f", got, want)
+	}
+	if got := CalibrateFit([]float32{0.1}, []float32{0.9}, true); got != 0 {
+		t.Errorf("lowest, passages above the questions: threshold %v, want 0 (pass everything)", got)
 	}
 }
 
