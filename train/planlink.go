@@ -234,6 +234,9 @@ type LinkingPlannerOptions struct {
 	// only, without one step along each relation of the schema either
 	// way (the ablation).
 	NoSchemaSteps bool
+	// NoSchemaPaths: no two-step templates along the schema's relations
+	// that no training plan is (the ablation; NoSchemaSteps implies it).
+	NoSchemaPaths bool
 	// NoOuterAnchors: a candidate that reaches a node a longer mention
 	// around one of its anchors names, or is anchored inside a longer
 	// mention, is not ruled out for it (AnchorConfig.OuterAnchors,
@@ -310,6 +313,10 @@ type LinkingPlannerStats struct {
 	// SchemaSteps: one-step templates added along the schema's relations
 	// that no training plan is (LinkingPlannerOptions.NoSchemaSteps).
 	SchemaSteps int
+	// SchemaPaths: how many of the SchemaSteps are two steps along the
+	// schema's relations whose types chain (LinkingPlannerOptions.
+	// NoSchemaPaths).
+	SchemaPaths int
 	Ranked      int     // questions whose mined plan ranks its middle nodes (their template is the unranked structure)
 	AnchorLoss  float64 // last epoch's mean anchor loss
 	RankGroups  int     // questions the plan ranker learned from
@@ -511,6 +518,44 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 				if step := data.Step(rel, dir); !trained[step.Token()] {
 					cfg.Templates = append(cfg.Templates, []data.Path{data.TypePath([]string{data.AnyType, data.AnyType}, []data.PathStep{step})})
 					st.SchemaSteps++
+				}
+			}
+		}
+		// Two steps along the schema's relations whose node types chain
+		// (the first step's ends are a type the second starts from, as
+		// the data's edges say: graphops.RelationEnds), that no training
+		// plan is, after those: "Who wrote the movies that Ridley Scott
+		// directed?", the writers of a director's films, which no
+		// training question asked.
+		if !o.NoSchemaPaths {
+			trained2 := map[string]bool{}
+			for _, t := range cfg.Templates {
+				if len(t) == 1 && t[0].Hops() == 2 {
+					trained2[t[0].Steps[0].Token()+" "+t[0].Steps[1].Token()] = true
+				}
+			}
+			type relStep struct {
+				step         data.PathStep
+				starts, ends []data.TypeID
+			}
+			var steps []relStep
+			for r, rel := range ws.SKB.Schema.RelationTypes {
+				for _, dir := range []data.RelDir{data.Forward, data.Backward} {
+					back := data.Backward
+					if dir == data.Backward {
+						back = data.Forward
+					}
+					steps = append(steps, relStep{data.Step(rel, dir), ws.Graph.RelationEnds(data.RelID(r), back), ws.Graph.RelationEnds(data.RelID(r), dir)})
+				}
+			}
+			for _, a := range steps {
+				for _, b := range steps {
+					if trained2[a.step.Token()+" "+b.step.Token()] || !slices.ContainsFunc(a.ends, func(t data.TypeID) bool { return slices.Contains(b.starts, t) }) {
+						continue
+					}
+					cfg.Templates = append(cfg.Templates, []data.Path{data.TypePath([]string{data.AnyType, data.AnyType, data.AnyType}, []data.PathStep{a.step, b.step})})
+					st.SchemaSteps++
+					st.SchemaPaths++
 				}
 			}
 		}

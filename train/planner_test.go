@@ -151,12 +151,56 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 			}
 		}
 	}
+	// Then two steps along the schema's relations, in the same order,
+	// whose node types chain as the edges say (a type the first step's
+	// edges end at is one the second's start from), that no trained
+	// template is.
+	ends := map[string]map[data.TypeID]bool{} // "->r" / "<-r": the types its edges end at
+	starts := map[string]map[data.TypeID]bool{}
+	add := func(m map[string]map[data.TypeID]bool, k string, t data.TypeID) {
+		if m[k] == nil {
+			m[k] = map[data.TypeID]bool{}
+		}
+		m[k][t] = true
+	}
+	e := &ws.SKB.Edges
+	for i := 0; i < e.Len(); i++ {
+		rel := ws.SKB.Schema.RelationTypes[e.Rel.At(i)]
+		src, dst := ws.SKB.Nodes[e.Src[i]].Type, ws.SKB.Nodes[e.Dst[i]].Type
+		add(starts, "->"+rel, src)
+		add(ends, "->"+rel, dst)
+		add(starts, "<-"+rel, dst)
+		add(ends, "<-"+rel, src)
+	}
+	trained2 := map[string]bool{}
+	for _, tm := range p.Cfg.Templates[:p.Cfg.Classified()] {
+		if tk := tm[0].Tokens(); len(tm) == 1 && len(tk) == 5 {
+			trained2[tk[1]+" "+tk[3]] = true
+		}
+	}
+	var steps []string
+	for _, rel := range ws.SKB.Schema.RelationTypes {
+		steps = append(steps, "->"+rel, "<-"+rel)
+	}
+	paths := 0
+	for _, a := range steps {
+		for _, b := range steps {
+			chain := false
+			for ty := range ends[a] {
+				chain = chain || starts[b][ty]
+			}
+			if chain && !trained2[a+" "+b] {
+				want = append(want, planner.TemplateKey(data.MustPaths([]string{"*", a, "*", b, "*"})))
+				paths++
+			}
+		}
+	}
 	var got []string
 	for _, tm := range p.Cfg.Templates[p.Cfg.Classified():] {
 		got = append(got, planner.TemplateKey(tm))
 	}
-	if len(want) == 0 || !slices.Equal(got, want) || st.SchemaSteps != len(want) || p.Cfg.Gate.Out != len(p.Cfg.Templates)-len(want) {
-		t.Errorf("schema steps %q (stats %d, gate outputs %d of %d templates), want %q", got, st.SchemaSteps, p.Cfg.Gate.Out, len(p.Cfg.Templates), want)
+	if paths == 0 || len(want) == paths || !slices.Equal(got, want) || st.SchemaSteps != len(want) || st.SchemaPaths != paths || p.Cfg.Gate.Out != len(p.Cfg.Templates)-len(want) {
+		t.Errorf("schema steps %q (stats %d, %d of two steps; gate outputs %d of %d templates), want %q (%d of two steps)", got, st.SchemaSteps, st.SchemaPaths, p.Cfg.Gate.Out, len(p.Cfg.Templates), want, paths)
 	}
 	pe, _ := registry.NewMethod(infer.NewEnv(context.Background(), ws), "plan-exec")
 	bm, _ := registry.NewMethod(infer.NewEnv(context.Background(), ws), "bm25")

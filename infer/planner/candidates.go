@@ -241,6 +241,13 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 	return out, ments, nil
 }
 
+// schemaPath reports whether template ti is one of the schema's two-step
+// templates (Config.SchemaSteps of two hops), which no training plan is.
+func (p *LinkingPlanner) schemaPath(ti int) bool {
+	t := p.Cfg.Templates[ti]
+	return ti >= p.Cfg.Classified() && len(t) == 1 && t[0].Hops() == 2
+}
+
 // candidateKey identifies a candidate's plan: its paths, anchor mentions
 // and attributes.
 func candidateKey(c *PlanCandidate) string {

@@ -293,10 +293,21 @@ func (p *LinkingPlanner) predict(ctx context.Context, q data.Query, read []readS
 			}
 		}
 		feats := p.RankFeatures(q.Text, ments, cs)
+		// A two-step template of the schema, which the ranker never saw
+		// in training, is chosen only where no other candidate is left
+		// ("Name some particular examples of aquarium." keeps its
+		// instances, not the instances of its instances' classes).
+		plain := false
+		for i, c := range cs {
+			plain = plain || len(c.Reach) > 0 && key[i] == least && !p.schemaPath(c.Template)
+		}
 		best, bs := -1, float32(0)
 		var scores []float32
 		for i, c := range cs {
 			if len(c.Reach) == 0 || key[i] > least {
+				continue
+			}
+			if plain && p.schemaPath(c.Template) {
 				continue
 			}
 			s := p.Ranker.Score(feats[i])

@@ -25,7 +25,8 @@ const LexBuckets = 1024
 type Config struct {
 	Templates [][]data.Path `json:"templates"`
 	// SchemaSteps is how many of the last Templates are one step along a
-	// relation of the schema that no training plan is: the classifier
+	// relation of the schema, or two along relations whose node types
+	// chain, that no training plan is: the classifier
 	// scores the others only (Classified), and these come after every
 	// one of them at probability 0, so a search tries them only past the
 	// trained ones (0 in checkpoints saved before them).

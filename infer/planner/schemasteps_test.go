@@ -2,6 +2,8 @@ package planner
 
 import (
 	"context"
+	"hash/fnv"
+	"slices"
 	"strings"
 	"testing"
 
@@ -67,4 +69,48 @@ type planned struct {
 	path     string
 	template int
 	reached  []uint32
+}
+
+// TestSchemaPaths: from a film no trained template (a person's films)
+// reaches anything. With the schema's two steps ->directed_by
+// <-directed_by alone, "Which films share a director with First Film?"
+// is answered with Paul Smith's films; with the one step ->directed_by as
+// well, the one step is chosen, though the ranker prefers two hops (its
+// one-hop feature weighs -5 here): a two-step template of the schema,
+// which no ranker saw in training, is chosen only where no other
+// candidate is left (schemaPath).
+func TestSchemaPaths(t *testing.T) {
+	build := func(steps [][]string) *LinkingPlanner {
+		p := filmPlannerSteps(t, []string{"directed_by", "starred_actors"}, []string{"Paul Smith", "First Film", "Second Film", "Ann Lee"},
+			[][3]int{{1, 0, 0}, {2, 0, 0}, {1, 1, 3}},
+			[][][]string{{{"*", "<-starred_actors", "movie"}}, {{"*", "<-directed_by", "movie"}}}, steps, AnchorConfig{})
+		h := fnv.New32a()
+		h.Write([]byte("hops1"))
+		h.Write([]byte{0})
+		p.Ranker.W.Data()[h.Sum32()%uint32(p.Ranker.Dim)] = -5
+		return p
+	}
+	predict := func(p *LinkingPlanner) (int, []uint32) {
+		t.Helper()
+		pred, err := p.Predict(context.Background(), data.Query{Text: "Which films share a director with First Film?", ID: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var reached []uint32
+		if pred.Reach != nil {
+			reached = pred.Reach.Nodes
+		}
+		return pred.Template, reached
+	}
+	two := build([][]string{{"*", "->directed_by", "*", "<-directed_by", "*"}})
+	if !two.schemaPath(2) || two.schemaPath(1) {
+		t.Fatalf("schemaPath: template 2 %v, template 1 %v; want true, false", two.schemaPath(2), two.schemaPath(1))
+	}
+	if ti, reached := predict(two); ti != 2 || !slices.Equal(reached, []uint32{1, 2}) {
+		t.Errorf("two steps alone: template %d reaching %v, want template 2 reaching Paul Smith's films [1 2]", ti, reached)
+	}
+	both := build([][]string{{"*", "->directed_by", "*"}, {"*", "->directed_by", "*", "<-directed_by", "*"}})
+	if ti, reached := predict(both); ti != 2 || !slices.Equal(reached, []uint32{0}) {
+		t.Errorf("one step and two: template %d reaching %v, want the one step (template 2) reaching Paul Smith [0]", ti, reached)
+	}
 }
