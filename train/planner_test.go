@@ -127,7 +127,7 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 		mined[r.QID] = r
 	}
 	run := filepath.Join(dir, "runs", "planner")
-	p, r, st, err := LinkingPlanner(context.Background(), ws, nil, LinkingPlannerOptions{Mined: mined, FitRescue: true,
+	p, r, st, err := LinkingPlanner(context.Background(), ws, nil, LinkingPlannerOptions{Mined: mined, FitRescue: true, SchemaPaths: true,
 		Train: Config{Epochs: 8, BatchSize: 32, LR: 3e-3, Seed: 2}, Run: Options{RunDir: run, Fingerprint: ws.Fingerprint}})
 	if err != nil {
 		t.Fatal(err)
@@ -354,7 +354,7 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 			t.Fatalf("%s: rescue %v (%v), want %v", c.Name, parts.Model.Anchors.Fit.Rescue, err, rescue)
 		}
 	}
-	p2, _, _, err := LinkingPlanner(context.Background(), ws, nil, LinkingPlannerOptions{Mined: mined, FitRescue: true,
+	p2, _, _, err := LinkingPlanner(context.Background(), ws, nil, LinkingPlannerOptions{Mined: mined, FitRescue: true, SchemaPaths: true,
 		Train: Config{Epochs: 8, BatchSize: 32, LR: 3e-3, Seed: 2}, Run: Options{RunDir: run, Fingerprint: ws.Fingerprint, Resume: true}})
 	if err != nil {
 		t.Fatalf("resuming the finished run: %v", err)
