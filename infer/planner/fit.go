@@ -179,8 +179,8 @@ func gateLeadVerb(text string, lowerRequests bool) bool {
 // scores below the training questions but, as a rule, far above any
 // passage: movies-skb's passages (film details: "Released in 1971.
 // Language: German.") reach 0.06 and "Colin Blakely acting roles 1967"
-// 0.36, which 0.5 sent to the text, whose first answer is wrong for 8 of
-// the 9 movies-skb development questions it took; WordNet's glosses reach
+// 0.36, which 0.5 sent to the text, whose first answer was wrong for all
+// 9 movies-skb development questions it took; WordNet's glosses reach
 // 0.41 and none of 2,000 more of them, nor another GCIDE development
 // definition, passes.
 func CalibrateFit(pos, neg []float32, lowest bool) float32 {
