@@ -234,12 +234,10 @@ type LinkingPlannerOptions struct {
 	// only, without one step along each relation of the schema either
 	// way (the ablation).
 	NoSchemaSteps bool
-	// SchemaPaths: two-step templates along the schema's relations that
-	// no training plan is, after the schema's one steps (off by default:
-	// on the generated demo SKB an anchoring of one that explains a
-	// mention more outranks the trained one-step plan, and val MRR falls
-	// from 0.9883 to 0.8651; NoSchemaSteps leaves them out).
-	SchemaPaths bool
+	// NoSchemaPaths: the planner's templates add no two steps along the
+	// schema's relations that no training plan is after the schema's one
+	// steps (the ablation; NoSchemaSteps leaves out both).
+	NoSchemaPaths bool
 	// NoOuterAnchors: a candidate that reaches a node a longer mention
 	// around one of its anchors names, or is anchored inside a longer
 	// mention, is not ruled out for it (AnchorConfig.OuterAnchors,
@@ -530,7 +528,7 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 		// plan is, after those: "Who wrote the movies that Ridley Scott
 		// directed?", the writers of a director's films, which no
 		// training question asked.
-		if o.SchemaPaths {
+		if !o.NoSchemaPaths {
 			trained2 := map[string]bool{}
 			for _, t := range cfg.Templates {
 				if len(t) == 1 && t[0].Hops() == 2 {

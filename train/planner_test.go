@@ -127,7 +127,7 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 		mined[r.QID] = r
 	}
 	run := filepath.Join(dir, "runs", "planner")
-	p, r, st, err := LinkingPlanner(context.Background(), ws, nil, LinkingPlannerOptions{Mined: mined, FitRescue: true, SchemaPaths: true,
+	p, r, st, err := LinkingPlanner(context.Background(), ws, nil, LinkingPlannerOptions{Mined: mined, FitRescue: true,
 		Train: Config{Epochs: 8, BatchSize: 32, LR: 3e-3, Seed: 2}, Run: Options{RunDir: run, Fingerprint: ws.Fingerprint}})
 	if err != nil {
 		t.Fatal(err)
@@ -354,7 +354,7 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 			t.Fatalf("%s: rescue %v (%v), want %v", c.Name, parts.Model.Anchors.Fit.Rescue, err, rescue)
 		}
 	}
-	p2, _, _, err := LinkingPlanner(context.Background(), ws, nil, LinkingPlannerOptions{Mined: mined, FitRescue: true, SchemaPaths: true,
+	p2, _, _, err := LinkingPlanner(context.Background(), ws, nil, LinkingPlannerOptions{Mined: mined, FitRescue: true,
 		Train: Config{Epochs: 8, BatchSize: 32, LR: 3e-3, Seed: 2}, Run: Options{RunDir: run, Fingerprint: ws.Fingerprint, Resume: true}})
 	if err != nil {
 		t.Fatalf("resuming the finished run: %v", err)
@@ -380,5 +380,68 @@ func TestMinedTemplateKeepsMarks(t *testing.T) {
 	}
 	if !reflect.DeepEqual(data.Plan{Paths: got}.MetapathTokens(), want) || !reflect.DeepEqual(order, []int{1, 0}) {
 		t.Errorf("template %v order %v, want %v [1 0]", got, order, want)
+	}
+}
+
+// TestSchemaPathsKeepTrainedPlans: on the generated amazon benchmark every
+// question is answered by a trained template, so the schema's two steps
+// (the default; --no-schema-paths is the ablation) must leave plan-exec's val Hit@1 where it is. Anchored
+// anywhere, one anchored on a product whose name is also a question's
+// attribute word ("Which Chiogil Home item is realicru?"), through its
+// category and back, explained the answer word "item" that the brand's
+// products leave unexplained, and val Hit@1 fell from 0.99 to 0.87
+// here (0.98 to 0.925 on make demo's benchmark); a schema path is now
+// anchored where the ranker's choice among the ruled-out candidates is
+// (LinkingPlanner.ruledOutSearch).
+func TestSchemaPathsKeepTrainedPlans(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains two planners")
+	}
+	res, err := synth.Generate(synth.Config{Preset: "amazon", Nodes: 2000, Queries: 500, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workspace.Build(context.Background(), res.SKB, nil, workspace.Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	dir := t.TempDir()
+	if err := ws.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	var qs []data.Query
+	for _, s := range []string{data.SplitTrain, data.SplitVal} {
+		q, _ := ws.SKB.QA.Split(s)
+		qs = append(qs, q...)
+	}
+	recs, _, err := mine.Plans(context.Background(), ws, qs, mine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mined := map[int]data.MinedPlanRecord{}
+	for _, r := range recs {
+		mined[r.QID] = r
+	}
+	pe, _ := registry.NewMethod(infer.NewEnv(context.Background(), ws), "plan-exec")
+	hit := map[bool]float64{}
+	for _, paths := range []bool{false, true} {
+		p, _, st, err := LinkingPlanner(context.Background(), ws, nil, LinkingPlannerOptions{Mined: mined, NoSchemaPaths: !paths,
+			Train: Config{Epochs: 20, BatchSize: 64, LR: 3e-3, Seed: 1}, Run: Options{RunDir: filepath.Join(dir, "runs", fmt.Sprint(paths)), Fingerprint: ws.Fingerprint}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if paths && st.SchemaPaths == 0 {
+			t.Fatal("no schema paths: the test tests nothing")
+		}
+		m, err := SplitMetrics(context.Background(), ws, &planner.PlannedMethod{P: p, M: pe}, data.SplitVal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hit[paths] = m["val/hit@1"]
+	}
+	t.Logf("val hit@1: without schema paths %.4f, with %.4f", hit[false], hit[true])
+	if hit[true] < hit[false] {
+		t.Errorf("val hit@1 with schema paths %.4f, without %.4f: want no loss", hit[true], hit[false])
 	}
 }

@@ -30,7 +30,7 @@ type trainPlannerOptions struct {
 	NoSynRels      bool
 	NoDecline      bool
 	NoSchemaSteps  bool
-	SchemaPaths    bool
+	NoSchemaPaths  bool
 	NoSynonymTypes bool
 	NoKindTypes    bool
 	NoGeneralTypes bool
@@ -225,11 +225,12 @@ training's plans come one step along each relation of the schema, either way,
 that no training plan is ("Who directed X?" from a film, where the training
 asked only for a person's films); the classifier scores none of them, so they
 are tried after every trained template, by the searches above
-(--no-schema-steps); with --schema-paths, after them two steps along the
-schema's relations whose node types chain, as the data's edges say, that no
-training plan is ("Who wrote the movies that X directed?", the writers of a
-director's films; off by default, since on the generated demo SKB such a plan
-that explains one mention more outranks the trained one-step plan). When what a question names rules out every candidate that
+(--no-schema-steps); after them two steps along the schema's relations whose
+node types chain, as the data's edges say, that no training plan is ("Who wrote
+the movies that X directed?", the writers of a director's films;
+--no-schema-paths), tried only where a named type or relation rules out every
+candidate, from the anchor of the ranker's choice among them, or where no
+candidate reaches a node, and chosen only where no other candidate is left. When what a question names rules out every candidate that
 reaches a node and its first two words all but rule out the type the best one
 answers with (below 1% after them in the training, smoothed), no plan fits: the
 text channel answers, counted as a fallback, and explain says why
@@ -446,7 +447,7 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoAnswerWords, "no-answer-words", false, "mined plans: no answer words are learned (nouns before the anchors, \"Which directors ...\", tied to the step that ends the training plans that used them); a candidate ending with another step is not ruled out (the ablation)")
 	cmd.Flags().BoolVar(&o.NoAnchorWords, "no-anchor-words", false, "mined plans: no anchor words are learned (the word next to an anchor, \"the films X wrote\", \"movies directed by X\", tied to the step that starts the training plans' paths from it); a candidate whose path from that anchor starts otherwise is not ruled out (the ablation)")
 	cmd.Flags().BoolVar(&o.NoTypeWords, "no-type-words", false, "no type words are learned from the SKB's documents (words nearly every document of one node type says and nearly no other does, such as movies-skb's \"released\" of movies); only the schema's words and their synonyms name a type (the ablation)")
-	cmd.Flags().BoolVar(&o.SchemaPaths, "schema-paths", false, "the templates add two steps along the schema's relations whose types chain that no training plan is (\"Who wrote the movies that X directed?\"; off by default: on the generated demo SKB it outranks trained one-step plans)")
+	cmd.Flags().BoolVar(&o.NoSchemaPaths, "no-schema-paths", false, "the templates add no two steps along the schema's relations whose types chain that no training plan is (\"Who wrote the movies that X directed?\"; the ablation)")
 	cmd.Flags().BoolVar(&o.NoSchemaSteps, "no-schema-steps", false, "the templates are the training plans' only: no one-step template along each relation of the schema either way that no training plan is (\"Who directed The Godfather?\" then has no plan where the training asked only for a person's films; the ablation)")
 	cmd.Flags().BoolVar(&o.NoDecline, "no-decline-ruled-out", false, "answer with the best plan even when what the question names rules out every plan found and its first words rule out the type the best answers with (\"Who directed The Godfather?\" answered with films; the ablation)")
 	cmd.Flags().BoolVar(&o.NoSynRels, "no-synonym-relations", false, "a word in the most frequent sense of a relation's schema word (\"component\" of part) names no relation, however often the training questions with it walk the relation (the ablation)")
@@ -506,7 +507,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		d = nil
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoFitLowerRequests: o.NoFitLowerReq, NoFitLowest: o.NoFitLowest, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoDeclineRuledOut: o.NoDecline, NoSchemaSteps: o.NoSchemaSteps, SchemaPaths: o.SchemaPaths, NoSynonymTypes: o.NoSynonymTypes, NoKindTypes: o.NoKindTypes, NoGeneralTypes: o.NoGeneralTypes, NoSiblingTypes: o.NoSiblingTypes, NoNounSlots: o.NoNounSlots, NoDeeperAsked: o.NoDeeperAsked, NoRepeatTwice: o.NoRepeatTwice, NoMultiwordTypes: o.NoMultiword, NoTypeAfterAnchor: o.NoTypeAfter, NoLeadVerbAsks: o.NoLeadVerb, NoAnswerWordsLead: o.NoAWLead, NoTrailingAnswerWords: o.NoTrailAW, NoInflectedRelations: o.NoInflRels, NoContextSentences: o.NoContext, NoCasualContext: o.NoCasualCtx, NoHeadOf: o.NoHeadOf, NoNounHeads: o.NoNounHeads, NoOfValues: o.NoOfValues, NoRequestObject: o.NoReqObject, NoQuotedSlotsYield: o.NoQuotedYield, NoCasualFit: o.NoCasualFit, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, NoAddressee: o.NoAddressee, NoAppositive: o.NoAppositive, NoKindAnswerWords: o.NoKindAnswer, NoDerivedFirstSense: o.NoDerivedFirst, NoOpeningNoun: o.NoOpeningNoun, NoWhAsks: o.NoWhAsks, NoExplainedWords: o.NoExplained, NoKinRelations: o.NoKinRels, NoMentionForms: o.NoMentionForms, NoTitles: o.NoTitles, NoRoles: o.NoRoles, NoAskedBeforeAnchor: o.NoAskedBefore, NoCasedAnchors: o.NoCasedAnchors, NoInCompound: o.NoInCompound, NoPassive: o.NoPassive, NoQuotedRival: o.NoQuotedRival, NoTypeAfterMention: o.NoTypeAfterMen, Log: u.err, Progress: u.stageProgress()})
+	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoFitLowerRequests: o.NoFitLowerReq, NoFitLowest: o.NoFitLowest, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoDeclineRuledOut: o.NoDecline, NoSchemaSteps: o.NoSchemaSteps, NoSchemaPaths: o.NoSchemaPaths, NoSynonymTypes: o.NoSynonymTypes, NoKindTypes: o.NoKindTypes, NoGeneralTypes: o.NoGeneralTypes, NoSiblingTypes: o.NoSiblingTypes, NoNounSlots: o.NoNounSlots, NoDeeperAsked: o.NoDeeperAsked, NoRepeatTwice: o.NoRepeatTwice, NoMultiwordTypes: o.NoMultiword, NoTypeAfterAnchor: o.NoTypeAfter, NoLeadVerbAsks: o.NoLeadVerb, NoAnswerWordsLead: o.NoAWLead, NoTrailingAnswerWords: o.NoTrailAW, NoInflectedRelations: o.NoInflRels, NoContextSentences: o.NoContext, NoCasualContext: o.NoCasualCtx, NoHeadOf: o.NoHeadOf, NoNounHeads: o.NoNounHeads, NoOfValues: o.NoOfValues, NoRequestObject: o.NoReqObject, NoQuotedSlotsYield: o.NoQuotedYield, NoCasualFit: o.NoCasualFit, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, NoAddressee: o.NoAddressee, NoAppositive: o.NoAppositive, NoKindAnswerWords: o.NoKindAnswer, NoDerivedFirstSense: o.NoDerivedFirst, NoOpeningNoun: o.NoOpeningNoun, NoWhAsks: o.NoWhAsks, NoExplainedWords: o.NoExplained, NoKinRelations: o.NoKinRels, NoMentionForms: o.NoMentionForms, NoTitles: o.NoTitles, NoRoles: o.NoRoles, NoAskedBeforeAnchor: o.NoAskedBefore, NoCasedAnchors: o.NoCasedAnchors, NoInCompound: o.NoInCompound, NoPassive: o.NoPassive, NoQuotedRival: o.NoQuotedRival, NoTypeAfterMention: o.NoTypeAfterMen, Log: u.err, Progress: u.stageProgress()})
 	if err != nil {
 		return err
 	}

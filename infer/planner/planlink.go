@@ -364,6 +364,16 @@ func (p *LinkingPlanner) predict(ctx context.Context, q data.Query, read []readS
 // out (ruledOutSearch) tries anchorings on no mention the question's
 // form rules out as an anchor (ruledOutAnchor), every path of which
 // leads somewhere from its anchors (leads).
+//
+// A two-step template of the schema (schemaPath), which no training
+// question walks, is tried only where a named type or relation rules out
+// every candidate (ruledOutSearch: "Who wrote the movies that Ridley
+// Scott directed?") or no candidate reaches a node (predict's
+// DeeperUnreached); the longer-anchor, repeat and cover searches try
+// trained templates alone: on the generated demo SKB, "Which Droubel item
+// is pebaike?" found a schema path through a product's name that left no
+// mention unexplained, where the trained one step leaves one, and it won
+// on the cover key before the ranker was asked.
 func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs []PlanCandidate, key []int, least int, read map[string]bool, kinds map[string]string) func(ti int, chosen []int, nodes [][]uint32) bool {
 	if !p.Cfg.Anchors.DeeperSearch || least < 0 {
 		return nil
@@ -378,7 +388,7 @@ func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs [
 			named = p.namedOutside(text, ments, longer, read)
 		}
 		return func(ti int, chosen []int, _ [][]uint32) bool {
-			if !slices.ContainsFunc(chosen, func(a int) bool { return slices.Contains(longer, a) }) {
+			if p.schemaPath(ti) || !slices.ContainsFunc(chosen, func(a int) bool { return slices.Contains(longer, a) }) {
 				return false
 			}
 			walked := PlanRelations(&data.Plan{Paths: p.Cfg.Templates[ti]})
@@ -423,7 +433,9 @@ func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs [
 	// A nested word that every candidate left walks no relation twice
 	// for (RepeatTwice): the templates tried do.
 	if least%(1<<10) >= 1<<9 {
-		return func(ti int, _ []int, _ [][]uint32) bool { return walksTwice(&data.Plan{Paths: p.Cfg.Templates[ti]}) }
+		return func(ti int, _ []int, _ [][]uint32) bool {
+			return !p.schemaPath(ti) && walksTwice(&data.Plan{Paths: p.Cfg.Templates[ti]})
+		}
 	}
 	var open [][]int
 	for i := range cs {
@@ -435,7 +447,10 @@ func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs [
 			}
 		}
 	}
-	return func(_ int, chosen []int, _ [][]uint32) bool {
+	return func(ti int, chosen []int, _ [][]uint32) bool {
+		if p.schemaPath(ti) {
+			return false
+		}
 		for _, span := range open {
 			if !slices.ContainsFunc(chosen, func(a int) bool {
 				return slices.ContainsFunc(span, func(m int) bool { return explains(&ments[a], &ments[m]) })
@@ -493,8 +508,33 @@ func (p *LinkingPlanner) ruledOutSearch(text string, ments []linking.LinkedMenti
 	if len(named) == 0 && len(ends) == 0 && len(asked) == 0 {
 		return nil, true
 	}
+	// The anchors of the candidate the ranker would choose among those
+	// ruled out, read once and only for a schema path.
+	var top []int
+	ranked := func() []int {
+		if top == nil {
+			top = []int{}
+			feats := p.RankFeatures(text, ments, cs)
+			var bs float32
+			for i := range cs {
+				if len(cs[i].Reach) == 0 || key[i] != least {
+					continue
+				}
+				if s := p.Ranker.Score(feats[i]); len(top) == 0 || s > bs {
+					top, bs = cs[i].Mentions, s
+				}
+			}
+		}
+		return top
+	}
 	return func(ti int, chosen []int, nodes [][]uint32) bool {
 		if p.Cfg.Anchors.DeeperAsked && (slices.ContainsFunc(chosen, formOut) || !p.leads(ti, nodes)) {
+			return false
+		}
+		// A two-step template of the schema is anchored where the ranker's
+		// choice among the ruled-out candidates is: it re-reads the
+		// question's relation, never its anchor.
+		if p.schemaPath(ti) && !slices.Equal(chosen, ranked()) {
 			return false
 		}
 		plan := &data.Plan{Paths: p.Cfg.Templates[ti]}
