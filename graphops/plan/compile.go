@@ -206,6 +206,49 @@ func ExecuteRanked(g *graphops.Graph, names *linking.NameIndex, p data.Plan, tex
 	return res, set.Text, nil
 }
 
+// Returned are the anchor nodes of p's paths that take one step and
+// straight back along the same relation (->r <-r or <-r ->r, one
+// relation each): such a path reaches its own anchor whatever the graph
+// (an actor's co-stars, through the actor's films, reach the actor),
+// which answers nothing the question asks.
+func Returned(p data.Plan) []uint32 {
+	var out []uint32
+	for pi, path := range p.Paths {
+		if pi >= len(p.Anchors) || len(path.Steps) != 2 {
+			continue
+		}
+		a, b := path.Steps[0], path.Steps[1]
+		if len(a.Rels) != 1 || len(b.Rels) != 1 || b.Rels[0] != a.Rels[0].Reverse() {
+			continue
+		}
+		for _, v := range p.Anchors[pi].Nodes {
+			if !slices.Contains(out, v) {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// ReturnedLast ranks the nodes of ids that p returns to (Returned) below
+// every other: each gets the lowest score of scores (aligned with ids)
+// minus one, so the others keep their order and scores.
+func ReturnedLast(p data.Plan, ids []uint32, scores []float32) {
+	back := Returned(p)
+	if len(back) == 0 || len(scores) == 0 {
+		return
+	}
+	lo := scores[0]
+	for _, s := range scores {
+		lo = min(lo, s)
+	}
+	for i, v := range ids {
+		if slices.Contains(back, v) {
+			scores[i] = lo - 1
+		}
+	}
+}
+
 // NamedFirst ranks the plan's named nodes (data.Plan.Named) first: each
 // of them in ids gets the top score of scores (aligned with ids; 0 when
 // all are lower) plus one added to its own, so they keep their order

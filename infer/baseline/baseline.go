@@ -301,15 +301,33 @@ func (m *PlanMethod) Rank(ctx context.Context, q data.Query) ([]index.Hit, error
 		if len(res.TargetRestriction) > 0 && scores == nil {
 			out = m.scoreRestriction(out, res.TargetRestriction)
 		}
-		return fillBelow(namedFirst(out, pl.Named), m.ws.Doc.ScoreAll(q.Text, nil), m.ws.Candidates), nil
+		return fillBelow(namedFirst(returnedLast(out, pl), pl.Named), m.ws.Doc.ScoreAll(q.Text, nil), m.ws.Candidates), nil
 	}
 	if !m.useText {
-		return out, nil
+		return returnedLast(out, pl), nil
 	}
 	if len(res.TargetRestriction) > 0 && scores == nil {
 		out = m.scoreRestriction(out, res.TargetRestriction)
 	}
-	return namedFirst(out, pl.Named), nil
+	return namedFirst(returnedLast(out, pl), pl.Named), nil
+}
+
+// returnedLast ranks the anchors a path of pl walks straight back to
+// below every other node (plan.ReturnedLast).
+func returnedLast(out []index.Hit, pl data.Plan) []index.Hit {
+	if len(plan.Returned(pl)) == 0 {
+		return out
+	}
+	ids := make([]uint32, len(out))
+	scores := make([]float32, len(out))
+	for i, h := range out {
+		ids[i], scores[i] = h.ID, h.Score
+	}
+	plan.ReturnedLast(pl, ids, scores)
+	for i := range out {
+		out[i].Score = scores[i]
+	}
+	return out
 }
 
 // namedFirst ranks the plan's named nodes first (plan.NamedFirst).

@@ -273,6 +273,7 @@ func (p *LinkingPlanner) execute(pc PlanCandidate) PlanCandidate {
 			}
 		}
 	}
+	gplan.ReturnedLast(pc.Plan, pc.Reach, pc.Scores)
 	return pc
 }
 
@@ -333,6 +334,7 @@ func (p *LinkingPlanner) ScoreCandidates(text string, ments []linking.LinkedMent
 		for j, v := range c.Reach {
 			c.Scores[j] = f(v)
 		}
+		gplan.ReturnedLast(c.Plan, c.Reach, c.Scores)
 		p.adjustNamed(text, ments, c)
 	}
 }
