@@ -273,19 +273,25 @@ func (p *LinkingPlanner) execute(pc PlanCandidate) PlanCandidate {
 			}
 		}
 	}
-	gplan.ReturnedLast(pc.Plan, pc.Reach, pc.Scores)
 	return pc
 }
 
 // executed is the candidate's scored reach as carried with its query: nil
 // when it reaches nothing or its plan failed part-way (a partial reach
 // is not the plan's; plan-exec executes such a plan itself
-// and falls back).
+// and falls back). An anchor a path walks straight back to ranks below
+// every other node (plan.ReturnedLast), as plan-exec ranks the plan; the
+// candidates are compared on their reach as the restriction scores it.
 func (c *PlanCandidate) executed() *data.PlanReach {
 	if len(c.Reach) == 0 || c.Err != nil {
 		return nil
 	}
-	return &data.PlanReach{Nodes: c.Reach, Scores: c.Scores}
+	scores := c.Scores
+	if len(gplan.Returned(c.Plan)) > 0 && scores != nil {
+		scores = slices.Clone(scores)
+		gplan.ReturnedLast(c.Plan, c.Reach, scores)
+	}
+	return &data.PlanReach{Nodes: c.Reach, Scores: scores}
 }
 
 // rankedReach returns the k best of a candidate's reach by its
@@ -334,7 +340,6 @@ func (p *LinkingPlanner) ScoreCandidates(text string, ments []linking.LinkedMent
 		for j, v := range c.Reach {
 			c.Scores[j] = f(v)
 		}
-		gplan.ReturnedLast(c.Plan, c.Reach, c.Scores)
 		p.adjustNamed(text, ments, c)
 	}
 }
