@@ -269,6 +269,10 @@ type LinkingPlannerOptions struct {
 	// NoWhAsks: a question word opening a question asks for no type the
 	// training bears out (AnchorConfig.WhAsks; the ablation).
 	NoWhAsks bool
+	// NoSubjectVerbs: the verb after a question word that asks for one
+	// type names no step that ends the plan (AnchorConfig.SubjectVerbs;
+	// the ablation).
+	NoSubjectVerbs bool
 	// NoExplainedWords: a word keeps every relation its questions' plans
 	// walk, also those the question's other words explain
 	// (RelWords.Explain; the ablation).

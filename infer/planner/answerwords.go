@@ -353,6 +353,53 @@ func (p *LinkingPlanner) answerStep(text string, ments []linking.LinkedMention, 
 	return ""
 }
 
+// subjectVerb is the verb of a question whose answers are its subject
+// (SubjectVerbs): the word right after an opening question word that
+// asks for one type (whType: "who" on movies-skb), or after an auxiliary
+// that follows it, when the lexicon reads it as a verb and it is no stop
+// word ("Who directed X?", "Who has acted in a movie alongside X?"), with
+// its word index; "" and -1 otherwise ("Who did X direct?": the word
+// after the auxiliary is X's).
+func (p *LinkingPlanner) subjectVerb(text string) (string, int) {
+	lex := p.names.lex
+	if !p.Cfg.Anchors.SubjectVerbs || lex == nil || p.whType(text) == "" {
+		return "", -1
+	}
+	words := linking.MentionWords(text)
+	i := 1
+	if i < len(words) && auxiliaries[strings.ToLower(text[words[i].Start:words[i].End])] {
+		i++
+	}
+	if i >= len(words) {
+		return "", -1
+	}
+	w := strings.ToLower(text[words[i].Start:words[i].End])
+	if index.IsStopword(w) || !lex.IsVerbForm(w) {
+		return "", -1
+	}
+	return w, i
+}
+
+// subjectVerbMisses reports whether the question's subject verb
+// (subjectVerb), before c's first anchor, names one relation alone
+// (namedRelations) that no last step of c walks.
+func (p *LinkingPlanner) subjectVerbMisses(text string, ments []linking.LinkedMention, c *PlanCandidate, read map[string]bool) bool {
+	w, i := p.subjectVerb(text)
+	if i < 0 {
+		return false
+	}
+	if first, _ := anchorSpan(ments, c.Mentions); first >= 0 && i >= first {
+		return false
+	}
+	named := p.namedRelations(w, read)
+	if len(named) != 1 {
+		return false
+	}
+	return !slices.ContainsFunc(finalSteps(&c.Plan), func(s string) bool {
+		return slices.Contains(named[0], strings.TrimLeft(s, "<->"))
+	})
+}
+
 // typesNamedLoosely are the node types w names (wordType) or with a
 // schema word in w's most frequent noun sense in the lexicon ("film":
 // movie; FirstNounSynonym), with SynonymTypes or not.

@@ -495,6 +495,18 @@ func (p *LinkingPlanner) ruledOutSearch(text string, ments []linking.LinkedMenti
 			if s := p.answerStep(text, ments, &cs[i], kinds); s != "" && !slices.Contains(ends, s) {
 				ends = append(ends, s)
 			}
+			// The relation the subject verb names ends the plan, either
+			// way (subjectVerbMisses).
+			if p.subjectVerbMisses(text, ments, &cs[i], read) {
+				w, _ := p.subjectVerb(text)
+				for _, r := range p.namedRelations(w, read)[0] {
+					for _, s := range []string{"->" + r, "<-" + r} {
+						if !slices.Contains(ends, s) {
+							ends = append(ends, s)
+						}
+					}
+				}
+			}
 		}
 	}
 	named := p.namedOutside(text, ments, anchored, read)
@@ -751,7 +763,7 @@ func (p *LinkingPlanner) ruleOutRead(ctx context.Context, text string, ments []l
 		if p.answerMisses(text, ments, &cs[i], kinds) {
 			key[i] += 1 << 10
 		}
-		if awMiss[i] {
+		if awMiss[i] || p.subjectVerbMisses(text, ments, &cs[i], read) {
 			key[i] += 1 << 10
 		}
 		if p.repeatMisses(text, ments, &cs[i]) {

@@ -415,6 +415,14 @@ type AnchorConfig struct {
 	// not for X's genre. It only rules out. Off in checkpoints saved
 	// before it.
 	WhAsks bool `json:"wh_asks,omitempty"`
+	// SubjectVerbs: with WhAsks, the verb right after a question word
+	// that asks for one type (and an auxiliary, if any), before the
+	// anchors, has the answers as its subject: a relation it names alone
+	// (namedRelations) ends the plan ("Who has acted in a movie alongside
+	// X?" asks for the actors of X's films, not their directors), and a
+	// candidate whose last step walks none is ruled out as an answer
+	// word's is (subjectVerbMisses). Off in checkpoints saved before it.
+	SubjectVerbs bool `json:"subject_verbs,omitempty"`
 	// NounHeads: "N of M" opening a question asks for N. A question's
 	// first word that may be a noun or a verb is a noun before a
 	// preposition ("cast of films directed by X": an answer word, and no

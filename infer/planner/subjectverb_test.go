@@ -1,0 +1,79 @@
+package planner
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/lexicon"
+)
+
+// TestSubjectVerbs: Ann Lee and Bob Day starred in First Film, which Paul
+// Smith directed and Kim Ray wrote. The classifier ranks Ann Lee's films'
+// directors first, their writers second, her co-stars last. "Who starred
+// in a film with Ann Lee?" names starred_actors ("starred", borne out by
+// 10 training questions), which all three walk, and "who" asks for a
+// person (10 training questions), which all three answer with. With
+// SubjectVerbs, the verb right after "who" has the answers as its
+// subject, so the plan ends with a starred_actors step: her co-stars,
+// Bob Day above Ann Lee (the path returns to her: plan.ReturnedLast).
+// Without, the classifier's directors stand (Paul Smith); a question
+// whose verb comes after its anchor ("Who did Ann Lee star with?") and
+// one opening with no question word keep them too.
+func TestSubjectVerbs(t *testing.T) {
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	planner := func(on bool) *LinkingPlanner {
+		p := filmPlanner(t, []string{"directed_by", "starred_actors", "written_by"}, []string{"Paul Smith", "First Film", "Second Film", "Ann Lee", "Kim Ray", "Bob Day"},
+			[][3]int{{1, 0, 0}, {1, 1, 3}, {1, 1, 5}, {1, 2, 4}, {2, 0, 0}},
+			[][][]string{
+				{{"*", "<-starred_actors", "movie", "->directed_by", "person"}},
+				{{"*", "<-starred_actors", "movie", "->written_by", "person"}},
+				{{"*", "<-starred_actors", "movie", "->starred_actors", "person"}},
+			}, AnchorConfig{NamedType: true, NamedRelations: true, WhAsks: true, SubjectVerbs: on})
+		rankTemplates(p, []float32{2, 1, 0})
+		p.names.setLexicon(lex)
+		rw := NewRelWords()
+		l := NewLeadTypes()
+		for range 10 {
+			rw.Add("starred in", []string{"starred_actors"})
+			l.Add([2]string{"who", "directed"}, "person")
+		}
+		p.Cfg.Anchors.RelWords, p.Cfg.Anchors.Lead = rw, l
+		return p
+	}
+	for _, c := range []struct {
+		q    string
+		on   bool
+		want []uint32 // the reach, the first answer first
+	}{
+		{"Who starred in a film with Ann Lee?", true, []uint32{5, 3}},
+		{"Who starred in a film with Ann Lee?", false, []uint32{0}},
+		{"Who did Ann Lee star with?", true, []uint32{0}},
+		{"Starred in a film with Ann Lee?", true, []uint32{0}},
+	} {
+		p := planner(c.on)
+		pred, err := p.Predict(context.Background(), data.Query{Text: c.q, ID: -1})
+		var got []uint32
+		if err == nil && pred.Reach != nil {
+			got = slices.Clone(pred.Reach.Nodes)
+			s := pred.Reach.Scores
+			slices.SortStableFunc(got, func(a, b uint32) int {
+				sa, sb := s[slices.Index(pred.Reach.Nodes, a)], s[slices.Index(pred.Reach.Nodes, b)]
+				switch {
+				case sa > sb:
+					return -1
+				case sa < sb:
+					return 1
+				}
+				return 0
+			})
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("SubjectVerbs %v: %q planned %v reaching %v (%v), want %v", c.on, c.q, pred.Plan.MetapathTokens(), got, err, c.want)
+		}
+	}
+}
