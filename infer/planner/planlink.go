@@ -301,6 +301,18 @@ func (p *LinkingPlanner) predict(ctx context.Context, q data.Query, read []readS
 		for i, c := range cs {
 			plain = plain || len(c.Reach) > 0 && key[i] == least && !p.schemaPath(c.Template)
 		}
+		// Where two-step templates of the schema alone are left, which no
+		// ranker saw in training, the ones that walk the fewest relations
+		// no word of the question names come first (unnamedWalks), and
+		// the ranker chooses among them.
+		unnamed := map[int]int{}
+		if !plain {
+			for i := range cs {
+				if len(cs[i].Reach) > 0 && key[i] == least {
+					unnamed[i] = p.unnamedWalks(q.Text, ments, &cs[i], words)
+				}
+			}
+		}
 		best, bs := -1, float32(0)
 		var scores []float32
 		for i, c := range cs {
@@ -312,7 +324,7 @@ func (p *LinkingPlanner) predict(ctx context.Context, q data.Query, read []readS
 			}
 			s := p.Ranker.Score(feats[i])
 			scores = append(scores, s)
-			if best < 0 || s > bs {
+			if best < 0 || unnamed[i] < unnamed[best] || unnamed[i] == unnamed[best] && s > bs {
 				best, bs = i, s
 			}
 		}
@@ -561,6 +573,19 @@ func (p *LinkingPlanner) ruledOutSearch(text string, ments []linking.LinkedMenti
 		}
 		return len(ends) == 0 || slices.ContainsFunc(finalSteps(plan), func(s string) bool { return slices.Contains(ends, s) })
 	}, true
+}
+
+// unnamedWalks counts the relations c walks that no word of the
+// question outside c's anchors names (namedRelations).
+func (p *LinkingPlanner) unnamedWalks(text string, ments []linking.LinkedMention, c *PlanCandidate, read map[string]bool) int {
+	named := p.namedRelations(linking.RestrictionText(text, ments, c.Mentions), read)
+	n := 0
+	for _, r := range PlanRelations(&c.Plan) {
+		if !slices.ContainsFunc(named, func(rels []string) bool { return slices.Contains(rels, r) }) {
+			n++
+		}
+	}
+	return n
 }
 
 // namedOutside is namedRelations of the words of text outside the

@@ -114,3 +114,33 @@ func TestSchemaPaths(t *testing.T) {
 		t.Errorf("one step and two: template %d reaching %v, want the one step (template 2) reaching Paul Smith [0]", ti, reached)
 	}
 }
+
+// TestSchemaPathsNamed: from a film no trained template reaches
+// anything, and two schema paths do: the films First Film's director
+// starred in (Third Film) and the films he directed. No ranker saw either
+// in training (its weights are all 0 here, and the first candidate would
+// stand); "Which films were directed by the director of First Film?"
+// names directed_by and nothing names starred_actors, so the path that
+// walks no unnamed relation is chosen (unnamedWalks): Paul Smith's films,
+// Second Film above First Film, which the path returns to.
+func TestSchemaPathsNamed(t *testing.T) {
+	p := filmPlannerSteps(t, []string{"directed_by", "starred_actors"}, []string{"Paul Smith", "First Film", "Second Film", "Ann Lee", "Third Film"},
+		[][3]int{{1, 0, 0}, {2, 0, 0}, {1, 1, 3}, {4, 1, 0}},
+		[][][]string{{{"*", "<-starred_actors", "movie"}}, {{"*", "<-directed_by", "movie"}}},
+		[][]string{{"*", "->directed_by", "*", "<-starred_actors", "*"}, {"*", "->directed_by", "*", "<-directed_by", "*"}},
+		AnchorConfig{NamedRelations: true})
+	clear(p.Ranker.W.Data())
+	rw := NewRelWords()
+	for range 10 {
+		rw.Add("directed by", []string{"directed_by"})
+	}
+	p.Cfg.Anchors.RelWords = rw
+	q := "Which films were directed by the director of First Film?"
+	pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
+	if err != nil || pred.Template != 3 || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{1, 2}) {
+		t.Fatalf("%q: template %d reaching %v (%v), want template 3 reaching Paul Smith's films [1 2]", q, pred.Template, pred.Reach, err)
+	}
+	if s := pred.Reach.Scores; !(s[1] > s[0]) {
+		t.Errorf("scores %v: want Second Film above First Film", s)
+	}
+}
