@@ -206,15 +206,23 @@ func ExecuteRanked(g *graphops.Graph, names *linking.NameIndex, p data.Plan, tex
 	return res, set.Text, nil
 }
 
-// Returned are the anchor nodes of p's paths that take one step and
-// straight back along the same relation (->r <-r or <-r ->r, one
-// relation each): such a path reaches its own anchor whatever the graph
-// (an actor's co-stars, through the actor's films, reach the actor),
-// which answers nothing the question asks.
+// Returned is the anchor node of a plan of one path that takes one step
+// and straight back along the same relation (->r <-r or <-r ->r, one
+// relation each) from an anchor that names one node: such a path reaches
+// its own anchor whatever the graph (an actor's co-stars, through the
+// actor's films, reach the actor), which answers nothing the question
+// asks. An anchor that names several nodes (a word's senses) reaches
+// each that has a neighbour along the relation, and the restriction
+// chooses among them: WordNet's training plans "Which is the sense of
+// 'dory' that is a subclass of small boat?" so. Where another path meets
+// it, that path decides whether the anchor answers.
 func Returned(p data.Plan) []uint32 {
 	var out []uint32
+	if len(p.Paths) != 1 {
+		return nil
+	}
 	for pi, path := range p.Paths {
-		if pi >= len(p.Anchors) || len(path.Steps) != 2 {
+		if pi >= len(p.Anchors) || len(p.Anchors[pi].Nodes) != 1 || len(path.Steps) != 2 {
 			continue
 		}
 		a, b := path.Steps[0], path.Steps[1]
