@@ -89,14 +89,12 @@ func TestTrainMoR(t *testing.T) {
 	}
 }
 
-// TestLinkingPlannerFromMinedPlans takes the real-SKB path on a generated
-// benchmark whose plans are withheld: plans are mined from the train and
-// val answers, the planner learns from the mined train plans, and its plans
-// executed (plan-exec) must beat BM25 on the test split by a wide margin;
-// the mined plans must explain most questions, and a planner and its
-// checkpoint reload must plan alike.
-func TestLinkingPlannerFromMinedPlans(t *testing.T) {
-	res, err := synth.Generate(synth.Config{Preset: "mag", Nodes: 2000, Queries: 500, Seed: 3})
+// minedBenchmark generates a benchmark, builds and saves its workspace
+// (closed when the test ends) and mines plans from its train and val
+// answers, as a real SKB's workspace gets them.
+func minedBenchmark(t *testing.T, cfg synth.Config) (*workspace.Workspace, string, []data.MinedPlanRecord, *mine.Report) {
+	t.Helper()
+	res, err := synth.Generate(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +102,7 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ws.Close()
+	t.Cleanup(func() { ws.Close() })
 	dir := t.TempDir()
 	if err := ws.Save(dir); err != nil {
 		t.Fatal(err)
@@ -118,6 +116,17 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ws, dir, recs, rep
+}
+
+// TestLinkingPlannerFromMinedPlans takes the real-SKB path on a generated
+// benchmark whose plans are withheld: plans are mined from the train and
+// val answers, the planner learns from the mined train plans, and its plans
+// executed (plan-exec) must beat BM25 on the test split by a wide margin;
+// the mined plans must explain most questions, and a planner and its
+// checkpoint reload must plan alike.
+func TestLinkingPlannerFromMinedPlans(t *testing.T) {
+	ws, dir, recs, rep := minedBenchmark(t, synth.Config{Preset: "mag", Nodes: 2000, Queries: 500, Seed: 3})
 	t.Logf("mined %d of %d, coverage %.3f", rep.Mined, rep.Questions, rep.Coverage())
 	if rep.Coverage() < 0.8 {
 		t.Errorf("coverage %.3f, want >= 0.8", rep.Coverage())
@@ -397,28 +406,7 @@ func TestSchemaPathsKeepTrainedPlans(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains two planners")
 	}
-	res, err := synth.Generate(synth.Config{Preset: "amazon", Nodes: 2000, Queries: 500, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ws, err := workspace.Build(context.Background(), res.SKB, nil, workspace.Config{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
-	dir := t.TempDir()
-	if err := ws.Save(dir); err != nil {
-		t.Fatal(err)
-	}
-	var qs []data.Query
-	for _, s := range []string{data.SplitTrain, data.SplitVal} {
-		q, _ := ws.SKB.QA.Split(s)
-		qs = append(qs, q...)
-	}
-	recs, _, err := mine.Plans(context.Background(), ws, qs, mine.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws, dir, recs, _ := minedBenchmark(t, synth.Config{Preset: "amazon", Nodes: 2000, Queries: 500, Seed: 1})
 	mined := map[int]data.MinedPlanRecord{}
 	for _, r := range recs {
 		mined[r.QID] = r

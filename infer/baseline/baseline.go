@@ -318,16 +318,7 @@ func returnedLast(out []index.Hit, pl data.Plan) []index.Hit {
 	if len(plan.Returned(pl)) == 0 {
 		return out
 	}
-	ids := make([]uint32, len(out))
-	scores := make([]float32, len(out))
-	for i, h := range out {
-		ids[i], scores[i] = h.ID, h.Score
-	}
-	plan.ReturnedLast(pl, ids, scores)
-	for i := range out {
-		out[i].Score = scores[i]
-	}
-	return out
+	return rescored(out, func(ids []uint32, scores []float32) { plan.ReturnedLast(pl, ids, scores) })
 }
 
 // namedFirst ranks the plan's named nodes first (plan.NamedFirst).
@@ -335,12 +326,18 @@ func namedFirst(out []index.Hit, named []uint32) []index.Hit {
 	if len(named) == 0 {
 		return out
 	}
+	return rescored(out, func(ids []uint32, scores []float32) { plan.NamedFirst(ids, scores, named) })
+}
+
+// rescored hands out's ids and scores to adjust (the plan package's
+// rankings work on aligned slices) and writes the scores back.
+func rescored(out []index.Hit, adjust func(ids []uint32, scores []float32)) []index.Hit {
 	ids := make([]uint32, len(out))
 	scores := make([]float32, len(out))
 	for i, h := range out {
 		ids[i], scores[i] = h.ID, h.Score
 	}
-	plan.NamedFirst(ids, scores, named)
+	adjust(ids, scores)
 	for i := range out {
 		out[i].Score = scores[i]
 	}
