@@ -380,12 +380,14 @@ func (p *LinkingPlanner) predict(ctx context.Context, q data.Query, read []readS
 // A two-step template of the schema (schemaPath), which no training
 // question walks, is tried only where a named type or relation rules out
 // every candidate (ruledOutSearch: "Who wrote the movies that Ridley
-// Scott directed?") or no candidate reaches a node (predict's
-// DeeperUnreached); the longer-anchor, repeat and cover searches try
-// trained templates alone: on the generated demo SKB, "Which Droubel item
-// is pebaike?" found a schema path through a product's name that left no
-// mention unexplained, where the trained one step leaves one, and it won
-// on the cover key before the ranker was asked.
+// Scott directed?"), anchored where the ranker's choice among them is,
+// or where no candidate reaches a node (predict's DeeperUnreached); the
+// longer-anchor, repeat and cover searches try trained templates alone.
+// Anchored anywhere, on the generated demo SKB, "Which Chiogil Home item
+// is realicru?" (its answer word "item" ruling out every candidate) got
+// a schema path from "realicru", also a product's name, through the
+// product's category and back, which explained "item" and won on the
+// rule-out key before the ranker was asked.
 func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs []PlanCandidate, key []int, least int, read map[string]bool, kinds map[string]string) func(ti int, chosen []int, nodes [][]uint32) bool {
 	if !p.Cfg.Anchors.DeeperSearch || least < 0 {
 		return nil
