@@ -380,24 +380,38 @@ func (p *LinkingPlanner) subjectVerb(text string) (string, int) {
 	return w, i
 }
 
-// subjectVerbMisses reports whether the question's subject verb
-// (subjectVerb), before c's first anchor, names one relation alone
-// (namedRelations) that no last step of c walks.
-func (p *LinkingPlanner) subjectVerbMisses(text string, ments []linking.LinkedMention, c *PlanCandidate, read map[string]bool) bool {
+// subjectRels are the relations the question's subject verb
+// (subjectVerb) names alone (namedRelations), with the verb's word
+// index; nil and -1 when it names none or several words' worth. Read
+// once per question: subjectVerbMisses tests each candidate against it.
+func (p *LinkingPlanner) subjectRels(text string, read map[string]bool) ([]string, int) {
 	w, i := p.subjectVerb(text)
 	if i < 0 {
-		return false
-	}
-	if first, _ := anchorSpan(ments, c.Mentions); first >= 0 && i >= first {
-		return false
+		return nil, -1
 	}
 	named := p.namedRelations(w, read)
 	if len(named) != 1 {
+		return nil, -1
+	}
+	return named[0], i
+}
+
+// subjectVerbMisses reports whether no last step of c walks one of rels,
+// the relations the subject verb at word at names (subjectRels), when
+// the verb comes before c's first anchor.
+func subjectVerbMisses(rels []string, at int, ments []linking.LinkedMention, c *PlanCandidate) bool {
+	if at < 0 {
 		return false
 	}
-	return !slices.ContainsFunc(finalSteps(&c.Plan), func(s string) bool {
-		return slices.Contains(named[0], strings.TrimLeft(s, "<->"))
-	})
+	if first, _ := anchorSpan(ments, c.Mentions); first >= 0 && at >= first {
+		return false
+	}
+	for _, path := range c.Plan.Paths {
+		if n := len(path.Steps); n > 0 && slices.ContainsFunc(path.Steps[n-1].Rels, func(r data.RelStep) bool { return slices.Contains(rels, r.Rel) }) {
+			return false
+		}
+	}
+	return true
 }
 
 // typesNamedLoosely are the node types w names (wordType) or with a

@@ -499,6 +499,7 @@ func (p *LinkingPlanner) ruledOutSearch(text string, ments []linking.LinkedMenti
 	// answer words name.
 	var anchored []int
 	var ends []string
+	verbRels, verbAt := p.subjectRels(text, read)
 	for i := range cs {
 		if len(cs[i].Reach) > 0 && key[i] == least {
 			for _, a := range cs[i].Mentions {
@@ -511,9 +512,8 @@ func (p *LinkingPlanner) ruledOutSearch(text string, ments []linking.LinkedMenti
 			}
 			// The relation the subject verb names ends the plan, either
 			// way (subjectVerbMisses).
-			if p.subjectVerbMisses(text, ments, &cs[i], read) {
-				w, _ := p.subjectVerb(text)
-				for _, r := range p.namedRelations(w, read)[0] {
+			if subjectVerbMisses(verbRels, verbAt, ments, &cs[i]) {
+				for _, r := range verbRels {
 					for _, s := range []string{"->" + r, "<-" + r} {
 						if !slices.Contains(ends, s) {
 							ends = append(ends, s)
@@ -760,6 +760,7 @@ func (p *LinkingPlanner) ruleOutRead(ctx context.Context, text string, ments []l
 	key := make([]int, len(cs))
 	least := -1
 	awMiss := p.anchorWordMisses(text, ments, cs)
+	verbRels, verbAt := p.subjectRels(text, read)
 	var verb askedVerb
 	verb.t, verb.named = p.verbType(text, kinds)
 	for i := range cs {
@@ -790,7 +791,7 @@ func (p *LinkingPlanner) ruleOutRead(ctx context.Context, text string, ments []l
 		if p.answerMisses(text, ments, &cs[i], kinds) {
 			key[i] += 1 << 10
 		}
-		if awMiss[i] || p.subjectVerbMisses(text, ments, &cs[i], read) {
+		if awMiss[i] || subjectVerbMisses(verbRels, verbAt, ments, &cs[i]) {
 			key[i] += 1 << 10
 		}
 		if p.repeatMisses(text, ments, &cs[i]) {
