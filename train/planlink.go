@@ -273,6 +273,10 @@ type LinkingPlannerOptions struct {
 	// type names no step that ends the plan (AnchorConfig.SubjectVerbs;
 	// the ablation).
 	NoSubjectVerbs bool
+	// NoAskedAnswerWords: an answer word names the plan's last step even
+	// where that step ends at no type the question names as asked for
+	// (AnchorConfig.AskedAnswerWords; the ablation).
+	NoAskedAnswerWords bool
 	// NoExplainedWords: a word keeps every relation its questions' plans
 	// walk, also those the question's other words explain
 	// (RelWords.Explain; the ablation).

@@ -328,6 +328,12 @@ func (p *LinkingPlanner) answerStep(text string, ments []linking.LinkedMention, 
 	if len(aw) == 0 {
 		return ""
 	}
+	asked := "" // the type the question names as asked for, as typeConflict reads it
+	if p.Cfg.Anchors.AskedAnswerWords {
+		var verb askedVerb
+		verb.t, verb.named = p.verbType(text, kinds)
+		asked = p.namedAsked(text, ments, c, kinds, verb)
+	}
 	// A type word that says what a mention is ("the comedy genre") is no
 	// answer word (TypeAfterMention).
 	text = p.withoutTypeAfterMentions(text, ments)
@@ -346,6 +352,9 @@ func (p *LinkingPlanner) answerStep(text string, ments []linking.LinkedMention, 
 		if s, ok := aw[w]; ok {
 			if p.leadRulesOut(text, ments, c, w, s) {
 				return ""
+			}
+			if ends := p.stepEndTypes(s); asked != "" && len(ends) > 0 && !slices.Contains(ends, asked) {
+				continue
 			}
 			return s
 		}

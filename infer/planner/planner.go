@@ -423,6 +423,13 @@ type AnchorConfig struct {
 	// candidate whose last step walks none is ruled out as an answer
 	// word's is (subjectVerbMisses). Off in checkpoints saved before it.
 	SubjectVerbs bool `json:"subject_verbs,omitempty"`
+	// AskedAnswerWords: an answer word whose step ends at no type the
+	// question names as asked for around the candidate's anchors
+	// (namedAsked) is no answer word; the next one in the lead may be
+	// ("Which other films were directed by the director of X?" asks for
+	// films: "director" there names the step in between, not the last).
+	// Off in checkpoints saved before it.
+	AskedAnswerWords bool `json:"asked_answer_words,omitempty"`
 	// NounHeads: "N of M" opening a question asks for N. A question's
 	// first word that may be a noun or a verb is a noun before a
 	// preposition ("cast of films directed by X": an answer word, and no

@@ -59,21 +59,27 @@ func TestSubjectVerbs(t *testing.T) {
 		pred, err := p.Predict(context.Background(), data.Query{Text: c.q, ID: -1})
 		var got []uint32
 		if err == nil && pred.Reach != nil {
-			got = slices.Clone(pred.Reach.Nodes)
-			s := pred.Reach.Scores
-			slices.SortStableFunc(got, func(a, b uint32) int {
-				sa, sb := s[slices.Index(pred.Reach.Nodes, a)], s[slices.Index(pred.Reach.Nodes, b)]
-				switch {
-				case sa > sb:
-					return -1
-				case sa < sb:
-					return 1
-				}
-				return 0
-			})
+			got = byScore(pred.Reach)
 		}
 		if !slices.Equal(got, c.want) {
 			t.Errorf("SubjectVerbs %v: %q planned %v reaching %v (%v), want %v", c.on, c.q, pred.Plan.MetapathTokens(), got, err, c.want)
 		}
 	}
+}
+
+// byScore are a reach's nodes, the highest scored first (ties in
+// the reach's order).
+func byScore(r *data.PlanReach) []uint32 {
+	got := slices.Clone(r.Nodes)
+	slices.SortStableFunc(got, func(a, b uint32) int {
+		sa, sb := r.Scores[slices.Index(r.Nodes, a)], r.Scores[slices.Index(r.Nodes, b)]
+		switch {
+		case sa > sb:
+			return -1
+		case sa < sb:
+			return 1
+		}
+		return 0
+	})
+	return got
 }
