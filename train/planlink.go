@@ -277,6 +277,10 @@ type LinkingPlannerOptions struct {
 	// where that step ends at no type the question names as asked for
 	// (AnchorConfig.AskedAnswerWords; the ablation).
 	NoAskedAnswerWords bool
+	// NoObjectVerbs: a question that puts its subject between a do- or
+	// have-auxiliary and its verb asks for nothing the subject rules out
+	// (AnchorConfig.ObjectVerbs; the ablation).
+	NoObjectVerbs bool
 	// NoExplainedWords: a word keeps every relation its questions' plans
 	// walk, also those the question's other words explain
 	// (RelWords.Explain; the ablation).

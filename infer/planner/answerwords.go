@@ -336,7 +336,7 @@ func (p *LinkingPlanner) answerStep(text string, ments []linking.LinkedMention, 
 	}
 	// A type word that says what a mention is ("the comedy genre") is no
 	// answer word (TypeAfterMention).
-	text = p.withoutTypeAfterMentions(text, ments)
+	text = p.withoutObjectSubject(p.withoutTypeAfterMentions(text, ments))
 	words := p.leadNouns(text, ments, c.Mentions)
 	if !slices.ContainsFunc(words, func(w string) bool { _, ok := aw[w]; return ok }) {
 		if p.Cfg.Anchors.KindAnswerWords {

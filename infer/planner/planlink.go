@@ -500,6 +500,7 @@ func (p *LinkingPlanner) ruledOutSearch(text string, ments []linking.LinkedMenti
 	var anchored []int
 	var ends []string
 	verbRels, verbAt := p.subjectRels(text, read)
+	object := p.objectVerbRule(text, read)
 	for i := range cs {
 		if len(cs[i].Reach) > 0 && key[i] == least {
 			for _, a := range cs[i].Mentions {
@@ -511,13 +512,19 @@ func (p *LinkingPlanner) ruledOutSearch(text string, ments []linking.LinkedMenti
 				ends = append(ends, s)
 			}
 			// The relation the subject verb names ends the plan, either
-			// way (subjectVerbMisses).
+			// way (subjectVerbMisses), and so does the one the object's
+			// verb names (objectRule).
+			var verbs []string
 			if subjectVerbMisses(verbRels, verbAt, ments, &cs[i]) {
-				for _, r := range verbRels {
-					for _, s := range []string{"->" + r, "<-" + r} {
-						if !slices.Contains(ends, s) {
-							ends = append(ends, s)
-						}
+				verbs = verbRels
+			}
+			if object.misses(ments, &cs[i]) {
+				verbs = append(slices.Clone(verbs), object.verbRels(ments, &cs[i])...)
+			}
+			for _, r := range verbs {
+				for _, s := range []string{"->" + r, "<-" + r} {
+					if !slices.Contains(ends, s) {
+						ends = append(ends, s)
 					}
 				}
 			}
@@ -535,7 +542,10 @@ func (p *LinkingPlanner) ruledOutSearch(text string, ments []linking.LinkedMenti
 		return nil, true
 	}
 	// The anchors of the candidate the ranker would choose among those
-	// ruled out, read once and only for a schema path.
+	// ruled out and anchored on no mention formOut rules out (none
+	// where all are: "What else did the director of X direct?" found X's
+	// director by the deeper search alone, its first candidates anchored
+	// on "What"), read once and only for a schema path.
 	var top []int
 	ranked := func() []int {
 		if top == nil {
@@ -543,7 +553,7 @@ func (p *LinkingPlanner) ruledOutSearch(text string, ments []linking.LinkedMenti
 			feats := p.RankFeatures(text, ments, cs)
 			var bs float32
 			for i := range cs {
-				if len(cs[i].Reach) == 0 || key[i] != least {
+				if len(cs[i].Reach) == 0 || key[i] != least || slices.ContainsFunc(cs[i].Mentions, formOut) {
 					continue
 				}
 				if s := p.Ranker.Score(feats[i]); len(top) == 0 || s > bs {
@@ -560,8 +570,10 @@ func (p *LinkingPlanner) ruledOutSearch(text string, ments []linking.LinkedMenti
 		// A two-step template of the schema is anchored where the ranker's
 		// choice among the ruled-out candidates is: it re-reads the
 		// question's relation, never its anchor.
-		if p.schemaPath(ti) && !slices.Equal(chosen, ranked()) {
-			return false
+		if p.schemaPath(ti) {
+			if top := ranked(); len(top) > 0 && !slices.Equal(chosen, top) {
+				return false
+			}
 		}
 		plan := &data.Plan{Paths: p.Cfg.Templates[ti]}
 		walked := PlanRelations(plan)
@@ -761,6 +773,7 @@ func (p *LinkingPlanner) ruleOutRead(ctx context.Context, text string, ments []l
 	least := -1
 	awMiss := p.anchorWordMisses(text, ments, cs)
 	verbRels, verbAt := p.subjectRels(text, read)
+	object := p.objectVerbRule(text, read)
 	var verb askedVerb
 	verb.t, verb.named = p.verbType(text, kinds)
 	for i := range cs {
@@ -791,7 +804,7 @@ func (p *LinkingPlanner) ruleOutRead(ctx context.Context, text string, ments []l
 		if p.answerMisses(text, ments, &cs[i], kinds) {
 			key[i] += 1 << 10
 		}
-		if awMiss[i] || subjectVerbMisses(verbRels, verbAt, ments, &cs[i]) {
+		if awMiss[i] || subjectVerbMisses(verbRels, verbAt, ments, &cs[i]) || object.misses(ments, &cs[i]) {
 			key[i] += 1 << 10
 		}
 		if p.repeatMisses(text, ments, &cs[i]) {

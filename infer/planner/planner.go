@@ -430,6 +430,14 @@ type AnchorConfig struct {
 	// films: "director" there names the step in between, not the last).
 	// Off in checkpoints saved before it.
 	AskedAnswerWords bool `json:"asked_answer_words,omitempty"`
+	// ObjectVerbs: a question that puts its subject between a do- or
+	// have-auxiliary and the verb ending it asks for that verb's object
+	// ("What else did the director of X direct?"): a candidate that
+	// answers with the subject (walks a relation the subject's words
+	// name last, or not at all) or walks no relation the verb names last
+	// is ruled out as an answer word's is (objectRule). Off in
+	// checkpoints saved before it.
+	ObjectVerbs bool `json:"object_verbs,omitempty"`
 	// NounHeads: "N of M" opening a question asks for N. A question's
 	// first word that may be a noun or a verb is a noun before a
 	// preposition ("cast of films directed by X": an answer word, and no

@@ -1,0 +1,204 @@
+package planner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/graphops/linking"
+)
+
+// maxObjectLead is how many words may stand between an opening question
+// word and the auxiliary of a question that asks for its verb's object
+// ("What else did ...", "Which other films has ...").
+const maxObjectLead = 3
+
+// doHave are the auxiliaries that put a question's subject between
+// themselves and its verb; a form of "be" there makes a passive or a
+// copula ("What is X a type of?"), whose subject asks.
+var doHave = map[string]bool{"did": true, "does": true, "do": true, "has": true, "have": true, "had": true}
+
+// objectRule reads a question that asks for its verb's object
+// (AnchorConfig.ObjectVerbs): an opening question word, within
+// maxObjectLead words a do- or have-auxiliary, then the subject, which
+// holds a candidate's first anchor after nouns and stop words alone,
+// then the verb, the first word after that anchor the lexicon has as a
+// verb's form, past nouns alone ("What else did the director of X
+// direct?", "What did X star in that Y directed?", "What has X's
+// director made?"). The answers are what the subject does: a
+// candidate answers with the subject itself when a relation the
+// subject's words name (namedRelations of the words between the
+// auxiliary and the verb outside the candidate's anchors: "director") is
+// walked by no step before its path's last, and misses the verb when a
+// relation the verb names alone is walked by no path's last step. Read
+// once per question (objectVerbRule) and once per anchoring.
+type objectRule struct {
+	p     *LinkingPlanner
+	text  string
+	read  map[string]bool
+	words []linking.Word
+	aux   int // the auxiliary's word index
+	seen  map[string]objectReading
+}
+
+// objectReading is what objectRule reads for one anchoring: the
+// relations the verb names alone (none when it names none or several
+// words' worth) and those the subject's words name; ok false where the
+// anchoring leaves the question no such form.
+type objectReading struct {
+	verb    []string
+	subject [][]string
+	ok      bool
+}
+
+// objectVerbRule is the question's objectRule, nil where it has no
+// auxiliary of that form or without ObjectVerbs.
+func (p *LinkingPlanner) objectVerbRule(text string, read map[string]bool) *objectRule {
+	words, aux := p.objectAux(text)
+	if aux < 0 {
+		return nil
+	}
+	return &objectRule{p: p, text: text, read: read, words: words, aux: aux, seen: map[string]objectReading{}}
+}
+
+// objectAux is text's words and the index of the do- or have-auxiliary
+// within maxObjectLead words of its opening question word, -1 for none
+// or without ObjectVerbs.
+func (p *LinkingPlanner) objectAux(text string) ([]linking.Word, int) {
+	if !p.Cfg.Anchors.ObjectVerbs || p.names.lex == nil {
+		return nil, -1
+	}
+	words := linking.MentionWords(text)
+	if len(words) < 4 || !whWords[strings.ToLower(text[words[0].Start:words[0].End])] {
+		return nil, -1
+	}
+	for i := 1; i <= maxObjectLead && i < len(words); i++ {
+		if doHave[strings.ToLower(text[words[i].Start:words[i].End])] {
+			return words, i
+		}
+	}
+	return nil, -1
+}
+
+// reading is what the question says for the anchoring anchors
+// (objectReading), read once per anchoring.
+func (o *objectRule) reading(ments []linking.LinkedMention, anchors []int) objectReading {
+	k := fmt.Sprint(anchors)
+	if r, ok := o.seen[k]; ok {
+		return r
+	}
+	r := o.readFor(ments, anchors)
+	o.seen[k] = r
+	return r
+}
+
+func (o *objectRule) readFor(ments []linking.LinkedMention, anchors []int) objectReading {
+	lex := o.p.names.lex
+	first, _ := anchorSpan(ments, anchors)
+	if first <= o.aux {
+		return objectReading{}
+	}
+	lower := func(i int) string { return strings.ToLower(o.text[o.words[i].Start:o.words[i].End]) }
+	inAnchor := func(i int) bool {
+		return slices.ContainsFunc(anchors, func(a int) bool { return a >= 0 && a < len(ments) && ments[a].TokStart <= i && i < ments[a].TokEnd })
+	}
+	// The subject opens with nouns and stop words alone ("the director
+	// of"): "Who has been cast in X?" has none.
+	for i := o.aux + 1; i < first; i++ {
+		if w := lower(i); !index.IsStopword(w) && (lex.IsVerbForm(w) || !lex.IsNoun(w)) {
+			return objectReading{}
+		}
+	}
+	// The verb comes after the subject's anchor.
+	from := 0
+	for _, a := range anchors {
+		if a >= 0 && a < len(ments) && ments[a].TokStart == first {
+			from = ments[a].TokEnd
+		}
+	}
+	// Nouns alone may come between ("X's director direct"); a stop word
+	// ends the subject with no verb ("had X as the director").
+	at := -1
+	for i := from; i < len(o.words) && at < 0; i++ {
+		w := lower(i)
+		switch {
+		case inAnchor(i):
+		case index.IsStopword(w):
+			return objectReading{}
+		case lex.IsVerbForm(w):
+			at = i
+		case !lex.IsNoun(w):
+			return objectReading{}
+		}
+	}
+	if at < 0 {
+		return objectReading{}
+	}
+	r := objectReading{ok: true}
+	if named := o.p.namedRelations(lower(at), o.read); len(named) == 1 {
+		r.verb = named[0]
+	}
+	var b strings.Builder
+	for i := o.aux + 1; i < at; i++ {
+		if !inAnchor(i) {
+			b.WriteString(o.text[o.words[i].Start:o.words[i].End])
+			b.WriteByte(' ')
+		}
+	}
+	r.subject = o.p.namedRelations(b.String(), o.read)
+	return r
+}
+
+// misses reports whether candidate c answers with the question's subject
+// or walks no relation its verb names last (objectRule); false where c's
+// anchoring leaves the question no such form.
+func (o *objectRule) misses(ments []linking.LinkedMention, c *PlanCandidate) bool {
+	if o == nil {
+		return false
+	}
+	r := o.reading(ments, c.Mentions)
+	if !r.ok {
+		return false
+	}
+	walks := func(steps []data.PathStep, rels []string) bool {
+		return slices.ContainsFunc(steps, func(s data.PathStep) bool {
+			return slices.ContainsFunc(s.Rels, func(r data.RelStep) bool { return slices.Contains(rels, r.Rel) })
+		})
+	}
+	if r.verb != nil && !slices.ContainsFunc(c.Plan.Paths, func(path data.Path) bool {
+		return len(path.Steps) > 0 && walks(path.Steps[len(path.Steps)-1:], r.verb)
+	}) {
+		return true
+	}
+	for _, rels := range r.subject {
+		if !slices.ContainsFunc(c.Plan.Paths, func(path data.Path) bool {
+			return len(path.Steps) > 1 && walks(path.Steps[:len(path.Steps)-1], rels)
+		}) {
+			return true
+		}
+	}
+	return false
+}
+
+// verbRels are the relations the verb names for candidate c's anchoring
+// (objectReading), nil for none.
+func (o *objectRule) verbRels(ments []linking.LinkedMention, c *PlanCandidate) []string {
+	if o == nil {
+		return nil
+	}
+	return o.reading(ments, c.Mentions).verb
+}
+
+// withoutObjectSubject is text with its words from the auxiliary on
+// blanked in a question that has an objectRule's auxiliary: its answer
+// words stand before ("director" in "What else did the director of X
+// direct?" names the subject, not the answers). text itself for any
+// other; the same length either way.
+func (p *LinkingPlanner) withoutObjectSubject(text string) string {
+	if words, aux := p.objectAux(text); aux >= 0 {
+		return text[:words[aux].Start] + strings.Repeat(" ", len(text)-words[aux].Start)
+	}
+	return text
+}

@@ -1,0 +1,136 @@
+package planner
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/lexicon"
+)
+
+// TestObjectVerbs: Paul Smith directed First Film and Second Film and
+// starred in Third Film; Ann Lee starred in First Film. The one trained
+// template that starts at a film walks to its director, and the one
+// ranked next from a person to the directors of the films they starred
+// in; "director"
+// names directed_by (KinRelations: one lexicon link from "directed"),
+// "star" starred_actors (10 training questions each), and "director" is
+// the answer word of ->directed_by. "What else did the director of First Film direct?"
+// asks for what the subject, First Film's director, directed: with
+// ObjectVerbs the director himself, whose one step is the subject's own
+// relation, is ruled out, and of the schema paths the deeper search
+// finds through him, the one that walks no relation the question leaves
+// unnamed answers (the subject's "director" is no answer word):
+// his films, Second Film first, First Film, which the
+// path returns to, last. Without, the director stands. "... star in?"
+// names its verb's relation, which ends the plan: Third Film; so does
+// "What did Ann Lee star in?", whose subject is its anchor: her film,
+// not its director as the trained plans have it. A question
+// whose subject is the anchor alone ("What did Paul Smith direct?")
+// keeps the trained plan, and one whose auxiliary has no subject after
+// it ("Who has been cast in First Film?") reads no object.
+func TestObjectVerbs(t *testing.T) {
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	planner := func(on bool) *LinkingPlanner {
+		p := filmPlannerSteps(t, []string{"directed_by", "starred_actors"}, []string{"Paul Smith", "First Film", "Second Film", "Ann Lee", "Third Film"},
+			[][3]int{{1, 0, 0}, {2, 0, 0}, {1, 1, 3}, {4, 1, 0}},
+			[][][]string{{{"*", "->directed_by", "person"}}, {{"*", "<-starred_actors", "movie"}}, {{"*", "<-directed_by", "movie"}}, {{"*", "<-starred_actors", "movie", "->directed_by", "person"}}},
+			[][]string{{"*", "->directed_by", "*", "<-directed_by", "*"}, {"*", "->directed_by", "*", "<-starred_actors", "*"}},
+			AnchorConfig{TopTemplates: 2, NamedRelations: true, KinRelations: true, DeeperSearch: true, DeeperAsked: true, ObjectVerbs: on,
+				AnswerWords: map[string]string{"director": "->directed_by"}})
+		rankTemplates(p, []float32{2, 0, 0, 1})
+		clear(p.Ranker.W.Data())
+		p.names.setLexicon(lex)
+		rw := NewRelWords()
+		for range 10 {
+			rw.Add("the director of", []string{"directed_by"})
+			rw.Add("star in", []string{"starred_actors"})
+		}
+		p.Cfg.Anchors.RelWords = rw
+		return p
+	}
+	for _, c := range []struct {
+		q    string
+		on   bool
+		want []uint32 // the reach, the first answer first
+	}{
+		{"What else did the director of First Film direct?", true, []uint32{2, 1}},
+		{"What else did the director of First Film direct?", false, []uint32{0}},
+		{"What else did the director of First Film star in?", true, []uint32{4}},
+		{"Who has been cast in First Film?", true, []uint32{0}},
+		{"What did Ann Lee star in?", true, []uint32{1}},
+		{"What did Ann Lee star in?", false, []uint32{0}},
+	} {
+		p := planner(c.on)
+		pred, err := p.Predict(context.Background(), data.Query{Text: c.q, ID: -1})
+		var got []uint32
+		if err == nil && pred.Reach != nil {
+			got = byScore(pred.Reach)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("ObjectVerbs %v: %q planned %v reaching %v (%v), want %v", c.on, c.q, pred.Plan.MetapathTokens(), got, err, c.want)
+		}
+	}
+	p := planner(true)
+	for q, want := range map[string]bool{
+		"What else did the director of First Film direct?": true,
+		"What did Paul Smith direct?":                      false,
+		"Who has been cast in First Film?":                 false,
+		"Which films had Paul Smith as the director?":      false,
+	} {
+		ments := p.findMentions(q)
+		o := p.objectVerbRule(q, nil)
+		got := false
+		for i := range ments {
+			got = got || o.misses(ments, &PlanCandidate{Mentions: []int{i}, Plan: data.Plan{Paths: data.MustPaths([]string{"*", "->directed_by", "person"})}})
+		}
+		if got != want {
+			t.Errorf("%q: the director's plan ruled out %v, want %v", q, got, want)
+		}
+	}
+}
+
+// TestSchemaPathsPastFormAnchors: a person is named What, and starred in
+// Second Film. The two templates the classifier ranks first start at a
+// person (the directors of their films, their films), so the first
+// candidates for "What else did the director of First Film direct?" are
+// anchored on "What", which no training question anchored (NonAnchors).
+// The deeper search finds First Film's director (a trained template
+// ranked third) and the schema paths through him. A schema path is
+// anchored where the ranker's choice among the ruled-out candidates that
+// no such mention anchors is, anywhere when there is none: here on First
+// Film, and his films answer. Had the choice been read among the
+// candidates anchored on "What", no schema path would be left, and the
+// director would stand.
+func TestSchemaPathsPastFormAnchors(t *testing.T) {
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filmPlannerSteps(t, []string{"directed_by", "starred_actors"}, []string{"Paul Smith", "First Film", "Second Film", "What"},
+		[][3]int{{1, 0, 0}, {2, 0, 0}, {2, 1, 3}},
+		[][][]string{{{"*", "<-starred_actors", "movie", "->directed_by", "person"}}, {{"*", "<-starred_actors", "movie"}}, {{"*", "->directed_by", "person"}}},
+		[][]string{{"*", "->directed_by", "*", "<-directed_by", "*"}},
+		AnchorConfig{TopTemplates: 2, NamedRelations: true, KinRelations: true, DeeperSearch: true, DeeperAsked: true, ObjectVerbs: true, NonAnchors: []string{"what"}})
+	rankTemplates(p, []float32{2, 1, 0})
+	clear(p.Ranker.W.Data())
+	p.names.setLexicon(lex)
+	rw := NewRelWords()
+	for range 10 {
+		rw.Add("the director of", []string{"directed_by"})
+	}
+	p.Cfg.Anchors.RelWords = rw
+	q := "What else did the director of First Film direct?"
+	pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
+	var got []uint32
+	if err == nil && pred.Reach != nil {
+		got = byScore(pred.Reach)
+	}
+	if want := []uint32{2, 1}; !slices.Equal(got, want) {
+		t.Errorf("%q planned %v reaching %v (%v), want %v", q, pred.Plan.MetapathTokens(), got, err, want)
+	}
+}
