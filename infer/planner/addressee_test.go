@@ -31,13 +31,15 @@ func TestAddressees(t *testing.T) {
 	}
 }
 
-// TestFindMentionsAddressee: over an SKB that names Maine "ME" and the
-// United States "US", a request's addressee names neither with
-// Addressee, and does without it (checkpoints saved before it); the
-// names said otherwise still anchor.
+// TestFindMentionsAddressee: over an SKB that names Maine "ME", the
+// United States "US" and a film "Show Me", a request's addressee names
+// neither with Addressee, nor does the opening request's verb with it
+// ("Show me more films ..."), and both do without it (checkpoints saved
+// before it); the names said otherwise still anchor.
 func TestFindMentionsAddressee(t *testing.T) {
 	skb := testskb.DirectorFilms()
-	skb.Nodes = append(skb.Nodes, data.Node{Type: 0, Name: "ME", Fields: []string{"", ""}}, data.Node{Type: 0, Name: "US", Fields: []string{"", ""}})
+	skb.Nodes = append(skb.Nodes, data.Node{Type: 0, Name: "ME", Fields: []string{"", ""}}, data.Node{Type: 0, Name: "US", Fields: []string{"", ""}},
+		data.Node{Type: 1, Name: "Show Me", Fields: []string{"", ""}})
 	p := directorFilmsPlannerOver(t, skb)
 	texts := func(text string) []string {
 		var out []string
@@ -53,6 +55,8 @@ func TestFindMentionsAddressee(t *testing.T) {
 		{"Tell me the films Paul Smith directed.", []string{"Paul Smith"}, []string{"me", "Paul Smith"}},
 		{"can you give us the films shot in ME", []string{"ME"}, []string{"us", "ME"}},
 		{"Did Paul Smith tour US cities?", []string{"Paul Smith", "US"}, []string{"Paul Smith", "US"}},
+		{"Show me more films by Paul Smith.", []string{"Paul Smith"}, []string{"Show me", "me", "Paul Smith"}},
+		{"Who directed Show Me?", []string{"Show Me"}, []string{"Show Me", "Me"}},
 	} {
 		p.Cfg.Anchors.Addressee = true
 		if got := texts(c.text); !slices.Equal(got, c.with) {

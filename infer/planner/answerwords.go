@@ -334,13 +334,21 @@ func (p *LinkingPlanner) answerStep(text string, ments []linking.LinkedMention, 
 		verb.t, verb.named = p.verbType(text, kinds)
 		asked = p.namedAsked(text, ments, c, kinds, verb)
 	}
+	// A step that ends at no type asked for is no answer word's.
+	fits := func(s string) bool {
+		ends := p.stepEndTypes(s)
+		return asked == "" || len(ends) == 0 || slices.Contains(ends, asked)
+	}
+	if s := p.whoseStep(text); s != "" {
+		return s
+	}
 	// A type word that says what a mention is ("the comedy genre") is no
 	// answer word (TypeAfterMention).
 	text = p.withoutObjectSubject(p.withoutTypeAfterMentions(text, ments))
 	words := p.leadNouns(text, ments, c.Mentions)
 	if !slices.ContainsFunc(words, func(w string) bool { _, ok := aw[w]; return ok }) {
 		if p.Cfg.Anchors.KindAnswerWords {
-			if s := p.kindStep(text, ments, c, kinds); s != "" {
+			if s := p.kindStep(text, ments, c, kinds); s != "" && fits(s) {
 				return s
 			}
 		}
@@ -353,7 +361,7 @@ func (p *LinkingPlanner) answerStep(text string, ments []linking.LinkedMention, 
 			if p.leadRulesOut(text, ments, c, w, s) {
 				return ""
 			}
-			if ends := p.stepEndTypes(s); asked != "" && len(ends) > 0 && !slices.Contains(ends, asked) {
+			if !fits(s) {
 				continue
 			}
 			return s

@@ -7,6 +7,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/lexicon"
+	"github.com/strata-retrieval/strata/graphops/linking"
 )
 
 // TestAskedAnswerWords: Paul Smith directed First Film and Second Film
@@ -62,6 +63,47 @@ func TestAskedAnswerWords(t *testing.T) {
 		}
 		if !slices.Equal(got, c.want) {
 			t.Errorf("AskedAnswerWords %v: %q planned %v reaching %v (%v), want %v", c.on, c.q, pred.Plan.MetapathTokens(), got, err, c.want)
+		}
+	}
+}
+
+// TestAskedKindStep: "Which movies share a screenwriter with First
+// Film?", read "... share a written with ...", where "written" was read
+// off a noun that is a kind of person: the step that noun names
+// (kindStep) is ->written_by, to the film's writer. The question asks
+// for movies: with AskedAnswerWords that step, ending at a person, is no
+// answer word's; without, it is.
+func TestAskedKindStep(t *testing.T) {
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := "Which movies share a written with First Film?"
+	kinds := map[string]string{"written": "person"}
+	for _, on := range []bool{false, true} {
+		p := filmPlanner(t, []string{"written_by"}, []string{"Paul Smith", "First Film"}, [][3]int{{1, 0, 0}},
+			[][][]string{{{"*", "->written_by", "person"}}},
+			AnchorConfig{NamedType: true, NamedRelations: true, KindAnswerWords: true, AskedAnswerWords: on,
+				AnswerWords: map[string]string{"scripts": "<-written_by"}})
+		p.names.setLexicon(lex)
+		rw := NewRelWords()
+		for range 10 {
+			rw.Add("written", []string{"written_by"})
+		}
+		p.Cfg.Anchors.RelWords = rw
+		ments := p.findMentions(q)
+		film := slices.IndexFunc(ments, func(m linking.LinkedMention) bool { return m.Text == "First Film" })
+		if film < 0 {
+			t.Fatalf("no mention of First Film in %q: %+v", q, ments)
+		}
+		c := &PlanCandidate{Mentions: []int{film}, Plan: data.Plan{Paths: data.MustPaths([]string{"*", "->written_by", "person"}),
+			Anchors: []data.PlanAnchor{{Nodes: []uint32{1}}}}}
+		want := "->written_by"
+		if on {
+			want = ""
+		}
+		if got := p.answerStep(q, ments, c, kinds); got != want {
+			t.Errorf("AskedAnswerWords %v: answerStep = %q, want %q", on, got, want)
 		}
 	}
 }

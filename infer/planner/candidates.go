@@ -368,7 +368,9 @@ func CandidateQuality(c *PlanCandidate, gold []uint32) float64 {
 }
 
 // findMentions is the mention index's Find on text, without the
-// mentions that are a request's addressee (Addressee, addressees).
+// mentions that are a request's addressee (Addressee, addressees), nor
+// one that is the opening request's verb and its addressee ("Show me
+// more films ...", not the film Show Me).
 func (p *LinkingPlanner) findMentions(text string) []linking.LinkedMention {
 	ms := p.ments.Find(text)
 	if !p.Cfg.Anchors.Addressee {
@@ -376,7 +378,8 @@ func (p *LinkingPlanner) findMentions(text string) []linking.LinkedMention {
 	}
 	if at := addressees(text); len(at) > 0 {
 		ms = slices.DeleteFunc(ms, func(m linking.LinkedMention) bool {
-			return m.TokEnd == m.TokStart+1 && slices.Contains(at, m.TokStart)
+			return m.TokEnd == m.TokStart+1 && slices.Contains(at, m.TokStart) ||
+				m.TokStart == 0 && m.TokEnd == 2 && slices.Contains(at, 1)
 		})
 	}
 	return ms

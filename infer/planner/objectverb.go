@@ -32,8 +32,10 @@ var doHave = map[string]bool{"did": true, "does": true, "do": true, "has": true,
 // subject's words name (namedRelations of the words between the
 // auxiliary and the verb outside the candidate's anchors: "director") is
 // walked by no step before its path's last, and misses the verb when a
-// relation the verb names alone is walked by no path's last step. Read
-// once per question (objectVerbRule) and once per anchoring.
+// relation the verb names alone is walked by no path's last step ("Whose
+// scripts has X directed?" asks for the owner of what the verb reaches:
+// the verb's relation comes before the last step). Read once per
+// question (objectVerbRule) and once per anchoring.
 type objectRule struct {
 	p     *LinkingPlanner
 	text  string
@@ -105,9 +107,11 @@ func (o *objectRule) readFor(ments []linking.LinkedMention, anchors []int) objec
 		return slices.ContainsFunc(anchors, func(a int) bool { return a >= 0 && a < len(ments) && ments[a].TokStart <= i && i < ments[a].TokEnd })
 	}
 	// The subject opens with nouns and stop words alone ("the director
-	// of"): "Who has been cast in X?" has none.
+	// of"; a word after a determiner is a noun, also one the question
+	// was read with: "the written of"): "Who has been cast in X?" has
+	// none.
 	for i := o.aux + 1; i < first; i++ {
-		if w := lower(i); !index.IsStopword(w) && (lex.IsVerbForm(w) || !lex.IsNoun(w)) {
+		if w := lower(i); !index.IsStopword(w) && (lex.IsVerbForm(w) || !lex.IsNoun(w)) && !determiners[lower(i-1)] {
 			return objectReading{}
 		}
 	}
@@ -140,6 +144,12 @@ func (o *objectRule) readFor(ments []linking.LinkedMention, anchors []int) objec
 	if named := o.p.namedRelations(lower(at), o.read); len(named) == 1 {
 		r.verb = named[0]
 	}
+	// "Whose N has X directed?" asks for the owner of what the verb
+	// reaches: the verb's relation comes before the last step, as the
+	// subject's does.
+	if lower(0) == "whose" && r.verb != nil {
+		r.verb, r.subject = nil, [][]string{r.verb}
+	}
 	var b strings.Builder
 	for i := o.aux + 1; i < at; i++ {
 		if !inAnchor(i) {
@@ -147,7 +157,7 @@ func (o *objectRule) readFor(ments []linking.LinkedMention, anchors []int) objec
 			b.WriteByte(' ')
 		}
 	}
-	r.subject = o.p.namedRelations(b.String(), o.read)
+	r.subject = append(r.subject, o.p.namedRelations(b.String(), o.read)...)
 	return r
 }
 
@@ -201,4 +211,27 @@ func (p *LinkingPlanner) withoutObjectSubject(text string) string {
 		return text[:words[aux].Start] + strings.Repeat(" ", len(text)-words[aux].Start)
 	}
 	return text
+}
+
+// whoseStep is the step that ends the plan of a question that asks for
+// its verb's object with "whose" and an answer word (objectAux): the
+// word's step walked the other way, to the owner of what the word names
+// ("Whose scripts has X directed?": "script", <-written_by from a writer
+// to the films, asks for the writers, ->written_by); "" for any other.
+func (p *LinkingPlanner) whoseStep(text string) string {
+	words, aux := p.objectAux(text)
+	if aux < 2 || !strings.EqualFold(text[words[0].Start:words[0].End], "whose") {
+		return ""
+	}
+	s, ok := p.Cfg.Anchors.AnswerWords[strings.ToLower(text[words[1].Start:words[1].End])]
+	if !ok {
+		return ""
+	}
+	if rel, ok := strings.CutPrefix(s, "->"); ok {
+		return "<-" + rel
+	}
+	if rel, ok := strings.CutPrefix(s, "<-"); ok {
+		return "->" + rel
+	}
+	return ""
 }

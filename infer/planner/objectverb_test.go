@@ -134,3 +134,61 @@ func TestSchemaPathsPastFormAnchors(t *testing.T) {
 		t.Errorf("%q planned %v reaching %v (%v), want %v", q, pred.Plan.MetapathTokens(), got, err, want)
 	}
 }
+
+// TestObjectVerbsWriters: Paul Smith wrote First Film and Second Film;
+// Kim Ray directed First Film and wrote Third Film; Ann Lee starred in
+// First Film and wrote Fourth Film. The trained template that starts at
+// a film walks to its writer, and the schema's two steps through its
+// director, its cast or its writer back along written_by come in that
+// order. "What else did the writer of First Film write?": the deeper
+// search tries two templates beyond the first ones, and with
+// ObjectVerbs spends none on a path the subject rules out (through the
+// director or the cast, whose last step alone walks written_by): Paul
+// Smith's films answer, Second Film first. "Whose scripts has Kim Ray
+// directed?" asks for the writers of the films Kim Ray directed: the
+// verb's relation comes before the last step, and the answer word
+// "scripts" (<-written_by, to a writer's films) is walked the other way,
+// to the films' writers: Paul Smith, not the other films of those
+// writers, which a trained template reaches.
+func TestObjectVerbsWriters(t *testing.T) {
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filmPlannerSteps(t, []string{"written_by", "directed_by", "starred_actors"},
+		[]string{"Paul Smith", "First Film", "Second Film", "Kim Ray", "Third Film", "Ann Lee", "Fourth Film"},
+		[][3]int{{1, 0, 0}, {2, 0, 0}, {1, 1, 3}, {4, 0, 3}, {1, 2, 5}, {6, 0, 5}},
+		[][][]string{{{"*", "->written_by", "person"}}, {{"*", "<-directed_by", "movie", "->written_by", "person", "<-written_by", "movie"}}},
+		[][]string{{"*", "->directed_by", "*", "<-written_by", "*"}, {"*", "->starred_actors", "*", "<-written_by", "*"},
+			{"*", "->written_by", "*", "<-written_by", "*"}, {"*", "<-directed_by", "*", "->written_by", "*"}},
+		AnchorConfig{TopTemplates: 2, NamedRelations: true, KinRelations: true, DeeperSearch: true, DeeperAsked: true, ObjectVerbs: true,
+			AnswerWords: map[string]string{"scripts": "<-written_by"}})
+	rankTemplates(p, []float32{2, 1})
+	clear(p.Ranker.W.Data())
+	p.names.setLexicon(lex)
+	rw := NewRelWords()
+	for range 10 {
+		rw.Add("the writer of", []string{"written_by"})
+		rw.Add("written by", []string{"written_by"})
+		rw.Add("directed", []string{"directed_by"})
+	}
+	p.Cfg.Anchors.RelWords = rw
+	for _, c := range []struct {
+		q    string
+		want []uint32
+	}{
+		{"What else did the writer of First Film write?", []uint32{2, 1}},
+		// As read off "writer": a word after a determiner is a noun.
+		{"What else did the written of First Film write?", []uint32{2, 1}},
+		{"Whose scripts has Kim Ray directed?", []uint32{0}},
+	} {
+		pred, err := p.Predict(context.Background(), data.Query{Text: c.q, ID: -1})
+		var got []uint32
+		if err == nil && pred.Reach != nil {
+			got = byScore(pred.Reach)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%q planned %v reaching %v (%v), want %v", c.q, pred.Plan.MetapathTokens(), got, err, c.want)
+		}
+	}
+}

@@ -585,6 +585,12 @@ func (p *LinkingPlanner) ruledOutSearch(text string, ments []linking.LinkedMenti
 		if len(asked) > 0 && !p.endsIn(p.Cfg.Templates[ti], asked) {
 			return false
 		}
+		// Nor one the object's verb rules out (objectRule): "What else
+		// did the writer of X write?" spends no search on the writers
+		// of the films of X's director.
+		if object.misses(ments, &PlanCandidate{Mentions: chosen, Plan: *plan}) {
+			return false
+		}
 		return len(ends) == 0 || slices.ContainsFunc(finalSteps(plan), func(s string) bool { return slices.Contains(ends, s) })
 	}, true
 }
