@@ -278,6 +278,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.TypeAfterMention = a.TypeAfterAnchor && !c.o.NoTypeAfterMention
 	a.AskedBeforeAnchor = a.NamedType && !c.o.NoAskedBeforeAnchor
 	a.CasedAnchors = !c.o.NoCasedAnchors
+	a.CasedAcross = a.CasedAnchors && !c.o.NoCasedAcross
 	a.LeadVerbAsks = a.Lexicon && a.NamedType && !c.o.NoLeadVerbAsks
 	a.RequestObject = a.LeadVerbAsks && !c.o.NoRequestObject
 	a.AnswerWordsLead = !c.o.NoAnswerWordsLead

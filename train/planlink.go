@@ -310,7 +310,10 @@ type LinkingPlannerOptions struct {
 	// way to one of the same template on a capitalised mention
 	// (AnchorConfig.CasedAnchors; the ablation).
 	NoCasedAnchors bool
-	Log            io.Writer
+	// NoCasedAcross: such an anchoring gives way to one of the same
+	// template alone (AnchorConfig.CasedAcross; the ablation).
+	NoCasedAcross bool
+	Log           io.Writer
 	// Progress, when set, is told how far each stage that runs over the
 	// training questions on all cores has got (done of total; called
 	// from several goroutines).

@@ -738,8 +738,18 @@ func (p *LinkingPlanner) casedAnchors(ments []linking.LinkedMention, cs []PlanCa
 		return
 	}
 	// other reports whether candidate j anchors as candidate i does but
-	// on a mention with a capital letter in path pi.
+	// on a mention with a capital letter in path pi, or, with
+	// CasedAcross, is of another template and anchored on a mention with
+	// a capital letter that i leaves unanchored, apart from i's mention
+	// in path pi.
 	other := func(i, j, pi int) bool {
+		if j != i && len(cs[j].Reach) > 0 && cs[j].Template != cs[i].Template && p.Cfg.Anchors.CasedAcross {
+			a := cs[i].Mentions[pi]
+			return slices.ContainsFunc(cs[j].Mentions, func(b int) bool {
+				return b >= 0 && b < len(ments) && upper(ments[b].Text) && !slices.Contains(cs[i].Mentions, b) &&
+					(ments[b].TokEnd <= ments[a].TokStart || ments[a].TokEnd <= ments[b].TokStart)
+			})
+		}
 		if j == i || cs[j].Template != cs[i].Template || len(cs[j].Reach) == 0 || len(cs[j].Mentions) != len(cs[i].Mentions) {
 			return false
 		}

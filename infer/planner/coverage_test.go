@@ -262,33 +262,42 @@ func TestMultiwordStrong(t *testing.T) {
 // one gets 1<<8 where the other's key is no greater, not where it is
 // greater, nor against another template's anchoring, nor for a mention
 // of a node named in lower case ("kim ray"), nor without CasedAnchors.
+// With CasedAcross, another template's anchoring on "Germinal Film",
+// which the lower-case one leaves, counts too, where its key is no
+// greater; one on "Made", inside "made film", does not.
 func TestCasedAnchors(t *testing.T) {
 	p := filmPlanner(t, []string{"directed_by"}, []string{"Paul Smith", "Made Film", "Germinal Film", "kim ray"},
 		[][3]int{{1, 0, 0}, {2, 0, 0}}, [][][]string{{{"*", "->directed_by", "person"}}}, AnchorConfig{})
 	ments := []linking.LinkedMention{
-		{Text: "made film", Nodes: []linking.FormNode{{Node: 1}}},
-		{Text: "Germinal Film", Nodes: []linking.FormNode{{Node: 2}}},
-		{Text: "kim ray", Nodes: []linking.FormNode{{Node: 3}}},
-		{Text: "Paul Smith", Nodes: []linking.FormNode{{Node: 0}}},
+		{Text: "made film", Nodes: []linking.FormNode{{Node: 1}}, TokStart: 1, TokEnd: 3},
+		{Text: "Germinal Film", Nodes: []linking.FormNode{{Node: 2}}, TokStart: 4, TokEnd: 6},
+		{Text: "kim ray", Nodes: []linking.FormNode{{Node: 3}}, TokStart: 7, TokEnd: 9},
+		{Text: "Paul Smith", Nodes: []linking.FormNode{{Node: 0}}, TokStart: 10, TokEnd: 12},
+		{Text: "Made", Nodes: []linking.FormNode{{Node: 1}}, TokStart: 1, TokEnd: 2},
 	}
 	cand := func(tmpl, m int) PlanCandidate {
 		return PlanCandidate{Template: tmpl, Mentions: []int{m}, Reach: []uint32{0}}
 	}
 	for _, c := range []struct {
-		name string
-		on   bool
-		cs   []PlanCandidate
-		key  []int
-		want []int
+		name   string
+		on     bool
+		cs     []PlanCandidate
+		key    []int
+		want   []int
+		across bool
 	}{
-		{"capitalised anchoring, same key", true, []PlanCandidate{cand(0, 0), cand(0, 1)}, []int{0, 0}, []int{1 << 8, 0}},
-		{"capitalised anchoring, lesser key", true, []PlanCandidate{cand(0, 0), cand(0, 1)}, []int{1 << 10, 0}, []int{1<<10 + 1<<8, 0}},
-		{"capitalised anchoring, greater key", true, []PlanCandidate{cand(0, 0), cand(0, 1)}, []int{0, 1 << 10}, []int{0, 1 << 10}},
-		{"another template", true, []PlanCandidate{cand(0, 0), cand(1, 1)}, []int{0, 0}, []int{0, 0}},
-		{"a name in lower case", true, []PlanCandidate{cand(0, 2), cand(0, 3)}, []int{0, 0}, []int{0, 0}},
-		{"off", false, []PlanCandidate{cand(0, 0), cand(0, 1)}, []int{0, 0}, []int{0, 0}},
+		{"capitalised anchoring, same key", true, []PlanCandidate{cand(0, 0), cand(0, 1)}, []int{0, 0}, []int{1 << 8, 0}, false},
+		{"capitalised anchoring, lesser key", true, []PlanCandidate{cand(0, 0), cand(0, 1)}, []int{1 << 10, 0}, []int{1<<10 + 1<<8, 0}, false},
+		{"capitalised anchoring, greater key", true, []PlanCandidate{cand(0, 0), cand(0, 1)}, []int{0, 1 << 10}, []int{0, 1 << 10}, false},
+		{"another template", true, []PlanCandidate{cand(0, 0), cand(1, 1)}, []int{0, 0}, []int{0, 0}, false},
+		{"a name in lower case", true, []PlanCandidate{cand(0, 2), cand(0, 3)}, []int{0, 0}, []int{0, 0}, false},
+		{"off", false, []PlanCandidate{cand(0, 0), cand(0, 1)}, []int{0, 0}, []int{0, 0}, false},
+		{"another template, across", true, []PlanCandidate{cand(0, 0), cand(1, 1)}, []int{0, 0}, []int{1 << 8, 0}, true},
+		{"another template, across, greater key", true, []PlanCandidate{cand(0, 0), cand(1, 1)}, []int{0, 1 << 10}, []int{0, 1 << 10}, true},
+		{"another template, across, overlapping", true, []PlanCandidate{cand(0, 0), cand(1, 4)}, []int{0, 0}, []int{0, 0}, true},
+		{"another template, across, off", false, []PlanCandidate{cand(0, 0), cand(1, 1)}, []int{0, 0}, []int{0, 0}, true},
 	} {
-		p.Cfg.Anchors.CasedAnchors = c.on
+		p.Cfg.Anchors.CasedAnchors, p.Cfg.Anchors.CasedAcross = c.on, c.across
 		key := slices.Clone(c.key)
 		p.casedAnchors(ments, c.cs, key)
 		if !slices.Equal(key, c.want) {

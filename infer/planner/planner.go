@@ -352,6 +352,12 @@ type AnchorConfig struct {
 	// the film Made, to "Germinal" in "Which person made the film Germinal
 	// as its director?"; casedAnchors). Off in checkpoints saved before it.
 	CasedAnchors bool `json:"cased_anchors,omitempty"`
+	// CasedAcross: with CasedAnchors, such a lower-case anchoring gives
+	// way as well to an anchoring of another template on a capitalised
+	// mention it leaves unanchored and does not overlap ("the stars", the
+	// film The Stars, to "The Ring" in "What else have the stars of The
+	// Ring appeared in?"). Off in checkpoints saved before it.
+	CasedAcross bool `json:"cased_across,omitempty"`
 	// LeadVerbAsks: a question's first word that is a verb's base form in
 	// the lexicon (a request: "Name the 2008 releases scripted by X.")
 	// asks as an asking word does, for the first word after it that is
