@@ -57,6 +57,7 @@ func TestFindMentionsAddressee(t *testing.T) {
 		{"Did Paul Smith tour US cities?", []string{"Paul Smith", "US"}, []string{"Paul Smith", "US"}},
 		{"Show me more films by Paul Smith.", []string{"Paul Smith"}, []string{"Show me", "me", "Paul Smith"}},
 		{"Who directed Show Me?", []string{"Show Me"}, []string{"Show Me", "Me"}},
+		{"Show Me is classified under which genres?", []string{"Show Me"}, []string{"Show Me", "Me"}},
 	} {
 		p.Cfg.Anchors.Addressee = true
 		if got := texts(c.text); !slices.Equal(got, c.with) {

@@ -369,8 +369,9 @@ func CandidateQuality(c *PlanCandidate, gold []uint32) float64 {
 
 // findMentions is the mention index's Find on text, without the
 // mentions that are a request's addressee (Addressee, addressees), nor
-// one that is the opening request's verb and its addressee ("Show me
-// more films ...", not the film Show Me).
+// one that is the opening request's verb and its addressee in lower case
+// ("Show me more films ...", not the film Show Me; "Remember Me is
+// classified under which categories" keeps the film Remember Me).
 func (p *LinkingPlanner) findMentions(text string) []linking.LinkedMention {
 	ms := p.ments.Find(text)
 	if !p.Cfg.Anchors.Addressee {
@@ -379,7 +380,7 @@ func (p *LinkingPlanner) findMentions(text string) []linking.LinkedMention {
 	if at := addressees(text); len(at) > 0 {
 		ms = slices.DeleteFunc(ms, func(m linking.LinkedMention) bool {
 			return m.TokEnd == m.TokStart+1 && slices.Contains(at, m.TokStart) ||
-				m.TokStart == 0 && m.TokEnd == 2 && slices.Contains(at, 1)
+				m.TokStart == 0 && m.TokEnd == 2 && slices.Contains(at, 1) && lowerAt(text, 1)
 		})
 	}
 	return ms
@@ -408,4 +409,15 @@ func addressees(text string) []int {
 		}
 	}
 	return at
+}
+
+// lowerAt reports whether word i of text (linking.MentionWords) is
+// written in lower case throughout.
+func lowerAt(text string, i int) bool {
+	words := linking.MentionWords(text)
+	if i < 0 || i >= len(words) {
+		return false
+	}
+	w := text[words[i].Start:words[i].End]
+	return w == strings.ToLower(w)
 }

@@ -150,9 +150,11 @@ func (o *objectRule) readFor(ments []linking.LinkedMention, anchors []int) objec
 	if lower(0) == "whose" && r.verb != nil {
 		r.verb, r.subject = nil, [][]string{r.verb}
 	}
+	// A noun right before the anchor says what the anchor is ("the
+	// subject water travel"), not a relation to it.
 	var b strings.Builder
 	for i := o.aux + 1; i < at; i++ {
-		if !inAnchor(i) {
+		if !inAnchor(i) && i != first-1 {
 			b.WriteString(o.text[o.words[i].Start:o.words[i].End])
 			b.WriteByte(' ')
 		}

@@ -81,6 +81,8 @@ func TestObjectVerbs(t *testing.T) {
 		"What did Paul Smith direct?":                      false,
 		"Who has been cast in First Film?":                 false,
 		"Which films had Paul Smith as the director?":      false,
+		// A noun right before the anchor says what it is.
+		"What else did the director Paul Smith direct?": false,
 	} {
 		ments := p.findMentions(q)
 		o := p.objectVerbRule(q, nil)
