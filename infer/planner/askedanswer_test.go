@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"context"
 	"slices"
 	"testing"
 
@@ -56,11 +55,7 @@ func TestAskedAnswerWords(t *testing.T) {
 		{"Which person is the director of First Film?", true, []uint32{0}},
 	} {
 		p := planner(c.on)
-		pred, err := p.Predict(context.Background(), data.Query{Text: c.q, ID: -1})
-		var got []uint32
-		if err == nil && pred.Reach != nil {
-			got = byScore(pred.Reach)
-		}
+		pred, got, err := answered(p, c.q)
 		if !slices.Equal(got, c.want) {
 			t.Errorf("AskedAnswerWords %v: %q planned %v reaching %v (%v), want %v", c.on, c.q, pred.Plan.MetapathTokens(), got, err, c.want)
 		}

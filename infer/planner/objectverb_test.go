@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"context"
 	"slices"
 	"testing"
 
@@ -66,11 +65,7 @@ func TestObjectVerbs(t *testing.T) {
 		{"What did Ann Lee star in?", false, []uint32{0}},
 	} {
 		p := planner(c.on)
-		pred, err := p.Predict(context.Background(), data.Query{Text: c.q, ID: -1})
-		var got []uint32
-		if err == nil && pred.Reach != nil {
-			got = byScore(pred.Reach)
-		}
+		pred, got, err := answered(p, c.q)
 		if !slices.Equal(got, c.want) {
 			t.Errorf("ObjectVerbs %v: %q planned %v reaching %v (%v), want %v", c.on, c.q, pred.Plan.MetapathTokens(), got, err, c.want)
 		}
@@ -127,11 +122,7 @@ func TestSchemaPathsPastFormAnchors(t *testing.T) {
 	}
 	p.Cfg.Anchors.RelWords = rw
 	q := "What else did the director of First Film direct?"
-	pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
-	var got []uint32
-	if err == nil && pred.Reach != nil {
-		got = byScore(pred.Reach)
-	}
+	pred, got, err := answered(p, q)
 	if want := []uint32{2, 1}; !slices.Equal(got, want) {
 		t.Errorf("%q planned %v reaching %v (%v), want %v", q, pred.Plan.MetapathTokens(), got, err, want)
 	}
@@ -184,11 +175,7 @@ func TestObjectVerbsWriters(t *testing.T) {
 		{"What else did the written of First Film write?", []uint32{2, 1}},
 		{"Whose scripts has Kim Ray directed?", []uint32{0}},
 	} {
-		pred, err := p.Predict(context.Background(), data.Query{Text: c.q, ID: -1})
-		var got []uint32
-		if err == nil && pred.Reach != nil {
-			got = byScore(pred.Reach)
-		}
+		pred, got, err := answered(p, c.q)
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%q planned %v reaching %v (%v), want %v", c.q, pred.Plan.MetapathTokens(), got, err, c.want)
 		}

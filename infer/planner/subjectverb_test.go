@@ -7,6 +7,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/lexicon"
+	"github.com/strata-retrieval/strata/infer"
 )
 
 // TestSubjectVerbs: Ann Lee and Bob Day starred in First Film, which Paul
@@ -56,15 +57,22 @@ func TestSubjectVerbs(t *testing.T) {
 		{"Starred in a film with Ann Lee?", true, []uint32{0}},
 	} {
 		p := planner(c.on)
-		pred, err := p.Predict(context.Background(), data.Query{Text: c.q, ID: -1})
-		var got []uint32
-		if err == nil && pred.Reach != nil {
-			got = byScore(pred.Reach)
-		}
+		pred, got, err := answered(p, c.q)
 		if !slices.Equal(got, c.want) {
 			t.Errorf("SubjectVerbs %v: %q planned %v reaching %v (%v), want %v", c.on, c.q, pred.Plan.MetapathTokens(), got, err, c.want)
 		}
 	}
+}
+
+// answered is p's prediction for the question q and the nodes its reach
+// ranks, the first answer first (byScore).
+func answered(p *LinkingPlanner, q string) (infer.PlanPrediction, []uint32, error) {
+	pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
+	var got []uint32
+	if err == nil && pred.Reach != nil {
+		got = byScore(pred.Reach)
+	}
+	return pred, got, err
 }
 
 // byScore are a reach's nodes, the highest scored first (ties in
