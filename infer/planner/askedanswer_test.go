@@ -35,14 +35,7 @@ func TestAskedAnswerWords(t *testing.T) {
 			[][]string{{"*", "->directed_by", "*", "<-starred_actors", "*"}, {"*", "->directed_by", "*", "<-directed_by", "*"}},
 			AnchorConfig{TopTemplates: 1, NamedType: true, NamedRelations: true, DeeperSearch: true, DeeperAsked: true, AskedAnswerWords: on,
 				AnswerWords: map[string]string{"director": "->directed_by"}})
-		rankTemplates(p, []float32{2, 1, 0})
-		clear(p.Ranker.W.Data())
-		p.names.setLexicon(lex)
-		rw := NewRelWords()
-		for range 10 {
-			rw.Add("directed by", []string{"directed_by"})
-		}
-		p.Cfg.Anchors.RelWords = rw
+		trainedLike(p, lex, []float32{2, 1, 0}, [][2]string{{"directed by", "directed_by"}})
 		return p
 	}
 	for _, c := range []struct {

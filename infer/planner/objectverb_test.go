@@ -41,15 +41,7 @@ func TestObjectVerbs(t *testing.T) {
 			[][]string{{"*", "->directed_by", "*", "<-directed_by", "*"}, {"*", "->directed_by", "*", "<-starred_actors", "*"}},
 			AnchorConfig{TopTemplates: 2, NamedRelations: true, KinRelations: true, DeeperSearch: true, DeeperAsked: true, ObjectVerbs: on,
 				AnswerWords: map[string]string{"director": "->directed_by"}})
-		rankTemplates(p, []float32{2, 0, 0, 1})
-		clear(p.Ranker.W.Data())
-		p.names.setLexicon(lex)
-		rw := NewRelWords()
-		for range 10 {
-			rw.Add("the director of", []string{"directed_by"})
-			rw.Add("star in", []string{"starred_actors"})
-		}
-		p.Cfg.Anchors.RelWords = rw
+		trainedLike(p, lex, []float32{2, 0, 0, 1}, [][2]string{{"the director of", "directed_by"}, {"star in", "starred_actors"}})
 		return p
 	}
 	for _, c := range []struct {
@@ -113,14 +105,7 @@ func TestSchemaPathsPastFormAnchors(t *testing.T) {
 		[][][]string{{{"*", "<-starred_actors", "movie", "->directed_by", "person"}}, {{"*", "<-starred_actors", "movie"}}, {{"*", "->directed_by", "person"}}},
 		[][]string{{"*", "->directed_by", "*", "<-directed_by", "*"}},
 		AnchorConfig{TopTemplates: 2, NamedRelations: true, KinRelations: true, DeeperSearch: true, DeeperAsked: true, ObjectVerbs: true, NonAnchors: []string{"what"}})
-	rankTemplates(p, []float32{2, 1, 0})
-	clear(p.Ranker.W.Data())
-	p.names.setLexicon(lex)
-	rw := NewRelWords()
-	for range 10 {
-		rw.Add("the director of", []string{"directed_by"})
-	}
-	p.Cfg.Anchors.RelWords = rw
+	trainedLike(p, lex, []float32{2, 1, 0}, [][2]string{{"the director of", "directed_by"}})
 	q := "What else did the director of First Film direct?"
 	pred, got, err := answered(p, q)
 	if want := []uint32{2, 1}; !slices.Equal(got, want) {
@@ -156,16 +141,7 @@ func TestObjectVerbsWriters(t *testing.T) {
 			{"*", "->written_by", "*", "<-written_by", "*"}, {"*", "<-directed_by", "*", "->written_by", "*"}},
 		AnchorConfig{TopTemplates: 2, NamedRelations: true, KinRelations: true, DeeperSearch: true, DeeperAsked: true, ObjectVerbs: true,
 			AnswerWords: map[string]string{"scripts": "<-written_by"}})
-	rankTemplates(p, []float32{2, 1})
-	clear(p.Ranker.W.Data())
-	p.names.setLexicon(lex)
-	rw := NewRelWords()
-	for range 10 {
-		rw.Add("the writer of", []string{"written_by"})
-		rw.Add("written by", []string{"written_by"})
-		rw.Add("directed", []string{"directed_by"})
-	}
-	p.Cfg.Anchors.RelWords = rw
+	trainedLike(p, lex, []float32{2, 1}, [][2]string{{"the writer of", "written_by"}, {"written by", "written_by"}, {"directed", "directed_by"}})
 	for _, c := range []struct {
 		q    string
 		want []uint32
@@ -180,4 +156,21 @@ func TestObjectVerbsWriters(t *testing.T) {
 			t.Errorf("%q planned %v reaching %v (%v), want %v", c.q, pred.Plan.MetapathTokens(), got, err, c.want)
 		}
 	}
+}
+
+// trainedLike readies test planner p as a trained one would be: the
+// lexicon lex, the classifier's template biases ranks (rankTemplates), a
+// plan ranker whose weights are all 0, and relation words borne out by 10
+// training questions of each phrase, walking its relation.
+func trainedLike(p *LinkingPlanner, lex *lexicon.Lexicon, ranks []float32, phrases [][2]string) {
+	rankTemplates(p, ranks)
+	clear(p.Ranker.W.Data())
+	p.names.setLexicon(lex)
+	rw := NewRelWords()
+	for range 10 {
+		for _, ph := range phrases {
+			rw.Add(ph[0], []string{ph[1]})
+		}
+	}
+	p.Cfg.Anchors.RelWords = rw
 }
