@@ -284,6 +284,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.AnswerWordsLead = !c.o.NoAnswerWordsLead
 	a.TrailingAnswerWords = !c.o.NoTrailingAnswerWords
 	a.InflectedRelations = a.NamedRelations && a.Lexicon && !c.o.NoInflectedRelations
+	a.FormRelations = a.InflectedRelations && !c.o.NoFormRelations
 	a.ContextSentences = !c.o.NoContextSentences
 	a.CasualContext = a.ContextSentences && !c.o.NoCasualContext
 	a.NounHeads = !c.o.NoNounHeads

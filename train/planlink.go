@@ -281,6 +281,10 @@ type LinkingPlannerOptions struct {
 	// have-auxiliary and its verb asks for nothing the subject rules out
 	// (AnchorConfig.ObjectVerbs; the ablation).
 	NoObjectVerbs bool
+	// NoFormRelations: a word no training question used names only what
+	// its base forms name, not what the other inflections the training
+	// used name (AnchorConfig.FormRelations; the ablation).
+	NoFormRelations bool
 	// NoExplainedWords: a word keeps every relation its questions' plans
 	// walk, also those the question's other words explain
 	// (RelWords.Explain; the ablation).

@@ -766,7 +766,9 @@ func (p *LinkingPlanner) relationMisses(text string, ments []linking.LinkedMenti
 // InflectedRelations, a word that names nothing as written and that no
 // training question used outside its anchors names what its base forms
 // (the lexicon's) name as written, with the schema's words and borne out
-// by the training ("stars": "star"). With KinRelations, a word the
+// by the training ("stars": "star"), and with FormRelations what the
+// other inflections the training used name ("actor": "actors"
+// inflections). With KinRelations, a word the
 // training bears out for one relation alone (RelWords.aloneNames) names it
 // where the lexicon puts it one link from one of the relation's schema
 // words in some sense of each ("script": written_by). A word that explaining away narrowed
@@ -807,12 +809,10 @@ func (p *LinkingPlanner) namedRelations(text string, read map[string]bool) [][]s
 		if len(rels) == 0 && p.Cfg.Anchors.InflectedRelations && rw.Words[w] == 0 && p.names.lex != nil {
 			// A form the training never used names what its base form
 			// names: "stars" as "star", which the training bore out.
-			for _, b := range p.names.lex.Bases(w) {
-				if b != w {
-					for _, r := range named(b, false) {
-						if !slices.Contains(rels, r) {
-							rels = append(rels, r)
-						}
+			for _, b := range p.inflections(w) {
+				for _, r := range named(b, false) {
+					if !slices.Contains(rels, r) {
+						rels = append(rels, r)
 					}
 				}
 			}
@@ -820,6 +820,31 @@ func (p *LinkingPlanner) namedRelations(text string, read map[string]bool) [][]s
 		if len(rels) > 0 {
 			slices.Sort(rels)
 			out = append(out, rels)
+		}
+	}
+	return out
+}
+
+// inflections are the other forms of a word no training question used
+// that namedRelations reads it as (InflectedRelations): the lexicon's base
+// forms of w and, with FormRelations, the words the training used in at
+// least minRelWordQuestions questions that share one of them or w itself
+// as a base form ("actors" for "actor"), each once.
+func (p *LinkingPlanner) inflections(w string) []string {
+	bases := p.names.lex.Bases(w)
+	var out []string
+	for _, b := range bases {
+		if b != w && !slices.Contains(out, b) {
+			out = append(out, b)
+		}
+	}
+	if p.Cfg.Anchors.FormRelations && p.words != nil {
+		for _, b := range append([]string{w}, bases...) {
+			for _, k := range p.words.forms[b] {
+				if k != w && !slices.Contains(out, k) {
+					out = append(out, k)
+				}
+			}
 		}
 	}
 	return out

@@ -321,6 +321,53 @@ func TestInflectedRelations(t *testing.T) {
 	}
 }
 
+// TestFormRelations: "actor", which no training question used and
+// which the lexicon reads as itself (a form of the schema's "actors"),
+// names starred_actors as "actors" does where the training bore "actors"
+// out (10 questions, all walking it); not without FormRelations, not
+// when "actors" walked it in 6 of 10 questions, and not when the
+// training used "actor" itself (in 6 questions walking directed_by).
+func TestFormRelations(t *testing.T) {
+	planner := func(on bool, walked, singular int) *LinkingPlanner {
+		p := castPlanner(t, false, true)
+		a := p.Cfg.Anchors
+		a.NamedRelations, a.InflectedRelations, a.FormRelations, a.Lexicon = true, true, on, true
+		rw := NewRelWords()
+		for i := range 10 {
+			rels := []string{"directed_by"}
+			if i < walked {
+				rels = []string{"starred_actors"}
+			}
+			rw.Add("the actors", rels)
+		}
+		for range singular {
+			rw.Add("an actor", []string{"directed_by"})
+		}
+		a.RelWords = rw
+		var err error
+		if p.words, err = p.newWordResolver(); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	const q = "Which movies share an actor with First Film?"
+	for _, c := range []struct {
+		name string
+		p    *LinkingPlanner
+		want int
+	}{
+		{"another form", planner(true, 10, 0), 1},
+		{"without FormRelations", planner(false, 10, 0), 0},
+		{"6 of 10", planner(true, 6, 0), 0},
+		{"the training used it", planner(true, 10, 6), 0},
+	} {
+		got := c.p.namedRelations(q, nil)
+		if len(got) != c.want || c.want == 1 && !slices.Equal(got[0], []string{"starred_actors"}) {
+			t.Errorf("%s: namedRelations = %v, want %d naming starred_actors", c.name, got, c.want)
+		}
+	}
+}
+
 // TestUnquoted: quoted spans go, apostrophes inside words stay, and an
 // unclosed quotation mark leaves the text as it is.
 func TestUnquoted(t *testing.T) {

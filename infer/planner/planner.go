@@ -480,6 +480,21 @@ type AnchorConfig struct {
 	// read. It rules candidates out and steers the deeper search, not in
 	// the ranker's features. Off in checkpoints saved before it.
 	InflectedRelations bool `json:"inflected_relations,omitempty"`
+	// FormRelations: with InflectedRelations, such a word also names what
+	// the other inflections of its base forms the training used (in at
+	// least minRelWordQuestions questions) name, as written and borne out:
+	// "Which movies share an actor with X?" names starred_actors as
+	// "actors" does, though the training never said "actor" and the
+	// lexicon, which has "actor" for a word of the schema's, reads it as
+	// itself. Off in checkpoints saved before it.
+	FormRelations bool `json:"form_relations,omitempty"`
+	// NamedFirst: a deeper search tries, among templates the classifier
+	// finds as probable as each other (every schema step and path, at 0),
+	// those that walk fewer relations no word of the question names first
+	// (namedFirst): "Which films share a screenwriter with X?" comes to
+	// the film's writers' films before a director's. Off in checkpoints
+	// saved before it.
+	NamedFirst bool `json:"named_first,omitempty"`
 	// AnswerWords maps a noun to the relation step (one direction, as
 	// "->directed_by") that ends the plans of at least 90% of the 5 or
 	// more training questions that used it before their first anchor,
