@@ -285,6 +285,11 @@ type LinkingPlannerOptions struct {
 	// its base forms name, not what the other inflections the training
 	// used name (AnchorConfig.FormRelations; the ablation).
 	NoFormRelations bool
+	// NoNamedFirst: a deeper search tries the templates the classifier
+	// finds equally probable in the schema's order, and none of the
+	// schema's two-step paths on a longer mention (AnchorConfig.NamedFirst;
+	// the ablation).
+	NoNamedFirst bool
 	// NoExplainedWords: a word keeps every relation its questions' plans
 	// walk, also those the question's other words explain
 	// (RelWords.Explain; the ablation).

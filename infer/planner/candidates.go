@@ -84,6 +84,9 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(probs[b], probs[a]) })
 	topT := cmp.Or(p.Cfg.Anchors.TopTemplates, defaultTopTemplates)
 	topM := cmp.Or(p.Cfg.Anchors.TopMentions, defaultTopMentions)
+	if more != nil && p.Cfg.Anchors.NamedFirst && len(order) > topT {
+		p.namedFirst(q.Text, read, order[topT:], probs)
+	}
 	type combo struct {
 		ti     int
 		ments  []int
@@ -239,6 +242,29 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 		}
 	}
 	return out, ments, nil
+}
+
+// namedFirst orders the templates a deeper search may try (order, most
+// probable first) so that, among templates as probable as each other, the
+// ones that walk fewer relations no word of text names (namedRelations,
+// the words read as read says) come first (NamedFirst). The classifier
+// gives every schema step and path the same probability, 0, and their
+// order was the schema's: "Which films share a screenwriter with X?"
+// spent the two templates a deeper search tries on a director and a
+// writer before it came to the film's writers' other films.
+func (p *LinkingPlanner) namedFirst(text string, read []readSpan, order []int, probs []float32) {
+	named := p.namedRelations(text, readWords(text, read))
+	unnamed := make(map[int]int, len(order))
+	for _, ti := range order {
+		for _, r := range PlanRelations(&data.Plan{Paths: p.Cfg.Templates[ti]}) {
+			if !slices.ContainsFunc(named, func(rels []string) bool { return slices.Contains(rels, r) }) {
+				unnamed[ti]++
+			}
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmp.Or(cmp.Compare(probs[b], probs[a]), cmp.Compare(unnamed[a], unnamed[b]))
+	})
 }
 
 // schemaPath reports whether template ti is one of the schema's two-step

@@ -396,13 +396,14 @@ func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs [
 		// With DeeperAsked, the templates tried walk the relations the
 		// question names too ("Who wrote the script of Primal Fear?": the
 		// film's writers, not its cast, anchored on "Primal Fear" for
-		// "Fear").
+		// "Fear"). The schema's two-step paths are tried only with
+		// NamedFirst.
 		var named [][]string
 		if p.Cfg.Anchors.DeeperAsked {
 			named = p.namedOutside(text, ments, longer, read)
 		}
 		return func(ti int, chosen []int, _ [][]uint32) bool {
-			if p.schemaPath(ti) || !slices.ContainsFunc(chosen, func(a int) bool { return slices.Contains(longer, a) }) {
+			if p.schemaPath(ti) && !p.Cfg.Anchors.NamedFirst || !slices.ContainsFunc(chosen, func(a int) bool { return slices.Contains(longer, a) }) {
 				return false
 			}
 			walked := PlanRelations(&data.Plan{Paths: p.Cfg.Templates[ti]})

@@ -492,8 +492,11 @@ type AnchorConfig struct {
 	// finds as probable as each other (every schema step and path, at 0),
 	// those that walk fewer relations no word of the question names first
 	// (namedFirst): "Which films share a screenwriter with X?" comes to
-	// the film's writers' films before a director's. Off in checkpoints
-	// saved before it.
+	// the film's writers' films before a director's. And the search on a
+	// longer mention no candidate anchors (unanchoredLonger) tries the
+	// schema's two-step paths too: "Which movies share an actor with The
+	// Land Girls?" found only the film's actors, people, along the
+	// schema's one step. Off in checkpoints saved before it.
 	NamedFirst bool `json:"named_first,omitempty"`
 	// AnswerWords maps a noun to the relation step (one direction, as
 	// "->directed_by") that ends the plans of at least 90% of the 5 or

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/lexicon"
 )
 
 // TestSchemaSteps: the training asked only for a person's films (the
@@ -142,5 +143,96 @@ func TestSchemaPathsNamed(t *testing.T) {
 	}
 	if s := pred.Reach.Scores; !(s[1] > s[0]) {
 		t.Errorf("scores %v: want Second Film above First Film", s)
+	}
+}
+
+// TestNamedFirst: from First Film, the one template the search tries
+// first (TopTemplates 1) reaches its actor, but "Which films share a
+// writer with First Film?" names has_writer (10 training questions with
+// "writer" walk it), which the template does not walk, so the search
+// goes deeper among the schema's paths that walk it. A deeper search
+// tries two templates beyond the top ones (maxDeeper); the schema lists
+// the path to the films of First Film's writer (Kim Ray's: First Film,
+// Third Film) third, after two that also walk a director and reach
+// nothing from First Film. With
+// NamedFirst, the path that walks no relation the question leaves
+// unnamed comes first and answers; without it, the planner stays with
+// the ruled-out actor (Ann Lee).
+func TestNamedFirst(t *testing.T) {
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	build := func(on bool) *LinkingPlanner {
+		p := filmPlannerSteps(t, []string{"directed_by", "starred_actors", "has_writer"}, []string{"Paul Smith", "First Film", "Second Film", "Ann Lee", "Kim Ray", "Third Film"},
+			[][3]int{{1, 0, 0}, {2, 0, 0}, {1, 1, 3}, {1, 2, 4}, {5, 2, 4}},
+			[][][]string{{{"*", "->starred_actors", "person"}}},
+			[][]string{
+				{"*", "->directed_by", "*", "<-has_writer", "*"},
+				{"*", "->has_writer", "*", "<-directed_by", "*"},
+				{"*", "->has_writer", "*", "<-has_writer", "*"},
+			},
+			AnchorConfig{NamedRelations: true, DeeperSearch: true, NamedFirst: on, TopTemplates: 1})
+		p.names.setLexicon(lex)
+		clear(p.Ranker.W.Data())
+		rw := NewRelWords()
+		for range 10 {
+			rw.Add("the writer", []string{"has_writer"})
+		}
+		p.Cfg.Anchors.RelWords = rw
+		return p
+	}
+	const q = "Which films share a writer with First Film?"
+	for _, c := range []struct {
+		on       bool
+		template int
+		reached  []uint32
+	}{
+		{true, 3, []uint32{1, 5}},
+		{false, 0, []uint32{3}},
+	} {
+		pred, err := build(c.on).Predict(context.Background(), data.Query{Text: q, ID: -1})
+		var reached []uint32
+		if pred.Reach != nil {
+			reached = slices.Sorted(slices.Values(pred.Reach.Nodes))
+		}
+		if err != nil || pred.Template != c.template || !slices.Equal(reached, c.reached) {
+			t.Errorf("NamedFirst %v: template %d reaching %v (%v), want template %d reaching %v", c.on, pred.Template, reached, err, c.template, c.reached)
+		}
+	}
+}
+
+// TestNamedFirstLonger: "Which movies share an actor with Last Second
+// Film?" The one template the search tries first (TopTemplates 1), a
+// film's director, anchors the film Second Film inside the longer name
+// (Last Second Film has no director), and walks no starred_actors, which
+// "actor" names: the search goes deeper on the longer mention, where the
+// schema's one step along starred_actors answers with people ("movies"
+// asks for movies). With NamedFirst that search tries the schema's paths
+// too, and the films that share an actor with Last Second Film (itself
+// and Other Film) answer; without it the planner stays with a person.
+func TestNamedFirstLonger(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		p := filmPlannerSteps(t, []string{"directed_by", "starred_actors"}, []string{"Paul Smith", "Second Film", "Last Second Film", "Ann Lee", "Other Film"},
+			[][3]int{{1, 0, 0}, {2, 1, 3}, {4, 1, 3}},
+			[][][]string{{{"*", "->directed_by", "person"}}},
+			[][]string{{"*", "->starred_actors", "*"}, {"*", "->starred_actors", "*", "<-starred_actors", "*"}},
+			AnchorConfig{NamedType: true, NamedRelations: true, DeeperSearch: true, LongerAnchors: true, NamedFirst: on, TopTemplates: 1})
+		clear(p.Ranker.W.Data())
+		rw := NewRelWords()
+		for range 10 {
+			rw.Add("an actor", []string{"starred_actors"})
+		}
+		p.Cfg.Anchors.RelWords = rw
+		const q = "Which movies share an actor with Last Second Film?"
+		pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
+		var reached []uint32
+		if pred.Reach != nil {
+			reached = slices.Sorted(slices.Values(pred.Reach.Nodes))
+		}
+		films := err == nil && pred.Template == 2 && slices.Equal(reached, []uint32{2, 4})
+		if films != on {
+			t.Errorf("NamedFirst %v: template %d reaching %v (%v); want the schema path (template 2) reaching [2 4] only with NamedFirst", on, pred.Template, reached, err)
+		}
 	}
 }
