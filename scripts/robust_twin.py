@@ -75,7 +75,10 @@ A SECOND AUTHOR'S FRAMES (FRAMES.json)
     word order, fronted restrictions, search-box noun phrases, the answer
     named by a noun), is a development set too (t4dev: its theld.csv,
     scored with strata score over a movies-skb workspace); it measures
-    that engineer's wording, not other people's.
+    that engineer's wording, not other people's. twin5 .. twin7 are more
+    of the engineer's (t5dev .. t7dev), and so is twin8_frames.json (44
+    frames written at stop 83 before any of them was scored: requests,
+    search-box phrases, possessives, answers named by a noun; t8dev).
 
 OUTPUTS (in OUTDIR)
     tdev.csv, theld.csv   header id,query,answer_ids; answer_ids is a JSON
