@@ -289,6 +289,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.CasualContext = a.ContextSentences && !c.o.NoCasualContext
 	a.NounHeads = !c.o.NoNounHeads
 	a.OfValues = a.NounHeads && !c.o.NoOfValues
+	a.HeadsOf = a.NounHeads && a.Lexicon && !c.o.NoHeadsOf
 	a.QuotedSlotsYield = !c.o.NoQuotedSlotsYield
 	a.QuotedRival = !c.o.NoQuotedRival
 	a.ReadSamePOS = a.Lexicon && !c.o.NoReadSamePOS
@@ -309,6 +310,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.SubjectVerbs = a.WhAsks && a.NamedRelations && a.Lexicon && !c.o.NoSubjectVerbs
 	a.AskedAnswerWords = a.NamedType && !c.o.NoAnswerWords && !c.o.NoAskedAnswerWords
 	a.ObjectVerbs = a.NamedRelations && a.Lexicon && !c.o.NoObjectVerbs
+	a.VerbFirst = a.ObjectVerbs && !c.o.NoVerbFirst
 	if a.RepeatWords && a.DeeperSearch && !c.o.NoRepeatTwice {
 		a.RepeatTwice, _, _ = c.nested(keep)
 	}

@@ -290,6 +290,14 @@ type LinkingPlannerOptions struct {
 	// schema's two-step paths on a longer mention (AnchorConfig.NamedFirst;
 	// the ablation).
 	NoNamedFirst bool
+	// NoVerbFirst: the verb of a question whose subject is its anchor
+	// alone is walked last, whatever names its object
+	// (AnchorConfig.VerbFirst; the ablation).
+	NoVerbFirst bool
+	// NoHeadsOf: "N of M" keeps M's type word from the type asked for
+	// only where N opens the question (AnchorConfig.HeadsOf; the
+	// ablation).
+	NoHeadsOf bool
 	// NoExplainedWords: a word keeps every relation its questions' plans
 	// walk, also those the question's other words explain
 	// (RelWords.Explain; the ablation).

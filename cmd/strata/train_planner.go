@@ -81,6 +81,8 @@ type trainPlannerOptions struct {
 	NoObjectVerbs  bool
 	NoFormRels     bool
 	NoNamedFirst   bool
+	NoVerbFirst    bool
+	NoHeadsOf      bool
 	NoExplained    bool
 	NoKinRels      bool
 	NoMentionForms bool
@@ -342,7 +344,10 @@ step ends at no type the question names as asked for is passed over for the next
 director; --no-asked-answer-words); a question that puts its subject between a do-
 or have-auxiliary and its verb asks for what the subject does: no plan that answers
 with the subject, or walks the verb's relation anywhere but last ("What else did the
-director of X direct?": his films; --no-object-verbs); a type word right after an anchor that names the
+director of X direct?": his films; --no-object-verbs), and where the subject is the
+anchor alone and a noun names the object, or "with" follows the verb, the verb's
+relation is walked from the anchor, first ("Which stars has X directed?": the cast
+of X's films; "Who has X acted with?": last too; --no-verb-first); a type word right after an anchor that names the
 anchor's type says what the anchor is ("titles in the comedy genre that
 feature X"; --no-type-after-anchor), and so does one after any mention naming a
 node of that type, anchor or not, for the type asked and the answer words
@@ -364,7 +369,8 @@ training questions that used it there ("Which directors ...": ->directed_by;
 a noun that may be a verb only after a determiner or opening the question
 before a preposition, "cast of films directed by X", whose "films" then names no
 asked type, --no-noun-heads, nor past a year, "cast of X's 1926 films",
---no-of-values; one that names a type only where those questions
+--no-of-values, nor after a noun that names the answers by a relation further on,
+"Name the cast members of X's films", --no-heads-of; one that names a type only where those questions
 asked for that type; not where the question's first two words give the type the
 step ends at a probability below 1%: "Who wrote the screenplay for X?",
 --no-answer-words-lead); in a question with no noun before its first anchor, a
@@ -438,6 +444,8 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoExplained, "no-explained-words", false, "a word keeps every relation its training questions' plans walk, also those the question's other words name alone (\"appeared\" keeps directed_by, from \"actors who appeared in films directed by X\"; the ablation)")
 	cmd.Flags().BoolVar(&o.NoNamedFirst, "no-named-first", false, "a deeper search tries the templates the classifier finds as probable as each other in the schema's order, not those that walk fewer relations the question leaves unnamed first, and no two-step path of the schema on a longer mention (the ablation)")
 	cmd.Flags().BoolVar(&o.NoFormRels, "no-form-relations", false, "a word no training question used names only what its base forms name, not what the other inflections the training used name (\"actor\" as \"actors\"; the ablation)")
+	cmd.Flags().BoolVar(&o.NoHeadsOf, "no-heads-of", false, "the type word after \"of\" names the type asked for unless the noun before \"of\" opens the question, also where that noun names the answers by a relation (\"Name the cast members of X's films\" as films; the ablation)")
+	cmd.Flags().BoolVar(&o.NoVerbFirst, "no-verb-first", false, "a question whose subject is its anchor alone walks its verb's relation last, also where a noun names its object (\"Which stars has X directed?\" as the directors of X's films; the ablation)")
 	cmd.Flags().BoolVar(&o.NoObjectVerbs, "no-object-verbs", false, "a question that puts its subject between a do- or have-auxiliary and its verb (\"What else did the director of X direct?\") may be answered with its subject (the ablation)")
 	cmd.Flags().BoolVar(&o.NoAskedAW, "no-asked-answer-words", false, "an answer word names the plan's last step even where that step ends at no type the question names as asked for (the ablation)")
 	cmd.Flags().BoolVar(&o.NoSubjectVerbs, "no-subject-verbs", false, "the verb after a question word that asks for one type (\"Who has acted in a movie alongside X?\") names no relation that ends the plan (the ablation)")
@@ -537,7 +545,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		d = nil
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoFitLowerRequests: o.NoFitLowerReq, NoFitLowest: o.NoFitLowest, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoDeclineRuledOut: o.NoDecline, NoSchemaSteps: o.NoSchemaSteps, NoSchemaPaths: o.NoSchemaPaths, NoSynonymTypes: o.NoSynonymTypes, NoKindTypes: o.NoKindTypes, NoGeneralTypes: o.NoGeneralTypes, NoSiblingTypes: o.NoSiblingTypes, NoNounSlots: o.NoNounSlots, NoDeeperAsked: o.NoDeeperAsked, NoRepeatTwice: o.NoRepeatTwice, NoMultiwordTypes: o.NoMultiword, NoTypeAfterAnchor: o.NoTypeAfter, NoLeadVerbAsks: o.NoLeadVerb, NoAnswerWordsLead: o.NoAWLead, NoTrailingAnswerWords: o.NoTrailAW, NoInflectedRelations: o.NoInflRels, NoContextSentences: o.NoContext, NoCasualContext: o.NoCasualCtx, NoHeadOf: o.NoHeadOf, NoNounHeads: o.NoNounHeads, NoOfValues: o.NoOfValues, NoRequestObject: o.NoReqObject, NoQuotedSlotsYield: o.NoQuotedYield, NoCasualFit: o.NoCasualFit, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, NoAddressee: o.NoAddressee, NoAppositive: o.NoAppositive, NoKindAnswerWords: o.NoKindAnswer, NoDerivedFirstSense: o.NoDerivedFirst, NoOpeningNoun: o.NoOpeningNoun, NoWhAsks: o.NoWhAsks, NoSubjectVerbs: o.NoSubjectVerbs, NoAskedAnswerWords: o.NoAskedAW, NoObjectVerbs: o.NoObjectVerbs, NoFormRelations: o.NoFormRels, NoNamedFirst: o.NoNamedFirst, NoExplainedWords: o.NoExplained, NoKinRelations: o.NoKinRels, NoMentionForms: o.NoMentionForms, NoTitles: o.NoTitles, NoRoles: o.NoRoles, NoAskedBeforeAnchor: o.NoAskedBefore, NoCasedAnchors: o.NoCasedAnchors, NoCasedAcross: o.NoCasedAcross, NoInCompound: o.NoInCompound, NoPassive: o.NoPassive, NoQuotedRival: o.NoQuotedRival, NoTypeAfterMention: o.NoTypeAfterMen, Log: u.err, Progress: u.stageProgress()})
+	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoFitLowerRequests: o.NoFitLowerReq, NoFitLowest: o.NoFitLowest, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoDeclineRuledOut: o.NoDecline, NoSchemaSteps: o.NoSchemaSteps, NoSchemaPaths: o.NoSchemaPaths, NoSynonymTypes: o.NoSynonymTypes, NoKindTypes: o.NoKindTypes, NoGeneralTypes: o.NoGeneralTypes, NoSiblingTypes: o.NoSiblingTypes, NoNounSlots: o.NoNounSlots, NoDeeperAsked: o.NoDeeperAsked, NoRepeatTwice: o.NoRepeatTwice, NoMultiwordTypes: o.NoMultiword, NoTypeAfterAnchor: o.NoTypeAfter, NoLeadVerbAsks: o.NoLeadVerb, NoAnswerWordsLead: o.NoAWLead, NoTrailingAnswerWords: o.NoTrailAW, NoInflectedRelations: o.NoInflRels, NoContextSentences: o.NoContext, NoCasualContext: o.NoCasualCtx, NoHeadOf: o.NoHeadOf, NoNounHeads: o.NoNounHeads, NoOfValues: o.NoOfValues, NoRequestObject: o.NoReqObject, NoQuotedSlotsYield: o.NoQuotedYield, NoCasualFit: o.NoCasualFit, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, NoAddressee: o.NoAddressee, NoAppositive: o.NoAppositive, NoKindAnswerWords: o.NoKindAnswer, NoDerivedFirstSense: o.NoDerivedFirst, NoOpeningNoun: o.NoOpeningNoun, NoWhAsks: o.NoWhAsks, NoSubjectVerbs: o.NoSubjectVerbs, NoAskedAnswerWords: o.NoAskedAW, NoObjectVerbs: o.NoObjectVerbs, NoFormRelations: o.NoFormRels, NoNamedFirst: o.NoNamedFirst, NoVerbFirst: o.NoVerbFirst, NoHeadsOf: o.NoHeadsOf, NoExplainedWords: o.NoExplained, NoKinRelations: o.NoKinRels, NoMentionForms: o.NoMentionForms, NoTitles: o.NoTitles, NoRoles: o.NoRoles, NoAskedBeforeAnchor: o.NoAskedBefore, NoCasedAnchors: o.NoCasedAnchors, NoCasedAcross: o.NoCasedAcross, NoInCompound: o.NoInCompound, NoPassive: o.NoPassive, NoQuotedRival: o.NoQuotedRival, NoTypeAfterMention: o.NoTypeAfterMen, Log: u.err, Progress: u.stageProgress()})
 	if err != nil {
 		return err
 	}

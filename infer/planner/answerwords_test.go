@@ -139,6 +139,33 @@ func TestNounHeads(t *testing.T) {
 	}
 }
 
+// TestHeadsOf: "Name the cast members of X's 2000 movies as director."
+// opens with a request, not with N of "N of M": with HeadsOf "movies", M's
+// first word, names no type asked for all the same, as "cast" (an answer
+// word) names the answers by a relation; "a list of movies" still asks for
+// movies ("list" names none), and so does the request without HeadsOf.
+func TestHeadsOf(t *testing.T) {
+	p := lexPlanner(t)
+	p.Cfg.Anchors.NounHeads, p.Cfg.Anchors.OfValues = true, true
+	p.Cfg.Anchors.AnswerWords = map[string]string{"cast": "->directed_by"}
+	for _, c := range []struct {
+		restriction string
+		on          bool
+		want        string
+	}{
+		{"Name the cast members of 2000 movies as director.", true, ""},
+		{"Name the cast members of 2000 movies as director.", false, "movie"},
+		{"Name the cast of the movies", true, ""},
+		{"give me a list of movies with", true, "movie"},
+		{"give me the members of movies with", true, "movie"},
+	} {
+		p.Cfg.Anchors.HeadsOf = c.on
+		if got, _ := p.askedTypeBy(c.restriction, nil); got != c.want {
+			t.Errorf("HeadsOf %v: %q asks for %q, want %q", c.on, c.restriction, got, c.want)
+		}
+	}
+}
+
 // TestOfValues: "cast of X's 1926 movies" leaves the anchor out of its
 // restriction and the year in it; with OfValues M's first word is past the
 // year, "movies", which names no type asked for, and the cast is asked for.

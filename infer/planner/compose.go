@@ -467,6 +467,26 @@ func (p *LinkingPlanner) askedTypeOf(restriction string, kinds map[string]string
 	ofObject := -1
 	if byKind && p.Cfg.Anchors.NounHeads && len(toks) > 2 && toks[1] == "of" {
 		ofObject = 2
+	}
+	// With HeadsOf, so does the first "of" anywhere after nouns one of
+	// which names the answers by a relation (an answer word, or a word
+	// naming a relation: namedRelations): "Name the cast members of X's
+	// 2000 films" asks for the cast, not films; "Give me a list of films"
+	// still asks for films.
+	if byKind && p.Cfg.Anchors.HeadsOf && ofObject < 0 && p.names.lex != nil {
+		for k := 2; k < len(toks)-1 && ofObject < 0; k++ {
+			if toks[k] != "of" {
+				continue
+			}
+			for j := k - 1; j >= 0 && !index.IsStopword(toks[j]) && p.names.lex.IsNoun(toks[j]); j-- {
+				if _, aw := p.Cfg.Anchors.AnswerWords[toks[j]]; aw || len(p.namedRelations(toks[j], nil)) > 0 {
+					ofObject = k + 1
+					break
+				}
+			}
+		}
+	}
+	if ofObject >= 0 {
 		for ofObject < len(toks)-1 && (index.IsStopword(toks[ofObject]) || p.Cfg.Anchors.OfValues && !alphabetic(toks[ofObject])) {
 			ofObject++
 		}

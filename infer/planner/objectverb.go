@@ -34,8 +34,13 @@ var doHave = map[string]bool{"did": true, "does": true, "do": true, "has": true,
 // walked by no step before its path's last, and misses the verb when a
 // relation the verb names alone is walked by no path's last step ("Whose
 // scripts has X directed?" asks for the owner of what the verb reaches:
-// the verb's relation comes before the last step). Read once per
-// question (objectVerbRule) and once per anchoring.
+// the verb's relation comes before the last step). With VerbFirst, where
+// the subject's words name no relation, the subject is the anchor itself
+// and the verb's relation is walked from it, by a path's first step:
+// "Which stars has X directed?" asks for the cast of X's films, not for
+// the directors of films X starred in; and with "with" right after the
+// verb, by the last step too ("Who has X acted with?": X's co-stars). Read once per question
+// (objectVerbRule) and once per anchoring.
 type objectRule struct {
 	p     *LinkingPlanner
 	text  string
@@ -53,6 +58,11 @@ type objectReading struct {
 	verb    []string
 	subject [][]string
 	ok      bool
+	// first: the subject names no relation, so the verb's relation is
+	// walked from its anchor, by a path's first step (VerbFirst); with
+	// "with" right after the verb, by its last step too ("Who has X
+	// acted with?": the answers acted as well).
+	first, with bool
 }
 
 // objectVerbRule is the question's objectRule, nil where it has no
@@ -160,6 +170,19 @@ func (o *objectRule) readFor(ments []linking.LinkedMention, anchors []int) objec
 		}
 	}
 	r.subject = append(r.subject, o.p.namedRelations(b.String(), o.read)...)
+	// A subject that names no relation is the anchor itself; the verb's
+	// relation is walked from it where the question names its object
+	// with a noun ("Which stars has X directed?") or says "with" after
+	// the verb ("Who has X acted with?"). A bare "What" ("What did X
+	// write that Y directed?") asks for what the verb reaches.
+	if o.p.Cfg.Anchors.VerbFirst && r.verb != nil && len(r.subject) == 0 {
+		r.with = at+1 < len(o.words) && lower(at+1) == "with"
+		for i := 1; i < o.aux && !r.first; i++ {
+			w := lower(i)
+			r.first = !index.IsStopword(w) && lex.IsNoun(w)
+		}
+		r.first = r.first || r.with
+	}
 	return r
 }
 
@@ -180,6 +203,9 @@ func (o *objectRule) misses(ments []linking.LinkedMention, c *PlanCandidate) boo
 		})
 	}
 	if r.verb != nil && !slices.ContainsFunc(c.Plan.Paths, func(path data.Path) bool {
+		if r.first {
+			return len(path.Steps) > 0 && walks(path.Steps[:1], r.verb) && (!r.with || walks(path.Steps[len(path.Steps)-1:], r.verb))
+		}
 		return len(path.Steps) > 0 && walks(path.Steps[len(path.Steps)-1:], r.verb)
 	}) {
 		return true
@@ -195,12 +221,16 @@ func (o *objectRule) misses(ments []linking.LinkedMention, c *PlanCandidate) boo
 }
 
 // verbRels are the relations the verb names for candidate c's anchoring
-// (objectReading), nil for none.
+// (objectReading) where they end the plan, nil for none and where the
+// verb's relation is walked first (objectReading.first).
 func (o *objectRule) verbRels(ments []linking.LinkedMention, c *PlanCandidate) []string {
 	if o == nil {
 		return nil
 	}
-	return o.reading(ments, c.Mentions).verb
+	if r := o.reading(ments, c.Mentions); !r.first || r.with {
+		return r.verb
+	}
+	return nil
 }
 
 // withoutObjectSubject is text with its words from the auxiliary on

@@ -2,10 +2,12 @@ package planner
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/lexicon"
+	"github.com/strata-retrieval/strata/graphops/linking"
 )
 
 // TestObjectVerbs: Paul Smith directed First Film and Second Film and
@@ -79,6 +81,63 @@ func TestObjectVerbs(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("%q: the director's plan ruled out %v, want %v", q, got, want)
+		}
+	}
+}
+
+// TestVerbFirst: where the subject is the anchor alone, with VerbFirst
+// the verb's relation is walked from it (a path's first step) when the
+// question names its object with a noun: "Which stars has Paul Smith
+// directed?" asks for the cast of his films, not for the directors of the
+// films he starred in, which the verb, walked last, had asked for. With
+// "with" after the verb ("Who has Paul Smith starred with?") it is walked
+// first and last: his co-stars, not the cast of the films he directed. A
+// bare "What" ("What has Paul Smith directed?") asks for what the verb
+// reaches, walked last either way.
+func TestVerbFirst(t *testing.T) {
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	planner := func(on bool) *LinkingPlanner {
+		p := filmPlannerSteps(t, []string{"directed_by", "starred_actors"}, []string{"Paul Smith", "First Film"},
+			[][3]int{{1, 0, 0}}, [][][]string{{{"*", "<-directed_by", "movie"}}}, nil,
+			AnchorConfig{NamedRelations: true, ObjectVerbs: true, VerbFirst: on})
+		trainedLike(p, lex, []float32{0}, [][2]string{{"directed", "directed_by"}, {"starred with", "starred_actors"}})
+		return p
+	}
+	const (
+		castOf      = "<-directed_by movie ->starred_actors person"
+		directorsOf = "<-starred_actors movie ->directed_by person"
+		coStars     = "<-starred_actors movie ->starred_actors person"
+	)
+	for _, c := range []struct {
+		q, plan     string
+		off, missed bool // missed without VerbFirst, and with it
+	}{
+		{"Which stars has Paul Smith directed?", castOf, true, false},
+		{"Which stars has Paul Smith directed?", directorsOf, false, true},
+		{"Who has Paul Smith starred with?", coStars, false, false},
+		{"Who has Paul Smith starred with?", castOf, false, true},
+		{"Who has Paul Smith starred with?", directorsOf, true, true},
+		{"What has Paul Smith directed?", castOf, true, true},
+		{"What has Paul Smith directed?", directorsOf, false, false},
+	} {
+		for _, on := range []bool{false, true} {
+			p := planner(on)
+			ments := p.findMentions(c.q)
+			at := slices.IndexFunc(ments, func(m linking.LinkedMention) bool { return m.Text == "Paul Smith" })
+			if at < 0 {
+				t.Fatalf("%q: no mention of Paul Smith in %v", c.q, ments)
+			}
+			plan := data.Plan{Paths: data.MustPaths(append([]string{"person"}, strings.Fields(c.plan)...))}
+			want := c.off
+			if on {
+				want = c.missed
+			}
+			if got := p.objectVerbRule(c.q, nil).misses(ments, &PlanCandidate{Mentions: []int{at}, Plan: plan}); got != want {
+				t.Errorf("VerbFirst %v: %q against %s: missed %v, want %v", on, c.q, c.plan, got, want)
+			}
 		}
 	}
 }

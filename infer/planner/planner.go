@@ -444,6 +444,19 @@ type AnchorConfig struct {
 	// is ruled out as an answer word's is (objectRule). Off in
 	// checkpoints saved before it.
 	ObjectVerbs bool `json:"object_verbs,omitempty"`
+	// VerbFirst: with ObjectVerbs, a subject whose words name no relation
+	// is the anchor itself, and the verb's relation is walked from it, by
+	// a path's first step, not its last: "Which stars has X directed?"
+	// asks for the cast of X's films (objectReading.first). Off in
+	// checkpoints saved before it.
+	VerbFirst bool `json:"verb_first,omitempty"`
+	// HeadsOf: with NounHeads, the first word of M in "N of M" names no
+	// asked type also where N does not open the question, when one of
+	// N's nouns names the answers by a relation (an answer word, or a
+	// word naming a relation): "Name the cast members of X's 2000 films
+	// as director." asks for the cast; "Give me a list of films" still
+	// for films. Off in checkpoints saved before it.
+	HeadsOf bool `json:"heads_of,omitempty"`
 	// NounHeads: "N of M" opening a question asks for N. A question's
 	// first word that may be a noun or a verb is a noun before a
 	// preposition ("cast of films directed by X": an answer word, and no
