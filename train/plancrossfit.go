@@ -308,6 +308,8 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.OpeningNoun = a.NamedType && !c.o.NoOpeningNoun
 	a.WhAsks = a.NamedType && !c.o.NoWhAsks
 	a.SubjectVerbs = a.WhAsks && a.NamedRelations && a.Lexicon && !c.o.NoSubjectVerbs
+	a.WhichVerbs = a.SubjectVerbs && !c.o.NoWhichVerbs
+	a.CoAnchors = a.SubjectVerbs && !c.o.NoCoAnchors
 	a.AskedAnswerWords = a.NamedType && !c.o.NoAnswerWords && !c.o.NoAskedAnswerWords
 	a.ObjectVerbs = a.NamedRelations && a.Lexicon && !c.o.NoObjectVerbs
 	a.VerbFirst = a.ObjectVerbs && !c.o.NoVerbFirst

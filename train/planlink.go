@@ -298,6 +298,14 @@ type LinkingPlannerOptions struct {
 	// only where N opens the question (AnchorConfig.HeadsOf; the
 	// ablation).
 	NoHeadsOf bool
+	// NoWhichVerbs: only a question word that asks for one type makes
+	// the verb after it a subject verb (AnchorConfig.WhichVerbs; the
+	// ablation).
+	NoWhichVerbs bool
+	// NoCoAnchors: an anchor after "together with" or "alongside" need
+	// not walk the subject verb's relation (AnchorConfig.CoAnchors; the
+	// ablation).
+	NoCoAnchors bool
 	// NoExplainedWords: a word keeps every relation its questions' plans
 	// walk, also those the question's other words explain
 	// (RelWords.Explain; the ablation).

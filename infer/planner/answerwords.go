@@ -377,13 +377,35 @@ func (p *LinkingPlanner) answerStep(text string, ments []linking.LinkedMention, 
 // word ("Who directed X?", "Who has acted in a movie alongside X?"), with
 // its word index; "" and -1 otherwise ("Who did X direct?": the word
 // after the auxiliary is X's).
+// maxWhichNouns is how many nouns may follow a question word that asks
+// with them before its subject verb (WhichVerbs: "Which film actors
+// starred in X?").
+const maxWhichNouns = 2
+
 func (p *LinkingPlanner) subjectVerb(text string) (string, int) {
 	lex := p.names.lex
-	if !p.Cfg.Anchors.SubjectVerbs || lex == nil || p.whType(text) == "" {
+	if !p.Cfg.Anchors.SubjectVerbs || lex == nil {
 		return "", -1
 	}
 	words := linking.MentionWords(text)
 	i := 1
+	if p.whType(text) == "" {
+		// With WhichVerbs, a question word and the nouns it asks with
+		// ("Which actors appeared in films with X?") are the subject too.
+		if !p.Cfg.Anchors.WhichVerbs || len(words) < 3 || !whWords[strings.ToLower(text[words[0].Start:words[0].End])] {
+			return "", -1
+		}
+		for i < len(words) && i <= maxWhichNouns {
+			w := strings.ToLower(text[words[i].Start:words[i].End])
+			if index.IsStopword(w) || !lex.IsNoun(w) || i > 1 && lex.IsVerbForm(w) {
+				break
+			}
+			i++
+		}
+		if i == 1 {
+			return "", -1
+		}
+	}
 	if i < len(words) && auxiliaries[strings.ToLower(text[words[i].Start:words[i].End])] {
 		i++
 	}
@@ -429,6 +451,40 @@ func subjectVerbMisses(rels []string, at int, ments []linking.LinkedMention, c *
 		}
 	}
 	return true
+}
+
+// coVerbMisses reports whether a path of c anchored on a co-participant
+// of the subject verb at word at walks none of rels, the relations the
+// verb names (subjectRels), by its first step (CoAnchors). An anchor
+// right after "alongside", "together with", or "with" right after the
+// verb does what the answers do: "Which actors appeared in films together
+// with X?" asks for X's co-stars, whose films X appeared in too, not the
+// cast of the films X directed. A "with" after a noun states what the
+// answers' films have ("Who directed films with X?").
+func (p *LinkingPlanner) coVerbMisses(text string, rels []string, at int, ments []linking.LinkedMention, c *PlanCandidate) bool {
+	if !p.Cfg.Anchors.CoAnchors || at < 0 || len(rels) == 0 {
+		return false
+	}
+	var words []linking.Word
+	lower := func(i int) string { return strings.ToLower(text[words[i].Start:words[i].End]) }
+	for pi, a := range c.Mentions {
+		if a < 0 || a >= len(ments) || pi >= len(c.Plan.Paths) {
+			continue
+		}
+		if words == nil {
+			words = linking.MentionWords(text)
+		}
+		s := ments[a].TokStart
+		co := s >= 1 && s <= len(words) && lower(s-1) == "alongside" ||
+			s >= 2 && s <= len(words) && lower(s-1) == "with" && (lower(s-2) == "together" || s-2 == at)
+		if !co {
+			continue
+		}
+		if st := c.Plan.Paths[pi].Steps; len(st) == 0 || !slices.ContainsFunc(st[0].Rels, func(r data.RelStep) bool { return slices.Contains(rels, r.Rel) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // typesNamedLoosely are the node types w names (wordType) or with a

@@ -592,6 +592,11 @@ func (p *LinkingPlanner) ruledOutSearch(text string, ments []linking.LinkedMenti
 		if object.misses(ments, &PlanCandidate{Mentions: chosen, Plan: *plan}) {
 			return false
 		}
+		// Nor one that walks the subject verb's relation from none of its
+		// co-participants (coVerbMisses).
+		if p.coVerbMisses(text, verbRels, verbAt, ments, &PlanCandidate{Mentions: chosen, Plan: *plan}) {
+			return false
+		}
 		return len(ends) == 0 || slices.ContainsFunc(finalSteps(plan), func(s string) bool { return slices.Contains(ends, s) })
 	}, true
 }
@@ -811,7 +816,7 @@ func (p *LinkingPlanner) ruleOutRead(ctx context.Context, text string, ments []l
 		if p.answerMisses(text, ments, &cs[i], kinds) {
 			key[i] += 1 << 10
 		}
-		if awMiss[i] || subjectVerbMisses(verbRels, verbAt, ments, &cs[i]) || object.misses(ments, &cs[i]) {
+		if awMiss[i] || subjectVerbMisses(verbRels, verbAt, ments, &cs[i]) || p.coVerbMisses(text, verbRels, verbAt, ments, &cs[i]) || object.misses(ments, &cs[i]) {
 			key[i] += 1 << 10
 		}
 		if p.repeatMisses(text, ments, &cs[i]) {

@@ -429,6 +429,18 @@ type AnchorConfig struct {
 	// candidate whose last step walks none is ruled out as an answer
 	// word's is (subjectVerbMisses). Off in checkpoints saved before it.
 	SubjectVerbs bool `json:"subject_verbs,omitempty"`
+	// WhichVerbs: with SubjectVerbs, a question word that asks with nouns
+	// ("Which actors appeared in films together with X?") makes the verb
+	// after them (and an auxiliary, if any) a subject verb too, whatever
+	// type the question word asks for alone. Off in checkpoints saved
+	// before it.
+	WhichVerbs bool `json:"which_verbs,omitempty"`
+	// CoAnchors: with SubjectVerbs, an anchor right after "alongside",
+	// "together with", or "with" right after the subject verb does what
+	// the answers do: its path walks the verb's relation first
+	// (coVerbMisses: "Which actors appeared in films together with X?",
+	// X's co-stars). Off in checkpoints saved before it.
+	CoAnchors bool `json:"co_anchors,omitempty"`
 	// AskedAnswerWords: an answer word whose step ends at no type the
 	// question names as asked for around the candidate's anchors
 	// (namedAsked) is no answer word; the next one in the lead may be

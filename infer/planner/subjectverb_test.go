@@ -64,6 +64,75 @@ func TestSubjectVerbs(t *testing.T) {
 	}
 }
 
+// TestCoAnchors: Ann Lee and Bob Day starred in First Film; Ann Lee
+// directed Second Film, which starred Kim Ray. The classifier ranks the
+// cast of Ann Lee's films as director first, her co-stars second; both
+// end with the starred_actors step "starred" names. With WhichVerbs,
+// "Which actors starred ..." has a subject verb though "which" asks for
+// no one type; with CoAnchors an anchor after "together with" (or
+// "alongside") starred too, so the cast of her films as director is ruled
+// out and her co-stars answer, Bob Day first. Without either the
+// classifier's Kim Ray stands, and so it does where "with" follows a noun
+// ("films with Ann Lee").
+func TestCoAnchors(t *testing.T) {
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	planner := func(which, co bool) *LinkingPlanner {
+		p := filmPlanner(t, []string{"directed_by", "starred_actors"}, []string{"Paul Smith", "First Film", "Second Film", "Ann Lee", "Kim Ray", "Bob Day"},
+			[][3]int{{1, 0, 0}, {1, 1, 3}, {1, 1, 5}, {2, 0, 3}, {2, 1, 4}},
+			[][][]string{
+				{{"*", "<-directed_by", "movie", "->starred_actors", "person"}},
+				{{"*", "<-starred_actors", "movie", "->starred_actors", "person"}},
+			}, AnchorConfig{NamedRelations: true, SubjectVerbs: true, WhichVerbs: which, CoAnchors: co})
+		rankTemplates(p, []float32{2, 1})
+		p.names.setLexicon(lex)
+		rw := NewRelWords()
+		for range 10 {
+			rw.Add("starred in", []string{"starred_actors"})
+		}
+		p.Cfg.Anchors.RelWords = rw
+		return p
+	}
+	const q = "Which actors starred in films together with Ann Lee?"
+	for _, c := range []struct {
+		q         string
+		which, co bool
+		want      []uint32 // the reach, the first answer first
+	}{
+		{q, true, true, []uint32{5, 3}},
+		{"Which actors starred in films alongside Ann Lee?", true, true, []uint32{5, 3}},
+		{q, true, false, []uint32{4}},
+		{q, false, true, []uint32{4}},
+		{"Which actors starred in films with Ann Lee?", true, true, []uint32{4}},
+	} {
+		pred, got, err := answered(planner(c.which, c.co), c.q)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("WhichVerbs %v, CoAnchors %v: %q planned %v reaching %v (%v), want %v", c.which, c.co, c.q, pred.Plan.MetapathTokens(), got, err, c.want)
+		}
+	}
+	// The subject verb after a question word and its nouns: two nouns at
+	// most, a noun that may be a verb only right after the question word,
+	// and none after a question word with no noun.
+	p := planner(true, false)
+	for q, want := range map[string]int{
+		"Which actors starred in films with Ann Lee?": 2,
+		"Which film actors starred in First Film?":    3,
+		"Which films star Ann Lee?":                   2,
+		"Which films were directed by Paul Smith?":    3,
+		"What did Ann Lee star in?":                   -1,
+		"Which of the films starred Ann Lee?":         -1,
+	} {
+		if _, got := p.subjectVerb(q); got != want {
+			t.Errorf("WhichVerbs: %q: subject verb at %d, want %d", q, got, want)
+		}
+		if _, got := planner(false, false).subjectVerb(q); got != -1 {
+			t.Errorf("without WhichVerbs: %q: subject verb at %d, want none", q, got)
+		}
+	}
+}
+
 // answered is p's prediction for the question q and the nodes its reach
 // ranks, the first answer first (byScore).
 func answered(p *LinkingPlanner, q string) (infer.PlanPrediction, []uint32, error) {
