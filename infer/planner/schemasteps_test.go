@@ -173,13 +173,7 @@ func TestNamedFirst(t *testing.T) {
 				{"*", "->has_writer", "*", "<-has_writer", "*"},
 			},
 			AnchorConfig{NamedRelations: true, DeeperSearch: true, NamedFirst: on, TopTemplates: 1})
-		p.names.setLexicon(lex)
-		clear(p.Ranker.W.Data())
-		rw := NewRelWords()
-		for range 10 {
-			rw.Add("the writer", []string{"has_writer"})
-		}
-		p.Cfg.Anchors.RelWords = rw
+		trainedLike(p, lex, []float32{0}, [][2]string{{"the writer", "has_writer"}})
 		return p
 	}
 	const q = "Which films share a writer with First Film?"
@@ -212,18 +206,17 @@ func TestNamedFirst(t *testing.T) {
 // too, and the films that share an actor with Last Second Film (itself
 // and Other Film) answer; without it the planner stays with a person.
 func TestNamedFirstLonger(t *testing.T) {
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, on := range []bool{true, false} {
 		p := filmPlannerSteps(t, []string{"directed_by", "starred_actors"}, []string{"Paul Smith", "Second Film", "Last Second Film", "Ann Lee", "Other Film"},
 			[][3]int{{1, 0, 0}, {2, 1, 3}, {4, 1, 3}},
 			[][][]string{{{"*", "->directed_by", "person"}}},
 			[][]string{{"*", "->starred_actors", "*"}, {"*", "->starred_actors", "*", "<-starred_actors", "*"}},
 			AnchorConfig{NamedType: true, NamedRelations: true, DeeperSearch: true, LongerAnchors: true, NamedFirst: on, TopTemplates: 1})
-		clear(p.Ranker.W.Data())
-		rw := NewRelWords()
-		for range 10 {
-			rw.Add("an actor", []string{"starred_actors"})
-		}
-		p.Cfg.Anchors.RelWords = rw
+		trainedLike(p, lex, []float32{0}, [][2]string{{"an actor", "starred_actors"}})
 		const q = "Which movies share an actor with Last Second Film?"
 		pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
 		var reached []uint32

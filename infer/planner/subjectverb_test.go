@@ -86,13 +86,7 @@ func TestCoAnchors(t *testing.T) {
 				{{"*", "<-directed_by", "movie", "->starred_actors", "person"}},
 				{{"*", "<-starred_actors", "movie", "->starred_actors", "person"}},
 			}, AnchorConfig{NamedRelations: true, SubjectVerbs: true, WhichVerbs: which, CoAnchors: co})
-		rankTemplates(p, []float32{2, 1})
-		p.names.setLexicon(lex)
-		rw := NewRelWords()
-		for range 10 {
-			rw.Add("starred in", []string{"starred_actors"})
-		}
-		p.Cfg.Anchors.RelWords = rw
+		trainedLike(p, lex, []float32{2, 1}, [][2]string{{"starred in", "starred_actors"}})
 		return p
 	}
 	const q = "Which actors starred in films together with Ann Lee?"
