@@ -21,11 +21,18 @@ other films of its writer, and the other films of its cast.
 With "dev2" (stop 82), the development set sdev2: seven more frames of
 the engineer's, none of sheld's, filled with the nodes after sheld's.
 
-Usage: robust_shapes.py SKBDIR OUTDIR [held|dev2]
+With "dev3" (stop 84), the development set sdev3: six frames of the
+engineer's that name the answers with a co-word ("co-starred", "costars",
+"co-writers"), written before any was scored, after sheld's co-star
+frame had been seen failing; two shapes more, the people who wrote or
+directed a film with a writer or director, filled like the others.
+
+Usage: robust_shapes.py SKBDIR OUTDIR [held|dev2|dev3]
 Writes OUTDIR/sdev.csv (id, query, answer_ids; ids from 7,400,000) and
 OUTDIR/sdev.tsv (id, frame, shape); with held, OUTDIR/sheld.csv and
 OUTDIR/sheld.tsv (ids from 7,500,000); with dev2, OUTDIR/sdev2.csv and
-OUTDIR/sdev2.tsv (ids from 7,600,000).
+OUTDIR/sdev2.tsv (ids from 7,600,000); with dev3, OUTDIR/sdev3.csv and
+OUTDIR/sdev3.tsv (ids from 7,700,000).
 """
 import csv, hashlib, json, os, subprocess, sys
 from collections import Counter, defaultdict
@@ -59,6 +66,14 @@ DEV2 = [
     ("d-filmact-1", "film>act>film", "What else have the stars of {} appeared in?"),
     ("d-filmact-2", "film>act>film", "Which movies share an actor with {}?"),
 ]
+DEV3 = [
+    ("e-actact-4", "act>act", "Which performers has {} co-starred with?"),
+    ("e-actact-5", "act>act", "{}'s costars"),
+    ("e-actact-6", "act>act", "Give me the co-actors of {}."),
+    ("e-wriwri-1", "wri>wri", "Who has co-written a film with {}?"),
+    ("e-wriwri-2", "wri>wri", "Name {}'s co-writers."),
+    ("e-dirdir-1", "dir>dir", "Who co-directed movies with {}?"),
+]
 N = 20
 
 
@@ -69,8 +84,8 @@ def lines(path):
 
 
 def main():
-    if len(sys.argv) not in (3, 4) or len(sys.argv) == 4 and sys.argv[3] not in ("held", "dev2"):
-        sys.exit("usage: robust_shapes.py SKBDIR OUTDIR [held|dev2]")
+    if len(sys.argv) not in (3, 4) or len(sys.argv) == 4 and sys.argv[3] not in ("held", "dev2", "dev3"):
+        sys.exit("usage: robust_shapes.py SKBDIR OUTDIR [held|dev2|dev3]")
     skb, out = sys.argv[1], sys.argv[2]
     mode = sys.argv[3] if len(sys.argv) == 4 else ""
     schema = json.load(open(os.path.join(skb, "schema.json")))
@@ -94,20 +109,24 @@ def main():
     answers = {
         "dir>wri": lambda v: step(step({v}, "directed_by", False), "written_by", True),
         "act>act": lambda v: step(step({v}, "starred_actors", False), "starred_actors", True) - {v},
+        "wri>wri": lambda v: step(step({v}, "written_by", False), "written_by", True) - {v},
+        "dir>dir": lambda v: step(step({v}, "directed_by", False), "directed_by", True) - {v},
         "film>dir>film": lambda v: step(step({v}, "directed_by", True), "directed_by", False) - {v},
         "film>wri>film": lambda v: step(step({v}, "written_by", True), "written_by", False) - {v},
         "film>act>film": lambda v: step(step({v}, "starred_actors", True), "starred_actors", False) - {v},
     }
-    anchor_type = {"dir>wri": "person", "act>act": "person", "film>dir>film": "movie",
+    anchor_type = {"dir>wri": "person", "act>act": "person", "wri>wri": "person", "dir>dir": "person", "film>dir>film": "movie",
                    "film>wri>film": "movie", "film>act>film": "movie"}
     frames, name, qid = FRAMES, "sdev", 7_400_000
     if mode == "held":
         frames, name, qid = HELD, "sheld", 7_500_000
     elif mode == "dev2":
         frames, name, qid = DEV2, "sdev2", 7_600_000
+    elif mode == "dev3":
+        frames, name, qid = DEV3, "sdev3", 7_700_000
     # Each set takes the nodes after those of the sets before it (sdev,
     # sheld, sdev2) that ask the same shape.
-    before = {"": [], "held": [FRAMES], "dev2": [FRAMES, HELD]}[mode]
+    before = {"": [], "held": [FRAMES], "dev2": [FRAMES, HELD], "dev3": [FRAMES, HELD, DEV2]}[mode]
     skip = {sh: N * sum(any(f[1] == sh for f in fs) for fs in before) for sh in answers}
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, name + ".csv"), "w", newline="", encoding="utf-8") as fc, \
