@@ -213,6 +213,20 @@ func (c *crossFit) nested(keep func(i int) bool) (bool, int, int) {
 	return planner.LearnRepeatTwice(restrs, plans)
 }
 
+// depthSaid: whether the questions that walk one relation twice say a
+// depth and those that say one walk it, how many do either and how many
+// both (planner.LearnDepthSaid).
+func (c *crossFit) depthSaid(keep func(i int) bool) (bool, int, int) {
+	var restrs []string
+	var plans []*data.Plan
+	for i := range c.exs {
+		if keep(i) {
+			restrs, plans = append(restrs, c.attrExs[i].Restriction), append(plans, &c.exs[i].rec.Plan)
+		}
+	}
+	return planner.LearnDepthSaid(restrs, plans)
+}
+
 // innerShare: the share of the questions' anchors inside a longer
 // mention (planner.InnerAnchorShare).
 func (c *crossFit) innerShare(keep func(i int) bool) float64 {
@@ -310,11 +324,15 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.SubjectVerbs = a.WhAsks && a.NamedRelations && a.Lexicon && !c.o.NoSubjectVerbs
 	a.WhichVerbs = a.SubjectVerbs && !c.o.NoWhichVerbs
 	a.CoAnchors = a.SubjectVerbs && !c.o.NoCoAnchors
+	a.CoWords = a.NamedRelations && !c.o.NoCoWords
 	a.AskedAnswerWords = a.NamedType && !c.o.NoAnswerWords && !c.o.NoAskedAnswerWords
 	a.ObjectVerbs = a.NamedRelations && a.Lexicon && !c.o.NoObjectVerbs
 	a.VerbFirst = a.ObjectVerbs && !c.o.NoVerbFirst
 	if a.RepeatWords && a.DeeperSearch && !c.o.NoRepeatTwice {
 		a.RepeatTwice, _, _ = c.nested(keep)
+	}
+	if a.RepeatTwice && !c.o.NoDepthSaid {
+		a.DepthSaid, _, _ = c.depthSaid(keep)
 	}
 	a.OuterAnchors = !c.o.NoOuterAnchors
 	a.InnerAnchors = !c.o.NoOuterAnchors && planner.InnerAnchorsFrom(c.innerShare(keep))

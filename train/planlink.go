@@ -147,6 +147,14 @@ type LinkingPlannerOptions struct {
 	// X") rules out no candidate that walks no relation twice, whatever
 	// the training bears out (AnchorConfig.RepeatTwice; the ablation).
 	NoRepeatTwice bool
+	// NoDepthSaid: a candidate that walks one relation twice in a row
+	// stands where the question says no depth, and one that walks none
+	// twice where it says "two" (AnchorConfig.DepthSaid; the ablation).
+	NoDepthSaid bool
+	// NoCoWords: a co-word ("co-stars", "co-wrote") rules out no
+	// candidate that shares no neighbour with its anchor along the
+	// relation the word names (AnchorConfig.CoWords; the ablation).
+	NoCoWords bool
 	// NoMultiwordTypes: a mention of two or more words counts for
 	// CoverMentions only as one of a word does (AnchorConfig.MultiwordTypes;
 	// the ablation).
@@ -377,6 +385,10 @@ type LinkingPlannerStats struct {
 	// outside their anchors (planner.LearnRepeatTwice), and NestedTwice
 	// those whose mined plans walk one relation twice in a row.
 	Nested, NestedTwice int
+	// Deep: training questions that walk one relation twice in a row or
+	// say a depth outside their anchors (planner.LearnDepthSaid), and
+	// DeepSaid those that do both.
+	Deep, DeepSaid int
 }
 
 // minedTemplate is a mined plan's template: its paths in canonical order
@@ -618,6 +630,7 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 		return nil, nil, st, err
 	}
 	_, st.Nested, st.NestedTwice = c.nested(all)
+	_, st.Deep, st.DeepSaid = c.depthSaid(all)
 	// Classifier inputs and anchor groups of every example.
 	logf(o.Log, "planner: linking %d training questions\n", len(exs))
 	xs := make([][]float32, len(exs))

@@ -452,7 +452,9 @@ func (p *LinkingPlanner) askedTypeOf(restriction string, kinds map[string]string
 			}
 			// Nor does a hyphened word before the noun ("Which
 			// Sioux-language movies": movies, not the Sioux, a people).
-			for j < len(toks)-1 && j < len(mods) && mods[j] {
+			// After "who" the hyphened word is the verb, with CoWords:
+			// "Who co-directed movies with X?" asks for people.
+			for j < len(toks)-1 && j < len(mods) && mods[j] && !(p.Cfg.Anchors.CoWords && toks[i-1] == "who") {
 				j++
 			}
 			if t, named := p.slotType(toks[j], kinds, byKind); t != "" {
@@ -1246,8 +1248,74 @@ func walksTwice(p *data.Plan) bool {
 
 // repeatMisses reports whether c walks no relation twice in a row where
 // the question nests a word outside c's anchors (RepeatTwice, nestsWord).
+//
+// With DepthSaid, a question that says a count of two outside c's
+// anchors (saysTwo) nests as one that nests a word does.
 func (p *LinkingPlanner) repeatMisses(text string, ments []linking.LinkedMention, c *PlanCandidate) bool {
-	return p.Cfg.Anchors.RepeatTwice && !walksTwice(&c.Plan) && nestsWord(linking.RestrictionText(text, ments, c.Mentions))
+	if !p.Cfg.Anchors.RepeatTwice || walksTwice(&c.Plan) {
+		return false
+	}
+	restr := linking.RestrictionText(text, ments, c.Mentions)
+	return nestsWord(restr) || p.Cfg.Anchors.DepthSaid && saysTwo(restr)
+}
+
+// twiceUnsaid reports whether c walks one relation twice in a row where
+// the question says no depth outside c's anchors: it nests no word and
+// says no count of two (DepthSaid).
+func (p *LinkingPlanner) twiceUnsaid(text string, ments []linking.LinkedMention, c *PlanCandidate) bool {
+	if !p.Cfg.Anchors.DepthSaid || !walksTwice(&c.Plan) {
+		return false
+	}
+	restr := linking.RestrictionText(text, ments, c.Mentions)
+	return !nestsWord(restr) && !saysTwo(restr)
+}
+
+// twoWords are the words that say a count of two: a step taken twice is
+// said by how many times or how deep ("two levels below X", "the
+// second-level subcategories of X", "X's subtypes, twice over").
+var twoWords = map[string]bool{"two": true, "2": true, "second": true, "2nd": true, "twice": true}
+
+// grandKin are the words "grand" makes a kin two generations away
+// ("grandchildren", "grandparent"): the step from parent to child, taken
+// twice.
+var grandKin = map[string]bool{"child": true, "children": true, "kid": true, "kids": true, "parent": true, "parents": true, "son": true, "sons": true, "daughter": true, "daughters": true, "mother": true, "mothers": true, "father": true, "fathers": true}
+
+// saysTwo reports whether a word of text outside its quotations says a
+// count of two (twoWords) or a kin two generations away (grandKin).
+func saysTwo(text string) bool {
+	for _, w := range linking.MentionWords(unquotedLoose(text)) {
+		if twoWords[w.Norm] || strings.HasPrefix(w.Norm, "grand") && grandKin[strings.TrimPrefix(w.Norm[len("grand"):], "-")] {
+			return true
+		}
+	}
+	return false
+}
+
+// minDepthQuestions is how many training questions must walk one
+// relation twice in a row or say a depth for the training to bear
+// DepthSaid out or against.
+const minDepthQuestions = 20
+
+// LearnDepthSaid reports whether the training questions bear out
+// DepthSaid: at least minDepthQuestions of them walk one relation twice
+// in a row (plans, the mined plans) or say a depth outside their anchors
+// (restrs: linking.RestrictionText of their plans' anchors; nestsWord or
+// saysTwo), and at least nine in ten of those do both. It returns the two
+// counts too. On WordNet nearly every training question that walks a
+// relation twice nests a word or says "two"; no movies-skb training
+// question walks one twice.
+func LearnDepthSaid(restrs []string, plans []*data.Plan) (bool, int, int) {
+	n, both := 0, 0
+	for i, r := range restrs {
+		twice, said := walksTwice(plans[i]), nestsWord(r) || saysTwo(r)
+		if twice || said {
+			n++
+			if twice && said {
+				both++
+			}
+		}
+	}
+	return n >= minDepthQuestions && 10*both >= 9*n, n, both
 }
 
 // minNestedQuestions is how many training questions must nest a word

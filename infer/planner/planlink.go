@@ -452,6 +452,13 @@ func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs [
 			return !p.schemaPath(ti) && walksTwice(&data.Plan{Paths: p.Cfg.Templates[ti]})
 		}
 	}
+	// A relation every candidate left walks twice where the question
+	// says no depth (DepthSaid): the templates tried walk none twice.
+	if least%(1<<8) >= 1<<7 {
+		return func(ti int, _ []int, _ [][]uint32) bool {
+			return !p.schemaPath(ti) && !walksTwice(&data.Plan{Paths: p.Cfg.Templates[ti]})
+		}
+	}
 	var open [][]int
 	for i := range cs {
 		if len(cs[i].Reach) > 0 && key[i] == least {
@@ -532,6 +539,10 @@ func (p *LinkingPlanner) ruledOutSearch(text string, ments []linking.LinkedMenti
 		}
 	}
 	named := p.namedOutside(text, ments, anchored, read)
+	// A co-word names the relation its templates walk too (coMisses).
+	if p.Cfg.Anchors.CoWords {
+		named = append(named, p.coRelations(linking.RestrictionText(text, ments, slices.DeleteFunc(slices.Clone(anchored), func(i int) bool { return i < 0 || i >= len(ments) })), read)...)
+	}
 	if !ruled && len(named) == 0 {
 		return nil, false
 	}
@@ -595,6 +606,11 @@ func (p *LinkingPlanner) ruledOutSearch(text string, ments []linking.LinkedMenti
 		// Nor one that walks the subject verb's relation from none of its
 		// co-participants (coVerbMisses).
 		if p.coVerbMisses(text, verbRels, verbAt, ments, &PlanCandidate{Mentions: chosen, Plan: *plan}) {
+			return false
+		}
+		// Nor one that shares no neighbour along the relation a co-word
+		// names (coMisses).
+		if p.coMisses(text, ments, &PlanCandidate{Mentions: chosen, Plan: *plan}, read) {
 			return false
 		}
 		return len(ends) == 0 || slices.ContainsFunc(finalSteps(plan), func(s string) bool { return slices.Contains(ends, s) })
@@ -816,15 +832,18 @@ func (p *LinkingPlanner) ruleOutRead(ctx context.Context, text string, ments []l
 		if p.answerMisses(text, ments, &cs[i], kinds) {
 			key[i] += 1 << 10
 		}
-		if awMiss[i] || subjectVerbMisses(verbRels, verbAt, ments, &cs[i]) || p.coVerbMisses(text, verbRels, verbAt, ments, &cs[i]) || object.misses(ments, &cs[i]) {
+		if awMiss[i] || subjectVerbMisses(verbRels, verbAt, ments, &cs[i]) || p.coVerbMisses(text, verbRels, verbAt, ments, &cs[i]) || object.misses(ments, &cs[i]) || p.coMisses(text, ments, &cs[i], read) {
 			key[i] += 1 << 10
 		}
 		if p.repeatMisses(text, ments, &cs[i]) {
 			key[i] += 1 << 9
 		}
+		if p.twiceUnsaid(text, ments, &cs[i]) {
+			key[i] += 1 << 7
+		}
 		// Unexplained spans count below every bit above (a question has at
 		// most MaxPlanWords words).
-		key[i] += p.relationMisses(text, ments, &cs[i], read)<<10 + min(p.unexplained(ments, &cs[i]), 1<<8-1)
+		key[i] += p.relationMisses(text, ments, &cs[i], read)<<10 + min(p.unexplained(ments, &cs[i]), 1<<7-1)
 	}
 	if p.Cfg.Anchors.LongerAnchors {
 		p.longerAnchors(ments, cs, key)

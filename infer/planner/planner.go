@@ -290,6 +290,18 @@ type AnchorConfig struct {
 	// twice; none of movies-skb's nests one. Off in checkpoints saved
 	// before it.
 	RepeatTwice bool `json:"repeat_twice,omitempty"`
+	// DepthSaid: with RepeatTwice, a candidate walks one relation twice
+	// in a row only where the question says so outside its anchors and
+	// quotations: it nests a word (nestsWord) or says a count of two
+	// ("two", "2", "second", "twice"; saysTwo). A candidate that walks a
+	// relation twice unsaid weighs above the unexplained mentions and
+	// below every other rule ("Of the senses of odyssey, which are a kind
+	// of journeying?" asks for journeying's kinds, not their kinds), and
+	// one that walks none twice where the question says two is ruled out
+	// as RepeatTwice rules it out ("Which words sit two levels below rima
+	// in the hierarchy?"). Set by the training when its questions bear it
+	// out (LearnDepthSaid). Off in checkpoints saved before it.
+	DepthSaid bool `json:"depth_said,omitempty"`
 	// SynonymTypes: a word that names no node type with the schema's own
 	// words names the one type with a word in the word's most frequent
 	// noun sense in the lexicon ("films": movie; namedType). Off in
@@ -441,6 +453,15 @@ type AnchorConfig struct {
 	// (coVerbMisses: "Which actors appeared in films together with X?",
 	// X's co-stars). Off in checkpoints saved before it.
 	CoAnchors bool `json:"co_anchors,omitempty"`
+	// CoWords: with NamedRelations, a word "co-" makes of a word naming a
+	// relation ("co-stars", "costars", "co-wrote") asks for the nodes
+	// that share a neighbour along that relation with the anchor: a
+	// candidate none of whose paths walks the relation into a node and
+	// straight back out of it is ruled out as a missed relation word is
+	// (coMisses: "Who were the co-stars of X?" asks for the cast of X's
+	// films, not their genres nor their directors). Off in checkpoints
+	// saved before it.
+	CoWords bool `json:"co_words,omitempty"`
 	// AskedAnswerWords: an answer word whose step ends at no type the
 	// question names as asked for around the candidate's anchors
 	// (namedAsked) is no answer word; the next one in the lead may be

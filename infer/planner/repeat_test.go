@@ -82,6 +82,13 @@ func TestLearnRepeatTwice(t *testing.T) {
 // by a word no training question used would.
 func kindsPlanner(t *testing.T, a AnchorConfig) *LinkingPlanner {
 	t.Helper()
+	return kindsPlannerHops(t, a, 5)
+}
+
+// kindsPlannerHops is kindsPlanner with its ranker's one-hop feature
+// weighing hops1 (negative: preferring two hops).
+func kindsPlannerHops(t *testing.T, a AnchorConfig, hops1 float32) *LinkingPlanner {
+	t.Helper()
 	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"noun"},
 		RelationTypes: []string{"hypernym"}, CandidateTypes: []string{"noun"}, TextFields: []string{"name", "details"}}}
 	for _, name := range []string{"fine arts", "painting", "watercolor"} {
@@ -90,10 +97,10 @@ func kindsPlanner(t *testing.T, a AnchorConfig) *LinkingPlanner {
 	s.Edges.Add(1, 0, 0)
 	s.Edges.Add(2, 0, 1)
 	a.RepeatWords = true
-	return oneHopPlanner(t, s, [][]data.Path{
+	return testPlanner(t, s, [][]data.Path{
 		data.MustPaths([]string{"*", "<-hypernym", "*"}),
 		data.MustPaths([]string{"*", "<-hypernym", "*", "<-hypernym", "*"}),
-	}, a)
+	}, 0, hops1, a)
 }
 
 // TestRepeatTwice: "hyponyms of hyponyms of fine arts" (a word no

@@ -1,0 +1,84 @@
+package planner
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/lexicon"
+)
+
+// TestSharesAlong: a path walking the relation from its anchor into a
+// node and back out, or two paths starting along it the same way, share
+// a neighbour with their anchors; a walk back further on, a turn along
+// another relation, or two paths along different relations do not.
+func TestSharesAlong(t *testing.T) {
+	rels := []string{"starred_actors"}
+	for _, c := range []struct {
+		paths [][]string
+		want  bool
+	}{
+		{[][]string{{"*", "<-starred_actors", "movie", "->starred_actors", "person"}}, true},
+		{[][]string{{"*", "<-directed_by", "movie", "->starred_actors", "person"}}, false},
+		{[][]string{{"*", "<-directed_by", "movie", "->starred_actors", "person", "<-starred_actors", "movie"}}, false},
+		{[][]string{{"*", "<-starred_actors", "movie"}, {"*", "<-starred_actors", "movie"}}, true},
+		{[][]string{{"*", "<-starred_actors", "movie"}, {"*", "<-directed_by", "movie"}}, false},
+		{[][]string{{"*", "<-starred_actors", "movie"}}, false},
+	} {
+		if got := sharesAlong(&data.Plan{Paths: data.MustPaths(c.paths...)}, rels); got != c.want {
+			t.Errorf("sharesAlong(%v) = %v, want %v", c.paths, got, c.want)
+		}
+	}
+}
+
+// TestCoWords: over filmPlanner's graph (Ann Lee starred in First Film
+// with Bob Day and directed Second Film, starring Kim Ray), "Who were the
+// co-stars of Ann Lee?" asks for the cast of the films she starred in:
+// with CoWords, Bob Day (and Ann Lee, who shares her own films) where the
+// classifier prefers the cast of her films as director, Kim Ray, which
+// stands without the rule. "costars" in one word is a co-word too; "cost"
+// and a quoted "co-stars" are none.
+func TestCoWords(t *testing.T) {
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	planner := func(co bool) *LinkingPlanner {
+		p := filmPlanner(t, []string{"directed_by", "starred_actors"}, []string{"Paul Smith", "First Film", "Second Film", "Ann Lee", "Kim Ray", "Bob Day"},
+			[][3]int{{1, 0, 0}, {1, 1, 3}, {1, 1, 5}, {2, 0, 3}, {2, 1, 4}},
+			[][][]string{
+				{{"*", "<-directed_by", "movie", "->starred_actors", "person"}},
+				{{"*", "<-starred_actors", "movie", "->starred_actors", "person"}},
+			}, AnchorConfig{NamedRelations: true, CoWords: co})
+		trainedLike(p, lex, []float32{2, 1}, [][2]string{{"stars", "starred_actors"}})
+		return p
+	}
+	for _, c := range []struct {
+		q    string
+		co   bool
+		want []uint32 // the reach, the first answer first
+	}{
+		{"Who were the co-stars of Ann Lee?", true, []uint32{5, 3}},
+		{"Who are Ann Lee's costars?", true, []uint32{5, 3}},
+		{"Who were the co-stars of Ann Lee?", false, []uint32{4}},
+	} {
+		pred, got, err := answered(planner(c.co), c.q)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("CoWords %v: %q planned %v reaching %v (%v), want %v", c.co, c.q, pred.Plan.MetapathTokens(), got, err, c.want)
+		}
+	}
+	p := planner(true)
+	for q, want := range map[string]int{
+		"Who were the co-stars of":        1,
+		"the costars of":                  1,
+		"What did it cost":                0,
+		"Which film is titled 'co-stars'": 0,
+	} {
+		if got := len(p.coRelations(q, nil)); got != want {
+			t.Errorf("coRelations(%q): %d co-words, want %d", q, got, want)
+		}
+	}
+	if got := len(planner(false).coRelations("Who were the co-stars of", nil)); got != 0 {
+		t.Errorf("without CoWords: %d co-words, want none", got)
+	}
+}

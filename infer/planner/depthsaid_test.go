@@ -1,0 +1,138 @@
+package planner
+
+import (
+	"context"
+	"testing"
+
+	"github.com/strata-retrieval/strata/data"
+)
+
+// TestSaysTwo: a count of two ("two", "2", "second", "twice") or a kin
+// two generations away ("grandchildren") outside the quotations says a
+// depth; "grand" before another word, a count inside a quotation, or a
+// plain question does not.
+func TestSaysTwo(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Which words sit two levels below X in the hierarchy?":      true,
+		"Name the second-level subcategories beneath X.":            true,
+		"list the grandchildren of X in the taxonomy":               true,
+		"Who are the grandparents of X?":                            true,
+		"X's subtypes, twice over":                                  true,
+		"Going 2 steps down from X":                                 true,
+		"Which grand piano is a kind of X?":                         false,
+		"Which kind of X is defined as 'a set of two'?":             false,
+		"Of the senses of odyssey, which are a kind of journeying?": false,
+		"What are the subtypes of the subtypes of X?":               false, // nested, not counted
+	} {
+		if got := saysTwo(text); got != want {
+			t.Errorf("saysTwo(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// TestLearnDepthSaid: the training bears the rule out when at least
+// minDepthQuestions of its questions walk one relation twice in a row or
+// say a depth, and nine in ten of those do both.
+func TestLearnDepthSaid(t *testing.T) {
+	once := &data.Plan{Paths: data.MustPaths([]string{"*", "<-hypernym", "*"})}
+	twice := &data.Plan{Paths: data.MustPaths([]string{"*", "<-hypernym", "*", "<-hypernym", "*"})}
+	build := func(both, twiceUnsaid, saidOnce, plain int) ([]string, []*data.Plan) {
+		var rs []string
+		var ps []*data.Plan
+		add := func(n int, r string, p *data.Plan) {
+			for range n {
+				rs, ps = append(rs, r), append(ps, p)
+			}
+		}
+		add(both, "the kinds that lie two levels below", twice)
+		add(twiceUnsaid, "the kinds of", twice)
+		add(saidOnce, "the second kind of", once)
+		add(plain, "the kinds of", once)
+		return rs, ps
+	}
+	for _, c := range []struct {
+		both, twiceUnsaid, saidOnce, plain int
+		want                               bool
+	}{
+		{18, 1, 1, 100, true},
+		{17, 1, 1, 0, false}, // 19 walk twice or say a depth: too few
+		{27, 2, 1, 0, true},
+		{26, 2, 2, 0, false}, // 26 of 30: under nine in ten
+		{0, 0, 0, 500, false},
+	} {
+		rs, ps := build(c.both, c.twiceUnsaid, c.saidOnce, c.plain)
+		got, n, k := LearnDepthSaid(rs, ps)
+		if wantN := c.both + c.twiceUnsaid + c.saidOnce; got != c.want || n != wantN || k != c.both {
+			t.Errorf("%+v: got %v (%d, %d), want %v (%d, %d)", c, got, n, k, c.want, wantN, c.both)
+		}
+	}
+}
+
+// TestDepthSaid: over kindsPlanner's tree (painting a kind of fine arts,
+// watercolor a kind of painting), "Which words sit two levels below fine
+// arts?" says the depth its ranker, preferring one hop, misses: with
+// DepthSaid it answers watercolor, without it painting. A ranker
+// preferring two hops answers "Which kinds of fine arts are there?",
+// which says no depth, with watercolor; with DepthSaid, painting, and
+// when only the two-hop candidate was tried the deeper search tries the
+// one-hop template and no other.
+func TestDepthSaid(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		q     string
+		hops1 float32
+		rule  bool
+		want  uint32
+	}{
+		{"Which words sit two levels below fine arts?", 5, false, 1},
+		{"Which words sit two levels below fine arts?", 5, true, 2},
+		{"Which kinds of fine arts are there?", -5, false, 2},
+		{"Which kinds of fine arts are there?", -5, true, 1},
+		{"the grandchildren of fine arts", 5, true, 2},
+	} {
+		p := kindsPlannerHops(t, AnchorConfig{TopTemplates: 2, DeeperSearch: true, RepeatTwice: true, DepthSaid: c.rule}, c.hops1)
+		pred, err := p.PredictUngated(ctx, data.Query{Text: c.q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pred.Reach == nil || len(pred.Reach.Nodes) != 1 || pred.Reach.Nodes[0] != c.want {
+			t.Errorf("DepthSaid %v, hops1 %v: %q answers %+v, want node %d", c.rule, c.hops1, c.q, pred.Reach, c.want)
+		}
+	}
+	q := "Which kinds of fine arts are there?"
+	p := kindsPlannerHops(t, AnchorConfig{TopTemplates: 2, DeeperSearch: true, RepeatTwice: true, DepthSaid: true}, -5)
+	cs, ments, err := p.candidates(ctx, data.Query{Text: q}, nil, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, _, err := p.ruleOut(ctx, q, ments, cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var two []PlanCandidate
+	var twoKey []int
+	for i := range cs {
+		if got := key[i]&(1<<7) != 0; got != (cs[i].Template == 1) {
+			t.Errorf("%q: template %d weighed as walking twice unsaid: %v", q, cs[i].Template, got)
+		}
+		if cs[i].Template == 1 {
+			two, twoKey = append(two, cs[i]), append(twoKey, key[i])
+		}
+	}
+	if len(two) == 0 {
+		t.Fatalf("%q: no two-hop candidate", q)
+	}
+	least := twoKey[0]
+	for _, k := range twoKey {
+		least = min(least, k)
+	}
+	more := p.deeper(q, ments, two, twoKey, least, nil, nil)
+	if more == nil {
+		t.Fatalf("%q: no deeper search", q)
+	}
+	for ti, want := range []bool{true, false} {
+		if got := more(ti, nil, nil); got != want {
+			t.Errorf("%q: deeper search tries template %d: %v, want %v", q, ti, got, want)
+		}
+	}
+}
