@@ -159,6 +159,9 @@ func (c *crossFit) nonAnchorForms(keep func(i int) bool) ([]string, error) {
 	if c.o.NoPassive {
 		forms = slices.DeleteFunc(forms, func(f string) bool { return f == planner.FormPassive })
 	}
+	if c.o.NoRelativeVerb {
+		forms = slices.DeleteFunc(forms, func(f string) bool { return f == planner.FormRelativeVerb })
+	}
 	return forms, nil
 }
 

@@ -113,6 +113,10 @@ type LinkingPlannerOptions struct {
 	// form of mention to learn whether the training anchored
 	// (planner.FormPassive; the ablation).
 	NoPassive bool
+	// NoRelativeVerb: a verb's inflection right after a relative pronoun
+	// is no form whose anchoring the training questions teach
+	// (planner.FormRelativeVerb; the ablation).
+	NoRelativeVerb bool
 	// NoReadMentions: a word no training question used that names a node
 	// is never read as a known word (AnchorConfig.ReadMentions; the
 	// ablation).

@@ -147,3 +147,43 @@ func TestLearnPassive(t *testing.T) {
 func TestPassiveRulesOut(t *testing.T) {
 	formRulesOut(t, "Which members of Solea are used?", "Used", FormPassive)
 }
+
+// TestRelativeVerbForm: a mention right after "that", "which" or "who"
+// whose first word is an inflection of a verb is a relative clause's
+// verb; a verb's base form there, a noun that is no verb's inflection, an
+// inflection after another word, after a pronoun that opens the question
+// (which asks) and a quoted one are not.
+func TestRelativeVerbForm(t *testing.T) {
+	formCases(t, FormRelativeVerb, []formCase{
+		{"Pick the sense of 'drought' that falls under time period.", "falls", true},
+		{"Pick the sense of 'drought' that falls under time period.", "falls under", true},
+		{"Find a particle which belongs to microbiology.", "belongs", true},
+		{"Name the man who directed it.", "directed", true},
+		{"Which looking at is a word from X?", "looking at", false},
+		{"Who directed it?", "directed", false},
+		{"Pick the sense that fall under time period.", "fall", false},
+		{"the films that Harrison Ford starred in", "Harrison Ford", false},
+		{"Pick the sense and falls under time period.", "falls", false},
+		{"Pick the sense that 'falls' under time period.", "falls", false},
+	})
+}
+
+// TestLearnRelativeVerb: "belongs" after "that" stood in 5 training
+// questions, never anchored: a non-anchor form; a sixth question
+// anchoring an inflection after "which" (1 of 6, above 2%) takes it off.
+func TestLearnRelativeVerb(t *testing.T) {
+	var f anchorFixture
+	for range 5 {
+		f.add(t, "Find a particle that belongs to the subject area microbiology.", "microbiology", "belongs", "microbiology")
+	}
+	learnForm(t, &f, FormRelativeVerb, "Which film, which Opened in 1990?", "Opened")
+}
+
+// TestRelativeVerbRulesOut: the planner trusts its most probable
+// template (the kinds of its anchor); in "Which members of Solea that
+// Falls?" it anchors it on "Falls" (a node here, with a kind, object),
+// unless a relative clause's verb is a non-anchor form: then the members
+// of Solea (fish one) answer.
+func TestRelativeVerbRulesOut(t *testing.T) {
+	formRulesOut(t, "Which members of Solea that Falls?", "Falls", FormRelativeVerb)
+}

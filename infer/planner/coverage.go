@@ -247,7 +247,18 @@ const (
 	// which WordNet's training questions never anchored and which names
 	// an adjective there ("used", similar to "secondhand").
 	FormPassive = "passive"
+	// FormRelativeVerb: a mention right after a relative pronoun ("that",
+	// "which", "who") whose first word the lexicon reads as an inflection
+	// of a verb ("falls" in "the sense that falls under X", "belongs" in
+	// "a particle that belongs to X"): the verb of a relative clause,
+	// which names nodes on WordNet ("falls": autumn, "falls under": a
+	// verb of being included).
+	FormRelativeVerb = "relative verb"
 )
+
+// relativePronouns open the relative clause whose verb FormRelativeVerb
+// finds: English, no data set's words.
+var relativePronouns = map[string]bool{"that": true, "which": true, "who": true}
 
 // beForms are the forms of "be" a passive's participle follows
 // (FormPassive): English, no data set's words.
@@ -272,14 +283,38 @@ func mentionForms(lex *lexicon.Lexicon, text string, m *linking.LinkedMention) [
 	if m.TokEnd-m.TokStart == 1 && passive(lex, text, m) {
 		out = append(out, FormPassive)
 	}
+	if relativeVerb(lex, text, m) {
+		out = append(out, FormRelativeVerb)
+	}
 	return out
 }
 
-// passive reports whether one-word mention m of text comes right after a
-// form of "be" (beForms) and is an inflection of a verb, not its base
-// form: the participle of a passive (FormPassive).
-func passive(lex *lexicon.Lexicon, text string, m *linking.LinkedMention) bool {
-	before := strings.TrimRight(text[:m.Start], " \t")
+// relativeVerb reports whether mention m of text comes right after a
+// relative pronoun (relativePronouns) that does not open the text and
+// its first word is an inflection of a verb, not its base form
+// (FormRelativeVerb).
+func relativeVerb(lex *lexicon.Lexicon, text string, m *linking.LinkedMention) bool {
+	pron := letterRunBefore(text, m.Start)
+	if !relativePronouns[strings.ToLower(pron)] {
+		return false
+	}
+	// A pronoun that opens the question asks ("Which looking at is a
+	// word from X?": a noun follows).
+	at := strings.LastIndex(text[:m.Start], pron)
+	if !strings.ContainsFunc(text[:at], unicode.IsLetter) {
+		return false
+	}
+	w := strings.ToLower(m.Text)
+	if i := strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }); i >= 0 {
+		w = w[:i]
+	}
+	return w != "" && slices.ContainsFunc(lex.Bases(w), func(b string) bool { return b != w && lex.IsVerb(b) })
+}
+
+// letterRunBefore is the run of letters that ends text[:at] past its spaces
+// ("" when a space is followed by no letter).
+func letterRunBefore(text string, at int) string {
+	before := strings.TrimRight(text[:at], " \t")
 	i := len(before)
 	for i > 0 {
 		r, size := utf8.DecodeLastRuneInString(before[:i])
@@ -288,7 +323,14 @@ func passive(lex *lexicon.Lexicon, text string, m *linking.LinkedMention) bool {
 		}
 		i -= size
 	}
-	if i == len(before) || !beForms[strings.ToLower(before[i:])] {
+	return before[i:]
+}
+
+// passive reports whether one-word mention m of text comes right after a
+// form of "be" (beForms) and is an inflection of a verb, not its base
+// form: the participle of a passive (FormPassive).
+func passive(lex *lexicon.Lexicon, text string, m *linking.LinkedMention) bool {
+	if !beForms[strings.ToLower(letterRunBefore(text, m.Start))] {
 		return false
 	}
 	w := strings.ToLower(m.Text)
