@@ -206,20 +206,19 @@ func (c *crossFit) nonAnchors(keep func(i int) bool) []string {
 // twice, how many nest one and how many of those walk one twice
 // (planner.LearnRepeatTwice).
 func (c *crossFit) nested(keep func(i int) bool) (bool, int, int) {
-	var restrs []string
-	var plans []*data.Plan
-	for i := range c.exs {
-		if keep(i) {
-			restrs, plans = append(restrs, c.attrExs[i].Restriction), append(plans, &c.exs[i].rec.Plan)
-		}
-	}
-	return planner.LearnRepeatTwice(restrs, plans)
+	return planner.LearnRepeatTwice(c.restrPlans(keep))
 }
 
 // depthSaid: whether the questions that walk one relation twice say a
 // depth and those that say one walk it, how many do either and how many
 // both (planner.LearnDepthSaid).
 func (c *crossFit) depthSaid(keep func(i int) bool) (bool, int, int) {
+	return planner.LearnDepthSaid(c.restrPlans(keep))
+}
+
+// restrPlans are the restrictions (outside their anchors) and mined
+// plans of the kept training questions.
+func (c *crossFit) restrPlans(keep func(i int) bool) ([]string, []*data.Plan) {
 	var restrs []string
 	var plans []*data.Plan
 	for i := range c.exs {
@@ -227,7 +226,7 @@ func (c *crossFit) depthSaid(keep func(i int) bool) (bool, int, int) {
 			restrs, plans = append(restrs, c.attrExs[i].Restriction), append(plans, &c.exs[i].rec.Plan)
 		}
 	}
-	return planner.LearnDepthSaid(restrs, plans)
+	return restrs, plans
 }
 
 // innerShare: the share of the questions' anchors inside a longer

@@ -785,7 +785,10 @@ func unquotedWeight(yield bool) int {
 // when fewer of these hold for none of the rest, then only
 // the candidates that walk
 // a relation for the most of its relation-naming words compete
-// (relationMisses).
+// (relationMisses). A co-word's relation walked into no shared node
+// (coMisses, CoWords) weighs as a missed answer word; a relation walked
+// twice where the question says no depth (twiceUnsaid, DepthSaid), just
+// above the mentions a candidate leaves unexplained.
 func (p *LinkingPlanner) ruleOut(ctx context.Context, text string, ments []linking.LinkedMention, cs []PlanCandidate) ([]int, int, error) {
 	return p.ruleOutRead(ctx, text, ments, cs, nil, nil)
 }
