@@ -15,7 +15,8 @@ const minCoRest = 4
 
 // coRelations returns, for each co-word of text outside its quotations
 // (CoWords), the relations the word after "co" names (namedRelations,
-// read as for it): "co-stars" and "costars" name what "stars" names. A
+// read as for it): "co-stars" (two words to linking.MentionWords) and
+// "costars" name what "stars" names. A
 // word no relation is named by after "co" ("collection", "cost") is
 // none.
 func (p *LinkingPlanner) coRelations(text string, read map[string]bool) [][]string {
@@ -30,8 +31,6 @@ func (p *LinkingPlanner) coRelations(text string, read map[string]bool) [][]stri
 		switch lw := strings.ToLower(text[w.Start:w.End]); {
 		case lw == "co" && i+1 < len(ws) && ws[i+1].Start == w.End+1 && text[w.End] == '-':
 			rest = text[ws[i+1].Start:ws[i+1].End]
-		case strings.HasPrefix(lw, "co-") && len(lw) > len("co-"):
-			rest = lw[len("co-"):]
 		case strings.HasPrefix(lw, "co") && len(lw) >= len("co")+minCoRest:
 			rest = lw[len("co"):]
 		default:
