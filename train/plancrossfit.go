@@ -216,6 +216,20 @@ func (c *crossFit) depthSaid(keep func(i int) bool) (bool, int, int) {
 	return planner.LearnDepthSaid(c.restrPlans(keep))
 }
 
+// returnedAnchors: how many of the questions' mined plans walk straight
+// back to their anchors, and how many of those questions have an answer
+// beyond those anchors (planner.ReturnedCounts).
+func (c *crossFit) returnedAnchors(keep func(i int) bool) (int, int) {
+	var plans []*data.Plan
+	var answers [][]uint32
+	for i := range c.exs {
+		if keep(i) {
+			plans, answers = append(plans, &c.exs[i].rec.Plan), append(answers, c.exs[i].q.Answers)
+		}
+	}
+	return planner.ReturnedCounts(plans, answers)
+}
+
 // restrPlans are the restrictions (outside their anchors) and mined
 // plans of the kept training questions.
 func (c *crossFit) restrPlans(keep func(i int) bool) ([]string, []*data.Plan) {
@@ -333,6 +347,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	if a.RepeatWords && a.DeeperSearch && !c.o.NoRepeatTwice {
 		a.RepeatTwice, _, _ = c.nested(keep)
 	}
+	a.ReturnedAnchors = !c.o.NoReturnedAnchors
 	if a.RepeatTwice && !c.o.NoDepthSaid {
 		a.DepthSaid, _, _ = c.depthSaid(keep)
 	}

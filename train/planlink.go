@@ -159,6 +159,10 @@ type LinkingPlannerOptions struct {
 	// candidate that shares no neighbour with its anchor along the
 	// relation the word names (AnchorConfig.CoWords; the ablation).
 	NoCoWords bool
+	// NoReturnedAnchors: a candidate that reaches only the anchors its
+	// path walks straight back to keeps them as its reach
+	// (AnchorConfig.ReturnedAnchors; the ablation).
+	NoReturnedAnchors bool
 	// NoMultiwordTypes: a mention of two or more words counts for
 	// CoverMentions only as one of a word does (AnchorConfig.MultiwordTypes;
 	// the ablation).
@@ -393,6 +397,10 @@ type LinkingPlannerStats struct {
 	// say a depth outside their anchors (planner.LearnDepthSaid), and
 	// DeepSaid those that do both.
 	Deep, DeepSaid int
+	// Returned: training questions whose mined plans walk straight back
+	// to their anchors (plan.Returned), and ReturnedBeyond those with an
+	// answer that is none of those anchors (planner.ReturnedCounts).
+	Returned, ReturnedBeyond int
 }
 
 // minedTemplate is a mined plan's template: its paths in canonical order
@@ -635,6 +643,7 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 	}
 	_, st.Nested, st.NestedTwice = c.nested(all)
 	_, st.Deep, st.DeepSaid = c.depthSaid(all)
+	st.Returned, st.ReturnedBeyond = c.returnedAnchors(all)
 	// Classifier inputs and anchor groups of every example.
 	logf(o.Log, "planner: linking %d training questions\n", len(exs))
 	xs := make([][]float32, len(exs))

@@ -40,6 +40,7 @@ type trainPlannerOptions struct {
 	NoRepeatTwice  bool
 	NoDepthSaid    bool
 	NoCoWords      bool
+	NoReturned     bool
 	NoMultiword    bool
 	NoTypeAfter    bool
 	NoLeadVerb     bool
@@ -358,7 +359,9 @@ right after that verb walks the verb's relation first (X's co-stars;
 --no-co-anchors), and so does a word "co" makes of a word naming a relation
 ("Who were the co-stars of X?", "Name X's co-writers", "Who co-directed movies
 with X?"): the relation is walked from the anchor into a node and back out, or
-from two anchors into one (--no-co-words); an answer word whose
+from two anchors into one (--no-co-words); a plan that reaches only the anchors
+it walks straight back to (the co-directors of a film directed alone) reaches
+nothing (--no-returned-anchors); an answer word whose
 step ends at no type the question names as asked for is passed over for the next
 ("Which other films were directed by the director of X?": films, not the
 director; --no-asked-answer-words); a question that puts its subject between a do-
@@ -489,6 +492,7 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoSiblingTypes, "no-sibling-types", false, "a word the training never used names no node type through its hypernym, a more general word than the type's schema word (\"type\": genre, both kinds; the ablation)")
 	cmd.Flags().BoolVar(&o.NoNounSlots, "no-noun-slots", false, "a word after an article or an asking word may be read as a word that is no noun (\"Which type of movie\" as \"Which wrote of movie\"), and one that may be a verb names no node type after an asking word (the ablation)")
 	cmd.Flags().BoolVar(&o.NoMultiword, "no-multiword-types", false, "a mention of two or more words (\"dining room\") a candidate leaves unexplained counts against it only as a mention of one word does, whatever the training bears out (the ablation)")
+	cmd.Flags().BoolVar(&o.NoReturned, "no-returned-anchors", false, "a candidate whose plan reaches only the anchors it walks straight back to keeps them as its answers (the ablation)")
 	cmd.Flags().BoolVar(&o.NoCoWords, "no-co-words", false, "a co-word (\"co-stars\", \"costars\", \"co-wrote\") rules out no candidate that shares no neighbour with its anchor along the relation the word after \"co\" names (the ablation)")
 	cmd.Flags().BoolVar(&o.NoDepthSaid, "no-depth-said", false, "a candidate that walks one relation twice in a row stands where the question says no depth (nests no word, says no \"two\", \"second\" or \"twice\"), and one that walks none twice where the question says \"two\", whatever the training bears out (the ablation)")
 	cmd.Flags().BoolVar(&o.NoRepeatTwice, "no-repeat-twice", false, "a word the question says twice before \"of\" (\"hyponyms of hyponyms of X\") rules out no candidate that walks no relation twice in a row, whatever the training bears out (the ablation)")
@@ -570,7 +574,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		d = nil
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoFitLowerRequests: o.NoFitLowerReq, NoFitLowest: o.NoFitLowest, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoDeclineRuledOut: o.NoDecline, NoSchemaSteps: o.NoSchemaSteps, NoSchemaPaths: o.NoSchemaPaths, NoSynonymTypes: o.NoSynonymTypes, NoKindTypes: o.NoKindTypes, NoGeneralTypes: o.NoGeneralTypes, NoSiblingTypes: o.NoSiblingTypes, NoNounSlots: o.NoNounSlots, NoDeeperAsked: o.NoDeeperAsked, NoRepeatTwice: o.NoRepeatTwice, NoDepthSaid: o.NoDepthSaid, NoCoWords: o.NoCoWords, NoMultiwordTypes: o.NoMultiword, NoTypeAfterAnchor: o.NoTypeAfter, NoLeadVerbAsks: o.NoLeadVerb, NoAnswerWordsLead: o.NoAWLead, NoTrailingAnswerWords: o.NoTrailAW, NoInflectedRelations: o.NoInflRels, NoContextSentences: o.NoContext, NoCasualContext: o.NoCasualCtx, NoHeadOf: o.NoHeadOf, NoNounHeads: o.NoNounHeads, NoOfValues: o.NoOfValues, NoRequestObject: o.NoReqObject, NoQuotedSlotsYield: o.NoQuotedYield, NoCasualFit: o.NoCasualFit, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, NoAddressee: o.NoAddressee, NoAppositive: o.NoAppositive, NoKindAnswerWords: o.NoKindAnswer, NoDerivedFirstSense: o.NoDerivedFirst, NoOpeningNoun: o.NoOpeningNoun, NoWhAsks: o.NoWhAsks, NoSubjectVerbs: o.NoSubjectVerbs, NoAskedAnswerWords: o.NoAskedAW, NoObjectVerbs: o.NoObjectVerbs, NoFormRelations: o.NoFormRels, NoNamedFirst: o.NoNamedFirst, NoVerbFirst: o.NoVerbFirst, NoHeadsOf: o.NoHeadsOf, NoWhichVerbs: o.NoWhichVerbs, NoCoAnchors: o.NoCoAnchors, NoExplainedWords: o.NoExplained, NoKinRelations: o.NoKinRels, NoMentionForms: o.NoMentionForms, NoTitles: o.NoTitles, NoRoles: o.NoRoles, NoAskedBeforeAnchor: o.NoAskedBefore, NoCasedAnchors: o.NoCasedAnchors, NoCasedAcross: o.NoCasedAcross, NoInCompound: o.NoInCompound, NoPassive: o.NoPassive, NoRelativeVerb: o.NoRelativeVerb, NoQuotedRival: o.NoQuotedRival, NoTypeAfterMention: o.NoTypeAfterMen, Log: u.err, Progress: u.stageProgress()})
+	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoFitLowerRequests: o.NoFitLowerReq, NoFitLowest: o.NoFitLowest, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoDeclineRuledOut: o.NoDecline, NoSchemaSteps: o.NoSchemaSteps, NoSchemaPaths: o.NoSchemaPaths, NoSynonymTypes: o.NoSynonymTypes, NoKindTypes: o.NoKindTypes, NoGeneralTypes: o.NoGeneralTypes, NoSiblingTypes: o.NoSiblingTypes, NoNounSlots: o.NoNounSlots, NoDeeperAsked: o.NoDeeperAsked, NoRepeatTwice: o.NoRepeatTwice, NoDepthSaid: o.NoDepthSaid, NoCoWords: o.NoCoWords, NoReturnedAnchors: o.NoReturned, NoMultiwordTypes: o.NoMultiword, NoTypeAfterAnchor: o.NoTypeAfter, NoLeadVerbAsks: o.NoLeadVerb, NoAnswerWordsLead: o.NoAWLead, NoTrailingAnswerWords: o.NoTrailAW, NoInflectedRelations: o.NoInflRels, NoContextSentences: o.NoContext, NoCasualContext: o.NoCasualCtx, NoHeadOf: o.NoHeadOf, NoNounHeads: o.NoNounHeads, NoOfValues: o.NoOfValues, NoRequestObject: o.NoReqObject, NoQuotedSlotsYield: o.NoQuotedYield, NoCasualFit: o.NoCasualFit, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, NoAddressee: o.NoAddressee, NoAppositive: o.NoAppositive, NoKindAnswerWords: o.NoKindAnswer, NoDerivedFirstSense: o.NoDerivedFirst, NoOpeningNoun: o.NoOpeningNoun, NoWhAsks: o.NoWhAsks, NoSubjectVerbs: o.NoSubjectVerbs, NoAskedAnswerWords: o.NoAskedAW, NoObjectVerbs: o.NoObjectVerbs, NoFormRelations: o.NoFormRels, NoNamedFirst: o.NoNamedFirst, NoVerbFirst: o.NoVerbFirst, NoHeadsOf: o.NoHeadsOf, NoWhichVerbs: o.NoWhichVerbs, NoCoAnchors: o.NoCoAnchors, NoExplainedWords: o.NoExplained, NoKinRelations: o.NoKinRels, NoMentionForms: o.NoMentionForms, NoTitles: o.NoTitles, NoRoles: o.NoRoles, NoAskedBeforeAnchor: o.NoAskedBefore, NoCasedAnchors: o.NoCasedAnchors, NoCasedAcross: o.NoCasedAcross, NoInCompound: o.NoInCompound, NoPassive: o.NoPassive, NoRelativeVerb: o.NoRelativeVerb, NoQuotedRival: o.NoQuotedRival, NoTypeAfterMention: o.NoTypeAfterMen, Log: u.err, Progress: u.stageProgress()})
 	if err != nil {
 		return err
 	}
@@ -601,6 +605,13 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 			rule = "the rule is off (--no-depth-said, or no nested-word rule)"
 		}
 		fmt.Fprintf(u.out, "said depth: %d train questions walk one relation twice in a row or say a depth (a nested word, \"two\", \"second\", \"twice\") outside their anchors, %d of them both: %s\n", st.Deep, st.DeepSaid, rule)
+	}
+	if st.Returned > 0 {
+		rule := "a candidate reaching only the anchors it walks back to reaches nothing"
+		if !p.Cfg.Anchors.ReturnedAnchors {
+			rule = "the rule is off (--no-returned-anchors)"
+		}
+		fmt.Fprintf(u.out, "returned anchors: %d train questions' mined plans walk straight back to their anchors, %d of them have an answer beyond those anchors (the rest name their answer and were anchored on it): %s\n", st.Returned, st.ReturnedBeyond, rule)
 	}
 	if p.Cfg.Anchors.Fit != nil {
 		fmt.Fprintf(u.out, "text-fit gate: threshold %.4f, calibrated on val: passes %.4f of the val questions, sends %.4f of held-out passages of the SKB's documents to the text channel (%s)\n", st.FitMin, st.FitVal, st.FitHeld, textChannel(p.Cfg))

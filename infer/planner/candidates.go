@@ -299,7 +299,40 @@ func (p *LinkingPlanner) execute(pc PlanCandidate) PlanCandidate {
 			}
 		}
 	}
+	if p.Cfg.Anchors.ReturnedAnchors && onlyReturned(pc.Plan, pc.Reach) {
+		pc.Reach, pc.Scores = nil, nil
+	}
 	return pc
+}
+
+// onlyReturned reports whether every node of reach (at least one) is an
+// anchor plan walks straight back to (plan.Returned).
+func onlyReturned(p data.Plan, reach []uint32) bool {
+	back := gplan.Returned(p)
+	return len(back) > 0 && len(reach) > 0 && !slices.ContainsFunc(reach, func(v uint32) bool { return !slices.Contains(back, v) })
+}
+
+// ReturnedCounts counts the training questions whose mined plans (plans)
+// walk straight back to their anchors (plan.Returned), and of those the
+// ones with an answer (answers, the gold answers) that is none of those
+// anchors. The rest are answered by the anchors alone: the miner anchored
+// on a node the question names as its answer ("Which sense of the word
+// 'digit' is a kind of integer?" walked from the sense named digit up to
+// integer and back), which the named answers put first in a plan of the
+// question's own (NamedTop).
+func ReturnedCounts(plans []*data.Plan, answers [][]uint32) (int, int) {
+	n, beyond := 0, 0
+	for i, p := range plans {
+		back := gplan.Returned(*p)
+		if len(back) == 0 {
+			continue
+		}
+		n++
+		if slices.ContainsFunc(answers[i], func(v uint32) bool { return !slices.Contains(back, v) }) {
+			beyond++
+		}
+	}
+	return n, beyond
 }
 
 // executed is the candidate's scored reach as carried with its query: nil

@@ -462,6 +462,17 @@ type AnchorConfig struct {
 	// films, not their genres nor their directors). Off in checkpoints
 	// saved before it.
 	CoWords bool `json:"co_words,omitempty"`
+	// ReturnedAnchors: a candidate whose plan reaches no node but the
+	// anchors its path walks straight back to (plan.Returned: "the
+	// hyponyms' hypernyms of X" where X's hyponyms have no other
+	// hypernym) reaches nothing: plan-exec ranks such anchors below every
+	// other answer (plan.ReturnedLast), so the plan has no answer of its
+	// own, and a question is not asked for what it names ("What is
+	// hallway made up of?" was answered with hallway; a question that
+	// names its answer, "Which sense of the word 'digit' is a kind of
+	// integer?", has a plan of its own that reaches it, and the named
+	// answers put it first: NamedTop). Off in checkpoints saved before it.
+	ReturnedAnchors bool `json:"returned_anchors,omitempty"`
 	// AskedAnswerWords: an answer word whose step ends at no type the
 	// question names as asked for around the candidate's anchors
 	// (namedAsked) is no answer word; the next one in the lead may be
