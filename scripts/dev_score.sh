@@ -3,7 +3,7 @@
 # (docs/robustness.md names them; none of them is a held-out protocol):
 #   movies-skb   mdev, idev, adev, tdev, t3dev, t4dev, t5dev, i3dev, t6dev,
 #                t7dev, t8dev (6,526 questions)
-#   wordnet-skb  wdev, wadev, w5dev, w7dev (1,360 questions)
+#   wordnet-skb  wdev, wadev, w5dev, w7dev, w8dev (1,420 questions)
 # The sets are written once under SETS (default out/dev-sets/SKB) by the
 # scripts that define them; each run's rankings go to OUT/SET.jsonl, and
 # one Markdown row per set to stdout: questions, Hit@1, how many fell back.
@@ -42,10 +42,10 @@ movies-skb)
 wordnet-skb)
   [ -f "$sets/wfrm/wdev.csv" ] || python3 "$here/robust_wnframes.py" "$data" "$sets/wfrm" >&2
   [ -f "$sets/wauth/wadev.csv" ] || python3 "$here/robust_wnauthored.py" "$data" "$sets/wauth" >&2
-  for n in 5 7; do
+  for n in 5 7 8; do
     [ -f "$sets/w$n/waheld.csv" ] || python3 "$here/robust_wnauthored.py" "$data" "$sets/w$n" "$here/wn${n}_frames.json" >&2
   done
-  list="wdev:wfrm/wdev wadev:wauth/wadev w5dev:w5/waheld w7dev:w7/waheld"
+  list="wdev:wfrm/wdev wadev:wauth/wadev w5dev:w5/waheld w7dev:w7/waheld w8dev:w8/waheld"
   ;;
 *)
   echo "dev_score: no development sets for $name (movies-skb or wordnet-skb)" >&2

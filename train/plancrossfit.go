@@ -348,6 +348,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 		a.RepeatTwice, _, _ = c.nested(keep)
 	}
 	a.ReturnedAnchors = !c.o.NoReturnedAnchors
+	a.NestedRelations = a.RepeatTwice && !c.o.NoNestedRelations
 	if a.RepeatTwice && !c.o.NoDepthSaid {
 		a.DepthSaid, _, _ = c.depthSaid(keep)
 	}

@@ -155,6 +155,10 @@ type LinkingPlannerOptions struct {
 	// stands where the question says no depth, and one that walks none
 	// twice where it says "two" (AnchorConfig.DepthSaid; the ablation).
 	NoDepthSaid bool
+	// NoNestedRelations: two different words of one relation, each
+	// before "of", do not nest as a word said twice does
+	// (AnchorConfig.NestedRelations; the ablation).
+	NoNestedRelations bool
 	// NoCoWords: a co-word ("co-stars", "co-wrote") rules out no
 	// candidate that shares no neighbour with its anchor along the
 	// relation the word names (AnchorConfig.CoWords; the ablation).

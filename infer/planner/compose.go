@@ -1256,7 +1256,53 @@ func (p *LinkingPlanner) repeatMisses(text string, ments []linking.LinkedMention
 		return false
 	}
 	restr := linking.RestrictionText(text, ments, c.Mentions)
-	return nestsWord(restr) || p.Cfg.Anchors.DepthSaid && saysTwo(restr)
+	return p.nests(restr) || p.Cfg.Anchors.DepthSaid && saysTwo(restr)
+}
+
+// nests reports whether text nests a word (nestsWord) or, with
+// NestedRelations, two words of one relation (nestsRelation).
+func (p *LinkingPlanner) nests(text string) bool {
+	return nestsWord(text) || p.nestsRelation(text)
+}
+
+// nestsRelation reports whether two different words of text outside its
+// quotations each come before "of", the second within maxNestGap words
+// of the first "of" as in nestsWord, and the training bears out one
+// relation for both (the plans of minRelWordShare of at least
+// minRelWordQuestions questions with each, as written, walk it): "the
+// subtypes of the kinds of X" (hypernym for both on WordNet) applies one
+// relation to what it gives; "the parts of the kinds of X" does not
+// (NestedRelations).
+func (p *LinkingPlanner) nestsRelation(text string) bool {
+	rw := p.Cfg.Anchors.RelWords
+	if !p.Cfg.Anchors.NestedRelations || rw == nil {
+		return false
+	}
+	names := func(w string) []string {
+		if len(w) < 3 || !alphabetic(w) || index.IsStopword(w) || rw.Words[w] < minRelWordQuestions {
+			return nil
+		}
+		return rw.named(w, rw.pairs(w))
+	}
+	text = unquotedLoose(text)
+	ws := linking.MentionWords(text)
+	raw := func(i int) string { return strings.ToLower(text[ws[i].Start:ws[i].End]) }
+	for i := 0; i+1 < len(ws); i++ {
+		first := names(raw(i))
+		if ws[i+1].Norm != "of" || len(first) == 0 {
+			continue
+		}
+		for j := i + 2; j+1 < len(ws) && j <= i+2+maxNestGap; j++ {
+			v := ws[j].Norm
+			if v != ws[i].Norm && ws[j+1].Norm == "of" && slices.ContainsFunc(names(raw(j)), func(r string) bool { return slices.Contains(first, r) }) {
+				return true
+			}
+			if index.IsStopword(v) && !determiners[v] {
+				break
+			}
+		}
+	}
+	return false
 }
 
 // twiceUnsaid reports whether c walks one relation twice in a row where
@@ -1267,7 +1313,7 @@ func (p *LinkingPlanner) twiceUnsaid(text string, ments []linking.LinkedMention,
 		return false
 	}
 	restr := linking.RestrictionText(text, ments, c.Mentions)
-	return !nestsWord(restr) && !saysTwo(restr)
+	return !p.nests(restr) && !saysTwo(restr)
 }
 
 // twoWords are the words that say a count of two: a step taken twice is

@@ -136,3 +136,60 @@ func TestDepthSaid(t *testing.T) {
 		}
 	}
 }
+
+// TestNestedRelations: "subtypes" and "kinds", each borne out for the
+// hypernym by the training (kindsRelWords), nest before "of" as a word
+// said twice does; "parts" (the part holonym) and "kinds" do not, nor do
+// the two words apart, nor words the training used too seldom. Over
+// kindsPlanner's tree, "the subtypes of the kinds of fine arts" answers
+// watercolor with NestedRelations where the ranker, preferring one hop,
+// answers painting without it.
+func TestNestedRelations(t *testing.T) {
+	rw := kindsRelWords()
+	p := &LinkingPlanner{Classifier: &Classifier{Cfg: Config{Anchors: &AnchorConfig{NestedRelations: true, RelWords: rw}}}}
+	for text, want := range map[string]bool{
+		"What are the subtypes of the kinds of":   true,
+		"Which kinds of subtypes of":              true,
+		"the subtypes of some specific kinds of":  true,
+		"What are the parts of the kinds of":      false,
+		"the subtypes of X and the kinds of":      false,
+		"the varieties of the kinds of":           false, // "varieties": too few questions
+		"What are the subtypes of 'the kinds of'": false,
+	} {
+		if got := p.nestsRelation(text); got != want {
+			t.Errorf("nestsRelation(%q) = %v, want %v", text, got, want)
+		}
+	}
+	p.Cfg.Anchors.NestedRelations = false
+	if p.nestsRelation("What are the subtypes of the kinds of") {
+		t.Error("nestsRelation without NestedRelations")
+	}
+	ctx := context.Background()
+	q := "the subtypes of the kinds of fine arts"
+	for rule, want := range map[bool]uint32{false: 1, true: 2} {
+		p := kindsPlannerHops(t, AnchorConfig{TopTemplates: 2, DeeperSearch: true, RepeatTwice: true, DepthSaid: true, NestedRelations: rule, RelWords: rw}, 5)
+		pred, err := p.PredictUngated(ctx, data.Query{Text: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pred.Reach == nil || len(pred.Reach.Nodes) != 1 || pred.Reach.Nodes[0] != want {
+			t.Errorf("NestedRelations %v: %q answers %+v, want node %d", rule, q, pred.Reach, want)
+		}
+	}
+}
+
+// kindsRelWords are relation words as a training of 20 questions bears
+// them out: "subtypes" and "kinds" with the hypernym in 10 each, "parts"
+// with the part holonym in 10, "varieties" with the hypernym in 2.
+func kindsRelWords() *RelWords {
+	rw := NewRelWords()
+	for range 10 {
+		rw.Add("the subtypes of", []string{"hypernym"})
+		rw.Add("the kinds of", []string{"hypernym"})
+		rw.Add("the parts of", []string{"part holonym"})
+	}
+	for range 2 {
+		rw.Add("the varieties of", []string{"hypernym"})
+	}
+	return rw
+}

@@ -302,6 +302,13 @@ type AnchorConfig struct {
 	// in the hierarchy?"). Set by the training when its questions bear it
 	// out (LearnDepthSaid). Off in checkpoints saved before it.
 	DepthSaid bool `json:"depth_said,omitempty"`
+	// NestedRelations: with RepeatTwice, two different words that each
+	// come before "of", the second within a few words of the first "of",
+	// nest as one word said twice does (nestsWord) where the training
+	// bears out one relation for both (nestsRelation: "the subtypes of
+	// the kinds of X" asks for what "the kinds of the kinds of X" does).
+	// Off in checkpoints saved before it.
+	NestedRelations bool `json:"nested_relations,omitempty"`
 	// SynonymTypes: a word that names no node type with the schema's own
 	// words names the one type with a word in the word's most frequent
 	// noun sense in the lexicon ("films": movie; namedType). Off in
