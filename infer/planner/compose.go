@@ -1268,11 +1268,12 @@ func (p *LinkingPlanner) nests(text string) bool {
 // nestsRelation reports whether two different words of text outside its
 // quotations each come before "of", the second within maxNestGap words
 // of the first "of" as in nestsWord, and the training bears out one
-// relation for both (the plans of minRelWordShare of at least
-// minRelWordQuestions questions with each, as written, walk it): "the
-// subtypes of the kinds of X" (hypernym for both on WordNet) applies one
-// relation to what it gives; "the parts of the kinds of X" does not
-// (NestedRelations).
+// relation, and no other, for both (the plans of minRelWordShare of at
+// least minRelWordQuestions questions with each, as written, walk it):
+// "the subtypes of the kinds of X" (hypernym for both on WordNet) applies
+// one relation to what it gives; "the parts of the kinds of X" does not,
+// nor does "X is made of which type of Y?" ("made" came with the hypernym
+// and the substance holonym, asked of one node: NestedRelations).
 func (p *LinkingPlanner) nestsRelation(text string) bool {
 	rw := p.Cfg.Anchors.RelWords
 	if !p.Cfg.Anchors.NestedRelations || rw == nil {
@@ -1282,7 +1283,10 @@ func (p *LinkingPlanner) nestsRelation(text string) bool {
 		if len(w) < 3 || !alphabetic(w) || index.IsStopword(w) || rw.Words[w] < minRelWordQuestions {
 			return nil
 		}
-		return rw.named(w, rw.pairs(w))
+		if named := rw.named(w, rw.pairs(w)); len(named) == 1 {
+			return named
+		}
+		return nil
 	}
 	text = unquotedLoose(text)
 	ws := linking.MentionWords(text)

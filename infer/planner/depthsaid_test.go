@@ -155,6 +155,7 @@ func TestNestedRelations(t *testing.T) {
 		"the subtypes of X and the kinds of":      false,
 		"the varieties of the kinds of":           false, // "varieties": too few questions
 		"What are the subtypes of 'the kinds of'": false,
+		"X is made of which type of":              false, // "made": two relations
 	} {
 		if got := p.nestsRelation(text); got != want {
 			t.Errorf("nestsRelation(%q) = %v, want %v", text, got, want)
@@ -178,9 +179,11 @@ func TestNestedRelations(t *testing.T) {
 	}
 }
 
-// kindsRelWords are relation words as a training of 20 questions bears
+// kindsRelWords are relation words as a training of 52 questions bears
 // them out: "subtypes" and "kinds" with the hypernym in 10 each, "parts"
-// with the part holonym in 10, "varieties" with the hypernym in 2.
+// with the part holonym in 10, "varieties" with the hypernym in 2, "made"
+// with the hypernym and the substance holonym in 10, "type" with the
+// hypernym in 10.
 func kindsRelWords() *RelWords {
 	rw := NewRelWords()
 	for range 10 {
@@ -190,6 +193,10 @@ func kindsRelWords() *RelWords {
 	}
 	for range 2 {
 		rw.Add("the varieties of", []string{"hypernym"})
+	}
+	for range 10 {
+		rw.Add("the substances it is made of", []string{"hypernym", "substance holonym"})
+		rw.Add("which type of", []string{"hypernym"})
 	}
 	return rw
 }
