@@ -1272,8 +1272,9 @@ func (p *LinkingPlanner) nests(text string) bool {
 // least minRelWordQuestions questions with each, as written, walk it):
 // "the subtypes of the kinds of X" (hypernym for both on WordNet) applies
 // one relation to what it gives; "the parts of the kinds of X" does not,
-// nor does "X is made of which type of Y?" ("made" came with the hypernym
-// and the substance holonym, asked of one node: NestedRelations).
+// nor does a word of two relations, nor a phrase an asking word opens
+// ("X is made of which type of Y?" asks for a type of Y, of which X is
+// made: NestedRelations).
 func (p *LinkingPlanner) nestsRelation(text string) bool {
 	rw := p.Cfg.Anchors.RelWords
 	if !p.Cfg.Anchors.NestedRelations || rw == nil {
@@ -1301,7 +1302,7 @@ func (p *LinkingPlanner) nestsRelation(text string) bool {
 			if v != ws[i].Norm && ws[j+1].Norm == "of" && slices.ContainsFunc(names(raw(j)), func(r string) bool { return slices.Contains(first, r) }) {
 				return true
 			}
-			if index.IsStopword(v) && !determiners[v] {
+			if index.IsStopword(v) && !determiners[v] || askingDeterminers[v] {
 				break
 			}
 		}
@@ -1426,6 +1427,10 @@ func nestsWord(text string) bool {
 	}
 	return false
 }
+
+// askingDeterminers open a phrase that asks for its noun ("which type of
+// Y"): what comes before them is not nested in it (nestsRelation).
+var askingDeterminers = map[string]bool{"which": true, "what": true, "whose": true}
 
 // maxNestGap is how many words may come between a nested word's "of" and
 // the word said again ("of some specific kind of").

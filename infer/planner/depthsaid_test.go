@@ -155,7 +155,8 @@ func TestNestedRelations(t *testing.T) {
 		"the subtypes of X and the kinds of":      false,
 		"the varieties of the kinds of":           false, // "varieties": too few questions
 		"What are the subtypes of 'the kinds of'": false,
-		"X is made of which type of":              false, // "made": two relations
+		"X is made of the kinds of":               false, // "made": two relations
+		"the subtypes of which kinds of":          false, // an asking word
 	} {
 		if got := p.nestsRelation(text); got != want {
 			t.Errorf("nestsRelation(%q) = %v, want %v", text, got, want)
