@@ -195,11 +195,12 @@ func (c *crossFit) quotedSlots(keep func(i int) bool) [][2]int {
 
 // nonAnchors: mention texts the questions never anchored
 // (planner.LearnNonAnchors).
-func (c *crossFit) nonAnchors(keep func(i int) bool) []string {
+func (c *crossFit) nonAnchors(keep func(i int) bool, norms bool) []string {
 	if c.o.NoNonAnchors {
 		return nil
 	}
-	return planner.LearnNonAnchors(c.kept(keep))
+	texts, ms, as := c.kept(keep)
+	return planner.LearnNonAnchors(texts, ms, as, norms)
 }
 
 // nested: whether the questions that nest a word walk one relation
@@ -355,7 +356,8 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.OuterAnchors = !c.o.NoOuterAnchors
 	a.InnerAnchors = !c.o.NoOuterAnchors && planner.InnerAnchorsFrom(c.innerShare(keep))
 	a.LongerAnchors = a.InnerAnchors
-	a.NonAnchors = c.nonAnchors(keep)
+	a.NonAnchorNorms = !c.o.NoNonAnchors && !c.o.NoNonAnchorNorms
+	a.NonAnchors = c.nonAnchors(keep, a.NonAnchorNorms)
 	forms, err := c.nonAnchorForms(keep)
 	if err != nil {
 		return nil, err

@@ -167,6 +167,10 @@ type LinkingPlannerOptions struct {
 	// path walks straight back to keeps them as its reach
 	// (AnchorConfig.ReturnedAnchors; the ablation).
 	NoReturnedAnchors bool
+	// NoNonAnchorNorms: non-anchors are learned by their texts as written,
+	// a text quoted once is none, and quoted mentions are ruled out too
+	// (AnchorConfig.NonAnchorNorms; the ablation).
+	NoNonAnchorNorms bool
 	// NoMultiwordTypes: a mention of two or more words counts for
 	// CoverMentions only as one of a word does (AnchorConfig.MultiwordTypes;
 	// the ablation).

@@ -148,7 +148,42 @@ func nonAnchorShare(n, a int) bool {
 // 'purple'"), and the same word may well anchor another question. A
 // candidate anchored on one competes only when every other is
 // (AnchorConfig.NonAnchors).
-func LearnNonAnchors(texts []string, ments [][]linking.LinkedMention, anchors [][]int) []string {
+//
+// With norms (AnchorConfig.NonAnchorNorms), a text is counted in its
+// singular form (nonAnchorKey: "terms" as "term") and only where it is
+// unquoted: a quoted word states a value or names the word a question
+// asks about ("What does 'term' refer to ...?"), which says nothing of
+// how the question's own words anchor; the ruling out skips quoted
+// mentions in turn (nonAnchorText).
+func LearnNonAnchors(texts []string, ments [][]linking.LinkedMention, anchors [][]int, norms bool) []string {
+	if norms {
+		seen, anchored := map[string]int{}, map[string]int{}
+		for qi, ms := range ments {
+			counted := map[string]bool{}
+			for mi := range ms {
+				if quotedMention(texts[qi], &ms[mi]) {
+					continue
+				}
+				t := nonAnchorKey(ms[mi].Text)
+				if counted[t] {
+					continue
+				}
+				counted[t] = true
+				seen[t]++
+				if anchorsOverlap(anchors[qi], ms, mi) {
+					anchored[t]++
+				}
+			}
+		}
+		var out []string
+		for t, n := range seen {
+			if nonAnchorShare(n, anchored[t]) {
+				out = append(out, t)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
 	seen, anchored := mentionAnchorCounts(ments, anchors)
 	quoted := map[string]bool{}
 	for qi, ms := range ments {
@@ -200,20 +235,46 @@ func anchorsOverlap(anchors []int, ms []linking.LinkedMention, mi int) bool {
 // ruled out for it: m's text is a non-anchor (NonAnchors) or m is written
 // in a non-anchor form (NonAnchorForms).
 func (p *LinkingPlanner) ruledOutAnchor(text string, m *linking.LinkedMention) bool {
-	return p.nonAnchorText(m) || p.nonAnchorForm(text, m)
+	return p.nonAnchorText(text, m) || p.nonAnchorForm(text, m)
 }
 
 // nonAnchorText reports whether m's text is one the training questions
-// never anchored (NonAnchors).
-func (p *LinkingPlanner) nonAnchorText(m *linking.LinkedMention) bool {
-	_, ok := slices.BinarySearch(p.Cfg.Anchors.NonAnchors, strings.ToLower(m.Text))
+// never anchored (NonAnchors); with NonAnchorNorms, in its singular form
+// and unquoted only.
+func (p *LinkingPlanner) nonAnchorText(text string, m *linking.LinkedMention) bool {
+	if p.Cfg.Anchors.NonAnchorNorms && quotedMention(text, m) {
+		return false
+	}
+	return p.isNonAnchor(m.Text)
+}
+
+// isNonAnchor reports whether a mention's text t is a non-anchor's
+// (NonAnchors), in the key the config learned them by.
+func (p *LinkingPlanner) isNonAnchor(t string) bool {
+	if p.Cfg.Anchors.NonAnchorNorms {
+		t = nonAnchorKey(t)
+	} else {
+		t = strings.ToLower(t)
+	}
+	_, ok := slices.BinarySearch(p.Cfg.Anchors.NonAnchors, t)
 	return ok
+}
+
+// nonAnchorKey is the key NonAnchorNorms learns a mention's text by: its
+// words in their singular forms (linking.Word.Norm), joined by spaces.
+func nonAnchorKey(t string) string {
+	ws := linking.MentionWords(t)
+	parts := make([]string, len(ws))
+	for i, w := range ws {
+		parts[i] = w.Norm
+	}
+	return strings.Join(parts, " ")
 }
 
 // anchoredOnNonAnchor reports whether one of c's anchor mentions is a
 // text the training questions never anchored (NonAnchors).
-func (p *LinkingPlanner) anchoredOnNonAnchor(ments []linking.LinkedMention, c *PlanCandidate) bool {
-	return anchoredOn(ments, c, p.nonAnchorText)
+func (p *LinkingPlanner) anchoredOnNonAnchor(text string, ments []linking.LinkedMention, c *PlanCandidate) bool {
+	return anchoredOn(ments, c, func(m *linking.LinkedMention) bool { return p.nonAnchorText(text, m) })
 }
 
 // anchoredOn reports whether one of c's anchor mentions holds for f.

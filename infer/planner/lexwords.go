@@ -679,7 +679,7 @@ func (p *LinkingPlanner) readInMention(text string, ments []linking.LinkedMentio
 			continue
 		}
 		t := strings.ToLower(m.Text)
-		if _, na := slices.BinarySearch(a.NonAnchors, t); na {
+		if p.isNonAnchor(m.Text) {
 			continue
 		}
 		if _, weak := slices.BinarySearch(a.WeakMentions, t); weak {

@@ -58,9 +58,63 @@ func TestLearnNonAnchors(t *testing.T) {
 			add("each owl?", c, "each", "owl")
 		}
 	}
-	got := LearnNonAnchors(f.texts, f.ments, f.anchors)
+	got := LearnNonAnchors(f.texts, f.ments, f.anchors, false)
 	if want := []string{"mean", "things", "what"}; !slices.Equal(got, want) {
 		t.Errorf("LearnNonAnchors = %v, want %v", got, want)
+	}
+}
+
+// TestLearnNonAnchorNorms: with norms, a text is counted in its singular
+// form and only where it is unquoted. "term" comes in five questions
+// unquoted, twice as "terms", never anchored, and once quoted, where it
+// is the word a question asks about: a non-anchor "term" (without norms,
+// neither "term", three unquoted, nor "terms" comes in five questions,
+// and the quote keeps "term" out). "cat" anchors every question it comes
+// in; "kinds" (five questions, once quoted) is a non-anchor "kind" with
+// norms and none without.
+func TestLearnNonAnchorNorms(t *testing.T) {
+	var f anchorFixture
+	add := func(text string, anchor string, words ...string) {
+		t.Helper()
+		f.add(t, text, anchor, words...)
+	}
+	for range 3 {
+		add("Which term names a kind of cat?", "cat", "term", "kind", "cat")
+	}
+	for range 2 {
+		add("Which terms name kinds of cat?", "cat", "terms", "kinds", "cat")
+	}
+	add("What does 'term' mean when it names a kind of cat?", "cat", "term", "kind", "cat")
+	add("Which cat is defined with 'kinds'?", "cat", "cat", "kinds")
+	if got, want := LearnNonAnchors(f.texts, f.ments, f.anchors, true), []string{"kind", "term"}; !slices.Equal(got, want) {
+		t.Errorf("LearnNonAnchors with norms = %v, want %v", got, want)
+	}
+	if got := LearnNonAnchors(f.texts, f.ments, f.anchors, false); len(got) != 0 {
+		t.Errorf("LearnNonAnchors without norms = %v, want none", got)
+	}
+}
+
+// TestNonAnchorNorms: "Which things are members of Solea?" with the
+// non-anchor "thing" learned by its singular form: with NonAnchorNorms the
+// candidate anchored on "things" is ruled out and the members of Solea
+// answer (fish one); without, "thing" is not the question's text and the
+// ranker's choice stands (object). Quoted, "things" is a value the
+// question states and is not ruled out even with NonAnchorNorms.
+func TestNonAnchorNorms(t *testing.T) {
+	for _, c := range []struct {
+		q     string
+		norms bool
+		want  uint32
+	}{
+		{"Which things are members of Solea?", true, 2},
+		{"Which things are members of Solea?", false, 3},
+		{"Which 'things' are members of Solea?", true, 3},
+	} {
+		p := trustingPlanner(t, []string{"things", "Solea", "fish one", "object"}, AnchorConfig{NonAnchors: []string{"thing"}, NonAnchorNorms: c.norms})
+		pred, err := p.Predict(context.Background(), data.Query{Text: c.q, ID: -1})
+		if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{c.want}) {
+			t.Errorf("norms %v: %q planned %v reaching %v (%v), want [%d]", c.norms, c.q, pred.Plan.MetapathTokens(), pred.Reach, err, c.want)
+		}
 	}
 }
 

@@ -817,7 +817,7 @@ func (p *LinkingPlanner) ruleOutRead(ctx context.Context, text string, ments []l
 		if p.reachesOuter(ments, &cs[i]) {
 			key[i] += 1 << 15
 		}
-		if p.anchoredOnNonAnchor(ments, &cs[i]) {
+		if p.anchoredOnNonAnchor(text, ments, &cs[i]) {
 			key[i] += 1 << 15
 		}
 		if p.Cfg.Anchors.InnerAnchors && p.anchoredInside(ments, &cs[i]) {

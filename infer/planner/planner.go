@@ -156,6 +156,11 @@ type AnchorConfig struct {
 	// (LearnNonAnchors), sorted; a candidate anchored on one is ruled out
 	// when another is not. Empty in checkpoints saved before them.
 	NonAnchors []string `json:"non_anchors,omitempty"`
+	// NonAnchorNorms: NonAnchors holds mention texts in their singular
+	// forms ("term" rules out "terms" too), counted where the training
+	// questions left them unquoted, and rules out unquoted mentions only
+	// (LearnNonAnchors). Off in checkpoints saved before it.
+	NonAnchorNorms bool `json:"non_anchor_norms,omitempty"`
 	// QuotedSlots are the template paths (template, path) whose anchor the
 	// training questions quoted (at least 5 of them, all but at most 2%:
 	// WordNet's near-synonyms of 'X'); a candidate anchoring one on an
