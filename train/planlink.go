@@ -171,6 +171,9 @@ type LinkingPlannerOptions struct {
 	// a text quoted once is none, and quoted mentions are ruled out too
 	// (AnchorConfig.NonAnchorNorms; the ablation).
 	NoNonAnchorNorms bool
+	// NoSharedWith: "share ... with X" asks for nothing a co-word asks
+	// for (AnchorConfig.SharedWith; the ablation).
+	NoSharedWith bool
 	// NoMultiwordTypes: a mention of two or more words counts for
 	// CoverMentions only as one of a word does (AnchorConfig.MultiwordTypes;
 	// the ablation).

@@ -40,6 +40,52 @@ func (p *LinkingPlanner) coRelations(text string, read map[string]bool) [][]stri
 			out = append(out, rels)
 		}
 	}
+	if p.Cfg.Anchors.SharedWith {
+		out = append(out, p.sharedWith(text, ws, read)...)
+	}
+	return out
+}
+
+// sharedWith returns, for each form of the verb "share" in text (its
+// words ws) with a "with" after it (SharedWith), the relations the words
+// between the two name, or every relation of the schema where they name
+// none: "Who has shared the screen with X?" asks, as a co-word does, for
+// the nodes that share a neighbour with X, along whatever relation X has
+// ("the screen" names none); "Which films share a screenwriter with X?"
+// along the one "screenwriter" names.
+func (p *LinkingPlanner) sharedWith(text string, ws []linking.Word, read map[string]bool) [][]string {
+	lex := p.names.lex
+	if lex == nil {
+		return nil
+	}
+	var out [][]string
+	for i, w := range ws {
+		lw := strings.ToLower(text[w.Start:w.End])
+		if lw != "share" && !slices.Contains(lex.Bases(lw), "share") || !lex.IsVerbForm(lw) {
+			continue
+		}
+		for j := i + 1; j < len(ws); j++ {
+			if strings.ToLower(text[ws[j].Start:ws[j].End]) != "with" {
+				continue
+			}
+			var rels []string
+			for _, named := range p.namedRelations(text[w.End:ws[j].Start], read) {
+				for _, r := range named {
+					if !slices.Contains(rels, r) {
+						rels = append(rels, r)
+					}
+				}
+			}
+			if len(rels) == 0 {
+				for r := range p.names.rels {
+					rels = append(rels, r)
+				}
+			}
+			slices.Sort(rels)
+			out = append(out, rels)
+			break
+		}
+	}
 	return out
 }
 

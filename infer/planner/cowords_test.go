@@ -82,3 +82,56 @@ func TestCoWords(t *testing.T) {
 		t.Errorf("without CoWords: %d co-words, want none", got)
 	}
 }
+
+// TestSharedWith: over TestCoWords's graph, "Who has shared the screen
+// with Ann Lee?" names no relation, and asks, as a co-word does, for the
+// nodes that share a neighbour with her: with SharedWith, Bob Day (and
+// Ann Lee) where the classifier prefers the cast of her films as
+// director (Kim Ray), which stands without the rule. Words between
+// "share" and "with" that name a relation narrow it ("shared a movie cast
+// with": starred_actors); "share" with no "with" after it ("Which genres
+// do her films share?"), a word that is no form of the verb ("sharer")
+// and "with" before "share" are none.
+func TestSharedWith(t *testing.T) {
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	planner := func(shared bool) *LinkingPlanner {
+		p := filmPlanner(t, []string{"directed_by", "starred_actors"}, []string{"Paul Smith", "First Film", "Second Film", "Ann Lee", "Kim Ray", "Bob Day"},
+			[][3]int{{1, 0, 0}, {1, 1, 3}, {1, 1, 5}, {2, 0, 3}, {2, 1, 4}},
+			[][][]string{
+				{{"*", "<-directed_by", "movie", "->starred_actors", "person"}},
+				{{"*", "<-starred_actors", "movie", "->starred_actors", "person"}},
+			}, AnchorConfig{NamedRelations: true, CoWords: true, SharedWith: shared})
+		trainedLike(p, lex, []float32{2, 1}, [][2]string{{"stars", "starred_actors"}, {"directed", "directed_by"}})
+		return p
+	}
+	for _, c := range []struct {
+		q      string
+		shared bool
+		want   []uint32 // the reach, the first answer first
+	}{
+		{"Who has shared the screen with Ann Lee?", true, []uint32{5, 3}},
+		{"Who shares a film with Ann Lee?", true, []uint32{5, 3}},
+		{"Who has shared the screen with Ann Lee?", false, []uint32{4}},
+	} {
+		pred, got, err := answered(planner(c.shared), c.q)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("SharedWith %v: %q planned %v reaching %v (%v), want %v", c.shared, c.q, pred.Plan.MetapathTokens(), got, err, c.want)
+		}
+	}
+	p := planner(true)
+	for q, want := range map[string][][]string{
+		"Who has shared the screen with":         {{"directed_by", "starred_actors"}},
+		"Who shared the stars of a film with":    {{"starred_actors"}},
+		"Which genres do her films share":        nil,
+		"The sharer of a film with":              nil,
+		"Who with a film shared":                 nil,
+		"Who has 'shared the screen with' in it": nil,
+	} {
+		if got := p.coRelations(q, nil); !slices.EqualFunc(got, want, slices.Equal) {
+			t.Errorf("coRelations(%q) = %v, want %v", q, got, want)
+		}
+	}
+}

@@ -474,6 +474,12 @@ type AnchorConfig struct {
 	// films, not their genres nor their directors). Off in checkpoints
 	// saved before it.
 	CoWords bool `json:"co_words,omitempty"`
+	// SharedWith: with CoWords, a form of the verb "share" with "with"
+	// after it asks as a co-word does, along the relations the words
+	// between name or, where they name none, along any (sharedWith: "Who
+	// has shared the screen with X?", X's co-stars where X acted only).
+	// Off in checkpoints saved before it.
+	SharedWith bool `json:"shared_with,omitempty"`
 	// ReturnedAnchors: a candidate whose plan reaches no node but the
 	// anchors its path walks straight back to (plan.Returned: "the
 	// hyponyms' hypernyms of X" where X's hyponyms have no other
