@@ -38,6 +38,10 @@ type PlanExplanation struct {
 	// (AnchorConfig.DeclineRuledOut); the wrapped method answered by its
 	// text fallback.
 	RuledOut bool `json:"ruled_out,omitempty"`
+	// NoPlan: the planner found no plan (nothing the query names links to
+	// a node a candidate plan reaches another from, as when a name is
+	// misspelt); the wrapped method answered by its text fallback.
+	NoPlan bool `json:"no_plan,omitempty"`
 	// Text names the text channel the fallbacks use (bm25, bm25+dense, reading).
 	Text string `json:"text_channel,omitempty"`
 	// ReadAs: the question as the planner read it, when the lexicon
@@ -54,7 +58,8 @@ func (m *PlannedMethod) Explain(ctx context.Context, q data.Query, k int) (infer
 		return nil, err
 	}
 	e := &PlanExplanation{Method: m.Name(), Plan: pred.Plan, Template: pred.Template, Conf: pred.Conf, Reached: -1, NoFit: pred.NoFit, Fit: pred.Fit, ReadAs: pred.ReadAs, TooLong: pred.TooLong, RuledOut: pred.RuledOut}
-	if pred.NoFit || pred.TooLong || pred.RuledOut {
+	e.NoPlan = !pred.NoFit && !pred.TooLong && !pred.RuledOut && len(pred.Plan.Paths) == 0
+	if pred.NoFit || pred.TooLong || pred.RuledOut || e.NoPlan {
 		e.Text = m.FallbackText()
 	}
 	if pred.Reach != nil {
@@ -92,6 +97,8 @@ func (e *PlanExplanation) WriteText(w io.Writer, ws *workspace.Workspace) error 
 		fmt.Fprintf(w, "%s: no plan fits (what the query names rules out every plan found, and its first words the type the best answers with): the text answers (%s)\n", e.Method, cmp.Or(e.Text, "bm25"))
 	} else if e.NoFit {
 		fmt.Fprintf(w, "%s: no plan fits (text fit %.3f, below the planner's threshold): the text answers (%s)\n", e.Method, e.Fit, cmp.Or(e.Text, "bm25"))
+	} else if e.NoPlan {
+		fmt.Fprintf(w, "%s: no plan found (nothing the query names links to a node a plan reaches others from): the text answers (%s)\n", e.Method, cmp.Or(e.Text, "bm25"))
 	} else {
 		if e.ReadAs != "" {
 			fmt.Fprintf(w, "read as: %s\n", e.ReadAs)

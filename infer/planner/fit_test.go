@@ -342,3 +342,39 @@ func TestCasualForm(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainNoPlan: a question whose name links to no node (misspelt:
+// "Ann Lea") gets no plan; plan-exec answers it by BM25 and counts it,
+// and explain says so, where it printed template -1 and an invalid plan.
+func TestExplainNoPlan(t *testing.T) {
+	p := filmPlanner(t, []string{"directed_by", "starred_actors"}, []string{"Paul Smith", "First Film", "Second Film", "Ann Lee"},
+		[][3]int{{1, 0, 0}, {1, 1, 3}, {2, 0, 3}},
+		[][][]string{{{"*", "<-starred_actors", "movie"}}}, AnchorConfig{})
+	rankTemplates(p, []float32{1})
+	m := &PlannedMethod{P: p, M: baseline.NewPlanExec(p.ws)}
+	for _, c := range []struct {
+		q      string
+		noPlan bool
+	}{{"Which films did Ann Lea star in?", true}, {"Which films did Ann Lee star in?", false}} {
+		q := data.Query{Text: c.q, ID: -1}
+		if _, err := m.Rank(context.Background(), q); err != nil {
+			t.Fatal(err)
+		}
+		if n, want := m.TakeFallbacks(), map[bool]int64{true: 1}[c.noPlan]; n != want {
+			t.Errorf("%q: fallbacks %d, want %d", c.q, n, want)
+		}
+		e, err := m.Explain(context.Background(), q, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.TakeFallbacks() // explain ranks too
+		var b strings.Builder
+		if err := e.WriteText(&b, p.ws); err != nil {
+			t.Fatal(err)
+		}
+		want := "planner+plan-exec: no plan found (nothing the query names links to a node a plan reaches others from): the text answers (bm25)\n"
+		if got := strings.HasPrefix(b.String(), want); got != c.noPlan {
+			t.Errorf("%q explained:\n%s\nstarts with %q: %v, want %v", c.q, b.String(), want, got, c.noPlan)
+		}
+	}
+}
