@@ -343,6 +343,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.CoAnchors = a.SubjectVerbs && !c.o.NoCoAnchors
 	a.CoWords = a.NamedRelations && !c.o.NoCoWords
 	a.SharedWith = a.CoWords && !c.o.NoSharedWith
+	a.FuzzyNames = a.Lexicon && !c.o.NoFuzzyNames
 	a.AskedAnswerWords = a.NamedType && !c.o.NoAnswerWords && !c.o.NoAskedAnswerWords
 	a.ObjectVerbs = a.NamedRelations && a.Lexicon && !c.o.NoObjectVerbs
 	a.VerbFirst = a.ObjectVerbs && !c.o.NoVerbFirst

@@ -174,6 +174,9 @@ type LinkingPlannerOptions struct {
 	// NoSharedWith: "share ... with X" asks for nothing a co-word asks
 	// for (AnchorConfig.SharedWith; the ablation).
 	NoSharedWith bool
+	// NoFuzzyNames: a question is planned as typed, a misspelt name and
+	// all (AnchorConfig.FuzzyNames; the ablation).
+	NoFuzzyNames bool
 	// NoMultiwordTypes: a mention of two or more words counts for
 	// CoverMentions only as one of a word does (AnchorConfig.MultiwordTypes;
 	// the ablation).

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -240,6 +241,28 @@ func (p *LinkingPlanner) PredictUngated(ctx context.Context, q data.Query) (infe
 	if tooLong(q.Text) {
 		return infer.PlanPrediction{Template: -1, TooLong: true}, nil
 	}
+	pred, err := p.predictRead(ctx, q)
+	// A word neither the lexicon nor the training knows may be a
+	// misspelt name (FuzzyNames).
+	if err == nil && p.Cfg.Anchors.FuzzyNames {
+		if text, ok := p.fuzzyRead(q.Text); ok {
+			fq := q
+			fq.Text = text
+			if fp, ferr := p.predictRead(ctx, fq); ferr == nil && len(fp.Plan.Paths) > 0 {
+				fp.ReadAs = cmp.Or(fp.ReadAs, text)
+				return fp, nil
+			} else if ferr != nil {
+				return fp, ferr
+			}
+		}
+	}
+	return pred, err
+}
+
+// predictRead plans q as read: its asking sentence, with the words no
+// training question used read by the lexicon (ReadAs, where that changed
+// the text).
+func (p *LinkingPlanner) predictRead(ctx context.Context, q data.Query) (infer.PlanPrediction, error) {
 	text := q.Text
 	q.Text = p.askingSentence(q.Text)
 	resolved, read := p.resolveRead(q.Text)

@@ -480,6 +480,12 @@ type AnchorConfig struct {
 	// has shared the screen with X?", X's co-stars where X acted only).
 	// Off in checkpoints saved before it.
 	SharedWith bool `json:"shared_with,omitempty"`
+	// FuzzyNames: a question that gets no plan is read once more with a
+	// misspelt name spelt as a node names it (fuzzyRead: one letter of one
+	// word dropped, added, changed or swapped with the next; "Tom Hansk"
+	// as "Tom Hanks"), and planned so where that finds a plan. Off in
+	// checkpoints saved before it.
+	FuzzyNames bool `json:"fuzzy_names,omitempty"`
 	// ReturnedAnchors: a candidate whose plan reaches no node but the
 	// anchors its path walks straight back to (plan.Returned: "the
 	// hyponyms' hypernyms of X" where X's hyponyms have no other
