@@ -34,6 +34,9 @@
 #       wrote, all held out, filled with 10 people each
 #       (scripts/twin2_frames.json through scripts/robust_twin.py, split
 #       twin2); only its total is printed.
+#   (m) the first 400 test questions (in the split's order) with one
+#       letter of a name edited: dropped, swapped, changed or added
+#       (scripts/robust_typos.py, split typos).
 #   (k) movies-skb only: the test questions after a sentence that sets
 #       the scene, naming the question's person ("I just watched
 #       something with X in it. ..."; scripts/robust_context.py, split
@@ -80,6 +83,11 @@ for name in ${SETS:-movies-skb wordnet-skb}; do
   tail -n +2 "$d/casual/casual.csv" >>"$d/skb/stark_qa/stark_qa.csv"
   cp "$d/casual/casual.index" "$d/skb/split/casual.index"
   splits="test,para,casual"
+  # (m): the first 400 test questions with one letter of a name edited.
+  python3 "$here/robust_typos.py" "$d/skb" "$d/typos" test 400 11000000 2>/dev/null
+  tail -n +2 "$d/typos/typos-test.csv" >>"$d/skb/stark_qa/stark_qa.csv"
+  cp "$d/typos/typos-test.index" "$d/skb/split/typos.index"
+  splits="$splits,typos"
   # (k): the test questions after a sentence that sets the scene,
   # naming the question's person (movies-skb: WordNet has no person).
   if python3 "$here/robust_context.py" "$d/skb/stark_qa/stark_qa.csv" "$d/skb/split/test.index" "$d/skb" "$d/ctx" 2>/dev/null; then
@@ -209,7 +217,7 @@ print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for name in sets:
     d = f"{out}/{name}"
     answers = {int(r["id"]): set(json.loads(r["answer_ids"])) for r in csv.DictReader(open(f"{d}/skb/stark_qa/stark_qa.csv"))}
-    for s in ("test", "para", "casual", "ctx", "free", "inv", "auth", "twin", "twin2", "gcide", "wfree", "wauth"):
+    for s in ("test", "para", "casual", "typos", "ctx", "free", "inv", "auth", "twin", "twin2", "gcide", "wfree", "wauth"):
         try:
             p1, p10 = hits(d, f"planner-{s}.jsonl", answers)
         except FileNotFoundError:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The SKB's own questions with a name misspelt, as users type them.
 
-    python3 scripts/robust_typos.py SKBDIR OUTDIR val|test [N]
+    python3 scripts/robust_typos.py SKBDIR OUTDIR val|test [N [OFFSET]]
 
 For each of the first N (default 400) questions of the split, in the
 split's order: the longest run of words that is some node's name or alias
@@ -10,8 +10,10 @@ words of 5 or more letters is picked and one edit is made to it (a letter
 dropped, two neighbours swapped, a letter changed or one added; seeded by
 the question's id), and the question is kept when the misspelt run names
 no node itself. Writes OUTDIR/typos-SPLIT.csv (id,query,answer_ids: the
-question's own answers) and OUTDIR/typos-SPLIT.tsv (id<TAB>edit). The
-val set is for development; the test set is read once after a change.
+question's own answers; ids OFFSET, default 0, plus the question's),
+OUTDIR/typos-SPLIT.index (the ids) and OUTDIR/typos-SPLIT.tsv
+(id<TAB>edit). The val set is for development (scripts/dev_score.sh's
+typos); the test set is held out (make experiments-robust's (m)).
 """
 import csv
 import json
@@ -63,10 +65,11 @@ def misspell(word, rng):
 
 
 def main():
-    if len(sys.argv) not in (4, 5):
+    if len(sys.argv) not in (4, 5, 6):
         sys.exit(__doc__)
     skb, outdir, split = sys.argv[1:4]
-    n = int(sys.argv[4]) if len(sys.argv) == 5 else 400
+    n = int(sys.argv[4]) if len(sys.argv) >= 5 else 400
+    offset = int(sys.argv[5]) if len(sys.argv) == 6 else 0
     known = names(skb)
     ids = [int(x) for x in open(os.path.join(skb, "split", split + ".index")).read().split()]
     qa = {int(r["id"]): r for r in csv.DictReader(open(os.path.join(skb, "stark_qa", "stark_qa.csv")))}
@@ -95,8 +98,8 @@ def main():
         run = typed[ws[best[0]].start():ws[best[1] - 1].end() + len(bad) - len(ws[k].group())]
         if run.lower() in known:
             continue
-        rows.append((qid, typed, qa[qid]["answer_ids"]))
-        tsv.append(f"{qid}\t{kind}")
+        rows.append((offset + qid, typed, qa[qid]["answer_ids"]))
+        tsv.append(f"{offset + qid}\t{kind}")
     os.makedirs(outdir, exist_ok=True)
     with open(os.path.join(outdir, f"typos-{split}.csv"), "w", newline="") as f:
         w = csv.writer(f)
@@ -104,6 +107,8 @@ def main():
         w.writerows(rows)
     with open(os.path.join(outdir, f"typos-{split}.tsv"), "w") as f:
         f.write("\n".join(tsv) + "\n")
+    with open(os.path.join(outdir, f"typos-{split}.index"), "w") as f:
+        f.write("".join(f"{r[0]}\n" for r in rows))
     print(f"{len(rows)} questions in {outdir}/typos-{split}.csv", file=sys.stderr)
 
 
