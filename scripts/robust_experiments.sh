@@ -84,7 +84,7 @@ for name in ${SETS:-movies-skb wordnet-skb}; do
   cp "$d/casual/casual.index" "$d/skb/split/casual.index"
   splits="test,para,casual"
   # (m): the first 400 test questions with one letter of a name edited.
-  python3 "$here/robust_typos.py" "$d/skb" "$d/typos" test 400 11000000 2>/dev/null
+  python3 "$here/robust_typos.py" "$d/skb" "$d/typos" test 400 14000000 2>/dev/null
   tail -n +2 "$d/typos/typos-test.csv" >>"$d/skb/stark_qa/stark_qa.csv"
   cp "$d/typos/typos-test.index" "$d/skb/split/typos.index"
   splits="$splits,typos"

@@ -33,7 +33,7 @@ const (
 	minFuzzyLetters = 4
 	minFuzzyAlone   = 5
 	// maxFuzzyLookups bounds a question's work: each variant is one
-	// lookup in the mention index (a word of n letters has about 54n + 25
+	// lookup in the mention index (a word of n letters has at most 53n + 25
 	// variants), so a 128-word question costs at most this many.
 	maxFuzzyLookups = 200_000
 )
