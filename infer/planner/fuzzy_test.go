@@ -88,3 +88,24 @@ func TestFuzzyNames(t *testing.T) {
 		}
 	}
 }
+
+// FuzzFuzzyRead: whatever a user types, reading it for misspelt names
+// never panics, and leaves it as typed unless it reports a reading.
+func FuzzFuzzyRead(f *testing.F) {
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		f.Fatal(err)
+	}
+	p := filmPlanner(f, []string{"directed_by", "starred_actors"}, []string{"Paul Smith", "First Film", "Annabel Leeward", "Zanzibarine"},
+		[][3]int{{1, 0, 0}, {1, 1, 2}}, [][][]string{{{"*", "<-starred_actors", "movie"}}}, AnchorConfig{FuzzyNames: true})
+	trainedLike(p, lex, []float32{1}, nil)
+	for _, s := range []string{"Which films did Annabel Leewrd star in?", "Zanzibarin", "ÄÖÜ Leewérd's", "", "a'b.c", "Annabel  Leewrd\u00a0?"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		got, ok := p.fuzzyRead(text)
+		if !ok && got != text {
+			t.Errorf("fuzzyRead(%q) = %q without a reading", text, got)
+		}
+	})
+}

@@ -40,7 +40,7 @@ func oneHopPlanner(t *testing.T, s *data.SKB, tmpls [][]data.Path, a AnchorConfi
 // classifier does not score), and anchor settings a (its Dim, Mentions
 // and RankDim set here): a classifier, anchor scorer and plan ranker as
 // initialised, the ranker's one-hop feature weighing hops1.
-func testPlanner(t *testing.T, s *data.SKB, tmpls [][]data.Path, steps int, hops1 float32, a AnchorConfig) *LinkingPlanner {
+func testPlanner(t testing.TB, s *data.SKB, tmpls [][]data.Path, steps int, hops1 float32, a AnchorConfig) *LinkingPlanner {
 	t.Helper()
 	ws := testskb.Workspace(t, s)
 	const dim = 1024

@@ -75,7 +75,7 @@ func preferTwoHops(p *LinkingPlanner) {
 // destination) by index into rels and names, the given templates, anchor
 // settings a (Dim, Mentions and RankDim filled in), a seeded gate and
 // anchor scorer, and a plan ranker with no weights.
-func filmPlanner(t *testing.T, rels, names []string, edges [][3]int, tmpl [][][]string, a AnchorConfig) *LinkingPlanner {
+func filmPlanner(t testing.TB, rels, names []string, edges [][3]int, tmpl [][][]string, a AnchorConfig) *LinkingPlanner {
 	t.Helper()
 	return filmPlannerSteps(t, rels, names, edges, tmpl, nil, a)
 }
@@ -83,7 +83,7 @@ func filmPlanner(t *testing.T, rels, names []string, edges [][3]int, tmpl [][][]
 // filmPlannerSteps is filmPlanner with one-step templates along the
 // schema after the trained ones (Config.SchemaSteps), which the
 // classifier does not score.
-func filmPlannerSteps(t *testing.T, rels, names []string, edges [][3]int, tmpl [][][]string, steps [][]string, a AnchorConfig) *LinkingPlanner {
+func filmPlannerSteps(t testing.TB, rels, names []string, edges [][3]int, tmpl [][][]string, steps [][]string, a AnchorConfig) *LinkingPlanner {
 	t.Helper()
 	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"person", "movie"},
 		RelationTypes: rels, CandidateTypes: []string{"person", "movie"}, TextFields: []string{"name", "details"}}}
