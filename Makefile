@@ -121,6 +121,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReadRankings$$' -fuzztime 20s ./infer/serve/
 	$(GO) test -run '^$$' -fuzz '^FuzzReadFields$$' -fuzztime 20s ./infer/mfar/
 	$(GO) test -run '^$$' -fuzz '^FuzzLastSentence$$' -fuzztime 20s ./infer/planner/
+	$(GO) test -run '^$$' -fuzz '^FuzzFuzzyRead$$' -fuzztime 20s ./infer/planner/
 	$(GO) test -run '^$$' -fuzz '^FuzzStem$$' -fuzztime 20s ./data/index/
 
 clean:
