@@ -60,7 +60,7 @@ for entry in $list; do
   set=${entry%%:*} csv=$sets/${entry#*:}.csv
   "$strata" score "$ws" --pipeline "$run" --queries "$csv" --out "$out/$set.jsonl" --force >/dev/null
   python3 - "$set" "$csv" "$out/$set.jsonl" "${BASE:+$BASE/$set.jsonl}" <<'EOF'
-import csv, json, sys
+import csv, json, os, sys
 
 name, queries, run, base = sys.argv[1:5]
 gold, text = {}, {}
@@ -81,7 +81,9 @@ def hits(path):
 
 now, fell = hits(run)
 row = f"| {name} | {len(now)} | {sum(now.values()) / max(1, len(now)):.4f} | {fell} |"
-if base:
+if base and not os.path.exists(base):
+    row += " (not in BASE) |"
+elif base:
     was, _ = hits(base)
     lost = sorted(k for k in now if was.get(k) and not now[k])
     won = sorted(k for k in now if now[k] and not was.get(k))
