@@ -156,40 +156,19 @@ func nonAnchorShare(n, a int) bool {
 // how the question's own words anchor; the ruling out skips quoted
 // mentions in turn (nonAnchorText).
 func LearnNonAnchors(texts []string, ments [][]linking.LinkedMention, anchors [][]int, norms bool) []string {
+	var seen, anchored map[string]int
+	quoted := map[string]bool{}
 	if norms {
-		seen, anchored := map[string]int{}, map[string]int{}
+		seen, anchored = mentionAnchorCountsBy(ments, anchors, func(qi int, m *linking.LinkedMention) (string, bool) {
+			return nonAnchorKey(m.Text), !quotedMention(texts[qi], m)
+		})
+	} else {
+		seen, anchored = mentionAnchorCounts(ments, anchors)
 		for qi, ms := range ments {
-			counted := map[string]bool{}
 			for mi := range ms {
 				if quotedMention(texts[qi], &ms[mi]) {
-					continue
+					quoted[strings.ToLower(ms[mi].Text)] = true
 				}
-				t := nonAnchorKey(ms[mi].Text)
-				if counted[t] {
-					continue
-				}
-				counted[t] = true
-				seen[t]++
-				if anchorsOverlap(anchors[qi], ms, mi) {
-					anchored[t]++
-				}
-			}
-		}
-		var out []string
-		for t, n := range seen {
-			if nonAnchorShare(n, anchored[t]) {
-				out = append(out, t)
-			}
-		}
-		slices.Sort(out)
-		return out
-	}
-	seen, anchored := mentionAnchorCounts(ments, anchors)
-	quoted := map[string]bool{}
-	for qi, ms := range ments {
-		for mi := range ms {
-			if quotedMention(texts[qi], &ms[mi]) {
-				quoted[strings.ToLower(ms[mi].Text)] = true
 			}
 		}
 	}
@@ -207,12 +186,20 @@ func LearnNonAnchors(texts []string, ments [][]linking.LinkedMention, anchors []
 // questions it comes in and those whose plan anchors on it or on a
 // mention overlapping it ("the comedy" with "comedy").
 func mentionAnchorCounts(ments [][]linking.LinkedMention, anchors [][]int) (seen, anchored map[string]int) {
+	return mentionAnchorCountsBy(ments, anchors, func(_ int, m *linking.LinkedMention) (string, bool) {
+		return strings.ToLower(m.Text), true
+	})
+}
+
+// mentionAnchorCountsBy is mentionAnchorCounts with the mentions keyed by
+// key (of question qi's mention m), which may leave a mention uncounted.
+func mentionAnchorCountsBy(ments [][]linking.LinkedMention, anchors [][]int, key func(qi int, m *linking.LinkedMention) (string, bool)) (seen, anchored map[string]int) {
 	seen, anchored = map[string]int{}, map[string]int{}
 	for qi, ms := range ments {
 		counted := map[string]bool{}
-		for mi, m := range ms {
-			t := strings.ToLower(m.Text)
-			if counted[t] {
+		for mi := range ms {
+			t, ok := key(qi, &ms[mi])
+			if !ok || counted[t] {
 				continue
 			}
 			counted[t] = true
