@@ -44,14 +44,7 @@ func TestCoWords(t *testing.T) {
 		t.Fatal(err)
 	}
 	planner := func(co bool) *LinkingPlanner {
-		p := filmPlanner(t, []string{"directed_by", "starred_actors"}, []string{"Paul Smith", "First Film", "Second Film", "Ann Lee", "Kim Ray", "Bob Day"},
-			[][3]int{{1, 0, 0}, {1, 1, 3}, {1, 1, 5}, {2, 0, 3}, {2, 1, 4}},
-			[][][]string{
-				{{"*", "<-directed_by", "movie", "->starred_actors", "person"}},
-				{{"*", "<-starred_actors", "movie", "->starred_actors", "person"}},
-			}, AnchorConfig{NamedRelations: true, CoWords: co})
-		trainedLike(p, lex, []float32{2, 1}, [][2]string{{"stars", "starred_actors"}})
-		return p
+		return castTwoHops(t, lex, AnchorConfig{NamedRelations: true, CoWords: co}, [2]string{"stars", "starred_actors"})
 	}
 	for _, c := range []struct {
 		q    string
@@ -98,14 +91,8 @@ func TestSharedWith(t *testing.T) {
 		t.Fatal(err)
 	}
 	planner := func(shared bool) *LinkingPlanner {
-		p := filmPlanner(t, []string{"directed_by", "starred_actors"}, []string{"Paul Smith", "First Film", "Second Film", "Ann Lee", "Kim Ray", "Bob Day"},
-			[][3]int{{1, 0, 0}, {1, 1, 3}, {1, 1, 5}, {2, 0, 3}, {2, 1, 4}},
-			[][][]string{
-				{{"*", "<-directed_by", "movie", "->starred_actors", "person"}},
-				{{"*", "<-starred_actors", "movie", "->starred_actors", "person"}},
-			}, AnchorConfig{NamedRelations: true, CoWords: true, SharedWith: shared})
-		trainedLike(p, lex, []float32{2, 1}, [][2]string{{"stars", "starred_actors"}, {"directed", "directed_by"}})
-		return p
+		return castTwoHops(t, lex, AnchorConfig{NamedRelations: true, CoWords: true, SharedWith: shared},
+			[2]string{"stars", "starred_actors"}, [2]string{"directed", "directed_by"})
 	}
 	for _, c := range []struct {
 		q      string
@@ -134,4 +121,21 @@ func TestSharedWith(t *testing.T) {
 			t.Errorf("coRelations(%q) = %v, want %v", q, got, want)
 		}
 	}
+}
+
+// castTwoHops is the co-word tests' planner: Ann Lee starred in First
+// Film (directed by Paul Smith, with Bob Day) and directed Second Film
+// (starring Kim Ray); two templates, the cast of a person's films as
+// director (the classifier's first, 2 against 1) and as actor; relation
+// words phrases borne out as trainedLike has it.
+func castTwoHops(t *testing.T, lex *lexicon.Lexicon, a AnchorConfig, phrases ...[2]string) *LinkingPlanner {
+	t.Helper()
+	p := filmPlanner(t, []string{"directed_by", "starred_actors"}, []string{"Paul Smith", "First Film", "Second Film", "Ann Lee", "Kim Ray", "Bob Day"},
+		[][3]int{{1, 0, 0}, {1, 1, 3}, {1, 1, 5}, {2, 0, 3}, {2, 1, 4}},
+		[][][]string{
+			{{"*", "<-directed_by", "movie", "->starred_actors", "person"}},
+			{{"*", "<-starred_actors", "movie", "->starred_actors", "person"}},
+		}, a)
+	trainedLike(p, lex, []float32{2, 1}, phrases)
+	return p
 }
