@@ -302,6 +302,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.Lexicon = !c.o.NoLexicon
 	a.SynonymTypes = a.Lexicon && a.NamedType && !c.o.NoSynonymTypes
 	a.KindTypes = a.Lexicon && a.NamedType && !c.o.NoKindTypes
+	a.ReadNoKind = a.KindTypes && !c.o.NoReadNoKind
 	a.GeneralTypes = a.KindTypes && !c.o.NoGeneralTypes
 	a.SiblingTypes = a.GeneralTypes && !c.o.NoSiblingTypes
 	a.NounSlots = a.Lexicon && !c.o.NoNounSlots
@@ -352,6 +353,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	}
 	a.ReturnedAnchors = !c.o.NoReturnedAnchors
 	a.NestedRelations = a.RepeatTwice && !c.o.NoNestedRelations
+	a.NestedKin = a.NestedRelations && a.Lexicon && !c.o.NoNestedKin
 	if a.RepeatTwice && !c.o.NoDepthSaid {
 		a.DepthSaid, _, _ = c.depthSaid(keep)
 	}

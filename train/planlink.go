@@ -159,6 +159,14 @@ type LinkingPlannerOptions struct {
 	// before "of", do not nest as a word said twice does
 	// (AnchorConfig.NestedRelations; the ablation).
 	NoNestedRelations bool
+	// NoNestedKin: a nested word no training question used is not read
+	// through the lexicon, nor does a word of no relation nest with its
+	// synonym of one (AnchorConfig.NestedKin; the ablation).
+	NoNestedKin bool
+	// NoReadNoKind: a word the lexicon reads as a training word names a
+	// type as a kind of the type's schema word all the same
+	// (AnchorConfig.ReadNoKind; the ablation).
+	NoReadNoKind bool
 	// NoCoWords: a co-word ("co-stars", "co-wrote") rules out no
 	// candidate that shares no neighbour with its anchor along the
 	// relation the word names (AnchorConfig.CoWords; the ablation).

@@ -711,6 +711,28 @@ func (p *LinkingPlanner) kindType(w string, slot bool) string {
 	if !a.KindTypes || lex == nil || len(w) < minResolveLen || p.words != nil && p.words.known[w] || !lex.IsNoun(w) || !(slot && a.NounSlots) && lex.IsVerbForm(w) || lex.IsAdjective(w) {
 		return ""
 	}
+	// A word the lexicon reads as a training word of its base form or a
+	// synonym names what the training bears out for that word, if
+	// anything (ReadNoKind): "types" reads as "type", "varieties" as
+	// "kinds", whose questions asked for every type.
+	if a.ReadNoKind && p.words != nil {
+		close, t := false, ""
+		for _, r := range p.words.word(w) {
+			if lex.Distance(w, r) > lexicon.Synonym {
+				continue
+			}
+			close = true
+			if rt, named := p.wordType(r); named {
+				if t != "" && rt != t {
+					return ""
+				}
+				t = rt
+			}
+		}
+		if close {
+			return t
+		}
+	}
 	t, lv := p.names.kindType(w)
 	below := w // the word the words between lie above
 	between := lv - 1
@@ -1280,7 +1302,7 @@ func (p *LinkingPlanner) nestsRelation(text string) bool {
 	if !p.Cfg.Anchors.NestedRelations || rw == nil {
 		return false
 	}
-	names := func(w string) []string {
+	trained := func(w string) []string {
 		if len(w) < 3 || !alphabetic(w) || index.IsStopword(w) || rw.Words[w] < minRelWordQuestions {
 			return nil
 		}
@@ -1289,18 +1311,56 @@ func (p *LinkingPlanner) nestsRelation(text string) bool {
 		}
 		return nil
 	}
+	kin := p.Cfg.Anchors.NestedKin && p.words != nil
+	names := func(w string) []string {
+		named := trained(w)
+		if named != nil || !kin {
+			return named
+		}
+		// A word no training question used: the one relation its
+		// readings name ("varieties" read as "kinds").
+		for _, r := range p.words.word(w) {
+			switch rn := trained(r); {
+			case rn == nil:
+			case named == nil:
+				named = rn
+			case !slices.Equal(named, rn):
+				return nil
+			}
+		}
+		return named
+	}
+	// kinOf: with NestedKin, a word of no relation of its own nests with
+	// one of a relation where the lexicon relates the two in the most
+	// frequent sense of one (a shared synset or one hypernym link: "the
+	// forms of the kinds of X", "the types of the varieties of X").
+	kinOf := func(a, b string, na, nb []string) bool {
+		if !kin || len(na) > 0 == (len(nb) > 0) {
+			return false
+		}
+		lex := p.words.lex
+		return min(lex.Distance(a, b), lex.Distance(b, a)) <= lexicon.Linked
+	}
 	text = unquotedLoose(text)
 	ws := linking.MentionWords(text)
 	raw := func(i int) string { return strings.ToLower(text[ws[i].Start:ws[i].End]) }
 	for i := 0; i+1 < len(ws); i++ {
-		first := names(raw(i))
-		if ws[i+1].Norm != "of" || len(first) == 0 {
+		a := raw(i)
+		first := names(a)
+		if ws[i+1].Norm != "of" || len(first) == 0 && (!kin || len(a) < 3 || !alphabetic(a) || index.IsStopword(a)) {
 			continue
 		}
 		for j := i + 2; j+1 < len(ws) && j <= i+2+maxNestGap; j++ {
 			v := ws[j].Norm
-			if v != ws[i].Norm && ws[j+1].Norm == "of" && slices.ContainsFunc(names(raw(j)), func(r string) bool { return slices.Contains(first, r) }) {
-				return true
+			if v != ws[i].Norm && ws[j+1].Norm == "of" {
+				b := raw(j)
+				second := names(b)
+				if slices.ContainsFunc(second, func(r string) bool { return slices.Contains(first, r) }) {
+					return true
+				}
+				if len(b) >= 3 && alphabetic(b) && !index.IsStopword(b) && kinOf(a, b, first, second) {
+					return true
+				}
 			}
 			if index.IsStopword(v) && !determiners[v] || askingDeterminers[v] {
 				break

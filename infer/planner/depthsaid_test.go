@@ -201,3 +201,52 @@ func kindsRelWords() *RelWords {
 	}
 	return rw
 }
+
+// TestNestedKin: with NestedKin and the lexicon, "types", a word no
+// training question used, reads as "type", which the training bears out
+// for the hypernym, and so nests with "kinds"; "forms", a word the
+// training used for two relations, nests with "kinds", its synonym in
+// kind's most frequent sense, but not with "parts", which the lexicon
+// does not relate to it, nor with "subtypes", of which it is no synonym.
+// Without NestedKin none of them nests. Over kindsPlanner's tree, "the
+// forms of the kinds of fine arts" answers watercolor with NestedKin
+// where the ranker, preferring one hop, answers painting without it.
+func TestNestedKin(t *testing.T) {
+	rw := kindsRelWords()
+	for range 5 {
+		rw.Add("the forms of", []string{"hypernym"})
+		rw.Add("it forms part of", []string{"part holonym"})
+	}
+	a := func(kin bool) AnchorConfig {
+		return AnchorConfig{TopTemplates: 2, DeeperSearch: true, RepeatTwice: true, DepthSaid: true, NestedRelations: true, NestedKin: kin, Lexicon: true, RelWords: rw}
+	}
+	for _, kin := range []bool{false, true} {
+		p := kindsPlannerHops(t, a(kin), 5)
+		if p.words == nil {
+			t.Fatal("no word resolver")
+		}
+		for text, want := range map[string]bool{
+			"What are the types of the kinds of":  true,
+			"the types of the subtypes of":        true,
+			"What are the forms of the kinds of":  true,
+			"Which kinds of forms of":             true,
+			"What are the parts of the forms of":  false,
+			"What are the forms of the parts of":  false,
+			"the forms of the subtypes of":        false,
+			"What are the subtypes of 'types of'": false,
+		} {
+			if got := p.nestsRelation(text); got != (want && kin) {
+				t.Errorf("NestedKin %v: nestsRelation(%q) = %v, want %v", kin, text, got, want && kin)
+			}
+		}
+		q := "the forms of the kinds of fine arts"
+		want := map[bool]uint32{false: 1, true: 2}[kin]
+		pred, err := p.PredictUngated(context.Background(), data.Query{Text: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pred.Reach == nil || len(pred.Reach.Nodes) != 1 || pred.Reach.Nodes[0] != want {
+			t.Errorf("NestedKin %v: %q answers %+v, want node %d", kin, q, pred.Reach, want)
+		}
+	}
+}

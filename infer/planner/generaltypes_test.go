@@ -478,3 +478,32 @@ func TestTypeAfterMention(t *testing.T) {
 		}
 	}
 }
+
+// TestReadNoKind: "varieties" names a genre as a general type (a genre
+// is a kind, and a kind is a variety) until ReadNoKind, with which the
+// lexicon reads it as "kinds", a training word of a synonym whose
+// questions name no type, and it names none. A word read only one
+// hypernym link from its training word ("performers": actors) still
+// names its type as a kind (person), and a word the lexicon reads as
+// nothing the training used ("category") keeps its general type.
+func TestReadNoKind(t *testing.T) {
+	rw := NewRelWords()
+	for range 10 {
+		rw.Add("the kinds of", []string{"has_genre"})
+		rw.Add("the actors", []string{"directed_by"})
+	}
+	for _, rule := range []bool{false, true} {
+		p := genrePlannerWith(t, AnchorConfig{NamedType: true, KindTypes: true, GeneralTypes: true, ReadNoKind: rule, Lexicon: true, RelWords: rw, AskWords: []string{"which"}})
+		if p.words == nil {
+			t.Fatal("no word resolver")
+		}
+		for w, want := range map[string]string{"varieties": "genre", "performers": "person", "category": "genre"} {
+			if rule && w == "varieties" {
+				want = ""
+			}
+			if got := p.kindType(w, false); got != want {
+				t.Errorf("ReadNoKind %v: kindType(%q) = %q, want %q", rule, w, got, want)
+			}
+		}
+	}
+}

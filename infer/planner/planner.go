@@ -314,6 +314,22 @@ type AnchorConfig struct {
 	// the kinds of X" asks for what "the kinds of the kinds of X" does).
 	// Off in checkpoints saved before it.
 	NestedRelations bool `json:"nested_relations,omitempty"`
+	// NestedKin: with NestedRelations and the lexicon, a nested word no
+	// training question used names the one relation its readings name
+	// ("the subtypes of the varieties of X": varieties read as kinds), and
+	// a nested word of no relation nests with one of a relation where the
+	// lexicon relates the two closely (a synset shared or one hypernym
+	// link in the most frequent sense of one: "the forms of the kinds of
+	// X", forms and kinds one synset). Off in checkpoints saved before it.
+	NestedKin bool `json:"nested_kin,omitempty"`
+	// ReadNoKind: with KindTypes, a word the lexicon reads as a training
+	// word of its base form or a synonym (wordResolver.word) names the
+	// type the training's lifts name for that word, or none, not one as a
+	// kind of the type's schema word ("Name the types of the varieties of
+	// X": "types" reads as "type" and "varieties" as "kinds", which asked
+	// for every type in training, not as a sibling of shape and a
+	// taxonomic group). Off in checkpoints saved before it.
+	ReadNoKind bool `json:"read_no_kind,omitempty"`
 	// SynonymTypes: a word that names no node type with the schema's own
 	// words names the one type with a word in the word's most frequent
 	// noun sense in the lexicon ("films": movie; namedType). Off in
