@@ -167,6 +167,10 @@ type LinkingPlannerOptions struct {
 	// type as a kind of the type's schema word all the same
 	// (AnchorConfig.ReadNoKind; the ablation).
 	NoReadNoKind bool
+	// NoQuoteLabels: a word right before a quotation that names no node
+	// is read as a word of a relation all the same
+	// (AnchorConfig.QuoteLabels; the ablation).
+	NoQuoteLabels bool
 	// NoCoWords: a co-word ("co-stars", "co-wrote") rules out no
 	// candidate that shares no neighbour with its anchor along the
 	// relation the word names (AnchorConfig.CoWords; the ablation).

@@ -51,6 +51,10 @@ type wordResolver struct {
 	// inMentions, when set, reports whether word i of text, inside some of
 	// ments, may be read as its known word all the same.
 	inMentions func(text string, ments []linking.LinkedMention, i int, reading string) bool
+	// relOnly, when set, reports whether a reading names a relation of
+	// the schema and no type: such a reading of a word that labels a
+	// quotation is not made (AnchorConfig.QuoteLabels, quoteLabel).
+	relOnly func(reading string) bool
 	// samePOS: pick prefers a reading that is a noun where the word is
 	// (AnchorConfig.ReadSamePOS).
 	samePOS bool
@@ -612,6 +616,9 @@ func (r *wordResolver) resolveRead(text string, find func(string) []linking.Link
 		if repl[i] == "" || inSpans(w.Start, nil, quoted) {
 			continue
 		}
+		if schemaFirst && r.relOnly != nil && quoteLabel(text, w.End, quoted, ments) && r.relOnly(repl[i]) {
+			continue
+		}
 		inMention := inSpans(w.Start, ments, nil)
 		if inMention && (r.inMentions == nil || !r.inMentions(text, ments, i, repl[i])) {
 			continue
@@ -634,6 +641,32 @@ func (r *wordResolver) resolveRead(text string, find func(string) []linking.Link
 	}
 	b.WriteString(text[last:])
 	return b.String(), true, read
+}
+
+// quoteLabel reports whether a quotation (of quoted) that names no node
+// (no mention of ments is the quoted text) opens right after a word
+// ending at end, past spaces: the word labels the quoted text ("the
+// fragment 'travel at an excessive velocity'", "the phrase ...") and
+// names what the quotation is, not a step from it; read as a word of a
+// relation ("fragment": part) it ruled out the plans the question asks
+// for, which walk none. A quoted name ("the helmer 'Paul Smith'") is an
+// anchor, and the word before it may say its role.
+func quoteLabel(text string, end int, quoted [][2]int, ments []linking.LinkedMention) bool {
+	at := end + len(text[end:]) - len(strings.TrimLeft(text[end:], " "))
+	for _, q := range quoted {
+		if q[0] != at {
+			continue
+		}
+		_, open := utf8.DecodeRuneInString(text[q[0]:])
+		_, close := utf8.DecodeLastRuneInString(text[:q[1]])
+		for _, m := range ments {
+			if m.Start == q[0]+open && m.End == q[1]-close {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func inSpans(at int, ments []linking.LinkedMention, quoted [][2]int) bool {

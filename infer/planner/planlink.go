@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"unicode"
 
 	"github.com/strata-retrieval/strata/data"
@@ -88,6 +89,12 @@ func NewLinkingPlanner(ws *workspace.Workspace, d *infer.DenseChannel, cfg Confi
 	p.words = words
 	if words != nil && cfg.Anchors.ReadMentions {
 		words.inMentions = p.readInMention
+	}
+	if words != nil && cfg.Anchors.QuoteLabels {
+		words.relOnly = func(reading string) bool {
+			nb := p.names.namedBy(strings.ToLower(reading))
+			return len(nb.rels) > 0 && len(nb.types) == 0
+		}
 	}
 	return p, nil
 }

@@ -330,6 +330,13 @@ type AnchorConfig struct {
 	// for every type in training, not as a sibling of shape and a
 	// taxonomic group). Off in checkpoints saved before it.
 	ReadNoKind bool `json:"read_no_kind,omitempty"`
+	// QuoteLabels: with the lexicon, a word right before a quotation,
+	// which labels the quoted text ("defined with the fragment 'travel
+	// at an excessive velocity'"), is not read as a word that names a
+	// relation of the schema and no type (quoteLabel: "fragment" read as
+	// "part" ruled out every plan that walks no part). Off in checkpoints
+	// saved before it.
+	QuoteLabels bool `json:"quote_labels,omitempty"`
 	// SynonymTypes: a word that names no node type with the schema's own
 	// words names the one type with a word in the word's most frequent
 	// noun sense in the lexicon ("films": movie; namedType). Off in
