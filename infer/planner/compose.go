@@ -1302,8 +1302,9 @@ func (p *LinkingPlanner) nestsRelation(text string) bool {
 	if !p.Cfg.Anchors.NestedRelations || rw == nil {
 		return false
 	}
+	content := func(w string) bool { return len(w) >= 3 && alphabetic(w) && !index.IsStopword(w) }
 	trained := func(w string) []string {
-		if len(w) < 3 || !alphabetic(w) || index.IsStopword(w) || rw.Words[w] < minRelWordQuestions {
+		if !content(w) || rw.Words[w] < minRelWordQuestions {
 			return nil
 		}
 		if named := rw.named(w, rw.pairs(w)); len(named) == 1 {
@@ -1347,7 +1348,7 @@ func (p *LinkingPlanner) nestsRelation(text string) bool {
 	for i := 0; i+1 < len(ws); i++ {
 		a := raw(i)
 		first := names(a)
-		if ws[i+1].Norm != "of" || len(first) == 0 && (!kin || len(a) < 3 || !alphabetic(a) || index.IsStopword(a)) {
+		if ws[i+1].Norm != "of" || len(first) == 0 && (!kin || !content(a)) {
 			continue
 		}
 		for j := i + 2; j+1 < len(ws) && j <= i+2+maxNestGap; j++ {
@@ -1358,7 +1359,7 @@ func (p *LinkingPlanner) nestsRelation(text string) bool {
 				if slices.ContainsFunc(second, func(r string) bool { return slices.Contains(first, r) }) {
 					return true
 				}
-				if len(b) >= 3 && alphabetic(b) && !index.IsStopword(b) && kinOf(a, b, first, second) {
+				if content(b) && kinOf(a, b, first, second) {
 					return true
 				}
 			}

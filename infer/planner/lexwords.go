@@ -683,6 +683,13 @@ func inSpans(at int, ments []linking.LinkedMention, quoted [][2]int) bool {
 	return false
 }
 
+// relationOnly reports whether a reading names a relation of the schema
+// and no type (readInMention, QuoteLabels).
+func (p *LinkingPlanner) relationOnly(reading string) bool {
+	nb := p.names.namedBy(strings.ToLower(reading))
+	return len(nb.rels) > 0 && len(nb.types) == 0
+}
+
 // readInMention reports whether word i of text, inside some of ments,
 // may be read as reading all the same (AnchorConfig.ReadMentions): no
 // longer mention covers it, reading names a relation of the schema and no
@@ -692,7 +699,7 @@ func inSpans(at int, ments []linking.LinkedMention, quoted [][2]int) bool {
 // reads).
 func (p *LinkingPlanner) readInMention(text string, ments []linking.LinkedMention, i int, reading string) bool {
 	a := p.Cfg.Anchors
-	if nb := p.names.namedBy(strings.ToLower(reading)); len(nb.rels) == 0 || len(nb.types) > 0 {
+	if !p.relationOnly(reading) {
 		return false
 	}
 	if i > 0 {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"unicode"
 
 	"github.com/strata-retrieval/strata/data"
@@ -91,10 +90,7 @@ func NewLinkingPlanner(ws *workspace.Workspace, d *infer.DenseChannel, cfg Confi
 		words.inMentions = p.readInMention
 	}
 	if words != nil && cfg.Anchors.QuoteLabels {
-		words.relOnly = func(reading string) bool {
-			nb := p.names.namedBy(strings.ToLower(reading))
-			return len(nb.rels) > 0 && len(nb.types) == 0
-		}
+		words.relOnly = p.relationOnly
 	}
 	return p, nil
 }
