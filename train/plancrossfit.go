@@ -304,6 +304,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.KindTypes = a.Lexicon && a.NamedType && !c.o.NoKindTypes
 	a.ReadNoKind = a.KindTypes && !c.o.NoReadNoKind
 	a.QuoteLabels = a.Lexicon && !c.o.NoQuoteLabels
+	a.PlainDeterminers = a.NamedType && !c.o.NoPlainDeterminers
 	a.GeneralTypes = a.KindTypes && !c.o.NoGeneralTypes
 	a.SiblingTypes = a.GeneralTypes && !c.o.NoSiblingTypes
 	a.NounSlots = a.Lexicon && !c.o.NoNounSlots

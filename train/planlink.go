@@ -171,6 +171,10 @@ type LinkingPlannerOptions struct {
 	// is read as a word of a relation all the same
 	// (AnchorConfig.QuoteLabels; the ablation).
 	NoQuoteLabels bool
+	// NoPlainDeterminers: a determiner that asks for nothing ("any",
+	// "every") names the type its lift in the training leans to all the
+	// same (AnchorConfig.PlainDeterminers; the ablation).
+	NoPlainDeterminers bool
 	// NoCoWords: a co-word ("co-stars", "co-wrote") rules out no
 	// candidate that shares no neighbour with its anchor along the
 	// relation the word names (AnchorConfig.CoWords; the ablation).

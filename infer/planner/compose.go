@@ -494,7 +494,7 @@ func (p *LinkingPlanner) askedTypeOf(restriction string, kinds map[string]string
 		}
 	}
 	for i, w := range toks {
-		if index.IsStopword(w) || i == ofObject {
+		if index.IsStopword(w) || i == ofObject || p.Cfg.Anchors.PlainDeterminers && determiners[w] && !askingDeterminers[w] {
 			continue
 		}
 		if t, named := p.wordType(w); t != "" {

@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
@@ -503,6 +504,39 @@ func TestReadNoKind(t *testing.T) {
 			}
 			if got := p.kindType(w, false); got != want {
 				t.Errorf("ReadNoKind %v: kindType(%q) = %q, want %q", rule, w, got, want)
+			}
+		}
+	}
+}
+
+// TestPlainDeterminers: in training "any" comes with questions that ask
+// for people ("Did any actor ..."), so its lift names person; with
+// PlainDeterminers a determiner that asks for nothing names no type, and
+// "Any drama movies directed by Paul Smith?" asks for the movies it names.
+// A word after it still names what it leans to ("actor").
+func TestPlainDeterminers(t *testing.T) {
+	el := NewRelWords()
+	for range 10 {
+		el.Add("did any actor work with", []string{"A:person"})
+		el.Add("every actor who", []string{"A:person"})
+	}
+	for range 80 {
+		el.Add("the drama", []string{"A:movie"})
+	}
+	for _, rule := range []bool{false, true} {
+		p := genrePlannerWith(t, AnchorConfig{NamedType: true, Elements: el, PlainDeterminers: rule})
+		for q, want := range map[string]string{
+			"Any drama movies directed by ?":       "movie",
+			"Any movies directed by ?":             "movie",
+			"Any actor working with ?":             "person",
+			"Every drama movie directed by  ?":     "movie",
+			"Name the movies directed by , if any": "movie",
+		} {
+			if !rule && (strings.HasPrefix(q, "Any") || strings.HasPrefix(q, "Every")) {
+				want = "person"
+			}
+			if got, _ := p.askedTypeBy(q, nil); got != want {
+				t.Errorf("PlainDeterminers %v: askedTypeBy(%q) = %q, want %q", rule, q, got, want)
 			}
 		}
 	}

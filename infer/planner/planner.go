@@ -337,6 +337,12 @@ type AnchorConfig struct {
 	// "part" ruled out every plan that walks no part). Off in checkpoints
 	// saved before it.
 	QuoteLabels bool `json:"quote_labels,omitempty"`
+	// PlainDeterminers: a determiner that asks for nothing ("any",
+	// "every", "some": determiners less askingDeterminers) names no asked
+	// type by its lift in the training: "Any Japanese films directed by
+	// X?" asks for films, not for the people "any" leans to in training
+	// questions ("Did any actor ..."). Off in checkpoints saved before it.
+	PlainDeterminers bool `json:"plain_determiners,omitempty"`
 	// SynonymTypes: a word that names no node type with the schema's own
 	// words names the one type with a word in the word's most frequent
 	// noun sense in the lexicon ("films": movie; namedType). Off in
