@@ -359,6 +359,9 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	if a.RepeatTwice && !c.o.NoDepthSaid {
 		a.DepthSaid, _, _ = c.depthSaid(keep)
 	}
+	if a.DepthSaid && !c.o.NoDepthPairs {
+		a.DepthPairs = planner.LearnDepthPairs(c.restrPlans(keep))
+	}
 	a.OuterAnchors = !c.o.NoOuterAnchors
 	a.InnerAnchors = !c.o.NoOuterAnchors && planner.InnerAnchorsFrom(c.innerShare(keep))
 	a.LongerAnchors = a.InnerAnchors

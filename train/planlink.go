@@ -155,6 +155,10 @@ type LinkingPlannerOptions struct {
 	// stands where the question says no depth, and one that walks none
 	// twice where it says "two" (AnchorConfig.DepthSaid; the ablation).
 	NoDepthSaid bool
+	// NoDepthPairs: only a relation walked twice in a row is deep, not
+	// the two different steps the training's questions walk only where
+	// they say a depth (AnchorConfig.DepthPairs; the ablation).
+	NoDepthPairs bool
 	// NoNestedRelations: two different words of one relation, each
 	// before "of", do not nest as a word said twice does
 	// (AnchorConfig.NestedRelations; the ablation).

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"bytes"
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -1268,13 +1269,33 @@ func walksTwice(p *data.Plan) bool {
 	return false
 }
 
-// repeatMisses reports whether c walks no relation twice in a row where
+// walksDeep reports whether a path of pl walks one relation twice in a
+// row (walksTwice) or, with DepthSaid, two steps in a row that
+// AnchorConfig.DepthPairs pairs.
+func (p *LinkingPlanner) walksDeep(pl *data.Plan) bool {
+	if walksTwice(pl) {
+		return true
+	}
+	if !p.Cfg.Anchors.DepthSaid {
+		return false
+	}
+	for _, path := range pl.Paths {
+		for i := 1; i < len(path.Steps); i++ {
+			if slices.Contains(p.Cfg.Anchors.DepthPairs, [2]string{path.Steps[i-1].Token(), path.Steps[i].Token()}) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// repeatMisses reports whether c walks nothing deep (walksDeep) where
 // the question nests a word outside c's anchors (RepeatTwice, nestsWord).
 //
 // With DepthSaid, a question that says a count of two outside c's
 // anchors (saysTwo) nests as one that nests a word does.
 func (p *LinkingPlanner) repeatMisses(text string, ments []linking.LinkedMention, c *PlanCandidate) bool {
-	if !p.Cfg.Anchors.RepeatTwice || walksTwice(&c.Plan) {
+	if !p.Cfg.Anchors.RepeatTwice || p.walksDeep(&c.Plan) {
 		return false
 	}
 	restr := linking.RestrictionText(text, ments, c.Mentions)
@@ -1371,11 +1392,12 @@ func (p *LinkingPlanner) nestsRelation(text string) bool {
 	return false
 }
 
-// twiceUnsaid reports whether c walks one relation twice in a row where
-// the question says no depth outside c's anchors: it nests no word and
-// says no count of two (DepthSaid).
+// twiceUnsaid reports whether c walks deep (one relation twice in a row,
+// or a pair of DepthPairs: walksDeep) where the question says no depth
+// outside c's anchors: it nests no word and says no count of two
+// (DepthSaid).
 func (p *LinkingPlanner) twiceUnsaid(text string, ments []linking.LinkedMention, c *PlanCandidate) bool {
-	if !p.Cfg.Anchors.DepthSaid || !walksTwice(&c.Plan) {
+	if !p.Cfg.Anchors.DepthSaid || !p.walksDeep(&c.Plan) {
 		return false
 	}
 	restr := linking.RestrictionText(text, ments, c.Mentions)
@@ -1428,6 +1450,43 @@ func LearnDepthSaid(restrs []string, plans []*data.Plan) (bool, int, int) {
 		}
 	}
 	return n >= minDepthQuestions && 10*both >= 9*n, n, both
+}
+
+// LearnDepthPairs returns the depth pairs of the training questions
+// (AnchorConfig.DepthPairs), sorted: the two different steps in a row,
+// as plan tokens, that the plans (the mined plans) of at least
+// minDepthQuestions questions walk, nine in ten of which say a depth
+// outside their anchors (restrs: linking.RestrictionText of their plans'
+// anchors; nestsWord or saysTwo). On WordNet the two-step questions
+// ("the kinds of the kinds of X") reach instances of kinds as well as
+// kinds of kinds; the questions whose plans walk a hypernym step then a
+// part holonym step ("the parts of the kinds of X") say no depth.
+func LearnDepthPairs(restrs []string, plans []*data.Plan) [][2]string {
+	n, said := map[[2]string]int{}, map[[2]string]int{}
+	for i, r := range restrs {
+		seen := map[[2]string]bool{}
+		for _, path := range plans[i].Paths {
+			for j := 1; j < len(path.Steps); j++ {
+				pair := [2]string{path.Steps[j-1].Token(), path.Steps[j].Token()}
+				if pair[0] == pair[1] || seen[pair] {
+					continue
+				}
+				seen[pair] = true
+				n[pair]++
+				if nestsWord(r) || saysTwo(r) {
+					said[pair]++
+				}
+			}
+		}
+	}
+	var out [][2]string
+	for pair, k := range n {
+		if k >= minDepthQuestions && 10*said[pair] >= 9*k {
+			out = append(out, pair)
+		}
+	}
+	slices.SortFunc(out, func(a, b [2]string) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+	return out
 }
 
 // minNestedQuestions is how many training questions must nest a word

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
@@ -247,6 +248,80 @@ func TestNestedKin(t *testing.T) {
 		}
 		if pred.Reach == nil || len(pred.Reach.Nodes) != 1 || pred.Reach.Nodes[0] != want {
 			t.Errorf("NestedKin %v: %q answers %+v, want node %d", kin, q, pred.Reach, want)
+		}
+	}
+}
+
+// TestLearnDepthPairs: the training's questions that walk a hypernym step
+// then an instance hypernym step say a depth nine times in ten or more
+// ("the kinds of the kinds of"), those that walk a hypernym step then a
+// part holonym step never do ("the parts of the kinds of"), and a
+// relation walked twice is walksTwice's, no pair's; fewer than
+// minDepthQuestions, or under nine in ten, learn nothing.
+func TestLearnDepthPairs(t *testing.T) {
+	inst := &data.Plan{Paths: data.MustPaths([]string{"*", "<-hypernym", "*", "<-instance hypernym", "*"})}
+	part := &data.Plan{Paths: data.MustPaths([]string{"*", "<-hypernym", "*", "<-part holonym", "*"})}
+	twice := &data.Plan{Paths: data.MustPaths([]string{"*", "<-hypernym", "*", "<-hypernym", "*"})}
+	for _, c := range []struct {
+		said, unsaid int
+		want         [][2]string
+	}{
+		{20, 2, [][2]string{{"<-hypernym", "<-instance hypernym"}}},
+		{19, 0, nil}, // too few
+		{18, 3, nil}, // 18 of 21: under nine in ten
+	} {
+		var rs []string
+		var ps []*data.Plan
+		add := func(n int, r string, p *data.Plan) {
+			for range n {
+				rs, ps = append(rs, r), append(ps, p)
+			}
+		}
+		add(c.said, "the kinds of the kinds of", inst)
+		add(c.unsaid, "the named", inst)
+		add(30, "the parts of the kinds of", part)
+		add(30, "two levels below", twice)
+		if got := LearnDepthPairs(rs, ps); !slices.Equal(got, c.want) {
+			t.Errorf("%d said, %d unsaid: LearnDepthPairs = %v, want %v", c.said, c.unsaid, got, c.want)
+		}
+	}
+}
+
+// TestDepthPairs: painting is a kind of fine arts and Sunflowers an
+// instance of painting. A ranker preferring two steps answers "Which
+// kinds of fine arts are there?", which says no depth, with Sunflowers;
+// with the hypernym-then-instance pair learned (DepthPairs) the two-step
+// candidate is deep, weighed as walking a relation twice unsaid, and the
+// answer is painting. "Which words sit two levels below fine arts?" says
+// the depth and keeps Sunflowers either way.
+func TestDepthPairs(t *testing.T) {
+	ctx := context.Background()
+	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"noun"},
+		RelationTypes: []string{"hypernym", "instance hypernym"}, CandidateTypes: []string{"noun"}, TextFields: []string{"name", "details"}}}
+	for _, name := range []string{"fine arts", "painting", "Sunflowers"} {
+		s.Nodes = append(s.Nodes, data.Node{Type: 0, Name: name, Fields: []string{"", ""}})
+	}
+	s.Edges.Add(1, 0, 0)
+	s.Edges.Add(2, 1, 1)
+	for _, c := range []struct {
+		q     string
+		pairs [][2]string
+		want  uint32
+	}{
+		{"Which kinds of fine arts are there?", nil, 2},
+		{"Which kinds of fine arts are there?", [][2]string{{"<-hypernym", "<-instance hypernym"}}, 1},
+		{"Which words sit two levels below fine arts?", [][2]string{{"<-hypernym", "<-instance hypernym"}}, 2},
+	} {
+		p := testPlanner(t, s, [][]data.Path{
+			data.MustPaths([]string{"*", "<-hypernym", "*"}),
+			data.MustPaths([]string{"*", "<-hypernym", "*", "<-instance hypernym", "*"}),
+		}, 0, -5, AnchorConfig{TopTemplates: 2, DeeperSearch: true, RepeatWords: true, RepeatTwice: true, DepthSaid: true, DepthPairs: c.pairs})
+		pred, err := p.PredictUngated(ctx, data.Query{Text: c.q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pred.Reach == nil || len(pred.Reach.Nodes) != 1 || pred.Reach.Nodes[0] != c.want {
+			t.Errorf("DepthPairs %v: %q answers %+v, want node %d", c.pairs, c.q, pred.Reach, c.want)
 		}
 	}
 }

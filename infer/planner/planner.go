@@ -307,6 +307,17 @@ type AnchorConfig struct {
 	// in the hierarchy?"). Set by the training when its questions bear it
 	// out (LearnDepthSaid). Off in checkpoints saved before it.
 	DepthSaid bool `json:"depth_said,omitempty"`
+	// DepthPairs: with DepthSaid, the two different steps in a row (their
+	// plan tokens) that the training's questions walk only where they say
+	// a depth, as a relation walked twice (LearnDepthPairs: WordNet's
+	// "kinds of the kinds of X" reach instances as often as kinds, one
+	// hypernym step then one instance hypernym step). A candidate that
+	// walks one is deep as one that walks a relation twice is (walksDeep):
+	// unsaid it weighs as DepthSaid weighs a relation walked twice unsaid
+	// ("Which kinds of composer go by the name Wolf?" asks for composers,
+	// not for instances of their kinds), and said it misses no repeat.
+	// Empty in checkpoints saved before it.
+	DepthPairs [][2]string `json:"depth_pairs,omitempty"`
 	// NestedRelations: with RepeatTwice, two different words that each
 	// come before "of", the second within a few words of the first "of",
 	// nest as one word said twice does (nestsWord) where the training
