@@ -341,6 +341,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.DerivedFirstSense = a.Lexicon && !c.o.NoDerivedFirstSense
 	a.OpeningNoun = a.NamedType && !c.o.NoOpeningNoun
 	a.WhAsks = a.NamedType && !c.o.NoWhAsks
+	a.ClosingWh = a.WhAsks && !c.o.NoClosingWh
 	a.SubjectVerbs = a.WhAsks && a.NamedRelations && a.Lexicon && !c.o.NoSubjectVerbs
 	a.WhichVerbs = a.SubjectVerbs && !c.o.NoWhichVerbs
 	a.CoAnchors = a.SubjectVerbs && !c.o.NoCoAnchors

@@ -319,6 +319,9 @@ type LinkingPlannerOptions struct {
 	// NoWhAsks: a question word opening a question asks for no type the
 	// training bears out (AnchorConfig.WhAsks; the ablation).
 	NoWhAsks bool
+	// NoClosingWh: a question word closing a question that none opens
+	// asks for nothing (AnchorConfig.ClosingWh; the ablation).
+	NoClosingWh bool
 	// NoSubjectVerbs: the verb after a question word that asks for one
 	// type names no step that ends the plan (AnchorConfig.SubjectVerbs;
 	// the ablation).

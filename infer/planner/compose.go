@@ -954,6 +954,11 @@ func (p *LinkingPlanner) namedAsked(text string, ments []linking.LinkedMention, 
 		}
 		return ""
 	}
+	if p.Cfg.Anchors.ClosingWh {
+		if t := p.closingWhType(text); t != "" {
+			return t
+		}
+	}
 	if t, named := p.askedTypeBy(linking.RestrictionText(p.withoutAnchorTypeWords(text, ments, c), ments, c.Mentions), kinds); named {
 		return t
 	}
@@ -986,8 +991,33 @@ func (p *LinkingPlanner) whType(text string) string {
 	if !whWords[w] {
 		return ""
 	}
+	return p.whWordType(w)
+}
+
+// subjectForms are the question words in another case, as their subject
+// form: "whom" asks for what "who" asks for.
+var subjectForms = map[string]string{"whom": "who"}
+
+// closingWhType is the type an English question word closing a question
+// that none opens asks for (AnchorConfig.ClosingWh): what it asks for
+// opening one (whWordType), read in its subject form (subjectForms); ""
+// for another last word, a question a question word opens, or one whose
+// questions asked for several types.
+func (p *LinkingPlanner) closingWhType(text string) string {
+	words := linking.MentionWords(unquotedLoose(text))
+	if p.Cfg.Anchors.Lead == nil || len(words) < 2 || whWords[words[0].Norm] || !whWords[words[len(words)-1].Norm] {
+		return ""
+	}
+	w := words[len(words)-1].Norm
+	return p.whWordType(cmp.Or(subjectForms[w], w))
+}
+
+// whWordType is the type question word w asked for opening training
+// questions: the one type at least minAskShare of the minAskQuestions or
+// more it opened asked for (LeadTypes.Firsts); "" otherwise.
+func (p *LinkingPlanner) whWordType(w string) string {
 	n, best, bn := 0, "", 0
-	for t, k := range l.Firsts[w] {
+	for t, k := range p.Cfg.Anchors.Lead.Firsts[w] {
 		n += k
 		if k > bn || k == bn && t < best {
 			best, bn = t, k

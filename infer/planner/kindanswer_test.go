@@ -193,6 +193,42 @@ func TestWhAsks(t *testing.T) {
 	}
 }
 
+// TestClosingWh: "Ann Lee's movie was directed by whom?" names movies
+// before its last word, so castPlanner answers with her film (node 1).
+// With ClosingWh, "whom" closing a question no question word opens asks
+// for what "who" asked for opening 10 training questions, a person, and
+// her film's director (Paul Smith, node 0) answers. Where "who" asked
+// for people 8 times in 10 it asks for nothing; "whom" opening no
+// question but closing one that "Which" opens asks for nothing either.
+func TestClosingWh(t *testing.T) {
+	lead := func(people, films int) *LeadTypes {
+		l := NewLeadTypes()
+		for range people {
+			l.Add([2]string{"who", "directed"}, "person")
+		}
+		for range films {
+			l.Add([2]string{"who", "starred"}, "movie")
+		}
+		return l
+	}
+	for _, c := range []struct {
+		q    string
+		lead *LeadTypes
+		on   bool
+		want uint32
+	}{
+		{"Ann Lee's movie was directed by whom?", lead(10, 0), false, 1},
+		{"Ann Lee's movie was directed by whom?", lead(10, 0), true, 0},
+		{"Ann Lee's movie was directed by whom?", lead(8, 2), true, 1},
+		{"Which movie with Ann Lee was directed by whom?", lead(10, 0), true, 1},
+	} {
+		p := castPlanner(t, true, true)
+		p.Cfg.Anchors.Lead = c.lead
+		p.Cfg.Anchors.WhAsks, p.Cfg.Anchors.ClosingWh = true, c.on
+		wantReach(t, p, c.q, c.want, "ClosingWh", c.on)
+	}
+}
+
 // TestSentenceInName: "Dr." ends no sentence inside a node's name ("Dr.
 // Kay Film"): "Who was in Dr. Kay Film?" is planned whole, where its last
 // "sentence", "Kay Film?", which names another film, was planned before

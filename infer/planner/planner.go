@@ -485,6 +485,13 @@ type AnchorConfig struct {
 	// not for X's genre. It only rules out. Off in checkpoints saved
 	// before it.
 	WhAsks bool `json:"wh_asks,omitempty"`
+	// ClosingWh: with WhAsks, an English question word that closes a
+	// question no question word opens asks for what it asks for opening
+	// one, read in its subject form ("whom" as "who"), before any type
+	// the words before it name: "X's films were written by whom?" and "X
+	// wrote films starring whom?" ask for people, not films
+	// (closingWhType). Off in checkpoints saved before it.
+	ClosingWh bool `json:"closing_wh,omitempty"`
 	// SubjectVerbs: with WhAsks, the verb right after a question word
 	// that asks for one type (and an auxiliary, if any), before the
 	// anchors, has the answers as its subject: a relation it names alone
