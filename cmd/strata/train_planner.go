@@ -258,9 +258,9 @@ unexplained ("Of the senses of odyssey, which are a kind of journeying?"), and
 one that walks none twice where it says two is ruled out as above ("Which words
 sit two levels below rima?"; --no-depth-said); so does one that walks two
 different steps in a row that 20 or more training questions walk, nine in ten
-of them saying a depth (WordNet's hypernym then instance hypernym: "Which kinds
-of composer go by the name Wolf?" asks for no instance of a kind of composer;
---no-depth-pairs). After the templates of the
+of them saying a depth (WordNet's hypernym then instance hypernym: "Name some
+particular examples of resort area" asks for no instance of a kind of resort
+area; --no-depth-pairs). After the templates of the
 training's plans come one step along each relation of the schema, either way,
 that no training plan is ("Who directed X?" from a film, where the training
 asked only for a person's films); the classifier scores none of them, so they

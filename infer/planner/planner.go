@@ -314,8 +314,9 @@ type AnchorConfig struct {
 	// hypernym step then one instance hypernym step). A candidate that
 	// walks one is deep as one that walks a relation twice is (walksDeep):
 	// unsaid it weighs as DepthSaid weighs a relation walked twice unsaid
-	// ("Which kinds of composer go by the name Wolf?" asks for composers,
-	// not for instances of their kinds), and said it misses no repeat.
+	// ("Name some particular examples of resort area" asks for its
+	// instances, not for instances of its kinds), and said it misses no
+	// repeat.
 	// Empty in checkpoints saved before it.
 	DepthPairs [][2]string `json:"depth_pairs,omitempty"`
 	// NestedRelations: with RepeatTwice, two different words that each
