@@ -1289,9 +1289,15 @@ func repeatFeatures(add func(parts ...string), p *data.Plan) {
 // walksTwice reports whether a path of p takes the same step twice in a
 // row (the subtypes of the subtypes of X).
 func walksTwice(p *data.Plan) bool {
+	return stepsInRow(p, func(a, b string) bool { return a == b })
+}
+
+// stepsInRow reports whether a path of p takes two steps in a row whose
+// plan tokens, in order, f holds for.
+func stepsInRow(p *data.Plan, f func(a, b string) bool) bool {
 	for _, path := range p.Paths {
 		for i := 1; i < len(path.Steps); i++ {
-			if path.Steps[i].Token() == path.Steps[i-1].Token() {
+			if f(path.Steps[i-1].Token(), path.Steps[i].Token()) {
 				return true
 			}
 		}
@@ -1303,20 +1309,10 @@ func walksTwice(p *data.Plan) bool {
 // row (walksTwice) or, with DepthSaid, two steps in a row that
 // AnchorConfig.DepthPairs pairs.
 func (p *LinkingPlanner) walksDeep(pl *data.Plan) bool {
-	if walksTwice(pl) {
-		return true
-	}
-	if !p.Cfg.Anchors.DepthSaid {
-		return false
-	}
-	for _, path := range pl.Paths {
-		for i := 1; i < len(path.Steps); i++ {
-			if slices.Contains(p.Cfg.Anchors.DepthPairs, [2]string{path.Steps[i-1].Token(), path.Steps[i].Token()}) {
-				return true
-			}
-		}
-	}
-	return false
+	pairs := p.Cfg.Anchors.DepthPairs
+	return walksTwice(pl) || p.Cfg.Anchors.DepthSaid && len(pairs) > 0 && stepsInRow(pl, func(a, b string) bool {
+		return slices.Contains(pairs, [2]string{a, b})
+	})
 }
 
 // repeatMisses reports whether c walks nothing deep (walksDeep) where

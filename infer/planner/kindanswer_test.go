@@ -158,13 +158,7 @@ func TestOpeningNoun(t *testing.T) {
 // that opened 4 (below 5), nor a first word that is no question word.
 func TestWhAsks(t *testing.T) {
 	lead := func(people, films int) *LeadTypes {
-		l := NewLeadTypes()
-		for range people {
-			l.Add([2]string{"who", "directed"}, "person")
-		}
-		for range films {
-			l.Add([2]string{"who", "starred"}, "movie")
-		}
+		l := whoLead(people, films)
 		for range 10 {
 			l.Add([2]string{"worked", "with"}, "person")
 		}
@@ -201,16 +195,7 @@ func TestWhAsks(t *testing.T) {
 // for people 8 times in 10 it asks for nothing; "whom" opening no
 // question but closing one that "Which" opens asks for nothing either.
 func TestClosingWh(t *testing.T) {
-	lead := func(people, films int) *LeadTypes {
-		l := NewLeadTypes()
-		for range people {
-			l.Add([2]string{"who", "directed"}, "person")
-		}
-		for range films {
-			l.Add([2]string{"who", "starred"}, "movie")
-		}
-		return l
-	}
+	lead := whoLead
 	for _, c := range []struct {
 		q    string
 		lead *LeadTypes
@@ -227,6 +212,19 @@ func TestClosingWh(t *testing.T) {
 		p.Cfg.Anchors.WhAsks, p.Cfg.Anchors.ClosingWh = true, c.on
 		wantReach(t, p, c.q, c.want, "ClosingWh", c.on)
 	}
+}
+
+// whoLead is a lead table where "who" opened people questions asking
+// for a person and films questions asking for a film.
+func whoLead(people, films int) *LeadTypes {
+	l := NewLeadTypes()
+	for range people {
+		l.Add([2]string{"who", "directed"}, "person")
+	}
+	for range films {
+		l.Add([2]string{"who", "starred"}, "movie")
+	}
+	return l
 }
 
 // TestSentenceInName: "Dr." ends no sentence inside a node's name ("Dr.
