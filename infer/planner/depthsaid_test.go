@@ -296,13 +296,7 @@ func TestLearnDepthPairs(t *testing.T) {
 // the depth and keeps Sunflowers either way.
 func TestDepthPairs(t *testing.T) {
 	ctx := context.Background()
-	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"noun"},
-		RelationTypes: []string{"hypernym", "instance hypernym"}, CandidateTypes: []string{"noun"}, TextFields: []string{"name", "details"}}}
-	for _, name := range []string{"fine arts", "painting", "Sunflowers"} {
-		s.Nodes = append(s.Nodes, data.Node{Type: 0, Name: name, Fields: []string{"", ""}})
-	}
-	s.Edges.Add(1, 0, 0)
-	s.Edges.Add(2, 1, 1)
+	s := nounTree([]string{"hypernym", "instance hypernym"}, "Sunflowers", 1)
 	for _, c := range []struct {
 		q     string
 		pairs [][2]string

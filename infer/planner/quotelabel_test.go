@@ -15,13 +15,7 @@ import (
 // away from quotations it is read as before, and the text-fit gate's
 // reading (FitText) is the same either way.
 func TestQuoteLabels(t *testing.T) {
-	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"noun"},
-		RelationTypes: []string{"hypernym", "part holonym"}, CandidateTypes: []string{"noun"}, TextFields: []string{"name", "details"}}}
-	for _, name := range []string{"fine arts", "painting", "watercolor"} {
-		s.Nodes = append(s.Nodes, data.Node{Type: 0, Name: name, Fields: []string{"", ""}})
-	}
-	s.Edges.Add(1, 0, 0)
-	s.Edges.Add(2, 1, 1)
+	s := nounTree([]string{"hypernym", "part holonym"}, "watercolor", 1)
 	rw := NewRelWords()
 	for range 10 {
 		rw.Add("the parts of", []string{"part holonym"})

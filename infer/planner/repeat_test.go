@@ -87,15 +87,23 @@ func kindsPlanner(t *testing.T, a AnchorConfig) *LinkingPlanner {
 
 // kindsPlannerHops is kindsPlanner with its ranker's one-hop feature
 // weighing hops1 (negative: preferring two hops).
-func kindsPlannerHops(t *testing.T, a AnchorConfig, hops1 float32) *LinkingPlanner {
-	t.Helper()
+// nounTree is an SKB of one node type, "noun", with relations rels:
+// painting is a kind of fine arts (rels[0], the hypernym) and third (a
+// node of that name) is linked to painting by rels[rel].
+func nounTree(rels []string, third string, rel data.RelID) *data.SKB {
 	s := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"noun"},
-		RelationTypes: []string{"hypernym"}, CandidateTypes: []string{"noun"}, TextFields: []string{"name", "details"}}}
-	for _, name := range []string{"fine arts", "painting", "watercolor"} {
+		RelationTypes: rels, CandidateTypes: []string{"noun"}, TextFields: []string{"name", "details"}}}
+	for _, name := range []string{"fine arts", "painting", third} {
 		s.Nodes = append(s.Nodes, data.Node{Type: 0, Name: name, Fields: []string{"", ""}})
 	}
 	s.Edges.Add(1, 0, 0)
-	s.Edges.Add(2, 0, 1)
+	s.Edges.Add(2, rel, 1)
+	return s
+}
+
+func kindsPlannerHops(t *testing.T, a AnchorConfig, hops1 float32) *LinkingPlanner {
+	t.Helper()
+	s := nounTree([]string{"hypernym"}, "watercolor", 0)
 	a.RepeatWords = true
 	return testPlanner(t, s, [][]data.Path{
 		data.MustPaths([]string{"*", "<-hypernym", "*"}),
