@@ -322,6 +322,9 @@ type LinkingPlannerOptions struct {
 	// NoClosingWh: a question word closing a question that none opens
 	// asks for nothing (AnchorConfig.ClosingWh; the ablation).
 	NoClosingWh bool
+	// NoTypeWordNouns: a type word names its type in any form, a verb's
+	// too (AnchorConfig.TypeWordNouns; the ablation).
+	NoTypeWordNouns bool
 	// NoSubjectVerbs: the verb after a question word that asks for one
 	// type names no step that ends the plan (AnchorConfig.SubjectVerbs;
 	// the ablation).

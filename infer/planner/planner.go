@@ -493,6 +493,12 @@ type AnchorConfig struct {
 	// wrote films starring whom?" ask for people, not films
 	// (closingWhType). Off in checkpoints saved before it.
 	ClosingWh bool `json:"closing_wh,omitempty"`
+	// TypeWordNouns: a type word (TypeWords) names its type only in a
+	// form the lexicon reads as a noun, as a type's name is one: "1993
+	// releases" names films, "is tagged with" (of "tags") and "related
+	// to" (of "relating", WordNet's relational adjectives) are verbs
+	// and name none (typeWordType). Off in checkpoints saved before it.
+	TypeWordNouns bool `json:"type_word_nouns,omitempty"`
 	// SubjectVerbs: with WhAsks, the verb right after a question word
 	// that asks for one type (and an auxiliary, if any), before the
 	// anchors, has the answers as its subject: a relation it names alone

@@ -100,8 +100,11 @@ func LearnTypeWords(s *data.SKB) map[string][]string {
 // typeWordType is the node type lower-case word w names as a type word
 // (AnchorConfig.TypeWords: a form of it or, with the lexicon, a base form
 // of it is one: "releases" of "released"); "" when it names none or
-// several.
+// several, and, with TypeWordNouns, when the lexicon reads no noun in w.
 func (p *LinkingPlanner) typeWordType(w string) string {
+	if p.Cfg.Anchors.TypeWordNouns && p.names.lex != nil && !p.names.lex.IsNoun(w) {
+		return ""
+	}
 	x := p.names.word(w)
 	found := ""
 	for _, t := range p.skb.Schema.NodeTypes {

@@ -107,3 +107,35 @@ func TestLearnTypeWordsStride(t *testing.T) {
 		t.Errorf("LearnTypeWords = %v, want %v", got, want)
 	}
 }
+
+// TestTypeWordNouns: with "tags" a type word of movie and "is" and
+// "which" asking words, "tagged" after "is" is a verb, not "tags": with
+// TypeWordNouns "Every film of Ann Lee is tagged with which person?" asks
+// for the person "which" names, and the ranker's two hops answer (Paul
+// Smith, node 0); without it "tagged" names films before "which person"
+// is read, and Ann Lee's film answers (node 1). A type word in a noun's
+// form names its type either way ("Which 2007 releases ...": films).
+func TestTypeWordNouns(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		p := lexPlanner(t)
+		preferTwoHops(p)
+		p.Cfg.Anchors.AskWords = []string{"is", "which"}
+		p.Cfg.Anchors.TypeWords = map[string][]string{"movie": {"released", "tags"}}
+		p.Cfg.Anchors.TypeWordNouns = on
+		wantType, want := "movie", uint32(1)
+		if on {
+			wantType, want = "person", 0
+		}
+		if got, named := p.askedTypeBy("Every film of is tagged with which person?", nil); got != wantType || !named {
+			t.Errorf("TypeWordNouns %v: asked type %q (%v), want %q named", on, got, named, wantType)
+		}
+		if got, named := p.askedTypeBy("Which 2007 releases did appear in?", nil); got != "movie" || !named {
+			t.Errorf("TypeWordNouns %v: \"releases\" asks for %q (%v), want movie named", on, got, named)
+		}
+		q := "Every film of Ann Lee is tagged with which person?"
+		pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
+		if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{want}) {
+			t.Errorf("TypeWordNouns %v: %q planned %v reaching %v (%v), want [%d]", on, q, pred.Plan.MetapathTokens(), pred.Reach, err, want)
+		}
+	}
+}
