@@ -319,6 +319,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.TrailingAnswerWords = !c.o.NoTrailingAnswerWords
 	a.InflectedRelations = a.NamedRelations && a.Lexicon && !c.o.NoInflectedRelations
 	a.FormRelations = a.InflectedRelations && !c.o.NoFormRelations
+	a.MixedForms = a.FormRelations && !c.o.NoMixedForms
 	a.ContextSentences = !c.o.NoContextSentences
 	a.CasualContext = a.ContextSentences && !c.o.NoCasualContext
 	a.NounHeads = !c.o.NoNounHeads
@@ -337,6 +338,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.KindAnswerWords = !c.o.NoKindAnswerWords
 	a.KinRelations = a.NamedRelations && a.Lexicon && !c.o.NoKinRelations
 	a.Titles = a.Lexicon && !c.o.NoTitles
+	a.OpeningTitles = a.Titles && !c.o.NoOpeningTitles
 	a.Roles = a.Titles && !c.o.NoRoles
 	a.DerivedFirstSense = a.Lexicon && !c.o.NoDerivedFirstSense
 	a.OpeningNoun = a.NamedType && !c.o.NoOpeningNoun
@@ -352,6 +354,8 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.AskedAnswerWords = a.NamedType && !c.o.NoAnswerWords && !c.o.NoAskedAnswerWords
 	a.ObjectVerbs = a.NamedRelations && a.Lexicon && !c.o.NoObjectVerbs
 	a.VerbFirst = a.ObjectVerbs && !c.o.NoVerbFirst
+	a.BareObject = a.VerbFirst && !c.o.NoBareObject
+	a.FrontedPhrase = a.WhAsks && !c.o.NoFrontedPhrase
 	if a.RepeatWords && a.DeeperSearch && !c.o.NoRepeatTwice {
 		a.RepeatTwice, _, _ = c.nested(keep)
 	}

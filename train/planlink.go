@@ -325,6 +325,20 @@ type LinkingPlannerOptions struct {
 	// NoTypeWordNouns: a type word names its type in any form, a verb's
 	// too (AnchorConfig.TypeWordNouns; the ablation).
 	NoTypeWordNouns bool
+	// NoBareObject: a bare question word before the auxiliary asks for
+	// what the verb reaches by any path's last step (AnchorConfig.BareObject;
+	// the ablation).
+	NoBareObject bool
+	// NoMixedForms: a word whose training questions bear out no relation
+	// names none, whatever its other forms name (AnchorConfig.MixedForms;
+	// the ablation).
+	NoMixedForms bool
+	// NoFrontedPhrase: a phrase fronted before a question's question word
+	// is read where it stands (AnchorConfig.FrontedPhrase; the ablation).
+	NoFrontedPhrase bool
+	// NoOpeningTitles: a title opening the text is read as any word
+	// (AnchorConfig.OpeningTitles; the ablation).
+	NoOpeningTitles bool
 	// NoSubjectVerbs: the verb after a question word that asks for one
 	// type names no step that ends the plan (AnchorConfig.SubjectVerbs;
 	// the ablation).

@@ -388,21 +388,22 @@ func (p *LinkingPlanner) subjectVerb(text string) (string, int) {
 		return "", -1
 	}
 	words := linking.MentionWords(text)
-	i := 1
+	o := p.opening(text, words)
+	i := o + 1
 	if p.whType(text) == "" {
 		// With WhichVerbs, a question word and the nouns it asks with
 		// ("Which actors appeared in films with X?") are the subject too.
-		if !p.Cfg.Anchors.WhichVerbs || len(words) < 3 || !whWords[strings.ToLower(text[words[0].Start:words[0].End])] {
+		if !p.Cfg.Anchors.WhichVerbs || len(words)-o < 3 || !whWords[strings.ToLower(text[words[o].Start:words[o].End])] {
 			return "", -1
 		}
-		for i < len(words) && i <= maxWhichNouns {
+		for i < len(words) && i <= o+maxWhichNouns {
 			w := strings.ToLower(text[words[i].Start:words[i].End])
-			if index.IsStopword(w) || !lex.IsNoun(w) || i > 1 && lex.IsVerbForm(w) {
+			if index.IsStopword(w) || !lex.IsNoun(w) || i > o+1 && lex.IsVerbForm(w) {
 				break
 			}
 			i++
 		}
-		if i == 1 {
+		if i == o+1 {
 			return "", -1
 		}
 	}

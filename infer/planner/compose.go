@@ -851,7 +851,10 @@ func (p *LinkingPlanner) namedRelations(text string, read map[string]bool) [][]s
 	}
 	for _, w := range questionWords(unquoted(text)) {
 		rels := named(w, true)
-		if len(rels) == 0 && p.Cfg.Anchors.InflectedRelations && rw.Words[w] == 0 && p.names.lex != nil {
+		// A form whose questions bear out no relation, their plans mixed
+		// (MixedForms), is read as one the training never used.
+		mixed := len(rels) == 0 && p.Cfg.Anchors.MixedForms && rw.Words[w] >= minRelWordQuestions && len(rw.named(w, rw.Pairs[w])) == 0
+		if len(rels) == 0 && p.Cfg.Anchors.InflectedRelations && (rw.Words[w] == 0 || mixed) && p.names.lex != nil {
 			// A form the training never used names what its base form
 			// names: "stars" as "star", which the training bore out.
 			for _, b := range p.inflections(w) {
@@ -860,6 +863,9 @@ func (p *LinkingPlanner) namedRelations(text string, read map[string]bool) [][]s
 						rels = append(rels, r)
 					}
 				}
+			}
+			if mixed && (len(rels) != 1 || !rw.mostWalked(w, rels[0])) {
+				rels = nil
 			}
 		}
 		if len(rels) > 0 {
@@ -987,7 +993,8 @@ func (p *LinkingPlanner) whType(text string) string {
 	if l == nil || len(words) == 0 {
 		return ""
 	}
-	w := strings.ToLower(text[words[0].Start:words[0].End])
+	o := p.opening(text, words)
+	w := strings.ToLower(text[words[o].Start:words[o].End])
 	if !whWords[w] {
 		return ""
 	}
@@ -1004,8 +1011,9 @@ var subjectForms = map[string]string{"whom": "who"}
 // for another last word, a question a question word opens, or one whose
 // questions asked for several types.
 func (p *LinkingPlanner) closingWhType(text string) string {
-	words := linking.MentionWords(unquotedLoose(text))
-	if p.Cfg.Anchors.Lead == nil || len(words) < 2 || whWords[words[0].Norm] || !whWords[words[len(words)-1].Norm] {
+	loose := unquotedLoose(text)
+	words := linking.MentionWords(loose)
+	if p.Cfg.Anchors.Lead == nil || len(words) < 2 || whWords[words[p.opening(loose, words)].Norm] || !whWords[words[len(words)-1].Norm] {
 		return ""
 	}
 	w := words[len(words)-1].Norm

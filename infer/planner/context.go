@@ -78,6 +78,37 @@ func (p *LinkingPlanner) askingSentence(text string) string {
 	return text[at:]
 }
 
+// maxFrontedWords is how many words a phrase fronted before a question's
+// question word may have (FrontedPhrase).
+const maxFrontedWords = 8
+
+// opening is the index, among text's words (its MentionWords), of the word
+// that opens its question: the first, or with FrontedPhrase the question
+// word after a phrase that opens text before it, closed by a comma ("In
+// Hebrew, what has X appeared in?": "what"), which the rules that read a
+// question's opening words read from (whType, objectAux, subjectVerb). The
+// first where text does not end with "?", where a question word stands in
+// the phrase, where the phrase is longer than maxFrontedWords words, or
+// where no question word and two more words follow its comma.
+func (p *LinkingPlanner) opening(text string, words []linking.Word) int {
+	if !p.Cfg.Anchors.FrontedPhrase || len(words) == 0 || !strings.HasSuffix(strings.TrimSpace(text), "?") {
+		return 0
+	}
+	for i := 1; i < len(words) && i <= maxFrontedWords; i++ {
+		if whWords[words[i-1].Norm] {
+			return 0
+		}
+		if !strings.Contains(text[words[i-1].End:words[i].Start], ",") {
+			continue
+		}
+		if whWords[words[i].Norm] && len(words)-i >= 3 {
+			return i
+		}
+		return 0
+	}
+	return 0
+}
+
 // namesSchema reports whether a word of text names a node type or a
 // relation of the schema (namedBy: its own words, their forms and base
 // forms, and the lexicon's most frequent noun senses).

@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/lexicon"
+	"github.com/strata-retrieval/strata/graphops/linking"
 )
 
 // TestLastSentence: the last sentence starts after a full stop, question
@@ -129,4 +131,51 @@ func FuzzLastSentence(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestFrontedPhrase: the question word after a phrase closed by a comma
+// opens the question ("In Hebrew, what has Ann Lee appeared in?": word
+// 2), not without FrontedPhrase, nor where a question word opens the
+// text, where the phrase has a question word or more than
+// maxFrontedWords words, where fewer than two words follow the question
+// word, or where the text does not end with "?". The object rule reads
+// the fronted question as the plain one: with BareObject, "In 1993,
+// what has Paul Smith directed?" rules out the directors of the films he
+// starred in with FrontedPhrase, and nothing without it.
+func TestFrontedPhrase(t *testing.T) {
+	p := lexPlanner(t)
+	for q, want := range map[string]int{
+		"In Hebrew, what has Ann Lee appeared in?":                                     2,
+		"Among the adjectives similar to 'metal', which one is defined with 'sheets'?": 6,
+		"What did Ann Lee direct, and in which year?":                                  0,
+		"Which year, what film?":                                                       0,
+		"In 1993 Ann Lee directed films, which?":                                       0,
+		"Of all the many films that were made in 1993 by her, which did she direct?":   0,
+		"In Hebrew, what has Ann Lee appeared in.":                                     0,
+	} {
+		words := linking.MentionWords(q)
+		for _, on := range []bool{false, true} {
+			p.Cfg.Anchors.FrontedPhrase = on
+			w := 0
+			if on {
+				w = want
+			}
+			if got := p.opening(q, words); got != w {
+				t.Errorf("FrontedPhrase %v: opening(%q) = %d, want %d", on, q, got, w)
+			}
+		}
+	}
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, on := range []bool{false, true} {
+		fp := filmPlannerSteps(t, []string{"directed_by", "starred_actors"}, []string{"Paul Smith", "First Film"},
+			[][3]int{{1, 0, 0}}, [][][]string{{{"*", "<-directed_by", "movie"}}}, nil,
+			AnchorConfig{NamedRelations: true, ObjectVerbs: true, VerbFirst: true, BareObject: true, FrontedPhrase: on})
+		trainedLike(fp, lex, []float32{0}, [][2]string{{"directed", "directed_by"}, {"starred with", "starred_actors"}})
+		if got := smithMisses(t, fp, "In 1993, what has Paul Smith directed?", "<-starred_actors movie ->directed_by person"); got != on {
+			t.Errorf("FrontedPhrase %v: the directors of Paul Smith's films ruled out %v, want %v", on, got, on)
+		}
+	}
 }

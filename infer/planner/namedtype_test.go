@@ -368,6 +368,53 @@ func TestFormRelations(t *testing.T) {
 	}
 }
 
+// TestMixedForms: "actor", which 6 training questions used, bears out
+// no relation by itself (4 walked starred_actors, 67%, and 2
+// directed_by); with MixedForms it names what "actors" names
+// (starred_actors, 10 of 10), the relation its own questions walked most,
+// and nothing without it; nor where its questions walked directed_by
+// most (2 of 6 starred_actors) or both as often (3 and 3).
+func TestMixedForms(t *testing.T) {
+	planner := func(on bool, starred int) *LinkingPlanner {
+		p := castPlanner(t, false, true)
+		a := p.Cfg.Anchors
+		a.NamedRelations, a.InflectedRelations, a.FormRelations, a.MixedForms, a.Lexicon = true, true, true, on, true
+		rw := NewRelWords()
+		for range 10 {
+			rw.Add("the actors", []string{"starred_actors"})
+		}
+		for i := range 6 {
+			rels := []string{"directed_by"}
+			if i < starred {
+				rels = []string{"starred_actors"}
+			}
+			rw.Add("an actor", rels)
+		}
+		a.RelWords = rw
+		var err error
+		if p.words, err = p.newWordResolver(); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	const q = "Which movies share an actor with First Film?"
+	for _, c := range []struct {
+		name string
+		p    *LinkingPlanner
+		want int
+	}{
+		{"mixed, starred most", planner(true, 4), 1},
+		{"without MixedForms", planner(false, 4), 0},
+		{"directed most", planner(true, 2), 0},
+		{"as often", planner(true, 3), 0},
+	} {
+		got := c.p.namedRelations(q, nil)
+		if len(got) != c.want || c.want == 1 && !slices.Equal(got[0], []string{"starred_actors"}) {
+			t.Errorf("%s: namedRelations = %v, want %d naming starred_actors", c.name, got, c.want)
+		}
+	}
+}
+
 // TestUnquoted: quoted spans go, apostrophes inside words stay, and an
 // unclosed quotation mark leaves the text as it is.
 func TestUnquoted(t *testing.T) {

@@ -46,6 +46,7 @@ type objectRule struct {
 	text  string
 	read  map[string]bool
 	words []linking.Word
+	open  int // the opening question word's index (opening)
 	aux   int // the auxiliary's word index
 	seen  map[string]objectReading
 }
@@ -63,6 +64,9 @@ type objectReading struct {
 	// "with" right after the verb, by its last step too ("Who has X
 	// acted with?": the answers acted as well).
 	first, with bool
+	// bare: a bare question word opens the question (BareObject): the
+	// verb's relation is walked by a path's first step and its last.
+	bare bool
 }
 
 // objectVerbRule is the question's objectRule, nil where it has no
@@ -72,7 +76,7 @@ func (p *LinkingPlanner) objectVerbRule(text string, read map[string]bool) *obje
 	if aux < 0 {
 		return nil
 	}
-	return &objectRule{p: p, text: text, read: read, words: words, aux: aux, seen: map[string]objectReading{}}
+	return &objectRule{p: p, text: text, read: read, words: words, open: p.opening(text, words), aux: aux, seen: map[string]objectReading{}}
 }
 
 // objectAux is text's words and the index of the do- or have-auxiliary
@@ -83,10 +87,11 @@ func (p *LinkingPlanner) objectAux(text string) ([]linking.Word, int) {
 		return nil, -1
 	}
 	words := linking.MentionWords(text)
-	if len(words) < 4 || !whWords[strings.ToLower(text[words[0].Start:words[0].End])] {
+	o := p.opening(text, words)
+	if len(words)-o < 4 || !whWords[strings.ToLower(text[words[o].Start:words[o].End])] {
 		return nil, -1
 	}
-	for i := 1; i <= maxObjectLead && i < len(words); i++ {
+	for i := o + 1; i <= o+maxObjectLead && i < len(words); i++ {
 		if doHave[strings.ToLower(text[words[i].Start:words[i].End])] {
 			return words, i
 		}
@@ -157,7 +162,7 @@ func (o *objectRule) readFor(ments []linking.LinkedMention, anchors []int) objec
 	// "Whose N has X directed?" asks for the owner of what the verb
 	// reaches: the verb's relation comes before the last step, as the
 	// subject's does.
-	if lower(0) == "whose" && r.verb != nil {
+	if lower(o.open) == "whose" && r.verb != nil {
 		r.verb, r.subject = nil, [][]string{r.verb}
 	}
 	// A noun right before the anchor says what the anchor is ("the
@@ -177,11 +182,12 @@ func (o *objectRule) readFor(ments []linking.LinkedMention, anchors []int) objec
 	// write that Y directed?") asks for what the verb reaches.
 	if o.p.Cfg.Anchors.VerbFirst && r.verb != nil && len(r.subject) == 0 {
 		r.with = at+1 < len(o.words) && lower(at+1) == "with"
-		for i := 1; i < o.aux && !r.first; i++ {
+		for i := o.open + 1; i < o.aux && !r.first; i++ {
 			w := lower(i)
 			r.first = !index.IsStopword(w) && lex.IsNoun(w)
 		}
-		r.first = r.first || r.with
+		r.bare = o.p.Cfg.Anchors.BareObject && o.aux == o.open+1
+		r.first = r.first || r.with || r.bare
 	}
 	return r
 }
@@ -204,7 +210,7 @@ func (o *objectRule) misses(ments []linking.LinkedMention, c *PlanCandidate) boo
 	}
 	if r.verb != nil && !slices.ContainsFunc(c.Plan.Paths, func(path data.Path) bool {
 		if r.first {
-			return len(path.Steps) > 0 && walks(path.Steps[:1], r.verb) && (!r.with || walks(path.Steps[len(path.Steps)-1:], r.verb))
+			return len(path.Steps) > 0 && walks(path.Steps[:1], r.verb) && (!r.with && !r.bare || walks(path.Steps[len(path.Steps)-1:], r.verb))
 		}
 		return len(path.Steps) > 0 && walks(path.Steps[len(path.Steps)-1:], r.verb)
 	}) {
@@ -252,10 +258,14 @@ func (p *LinkingPlanner) withoutObjectSubject(text string) string {
 // to the films, asks for the writers, ->written_by); "" for any other.
 func (p *LinkingPlanner) whoseStep(text string) string {
 	words, aux := p.objectAux(text)
-	if aux < 2 || !strings.EqualFold(text[words[0].Start:words[0].End], "whose") {
+	o := 0
+	if aux >= 0 {
+		o = p.opening(text, words)
+	}
+	if aux < o+2 || !strings.EqualFold(text[words[o].Start:words[o].End], "whose") {
 		return ""
 	}
-	s, ok := p.Cfg.Anchors.AnswerWords[strings.ToLower(text[words[1].Start:words[1].End])]
+	s, ok := p.Cfg.Anchors.AnswerWords[strings.ToLower(text[words[o+1].Start:words[o+1].End])]
 	if !ok {
 		return ""
 	}

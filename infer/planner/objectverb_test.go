@@ -125,18 +125,66 @@ func TestVerbFirst(t *testing.T) {
 	} {
 		for _, on := range []bool{false, true} {
 			p := planner(on)
-			ments := p.findMentions(c.q)
-			at := slices.IndexFunc(ments, func(m linking.LinkedMention) bool { return m.Text == "Paul Smith" })
-			if at < 0 {
-				t.Fatalf("%q: no mention of Paul Smith in %v", c.q, ments)
-			}
-			plan := data.Plan{Paths: data.MustPaths(append([]string{"person"}, strings.Fields(c.plan)...))}
 			want := c.off
 			if on {
 				want = c.missed
 			}
-			if got := p.objectVerbRule(c.q, nil).misses(ments, &PlanCandidate{Mentions: []int{at}, Plan: plan}); got != want {
+			if got := smithMisses(t, p, c.q, c.plan); got != want {
 				t.Errorf("VerbFirst %v: %q against %s: missed %v, want %v", on, c.q, c.plan, got, want)
+			}
+		}
+	}
+}
+
+// smithMisses reports whether p's objectRule for q rules out plan, the
+// steps of a path from the mention of Paul Smith.
+func smithMisses(t *testing.T, p *LinkingPlanner, q, plan string) bool {
+	t.Helper()
+	ments := p.findMentions(q)
+	at := slices.IndexFunc(ments, func(m linking.LinkedMention) bool { return m.Text == "Paul Smith" })
+	if at < 0 {
+		t.Fatalf("%q: no mention of Paul Smith in %v", q, ments)
+	}
+	path := data.Plan{Paths: data.MustPaths(append([]string{"person"}, strings.Fields(plan)...))}
+	return p.objectVerbRule(q, nil).misses(ments, &PlanCandidate{Mentions: []int{at}, Plan: path})
+}
+
+// TestBareObject: with BareObject a bare question word ("What has Paul
+// Smith directed?") asks for what the verb reaches from the subject, so
+// the verb's relation is walked first and last: the directors of the
+// films Paul Smith starred in, whose last step walks directed_by too, are
+// ruled out, his own films are not; a question word with a noun ("Which
+// stars has Paul Smith directed?") keeps VerbFirst's reading.
+func TestBareObject(t *testing.T) {
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const (
+		films       = "<-directed_by movie"
+		castOf      = "<-directed_by movie ->starred_actors person"
+		directorsOf = "<-starred_actors movie ->directed_by person"
+	)
+	for _, c := range []struct {
+		q, plan     string
+		off, missed bool // missed without BareObject, and with it
+	}{
+		{"What has Paul Smith directed?", directorsOf, false, true},
+		{"What has Paul Smith directed?", films, false, false},
+		{"What has Paul Smith directed?", castOf, true, true},
+		{"Which stars has Paul Smith directed?", castOf, false, false},
+	} {
+		for _, on := range []bool{false, true} {
+			p := filmPlannerSteps(t, []string{"directed_by", "starred_actors"}, []string{"Paul Smith", "First Film"},
+				[][3]int{{1, 0, 0}}, [][][]string{{{"*", "<-directed_by", "movie"}}}, nil,
+				AnchorConfig{NamedRelations: true, ObjectVerbs: true, VerbFirst: true, BareObject: on})
+			trainedLike(p, lex, []float32{0}, [][2]string{{"directed", "directed_by"}, {"starred with", "starred_actors"}})
+			want := c.off
+			if on {
+				want = c.missed
+			}
+			if got := smithMisses(t, p, c.q, c.plan); got != want {
+				t.Errorf("BareObject %v: %q against %s: missed %v, want %v", on, c.q, c.plan, got, want)
 			}
 		}
 	}

@@ -241,6 +241,11 @@ type AnchorConfig struct {
 	// names none or another word names another relation ("Which films did
 	// writer X direct?"). Off in checkpoints saved before it.
 	Titles bool `json:"titles,omitempty"`
+	// OpeningTitles: with Titles, such a noun opening the text right
+	// before a mention is a title too: "Director X: any comedy titles?"
+	// asks for X's films, not for directors. Off in checkpoints saved
+	// before it.
+	OpeningTitles bool `json:"opening_titles,omitempty"`
 	// Roles: with Titles, planning reads a noun in the singular with no
 	// determiner right after "as", the role a name played ("X's movies as
 	// director", "films X made as writer"), as a verb of the one relation
@@ -572,6 +577,20 @@ type AnchorConfig struct {
 	// asks for the cast of X's films (objectReading.first). Off in
 	// checkpoints saved before it.
 	VerbFirst bool `json:"verb_first,omitempty"`
+	// BareObject: with VerbFirst, a bare question word ("What has X
+	// appeared in?", nothing but the auxiliary after it) asks for what
+	// the verb reaches from the subject anchor, so the verb's relation
+	// is walked by a path's first step and its last: X's films, not the
+	// cast of the films X directed (objectReading.bare). Off in
+	// checkpoints saved before it.
+	BareObject bool `json:"bare_object,omitempty"`
+	// FrontedPhrase: where a phrase of at most 8 words opens a question
+	// before its question word, closed by a comma, that question word
+	// opens the question for the rules that read its opening words
+	// (WhAsks, ObjectVerbs, SubjectVerbs, ClosingWh): "In Hebrew, what has
+	// X appeared in?" asks as "What has X appeared in?" does (opening).
+	// Off in checkpoints saved before it.
+	FrontedPhrase bool `json:"fronted_phrase,omitempty"`
 	// HeadsOf: with NounHeads, the first word of M in "N of M" names no
 	// asked type also where N does not open the question, when one of
 	// N's nouns names the answers by a relation (an answer word, or a
@@ -623,6 +642,14 @@ type AnchorConfig struct {
 	// lexicon, which has "actor" for a word of the schema's, reads it as
 	// itself. Off in checkpoints saved before it.
 	FormRelations bool `json:"form_relations,omitempty"`
+	// MixedForms: with InflectedRelations, a word the training used in
+	// minRelWordQuestions or more questions whose plans bear out no
+	// relation (mined plans mix: a director who wrote her films makes
+	// "What movies did X direct in 1997?" a written_by plan) names what
+	// its other forms name, where they name one relation and that is the
+	// one its own questions walk most: "direct" (72 of 122 directed_by)
+	// as "directed". Off in checkpoints saved before it.
+	MixedForms bool `json:"mixed_forms,omitempty"`
 	// NamedFirst: a deeper search tries, among templates the classifier
 	// finds as probable as each other (every schema step and path, at 0),
 	// those that walk fewer relations no word of the question names first

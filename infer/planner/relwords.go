@@ -180,6 +180,18 @@ func (r *RelWords) named(w string, counts map[string]int) []string {
 	return out
 }
 
+// mostWalked reports whether rel is the relation the plans of w's
+// questions walk most often, more often than any other (Pairs).
+func (r *RelWords) mostWalked(w, rel string) bool {
+	k := r.Pairs[w][rel]
+	for other, n := range r.Pairs[w] {
+		if other != rel && n >= k {
+			return false
+		}
+	}
+	return k > 0
+}
+
 // explainedNames reports whether explaining away left rel to w
 // (Explained): the plans of at least minRelWordShare of w's questions walk
 // it once the question's other words have explained theirs.

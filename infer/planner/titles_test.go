@@ -71,3 +71,30 @@ func TestRoles(t *testing.T) {
 		wantReach(t, titlePlanner(t, true, c.on), c.q, c.want, "Roles", c.on)
 	}
 }
+
+// TestOpeningTitles: with Titles alone, "writer" opening the text before
+// Ann Lee is read as the training's "writers", an answer word, and the
+// deeper search answers with the writer of her film (Kim Ray, node 4);
+// with OpeningTitles it is her title ("Written Ann Lee: anything?"), and
+// the film she wrote answers (Second Film, node 2). After a determiner
+// opening the text, or in the plural, it is read as before.
+func TestOpeningTitles(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		on   bool
+		want uint32
+	}{
+		{"Writer Ann Lee: anything?", false, 4},
+		{"Writer Ann Lee: anything?", true, 2},
+		{"The writer Ann Lee: anything?", true, 4},
+		{"Writers Ann Lee: anything?", true, 4},
+	} {
+		p := titlePlanner(t, true, false)
+		p.Cfg.Anchors.OpeningTitles = c.on
+		var err error
+		if p.words, err = p.newWordResolver(); err != nil {
+			t.Fatal(err)
+		}
+		wantReach(t, p, c.q, c.want, "OpeningTitles", c.on)
+	}
+}
