@@ -361,6 +361,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	}
 	a.ReturnedAnchors = !c.o.NoReturnedAnchors
 	a.NestedRelations = a.RepeatTwice && !c.o.NoNestedRelations
+	a.PossessiveNests = a.RepeatTwice && !c.o.NoPossessiveNests
 	a.NestedKin = a.NestedRelations && a.Lexicon && !c.o.NoNestedKin
 	if a.RepeatTwice && !c.o.NoDepthSaid {
 		a.DepthSaid, _, _ = c.depthSaid(keep)
@@ -433,7 +434,8 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 		p.Cfg.Anchors.AnswerWords = p.LearnAnswerWords(texts, ms, as, plans, types)
 	}
 	if !c.o.NoAnchorWords {
-		p.Cfg.Anchors.AnchorWords = planner.LearnAnchorWords(texts, ms, as, plans, p.Cfg.Anchors.RelWords)
+		p.Cfg.Anchors.ClauseBounds = !c.o.NoClauseBounds
+		p.Cfg.Anchors.AnchorWords = planner.LearnAnchorWords(texts, ms, as, plans, p.Cfg.Anchors.RelWords, p.Cfg.Anchors.ClauseBounds)
 	}
 	return p, nil
 }

@@ -339,6 +339,12 @@ type LinkingPlannerOptions struct {
 	// NoOpeningTitles: a title opening the text is read as any word
 	// (AnchorConfig.OpeningTitles; the ablation).
 	NoOpeningTitles bool
+	// NoPossessiveNests: a word said again after a possessor nests
+	// nothing (AnchorConfig.PossessiveNests; the ablation).
+	NoPossessiveNests bool
+	// NoClauseBounds: a word beyond a relative word next to a mention is
+	// its anchor word too (AnchorConfig.ClauseBounds; the ablation).
+	NoClauseBounds bool
 	// NoSubjectVerbs: the verb after a question word that asks for one
 	// type names no step that ends the plan (AnchorConfig.SubjectVerbs;
 	// the ablation).

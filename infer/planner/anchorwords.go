@@ -55,8 +55,10 @@ func firstSteps(path *data.Path) []string {
 // unquoted, with nothing but spaces between it and the mention ("X,
 // directed" has a comma), in its singular form (linking.Word.Norm: "the
 // various types of X" as "the kinds of X" is read, "b:type"); none where
-// the nearest such word is farther or punctuation comes first.
-func anchorWords(text string, words []linking.Word, quoted [][2]int, m *linking.LinkedMention) []string {
+// the nearest such word is farther or punctuation comes first, and, with
+// clauses, where a relative word comes first (relativeWords: "X's script
+// that Y acted in", where "script" says nothing of how Y is related).
+func anchorWords(text string, words []linking.Word, quoted [][2]int, m *linking.LinkedMention, clauses bool) []string {
 	var out []string
 	look := func(key string, from, step int) {
 		edge := m.Start
@@ -85,6 +87,9 @@ func anchorWords(text string, words []linking.Word, quoted [][2]int, m *linking.
 				out = append(out, key+w.Norm)
 				return
 			}
+			if clauses && relativeWords[n] {
+				return
+			}
 			if step > 0 {
 				edge = w.End
 			} else {
@@ -96,6 +101,11 @@ func anchorWords(text string, words []linking.Word, quoted [][2]int, m *linking.
 	look("a:", m.TokEnd, 1)
 	return out
 }
+
+// relativeWords open a relative clause: a word on the clause's other side
+// says nothing of a mention's relation (anchorWords with clauses;
+// AnchorConfig.ClauseBounds).
+var relativeWords = map[string]bool{"that": true, "which": true, "who": true, "whom": true, "whose": true}
 
 // LearnAnchorWords returns the anchor words of the training questions
 // (their texts, mentions, the mentions their plans anchor and their
@@ -109,7 +119,7 @@ func anchorWords(text string, words []linking.Word, quoted [][2]int, m *linking.
 // (WordNet types its proper nouns' senses as instances); "which" and
 // "films", which stand next to a genre's anchor in "Which comedy films
 // ...", name no relation. Nil when none is, or without rw.
-func LearnAnchorWords(texts []string, ments [][]linking.LinkedMention, anchors [][]int, plans []*data.Plan, rw *RelWords) map[string][]string {
+func LearnAnchorWords(texts []string, ments [][]linking.LinkedMention, anchors [][]int, plans []*data.Plan, rw *RelWords, clauses bool) map[string][]string {
 	if rw == nil {
 		return nil
 	}
@@ -131,7 +141,7 @@ func LearnAnchorWords(texts []string, ments [][]linking.LinkedMention, anchors [
 			for _, r := range path.Steps[0].Rels {
 				rel[r.String()] = r.Rel
 			}
-			for _, k := range anchorWords(text, words, quoted, &ments[qi][a]) {
+			for _, k := range anchorWords(text, words, quoted, &ments[qi][a], clauses) {
 				n[k]++
 				if steps[k] == nil {
 					steps[k] = map[string]int{}
@@ -201,7 +211,7 @@ func (p *LinkingPlanner) anchorWordMisses(text string, ments []linking.LinkedMen
 			}
 			ks, ok := near[a]
 			if !ok {
-				ks = anchorWords(text, words, quoted, &ments[a])
+				ks = anchorWords(text, words, quoted, &ments[a], p.Cfg.Anchors.ClauseBounds)
 				ks = slices.DeleteFunc(ks, func(k string) bool { return aw[k] == nil })
 				near[a] = ks
 			}

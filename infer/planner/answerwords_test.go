@@ -356,24 +356,32 @@ func TestLearnAnchorWords(t *testing.T) {
 	add(5, "Which Ann Lee film had a writer?", "<-starred_actors movie ->written_by person")
 	add(5, "Which film was directed by Ann Lee?", "<-directed_by movie")
 	add(4, "Who starred in what Ann Lee directed?", "<-directed_by movie ->starred_actors person")
-	got := LearnAnchorWords(f.texts, f.ments, f.anchors, plans, rw)
+	got := LearnAnchorWords(f.texts, f.ments, f.anchors, plans, rw, false)
 	want := map[string][]string{"b:starring": {"<-starred_actors"}, "a:wrote": {"<-directed_by", "<-written_by"}, "b:directed": {"<-directed_by"}}
 	if !maps.EqualFunc(got, want, slices.Equal) {
 		t.Errorf("LearnAnchorWords = %v, want %v", got, want)
 	}
-	if got := LearnAnchorWords(f.texts, f.ments, f.anchors, plans, nil); got != nil {
+	if got := LearnAnchorWords(f.texts, f.ments, f.anchors, plans, nil, false); got != nil {
 		t.Errorf("LearnAnchorWords without relation words = %v, want none", got)
 	}
 	// The words in their singular forms, stop words skipped, quotes and
-	// punctuation stopping the look.
-	for text, want := range map[string][]string{
-		"Name the parts of the various types of Ann Lee stars?": {"b:type", "a:star"},
-		"Who is 'Ann Lee', directed?":                           nil,
-		"Ann Lee was in the":                                    nil,
+	// punctuation stopping the look; with clauses (ClauseBounds), a
+	// relative word too.
+	for _, c := range []struct {
+		text    string
+		clauses bool
+		want    []string
+	}{
+		{"Name the parts of the various types of Ann Lee stars?", false, []string{"b:type", "a:star"}},
+		{"Who is 'Ann Lee', directed?", false, nil},
+		{"Ann Lee was in the", false, nil},
+		{"Give me Kim Ray's scripts that Ann Lee acted in.", false, []string{"b:script", "a:acted"}},
+		{"Give me Kim Ray's scripts that Ann Lee acted in.", true, []string{"a:acted"}},
+		{"Films from a script by Ann Lee", true, []string{"b:script"}},
 	} {
-		m := fixtureMention(t, text, "Ann Lee")
-		if got := anchorWords(text, linking.MentionWords(text), quotedSpans(text, false), &m); !slices.Equal(got, want) {
-			t.Errorf("anchorWords(%q) = %q, want %q", text, got, want)
+		m := fixtureMention(t, c.text, "Ann Lee")
+		if got := anchorWords(c.text, linking.MentionWords(c.text), quotedSpans(c.text, false), &m, c.clauses); !slices.Equal(got, c.want) {
+			t.Errorf("anchorWords(%q, clauses %v) = %q, want %q", c.text, c.clauses, got, c.want)
 		}
 	}
 }

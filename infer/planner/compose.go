@@ -1339,7 +1339,49 @@ func (p *LinkingPlanner) repeatMisses(text string, ments []linking.LinkedMention
 // nests reports whether text nests a word (nestsWord) or, with
 // NestedRelations, two words of one relation (nestsRelation).
 func (p *LinkingPlanner) nests(text string) bool {
-	return nestsWord(text) || p.nestsRelation(text)
+	return nestsWord(text) || p.Cfg.Anchors.PossessiveNests && nestsPossessive(text) || p.nestsRelation(text)
+}
+
+// maxPossessorWords is how many words a possessor may have between a
+// nested word's "of" and the word said again (nestsPossessive).
+const maxPossessorWords = 4
+
+// nestsPossessive reports whether a word of text outside its quotations,
+// not a stop word nor a number, comes twice, first before "of" and then
+// right after a possessor of at most maxPossessorWords words that opens
+// right after that "of" ("hyponyms of fire fighter's hyponyms": the
+// hyponyms of the hyponyms of fire fighter), or, the possessor an anchor
+// left out of a restriction, right after that "of" with no "of" after it
+// ("hyponyms of  hyponyms?"): one relation applied to what it gives
+// (AnchorConfig.PossessiveNests).
+func nestsPossessive(text string) bool {
+	loose := unquotedLoose(text)
+	ws := linking.MentionWords(loose)
+	possessive := func(j int) bool {
+		raw := loose[ws[j].Start:ws[j].End]
+		return strings.HasSuffix(raw, "'s") || strings.HasSuffix(raw, "’s") || strings.HasSuffix(raw, "s'")
+	}
+	for i := 0; i+2 < len(ws); i++ {
+		w := ws[i].Norm
+		if ws[i+1].Norm != "of" || len(w) < 3 || !alphabetic(w) || index.IsStopword(w) {
+			continue
+		}
+		if ws[i+2].Norm == w && (i+3 == len(ws) || ws[i+3].Norm != "of") {
+			return true
+		}
+		for j := i + 2; j+1 < len(ws) && j < i+2+maxPossessorWords; j++ {
+			if possessive(j) {
+				if ws[j+1].Norm == w {
+					return true
+				}
+				break
+			}
+			if index.IsStopword(ws[j].Norm) && !determiners[ws[j].Norm] {
+				break
+			}
+		}
+	}
+	return false
 }
 
 // nestsRelation reports whether two different words of text outside its

@@ -246,6 +246,17 @@ type AnchorConfig struct {
 	// asks for X's films, not for directors. Off in checkpoints saved
 	// before it.
 	OpeningTitles bool `json:"opening_titles,omitempty"`
+	// PossessiveNests: with RepeatTwice, a word said before "of" and
+	// again after a possessor nests as "W of the W of X" does: "Which
+	// words are hyponyms of X's hyponyms?" asks two steps down
+	// (nestsPossessive). Off in checkpoints saved before it.
+	PossessiveNests bool `json:"possessive_nests,omitempty"`
+	// ClauseBounds: a relative word ("that", "which", "who" ...) between
+	// a mention and the word next to it ends the look for an anchor word,
+	// in learning AnchorWords and in reading them: in "X's script that Y
+	// acted in", "script" says nothing of how Y is related (anchorWords).
+	// Off in checkpoints saved before it.
+	ClauseBounds bool `json:"clause_bounds,omitempty"`
 	// Roles: with Titles, planning reads a noun in the singular with no
 	// determiner right after "as", the role a name played ("X's movies as
 	// director", "films X made as writer"), as a verb of the one relation

@@ -183,3 +183,37 @@ func TestRepeatTwice(t *testing.T) {
 		}
 	}
 }
+
+// TestPossessiveNests: a word said before "of" and again right after a
+// possessor of at most maxPossessorWords words, or right after that "of"
+// where an anchor left the possessor out of a restriction, nests as "W of
+// the W of X" does; a possessor followed by another word, a stop word
+// before the possessor, an "of" after the word said again, or a
+// possessor too long does not. p.nests reads it only with
+// PossessiveNests.
+func TestPossessiveNests(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Which words are hyponyms of fire fighter's hyponyms?":           true,
+		"Which words are hyponyms of the Amanita’s hyponyms?":            true,
+		"Which words are hyponyms of  hyponyms?":                         true,
+		"hyponyms of X's parts":                                          false,
+		"the parts of the car's engine":                                  false,
+		"hyponyms of hyponyms of X":                                      false,
+		"the hyponyms of a very long odd old thing's hyponyms":           false,
+		"the hyponyms that are in X's hyponyms":                          false,
+		"kinds of 'kinds' in a quotation":                                false,
+		"What are the parts of the kinds of X's car parts, not of cars?": false,
+	} {
+		if got := nestsPossessive(text); got != want {
+			t.Errorf("nestsPossessive(%q) = %v, want %v", text, got, want)
+		}
+	}
+	p := lexPlanner(t)
+	const q = "Which words are hyponyms of fire fighter's hyponyms?"
+	for _, on := range []bool{false, true} {
+		p.Cfg.Anchors.PossessiveNests = on
+		if got := p.nests(q); got != on {
+			t.Errorf("PossessiveNests %v: nests(%q) = %v, want %v", on, q, got, on)
+		}
+	}
+}
