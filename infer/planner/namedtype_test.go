@@ -328,43 +328,18 @@ func TestInflectedRelations(t *testing.T) {
 // when "actors" walked it in 6 of 10 questions, and not when the
 // training used "actor" itself (in 6 questions walking directed_by).
 func TestFormRelations(t *testing.T) {
-	planner := func(on bool, walked, singular int) *LinkingPlanner {
-		p := castPlanner(t, false, true)
-		a := p.Cfg.Anchors
-		a.NamedRelations, a.InflectedRelations, a.FormRelations, a.Lexicon = true, true, on, true
-		rw := NewRelWords()
-		for i := range 10 {
-			rels := []string{"directed_by"}
-			if i < walked {
-				rels = []string{"starred_actors"}
-			}
-			rw.Add("the actors", rels)
-		}
-		for range singular {
-			rw.Add("an actor", []string{"directed_by"})
-		}
-		a.RelWords = rw
-		var err error
-		if p.words, err = p.newWordResolver(); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	const q = "Which movies share an actor with First Film?"
+	starred := func(n, k int) []string { return walked(n, k, "starred_actors", "directed_by") }
 	for _, c := range []struct {
 		name string
 		p    *LinkingPlanner
 		want int
 	}{
-		{"another form", planner(true, 10, 0), 1},
-		{"without FormRelations", planner(false, 10, 0), 0},
-		{"6 of 10", planner(true, 6, 0), 0},
-		{"the training used it", planner(true, 10, 6), 0},
+		{"another form", actorPlanner(t, true, false, starred(10, 10), nil), 1},
+		{"without FormRelations", actorPlanner(t, false, false, starred(10, 10), nil), 0},
+		{"6 of 10", actorPlanner(t, true, false, starred(10, 6), nil), 0},
+		{"the training used it", actorPlanner(t, true, false, starred(10, 10), starred(6, 0)), 0},
 	} {
-		got := c.p.namedRelations(q, nil)
-		if len(got) != c.want || c.want == 1 && !slices.Equal(got[0], []string{"starred_actors"}) {
-			t.Errorf("%s: namedRelations = %v, want %d naming starred_actors", c.name, got, c.want)
-		}
+		wantActorStarred(t, c.name, c.p, c.want)
 	}
 }
 
@@ -375,43 +350,64 @@ func TestFormRelations(t *testing.T) {
 // and nothing without it; nor where its questions walked directed_by
 // most (2 of 6 starred_actors) or both as often (3 and 3).
 func TestMixedForms(t *testing.T) {
-	planner := func(on bool, starred int) *LinkingPlanner {
-		p := castPlanner(t, false, true)
-		a := p.Cfg.Anchors
-		a.NamedRelations, a.InflectedRelations, a.FormRelations, a.MixedForms, a.Lexicon = true, true, true, on, true
-		rw := NewRelWords()
-		for range 10 {
-			rw.Add("the actors", []string{"starred_actors"})
-		}
-		for i := range 6 {
-			rels := []string{"directed_by"}
-			if i < starred {
-				rels = []string{"starred_actors"}
-			}
-			rw.Add("an actor", rels)
-		}
-		a.RelWords = rw
-		var err error
-		if p.words, err = p.newWordResolver(); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	const q = "Which movies share an actor with First Film?"
+	starred := func(n, k int) []string { return walked(n, k, "starred_actors", "directed_by") }
 	for _, c := range []struct {
 		name string
 		p    *LinkingPlanner
 		want int
 	}{
-		{"mixed, starred most", planner(true, 4), 1},
-		{"without MixedForms", planner(false, 4), 0},
-		{"directed most", planner(true, 2), 0},
-		{"as often", planner(true, 3), 0},
+		{"mixed, starred most", actorPlanner(t, true, true, starred(10, 10), starred(6, 4)), 1},
+		{"without MixedForms", actorPlanner(t, true, false, starred(10, 10), starred(6, 4)), 0},
+		{"directed most", actorPlanner(t, true, true, starred(10, 10), starred(6, 2)), 0},
+		{"as often", actorPlanner(t, true, true, starred(10, 10), starred(6, 3)), 0},
 	} {
-		got := c.p.namedRelations(q, nil)
-		if len(got) != c.want || c.want == 1 && !slices.Equal(got[0], []string{"starred_actors"}) {
-			t.Errorf("%s: namedRelations = %v, want %d naming starred_actors", c.name, got, c.want)
+		wantActorStarred(t, c.name, c.p, c.want)
+	}
+}
+
+// actorPlanner is castPlanner naming relations with the lexicon's forms
+// (InflectedRelations; forms: FormRelations, mixed: MixedForms), its
+// training questions saying "the actors" once per relation of actors and
+// "an actor" once per relation of actor.
+func actorPlanner(t *testing.T, forms, mixed bool, actors, actor []string) *LinkingPlanner {
+	t.Helper()
+	p := castPlanner(t, false, true)
+	a := p.Cfg.Anchors
+	a.NamedRelations, a.InflectedRelations, a.FormRelations, a.MixedForms, a.Lexicon = true, true, forms, mixed, true
+	a.RelWords = NewRelWords()
+	for _, r := range actors {
+		a.RelWords.Add("the actors", []string{r})
+	}
+	for _, r := range actor {
+		a.RelWords.Add("an actor", []string{r})
+	}
+	var err error
+	if p.words, err = p.newWordResolver(); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// walked is n questions' relations: rel for the first k, other for the
+// rest.
+func walked(n, k int, rel, other string) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = other
+		if i < k {
+			out[i] = rel
 		}
+	}
+	return out
+}
+
+// wantActorStarred checks that "Which movies share an actor with First
+// Film?" names want relations (0 or 1), the one being starred_actors.
+func wantActorStarred(t *testing.T, name string, p *LinkingPlanner, want int) {
+	t.Helper()
+	got := p.namedRelations("Which movies share an actor with First Film?", nil)
+	if len(got) != want || want == 1 && !slices.Equal(got[0], []string{"starred_actors"}) {
+		t.Errorf("%s: namedRelations = %v, want %d naming starred_actors", name, got, want)
 	}
 }
 

@@ -72,31 +72,31 @@ type objectReading struct {
 // objectVerbRule is the question's objectRule, nil where it has no
 // auxiliary of that form or without ObjectVerbs.
 func (p *LinkingPlanner) objectVerbRule(text string, read map[string]bool) *objectRule {
-	words, aux := p.objectAux(text)
+	words, open, aux := p.objectAux(text)
 	if aux < 0 {
 		return nil
 	}
-	return &objectRule{p: p, text: text, read: read, words: words, open: p.opening(text, words), aux: aux, seen: map[string]objectReading{}}
+	return &objectRule{p: p, text: text, read: read, words: words, open: open, aux: aux, seen: map[string]objectReading{}}
 }
 
-// objectAux is text's words and the index of the do- or have-auxiliary
-// within maxObjectLead words of its opening question word, -1 for none
-// or without ObjectVerbs.
-func (p *LinkingPlanner) objectAux(text string) ([]linking.Word, int) {
+// objectAux is text's words, the index of its opening question word
+// (opening) and that of the do- or have-auxiliary within maxObjectLead
+// words of it, -1 for none or without ObjectVerbs.
+func (p *LinkingPlanner) objectAux(text string) (words []linking.Word, open, aux int) {
 	if !p.Cfg.Anchors.ObjectVerbs || p.names.lex == nil {
-		return nil, -1
+		return nil, 0, -1
 	}
-	words := linking.MentionWords(text)
+	words = linking.MentionWords(text)
 	o := p.opening(text, words)
 	if len(words)-o < 4 || !whWords[strings.ToLower(text[words[o].Start:words[o].End])] {
-		return nil, -1
+		return nil, 0, -1
 	}
 	for i := o + 1; i <= o+maxObjectLead && i < len(words); i++ {
 		if doHave[strings.ToLower(text[words[i].Start:words[i].End])] {
-			return words, i
+			return words, o, i
 		}
 	}
-	return nil, -1
+	return nil, 0, -1
 }
 
 // reading is what the question says for the anchoring anchors
@@ -245,7 +245,7 @@ func (o *objectRule) verbRels(ments []linking.LinkedMention, c *PlanCandidate) [
 // direct?" names the subject, not the answers). text itself for any
 // other; the same length either way.
 func (p *LinkingPlanner) withoutObjectSubject(text string) string {
-	if words, aux := p.objectAux(text); aux >= 0 {
+	if words, _, aux := p.objectAux(text); aux >= 0 {
 		return text[:words[aux].Start] + strings.Repeat(" ", len(text)-words[aux].Start)
 	}
 	return text
@@ -257,11 +257,7 @@ func (p *LinkingPlanner) withoutObjectSubject(text string) string {
 // ("Whose scripts has X directed?": "script", <-written_by from a writer
 // to the films, asks for the writers, ->written_by); "" for any other.
 func (p *LinkingPlanner) whoseStep(text string) string {
-	words, aux := p.objectAux(text)
-	o := 0
-	if aux >= 0 {
-		o = p.opening(text, words)
-	}
+	words, o, aux := p.objectAux(text)
 	if aux < o+2 || !strings.EqualFold(text[words[o].Start:words[o].End], "whose") {
 		return ""
 	}

@@ -100,11 +100,7 @@ func TestVerbFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	planner := func(on bool) *LinkingPlanner {
-		p := filmPlannerSteps(t, []string{"directed_by", "starred_actors"}, []string{"Paul Smith", "First Film"},
-			[][3]int{{1, 0, 0}}, [][][]string{{{"*", "<-directed_by", "movie"}}}, nil,
-			AnchorConfig{NamedRelations: true, ObjectVerbs: true, VerbFirst: on})
-		trainedLike(p, lex, []float32{0}, [][2]string{{"directed", "directed_by"}, {"starred with", "starred_actors"}})
-		return p
+		return smithPlanner(t, lex, AnchorConfig{NamedRelations: true, ObjectVerbs: true, VerbFirst: on})
 	}
 	const (
 		castOf      = "<-directed_by movie ->starred_actors person"
@@ -134,6 +130,17 @@ func TestVerbFirst(t *testing.T) {
 			}
 		}
 	}
+}
+
+// smithPlanner is a planner of Paul Smith, who directed First Film, with
+// one template (a person's films as director) and a, trained as if
+// "directed" named directed_by and "starred with" starred_actors.
+func smithPlanner(t *testing.T, lex *lexicon.Lexicon, a AnchorConfig) *LinkingPlanner {
+	t.Helper()
+	p := filmPlannerSteps(t, []string{"directed_by", "starred_actors"}, []string{"Paul Smith", "First Film"},
+		[][3]int{{1, 0, 0}}, [][][]string{{{"*", "<-directed_by", "movie"}}}, nil, a)
+	trainedLike(p, lex, []float32{0}, [][2]string{{"directed", "directed_by"}, {"starred with", "starred_actors"}})
+	return p
 }
 
 // smithMisses reports whether p's objectRule for q rules out plan, the
@@ -175,10 +182,7 @@ func TestBareObject(t *testing.T) {
 		{"Which stars has Paul Smith directed?", castOf, false, false},
 	} {
 		for _, on := range []bool{false, true} {
-			p := filmPlannerSteps(t, []string{"directed_by", "starred_actors"}, []string{"Paul Smith", "First Film"},
-				[][3]int{{1, 0, 0}}, [][][]string{{{"*", "<-directed_by", "movie"}}}, nil,
-				AnchorConfig{NamedRelations: true, ObjectVerbs: true, VerbFirst: true, BareObject: on})
-			trainedLike(p, lex, []float32{0}, [][2]string{{"directed", "directed_by"}, {"starred with", "starred_actors"}})
+			p := smithPlanner(t, lex, AnchorConfig{NamedRelations: true, ObjectVerbs: true, VerbFirst: true, BareObject: on})
 			want := c.off
 			if on {
 				want = c.missed
