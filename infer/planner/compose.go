@@ -1363,7 +1363,7 @@ func nestsPossessive(text string) bool {
 	}
 	for i := 0; i+2 < len(ws); i++ {
 		w := ws[i].Norm
-		if ws[i+1].Norm != "of" || len(w) < 3 || !alphabetic(w) || index.IsStopword(w) {
+		if !nestHead(ws, i) {
 			continue
 		}
 		if ws[i+2].Norm == w && (i+3 == len(ws) || ws[i+3].Norm != "of") {
@@ -1606,7 +1606,7 @@ func nestsWord(text string) bool {
 	ws := linking.MentionWords(unquotedLoose(text))
 	for i := 0; i+1 < len(ws); i++ {
 		w := ws[i].Norm
-		if ws[i+1].Norm != "of" || len(w) < 3 || !alphabetic(w) || index.IsStopword(w) {
+		if !nestHead(ws, i) {
 			continue
 		}
 		for j := i + 2; j+1 < len(ws) && j <= i+2+maxNestGap; j++ {
@@ -1622,6 +1622,14 @@ func nestsWord(text string) bool {
 		}
 	}
 	return false
+}
+
+// nestHead reports whether word i of ws may open a nesting (nestsWord,
+// nestsPossessive): a word of three letters or more, no stop word nor
+// number, right before "of".
+func nestHead(ws []linking.Word, i int) bool {
+	w := ws[i].Norm
+	return i+1 < len(ws) && ws[i+1].Norm == "of" && len(w) >= 3 && alphabetic(w) && !index.IsStopword(w)
 }
 
 // askingDeterminers open a phrase that asks for its noun ("which type of
