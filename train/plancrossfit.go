@@ -362,6 +362,11 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.ReturnedAnchors = !c.o.NoReturnedAnchors
 	a.NestedRelations = a.RepeatTwice && !c.o.NoNestedRelations
 	a.PossessiveNests = a.RepeatTwice && !c.o.NoPossessiveNests
+	a.PossessiveChains = a.RepeatTwice && !c.o.NoPossessiveChains
+	a.ArgumentCompounds = !c.o.NoArgumentCompounds
+	a.BeObject = !c.o.NoBeObject
+	a.QuotedOpening = !c.o.NoQuotedOpening
+	a.RelativeAntecedents = !c.o.NoRelativeAntecedents
 	a.NestedKin = a.NestedRelations && a.Lexicon && !c.o.NoNestedKin
 	if a.RepeatTwice && !c.o.NoDepthSaid {
 		a.DepthSaid, _, _ = c.depthSaid(keep)

@@ -342,6 +342,23 @@ type LinkingPlannerOptions struct {
 	// NoPossessiveNests: a word said again after a possessor nests
 	// nothing (AnchorConfig.PossessiveNests; the ablation).
 	NoPossessiveNests bool
+	// NoPossessiveChains: a word said right after itself as a possessor
+	// nests nothing (AnchorConfig.PossessiveChains; the ablation).
+	NoPossessiveChains bool
+	// NoArgumentCompounds: a mention joined by a hyphen to "like" or a
+	// verb's inflection is in a compound as any other part
+	// (AnchorConfig.ArgumentCompounds; the ablation).
+	NoArgumentCompounds bool
+	// NoBeObject: a form of "be" after a bare question word is no
+	// auxiliary of the object rule (AnchorConfig.BeObject; the ablation).
+	NoBeObject bool
+	// NoQuotedOpening: a quoted noun opening the question names the type
+	// asked for as any other (AnchorConfig.QuotedOpening; the ablation).
+	NoQuotedOpening bool
+	// NoRelativeAntecedents: a verb's form after a relative pronoun that
+	// follows a stop word is a relative verb as any other
+	// (AnchorConfig.RelativeAntecedents; the ablation).
+	NoRelativeAntecedents bool
 	// NoClauseBounds: a word beyond a relative word next to a mention is
 	// its anchor word too (AnchorConfig.ClauseBounds; the ablation).
 	NoClauseBounds bool

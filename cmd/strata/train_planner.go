@@ -51,6 +51,11 @@ type trainPlannerOptions struct {
 	NoFronted      bool
 	NoOpenTitles   bool
 	NoPossNests    bool
+	NoPossChains   bool
+	NoArgCompounds bool
+	NoBeObject     bool
+	NoQuotedOpen   bool
+	NoRelAnte      bool
 	NoClauses      bool
 	NoDepthPairs   bool
 	NoCoWords      bool
@@ -260,7 +265,8 @@ training bears out for one relation ("the subtypes of the kinds of X";
 --no-nested-relations), a word it never used read as one ("the types of the
 varieties of X") or a close synonym of one ("the forms of the kinds of X";
 --no-nested-kin), and a word said again after a possessor ("hyponyms of X's
-hyponyms"; --no-possessive-nests). Where nine in ten of the
+hyponyms"; --no-possessive-nests) or right after itself as a possessor ("whose
+hypernym's hypernym is X"; --no-possessive-chains). Where nine in ten of the
 training's questions that walk one relation twice or say a depth ("two",
 "second", "twice" or a nested word) do both, a candidate that walks one twice
 where the question says no depth weighs just above the words it leaves
@@ -305,10 +311,13 @@ ruled out: --no-non-anchor-norms), one anchored on the
 question's first word when the lexicon knows it as a verb's base form ("Tell
 me what ...": a request) or on a word followed by "of" ("what type of
 cuisine ...": --no-head-of), on a part of a hyphened word ("near" in
-"near-synonyms": --no-in-compound) or on a verb's participle right after a form
-of "be" ("used" in "is used in": --no-passive) or on a verb's inflection right
-after "that", "which" or "who" ("falls" in "the sense that falls under X":
---no-relative-verb), where the training anchored at most 2% of
+"near-synonyms": --no-in-compound; not one that "like" or a verb's inflection
+follows: "geared-like", "X-directed": --no-argument-compounds) or on a verb's
+participle right after a form of "be" ("used" in "is used in": --no-passive) or
+on a verb's inflection right after "that", "which" or "who" ("falls" in "the
+sense that falls under X": --no-relative-verb; not after a pronoun that follows
+a stop word, which asks: "the name of which baked goods?":
+--no-relative-antecedents), where the training anchored at most 2% of
 such words, one anchored on an unquoted word right after a word (not a stop
 word) that at most 2% of the training's mentions after it were anchors ("Which
 specific individuals ..."), counted apart for numbers and for names ("from",
@@ -387,7 +396,8 @@ verb, asks as an asking word does, past stop words ("Name the 2008 releases
 the training made an asking word, the determiner after it ("List the writers
 of ..."; --no-request-object), and a question with neither names it with the noun
 it opens with, past a year ("2005 releases directed by X, please": films;
---no-opening-noun), or failing all these, with its question word where 90% of the
+--no-opening-noun; a quoted one names none: "'cake' is the name of which baked
+goods?"; --no-quoted-opening), or failing all these, with its question word where 90% of the
 5 or more training questions it opened asked for one type ("Who plays in X?": a
 person, not X's genre; --no-wh-asks); a question word closing a question that
 none opens, in its subject form, asks so before any type the words before it name
@@ -422,7 +432,10 @@ anchor alone and a noun names the object, or "with" follows the verb, the verb's
 relation is walked from the anchor, first ("Which stars has X directed?": the cast
 of X's films; "Who has X acted with?": last too; --no-verb-first), as it is,
 first and last, after a bare question word ("What has X appeared in?": X's
-films, not the cast of the films X directed; --no-bare-object). A phrase that
+films, not the cast of the films X directed; --no-bare-object), and so is it
+after a form of "be" right after a bare question word ("What was X acting in?",
+"What was X directed by?"; not "Who was in the films X wrote?", a copula;
+--no-be-object). A phrase that
 opens a question before its question word, closed by a comma, leaves the
 question word opening it for these rules ("In Hebrew, what has X appeared
 in?"; --no-fronted-phrase). A type word right after an anchor that names the
@@ -532,6 +545,11 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoClosingWh, "no-closing-wh", false, "a question word closing a question that none opens (\"X's films were written by whom?\") asks for nothing, and the types the words before it name stand (the ablation)")
 	cmd.Flags().BoolVar(&o.NoClauses, "no-clause-bounds", false, "a word beyond a relative word (\"X's script that Y acted in\") is the anchor word of the mention after it, which then must be written as a script's is (the ablation)")
 	cmd.Flags().BoolVar(&o.NoPossNests, "no-possessive-nests", false, "a word said before \"of\" and again after a possessor (\"hyponyms of X's hyponyms\") nests nothing, as \"hyponyms of the hyponyms of X\" does (the ablation)")
+	cmd.Flags().BoolVar(&o.NoRelAnte, "no-relative-antecedents", false, "a verb's form after \"which\", \"that\" or \"who\" right after a stop word (\"the name of which baked goods?\") is a relative clause's verb, no anchor, as after a noun (the ablation)")
+	cmd.Flags().BoolVar(&o.NoQuotedOpen, "no-quoted-opening", false, "a quoted noun opening the question (\"'cake' is the name of which baked goods?\") names the type asked for, as an unquoted one does (the ablation)")
+	cmd.Flags().BoolVar(&o.NoBeObject, "no-be-object", false, "a form of \"be\" right after a bare question word (\"What was X acting in?\", \"What was X directed by?\") is no auxiliary of the object rule (the ablation)")
+	cmd.Flags().BoolVar(&o.NoArgCompounds, "no-argument-compounds", false, "a name joined by a hyphen to \"like\" or a verb's inflection (\"X-directed titles\", \"geared-like adjectives\") is a part of a compound, which names nothing (the ablation)")
+	cmd.Flags().BoolVar(&o.NoPossChains, "no-possessive-chains", false, "a word said right after itself as a possessor (\"whose hypernym's hypernym is X\", \"X's hyponyms' hyponyms\") nests nothing (the ablation)")
 	cmd.Flags().BoolVar(&o.NoOpenTitles, "no-opening-titles", false, "a singular noun opening the text before a name (\"Director X: any comedy titles?\") is read as any word, not as the name's title (the ablation)")
 	cmd.Flags().BoolVar(&o.NoFronted, "no-fronted-phrase", false, "a phrase before a question's question word, closed by a comma (\"In Hebrew, what has X appeared in?\"), is read where it stands, not at the question's end (the ablation)")
 	cmd.Flags().BoolVar(&o.NoMixedForms, "no-mixed-forms", false, "a word whose training questions' plans bear out no relation (\"direct\": 72 of 122 directed_by) names none, though its other forms name one (the ablation)")
@@ -646,7 +664,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		d = nil
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoFitLowerRequests: o.NoFitLowerReq, NoFitLowest: o.NoFitLowest, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoDeclineRuledOut: o.NoDecline, NoSchemaSteps: o.NoSchemaSteps, NoSchemaPaths: o.NoSchemaPaths, NoSynonymTypes: o.NoSynonymTypes, NoKindTypes: o.NoKindTypes, NoGeneralTypes: o.NoGeneralTypes, NoSiblingTypes: o.NoSiblingTypes, NoNounSlots: o.NoNounSlots, NoDeeperAsked: o.NoDeeperAsked, NoRepeatTwice: o.NoRepeatTwice, NoDepthSaid: o.NoDepthSaid, NoNestedRelations: o.NoNestedRels, NoNestedKin: o.NoNestedKin, NoReadNoKind: o.NoReadNoKind, NoQuoteLabels: o.NoQuoteLabels, NoPlainDeterminers: o.NoPlainDets, NoDepthPairs: o.NoDepthPairs, NoCoWords: o.NoCoWords, NoReturnedAnchors: o.NoReturned, NoNonAnchorNorms: o.NoNonAnchNorms, NoSharedWith: o.NoSharedWith, NoFuzzyNames: o.NoFuzzyNames, NoMultiwordTypes: o.NoMultiword, NoTypeAfterAnchor: o.NoTypeAfter, NoLeadVerbAsks: o.NoLeadVerb, NoAnswerWordsLead: o.NoAWLead, NoTrailingAnswerWords: o.NoTrailAW, NoInflectedRelations: o.NoInflRels, NoContextSentences: o.NoContext, NoCasualContext: o.NoCasualCtx, NoHeadOf: o.NoHeadOf, NoNounHeads: o.NoNounHeads, NoOfValues: o.NoOfValues, NoRequestObject: o.NoReqObject, NoQuotedSlotsYield: o.NoQuotedYield, NoCasualFit: o.NoCasualFit, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, NoAddressee: o.NoAddressee, NoAppositive: o.NoAppositive, NoKindAnswerWords: o.NoKindAnswer, NoDerivedFirstSense: o.NoDerivedFirst, NoOpeningNoun: o.NoOpeningNoun, NoWhAsks: o.NoWhAsks, NoClosingWh: o.NoClosingWh, NoTypeWordNouns: o.NoTWNouns, NoBareObject: o.NoBareObject, NoMixedForms: o.NoMixedForms, NoFrontedPhrase: o.NoFronted, NoOpeningTitles: o.NoOpenTitles, NoPossessiveNests: o.NoPossNests, NoClauseBounds: o.NoClauses, NoSubjectVerbs: o.NoSubjectVerbs, NoAskedAnswerWords: o.NoAskedAW, NoObjectVerbs: o.NoObjectVerbs, NoFormRelations: o.NoFormRels, NoNamedFirst: o.NoNamedFirst, NoVerbFirst: o.NoVerbFirst, NoHeadsOf: o.NoHeadsOf, NoWhichVerbs: o.NoWhichVerbs, NoCoAnchors: o.NoCoAnchors, NoExplainedWords: o.NoExplained, NoKinRelations: o.NoKinRels, NoMentionForms: o.NoMentionForms, NoTitles: o.NoTitles, NoRoles: o.NoRoles, NoAskedBeforeAnchor: o.NoAskedBefore, NoCasedAnchors: o.NoCasedAnchors, NoCasedAcross: o.NoCasedAcross, NoInCompound: o.NoInCompound, NoPassive: o.NoPassive, NoRelativeVerb: o.NoRelativeVerb, NoQuotedRival: o.NoQuotedRival, NoTypeAfterMention: o.NoTypeAfterMen, Log: u.err, Progress: u.stageProgress()})
+	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoFitLowerRequests: o.NoFitLowerReq, NoFitLowest: o.NoFitLowest, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoDeclineRuledOut: o.NoDecline, NoSchemaSteps: o.NoSchemaSteps, NoSchemaPaths: o.NoSchemaPaths, NoSynonymTypes: o.NoSynonymTypes, NoKindTypes: o.NoKindTypes, NoGeneralTypes: o.NoGeneralTypes, NoSiblingTypes: o.NoSiblingTypes, NoNounSlots: o.NoNounSlots, NoDeeperAsked: o.NoDeeperAsked, NoRepeatTwice: o.NoRepeatTwice, NoDepthSaid: o.NoDepthSaid, NoNestedRelations: o.NoNestedRels, NoNestedKin: o.NoNestedKin, NoReadNoKind: o.NoReadNoKind, NoQuoteLabels: o.NoQuoteLabels, NoPlainDeterminers: o.NoPlainDets, NoDepthPairs: o.NoDepthPairs, NoCoWords: o.NoCoWords, NoReturnedAnchors: o.NoReturned, NoNonAnchorNorms: o.NoNonAnchNorms, NoSharedWith: o.NoSharedWith, NoFuzzyNames: o.NoFuzzyNames, NoMultiwordTypes: o.NoMultiword, NoTypeAfterAnchor: o.NoTypeAfter, NoLeadVerbAsks: o.NoLeadVerb, NoAnswerWordsLead: o.NoAWLead, NoTrailingAnswerWords: o.NoTrailAW, NoInflectedRelations: o.NoInflRels, NoContextSentences: o.NoContext, NoCasualContext: o.NoCasualCtx, NoHeadOf: o.NoHeadOf, NoNounHeads: o.NoNounHeads, NoOfValues: o.NoOfValues, NoRequestObject: o.NoReqObject, NoQuotedSlotsYield: o.NoQuotedYield, NoCasualFit: o.NoCasualFit, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, NoAddressee: o.NoAddressee, NoAppositive: o.NoAppositive, NoKindAnswerWords: o.NoKindAnswer, NoDerivedFirstSense: o.NoDerivedFirst, NoOpeningNoun: o.NoOpeningNoun, NoWhAsks: o.NoWhAsks, NoClosingWh: o.NoClosingWh, NoTypeWordNouns: o.NoTWNouns, NoBareObject: o.NoBareObject, NoMixedForms: o.NoMixedForms, NoFrontedPhrase: o.NoFronted, NoOpeningTitles: o.NoOpenTitles, NoPossessiveNests: o.NoPossNests, NoPossessiveChains: o.NoPossChains, NoArgumentCompounds: o.NoArgCompounds, NoBeObject: o.NoBeObject, NoQuotedOpening: o.NoQuotedOpen, NoRelativeAntecedents: o.NoRelAnte, NoClauseBounds: o.NoClauses, NoSubjectVerbs: o.NoSubjectVerbs, NoAskedAnswerWords: o.NoAskedAW, NoObjectVerbs: o.NoObjectVerbs, NoFormRelations: o.NoFormRels, NoNamedFirst: o.NoNamedFirst, NoVerbFirst: o.NoVerbFirst, NoHeadsOf: o.NoHeadsOf, NoWhichVerbs: o.NoWhichVerbs, NoCoAnchors: o.NoCoAnchors, NoExplainedWords: o.NoExplained, NoKinRelations: o.NoKinRels, NoMentionForms: o.NoMentionForms, NoTitles: o.NoTitles, NoRoles: o.NoRoles, NoAskedBeforeAnchor: o.NoAskedBefore, NoCasedAnchors: o.NoCasedAnchors, NoCasedAcross: o.NoCasedAcross, NoInCompound: o.NoInCompound, NoPassive: o.NoPassive, NoRelativeVerb: o.NoRelativeVerb, NoQuotedRival: o.NoQuotedRival, NoTypeAfterMention: o.NoTypeAfterMen, Log: u.err, Progress: u.stageProgress()})
 	if err != nil {
 		return err
 	}

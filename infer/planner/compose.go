@@ -1063,6 +1063,11 @@ func (p *LinkingPlanner) openingType(text string, ments []linking.LinkedMention,
 	if index.IsStopword(w) || whWords[w] || !lex.IsNoun(w) {
 		return ""
 	}
+	// A quoted word is mentioned, not used: "\"cake\" is the name of
+	// which baked goods?" asks for no cake (QuotedOpening).
+	if p.Cfg.Anchors.QuotedOpening && inSpans(words[i].Start, nil, quotedSpans(text, true)) {
+		return ""
+	}
 	if t, named := p.slotType(w, kinds, true); named {
 		return t
 	}
@@ -1339,7 +1344,44 @@ func (p *LinkingPlanner) repeatMisses(text string, ments []linking.LinkedMention
 // nests reports whether text nests a word (nestsWord) or, with
 // NestedRelations, two words of one relation (nestsRelation).
 func (p *LinkingPlanner) nests(text string) bool {
-	return nestsWord(text) || p.Cfg.Anchors.PossessiveNests && nestsPossessive(text) || p.nestsRelation(text)
+	return nestsWord(text) || p.Cfg.Anchors.PossessiveNests && nestsPossessive(text) ||
+		p.Cfg.Anchors.PossessiveChains && possessiveChain(text) || p.nestsRelation(text)
+}
+
+// possessiveChain reports whether a word of text outside its
+// quotations, not a stop word nor a number, ends in a possessive and
+// comes again right after, in its singular form, ending its noun phrase
+// (the text's last word or one before a stop word): "whose hypernym's
+// hypernym is X", "X's hyponyms' hyponyms" apply one relation to what it
+// gives (AnchorConfig.PossessiveChains).
+func possessiveChain(text string) bool {
+	loose := unquotedLoose(text)
+	ws := linking.MentionWords(loose)
+	for i := 0; i+1 < len(ws); i++ {
+		w := ws[i].Norm
+		if len(w) < 3 || !alphabetic(w) || index.IsStopword(w) || !possessiveAt(loose, ws[i]) {
+			continue
+		}
+		// The word said again ends its noun phrase: "the dog's dog food"
+		// names a food.
+		ends := i+2 == len(ws) || index.IsStopword(ws[i+2].Norm)
+		if ends && (ws[i+1].Norm == w || ws[i].Poss != "" && ws[i+1].Norm == ws[i].Poss) {
+			return true
+		}
+	}
+	return false
+}
+
+// possessiveAt reports whether word w of text ends in a possessive: "'s"
+// or "’s", or a plural's "s" with an apostrophe right after (which
+// MentionWords leaves out of the word).
+func possessiveAt(text string, w linking.Word) bool {
+	raw := text[w.Start:w.End]
+	if strings.HasSuffix(raw, "'s") || strings.HasSuffix(raw, "’s") {
+		return true
+	}
+	rest := text[w.End:]
+	return strings.HasSuffix(raw, "s") && (strings.HasPrefix(rest, "'") || strings.HasPrefix(rest, "’"))
 }
 
 // maxPossessorWords is how many words a possessor may have between a
@@ -1357,10 +1399,7 @@ const maxPossessorWords = 4
 func nestsPossessive(text string) bool {
 	loose := unquotedLoose(text)
 	ws := linking.MentionWords(loose)
-	possessive := func(j int) bool {
-		raw := loose[ws[j].Start:ws[j].End]
-		return strings.HasSuffix(raw, "'s") || strings.HasSuffix(raw, "’s") || strings.HasSuffix(raw, "s'")
-	}
+	possessive := func(j int) bool { return possessiveAt(loose, ws[j]) }
 	for i := 0; i+2 < len(ws); i++ {
 		w := ws[i].Norm
 		if !nestHead(ws, i) {

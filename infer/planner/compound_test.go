@@ -43,7 +43,7 @@ func formCases(t *testing.T, form string, cases []formCase) {
 	}
 	for _, c := range cases {
 		m := fixtureMention(t, c.text, c.w)
-		if got := slices.Contains(mentionForms(lex, c.text, &m), form); got != c.want {
+		if got := slices.Contains(mentionForms(lex, c.text, &m, nil), form); got != c.want {
 			t.Errorf("%q: %q %s = %v, want %v", c.text, c.w, form, got, c.want)
 		}
 	}
@@ -186,4 +186,77 @@ func TestLearnRelativeVerb(t *testing.T) {
 // of Solea (fish one) answer.
 func TestRelativeVerbRulesOut(t *testing.T) {
 	formRulesOut(t, "Which members of Solea that Falls?", "Falls", FormRelativeVerb)
+}
+
+// TestArgumentCompounds: with args (AnchorConfig.ArgumentCompounds), a
+// mention joined by a hyphen to "like" or to a verb's inflection after it
+// is in no compound; one joined to a noun or a verb's base form, one
+// after a hyphen and one inside a longer compound still are; without
+// args every one is.
+func TestArgumentCompounds(t *testing.T) {
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		text, w string
+		arg     bool // an argument compound's argument
+	}{
+		{"Which geared-like adjectives are defined using engaged?", "geared", true},
+		{"Peter Mullan-directed titles released in 2002", "Peter Mullan", true},
+		{"Name some Spielberg-produced films.", "Spielberg", true},
+		{"Show me near-synonyms of fruitful.", "near", false},
+		{"Give me real-world examples of a lunar crater.", "real", false},
+		{"Films by Jean-Luc Godard?", "Luc Godard", false},
+		{"Which cat-like-ish animals?", "cat", false},
+		{"Anything cat-act related?", "cat", false},
+	} {
+		m := fixtureMention(t, c.text, c.w)
+		for _, args := range []bool{false, true} {
+			want := !(args && c.arg)
+			if got := slices.Contains(mentionForms(lex, c.text, &m, &AnchorConfig{ArgumentCompounds: args}), FormInCompound); got != want {
+				t.Errorf("%q: %q in compound with args %v = %v, want %v", c.text, c.w, args, got, want)
+			}
+		}
+	}
+	// The planner reads it so only with ArgumentCompounds: "geared" is
+	// no anchor in a compound without it.
+	p := lexPlanner(t)
+	p.Cfg.Anchors.NonAnchorForms = []string{FormInCompound}
+	const q = "Which geared-like adjectives are defined using engaged?"
+	m := fixtureMention(t, q, "geared")
+	for _, on := range []bool{false, true} {
+		p.Cfg.Anchors.ArgumentCompounds = on
+		if got := p.nonAnchorForm(q, &m); got == on {
+			t.Errorf("ArgumentCompounds %v: nonAnchorForm(%q, geared) = %v, want %v", on, q, got, !on)
+		}
+	}
+}
+
+// TestRelativeAntecedents: with RelativeAntecedents a pronoun right after
+// a stop word ("of which", "to which") asks, so a verb's form after it is
+// no relative verb ("baked goods" in "... the name of which baked
+// goods?"); after a noun it still is; without it both are.
+func TestRelativeAntecedents(t *testing.T) {
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		text, w string
+		after   bool // after a stop word
+	}{
+		{"\"cake\" is the name of which baked goods?", "baked goods", true},
+		{"Ice belongs to which frozen thing?", "frozen thing", true},
+		{"Pick the sense of 'drought' that falls under time period.", "falls", false},
+		{"Find a particle which belongs to microbiology.", "belongs", false},
+	} {
+		m := fixtureMention(t, c.text, c.w)
+		for _, on := range []bool{false, true} {
+			want := !(on && c.after)
+			if got := slices.Contains(mentionForms(lex, c.text, &m, &AnchorConfig{RelativeAntecedents: on}), FormRelativeVerb); got != want {
+				t.Errorf("%q: %q relative verb with RelativeAntecedents %v = %v, want %v", c.text, c.w, on, got, want)
+			}
+		}
+	}
 }

@@ -313,8 +313,15 @@ var relativePronouns = map[string]bool{"that": true, "which": true, "who": true}
 var beForms = map[string]bool{"be": true, "is": true, "are": true, "was": true, "were": true, "been": true, "being": true, "am": true}
 
 // mentionForms returns the forms (FormLeadVerb, FormHeadOf,
-// FormInCompound, FormPassive) mention m of text is written in.
-func mentionForms(lex *lexicon.Lexicon, text string, m *linking.LinkedMention) []string {
+// FormInCompound, FormPassive) mention m of text is written in, read as
+// planning with a reads them (nil: as learning NonAnchorForms does, as
+// before the rules below): with ArgumentCompounds, a mention that opens
+// an argument compound (argumentCompound) is in none of a compound; with
+// RelativeAntecedents, a relative verb follows a pronoun that follows a
+// word of its own (relativeVerb).
+func mentionForms(lex *lexicon.Lexicon, text string, m *linking.LinkedMention, a *AnchorConfig) []string {
+	args := a != nil && a.ArgumentCompounds
+	antecedent := a != nil && a.RelativeAntecedents
 	if quotedMention(text, m) {
 		return nil
 	}
@@ -325,13 +332,13 @@ func mentionForms(lex *lexicon.Lexicon, text string, m *linking.LinkedMention) [
 	if m.End < len(text) && headOf(text[m.End:]) {
 		out = append(out, FormHeadOf)
 	}
-	if inCompound(text, m) {
+	if inCompound(text, m) && !(args && argumentCompound(lex, text, m)) {
 		out = append(out, FormInCompound)
 	}
 	if m.TokEnd-m.TokStart == 1 && passive(lex, text, m) {
 		out = append(out, FormPassive)
 	}
-	if relativeVerb(lex, text, m) {
+	if relativeVerb(lex, text, m, antecedent) {
 		out = append(out, FormRelativeVerb)
 	}
 	return out
@@ -340,8 +347,11 @@ func mentionForms(lex *lexicon.Lexicon, text string, m *linking.LinkedMention) [
 // relativeVerb reports whether mention m of text comes right after a
 // relative pronoun (relativePronouns) that does not open the text and
 // its first word is an inflection of a verb, not its base form
-// (FormRelativeVerb).
-func relativeVerb(lex *lexicon.Lexicon, text string, m *linking.LinkedMention) bool {
+// (FormRelativeVerb). With antecedent, the pronoun follows a word that
+// is no stop word, the noun it relates to ("the sense that falls under
+// X"): after a preposition it asks ("\"cake\" is the name of which
+// baked goods?": a noun follows, whose first word may be a verb's form).
+func relativeVerb(lex *lexicon.Lexicon, text string, m *linking.LinkedMention, antecedent bool) bool {
 	pron := letterRunBefore(text, m.Start)
 	if !relativePronouns[strings.ToLower(pron)] {
 		return false
@@ -350,6 +360,9 @@ func relativeVerb(lex *lexicon.Lexicon, text string, m *linking.LinkedMention) b
 	// word from X?": a noun follows).
 	at := strings.LastIndex(text[:m.Start], pron)
 	if !strings.ContainsFunc(text[:at], unicode.IsLetter) {
+		return false
+	}
+	if antecedent && index.IsStopword(strings.ToLower(letterRunBefore(text, at))) {
 		return false
 	}
 	w := strings.ToLower(m.Text)
@@ -402,6 +415,29 @@ func inCompound(text string, m *linking.LinkedMention) bool {
 	return false
 }
 
+// argumentCompound reports whether mention m of text, no part of a
+// hyphened word before it, is joined by a hyphen to a word after it that
+// takes it as its argument: "like" ("geared-like": like geared) or an
+// inflection of a verb, not its base form ("X-directed titles": titles X
+// directed), where it names what it names alone, unlike a word that
+// modifies the rest ("near" in "near-synonyms";
+// AnchorConfig.ArgumentCompounds).
+func argumentCompound(lex *lexicon.Lexicon, text string, m *linking.LinkedMention) bool {
+	if m.Start > 0 && text[m.Start-1] == '-' || m.End+1 >= len(text) || text[m.End] != '-' {
+		return false
+	}
+	rest := text[m.End+1:]
+	end := strings.IndexFunc(rest, func(r rune) bool { return !unicode.IsLetter(r) })
+	if end < 0 {
+		end = len(rest)
+	}
+	w := strings.ToLower(rest[:end])
+	if end < len(rest) && rest[end] == '-' {
+		return false // one part of a longer compound ("X-like-ish")
+	}
+	return w == "like" || w != "" && slices.ContainsFunc(lex.Bases(w), func(b string) bool { return b != w && lex.IsVerb(b) })
+}
+
 // headOf reports whether rest, the text after a mention, goes on with
 // the word "of": before more words ("type of cuisine") or at the end of
 // the question ("What is dhow made up of?"), where the mention is the
@@ -430,7 +466,7 @@ func LearnNonAnchorForms(lex *lexicon.Lexicon, texts []string, ments [][]linking
 	for qi, ms := range ments {
 		has, anch := map[string]bool{}, map[string]bool{}
 		for mi := range ms {
-			for _, f := range mentionForms(lex, texts[qi], &ms[mi]) {
+			for _, f := range mentionForms(lex, texts[qi], &ms[mi], nil) {
 				has[f] = true
 				anch[f] = anch[f] || slices.Contains(anchors[qi], mi)
 			}
@@ -469,7 +505,7 @@ func (p *LinkingPlanner) nonAnchorForm(text string, m *linking.LinkedMention) bo
 	if err != nil {
 		return false
 	}
-	return slices.ContainsFunc(mentionForms(lex, text, m), func(f string) bool { return slices.Contains(forms, f) })
+	return slices.ContainsFunc(mentionForms(lex, text, m, p.Cfg.Anchors), func(f string) bool { return slices.Contains(forms, f) })
 }
 
 // LearnQuotedSlots returns the template paths, (template, path) sorted,

@@ -149,6 +149,35 @@ func TestOpeningNoun(t *testing.T) {
 	}
 }
 
+// TestQuotedOpening: a quoted noun opening the question is mentioned,
+// not used: with QuotedOpening "'Releases' with Ann Lee, please" names no
+// type asked for, so the two-hop plan castPlanner's ranker prefers
+// answers (node 0) as for "Anything with Ann Lee, please"; without it
+// "releases" asks for films, as unquoted (node 1).
+func TestQuotedOpening(t *testing.T) {
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		q    string
+		on   bool
+		want uint32
+	}{
+		{"'Releases' with Ann Lee, please", false, 1},
+		{"'Releases' with Ann Lee, please", true, 0},
+		{"Releases with Ann Lee, please", true, 1},
+	} {
+		p := castPlanner(t, true, true)
+		p.names.setLexicon(lex)
+		preferTwoHops(p)
+		p.Cfg.Anchors.TypeWords = map[string][]string{"movie": {"released"}}
+		p.Cfg.Anchors.OpeningNoun = true
+		p.Cfg.Anchors.QuotedOpening = c.on
+		wantReach(t, p, c.q, c.want, "QuotedOpening", c.on)
+	}
+}
+
 // TestWhAsks: castPlanner's ranker prefers one-hop plans, so "Who worked
 // with Ann Lee?" answers with her film (node 1). With WhAsks, "who"
 // opened 10 training questions that all asked for a person (the lead

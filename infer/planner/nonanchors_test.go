@@ -195,7 +195,7 @@ func TestLearnNonAnchorForms(t *testing.T) {
 		"What type often?": false, "What type of-cuisine?": false, "What type o": false,
 	} {
 		m := fixtureMention(t, text, "type")
-		if got := slices.Contains(mentionForms(lex, text, &m), FormHeadOf); got != want {
+		if got := slices.Contains(mentionForms(lex, text, &m, nil), FormHeadOf); got != want {
 			t.Errorf("%q: %q in form head of = %v, want %v", text, m.Text, got, want)
 		}
 	}

@@ -48,7 +48,10 @@ type objectRule struct {
 	words []linking.Word
 	open  int // the opening question word's index (opening)
 	aux   int // the auxiliary's word index
-	seen  map[string]objectReading
+	// be: the auxiliary is a form of "be" right after a bare question
+	// word (beAux), read for the bare reading alone.
+	be   bool
+	seen map[string]objectReading
 }
 
 // objectReading is what objectRule reads for one anchoring: the
@@ -73,10 +76,35 @@ type objectReading struct {
 // auxiliary of that form or without ObjectVerbs.
 func (p *LinkingPlanner) objectVerbRule(text string, read map[string]bool) *objectRule {
 	words, open, aux := p.objectAux(text)
+	be := false
+	if aux < 0 {
+		words, open, aux = p.beAux(text)
+		be = true
+	}
 	if aux < 0 {
 		return nil
 	}
-	return &objectRule{p: p, text: text, read: read, words: words, open: open, aux: aux, seen: map[string]objectReading{}}
+	return &objectRule{p: p, text: text, read: read, words: words, open: open, aux: aux, be: be, seen: map[string]objectReading{}}
+}
+
+// beAux finds, with BeObject, a form of "be" right after a bare opening
+// question word as objectAux finds a do- or have-auxiliary: "What was X
+// acting in?" (a progressive, read as "What was X acted in?" where the
+// training never said "acting") and "What was X directed by?" (a
+// passive) both ask for what the verb's relation reaches from X, as
+// "What has X acted in?" does (objectReading.bare); aux -1 for any other
+// question.
+func (p *LinkingPlanner) beAux(text string) (words []linking.Word, open, aux int) {
+	a := p.Cfg.Anchors
+	if !a.BeObject || !a.ObjectVerbs || !a.VerbFirst || !a.BareObject || p.names.lex == nil {
+		return nil, 0, -1
+	}
+	words = linking.MentionWords(text)
+	o := p.opening(text, words)
+	if len(words)-o < 4 || !whWords[strings.ToLower(text[words[o].Start:words[o].End])] || !beForms[strings.ToLower(text[words[o+1].Start:words[o+1].End])] {
+		return nil, 0, -1
+	}
+	return words, o, o + 1
 }
 
 // objectAux is text's words, the index of its opening question word
@@ -127,6 +155,11 @@ func (o *objectRule) readFor(ments []linking.LinkedMention, anchors []int) objec
 	// none.
 	for i := o.aux + 1; i < first; i++ {
 		if w := lower(i); !index.IsStopword(w) && (lex.IsVerbForm(w) || !lex.IsNoun(w)) && !determiners[lower(i-1)] {
+			return objectReading{}
+		}
+		// After a form of "be", a preposition makes it a copula: "Who
+		// was in the films X wrote?" asks for the cast of those films.
+		if w := lower(i); o.be && index.IsStopword(w) && !determiners[w] {
 			return objectReading{}
 		}
 	}
@@ -188,6 +221,9 @@ func (o *objectRule) readFor(ments []linking.LinkedMention, anchors []int) objec
 		}
 		r.bare = o.p.Cfg.Anchors.BareObject && o.aux == o.open+1
 		r.first = r.first || r.with || r.bare
+	}
+	if o.be && !r.bare {
+		return objectReading{}
 	}
 	return r
 }

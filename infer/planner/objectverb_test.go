@@ -285,3 +285,42 @@ func trainedLike(p *LinkingPlanner, lex *lexicon.Lexicon, ranks []float32, phras
 	}
 	p.Cfg.Anchors.RelWords = rw
 }
+
+// TestBeObject: with BeObject a form of "be" right after a bare question
+// word is the object rule's auxiliary for the bare reading, as "has" is
+// in TestBareObject. The questions are written as the planner reads
+// "What was Paul Smith directing?" where the training never said
+// "directing" ("directed"): the directors of the films Paul Smith starred
+// in are ruled out, his own films are not. Without it, where a noun
+// follows the question word ("Which film was ..."), where no verb
+// follows the subject and where a preposition after "be" makes it a
+// copula ("Who was in the films ..."), nothing is ruled out.
+func TestBeObject(t *testing.T) {
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const (
+		films       = "<-directed_by movie"
+		directorsOf = "<-starred_actors movie ->directed_by person"
+	)
+	for _, c := range []struct {
+		q, plan string
+		missed  bool // with BeObject
+	}{
+		{"What was Paul Smith directed in?", directorsOf, true},
+		{"What was Paul Smith directed in?", films, false},
+		{"What is Paul Smith directed in 2001?", directorsOf, true},
+		{"Which film was Paul Smith directed in?", directorsOf, false},
+		{"What is Paul Smith famous for?", directorsOf, false},
+		{"Who was in the films Paul Smith directed?", directorsOf, false},
+		{"What was the film Paul Smith directed?", directorsOf, true},
+	} {
+		for _, on := range []bool{false, true} {
+			p := smithPlanner(t, lex, AnchorConfig{NamedRelations: true, ObjectVerbs: true, VerbFirst: true, BareObject: true, BeObject: on})
+			if got := smithMisses(t, p, c.q, c.plan); got != (on && c.missed) {
+				t.Errorf("BeObject %v: %q against %s: missed %v, want %v", on, c.q, c.plan, got, on && c.missed)
+			}
+		}
+	}
+}

@@ -251,6 +251,37 @@ type AnchorConfig struct {
 	// words are hyponyms of X's hyponyms?" asks two steps down
 	// (nestsPossessive). Off in checkpoints saved before it.
 	PossessiveNests bool `json:"possessive_nests,omitempty"`
+	// PossessiveChains: with RepeatTwice, a word said right after
+	// itself as a possessor nests too: "the terms whose hypernym's
+	// hypernym is X", "X's hyponyms' hyponyms" (possessiveChain). Off in
+	// checkpoints saved before it.
+	PossessiveChains bool `json:"possessive_chains,omitempty"`
+	// ArgumentCompounds: a mention joined by a hyphen to "like" or to a
+	// verb's inflection after it ("geared-like adjectives", "X-directed
+	// titles") is read as written in no compound: it names what it
+	// names, where "near" in "near-synonyms" does not
+	// (argumentCompound). Learning NonAnchorForms reads every hyphened
+	// part as before. Off in checkpoints saved before it.
+	ArgumentCompounds bool `json:"argument_compounds,omitempty"`
+	// BeObject: with ObjectVerbs, VerbFirst and BareObject, a form of
+	// "be" right after a bare opening question word is the object
+	// rule's auxiliary for its bare reading: "What was X acting in?" and
+	// "What was X directed by?" walk the verb's relation from X, first
+	// and last, as "What has X acted in?" does (beAux). Off in
+	// checkpoints saved before it.
+	BeObject bool `json:"be_object,omitempty"`
+	// QuotedOpening: with OpeningNoun, a quoted noun opening the
+	// question names no type asked for: "\"cake\" is the name of which
+	// baked goods?" mentions the word (openingType). Off in checkpoints
+	// saved before it.
+	QuotedOpening bool `json:"quoted_opening,omitempty"`
+	// RelativeAntecedents: a mention is the verb of a relative clause
+	// (FormRelativeVerb) only after a pronoun that follows a word of
+	// its own, not a stop word: "\"cake\" is the name of which baked
+	// goods?" asks for baked goods (relativeVerb). Learning
+	// NonAnchorForms reads every pronoun as before. Off in checkpoints
+	// saved before it.
+	RelativeAntecedents bool `json:"relative_antecedents,omitempty"`
 	// ClauseBounds: a relative word ("that", "which", "who" ...) between
 	// a mention and the word next to it ends the look for an anchor word,
 	// in learning AnchorWords and in reading them: in "X's script that Y

@@ -217,3 +217,34 @@ func TestPossessiveNests(t *testing.T) {
 		}
 	}
 }
+
+// TestPossessiveChains: a word said right after itself as a possessor
+// nests ("hypernym's hypernym", "hyponyms' hyponyms"), with the
+// possessive's apostrophe after a plural's "s" as well; a possessor said
+// before another word, or a quoted one, does not; and nests reads it
+// only with PossessiveChains.
+func TestPossessiveChains(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Find the terms whose hypernym's hypernym is fire fighter.": true,
+		"Which words are fire fighter's hyponyms' hyponyms?":        true,
+		"List X's subtypes’ subtypes.":                              true,
+		"List the kind's subtypes.":                                 false,
+		"the hyponyms' parts":                                       false,
+		"What is the dog's dog food?":                               false,
+		"Which term means 'hypernym's hypernym'?":                   false,
+		"Jones's Jones":                                             true,
+		"its it's":                                                  false,
+	} {
+		if got := possessiveChain(text); got != want {
+			t.Errorf("possessiveChain(%q) = %v, want %v", text, got, want)
+		}
+	}
+	p := lexPlanner(t)
+	const q = "Which words are fire fighter's hyponyms' hyponyms?"
+	for _, on := range []bool{false, true} {
+		p.Cfg.Anchors.PossessiveChains = on
+		if got := p.nests(q); got != on {
+			t.Errorf("PossessiveChains %v: nests(%q) = %v, want %v", on, q, got, on)
+		}
+	}
+}
