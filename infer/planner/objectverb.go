@@ -99,12 +99,23 @@ func (p *LinkingPlanner) beAux(text string) (words []linking.Word, open, aux int
 	if !a.BeObject || !a.ObjectVerbs || !a.VerbFirst || !a.BareObject || p.names.lex == nil {
 		return nil, 0, -1
 	}
-	words = linking.MentionWords(text)
-	o := p.opening(text, words)
-	if len(words)-o < 4 || !whWords[strings.ToLower(text[words[o].Start:words[o].End])] || !beForms[strings.ToLower(text[words[o+1].Start:words[o+1].End])] {
+	words, o := p.whOpened(text)
+	if o < 0 || !beForms[strings.ToLower(text[words[o+1].Start:words[o+1].End])] {
 		return nil, 0, -1
 	}
 	return words, o, o + 1
+}
+
+// whOpened is text's words and the index of the question word that
+// opens it (opening) with three or more words after it, -1 for none:
+// where objectAux and beAux look for an auxiliary.
+func (p *LinkingPlanner) whOpened(text string) ([]linking.Word, int) {
+	words := linking.MentionWords(text)
+	o := p.opening(text, words)
+	if len(words)-o < 4 || !whWords[strings.ToLower(text[words[o].Start:words[o].End])] {
+		return nil, -1
+	}
+	return words, o
 }
 
 // objectAux is text's words, the index of its opening question word
@@ -114,9 +125,8 @@ func (p *LinkingPlanner) objectAux(text string) (words []linking.Word, open, aux
 	if !p.Cfg.Anchors.ObjectVerbs || p.names.lex == nil {
 		return nil, 0, -1
 	}
-	words = linking.MentionWords(text)
-	o := p.opening(text, words)
-	if len(words)-o < 4 || !whWords[strings.ToLower(text[words[o].Start:words[o].End])] {
+	words, o := p.whOpened(text)
+	if o < 0 {
 		return nil, 0, -1
 	}
 	for i := o + 1; i <= o+maxObjectLead && i < len(words); i++ {
