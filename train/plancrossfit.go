@@ -367,6 +367,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.BeObject = !c.o.NoBeObject
 	a.QuotedOpening = !c.o.NoQuotedOpening
 	a.RelativeAntecedents = !c.o.NoRelativeAntecedents
+	a.PairedAnchors = a.DeeperSearch && !c.o.NoPairedAnchors
 	a.NestedKin = a.NestedRelations && a.Lexicon && !c.o.NoNestedKin
 	if a.RepeatTwice && !c.o.NoDepthSaid {
 		a.DepthSaid, _, _ = c.depthSaid(keep)

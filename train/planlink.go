@@ -359,6 +359,9 @@ type LinkingPlannerOptions struct {
 	// follows a stop word is a relative verb as any other
 	// (AnchorConfig.RelativeAntecedents; the ablation).
 	NoRelativeAntecedents bool
+	// NoPairedAnchors: no deeper search for two candidates left anchored
+	// on one name each (AnchorConfig.PairedAnchors; the ablation).
+	NoPairedAnchors bool
 	// NoClauseBounds: a word beyond a relative word next to a mention is
 	// its anchor word too (AnchorConfig.ClauseBounds; the ablation).
 	NoClauseBounds bool

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"hash/fnv"
 	"math"
 	"slices"
 	"strings"
@@ -302,6 +303,49 @@ func TestCasedAnchors(t *testing.T) {
 		p.casedAnchors(ments, c.cs, key)
 		if !slices.Equal(key, c.want) {
 			t.Errorf("%s: keys %v, want %v", c.name, key, c.want)
+		}
+	}
+}
+
+// TestPairedAnchors: the classifier ranks the one-actor template first
+// and the two-actor template below TopTemplates (1); nothing rules out a
+// one-actor candidate (no CoverMentions), and the plan ranker prefers two
+// paths. With PairedAnchors, "Which films star both Ann Lee and Kim
+// Ray?" has one candidate left on each name, so the deeper search tries
+// the two-actor template anchored on both, and the ranker takes it
+// (First Film, 0); without it, or naming one actor, the one-actor plan
+// answers.
+func TestPairedAnchors(t *testing.T) {
+	planner := func(paired bool) *LinkingPlanner {
+		p := filmPlanner(t, []string{"starred_actors"}, []string{"First Film", "Second Film", "Third Film", "Ann Lee", "Kim Ray"},
+			[][3]int{{0, 0, 3}, {0, 0, 4}, {1, 0, 3}, {2, 0, 4}},
+			[][][]string{
+				{{"*", "<-starred_actors", "movie"}},
+				{{"*", "<-starred_actors", "movie"}, {"*", "<-starred_actors", "movie"}},
+			}, AnchorConfig{TopTemplates: 1, DeeperSearch: true, PairedAnchors: paired})
+		rankTemplates(p, []float32{2, 0})
+		h := fnv.New32a()
+		h.Write([]byte("paths2"))
+		h.Write([]byte{0})
+		p.Ranker.W.Data()[h.Sum32()%uint32(p.Ranker.Dim)] = 5
+		return p
+	}
+	for _, c := range []struct {
+		q      string
+		paired bool
+		paths  int
+		reach  []uint32
+	}{
+		{"Which films star both Ann Lee and Kim Ray?", true, 2, []uint32{0}},
+		{"Which films star both Ann Lee and Kim Ray?", false, 1, nil},
+		{"Which films star Ann Lee?", true, 1, []uint32{0, 1}},
+	} {
+		pred, err := planner(c.paired).Predict(context.Background(), data.Query{Text: c.q, ID: -1})
+		if err != nil || pred.Reach == nil {
+			t.Fatalf("%q: plan %v, reach %v, %v", c.q, pred.Plan.MetapathTokens(), pred.Reach, err)
+		}
+		if got := len(pred.Plan.Paths); got != c.paths || c.reach != nil && !slices.Equal(pred.Reach.Nodes, c.reach) {
+			t.Errorf("PairedAnchors %v: %q planned %v reaching %v, want %d paths reaching %v", c.paired, c.q, pred.Plan.MetapathTokens(), pred.Reach.Nodes, c.paths, c.reach)
 		}
 	}
 }

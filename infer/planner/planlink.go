@@ -442,7 +442,7 @@ func (p *LinkingPlanner) deeper(text string, ments []linking.LinkedMention, cs [
 		}
 	}
 	if least == 0 {
-		return nil
+		return p.pairedSearch(text, ments, cs, key)
 	}
 	// With DeeperAsked, a mention the question's form rules out as an
 	// anchor (ruledOutAnchor) is the question's word, not a name: when
@@ -641,6 +641,75 @@ func (p *LinkingPlanner) ruledOutSearch(text string, ments []linking.LinkedMenti
 		}
 		return len(ends) == 0 || slices.ContainsFunc(finalSteps(plan), func(s string) bool { return slices.Contains(ends, s) })
 	}, true
+}
+
+// pairedSearch returns, with PairedAnchors, the deeper search of a
+// question none of whose candidates left (key 0) is ruled out where the
+// plan ranker's choice among them and another that reaches nodes are
+// anchored on one unquoted mention each, the two apart, and none anchors
+// both: the templates of two paths or more
+// anchored on both are tried ("Find a vasodilative that is labelled trade
+// name.": the kinds of vasodilative and the words labelled trade name
+// both stand, and explain each other's name, as the kinds' definitions
+// say "trade name"; their intersection, a template the classifier ranked
+// low, is what the question asks). The templates tried are anchored on
+// the choice's mention and another's. nil where there is no such pair.
+func (p *LinkingPlanner) pairedSearch(text string, ments []linking.LinkedMention, cs []PlanCandidate, key []int) func(ti int, chosen []int, nodes [][]uint32) bool {
+	if !p.Cfg.Anchors.PairedAnchors || p.Ranker == nil {
+		return nil
+	}
+	// The ranker's choice among the candidates left, and the one anchor
+	// of each of them that reach nodes.
+	var single []int
+	best, bs := -1, float32(0)
+	quoted := quotedSpans(text, true)
+	var feats [][]uint32
+	for i := range cs {
+		c := &cs[i]
+		if len(c.Reach) == 0 || key[i] != 0 {
+			continue
+		}
+		if len(c.Mentions) != 1 {
+			if len(c.Mentions) > 1 {
+				return nil // one anchors two names already
+			}
+			continue
+		}
+		if feats == nil {
+			feats = p.RankFeatures(text, ments, cs)
+		}
+		if s := p.Ranker.Score(feats[i]); best < 0 || s > bs {
+			best, bs = i, s
+		}
+		// A quoted mention is mentioned, not named: a definition's words
+		// ("whose definition contains the words 'persist with actions'")
+		// or a word's ("'daze' names which confusedness?").
+		if a := c.Mentions[0]; a >= 0 && a < len(ments) && !inSpans(ments[a].Start, nil, quoted) && !slices.Contains(single, a) {
+			single = append(single, a)
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	top := cs[best].Mentions[0]
+	if !slices.Contains(single, top) {
+		return nil
+	}
+	var others []int
+	for _, a := range single {
+		if a != top && !overlaps(&ments[a], &ments[top]) {
+			others = append(others, a)
+		}
+	}
+	if len(others) == 0 {
+		return nil
+	}
+	return func(ti int, chosen []int, _ [][]uint32) bool {
+		if p.schemaPath(ti) || len(p.Cfg.Templates[ti]) < 2 || !slices.Contains(chosen, top) {
+			return false
+		}
+		return slices.ContainsFunc(others, func(a int) bool { return slices.Contains(chosen, a) })
+	}
 }
 
 // unnamedWalks counts the relations c walks that no word of the

@@ -282,6 +282,12 @@ type AnchorConfig struct {
 	// NonAnchorForms reads every pronoun as before. Off in checkpoints
 	// saved before it.
 	RelativeAntecedents bool `json:"relative_antecedents,omitempty"`
+	// PairedAnchors: with DeeperSearch, where no candidate left is
+	// ruled out and two that reach nodes are anchored on one strong
+	// mention each, apart, the deeper search tries the templates of two
+	// paths or more anchored on both (pairedSearch). Off in checkpoints
+	// saved before it.
+	PairedAnchors bool `json:"paired_anchors,omitempty"`
 	// ClauseBounds: a relative word ("that", "which", "who" ...) between
 	// a mention and the word next to it ends the look for an anchor word,
 	// in learning AnchorWords and in reading them: in "X's script that Y
