@@ -365,6 +365,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.PossessiveChains = a.RepeatTwice && !c.o.NoPossessiveChains
 	a.ArgumentCompounds = !c.o.NoArgumentCompounds
 	a.BeObject = !c.o.NoBeObject
+	a.ObjectBeyond = a.BareObject && !c.o.NoObjectBeyond
 	a.QuotedOpening = !c.o.NoQuotedOpening
 	a.RelativeAntecedents = !c.o.NoRelativeAntecedents
 	a.PairedAnchors = a.DeeperSearch && !c.o.NoPairedAnchors

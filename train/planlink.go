@@ -352,6 +352,10 @@ type LinkingPlannerOptions struct {
 	// NoBeObject: a form of "be" after a bare question word is no
 	// auxiliary of the object rule (AnchorConfig.BeObject; the ablation).
 	NoBeObject bool
+	// NoObjectBeyond: the bare reading walks the verb's relation first
+	// and last whatever type the question word asks for
+	// (AnchorConfig.ObjectBeyond; the ablation).
+	NoObjectBeyond bool
 	// NoQuotedOpening: a quoted noun opening the question names the type
 	// asked for as any other (AnchorConfig.QuotedOpening; the ablation).
 	NoQuotedOpening bool

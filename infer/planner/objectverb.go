@@ -52,6 +52,9 @@ type objectRule struct {
 	// word (beAux), read for the bare reading alone.
 	be   bool
 	seen map[string]objectReading
+	// asked is the type the opening question word asks for (whType),
+	// read once, with ObjectBeyond; "" for none.
+	asked string
 }
 
 // objectReading is what objectRule reads for one anchoring: the
@@ -84,7 +87,11 @@ func (p *LinkingPlanner) objectVerbRule(text string, read map[string]bool) *obje
 	if aux < 0 {
 		return nil
 	}
-	return &objectRule{p: p, text: text, read: read, words: words, open: open, aux: aux, be: be, seen: map[string]objectReading{}}
+	o := &objectRule{p: p, text: text, read: read, words: words, open: open, aux: aux, be: be, seen: map[string]objectReading{}}
+	if a := p.Cfg.Anchors; a.ObjectBeyond && a.BareObject && a.WhAsks {
+		o.asked = p.whType(text)
+	}
+	return o
 }
 
 // beAux finds, with BeObject, a form of "be" right after a bare opening
@@ -256,7 +263,14 @@ func (o *objectRule) misses(ments []linking.LinkedMention, c *PlanCandidate) boo
 	}
 	if r.verb != nil && !slices.ContainsFunc(c.Plan.Paths, func(path data.Path) bool {
 		if r.first {
-			return len(path.Steps) > 0 && walks(path.Steps[:1], r.verb) && (!r.with && !r.bare || walks(path.Steps[len(path.Steps)-1:], r.verb))
+			if len(path.Steps) == 0 || !walks(path.Steps[:1], r.verb) {
+				return false
+			}
+			last := walks(path.Steps[len(path.Steps)-1:], r.verb)
+			if r.bare && !r.with && o.beyond(path) {
+				return !last
+			}
+			return !r.with && !r.bare || last
 		}
 		return len(path.Steps) > 0 && walks(path.Steps[len(path.Steps)-1:], r.verb)
 	}) {
@@ -270,6 +284,13 @@ func (o *objectRule) misses(ments []linking.LinkedMention, c *PlanCandidate) boo
 		}
 	}
 	return false
+}
+
+// beyond reports whether the opening question word asks for a type
+// (objectRule.asked) that path's first step, the verb's, reaches no node
+// of (ObjectBeyond): the answers are what the verb's object leads to.
+func (o *objectRule) beyond(path data.Path) bool {
+	return o.asked != "" && !slices.Contains(o.p.stepEndTypes(path.Steps[0].Token()), o.asked)
 }
 
 // verbRels are the relations the verb names for candidate c's anchoring

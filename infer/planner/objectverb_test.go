@@ -324,3 +324,51 @@ func TestBeObject(t *testing.T) {
 		}
 	}
 }
+
+// TestObjectBeyond: the training's questions opened by "who" all asked
+// for a person, and directed_by walked back from Paul Smith reaches
+// films, so "Who did Paul Smith direct in 2001?" asks for what his films
+// lead to: with ObjectBeyond the cast of his films stands and his
+// co-directors (directed_by walked back again, the verb's subjects) are
+// ruled out; without it, the bare reading rules out the cast and keeps
+// the co-directors. "What", which opened no training question, and a
+// question word with a noun ("Which stars ...") read as before.
+func TestObjectBeyond(t *testing.T) {
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const (
+		films       = "<-directed_by movie"
+		castOf      = "<-directed_by movie ->starred_actors person"
+		coDirectors = "<-directed_by movie ->directed_by person"
+	)
+	for _, c := range []struct {
+		q, plan     string
+		off, missed bool // missed without ObjectBeyond, and with it
+	}{
+		{"Who did Paul Smith direct in 2001?", castOf, true, false},
+		{"Who did Paul Smith direct in 2001?", coDirectors, false, true},
+		{"Who did Paul Smith direct in 2001?", films, false, true},
+		{"Who has Paul Smith directed with?", coDirectors, false, false},
+		{"What did Paul Smith direct?", films, false, false},
+		{"What did Paul Smith direct?", castOf, true, true},
+		{"Which stars did Paul Smith direct?", castOf, false, false},
+	} {
+		for _, on := range []bool{false, true} {
+			p := smithPlanner(t, lex, AnchorConfig{NamedRelations: true, ObjectVerbs: true, VerbFirst: true, BareObject: true, WhAsks: true, ObjectBeyond: on})
+			p.Cfg.Anchors.Lead = NewLeadTypes()
+			p.Cfg.Anchors.Lead.Firsts["who"] = map[string]int{"person": 10}
+			for range 10 {
+				p.Cfg.Anchors.RelWords.Add("direct", []string{"directed_by"})
+			}
+			want := c.off
+			if on {
+				want = c.missed
+			}
+			if got := smithMisses(t, p, c.q, c.plan); got != want {
+				t.Errorf("ObjectBeyond %v: %q against %s: missed %v, want %v", on, c.q, c.plan, got, want)
+			}
+		}
+	}
+}

@@ -270,6 +270,16 @@ type AnchorConfig struct {
 	// and last, as "What has X acted in?" does (beAux). Off in
 	// checkpoints saved before it.
 	BeObject bool `json:"be_object,omitempty"`
+	// ObjectBeyond: with BareObject, a bare question word that asks for
+	// a type (WhAsks' whType) the verb's relation does not reach from the
+	// subject asks for what the verb's object leads to: "Who did X direct
+	// in 2001?" asks for the cast of X's 2001 films, so the verb's
+	// relation is walked by a path's first step and not by its last (a
+	// last step along it again reaches the verb's subjects, X's
+	// co-directors, which only "with" asks for: "Who has X acted with?").
+	// Off in checkpoints saved before it, where the bare reading walked
+	// the verb's relation first and last whatever the question word asked.
+	ObjectBeyond bool `json:"object_beyond,omitempty"`
 	// QuotedOpening: with OpeningNoun, a quoted noun opening the
 	// question names no type asked for: "\"cake\" is the name of which
 	// baked goods?" mentions the word (openingType). Off in checkpoints
