@@ -334,6 +334,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.DeeperAsked = a.DeeperSearch && a.NamedType && !c.o.NoDeeperAsked
 	a.DeeperUnreached = !c.o.NoDeeperSearch
 	a.Addressee = !c.o.NoAddressee
+	a.PronounVerbs = !c.o.NoPronounVerbs
 	a.Appositive = !c.o.NoAppositive
 	a.KindAnswerWords = !c.o.NoKindAnswerWords
 	a.KinRelations = a.NamedRelations && a.Lexicon && !c.o.NoKinRelations
@@ -341,6 +342,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.OpeningTitles = a.Titles && !c.o.NoOpeningTitles
 	a.Roles = a.Titles && !c.o.NoRoles
 	a.DerivedFirstSense = a.Lexicon && !c.o.NoDerivedFirstSense
+	a.FormSenses = a.Lexicon && !c.o.NoFormSenses
 	a.OpeningNoun = a.NamedType && !c.o.NoOpeningNoun
 	a.WhAsks = a.NamedType && !c.o.NoWhAsks
 	a.ClosingWh = a.WhAsks && !c.o.NoClosingWh
@@ -368,6 +370,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.ObjectBeyond = a.BareObject && !c.o.NoObjectBeyond
 	a.QuotedOpening = !c.o.NoQuotedOpening
 	a.RelativeAntecedents = !c.o.NoRelativeAntecedents
+	a.NounAntecedents = a.RelativeAntecedents && !c.o.NoNounAntecedents
 	a.PairedAnchors = a.DeeperSearch && !c.o.NoPairedAnchors
 	a.NestedKin = a.NestedRelations && a.Lexicon && !c.o.NoNestedKin
 	if a.RepeatTwice && !c.o.NoDepthSaid {

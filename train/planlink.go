@@ -301,6 +301,10 @@ type LinkingPlannerOptions struct {
 	// candidate as any mention does (AnchorConfig.Addressee; the
 	// ablation).
 	NoAddressee bool
+	// NoPronounVerbs: a verb right after an auxiliary and a subject
+	// pronoun may anchor as any word may (AnchorConfig.PronounVerbs; the
+	// ablation).
+	NoPronounVerbs bool
 	// NoAppositive: a mention after "the" and a word the training never
 	// anchored after is ruled out as any after that word is
 	// (AnchorConfig.Appositive; the ablation).
@@ -313,6 +317,9 @@ type LinkingPlannerOptions struct {
 	// derivationally related to any of its senses, not only to its most
 	// frequent one (AnchorConfig.DerivedFirstSense; the ablation).
 	NoDerivedFirstSense bool
+	// NoFormSenses: an unseen word is read through every sense of its
+	// base forms (AnchorConfig.FormSenses; the ablation).
+	NoFormSenses bool
 	// NoOpeningNoun: the noun a question opens with names no asked type
 	// (AnchorConfig.OpeningNoun; the ablation).
 	NoOpeningNoun bool
@@ -363,6 +370,9 @@ type LinkingPlannerOptions struct {
 	// follows a stop word is a relative verb as any other
 	// (AnchorConfig.RelativeAntecedents; the ablation).
 	NoRelativeAntecedents bool
+	// NoNounAntecedents: a pronoun after a verb alone relates as after a
+	// noun (AnchorConfig.NounAntecedents; the ablation).
+	NoNounAntecedents bool
 	// NoPairedAnchors: no deeper search for two candidates left anchored
 	// on one name each (AnchorConfig.PairedAnchors; the ablation).
 	NoPairedAnchors bool

@@ -57,6 +57,7 @@ type trainPlannerOptions struct {
 	NoObjBeyond    bool
 	NoQuotedOpen   bool
 	NoRelAnte      bool
+	NoNounAnte     bool
 	NoPaired       bool
 	NoClauses      bool
 	NoDepthPairs   bool
@@ -98,9 +99,11 @@ type trainPlannerOptions struct {
 	NoDeeper       bool
 	NoCover        bool
 	NoAddressee    bool
+	NoPronounVerbs bool
 	NoAppositive   bool
 	NoKindAnswer   bool
 	NoDerivedFirst bool
+	NoFormSenses   bool
 	NoOpeningNoun  bool
 	NoWhAsks       bool
 	NoSubjectVerbs bool
@@ -319,7 +322,8 @@ participle right after a form of "be" ("used" in "is used in": --no-passive) or
 on a verb's inflection right after "that", "which" or "who" ("falls" in "the
 sense that falls under X": --no-relative-verb; not after a pronoun that follows
 a stop word, which asks: "the name of which baked goods?":
---no-relative-antecedents), where the training anchored at most 2% of
+--no-relative-antecedents, nor one that follows a word the lexicon has only as a
+verb: "denotes which baked goods?": --no-noun-antecedents), where the training anchored at most 2% of
 such words, one anchored on an unquoted word right after a word (not a stop
 word) that at most 2% of the training's mentions after it were anchors ("Which
 specific individuals ..."), counted apart for numbers and for names ("from",
@@ -489,7 +493,11 @@ known words an unseen word may be read as, one that may be a noun and may be a
 verb where the word may is preferred ("performers" as "actors", not "star";
 --no-read-same-pos); a word derived from another is read as a known word only
 through that word's most frequent sense ("work", whose doer is a worker, is no
-"actors": --no-derived-first-sense). Training stops early once the
+"actors": --no-derived-first-sense), and through the senses of the parts of
+speech it is a form of each base in ("narrower", an adjective's comparative, is
+no "change", a hypernym of the verb narrow; --no-form-senses). A verb in lower
+case right after an auxiliary and a subject pronoun ("Which pedlar would you
+hear mainly in Britain?") names no node (--no-pronoun-verbs). Training stops early once the
 validation MRR has not improved for --patience checkpoints (default 6: on
 WordNet it rose again after four flat epochs, at epoch 13 of 20; --patience 0
 runs every epoch). Linking the training questions and building the plan
@@ -535,6 +543,7 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoFrame, "no-frame-words", false, "mined plans: restrictions keep the words the training questions ask with, not restrict by (the ablation)")
 	cmd.Flags().BoolVar(&o.NoNamedType, "no-named-type", false, "mined plans: a question that names its answer type with the schema's word for it (\"Which person ...\") does not rule out plans answering with another type (the ablation)")
 	cmd.Flags().BoolVar(&o.NoKindAnswer, "no-kind-answer-words", false, "an unseen noun before the anchors that the lexicon reads as a word naming a relation (\"writers\" as \"written\") names no step the plan must end with (the ablation)")
+	cmd.Flags().BoolVar(&o.NoFormSenses, "no-form-senses", false, "an unseen word is read through every sense of its base forms (\"narrower\" through the verb narrow, a kind of change), not only those of the parts of speech it is a form of (the ablation)")
 	cmd.Flags().BoolVar(&o.NoDerivedFirst, "no-derived-first-sense", false, "an unseen word is read as a known word derivationally related to any of the known word's senses (\"work\" as \"actors\", through worker), not only to its most frequent one (the ablation)")
 	cmd.Flags().BoolVar(&o.NoCasedAcross, "no-cased-across", false, "an anchoring on a mention in lower case of a capitalised name gives way to one of the same template alone, not to another template's on a capitalised mention it leaves (\"the stars\", the film The Stars, against \"The Ring\"; the ablation)")
 	cmd.Flags().BoolVar(&o.NoCasedAnchors, "no-cased-anchors", false, "an anchoring on a mention in lower case of a capitalised name (\"made\", the film Made) does not give way to one of the same template on a capitalised mention (\"Germinal\"; the ablation)")
@@ -557,6 +566,7 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoClauses, "no-clause-bounds", false, "a word beyond a relative word (\"X's script that Y acted in\") is the anchor word of the mention after it, which then must be written as a script's is (the ablation)")
 	cmd.Flags().BoolVar(&o.NoPossNests, "no-possessive-nests", false, "a word said before \"of\" and again after a possessor (\"hyponyms of X's hyponyms\") nests nothing, as \"hyponyms of the hyponyms of X\" does (the ablation)")
 	cmd.Flags().BoolVar(&o.NoPaired, "no-paired-anchors", false, "where no candidate is ruled out and two are anchored on one name each (\"Find a vasodilative that is labelled trade name.\"), the deeper search tries no template anchored on both (the ablation)")
+	cmd.Flags().BoolVar(&o.NoNounAnte, "no-noun-antecedents", false, "a verb's form after \"which\", \"that\" or \"who\" right after a verb (\"The word 'cake' denotes which baked goods?\") is a relative clause's verb, no anchor, as after a noun (the ablation)")
 	cmd.Flags().BoolVar(&o.NoRelAnte, "no-relative-antecedents", false, "a verb's form after \"which\", \"that\" or \"who\" right after a stop word (\"the name of which baked goods?\") is a relative clause's verb, no anchor, as after a noun (the ablation)")
 	cmd.Flags().BoolVar(&o.NoQuotedOpen, "no-quoted-opening", false, "a quoted noun opening the question (\"'cake' is the name of which baked goods?\") names the type asked for, as an unquoted one does (the ablation)")
 	cmd.Flags().BoolVar(&o.NoObjBeyond, "no-object-beyond", false, "a bare question word that asks for a type the verb's relation does not reach (\"Who did X direct in 2001?\") still asks for what the verb's relation reaches walked first and last, X's co-directors, not the cast of X's films (the ablation)")
@@ -576,6 +586,7 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoTypeAfterMen, "no-type-after-mention", false, "a type word right after a mention no candidate anchors on, naming that mention's type (\"the comedy genre\"), may name the type asked for or an answer word (the ablation)")
 	cmd.Flags().BoolVar(&o.NoQuotedRival, "no-quoted-rival", false, "an unquoted mention anchoring a slot the training always quoted rules a candidate out even where the question quotes no word the slot may take (the ablation)")
 	cmd.Flags().BoolVar(&o.NoInCompound, "no-in-compound", false, "a mention that is a part of a hyphened word (\"near\" in \"near-synonyms\") is no form whose anchoring the training questions teach (the ablation)")
+	cmd.Flags().BoolVar(&o.NoPronounVerbs, "no-pronoun-verbs", false, "a verb in lower case right after an auxiliary and a subject pronoun (\"Which pedlar would you hear mainly in Britain?\") may name a node as any other word may (the ablation)")
 	cmd.Flags().BoolVar(&o.NoAddressee, "no-addressee", false, "\"me\" or \"us\" after a verb's base form (\"Tell me ...\") may name a node (\"ME\", Maine) as any other word may (the ablation)")
 	cmd.Flags().BoolVar(&o.NoCover, "no-cover-mentions", false, "mined plans: a candidate that leaves more of the question's mentions unexplained is not ruled out for it, and no deeper search anchors them (the ablation)")
 	cmd.Flags().BoolVar(&o.NoDeeper, "no-deeper-search", false, "mined plans: a question whose words rule out every candidate (a type or relation it names), or whose top templates reach nothing, gets no deeper search among less probable templates (the ablation)")
@@ -677,7 +688,7 @@ func runTrainPlanner(ctx context.Context, u *ui, o trainPlannerOptions) error {
 		d = nil
 	}
 	fmt.Fprintf(u.out, "training from mined plans (%s)\n", path)
-	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoFitLowerRequests: o.NoFitLowerReq, NoFitLowest: o.NoFitLowest, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoDeclineRuledOut: o.NoDecline, NoSchemaSteps: o.NoSchemaSteps, NoSchemaPaths: o.NoSchemaPaths, NoSynonymTypes: o.NoSynonymTypes, NoKindTypes: o.NoKindTypes, NoGeneralTypes: o.NoGeneralTypes, NoSiblingTypes: o.NoSiblingTypes, NoNounSlots: o.NoNounSlots, NoDeeperAsked: o.NoDeeperAsked, NoRepeatTwice: o.NoRepeatTwice, NoDepthSaid: o.NoDepthSaid, NoNestedRelations: o.NoNestedRels, NoNestedKin: o.NoNestedKin, NoReadNoKind: o.NoReadNoKind, NoQuoteLabels: o.NoQuoteLabels, NoPlainDeterminers: o.NoPlainDets, NoDepthPairs: o.NoDepthPairs, NoCoWords: o.NoCoWords, NoReturnedAnchors: o.NoReturned, NoNonAnchorNorms: o.NoNonAnchNorms, NoSharedWith: o.NoSharedWith, NoFuzzyNames: o.NoFuzzyNames, NoMultiwordTypes: o.NoMultiword, NoTypeAfterAnchor: o.NoTypeAfter, NoLeadVerbAsks: o.NoLeadVerb, NoAnswerWordsLead: o.NoAWLead, NoTrailingAnswerWords: o.NoTrailAW, NoInflectedRelations: o.NoInflRels, NoContextSentences: o.NoContext, NoCasualContext: o.NoCasualCtx, NoHeadOf: o.NoHeadOf, NoNounHeads: o.NoNounHeads, NoOfValues: o.NoOfValues, NoRequestObject: o.NoReqObject, NoQuotedSlotsYield: o.NoQuotedYield, NoCasualFit: o.NoCasualFit, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, NoAddressee: o.NoAddressee, NoAppositive: o.NoAppositive, NoKindAnswerWords: o.NoKindAnswer, NoDerivedFirstSense: o.NoDerivedFirst, NoOpeningNoun: o.NoOpeningNoun, NoWhAsks: o.NoWhAsks, NoClosingWh: o.NoClosingWh, NoTypeWordNouns: o.NoTWNouns, NoBareObject: o.NoBareObject, NoMixedForms: o.NoMixedForms, NoFrontedPhrase: o.NoFronted, NoOpeningTitles: o.NoOpenTitles, NoPossessiveNests: o.NoPossNests, NoPossessiveChains: o.NoPossChains, NoArgumentCompounds: o.NoArgCompounds, NoBeObject: o.NoBeObject, NoObjectBeyond: o.NoObjBeyond, NoQuotedOpening: o.NoQuotedOpen, NoRelativeAntecedents: o.NoRelAnte, NoPairedAnchors: o.NoPaired, NoClauseBounds: o.NoClauses, NoSubjectVerbs: o.NoSubjectVerbs, NoAskedAnswerWords: o.NoAskedAW, NoObjectVerbs: o.NoObjectVerbs, NoFormRelations: o.NoFormRels, NoNamedFirst: o.NoNamedFirst, NoVerbFirst: o.NoVerbFirst, NoHeadsOf: o.NoHeadsOf, NoWhichVerbs: o.NoWhichVerbs, NoCoAnchors: o.NoCoAnchors, NoExplainedWords: o.NoExplained, NoKinRelations: o.NoKinRels, NoMentionForms: o.NoMentionForms, NoTitles: o.NoTitles, NoRoles: o.NoRoles, NoAskedBeforeAnchor: o.NoAskedBefore, NoCasedAnchors: o.NoCasedAnchors, NoCasedAcross: o.NoCasedAcross, NoInCompound: o.NoInCompound, NoPassive: o.NoPassive, NoRelativeVerb: o.NoRelativeVerb, NoQuotedRival: o.NoQuotedRival, NoTypeAfterMention: o.NoTypeAfterMen, Log: u.err, Progress: u.stageProgress()})
+	p, res, st, err := train.LinkingPlanner(ctx, ws, d, train.LinkingPlannerOptions{Hidden: o.Hidden, Train: o.Flags.cfg, Run: run, TextDense: text, Mined: recs, MinF1: o.MinF1, NoTwins: o.NoTwins, NoAttributes: o.NoAttrs, NoNamed: o.NoNamed, NoFit: o.NoFit, NoFitLeadVerbs: o.NoFitLead, NoFitLowerRequests: o.NoFitLowerReq, NoFitLowest: o.NoFitLowest, NoCompose: o.NoCompose, NoFrameWords: o.NoFrame, NoNamedType: o.NoNamedType, NoNamedRelations: o.NoNamedRels, NoLexicon: o.NoLexicon, NoBareAnchors: o.NoBare, NoOuterAnchors: o.NoOuter, NoNonAnchors: o.NoNonAnch, NoReadMentions: o.NoReadMents, NoAnswerWords: o.NoAnswerWords, NoAnchorWords: o.NoAnchorWords, NoTypeWords: o.NoTypeWords, NoReadInContext: o.NoReadInCtx, NoRepeatWords: o.NoRepeatWords, NoSynonymRelations: o.NoSynRels, NoDeclineRuledOut: o.NoDecline, NoSchemaSteps: o.NoSchemaSteps, NoSchemaPaths: o.NoSchemaPaths, NoSynonymTypes: o.NoSynonymTypes, NoKindTypes: o.NoKindTypes, NoGeneralTypes: o.NoGeneralTypes, NoSiblingTypes: o.NoSiblingTypes, NoNounSlots: o.NoNounSlots, NoDeeperAsked: o.NoDeeperAsked, NoRepeatTwice: o.NoRepeatTwice, NoDepthSaid: o.NoDepthSaid, NoNestedRelations: o.NoNestedRels, NoNestedKin: o.NoNestedKin, NoReadNoKind: o.NoReadNoKind, NoQuoteLabels: o.NoQuoteLabels, NoPlainDeterminers: o.NoPlainDets, NoDepthPairs: o.NoDepthPairs, NoCoWords: o.NoCoWords, NoReturnedAnchors: o.NoReturned, NoNonAnchorNorms: o.NoNonAnchNorms, NoSharedWith: o.NoSharedWith, NoFuzzyNames: o.NoFuzzyNames, NoMultiwordTypes: o.NoMultiword, NoTypeAfterAnchor: o.NoTypeAfter, NoLeadVerbAsks: o.NoLeadVerb, NoAnswerWordsLead: o.NoAWLead, NoTrailingAnswerWords: o.NoTrailAW, NoInflectedRelations: o.NoInflRels, NoContextSentences: o.NoContext, NoCasualContext: o.NoCasualCtx, NoHeadOf: o.NoHeadOf, NoNounHeads: o.NoNounHeads, NoOfValues: o.NoOfValues, NoRequestObject: o.NoReqObject, NoQuotedSlotsYield: o.NoQuotedYield, NoCasualFit: o.NoCasualFit, NoReadSamePOS: o.NoReadSamePOS, FitRescue: o.Rescue, NoDeeperSearch: o.NoDeeper, NoCoverMentions: o.NoCover, NoAddressee: o.NoAddressee, NoPronounVerbs: o.NoPronounVerbs, NoAppositive: o.NoAppositive, NoKindAnswerWords: o.NoKindAnswer, NoDerivedFirstSense: o.NoDerivedFirst, NoFormSenses: o.NoFormSenses, NoOpeningNoun: o.NoOpeningNoun, NoWhAsks: o.NoWhAsks, NoClosingWh: o.NoClosingWh, NoTypeWordNouns: o.NoTWNouns, NoBareObject: o.NoBareObject, NoMixedForms: o.NoMixedForms, NoFrontedPhrase: o.NoFronted, NoOpeningTitles: o.NoOpenTitles, NoPossessiveNests: o.NoPossNests, NoPossessiveChains: o.NoPossChains, NoArgumentCompounds: o.NoArgCompounds, NoBeObject: o.NoBeObject, NoObjectBeyond: o.NoObjBeyond, NoQuotedOpening: o.NoQuotedOpen, NoRelativeAntecedents: o.NoRelAnte, NoNounAntecedents: o.NoNounAnte, NoPairedAnchors: o.NoPaired, NoClauseBounds: o.NoClauses, NoSubjectVerbs: o.NoSubjectVerbs, NoAskedAnswerWords: o.NoAskedAW, NoObjectVerbs: o.NoObjectVerbs, NoFormRelations: o.NoFormRels, NoNamedFirst: o.NoNamedFirst, NoVerbFirst: o.NoVerbFirst, NoHeadsOf: o.NoHeadsOf, NoWhichVerbs: o.NoWhichVerbs, NoCoAnchors: o.NoCoAnchors, NoExplainedWords: o.NoExplained, NoKinRelations: o.NoKinRels, NoMentionForms: o.NoMentionForms, NoTitles: o.NoTitles, NoRoles: o.NoRoles, NoAskedBeforeAnchor: o.NoAskedBefore, NoCasedAnchors: o.NoCasedAnchors, NoCasedAcross: o.NoCasedAcross, NoInCompound: o.NoInCompound, NoPassive: o.NoPassive, NoRelativeVerb: o.NoRelativeVerb, NoQuotedRival: o.NoQuotedRival, NoTypeAfterMention: o.NoTypeAfterMen, Log: u.err, Progress: u.stageProgress()})
 	if err != nil {
 		return err
 	}

@@ -578,11 +578,17 @@ type Matcher struct {
 	// did before it reached only the most frequent one (set before the
 	// first look-up; planners saved before it read words so).
 	AnySenseDerived bool
-	l               *Lexicon
-	words           []string
-	byBase          map[string][]int // a base form -> the words with it
-	bySyn           map[int32][]int  // a synset -> the words with a sense in it
-	byFirst         map[int32][]int  // a synset -> the words whose most frequent sense (per part of speech) it is
+	// FormSenses: a word's senses are those of the parts of speech it is
+	// a form of each base in (Lexicon.formOf): "narrower", an adjective's
+	// comparative, has narrow's adjective senses, not the verb's ("make
+	// narrower", a kind of change). Set before the first look-up;
+	// planners saved before it read every sense of every base.
+	FormSenses bool
+	l          *Lexicon
+	words      []string
+	byBase     map[string][]int // a base form -> the words with it
+	bySyn      map[int32][]int  // a synset -> the words with a sense in it
+	byFirst    map[int32][]int  // a synset -> the words whose most frequent sense (per part of speech) it is
 }
 
 // NewMatcher indexes words (lower case, in order of preference).
@@ -659,6 +665,41 @@ func (m *Matcher) nearestAll(w string, pos byte) ([]string, int) {
 	return out, d
 }
 
+// senses are the synsets of w's bases bs in table (lemma or first) of
+// part of speech pos (0: any); with FormSenses, only those of the parts
+// of speech w is a form of each base in.
+func (m *Matcher) senses(table map[string][]int32, w string, bs []string, pos byte) []int32 {
+	out := m.l.sensesOf(table, bs, pos)
+	if !m.FormSenses {
+		return out
+	}
+	return slices.DeleteFunc(out, func(s int32) bool {
+		p := m.l.syns[s].pos
+		return !slices.ContainsFunc(bs, func(b string) bool {
+			return slices.Contains(table[b], s) && m.l.formOf(w, b, p)
+		})
+	})
+}
+
+// formOf reports whether lower-case w is a form of lemma b as a word of
+// part of speech pos: b itself, one of its listed exceptions, or a
+// regular ending of pos detached (morphy's rules), b having a sense of
+// pos.
+func (l *Lexicon) formOf(w, b string, pos byte) bool {
+	if !l.hasPOS(b, pos) {
+		return false
+	}
+	if w == b || slices.Contains(l.exc[string(pos)+w], b) {
+		return true
+	}
+	for _, d := range detach[pos] {
+		if stem, ok := strings.CutSuffix(w, d[0]); ok && stem != "" && stem+d[1] == b {
+			return true
+		}
+	}
+	return false
+}
+
 // nearest is nearestAll up to Derived, as indexes into the list
 // (unsorted).
 func (m *Matcher) nearest(w string, pos byte) ([]int, int) {
@@ -682,16 +723,16 @@ func (m *Matcher) nearest(w string, pos byte) ([]int, int) {
 	if len(bs) == 0 {
 		return nil, Far
 	}
-	for _, s := range m.l.sensesOf(m.l.first, bs, pos) {
+	for _, s := range m.senses(m.l.first, w, bs, pos) {
 		pick(m.bySyn[s])
 	}
-	for _, s := range m.l.sensesOf(m.l.lemma, bs, pos) {
+	for _, s := range m.senses(m.l.lemma, w, bs, pos) {
 		pick(m.byFirst[s])
 	}
 	if len(hit) > 0 {
 		return done(Synonym)
 	}
-	for _, s := range m.l.sensesOf(m.l.first, bs, pos) {
+	for _, s := range m.senses(m.l.first, w, bs, pos) {
 		for _, n := range m.l.syns[s].links {
 			pick(m.bySyn[n])
 		}
@@ -706,7 +747,7 @@ func (m *Matcher) nearest(w string, pos byte) ([]int, int) {
 	if m.AnySenseDerived {
 		reach = m.bySyn
 	}
-	for _, s := range m.l.sensesOf(m.l.first, bs, pos) {
+	for _, s := range m.senses(m.l.first, w, bs, pos) {
 		for _, n := range m.l.syns[s].derivs {
 			pick(reach[n])
 		}

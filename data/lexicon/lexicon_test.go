@@ -410,3 +410,43 @@ func TestIsNounLemma(t *testing.T) {
 		}
 	}
 }
+
+// TestFormSenses: "narrower" is a form of narrow only as an adjective
+// (the comparative; no verb or noun ending gives narrow), and narrow's
+// first verb sense, "make or become more narrow", has change's sense
+// {change} as its hypernym (`wn narrow -hypev`): with every base's senses
+// the word is Linked to "change"; with FormSenses only the adjective's,
+// whose similar-to links reach no listed word. "narrowed" (a verb's
+// past) and "narrow" itself (a lemma of every part of speech) keep the
+// verb's link, and "films" (a noun's plural and a verb's third person)
+// both parts of speech.
+func TestFormSenses(t *testing.T) {
+	l, err := WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		w, near string
+		d, form int // the Distance to near with every sense, and with FormSenses
+	}{
+		{"narrower", "change", Linked, Far},
+		{"narrowed", "change", Linked, Linked},
+		{"narrow", "change", Linked, Linked},
+		{"films", "movie", Synonym, Synonym},
+	} {
+		for _, on := range []bool{false, true} {
+			m := l.NewMatcher([]string{c.near})
+			m.FormSenses = on
+			want := c.d
+			if on {
+				want = c.form
+			}
+			if got, d := m.Nearest(c.w); d != want || d < Far && got != c.near {
+				t.Errorf("FormSenses %v: Nearest(%q) = %q, %d; want %q, %d", on, c.w, got, d, c.near, want)
+			}
+		}
+	}
+	if !l.formOf("narrower", "narrow", Adj) || l.formOf("narrower", "narrow", Verb) || !l.formOf("films", "film", Verb) || !l.formOf("wrote", "write", Verb) {
+		t.Error("formOf: narrower an adjective's form of narrow and no verb's; films a verb's form of film; wrote write's")
+	}
+}

@@ -69,3 +69,60 @@ func TestFindMentionsAddressee(t *testing.T) {
 		}
 	}
 }
+
+// TestPronounVerbs: the word positions (of linking.MentionWords) of a
+// verb in lower case after an auxiliary and a subject pronoun; none for a
+// noun there ("gives you chills": no auxiliary before "you"), a
+// capitalised word ("did you see Hear"), or a pronoun with no auxiliary.
+func TestPronounVerbs(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []int
+	}{
+		{"Which pedlar would you hear mainly in Britain?", []int{4}},
+		{"What do we call Paul Smith's films?", []int{3}},
+		{"Which films have they seen?", []int{4}},
+		{"Which film gives you chills?", nil},
+		{"Did you see Hear?", []int{2}},
+		{"Which films did you Hear?", nil},
+		{"you hear", nil},
+		{"", nil},
+	} {
+		if got := pronounVerbs(c.text); !slices.Equal(got, c.want) {
+			t.Errorf("pronounVerbs(%q) = %v, want %v", c.text, got, c.want)
+		}
+	}
+}
+
+// TestFindMentionsPronounVerbs: over an SKB with a film "Hear", "hear"
+// after "would you" is the clause's verb and anchors nothing with
+// PronounVerbs; without it (checkpoints saved before it) it names the
+// film, and the film named otherwise anchors either way.
+func TestFindMentionsPronounVerbs(t *testing.T) {
+	skb := testskb.DirectorFilms()
+	skb.Nodes = append(skb.Nodes, data.Node{Type: 1, Name: "Hear", Fields: []string{"", ""}})
+	p := directorFilmsPlannerOver(t, skb)
+	texts := func(text string) []string {
+		var out []string
+		for _, m := range p.findMentions(text) {
+			out = append(out, m.Text)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		text      string
+		with, off []string
+	}{
+		{"Which films would you hear Paul Smith in?", []string{"Paul Smith"}, []string{"hear", "Paul Smith"}},
+		{"Who directed Hear?", []string{"Hear"}, []string{"Hear"}},
+	} {
+		p.Cfg.Anchors.PronounVerbs = true
+		if got := texts(c.text); !slices.Equal(got, c.with) {
+			t.Errorf("with PronounVerbs, mentions of %q = %q, want %q", c.text, got, c.with)
+		}
+		p.Cfg.Anchors.PronounVerbs = false
+		if got := texts(c.text); !slices.Equal(got, c.off) {
+			t.Errorf("without PronounVerbs, mentions of %q = %q, want %q", c.text, got, c.off)
+		}
+	}
+}

@@ -433,6 +433,13 @@ func CandidateQuality(c *PlanCandidate, gold []uint32) float64 {
 // classified under which categories" keeps the film Remember Me).
 func (p *LinkingPlanner) findMentions(text string) []linking.LinkedMention {
 	ms := p.ments.Find(text)
+	if p.Cfg.Anchors.PronounVerbs {
+		if at := pronounVerbs(text); len(at) > 0 {
+			ms = slices.DeleteFunc(ms, func(m linking.LinkedMention) bool {
+				return m.TokEnd == m.TokStart+1 && slices.Contains(at, m.TokStart)
+			})
+		}
+	}
 	if !p.Cfg.Anchors.Addressee {
 		return ms
 	}
@@ -464,6 +471,41 @@ func addressees(text string) []int {
 			return nil
 		}
 		if lex.IsVerb(strings.ToLower(text[words[i-1].Start:words[i-1].End])) {
+			at = append(at, i)
+		}
+	}
+	return at
+}
+
+// subjectPronouns are the personal pronouns that stand as a clause's
+// subject; modals, with the do- and have-auxiliaries (doHave), the words
+// that put one before its verb in a question ("would you hear", "do we
+// call", "have they seen").
+var (
+	subjectPronouns = map[string]bool{"you": true, "we": true, "they": true, "i": true, "he": true, "she": true}
+	modals          = map[string]bool{"would": true, "could": true, "can": true, "will": true, "should": true, "might": true, "may": true, "must": true, "shall": true}
+)
+
+// pronounVerbs returns the word positions (of linking.MentionWords) of
+// the words in lower case, verbs' forms the lexicon knows, right after
+// an auxiliary and a personal subject pronoun: the clause's verb, never a
+// node's name, though WordNet's verbs are nodes ("Which pedlar would you
+// hear mainly in Britain?"; AnchorConfig.PronounVerbs).
+func pronounVerbs(text string) []int {
+	words := linking.MentionWords(text)
+	var at []int
+	for i := 2; i < len(words); i++ {
+		raw := text[words[i].Start:words[i].End]
+		w := strings.ToLower(raw)
+		aux := strings.ToLower(text[words[i-2].Start:words[i-2].End])
+		if raw != w || !subjectPronouns[strings.ToLower(text[words[i-1].Start:words[i-1].End])] || !modals[aux] && !doHave[aux] {
+			continue
+		}
+		lex, err := lexicon.WordNet()
+		if err != nil {
+			return nil
+		}
+		if lex.IsVerbForm(w) {
 			at = append(at, i)
 		}
 	}

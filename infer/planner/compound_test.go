@@ -260,3 +260,32 @@ func TestRelativeAntecedents(t *testing.T) {
 		}
 	}
 }
+
+// TestNounAntecedents: with NounAntecedents (and RelativeAntecedents) a
+// pronoun right after a word the lexicon has only as a verb ("denotes
+// which") asks too, so a verb's form after it is no relative verb; after
+// a noun ("a particle which", "the films that") it still is, and so it
+// is after a word that may be a noun or a verb ("sense that").
+func TestNounAntecedents(t *testing.T) {
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		text, w string
+		verb    bool // after a verb alone
+	}{
+		{"The word \"cake\" denotes which baked goods?", "baked goods", true},
+		{"The gloss describes which frozen thing?", "frozen thing", true},
+		{"Pick the sense of 'drought' that falls under time period.", "falls", false},
+		{"Find a particle which belongs to microbiology.", "belongs", false},
+	} {
+		m := fixtureMention(t, c.text, c.w)
+		for _, on := range []bool{false, true} {
+			want := !(on && c.verb)
+			if got := slices.Contains(mentionForms(lex, c.text, &m, &AnchorConfig{RelativeAntecedents: true, NounAntecedents: on}), FormRelativeVerb); got != want {
+				t.Errorf("%q: %q relative verb with NounAntecedents %v = %v, want %v", c.text, c.w, on, got, want)
+			}
+		}
+	}
+}

@@ -322,6 +322,7 @@ var beForms = map[string]bool{"be": true, "is": true, "are": true, "was": true, 
 func mentionForms(lex *lexicon.Lexicon, text string, m *linking.LinkedMention, a *AnchorConfig) []string {
 	args := a != nil && a.ArgumentCompounds
 	antecedent := a != nil && a.RelativeAntecedents
+	nounAntecedent := antecedent && a.NounAntecedents
 	if quotedMention(text, m) {
 		return nil
 	}
@@ -338,7 +339,7 @@ func mentionForms(lex *lexicon.Lexicon, text string, m *linking.LinkedMention, a
 	if m.TokEnd-m.TokStart == 1 && passive(lex, text, m) {
 		out = append(out, FormPassive)
 	}
-	if relativeVerb(lex, text, m, antecedent) {
+	if relativeVerb(lex, text, m, antecedent, nounAntecedent) {
 		out = append(out, FormRelativeVerb)
 	}
 	return out
@@ -351,7 +352,10 @@ func mentionForms(lex *lexicon.Lexicon, text string, m *linking.LinkedMention, a
 // is no stop word, the noun it relates to ("the sense that falls under
 // X"): after a preposition it asks ("\"cake\" is the name of which
 // baked goods?": a noun follows, whose first word may be a verb's form).
-func relativeVerb(lex *lexicon.Lexicon, text string, m *linking.LinkedMention, antecedent bool) bool {
+// With nounAntecedent, that word must also be one the lexicon has as a
+// noun: after a verb alone it asks too ("The word \"cake\" denotes which
+// baked goods?").
+func relativeVerb(lex *lexicon.Lexicon, text string, m *linking.LinkedMention, antecedent, nounAntecedent bool) bool {
 	pron := letterRunBefore(text, m.Start)
 	if !relativePronouns[strings.ToLower(pron)] {
 		return false
@@ -362,7 +366,7 @@ func relativeVerb(lex *lexicon.Lexicon, text string, m *linking.LinkedMention, a
 	if !strings.ContainsFunc(text[:at], unicode.IsLetter) {
 		return false
 	}
-	if antecedent && index.IsStopword(strings.ToLower(letterRunBefore(text, at))) {
+	if prev := strings.ToLower(letterRunBefore(text, at)); antecedent && index.IsStopword(prev) || nounAntecedent && prev != "" && !lex.IsNoun(prev) {
 		return false
 	}
 	w := strings.ToLower(m.Text)

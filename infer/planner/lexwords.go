@@ -161,6 +161,7 @@ func (p *LinkingPlanner) newWordResolver() (*wordResolver, error) {
 	})
 	r.match = lex.NewMatcher(r.targets)
 	r.match.AnySenseDerived = !a.DerivedFirstSense
+	r.match.FormSenses = a.FormSenses
 	names := func(w string) string {
 		var out []string
 		for _, m := range []map[string][]string{p.names.types, p.names.rels} {

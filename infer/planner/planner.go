@@ -134,6 +134,13 @@ type AnchorConfig struct {
 	// training split that never says "tell me" learns no non-anchor for
 	// it (addressees). Off in checkpoints saved before it.
 	Addressee bool `json:"addressee,omitempty"`
+	// PronounVerbs: a word in lower case right after an auxiliary and a
+	// personal subject pronoun ("would you hear", "do we call", "have
+	// they seen"), a verb's form the lexicon knows, is the clause's verb
+	// and names no node (pronounVerbs): "Which pedlar would you hear
+	// mainly in Britain?" anchors on Britain and pedlar, not on the verb
+	// hear. Off in checkpoints saved before it.
+	PronounVerbs bool `json:"pronoun_verbs,omitempty"`
 	// Appositive: a mention after "the" and a word of NonAnchorAfter
 	// ("near-synonyms of the adjective fruitful") may anchor all the same:
 	// the word names the mention's kind, an appositive (appositive). Off
@@ -218,6 +225,13 @@ type AnchorConfig struct {
 	// asks for films. Off in checkpoints saved before it
 	// (lexicon.Matcher.AnySenseDerived).
 	DerivedFirstSense bool `json:"derived_first_sense,omitempty"`
+	// FormSenses: with Lexicon, an unseen word is read through the senses
+	// of the parts of speech it is a form of each base in: "narrower", an
+	// adjective's comparative, through narrow's adjective senses, not the
+	// verb's ("make narrower", a kind of change, read "a narrower form of
+	// X" as "a change form of X"). Off in checkpoints saved before it
+	// (lexicon.Matcher.FormSenses).
+	FormSenses bool `json:"form_senses,omitempty"`
 	// NonAnchorAfter are the words (lower case, sorted) after which at
 	// least 5 training questions had a mention, at most 2% of them
 	// anchoring on it ("which" in "Which things ..."; LearnNonAnchorAfter);
@@ -292,6 +306,12 @@ type AnchorConfig struct {
 	// NonAnchorForms reads every pronoun as before. Off in checkpoints
 	// saved before it.
 	RelativeAntecedents bool `json:"relative_antecedents,omitempty"`
+	// NounAntecedents: with RelativeAntecedents, the word before the
+	// pronoun must also be one the lexicon has as a noun: after a verb
+	// alone the pronoun asks ("The word \"cake\" denotes which baked
+	// goods?" asks for baked goods; relativeVerb). Off in checkpoints
+	// saved before it.
+	NounAntecedents bool `json:"noun_antecedents,omitempty"`
 	// PairedAnchors: with DeeperSearch, where no candidate left is
 	// ruled out and two that reach nodes are anchored on one strong
 	// mention each, apart, the deeper search tries the templates of two
