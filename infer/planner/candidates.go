@@ -435,9 +435,7 @@ func (p *LinkingPlanner) findMentions(text string) []linking.LinkedMention {
 	ms := p.ments.Find(text)
 	if p.Cfg.Anchors.PronounVerbs {
 		if at := pronounVerbs(text); len(at) > 0 {
-			ms = slices.DeleteFunc(ms, func(m linking.LinkedMention) bool {
-				return m.TokEnd == m.TokStart+1 && slices.Contains(at, m.TokStart)
-			})
+			ms = slices.DeleteFunc(ms, func(m linking.LinkedMention) bool { return oneWordAt(&m, at) })
 		}
 	}
 	if !p.Cfg.Anchors.Addressee {
@@ -445,11 +443,17 @@ func (p *LinkingPlanner) findMentions(text string) []linking.LinkedMention {
 	}
 	if at := addressees(text); len(at) > 0 {
 		ms = slices.DeleteFunc(ms, func(m linking.LinkedMention) bool {
-			return m.TokEnd == m.TokStart+1 && slices.Contains(at, m.TokStart) ||
+			return oneWordAt(&m, at) ||
 				m.TokStart == 0 && m.TokEnd == 2 && slices.Contains(at, 1) && lowerAt(text, 1)
 		})
 	}
 	return ms
+}
+
+// oneWordAt reports whether mention m is one word, at one of the word
+// positions at.
+func oneWordAt(m *linking.LinkedMention, at []int) bool {
+	return m.TokEnd == m.TokStart+1 && slices.Contains(at, m.TokStart)
 }
 
 // addressees returns the word positions (of linking.MentionWords) of
