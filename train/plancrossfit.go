@@ -365,6 +365,8 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.NestedRelations = a.RepeatTwice && !c.o.NoNestedRelations
 	a.PossessiveNests = a.RepeatTwice && !c.o.NoPossessiveNests
 	a.PossessiveChains = a.RepeatTwice && !c.o.NoPossessiveChains
+	a.SaidTwice = a.RepeatTwice && !c.o.NoSaidTwice
+	a.DepthBack = a.RepeatTwice && !c.o.NoDepthBack
 	a.ArgumentCompounds = !c.o.NoArgumentCompounds
 	a.BeObject = !c.o.NoBeObject
 	a.ObjectBeyond = a.BareObject && !c.o.NoObjectBeyond

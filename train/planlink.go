@@ -352,6 +352,14 @@ type LinkingPlannerOptions struct {
 	// NoPossessiveChains: a word said right after itself as a possessor
 	// nests nothing (AnchorConfig.PossessiveChains; the ablation).
 	NoPossessiveChains bool
+	// NoSaidTwice: a plural or a preposition said twice anywhere nests
+	// nothing unless said before "of" (AnchorConfig.SaidTwice; the
+	// ablation).
+	NoSaidTwice bool
+	// NoDepthBack: a candidate that walks one relation twice and a step
+	// straight back walks deep all the same (AnchorConfig.DepthBack; the
+	// ablation).
+	NoDepthBack bool
 	// NoArgumentCompounds: a mention joined by a hyphen to "like" or a
 	// verb's inflection is in a compound as any other part
 	// (AnchorConfig.ArgumentCompounds; the ablation).

@@ -1318,6 +1318,20 @@ func stepsInRow(p *data.Plan, f func(a, b string) bool) bool {
 	return false
 }
 
+// walksBack reports whether a path of pl takes a step and then the same
+// step the other way ("<-hypernym" then "->hypernym").
+func walksBack(pl *data.Plan) bool {
+	return stepsInRow(pl, func(a, b string) bool {
+		if rel, ok := strings.CutPrefix(a, "<-"); ok {
+			return b == "->"+rel
+		}
+		if rel, ok := strings.CutPrefix(a, "->"); ok {
+			return b == "<-"+rel
+		}
+		return false
+	})
+}
+
 // walksDeep reports whether a path of pl walks one relation twice in a
 // row (walksTwice) or, with DepthSaid, two steps in a row that
 // AnchorConfig.DepthPairs pairs.
@@ -1333,8 +1347,12 @@ func (p *LinkingPlanner) walksDeep(pl *data.Plan) bool {
 //
 // With DepthSaid, a question that says a count of two outside c's
 // anchors (saysTwo) nests as one that nests a word does.
+//
+// With DepthBack, a candidate that also walks a step straight back
+// (walksBack: "<-hypernym <-hypernym ->hypernym", the siblings of the
+// kinds) walks nothing deep: it ends one level short of the depth said.
 func (p *LinkingPlanner) repeatMisses(text string, ments []linking.LinkedMention, c *PlanCandidate) bool {
-	if !p.Cfg.Anchors.RepeatTwice || p.walksDeep(&c.Plan) {
+	if !p.Cfg.Anchors.RepeatTwice || p.walksDeep(&c.Plan) && !(p.Cfg.Anchors.DepthBack && walksBack(&c.Plan)) {
 		return false
 	}
 	restr := linking.RestrictionText(text, ments, c.Mentions)
@@ -1345,7 +1363,32 @@ func (p *LinkingPlanner) repeatMisses(text string, ments []linking.LinkedMention
 // NestedRelations, two words of one relation (nestsRelation).
 func (p *LinkingPlanner) nests(text string) bool {
 	return nestsWord(text) || p.Cfg.Anchors.PossessiveNests && nestsPossessive(text) ||
-		p.Cfg.Anchors.PossessiveChains && possessiveChain(text) || p.nestsRelation(text)
+		p.Cfg.Anchors.PossessiveChains && possessiveChain(text) || p.Cfg.Anchors.SaidTwice && p.names.lex != nil && saidTwice(p.names.lex, text) || p.nestsRelation(text)
+}
+
+// saidTwice reports whether a word of text outside its quotations, of
+// three letters or more, no stop word nor number, and no noun in the
+// singular as written (lex: "Name the vaccinum labelled trade name",
+// "whose orbit lies outside the earth's orbit") nor a question word,
+// comes twice as written, apart ("It's" is no "its"): a plural
+// ("hyponyms ... their hyponyms") or a preposition ("below the things
+// directly below X"; AnchorConfig.SaidTwice).
+func saidTwice(lex *lexicon.Lexicon, text string) bool {
+	loose := unquotedLoose(text)
+	ws := linking.MentionWords(loose)
+	raw := func(i int) string { return strings.ToLower(loose[ws[i].Start:ws[i].End]) }
+	for i := range ws {
+		w := raw(i)
+		if len(w) < 3 || !alphabetic(w) || index.IsStopword(ws[i].Norm) || whWords[w] || lex.IsNounLemma(w) {
+			continue
+		}
+		for j := i + 2; j < len(ws); j++ {
+			if raw(j) == w {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // possessiveChain reports whether a word of text outside its

@@ -270,6 +270,19 @@ type AnchorConfig struct {
 	// hypernym is X", "X's hyponyms' hyponyms" (possessiveChain). Off in
 	// checkpoints saved before it.
 	PossessiveChains bool `json:"possessive_chains,omitempty"`
+	// SaidTwice: with RepeatTwice, a word said twice anywhere outside
+	// the candidate's anchors and quotations, not a stop word, nests as
+	// one said twice before "of" does (saidTwice): "What is below the
+	// things directly below X?", "Take each of X's direct hyponyms and
+	// give me their hyponyms." Off in checkpoints saved before it.
+	SaidTwice bool `json:"said_twice,omitempty"`
+	// DepthBack: with RepeatTwice, a candidate that walks one relation
+	// twice and a step straight back ("<-hypernym <-hypernym ->hypernym",
+	// the siblings of X's kinds) walks nothing deep where the question
+	// nests a word or says two (repeatMisses): "Which terms come beneath
+	// the terms beneath X?" asks for X's kinds' kinds. Off in checkpoints
+	// saved before it.
+	DepthBack bool `json:"depth_back,omitempty"`
 	// ArgumentCompounds: a mention joined by a hyphen to "like" or to a
 	// verb's inflection after it ("geared-like adjectives", "X-directed
 	// titles") is read as written in no compound: it names what it

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/lexicon"
 )
 
 // TestNestsWord: a word said twice, each time before "of", outside the
@@ -245,6 +246,83 @@ func TestPossessiveChains(t *testing.T) {
 		p.Cfg.Anchors.PossessiveChains = on
 		if got := p.nests(q); got != on {
 			t.Errorf("PossessiveChains %v: nests(%q) = %v, want %v", on, q, got, on)
+		}
+	}
+}
+
+// TestSaidTwice: a plural or a preposition said twice anywhere outside
+// quotations nests (saidTwice); a noun in the singular ("name", "orbit"),
+// a stop word, a word said twice in a row or inside a quotation does
+// not; and nests reads it only with SaidTwice.
+func TestSaidTwice(t *testing.T) {
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for text, want := range map[string]bool{
+		"What is below the things directly below passementerie?":                                 true,
+		"Under sarcoma, what are the hyponyms one level further down than its direct hyponyms?":  true,
+		"Name the vaccinum labelled trade name in the dictionary.":                               false,
+		"identify the one defined as: of the planets whose orbit lies outside the earth's orbit": false,
+		"Which of the films is in the films?":                                                    true,
+		"Which term means 'below the line below'?":                                               false,
+		"the hyponyms hyponyms":      false,
+		"What is it and what is it?": false,
+		"I'm trying to recall a word. It's a type of orchid, and its definition includes the words 'rare'.": false,
+	} {
+		if got := saidTwice(lex, text); got != want {
+			t.Errorf("saidTwice(%q) = %v, want %v", text, got, want)
+		}
+	}
+	p := lexPlanner(t)
+	const q = "What is below the things directly below passementerie?"
+	for _, on := range []bool{false, true} {
+		p.Cfg.Anchors.SaidTwice = on
+		if got := p.nests(q); got != on {
+			t.Errorf("SaidTwice %v: nests(%q) = %v, want %v", on, q, got, on)
+		}
+	}
+}
+
+// TestDepthBack: a plan that takes a step and then the same step the
+// other way walks back (walksBack); where the question nests a word
+// ("the terms beneath the terms beneath X"), with DepthBack a candidate
+// that walks hypernym twice and then back up misses the repeat, as one
+// that walks it once does; without it (checkpoints saved before it) it
+// walks deep; the two steps down never miss.
+func TestDepthBack(t *testing.T) {
+	path := func(steps ...string) *data.Plan {
+		ts := []string{"*"}
+		for _, s := range steps {
+			ts = append(ts, s, "*")
+		}
+		return &data.Plan{Paths: data.MustPaths(ts)}
+	}
+	var (
+		down2    = path("<-hypernym", "<-hypernym")
+		downBack = path("<-hypernym", "<-hypernym", "->hypernym")
+		down1    = path("<-hypernym")
+	)
+	for _, c := range []struct {
+		pl   *data.Plan
+		want bool
+	}{{down2, false}, {downBack, true}, {down1, false}, {path("->hypernym", "<-hypernym"), true}, {path("<-hypernym", "->part holonym"), false}} {
+		if got := walksBack(c.pl); got != c.want {
+			t.Errorf("walksBack(%v) = %v, want %v", c.pl.Paths, got, c.want)
+		}
+	}
+	p := lexPlanner(t)
+	p.Cfg.Anchors.RepeatTwice, p.Cfg.Anchors.SaidTwice = true, true
+	const q = "Which terms come beneath the terms beneath X?"
+	for _, on := range []bool{false, true} {
+		p.Cfg.Anchors.DepthBack = on
+		for _, c := range []struct {
+			pl   *data.Plan
+			want bool
+		}{{down2, false}, {downBack, on}, {down1, true}} {
+			if got := p.repeatMisses(q, nil, &PlanCandidate{Plan: *c.pl}); got != c.want {
+				t.Errorf("DepthBack %v: repeatMisses(%q, %v) = %v, want %v", on, q, c.pl.Paths, got, c.want)
+			}
 		}
 	}
 }
