@@ -1366,20 +1366,25 @@ func (p *LinkingPlanner) nests(text string) bool {
 		p.Cfg.Anchors.PossessiveChains && possessiveChain(text) || p.Cfg.Anchors.SaidTwice && p.names.lex != nil && saidTwice(p.names.lex, text) || p.nestsRelation(text)
 }
 
-// saidTwice reports whether a word of text outside its quotations, of
-// three letters or more, no stop word nor number, and no noun in the
-// singular as written (lex: "Name the vaccinum labelled trade name",
-// "whose orbit lies outside the earth's orbit") nor a question word,
-// comes twice as written, apart ("It's" is no "its"): a plural
-// ("hyponyms ... their hyponyms") or a preposition ("below the things
-// directly below X"; AnchorConfig.SaidTwice).
+// directions are the English prepositions of place that say a level
+// below or above ("the things directly below X"); "among" or "in" said
+// twice says none ("Among the possible animal order, what is counted among
+// the constituents of X?").
+var directions = map[string]bool{"below": true, "beneath": true, "under": true, "underneath": true, "above": true, "over": true, "beyond": true, "down": true}
+
+// saidTwice reports whether a word of text outside its quotations comes
+// twice as written ("It's" is no "its"), apart, where it is a noun's
+// plural (pluralNoun: "hyponyms ... their hyponyms"; not a noun in
+// the singular: "Name the vaccinum labelled trade name") or a
+// preposition of place (directions: "below the things directly below
+// X"; AnchorConfig.SaidTwice).
 func saidTwice(lex *lexicon.Lexicon, text string) bool {
 	loose := unquotedLoose(text)
 	ws := linking.MentionWords(loose)
 	raw := func(i int) string { return strings.ToLower(loose[ws[i].Start:ws[i].End]) }
 	for i := range ws {
 		w := raw(i)
-		if len(w) < 3 || !alphabetic(w) || index.IsStopword(ws[i].Norm) || whWords[w] || lex.IsNounLemma(w) {
+		if !directions[w] && (len(w) < 3 || index.IsStopword(w) || !pluralNoun(lex, w)) {
 			continue
 		}
 		for j := i + 2; j < len(ws); j++ {
@@ -1389,6 +1394,21 @@ func saidTwice(lex *lexicon.Lexicon, text string) bool {
 		}
 	}
 	return false
+}
+
+// pluralNoun reports whether lower-case w is an inflection of a noun the
+// lexicon knows, not the noun itself ("steps", though WordNet's "steps"
+// is a lemma too, a flight of stairs), or a word of four letters or more
+// it does not know that ends as a plural does ("subtypes"; not "-ss").
+func pluralNoun(lex *lexicon.Lexicon, w string) bool {
+	if !alphabetic(w) {
+		return false
+	}
+	bs := lex.Bases(w)
+	if len(bs) == 0 {
+		return len(w) >= 4 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss")
+	}
+	return slices.ContainsFunc(bs, func(b string) bool { return b != w && lex.IsNounLemma(b) })
 }
 
 // possessiveChain reports whether a word of text outside its

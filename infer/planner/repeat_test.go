@@ -266,8 +266,10 @@ func TestSaidTwice(t *testing.T) {
 		"identify the one defined as: of the planets whose orbit lies outside the earth's orbit": false,
 		"Which of the films is in the films?":                                                    true,
 		"Which term means 'below the line below'?":                                               false,
-		"the hyponyms hyponyms":      false,
-		"What is it and what is it?": false,
+		"the hyponyms hyponyms": false,
+		"Among the possible animal order, what is counted among the constituents of order Charadriiformes?": false,
+		"List the subtypes that X's subtypes have.":                                                         true,
+		"What is it and what is it?":                                                                        false,
 		"I'm trying to recall a word. It's a type of orchid, and its definition includes the words 'rare'.": false,
 	} {
 		if got := saidTwice(lex, text); got != want {
