@@ -273,10 +273,10 @@ training bears out for one relation ("the subtypes of the kinds of X";
 varieties of X") or a close synonym of one ("the forms of the kinds of X";
 --no-nested-kin), and a word said again after a possessor ("hyponyms of X's
 hyponyms"; --no-possessive-nests) or right after itself as a possessor ("whose
-hypernym's hypernym is X"; --no-possessive-chains), and so does a plural or a
-preposition said twice anywhere outside the quotations ("What is below the
-things directly below X?"; not a noun in the singular: "Name the ... trade
-name"; --no-said-twice); a candidate that walks one relation twice and a step
+hypernym's hypernym is X"; --no-possessive-chains), and so does a noun's plural
+or a preposition of place said twice anywhere outside the quotations ("What is
+below the things directly below X?"; not "Name the ... trade name", nor "among
+... among"; --no-said-twice); a candidate that walks one relation twice and a step
 straight back ("<-hypernym <-hypernym ->hypernym", the siblings of the kinds)
 walks nothing deep there (--no-depth-back). Where nine in ten of the
 training's questions that walk one relation twice or say a depth ("two",
@@ -580,7 +580,7 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoBeObject, "no-be-object", false, "a form of \"be\" right after a bare question word (\"What was X acting in?\", \"What was X directed by?\") is no auxiliary of the object rule (the ablation)")
 	cmd.Flags().BoolVar(&o.NoArgCompounds, "no-argument-compounds", false, "a name joined by a hyphen to \"like\" or a verb's inflection (\"X-directed titles\", \"geared-like adjectives\") is a part of a compound, which names nothing (the ablation)")
 	cmd.Flags().BoolVar(&o.NoDepthBack, "no-depth-back", false, "where the question nests a word or says two, a candidate that walks one relation twice and a step straight back (\"<-hypernym <-hypernym ->hypernym\") walks deep all the same (the ablation)")
-	cmd.Flags().BoolVar(&o.NoSaidTwice, "no-said-twice", false, "a plural or a preposition said twice anywhere (\"What is below the things directly below X?\") nests nothing unless said before \"of\" (the ablation)")
+	cmd.Flags().BoolVar(&o.NoSaidTwice, "no-said-twice", false, "a noun's plural or a preposition of place said twice anywhere (\"What is below the things directly below X?\") nests nothing unless said before \"of\" (the ablation)")
 	cmd.Flags().BoolVar(&o.NoPossChains, "no-possessive-chains", false, "a word said right after itself as a possessor (\"whose hypernym's hypernym is X\", \"X's hyponyms' hyponyms\") nests nothing (the ablation)")
 	cmd.Flags().BoolVar(&o.NoOpenTitles, "no-opening-titles", false, "a singular noun opening the text before a name (\"Director X: any comedy titles?\") is read as any word, not as the name's title (the ablation)")
 	cmd.Flags().BoolVar(&o.NoFronted, "no-fronted-phrase", false, "a phrase before a question's question word, closed by a comma (\"In Hebrew, what has X appeared in?\"), is read where it stands, not at the question's end (the ablation)")
