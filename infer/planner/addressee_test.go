@@ -41,6 +41,27 @@ func TestFindMentionsAddressee(t *testing.T) {
 	skb.Nodes = append(skb.Nodes, data.Node{Type: 0, Name: "ME", Fields: []string{"", ""}}, data.Node{Type: 0, Name: "US", Fields: []string{"", ""}},
 		data.Node{Type: 1, Name: "Show Me", Fields: []string{"", ""}})
 	p := directorFilmsPlannerOver(t, skb)
+	checkMentionsWith(t, "Addressee", p, func(on bool) { p.Cfg.Anchors.Addressee = on }, []mentionCase{
+		{"Tell me the films Paul Smith directed.", []string{"Paul Smith"}, []string{"me", "Paul Smith"}},
+		{"can you give us the films shot in ME", []string{"ME"}, []string{"us", "ME"}},
+		{"Did Paul Smith tour US cities?", []string{"Paul Smith", "US"}, []string{"Paul Smith", "US"}},
+		{"Show me more films by Paul Smith.", []string{"Paul Smith"}, []string{"Show me", "me", "Paul Smith"}},
+		{"Who directed Show Me?", []string{"Show Me"}, []string{"Show Me", "Me"}},
+		{"Show Me is classified under which genres?", []string{"Show Me"}, []string{"Show Me", "Me"}},
+	})
+}
+
+// mentionCase is a text and the mentions findMentions finds in it with
+// a rule on (with) and off (off).
+type mentionCase struct {
+	text      string
+	with, off []string
+}
+
+// checkMentionsWith checks the text of each mention p finds in each
+// case's text with rule turned on and off by set.
+func checkMentionsWith(t *testing.T, rule string, p *LinkingPlanner, set func(on bool), cases []mentionCase) {
+	t.Helper()
 	texts := func(text string) []string {
 		var out []string
 		for _, m := range p.findMentions(text) {
@@ -48,24 +69,16 @@ func TestFindMentionsAddressee(t *testing.T) {
 		}
 		return out
 	}
-	for _, c := range []struct {
-		text      string
-		with, off []string
-	}{
-		{"Tell me the films Paul Smith directed.", []string{"Paul Smith"}, []string{"me", "Paul Smith"}},
-		{"can you give us the films shot in ME", []string{"ME"}, []string{"us", "ME"}},
-		{"Did Paul Smith tour US cities?", []string{"Paul Smith", "US"}, []string{"Paul Smith", "US"}},
-		{"Show me more films by Paul Smith.", []string{"Paul Smith"}, []string{"Show me", "me", "Paul Smith"}},
-		{"Who directed Show Me?", []string{"Show Me"}, []string{"Show Me", "Me"}},
-		{"Show Me is classified under which genres?", []string{"Show Me"}, []string{"Show Me", "Me"}},
-	} {
-		p.Cfg.Anchors.Addressee = true
-		if got := texts(c.text); !slices.Equal(got, c.with) {
-			t.Errorf("with Addressee, mentions of %q = %q, want %q", c.text, got, c.with)
-		}
-		p.Cfg.Anchors.Addressee = false
-		if got := texts(c.text); !slices.Equal(got, c.off) {
-			t.Errorf("without Addressee, mentions of %q = %q, want %q", c.text, got, c.off)
+	for _, c := range cases {
+		for _, on := range []bool{true, false} {
+			set(on)
+			want := c.off
+			if on {
+				want = c.with
+			}
+			if got := texts(c.text); !slices.Equal(got, want) {
+				t.Errorf("%s %v: mentions of %q = %q, want %q", rule, on, c.text, got, want)
+			}
 		}
 	}
 }
@@ -102,27 +115,8 @@ func TestFindMentionsPronounVerbs(t *testing.T) {
 	skb := testskb.DirectorFilms()
 	skb.Nodes = append(skb.Nodes, data.Node{Type: 1, Name: "Hear", Fields: []string{"", ""}})
 	p := directorFilmsPlannerOver(t, skb)
-	texts := func(text string) []string {
-		var out []string
-		for _, m := range p.findMentions(text) {
-			out = append(out, m.Text)
-		}
-		return out
-	}
-	for _, c := range []struct {
-		text      string
-		with, off []string
-	}{
+	checkMentionsWith(t, "PronounVerbs", p, func(on bool) { p.Cfg.Anchors.PronounVerbs = on }, []mentionCase{
 		{"Which films would you hear Paul Smith in?", []string{"Paul Smith"}, []string{"hear", "Paul Smith"}},
 		{"Who directed Hear?", []string{"Hear"}, []string{"Hear"}},
-	} {
-		p.Cfg.Anchors.PronounVerbs = true
-		if got := texts(c.text); !slices.Equal(got, c.with) {
-			t.Errorf("with PronounVerbs, mentions of %q = %q, want %q", c.text, got, c.with)
-		}
-		p.Cfg.Anchors.PronounVerbs = false
-		if got := texts(c.text); !slices.Equal(got, c.off) {
-			t.Errorf("without PronounVerbs, mentions of %q = %q, want %q", c.text, got, c.off)
-		}
-	}
+	})
 }

@@ -172,23 +172,35 @@ func TestBareObject(t *testing.T) {
 		castOf      = "<-directed_by movie ->starred_actors person"
 		directorsOf = "<-starred_actors movie ->directed_by person"
 	)
-	for _, c := range []struct {
-		q, plan     string
-		off, missed bool // missed without BareObject, and with it
-	}{
+	checkSmithMisses(t, "BareObject", func(on bool) *LinkingPlanner {
+		return smithPlanner(t, lex, AnchorConfig{NamedRelations: true, ObjectVerbs: true, VerbFirst: true, BareObject: on})
+	}, []missCase{
 		{"What has Paul Smith directed?", directorsOf, false, true},
 		{"What has Paul Smith directed?", films, false, false},
 		{"What has Paul Smith directed?", castOf, true, true},
 		{"Which stars has Paul Smith directed?", castOf, false, false},
-	} {
+	})
+}
+
+// missCase is a question, a plan from Paul Smith, and whether the
+// object rule rules the plan out with a rule off and on.
+type missCase struct {
+	q, plan     string
+	off, missed bool
+}
+
+// checkSmithMisses checks smithMisses for each case on the planner
+// planner builds with rule off and on.
+func checkSmithMisses(t *testing.T, rule string, planner func(on bool) *LinkingPlanner, cases []missCase) {
+	t.Helper()
+	for _, c := range cases {
 		for _, on := range []bool{false, true} {
-			p := smithPlanner(t, lex, AnchorConfig{NamedRelations: true, ObjectVerbs: true, VerbFirst: true, BareObject: on})
 			want := c.off
 			if on {
 				want = c.missed
 			}
-			if got := smithMisses(t, p, c.q, c.plan); got != want {
-				t.Errorf("BareObject %v: %q against %s: missed %v, want %v", on, c.q, c.plan, got, want)
+			if got := smithMisses(t, planner(on), c.q, c.plan); got != want {
+				t.Errorf("%s %v: %q against %s: missed %v, want %v", rule, on, c.q, c.plan, got, want)
 			}
 		}
 	}
@@ -343,10 +355,15 @@ func TestObjectBeyond(t *testing.T) {
 		castOf      = "<-directed_by movie ->starred_actors person"
 		coDirectors = "<-directed_by movie ->directed_by person"
 	)
-	for _, c := range []struct {
-		q, plan     string
-		off, missed bool // missed without ObjectBeyond, and with it
-	}{
+	checkSmithMisses(t, "ObjectBeyond", func(on bool) *LinkingPlanner {
+		p := smithPlanner(t, lex, AnchorConfig{NamedRelations: true, ObjectVerbs: true, VerbFirst: true, BareObject: true, WhAsks: true, ObjectBeyond: on})
+		p.Cfg.Anchors.Lead = NewLeadTypes()
+		p.Cfg.Anchors.Lead.Firsts["who"] = map[string]int{"person": 10}
+		for range 10 {
+			p.Cfg.Anchors.RelWords.Add("direct", []string{"directed_by"})
+		}
+		return p
+	}, []missCase{
 		{"Who did Paul Smith direct in 2001?", castOf, true, false},
 		{"Who did Paul Smith direct in 2001?", coDirectors, false, true},
 		{"Who did Paul Smith direct in 2001?", films, false, true},
@@ -354,21 +371,5 @@ func TestObjectBeyond(t *testing.T) {
 		{"What did Paul Smith direct?", films, false, false},
 		{"What did Paul Smith direct?", castOf, true, true},
 		{"Which stars did Paul Smith direct?", castOf, false, false},
-	} {
-		for _, on := range []bool{false, true} {
-			p := smithPlanner(t, lex, AnchorConfig{NamedRelations: true, ObjectVerbs: true, VerbFirst: true, BareObject: true, WhAsks: true, ObjectBeyond: on})
-			p.Cfg.Anchors.Lead = NewLeadTypes()
-			p.Cfg.Anchors.Lead.Firsts["who"] = map[string]int{"person": 10}
-			for range 10 {
-				p.Cfg.Anchors.RelWords.Add("direct", []string{"directed_by"})
-			}
-			want := c.off
-			if on {
-				want = c.missed
-			}
-			if got := smithMisses(t, p, c.q, c.plan); got != want {
-				t.Errorf("ObjectBeyond %v: %q against %s: missed %v, want %v", on, c.q, c.plan, got, want)
-			}
-		}
-	}
+	})
 }
