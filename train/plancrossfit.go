@@ -374,6 +374,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.RelativeAntecedents = !c.o.NoRelativeAntecedents
 	a.NounAntecedents = a.RelativeAntecedents && !c.o.NoNounAntecedents
 	a.PairedAnchors = a.DeeperSearch && !c.o.NoPairedAnchors
+	a.NameSubjects = a.Lexicon && a.NamedRelations && !c.o.NoNameSubjects
 	a.NestedKin = a.NestedRelations && a.Lexicon && !c.o.NoNestedKin
 	if a.RepeatTwice && !c.o.NoDepthSaid {
 		a.DepthSaid, _, _ = c.depthSaid(keep)
@@ -398,6 +399,10 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 		a.NonAnchorAfter = planner.LearnNonAnchorAfter(c.kept(keep))
 	default:
 		a.NonAnchorAfter, a.NumberNonAnchorAfter = planner.LearnNonAnchorAfterForms(c.kept(keep))
+	}
+	if len(a.NonAnchorAfter) > 0 && !c.o.NoClosedFollowers {
+		texts, ms, as := c.kept(keep)
+		a.ClosedFollowers = planner.LearnClosedFollowers(texts, ms, as, a.NonAnchorAfter)
 	}
 	if a.ReadMentions = a.Lexicon && !c.o.NoReadMentions; a.ReadMentions {
 		a.AnchorAfter = planner.LearnAnchorAfter(c.kept(keep))

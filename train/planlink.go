@@ -384,6 +384,14 @@ type LinkingPlannerOptions struct {
 	// NoPairedAnchors: no deeper search for two candidates left anchored
 	// on one name each (AnchorConfig.PairedAnchors; the ablation).
 	NoPairedAnchors bool
+	// NoNameSubjects: a name right before a verb naming a relation need
+	// not anchor a path walking it first (AnchorConfig.NameSubjects; the
+	// ablation).
+	NoNameSubjects bool
+	// NoClosedFollowers: a mention after a word of NonAnchorAfter is
+	// ruled out whatever stood after it in the training
+	// (AnchorConfig.ClosedFollowers; the ablation).
+	NoClosedFollowers bool
 	// NoClauseBounds: a word beyond a relative word next to a mention is
 	// its anchor word too (AnchorConfig.ClauseBounds; the ablation).
 	NoClauseBounds bool

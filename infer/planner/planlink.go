@@ -900,6 +900,7 @@ func (p *LinkingPlanner) ruleOutRead(ctx context.Context, text string, ments []l
 	awMiss := p.anchorWordMisses(text, ments, cs)
 	verbRels, verbAt := p.subjectRels(text, read)
 	object := p.objectVerbRule(text, read)
+	subjects := p.nameSubjects(text, ments, read)
 	var verb askedVerb
 	verb.t, verb.named = p.verbType(text, kinds)
 	for i := range cs {
@@ -930,7 +931,7 @@ func (p *LinkingPlanner) ruleOutRead(ctx context.Context, text string, ments []l
 		if p.answerMisses(text, ments, &cs[i], kinds) {
 			key[i] += 1 << 10
 		}
-		if awMiss[i] || subjectVerbMisses(verbRels, verbAt, ments, &cs[i]) || p.coVerbMisses(text, verbRels, verbAt, ments, &cs[i]) || object.misses(ments, &cs[i]) || p.coMisses(text, ments, &cs[i], read) {
+		if awMiss[i] || subjectVerbMisses(verbRels, verbAt, ments, &cs[i]) || p.coVerbMisses(text, verbRels, verbAt, ments, &cs[i]) || object.misses(ments, &cs[i]) || p.coMisses(text, ments, &cs[i], read) || nameSubjectMisses(subjects, ments, &cs[i]) {
 			key[i] += 1 << 10
 		}
 		if p.repeatMisses(text, ments, &cs[i]) {

@@ -238,6 +238,16 @@ type AnchorConfig struct {
 	// a candidate anchored on an unquoted mention after one is ruled out
 	// when another is not. Empty in checkpoints saved before them.
 	NonAnchorAfter []string `json:"non_anchor_after,omitempty"`
+	// ClosedFollowers are, for each word of NonAnchorAfter whose
+	// followers in the training were closed (fewer than 5 seen in one
+	// question alone), the first words of the mentions it stood before
+	// (LearnClosedFollowers); a mention after such a word is ruled out
+	// only where its first word is one of them or related to one in the
+	// lexicon (closedFollows): "A more specific swayer, meaning ..."
+	// anchors on swayer, though "specific" stood only before "kind",
+	// "type", "way" and "manner". Empty in checkpoints saved before it,
+	// where a mention after any of NonAnchorAfter was ruled out.
+	ClosedFollowers map[string][]string `json:"closed_followers,omitempty"`
 	// NumberNonAnchorAfter are the further words after which at least 5
 	// training questions had a number ("from" in "movies from 1990"), at
 	// most 2% of them anchoring on it; a candidate anchored on a number
@@ -325,6 +335,15 @@ type AnchorConfig struct {
 	// goods?" asks for baked goods; relativeVerb). Off in checkpoints
 	// saved before it.
 	NounAntecedents bool `json:"noun_antecedents,omitempty"`
+	// NameSubjects: a strong mention right before a verb that names one
+	// relation alone (a do- or have-auxiliary between allowed) is the
+	// verb's subject: a candidate that leaves it unanchored, or walks the
+	// verb's relation by no first step from it, is ruled out as an answer
+	// word's is (nameSubjects): "Titles where X directed and Y acted?"
+	// asks for the films of both, not for the directors of Y's films
+	// (which X is one of), whatever "titles" names. Off in checkpoints
+	// saved before it.
+	NameSubjects bool `json:"name_subjects,omitempty"`
 	// PairedAnchors: with DeeperSearch, where no candidate left is
 	// ruled out and two that reach nodes are anchored on one strong
 	// mention each, apart, the deeper search tries the templates of two
