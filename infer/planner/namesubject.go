@@ -17,7 +17,9 @@ type nameSubject struct {
 }
 
 // nameSubjects reads the mentions of text that are a verb's subject: a
-// strong mention outside quotations, no possessive, right before a verb (a do- or
+// strong mention outside quotations, after no preposition ("films
+// directed by X star Y": the films star), no possessive, right before a
+// verb (a do- or
 // have-auxiliary between allowed: "X has acted in"), a form the lexicon
 // has as a verb's that is no -ing participle and has no "by" after it
 // ("films with X directed by Y" says how the films were made, not what X
@@ -37,6 +39,11 @@ func (p *LinkingPlanner) nameSubjects(text string, ments []linking.LinkedMention
 	for mi := range ments {
 		m := &ments[mi]
 		if !p.strong(m) || inSpans(m.Start, nil, quoted) || slices.ContainsFunc(out, func(s nameSubject) bool { return s.end == m.TokEnd }) {
+			continue
+		}
+		// A name after a preposition is its object: "films directed by X
+		// star Y" has the films star.
+		if m.TokStart > 0 && m.TokStart <= len(words) && prepositions[lower(m.TokStart-1)] {
 			continue
 		}
 		v := m.TokEnd

@@ -14,8 +14,8 @@ import (
 // "directed" (a do- or have-auxiliary between allowed) is its subject:
 // a plan from him whose first step is not directed_by, and a plan that
 // does not anchor him, are ruled out, his films and their cast are not.
-// A "by" after the verb, an -ing form, a comma between and a possessive
-// make no subject; without the rule nothing is ruled out.
+// A "by" after the verb, an -ing form, a comma between, a possessive and
+// a preposition before the name make no subject; without the rule nothing is ruled out.
 func TestNameSubjects(t *testing.T) {
 	lex, err := lexicon.WordNet()
 	if err != nil {
@@ -35,6 +35,7 @@ func TestNameSubjects(t *testing.T) {
 		{"Films with Paul Smith directing?", smithDirectorsOf, true, false},
 		{"Films of Paul Smith, directed in 2001?", smithDirectorsOf, true, false},
 		{"Films of Paul Smith's directed in 2001?", smithDirectorsOf, true, false},
+		{"Which films made by Paul Smith directed First Film?", smithDirectorsOf, true, false},
 	}
 	for _, c := range cases {
 		for _, on := range []bool{false, true} {
