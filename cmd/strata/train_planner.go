@@ -391,16 +391,17 @@ the plan ranker's choice and another that reaches nodes are anchored on one
 unquoted name each, apart, the templates of two paths anchored on both are
 tried too ("Find a vasodilative that is labelled trade name.": its kinds'
 definitions say "trade name", so both one-name plans explain both names;
---no-paired-anchors). A name right before a verb that names one relation
-(a do- or have-auxiliary between allowed; no -ing form, no "by" after it) is
-the verb's subject: "Titles where X directed and Y acted?" anchors both, each
-on a path that walks its verb's relation first, not the directors of Y's films
-(--no-name-subjects). A word the training questions never anchored after
-rules out a mention after it only where its followers in the training were
-open (five or more seen in one question alone) or the mention's first word is
-one of them or related to one in WordNet: "specific" stood only before "kind",
-"type", "way" and "manner", so "A more specific swayer, meaning ..." may anchor
-on swayer, and "a specific sort of" still anchors nothing on sort
+--no-paired-anchors). A name right before a verb that names one relation (a
+do- or have-auxiliary between allowed; no preposition before the name, no -ing
+form, no "by" after the verb) is the verb's subject: "Titles where X directed
+and Y acted?" anchors both, each on a path that walks its verb's relation
+first, not the directors of Y's films (--no-name-subjects). A word the
+training questions never anchored after rules out any mention after it where
+it is a noun and no adjective or its followers in the training were open (five
+or more seen in one question alone), and otherwise only a mention whose first
+word is one of them or related to one in WordNet: "specific" stood only before
+"kind", "type", "way" and "manner", so "A more specific swayer, meaning ..."
+may anchor on swayer, and "a specific sort of" still anchors nothing on sort
 (--no-closed-followers). "me" or "us" after a verb's base form
 ("Tell me which ...", "can you give us ...") is the request's addressee and
 anchors nothing, though a node's name may be "ME" (Maine); one written all in
