@@ -1151,11 +1151,11 @@ func (p *LinkingPlanner) anchoredAfterNonAnchor(text string, ments []linking.Lin
 // closedFollows reports whether mention m, right after non-anchor word
 // w, may be ruled out by it: always, unless w's followers are closed
 // (AnchorConfig.ClosedFollowers) and w may be an adjective or is no noun
-// in the lexicon; then
-// only where m's first word is one of them or related to one in the
-// lexicon ("sort" to "kind"), whose meaning the training bore out: "A
-// more specific swayer ..." anchors on swayer, though "specific" stood
-// only before "kind", "type", "way" and "manner" in the training. After
+// in the lexicon; then only where m's first word is one of them or
+// related to one in the lexicon ("sort" to "kind"), whose meaning the
+// training bore out: "A more specific swayer ..." anchors on swayer,
+// though "specific" stood only before "kind", "type", "way" and "manner"
+// in the training. After
 // an adjective, an adverb or a preposition comes a head noun or an
 // object, any word; after a noun ("adjectives similar to X", "adjectives
 // related to X") a modifier whose few forms the training did see.

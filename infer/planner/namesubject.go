@@ -18,10 +18,10 @@ type nameSubject struct {
 
 // nameSubjects reads the mentions of text that are a verb's subject: a
 // strong mention outside quotations, after no preposition ("films
-// directed by X star Y": the films star), no possessive, right before a
-// verb (a do- or
-// have-auxiliary between allowed: "X has acted in"), a form the lexicon
-// has as a verb's that is no -ing participle and has no "by" after it
+// directed by X star Y": the films star), no possessive (possessiveAt),
+// right before a verb (a do- or have-auxiliary between allowed: "X has
+// acted in"), a form the lexicon has as a verb's that is no -ing
+// participle and has no "by" after it
 // ("films with X directed by Y" says how the films were made, not what X
 // did), and that names one relation alone (namedRelations). "Titles
 // where X directed and Y acted?" says what X and Y did: each is an
@@ -52,7 +52,7 @@ func (p *LinkingPlanner) nameSubjects(text string, ments []linking.LinkedMention
 		}
 		// Nothing but spaces between: "X, directed" and "X's scripts"
 		// are no subject and verb.
-		if v >= len(words) || m.TokEnd < 1 || possessive(lower(m.TokEnd-1)) || strings.TrimSpace(text[words[m.TokEnd-1].End:words[m.TokEnd].Start]) != "" {
+		if v >= len(words) || m.TokEnd < 1 || possessiveAt(text, words[m.TokEnd-1]) || strings.TrimSpace(text[words[m.TokEnd-1].End:words[m.TokEnd].Start]) != "" {
 			continue
 		}
 		w := lower(v)
@@ -86,11 +86,4 @@ func nameSubjectMisses(subjects []nameSubject, ments []linking.LinkedMention, c 
 		}
 	}
 	return false
-}
-
-// possessive reports whether word w (lower case) ends in a possessive's
-// apostrophe: "wallace's", "hanks'".
-func possessive(w string) bool {
-	w = strings.ReplaceAll(w, "’", "'")
-	return strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "'")
 }
