@@ -1,13 +1,9 @@
 package planner
 
 import (
-	"slices"
-	"strings"
 	"testing"
 
-	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/lexicon"
-	"github.com/strata-retrieval/strata/graphops/linking"
 )
 
 // TestNameSubjects: with NameSubjects, Paul Smith right before
@@ -40,12 +36,7 @@ func TestNameSubjects(t *testing.T) {
 	for _, c := range cases {
 		for _, on := range []bool{false, true} {
 			p := smithPlanner(t, lex, AnchorConfig{NamedRelations: true, NameSubjects: on, AnchorTypes: []string{"person"}})
-			ments := p.findMentions(c.q)
-			at := slices.IndexFunc(ments, func(m linking.LinkedMention) bool { return strings.HasPrefix(m.Text, "Paul Smith") })
-			if at < 0 {
-				t.Fatalf("%q: no mention of Paul Smith in %v", c.q, ments)
-			}
-			cand := PlanCandidate{Mentions: []int{at}, Plan: data.Plan{Paths: data.MustPaths(append([]string{"person"}, strings.Fields(c.plan)...))}}
+			ments, cand := smithCandidate(t, p, c.q, c.plan)
 			if !c.anchored {
 				cand.Mentions = []int{-1}
 			}

@@ -127,13 +127,22 @@ func smithPlanner(t *testing.T, lex *lexicon.Lexicon, a AnchorConfig) *LinkingPl
 // steps of a path from the mention of Paul Smith.
 func smithMisses(t *testing.T, p *LinkingPlanner, q, plan string) bool {
 	t.Helper()
+	ments, c := smithCandidate(t, p, q, plan)
+	return p.objectVerbRule(q, nil).misses(ments, &c)
+}
+
+// smithCandidate is q's mentions and the candidate anchored on the
+// mention of Paul Smith (with a possessive, if any) whose one path walks
+// plan's steps from him.
+func smithCandidate(t *testing.T, p *LinkingPlanner, q, plan string) ([]linking.LinkedMention, PlanCandidate) {
+	t.Helper()
 	ments := p.findMentions(q)
-	at := slices.IndexFunc(ments, func(m linking.LinkedMention) bool { return m.Text == "Paul Smith" })
+	at := slices.IndexFunc(ments, func(m linking.LinkedMention) bool { return strings.HasPrefix(m.Text, "Paul Smith") })
 	if at < 0 {
 		t.Fatalf("%q: no mention of Paul Smith in %v", q, ments)
 	}
 	path := data.Plan{Paths: data.MustPaths(append([]string{"person"}, strings.Fields(plan)...))}
-	return p.objectVerbRule(q, nil).misses(ments, &PlanCandidate{Mentions: []int{at}, Plan: path})
+	return ments, PlanCandidate{Mentions: []int{at}, Plan: path}
 }
 
 // TestBareObject: with BareObject a bare question word ("What has Paul
