@@ -375,6 +375,10 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.NounAntecedents = a.RelativeAntecedents && !c.o.NoNounAntecedents
 	a.PairedAnchors = a.DeeperSearch && !c.o.NoPairedAnchors
 	a.NameSubjects = a.Lexicon && a.NamedRelations && !c.o.NoNameSubjects
+	a.CompoundHeads = a.Lexicon && !c.o.NoCompoundHeads
+	a.AddressedRequests = a.LeadVerbAsks && !c.o.NoAddressedRequests
+	a.FuzzyOpenings = a.FuzzyNames && !c.o.NoFuzzyOpenings
+	a.KindCompounds = a.ArgumentCompounds && a.Lexicon && !c.o.NoKindCompounds
 	a.NestedKin = a.NestedRelations && a.Lexicon && !c.o.NoNestedKin
 	if a.RepeatTwice && !c.o.NoDepthSaid {
 		a.DepthSaid, _, _ = c.depthSaid(keep)

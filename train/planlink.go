@@ -384,6 +384,22 @@ type LinkingPlannerOptions struct {
 	// NoPairedAnchors: no deeper search for two candidates left anchored
 	// on one name each (AnchorConfig.PairedAnchors; the ablation).
 	NoPairedAnchors bool
+	// NoCompoundHeads: the word in an asking word's slot names the type
+	// asked for, whatever noun heads its compound
+	// (AnchorConfig.CompoundHeads; the ablation).
+	NoCompoundHeads bool
+	// NoAddressedRequests: a request put to "you" ("Could you name ...")
+	// asks for nothing by its verb (AnchorConfig.AddressedRequests; the
+	// ablation).
+	NoAddressedRequests bool
+	// NoFuzzyOpenings: a capitalised word opening a sentence may be read
+	// as a misspelt one-word name (AnchorConfig.FuzzyOpenings; the
+	// ablation).
+	NoFuzzyOpenings bool
+	// NoKindCompounds: a mention hyphened to "type", "sort" or another
+	// word of kinds is in a compound (AnchorConfig.KindCompounds; the
+	// ablation).
+	NoKindCompounds bool
 	// NoNameSubjects: a name right before a verb naming a relation need
 	// not anchor a path walking it first (AnchorConfig.NameSubjects; the
 	// ablation).

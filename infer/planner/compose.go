@@ -459,6 +459,11 @@ func (p *LinkingPlanner) askedTypeOf(restriction string, kinds map[string]string
 				j++
 			}
 			if t, named := p.slotType(toks[j], kinds, byKind); t != "" {
+				if byKind && p.Cfg.Anchors.CompoundHeads {
+					if ht, hn := p.compoundHead(toks, j, kinds); ht != "" {
+						return ht, hn
+					}
+				}
 				return t, named
 			}
 		}
@@ -501,6 +506,30 @@ func (p *LinkingPlanner) askedTypeOf(restriction string, kinds map[string]string
 		if t, named := p.wordType(w); t != "" {
 			return t, named
 		}
+	}
+	return "", false
+}
+
+// compoundHead is the type named by the word after toks[j], a word in an
+// asking word's slot that names a type itself, where that word is the
+// head of a compound the slot's word modifies (CompoundHeads): a noun
+// that no verb's form can be ("Which film directors has X worked for?"
+// asks for directors, people; "Which film stars X?" still asks for a
+// film: "stars" may be a verb) or a word read as a kind (resolveRead's
+// "screenwriters", read "written"), and naming another type; "" where
+// there is none.
+func (p *LinkingPlanner) compoundHead(toks []string, j int, kinds map[string]string) (string, bool) {
+	lex := p.names.lex
+	if j+1 >= len(toks) || lex == nil {
+		return "", false
+	}
+	h := toks[j+1]
+	if kinds[h] == "" && (!alphabetic(h) || index.IsStopword(h) || !lex.IsNoun(h) || lex.IsVerbForm(h)) {
+		return "", false
+	}
+	t, _ := p.slotType(toks[j], kinds, true)
+	if ht, named := p.slotType(h, kinds, true); ht != "" && ht != t {
+		return ht, named
 	}
 	return "", false
 }
@@ -653,6 +682,12 @@ func (p *LinkingPlanner) verbType(text string, kinds map[string]string) (string,
 		return "", false
 	}
 	toks := index.TokenizeAll(nil, unquoted(text))
+	// A request put as a question to its addressee ("Could you name the
+	// screenwriters of ...", "Can you list ...") has its verb after
+	// "you" (AddressedRequests).
+	if p.Cfg.Anchors.AddressedRequests && len(toks) > 3 && toks[1] == "you" && p.leadVerb(toks[2]) {
+		toks = toks[2:]
+	}
 	// A first word before a preposition is a noun ("Cast of films
 	// directed by X"): a request's verb has its object next.
 	if len(toks) < 2 || !p.leadVerb(toks[0]) || p.Cfg.Anchors.NounHeads && prepositions[toks[1]] {

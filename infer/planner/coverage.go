@@ -334,7 +334,7 @@ func mentionForms(lex *lexicon.Lexicon, text string, m *linking.LinkedMention, a
 	if m.End < len(text) && headOf(text[m.End:]) {
 		out = append(out, FormHeadOf)
 	}
-	if inCompound(text, m) && !(args && argumentCompound(lex, text, m)) {
+	if inCompound(text, m) && !(args && argumentCompound(lex, text, m, a.KindCompounds)) {
 		out = append(out, FormInCompound)
 	}
 	if m.TokEnd-m.TokStart == 1 && passive(lex, text, m) {
@@ -426,8 +426,11 @@ func inCompound(text string, m *linking.LinkedMention) bool {
 // inflection of a verb, not its base form ("X-directed titles": titles X
 // directed), where it names what it names alone, unlike a word that
 // modifies the rest ("near" in "near-synonyms";
-// AnchorConfig.ArgumentCompounds).
-func argumentCompound(lex *lexicon.Lexicon, text string, m *linking.LinkedMention) bool {
+// AnchorConfig.ArgumentCompounds). With kinds, a noun the lexicon has as
+// "kind" or one link from it is such a word too ("impervious-type
+// adjectives": adjectives of impervious's type; "sort", "variety";
+// AnchorConfig.KindCompounds).
+func argumentCompound(lex *lexicon.Lexicon, text string, m *linking.LinkedMention, kinds bool) bool {
 	if m.Start > 0 && text[m.Start-1] == '-' || m.End+1 >= len(text) || text[m.End] != '-' {
 		return false
 	}
@@ -439,6 +442,9 @@ func argumentCompound(lex *lexicon.Lexicon, text string, m *linking.LinkedMentio
 	w := strings.ToLower(rest[:end])
 	if end < len(rest) && rest[end] == '-' {
 		return false // one part of a longer compound ("X-like-ish")
+	}
+	if kinds && w != "" && lex.IsNoun(w) && lex.Distance(w, "kind") <= lexicon.Linked {
+		return true
 	}
 	return w == "like" || w != "" && slices.ContainsFunc(lex.Bases(w), func(b string) bool { return b != w && lex.IsVerb(b) })
 }

@@ -78,7 +78,11 @@ func (p *LinkingPlanner) fuzzyRead(text string) (string, bool) {
 			}
 			for k := range span {
 				w := strings.ToLower(text[span[k].Start:span[k].End])
-				if covered[i+k] || !letters(w, minFuzzyLetters) || n == 1 && !capitalised(text[span[k].Start:], minFuzzyAlone) || !unknown(w) {
+				// A sentence's first word is capitalised whatever it is
+				// ("Whose" is one letter from the film Whore):
+				// no name by its capital alone (FuzzyOpenings).
+				alone := capitalised(text[span[k].Start:], minFuzzyAlone) && !(p.Cfg.Anchors.FuzzyOpenings && opensSentence(text, span[k].Start))
+				if covered[i+k] || !letters(w, minFuzzyLetters) || n == 1 && !alone || !unknown(w) {
 					continue
 				}
 				before, after := text[span[0].Start:span[k].Start], text[span[k].End:span[n-1].End]
@@ -141,6 +145,24 @@ func capitalised(text string, n int) bool {
 		k++
 	}
 	return k >= n
+}
+
+// opensSentence reports whether the word at byte at of text opens a
+// sentence: nothing but spaces, quotes and brackets before it, back to
+// the text's start or a sentence's end (".", "?", "!", ":").
+func opensSentence(text string, at int) bool {
+	for at > 0 {
+		r, size := utf8.DecodeLastRuneInString(text[:at])
+		switch {
+		case strings.ContainsRune(".?!:", r):
+			return true
+		case unicode.IsSpace(r) || strings.ContainsRune("\"'([{\u201c\u2018", r):
+			at -= size
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // letters reports whether w is made of letters only, at least n of them.

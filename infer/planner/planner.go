@@ -344,6 +344,26 @@ type AnchorConfig struct {
 	// (which X is one of), whatever "titles" names. Off in checkpoints
 	// saved before it.
 	NameSubjects bool `json:"name_subjects,omitempty"`
+	// CompoundHeads: a word in an asking word's slot that names a type
+	// names none where the noun after it is the head of their compound
+	// and names another (compoundHead): "Which film directors has X
+	// worked for?" asks for people. Off in checkpoints saved before it.
+	CompoundHeads bool `json:"compound_heads,omitempty"`
+	// AddressedRequests: with LeadVerbAsks, a request put to "you" ("Could
+	// you name the screenwriters of ...?") asks as the request does
+	// ("Name the screenwriters of ...": verbType). Off in checkpoints
+	// saved before it.
+	AddressedRequests bool `json:"addressed_requests,omitempty"`
+	// FuzzyOpenings: with FuzzyNames, a word that opens a sentence is no
+	// name of one word by its capital alone ("Whose performances appear
+	// in ...?" is not read "Whore performances ..."; opensSentence). Off
+	// in checkpoints saved before it.
+	FuzzyOpenings bool `json:"fuzzy_openings,omitempty"`
+	// KindCompounds: with ArgumentCompounds, a mention hyphened to a noun
+	// the lexicon has as "kind" or one link from it ("impervious-type
+	// adjectives", "X-sort") opens an argument compound, as before "-like"
+	// (argumentCompound). Off in checkpoints saved before it.
+	KindCompounds bool `json:"kind_compounds,omitempty"`
 	// PairedAnchors: with DeeperSearch, where no candidate left is
 	// ruled out and two that reach nodes are anchored on one strong
 	// mention each, apart, the deeper search tries the templates of two
