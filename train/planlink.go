@@ -400,6 +400,10 @@ type LinkingPlannerOptions struct {
 	// word of kinds is in a compound (AnchorConfig.KindCompounds; the
 	// ablation).
 	NoKindCompounds bool
+	// NoPrefixTwice: a prefix hyphened to a word that opens with it
+	// again ("sub-subcategories") nests nothing (AnchorConfig.PrefixTwice;
+	// the ablation).
+	NoPrefixTwice bool
 	// NoNameSubjects: a name right before a verb naming a relation need
 	// not anchor a path walking it first (AnchorConfig.NameSubjects; the
 	// ablation).

@@ -1398,8 +1398,38 @@ func (p *LinkingPlanner) repeatMisses(text string, ments []linking.LinkedMention
 // NestedRelations, two words of one relation (nestsRelation).
 func (p *LinkingPlanner) nests(text string) bool {
 	return nestsWord(text) || p.Cfg.Anchors.PossessiveNests && nestsPossessive(text) ||
-		p.Cfg.Anchors.PossessiveChains && possessiveChain(text) || p.Cfg.Anchors.SaidTwice && p.names.lex != nil && saidTwice(p.names.lex, text) || p.nestsRelation(text)
+		p.Cfg.Anchors.PossessiveChains && possessiveChain(text) || p.Cfg.Anchors.SaidTwice && p.names.lex != nil && saidTwice(p.names.lex, text) || p.Cfg.Anchors.PrefixTwice && prefixTwice(text) || p.nestsRelation(text)
 }
+
+// prefixTwice reports whether a word of text outside its quotations is
+// a prefix hyphened to a word that opens with it again, a plural noun's
+// form (pluralNoun's spelling; "sub-subcategories", "sub-subtypes"): the
+// prefix applies twice, as "subcategories of subcategories" says
+// (AnchorConfig.PrefixTwice). "sub-Saharan" and "re-read" repeat
+// nothing.
+func prefixTwice(text string) bool {
+	loose := unquotedLoose(text)
+	for i := 0; i < len(loose); i++ {
+		if loose[i] != '-' || i == 0 {
+			continue
+		}
+		start := i
+		for start > 0 && isASCIILetter(loose[start-1]) {
+			start--
+		}
+		end := i + 1
+		for end < len(loose) && isASCIILetter(loose[end]) {
+			end++
+		}
+		pre, word := strings.ToLower(loose[start:i]), strings.ToLower(loose[i+1:end])
+		if len(pre) >= 2 && len(word) > len(pre)+3 && strings.HasPrefix(word, pre) && strings.HasSuffix(word, "s") && !strings.HasSuffix(word, "ss") {
+			return true
+		}
+	}
+	return false
+}
+
+func isASCIILetter(b byte) bool { return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' }
 
 // directions are the English prepositions of place that say a level
 // below or above ("the things directly below X"); "among" or "in" said

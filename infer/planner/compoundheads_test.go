@@ -90,7 +90,8 @@ func TestAddressedRequests(t *testing.T) {
 // TestFuzzyOpenings: a one-word misspelt name is read only where it is
 // capitalised (TestFuzzyNames); a sentence's first word is capitalised
 // whatever it is, so with FuzzyOpenings "Zanzibarin" opening a sentence
-// is not read as Zanzibarine, elsewhere it still is.
+// is not read as Zanzibarine, elsewhere it still is, and so is a quoted
+// one ("'Zanzibarin' starred ...": quoted as a name).
 func TestFuzzyOpenings(t *testing.T) {
 	lex, err := lexicon.WordNet()
 	if err != nil {
@@ -108,7 +109,8 @@ func TestFuzzyOpenings(t *testing.T) {
 		}
 		for q, want := range map[string]string{
 			"Zanzibarin starred in which films?":         opening("Zanzibarin starred in which films?"),
-			"\"Zanzibarin starred in which films?\"":     opening("\"Zanzibarin starred in which films?\""),
+			"(Zanzibarin starred in which films?)":       opening("(Zanzibarin starred in which films?)"),
+			"'Zanzibarin' starred in which films?":       "'Zanzibarine' starred in which films?",
 			"A question. Zanzibarin starred in what?":    opening("A question. Zanzibarin starred in what?"),
 			"Which films has Zanzibarin starred in?":     "Which films has Zanzibarine starred in?",
 			"Which films, then, has Zanzibarin starred?": "Which films, then, has Zanzibarine starred?",
@@ -151,6 +153,30 @@ func TestKindCompounds(t *testing.T) {
 			got := slices.Contains(mentionForms(lex, text, &m, a), FormInCompound)
 			if got != want {
 				t.Errorf("KindCompounds %v: %q: impervious in a compound %v, want %v", on, text, got, want)
+			}
+		}
+	}
+}
+
+// TestPrefixTwice: "sub-subcategories" says its prefix twice, as
+// "subcategories of subcategories" does: with PrefixTwice the question
+// nests. No prefix repeated ("sub-Saharan languages"), a word too short
+// to be more than the prefix and an ending ("re-reads"), no plural
+// ("sub-subclass") and a quoted compound nest nothing.
+func TestPrefixTwice(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		p := lexPlanner(t)
+		p.Cfg.Anchors.PrefixTwice = on
+		for text, want := range map[string]bool{
+			"What are the sub-subcategories of ?":    on,
+			"List the sub-subtypes of , please.":     on,
+			"Which sub-Saharan languages are there?": false,
+			"Who re-reads the kinds of ?":            false,
+			"Which sub-subclass of is it?":           false,
+			"Which are the 'sub-subtypes' of ?":      false,
+		} {
+			if got := p.nests(text); got != want {
+				t.Errorf("PrefixTwice %v: %q nests %v, want %v", on, text, got, want)
 			}
 		}
 	}

@@ -148,15 +148,17 @@ func capitalised(text string, n int) bool {
 }
 
 // opensSentence reports whether the word at byte at of text opens a
-// sentence: nothing but spaces, quotes and brackets before it, back to
-// the text's start or a sentence's end (".", "?", "!", ":").
+// sentence: nothing but spaces and brackets before it, back to the
+// text's start or a sentence's end (".", "?", "!", ":"). A quoted word
+// is quoted as a name or a term ("'Unitarian' can mean several
+// things."), whatever opens the sentence: it does not.
 func opensSentence(text string, at int) bool {
 	for at > 0 {
 		r, size := utf8.DecodeLastRuneInString(text[:at])
 		switch {
 		case strings.ContainsRune(".?!:", r):
 			return true
-		case unicode.IsSpace(r) || strings.ContainsRune("\"'([{\u201c\u2018", r):
+		case unicode.IsSpace(r) || strings.ContainsRune("([{", r):
 			at -= size
 		default:
 			return false

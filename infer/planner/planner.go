@@ -286,6 +286,10 @@ type AnchorConfig struct {
 	// things directly below X?", "Take each of X's direct hyponyms and
 	// give me their hyponyms." Off in checkpoints saved before it.
 	SaidTwice bool `json:"said_twice,omitempty"`
+	// PrefixTwice: with RepeatTwice, a prefix hyphened to a plural that
+	// opens with it again ("sub-subcategories of X") nests as a word said
+	// twice does (prefixTwice). Off in checkpoints saved before it.
+	PrefixTwice bool `json:"prefix_twice,omitempty"`
 	// DepthBack: with RepeatTwice, a candidate that walks one relation
 	// twice and a step straight back ("<-hypernym <-hypernym ->hypernym",
 	// the siblings of X's kinds) walks nothing deep where the question
