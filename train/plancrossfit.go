@@ -367,6 +367,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.PossessiveChains = a.RepeatTwice && !c.o.NoPossessiveChains
 	a.SaidTwice = a.RepeatTwice && !c.o.NoSaidTwice
 	a.PrefixTwice = a.RepeatTwice && !c.o.NoPrefixTwice
+	a.WhSlotsFirst = !c.o.NoWhSlotsFirst
 	a.DepthBack = a.RepeatTwice && !c.o.NoDepthBack
 	a.ArgumentCompounds = !c.o.NoArgumentCompounds
 	a.BeObject = !c.o.NoBeObject

@@ -404,6 +404,9 @@ type LinkingPlannerOptions struct {
 	// again ("sub-subcategories") nests nothing (AnchorConfig.PrefixTwice;
 	// the ablation).
 	NoPrefixTwice bool
+	// NoWhSlotsFirst: the first asking word's slot names the type asked
+	// for, "which" or not (AnchorConfig.WhSlotsFirst; the ablation).
+	NoWhSlotsFirst bool
 	// NoNameSubjects: a name right before a verb naming a relation need
 	// not anchor a path walking it first (AnchorConfig.NameSubjects; the
 	// ablation).

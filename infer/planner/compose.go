@@ -439,30 +439,48 @@ func (p *LinkingPlanner) askedTypeOf(restriction string, kinds map[string]string
 				mods = nil // the two tokenizations disagree: no slot is skipped
 			}
 		}
-		for i := 1; i < len(toks); i++ {
-			if _, ok := slices.BinarySearch(ask, toks[i-1]); !ok {
-				continue
-			}
-			// The word after the asking word and the values that restrict
-			// it ("Which 2000 releases"): a number names no type.
-			j := i
-			if len(p.Cfg.Anchors.TypeWords) > 0 {
-				for j < len(toks)-1 && !alphabetic(toks[j]) {
+		// With WhSlotsFirst, a first pass reads only the slots of "which",
+		// "what" and "whose", and only a type named there (the schema's
+		// word or the lexicon) answers it: "Each picture X directed is a
+		// film of which genre?" asks for a genre, though "is" asked in
+		// the training and "film" comes first.
+		passes := []bool{false}
+		if byKind && p.Cfg.Anchors.WhSlotsFirst {
+			passes = []bool{true, false}
+		}
+		for _, whOnly := range passes {
+			for i := 1; i < len(toks); i++ {
+				if _, ok := slices.BinarySearch(ask, toks[i-1]); !ok || whOnly && !askingDeterminers[toks[i-1]] {
+					continue
+				}
+				// The word after the asking word and the values that
+				// restrict it ("Which 2000 releases"): a number names no
+				// type.
+				j := i
+				if len(p.Cfg.Anchors.TypeWords) > 0 {
+					for j < len(toks)-1 && !alphabetic(toks[j]) {
+						j++
+					}
+				}
+				// Nor does a hyphened word before the noun ("Which
+				// Sioux-language movies": movies, not the Sioux, a
+				// people). After "who" the hyphened word is the verb, with
+				// CoWords: "Who co-directed movies with X?" asks for
+				// people.
+				for j < len(toks)-1 && j < len(mods) && mods[j] && !(p.Cfg.Anchors.CoWords && toks[i-1] == "who") {
 					j++
 				}
-			}
-			// Nor does a hyphened word before the noun ("Which
-			// Sioux-language movies": movies, not the Sioux, a people).
-			// After "who" the hyphened word is the verb, with CoWords:
-			// "Who co-directed movies with X?" asks for people.
-			for j < len(toks)-1 && j < len(mods) && mods[j] && !(p.Cfg.Anchors.CoWords && toks[i-1] == "who") {
-				j++
-			}
-			if t, named := p.slotType(toks[j], kinds, byKind); t != "" {
+				t, named := p.slotType(toks[j], kinds, byKind)
+				if t == "" {
+					continue
+				}
 				if byKind && p.Cfg.Anchors.CompoundHeads {
 					if ht, hn := p.compoundHead(toks, j, kinds); ht != "" {
-						return ht, hn
+						t, named = ht, hn
 					}
+				}
+				if whOnly && !named {
+					continue
 				}
 				return t, named
 			}

@@ -181,3 +181,31 @@ func TestPrefixTwice(t *testing.T) {
 		}
 	}
 }
+
+// TestWhSlotsFirst: "is" and "which" both asked in the training; "Each
+// film directed is a movie made by which person?" names movies after
+// "is" first, and a person after "which": with WhSlotsFirst the question
+// asks for a person. A slot after "which" that names no type ("which
+// zorbic") leaves the first asking word's reading either way.
+func TestWhSlotsFirst(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		p := lexPlanner(t)
+		p.Cfg.Anchors.AskWords = []string{"is", "which"}
+		p.Cfg.Anchors.WhSlotsFirst = on
+		want := "movie"
+		if on {
+			want = "person"
+		}
+		for r, w := range map[string]string{
+			"Each film directed is a movie made by which person?": want,
+			"Each film directed is a movie made by which zorbic?": "movie",
+		} {
+			if got, _ := p.askedTypeBy(r, nil); got != w {
+				t.Errorf("WhSlotsFirst %v: %q asks for %q, want %q", on, r, got, w)
+			}
+		}
+		if got := p.askedType("Each film directed is a movie made by which person?"); got != "movie" {
+			t.Errorf("WhSlotsFirst %v: askedType (the ranker's reading) = %q, want movie", on, got)
+		}
+	}
+}

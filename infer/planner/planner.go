@@ -290,6 +290,13 @@ type AnchorConfig struct {
 	// opens with it again ("sub-subcategories of X") nests as a word said
 	// twice does (prefixTwice). Off in checkpoints saved before it.
 	PrefixTwice bool `json:"prefix_twice,omitempty"`
+	// WhSlotsFirst: a type named (by the schema's word or the lexicon)
+	// right after an asking word that is "which", "what" or "whose" is the
+	// type asked for before any other asking word's slot
+	// (askedTypeOf): "Each picture X directed is a film of which genre?"
+	// asks for a genre, though "is" asked in the training. Off in
+	// checkpoints saved before it.
+	WhSlotsFirst bool `json:"wh_slots_first,omitempty"`
 	// DepthBack: with RepeatTwice, a candidate that walks one relation
 	// twice and a step straight back ("<-hypernym <-hypernym ->hypernym",
 	// the siblings of X's kinds) walks nothing deep where the question
