@@ -1426,28 +1426,18 @@ func (p *LinkingPlanner) nests(text string) bool {
 // (AnchorConfig.PrefixTwice). "sub-Saharan" and "re-read" repeat
 // nothing.
 func prefixTwice(text string) bool {
-	loose := unquotedLoose(text)
-	for i := 0; i < len(loose); i++ {
-		if loose[i] != '-' || i == 0 {
-			continue
-		}
-		start := i
-		for start > 0 && isASCIILetter(loose[start-1]) {
-			start--
-		}
-		end := i + 1
-		for end < len(loose) && isASCIILetter(loose[end]) {
-			end++
-		}
-		pre, word := strings.ToLower(loose[start:i]), strings.ToLower(loose[i+1:end])
-		if len(pre) >= 2 && len(word) > len(pre)+3 && strings.HasPrefix(word, pre) && strings.HasSuffix(word, "s") && !strings.HasSuffix(word, "ss") {
-			return true
+	words := strings.FieldsFunc(unquotedLoose(text), func(r rune) bool { return !unicode.IsLetter(r) && r != '-' })
+	for _, w := range words {
+		parts := strings.Split(strings.ToLower(w), "-")
+		for k := 0; k+1 < len(parts); k++ {
+			pre, word := parts[k], parts[k+1]
+			if len(pre) >= 2 && len(word) > len(pre)+3 && strings.HasPrefix(word, pre) && strings.HasSuffix(word, "s") && !strings.HasSuffix(word, "ss") {
+				return true
+			}
 		}
 	}
 	return false
 }
-
-func isASCIILetter(b byte) bool { return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' }
 
 // directions are the English prepositions of place that say a level
 // below or above ("the things directly below X"); "among" or "in" said
