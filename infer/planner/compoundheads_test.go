@@ -1,12 +1,10 @@
 package planner
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/lexicon"
 	"github.com/strata-retrieval/strata/graphops/linking"
 )
@@ -28,16 +26,12 @@ func TestCompoundHeads(t *testing.T) {
 		if on {
 			want = "person"
 		}
-		for r, w := range map[string]string{
+		checkAskedTypes(t, "CompoundHeads", on, p, map[string]string{
 			"Which movie directors has worked for?": want,
 			"Which movie stars ?":                   "movie",
 			"Which movie zorbics has worked for?":   "movie",
 			"Which movies have ?":                   "movie",
-		} {
-			if got, _ := p.askedTypeBy(r, nil); got != w {
-				t.Errorf("CompoundHeads %v: %q asks for %q, want %q", on, r, got, w)
-			}
-		}
+		})
 		// A word read as a kind heads a compound too (resolveRead:
 		// "screenwriters" read "written").
 		kinds := map[string]string{"written": "person"}
@@ -77,9 +71,8 @@ func TestAddressedRequests(t *testing.T) {
 			}
 		}
 		q := "Could you name the filmmakers who worked with Ann Lee?"
-		pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
-		if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{want}) {
-			t.Errorf("AddressedRequests %v: %q planned %v reaching %v (%v), want [%d]", on, q, pred.Plan.MetapathTokens(), pred.Reach, err, want)
+		if pred, got, err := answered(p, q); err != nil || !slices.Equal(got, []uint32{want}) {
+			t.Errorf("AddressedRequests %v: %q planned %v reaching %v (%v), want [%d]", on, q, pred.Plan.MetapathTokens(), got, err, want)
 		}
 		if got, _ := p.verbType("Could you zorbic the filmmakers who worked with Ann Lee?", nil); got != "" {
 			t.Errorf("AddressedRequests %v: no verb after \"you\" asked for %q", on, got)
@@ -196,16 +189,23 @@ func TestWhSlotsFirst(t *testing.T) {
 		if on {
 			want = "person"
 		}
-		for r, w := range map[string]string{
+		checkAskedTypes(t, "WhSlotsFirst", on, p, map[string]string{
 			"Each film directed is a movie made by which person?": want,
 			"Each film directed is a movie made by which zorbic?": "movie",
-		} {
-			if got, _ := p.askedTypeBy(r, nil); got != w {
-				t.Errorf("WhSlotsFirst %v: %q asks for %q, want %q", on, r, got, w)
-			}
-		}
+		})
 		if got := p.askedType("Each film directed is a movie made by which person?"); got != "movie" {
 			t.Errorf("WhSlotsFirst %v: askedType (the ranker's reading) = %q, want movie", on, got)
+		}
+	}
+}
+
+// checkAskedTypes checks the type each restriction asks for (askedTypeBy,
+// no words read as kinds) against want, with rule on or off.
+func checkAskedTypes(t *testing.T, rule string, on bool, p *LinkingPlanner, want map[string]string) {
+	t.Helper()
+	for r, w := range want {
+		if got, _ := p.askedTypeBy(r, nil); got != w {
+			t.Errorf("%s %v: %q asks for %q, want %q", rule, on, r, got, w)
 		}
 	}
 }
