@@ -368,6 +368,8 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.SaidTwice = a.RepeatTwice && !c.o.NoSaidTwice
 	a.PrefixTwice = a.RepeatTwice && !c.o.NoPrefixTwice
 	a.WhSlotsFirst = !c.o.NoWhSlotsFirst
+	a.AskingClause = !c.o.NoAskingClause
+	a.SpeakerVerbs = !c.o.NoSpeakerVerbs
 	a.DepthBack = a.RepeatTwice && !c.o.NoDepthBack
 	a.ArgumentCompounds = !c.o.NoArgumentCompounds
 	a.BeObject = !c.o.NoBeObject

@@ -407,6 +407,14 @@ type LinkingPlannerOptions struct {
 	// NoWhSlotsFirst: the first asking word's slot names the type asked
 	// for, "which" or not (AnchorConfig.WhSlotsFirst; the ablation).
 	NoWhSlotsFirst bool
+	// NoAskingClause: a last clause that asks after clauses that state
+	// names the type asked for no more than the rest of the question
+	// (AnchorConfig.AskingClause; the ablation).
+	NoAskingClause bool
+	// NoSpeakerVerbs: a verb whose subject is the speaker or the
+	// addressee is read as any other unknown word is
+	// (AnchorConfig.SpeakerVerbs; the ablation).
+	NoSpeakerVerbs bool
 	// NoNameSubjects: a name right before a verb naming a relation need
 	// not anchor a path walking it first (AnchorConfig.NameSubjects; the
 	// ablation).

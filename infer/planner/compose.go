@@ -1007,6 +1007,21 @@ func (p *LinkingPlanner) namedAsked(text string, ments []linking.LinkedMention, 
 	if !p.Cfg.Anchors.NamedType {
 		return ""
 	}
+	if p.Cfg.Anchors.AskingClause {
+		if k := p.askingClause(text, ments); k > 0 {
+			// The clauses before, without the candidate's anchors: where
+			// a pronoun the asking clause ends with refers back.
+			before := []byte(text[:k])
+			for _, a := range c.Mentions {
+				for i := ments[a].Start; i < ments[a].End && i < k; i++ {
+					before[i] = ' '
+				}
+			}
+			if t := p.clauseType(text[k:], string(before), kinds); t != "" {
+				return t
+			}
+		}
+	}
 	if verb.t != "" {
 		if verb.named {
 			return verb.t

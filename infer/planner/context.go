@@ -1,11 +1,13 @@
 package planner
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops/linking"
 )
 
@@ -194,4 +196,110 @@ func lastSentenceOf(text string, lower bool, ok func(at int) bool) int {
 		}
 	}
 	return at
+}
+
+// clauseMarks end a clause: a sentence's marks, a semicolon and a colon.
+const clauseMarks = ".?!;:"
+
+// askingClause returns the byte offset where text's last clause starts
+// when that clause asks and the clauses before it state
+// (AnchorConfig.AskingClause): the clause follows a mark of clauseMarks
+// after a word of two letters or digits or more and white space, outside
+// every mention of ments ("Star Wars: Return of the Jedi" is one name),
+// has two words or more and opens with a question word or a request's
+// verb (leadVerb), and the words before it hold no question word and do
+// not open with such a verb (a question already, read as one). "X
+// directs films of only one genre. Name that genre." and "X directed
+// some films; who filled the acting roles in them?" ask in their last
+// clause. 0 otherwise.
+func (p *LinkingPlanner) askingClause(text string, ments []linking.LinkedMention) int {
+	at := 0
+	for i := 1; i < len(text); i++ {
+		if !strings.ContainsRune(clauseMarks, rune(text[i])) {
+			continue
+		}
+		k := i
+		for k > 0 {
+			r, n := utf8.DecodeLastRuneInString(text[:k])
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+				break
+			}
+			k -= n
+		}
+		if utf8.RuneCountInString(text[k:i]) < 2 {
+			continue
+		}
+		j := i + 1
+		for j < len(text) && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n') {
+			j++
+		}
+		if j == i+1 || j >= len(text) || slices.ContainsFunc(ments, func(m linking.LinkedMention) bool { return m.Start <= i && m.End > i }) {
+			continue
+		}
+		at = j
+	}
+	if at == 0 {
+		return 0
+	}
+	clause, before := linking.MentionWords(text[at:]), linking.MentionWords(text[:at])
+	if len(clause) < 2 || len(before) == 0 || p.leadVerb(before[0].Norm) || slices.ContainsFunc(before, func(w linking.Word) bool { return whWords[w.Norm] }) {
+		return 0
+	}
+	if w := clause[0].Norm; !whWords[w] && !p.leadVerb(w) {
+		return 0
+	}
+	return at
+}
+
+// clauseType is the type an asking clause (askingClause) names as the
+// one asked for: a request verb's object's (verbType, past a determiner:
+// "Name that genre."), the slot's of the question word opening it
+// ("which genre is that?"), or that question word's own (whWordType:
+// "who"), each only where the schema's word or the lexicon names it. A
+// pronoun of backWords closing the clause there ("... shares a genre;
+// what is it?", "name them") refers back: the type is the one the last
+// word of before (the clauses before it) naming one names. "" when none
+// is named, and the whole question is read.
+func (p *LinkingPlanner) clauseType(clause, before string, kinds map[string]string) string {
+	toks := index.TokenizeAll(nil, unquoted(clause))
+	if len(toks) < 2 {
+		return ""
+	}
+	j := 1
+	if p.leadVerb(toks[0]) && !whWords[toks[0]] {
+		if t, named := p.verbType(clause, kinds); t != "" {
+			if named {
+				return t
+			}
+			return ""
+		}
+		if toks[1] == "me" || toks[1] == "us" {
+			j++
+		}
+	} else if p.Cfg.Anchors.Lead != nil {
+		if t := p.whWordType(cmp.Or(subjectForms[toks[0]], toks[0])); t != "" {
+			return t
+		}
+	}
+	for j < len(toks)-1 && (!alphabetic(toks[j]) || index.IsStopword(toks[j]) || determiners[toks[j]]) {
+		j++
+	}
+	if t, named := p.slotType(toks[j], kinds, true); named {
+		return t
+	}
+	if j != len(toks)-1 || !backWords[toks[j]] {
+		return ""
+	}
+	prior := index.TokenizeAll(nil, unquoted(before))
+	for i := len(prior) - 1; i >= 0; i-- {
+		if w := prior[i]; alphabetic(w) && !index.IsStopword(w) && !determiners[w] {
+			if t, named := p.slotType(w, kinds, true); t != "" {
+				if named {
+					return t
+				}
+				return ""
+			}
+		}
+	}
+	return ""
 }

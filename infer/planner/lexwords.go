@@ -74,6 +74,9 @@ type wordResolver struct {
 	// roles: planning reads a role after "as" as a verb of the relation
 	// it names (role, titleVerb; AnchorConfig.Roles).
 	roles bool
+	// speaker: planning leaves a verb the speaker or the addressee is
+	// the subject of unread (speakerVerb; AnchorConfig.SpeakerVerbs).
+	speaker bool
 	// rels, when set, are the relations a word names, with the schema's
 	// words or as namedRelations has it (sorted).
 	rels func(w string) []string
@@ -99,7 +102,7 @@ func (p *LinkingPlanner) newWordResolver() (*wordResolver, error) {
 	}
 	p.names.setLexicon(lex)
 	rw := a.RelWords
-	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next, samePOS: a.ReadSamePOS, nounSlots: a.NounSlots, context: a.ReadInContext, titles: a.Titles, openingTitles: a.Titles && a.OpeningTitles, roles: a.Titles && a.Roles}
+	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next, samePOS: a.ReadSamePOS, nounSlots: a.NounSlots, context: a.ReadInContext, titles: a.Titles, openingTitles: a.Titles && a.OpeningTitles, roles: a.Titles && a.Roles, speaker: a.SpeakerVerbs}
 	if a.KindTypes {
 		r.kind = func(w string) string { return p.kindType(w, false) }
 	}
@@ -596,6 +599,9 @@ func (r *wordResolver) resolveRead(text string, find func(string) []linking.Link
 				continue
 			}
 		}
+		if schemaFirst && r.speaker && r.speakerVerb(raw, i) {
+			continue
+		}
 		reads := r.word(raw[i+1])
 		if reads == nil && schemaFirst && r.ambiguous(raw[i+1]) {
 			reads = r.inContext(raw[i+1], raw[i+2])
@@ -737,4 +743,32 @@ func (p *LinkingPlanner) readInMention(text string, ments []linking.LinkedMentio
 		other = true
 	}
 	return other
+}
+
+// speakerSubjects are the words by which a question's speaker or its
+// addressee is a verb's subject ("I'm", "you").
+var speakerSubjects = map[string]bool{"i": true, "we": true, "you": true, "i'm": true, "we're": true, "you're": true, "i've": true, "we've": true, "you've": true, "i'd": true, "we'd": true, "you'd": true, "i'll": true, "we'll": true, "you'll": true}
+
+// speakerVerb reports whether raw[i+1] (resolveRead's words, "" at both
+// ends) is a verb's form whose subject is the speaker or the addressee
+// (AnchorConfig.SpeakerVerbs): right after one of speakerSubjects, or
+// after a form of "be" right after one ("I am looking"), or a present
+// participle opening the text before a preposition, with no subject said
+// ("Looking for movies ..."). Such a verb says how the question is put,
+// not what the graph holds: read as a known word ("looking" as
+// "appeared", a synonym in one sense) it named a relation the question
+// never asks about.
+func (r *wordResolver) speakerVerb(raw []string, i int) bool {
+	w := raw[i+1]
+	if !r.lex.IsVerbForm(w) {
+		return false
+	}
+	prev := strings.ReplaceAll(raw[i], "’", "'")
+	switch {
+	case speakerSubjects[prev]:
+		return true
+	case beForms[prev] && i > 0 && speakerSubjects[strings.ReplaceAll(raw[i-1], "’", "'")]:
+		return true
+	}
+	return i == 0 && strings.HasSuffix(w, "ing") && prepositions[raw[i+2]]
 }

@@ -297,6 +297,19 @@ type AnchorConfig struct {
 	// asks for a genre, though "is" asked in the training. Off in
 	// checkpoints saved before it.
 	WhSlotsFirst bool `json:"wh_slots_first,omitempty"`
+	// AskingClause: a question whose last clause asks, after clauses
+	// that state and ask nothing, asks for the type that clause names
+	// (askingClause, clauseType): "X directs films of only one genre.
+	// Name that genre." asks for a genre, "X directed some films; who
+	// filled the acting roles in them?" for people. Off in checkpoints
+	// saved before it.
+	AskingClause bool `json:"asking_clause,omitempty"`
+	// SpeakerVerbs: with Lexicon, a verb whose subject is the question's
+	// speaker or addressee ("I'm looking for the films X directed", "Do
+	// you know ...", "Looking for movies ...") is left unread
+	// (wordResolver.speakerVerb): it says how the question is put, not
+	// what the graph holds. Off in checkpoints saved before it.
+	SpeakerVerbs bool `json:"speaker_verbs,omitempty"`
 	// DepthBack: with RepeatTwice, a candidate that walks one relation
 	// twice and a step straight back ("<-hypernym <-hypernym ->hypernym",
 	// the siblings of X's kinds) walks nothing deep where the question

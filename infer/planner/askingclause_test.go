@@ -1,0 +1,114 @@
+package planner
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/strata-retrieval/strata/graphops/linking"
+)
+
+// TestAskingClause: "Ann Lee starred in some films. Name their
+// directors." states in its first sentence and asks in its second. Read
+// as a whole, "films" is the first word naming a type, and the ranker's
+// one-hop plan (her film, node 1) stands; with AskingClause the request's
+// object, "directors" (a kind of person), is what it asks for, so the
+// two-hop plan answers (Paul Smith, node 0). A clause after one that
+// asks already ("Which films did Ann Lee star in? Name their
+// directors.") and a clause whose object names no type ("Name them.")
+// leave the whole reading, and a colon inside a mention splits nothing.
+// A pronoun closing the asking clause refers back: "... had a director;
+// name him." asks for people, "... some films; name them." for films.
+func TestAskingClause(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		p := lexPlanner(t)
+		p.Cfg.Anchors.AskWords = []string{"which"}
+		p.Cfg.Anchors.KindTypes = true
+		p.Cfg.Anchors.LeadVerbAsks = true
+		p.Cfg.Anchors.RequestObject = true
+		p.Cfg.Anchors.AskingClause = on
+		want := uint32(1)
+		if on {
+			want = 0
+		}
+		// A pronoun closing the clause refers back to the last word
+		// naming a type before it: "name him", the director.
+		for _, q := range []string{"Ann Lee starred in some films. Name their directors.", "Every film Ann Lee starred in had a director; name him."} {
+			if pred, got, err := answered(p, q); err != nil || len(got) == 0 || got[0] != want {
+				t.Errorf("AskingClause %v: %q planned %v reaching %v (%v), want %d first", on, q, pred.Plan.MetapathTokens(), got, err, want)
+			}
+		}
+		for _, q := range []string{"Ann Lee starred in some films; name them.", "Which films did Ann Lee star in? Name their directors."} {
+			if pred, got, err := answered(p, q); err != nil || len(got) == 0 || got[0] != 1 {
+				t.Errorf("AskingClause %v: %q planned %v reaching %v (%v), want 1 first", on, q, pred.Plan.MetapathTokens(), got, err)
+			}
+		}
+	}
+	p := lexPlanner(t)
+	p.Cfg.Anchors.LeadVerbAsks = true
+	const jedi = "Ann Lee starred in Star Wars: Return of the Jedi"
+	title := []linking.LinkedMention{{Start: strings.Index(jedi, "Star"), End: len(jedi)}}
+	for _, c := range []struct {
+		q     string
+		ments []linking.LinkedMention
+		want  string
+	}{
+		{"Ann Lee starred in some films. Name their directors.", nil, "Name their directors."},
+		{"Ann Lee starred in some films; name their directors.", nil, "name their directors."},
+		{"Ann Lee starred in some films: who directed them?", nil, "who directed them?"},
+		{"Ann Lee starred in some films. They were good.", nil, ""},
+		{"Which films did Ann Lee star in? Name their directors.", nil, ""},
+		{"List her films. Name their directors.", nil, ""},
+		// A title holding a colon: "Star Wars: Return of the Jedi".
+		{jedi, title, ""},
+		{jedi, nil, "Return of the Jedi"},
+	} {
+		got := ""
+		if k := p.askingClause(c.q, c.ments); k > 0 {
+			got = c.q[k:]
+		}
+		if got != c.want {
+			t.Errorf("askingClause(%q) = %q, want %q", c.q, got, c.want)
+		}
+	}
+}
+
+// TestSpeakerVerbs: the training said "appeared" of actors, and the
+// lexicon relates "looking" to it (look and appear share a sense), so
+// "I'm looking for the films Paul Smith directed." was read "I'm appeared
+// for ...", naming a relation the question never asks about. With
+// SpeakerVerbs a verb whose subject is the speaker or the addressee stays
+// as written ("I'm", "I am", "you", and a present participle opening the
+// text before a preposition); a verb with another subject is still read.
+func TestSpeakerVerbs(t *testing.T) {
+	rw := NewRelWords()
+	for range 10 {
+		for _, c := range [][2]string{{"Which films has he appeared in", "starred_actors"}, {"Which films directed", "directed_by"}} {
+			rw.Add(c[0], []string{c[1]})
+			rw.AddContext(c[0])
+		}
+	}
+	rw.PruneContext(2)
+	for _, on := range []bool{false, true} {
+		p := filmPlanner(t, []string{"directed_by", "starred_actors"}, []string{"Paul Smith", "First Film"}, [][3]int{{1, 0, 0}},
+			[][][]string{{{"*", "<-starred_actors", "movie"}}}, AnchorConfig{RelWords: rw, NamedType: true, Lexicon: true, SpeakerVerbs: on})
+		for _, c := range []struct{ in, off string }{
+			{"I'm looking for the films Paul Smith directed.", "I'm appeared for the films Paul Smith directed."},
+			{"I am looking for the films Paul Smith directed.", "I am appeared for the films Paul Smith directed."},
+			{"Looking for films Paul Smith directed.", "Appeared for films Paul Smith directed."},
+			{"Can you look for the films Paul Smith directed?", "Can you appeared for the films Paul Smith directed?"},
+		} {
+			want := c.off
+			if on {
+				want = c.in
+			}
+			if got := p.Resolve(c.in); got != want {
+				t.Errorf("SpeakerVerbs %v: Resolve(%q) = %q, want %q", on, c.in, got, want)
+			}
+		}
+		// Another subject's verb is read either way.
+		q := "Which films was Paul Smith looking in?"
+		if got, want := p.Resolve(q), "Which films was Paul Smith appeared in?"; got != want {
+			t.Errorf("SpeakerVerbs %v: Resolve(%q) = %q, want %q", on, q, got, want)
+		}
+	}
+}
