@@ -17,7 +17,11 @@ import (
 // directors.") and a clause whose object names no type ("Name them.")
 // leave the whole reading, and a colon inside a mention splits nothing.
 // A pronoun closing the asking clause refers back: "... had a director;
-// name him." asks for people, "... some films; name them." for films.
+// name him." asks for people, "... some films; name them." for films. A
+// question as the request's object asks as it would alone ("tell me who
+// directed them": "who" opened the training's questions about people),
+// and a word that may be an adjective and names no type is passed over
+// ("name the many directors").
 func TestAskingClause(t *testing.T) {
 	for _, on := range []bool{false, true} {
 		p := lexPlanner(t)
@@ -26,13 +30,16 @@ func TestAskingClause(t *testing.T) {
 		p.Cfg.Anchors.LeadVerbAsks = true
 		p.Cfg.Anchors.RequestObject = true
 		p.Cfg.Anchors.AskingClause = on
+		p.Cfg.Anchors.Lead = NewLeadTypes()
+		p.Cfg.Anchors.Lead.Firsts["who"] = map[string]int{"person": 10}
 		want := uint32(1)
 		if on {
 			want = 0
 		}
 		// A pronoun closing the clause refers back to the last word
 		// naming a type before it: "name him", the director.
-		for _, q := range []string{"Ann Lee starred in some films. Name their directors.", "Every film Ann Lee starred in had a director; name him."} {
+		for _, q := range []string{"Ann Lee starred in some films. Name their directors.", "Every film Ann Lee starred in had a director; name him.",
+			"Ann Lee starred in some films; tell me who directed them.", "Ann Lee starred in some films; name the many directors."} {
 			if pred, got, err := answered(p, q); err != nil || len(got) == 0 || got[0] != want {
 				t.Errorf("AskingClause %v: %q planned %v reaching %v (%v), want %d first", on, q, pred.Plan.MetapathTokens(), got, err, want)
 			}

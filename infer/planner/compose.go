@@ -1009,15 +1009,16 @@ func (p *LinkingPlanner) namedAsked(text string, ments []linking.LinkedMention, 
 	}
 	if p.Cfg.Anchors.AskingClause {
 		if k := p.askingClause(text, ments); k > 0 {
-			// The clauses before, without the candidate's anchors: where
-			// a pronoun the asking clause ends with refers back.
-			before := []byte(text[:k])
+			// The clause and those before it (where a pronoun the asking
+			// clause ends with refers back), without the candidate's
+			// anchors: a name's words name nothing asked for.
+			blank := []byte(text)
 			for _, a := range c.Mentions {
-				for i := ments[a].Start; i < ments[a].End && i < k; i++ {
-					before[i] = ' '
+				for i := ments[a].Start; i < ments[a].End; i++ {
+					blank[i] = ' '
 				}
 			}
-			if t := p.clauseType(text[k:], string(before), kinds); t != "" {
+			if t := p.clauseType(string(blank[k:]), string(blank[:k]), kinds); t != "" {
 				return t
 			}
 		}

@@ -252,14 +252,16 @@ func (p *LinkingPlanner) askingClause(text string, ments []linking.LinkedMention
 }
 
 // clauseType is the type an asking clause (askingClause) names as the
-// one asked for: a request verb's object's (verbType, past a determiner:
-// "Name that genre."), the slot's of the question word opening it
-// ("which genre is that?"), or that question word's own (whWordType:
-// "who"), each only where the schema's word or the lexicon names it. A
-// pronoun of backWords closing the clause there ("... shares a genre;
-// what is it?", "name them") refers back: the type is the one the last
-// word of before (the clauses before it) naming one names. "" when none
-// is named, and the whole question is read.
+// one asked for: a request verb's object's (verbType, past a determiner
+// and words that may be adjectives naming no type: "Name that genre.",
+// "name the one genre they all have"), the slot's of the question word
+// opening it or the request's object ("which genre is that?", "tell me
+// who was cast"), or that question word's own (whWordType: "who"), each
+// only where the schema's word or the lexicon names it. A pronoun of
+// backWords closing the clause there ("... shares a genre; what is
+// it?", "name them") refers back: the type is the one the last word of
+// before (the clauses before it) naming one names. "" when none is
+// named, and the whole question is read.
 func (p *LinkingPlanner) clauseType(clause, before string, kinds map[string]string) string {
 	toks := index.TokenizeAll(nil, unquoted(clause))
 	if len(toks) < 2 {
@@ -267,21 +269,36 @@ func (p *LinkingPlanner) clauseType(clause, before string, kinds map[string]stri
 	}
 	j := 1
 	if p.leadVerb(toks[0]) && !whWords[toks[0]] {
-		if t, named := p.verbType(clause, kinds); t != "" {
+		if toks[1] == "me" || toks[1] == "us" {
+			j++
+		}
+		// A question as the request's object asks as it would alone:
+		// "tell me who was cast".
+		if j < len(toks)-1 && whWords[toks[j]] {
+			toks, j = toks[j:], 1
+		} else if t, named := p.verbType(clause, kinds); t != "" {
 			if named {
 				return t
 			}
 			return ""
 		}
-		if toks[1] == "me" || toks[1] == "us" {
-			j++
-		}
-	} else if p.Cfg.Anchors.Lead != nil {
+	}
+	if whWords[toks[0]] && p.Cfg.Anchors.Lead != nil {
 		if t := p.whWordType(cmp.Or(subjectForms[toks[0]], toks[0])); t != "" {
 			return t
 		}
 	}
-	for j < len(toks)-1 && (!alphabetic(toks[j]) || index.IsStopword(toks[j]) || determiners[toks[j]]) {
+	// Past determiners and words that name no type and may be
+	// adjectives: "name the one genre they all have".
+	lex := p.names.lex
+	modifier := func(w string) bool {
+		if lex == nil || !lex.IsAdjective(w) {
+			return false
+		}
+		t, _ := p.slotType(w, kinds, true)
+		return t == ""
+	}
+	for j < len(toks)-1 && (!alphabetic(toks[j]) || index.IsStopword(toks[j]) || determiners[toks[j]] || modifier(toks[j])) {
 		j++
 	}
 	if t, named := p.slotType(toks[j], kinds, true); named {
