@@ -65,6 +65,10 @@ type LinkingPlannerOptions struct {
 	// "us" is no lead verb (planner.FitConfig.LowerRequests; the
 	// ablation).
 	NoFitLowerRequests bool
+	// NoFitSpeakerRequests: a text opening with its speaker as a verb's
+	// subject ("I need ...") is read by the gate as any other text
+	// (planner.FitConfig.SpeakerRequests; the ablation).
+	NoFitSpeakerRequests bool
 	// NoFitLowest: the gate's threshold is the model's boundary, 0.5,
 	// where that separates the val questions from the held-out passages
 	// as well as any threshold, not the lowest that does

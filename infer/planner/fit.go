@@ -58,6 +58,13 @@ type FitConfig struct {
 	// opens with (WordNet's "give a certain impression"). Off in
 	// checkpoints saved before it.
 	LowerRequests bool `json:"lower_requests,omitempty"`
+	// SpeakerRequests: with LeadVerbs, a text opening with its speaker
+	// as a verb's subject ("I need the word under X that means ...", "We
+	// need every hyponym of ...", "I'm looking for a Y that ...") is a
+	// request as "Give me ..." is: the gate reads it from that verb, read
+	// as a lead verb (speakerRequest). A gloss or a description never
+	// opens so. Off in checkpoints saved before it.
+	SpeakerRequests bool `json:"speaker_requests,omitempty"`
 }
 
 // CasualForm is text as typed casually: lower case, with no closing
@@ -136,7 +143,36 @@ func FitProb(m *models.SparseLinear, feats []uint32) float32 {
 // must be set.
 func (p *LinkingPlanner) FitFeatures(text string) []uint32 {
 	f := p.Cfg.Anchors.Fit
+	if f.LeadVerbs && f.SpeakerRequests {
+		if at := speakerRequest(text); at > 0 {
+			return FitFeatures(f.Dim, p.FitText(text[at:]), true)
+		}
+	}
 	return FitFeatures(f.Dim, p.FitText(text), f.LeadVerbs && gateLeadVerb(text, f.LowerRequests))
+}
+
+// speakerRequest is the byte offset of the verb of a request its speaker
+// is the subject of, opening text (FitConfig.SpeakerRequests): one of
+// speakerSubjects first ("I", "We", "I'm", "I'd"), then, past forms of
+// "be" and "would", a word the lexicon knows as a verb's form ("need",
+// "looking"); 0 where text opens otherwise.
+func speakerRequest(text string) int {
+	words := linking.MentionWords(text)
+	lower := func(i int) string {
+		return strings.ReplaceAll(strings.ToLower(text[words[i].Start:words[i].End]), "\u2019", "'")
+	}
+	if len(words) < 3 || !speakerSubjects[lower(0)] || strings.ContainsAny(text[:words[0].Start], `'"‘“`) {
+		return 0
+	}
+	i := 1
+	for i < len(words)-1 && (beForms[lower(i)] || lower(i) == "would") {
+		i++
+	}
+	lex, err := lexicon.WordNet()
+	if err != nil || beForms[lower(i)] || !lex.IsVerbForm(lower(i)) {
+		return 0
+	}
+	return words[i].Start
 }
 
 // gateLeadVerb reports whether text opens, unquoted, with a capitalised

@@ -104,6 +104,48 @@ func TestGateLowerRequests(t *testing.T) {
 	}
 }
 
+// TestSpeakerRequests: a text opening with its speaker as a verb's
+// subject is a request (speakerRequest: the verb's offset), past forms of
+// "be" and "would"; not a text opening with another word, a quoted one,
+// or a subject with no verb after it. With FitConfig.SpeakerRequests the
+// planner's features read "I need the films" as "<verb> the films",
+// without it as they read any text.
+func TestSpeakerRequests(t *testing.T) {
+	for text, want := range map[string]string{
+		"I need the word under plant that means 'a tree'": "need the word under plant that means 'a tree'",
+		"We need every hyponym of each hyponym of X.":     "need every hyponym of each hyponym of X.",
+		"I'm looking for a Y that is part of Z":           "looking for a Y that is part of Z",
+		"I am looking for the films":                      "looking for the films",
+		"we would like the films of X":                    "like the films of X",
+		"I the films of X":                                "",
+		"Islands need the films of X":                     "",
+		"'I' need the films":                              "",
+		"I am":                                            "",
+		"In 2001, which films":                            "",
+	} {
+		got := ""
+		if at := speakerRequest(text); at > 0 {
+			got = text[at:]
+		}
+		if got != want {
+			t.Errorf("speakerRequest(%q) reads from %q, want %q", text, got, want)
+		}
+	}
+	const dim = 1 << 12
+	p := filmPlanner(t, []string{"kind_of"}, []string{"Tell", "object"}, [][3]int{{1, 0, 0}},
+		[][][]string{{{"*", "<-kind_of", "person"}}}, AnchorConfig{})
+	for _, on := range []bool{true, false} {
+		p.Cfg.Anchors.Fit = &FitConfig{Dim: dim, LeadVerbs: true, SpeakerRequests: on}
+		got := p.FitFeatures("I need the films")
+		if lead := slices.Contains(got, fitHash(dim, "f <verb>")); lead != on {
+			t.Errorf("SpeakerRequests %v: features read \"need\" as a lead verb: %v", on, lead)
+		}
+		if speaker := slices.Contains(got, fitHash(dim, "w i")); speaker == on {
+			t.Errorf("SpeakerRequests %v: features read the speaker \"I\": %v", on, speaker)
+		}
+	}
+}
+
 // TestFitProb: the logistic of the summed weights, by hand: bias -1 and
 // "w film" 2 give sigmoid(1) = 0.7311 for "film".
 func TestFitProb(t *testing.T) {
