@@ -370,6 +370,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.WhSlotsFirst = !c.o.NoWhSlotsFirst
 	a.AskingClause = !c.o.NoAskingClause
 	a.SpeakerVerbs = !c.o.NoSpeakerVerbs
+	a.EmbeddedQuestions = !c.o.NoEmbeddedQuestions
 	a.DepthBack = a.RepeatTwice && !c.o.NoDepthBack
 	a.ArgumentCompounds = !c.o.NoArgumentCompounds
 	a.BeObject = !c.o.NoBeObject

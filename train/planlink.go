@@ -419,6 +419,10 @@ type LinkingPlannerOptions struct {
 	// addressee is read as any other unknown word is
 	// (AnchorConfig.SpeakerVerbs; the ablation).
 	NoSpeakerVerbs bool
+	// NoEmbeddedQuestions: a question put inside the speaker's words
+	// ("Do you know what X directed?") opens where the text does
+	// (AnchorConfig.EmbeddedQuestions; the ablation).
+	NoEmbeddedQuestions bool
 	// NoNameSubjects: a name right before a verb naming a relation need
 	// not anchor a path walking it first (AnchorConfig.NameSubjects; the
 	// ablation).

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/strata-retrieval/strata/data/lexicon"
 	"github.com/strata-retrieval/strata/graphops/linking"
 )
 
@@ -116,6 +117,44 @@ func TestSpeakerVerbs(t *testing.T) {
 		q := "Which films was Paul Smith looking in?"
 		if got, want := p.Resolve(q), "Which films was Paul Smith appeared in?"; got != want {
 			t.Errorf("SpeakerVerbs %v: Resolve(%q) = %q, want %q", on, q, got, want)
+		}
+	}
+}
+
+// TestEmbeddedQuestions: "Do you know what Paul Smith directed?" asks
+// what "What has Paul Smith directed?" asks (TestBareObject), in a
+// statement's word order inside the speaker's words; with
+// EmbeddedQuestions its question word opens it, the unsaid auxiliary
+// stands there, and the verb's relation is walked first and last: the
+// directors of his films' cast and his films' cast are ruled out, his
+// films are not. A question word after no speaker's word ("Films X
+// directed: what were they?") and one right at the start open nothing
+// new.
+func TestEmbeddedQuestions(t *testing.T) {
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	planner := func(on bool) *LinkingPlanner {
+		return smithPlanner(t, lex, AnchorConfig{NamedRelations: true, ObjectVerbs: true, VerbFirst: true, BareObject: true, EmbeddedQuestions: on})
+	}
+	checkSmithMisses(t, "EmbeddedQuestions", planner, []missCase{
+		{"Do you know what Paul Smith directed in 2001?", smithDirectorsOf, false, true},
+		{"Do you know what Paul Smith directed in 2001?", smithCastOf, false, true},
+		{"Do you know what Paul Smith directed in 2001?", smithFilms, false, false},
+		{"I wonder what Paul Smith directed in 2001.", smithCastOf, false, true},
+		{"The films Paul Smith directed in 2001: what were they?", smithCastOf, false, false},
+	})
+	p := planner(true)
+	for q, want := range map[string]int{
+		"Do you know what Paul Smith directed in 2001?":          3,
+		"Can you tell me which films Paul Smith directed?":       4,
+		"What did Paul Smith direct in 2001?":                    0,
+		"The films Paul Smith directed in 2001: what were they?": 0,
+		"Do you know what he did?":                               0,
+	} {
+		if got := p.embeddedOpening(q, linking.MentionWords(q)); got != want {
+			t.Errorf("embeddedOpening(%q) = %d, want %d", q, got, want)
 		}
 	}
 }

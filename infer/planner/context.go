@@ -93,6 +93,9 @@ const maxFrontedWords = 8
 // the phrase, where the phrase is longer than maxFrontedWords words, or
 // where no question word and two more words follow its comma.
 func (p *LinkingPlanner) opening(text string, words []linking.Word) int {
+	if k := p.embeddedOpening(text, words); k > 0 {
+		return k
+	}
 	if !p.Cfg.Anchors.FrontedPhrase || len(words) == 0 || !strings.HasSuffix(strings.TrimSpace(text), "?") {
 		return 0
 	}
@@ -319,4 +322,33 @@ func (p *LinkingPlanner) clauseType(clause, before string, kinds map[string]stri
 		}
 	}
 	return ""
+}
+
+// maxEmbedding is how many words may stand before the question word of a
+// question put inside the speaker's or the addressee's words
+// (embeddedOpening).
+const maxEmbedding = 5
+
+// embeddedOpening is the index, among text's words, of the question word
+// of a question put inside the speaker's or the addressee's words
+// (AnchorConfig.EmbeddedQuestions): the first question word, within
+// maxEmbedding words, after words one of which is one of speakerSubjects
+// ("Do you know what ...", "I wonder which ...", "Can you tell me who
+// ..."), with three words or more after it; 0 for any other text.
+func (p *LinkingPlanner) embeddedOpening(text string, words []linking.Word) int {
+	if !p.Cfg.Anchors.EmbeddedQuestions {
+		return 0
+	}
+	speaker := false
+	for i := 0; i < len(words) && i <= maxEmbedding; i++ {
+		w := strings.ReplaceAll(strings.ToLower(text[words[i].Start:words[i].End]), "\u2019", "'")
+		if whWords[w] {
+			if speaker && i > 0 && len(words)-i >= 4 {
+				return i
+			}
+			return 0
+		}
+		speaker = speaker || speakerSubjects[w]
+	}
+	return 0
 }

@@ -141,6 +141,12 @@ func (p *LinkingPlanner) objectAux(text string) (words []linking.Word, open, aux
 			return words, o, i
 		}
 	}
+	// An embedded question says its subject and verb in a statement's
+	// order ("Do you know what X directed?"): the auxiliary stands, unsaid,
+	// at its question word.
+	if o > 0 && o == p.embeddedOpening(text, words) {
+		return words, o, o
+	}
 	return nil, 0, -1
 }
 
@@ -236,7 +242,7 @@ func (o *objectRule) readFor(ments []linking.LinkedMention, anchors []int) objec
 			w := lower(i)
 			r.first = !index.IsStopword(w) && lex.IsNoun(w)
 		}
-		r.bare = o.p.Cfg.Anchors.BareObject && o.aux == o.open+1
+		r.bare = o.p.Cfg.Anchors.BareObject && (o.aux == o.open+1 || o.aux == o.open)
 		r.first = r.first || r.with || r.bare
 	}
 	if o.be && !r.bare {

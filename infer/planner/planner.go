@@ -310,6 +310,13 @@ type AnchorConfig struct {
 	// (wordResolver.speakerVerb): it says how the question is put, not
 	// what the graph holds. Off in checkpoints saved before it.
 	SpeakerVerbs bool `json:"speaker_verbs,omitempty"`
+	// EmbeddedQuestions: a question put inside the speaker's or the
+	// addressee's words ("Do you know what X directed in 1969?", "I
+	// wonder which films X wrote") opens at its question word
+	// (embeddedOpening), and with ObjectVerbs its subject and verb, said
+	// in the order of a statement, read as after a do-auxiliary ("What
+	// did X direct in 1969?"). Off in checkpoints saved before it.
+	EmbeddedQuestions bool `json:"embedded_questions,omitempty"`
 	// DepthBack: with RepeatTwice, a candidate that walks one relation
 	// twice and a step straight back ("<-hypernym <-hypernym ->hypernym",
 	// the siblings of X's kinds) walks nothing deep where the question
