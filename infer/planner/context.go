@@ -167,6 +167,32 @@ func (p *LinkingPlanner) strongMentions(text string) []linking.LinkedMention {
 // followed by white space and a capital letter; 0 when there is none.
 func lastSentence(text string) int { return lastSentenceOf(text, false, nil) }
 
+// resumeAfter is the offset where text goes on after a mark at byte i
+// that ends a sentence or a clause there: the mark follows a word of two
+// letters or digits or more (no initial: "Peter S. Seaman") and white
+// space follows it, then more text; 0 where it ends none.
+func resumeAfter(text string, i int) int {
+	k := i
+	for k > 0 {
+		r, n := utf8.DecodeLastRuneInString(text[:k])
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			break
+		}
+		k -= n
+	}
+	if utf8.RuneCountInString(text[k:i]) < 2 {
+		return 0
+	}
+	j := i + 1
+	for j < len(text) && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n') {
+		j++
+	}
+	if j == i+1 || j >= len(text) {
+		return 0
+	}
+	return j
+}
+
 // lastSentenceOf is lastSentence, with lower also after white space and a
 // lower-case letter, and, with ok, only where ok(at) holds.
 func lastSentenceOf(text string, lower bool, ok func(at int) bool) int {
@@ -175,23 +201,8 @@ func lastSentenceOf(text string, lower bool, ok func(at int) bool) int {
 		if c := text[i]; c != '.' && c != '?' && c != '!' {
 			continue
 		}
-		// The word before the mark: two letters or digits or more.
-		k := i
-		for k > 0 {
-			r, n := utf8.DecodeLastRuneInString(text[:k])
-			if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-				break
-			}
-			k -= n
-		}
-		if utf8.RuneCountInString(text[k:i]) < 2 {
-			continue
-		}
-		j := i + 1
-		for j < len(text) && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n') {
-			j++
-		}
-		if j == i+1 || j >= len(text) {
+		j := resumeAfter(text, i)
+		if j == 0 {
 			continue
 		}
 		if r, _ := utf8.DecodeRuneInString(text[j:]); (unicode.IsUpper(r) || lower && unicode.IsLower(r)) && (ok == nil || ok(j)) {
@@ -221,22 +232,8 @@ func (p *LinkingPlanner) askingClause(text string, ments []linking.LinkedMention
 		if !strings.ContainsRune(clauseMarks, rune(text[i])) {
 			continue
 		}
-		k := i
-		for k > 0 {
-			r, n := utf8.DecodeLastRuneInString(text[:k])
-			if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-				break
-			}
-			k -= n
-		}
-		if utf8.RuneCountInString(text[k:i]) < 2 {
-			continue
-		}
-		j := i + 1
-		for j < len(text) && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n') {
-			j++
-		}
-		if j == i+1 || j >= len(text) || slices.ContainsFunc(ments, func(m linking.LinkedMention) bool { return m.Start <= i && m.End > i }) {
+		j := resumeAfter(text, i)
+		if j == 0 || slices.ContainsFunc(ments, func(m linking.LinkedMention) bool { return m.Start <= i && m.End > i }) {
 			continue
 		}
 		at = j
