@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -77,6 +78,29 @@ func TestAskingClause(t *testing.T) {
 		if got != c.want {
 			t.Errorf("askingClause(%q) = %q, want %q", c.q, got, c.want)
 		}
+	}
+}
+
+// TestAskingClauseAnchors: an asking clause is read without the
+// candidate's anchors, whose words name nothing asked for. "Name First
+// Film's director." names a movie with the title's "Film" (past "First",
+// which may be an adjective); read without the anchor, it asks for the
+// director, a person.
+func TestAskingClauseAnchors(t *testing.T) {
+	p := lexPlanner(t)
+	p.Cfg.Anchors.LeadVerbAsks = true
+	p.Cfg.Anchors.RequestObject = true
+	p.Cfg.Anchors.KindTypes = true
+	p.Cfg.Anchors.AskingClause = true
+	q := "Ann Lee starred in some films. Name First Film's director."
+	ments := p.findMentions(q)
+	at := slices.IndexFunc(ments, func(m linking.LinkedMention) bool { return strings.HasPrefix(m.Text, "First Film") })
+	if at < 0 {
+		t.Fatalf("%q: no mention of First Film in %v", q, ments)
+	}
+	c := PlanCandidate{Mentions: []int{at}}
+	if got := p.namedAsked(q, ments, &c, nil, askedVerb{}); got != "person" {
+		t.Errorf("%q anchored on First Film asks for %q, want person", q, got)
 	}
 }
 
