@@ -369,6 +369,10 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.PrefixTwice = a.RepeatTwice && !c.o.NoPrefixTwice
 	a.WhSlotsFirst = !c.o.NoWhSlotsFirst
 	a.AskingClause = !c.o.NoAskingClause
+	a.FrontedClause = a.AskingClause && !c.o.NoFrontedClause
+	a.ClauseSlots = a.AskingClause && !c.o.NoClauseSlots
+	a.SlotHeads = !c.o.NoSlotHeads
+	a.HyphenedLeads = !c.o.NoHyphenedLeads
 	a.SpeakerVerbs = !c.o.NoSpeakerVerbs
 	a.EmbeddedQuestions = !c.o.NoEmbeddedQuestions
 	a.DepthBack = a.RepeatTwice && !c.o.NoDepthBack

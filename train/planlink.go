@@ -415,6 +415,23 @@ type LinkingPlannerOptions struct {
 	// names the type asked for no more than the rest of the question
 	// (AnchorConfig.AskingClause; the ablation).
 	NoAskingClause bool
+	// NoFrontedClause: a clause after a comma that asks after a phrase
+	// that states ("For films whose scripts came from X, list the cast
+	// members.") names the type asked for no more than the rest of the
+	// question (AnchorConfig.FrontedClause; the ablation).
+	NoFrontedClause bool
+	// NoClauseSlots: an asking clause names the type asked for by the
+	// schema's word or the lexicon alone, and by its first noun alone
+	// (AnchorConfig.ClauseSlots; the ablation).
+	NoClauseSlots bool
+	// NoSlotHeads: "Which of the 2000 releases ..." and "which new
+	// releases" read "of" and "new" as the asking word's slot where
+	// candidates are ruled out (AnchorConfig.SlotHeads; the ablation).
+	NoSlotHeads bool
+	// NoHyphenedLeads: a first word hyphened to the next may be a
+	// request's verb ("Second-generation ...";
+	// AnchorConfig.HyphenedLeads; the ablation).
+	NoHyphenedLeads bool
 	// NoSpeakerVerbs: a verb whose subject is the speaker or the
 	// addressee is read as any other unknown word is
 	// (AnchorConfig.SpeakerVerbs; the ablation).

@@ -249,6 +249,30 @@ func hyphenModifiers(text string) []bool {
 	return out
 }
 
+// slotModifier reports whether lower-case w, in an asking word's slot,
+// may be an adjective that names no type ("which new releases"), so the
+// noun after it names what is asked (SlotHeads, clauseType).
+func (p *LinkingPlanner) slotModifier(w string, kinds map[string]string) bool {
+	lex := p.names.lex
+	if lex == nil || !lex.IsAdjective(w) {
+		return false
+	}
+	t, _ := p.slotType(w, kinds, true)
+	return t == ""
+}
+
+// hyphenedFirst reports whether text's first word is joined by a hyphen
+// to a word after it ("Second-generation", "Well-known"; not "-based").
+func hyphenedFirst(text string) bool {
+	f, _, _ := strings.Cut(strings.TrimLeftFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }), " ")
+	i := strings.IndexByte(f, '-')
+	if i <= 0 || i == len(f)-1 {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(f[i+1:])
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
 // setLexicon lets the names read words through lex.
 func (n *schemaNames) setLexicon(lex *lexicon.Lexicon) {
 	n.lex, n.bases = lex, map[string][]string{}
@@ -457,6 +481,19 @@ func (p *LinkingPlanner) askedTypeOf(restriction string, kinds map[string]string
 				// restrict it ("Which 2000 releases"): a number names no
 				// type.
 				j := i
+				// "Which of the 2000 releases" and "which new releases"
+				// ask as "Which 2000 releases" does (SlotHeads); "genre
+				// of all their films" asks for a genre.
+				heads := byKind && p.Cfg.Anchors.SlotHeads && askingDeterminers[toks[i-1]]
+				if heads && toks[j] == "of" && j < len(toks)-1 {
+					j++
+					for j < len(toks)-1 && (index.IsStopword(toks[j]) || determiners[toks[j]]) {
+						j++
+					}
+				}
+				for heads && j < len(toks)-1 && p.slotModifier(toks[j], kinds) {
+					j++
+				}
 				if len(p.Cfg.Anchors.TypeWords) > 0 {
 					for j < len(toks)-1 && !alphabetic(toks[j]) {
 						j++
@@ -709,6 +746,11 @@ func (p *LinkingPlanner) verbType(text string, kinds map[string]string) (string,
 	// A first word before a preposition is a noun ("Cast of films
 	// directed by X"): a request's verb has its object next.
 	if len(toks) < 2 || !p.leadVerb(toks[0]) || p.Cfg.Anchors.NounHeads && prepositions[toks[1]] {
+		return "", false
+	}
+	// Nor is a first word hyphened to the next one, a compound's
+	// modifier ("Second-generation hyponyms of X", HyphenedLeads).
+	if p.Cfg.Anchors.HyphenedLeads && hyphenedFirst(text) {
 		return "", false
 	}
 	// An asking word's slot is the word right after it (askedTypeBy); with

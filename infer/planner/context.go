@@ -225,30 +225,95 @@ const clauseMarks = ".?!;:"
 // not open with such a verb (a question already, read as one). "X
 // directs films of only one genre. Name that genre." and "X directed
 // some films; who filled the acting roles in them?" ask in their last
-// clause. 0 otherwise.
+// clause. With FrontedClause, where no such clause follows such a mark,
+// the first clause after a comma that asks so after a phrase that states
+// and names a type outside the mentions ("For films whose scripts came
+// from X, list the cast members.", "Among the writers of X's films, who
+// is there?"; not "Under X, what are ..."): a question word
+// right after a noun or a preposition in that phrase opens a relative
+// clause ("films whose scripts", "films of which") and asks nothing. 0
+// otherwise.
 func (p *LinkingPlanner) askingClause(text string, ments []linking.LinkedMention) int {
 	at := 0
 	for i := 1; i < len(text); i++ {
-		if !strings.ContainsRune(clauseMarks, rune(text[i])) {
-			continue
+		if strings.ContainsRune(clauseMarks, rune(text[i])) {
+			if j := p.clauseAfter(text, i, ments); j > 0 {
+				at = j
+			}
 		}
-		j := resumeAfter(text, i)
-		if j == 0 || slices.ContainsFunc(ments, func(m linking.LinkedMention) bool { return m.Start <= i && m.End > i }) {
-			continue
-		}
-		at = j
 	}
-	if at == 0 {
+	if at > 0 && p.asksAfter(text, at, false) {
+		return at
+	}
+	if !p.Cfg.Anchors.FrontedClause {
 		return 0
 	}
+	for i := 1; i < len(text); i++ {
+		if text[i] != ',' {
+			continue
+		}
+		if j := p.clauseAfter(text, i, ments); j > 0 && p.asksAfter(text, j, true) && p.namesTypeOutside(text[:i], ments) {
+			return j
+		}
+	}
+	return 0
+}
+
+// namesTypeOutside reports whether a word of text outside every mention
+// of ments names a type by the schema's word or the lexicon (slotType):
+// a phrase fronted before a comma that names none ("Under X", "As of
+// 1937") leaves the question's type to be read as a whole.
+func (p *LinkingPlanner) namesTypeOutside(text string, ments []linking.LinkedMention) bool {
+	blank := []byte(text)
+	for _, m := range ments {
+		for i := m.Start; i < min(m.End, len(blank)); i++ {
+			blank[i] = ' '
+		}
+	}
+	for _, w := range index.TokenizeAll(nil, unquoted(string(blank))) {
+		if alphabetic(w) && !index.IsStopword(w) {
+			if t, named := p.slotType(w, nil, true); t != "" && named {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// clauseAfter is where a clause starts after a mark at byte i that ends
+// one there (resumeAfter) outside every mention of ments; 0 where none
+// does.
+func (p *LinkingPlanner) clauseAfter(text string, i int, ments []linking.LinkedMention) int {
+	if slices.ContainsFunc(ments, func(m linking.LinkedMention) bool { return m.Start <= i && m.End > i }) {
+		return 0
+	}
+	return resumeAfter(text, i)
+}
+
+// asksAfter reports whether the clause of text starting at byte at asks
+// after words that state (askingClause): it has two words or more and
+// opens with a question word or a request's verb, and the words before
+// it hold no question word (with relative, none but one right after a
+// noun or a preposition) and do not open with such a verb.
+func (p *LinkingPlanner) asksAfter(text string, at int, relative bool) bool {
 	clause, before := linking.MentionWords(text[at:]), linking.MentionWords(text[:at])
-	if len(clause) < 2 || len(before) == 0 || p.leadVerb(before[0].Norm) || slices.ContainsFunc(before, func(w linking.Word) bool { return whWords[w.Norm] }) {
-		return 0
+	if len(clause) < 2 || len(before) == 0 || p.leadVerb(before[0].Norm) {
+		return false
 	}
-	if w := clause[0].Norm; !whWords[w] && !p.leadVerb(w) {
-		return 0
+	lex := p.names.lex
+	for i, w := range before {
+		if !whWords[w.Norm] {
+			continue
+		}
+		if !relative || i == 0 || whWords[before[i-1].Norm] {
+			return false
+		}
+		if prev := strings.ToLower(text[before[i-1].Start:before[i-1].End]); !prepositions[prev] && (lex == nil || !lex.IsNoun(prev)) {
+			return false
+		}
 	}
-	return at
+	w := clause[0].Norm
+	return whWords[w] || p.leadVerb(w)
 }
 
 // clauseType is the type an asking clause (askingClause) names as the
@@ -267,6 +332,7 @@ func (p *LinkingPlanner) clauseType(clause, before string, kinds map[string]stri
 	if len(toks) < 2 {
 		return ""
 	}
+	lifts := p.Cfg.Anchors.ClauseSlots
 	j := 1
 	if p.leadVerb(toks[0]) && !whWords[toks[0]] {
 		if toks[1] == "me" || toks[1] == "us" {
@@ -280,8 +346,17 @@ func (p *LinkingPlanner) clauseType(clause, before string, kinds map[string]stri
 			if named {
 				return t
 			}
-			return ""
+			// A lift counts below, where its word is a noun
+			// (liftedNoun).
+			if !lifts {
+				return ""
+			}
 		}
+	}
+	// "whose director was X" asks for what has the director, not for
+	// the director.
+	if lifts && toks[0] == "whose" {
+		return ""
 	}
 	if whWords[toks[0]] && p.Cfg.Anchors.Lead != nil {
 		if t := p.whWordType(cmp.Or(subjectForms[toks[0]], toks[0])); t != "" {
@@ -290,19 +365,16 @@ func (p *LinkingPlanner) clauseType(clause, before string, kinds map[string]stri
 	}
 	// Past determiners and words that name no type and may be
 	// adjectives: "name the one genre they all have".
-	lex := p.names.lex
-	modifier := func(w string) bool {
-		if lex == nil || !lex.IsAdjective(w) {
-			return false
-		}
-		t, _ := p.slotType(w, kinds, true)
-		return t == ""
-	}
-	for j < len(toks)-1 && (!alphabetic(toks[j]) || index.IsStopword(toks[j]) || determiners[toks[j]] || modifier(toks[j])) {
+	for j < len(toks)-1 && (!alphabetic(toks[j]) || index.IsStopword(toks[j]) || determiners[toks[j]] || p.slotModifier(toks[j], kinds)) {
 		j++
 	}
-	if t, named := p.slotType(toks[j], kinds, true); named {
+	if t, named := p.slotType(toks[j], kinds, true); named || lifts && t != "" && p.liftedNoun(toks[j]) {
 		return t
+	} else if lifts && t == "" && p.Cfg.Anchors.CompoundHeads {
+		// "list the cast members": the compound's head names it.
+		if ht, hn := p.compoundHead(toks, j, kinds); ht != "" && (hn || p.liftedNoun(toks[j+1])) {
+			return ht
+		}
 	}
 	if j != len(toks)-1 || !backWords[toks[j]] {
 		return ""
@@ -311,7 +383,7 @@ func (p *LinkingPlanner) clauseType(clause, before string, kinds map[string]stri
 	for i := len(prior) - 1; i >= 0; i-- {
 		if w := prior[i]; alphabetic(w) && !index.IsStopword(w) && !determiners[w] {
 			if t, named := p.slotType(w, kinds, true); t != "" {
-				if named {
+				if named || lifts && p.liftedNoun(w) {
 					return t
 				}
 				return ""
@@ -319,6 +391,31 @@ func (p *LinkingPlanner) clauseType(clause, before string, kinds map[string]stri
 		}
 	}
 	return ""
+}
+
+// liftedNoun reports whether lower-case w may name the type a training
+// lift gives it in an asking clause (ClauseSlots): a noun that no verb's
+// form and no adjective can be ("actors"; not "have", which lifted
+// towards genres in movies-skb's training questions, nor "one" of "pick
+// the one classified under X" or "two" of "what lies two kinds below
+// it?", which lifted towards adjectives and relations in WordNet's),
+// lifted towards that one type alone (wordType's threshold).
+func (p *LinkingPlanner) liftedNoun(w string) bool {
+	lex := p.names.lex
+	if lex == nil || !lex.IsNoun(w) || lex.IsVerbForm(w) || lex.IsAdjective(w) {
+		return false
+	}
+	// One type alone lifted so: WordNet's "verb" lifts towards every
+	// verb.* type, and names none.
+	n := 0
+	if ew := p.Cfg.Anchors.Elements; ew != nil {
+		for _, t := range p.skb.Schema.NodeTypes {
+			if ew.Lift(w, "A:"+t) >= 2 {
+				n++
+			}
+		}
+	}
+	return n == 1
 }
 
 // maxEmbedding is how many words may stand before the question word of a

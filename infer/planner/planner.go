@@ -304,6 +304,42 @@ type AnchorConfig struct {
 	// filled the acting roles in them?" for people. Off in checkpoints
 	// saved before it.
 	AskingClause bool `json:"asking_clause,omitempty"`
+	// FrontedClause: with AskingClause, where no clause after a
+	// sentence's mark, a semicolon or a colon asks, the first clause after
+	// a comma that asks after a phrase that states is the asking clause
+	// (askingClause): "For films whose scripts came from X, list the cast
+	// members." asks for people, not for the films the phrase fronts. A
+	// question word right after a noun or a preposition in the phrase
+	// ("films whose", "films of which") opens a relative clause and asks
+	// nothing. Off in checkpoints saved
+	// before it.
+	FrontedClause bool `json:"fronted_clause,omitempty"`
+	// ClauseSlots: an asking clause's type word (clauseType) is read as
+	// an asking word's slot is: a type a training lift names counts
+	// (wordType's Elements), not the schema's word or the lexicon's alone
+	// ("X wrote some films; list the actors." asks for people, though
+	// "actors" names person through the training questions only: read
+	// as a whole, such a word is the ranker's to weigh, and after clauses
+	// that state the ranker weighs their words as well), and with
+	// CompoundHeads a compound's head names it where its first word names
+	// none ("list the cast members": members, people). Off in checkpoints
+	// saved before it.
+	ClauseSlots bool `json:"clause_slots,omitempty"`
+	// SlotHeads: the slot of "which", "what" or "whose" is its noun
+	// (askedTypeOf, where candidates are ruled out): past "of" and the
+	// determiners after it ("Which of the 2000 releases count X as a cast
+	// member?" asks for films as "Which 2000 releases ..." does) and past
+	// words that may be adjectives and name no type ("which new
+	// releases"). An asking word learned from the training that is a noun
+	// ("genre of all their films") keeps its slot. The plan ranker's
+	// features read as before. Off in checkpoints saved before it.
+	SlotHeads bool `json:"slot_heads,omitempty"`
+	// HyphenedLeads: a question's first word joined by a hyphen to the
+	// next is a compound's modifier, no request's verb (verbType):
+	// "Second-generation hyponyms of X, please." asks for no generation
+	// ("second" is a verb in the lexicon). Off in checkpoints saved
+	// before it.
+	HyphenedLeads bool `json:"hyphened_leads,omitempty"`
 	// SpeakerVerbs: with Lexicon, a verb whose subject is the question's
 	// speaker or addressee ("I'm looking for the films X directed", "Do
 	// you know ...", "Looking for movies ...") is left unread
