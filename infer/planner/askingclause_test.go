@@ -9,6 +9,22 @@ import (
 	"github.com/strata-retrieval/strata/graphops/linking"
 )
 
+// clausePlanner is lexPlanner with the rules an asking clause reads
+// with: "which" asks, a request's verb asks for its
+// object's type, "who" opened the training's questions about people.
+func clausePlanner(t *testing.T) *LinkingPlanner {
+	t.Helper()
+	p := lexPlanner(t)
+	p.Cfg.Anchors.AskWords = []string{"which"}
+	p.Cfg.Anchors.KindTypes = true
+	p.Cfg.Anchors.LeadVerbAsks = true
+	p.Cfg.Anchors.RequestObject = true
+	p.Cfg.Anchors.AskingClause = true
+	p.Cfg.Anchors.Lead = NewLeadTypes()
+	p.Cfg.Anchors.Lead.Firsts["who"] = map[string]int{"person": 10}
+	return p
+}
+
 // TestAskingClause: "Ann Lee starred in some films. Name their
 // directors." states in its first sentence and asks in its second. Read
 // as a whole, "films" is the first word naming a type, and the ranker's
@@ -26,14 +42,8 @@ import (
 // ("name the many directors").
 func TestAskingClause(t *testing.T) {
 	for _, on := range []bool{false, true} {
-		p := lexPlanner(t)
-		p.Cfg.Anchors.AskWords = []string{"which"}
-		p.Cfg.Anchors.KindTypes = true
-		p.Cfg.Anchors.LeadVerbAsks = true
-		p.Cfg.Anchors.RequestObject = true
+		p := clausePlanner(t)
 		p.Cfg.Anchors.AskingClause = on
-		p.Cfg.Anchors.Lead = NewLeadTypes()
-		p.Cfg.Anchors.Lead.Firsts["who"] = map[string]int{"person": 10}
 		want := uint32(1)
 		if on {
 			want = 0

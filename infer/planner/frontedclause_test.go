@@ -2,22 +2,6 @@ package planner
 
 import "testing"
 
-// clausePlanner is lexPlanner with the rules an asking clause reads with
-// (TestAskingClause's): "which" asks, a request's verb asks for its
-// object's type, "who" opened the training's questions about people.
-func clausePlanner(t *testing.T) *LinkingPlanner {
-	t.Helper()
-	p := lexPlanner(t)
-	p.Cfg.Anchors.AskWords = []string{"which"}
-	p.Cfg.Anchors.KindTypes = true
-	p.Cfg.Anchors.LeadVerbAsks = true
-	p.Cfg.Anchors.RequestObject = true
-	p.Cfg.Anchors.AskingClause = true
-	p.Cfg.Anchors.Lead = NewLeadTypes()
-	p.Cfg.Anchors.Lead.Firsts["who"] = map[string]int{"person": 10}
-	return p
-}
-
 // TestFrontedClause: "For films Ann Lee starred in, name the directors."
 // fronts a phrase that states before a comma, and its clause after the
 // comma asks. Read as a whole, "films" is the first word naming a type,
