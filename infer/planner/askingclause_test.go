@@ -10,8 +10,8 @@ import (
 )
 
 // clausePlanner is lexPlanner with the rules an asking clause reads
-// with: "which" asks, a request's verb asks for its
-// object's type, "who" opened the training's questions about people.
+// with: "which" asks, a request's verb asks for its object's type, "who"
+// opened the training's questions about people.
 func clausePlanner(t *testing.T) *LinkingPlanner {
 	t.Helper()
 	p := lexPlanner(t)
