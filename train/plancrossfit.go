@@ -373,6 +373,9 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.ClauseSlots = a.AskingClause && !c.o.NoClauseSlots
 	a.SlotHeads = !c.o.NoSlotHeads
 	a.HyphenedLeads = !c.o.NoHyphenedLeads
+	a.RequestTitles = a.Titles && !c.o.NoRequestTitles
+	a.HeldSlots = !c.o.NoHeldSlots
+	a.DeterminedValues = !c.o.NoDeterminedValues
 	a.SpeakerVerbs = !c.o.NoSpeakerVerbs
 	a.EmbeddedQuestions = !c.o.NoEmbeddedQuestions
 	a.DepthBack = a.RepeatTwice && !c.o.NoDepthBack

@@ -432,6 +432,17 @@ type LinkingPlannerOptions struct {
 	// request's verb ("Second-generation ...";
 	// AnchorConfig.HyphenedLeads; the ablation).
 	NoHyphenedLeads bool
+	// NoRequestTitles: a singular noun after a request's verb opening the
+	// text, before a name, is read as any word (AnchorConfig.RequestTitles;
+	// the ablation).
+	NoRequestTitles bool
+	// NoHeldSlots: where an anchor fills an asking determiner's slot, the
+	// other words still name the type asked for (AnchorConfig.HeldSlots;
+	// the ablation).
+	NoHeldSlots bool
+	// NoDeterminedValues: a word that may be a verb is a noun only right
+	// after a determiner (AnchorConfig.DeterminedValues; the ablation).
+	NoDeterminedValues bool
 	// NoSpeakerVerbs: a verb whose subject is the speaker or the
 	// addressee is read as any other unknown word is
 	// (AnchorConfig.SpeakerVerbs; the ablation).

@@ -123,7 +123,7 @@ func (p *LinkingPlanner) nounsIn(text string, words []linking.Word, from, to int
 			continue
 		}
 		head := trailing && i == len(words)-1
-		if !lex.IsNoun(n) || lex.IsVerb(n) && !head && !determinedNoun(text, words, i, p.Cfg.Anchors.NounHeads, lex.IsNoun, p.namesType) {
+		if !lex.IsNoun(n) || lex.IsVerb(n) && !head && !determinedNoun(text, words, i, p.Cfg.Anchors.NounHeads, p.Cfg.Anchors.DeterminedValues, lex.IsNoun, p.namesType) {
 			continue
 		}
 		out = append(out, n)
@@ -144,7 +144,8 @@ var whWords = map[string]bool{"who": true, "whom": true, "whose": true, "what": 
 
 // determinedNoun reports whether words[i], a word that may be a noun or
 // a verb, is a noun where it stands: after a determiner ("Find the cast
-// of X") or, with heads (AnchorConfig.NounHeads), in the words opening
+// of X"), with values also past values after one ("Give the 1998 cast of
+// ...": numbers, words of no letters), or, with heads (AnchorConfig.NounHeads), in the words opening
 // the text before a preposition, up to maxOpeningNouns of them, each of
 // which may be a noun (isNoun), where a request's verb would have its
 // object ("cast of films directed by X", "cast list for pictures X
@@ -152,10 +153,20 @@ var whWords = map[string]bool{"who": true, "whom": true, "whose": true, "what": 
 // the lexicon read off "film scripted by X", nor before a word that
 // names a node type (namesType), a request's object ("Cast films with
 // X").
-func determinedNoun(text string, words []linking.Word, i int, heads bool, isNoun, namesType func(string) bool) bool {
+func determinedNoun(text string, words []linking.Word, i int, heads, values bool, isNoun, namesType func(string) bool) bool {
 	at := func(j int) string { return strings.ToLower(text[words[j].Start:words[j].End]) }
 	if i > 0 && determiners[at(i-1)] {
 		return true
+	}
+	if values {
+		// Past values: "the 1998 cast".
+		j := i - 1
+		for j >= 0 && !alphabetic(at(j)) {
+			j--
+		}
+		if j >= 0 && j < i-1 && determiners[at(j)] {
+			return true
+		}
 	}
 	if !heads || i >= maxOpeningNouns {
 		return false

@@ -583,3 +583,31 @@ func TestRequestObject(t *testing.T) {
 		}
 	}
 }
+
+// TestDeterminedValues: "cast", which may be a verb, counts as an answer
+// word only where it is a noun. Right after "the" it is one ("Find the
+// cast ..."); with DeterminedValues so it is after "the" past a value
+// ("Find the 2001 cast that starred Ann Lee.": "cast" names ->directed_by
+// here, and her film's director, Paul Smith, node 0, answers where the
+// ranker prefers her film, node 1). A value with no determiner before it
+// makes no noun of the verb ("Who in 2001 did cast Ann Lee?").
+func TestDeterminedValues(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		on   bool
+		want uint32
+	}{
+		{"Find the 2001 cast that starred Ann Lee.", false, 1},
+		{"Find the 2001 cast that starred Ann Lee.", true, 0},
+		{"Find the cast that starred Ann Lee.", false, 0},
+		{"Who in 2001 did cast Ann Lee?", true, 1},
+	} {
+		p := lexPlanner(t)
+		p.Cfg.Anchors.AnswerWords = map[string]string{"cast": "->directed_by"}
+		p.Cfg.Anchors.DeterminedValues = c.on
+		pred, err := p.Predict(context.Background(), data.Query{Text: c.q, ID: -1})
+		if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{c.want}) {
+			t.Errorf("DeterminedValues %v: %q planned %v reaching %v (%v), want [%d]", c.on, c.q, pred.Plan.MetapathTokens(), pred.Reach, err, c.want)
+		}
+	}
+}

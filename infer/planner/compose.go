@@ -1076,6 +1076,9 @@ func (p *LinkingPlanner) namedAsked(text string, ments []linking.LinkedMention, 
 			return t
 		}
 	}
+	if p.Cfg.Anchors.HeldSlots && heldSlot(text, ments, c) {
+		return ""
+	}
 	if t, named := p.askedTypeBy(linking.RestrictionText(p.withoutAnchorTypeWords(text, ments, c), ments, c.Mentions), kinds); named {
 		return t
 	}
@@ -1929,4 +1932,24 @@ func quotedSpans(text string, loose bool) [][2]int {
 		}
 	}
 	return out
+}
+
+// heldSlot reports whether one of candidate c's anchors fills the slot of
+// an asking determiner (askingDeterminers, the word right before it) and
+// ends its clause, only spaces and then . ? ! ; : , or the text's end
+// after it ("... would use which piece of ground?"; HeldSlots).
+func heldSlot(text string, ments []linking.LinkedMention, c *PlanCandidate) bool {
+	for _, a := range c.Mentions {
+		m := ments[a]
+		before := strings.TrimRight(text[:m.Start], " ")
+		k := strings.LastIndexByte(before, ' ')
+		if !askingDeterminers[strings.ToLower(before[k+1:])] {
+			continue
+		}
+		after := strings.TrimLeft(text[m.End:], " ")
+		if after == "" || strings.ContainsRune("?.!;:,", rune(after[0])) {
+			return true
+		}
+	}
+	return false
 }

@@ -71,6 +71,9 @@ type wordResolver struct {
 	// openingTitles: a title may open the text too (title;
 	// AnchorConfig.OpeningTitles).
 	openingTitles bool
+	// requestTitles: a title may follow a request's verb opening the text
+	// (title; AnchorConfig.RequestTitles).
+	requestTitles bool
 	// roles: planning reads a role after "as" as a verb of the relation
 	// it names (role, titleVerb; AnchorConfig.Roles).
 	roles bool
@@ -102,7 +105,7 @@ func (p *LinkingPlanner) newWordResolver() (*wordResolver, error) {
 	}
 	p.names.setLexicon(lex)
 	rw := a.RelWords
-	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next, samePOS: a.ReadSamePOS, nounSlots: a.NounSlots, context: a.ReadInContext, titles: a.Titles, openingTitles: a.Titles && a.OpeningTitles, roles: a.Titles && a.Roles, speaker: a.SpeakerVerbs}
+	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next, samePOS: a.ReadSamePOS, nounSlots: a.NounSlots, context: a.ReadInContext, titles: a.Titles, openingTitles: a.Titles && a.OpeningTitles, requestTitles: a.Titles && a.RequestTitles, roles: a.Titles && a.Roles, speaker: a.SpeakerVerbs}
 	if a.KindTypes {
 		r.kind = func(w string) string { return p.kindType(w, false) }
 	}
@@ -416,18 +419,20 @@ func (r *wordResolver) nounSlot(raw []string, i int) bool {
 // title reports whether word i of a text, raw[i+1] in the lower-case
 // words raw ("" at both ends), is a noun in the singular with no
 // determiner, right after a preposition or an auxiliary verb, or with
-// openingTitles opening the text, and right before a mention that starts
-// there (of those ments finds): "director" in "movies by director Julia
-// Loktev" and "Which films did writer Nora Ephron direct?", "actor" in
-// "Films with actor Tom Hanks", "Director" in "Director X: any comedy
-// titles?". English puts a bare
+// openingTitles opening the text, or with requestTitles right after a
+// first word that is a verb's base form (a request's), and right before a
+// mention that starts there (of those ments finds): "director" in "movies
+// by director Julia Loktev" and "Which films did writer Nora Ephron
+// direct?", "actor" in "Films with actor Tom Hanks", "Director" in
+// "Director X: any comedy titles?", "director" in "Name director X's
+// features". English puts a bare
 // count noun before a name only as the name's title: it says what the
 // node is, not what the question asks for, and read as the training's
 // "directors" it would ask for directors (titleVerb reads it). A plural
 // there opens a reduced relative clause ("the cast of films X directed"),
 // and is read as any word.
 func (r *wordResolver) title(raw []string, i int, ments func() []linking.LinkedMention) bool {
-	if !prepositions[raw[i]] && !auxiliaries[raw[i]] && !(r.openingTitles && i == 0) || !r.lex.IsNounLemma(raw[i+1]) {
+	if !prepositions[raw[i]] && !auxiliaries[raw[i]] && !(r.openingTitles && i == 0) && !(r.requestTitles && i == 1 && r.lex.IsVerb(raw[1])) || !r.lex.IsNounLemma(raw[i+1]) {
 		return false
 	}
 	return slices.ContainsFunc(ments(), func(m linking.LinkedMention) bool { return m.TokStart == i+1 })

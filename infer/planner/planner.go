@@ -340,6 +340,25 @@ type AnchorConfig struct {
 	// ("second" is a verb in the lexicon). Off in checkpoints saved
 	// before it.
 	HyphenedLeads bool `json:"hyphened_leads,omitempty"`
+	// RequestTitles: with Titles, such a noun right after a question's
+	// first word that is a verb's base form (a request: "Name director X's
+	// features in the comedy genre.") is a title too: the request asks
+	// for X's films, not for directors. Off in checkpoints saved before
+	// it.
+	RequestTitles bool `json:"request_titles,omitempty"`
+	// HeldSlots: where one of a candidate's anchors fills the slot of an
+	// asking determiner (which, what, whose) and ends its clause ("Someone
+	// working in baseball would use which piece of ground?"), no other
+	// word names the type asked for (namedAsked): the anchor is what the
+	// slot names, and "Someone", opening the question, asked for no
+	// person. Off in checkpoints saved before it.
+	HeldSlots bool `json:"held_slots,omitempty"`
+	// DeterminedValues: a word that may be a noun or a verb is a noun
+	// after a determiner past values too ("Give the 1998 cast of anything
+	// directed by X": "cast" names the answer word's step as in "the cast
+	// of", not the verb; answerMisses). Off in checkpoints saved before
+	// it.
+	DeterminedValues bool `json:"determined_values,omitempty"`
 	// SpeakerVerbs: with Lexicon, a verb whose subject is the question's
 	// speaker or addressee ("I'm looking for the films X directed", "Do
 	// you know ...", "Looking for movies ...") is left unread

@@ -98,3 +98,34 @@ func TestOpeningTitles(t *testing.T) {
 		wantReach(t, p, c.q, c.want, "OpeningTitles", c.on)
 	}
 }
+
+// TestRequestTitles: with Titles and OpeningTitles, "writer" right after
+// a request's verb opening the text ("List writer Ann Lee's credits.") is
+// read as the training's "writers", an answer word, and the deeper search
+// answers with the writer of her film (Kim Ray, node 4); with
+// RequestTitles it is her title ("List written Ann Lee's credits."), and the
+// film she wrote answers (Second Film, node 2). After a determiner, in the
+// plural, or after a first word that is no verb ("Lately writer Ann Lee
+// ..."), it is read as before.
+func TestRequestTitles(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		on   bool
+		want uint32
+	}{
+		{"List writer Ann Lee's credits.", false, 4},
+		{"List writer Ann Lee's credits.", true, 2},
+		{"List the writer Ann Lee's credits.", true, 4},
+		{"List writers Ann Lee's credits.", true, 4},
+		{"Lately writer Ann Lee: anything?", true, 4},
+	} {
+		p := titlePlanner(t, true, false)
+		p.Cfg.Anchors.OpeningTitles = true
+		p.Cfg.Anchors.RequestTitles = c.on
+		var err error
+		if p.words, err = p.newWordResolver(); err != nil {
+			t.Fatal(err)
+		}
+		wantReach(t, p, c.q, c.want, "RequestTitles", c.on)
+	}
+}
