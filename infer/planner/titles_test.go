@@ -89,13 +89,7 @@ func TestOpeningTitles(t *testing.T) {
 		{"The writer Ann Lee: anything?", true, 4},
 		{"Writers Ann Lee: anything?", true, 4},
 	} {
-		p := titlePlanner(t, true, false)
-		p.Cfg.Anchors.OpeningTitles = c.on
-		var err error
-		if p.words, err = p.newWordResolver(); err != nil {
-			t.Fatal(err)
-		}
-		wantReach(t, p, c.q, c.want, "OpeningTitles", c.on)
+		wantReach(t, openingPlanner(t, c.on, false), c.q, c.want, "OpeningTitles", c.on)
 	}
 }
 
@@ -119,13 +113,20 @@ func TestRequestTitles(t *testing.T) {
 		{"List writers Ann Lee's credits.", true, 4},
 		{"Lately writer Ann Lee: anything?", true, 4},
 	} {
-		p := titlePlanner(t, true, false)
-		p.Cfg.Anchors.OpeningTitles = true
-		p.Cfg.Anchors.RequestTitles = c.on
-		var err error
-		if p.words, err = p.newWordResolver(); err != nil {
-			t.Fatal(err)
-		}
-		wantReach(t, p, c.q, c.want, "RequestTitles", c.on)
+		wantReach(t, openingPlanner(t, true, c.on), c.q, c.want, "RequestTitles", c.on)
 	}
+}
+
+// openingPlanner is titlePlanner with Titles, OpeningTitles and
+// RequestTitles set as told, its word resolver built for them.
+func openingPlanner(t *testing.T, opening, request bool) *LinkingPlanner {
+	t.Helper()
+	p := titlePlanner(t, true, false)
+	p.Cfg.Anchors.OpeningTitles = opening
+	p.Cfg.Anchors.RequestTitles = request
+	var err error
+	if p.words, err = p.newWordResolver(); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
