@@ -376,6 +376,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.RequestTitles = a.Titles && !c.o.NoRequestTitles
 	a.HeldSlots = !c.o.NoHeldSlots
 	a.DeterminedValues = !c.o.NoDeterminedValues
+	a.PersonObjects = !c.o.NoPersonObjects
 	a.SpeakerVerbs = !c.o.NoSpeakerVerbs
 	a.EmbeddedQuestions = !c.o.NoEmbeddedQuestions
 	a.DepthBack = a.RepeatTwice && !c.o.NoDepthBack

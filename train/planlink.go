@@ -443,6 +443,9 @@ type LinkingPlannerOptions struct {
 	// NoDeterminedValues: a word that may be a verb is a noun only right
 	// after a determiner (AnchorConfig.DeterminedValues; the ablation).
 	NoDeterminedValues bool
+	// NoPersonObjects: a request's object "everyone" names no type
+	// (AnchorConfig.PersonObjects; the ablation).
+	NoPersonObjects bool
 	// NoSpeakerVerbs: a verb whose subject is the speaker or the
 	// addressee is read as any other unknown word is
 	// (AnchorConfig.SpeakerVerbs; the ablation).

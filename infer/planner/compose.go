@@ -767,8 +767,18 @@ func (p *LinkingPlanner) verbType(text string, kinds map[string]string) (string,
 	for j < len(toks)-1 && (!alphabetic(toks[j]) || index.IsStopword(toks[j])) {
 		j++
 	}
+	// "everyone" asks for what "who" asks for (PersonObjects).
+	if p.Cfg.Anchors.PersonObjects && personPronouns[toks[j]] && p.Cfg.Anchors.Lead != nil {
+		if t := p.whWordType("who"); t != "" {
+			return t, true
+		}
+	}
 	return p.slotType(toks[j], kinds, true)
 }
+
+// personPronouns are English's indefinite pronouns for people, which a
+// request may have as its object ("Give me everyone cast in ...").
+var personPronouns = map[string]bool{"everyone": true, "everybody": true, "someone": true, "somebody": true, "anyone": true, "anybody": true}
 
 // leadVerb reports whether a question's first word w (lower case) asks
 // as an asking word does (AnchorConfig.LeadVerbAsks): a verb's base form

@@ -359,6 +359,12 @@ type AnchorConfig struct {
 	// of", not the verb; answerMisses). Off in checkpoints saved before
 	// it.
 	DeterminedValues bool `json:"determined_values,omitempty"`
+	// PersonObjects: with LeadVerbAsks, a request whose object is an
+	// indefinite pronoun for people ("Give me everyone cast in a film X
+	// was the writer of.", "Name someone who ...") asks for what "who"
+	// asked for opening the training questions (whWordType), a type named
+	// (verbType). Off in checkpoints saved before it.
+	PersonObjects bool `json:"person_objects,omitempty"`
 	// SpeakerVerbs: with Lexicon, a verb whose subject is the question's
 	// speaker or addressee ("I'm looking for the films X directed", "Do
 	// you know ...", "Looking for movies ...") is left unread
