@@ -365,6 +365,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.NestedRelations = a.RepeatTwice && !c.o.NoNestedRelations
 	a.PossessiveNests = a.RepeatTwice && !c.o.NoPossessiveNests
 	a.PossessiveChains = a.RepeatTwice && !c.o.NoPossessiveChains
+	a.RelativeChains = a.RepeatTwice && !c.o.NoRelativeChains
 	a.SaidTwice = a.RepeatTwice && !c.o.NoSaidTwice
 	a.PrefixTwice = a.RepeatTwice && !c.o.NoPrefixTwice
 	a.WhSlotsFirst = !c.o.NoWhSlotsFirst

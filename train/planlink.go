@@ -356,6 +356,9 @@ type LinkingPlannerOptions struct {
 	// NoPossessiveChains: a word said right after itself as a possessor
 	// nests nothing (AnchorConfig.PossessiveChains; the ablation).
 	NoPossessiveChains bool
+	// NoRelativeChains: a word said right before "whose" and again right
+	// after it nests nothing (AnchorConfig.RelativeChains; the ablation).
+	NoRelativeChains bool
 	// NoSaidTwice: a plural or a preposition said twice anywhere nests
 	// nothing unless said before "of" (AnchorConfig.SaidTwice; the
 	// ablation).

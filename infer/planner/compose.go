@@ -1487,7 +1487,7 @@ func (p *LinkingPlanner) repeatMisses(text string, ments []linking.LinkedMention
 // NestedRelations, two words of one relation (nestsRelation).
 func (p *LinkingPlanner) nests(text string) bool {
 	return nestsWord(text) || p.Cfg.Anchors.PossessiveNests && nestsPossessive(text) ||
-		p.Cfg.Anchors.PossessiveChains && possessiveChain(text) || p.Cfg.Anchors.SaidTwice && p.names.lex != nil && saidTwice(p.names.lex, text) || p.Cfg.Anchors.PrefixTwice && prefixTwice(text) || p.nestsRelation(text)
+		p.Cfg.Anchors.PossessiveChains && possessiveChain(text) || p.Cfg.Anchors.RelativeChains && relativeChain(text) || p.Cfg.Anchors.SaidTwice && p.names.lex != nil && saidTwice(p.names.lex, text) || p.Cfg.Anchors.PrefixTwice && prefixTwice(text) || p.nestsRelation(text)
 }
 
 // prefixTwice reports whether a word of text outside its quotations is
@@ -1573,6 +1573,32 @@ func possessiveChain(text string) bool {
 		// names a food.
 		ends := i+2 == len(ws) || index.IsStopword(ws[i+2].Norm)
 		if ends && (ws[i+1].Norm == w || ws[i].Poss != "" && ws[i+1].Norm == ws[i].Poss) {
+			return true
+		}
+	}
+	return false
+}
+
+// relativeChain reports whether a word of text outside its quotations,
+// not a stop word nor a number, comes right before "whose" and again
+// right after it (past "own"), in the singular or the plural, ending its
+// noun phrase (the text's last word or one before a stop word): "a
+// hypernym whose own hypernym is X", "kinds whose kinds are X" apply one
+// relation to what it gives, as "whose hypernym's hypernym is X" does
+// (AnchorConfig.RelativeChains); "a parent whose parent company is X"
+// does not.
+func relativeChain(text string) bool {
+	ws := linking.MentionWords(unquotedLoose(text))
+	for i := 0; i+2 < len(ws); i++ {
+		w := ws[i].Norm
+		if len(w) < 3 || !alphabetic(w) || index.IsStopword(w) || ws[i+1].Norm != "whose" {
+			continue
+		}
+		j := i + 2
+		if ws[j].Norm == "own" {
+			j++
+		}
+		if j < len(ws) && ws[j].Norm == w && (j+1 == len(ws) || index.IsStopword(ws[j+1].Norm)) {
 			return true
 		}
 	}

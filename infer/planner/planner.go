@@ -280,6 +280,12 @@ type AnchorConfig struct {
 	// hypernym is X", "X's hyponyms' hyponyms" (possessiveChain). Off in
 	// checkpoints saved before it.
 	PossessiveChains bool `json:"possessive_chains,omitempty"`
+	// RelativeChains: with RepeatTwice, a word said right before
+	// "whose" and again right after it (past "own") nests as a
+	// possessive chain does: "Which synsets have a hypernym whose own
+	// hypernym is X?" asks two steps down, as "whose hypernym's hypernym
+	// is X" does (relativeChain). Off in checkpoints saved before it.
+	RelativeChains bool `json:"relative_chains,omitempty"`
 	// SaidTwice: with RepeatTwice, a word said twice anywhere outside
 	// the candidate's anchors and quotations, not a stop word, nests as
 	// one said twice before "of" does (saidTwice): "What is below the

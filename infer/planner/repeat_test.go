@@ -250,6 +250,36 @@ func TestPossessiveChains(t *testing.T) {
 	}
 }
 
+// TestRelativeChains: a word said right before "whose" and again right
+// after it, past "own", ending its noun phrase, nests (relativeChain);
+// another word after "whose", a compound, a quotation or a stop word
+// does not; and nests reads it only with RelativeChains.
+func TestRelativeChains(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Which synsets have a hypernym whose own hypernym is water vapor?": true,
+		"Which synsets have a hypernym whose hypernym is water vapor?":     true,
+		"the kinds whose kinds are X":                                      true,
+		"synsets with hypernyms whose own hypernym is X":                   true,
+		"a firm with a parent whose parent company is X":                   false,
+		"of the planets whose orbit lies outside the earth's orbit":        false,
+		"Which term means 'hypernym whose hypernym'?":                      false,
+		"a hypernym whose own":                                             false,
+		"a hypernym of X whose hypernym is Y":                              false,
+	} {
+		if got := relativeChain(text); got != want {
+			t.Errorf("relativeChain(%q) = %v, want %v", text, got, want)
+		}
+	}
+	p := lexPlanner(t)
+	const q = "Which synsets have a hypernym whose own hypernym is water vapor?"
+	for _, on := range []bool{false, true} {
+		p.Cfg.Anchors.RelativeChains = on
+		if got := p.nests(q); got != on {
+			t.Errorf("RelativeChains %v: nests(%q) = %v, want %v", on, q, got, on)
+		}
+	}
+}
+
 // TestSaidTwice: a plural or a preposition said twice anywhere outside
 // quotations nests (saidTwice); a noun in the singular ("name", "orbit"),
 // a stop word, a word said twice in a row or inside a quotation does
