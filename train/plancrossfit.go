@@ -366,6 +366,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.PossessiveNests = a.RepeatTwice && !c.o.NoPossessiveNests
 	a.PossessiveChains = a.RepeatTwice && !c.o.NoPossessiveChains
 	a.RelativeChains = a.RepeatTwice && !c.o.NoRelativeChains
+	a.Auxiliaries = !c.o.NoAuxiliaries
 	a.SaidTwice = a.RepeatTwice && !c.o.NoSaidTwice
 	a.PrefixTwice = a.RepeatTwice && !c.o.NoPrefixTwice
 	a.WhSlotsFirst = !c.o.NoWhSlotsFirst
@@ -388,6 +389,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.RelativeAntecedents = !c.o.NoRelativeAntecedents
 	a.NounAntecedents = a.RelativeAntecedents && !c.o.NoNounAntecedents
 	a.PairedAnchors = a.DeeperSearch && !c.o.NoPairedAnchors
+	a.PairedUnexplained = a.PairedAnchors && !c.o.NoPairedUnexplained
 	a.NameSubjects = a.Lexicon && a.NamedRelations && !c.o.NoNameSubjects
 	a.CompoundHeads = a.Lexicon && !c.o.NoCompoundHeads
 	a.AddressedRequests = a.LeadVerbAsks && !c.o.NoAddressedRequests

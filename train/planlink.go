@@ -359,6 +359,12 @@ type LinkingPlannerOptions struct {
 	// NoRelativeChains: a word said right before "whose" and again right
 	// after it nests nothing (AnchorConfig.RelativeChains; the ablation).
 	NoRelativeChains bool
+	// NoAuxiliaries: a question's auxiliary "do" may anchor
+	// (AnchorConfig.Auxiliaries; the ablation).
+	NoAuxiliaries bool
+	// NoPairedUnexplained: the deeper search pairs only candidates left
+	// (AnchorConfig.PairedUnexplained; the ablation).
+	NoPairedUnexplained bool
 	// NoSaidTwice: a plural or a preposition said twice anywhere nests
 	// nothing unless said before "of" (AnchorConfig.SaidTwice; the
 	// ablation).

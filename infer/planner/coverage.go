@@ -377,6 +377,32 @@ func relativeVerb(lex *lexicon.Lexicon, text string, m *linking.LinkedMention, a
 	return w != "" && slices.ContainsFunc(lex.Bases(w), func(b string) bool { return b != w && lex.IsVerb(b) })
 }
 
+// doForms are the forms of "do" that support a question's inversion
+// (questionAuxiliary): English, no data set's words.
+var doForms = map[string]bool{"do": true, "does": true, "did": true}
+
+// questionAuxiliary reports whether one-word mention m of text, unquoted,
+// is a form of "do" (doForms) after an English question word (whWords)
+// of its clause (no ".", ";", ":", "?" or "!" between them) and before
+// a word, not right after "to": the auxiliary of a question's inversion
+// ("What do you get two rungs down from X?", "Which vaccine does the
+// dictionary tag brand name?"), which says nothing of what is asked
+// about, though WordNet names nodes with it ("do", a syllable; "does",
+// female deer; AnchorConfig.Auxiliaries).
+func questionAuxiliary(text string, m *linking.LinkedMention) bool {
+	if m.TokEnd-m.TokStart != 1 || !doForms[strings.ToLower(m.Text)] || quotedMention(text, m) {
+		return false
+	}
+	if !strings.ContainsFunc(text[m.End:], unicode.IsLetter) || strings.EqualFold(letterRunBefore(text, m.Start), "to") {
+		return false
+	}
+	clause := text[:m.Start]
+	if i := strings.LastIndexAny(clause, ".;:?!"); i >= 0 {
+		clause = clause[i+1:]
+	}
+	return slices.ContainsFunc(linking.MentionWords(clause), func(w linking.Word) bool { return whWords[w.Norm] })
+}
+
 // letterRunBefore is the run of letters that ends text[:at] past its spaces
 // ("" when a space is followed by no letter).
 func letterRunBefore(text string, at int) string {
@@ -500,14 +526,19 @@ func LearnNonAnchorForms(lex *lexicon.Lexicon, texts []string, ments [][]linking
 }
 
 // anchoredInForm reports whether one of c's anchor mentions is written in
-// one of AnchorConfig.NonAnchorForms.
+// one of AnchorConfig.NonAnchorForms or, with Auxiliaries, is a question's
+// auxiliary (questionAuxiliary).
 func (p *LinkingPlanner) anchoredInForm(text string, ments []linking.LinkedMention, c *PlanCandidate) bool {
 	return anchoredOn(ments, c, func(m *linking.LinkedMention) bool { return p.nonAnchorForm(text, m) })
 }
 
 // nonAnchorForm reports whether mention m of text is written in one of
-// AnchorConfig.NonAnchorForms.
+// AnchorConfig.NonAnchorForms or, with Auxiliaries, is a question's
+// auxiliary (questionAuxiliary).
 func (p *LinkingPlanner) nonAnchorForm(text string, m *linking.LinkedMention) bool {
+	if p.Cfg.Anchors.Auxiliaries && questionAuxiliary(text, m) {
+		return true
+	}
 	forms := p.Cfg.Anchors.NonAnchorForms
 	if len(forms) == 0 {
 		return false

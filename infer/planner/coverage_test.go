@@ -349,3 +349,47 @@ func TestPairedAnchors(t *testing.T) {
 		}
 	}
 }
+
+// TestPairedUnexplained: First Film's details name Kim Ray, so Ann Lee's
+// films (First and Second Film, First Film ranked first) explain "Kim
+// Ray" and stand (key 0), while Kim Ray's films (First and Third Film)
+// leave "Ann Lee" unexplained and are ruled out: no two candidates are
+// left, and the one-actor plan answers. With PairedUnexplained, Kim Ray's
+// candidate pairs with the choice, the deeper search tries the two-actor
+// template anchored on both, and the ranker (two paths by 5) takes it:
+// First Film alone. A question naming one actor pairs nothing.
+func TestPairedUnexplained(t *testing.T) {
+	planner := func(on bool) *LinkingPlanner {
+		p := filmPlanner(t, []string{"starred_actors"}, []string{"First Film", "Second Film", "Third Film", "Ann Lee", "Kim Ray"},
+			[][3]int{{0, 0, 3}, {0, 0, 4}, {1, 0, 3}, {2, 0, 4}},
+			[][][]string{
+				{{"*", "<-starred_actors", "movie"}},
+				{{"*", "<-starred_actors", "movie"}, {"*", "<-starred_actors", "movie"}},
+			}, AnchorConfig{TopTemplates: 1, DeeperSearch: true, PairedAnchors: true, PairedUnexplained: on, CoverMentions: true, AnchorTypes: []string{"person"}})
+		p.skb.Nodes[0].Fields = []string{"", "a film with Kim Ray"}
+		rankTemplates(p, []float32{2, 0})
+		h := fnv.New32a()
+		h.Write([]byte("paths2"))
+		h.Write([]byte{0})
+		p.Ranker.W.Data()[h.Sum32()%uint32(p.Ranker.Dim)] = 5
+		return p
+	}
+	for _, c := range []struct {
+		q     string
+		on    bool
+		paths int
+		reach []uint32
+	}{
+		{"Which films star both Ann Lee and Kim Ray?", true, 2, []uint32{0}},
+		{"Which films star both Ann Lee and Kim Ray?", false, 1, []uint32{0, 1}},
+		{"Which films star Ann Lee?", true, 1, []uint32{0, 1}},
+	} {
+		pred, err := planner(c.on).Predict(context.Background(), data.Query{Text: c.q, ID: -1})
+		if err != nil || pred.Reach == nil {
+			t.Fatalf("%q: plan %v, reach %v, %v", c.q, pred.Plan.MetapathTokens(), pred.Reach, err)
+		}
+		if got := len(pred.Plan.Paths); got != c.paths || !slices.Equal(pred.Reach.Nodes, c.reach) {
+			t.Errorf("PairedUnexplained %v: %q planned %v reaching %v, want %d paths reaching %v", c.on, c.q, pred.Plan.MetapathTokens(), pred.Reach.Nodes, c.paths, c.reach)
+		}
+	}
+}

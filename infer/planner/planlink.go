@@ -653,26 +653,37 @@ func (p *LinkingPlanner) ruledOutSearch(text string, ments []linking.LinkedMenti
 // both stand, and explain each other's name, as the kinds' definitions
 // say "trade name"; their intersection, a template the classifier ranked
 // low, is what the question asks). The templates tried are anchored on
-// the choice's mention and another's. nil where there is no such pair.
+// the choice's mention and another's; with PairedUnexplained, the other
+// may anchor a candidate ruled out only for leaving the choice's mention
+// unexplained. nil where there is no such pair.
 func (p *LinkingPlanner) pairedSearch(text string, ments []linking.LinkedMention, cs []PlanCandidate, key []int) func(ti int, chosen []int, nodes [][]uint32) bool {
 	if !p.Cfg.Anchors.PairedAnchors || p.Ranker == nil {
 		return nil
 	}
 	// The ranker's choice among the candidates left, and the one anchor
 	// of each of them that reach nodes.
-	var single []int
+	var single, loose []int
 	best, bs := -1, float32(0)
 	quoted := quotedSpans(text, true)
 	var feats [][]uint32
 	for i := range cs {
 		c := &cs[i]
-		if len(c.Reach) == 0 || key[i] != 0 {
+		// With PairedUnexplained, a candidate ruled out by nothing but
+		// the mentions it leaves unexplained (key below every other
+		// rule's bit) may pair too, where the choice's anchor is one of
+		// them (below).
+		unexplainedOnly := p.Cfg.Anchors.PairedUnexplained && key[i] > 0 && key[i] < 1<<7
+		if len(c.Reach) == 0 || key[i] != 0 && !unexplainedOnly {
 			continue
 		}
 		if len(c.Mentions) != 1 {
-			if len(c.Mentions) > 1 {
+			if len(c.Mentions) > 1 && key[i] == 0 {
 				return nil // one anchors two names already
 			}
+			continue
+		}
+		if unexplainedOnly {
+			loose = append(loose, i)
 			continue
 		}
 		if feats == nil {
@@ -698,6 +709,19 @@ func (p *LinkingPlanner) pairedSearch(text string, ments []linking.LinkedMention
 	var others []int
 	for _, a := range single {
 		if a != top && !overlaps(&ments[a], &ments[top]) {
+			others = append(others, a)
+		}
+	}
+	// A candidate that leaves the choice's anchor unexplained, anchored
+	// apart from it and unquoted ("What sandwich do people in United
+	// Kingdom have a word for?": the kinds of sandwich leave United
+	// Kingdom unexplained, and the words of its region stand).
+	for _, i := range loose {
+		a := cs[i].Mentions[0]
+		if a < 0 || a >= len(ments) || a == top || overlaps(&ments[a], &ments[top]) || inSpans(ments[a].Start, nil, quoted) || slices.Contains(others, a) {
+			continue
+		}
+		if slices.ContainsFunc(p.unexplainedSpans(ments, &cs[i]), func(span []int) bool { return slices.Contains(span, top) }) {
 			others = append(others, a)
 		}
 	}

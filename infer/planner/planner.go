@@ -286,6 +286,21 @@ type AnchorConfig struct {
 	// hypernym is X?" asks two steps down, as "whose hypernym's hypernym
 	// is X" does (relativeChain). Off in checkpoints saved before it.
 	RelativeChains bool `json:"relative_chains,omitempty"`
+	// Auxiliaries: a one-word mention that is a form of "do" after a
+	// question word of its clause and before a word, the auxiliary of
+	// the question's inversion, is ruled out as an anchor as a mention in
+	// one of NonAnchorForms is (questionAuxiliary): "What do you get two
+	// rungs down from X?" anchored "do" (a syllable on WordNet). Off in
+	// checkpoints saved before it.
+	Auxiliaries bool `json:"auxiliaries,omitempty"`
+	// PairedUnexplained: with PairedAnchors, the other anchor of the
+	// pair may be that of a one-anchor candidate ruled out only for the
+	// mentions it leaves unexplained, the ranker's choice's among them
+	// (pairedSearch): "What sandwich do people in United Kingdom have a
+	// word for?" chose the words of the region, and the kinds of sandwich,
+	// leaving United Kingdom unexplained, paired with nothing. Off in
+	// checkpoints saved before it.
+	PairedUnexplained bool `json:"paired_unexplained,omitempty"`
 	// SaidTwice: with RepeatTwice, a word said twice anywhere outside
 	// the candidate's anchors and quotations, not a stop word, nests as
 	// one said twice before "of" does (saidTwice): "What is below the
