@@ -307,6 +307,26 @@ func TestCasedAnchors(t *testing.T) {
 	}
 }
 
+// pairPlanner is filmPlanner over three films and two actors (Ann Lee in
+// First and Second Film, Kim Ray in First and Third Film) with a
+// one-actor template the classifier ranks first and a two-actor one
+// below, and a plan ranker that prefers two paths by 5.
+func pairPlanner(t *testing.T, a AnchorConfig) *LinkingPlanner {
+	t.Helper()
+	p := filmPlanner(t, []string{"starred_actors"}, []string{"First Film", "Second Film", "Third Film", "Ann Lee", "Kim Ray"},
+		[][3]int{{0, 0, 3}, {0, 0, 4}, {1, 0, 3}, {2, 0, 4}},
+		[][][]string{
+			{{"*", "<-starred_actors", "movie"}},
+			{{"*", "<-starred_actors", "movie"}, {"*", "<-starred_actors", "movie"}},
+		}, a)
+	rankTemplates(p, []float32{2, 0})
+	h := fnv.New32a()
+	h.Write([]byte("paths2"))
+	h.Write([]byte{0})
+	p.Ranker.W.Data()[h.Sum32()%uint32(p.Ranker.Dim)] = 5
+	return p
+}
+
 // TestPairedAnchors: the classifier ranks the one-actor template first
 // and the two-actor template below TopTemplates (1); nothing rules out a
 // one-actor candidate (no CoverMentions), and the plan ranker prefers two
@@ -317,18 +337,7 @@ func TestCasedAnchors(t *testing.T) {
 // answers.
 func TestPairedAnchors(t *testing.T) {
 	planner := func(paired bool) *LinkingPlanner {
-		p := filmPlanner(t, []string{"starred_actors"}, []string{"First Film", "Second Film", "Third Film", "Ann Lee", "Kim Ray"},
-			[][3]int{{0, 0, 3}, {0, 0, 4}, {1, 0, 3}, {2, 0, 4}},
-			[][][]string{
-				{{"*", "<-starred_actors", "movie"}},
-				{{"*", "<-starred_actors", "movie"}, {"*", "<-starred_actors", "movie"}},
-			}, AnchorConfig{TopTemplates: 1, DeeperSearch: true, PairedAnchors: paired})
-		rankTemplates(p, []float32{2, 0})
-		h := fnv.New32a()
-		h.Write([]byte("paths2"))
-		h.Write([]byte{0})
-		p.Ranker.W.Data()[h.Sum32()%uint32(p.Ranker.Dim)] = 5
-		return p
+		return pairPlanner(t, AnchorConfig{TopTemplates: 1, DeeperSearch: true, PairedAnchors: paired})
 	}
 	for _, c := range []struct {
 		q      string
@@ -360,18 +369,8 @@ func TestPairedAnchors(t *testing.T) {
 // First Film alone. A question naming one actor pairs nothing.
 func TestPairedUnexplained(t *testing.T) {
 	planner := func(on bool) *LinkingPlanner {
-		p := filmPlanner(t, []string{"starred_actors"}, []string{"First Film", "Second Film", "Third Film", "Ann Lee", "Kim Ray"},
-			[][3]int{{0, 0, 3}, {0, 0, 4}, {1, 0, 3}, {2, 0, 4}},
-			[][][]string{
-				{{"*", "<-starred_actors", "movie"}},
-				{{"*", "<-starred_actors", "movie"}, {"*", "<-starred_actors", "movie"}},
-			}, AnchorConfig{TopTemplates: 1, DeeperSearch: true, PairedAnchors: true, PairedUnexplained: on, CoverMentions: true, AnchorTypes: []string{"person"}})
+		p := pairPlanner(t, AnchorConfig{TopTemplates: 1, DeeperSearch: true, PairedAnchors: true, PairedUnexplained: on, CoverMentions: true, AnchorTypes: []string{"person"}})
 		p.skb.Nodes[0].Fields = []string{"", "a film with Kim Ray"}
-		rankTemplates(p, []float32{2, 0})
-		h := fnv.New32a()
-		h.Write([]byte("paths2"))
-		h.Write([]byte{0})
-		p.Ranker.W.Data()[h.Sum32()%uint32(p.Ranker.Dim)] = 5
 		return p
 	}
 	for _, c := range []struct {
