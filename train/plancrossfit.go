@@ -390,6 +390,9 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.NounAntecedents = a.RelativeAntecedents && !c.o.NoNounAntecedents
 	a.PairedAnchors = a.DeeperSearch && !c.o.NoPairedAnchors
 	a.PairedUnexplained = a.PairedAnchors && !c.o.NoPairedUnexplained
+	a.RelativeThat = !c.o.NoRelativeThat
+	a.FrontedRoles = a.FrontedClause && !c.o.NoFrontedRoles
+	a.OfHeads = !c.o.NoOfHeads
 	a.NameSubjects = a.Lexicon && a.NamedRelations && !c.o.NoNameSubjects
 	a.CompoundHeads = a.Lexicon && !c.o.NoCompoundHeads
 	a.AddressedRequests = a.LeadVerbAsks && !c.o.NoAddressedRequests

@@ -365,6 +365,16 @@ type LinkingPlannerOptions struct {
 	// NoPairedUnexplained: the deeper search pairs only candidates left
 	// (AnchorConfig.PairedUnexplained; the ablation).
 	NoPairedUnexplained bool
+	// NoRelativeThat: "that" or "which" after a noun is a determiner all
+	// the same (AnchorConfig.RelativeThat; the ablation).
+	NoRelativeThat bool
+	// NoFrontedRoles: a fronted "As a N," phrase leaves the question's
+	// type to be read as a whole (AnchorConfig.FrontedRoles; the
+	// ablation).
+	NoFrontedRoles bool
+	// NoOfHeads: a closing pronoun refers back to the last type-naming
+	// word, "of" or not (AnchorConfig.OfHeads; the ablation).
+	NoOfHeads bool
 	// NoSaidTwice: a plural or a preposition said twice anywhere nests
 	// nothing unless said before "of" (AnchorConfig.SaidTwice; the
 	// ablation).

@@ -123,7 +123,7 @@ func (p *LinkingPlanner) nounsIn(text string, words []linking.Word, from, to int
 			continue
 		}
 		head := trailing && i == len(words)-1
-		if !lex.IsNoun(n) || lex.IsVerb(n) && !head && !determinedNoun(text, words, i, p.Cfg.Anchors.NounHeads, p.Cfg.Anchors.DeterminedValues, lex.IsNoun, p.namesType) {
+		if !lex.IsNoun(n) || lex.IsVerb(n) && !head && !determinedNoun(text, words, i, determinedOpts{heads: p.Cfg.Anchors.NounHeads, values: p.Cfg.Anchors.DeterminedValues, relative: p.Cfg.Anchors.RelativeThat, isVerb: lex.IsVerb}, lex.IsNoun, p.namesType) {
 			continue
 		}
 		out = append(out, n)
@@ -152,12 +152,16 @@ var whWords = map[string]bool{"who": true, "whom": true, "whose": true, "what": 
 // directed"); not in "Who did cast X?", nor in "film script by X", which
 // the lexicon read off "film scripted by X", nor before a word that
 // names a node type (namesType), a request's object ("Cast films with
-// X").
-func determinedNoun(text string, words []linking.Word, i int, heads, values bool, isNoun, namesType func(string) bool) bool {
+// X"). With relative, "that" or "which" right after a word that may be a
+// noun (isNoun, no stop word, no verb as the text's first word) opens a
+// relative clause (relativePronouns)
+// and determines nothing: in "films that cast X" the word after it is the clause's verb.
+func determinedNoun(text string, words []linking.Word, i int, o determinedOpts, isNoun, namesType func(string) bool) bool {
 	at := func(j int) string { return strings.ToLower(text[words[j].Start:words[j].End]) }
-	if i > 0 && determiners[at(i-1)] {
+	if i > 0 && determiners[at(i-1)] && !(o.relative && relativeVerbAt(text, words, i, isNoun, o.isVerb)) {
 		return true
 	}
+	heads, values := o.heads, o.values
 	if values {
 		// Past values: "the 1998 cast".
 		j := i - 1
@@ -180,6 +184,41 @@ func determinedNoun(text string, words []linking.Word, i int, heads, values bool
 		}
 	}
 	return false
+}
+
+// relativeVerbAt reports whether words[i] follows "that" or "which"
+// (relativePronouns) right after a word that may be a noun (isNoun, no
+// stop word; as the text's first word, no verb either, isVerb: "Find that
+// cast" requests), with nothing but white space between: the verb of a
+// relative clause, "cast" in "films that cast
+// X" (AnchorConfig.RelativeThat). A word blanked out of text right
+// before the pronoun (answerStep blanks the type word after a mention,
+// keeping the text's length) was a noun.
+func relativeVerbAt(text string, words []linking.Word, i int, isNoun, isVerb func(string) bool) bool {
+	if i < 2 || i >= len(words) {
+		return false
+	}
+	at := func(j int) string { return strings.ToLower(text[words[j].Start:words[j].End]) }
+	if !determiners[at(i-1)] || !relativePronouns[at(i-1)] {
+		return false
+	}
+	gap := text[words[i-2].End:words[i-1].Start]
+	if strings.TrimSpace(gap) != "" {
+		return false // "movies, that cast X"
+	}
+	if len(gap) > 1 {
+		return true
+	}
+	// The question's first word is a request's verb as often as a noun
+	// ("Find that cast").
+	return isNoun(at(i-2)) && !index.IsStopword(at(i-2)) && (i > 2 || !isVerb(at(i-2)))
+}
+
+// determinedOpts are determinedNoun's rules: AnchorConfig.NounHeads,
+// DeterminedValues and RelativeThat (with the lexicon's verbs, isVerb).
+type determinedOpts struct {
+	heads, values, relative bool
+	isVerb                  func(string) bool
 }
 
 // maxOpeningNouns is how many words opening a question may make the noun

@@ -252,7 +252,7 @@ func (p *LinkingPlanner) askingClause(text string, ments []linking.LinkedMention
 		if text[i] != ',' {
 			continue
 		}
-		if j := p.clauseAfter(text, i, ments); j > 0 && p.asksAfter(text, j, true) && p.namesTypeOutside(text[:i], ments) {
+		if j := p.clauseAfter(text, i, ments); j > 0 && p.asksAfter(text, j, true) && (p.namesTypeOutside(text[:i], ments) || p.Cfg.Anchors.FrontedRoles && p.capacityPhrase(text[:i], ments)) {
 			return j
 		}
 	}
@@ -273,6 +273,31 @@ func (p *LinkingPlanner) namesTypeOutside(text string, ments []linking.LinkedMen
 	for _, w := range index.TokenizeAll(nil, unquoted(string(blank))) {
 		if alphabetic(w) && !index.IsStopword(w) {
 			if t, named := p.slotType(w, nil, true); t != "" && named {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// capacityPhrase reports whether text, a phrase fronted before a comma,
+// states a capacity (FrontedRoles): it opens with "as" and a determiner,
+// and a word of it outside every mention names a type, by the lexicon
+// too ("As a director, what is the only genre X has worked in?": the
+// role the subject acts in, which the question does not ask for; not "As
+// of 1937").
+func (p *LinkingPlanner) capacityPhrase(text string, ments []linking.LinkedMention) bool {
+	words := linking.MentionWords(text)
+	if len(words) < 3 || words[0].Norm != "as" || !determiners[words[1].Norm] {
+		return false
+	}
+	for _, w := range words[2:] {
+		if slices.ContainsFunc(ments, func(m linking.LinkedMention) bool { return m.Start <= w.Start && m.End > w.Start }) {
+			continue
+		}
+		n := strings.ToLower(text[w.Start:w.End])
+		if alphabetic(n) && !index.IsStopword(n) {
+			if t, _ := p.slotType(n, nil, true); t != "" {
 				return true
 			}
 		}
@@ -325,8 +350,9 @@ func (p *LinkingPlanner) asksAfter(text string, at int, relative bool) bool {
 // only where the schema's word or the lexicon names it. A pronoun of
 // backWords closing the clause there ("... shares a genre; what is
 // it?", "name them") refers back: the type is the one the last word of
-// before (the clauses before it) naming one names. "" when none is
-// named, and the whole question is read.
+// before (the clauses before it) naming one names, with OfHeads the one
+// the head before "of" names where it names one ("one genre of film").
+// "" when none is named, and the whole question is read.
 func (p *LinkingPlanner) clauseType(clause, before string, kinds map[string]string) string {
 	toks := index.TokenizeAll(nil, unquoted(clause))
 	if len(toks) < 2 {
@@ -383,10 +409,19 @@ func (p *LinkingPlanner) clauseType(clause, before string, kinds map[string]stri
 	for i := len(prior) - 1; i >= 0; i-- {
 		if w := prior[i]; alphabetic(w) && !index.IsStopword(w) && !determiners[w] {
 			if t, named := p.slotType(w, kinds, true); t != "" {
-				if named || lifts && p.liftedNoun(w) {
-					return t
+				if !named && (!lifts || !p.liftedNoun(w)) {
+					return ""
 				}
-				return ""
+				// With OfHeads, "one genre of film" is a genre: the head
+				// before "of", where it names a type too.
+				if p.Cfg.Anchors.OfHeads && i >= 2 && prior[i-1] == "of" {
+					if h := prior[i-2]; alphabetic(h) && !index.IsStopword(h) {
+						if ht, hn := p.slotType(h, kinds, true); ht != "" && (hn || lifts && p.liftedNoun(h)) {
+							return ht
+						}
+					}
+				}
+				return t
 			}
 		}
 	}

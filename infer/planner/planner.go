@@ -301,6 +301,25 @@ type AnchorConfig struct {
 	// leaving United Kingdom unexplained, paired with nothing. Off in
 	// checkpoints saved before it.
 	PairedUnexplained bool `json:"paired_unexplained,omitempty"`
+	// RelativeThat: "that" or "which" right after a noun opens a
+	// relative clause, and is no determiner: the word after it, a noun or
+	// a verb's form, is the clause's verb ("films that cast X"; not "Find
+	// that cast", nor "In which cast ..."; determinedNoun). Off in
+	// checkpoints saved before it.
+	RelativeThat bool `json:"relative_that,omitempty"`
+	// FrontedRoles: with FrontedClause, a phrase fronted before a comma
+	// that opens with "as" and a determiner and names a type, loosely
+	// too ("As a director, what is the only genre X has worked in?"),
+	// states the capacity the question's subject acts in, and the clause
+	// after the comma asks (capacityPhrase). Off in checkpoints saved
+	// before it.
+	FrontedRoles bool `json:"fronted_roles,omitempty"`
+	// OfHeads: a pronoun closing an asking clause refers back to a noun
+	// phrase's head: where the last type-naming word before it follows
+	// "of" and the word before "of" names a type too, that word ("X
+	// writes just one genre of film. What is it?" asks for the genre;
+	// clauseType). Off in checkpoints saved before it.
+	OfHeads bool `json:"of_heads,omitempty"`
 	// SaidTwice: with RepeatTwice, a word said twice anywhere outside
 	// the candidate's anchors and quotations, not a stop word, nests as
 	// one said twice before "of" does (saidTwice): "What is below the
