@@ -152,10 +152,9 @@ var whWords = map[string]bool{"who": true, "whom": true, "whose": true, "what": 
 // directed"); not in "Who did cast X?", nor in "film script by X", which
 // the lexicon read off "film scripted by X", nor before a word that
 // names a node type (namesType), a request's object ("Cast films with
-// X"). With relative, "that" or "which" right after a word that may be a
-// noun (isNoun, no stop word, no verb as the text's first word) opens a
-// relative clause (relativePronouns)
-// and determines nothing: in "films that cast X" the word after it is the clause's verb.
+// X"). With o.relative, "that" or "which" opening a relative clause
+// (relativeVerbAt) determines nothing: in "films that cast X" the word
+// after it is the clause's verb.
 func determinedNoun(text string, words []linking.Word, i int, o determinedOpts, isNoun, namesType func(string) bool) bool {
 	at := func(j int) string { return strings.ToLower(text[words[j].Start:words[j].End]) }
 	if i > 0 && determiners[at(i-1)] && !(o.relative && relativeVerbAt(text, words, i, isNoun, o.isVerb)) {
@@ -190,10 +189,10 @@ func determinedNoun(text string, words []linking.Word, i int, o determinedOpts, 
 // (relativePronouns) right after a word that may be a noun (isNoun, no
 // stop word; as the text's first word, no verb either, isVerb: "Find that
 // cast" requests), with nothing but white space between: the verb of a
-// relative clause, "cast" in "films that cast
-// X" (AnchorConfig.RelativeThat). A word blanked out of text right
-// before the pronoun (answerStep blanks the type word after a mention,
-// keeping the text's length) was a noun.
+// relative clause, "cast" in "films that cast X"
+// (AnchorConfig.RelativeThat). A word blanked out of text right before
+// the pronoun (answerStep blanks the type word after a mention, keeping
+// the text's length) was a noun.
 func relativeVerbAt(text string, words []linking.Word, i int, isNoun, isVerb func(string) bool) bool {
 	if i < 2 || i >= len(words) {
 		return false
