@@ -393,6 +393,8 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.RelativeThat = !c.o.NoRelativeThat
 	a.FrontedRoles = a.FrontedClause && !c.o.NoFrontedRoles
 	a.OfHeads = !c.o.NoOfHeads
+	a.RequestClauses = a.AskingClause && !c.o.NoRequestClauses
+	a.ClauseAnswerWords = a.AskingClause && !c.o.NoAnswerWords && !c.o.NoClauseAnswerWords
 	a.NameSubjects = a.Lexicon && a.NamedRelations && !c.o.NoNameSubjects
 	a.CompoundHeads = a.Lexicon && !c.o.NoCompoundHeads
 	a.AddressedRequests = a.LeadVerbAsks && !c.o.NoAddressedRequests

@@ -375,6 +375,14 @@ type LinkingPlannerOptions struct {
 	// NoOfHeads: a closing pronoun refers back to the last type-naming
 	// word, "of" or not (AnchorConfig.OfHeads; the ablation).
 	NoOfHeads bool
+	// NoRequestClauses: a request after a comma asks only after a phrase
+	// naming a type, and none past "and" and its speaker
+	// (AnchorConfig.RequestClauses; the ablation).
+	NoRequestClauses bool
+	// NoClauseAnswerWords: answer words are read before the first anchor
+	// and right after the last, never in an asking clause
+	// (AnchorConfig.ClauseAnswerWords; the ablation).
+	NoClauseAnswerWords bool
 	// NoSaidTwice: a plural or a preposition said twice anywhere nests
 	// nothing unless said before "of" (AnchorConfig.SaidTwice; the
 	// ablation).

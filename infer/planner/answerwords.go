@@ -87,6 +87,63 @@ func (p *LinkingPlanner) trailNouns(text string, ments []linking.LinkedMention, 
 	return p.nounsIn(text, words, last, end, true)
 }
 
+// clauseNouns are leadNouns read in the asking clause (askingClause)
+// where it starts after the first of the mentions anchors names: the
+// nouns from the clause's start up to the first of those mentions in it
+// ("For X's films as director, list the cast members.": "cast",
+// "members"; ClauseAnswerWords), a word that may be a verb too counting
+// as a noun after a determiner and adjectives that name no type ("I'd
+// like the full casts of those"). nil where no clause asks after the
+// anchor.
+func (p *LinkingPlanner) clauseNouns(text string, ments []linking.LinkedMention, anchors []int) []string {
+	if p.names.lex == nil {
+		return nil
+	}
+	// Byte offsets: answerStep reads a text some words were blanked out of.
+	first, end := -1, len(text)
+	k := p.askingClause(text, ments)
+	for _, a := range anchors {
+		if a < 0 || a >= len(ments) {
+			continue
+		}
+		if first < 0 || ments[a].Start < first {
+			first = ments[a].Start
+		}
+		if ments[a].Start >= k {
+			end = min(end, ments[a].Start)
+		}
+	}
+	if k == 0 || first < 0 || first >= k {
+		return nil
+	}
+	// Adjectives naming no type after a determiner (slotModifier) are
+	// passed over: the noun after them is determined ("the full casts").
+	blank := []byte(text)
+	words := linking.MentionWords(text)
+	lower := func(w linking.Word) string { return strings.ToLower(text[w.Start:w.End]) }
+	for i, w := range words {
+		if w.Start < k || w.Start >= end || !determiners[lower(w)] {
+			continue
+		}
+		for j := i + 1; j+1 < len(words) && words[j+1].Start < end && p.slotModifier(lower(words[j]), nil); j++ {
+			for b := words[j].Start; b < words[j].End; b++ {
+				blank[b] = ' '
+			}
+		}
+	}
+	text = string(blank)
+	words = linking.MentionWords(text)
+	from := slices.IndexFunc(words, func(w linking.Word) bool { return w.Start >= k })
+	if from < 0 {
+		return nil
+	}
+	to := from
+	for to < len(words) && words[to].Start < end {
+		to++
+	}
+	return p.nounsIn(text, words, from, to, false)
+}
+
 // anchorSpan returns the first word of the first of the mentions anchors
 // names and the word past the last of them; -1, -1 when none is anchored.
 func anchorSpan(ments []linking.LinkedMention, anchors []int) (first, end int) {
@@ -395,6 +452,13 @@ func (p *LinkingPlanner) answerStep(text string, ments []linking.LinkedMention, 
 	// answer word (TypeAfterMention).
 	text = p.withoutObjectSubject(p.withoutTypeAfterMentions(text, ments))
 	words := p.leadNouns(text, ments, c.Mentions)
+	// An answer word in an asking clause is its request's object, no
+	// other verb's (leadRulesOut).
+	clause := false
+	if p.Cfg.Anchors.ClauseAnswerWords && !slices.ContainsFunc(words, func(w string) bool { _, ok := aw[w]; return ok }) {
+		words = p.clauseNouns(text, ments, c.Mentions)
+		clause = len(words) > 0
+	}
 	if !slices.ContainsFunc(words, func(w string) bool { _, ok := aw[w]; return ok }) {
 		if p.Cfg.Anchors.KindAnswerWords {
 			if s := p.kindStep(text, ments, c, kinds); s != "" && fits(s) {
@@ -407,7 +471,7 @@ func (p *LinkingPlanner) answerStep(text string, ments []linking.LinkedMention, 
 	}
 	for _, w := range words {
 		if s, ok := aw[w]; ok {
-			if p.leadRulesOut(text, ments, c, w, s) {
+			if !clause && p.leadRulesOut(text, ments, c, w, s) {
 				return ""
 			}
 			if !fits(s) {

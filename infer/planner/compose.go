@@ -1073,6 +1073,13 @@ func (p *LinkingPlanner) namedAsked(text string, ments []linking.LinkedMention, 
 			if t := p.clauseType(string(blank[k:]), string(blank[:k]), kinds); t != "" {
 				return t
 			}
+			// A clause that asks with an answer word names what it asks
+			// for by that word's step (answerStep), not by the type words
+			// of the clauses that state ("X made some films, and I'd like
+			// the casts of those").
+			if p.Cfg.Anchors.ClauseAnswerWords && slices.ContainsFunc(p.clauseNouns(text, ments, c.Mentions), func(w string) bool { _, ok := p.Cfg.Anchors.AnswerWords[w]; return ok }) {
+				return ""
+			}
 		}
 	}
 	if verb.t != "" {

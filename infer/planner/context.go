@@ -245,6 +245,11 @@ func (p *LinkingPlanner) askingClause(text string, ments []linking.LinkedMention
 	if at > 0 && p.asksAfter(text, at, false) {
 		return at
 	}
+	if at > 0 && p.Cfg.Anchors.RequestClauses {
+		if v := p.requestAt(text, at); v > 0 && p.asksAfter(text, v, false) {
+			return v
+		}
+	}
 	if !p.Cfg.Anchors.FrontedClause {
 		return 0
 	}
@@ -252,9 +257,61 @@ func (p *LinkingPlanner) askingClause(text string, ments []linking.LinkedMention
 		if text[i] != ',' {
 			continue
 		}
-		if j := p.clauseAfter(text, i, ments); j > 0 && p.asksAfter(text, j, true) && (p.namesTypeOutside(text[:i], ments) || p.Cfg.Anchors.FrontedRoles && p.capacityPhrase(text[:i], ments)) {
+		j := p.clauseAfter(text, i, ments)
+		if j == 0 {
+			continue
+		}
+		if p.asksAfter(text, j, true) && (p.namesTypeOutside(text[:i], ments) || p.Cfg.Anchors.FrontedRoles && p.capacityPhrase(text[:i], ments)) {
 			return j
 		}
+		if p.Cfg.Anchors.RequestClauses {
+			if v := p.requestAt(text, j); v > 0 && p.asksAfter(text, v, true) {
+				return v
+			}
+		}
+	}
+	return 0
+}
+
+// coordinators are the conjunctions that join a clause to the one
+// before it ("..., and I'd like the casts of those").
+var coordinators = map[string]bool{"and": true, "so": true}
+
+// requestAt is where a request opens the clause of text starting at byte
+// j (RequestClauses), past a coordinating conjunction (coordinators) and
+// the request's speaker (speakerRequest: "I'd like", "we want"): the
+// byte offset of its verb where that is a request's verb (leadVerb) and
+// no question word ("list the cast members", "and I'd like the full
+// casts of those"), or of a question word right after a conjunction
+// ("and which actors were in them?"); 0 otherwise. A question word right
+// after a comma alone asks only where the phrase before names a type
+// (askingClause).
+func (p *LinkingPlanner) requestAt(text string, j int) int {
+	words := linking.MentionWords(text[j:])
+	if len(words) < 2 {
+		return 0
+	}
+	joined := coordinators[words[0].Norm]
+	at := j + words[0].Start
+	if joined {
+		at = j + words[1].Start
+	}
+	if v := speakerRequest(text[at:]); v > 0 {
+		at += v
+	}
+	rest := linking.MentionWords(text[at:])
+	if len(rest) < 2 {
+		return 0
+	}
+	w := strings.ToLower(text[at+rest[0].Start : at+rest[0].End])
+	if whWords[rest[0].Norm] {
+		if joined {
+			return at
+		}
+		return 0
+	}
+	if p.leadVerb(w) {
+		return at
 	}
 	return 0
 }

@@ -320,6 +320,19 @@ type AnchorConfig struct {
 	// writes just one genre of film. What is it?" asks for the genre;
 	// clauseType). Off in checkpoints saved before it.
 	OfHeads bool `json:"of_heads,omitempty"`
+	// RequestClauses: a request opening a clause after a comma asks
+	// whatever the phrase before it names ("For X's 2000 directing work,
+	// list the cast members."), and a request's verb past a coordinating
+	// "and" and its speaker opens the asking clause ("In 2000, X made some
+	// films as director, and I'd like the full casts of those."; requestAt).
+	// Off in checkpoints saved before it.
+	RequestClauses bool `json:"request_clauses,omitempty"`
+	// ClauseAnswerWords: where no answer word comes before a candidate's
+	// first anchor, the nouns opening an asking clause after it are read
+	// as the question's lead ("For X's films as director, list the cast
+	// members.": "cast", the cast's step; clauseNouns). Off in
+	// checkpoints saved before it.
+	ClauseAnswerWords bool `json:"clause_answer_words,omitempty"`
 	// SaidTwice: with RepeatTwice, a word said twice anywhere outside
 	// the candidate's anchors and quotations, not a stop word, nests as
 	// one said twice before "of" does (saidTwice): "What is below the

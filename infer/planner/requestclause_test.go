@@ -1,0 +1,82 @@
+package planner
+
+import "testing"
+
+// TestRequestClauses: "Ann Lee starred in some films, and I'd like their
+// directors." asks in the clause after its comma, past the coordinating
+// "and" and the request's speaker ("I'd"): with RequestClauses the
+// clause opens at "like" and its object, "directors" (a kind of person),
+// is what it asks for, so the two-hop plan answers (Paul Smith, node 0);
+// without it no clause asks, "films" is the first word naming a type and
+// the ranker's one-hop plan stands (her film, node 1). A request right
+// after a comma opens the asking clause whatever the phrase before it
+// names ("For Ann Lee's early days, list ..."); a question word right
+// after a comma alone does not ("Under Ann Lee, what ..."), nor does a
+// word that is no verb's ("..., and the directors").
+func TestRequestClauses(t *testing.T) {
+	p := clausePlanner(t)
+	p.Cfg.Anchors.FrontedClause = true
+	p.Cfg.Anchors.RequestClauses = true
+	for _, c := range []struct {
+		text string
+		want string // the asking clause, "" for none
+	}{
+		{"Ann Lee starred in some films, and I'd like their directors.", "like their directors."},
+		{"Ann Lee starred in some films, and we want their directors.", "want their directors."},
+		{"For Ann Lee's early days, list the directors.", "list the directors."},
+		{"Ann Lee starred in some films, and which directors made them?", "which directors made them?"},
+		{"Under Ann Lee, what are the directors?", ""},
+		{"Ann Lee starred in some films, and the directors too.", ""},
+		{"Ann Lee starred in some films; so name their directors.", "name their directors."},
+	} {
+		got := ""
+		if k := p.askingClause(c.text, p.findMentions(c.text)); k > 0 {
+			got = c.text[k:]
+		}
+		if got != c.want {
+			t.Errorf("askingClause(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+	const q = "Ann Lee starred in some films, and I'd like their directors."
+	for _, on := range []bool{false, true} {
+		p := clausePlanner(t)
+		p.Cfg.Anchors.FrontedClause = true
+		p.Cfg.Anchors.RequestClauses = on
+		want := uint32(1)
+		if on {
+			want = 0
+		}
+		if pred, got, err := answered(p, q); err != nil || len(got) == 0 || got[0] != want {
+			t.Errorf("RequestClauses %v: %q planned %v reaching %v (%v), want %d first", on, q, pred.Plan.MetapathTokens(), got, err, want)
+		}
+	}
+}
+
+// TestClauseAnswerWords: "For Ann Lee's movies, list the cast." has no
+// noun before its anchor; its asking clause, after the anchor, names its
+// answer word, "cast" (->directed_by here, as a training could have
+// learned it). With ClauseAnswerWords the clause's nouns are read as the
+// lead: the step ends the two-hop plan (Paul Smith, node 0), and "films",
+// a type word of the phrase that states, is not what the clause asks
+// for. Without it the fronted "movies" names the type and the one-hop plan
+// answers (her film, node 1). So for "..., and I'd like the full cast."
+// (RequestClauses), where "cast", a verb too, follows a determiner and
+// an adjective naming no type.
+func TestClauseAnswerWords(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		p := clausePlanner(t)
+		p.Cfg.Anchors.FrontedClause = true
+		p.Cfg.Anchors.RequestClauses = true
+		p.Cfg.Anchors.AnswerWords = map[string]string{"cast": "->directed_by"}
+		p.Cfg.Anchors.ClauseAnswerWords = on
+		want := uint32(1)
+		if on {
+			want = 0
+		}
+		for _, q := range []string{"For Ann Lee's movies, list the cast.", "Ann Lee starred in some movies, and I'd like the full cast."} {
+			if pred, got, err := answered(p, q); err != nil || len(got) == 0 || got[0] != want {
+				t.Errorf("ClauseAnswerWords %v: %q planned %v reaching %v (%v), want %d first", on, q, pred.Plan.MetapathTokens(), got, err, want)
+			}
+		}
+	}
+}
