@@ -368,6 +368,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.RelativeChains = a.RepeatTwice && !c.o.NoRelativeChains
 	a.Auxiliaries = !c.o.NoAuxiliaries
 	a.SaidTwice = a.RepeatTwice && !c.o.NoSaidTwice
+	a.SaidVerbs = a.SaidTwice && !c.o.NoSaidVerbs
 	a.PrefixTwice = a.RepeatTwice && !c.o.NoPrefixTwice
 	a.WhSlotsFirst = !c.o.NoWhSlotsFirst
 	a.AskingClause = !c.o.NoAskingClause

@@ -387,6 +387,9 @@ type LinkingPlannerOptions struct {
 	// nothing unless said before "of" (AnchorConfig.SaidTwice; the
 	// ablation).
 	NoSaidTwice bool
+	// NoSaidVerbs: a word said twice nests also where an object pronoun
+	// follows it, a verb (AnchorConfig.SaidVerbs; the ablation).
+	NoSaidVerbs bool
 	// NoDepthBack: a candidate that walks one relation twice and a step
 	// straight back walks deep all the same (AnchorConfig.DepthBack; the
 	// ablation).

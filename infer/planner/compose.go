@@ -1494,7 +1494,7 @@ func (p *LinkingPlanner) repeatMisses(text string, ments []linking.LinkedMention
 // NestedRelations, two words of one relation (nestsRelation).
 func (p *LinkingPlanner) nests(text string) bool {
 	return nestsWord(text) || p.Cfg.Anchors.PossessiveNests && nestsPossessive(text) ||
-		p.Cfg.Anchors.PossessiveChains && possessiveChain(text) || p.Cfg.Anchors.RelativeChains && relativeChain(text) || p.Cfg.Anchors.SaidTwice && p.names.lex != nil && saidTwice(p.names.lex, text) || p.Cfg.Anchors.PrefixTwice && prefixTwice(text) || p.nestsRelation(text)
+		p.Cfg.Anchors.PossessiveChains && possessiveChain(text) || p.Cfg.Anchors.RelativeChains && relativeChain(text) || p.Cfg.Anchors.SaidTwice && p.names.lex != nil && saidTwice(p.names.lex, text, p.Cfg.Anchors.SaidVerbs) || p.Cfg.Anchors.PrefixTwice && prefixTwice(text) || p.nestsRelation(text)
 }
 
 // prefixTwice reports whether a word of text outside its quotations is
@@ -1529,7 +1529,12 @@ var directions = map[string]bool{"below": true, "beneath": true, "under": true, 
 // the singular: "Name the vaccinum labelled trade name") or a
 // preposition of place (directions: "below the things directly below
 // X"; AnchorConfig.SaidTwice).
-func saidTwice(lex *lexicon.Lexicon, text string) bool {
+//
+// With verbs (AnchorConfig.SaidVerbs), a word one of whose occurrences
+// has an object pronoun right after it (objectPronouns) is a verb's
+// form there, no plural: "A X carries the usage note Y. Which X carries
+// it?" says its verb twice and nests nothing.
+func saidTwice(lex *lexicon.Lexicon, text string, verbs bool) bool {
 	loose := unquotedLoose(text)
 	ws := linking.MentionWords(loose)
 	raw := func(i int) string { return strings.ToLower(loose[ws[i].Start:ws[i].End]) }
@@ -1539,12 +1544,22 @@ func saidTwice(lex *lexicon.Lexicon, text string) bool {
 			continue
 		}
 		for j := i + 2; j < len(ws); j++ {
-			if raw(j) == w {
+			if raw(j) == w && !(verbs && !directions[w] && (objectAfter(raw, len(ws), i) || objectAfter(raw, len(ws), j))) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// objectPronouns are English's pronouns that stand as a verb's object
+// ("it" too), never right after a plural noun.
+var objectPronouns = map[string]bool{"it": true, "them": true, "him": true, "me": true, "us": true}
+
+// objectAfter reports whether word i of n (raw, lower case) has an
+// object pronoun right after it (saidTwice).
+func objectAfter(raw func(int) string, n, i int) bool {
+	return i+1 < n && objectPronouns[raw(i+1)]
 }
 
 // pluralNoun reports whether lower-case w is an inflection of a noun the

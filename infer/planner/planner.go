@@ -339,6 +339,11 @@ type AnchorConfig struct {
 	// things directly below X?", "Take each of X's direct hyponyms and
 	// give me their hyponyms." Off in checkpoints saved before it.
 	SaidTwice bool `json:"said_twice,omitempty"`
+	// SaidVerbs: with SaidTwice, a word one of whose occurrences has an
+	// object pronoun right after it is a verb there and nests nothing:
+	// "A stronghold carries the usage note archaism. Which stronghold
+	// carries it?" (saidTwice). Off in checkpoints saved before it.
+	SaidVerbs bool `json:"said_verbs,omitempty"`
 	// PrefixTwice: with RepeatTwice, a prefix hyphened to a plural that
 	// opens with it again ("sub-subcategories of X") nests as a word said
 	// twice does (prefixTwice). Off in checkpoints saved before it.

@@ -302,7 +302,7 @@ func TestSaidTwice(t *testing.T) {
 		"What is it and what is it?":                                                                        false,
 		"I'm trying to recall a word. It's a type of orchid, and its definition includes the words 'rare'.": false,
 	} {
-		if got := saidTwice(lex, text); got != want {
+		if got := saidTwice(lex, text, false); got != want {
 			t.Errorf("saidTwice(%q) = %v, want %v", text, got, want)
 		}
 	}
@@ -312,6 +312,44 @@ func TestSaidTwice(t *testing.T) {
 		p.Cfg.Anchors.SaidTwice = on
 		if got := p.nests(q); got != on {
 			t.Errorf("SaidTwice %v: nests(%q) = %v, want %v", on, q, got, on)
+		}
+	}
+}
+
+// TestSaidVerbs: "carries" is a plural noun's form (a carry) and a
+// verb's; said twice, once with "it" right after it, it is the verb of
+// a question that restates its statement, and with SaidVerbs nests
+// nothing (saidTwice), while a plural said twice with no object pronoun
+// after it ("the subtypes that X's subtypes have") and a preposition of
+// place ("below ... below it") still nest.
+func TestSaidVerbs(t *testing.T) {
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		text      string
+		off, with bool
+	}{
+		{"A stronghold carries the usage note archaism. Which stronghold carries it?", true, false},
+		{"Which stronghold carries it, and what else carries the note?", true, false},
+		{"List the subtypes that X's subtypes have.", true, true},
+		{"What lies below the things directly below it?", true, true},
+	} {
+		if got := saidTwice(lex, c.text, false); got != c.off {
+			t.Errorf("saidTwice(%q, false) = %v, want %v", c.text, got, c.off)
+		}
+		if got := saidTwice(lex, c.text, true); got != c.with {
+			t.Errorf("saidTwice(%q, true) = %v, want %v", c.text, got, c.with)
+		}
+	}
+	p := lexPlanner(t)
+	p.Cfg.Anchors.SaidTwice = true
+	const q = "A stronghold carries the usage note archaism. Which stronghold carries it?"
+	for _, on := range []bool{false, true} {
+		p.Cfg.Anchors.SaidVerbs = on
+		if got := p.nests(q); got == on {
+			t.Errorf("SaidVerbs %v: nests(%q) = %v, want %v", on, q, got, !on)
 		}
 	}
 }
