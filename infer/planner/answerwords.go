@@ -99,9 +99,17 @@ func (p *LinkingPlanner) clauseNouns(text string, ments []linking.LinkedMention,
 	if p.names.lex == nil {
 		return nil
 	}
+	return p.clauseNounsAt(text, ments, anchors, p.askingClause(text, ments))
+}
+
+// clauseNounsAt is clauseNouns for the asking clause starting at byte k
+// of text (0: none), for a caller that found it already.
+func (p *LinkingPlanner) clauseNounsAt(text string, ments []linking.LinkedMention, anchors []int, k int) []string {
+	if p.names.lex == nil {
+		return nil
+	}
 	// Byte offsets: answerStep reads a text some words were blanked out of.
 	first, end := -1, len(text)
-	k := p.askingClause(text, ments)
 	for _, a := range anchors {
 		if a < 0 || a >= len(ments) {
 			continue

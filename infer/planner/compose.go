@@ -1077,7 +1077,7 @@ func (p *LinkingPlanner) namedAsked(text string, ments []linking.LinkedMention, 
 			// for by that word's step (answerStep), not by the type words
 			// of the clauses that state ("X made some films, and I'd like
 			// the casts of those").
-			if p.Cfg.Anchors.ClauseAnswerWords && slices.ContainsFunc(p.clauseNouns(text, ments, c.Mentions), func(w string) bool { _, ok := p.Cfg.Anchors.AnswerWords[w]; return ok }) {
+			if p.Cfg.Anchors.ClauseAnswerWords && slices.ContainsFunc(p.clauseNounsAt(text, ments, c.Mentions, k), func(w string) bool { _, ok := p.Cfg.Anchors.AnswerWords[w]; return ok }) {
 				return ""
 			}
 		}
