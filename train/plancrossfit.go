@@ -396,6 +396,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.OfHeads = !c.o.NoOfHeads
 	a.RequestClauses = a.AskingClause && !c.o.NoRequestClauses
 	a.ClauseAnswerWords = a.AskingClause && !c.o.NoAnswerWords && !c.o.NoClauseAnswerWords
+	a.PoliteWords = !c.o.NoPoliteWords
 	a.NameSubjects = a.Lexicon && a.NamedRelations && !c.o.NoNameSubjects
 	a.CompoundHeads = a.Lexicon && !c.o.NoCompoundHeads
 	a.AddressedRequests = a.LeadVerbAsks && !c.o.NoAddressedRequests

@@ -390,6 +390,9 @@ type LinkingPlannerOptions struct {
 	// NoSaidVerbs: a word said twice nests also where an object pronoun
 	// follows it, a verb (AnchorConfig.SaidVerbs; the ablation).
 	NoSaidVerbs bool
+	// NoPoliteWords: a question's words of courtesy ("please", "kindly")
+	// are read as any word (AnchorConfig.PoliteWords; the ablation).
+	NoPoliteWords bool
 	// NoDepthBack: a candidate that walks one relation twice and a step
 	// straight back walks deep all the same (AnchorConfig.DepthBack; the
 	// ablation).

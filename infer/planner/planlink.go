@@ -263,10 +263,18 @@ func (p *LinkingPlanner) PredictUngated(ctx context.Context, q data.Query) (infe
 }
 
 // predictRead plans q as read: its asking sentence, with the words no
-// training question used read by the lexicon (ReadAs, where that changed
+// training question used read by the lexicon and, with PoliteWords, its
+// words of courtesy left out (withoutPolite; ReadAs, where that changed
 // the text).
 func (p *LinkingPlanner) predictRead(ctx context.Context, q data.Query) (infer.PlanPrediction, error) {
 	text := q.Text
+	if p.Cfg.Anchors.PoliteWords {
+		var isVerb func(string) bool
+		if p.names.lex != nil {
+			isVerb = p.names.lex.IsVerb
+		}
+		q.Text = withoutPolite(q.Text, isVerb, p.findMentions)
+	}
 	q.Text = p.askingSentence(q.Text)
 	resolved, read := p.resolveRead(q.Text)
 	q.Text = resolved

@@ -344,6 +344,14 @@ type AnchorConfig struct {
 	// "A stronghold carries the usage note archaism. Which stronghold
 	// carries it?" (saidTwice). Off in checkpoints saved before it.
 	SaidVerbs bool `json:"said_verbs,omitempty"`
+	// PoliteWords: a question's words of courtesy ("please", "kindly")
+	// are left out where they stand as such, set off by a comma, closing
+	// it or before a request's verb (withoutPolite): "Cast lists, please,
+	// for whatever X directed in 2000." is read "Cast lists for ...",
+	// whose opening nouns ask for the cast; "Could you please name the
+	// screenwriters of ..." as "Could you name ...", whose request names
+	// its object's type. Off in checkpoints saved before it.
+	PoliteWords bool `json:"polite_words,omitempty"`
 	// PrefixTwice: with RepeatTwice, a prefix hyphened to a plural that
 	// opens with it again ("sub-subcategories of X") nests as a word said
 	// twice does (prefixTwice). Off in checkpoints saved before it.
