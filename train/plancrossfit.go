@@ -127,6 +127,20 @@ func (c *crossFit) weakMentions(keep func(i int) bool) (weak, types []string) {
 	return planner.LearnWeakMentions(ms, as, func(v uint32) string { return c.ws.SKB.Schema.NodeTypes[c.ws.Graph.Type(v)] })
 }
 
+// statedNames: whether the kept questions bear out StatedNames
+// (planner.LearnStatedNames).
+func (c *crossFit) statedNames(keep func(i int) bool) bool {
+	_, ms, as := c.kept(keep)
+	var answers [][]uint32
+	for i := range c.exs {
+		if keep(i) {
+			answers = append(answers, c.exs[i].q.Answers)
+		}
+	}
+	ok, _, _ := planner.LearnStatedNames(ms, as, answers)
+	return ok
+}
+
 // kept returns the kept examples' questions, mentions and anchor
 // mentions.
 func (c *crossFit) kept(keep func(i int) bool) (texts []string, ms [][]linking.LinkedMention, as [][]int) {
@@ -436,6 +450,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	}
 	a.CoverMentions = !c.o.NoCoverMentions
 	a.WeakMentions, a.AnchorTypes = c.weakMentions(keep)
+	a.StatedNames = a.CoverMentions && !c.o.NoStatedNames && c.statedNames(keep)
 	if a.CoverMentions && !c.o.NoMultiwordTypes {
 		_, ms, as := c.kept(keep)
 		a.MultiwordTypes = planner.LearnMultiwordTypes(ms, as, func(v uint32) string { return c.ws.SKB.Schema.NodeTypes[c.ws.Graph.Type(v)] })

@@ -393,6 +393,10 @@ type LinkingPlannerOptions struct {
 	// NoPoliteWords: a question's words of courtesy ("please", "kindly")
 	// are read as any word (AnchorConfig.PoliteWords; the ablation).
 	NoPoliteWords bool
+	// NoStatedNames: a node a candidate reaches explains the mention that
+	// names it, where the training questions bear StatedNames out too
+	// (AnchorConfig.StatedNames; the ablation).
+	NoStatedNames bool
 	// NoDepthBack: a candidate that walks one relation twice and a step
 	// straight back walks deep all the same (AnchorConfig.DepthBack; the
 	// ablation).

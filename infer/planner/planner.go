@@ -352,6 +352,16 @@ type AnchorConfig struct {
 	// screenwriters of ..." as "Could you name ...", whose request names
 	// its object's type. Off in checkpoints saved before it.
 	PoliteWords bool `json:"polite_words,omitempty"`
+	// StatedNames: a strong mention no anchor of a candidate explains
+	// stays unexplained though the candidate reaches its node
+	// (unexplainedSpans): a question does not ask for what it states
+	// ("Sometime, X was the director and Y had a part. Tell me where." is
+	// not answered by the directors of Y's films, X among them). Set by
+	// the training where its questions bear it out (LearnStatedNames: no
+	// training question's answers hold a node a mention of it names
+	// outside its anchors; WordNet's do, "Which sense of the word 'digit'
+	// is a kind of integer?"). Off in checkpoints saved before it.
+	StatedNames bool `json:"stated_names,omitempty"`
 	// PrefixTwice: with RepeatTwice, a prefix hyphened to a plural that
 	// opens with it again ("sub-subcategories of X") nests as a word said
 	// twice does (prefixTwice). Off in checkpoints saved before it.
