@@ -487,6 +487,10 @@ type LinkingPlannerOptions struct {
 	// addressee is read as any other unknown word is
 	// (AnchorConfig.SpeakerVerbs; the ablation).
 	NoSpeakerVerbs bool
+	// NoOpeningAdverbs: a participle opening the question is the
+	// speaker's only right before its preposition, not past adverbs
+	// (AnchorConfig.OpeningAdverbs; the ablation).
+	NoOpeningAdverbs bool
 	// NoEmbeddedQuestions: a question put inside the speaker's words
 	// ("Do you know what X directed?") opens where the text does
 	// (AnchorConfig.EmbeddedQuestions; the ablation).

@@ -155,6 +155,47 @@ func TestSpeakerVerbs(t *testing.T) {
 	}
 }
 
+// TestOpeningAdverbs: "Looking only at films Paul Smith directed, ..."
+// opens with the speaker's participle as "Looking for ..." does, an adverb
+// ("only", "just", which the lexicon holds as neither a noun nor a verb)
+// before its preposition: with OpeningAdverbs it stays unread, without it
+// it is read "Appeared", the training's word for acting. A noun or a
+// verb's form there ("Looking daily ...", a newspaper; "Looking films
+// ...") is no adverb, and three words are too many.
+func TestOpeningAdverbs(t *testing.T) {
+	rw := NewRelWords()
+	for range 10 {
+		for _, c := range [][2]string{{"Which films has he appeared in", "starred_actors"}, {"Which films directed", "directed_by"}} {
+			rw.Add(c[0], []string{c[1]})
+			rw.AddContext(c[0])
+		}
+	}
+	rw.PruneContext(2)
+	for _, on := range []bool{false, true} {
+		p := filmPlanner(t, []string{"directed_by", "starred_actors"}, []string{"Paul Smith", "First Film"}, [][3]int{{1, 0, 0}},
+			[][][]string{{{"*", "<-starred_actors", "movie"}}}, AnchorConfig{RelWords: rw, NamedType: true, Lexicon: true, SpeakerVerbs: true, OpeningAdverbs: on})
+		for _, c := range []struct {
+			in    string
+			moves bool // whether OpeningAdverbs leaves the participle unread
+		}{
+			{"Looking only at films Paul Smith directed, which are there?", true},
+			{"Looking just only at films Paul Smith directed, which are there?", true},
+			{"Looking for films Paul Smith directed.", false},
+			{"Looking films at Paul Smith directed.", false},
+			{"Looking daily at films Paul Smith directed.", false},
+			{"Looking only just merely at films Paul Smith directed.", false},
+		} {
+			want := c.in
+			if !strings.HasPrefix(c.in, "Looking for") && (!on || !c.moves) {
+				want = "Appeared" + strings.TrimPrefix(c.in, "Looking")
+			}
+			if got := p.Resolve(c.in); got != want {
+				t.Errorf("OpeningAdverbs %v: Resolve(%q) = %q, want %q", on, c.in, got, want)
+			}
+		}
+	}
+}
+
 // TestEmbeddedQuestions: "Do you know what Paul Smith directed?" asks
 // what "What has Paul Smith directed?" asks (TestBareObject), in a
 // statement's word order inside the speaker's words; with

@@ -80,6 +80,9 @@ type wordResolver struct {
 	// speaker: planning leaves a verb the speaker or the addressee is
 	// the subject of unread (speakerVerb; AnchorConfig.SpeakerVerbs).
 	speaker bool
+	// openingAdverbs: with speaker, an opening participle's preposition
+	// may come past adverbs (speakerVerb; AnchorConfig.OpeningAdverbs).
+	openingAdverbs bool
 	// rels, when set, are the relations a word names, with the schema's
 	// words or as namedRelations has it (sorted).
 	rels func(w string) []string
@@ -105,7 +108,7 @@ func (p *LinkingPlanner) newWordResolver() (*wordResolver, error) {
 	}
 	p.names.setLexicon(lex)
 	rw := a.RelWords
-	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next, samePOS: a.ReadSamePOS, nounSlots: a.NounSlots, context: a.ReadInContext, titles: a.Titles, openingTitles: a.Titles && a.OpeningTitles, requestTitles: a.Titles && a.RequestTitles, roles: a.Titles && a.Roles, speaker: a.SpeakerVerbs}
+	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next, samePOS: a.ReadSamePOS, nounSlots: a.NounSlots, context: a.ReadInContext, titles: a.Titles, openingTitles: a.Titles && a.OpeningTitles, requestTitles: a.Titles && a.RequestTitles, roles: a.Titles && a.Roles, speaker: a.SpeakerVerbs, openingAdverbs: a.SpeakerVerbs && a.OpeningAdverbs}
 	if a.KindTypes {
 		r.kind = func(w string) string { return p.kindType(w, false) }
 	}
@@ -759,7 +762,8 @@ var speakerSubjects = map[string]bool{"i": true, "we": true, "you": true, "i'm":
 // (AnchorConfig.SpeakerVerbs): right after one of speakerSubjects, or
 // after a form of "be" right after one ("I am looking"), or a present
 // participle opening the text before a preposition, with no subject said
-// ("Looking for movies ..."). Such a verb says how the question is put,
+// ("Looking for movies ...", with OpeningAdverbs also past adverbs:
+// "Looking only at films in Spanish, ..."). Such a verb says how the question is put,
 // not what the graph holds: read as a known word ("looking" as
 // "appeared", a synonym in one sense) it named a relation the question
 // never asks about.
@@ -775,5 +779,19 @@ func (r *wordResolver) speakerVerb(raw []string, i int) bool {
 	case beForms[prev] && i > 0 && speakerSubjects[strings.ReplaceAll(raw[i-1], "’", "'")]:
 		return true
 	}
-	return i == 0 && strings.HasSuffix(w, "ing") && prepositions[raw[i+2]]
+	if i != 0 || !strings.HasSuffix(w, "ing") {
+		return false
+	}
+	// With openingAdverbs, past up to maxOpeningAdverbs words the lexicon
+	// has as neither a noun nor a verb's form, adverbs, which it does not
+	// hold ("Looking only at films in Spanish, ...").
+	j := i + 2
+	for k := 0; r.openingAdverbs && k < maxOpeningAdverbs && j < len(raw)-1 && alphabetic(raw[j]) && !prepositions[raw[j]] && !index.IsStopword(raw[j]) && !r.lex.IsNoun(raw[j]) && !r.lex.IsVerbForm(raw[j]); k++ {
+		j++
+	}
+	return prepositions[raw[j]]
 }
+
+// maxOpeningAdverbs is how many adverbs may stand between a participle
+// opening a question and its preposition (speakerVerb).
+const maxOpeningAdverbs = 2

@@ -447,6 +447,13 @@ type AnchorConfig struct {
 	// (wordResolver.speakerVerb): it says how the question is put, not
 	// what the graph holds. Off in checkpoints saved before it.
 	SpeakerVerbs bool `json:"speaker_verbs,omitempty"`
+	// OpeningAdverbs: with SpeakerVerbs, a present participle opening the
+	// question is the speaker's also where adverbs (words the lexicon has
+	// as neither a noun nor a verb's form, at most two) stand before its
+	// preposition: "Looking only at films in Spanish, which did X
+	// direct?" read "Looking" as "Appeared" (speakerVerb). Off in
+	// checkpoints saved before it.
+	OpeningAdverbs bool `json:"opening_adverbs,omitempty"`
 	// EmbeddedQuestions: a question put inside the speaker's or the
 	// addressee's words ("Do you know what X directed in 1969?", "I
 	// wonder which films X wrote") opens at its question word
