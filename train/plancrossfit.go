@@ -410,6 +410,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.FrontedRoles = a.FrontedClause && !c.o.NoFrontedRoles
 	a.OfHeads = !c.o.NoOfHeads
 	a.RequestClauses = a.AskingClause && !c.o.NoRequestClauses
+	a.NounClauses = a.AskingClause && !c.o.NoNounClauses
 	a.ClauseAnswerWords = a.AskingClause && !c.o.NoAnswerWords && !c.o.NoClauseAnswerWords
 	a.PoliteWords = !c.o.NoPoliteWords
 	a.NameSubjects = a.Lexicon && a.NamedRelations && !c.o.NoNameSubjects

@@ -393,6 +393,9 @@ type LinkingPlannerOptions struct {
 	// NoPoliteWords: a question's words of courtesy ("please", "kindly")
 	// are read as any word (AnchorConfig.PoliteWords; the ablation).
 	NoPoliteWords bool
+	// NoNounClauses: a noun phrase put as a question after the clauses
+	// that state asks nothing (AnchorConfig.NounClauses; the ablation).
+	NoNounClauses bool
 	// NoStatedNames: a node a candidate reaches explains the mention that
 	// names it, where the training questions bear StatedNames out too
 	// (AnchorConfig.StatedNames; the ablation).

@@ -221,7 +221,8 @@ const clauseMarks = ".?!;:"
 // after a word of two letters or digits or more and white space, outside
 // every mention of ments ("Star Wars: Return of the Jedi" is one name),
 // has two words or more and opens with a question word or a request's
-// verb (leadVerb), and the words before it hold no question word and do
+// verb (leadVerb), or with NounClauses is a noun phrase put as a question
+// (nounQuestion: "...; their casts?"), and the words before it hold no question word and do
 // not open with such a verb (a question already, read as one). "X
 // directs films of only one genre. Name that genre." and "X directed
 // some films; who filled the acting roles in them?" ask in their last
@@ -395,7 +396,40 @@ func (p *LinkingPlanner) asksAfter(text string, at int, relative bool) bool {
 		}
 	}
 	w := clause[0].Norm
-	return whWords[w] || p.leadVerb(w)
+	return whWords[w] || p.leadVerb(w) || p.Cfg.Anchors.NounClauses && p.nounQuestion(text[at:])
+}
+
+// nounDeterminers open the noun phrase a nounQuestion asks with: English
+// possessives and demonstratives, which refer back to what the clauses
+// before it state.
+var nounDeterminers = map[string]bool{"their": true, "its": true, "his": true, "her": true, "those": true, "these": true, "the": true}
+
+// maxNounQuestion is how many words a nounQuestion's noun phrase may
+// have, its determiner among them.
+const maxNounQuestion = 4
+
+// nounQuestion reports whether clause (an asking clause's text) is a
+// noun phrase put as a question (AnchorConfig.NounClauses): one of
+// nounDeterminers, then up to maxNounQuestion-1 words the lexicon has as
+// nouns, no question word, and a closing "?": "X penned a number of
+// films; their casts?" asks for the casts as "...; name their casts."
+// does.
+func (p *LinkingPlanner) nounQuestion(clause string) bool {
+	lex := p.names.lex
+	words := linking.MentionWords(clause)
+	if lex == nil || len(words) < 2 || len(words) > maxNounQuestion || !nounDeterminers[words[0].Norm] {
+		return false
+	}
+	if strings.TrimSpace(clause[words[len(words)-1].End:]) != "?" {
+		return false
+	}
+	for _, w := range words[1:] {
+		n := strings.ToLower(clause[w.Start:w.End])
+		if whWords[n] || !alphabetic(n) || !lex.IsNoun(n) {
+			return false
+		}
+	}
+	return true
 }
 
 // clauseType is the type an asking clause (askingClause) names as the

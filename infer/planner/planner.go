@@ -454,6 +454,13 @@ type AnchorConfig struct {
 	// direct?" read "Looking" as "Appeared" (speakerVerb). Off in
 	// checkpoints saved before it.
 	OpeningAdverbs bool `json:"opening_adverbs,omitempty"`
+	// NounClauses: with AskingClause, a last clause that is a noun phrase
+	// put as a question, a possessive or demonstrative and nouns ending
+	// with "?", asks as a request would (nounQuestion): "X penned a
+	// number of films; their casts, please?" read "films" as the type
+	// asked for and answered X's films. Off in checkpoints saved before
+	// it.
+	NounClauses bool `json:"noun_clauses,omitempty"`
 	// EmbeddedQuestions: a question put inside the speaker's or the
 	// addressee's words ("Do you know what X directed in 1969?", "I
 	// wonder which films X wrote") opens at its question word

@@ -80,3 +80,41 @@ func TestClauseAnswerWords(t *testing.T) {
 		}
 	}
 }
+
+// TestNounClauses: "Ann Lee starred in some films; their directors?"
+// asks in a noun phrase put as a question. With NounClauses that clause
+// asks, its noun "directors" (a kind of person) names the type asked for,
+// and the two-hop plan answers (Paul Smith, node 0); without it no clause
+// asks, "films" is the first word naming a type, and the ranker's one-hop
+// plan stands (her film, node 1). A noun phrase with no question mark, one
+// with no determiner and one with a verb in it ask nothing.
+func TestNounClauses(t *testing.T) {
+	const q = "Ann Lee starred in some films; their directors?"
+	for _, on := range []bool{false, true} {
+		p := clausePlanner(t)
+		p.Cfg.Anchors.NounClauses = on
+		want := uint32(1)
+		if on {
+			want = 0
+		}
+		if pred, got, err := answered(p, q); err != nil || len(got) == 0 || got[0] != want {
+			t.Errorf("NounClauses %v: %q planned %v reaching %v (%v), want %d first", on, q, pred.Plan.MetapathTokens(), got, err, want)
+		}
+	}
+	p := clausePlanner(t)
+	p.Cfg.Anchors.NounClauses = true
+	for _, c := range []struct {
+		text string
+		asks bool
+	}{
+		{q, true},
+		{"Ann Lee starred in some films; their directors.", false},
+		{"Ann Lee starred in some films; directors?", false},
+		{"Ann Lee starred in some films; their directors died?", false},
+		{"Ann Lee starred in some films; the many other directors?", false},
+	} {
+		if got := p.askingClause(c.text, p.findMentions(c.text)) > 0; got != c.asks {
+			t.Errorf("askingClause(%q) > 0 = %v, want %v", c.text, got, c.asks)
+		}
+	}
+}
