@@ -484,14 +484,13 @@ please, for X's 2000 films." asks as "Cast lists for ..." does, and "Could you
 please name ..." as "Could you name ..." (--no-polite-words). A noun phrase
 put as a question after the clauses that state asks as a request would: "X
 penned a number of films; their casts?" asks for people (--no-noun-clauses).
-Where no
-training question states one of its answers (movies-skb's; WordNet's name
-theirs, "Which sense of the word 'digit' ..."), a name that a candidate's
-answers hold leaves its mention unexplained all the same: "Sometime, X was the
-director and Y had a part. Tell me where." asks for the films both made, not
-for the directors of Y's films, X among them (--no-stated-names). An asking
-clause's noun names its
-type also through what the training questions taught ("list the actors"),
+Where no training question states one of its answers (movies-skb's; WordNet's
+name theirs, "Which sense of the word 'digit' ..."), a name that a
+candidate's answers hold leaves its mention unexplained all the same:
+"Sometime, X was the director and Y had a part. Tell me where." asks for the
+films both made, not for the directors of Y's films, X among them
+(--no-stated-names). An asking clause's noun names its type also through what
+the training questions taught ("list the actors"),
 where it lifted towards that type alone, and a compound's head names it
 ("list the cast members"; --no-clause-slots). "Which of the 2000 releases ..." asks as "Which
 2000 releases ..." does, and "which new releases" as "which releases"
