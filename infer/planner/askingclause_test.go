@@ -114,14 +114,12 @@ func TestAskingClauseAnchors(t *testing.T) {
 	}
 }
 
-// TestSpeakerVerbs: the training said "appeared" of actors, and the
-// lexicon relates "looking" to it (look and appear share a sense), so
-// "I'm looking for the films Paul Smith directed." was read "I'm appeared
-// for ...", naming a relation the question never asks about. With
-// SpeakerVerbs a verb whose subject is the speaker or the addressee stays
-// as written ("I'm", "I am", "you", and a present participle opening the
-// text before a preposition); a verb with another subject is still read.
-func TestSpeakerVerbs(t *testing.T) {
+// appearedPlanner is filmPlanner over Paul Smith, who directed First
+// Film, with the one-actor template and a training that said "appeared"
+// of actors and "directed" of directors (RelWords), the lexicon on, with
+// anchor settings a besides.
+func appearedPlanner(t *testing.T, a AnchorConfig) *LinkingPlanner {
+	t.Helper()
 	rw := NewRelWords()
 	for range 10 {
 		for _, c := range [][2]string{{"Which films has he appeared in", "starred_actors"}, {"Which films directed", "directed_by"}} {
@@ -130,9 +128,21 @@ func TestSpeakerVerbs(t *testing.T) {
 		}
 	}
 	rw.PruneContext(2)
+	a.RelWords, a.NamedType, a.Lexicon = rw, true, true
+	return filmPlanner(t, []string{"directed_by", "starred_actors"}, []string{"Paul Smith", "First Film"}, [][3]int{{1, 0, 0}},
+		[][][]string{{{"*", "<-starred_actors", "movie"}}}, a)
+}
+
+// TestSpeakerVerbs: the training said "appeared" of actors, and the
+// lexicon relates "looking" to it (look and appear share a sense), so
+// "I'm looking for the films Paul Smith directed." was read "I'm appeared
+// for ...", naming a relation the question never asks about. With
+// SpeakerVerbs a verb whose subject is the speaker or the addressee stays
+// as written ("I'm", "I am", "you", and a present participle opening the
+// text before a preposition); a verb with another subject is still read.
+func TestSpeakerVerbs(t *testing.T) {
 	for _, on := range []bool{false, true} {
-		p := filmPlanner(t, []string{"directed_by", "starred_actors"}, []string{"Paul Smith", "First Film"}, [][3]int{{1, 0, 0}},
-			[][][]string{{{"*", "<-starred_actors", "movie"}}}, AnchorConfig{RelWords: rw, NamedType: true, Lexicon: true, SpeakerVerbs: on})
+		p := appearedPlanner(t, AnchorConfig{SpeakerVerbs: on})
 		for _, c := range []struct{ in, off string }{
 			{"I'm looking for the films Paul Smith directed.", "I'm appeared for the films Paul Smith directed."},
 			{"I am looking for the films Paul Smith directed.", "I am appeared for the films Paul Smith directed."},
@@ -163,17 +173,8 @@ func TestSpeakerVerbs(t *testing.T) {
 // verb's form there ("Looking daily ...", a newspaper; "Looking films
 // ...") is no adverb, and three words are too many.
 func TestOpeningAdverbs(t *testing.T) {
-	rw := NewRelWords()
-	for range 10 {
-		for _, c := range [][2]string{{"Which films has he appeared in", "starred_actors"}, {"Which films directed", "directed_by"}} {
-			rw.Add(c[0], []string{c[1]})
-			rw.AddContext(c[0])
-		}
-	}
-	rw.PruneContext(2)
 	for _, on := range []bool{false, true} {
-		p := filmPlanner(t, []string{"directed_by", "starred_actors"}, []string{"Paul Smith", "First Film"}, [][3]int{{1, 0, 0}},
-			[][][]string{{{"*", "<-starred_actors", "movie"}}}, AnchorConfig{RelWords: rw, NamedType: true, Lexicon: true, SpeakerVerbs: true, OpeningAdverbs: on})
+		p := appearedPlanner(t, AnchorConfig{SpeakerVerbs: true, OpeningAdverbs: on})
 		for _, c := range []struct {
 			in    string
 			moves bool // whether OpeningAdverbs leaves the participle unread
