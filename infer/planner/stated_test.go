@@ -2,7 +2,6 @@ package planner
 
 import (
 	"context"
-	"hash/fnv"
 	"strings"
 	"testing"
 
@@ -35,10 +34,7 @@ func statedPlanner(t *testing.T, stated bool) *LinkingPlanner {
 	}
 	p := testPlanner(t, s, tmpls, 0, 0, AnchorConfig{CoverMentions: true, AnchorTypes: []string{"person"}, StatedNames: stated})
 	rankTemplates(p, []float32{2, 1})
-	h := fnv.New32a()
-	h.Write([]byte("hops2"))
-	h.Write([]byte{0})
-	p.Ranker.W.Data()[h.Sum32()%uint32(p.Ranker.Dim)] = 5
+	preferTwoHops(p)
 	return p
 }
 
