@@ -411,6 +411,8 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.OfHeads = !c.o.NoOfHeads
 	a.RequestClauses = a.AskingClause && !c.o.NoRequestClauses
 	a.NounClauses = a.AskingClause && !c.o.NoNounClauses
+	a.ElidedQuestions = a.ClosingWh && !c.o.NoElidedQuestions
+	a.BackPastRoles = a.AskingClause && !c.o.NoBackPastRoles
 	a.ClauseAnswerWords = a.AskingClause && !c.o.NoAnswerWords && !c.o.NoClauseAnswerWords
 	a.PoliteWords = !c.o.NoPoliteWords
 	a.NameSubjects = a.Lexicon && a.NamedRelations && !c.o.NoNameSubjects

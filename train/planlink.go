@@ -396,6 +396,14 @@ type LinkingPlannerOptions struct {
 	// NoNounClauses: a noun phrase put as a question after the clauses
 	// that state asks nothing (AnchorConfig.NounClauses; the ablation).
 	NoNounClauses bool
+	// NoElidedQuestions: a question word standing alone as the last
+	// clause asks for nothing the phrase before it names
+	// (AnchorConfig.ElidedQuestions; the ablation).
+	NoElidedQuestions bool
+	// NoBackPastRoles: a pronoun closing the asking clause refers back to
+	// a capacity stated with "as" too (AnchorConfig.BackPastRoles; the
+	// ablation).
+	NoBackPastRoles bool
 	// NoStatedNames: a node a candidate reaches explains the mention that
 	// names it, where the training questions bear StatedNames out too
 	// (AnchorConfig.StatedNames; the ablation).

@@ -1092,6 +1092,11 @@ func (p *LinkingPlanner) namedAsked(text string, ments []linking.LinkedMention, 
 		if t := p.closingWhType(text); t != "" {
 			return t
 		}
+		if p.Cfg.Anchors.ElidedQuestions {
+			if t := p.elidedType(blankAnchors(text, ments, c), kinds); t != "" {
+				return t
+			}
+		}
 	}
 	if p.Cfg.Anchors.HeldSlots && heldSlot(text, ments, c) {
 		return ""
@@ -1149,6 +1154,64 @@ func (p *LinkingPlanner) closingWhType(text string) string {
 	}
 	w := words[len(words)-1].Norm
 	return p.whWordType(cmp.Or(subjectForms[w], w))
+}
+
+// indefinites open the noun phrase an elided question refers back to.
+var indefinites = map[string]bool{"a": true, "an": true, "some": true, "one": true}
+
+// maxElidedWords is how many words the noun phrase an elided question
+// refers back to may have after its determiner.
+const maxElidedWords = 3
+
+// elidedMarks are the marks that set a question word apart as a clause
+// of its own.
+const elidedMarks = ".?!;:,-\u2013\u2014"
+
+// elidedType is the type a question word standing alone as the last
+// clause of text asks for (AnchorConfig.ElidedQuestions): the one the
+// last indefinite noun phrase before it names (one of indefinites, then
+// up to maxElidedWords words within its clause, one of them naming a
+// type by the schema's word, a type word, the lexicon or a kind:
+// slotType's named), as "which category?" would say it: "The screenplays
+// credited to X all share a category; which?" asks for a genre, not for
+// X's films. "" where the question word does not stand alone, asks for
+// one type itself (closingWhType), or the last such phrase names none.
+func (p *LinkingPlanner) elidedType(text string, kinds map[string]string) string {
+	words := linking.MentionWords(text)
+	n := len(words)
+	if n < 3 || !whWords[words[n-1].Norm] || strings.TrimSpace(text[words[n-1].End:]) != "?" || !strings.ContainsAny(text[words[n-2].End:words[n-1].Start], elidedMarks) {
+		return ""
+	}
+	for i := n - 3; i >= 0; i-- {
+		if !indefinites[words[i].Norm] {
+			continue
+		}
+		for j := i + 1; j <= min(i+maxElidedWords, n-2); j++ {
+			w := strings.ToLower(text[words[j].Start:words[j].End])
+			if alphabetic(w) && !index.IsStopword(w) {
+				if t, named := p.slotType(w, kinds, true); t != "" && named {
+					return t
+				}
+			}
+			if strings.ContainsAny(text[words[j].End:words[j+1].Start], elidedMarks) {
+				break
+			}
+		}
+		return ""
+	}
+	return ""
+}
+
+// blankAnchors is text with candidate c's anchors blanked: a name's
+// words name nothing asked for.
+func blankAnchors(text string, ments []linking.LinkedMention, c *PlanCandidate) string {
+	blank := []byte(text)
+	for _, a := range c.Mentions {
+		for i := ments[a].Start; i < ments[a].End; i++ {
+			blank[i] = ' '
+		}
+	}
+	return string(blank)
 }
 
 // whWordType is the type question word w asked for opening training

@@ -499,6 +499,9 @@ func (p *LinkingPlanner) clauseType(clause, before string, kinds map[string]stri
 	prior := index.TokenizeAll(nil, unquoted(before))
 	for i := len(prior) - 1; i >= 0; i-- {
 		if w := prior[i]; alphabetic(w) && !index.IsStopword(w) && !determiners[w] {
+			if p.Cfg.Anchors.BackPastRoles && statedRole(prior, i) {
+				continue
+			}
 			if t, named := p.slotType(w, kinds, true); t != "" {
 				if !named && (!lifts || !p.liftedNoun(w)) {
 					return ""
@@ -517,6 +520,13 @@ func (p *LinkingPlanner) clauseType(clause, before string, kinds map[string]stri
 		}
 	}
 	return ""
+}
+
+// statedRole reports whether word i of toks states a capacity with "as"
+// ("as director", "as a director", "as the director"), which a pronoun
+// does not refer back to (BackPastRoles).
+func statedRole(toks []string, i int) bool {
+	return i >= 1 && toks[i-1] == "as" || i >= 2 && toks[i-2] == "as" && determiners[toks[i-1]]
 }
 
 // liftedNoun reports whether lower-case w may name the type a training

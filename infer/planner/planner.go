@@ -461,6 +461,19 @@ type AnchorConfig struct {
 	// asked for and answered X's films. Off in checkpoints saved before
 	// it.
 	NounClauses bool `json:"noun_clauses,omitempty"`
+	// ElidedQuestions: with ClosingWh, a question word standing alone
+	// as the last clause ("X's screenplays all share a category;
+	// which?") asks for what the head of the last indefinite noun phrase
+	// before it names ("which category?"), where the question word asks
+	// for no one type itself (elidedType). Off in checkpoints saved
+	// before it.
+	ElidedQuestions bool `json:"elided_questions,omitempty"`
+	// BackPastRoles: with AskingClause, a pronoun closing the asking
+	// clause refers back past a capacity stated with "as" ("as a
+	// director", "as director"): "I recall X acting in something Y made
+	// as a director; name it." asks for the film, not for a director
+	// (clauseType). Off in checkpoints saved before it.
+	BackPastRoles bool `json:"back_past_roles,omitempty"`
 	// EmbeddedQuestions: a question put inside the speaker's or the
 	// addressee's words ("Do you know what X directed in 1969?", "I
 	// wonder which films X wrote") opens at its question word
