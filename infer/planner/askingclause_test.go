@@ -25,6 +25,26 @@ func clausePlanner(t *testing.T) *LinkingPlanner {
 	return p
 }
 
+// firstOnOff asks each of qs of a clausePlanner with a rule off and on
+// (set sets it, and whatever else the test needs) and wants node off
+// first with the rule off, node on with it on.
+func firstOnOff(t *testing.T, rule string, set func(p *LinkingPlanner, on bool), off, on uint32, qs ...string) {
+	t.Helper()
+	for _, o := range []bool{false, true} {
+		p := clausePlanner(t)
+		set(p, o)
+		want := off
+		if o {
+			want = on
+		}
+		for _, q := range qs {
+			if pred, got, err := answered(p, q); err != nil || len(got) == 0 || got[0] != want {
+				t.Errorf("%s %v: %q planned %v reaching %v (%v), want %d first", rule, o, q, pred.Plan.MetapathTokens(), got, err, want)
+			}
+		}
+	}
+}
+
 // TestAskingClause: "Ann Lee starred in some films. Name their
 // directors." states in its first sentence and asks in its second. Read
 // as a whole, "films" is the first word naming a type, and the ranker's

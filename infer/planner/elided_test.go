@@ -15,18 +15,10 @@ import (
 // closing the question with "?", and only the last indefinite phrase.
 func TestElidedQuestions(t *testing.T) {
 	const q = "Every film Ann Lee starred in had a director; which?"
-	for _, on := range []bool{false, true} {
-		p := clausePlanner(t)
+	firstOnOff(t, "ElidedQuestions", func(p *LinkingPlanner, on bool) {
 		p.Cfg.Anchors.ClosingWh = true
 		p.Cfg.Anchors.ElidedQuestions = on
-		want := uint32(1)
-		if on {
-			want = 0
-		}
-		if pred, got, err := answered(p, q); err != nil || len(got) == 0 || got[0] != want {
-			t.Errorf("ElidedQuestions %v: %q planned %v reaching %v (%v), want %d first", on, q, pred.Plan.MetapathTokens(), got, err, want)
-		}
-	}
+	}, 1, 0, q)
 	p := clausePlanner(t)
 	for _, c := range []struct {
 		text, want string
@@ -58,17 +50,7 @@ func TestElidedQuestions(t *testing.T) {
 // passed over too, a noun after another preposition is not.
 func TestBackPastRoles(t *testing.T) {
 	const q = "Ann Lee starred in something Paul Smith made as a director; name it."
-	for _, on := range []bool{false, true} {
-		p := clausePlanner(t)
-		p.Cfg.Anchors.BackPastRoles = on
-		want := uint32(0)
-		if on {
-			want = 1
-		}
-		if pred, got, err := answered(p, q); err != nil || len(got) == 0 || got[0] != want {
-			t.Errorf("BackPastRoles %v: %q planned %v reaching %v (%v), want %d first", on, q, pred.Plan.MetapathTokens(), got, err, want)
-		}
-	}
+	firstOnOff(t, "BackPastRoles", func(p *LinkingPlanner, on bool) { p.Cfg.Anchors.BackPastRoles = on }, 0, 1, q)
 	p := clausePlanner(t)
 	p.Cfg.Anchors.BackPastRoles = true
 	for _, c := range []struct {

@@ -47,22 +47,11 @@ func TestWithoutPolite(t *testing.T) {
 // the request's object, "directors", asks for people, and the two-hop
 // plan answers (Paul Smith, node 0), as it does without the courtesy.
 func TestPoliteWords(t *testing.T) {
-	for _, on := range []bool{false, true} {
-		p := clausePlanner(t)
+	set := func(p *LinkingPlanner, on bool) {
 		p.Cfg.Anchors.AddressedRequests = true
 		p.Cfg.Anchors.PoliteWords = on
-		want := uint32(1)
-		if on {
-			want = 0
-		}
-		for _, q := range []string{"Could you please name the directors of the films Ann Lee starred in?", "Kindly name the directors of Ann Lee's films."} {
-			if pred, got, err := answered(p, q); err != nil || len(got) == 0 || got[0] != want {
-				t.Errorf("PoliteWords %v: %q planned %v reaching %v (%v), want %d first", on, q, pred.Plan.MetapathTokens(), got, err, want)
-			}
-		}
-		// Without the courtesy the request asks either way.
-		if pred, got, err := answered(p, "Name the directors of Ann Lee's films."); err != nil || len(got) == 0 || got[0] != 0 {
-			t.Errorf("PoliteWords %v: plain request planned %v reaching %v (%v), want 0 first", on, pred.Plan.MetapathTokens(), got, err)
-		}
 	}
+	firstOnOff(t, "PoliteWords", set, 1, 0, "Could you please name the directors of the films Ann Lee starred in?", "Kindly name the directors of Ann Lee's films.")
+	// Without the courtesy the request asks either way.
+	firstOnOff(t, "PoliteWords", set, 0, 0, "Name the directors of Ann Lee's films.")
 }

@@ -90,17 +90,7 @@ func TestClauseAnswerWords(t *testing.T) {
 // with no determiner and one with a verb in it ask nothing.
 func TestNounClauses(t *testing.T) {
 	const q = "Ann Lee starred in some films; their directors?"
-	for _, on := range []bool{false, true} {
-		p := clausePlanner(t)
-		p.Cfg.Anchors.NounClauses = on
-		want := uint32(1)
-		if on {
-			want = 0
-		}
-		if pred, got, err := answered(p, q); err != nil || len(got) == 0 || got[0] != want {
-			t.Errorf("NounClauses %v: %q planned %v reaching %v (%v), want %d first", on, q, pred.Plan.MetapathTokens(), got, err, want)
-		}
-	}
+	firstOnOff(t, "NounClauses", func(p *LinkingPlanner, on bool) { p.Cfg.Anchors.NounClauses = on }, 1, 0, q)
 	p := clausePlanner(t)
 	p.Cfg.Anchors.NounClauses = true
 	for _, c := range []struct {
