@@ -12,23 +12,10 @@ import "testing"
 // pick?"), or no asking determiner comes before it ("Someone would pick
 // Ann Lee?"), "someone" still asks for a person.
 func TestHeldSlots(t *testing.T) {
-	for _, on := range []bool{false, true} {
-		p := clausePlanner(t)
+	set := func(p *LinkingPlanner, on bool) {
 		p.Cfg.Anchors.SynonymTypes = true
 		p.Cfg.Anchors.HeldSlots = on
-		want := uint32(0)
-		if on {
-			want = 1
-		}
-		for _, q := range []string{"Someone would pick which Ann Lee?", "Someone would pick which Ann Lee, then?"} {
-			if pred, got, err := answered(p, q); err != nil || len(got) == 0 || got[0] != want {
-				t.Errorf("HeldSlots %v: %q planned %v reaching %v (%v), want %d first", on, q, pred.Plan.MetapathTokens(), got, err, want)
-			}
-		}
-		for _, q := range []string{"Which Ann Lee would someone pick?", "Someone would pick Ann Lee?"} {
-			if pred, got, err := answered(p, q); err != nil || len(got) == 0 || got[0] != 0 {
-				t.Errorf("HeldSlots %v: %q planned %v reaching %v (%v), want 0 first", on, q, pred.Plan.MetapathTokens(), got, err)
-			}
-		}
 	}
+	firstOnOff(t, "HeldSlots", set, 0, 1, "Someone would pick which Ann Lee?", "Someone would pick which Ann Lee, then?")
+	firstOnOff(t, "HeldSlots", set, 0, 0, "Which Ann Lee would someone pick?", "Someone would pick Ann Lee?")
 }
