@@ -1064,13 +1064,8 @@ func (p *LinkingPlanner) namedAsked(text string, ments []linking.LinkedMention, 
 			// The clause and those before it (where a pronoun the asking
 			// clause ends with refers back), without the candidate's
 			// anchors: a name's words name nothing asked for.
-			blank := []byte(text)
-			for _, a := range c.Mentions {
-				for i := ments[a].Start; i < ments[a].End; i++ {
-					blank[i] = ' '
-				}
-			}
-			if t := p.clauseType(string(blank[k:]), string(blank[:k]), kinds); t != "" {
+			blank := blankAnchors(text, ments, c)
+			if t := p.clauseType(blank[k:], blank[:k], kinds); t != "" {
 				return t
 			}
 			// A clause that asks with an answer word names what it asks
