@@ -391,6 +391,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.SlotHeads = !c.o.NoSlotHeads
 	a.HyphenedLeads = !c.o.NoHyphenedLeads
 	a.RequestTitles = a.Titles && !c.o.NoRequestTitles
+	a.MarkTitles = a.Titles && !c.o.NoMarkTitles
 	a.HeldSlots = !c.o.NoHeldSlots
 	a.DeterminedValues = !c.o.NoDeterminedValues
 	a.PersonObjects = !c.o.NoPersonObjects
@@ -411,6 +412,8 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.OfHeads = !c.o.NoOfHeads
 	a.RequestClauses = a.AskingClause && !c.o.NoRequestClauses
 	a.NounClauses = a.AskingClause && !c.o.NoNounClauses
+	a.ColonNouns = a.NounClauses && !c.o.NoColonNouns
+	a.StatedLeads = !c.o.NoStatedLeads
 	a.ElidedQuestions = a.ClosingWh && !c.o.NoElidedQuestions
 	a.BackPastRoles = a.AskingClause && !c.o.NoBackPastRoles
 	a.ClauseAnswerWords = a.AskingClause && !c.o.NoAnswerWords && !c.o.NoClauseAnswerWords

@@ -396,6 +396,13 @@ type LinkingPlannerOptions struct {
 	// NoNounClauses: a noun phrase put as a question after the clauses
 	// that state asks nothing (AnchorConfig.NounClauses; the ablation).
 	NoNounClauses bool
+	// NoColonNouns: a noun phrase after a colon closing the text asks only
+	// with a "?" (AnchorConfig.ColonNouns; the ablation).
+	NoColonNouns bool
+	// NoStatedLeads: the nouns before a question's first anchor name an
+	// answer word's step also in a sentence that states before the one
+	// that asks (AnchorConfig.StatedLeads; the ablation).
+	NoStatedLeads bool
 	// NoElidedQuestions: a question word standing alone as the last
 	// clause asks for nothing the phrase before it names
 	// (AnchorConfig.ElidedQuestions; the ablation).
@@ -484,6 +491,9 @@ type LinkingPlannerOptions struct {
 	// text, before a name, is read as any word (AnchorConfig.RequestTitles;
 	// the ablation).
 	NoRequestTitles bool
+	// NoMarkTitles: a singular noun opening a phrase after a mark, before
+	// a name, is read as any word (AnchorConfig.MarkTitles; the ablation).
+	NoMarkTitles bool
 	// NoHeldSlots: where an anchor fills an asking determiner's slot, the
 	// other words still name the type asked for (AnchorConfig.HeldSlots;
 	// the ablation).

@@ -62,6 +62,33 @@ func (p *LinkingPlanner) leadNouns(text string, ments []linking.LinkedMention, a
 	return p.nounsIn(text, linking.MentionWords(text), 0, first, false)
 }
 
+// statedLead reports whether the first of the mentions anchors names
+// stands in a sentence of text that states, before a last sentence that
+// asks (AnchorConfig.StatedLeads): text ends with "?", and the sentence
+// before its last (lastSentenceOf, outside every mention: "Dr. X" is one
+// name) ends with a full stop or "!". The nouns before that anchor
+// (leadNouns) are the statement's, saying what the anchor is ("My two
+// favourite actors are X and Y."), not what the last sentence asks.
+func statedLead(text string, ments []linking.LinkedMention, anchors []int) bool {
+	if !strings.HasSuffix(strings.TrimSpace(text), "?") {
+		return false
+	}
+	at := lastSentenceOf(text, false, func(at int) bool {
+		return !slices.ContainsFunc(ments, func(m linking.LinkedMention) bool { return m.Start < at && m.End > at })
+	})
+	before := strings.TrimSpace(text[:at])
+	if at <= 0 || !strings.HasSuffix(before, ".") && !strings.HasSuffix(before, "!") {
+		return false
+	}
+	first := -1
+	for _, a := range anchors {
+		if a >= 0 && a < len(ments) && (first < 0 || ments[a].Start < first) {
+			first = ments[a].Start
+		}
+	}
+	return first >= 0 && first < at
+}
+
 // trailNouns are leadNouns for a question whose words before its first
 // anchor name nothing (no noun but a question word: "The Bang Bang Club
 // director", "Who are X's directors?"): the nouns right after its last
@@ -460,6 +487,9 @@ func (p *LinkingPlanner) answerStep(text string, ments []linking.LinkedMention, 
 	// answer word (TypeAfterMention).
 	text = p.withoutObjectSubject(p.withoutTypeAfterMentions(text, ments))
 	words := p.leadNouns(text, ments, c.Mentions)
+	if p.Cfg.Anchors.StatedLeads && statedLead(text, ments, c.Mentions) {
+		words = nil
+	}
 	// An answer word in an asking clause is its request's object, no
 	// other verb's (leadRulesOut).
 	clause := false

@@ -396,7 +396,8 @@ func (p *LinkingPlanner) asksAfter(text string, at int, relative bool) bool {
 		}
 	}
 	w := clause[0].Norm
-	return whWords[w] || p.leadVerb(w) || p.Cfg.Anchors.NounClauses && p.nounQuestion(text[at:])
+	colon := p.Cfg.Anchors.ColonNouns && strings.HasSuffix(strings.TrimRight(text[:at], " \t\n"), ":")
+	return whWords[w] || p.leadVerb(w) || p.Cfg.Anchors.NounClauses && p.nounQuestion(text[at:], colon)
 }
 
 // nounDeterminers open the noun phrase a nounQuestion asks with: English
@@ -413,14 +414,17 @@ const maxNounQuestion = 4
 // nounDeterminers, then up to maxNounQuestion-1 words the lexicon has as
 // nouns, no question word, and a closing "?": "X penned a number of
 // films; their casts?" asks for the casts as "...; name their casts."
-// does.
-func (p *LinkingPlanner) nounQuestion(clause string) bool {
+// does. After a colon (colon: ColonNouns) the phrase asks closing the
+// text without one too ("X 2008 films: the directors", "... : the
+// directors."): a colon announces what follows, where a semicolon or a
+// sentence's end may close a statement ("...; their directors.").
+func (p *LinkingPlanner) nounQuestion(clause string, colon bool) bool {
 	lex := p.names.lex
 	words := linking.MentionWords(clause)
 	if lex == nil || len(words) < 2 || len(words) > maxNounQuestion || !nounDeterminers[words[0].Norm] {
 		return false
 	}
-	if strings.TrimSpace(clause[words[len(words)-1].End:]) != "?" {
+	if end := strings.TrimSpace(clause[words[len(words)-1].End:]); end != "?" && !(colon && (end == "" || end == ".")) {
 		return false
 	}
 	for _, w := range words[1:] {

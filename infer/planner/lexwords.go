@@ -74,6 +74,9 @@ type wordResolver struct {
 	// requestTitles: a title may follow a request's verb opening the text
 	// (title; AnchorConfig.RequestTitles).
 	requestTitles bool
+	// markTitles: a title may open a phrase after a mark (title;
+	// AnchorConfig.MarkTitles).
+	markTitles bool
 	// roles: planning reads a role after "as" as a verb of the relation
 	// it names (role, titleVerb; AnchorConfig.Roles).
 	roles bool
@@ -108,7 +111,7 @@ func (p *LinkingPlanner) newWordResolver() (*wordResolver, error) {
 	}
 	p.names.setLexicon(lex)
 	rw := a.RelWords
-	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next, samePOS: a.ReadSamePOS, nounSlots: a.NounSlots, context: a.ReadInContext, titles: a.Titles, openingTitles: a.Titles && a.OpeningTitles, requestTitles: a.Titles && a.RequestTitles, roles: a.Titles && a.Roles, speaker: a.SpeakerVerbs, openingAdverbs: a.SpeakerVerbs && a.OpeningAdverbs}
+	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next, samePOS: a.ReadSamePOS, nounSlots: a.NounSlots, context: a.ReadInContext, titles: a.Titles, openingTitles: a.Titles && a.OpeningTitles, requestTitles: a.Titles && a.RequestTitles, markTitles: a.Titles && a.MarkTitles, roles: a.Titles && a.Roles, speaker: a.SpeakerVerbs, openingAdverbs: a.SpeakerVerbs && a.OpeningAdverbs}
 	if a.KindTypes {
 		r.kind = func(w string) string { return p.kindType(w, false) }
 	}
@@ -428,17 +431,30 @@ func (r *wordResolver) nounSlot(raw []string, i int) bool {
 // by director Julia Loktev" and "Which films did writer Nora Ephron
 // direct?", "actor" in "Films with actor Tom Hanks", "Director" in
 // "Director X: any comedy titles?", "director" in "Name director X's
-// features". English puts a bare
+// features", and with markTitles opening a phrase after a mark (marked:
+// "Japanese language films, director X"). English puts a bare
 // count noun before a name only as the name's title: it says what the
 // node is, not what the question asks for, and read as the training's
 // "directors" it would ask for directors (titleVerb reads it). A plural
 // there opens a reduced relative clause ("the cast of films X directed"),
 // and is read as any word.
-func (r *wordResolver) title(raw []string, i int, ments func() []linking.LinkedMention) bool {
-	if !prepositions[raw[i]] && !auxiliaries[raw[i]] && !(r.openingTitles && i == 0) && !(r.requestTitles && i == 1 && r.lex.IsVerb(raw[1])) || !r.lex.IsNounLemma(raw[i+1]) {
+func (r *wordResolver) title(raw []string, i int, marked bool, ments func() []linking.LinkedMention) bool {
+	if !prepositions[raw[i]] && !auxiliaries[raw[i]] && !(r.openingTitles && i == 0) && !(r.requestTitles && i == 1 && r.lex.IsVerb(raw[1])) && !(r.markTitles && marked) || !r.lex.IsNounLemma(raw[i+1]) {
 		return false
 	}
 	return slices.ContainsFunc(ments(), func(m linking.LinkedMention) bool { return m.TokStart == i+1 })
+}
+
+// titleMarks are the marks after which a phrase opens (title): a comma,
+// colon, semicolon, a sentence's end, an opening bracket or a dash (a
+// hyphen only with a space after it: "Alterman-directed" is one word's).
+const titleMarks = ",;:.?!([\u2013\u2014"
+
+// phraseMark reports whether gap, the text between two words, holds a
+// mark a phrase opens after (titleMarks, or a hyphen with a space after
+// it).
+func phraseMark(gap string) bool {
+	return strings.ContainsAny(gap, titleMarks) || strings.Contains(gap, "- ")
 }
 
 // titleVerb is what word i of a text, a title (raw as for title), is
@@ -595,7 +611,7 @@ func (r *wordResolver) resolveRead(text string, find func(string) []linking.Link
 		return ments
 	}
 	for i := range words {
-		if schemaFirst && r.titles && r.title(raw, i, mentions) {
+		if schemaFirst && r.titles && r.title(raw, i, i > 0 && phraseMark(text[words[i-1].End:words[i].Start]), mentions) {
 			if t := r.titleVerb(raw, i, true); t != "" {
 				repl[i], titles[i], any = t, true, true
 			}

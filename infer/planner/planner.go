@@ -422,6 +422,12 @@ type AnchorConfig struct {
 	// for X's films, not for directors. Off in checkpoints saved before
 	// it.
 	RequestTitles bool `json:"request_titles,omitempty"`
+	// MarkTitles: with Titles, such a noun opening a phrase after a mark
+	// (a comma, colon, semicolon, dash, bracket or a sentence's end) is a
+	// title too: "Japanese language films, director X" asks for X's
+	// films, not for directors, as "films by director X" does. Off in
+	// checkpoints saved before it.
+	MarkTitles bool `json:"mark_titles,omitempty"`
 	// HeldSlots: where one of a candidate's anchors fills the slot of an
 	// asking determiner (which, what, whose) and ends its clause ("Someone
 	// working in baseball would use which piece of ground?"), no other
@@ -461,6 +467,19 @@ type AnchorConfig struct {
 	// asked for and answered X's films. Off in checkpoints saved before
 	// it.
 	NounClauses bool `json:"noun_clauses,omitempty"`
+	// ColonNouns: with NounClauses, such a noun phrase after a colon
+	// closing the text asks without a "?" too (a search box's "X 2008
+	// films: the directors" asks for the directors, not X's films). Off
+	// in checkpoints saved before it.
+	ColonNouns bool `json:"colon_nouns,omitempty"`
+	// StatedLeads: where a question's last sentence asks ("?") and its
+	// first anchor stands in a sentence before it that states (closed by
+	// a full stop or "!"), the nouns before that anchor say what the
+	// anchor is, not what is asked, and name no answer word's step
+	// (statedLead): "My two favourite actors are X and Y. Did a film ever
+	// feature the pair of them?" asks for no actors. Off in checkpoints
+	// saved before it.
+	StatedLeads bool `json:"stated_leads,omitempty"`
 	// ElidedQuestions: with ClosingWh, a question word standing alone
 	// as the last clause ("X's screenplays all share a category;
 	// which?") asks for what the head of the last indefinite noun phrase

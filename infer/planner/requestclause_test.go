@@ -108,3 +108,32 @@ func TestNounClauses(t *testing.T) {
 		}
 	}
 }
+
+// TestColonNouns: with NounClauses, "Ann Lee starred in some films: the
+// directors" is read whole ("films" the first word naming a type: her
+// film, node 1), a noun phrase without a "?" asking nothing; with
+// ColonNouns the phrase after the colon closing the text asks for the
+// directors (Paul Smith, node 0), with a full stop too. After a
+// semicolon, or followed by more words, it asks as before.
+func TestColonNouns(t *testing.T) {
+	const q = "Ann Lee starred in some films: the directors"
+	firstOnOff(t, "ColonNouns", func(p *LinkingPlanner, on bool) {
+		p.Cfg.Anchors.NounClauses, p.Cfg.Anchors.ColonNouns = true, on
+	}, 1, 0, q, q+".")
+	p := clausePlanner(t)
+	p.Cfg.Anchors.NounClauses, p.Cfg.Anchors.ColonNouns = true, true
+	for _, c := range []struct {
+		text string
+		asks bool
+	}{
+		{q, true},
+		{q + "?", true},
+		{"Ann Lee starred in some films; the directors", false},
+		{"Ann Lee starred in some films: the directors died", false},
+		{"Ann Lee starred in some films: the directors!", false},
+	} {
+		if got := p.askingClause(c.text, p.findMentions(c.text)) > 0; got != c.asks {
+			t.Errorf("askingClause(%q) > 0 = %v, want %v", c.text, got, c.asks)
+		}
+	}
+}

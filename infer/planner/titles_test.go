@@ -89,7 +89,7 @@ func TestOpeningTitles(t *testing.T) {
 		{"The writer Ann Lee: anything?", true, 4},
 		{"Writers Ann Lee: anything?", true, 4},
 	} {
-		wantReach(t, openingPlanner(t, c.on, false), c.q, c.want, "OpeningTitles", c.on)
+		wantReach(t, openingPlanner(t, c.on, false, false), c.q, c.want, "OpeningTitles", c.on)
 	}
 }
 
@@ -113,17 +113,46 @@ func TestRequestTitles(t *testing.T) {
 		{"List writers Ann Lee's credits.", true, 4},
 		{"Lately writer Ann Lee: anything?", true, 4},
 	} {
-		wantReach(t, openingPlanner(t, true, c.on), c.q, c.want, "RequestTitles", c.on)
+		wantReach(t, openingPlanner(t, true, c.on, false), c.q, c.want, "RequestTitles", c.on)
 	}
 }
 
-// openingPlanner is titlePlanner with Titles, OpeningTitles and
-// RequestTitles set as told, its word resolver built for them.
-func openingPlanner(t *testing.T, opening, request bool) *LinkingPlanner {
+// TestMarkTitles: with Titles, OpeningTitles and RequestTitles, "writer"
+// opening a phrase after a comma ("Anything at all, writer Ann Lee?") is
+// read as the training's "writers", an answer word, and the deeper search
+// answers with the writer of her film (Kim Ray, node 4); with MarkTitles
+// it is her title, and the film she wrote answers (Second Film, node 2),
+// after a colon, a semicolon or a spaced dash too. After a determiner, in
+// the plural, or joined by a hyphen alone ("all-writer"), it is read as
+// before.
+func TestMarkTitles(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		on   bool
+		want uint32
+	}{
+		{"Anything at all, writer Ann Lee?", false, 4},
+		{"Anything at all, writer Ann Lee?", true, 2},
+		{"Anything at all: writer Ann Lee?", true, 2},
+		{"Anything at all; writer Ann Lee?", true, 2},
+		{"Anything at all - writer Ann Lee?", true, 2},
+		{"Anything at all, the writer Ann Lee?", true, 4},
+		{"Anything at all, writers Ann Lee?", true, 4},
+		{"Anything at all-writer Ann Lee?", true, 4},
+	} {
+		wantReach(t, openingPlanner(t, true, true, c.on), c.q, c.want, "MarkTitles", c.on)
+	}
+}
+
+// openingPlanner is titlePlanner with Titles, OpeningTitles,
+// RequestTitles and MarkTitles set as told, its word resolver built for
+// them.
+func openingPlanner(t *testing.T, opening, request, mark bool) *LinkingPlanner {
 	t.Helper()
 	p := titlePlanner(t, true, false)
 	p.Cfg.Anchors.OpeningTitles = opening
 	p.Cfg.Anchors.RequestTitles = request
+	p.Cfg.Anchors.MarkTitles = mark
 	var err error
 	if p.words, err = p.newWordResolver(); err != nil {
 		t.Fatal(err)
