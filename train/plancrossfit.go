@@ -395,6 +395,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.HeldSlots = !c.o.NoHeldSlots
 	a.DeterminedValues = !c.o.NoDeterminedValues
 	a.PersonObjects = !c.o.NoPersonObjects
+	a.PersonOpenings = a.PersonObjects && !c.o.NoPersonOpenings
 	a.SpeakerVerbs = !c.o.NoSpeakerVerbs
 	a.OpeningAdverbs = a.SpeakerVerbs && !c.o.NoOpeningAdverbs
 	a.EmbeddedQuestions = !c.o.NoEmbeddedQuestions

@@ -504,6 +504,9 @@ type LinkingPlannerOptions struct {
 	// NoPersonObjects: a request's object "everyone" names no type
 	// (AnchorConfig.PersonObjects; the ablation).
 	NoPersonObjects bool
+	// NoPersonOpenings: "everyone" opening the text names no type
+	// (AnchorConfig.PersonOpenings; the ablation).
+	NoPersonOpenings bool
 	// NoSpeakerVerbs: a verb whose subject is the speaker or the
 	// addressee is read as any other unknown word is
 	// (AnchorConfig.SpeakerVerbs; the ablation).

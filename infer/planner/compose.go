@@ -780,6 +780,21 @@ func (p *LinkingPlanner) verbType(text string, kinds map[string]string) (string,
 // request may have as its object ("Give me everyone cast in ...").
 var personPronouns = map[string]bool{"everyone": true, "everybody": true, "someone": true, "somebody": true, "anyone": true, "anybody": true}
 
+// openingPronouns are the indefinite pronouns for people that head a
+// noun phrase typed as a question (personOpening); "someone" and
+// "anyone" open statements and asides too ("Someone told me X ...",
+// "Anyone know ...?").
+var openingPronouns = map[string]bool{"everyone": true, "everybody": true}
+
+// personOpening reports whether text opens with one of openingPronouns
+// followed by more words (AnchorConfig.PersonOpenings): "everyone cast in
+// X-directed films" asks for people, as "Give me everyone cast in ..."
+// does (PersonObjects), though "films" is the first word naming a type.
+func personOpening(text string) bool {
+	words := linking.MentionWords(text)
+	return len(words) > 1 && openingPronouns[words[0].Norm]
+}
+
 // leadVerb reports whether a question's first word w (lower case) asks
 // as an asking word does (AnchorConfig.LeadVerbAsks): a verb's base form
 // in the lexicon, the verb of a request ("Name the ...", "Show me the
@@ -1095,6 +1110,11 @@ func (p *LinkingPlanner) namedAsked(text string, ments []linking.LinkedMention, 
 	}
 	if p.Cfg.Anchors.HeldSlots && heldSlot(text, ments, c) {
 		return ""
+	}
+	if p.Cfg.Anchors.PersonOpenings && personOpening(text) && p.Cfg.Anchors.Lead != nil {
+		if t := p.whWordType("who"); t != "" {
+			return t
+		}
 	}
 	if t, named := p.askedTypeBy(linking.RestrictionText(p.withoutAnchorTypeWords(text, ments, c), ments, c.Mentions), kinds); named {
 		return t

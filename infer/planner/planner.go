@@ -447,6 +447,12 @@ type AnchorConfig struct {
 	// asked for opening the training questions (whWordType), a type named
 	// (verbType). Off in checkpoints saved before it.
 	PersonObjects bool `json:"person_objects,omitempty"`
+	// PersonOpenings: with PersonObjects, "everyone" or "everybody"
+	// opening the text heads a search box's noun phrase and asks for what
+	// "who" asked for (personOpening): "everyone cast in X-directed films"
+	// asks for people, not for the films. Off in checkpoints saved before
+	// it.
+	PersonOpenings bool `json:"person_openings,omitempty"`
 	// SpeakerVerbs: with Lexicon, a verb whose subject is the question's
 	// speaker or addressee ("I'm looking for the films X directed", "Do
 	// you know ...", "Looking for movies ...") is left unread
