@@ -73,9 +73,7 @@ func statedLead(text string, ments []linking.LinkedMention, anchors []int) bool 
 	if !strings.HasSuffix(strings.TrimSpace(text), "?") {
 		return false
 	}
-	at := lastSentenceOf(text, false, func(at int) bool {
-		return !slices.ContainsFunc(ments, func(m linking.LinkedMention) bool { return m.Start < at && m.End > at })
-	})
+	at := lastSentenceOf(text, false, outsideMentions(ments))
 	before := strings.TrimSpace(text[:at])
 	if at <= 0 || !strings.HasSuffix(before, ".") && !strings.HasSuffix(before, "!") {
 		return false

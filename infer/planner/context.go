@@ -43,9 +43,7 @@ func (p *LinkingPlanner) askingSentence(text string) string {
 	if lastSentenceOf(text, casual && lowerStart(text), nil) > 0 {
 		names = p.findMentions(text)
 	}
-	at := lastSentenceOf(text, casual && lowerStart(text), func(at int) bool {
-		return !slices.ContainsFunc(names, func(m linking.LinkedMention) bool { return m.Start < at && m.End > at })
-	})
+	at := lastSentenceOf(text, casual && lowerStart(text), outsideMentions(names))
 	if at <= 0 || !strings.HasSuffix(strings.TrimSpace(text[at:]), "?") {
 		return text
 	}
@@ -191,6 +189,14 @@ func resumeAfter(text string, i int) int {
 		return 0
 	}
 	return j
+}
+
+// outsideMentions reports of a byte offset whether it falls inside no
+// mention of ments: a sentence does not start inside a name ("Dr. X").
+func outsideMentions(ments []linking.LinkedMention) func(at int) bool {
+	return func(at int) bool {
+		return !slices.ContainsFunc(ments, func(m linking.LinkedMention) bool { return m.Start < at && m.End > at })
+	}
 }
 
 // lastSentenceOf is lastSentence, with lower also after white space and a
