@@ -13,22 +13,18 @@ import "testing"
 // anchor's sentence asks too, where the last one does not, and in one
 // sentence, "writers" leads as before.
 func TestStatedLeads(t *testing.T) {
-	for _, c := range []struct {
-		q    string
-		on   bool
-		want uint32
-	}{
+	wantReachCases(t, "StatedLeads", func(on bool) *LinkingPlanner {
+		p := titlePlanner(t, false, false)
+		p.Cfg.Anchors.StatedLeads = on
+		return p
+	}, []reachCase{
 		{"Good writers include Ann Lee. Anything with her?", false, 4},
 		{"Good writers include Ann Lee. Anything with her?", true, 2},
 		{"Good writers include Ann Lee! Anything with her?", true, 2},
 		{"Good writers include Ann Lee? Anything with her?", true, 4},
 		{"Good writers include Ann Lee. Anything with her.", true, 4},
 		{"Good writers include Ann Lee, anything with her?", true, 4},
-	} {
-		p := titlePlanner(t, false, false)
-		p.Cfg.Anchors.StatedLeads = c.on
-		wantReach(t, p, c.q, c.want, "StatedLeads", c.on)
-	}
+	})
 }
 
 // TestStatedLead: statedLead on titlePlanner's mentions, by hand: the

@@ -33,20 +33,14 @@ func titlePlanner(t *testing.T, titles, roles bool) *LinkingPlanner {
 // and her film answers (First Film, node 1). After a determiner, or in the
 // plural, the word is read as before.
 func TestTitles(t *testing.T) {
-	for _, c := range []struct {
-		q    string
-		on   bool
-		want uint32
-	}{
+	wantReachCases(t, "Titles", func(on bool) *LinkingPlanner { return titlePlanner(t, on, false) }, []reachCase{
 		{"Anything with writer Ann Lee?", false, 4},
 		{"Anything with writer Ann Lee?", true, 2},
 		{"What did writer Ann Lee star in?", false, 4},
 		{"What did writer Ann Lee star in?", true, 1},
 		{"Anything with the writer Ann Lee?", true, 4},
 		{"Anything with writers Ann Lee?", true, 4},
-	} {
-		wantReach(t, titlePlanner(t, c.on, false), c.q, c.want, "Titles", c.on)
-	}
+	})
 }
 
 // TestRoles: read as the training's "writers", an answer word before the
@@ -58,18 +52,12 @@ func TestTitles(t *testing.T) {
 // actor, and the film she wrote answers (Second Film, node 2). After a
 // determiner, or after "such as", it is read as before.
 func TestRoles(t *testing.T) {
-	for _, c := range []struct {
-		q    string
-		on   bool
-		want uint32
-	}{
+	wantReachCases(t, "Roles", func(on bool) *LinkingPlanner { return titlePlanner(t, true, on) }, []reachCase{
 		{"As writer, what has Ann Lee done?", false, 4},
 		{"As writer, what has Ann Lee done?", true, 2},
 		{"As a writer, what has Ann Lee done?", true, 4},
 		{"Such as writer, what has Ann Lee done?", true, 4},
-	} {
-		wantReach(t, titlePlanner(t, true, c.on), c.q, c.want, "Roles", c.on)
-	}
+	})
 }
 
 // TestOpeningTitles: with Titles alone, "writer" opening the text before
@@ -79,18 +67,12 @@ func TestRoles(t *testing.T) {
 // the film she wrote answers (Second Film, node 2). After a determiner
 // opening the text, or in the plural, it is read as before.
 func TestOpeningTitles(t *testing.T) {
-	for _, c := range []struct {
-		q    string
-		on   bool
-		want uint32
-	}{
+	wantReachCases(t, "OpeningTitles", func(on bool) *LinkingPlanner { return openingPlanner(t, on, false, false) }, []reachCase{
 		{"Writer Ann Lee: anything?", false, 4},
 		{"Writer Ann Lee: anything?", true, 2},
 		{"The writer Ann Lee: anything?", true, 4},
 		{"Writers Ann Lee: anything?", true, 4},
-	} {
-		wantReach(t, openingPlanner(t, c.on, false, false), c.q, c.want, "OpeningTitles", c.on)
-	}
+	})
 }
 
 // TestRequestTitles: with Titles and OpeningTitles, "writer" right after
@@ -102,19 +84,13 @@ func TestOpeningTitles(t *testing.T) {
 // plural, or after a first word that is no verb ("Lately writer Ann Lee
 // ..."), it is read as before.
 func TestRequestTitles(t *testing.T) {
-	for _, c := range []struct {
-		q    string
-		on   bool
-		want uint32
-	}{
+	wantReachCases(t, "RequestTitles", func(on bool) *LinkingPlanner { return openingPlanner(t, true, on, false) }, []reachCase{
 		{"List writer Ann Lee's credits.", false, 4},
 		{"List writer Ann Lee's credits.", true, 2},
 		{"List the writer Ann Lee's credits.", true, 4},
 		{"List writers Ann Lee's credits.", true, 4},
 		{"Lately writer Ann Lee: anything?", true, 4},
-	} {
-		wantReach(t, openingPlanner(t, true, c.on, false), c.q, c.want, "RequestTitles", c.on)
-	}
+	})
 }
 
 // TestMarkTitles: with Titles, OpeningTitles and RequestTitles, "writer"
@@ -126,11 +102,7 @@ func TestRequestTitles(t *testing.T) {
 // the plural, or joined by a hyphen alone ("all-writer"), it is read as
 // before.
 func TestMarkTitles(t *testing.T) {
-	for _, c := range []struct {
-		q    string
-		on   bool
-		want uint32
-	}{
+	wantReachCases(t, "MarkTitles", func(on bool) *LinkingPlanner { return openingPlanner(t, true, true, on) }, []reachCase{
 		{"Anything at all, writer Ann Lee?", false, 4},
 		{"Anything at all, writer Ann Lee?", true, 2},
 		{"Anything at all: writer Ann Lee?", true, 2},
@@ -139,9 +111,7 @@ func TestMarkTitles(t *testing.T) {
 		{"Anything at all, the writer Ann Lee?", true, 4},
 		{"Anything at all, writers Ann Lee?", true, 4},
 		{"Anything at all-writer Ann Lee?", true, 4},
-	} {
-		wantReach(t, openingPlanner(t, true, true, c.on), c.q, c.want, "MarkTitles", c.on)
-	}
+	})
 }
 
 // openingPlanner is titlePlanner with Titles, OpeningTitles,
@@ -158,4 +128,21 @@ func openingPlanner(t *testing.T, opening, request, mark bool) *LinkingPlanner {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// reachCase is a question asked with a rule on or off, and the node that
+// must answer it first.
+type reachCase struct {
+	q    string
+	on   bool
+	want uint32
+}
+
+// wantReachCases asks each case of the planner build makes with the rule
+// on or off, and wants its node first (wantReach).
+func wantReachCases(t *testing.T, rule string, build func(on bool) *LinkingPlanner, cases []reachCase) {
+	t.Helper()
+	for _, c := range cases {
+		wantReach(t, build(c.on), c.q, c.want, rule, c.on)
+	}
 }
