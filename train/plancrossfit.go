@@ -396,6 +396,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.DeterminedValues = !c.o.NoDeterminedValues
 	a.PersonObjects = !c.o.NoPersonObjects
 	a.PersonOpenings = a.PersonObjects && !c.o.NoPersonOpenings
+	a.NamedSteps = !c.o.NoNamedSteps
 	a.SpeakerVerbs = !c.o.NoSpeakerVerbs
 	a.OpeningAdverbs = a.SpeakerVerbs && !c.o.NoOpeningAdverbs
 	a.EmbeddedQuestions = !c.o.NoEmbeddedQuestions

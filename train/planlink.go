@@ -507,6 +507,10 @@ type LinkingPlannerOptions struct {
 	// NoPersonOpenings: "everyone" opening the text names no type
 	// (AnchorConfig.PersonOpenings; the ablation).
 	NoPersonOpenings bool
+	// NoNamedSteps: a candidate that walks another's relations and more,
+	// to answer with other types, competes though no word names what it
+	// walks more or answers with (AnchorConfig.NamedSteps; the ablation).
+	NoNamedSteps bool
 	// NoSpeakerVerbs: a verb whose subject is the speaker or the
 	// addressee is read as any other unknown word is
 	// (AnchorConfig.SpeakerVerbs; the ablation).

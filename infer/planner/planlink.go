@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"unicode"
 
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/index"
 	"github.com/strata-retrieval/strata/graphops"
 	"github.com/strata-retrieval/strata/graphops/linking"
 	"github.com/strata-retrieval/strata/graphops/workspace"
@@ -347,13 +349,17 @@ func (p *LinkingPlanner) predict(ctx context.Context, q data.Query, read []readS
 				}
 			}
 		}
+		eligible := func(i int) bool {
+			return len(cs[i].Reach) > 0 && key[i] <= least && !(plain && p.schemaPath(cs[i].Template))
+		}
+		var extra map[int]bool
+		if p.Cfg.Anchors.NamedSteps {
+			extra = p.unnamedExtra(q.Text, ments, cs, eligible, words, kinds)
+		}
 		best, bs := -1, float32(0)
 		var scores []float32
-		for i, c := range cs {
-			if len(c.Reach) == 0 || key[i] > least {
-				continue
-			}
-			if plain && p.schemaPath(c.Template) {
+		for i := range cs {
+			if !eligible(i) || extra[i] {
 				continue
 			}
 			s := p.Ranker.Score(feats[i])
@@ -755,6 +761,103 @@ func (p *LinkingPlanner) unnamedWalks(text string, ments []linking.LinkedMention
 		}
 	}
 	return n
+}
+
+// unnamedExtra marks the candidates among those eligible that walk every
+// relation another eligible candidate anchored on the same mentions walks,
+// and more, to answer with other types than it (planEnds), where no word
+// of the question outside their anchors names a relation of that more
+// (namedRelations, or an answer word's step) nor a type it answers with
+// (an asking word's, whWordType, or another word's, slotType, named
+// and not a training lift)
+// (AnchorConfig.NamedSteps): "Do you happen to know the title of whatever
+// X directed back in 1970?" names directing alone, so X's films and not
+// their cast, whose starring no word names; "Who called the shots when X
+// was acting?" names people, so the directors of X's films stand.
+func (p *LinkingPlanner) unnamedExtra(text string, ments []linking.LinkedMention, cs []PlanCandidate, eligible func(int) bool, read map[string]bool, kinds map[string]string) map[int]bool {
+	rels := make([][]string, len(cs))
+	ends := make([][]string, len(cs))
+	for i := range cs {
+		if eligible(i) {
+			rels[i] = PlanRelations(&cs[i].Plan)
+			ends[i] = p.planEnds(&cs[i].Plan)
+		}
+	}
+	out := map[int]bool{}
+	for i := range cs {
+		if rels[i] == nil || ends[i] == nil {
+			continue
+		}
+		var named [][]string
+		var types []string
+		read1 := false
+		for j := range cs {
+			if j == i || rels[j] == nil || ends[j] == nil || len(rels[j]) >= len(rels[i]) || !slices.Equal(cs[i].Mentions, cs[j].Mentions) ||
+				slices.ContainsFunc(rels[j], func(r string) bool { return !slices.Contains(rels[i], r) }) ||
+				slices.ContainsFunc(ends[j], func(t string) bool { return slices.Contains(ends[i], t) }) {
+				continue
+			}
+			if !read1 {
+				read1 = true
+				rest := linking.RestrictionText(text, ments, cs[i].Mentions)
+				named = p.namedRelations(rest, read)
+				for _, w := range index.TokenizeAll(nil, unquoted(rest)) {
+					if s, ok := p.Cfg.Anchors.AnswerWords[w]; ok {
+						named = append(named, []string{strings.TrimLeft(s, "<->")})
+					}
+					t := ""
+					if whWords[w] {
+						if p.Cfg.Anchors.Lead != nil {
+							t = p.whWordType(w)
+						}
+					} else if st, ok := p.slotType(w, kinds, true); ok {
+						t = st
+					}
+					if t != "" {
+						types = append(types, t)
+					}
+				}
+			}
+			if slices.ContainsFunc(ends[i], func(t string) bool { return slices.Contains(types, t) }) {
+				continue
+			}
+			for _, r := range rels[i] {
+				if !slices.Contains(rels[j], r) && !slices.ContainsFunc(named, func(rs []string) bool { return slices.Contains(rs, r) }) {
+					out[i] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// planEnds are the node types a plan's paths may end at: a path's target
+// type where the plan names one, else the data's edges of its last step
+// (graphops.RelationEnds), each once; nil where a path has no step or its
+// last step may take any relation or one the schema does not name.
+func (p *LinkingPlanner) planEnds(plan *data.Plan) []string {
+	var out []string
+	for _, path := range plan.Paths {
+		if t := path.Target(); t != data.AnyType {
+			if !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+			continue
+		}
+		if len(path.Steps) == 0 {
+			return nil
+		}
+		ends, bound := p.relStepTypes(path.Steps[len(path.Steps)-1], false)
+		if !bound {
+			return nil
+		}
+		for _, t := range ends {
+			if n := p.skb.Schema.NodeTypes[t]; !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
 }
 
 // namedOutside is namedRelations of the words of text outside the

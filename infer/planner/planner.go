@@ -453,6 +453,12 @@ type AnchorConfig struct {
 	// asks for people, not for the films. Off in checkpoints saved before
 	// it.
 	PersonOpenings bool `json:"person_openings,omitempty"`
+	// NamedSteps: a candidate that walks every relation another one
+	// anchored on the same mentions walks, and more, gives way to it where
+	// no word of the question names a relation of that more
+	// (unnamedExtra): "the title of whatever X directed" asks for X's
+	// films, not their cast. Off in checkpoints saved before it.
+	NamedSteps bool `json:"named_steps,omitempty"`
 	// SpeakerVerbs: with Lexicon, a verb whose subject is the question's
 	// speaker or addressee ("I'm looking for the films X directed", "Do
 	// you know ...", "Looking for movies ...") is left unread
