@@ -333,6 +333,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.TrailingAnswerWords = !c.o.NoTrailingAnswerWords
 	a.InflectedRelations = a.NamedRelations && a.Lexicon && !c.o.NoInflectedRelations
 	a.FormRelations = a.InflectedRelations && !c.o.NoFormRelations
+	a.StemRelations = a.InflectedRelations && !c.o.NoStemRelations
 	a.MixedForms = a.FormRelations && !c.o.NoMixedForms
 	a.ContextSentences = !c.o.NoContextSentences
 	a.CasualContext = a.ContextSentences && !c.o.NoCasualContext

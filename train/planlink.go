@@ -230,6 +230,10 @@ type LinkingPlannerOptions struct {
 	// relation its base form names (AnchorConfig.InflectedRelations; the
 	// ablation).
 	NoInflectedRelations bool
+	// NoStemRelations: a noun the training never used names nothing the
+	// verb it is formed from names (AnchorConfig.StemRelations; the
+	// ablation).
+	NoStemRelations bool
 	// NoContextSentences: a question's sentences before its last are
 	// always read with it (AnchorConfig.ContextSentences; the ablation).
 	NoContextSentences bool

@@ -419,6 +419,43 @@ func (l *Lexicon) Kin(a, b string) bool {
 	return false
 }
 
+// StemVerbs are the verbs a lower-case noun w (or a base form of it) is
+// formed from by a suffix that makes a noun of an act (-ion, -ation,
+// -ition, -ment, -ance, -ence): the stem of at least 4 letters, or it and
+// a final "e", a verb lemma ("direction": direct, "composition": compose,
+// "appearance": appear, "performances": perform). WordNet links few such
+// pairs (its "direction" derives from guide, manage and focus, never
+// direct), so the suffix decides; a stem of 3 letters is too short to
+// trust ("action" is no act, "notion" no note). Sorted, each once; none for a word that
+// is no noun.
+func (l *Lexicon) StemVerbs(w string) []string {
+	var out []string
+	for _, b := range l.Bases(w) {
+		if !l.hasPOS(b, Noun) {
+			continue
+		}
+		for _, suf := range stemSuffixes {
+			stem, ok := strings.CutSuffix(b, suf)
+			if !ok {
+				continue
+			}
+			if len(stem) < 4 {
+				continue
+			}
+			for _, v := range []string{stem, stem + "e"} {
+				if l.hasPOS(v, Verb) && !slices.Contains(out, v) {
+					out = append(out, v)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// stemSuffixes make nouns of verbs' acts (StemVerbs).
+var stemSuffixes = []string{"ion", "ation", "ition", "ment", "ance", "ence"}
+
 // FirstNounSynonym reports whether lower-case b (or a base form of it) is
 // a lemma of the most frequent noun sense of a: "films" of movie (film's
 // first sense is the motion picture), "individuals" of person; not "form"

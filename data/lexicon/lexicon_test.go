@@ -319,6 +319,37 @@ func TestKin(t *testing.T) {
 	})
 }
 
+// TestStemVerbs: the verbs a noun is formed from by its suffix, checked
+// against WordNet 3.0's verbs: direct-ion, compos-ition (compose),
+// appear-ance, perform-ance (through the base form of "performances");
+// "action" ends in "ion" but "act" is too short a stem, "membership" and
+// "actor" end in no such suffix, "notion" has no verb "not", and an
+// unknown word has none.
+func TestStemVerbs(t *testing.T) {
+	lex, err := WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		w    string
+		want []string
+	}{
+		{"direction", []string{"direct"}},
+		{"composition", []string{"compose"}},
+		{"appearance", []string{"appear"}},
+		{"performances", []string{"perform"}},
+		{"action", nil},
+		{"membership", nil},
+		{"actor", nil},
+		{"notion", nil},
+		{"zzzz", nil},
+	} {
+		if got := lex.StemVerbs(c.w); !slices.Equal(got, c.want) {
+			t.Errorf("StemVerbs(%q) = %q, want %q", c.w, got, c.want)
+		}
+	}
+}
+
 // TestKindLevel: hypernym links from the most frequent noun sense of a up
 // to that of b, worked out in WordNet 3.0: writer -> communicator ->
 // person (2), screenwriter -> scriptwriter -> writer -> communicator ->

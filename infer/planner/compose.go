@@ -998,11 +998,15 @@ func (p *LinkingPlanner) namedRelations(text string, read map[string]bool) [][]s
 
 // inflections are the other forms of a word no training question used
 // that namedRelations reads it as (InflectedRelations): the lexicon's base
-// forms of w and, with FormRelations, the words the training used in at
+// forms of w, with StemRelations the verbs a noun is formed from
+// (lexicon.StemVerbs: "direction", direct) and, with FormRelations, the words the training used in at
 // least minRelWordQuestions questions that share one of them or w itself
 // as a base form ("actors" for "actor"), each once.
 func (p *LinkingPlanner) inflections(w string) []string {
 	bases := p.names.lex.Bases(w)
+	if p.Cfg.Anchors.StemRelations {
+		bases = append(slices.Clone(bases), p.names.lex.StemVerbs(w)...)
+	}
 	var out []string
 	for _, b := range bases {
 		if b != w && !slices.Contains(out, b) {

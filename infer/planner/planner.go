@@ -459,6 +459,12 @@ type AnchorConfig struct {
 	// (unnamedExtra): "the title of whatever X directed" asks for X's
 	// films, not their cast. Off in checkpoints saved before it.
 	NamedSteps bool `json:"named_steps,omitempty"`
+	// StemRelations: with InflectedRelations, a noun no training question
+	// used names what the verb it is formed from names, through the
+	// verb's forms the training used (lexicon.StemVerbs, inflections):
+	// "Whose direction did X work under?" names directing, as "directed"
+	// does. Off in checkpoints saved before it.
+	StemRelations bool `json:"stem_relations,omitempty"`
 	// SpeakerVerbs: with Lexicon, a verb whose subject is the question's
 	// speaker or addressee ("I'm looking for the films X directed", "Do
 	// you know ...", "Looking for movies ...") is left unread
