@@ -831,33 +831,44 @@ func (p *LinkingPlanner) unnamedExtra(text string, ments []linking.LinkedMention
 	return out
 }
 
-// planEnds are the node types a plan's paths may end at: a path's target
-// type where the plan names one, else the data's edges of its last step
-// (graphops.RelationEnds), each once; nil where a path has no step or its
-// last step may take any relation or one the schema does not name.
+// planEnds are the node types a plan's paths may end at (pathEnds), each
+// once; nil where a path's are not bound.
 func (p *LinkingPlanner) planEnds(plan *data.Plan) []string {
 	var out []string
 	for _, path := range plan.Paths {
-		if t := path.Target(); t != data.AnyType {
-			if !slices.Contains(out, t) {
-				out = append(out, t)
-			}
-			continue
-		}
-		if len(path.Steps) == 0 {
-			return nil
-		}
-		ends, bound := p.relStepTypes(path.Steps[len(path.Steps)-1], false)
+		ends, bound := p.pathEnds(path)
 		if !bound {
 			return nil
 		}
 		for _, t := range ends {
-			if n := p.skb.Schema.NodeTypes[t]; !slices.Contains(out, n) {
-				out = append(out, n)
+			if !slices.Contains(out, t) {
+				out = append(out, t)
 			}
 		}
 	}
 	return out
+}
+
+// pathEnds are the node types a path may end at: its target's type where
+// it names one, else the data's edges of its last step
+// (graphops.RelationEnds); not bound where the path has no step, or its
+// last step may take any relation or one the schema does not name.
+func (p *LinkingPlanner) pathEnds(path data.Path) ([]string, bool) {
+	if t := path.Target(); t != data.AnyType {
+		return []string{t}, true
+	}
+	if len(path.Steps) == 0 {
+		return nil, false
+	}
+	ends, bound := p.relStepTypes(path.Steps[len(path.Steps)-1], false)
+	if !bound {
+		return nil, false
+	}
+	out := make([]string, len(ends))
+	for i, t := range ends {
+		out[i] = p.skb.Schema.NodeTypes[t]
+	}
+	return out, true
 }
 
 // namedOutside is namedRelations of the words of text outside the
@@ -902,14 +913,7 @@ func (p *LinkingPlanner) endsIn(tmpl []data.Path, types []string) bool {
 		if len(path.Steps) == 0 {
 			continue
 		}
-		if t := path.Target(); t != data.AnyType {
-			if !slices.Contains(types, t) {
-				return false
-			}
-			continue
-		}
-		ends, bound := p.relStepTypes(path.Steps[len(path.Steps)-1], false)
-		if bound && !slices.ContainsFunc(ends, func(t data.TypeID) bool { return slices.Contains(types, p.skb.Schema.NodeTypes[t]) }) {
+		if ends, bound := p.pathEnds(path); bound && !slices.ContainsFunc(ends, func(t string) bool { return slices.Contains(types, t) }) {
 			return false
 		}
 	}
