@@ -179,18 +179,24 @@ func parseStep(tok string) PathStep {
 		return st
 	}
 	for _, alt := range strings.Split(tok, "|") {
-		alt = strings.TrimSpace(alt)
-		r := RelStep{Rel: alt}
-		switch {
-		case strings.HasPrefix(alt, "->"):
-			r = RelStep{Rel: alt[2:], Dir: Forward}
-		case strings.HasPrefix(alt, "<-"):
-			r = RelStep{Rel: alt[2:], Dir: Backward}
-		}
-		r.Rel = strings.TrimSpace(r.Rel)
-		st.Rels = append(st.Rels, r)
+		st.Rels = append(st.Rels, ParseRelStep(alt))
 	}
 	return st
+}
+
+// ParseRelStep reads one relation step as RelStep.String writes it: "rel",
+// "->rel" or "<-rel", spaces around either part trimmed.
+func ParseRelStep(tok string) RelStep {
+	tok = strings.TrimSpace(tok)
+	r := RelStep{Rel: tok}
+	switch {
+	case strings.HasPrefix(tok, "->"):
+		r = RelStep{Rel: tok[2:], Dir: Forward}
+	case strings.HasPrefix(tok, "<-"):
+		r = RelStep{Rel: tok[2:], Dir: Backward}
+	}
+	r.Rel = strings.TrimSpace(r.Rel)
+	return r
 }
 
 // ParsePaths reads paths in token form (ParsePath), naming the bad one.

@@ -177,3 +177,26 @@ func TestPlanBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestParseRelStep: a step reads back as RelStep.String writes it, spaces
+// around the arrow and the name trimmed; a name with no arrow follows its
+// relation either way.
+func TestParseRelStep(t *testing.T) {
+	for _, c := range []struct {
+		tok  string
+		want RelStep
+	}{
+		{"->directed_by", RelStep{Rel: "directed_by", Dir: Forward}},
+		{"<-written_by", RelStep{Rel: "written_by", Dir: Backward}},
+		{" -> part holonym ", RelStep{Rel: "part holonym", Dir: Forward}},
+		{"has_genre", RelStep{Rel: "has_genre"}},
+	} {
+		got := ParseRelStep(c.tok)
+		if got != c.want {
+			t.Errorf("ParseRelStep(%q) = %+v, want %+v", c.tok, got, c.want)
+		}
+		if back := ParseRelStep(got.String()); back != got {
+			t.Errorf("ParseRelStep(%q.String()) = %+v, want %+v", c.tok, back, got)
+		}
+	}
+}

@@ -441,13 +441,7 @@ func (p *LinkingPlanner) verbBefore(text, w string) bool {
 // "<-written_by") ends at in the graph (graphops.Graph.RelationEnds,
 // read off its edges once); none for a step the schema does not name.
 func (p *LinkingPlanner) stepEndTypes(step string) []string {
-	st := data.RelStep{Rel: step}
-	if rel, ok := strings.CutPrefix(step, "->"); ok {
-		st = data.RelStep{Rel: rel, Dir: data.Forward}
-	} else if rel, ok := strings.CutPrefix(step, "<-"); ok {
-		st = data.RelStep{Rel: rel, Dir: data.Backward}
-	}
-	ends, _ := p.relStepTypes(data.PathStep{Rels: []data.RelStep{st}}, false)
+	ends, _ := p.relStepTypes(data.PathStep{Rels: []data.RelStep{data.ParseRelStep(step)}}, false)
 	var out []string
 	for _, t := range ends {
 		out = append(out, p.skb.Schema.NodeTypes[t])

@@ -338,11 +338,8 @@ func (p *LinkingPlanner) whoseStep(text string) string {
 	if !ok {
 		return ""
 	}
-	if rel, ok := strings.CutPrefix(s, "->"); ok {
-		return "<-" + rel
-	}
-	if rel, ok := strings.CutPrefix(s, "<-"); ok {
-		return "->" + rel
+	if st := data.ParseRelStep(s); st.Dir != data.Undirected {
+		return st.Reverse().String()
 	}
 	return ""
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"unicode"
 
 	"github.com/strata-retrieval/strata/data"
@@ -803,7 +802,7 @@ func (p *LinkingPlanner) unnamedExtra(text string, ments []linking.LinkedMention
 				named = p.namedRelations(rest, read)
 				for _, w := range index.TokenizeAll(nil, unquoted(rest)) {
 					if s, ok := p.Cfg.Anchors.AnswerWords[w]; ok {
-						named = append(named, []string{strings.TrimLeft(s, "<->")})
+						named = append(named, []string{data.ParseRelStep(s).Rel})
 					}
 					t := ""
 					if whWords[w] {
