@@ -398,6 +398,9 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.PersonObjects = !c.o.NoPersonObjects
 	a.PersonOpenings = a.PersonObjects && !c.o.NoPersonOpenings
 	a.NamedSteps = !c.o.NoNamedSteps
+	a.KindWords = a.KindTypes && !c.o.NoKindWords
+	a.AskingMentions = a.TypeAfterMention && !c.o.NoAskingMentions
+	a.PossessorWh = a.WhAsks && !c.o.NoPossessorWh
 	a.SpeakerVerbs = !c.o.NoSpeakerVerbs
 	a.OpeningAdverbs = a.SpeakerVerbs && !c.o.NoOpeningAdverbs
 	a.EmbeddedQuestions = !c.o.NoEmbeddedQuestions

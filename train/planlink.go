@@ -515,6 +515,17 @@ type LinkingPlannerOptions struct {
 	// to answer with other types, competes though no word names what it
 	// walks more or answers with (AnchorConfig.NamedSteps; the ablation).
 	NoNamedSteps bool
+	// NoKindWords: a word read as a kind of a type names it only in an
+	// asking word's slot, not opening the text (AnchorConfig.KindWords;
+	// the ablation).
+	NoKindWords bool
+	// NoAskingMentions: a type word after a mention that is an asking
+	// determiner ("what", a film's name) says what the mention is
+	// (AnchorConfig.AskingMentions; the ablation).
+	NoAskingMentions bool
+	// NoPossessorWh: "whose" asks for nothing where the training opened
+	// too few questions with it (AnchorConfig.PossessorWh; the ablation).
+	NoPossessorWh bool
 	// NoSpeakerVerbs: a verb whose subject is the speaker or the
 	// addressee is read as any other unknown word is
 	// (AnchorConfig.SpeakerVerbs; the ablation).

@@ -558,6 +558,15 @@ func (p *LinkingPlanner) askedTypeOf(restriction string, kinds map[string]string
 		if index.IsStopword(w) || i == ofObject || p.Cfg.Anchors.PlainDeterminers && determiners[w] && !askingDeterminers[w] {
 			continue
 		}
+		// A word read as a kind of a type that opens the text, past
+		// determiners alone, names that type as in an asking word's slot
+		// (KindWords): "Screenwriters behind X's movies as an actor?",
+		// read "Written behind ...", asks for people, not for X's movies;
+		// "What western features list X in the credits as a performer?"
+		// and "X as a writer: drama films?" still ask for films.
+		if t := kinds[w]; byKind && p.Cfg.Anchors.KindWords && t != "" && !slices.ContainsFunc(toks[:i], func(d string) bool { return !determiners[d] }) {
+			return t, true
+		}
 		if t, named := p.wordType(w); t != "" {
 			return t, named
 		}
@@ -1153,7 +1162,31 @@ func (p *LinkingPlanner) whType(text string) string {
 	if !whWords[w] {
 		return ""
 	}
+	if t := p.possessorType(w); t != "" {
+		return t
+	}
 	return p.whWordType(w)
+}
+
+// possessorType is what question word w asks for where it is "whose" and
+// opened fewer than minAskQuestions training questions (PossessorWh):
+// what "who" asked for opening them (whWordType). "Whose" asks for the
+// one "who" would name as the owner ("Whose faces are seen in the movies
+// X wrote?" asks for people, as "Who is seen in ..." does); "" for any
+// other word, or where the training says what "whose" asks for itself.
+func (p *LinkingPlanner) possessorType(w string) string {
+	l := p.Cfg.Anchors.Lead
+	if !p.Cfg.Anchors.PossessorWh || w != "whose" || l == nil {
+		return ""
+	}
+	n := 0
+	for _, k := range l.Firsts[w] {
+		n += k
+	}
+	if n >= minAskQuestions {
+		return ""
+	}
+	return p.whWordType("who")
 }
 
 // subjectForms are the question words in another case, as their subject
@@ -1370,12 +1403,15 @@ func (p *LinkingPlanner) withoutTypeAfterMentions(text string, ments []linking.L
 // there (AnchorConfig.TypeAfterMention): "genre" in "titles in the comedy
 // genre that feature X" names what "comedy" is (the genre; "the comedy"
 // names the film The Comedy) whether or not a candidate anchors on it.
+// With AskingMentions, a mention that is an asking determiner alone asks
+// for the type the word after it names: "in what film?" asks for a film,
+// though "what" names the film What?.
 func (p *LinkingPlanner) typeAfterMentions(text string, ments []linking.LinkedMention) [][2]int {
 	words := linking.MentionWords(text)
 	var out [][2]int
 	for i := range ments {
 		m := &ments[i]
-		if m.TokEnd >= len(words) {
+		if m.TokEnd >= len(words) || p.Cfg.Anchors.AskingMentions && askingDeterminers[strings.ToLower(m.Text)] {
 			continue
 		}
 		w := words[m.TokEnd]

@@ -481,8 +481,13 @@ func (p *LinkingPlanner) clauseType(clause, before string, kinds map[string]stri
 		}
 	}
 	// "whose director was X" asks for what has the director, not for
-	// the director.
+	// the director; opening a sentence or following a colon or a
+	// semicolon, "whose" asks (possessorType: "X's films as an actor:
+	// whose pens wrote them?" asks for people).
 	if lifts && toks[0] == "whose" {
+		if b := strings.TrimSpace(before); b == "" || strings.ContainsRune(".?!:;", rune(b[len(b)-1])) {
+			return p.possessorType(toks[0])
+		}
 		return ""
 	}
 	if whWords[toks[0]] && p.Cfg.Anchors.Lead != nil {

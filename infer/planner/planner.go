@@ -465,6 +465,24 @@ type AnchorConfig struct {
 	// "Whose direction did X work under?" names directing, as "directed"
 	// does. Off in checkpoints saved before it.
 	StemRelations bool `json:"stem_relations,omitempty"`
+	// KindWords: with KindTypes, a word the question was read with as a
+	// kind of a type (readSpan.kind) names that type wherever the first
+	// word naming a type is read as the one asked for (askedTypeOf), not
+	// only in an asking word's slot: "Screenwriters behind X's movies?"
+	// asks for people. Off in checkpoints saved before it.
+	KindWords bool `json:"kind_words,omitempty"`
+	// AskingMentions: with TypeAfterMention, a mention that is an asking
+	// determiner alone ("what", the film What?) leaves the type word
+	// after it to say what the question asks for (typeAfterMentions):
+	// "X played a part in what film?" asks for a film. Off in checkpoints
+	// saved before it.
+	AskingMentions bool `json:"asking_mentions,omitempty"`
+	// PossessorWh: with WhAsks, "whose" opening a question or an asking
+	// clause after a colon, a semicolon or a sentence's end asks for what
+	// "who" asked for opening the training questions, where they opened
+	// too few with "whose" to say (possessorType). Off in checkpoints
+	// saved before it.
+	PossessorWh bool `json:"possessor_wh,omitempty"`
 	// SpeakerVerbs: with Lexicon, a verb whose subject is the question's
 	// speaker or addressee ("I'm looking for the films X directed", "Do
 	// you know ...", "Looking for movies ...") is left unread
