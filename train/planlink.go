@@ -526,6 +526,10 @@ type LinkingPlannerOptions struct {
 	// NoPossessorWh: "whose" asks for nothing where the training opened
 	// too few questions with it (AnchorConfig.PossessorWh; the ablation).
 	NoPossessorWh bool
+	// NoFormSlots: a template's slots take the best mentions alone, all
+	// of which the question's form may rule out (AnchorConfig.FormSlots;
+	// the ablation).
+	NoFormSlots bool
 	// NoSpeakerVerbs: a verb whose subject is the speaker or the
 	// addressee is read as any other unknown word is
 	// (AnchorConfig.SpeakerVerbs; the ablation).

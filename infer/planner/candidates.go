@@ -77,6 +77,19 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 		return nil, ments, nil
 	}
 	words := linking.MentionWords(q.Text)
+	// With FormSlots, a template slot whose TopMentions best mentions
+	// are all ones the question's form rules out as anchors
+	// (ruledOutAnchor, afterNonAnchor) also tries the best mention it
+	// does not: "Go two levels down from sarcoma in the taxonomy" spent
+	// the 3 slots of the two-level template on "two", "down" and
+	// "taxonomy", all ruled out, and never tried sarcoma.
+	var formOut []bool
+	if p.Cfg.Anchors.FormSlots {
+		formOut = make([]bool, len(ments))
+		for i := range ments {
+			formOut[i] = p.ruledOutAnchor(q.Text, &ments[i]) || p.afterNonAnchor(q.Text, words, &ments[i])
+		}
+	}
 	order := make([]int, len(probs))
 	for i := range order {
 		order[i] = i
@@ -122,6 +135,11 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 			}
 			slices.SortStableFunc(cand, func(a, b int) int { return cmp.Compare(sc[pi][b], sc[pi][a]) })
 			slots[pi] = cand[:min(topM, len(cand))]
+			if formOut != nil && !slices.ContainsFunc(slots[pi], func(mi int) bool { return !formOut[mi] }) {
+				if k := slices.IndexFunc(cand, func(mi int) bool { return !formOut[mi] }); k >= 0 {
+					slots[pi] = append(slots[pi], cand[k])
+				}
+			}
 		}
 		// Every assignment of distinct, non-overlapping mentions.
 		var rec func(pi int, chosen []int, score float64)

@@ -1186,31 +1186,35 @@ func wordBefore(text string, words []linking.Word, m *linking.LinkedMention) (st
 	return strings.ToLower(text[w.Start:w.End]), true
 }
 
-// anchoredAfterNonAnchor reports whether one of c's anchor mentions,
-// unquoted, comes right after one of NonAnchorAfter, or, a number, right
-// after one of NumberNonAnchorAfter (with Appositive, not in an
-// appositive: appositive).
+// anchoredAfterNonAnchor reports whether one of c's anchor mentions
+// comes right after a non-anchor word (afterNonAnchor).
 func (p *LinkingPlanner) anchoredAfterNonAnchor(text string, ments []linking.LinkedMention, c *PlanCandidate) bool {
-	after, numbers := p.Cfg.Anchors.NonAnchorAfter, p.Cfg.Anchors.NumberNonAnchorAfter
-	if len(after) == 0 && len(numbers) == 0 {
+	if len(p.Cfg.Anchors.NonAnchorAfter) == 0 && len(p.Cfg.Anchors.NumberNonAnchorAfter) == 0 {
 		return false
 	}
 	words := linking.MentionWords(text)
-	for _, a := range c.Mentions {
-		if a < 0 || a >= len(ments) || quotedMention(text, &ments[a]) {
-			continue
-		}
-		if prev, ok := wordBefore(text, words, &ments[a]); ok {
-			_, found := slices.BinarySearch(after, prev)
-			if !found && numberMention(&ments[a]) {
-				_, found = slices.BinarySearch(numbers, prev)
-			}
-			if found && !(p.Cfg.Anchors.Appositive && appositive(text, words, &ments[a])) && p.closedFollows(prev, &ments[a]) {
-				return true
-			}
-		}
+	return slices.ContainsFunc(c.Mentions, func(a int) bool {
+		return a >= 0 && a < len(ments) && p.afterNonAnchor(text, words, &ments[a])
+	})
+}
+
+// afterNonAnchor reports whether mention m of text (words: its
+// MentionWords), unquoted, comes right after one of NonAnchorAfter, or, a
+// number, right after one of NumberNonAnchorAfter (with Appositive, not
+// in an appositive: appositive).
+func (p *LinkingPlanner) afterNonAnchor(text string, words []linking.Word, m *linking.LinkedMention) bool {
+	if quotedMention(text, m) {
+		return false
 	}
-	return false
+	prev, ok := wordBefore(text, words, m)
+	if !ok {
+		return false
+	}
+	_, found := slices.BinarySearch(p.Cfg.Anchors.NonAnchorAfter, prev)
+	if !found && numberMention(m) {
+		_, found = slices.BinarySearch(p.Cfg.Anchors.NumberNonAnchorAfter, prev)
+	}
+	return found && !(p.Cfg.Anchors.Appositive && appositive(text, words, m)) && p.closedFollows(prev, m)
 }
 
 // closedFollows reports whether mention m, right after non-anchor word

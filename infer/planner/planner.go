@@ -483,6 +483,13 @@ type AnchorConfig struct {
 	// too few with "whose" to say (possessorType). Off in checkpoints
 	// saved before it.
 	PossessorWh bool `json:"possessor_wh,omitempty"`
+	// FormSlots: a template slot whose TopMentions best mentions are all
+	// ones the question's form rules out as anchors (a text the training
+	// never anchored, a non-anchor form, right after a non-anchor word)
+	// also tries the best mention it does not (candidates): "Go two
+	// levels down from X in the taxonomy" tries X. Off in checkpoints
+	// saved before it.
+	FormSlots bool `json:"form_slots,omitempty"`
 	// SpeakerVerbs: with Lexicon, a verb whose subject is the question's
 	// speaker or addressee ("I'm looking for the films X directed", "Do
 	// you know ...", "Looking for movies ...") is left unread
