@@ -402,6 +402,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.AskingMentions = a.TypeAfterMention && !c.o.NoAskingMentions
 	a.PossessorWh = a.WhAsks && !c.o.NoPossessorWh
 	a.FormSlots = !c.o.NoFormSlots
+	a.MarkedFollowers = !c.o.NoMarkedFollowers
 	a.SpeakerVerbs = !c.o.NoSpeakerVerbs
 	a.OpeningAdverbs = a.SpeakerVerbs && !c.o.NoOpeningAdverbs
 	a.EmbeddedQuestions = !c.o.NoEmbeddedQuestions

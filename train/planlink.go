@@ -530,6 +530,10 @@ type LinkingPlannerOptions struct {
 	// of which the question's form may rule out (AnchorConfig.FormSlots;
 	// the ablation).
 	NoFormSlots bool
+	// NoMarkedFollowers: a mention right after a non-anchor word is ruled
+	// out as an anchor though a mark sets it apart ("Broader term: X";
+	// AnchorConfig.MarkedFollowers; the ablation).
+	NoMarkedFollowers bool
 	// NoSpeakerVerbs: a verb whose subject is the speaker or the
 	// addressee is read as any other unknown word is
 	// (AnchorConfig.SpeakerVerbs; the ablation).

@@ -1210,6 +1210,13 @@ func (p *LinkingPlanner) afterNonAnchor(text string, words []linking.Word, m *li
 	if !ok {
 		return false
 	}
+	// With MarkedFollowers, a mark between the word and the mention ends
+	// the word's phrase: "Broader term: swayer" names swayer after a
+	// label, where "term" before a mention ("term denotes") was never
+	// followed by an anchor.
+	if p.Cfg.Anchors.MarkedFollowers && m.TokStart <= len(words) && phraseMark(text[words[m.TokStart-1].End:m.Start]) {
+		return false
+	}
 	_, found := slices.BinarySearch(p.Cfg.Anchors.NonAnchorAfter, prev)
 	if !found && numberMention(m) {
 		_, found = slices.BinarySearch(p.Cfg.Anchors.NumberNonAnchorAfter, prev)

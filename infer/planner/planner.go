@@ -490,6 +490,11 @@ type AnchorConfig struct {
 	// levels down from X in the taxonomy" tries X. Off in checkpoints
 	// saved before it.
 	FormSlots bool `json:"form_slots,omitempty"`
+	// MarkedFollowers: a mention a mark sets apart from the word before
+	// it (a colon, a comma, a dash: phraseMark) is not ruled out as an
+	// anchor by that word (NonAnchorAfter, afterNonAnchor): "Broader
+	// term: X. Word?" may anchor on X. Off in checkpoints saved before it.
+	MarkedFollowers bool `json:"marked_followers,omitempty"`
 	// SpeakerVerbs: with Lexicon, a verb whose subject is the question's
 	// speaker or addressee ("I'm looking for the films X directed", "Do
 	// you know ...", "Looking for movies ...") is left unread
