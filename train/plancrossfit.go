@@ -403,6 +403,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.PossessorWh = a.WhAsks && !c.o.NoPossessorWh
 	a.FormSlots = !c.o.NoFormSlots
 	a.MarkedFollowers = !c.o.NoMarkedFollowers
+	a.TitleObjects = a.LeadVerbAsks && !c.o.NoTitleObjects
 	a.SpeakerVerbs = !c.o.NoSpeakerVerbs
 	a.OpeningAdverbs = a.SpeakerVerbs && !c.o.NoOpeningAdverbs
 	a.EmbeddedQuestions = !c.o.NoEmbeddedQuestions

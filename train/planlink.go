@@ -534,6 +534,10 @@ type LinkingPlannerOptions struct {
 	// out as an anchor though a mark sets it apart ("Broader term: X";
 	// AnchorConfig.MarkedFollowers; the ablation).
 	NoMarkedFollowers bool
+	// NoTitleObjects: a bare singular noun after the first word and before
+	// a name is a request's object ("Cast member X ..." asks for members;
+	// AnchorConfig.TitleObjects; the ablation).
+	NoTitleObjects bool
 	// NoSpeakerVerbs: a verb whose subject is the speaker or the
 	// addressee is read as any other unknown word is
 	// (AnchorConfig.SpeakerVerbs; the ablation).

@@ -776,6 +776,13 @@ func (p *LinkingPlanner) verbType(text string, kinds map[string]string) (string,
 	for j < len(toks)-1 && (!alphabetic(toks[j]) || index.IsStopword(toks[j])) {
 		j++
 	}
+	// A bare singular noun right after the verb and before a name is the
+	// name's title, and the first word no request's verb at all
+	// (TitleObjects): "Cast member X; release year 2000; titles wanted."
+	// asks for no member.
+	if p.Cfg.Anchors.TitleObjects && j == 1 && p.titleObject(text, toks[1]) {
+		return "", false
+	}
 	// "everyone" asks for what "who" asks for (PersonObjects).
 	if p.Cfg.Anchors.PersonObjects && personPronouns[toks[j]] && p.Cfg.Anchors.Lead != nil {
 		if t := p.whWordType("who"); t != "" {
@@ -784,6 +791,32 @@ func (p *LinkingPlanner) verbType(text string, kinds map[string]string) (string,
 	}
 	return p.slotType(toks[j], kinds, true)
 }
+
+// titleObject reports whether w, the text's second word, is a noun in
+// the singular, no particle of a phrasal verb ("Break down every kind of
+// X ...") nor a pronoun ("Ask someone who ..."), that a mention starts
+// right after, on a word no determiner, stop word or question word, and
+// that no mention joins to that word ("Break mountain chain into its
+// components", a compound): a title ("member" in "Cast member X ..."),
+// with no determiner a request's object would have.
+func (p *LinkingPlanner) titleObject(text, w string) bool {
+	words := linking.MentionWords(text)
+	if len(words) < 3 || words[1].Norm != w || particles[w] || personPronouns[w] || p.names.lex == nil || !p.names.lex.IsNounLemma(w) {
+		return false
+	}
+	if n := words[2].Norm; determiners[n] || whWords[n] || index.IsStopword(n) {
+		return false
+	}
+	ments := p.findMentions(text)
+	if slices.ContainsFunc(ments, func(m linking.LinkedMention) bool { return m.TokStart <= 1 && m.TokEnd > 2 }) {
+		return false
+	}
+	return slices.ContainsFunc(ments, func(m linking.LinkedMention) bool { return m.TokStart == 2 })
+}
+
+// particles are the adverbs English's phrasal verbs take ("break down",
+// "look up", "find out").
+var particles = map[string]bool{"down": true, "up": true, "out": true, "off": true, "over": true, "back": true, "away": true, "about": true, "around": true, "in": true, "on": true}
 
 // personPronouns are English's indefinite pronouns for people, which a
 // request may have as its object ("Give me everyone cast in ...").

@@ -495,6 +495,11 @@ type AnchorConfig struct {
 	// anchor by that word (NonAnchorAfter, afterNonAnchor): "Broader
 	// term: X. Word?" may anchor on X. Off in checkpoints saved before it.
 	MarkedFollowers bool `json:"marked_followers,omitempty"`
+	// TitleObjects: with LeadVerbAsks, a first word followed by a bare
+	// singular noun and then a name is no request's verb: the noun is the
+	// name's title ("Cast member X; release year 2000; titles wanted."
+	// asks for no member; verbType). Off in checkpoints saved before it.
+	TitleObjects bool `json:"title_objects,omitempty"`
 	// SpeakerVerbs: with Lexicon, a verb whose subject is the question's
 	// speaker or addressee ("I'm looking for the films X directed", "Do
 	// you know ...", "Looking for movies ...") is left unread
