@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"hash/fnv"
 	"slices"
 	"strings"
 	"testing"
@@ -15,14 +14,7 @@ import (
 // for any words in its place.
 func TestBareAnchorFeatures(t *testing.T) {
 	const dim = 1 << 16
-	hash := func(parts ...string) uint32 {
-		h := fnv.New32a()
-		for _, p := range parts {
-			h.Write([]byte(p))
-			h.Write([]byte{0})
-		}
-		return h.Sum32() % dim
-	}
+	hash := func(parts ...string) uint32 { return featureIndex(dim, parts...) }
 	feats := func(first string, bare bool) []uint32 {
 		text := first + " me which textile forms part of shirt"
 		words := linking.MentionWords(text)

@@ -2,7 +2,6 @@ package planner
 
 import (
 	"context"
-	"hash/fnv"
 	"math"
 	"slices"
 	"strings"
@@ -320,10 +319,7 @@ func pairPlanner(t *testing.T, a AnchorConfig) *LinkingPlanner {
 			{{"*", "<-starred_actors", "movie"}, {"*", "<-starred_actors", "movie"}},
 		}, a)
 	rankTemplates(p, []float32{2, 0})
-	h := fnv.New32a()
-	h.Write([]byte("paths2"))
-	h.Write([]byte{0})
-	p.Ranker.W.Data()[h.Sum32()%uint32(p.Ranker.Dim)] = 5
+	p.Ranker.W.Data()[featureIndex(p.Ranker.Dim, "paths2")] = 5
 	return p
 }
 

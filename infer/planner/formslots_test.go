@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"hash/fnv"
 	"slices"
 	"testing"
 )
@@ -22,12 +21,7 @@ func TestFormSlots(t *testing.T) {
 		p.Cfg.Anchors.NonAnchors = []string{"paul smith"}
 		p.Cfg.Anchors.FormSlots = on
 		clear(p.Anchor.W.Data())
-		h := fnv.New32a()
-		h.Write([]byte("self"))
-		h.Write([]byte{0})
-		h.Write([]byte("paul smith"))
-		h.Write([]byte{0})
-		p.Anchor.W.Data()[h.Sum32()%uint32(p.Anchor.Dim)] = 10
+		p.Anchor.W.Data()[featureIndex(p.Anchor.Dim, "self", "paul smith")] = 10
 		want := uint32(2)
 		if on {
 			want = 1

@@ -2,7 +2,6 @@ package planner
 
 import (
 	"context"
-	"hash/fnv"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -55,10 +54,7 @@ func testPlanner(t testing.TB, s *data.SKB, tmpls [][]data.Path, steps int, hops
 	anchor, _ := models.NewSparseLinear(64, "planner.anchor")
 	ranker, _ := models.NewSparseLinear(dim, "planner.ranker")
 	if hops1 != 0 {
-		h := fnv.New32a()
-		h.Write([]byte("hops1"))
-		h.Write([]byte{0})
-		ranker.W.Data()[h.Sum32()%uint32(dim)] = hops1
+		ranker.W.Data()[featureIndex(dim, "hops1")] = hops1
 	}
 	p, err := NewLinkingPlanner(ws, nil, cfg, gate, anchor, ranker)
 	if err != nil {
@@ -161,10 +157,7 @@ func TestTypeAfterAnchor(t *testing.T) {
 	both := [][]string{{"genre", "<-has_genre", "movie"}, {"*", "<-directed_by", "movie"}}
 	for _, after := range []bool{false, true} {
 		p := genrePlannerWith(t, AnchorConfig{NamedType: true, TypeAfterAnchor: after}, both)
-		h := fnv.New32a()
-		h.Write([]byte("paths2"))
-		h.Write([]byte{0})
-		p.Ranker.W.Data()[h.Sum32()%uint32(p.Ranker.Dim)] = 10
+		p.Ranker.W.Data()[featureIndex(p.Ranker.Dim, "paths2")] = 10
 		want := uint32(3)
 		if after {
 			want = 1

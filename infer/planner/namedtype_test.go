@@ -26,11 +26,20 @@ func castPlanner(t *testing.T, namedType, twoHop bool) *LinkingPlanner {
 	}
 	p := filmPlanner(t, []string{"directed_by", "starred_actors"}, []string{"Paul Smith", "First Film", "Second Film", "Ann Lee"},
 		[][3]int{{1, 0, 0}, {2, 0, 0}, {1, 1, 3}}, tmpl, AnchorConfig{NamedType: namedType})
-	h := fnv.New32a()
-	h.Write([]byte("hops1"))
-	h.Write([]byte{0})
-	p.Ranker.W.Data()[h.Sum32()%uint32(p.Ranker.Dim)] = 5
+	p.Ranker.W.Data()[featureIndex(p.Ranker.Dim, "hops1")] = 5
 	return p
+}
+
+// featureIndex is the index among dim hashed features of the feature
+// made of parts ("self", "paul smith"), hashed as the planner's feature
+// builders hash them: each part and a zero byte.
+func featureIndex(dim int, parts ...string) uint32 {
+	h := fnv.New32a()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return h.Sum32() % uint32(dim)
 }
 
 // writerPlanner is a linking planner over a graph where Paul Smith
@@ -61,12 +70,8 @@ func rankTemplates(p *LinkingPlanner, b []float32) {
 // preferTwoHops turns castPlanner's plan ranker around: two-hop plans by
 // 5 (the "hops2" feature's weight), one-hop ones by none.
 func preferTwoHops(p *LinkingPlanner) {
-	h := fnv.New32a()
 	for feat, w := range map[string]float32{"hops1": 0, "hops2": 5} {
-		h.Reset()
-		h.Write([]byte(feat))
-		h.Write([]byte{0})
-		p.Ranker.W.Data()[h.Sum32()%uint32(p.Ranker.Dim)] = w
+		p.Ranker.W.Data()[featureIndex(p.Ranker.Dim, feat)] = w
 	}
 }
 

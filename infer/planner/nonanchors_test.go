@@ -2,7 +2,6 @@ package planner
 
 import (
 	"context"
-	"hash/fnv"
 	"slices"
 	"strings"
 	"testing"
@@ -426,10 +425,7 @@ func trustingPlanner(t *testing.T, names []string, a AnchorConfig) *LinkingPlann
 // two and its plan ranker trust the classifier's most probable template.
 func trustFirstTemplate(p *LinkingPlanner) {
 	rankTemplates(p, []float32{2, 0})
-	h := fnv.New32a()
-	h.Write([]byte("tlp0"))
-	h.Write([]byte{0})
-	p.Ranker.W.Data()[h.Sum32()%uint32(p.Ranker.Dim)] = 5
+	p.Ranker.W.Data()[featureIndex(p.Ranker.Dim, "tlp0")] = 5
 }
 
 // TestLearnAnchorAfter: "of" stood before a mention in 6 questions, 3 of
