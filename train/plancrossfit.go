@@ -404,6 +404,10 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.FormSlots = !c.o.NoFormSlots
 	a.MarkedFollowers = !c.o.NoMarkedFollowers
 	a.TitleObjects = a.LeadVerbAsks && !c.o.NoTitleObjects
+	a.PrepositionOpenings = a.AskingClause && !c.o.NoPrepositionOpenings
+	a.TitlePrepositions = a.Titles && !c.o.NoTitlePrepositions
+	a.WhoseRelatives = !c.o.NoWhoseRelatives
+	a.BackPastTypeWords = a.AskingClause && a.TypeAfterMention && !c.o.NoBackPastTypeWords
 	a.SpeakerVerbs = !c.o.NoSpeakerVerbs
 	a.OpeningAdverbs = a.SpeakerVerbs && !c.o.NoOpeningAdverbs
 	a.EmbeddedQuestions = !c.o.NoEmbeddedQuestions

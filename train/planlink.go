@@ -538,6 +538,23 @@ type LinkingPlannerOptions struct {
 	// a name is a request's object ("Cast member X ..." asks for members;
 	// AnchorConfig.TitleObjects; the ablation).
 	NoTitleObjects bool
+	// NoPrepositionOpenings: a first word before a preposition opens a
+	// request in the clauses before an asking one ("Back in 1998, ...";
+	// AnchorConfig.PrepositionOpenings; the ablation).
+	NoPrepositionOpenings bool
+	// NoTitlePrepositions: a bare singular noun before a name is a title
+	// only after the common prepositions ("between director X" asks for
+	// directors; AnchorConfig.TitlePrepositions; the ablation).
+	NoTitlePrepositions bool
+	// NoWhoseRelatives: an answer word after a relative "whose" asks for
+	// what it names ("... whose cast includes X" asks for people;
+	// AnchorConfig.WhoseRelatives; the ablation).
+	NoWhoseRelatives bool
+	// NoBackPastTypeWords: a pronoun closing the asking clause may refer
+	// back to a type word that says what a mention is ("the drama kind
+	// ...: list them." asks for genres; AnchorConfig.BackPastTypeWords;
+	// the ablation).
+	NoBackPastTypeWords bool
 	// NoSpeakerVerbs: a verb whose subject is the speaker or the
 	// addressee is read as any other unknown word is
 	// (AnchorConfig.SpeakerVerbs; the ablation).

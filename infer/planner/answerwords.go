@@ -501,6 +501,11 @@ func (p *LinkingPlanner) answerStep(text string, ments []linking.LinkedMention, 
 	}
 	for _, w := range words {
 		if s, ok := aw[w]; ok {
+			// "X from 2000 whose cast includes Y": what has the cast
+			// is asked for, not the cast (WhoseRelatives).
+			if p.Cfg.Anchors.WhoseRelatives && relativeWhose(text, w) {
+				continue
+			}
 			if !clause && p.leadRulesOut(text, ments, c, w, s) {
 				return ""
 			}
@@ -511,6 +516,23 @@ func (p *LinkingPlanner) answerStep(text string, ments []linking.LinkedMention, 
 		}
 	}
 	return ""
+}
+
+// relativeWhose reports whether the first w (lower case) of text comes
+// right after a "whose" that opens a relative clause: one with a word
+// before it and no mark of a phrase's end between them (phraseMark),
+// whose antecedent has what w names ("Features from 2000 whose cast
+// includes X" asks for what has the cast). A "whose" opening the text or
+// a phrase asks for an owner itself (whoseStep, possessorType).
+func relativeWhose(text, w string) bool {
+	words := linking.MentionWords(text)
+	for i := 0; i < len(words); i++ {
+		if !strings.EqualFold(text[words[i].Start:words[i].End], w) {
+			continue
+		}
+		return i >= 2 && strings.EqualFold(text[words[i-1].Start:words[i-1].End], "whose") && !phraseMark(text[words[i-2].End:words[i-1].Start])
+	}
+	return false
 }
 
 // subjectVerb is the verb of a question whose answers are its subject

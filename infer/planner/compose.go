@@ -1126,6 +1126,12 @@ func (p *LinkingPlanner) namedAsked(text string, ments []linking.LinkedMention, 
 			// clause ends with refers back), without the candidate's
 			// anchors: a name's words name nothing asked for.
 			blank := blankAnchors(text, ments, c)
+			// With BackPastTypeWords a pronoun refers back past a type
+			// word that says what the mention before it is ("the drama
+			// kind ...: list them." refers to no genre).
+			if p.Cfg.Anchors.BackPastTypeWords {
+				blank = blankSpans(blank, p.typeAfterMentions(text, ments), k)
+			}
 			if t := p.clauseType(blank[k:], blank[:k], kinds); t != "" {
 				return t
 			}
@@ -1285,6 +1291,19 @@ func (p *LinkingPlanner) elidedType(text string, kinds map[string]string) string
 		return ""
 	}
 	return ""
+}
+
+// blankSpans is text with the byte spans that end by end blanked.
+func blankSpans(text string, spans [][2]int, end int) string {
+	b := []byte(text)
+	for _, s := range spans {
+		if s[1] <= end {
+			for i := s[0]; i < s[1]; i++ {
+				b[i] = ' '
+			}
+		}
+	}
+	return string(b)
 }
 
 // blankAnchors is text with candidate c's anchors blanked: a name's

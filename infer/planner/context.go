@@ -383,10 +383,12 @@ func (p *LinkingPlanner) clauseAfter(text string, i int, ments []linking.LinkedM
 // after words that state (askingClause): it has two words or more and
 // opens with a question word or a request's verb, and the words before
 // it hold no question word (with relative, none but one right after a
-// noun or a preposition) and do not open with such a verb.
+// noun or a preposition) and do not open with such a verb (with
+// PrepositionOpenings, one followed by a preposition opens none: "Back
+// in 1998, X directed a film. Who starred in it?").
 func (p *LinkingPlanner) asksAfter(text string, at int, relative bool) bool {
 	clause, before := linking.MentionWords(text[at:]), linking.MentionWords(text[:at])
-	if len(clause) < 2 || len(before) == 0 || p.leadVerb(before[0].Norm) {
+	if len(clause) < 2 || len(before) == 0 || p.leadVerb(before[0].Norm) && !(p.Cfg.Anchors.PrepositionOpenings && len(before) > 1 && prepositions[before[1].Norm]) {
 		return false
 	}
 	lex := p.names.lex

@@ -86,6 +86,9 @@ type wordResolver struct {
 	// openingAdverbs: with speaker, an opening participle's preposition
 	// may come past adverbs (speakerVerb; AnchorConfig.OpeningAdverbs).
 	openingAdverbs bool
+	// titlePreps: a title may follow one of titlePrepositions too
+	// (AnchorConfig.TitlePrepositions).
+	titlePreps bool
 	// rels, when set, are the relations a word names, with the schema's
 	// words or as namedRelations has it (sorted).
 	rels func(w string) []string
@@ -111,7 +114,7 @@ func (p *LinkingPlanner) newWordResolver() (*wordResolver, error) {
 	}
 	p.names.setLexicon(lex)
 	rw := a.RelWords
-	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next, samePOS: a.ReadSamePOS, nounSlots: a.NounSlots, context: a.ReadInContext, titles: a.Titles, openingTitles: a.Titles && a.OpeningTitles, requestTitles: a.Titles && a.RequestTitles, markTitles: a.Titles && a.MarkTitles, roles: a.Titles && a.Roles, speaker: a.SpeakerVerbs, openingAdverbs: a.SpeakerVerbs && a.OpeningAdverbs}
+	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next, samePOS: a.ReadSamePOS, nounSlots: a.NounSlots, context: a.ReadInContext, titles: a.Titles, openingTitles: a.Titles && a.OpeningTitles, requestTitles: a.Titles && a.RequestTitles, markTitles: a.Titles && a.MarkTitles, roles: a.Titles && a.Roles, speaker: a.SpeakerVerbs, openingAdverbs: a.SpeakerVerbs && a.OpeningAdverbs, titlePreps: a.Titles && a.TitlePrepositions}
 	if a.KindTypes {
 		r.kind = func(w string) string { return p.kindType(w, false) }
 	}
@@ -422,9 +425,15 @@ func (r *wordResolver) nounSlot(raw []string, i int) bool {
 	return prev == "" || index.IsStopword(prev) || !alphabetic(prev) || !r.lex.IsNoun(prev)
 }
 
+// titlePrepositions are the English prepositions, past the common ones
+// (prepositions), after which a bare singular noun before a name is the
+// name's title with TitlePrepositions: "between director X and writer Y".
+var titlePrepositions = map[string]bool{"between": true, "among": true, "under": true, "like": true, "after": true, "before": true, "than": true, "alongside": true, "beside": true, "besides": true, "opposite": true, "against": true, "behind": true, "without": true, "within": true, "including": true, "except": true, "beyond": true, "near": true, "toward": true, "towards": true, "through": true, "over": true, "into": true, "onto": true, "upon": true, "via": true, "per": true}
+
 // title reports whether word i of a text, raw[i+1] in the lower-case
 // words raw ("" at both ends), is a noun in the singular with no
-// determiner, right after a preposition or an auxiliary verb, or with
+// determiner, right after a preposition (with titlePreps, one of
+// titlePrepositions too) or an auxiliary verb, or with
 // openingTitles opening the text, or with requestTitles right after a
 // first word that is a verb's base form (a request's), and right before a
 // mention that starts there (of those ments finds): "director" in "movies
@@ -439,7 +448,7 @@ func (r *wordResolver) nounSlot(raw []string, i int) bool {
 // there opens a reduced relative clause ("the cast of films X directed"),
 // and is read as any word.
 func (r *wordResolver) title(raw []string, i int, marked bool, ments func() []linking.LinkedMention) bool {
-	if !prepositions[raw[i]] && !auxiliaries[raw[i]] && !(r.openingTitles && i == 0) && !(r.requestTitles && i == 1 && r.lex.IsVerb(raw[1])) && !(r.markTitles && marked) || !r.lex.IsNounLemma(raw[i+1]) {
+	if !prepositions[raw[i]] && !(r.titlePreps && titlePrepositions[raw[i]]) && !auxiliaries[raw[i]] && !(r.openingTitles && i == 0) && !(r.requestTitles && i == 1 && r.lex.IsVerb(raw[1])) && !(r.markTitles && marked) || !r.lex.IsNounLemma(raw[i+1]) {
 		return false
 	}
 	return slices.ContainsFunc(ments(), func(m linking.LinkedMention) bool { return m.TokStart == i+1 })

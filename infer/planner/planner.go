@@ -500,6 +500,33 @@ type AnchorConfig struct {
 	// name's title ("Cast member X; release year 2000; titles wanted."
 	// asks for no member; verbType). Off in checkpoints saved before it.
 	TitleObjects bool `json:"title_objects,omitempty"`
+	// PrepositionOpenings: with AskingClause, a first word followed by a
+	// preposition opens no request in the clauses that state before an
+	// asking one (asksAfter), as it opens none for verbType (NounHeads):
+	// "Back in 1998, X directed a film. Who starred in it?" asks in its
+	// last clause, "Back" being no request's verb. Off in checkpoints
+	// saved before it.
+	PrepositionOpenings bool `json:"preposition_openings,omitempty"`
+	// TitlePrepositions: with Titles, a bare singular noun before a name
+	// is the name's title after every English preposition of
+	// titlePrepositions too, not only after the common ones: "the
+	// collaboration between director X and writer Y" names no directors
+	// asked for (wordResolver.title). Off in checkpoints saved before it.
+	TitlePrepositions bool `json:"title_prepositions,omitempty"`
+	// WhoseRelatives: with AnswerWords, an answer word right after a
+	// "whose" that opens a relative clause (relativeWhose) says what the
+	// clause's antecedent has, not what the question asks for, and is
+	// passed over (answerStep): "Features from 2000 whose cast includes
+	// X" asks for films, not for a cast. Off in checkpoints saved before
+	// it.
+	WhoseRelatives bool `json:"whose_relatives,omitempty"`
+	// BackPastTypeWords: with AskingClause and TypeAfterMention, a
+	// pronoun closing the asking clause refers back past a type word
+	// right after a mention of a node of that type, which says what the
+	// mention is (typeAfterMentions): "Productions of the drama kind with
+	// X on screen: list them." refers to no genre (namedAsked). Off in
+	// checkpoints saved before it.
+	BackPastTypeWords bool `json:"back_past_type_words,omitempty"`
 	// SpeakerVerbs: with Lexicon, a verb whose subject is the question's
 	// speaker or addressee ("I'm looking for the films X directed", "Do
 	// you know ...", "Looking for movies ...") is left unread

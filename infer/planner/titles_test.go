@@ -114,6 +114,32 @@ func TestMarkTitles(t *testing.T) {
 	})
 }
 
+// TestTitlePrepositions: with Titles alone, "writer" after "between"
+// before Ann Lee is read as the training's "writers", an answer word, and
+// the deeper search answers with the writer of her film (Kim Ray, node
+// 4); with TitlePrepositions "between", "among" and "under" are
+// prepositions a title may follow as "with" is ("Anything between written
+// Ann Lee and Kim Ray?"), and the film she wrote answers (Second Film,
+// node 2). After a determiner, or in the plural, it is read as before.
+func TestTitlePrepositions(t *testing.T) {
+	wantReachCases(t, "TitlePrepositions", func(on bool) *LinkingPlanner {
+		p := titlePlanner(t, true, false)
+		p.Cfg.Anchors.TitlePrepositions = on
+		var err error
+		if p.words, err = p.newWordResolver(); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}, []reachCase{
+		{"Anything between writer Ann Lee and others?", false, 4},
+		{"Anything between writer Ann Lee and others?", true, 2},
+		{"Anything among writer Ann Lee and others?", true, 2},
+		{"Anything under writer Ann Lee?", true, 2},
+		{"Anything between the writer Ann Lee and others?", true, 4},
+		{"Anything between writers Ann Lee and others?", true, 4},
+	})
+}
+
 // openingPlanner is titlePlanner with Titles, OpeningTitles,
 // RequestTitles and MarkTitles set as told, its word resolver built for
 // them.
