@@ -1441,13 +1441,7 @@ func (p *LinkingPlanner) withoutTypeAfterMentions(text string, ments []linking.L
 	if !p.Cfg.Anchors.TypeAfterMention {
 		return text
 	}
-	b := []byte(text)
-	for _, w := range p.typeAfterMentions(text, ments) {
-		for i := w[0]; i < w[1]; i++ {
-			b[i] = ' '
-		}
-	}
-	return string(b)
+	return blankSpans(text, p.typeAfterMentions(text, ments), len(text))
 }
 
 // typeAfterMentions returns the byte spans of the words that name a type
