@@ -541,8 +541,8 @@ name's title: "Cast member X; release year 2000; titles wanted." asks for no
 member (--no-title-objects). A first word followed by a preposition opens no
 request in the clauses before an asking one: "Back in 1998, X directed a film.
 Who starred in it?" asks in its last clause (--no-preposition-openings). A
-bare singular noun before a name is the name's title after every English
-preposition, not only the common ones: "the collaboration between director X
+bare singular noun before a name is the name's title after 28 more English
+prepositions, not only the nine commonest: "the collaboration between director X
 and writer Y" asks for no directors (--no-title-prepositions). An answer word
 right after a "whose" that opens a relative clause says what the clause's
 antecedent has, not what is asked for: "Features from 2000 whose cast

@@ -508,8 +508,8 @@ type AnchorConfig struct {
 	// saved before it.
 	PrepositionOpenings bool `json:"preposition_openings,omitempty"`
 	// TitlePrepositions: with Titles, a bare singular noun before a name
-	// is the name's title after every English preposition of
-	// titlePrepositions too, not only after the common ones: "the
+	// is the name's title after the 28 English prepositions of
+	// titlePrepositions too, not only after the nine commonest: "the
 	// collaboration between director X and writer Y" names no directors
 	// asked for (wordResolver.title). Off in checkpoints saved before it.
 	TitlePrepositions bool `json:"title_prepositions,omitempty"`
