@@ -386,11 +386,7 @@ func actorPlanner(t *testing.T, forms, mixed bool, actors, actor []string) *Link
 	for _, r := range actor {
 		a.RelWords.Add("an actor", []string{r})
 	}
-	var err error
-	if p.words, err = p.newWordResolver(); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return withResolver(t, p)
 }
 
 // walked is n questions' relations: rel for the first k, other for the

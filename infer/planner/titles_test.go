@@ -125,11 +125,7 @@ func TestTitlePrepositions(t *testing.T) {
 	wantReachCases(t, "TitlePrepositions", func(on bool) *LinkingPlanner {
 		p := titlePlanner(t, true, false)
 		p.Cfg.Anchors.TitlePrepositions = on
-		var err error
-		if p.words, err = p.newWordResolver(); err != nil {
-			t.Fatal(err)
-		}
-		return p
+		return withResolver(t, p)
 	}, []reachCase{
 		{"Anything between writer Ann Lee and others?", false, 4},
 		{"Anything between writer Ann Lee and others?", true, 2},
@@ -149,6 +145,13 @@ func openingPlanner(t *testing.T, opening, request, mark bool) *LinkingPlanner {
 	p.Cfg.Anchors.OpeningTitles = opening
 	p.Cfg.Anchors.RequestTitles = request
 	p.Cfg.Anchors.MarkTitles = mark
+	return withResolver(t, p)
+}
+
+// withResolver rebuilds test planner p's word resolver for the config it
+// has now (the resolver reads its switches once, when built) and returns p.
+func withResolver(t *testing.T, p *LinkingPlanner) *LinkingPlanner {
+	t.Helper()
 	var err error
 	if p.words, err = p.newWordResolver(); err != nil {
 		t.Fatal(err)
