@@ -408,6 +408,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.TitlePrepositions = a.Titles && !c.o.NoTitlePrepositions
 	a.WhoseRelatives = !c.o.NoWhoseRelatives
 	a.BackPastTypeWords = a.AskingClause && a.TypeAfterMention && !c.o.NoBackPastTypeWords
+	a.ImperativeOpenings = a.OpeningNoun && !c.o.NoImperativeOpenings
 	a.SpeakerVerbs = !c.o.NoSpeakerVerbs
 	a.OpeningAdverbs = a.SpeakerVerbs && !c.o.NoOpeningAdverbs
 	a.EmbeddedQuestions = !c.o.NoEmbeddedQuestions

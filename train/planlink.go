@@ -542,6 +542,11 @@ type LinkingPlannerOptions struct {
 	// request in the clauses before an asking one ("Back in 1998, ...";
 	// AnchorConfig.PrepositionOpenings; the ablation).
 	NoPrepositionOpenings bool
+	// NoImperativeOpenings: a first word that is a verb and a noun names
+	// what is asked for even before a determiner ("Break every type of
+	// X into parts: ..." asks for a break; AnchorConfig.ImperativeOpenings;
+	// the ablation).
+	NoImperativeOpenings bool
 	// NoTitlePrepositions: a bare singular noun before a name is a title
 	// only after the common prepositions ("between director X" asks for
 	// directors; AnchorConfig.TitlePrepositions; the ablation).

@@ -1361,6 +1361,9 @@ func (p *LinkingPlanner) openingType(text string, ments []linking.LinkedMention,
 	if index.IsStopword(w) || whWords[w] || !lex.IsNoun(w) {
 		return ""
 	}
+	if p.Cfg.Anchors.ImperativeOpenings && imperativeOpening(lex, text, words, i) {
+		return ""
+	}
 	// A quoted word is mentioned, not used: "\"cake\" is the name of
 	// which baked goods?" asks for no cake (QuotedOpening).
 	if p.Cfg.Anchors.QuotedOpening && inSpans(words[i].Start, nil, quotedSpans(text, true)) {
@@ -1370,6 +1373,20 @@ func (p *LinkingPlanner) openingType(text string, ments []linking.LinkedMention,
 		return t
 	}
 	return ""
+}
+
+// imperativeOpening reports whether words[i] of text, the first word,
+// is a verb in the lexicon (a lemma: "films" is none) followed by a
+// determiner that is no relative word (ImperativeOpenings): a noun
+// phrase's first noun is followed by no "every" or "the", a request's
+// verb is ("Break every type of X into parts", "Take the ..."); "work
+// that X did" may be a noun's.
+func imperativeOpening(lex *lexicon.Lexicon, text string, words []linking.Word, i int) bool {
+	if i+1 >= len(words) || !lex.IsVerb(strings.ToLower(text[words[i].Start:words[i].End])) {
+		return false
+	}
+	d := strings.ToLower(text[words[i+1].Start:words[i+1].End])
+	return determiners[d] && !whWords[d] && d != "that"
 }
 
 // withoutAnchorTypeWords blanks the word right before each anchor mention

@@ -527,6 +527,13 @@ type AnchorConfig struct {
 	// X on screen: list them." refers to no genre (namedAsked). Off in
 	// checkpoints saved before it.
 	BackPastTypeWords bool `json:"back_past_type_words,omitempty"`
+	// ImperativeOpenings: with OpeningNoun, a first word that is a verb
+	// in the lexicon and is followed by a determiner is a request's verb,
+	// not a noun naming what is asked for (imperativeOpening): "Break
+	// every type of X into parts: what parts come up?" asks for no
+	// break, a kind of event (openingType). Off in checkpoints saved
+	// before it.
+	ImperativeOpenings bool `json:"imperative_openings,omitempty"`
 	// SpeakerVerbs: with Lexicon, a verb whose subject is the question's
 	// speaker or addressee ("I'm looking for the films X directed", "Do
 	// you know ...", "Looking for movies ...") is left unread
