@@ -1,10 +1,6 @@
 package planner
 
-import (
-	"testing"
-
-	"github.com/strata-retrieval/strata/data/lexicon"
-)
+import "testing"
 
 // TestImperativeOpenings: castPlanner's ranker turned to prefer two hops
 // answers with her film's director (Paul Smith, node 0) where nothing
@@ -17,13 +13,8 @@ import (
 // Lee made, please"), or in a form no verb's lemma has ("Releases the Ann
 // Lee titles, please"), it still names films.
 func TestImperativeOpenings(t *testing.T) {
-	lex, err := lexicon.WordNet()
-	if err != nil {
-		t.Fatal(err)
-	}
 	build := func(on bool) *LinkingPlanner {
-		p := castPlanner(t, true, true)
-		p.names.setLexicon(lex)
+		p := lexPlanner(t)
 		preferTwoHops(p)
 		p.Cfg.Anchors.TypeWords = map[string][]string{"movie": {"released"}}
 		p.Cfg.Anchors.OpeningNoun = true
