@@ -547,6 +547,10 @@ type LinkingPlannerOptions struct {
 	// X into parts: ..." asks for a break; AnchorConfig.ImperativeOpenings;
 	// the ablation).
 	NoImperativeOpenings bool
+	// NoMarkedSlots: an asking word after a noun opens no noun slot even
+	// with a mark between ("...; which label is it?" may read "label" as
+	// a verb; AnchorConfig.MarkedSlots; the ablation).
+	NoMarkedSlots bool
 	// NoTitlePrepositions: a bare singular noun before a name is a title
 	// only after the common prepositions ("between director X" asks for
 	// directors; AnchorConfig.TitlePrepositions; the ablation).

@@ -62,6 +62,9 @@ type wordResolver struct {
 	// noun may stand (nounSlot) through its noun senses alone (nounWord;
 	// AnchorConfig.NounSlots).
 	nounSlots bool
+	// markedSlots: with nounSlots, an asking word a mark sets apart from
+	// the noun before it opens a noun slot (AnchorConfig.MarkedSlots).
+	markedSlots bool
 	// context: an ambiguous word is read in context (inContext;
 	// AnchorConfig.ReadInContext).
 	context bool
@@ -114,7 +117,7 @@ func (p *LinkingPlanner) newWordResolver() (*wordResolver, error) {
 	}
 	p.names.setLexicon(lex)
 	rw := a.RelWords
-	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next, samePOS: a.ReadSamePOS, nounSlots: a.NounSlots, context: a.ReadInContext, titles: a.Titles, openingTitles: a.Titles && a.OpeningTitles, requestTitles: a.Titles && a.RequestTitles, markTitles: a.Titles && a.MarkTitles, roles: a.Titles && a.Roles, speaker: a.SpeakerVerbs, openingAdverbs: a.SpeakerVerbs && a.OpeningAdverbs, titlePreps: a.Titles && a.TitlePrepositions}
+	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next, samePOS: a.ReadSamePOS, nounSlots: a.NounSlots, markedSlots: a.NounSlots && a.MarkedSlots, context: a.ReadInContext, titles: a.Titles, openingTitles: a.Titles && a.OpeningTitles, requestTitles: a.Titles && a.RequestTitles, markTitles: a.Titles && a.MarkTitles, roles: a.Titles && a.Roles, speaker: a.SpeakerVerbs, openingAdverbs: a.SpeakerVerbs && a.OpeningAdverbs, titlePreps: a.Titles && a.TitlePrepositions}
 	if a.KindTypes {
 		r.kind = func(w string) string { return p.kindType(w, false) }
 	}
@@ -410,8 +413,11 @@ var (
 // nounSlot reports whether word i of a text, raw[i+1] in the lower-case
 // words raw ("" at both ends), stands where only a noun may: right after
 // one of slotArticles, or after one of slotAsking that no noun (a word
-// the lexicon knows as one, no stop word) comes right before.
-func (r *wordResolver) nounSlot(raw []string, i int) bool {
+// the lexicon knows as one, no stop word) comes right before, or, with
+// markedSlots, that a mark sets apart from the words before it (marked:
+// "... directorial output; which label is it?" asks with "which", which
+// opens no relative clause on "output").
+func (r *wordResolver) nounSlot(raw []string, i int, marked bool) bool {
 	if slotArticles[raw[i]] {
 		return true
 	}
@@ -422,7 +428,7 @@ func (r *wordResolver) nounSlot(raw []string, i int) bool {
 	if i > 0 {
 		prev = raw[i-1]
 	}
-	return prev == "" || index.IsStopword(prev) || !alphabetic(prev) || !r.lex.IsNoun(prev)
+	return prev == "" || r.markedSlots && marked || index.IsStopword(prev) || !alphabetic(prev) || !r.lex.IsNoun(prev)
 }
 
 // titlePrepositions are the English prepositions, past the common ones
@@ -639,7 +645,7 @@ func (r *wordResolver) resolveRead(text string, find func(string) []linking.Link
 		if reads == nil && schemaFirst && r.ambiguous(raw[i+1]) {
 			reads = r.inContext(raw[i+1], raw[i+2])
 		}
-		if schemaFirst && r.nounSlots && r.nounSlot(raw, i) && r.lex.IsNoun(raw[i+1]) {
+		if schemaFirst && r.nounSlots && r.nounSlot(raw, i, i > 1 && phraseMark(text[words[i-2].End:words[i-1].Start])) && r.lex.IsNoun(raw[i+1]) {
 			reads = r.nounWord(raw[i+1])
 		}
 		if reads != nil {

@@ -534,6 +534,14 @@ type AnchorConfig struct {
 	// break, a kind of event (openingType). Off in checkpoints saved
 	// before it.
 	ImperativeOpenings bool `json:"imperative_openings,omitempty"`
+	// MarkedSlots: with NounSlots, a word after "which", "what" or
+	// "whose" is read through its noun senses alone also where a noun
+	// comes before the asking word with a mark between (a comma, a
+	// semicolon, a colon, ...): the asking word opens a clause then, not
+	// a relative clause on that noun. "X's directorial output; which label
+	// is it?" was read "which directed is it?" (wordResolver.nounSlot).
+	// Off in checkpoints saved before it.
+	MarkedSlots bool `json:"marked_slots,omitempty"`
 	// SpeakerVerbs: with Lexicon, a verb whose subject is the question's
 	// speaker or addressee ("I'm looking for the films X directed", "Do
 	// you know ...", "Looking for movies ...") is left unread
