@@ -234,17 +234,8 @@ func TestSiblingTypes(t *testing.T) {
 // or "which" a noun comes before (a relative clause: "films which type
 // X"), a word is no noun's.
 func TestNounSlots(t *testing.T) {
-	lex, err := lexicon.WordNet()
-	if err != nil {
-		t.Fatal(err)
-	}
-	targets := []string{"wrote", "directed", "actors", "genre"}
-	r := &wordResolver{lex: lex, match: lex.NewMatcher(targets), known: map[string]bool{"write": true}, memo: map[string][]string{}, names: map[string]string{"wrote": "written_by", "directed": "directed_by", "actors": "starred_actors", "genre": "genre"}}
-	find := func(string) []linking.LinkedMention { return nil }
-	for _, c := range []struct {
-		text        string
-		slots, want string
-	}{
+	r := slotResolver(t)
+	wantReadCases(t, "nounSlots", func(on bool) { r.nounSlots = on }, r, []readCase{
 		{"Which type of film did she write?", "Which type of film did she write?", "Which wrote of film did she write?"},
 		{"Did she type it?", "Did she wrote it?", "Did she wrote it?"},
 		{"Which performers did she hire?", "Which actors did she hire?", "Which actors did she hire?"},
@@ -253,15 +244,40 @@ func TestNounSlots(t *testing.T) {
 		{"films which type X", "films which wrote X", "films which wrote X"},
 		{"In 1990, which type of film?", "In 1990, which type of film?", "In 1990, which wrote of film?"},
 		{"The films she helmed", "The films she directed", "The films she directed"},
-	} {
-		for _, slots := range []bool{true, false} {
-			r.nounSlots = slots
-			want := c.want
-			if slots {
-				want = c.slots
+	})
+}
+
+// slotResolver is a word resolver with the embedded lexicon over four of
+// movies-skb's schema words, "write" known: "type" (to type is to write)
+// is read "wrote", "performers" "actors", "helmed" "directed".
+func slotResolver(t *testing.T) *wordResolver {
+	t.Helper()
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets := []string{"wrote", "directed", "actors", "genre"}
+	return &wordResolver{lex: lex, match: lex.NewMatcher(targets), known: map[string]bool{"write": true}, memo: map[string][]string{}, names: map[string]string{"wrote": "written_by", "directed": "directed_by", "actors": "starred_actors", "genre": "genre"}}
+}
+
+// readCase is a text and how a resolver reads it with a switch on and
+// off.
+type readCase struct{ text, on, off string }
+
+// wantReadCases resolves each case's text with set(true) and set(false)
+// and wants the reading the case gives for each.
+func wantReadCases(t *testing.T, rule string, set func(on bool), r *wordResolver, cases []readCase) {
+	t.Helper()
+	find := func(string) []linking.LinkedMention { return nil }
+	for _, c := range cases {
+		for _, on := range []bool{true, false} {
+			set(on)
+			want := c.off
+			if on {
+				want = c.on
 			}
 			if got, _ := r.resolve(c.text, find); got != want {
-				t.Errorf("nounSlots %v: %q read as %q, want %q", slots, c.text, got, want)
+				t.Errorf("%s %v: %q read as %q, want %q", rule, on, c.text, got, want)
 			}
 		}
 	}
