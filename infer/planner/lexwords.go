@@ -413,8 +413,8 @@ var (
 // nounSlot reports whether word i of a text, raw[i+1] in the lower-case
 // words raw ("" at both ends), stands where only a noun may: right after
 // one of slotArticles, or after one of slotAsking that no noun (a word
-// the lexicon knows as one, no stop word) comes right before, or, with
-// markedSlots, that a mark sets apart from the words before it (marked:
+// the lexicon knows as one, no stop word) comes right before, or that a
+// mark sets apart from the words before it (marked, with markedSlots:
 // "... directorial output; which label is it?" asks with "which", which
 // opens no relative clause on "output").
 func (r *wordResolver) nounSlot(raw []string, i int, marked bool) bool {
@@ -428,7 +428,7 @@ func (r *wordResolver) nounSlot(raw []string, i int, marked bool) bool {
 	if i > 0 {
 		prev = raw[i-1]
 	}
-	return prev == "" || r.markedSlots && marked || index.IsStopword(prev) || !alphabetic(prev) || !r.lex.IsNoun(prev)
+	return prev == "" || marked || index.IsStopword(prev) || !alphabetic(prev) || !r.lex.IsNoun(prev)
 }
 
 // titlePrepositions are the English prepositions, past the common ones
@@ -645,7 +645,9 @@ func (r *wordResolver) resolveRead(text string, find func(string) []linking.Link
 		if reads == nil && schemaFirst && r.ambiguous(raw[i+1]) {
 			reads = r.inContext(raw[i+1], raw[i+2])
 		}
-		if schemaFirst && r.nounSlots && r.nounSlot(raw, i, i > 1 && phraseMark(text[words[i-2].End:words[i-1].Start])) && r.lex.IsNoun(raw[i+1]) {
+		// The gap before an asking word is looked at only with markedSlots.
+		marked := r.markedSlots && i > 1 && slotAsking[raw[i]] && phraseMark(text[words[i-2].End:words[i-1].Start])
+		if schemaFirst && r.nounSlots && r.nounSlot(raw, i, marked) && r.lex.IsNoun(raw[i+1]) {
 			reads = r.nounWord(raw[i+1])
 		}
 		if reads != nil {
