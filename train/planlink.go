@@ -313,6 +313,11 @@ type LinkingPlannerOptions struct {
 	// pronoun may anchor as any word may (AnchorConfig.PronounVerbs; the
 	// ablation).
 	NoPronounVerbs bool
+	// NoPhrasalVerbs: a verb and its particle that are the clause's own
+	// verb ("what geological formation turns up?", "Go down two levels
+	// from X") may anchor as any mention may (AnchorConfig.PhrasalVerbs;
+	// the ablation).
+	NoPhrasalVerbs bool
 	// NoAppositive: a mention after "the" and a word the training never
 	// anchored after is ruled out as any after that word is
 	// (AnchorConfig.Appositive; the ablation).

@@ -141,6 +141,15 @@ type AnchorConfig struct {
 	// mainly in Britain?" anchors on Britain and pedlar, not on the verb
 	// hear. Off in checkpoints saved before it.
 	PronounVerbs bool `json:"pronoun_verbs,omitempty"`
+	// PhrasalVerbs: a mention of two words, a verb and a particle or
+	// preposition in lower case, outside quotations, is the clause's own
+	// verb and names no node where the verb is in its -s form ("turns
+	// up", "falls under": a name of a verb is its base form) or opens
+	// the question ("Go down two levels from X; what is there?",
+	// an imperative); phrasalVerbs. "Dismantle X: what geological
+	// formation turns up?" anchored on the verb "turn up", which WordNet
+	// names, not on X. Off in checkpoints saved before it.
+	PhrasalVerbs bool `json:"phrasal_verbs,omitempty"`
 	// Appositive: a mention after "the" and a word of NonAnchorAfter
 	// ("near-synonyms of the adjective fruitful") may anchor all the same:
 	// the word names the mention's kind, an appositive (appositive). Off
