@@ -411,6 +411,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.BackPastTypeWords = a.AskingClause && a.TypeAfterMention && !c.o.NoBackPastTypeWords
 	a.ImperativeOpenings = a.OpeningNoun && !c.o.NoImperativeOpenings
 	a.MarkedSlots = a.NounSlots && !c.o.NoMarkedSlots
+	a.CompoundSlots = a.NounSlots && !c.o.NoCompoundSlots
 	a.SpeakerVerbs = !c.o.NoSpeakerVerbs
 	a.OpeningAdverbs = a.SpeakerVerbs && !c.o.NoOpeningAdverbs
 	a.EmbeddedQuestions = !c.o.NoEmbeddedQuestions

@@ -556,6 +556,10 @@ type LinkingPlannerOptions struct {
 	// with a mark between ("...; which label is it?" may read "label" as
 	// a verb; AnchorConfig.MarkedSlots; the ablation).
 	NoMarkedSlots bool
+	// NoCompoundSlots: a word after a singular noun read in a noun slot
+	// is read with all its senses ("the genre label for X" may read
+	// "label" as a verb; AnchorConfig.CompoundSlots; the ablation).
+	NoCompoundSlots bool
 	// NoTitlePrepositions: a bare singular noun before a name is a title
 	// only after the common prepositions ("between director X" asks for
 	// directors; AnchorConfig.TitlePrepositions; the ablation).

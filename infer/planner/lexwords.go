@@ -65,6 +65,10 @@ type wordResolver struct {
 	// markedSlots: with nounSlots, an asking word a mark sets apart from
 	// the noun before it opens a noun slot (AnchorConfig.MarkedSlots).
 	markedSlots bool
+	// compoundSlots: with nounSlots, the word after a singular noun read
+	// in a noun slot is read as the compound's head (compoundHead;
+	// AnchorConfig.CompoundSlots).
+	compoundSlots bool
 	// context: an ambiguous word is read in context (inContext;
 	// AnchorConfig.ReadInContext).
 	context bool
@@ -117,7 +121,7 @@ func (p *LinkingPlanner) newWordResolver() (*wordResolver, error) {
 	}
 	p.names.setLexicon(lex)
 	rw := a.RelWords
-	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next, samePOS: a.ReadSamePOS, nounSlots: a.NounSlots, markedSlots: a.NounSlots && a.MarkedSlots, context: a.ReadInContext, titles: a.Titles, openingTitles: a.Titles && a.OpeningTitles, requestTitles: a.Titles && a.RequestTitles, markTitles: a.Titles && a.MarkTitles, roles: a.Titles && a.Roles, speaker: a.SpeakerVerbs, openingAdverbs: a.SpeakerVerbs && a.OpeningAdverbs, titlePreps: a.Titles && a.TitlePrepositions}
+	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next, samePOS: a.ReadSamePOS, nounSlots: a.NounSlots, markedSlots: a.NounSlots && a.MarkedSlots, compoundSlots: a.NounSlots && a.CompoundSlots, context: a.ReadInContext, titles: a.Titles, openingTitles: a.Titles && a.OpeningTitles, requestTitles: a.Titles && a.RequestTitles, markTitles: a.Titles && a.MarkTitles, roles: a.Titles && a.Roles, speaker: a.SpeakerVerbs, openingAdverbs: a.SpeakerVerbs && a.OpeningAdverbs, titlePreps: a.Titles && a.TitlePrepositions}
 	if a.KindTypes {
 		r.kind = func(w string) string { return p.kindType(w, false) }
 	}
@@ -431,6 +435,18 @@ func (r *wordResolver) nounSlot(raw []string, i int, marked bool) bool {
 	return prev == "" || marked || index.IsStopword(prev) || !alphabetic(prev) || !r.lex.IsNoun(prev)
 }
 
+// compoundHead reports whether word i of a text, raw[i+1] in the
+// lower-case words raw ("" at both ends), is the head of a compound
+// whose first noun, raw[i], was read in a noun slot (CompoundSlots): both
+// are nouns in the singular as written, with only spaces between them
+// (gap). A singular noun before a verb would take the verb's -s form
+// ("the genre labels ..."), so a word in its base form there ("Pick the
+// genre label for X's writing work") is the noun phrase's head, not a
+// verb to be read as the training's "directed".
+func (r *wordResolver) compoundHead(raw []string, i int, gap string) bool {
+	return strings.TrimSpace(gap) == "" && r.lex.IsNounLemma(raw[i]) && r.lex.IsNounLemma(raw[i+1])
+}
+
 // titlePrepositions are the English prepositions, past the common ones
 // (prepositions), after which a bare singular noun before a name is the
 // name's title with TitlePrepositions: "between director X and writer Y".
@@ -615,6 +631,7 @@ func (r *wordResolver) resolveRead(text string, find func(string) []linking.Link
 	repl := make([]string, len(words))
 	any := false
 	titles := make([]bool, len(words))
+	slotted := make([]bool, len(words)) // read in a noun slot
 	// The mentions are found once, and only when needed: for a word that
 	// may be a title, or to place the words read.
 	var ments []linking.LinkedMention
@@ -648,6 +665,8 @@ func (r *wordResolver) resolveRead(text string, find func(string) []linking.Link
 		// The gap before an asking word is looked at only with markedSlots.
 		marked := r.markedSlots && i > 1 && slotAsking[raw[i]] && phraseMark(text[words[i-2].End:words[i-1].Start])
 		if schemaFirst && r.nounSlots && r.nounSlot(raw, i, marked) && r.lex.IsNoun(raw[i+1]) {
+			reads, slotted[i] = r.nounWord(raw[i+1]), true
+		} else if schemaFirst && r.compoundSlots && reads != nil && i > 0 && slotted[i-1] && r.compoundHead(raw, i, text[words[i-1].End:words[i].Start]) {
 			reads = r.nounWord(raw[i+1])
 		}
 		if reads != nil {

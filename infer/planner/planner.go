@@ -551,6 +551,14 @@ type AnchorConfig struct {
 	// is it?" was read "which directed is it?" (wordResolver.nounSlot).
 	// Off in checkpoints saved before it.
 	MarkedSlots bool `json:"marked_slots,omitempty"`
+	// CompoundSlots: with NounSlots, a word the resolver would read as a
+	// known word, right after a singular noun read in a noun slot and
+	// itself a singular noun as written, is read through its noun senses
+	// alone: the head of a compound, where a verb would take its -s form.
+	// "Pick the genre label for X's writing work" was read "the genre
+	// directed for ..." (wordResolver.compoundHead). Off in checkpoints
+	// saved before it.
+	CompoundSlots bool `json:"compound_slots,omitempty"`
 	// SpeakerVerbs: with Lexicon, a verb whose subject is the question's
 	// speaker or addressee ("I'm looking for the films X directed", "Do
 	// you know ...", "Looking for movies ...") is left unread
