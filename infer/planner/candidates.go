@@ -456,8 +456,9 @@ func (p *LinkingPlanner) findMentions(text string) []linking.LinkedMention {
 			ms = slices.DeleteFunc(ms, func(m linking.LinkedMention) bool { return oneWordAt(&m, at) })
 		}
 	}
-	if p.Cfg.Anchors.PhrasalVerbs && p.names.lex != nil {
-		ms = slices.DeleteFunc(ms, func(m linking.LinkedMention) bool { return phrasalVerb(p.names.lex, text, &m) })
+	if p.Cfg.Anchors.PhrasalVerbs && p.names.lex != nil && slices.ContainsFunc(ms, func(m linking.LinkedMention) bool { return m.TokEnd-m.TokStart == 2 }) {
+		words, quoted := linking.MentionWords(text), quotedSpans(text, false)
+		ms = slices.DeleteFunc(ms, func(m linking.LinkedMention) bool { return phrasalVerb(p.names.lex, text, words, quoted, &m) })
 	}
 	if !p.Cfg.Anchors.Addressee {
 		return ms
@@ -537,28 +538,25 @@ func pronounVerbs(text string) []int {
 	return at
 }
 
-// phrasalVerb reports whether mention m of text is a phrasal verb used
-// as the clause's own verb (AnchorConfig.PhrasalVerbs): two words, the
-// second a particle or preposition in lower case after a space, outside
-// quotations, the first a verb in its -s form in lower case ("turns up":
-// a verb's name is its base form; a participle may name an adjective,
-// "made up", a gerund a noun, "looking at") or the text's first word, a
-// verb's base form (an imperative: "Go down two levels from X"). A
-// title keeps its capitals ("Step Up"), a quoted verb is named ("'go
-// past'"), a hyphened compound is a name ("step-down").
-func phrasalVerb(lex *lexicon.Lexicon, text string, m *linking.LinkedMention) bool {
-	if m.TokEnd-m.TokStart != 2 {
-		return false
-	}
-	words := linking.MentionWords(text)
-	if m.TokEnd > len(words) {
+// phrasalVerb reports whether mention m of text (words and quoted, its
+// words and quotations, found once for all its mentions) is a phrasal
+// verb used as the clause's own verb (AnchorConfig.PhrasalVerbs): two
+// words, the second a particle or preposition in lower case after a
+// space, outside quotations, the first a verb in its -s form in lower
+// case ("turns up": a verb's name is its base form; a participle may name
+// an adjective, "made up", a gerund a noun, "looking at") or the text's
+// first word, a verb's base form (an imperative: "Go down two levels from
+// X"). A title keeps its capitals ("Step Up"), a quoted verb is named
+// ("'go past'"), a hyphened compound is a name ("step-down").
+func phrasalVerb(lex *lexicon.Lexicon, text string, words []linking.Word, quoted [][2]int, m *linking.LinkedMention) bool {
+	if m.TokEnd-m.TokStart != 2 || m.TokEnd > len(words) {
 		return false
 	}
 	verb, part := text[words[m.TokStart].Start:words[m.TokStart].End], text[words[m.TokStart+1].Start:words[m.TokStart+1].End]
 	if p := strings.ToLower(part); p != part || !particles[p] && !directions[p] && !prepositions[p] {
 		return false
 	}
-	if strings.TrimSpace(text[words[m.TokStart].End:words[m.TokStart+1].Start]) != "" || slices.ContainsFunc(quotedSpans(text, false), func(q [2]int) bool { return q[0] < m.End && m.Start < q[1] }) {
+	if strings.TrimSpace(text[words[m.TokStart].End:words[m.TokStart+1].Start]) != "" || slices.ContainsFunc(quoted, func(q [2]int) bool { return q[0] < m.End && m.Start < q[1] }) {
 		return false
 	}
 	w := strings.ToLower(verb)
