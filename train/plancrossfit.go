@@ -351,6 +351,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.Addressee = !c.o.NoAddressee
 	a.PronounVerbs = !c.o.NoPronounVerbs
 	a.PhrasalVerbs = a.Lexicon && !c.o.NoPhrasalVerbs
+	a.FiniteVerbs = a.Lexicon && !c.o.NoFiniteVerbs
 	a.Appositive = !c.o.NoAppositive
 	a.KindAnswerWords = !c.o.NoKindAnswerWords
 	a.KinRelations = a.NamedRelations && a.Lexicon && !c.o.NoKinRelations

@@ -318,6 +318,10 @@ type LinkingPlannerOptions struct {
 	// from X") may anchor as any mention may (AnchorConfig.PhrasalVerbs;
 	// the ablation).
 	NoPhrasalVerbs bool
+	// NoFiniteVerbs: a one-word verb that is its clause's finite verb
+	// ("what sits there?", "Which nouns sit two links under X?") may
+	// anchor as any mention may (AnchorConfig.FiniteVerbs; the ablation).
+	NoFiniteVerbs bool
 	// NoAppositive: a mention after "the" and a word the training never
 	// anchored after is ruled out as any after that word is
 	// (AnchorConfig.Appositive; the ablation).

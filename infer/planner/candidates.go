@@ -456,9 +456,17 @@ func (p *LinkingPlanner) findMentions(text string) []linking.LinkedMention {
 			ms = slices.DeleteFunc(ms, func(m linking.LinkedMention) bool { return oneWordAt(&m, at) })
 		}
 	}
-	if p.Cfg.Anchors.PhrasalVerbs && p.names.lex != nil && slices.ContainsFunc(ms, func(m linking.LinkedMention) bool { return m.TokEnd-m.TokStart == 2 }) {
+	// The question's words and quotations are found once, and only where a
+	// mention the verb rules look at is there.
+	a, lex := p.Cfg.Anchors, p.names.lex
+	if lex != nil && (a.PhrasalVerbs || a.FiniteVerbs) && slices.ContainsFunc(ms, func(m linking.LinkedMention) bool {
+		n := m.TokEnd - m.TokStart
+		return a.PhrasalVerbs && n == 2 || a.FiniteVerbs && n == 1
+	}) {
 		words, quoted := linking.MentionWords(text), quotedSpans(text, false)
-		ms = slices.DeleteFunc(ms, func(m linking.LinkedMention) bool { return phrasalVerb(p.names.lex, text, words, quoted, &m) })
+		ms = slices.DeleteFunc(ms, func(m linking.LinkedMention) bool {
+			return a.PhrasalVerbs && phrasalVerb(lex, text, words, quoted, &m) || a.FiniteVerbs && finiteVerb(lex, text, words, quoted, &m)
+		})
 	}
 	if !p.Cfg.Anchors.Addressee {
 		return ms
@@ -564,6 +572,35 @@ func phrasalVerb(lex *lexicon.Lexicon, text string, words []linking.Word, quoted
 		return lex.IsVerb(w)
 	}
 	return w == verb && strings.HasSuffix(w, "s") && lex.IsVerbForm(w) && !lex.IsVerb(w)
+}
+
+// finiteVerb reports whether mention m of text (words and quoted, its
+// words and quotations, found once for all its mentions) is the finite
+// verb of its clause (AnchorConfig.FiniteVerbs): one word in lower case,
+// outside quotations and not the text's first, that is a verb's -s form
+// the lexicon knows as no noun's plural ("Go two generations down from X;
+// what sits there?", "'unison' appears in the definition of ...": a
+// verb's name is its base form), or a verb's base form right after a
+// plural noun, with only a space between (its subject: "Which nouns sit
+// two links under X?", "What pieces make up ...", "My notes say ...").
+// A word in capitals may be a title, a quoted one is named.
+func finiteVerb(lex *lexicon.Lexicon, text string, words []linking.Word, quoted [][2]int, m *linking.LinkedMention) bool {
+	if m.TokEnd-m.TokStart != 1 || m.TokStart == 0 || m.TokStart >= len(words) {
+		return false
+	}
+	w := text[m.Start:m.End]
+	if w != strings.ToLower(w) || !alphabetic(w) || slices.ContainsFunc(quoted, func(q [2]int) bool { return q[0] < m.End && m.Start < q[1] }) {
+		return false
+	}
+	if strings.HasSuffix(w, "s") && lex.IsVerbForm(w) && !lex.IsVerb(w) && !lex.IsNoun(w) {
+		return true
+	}
+	prev := words[m.TokStart-1]
+	subj := strings.ToLower(text[prev.Start:prev.End])
+	if strings.TrimSpace(text[prev.End:m.Start]) != "" || !alphabetic(subj) || isStopword(subj) || !lex.IsVerb(w) {
+		return false
+	}
+	return strings.HasSuffix(subj, "s") && lex.IsNoun(subj) && !lex.IsNounLemma(subj)
 }
 
 // lowerAt reports whether word i of text (linking.MentionWords) is

@@ -150,6 +150,14 @@ type AnchorConfig struct {
 	// formation turns up?" anchored on the verb "turn up", which WordNet
 	// names, not on X. Off in checkpoints saved before it.
 	PhrasalVerbs bool `json:"phrasal_verbs,omitempty"`
+	// FiniteVerbs: a mention of one word in lower case, outside
+	// quotations, is its clause's finite verb and names no node where it
+	// is a verb's -s form and no noun's plural ("Go two generations down
+	// from X; what sits there?") or a verb's base form right after a
+	// plural noun, its subject ("Which nouns sit two hyponym links under
+	// X?"); finiteVerb. Both anchored on WordNet's verb "sit". Off in
+	// checkpoints saved before it.
+	FiniteVerbs bool `json:"finite_verbs,omitempty"`
 	// Appositive: a mention after "the" and a word of NonAnchorAfter
 	// ("near-synonyms of the adjective fruitful") may anchor all the same:
 	// the word names the mention's kind, an appositive (appositive). Off
