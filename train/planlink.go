@@ -322,6 +322,10 @@ type LinkingPlannerOptions struct {
 	// ("what sits there?", "Which nouns sit two links under X?") may
 	// anchor as any mention may (AnchorConfig.FiniteVerbs; the ablation).
 	NoFiniteVerbs bool
+	// NoMarkedMentions: a mention whose words span a clause's end or a
+	// quotation's edge ("parts; name") may anchor as any mention may
+	// (AnchorConfig.MarkedMentions; the ablation).
+	NoMarkedMentions bool
 	// NoAppositive: a mention after "the" and a word the training never
 	// anchored after is ruled out as any after that word is
 	// (AnchorConfig.Appositive; the ablation).

@@ -451,6 +451,9 @@ func CandidateQuality(c *PlanCandidate, gold []uint32) float64 {
 // classified under which categories" keeps the film Remember Me).
 func (p *LinkingPlanner) findMentions(text string) []linking.LinkedMention {
 	ms := p.ments.Find(text)
+	if p.Cfg.Anchors.MarkedMentions && strings.ContainsAny(text, spanMarks) {
+		ms = slices.DeleteFunc(ms, func(m linking.LinkedMention) bool { return p.markedMention(&m) })
+	}
 	if p.Cfg.Anchors.PronounVerbs {
 		if at := pronounVerbs(text); len(at) > 0 {
 			ms = slices.DeleteFunc(ms, func(m linking.LinkedMention) bool { return oneWordAt(&m, at) })
@@ -572,6 +575,29 @@ func phrasalVerb(lex *lexicon.Lexicon, text string, words []linking.Word, quoted
 		return lex.IsVerb(w)
 	}
 	return w == verb && strings.HasSuffix(w, "s") && lex.IsVerbForm(w) && !lex.IsVerb(w)
+}
+
+// spanMarks are the marks that end a clause or open or close a quotation
+// (MarkedMentions): a full stop is left out, as it ends an initial too
+// ("Cecil B. DeMille").
+const spanMarks = ";:?!\"“”"
+
+// markedMention reports whether mention m spans one of spanMarks that
+// the name of none of its nodes holds (AnchorConfig.MarkedMentions): the
+// words either side of "; " or of a quotation's edge belong to different
+// phrases ("Each kind of X has parts; name them." is no mention of
+// WordNet's "part name"), while "Mission: Impossible" names the film whose
+// name holds the colon.
+func (p *LinkingPlanner) markedMention(m *linking.LinkedMention) bool {
+	for _, r := range m.Text {
+		if !strings.ContainsRune(spanMarks, r) {
+			continue
+		}
+		if !slices.ContainsFunc(m.Nodes, func(n linking.FormNode) bool { return strings.ContainsRune(p.skb.Nodes[n.Node].Name, r) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // finiteVerb reports whether mention m of text (words and quoted, its

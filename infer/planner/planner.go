@@ -158,6 +158,12 @@ type AnchorConfig struct {
 	// X?"); finiteVerb. Both anchored on WordNet's verb "sit". Off in
 	// checkpoints saved before it.
 	FiniteVerbs bool `json:"finite_verbs,omitempty"`
+	// MarkedMentions: a mention whose words span a mark that ends a
+	// clause or a quotation's edge (; : ? ! and double quotes) names no
+	// node unless the node's name holds the mark too ("Each kind of X has
+	// parts; name them." anchored on WordNet's "part name";
+	// markedMention). Off in checkpoints saved before it.
+	MarkedMentions bool `json:"marked_mentions,omitempty"`
 	// Appositive: a mention after "the" and a word of NonAnchorAfter
 	// ("near-synonyms of the adjective fruitful") may anchor all the same:
 	// the word names the mention's kind, an appositive (appositive). Off
