@@ -353,6 +353,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.PhrasalVerbs = a.Lexicon && !c.o.NoPhrasalVerbs
 	a.FiniteVerbs = a.Lexicon && !c.o.NoFiniteVerbs
 	a.MarkedMentions = !c.o.NoMarkedMentions
+	a.PersonPronouns = !c.o.NoPersonPronouns
 	a.Appositive = !c.o.NoAppositive
 	a.KindAnswerWords = !c.o.NoKindAnswerWords
 	a.KinRelations = a.NamedRelations && a.Lexicon && !c.o.NoKinRelations

@@ -326,6 +326,10 @@ type LinkingPlannerOptions struct {
 	// quotation's edge ("parts; name") may anchor as any mention may
 	// (AnchorConfig.MarkedMentions; the ablation).
 	NoMarkedMentions bool
+	// NoPersonPronouns: "someone", "anybody" and the other indefinite
+	// pronouns for people may anchor as any mention may
+	// (AnchorConfig.PersonPronouns; the ablation).
+	NoPersonPronouns bool
 	// NoAppositive: a mention after "the" and a word the training never
 	// anchored after is ruled out as any after that word is
 	// (AnchorConfig.Appositive; the ablation).

@@ -462,13 +462,15 @@ func (p *LinkingPlanner) findMentions(text string) []linking.LinkedMention {
 	// The question's words and quotations are found once, and only where a
 	// mention the verb rules look at is there.
 	a, lex := p.Cfg.Anchors, p.names.lex
-	if lex != nil && (a.PhrasalVerbs || a.FiniteVerbs) && slices.ContainsFunc(ms, func(m linking.LinkedMention) bool {
+	verbs := lex != nil && (a.PhrasalVerbs || a.FiniteVerbs)
+	if (verbs || a.PersonPronouns) && slices.ContainsFunc(ms, func(m linking.LinkedMention) bool {
 		n := m.TokEnd - m.TokStart
-		return a.PhrasalVerbs && n == 2 || a.FiniteVerbs && n == 1
+		return verbs && (a.PhrasalVerbs && n == 2 || a.FiniteVerbs && n == 1) || a.PersonPronouns && n == 1 && personPronouns[strings.ToLower(m.Text)]
 	}) {
 		words, quoted := linking.MentionWords(text), quotedSpans(text, false)
 		ms = slices.DeleteFunc(ms, func(m linking.LinkedMention) bool {
-			return a.PhrasalVerbs && phrasalVerb(lex, text, words, quoted, &m) || a.FiniteVerbs && finiteVerb(lex, text, words, quoted, &m)
+			return verbs && (a.PhrasalVerbs && phrasalVerb(lex, text, words, quoted, &m) || a.FiniteVerbs && finiteVerb(lex, text, words, quoted, &m)) ||
+				a.PersonPronouns && personPronoun(text, words, quoted, &m)
 		})
 	}
 	if !p.Cfg.Anchors.Addressee {
@@ -598,6 +600,32 @@ func (p *LinkingPlanner) markedMention(m *linking.LinkedMention) bool {
 		}
 	}
 	return false
+}
+
+// personPronoun reports whether mention m of text (words and quoted, its
+// words and quotations) is one word of personPronouns, in lower case or
+// opening the text, not right after a preposition, that no quotation is
+// made of alone (AnchorConfig.PersonPronouns): "I heard someone say ...",
+// "Somebody glossed a sort of X as ...", "Ask someone who works in X ..."
+// speak of a person and name no node, though WordNet names a person
+// "someone". After a preposition the word stands as a noun may ("a kind of
+// someone", WordNet's questions naming the synset), and "'someone' means
+// what?" names the word.
+func personPronoun(text string, words []linking.Word, quoted [][2]int, m *linking.LinkedMention) bool {
+	if m.TokEnd-m.TokStart != 1 || m.TokStart >= len(words) {
+		return false
+	}
+	w := strings.ToLower(m.Text)
+	if !personPronouns[w] || m.Text != w && m.TokStart != 0 {
+		return false
+	}
+	if m.TokStart > 0 {
+		prev := words[m.TokStart-1]
+		if p := strings.ToLower(text[prev.Start:prev.End]); strings.TrimSpace(text[prev.End:m.Start]) == "" && (prepositions[p] || titlePrepositions[p]) {
+			return false
+		}
+	}
+	return !slices.ContainsFunc(quoted, func(q [2]int) bool { return strings.TrimFunc(text[q[0]:q[1]], isQuote) == m.Text })
 }
 
 // finiteVerb reports whether mention m of text (words and quoted, its

@@ -164,6 +164,13 @@ type AnchorConfig struct {
 	// parts; name them." anchored on WordNet's "part name";
 	// markedMention). Off in checkpoints saved before it.
 	MarkedMentions bool `json:"marked_mentions,omitempty"`
+	// PersonPronouns: a mention that is an indefinite pronoun for people
+	// (personPronouns: "someone", "anybody" ...), in lower case or
+	// opening the question, names no node unless it follows a preposition
+	// ("a kind of someone") or a quotation is made of it alone ("I heard someone say \"daze\" for a confusedness"
+	// anchored on WordNet's "someone", a person; personPronoun). Off in
+	// checkpoints saved before it.
+	PersonPronouns bool `json:"person_pronouns,omitempty"`
 	// Appositive: a mention after "the" and a word of NonAnchorAfter
 	// ("near-synonyms of the adjective fruitful") may anchor all the same:
 	// the word names the mention's kind, an appositive (appositive). Off
