@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/data/lexicon"
 	"github.com/strata-retrieval/strata/internal/testskb"
 )
 
@@ -56,6 +57,26 @@ func TestFindMentionsAddressee(t *testing.T) {
 type mentionCase struct {
 	text      string
 	with, off []string
+}
+
+// plannerOverNamed is directorFilmsPlannerOver testskb.DirectorFilms with
+// a film node named each of names added; with lex, the planner reads
+// with WordNet's lexicon.
+func plannerOverNamed(t *testing.T, lex bool, names ...string) *LinkingPlanner {
+	t.Helper()
+	skb := testskb.DirectorFilms()
+	for _, name := range names {
+		skb.Nodes = append(skb.Nodes, data.Node{Type: 1, Name: name, Fields: []string{"", ""}})
+	}
+	p := directorFilmsPlannerOver(t, skb)
+	if lex {
+		l, err := lexicon.WordNet()
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.names.setLexicon(l)
+	}
+	return p
 }
 
 // checkMentionsWith checks the text of each mention p finds in each

@@ -1,12 +1,6 @@
 package planner
 
-import (
-	"testing"
-
-	"github.com/strata-retrieval/strata/data"
-	"github.com/strata-retrieval/strata/data/lexicon"
-	"github.com/strata-retrieval/strata/internal/testskb"
-)
+import "testing"
 
 // TestFindMentionsFiniteVerbs: over an SKB whose nodes are named "sit",
 // "appear", "make", "fall", "come" and "Sit", a one-word verb that is its
@@ -18,16 +12,7 @@ import (
 // word anchor either way, as everything does without the rule
 // (checkpoints saved before it).
 func TestFindMentionsFiniteVerbs(t *testing.T) {
-	skb := testskb.DirectorFilms()
-	for _, name := range []string{"sit", "appear", "make", "fall", "come", "Sit"} {
-		skb.Nodes = append(skb.Nodes, data.Node{Type: 1, Name: name, Fields: []string{"", ""}})
-	}
-	p := directorFilmsPlannerOver(t, skb)
-	lex, err := lexicon.WordNet()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.names.setLexicon(lex)
+	p := plannerOverNamed(t, true, "sit", "appear", "make", "fall", "come", "Sit")
 	checkMentionsWith(t, "FiniteVerbs", p, func(on bool) { p.Cfg.Anchors.FiniteVerbs = on }, []mentionCase{
 		{"Go two films down from Paul Smith; what sits there?", []string{"Paul Smith"}, []string{"Paul Smith", "sits"}},
 		{"'unison' appears in which film of Paul Smith?", []string{"Paul Smith"}, []string{"appears", "Paul Smith"}},

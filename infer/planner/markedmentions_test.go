@@ -1,11 +1,6 @@
 package planner
 
-import (
-	"testing"
-
-	"github.com/strata-retrieval/strata/data"
-	"github.com/strata-retrieval/strata/internal/testskb"
-)
+import "testing"
 
 // TestFindMentionsMarkedMentions: over an SKB whose nodes are named "part
 // name", "word meaning" and "Mission: Impossible", a mention whose words
@@ -15,11 +10,7 @@ import (
 // a mark the name lacks). Without the rule (checkpoints saved before it)
 // every one anchors.
 func TestFindMentionsMarkedMentions(t *testing.T) {
-	skb := testskb.DirectorFilms()
-	for _, name := range []string{"part name", "word meaning", "Mission: Impossible"} {
-		skb.Nodes = append(skb.Nodes, data.Node{Type: 1, Name: name, Fields: []string{"", ""}})
-	}
-	p := directorFilmsPlannerOver(t, skb)
+	p := plannerOverNamed(t, false, "part name", "word meaning", "Mission: Impossible")
 	checkMentionsWith(t, "MarkedMentions", p, func(on bool) { p.Cfg.Anchors.MarkedMentions = on }, []mentionCase{
 		{"Each film of Paul Smith has parts; name them.", []string{"Paul Smith"}, []string{"Paul Smith", "parts; name"}},
 		{"Which film of Paul Smith has the word \"meaning\" in it?", []string{"Paul Smith"}, []string{"Paul Smith", "word \"meaning"}},

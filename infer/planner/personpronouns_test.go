@@ -1,11 +1,6 @@
 package planner
 
-import (
-	"testing"
-
-	"github.com/strata-retrieval/strata/data"
-	"github.com/strata-retrieval/strata/internal/testskb"
-)
+import "testing"
 
 // TestFindMentionsPersonPronouns: over an SKB with nodes named "someone"
 // and "anybody", an indefinite pronoun for people in lower case or
@@ -16,11 +11,7 @@ import (
 // capitals past the first word (a title). Without the rule (checkpoints saved before it) every one
 // anchors.
 func TestFindMentionsPersonPronouns(t *testing.T) {
-	skb := testskb.DirectorFilms()
-	for _, name := range []string{"someone", "anybody"} {
-		skb.Nodes = append(skb.Nodes, data.Node{Type: 1, Name: name, Fields: []string{"", ""}})
-	}
-	p := directorFilmsPlannerOver(t, skb)
+	p := plannerOverNamed(t, false, "someone", "anybody")
 	checkMentionsWith(t, "PersonPronouns", p, func(on bool) { p.Cfg.Anchors.PersonPronouns = on }, []mentionCase{
 		{"I heard someone say Paul Smith directed which film?", []string{"Paul Smith"}, []string{"someone", "Paul Smith"}},
 		{"Anybody know which film Paul Smith directed?", []string{"Paul Smith"}, []string{"Anybody", "Paul Smith"}},

@@ -1,12 +1,6 @@
 package planner
 
-import (
-	"testing"
-
-	"github.com/strata-retrieval/strata/data"
-	"github.com/strata-retrieval/strata/data/lexicon"
-	"github.com/strata-retrieval/strata/internal/testskb"
-)
+import "testing"
 
 // TestFindMentionsPhrasalVerbs: over an SKB whose nodes are named "turn
 // up", "go down", "made up", "step-down", "go past" and "Step Up", a
@@ -18,16 +12,7 @@ import (
 // anchor either way, as everything does without the rule (checkpoints
 // saved before it).
 func TestFindMentionsPhrasalVerbs(t *testing.T) {
-	skb := testskb.DirectorFilms()
-	for _, name := range []string{"turn up", "go down", "made up", "step-down", "go past", "Step Up"} {
-		skb.Nodes = append(skb.Nodes, data.Node{Type: 1, Name: name, Fields: []string{"", ""}})
-	}
-	p := directorFilmsPlannerOver(t, skb)
-	lex, err := lexicon.WordNet()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.names.setLexicon(lex)
+	p := plannerOverNamed(t, true, "turn up", "go down", "made up", "step-down", "go past", "Step Up")
 	checkMentionsWith(t, "PhrasalVerbs", p, func(on bool) { p.Cfg.Anchors.PhrasalVerbs = on }, []mentionCase{
 		{"Which film of Paul Smith turns up?", []string{"Paul Smith"}, []string{"Paul Smith", "turns up"}},
 		{"Go down two levels from Paul Smith.", []string{"Paul Smith"}, []string{"Go down", "Paul Smith"}},
