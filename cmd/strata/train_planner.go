@@ -726,11 +726,11 @@ whose words span a clause's end or a quotation's edge ("Each kind of X has
 parts; name them.") names no node unless the node's name holds the mark too
 ("Mission: Impossible"; --no-marked-mentions), and an indefinite pronoun for
 people ("I heard someone say ...") names none unless quoted alone or after a
-preposition ("a kind of someone"; --no-person-pronouns). Training stops early once the
-validation MRR has not improved for --patience checkpoints (default 6: on
-WordNet it rose again after four flat epochs, at epoch 13 of 20; --patience 0
-runs every epoch). Linking the training questions and building the plan
-ranker's candidates run on all cores, with a bar (rate, time left) on a
+preposition ("a kind of someone"; --no-person-pronouns). Training stops early
+once the validation MRR has not improved for --patience checkpoints (default
+6: on WordNet it rose again after four flat epochs, at epoch 13 of 20;
+--patience 0 runs every epoch). Linking the training questions and building the
+plan ranker's candidates run on all cores, with a bar (rate, time left) on a
 terminal and otherwise a line when a stage starts, every 15 s while it runs and
 when it ends; each checkpoint's metrics get a line too. The run directory's
 pipeline.json serves the planner's plans executed (plan-exec with the planner:
