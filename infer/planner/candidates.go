@@ -569,7 +569,7 @@ func phrasalVerb(lex *lexicon.Lexicon, text string, words []linking.Word, quoted
 	if p := strings.ToLower(part); p != part || !particles[p] && !directions[p] && !prepositions[p] {
 		return false
 	}
-	if strings.TrimSpace(text[words[m.TokStart].End:words[m.TokStart+1].Start]) != "" || slices.ContainsFunc(quoted, func(q [2]int) bool { return q[0] < m.End && m.Start < q[1] }) {
+	if strings.TrimSpace(text[words[m.TokStart].End:words[m.TokStart+1].Start]) != "" || inQuotation(quoted, m) {
 		return false
 	}
 	w := strings.ToLower(verb)
@@ -619,11 +619,8 @@ func personPronoun(text string, words []linking.Word, quoted [][2]int, m *linkin
 	if !personPronouns[w] || m.Text != w && m.TokStart != 0 {
 		return false
 	}
-	if m.TokStart > 0 {
-		prev := words[m.TokStart-1]
-		if p := strings.ToLower(text[prev.Start:prev.End]); strings.TrimSpace(text[prev.End:m.Start]) == "" && (prepositions[p] || titlePrepositions[p]) {
-			return false
-		}
+	if p, spaced := spacedWordBefore(text, words, m); spaced && (prepositions[p] || titlePrepositions[p]) {
+		return false
 	}
 	return !slices.ContainsFunc(quoted, func(q [2]int) bool { return strings.TrimFunc(text[q[0]:q[1]], isQuote) == m.Text })
 }
@@ -643,18 +640,33 @@ func finiteVerb(lex *lexicon.Lexicon, text string, words []linking.Word, quoted 
 		return false
 	}
 	w := text[m.Start:m.End]
-	if w != strings.ToLower(w) || !alphabetic(w) || slices.ContainsFunc(quoted, func(q [2]int) bool { return q[0] < m.End && m.Start < q[1] }) {
+	if w != strings.ToLower(w) || !alphabetic(w) || inQuotation(quoted, m) {
 		return false
 	}
 	if strings.HasSuffix(w, "s") && lex.IsVerbForm(w) && !lex.IsVerb(w) && !lex.IsNoun(w) {
 		return true
 	}
-	prev := words[m.TokStart-1]
-	subj := strings.ToLower(text[prev.Start:prev.End])
-	if strings.TrimSpace(text[prev.End:m.Start]) != "" || !alphabetic(subj) || isStopword(subj) || !lex.IsVerb(w) {
+	subj, spaced := spacedWordBefore(text, words, m)
+	if !spaced || !alphabetic(subj) || isStopword(subj) || !lex.IsVerb(w) {
 		return false
 	}
 	return strings.HasSuffix(subj, "s") && lex.IsNoun(subj) && !lex.IsNounLemma(subj)
+}
+
+// inQuotation reports whether mention m overlaps one of the quotations
+// quoted.
+func inQuotation(quoted [][2]int, m *linking.LinkedMention) bool {
+	return slices.ContainsFunc(quoted, func(q [2]int) bool { return q[0] < m.End && m.Start < q[1] })
+}
+
+// spacedWordBefore is wordBefore where only spaces stand between the
+// word and mention m; "", false otherwise.
+func spacedWordBefore(text string, words []linking.Word, m *linking.LinkedMention) (string, bool) {
+	w, ok := wordBefore(text, words, m)
+	if !ok || strings.TrimSpace(text[words[m.TokStart-1].End:m.Start]) != "" {
+		return "", false
+	}
+	return w, true
 }
 
 // lowerAt reports whether word i of text (linking.MentionWords) is
