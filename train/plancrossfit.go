@@ -365,6 +365,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.OpeningNoun = a.NamedType && !c.o.NoOpeningNoun
 	a.WhAsks = a.NamedType && !c.o.NoWhAsks
 	a.ClosingWh = a.WhAsks && !c.o.NoClosingWh
+	a.InSituWh = a.ClosingWh && a.Lexicon && !c.o.NoInSituWh
 	a.TypeWordNouns = len(a.TypeWords) > 0 && a.Lexicon && !c.o.NoTypeWordNouns
 	a.SubjectVerbs = a.WhAsks && a.NamedRelations && a.Lexicon && !c.o.NoSubjectVerbs
 	a.WhichVerbs = a.SubjectVerbs && !c.o.NoWhichVerbs

@@ -354,6 +354,10 @@ type LinkingPlannerOptions struct {
 	// NoClosingWh: a question word closing a question that none opens
 	// asks for nothing (AnchorConfig.ClosingWh; the ablation).
 	NoClosingWh bool
+	// NoInSituWh: a question word asked in place with words after it
+	// ("X has taken direction from whom over the years?") asks for
+	// nothing (AnchorConfig.InSituWh; the ablation).
+	NoInSituWh bool
 	// NoTypeWordNouns: a type word names its type in any form, a verb's
 	// too (AnchorConfig.TypeWordNouns; the ablation).
 	NoTypeWordNouns bool

@@ -1240,11 +1240,57 @@ var subjectForms = map[string]string{"whom": "who"}
 func (p *LinkingPlanner) closingWhType(text string) string {
 	loose := unquotedLoose(text)
 	words := linking.MentionWords(loose)
-	if p.Cfg.Anchors.Lead == nil || len(words) < 2 || whWords[words[p.opening(loose, words)].Norm] || !whWords[words[len(words)-1].Norm] {
+	if p.Cfg.Anchors.Lead == nil || len(words) < 2 || whWords[words[p.opening(loose, words)].Norm] {
 		return ""
 	}
-	w := words[len(words)-1].Norm
+	at := len(words) - 1
+	if !whWords[words[at].Norm] {
+		if at = p.inSituWh(loose, words); at < 0 {
+			return ""
+		}
+	}
+	w := words[at].Norm
 	return p.whWordType(cmp.Or(subjectForms[w], w))
+}
+
+// inSituWh is the index of the question word of text (words, its
+// MentionWords) asked in place, followed by other words
+// (AnchorConfig.InSituWh): the last question word, right after a
+// preposition (prepositions, titlePrepositions), the word after one
+// that may be a determiner ("what", "which", "whose") a stop word or a
+// preposition unless a mark stands between them ("from whom over the
+// years?", "in what, as it happens?"; not "in which films": the noun
+// names what is asked), and no word after it in its clause (up to a mark of
+// elidedMarks) a verb's form the lexicon knows as no noun ("the director
+// with whom X worked" opens a relative clause on director); -1 where
+// there is none.
+func (p *LinkingPlanner) inSituWh(text string, words []linking.Word) int {
+	lex := p.names.lex
+	if !p.Cfg.Anchors.InSituWh || lex == nil {
+		return -1
+	}
+	at := -1
+	for i := len(words) - 2; i >= 1; i-- {
+		if whWords[words[i].Norm] {
+			at = i
+			break
+		}
+	}
+	if at < 0 || !prepositions[words[at-1].Norm] && !titlePrepositions[words[at-1].Norm] {
+		return -1
+	}
+	next := words[at+1].Norm
+	if determiners[words[at].Norm] && !index.IsStopword(next) && !prepositions[next] && !titlePrepositions[next] && !strings.ContainsAny(text[words[at].End:words[at+1].Start], elidedMarks) {
+		return -1
+	}
+	// A verb in the question word's own clause makes it a relative
+	// pronoun; a clause a mark sets apart may have its own.
+	for i := at + 1; i < len(words) && !strings.ContainsAny(text[words[i-1].End:words[i].Start], elidedMarks); i++ {
+		if w := words[i].Norm; alphabetic(w) && !index.IsStopword(w) && lex.IsVerbForm(w) && !lex.IsNoun(w) {
+			return -1
+		}
+	}
+	return at
 }
 
 // indefinites open the noun phrase an elided question refers back to.

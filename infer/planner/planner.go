@@ -975,6 +975,15 @@ type AnchorConfig struct {
 	// wrote films starring whom?" ask for people, not films
 	// (closingWhType). Off in checkpoints saved before it.
 	ClosingWh bool `json:"closing_wh,omitempty"`
+	// InSituWh: with ClosingWh, the last question word of a question no
+	// question word opens asks as a closing one does where it stands
+	// right after a preposition, the word after it (if any) is no
+	// content word and no verb's form that is no noun follows it: the
+	// question asked in place, with words after it ("X has taken
+	// direction from whom over the years?" asks for people, not X's
+	// films); "the director with whom X worked" opens a relative clause
+	// (inSituWh). Off in checkpoints saved before it.
+	InSituWh bool `json:"in_situ_wh,omitempty"`
 	// TypeWordNouns: a type word (TypeWords) names its type only in a
 	// form the lexicon reads as a noun, as a type's name is one: "1993
 	// releases" names films, "is tagged with" (of "tags") and "related
