@@ -352,6 +352,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.PronounVerbs = !c.o.NoPronounVerbs
 	a.PhrasalVerbs = a.Lexicon && !c.o.NoPhrasalVerbs
 	a.FiniteVerbs = a.Lexicon && !c.o.NoFiniteVerbs
+	a.WhSubjects = a.FiniteVerbs && !c.o.NoWhSubjects
 	a.MarkedMentions = !c.o.NoMarkedMentions
 	a.PersonPronouns = !c.o.NoPersonPronouns
 	a.Appositive = !c.o.NoAppositive

@@ -322,6 +322,10 @@ type LinkingPlannerOptions struct {
 	// ("what sits there?", "Which nouns sit two links under X?") may
 	// anchor as any mention may (AnchorConfig.FiniteVerbs; the ablation).
 	NoFiniteVerbs bool
+	// NoWhSubjects: a verb's -s form right after "what" or "who" that
+	// closes its clause ("what results?") may anchor as any mention may
+	// (AnchorConfig.WhSubjects; the ablation).
+	NoWhSubjects bool
 	// NoMarkedMentions: a mention whose words span a clause's end or a
 	// quotation's edge ("parts; name") may anchor as any mention may
 	// (AnchorConfig.MarkedMentions; the ablation).

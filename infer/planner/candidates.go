@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
@@ -469,7 +470,7 @@ func (p *LinkingPlanner) findMentions(text string) []linking.LinkedMention {
 	}) {
 		words, quoted := linking.MentionWords(text), quotedSpans(text, false)
 		ms = slices.DeleteFunc(ms, func(m linking.LinkedMention) bool {
-			return verbs && (a.PhrasalVerbs && phrasalVerb(lex, text, words, quoted, &m) || a.FiniteVerbs && finiteVerb(lex, text, words, quoted, &m)) ||
+			return verbs && (a.PhrasalVerbs && phrasalVerb(lex, text, words, quoted, &m) || a.FiniteVerbs && (finiteVerb(lex, text, words, quoted, &m) || a.WhSubjects && whSubjectVerb(lex, text, words, quoted, &m))) ||
 				a.PersonPronouns && personPronoun(text, words, quoted, &m)
 		})
 	}
@@ -651,6 +652,41 @@ func finiteVerb(lex *lexicon.Lexicon, text string, words []linking.Word, quoted 
 		return false
 	}
 	return strings.HasSuffix(subj, "s") && lex.IsNoun(subj) && !lex.IsNounLemma(subj)
+}
+
+// whSubjects are the question words that stand as their clause's
+// subject right before its verb (whSubjectVerb); "which" opens a noun
+// phrase as often ("which results?").
+var whSubjects = map[string]bool{"what": true, "who": true}
+
+// whSubjectVerb reports whether mention m of text (words and quoted, its
+// words and quotations) is a verb whose subject is the question word
+// right before it (AnchorConfig.WhSubjects): one word in lower case,
+// outside quotations, a verb's -s form (not its base form) that the
+// lexicon may read as a noun's plural too, right after one of whSubjects
+// with only a space between, and closing its clause (a mark of
+// elidedMarks or the text's end after it): "...: what results?", "who
+// remains?". A noun there would leave the clause without a verb; "what
+// results did X get" goes on.
+func whSubjectVerb(lex *lexicon.Lexicon, text string, words []linking.Word, quoted [][2]int, m *linking.LinkedMention) bool {
+	if m.TokEnd-m.TokStart != 1 || m.TokStart == 0 || m.TokStart >= len(words) {
+		return false
+	}
+	w := text[m.Start:m.End]
+	if w != strings.ToLower(w) || !alphabetic(w) || !strings.HasSuffix(w, "s") || inQuotation(quoted, m) || !lex.IsVerbForm(w) || lex.IsVerb(w) {
+		return false
+	}
+	if subj, spaced := spacedWordBefore(text, words, m); !spaced || !whSubjects[subj] {
+		return false
+	}
+	rest := strings.TrimLeft(text[m.End:], " ")
+	if rest == "" {
+		return true
+	}
+	// A hyphen right after the word joins a compound ("what results-based
+	// ..."); one after a space sets a clause apart.
+	r, _ := utf8.DecodeRuneInString(rest)
+	return strings.ContainsRune(elidedMarks, r) && !(r == '-' && len(rest) == len(text[m.End:]))
 }
 
 // inQuotation reports whether mention m overlaps one of the quotations

@@ -158,6 +158,14 @@ type AnchorConfig struct {
 	// X?"); finiteVerb. Both anchored on WordNet's verb "sit". Off in
 	// checkpoints saved before it.
 	FiniteVerbs bool `json:"finite_verbs,omitempty"`
+	// WhSubjects: with FiniteVerbs, a mention of one word in lower case,
+	// outside quotations, names no node where it is a verb's -s form
+	// right after "what" or "who", its subject, and closes its clause
+	// ("Hyponyms, and then hyponyms again, starting at X: what
+	// results?", anchored on WordNet's noun "result"): a noun in that
+	// place would leave its clause without a verb (whSubjectVerb). Off
+	// in checkpoints saved before it.
+	WhSubjects bool `json:"wh_subjects,omitempty"`
 	// MarkedMentions: a mention whose words span a mark that ends a
 	// clause or a quotation's edge (; : ? ! and double quotes) names no
 	// node unless the node's name holds the mark too ("Each kind of X has
