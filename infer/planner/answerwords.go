@@ -319,6 +319,10 @@ const maxOpeningNouns = 2
 // ("to" is none here: "close to X" is no noun, "want to" no object).
 var prepositions = map[string]bool{"of": true, "for": true, "in": true, "from": true, "by": true, "with": true, "about": true, "on": true, "at": true}
 
+// preposition reports whether lower-case w is one of prepositions or of
+// titlePrepositions.
+func preposition(w string) bool { return prepositions[w] || titlePrepositions[w] }
+
 // determiners are the English words after which a word that may be a
 // noun or a verb is a noun.
 var determiners = map[string]bool{"the": true, "a": true, "an": true, "which": true, "what": true, "whose": true, "these": true, "those": true, "this": true, "that": true, "every": true, "each": true, "all": true, "any": true, "some": true, "its": true, "their": true, "his": true, "her": true}

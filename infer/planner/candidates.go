@@ -620,7 +620,7 @@ func personPronoun(text string, words []linking.Word, quoted [][2]int, m *linkin
 	if !personPronouns[w] || m.Text != w && m.TokStart != 0 {
 		return false
 	}
-	if p, spaced := spacedWordBefore(text, words, m); spaced && (prepositions[p] || titlePrepositions[p]) {
+	if p, spaced := spacedWordBefore(text, words, m); spaced && preposition(p) {
 		return false
 	}
 	return !slices.ContainsFunc(quoted, func(q [2]int) bool { return strings.TrimFunc(text[q[0]:q[1]], isQuote) == m.Text })

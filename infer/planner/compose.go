@@ -1276,11 +1276,11 @@ func (p *LinkingPlanner) inSituWh(text string, words []linking.Word) int {
 			break
 		}
 	}
-	if at < 0 || !prepositions[words[at-1].Norm] && !titlePrepositions[words[at-1].Norm] {
+	if at < 0 || !preposition(words[at-1].Norm) {
 		return -1
 	}
 	next := words[at+1].Norm
-	if determiners[words[at].Norm] && !index.IsStopword(next) && !prepositions[next] && !titlePrepositions[next] && !strings.ContainsAny(text[words[at].End:words[at+1].Start], elidedMarks) {
+	if determiners[words[at].Norm] && !index.IsStopword(next) && !preposition(next) && !strings.ContainsAny(text[words[at].End:words[at+1].Start], elidedMarks) {
 		return -1
 	}
 	// A verb in the question word's own clause makes it a relative
