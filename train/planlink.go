@@ -551,6 +551,10 @@ type LinkingPlannerOptions struct {
 	// NoPossessorWh: "whose" asks for nothing where the training opened
 	// too few questions with it (AnchorConfig.PossessorWh; the ablation).
 	NoPossessorWh bool
+	// NoObjectWh: "whom" opening a question asks for nothing where the
+	// training opened too few questions with it (AnchorConfig.ObjectWh;
+	// the ablation).
+	NoObjectWh bool
 	// NoFormSlots: a template's slots take the best mentions alone, all
 	// of which the question's form may rule out (AnchorConfig.FormSlots;
 	// the ablation).

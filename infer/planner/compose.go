@@ -1204,6 +1204,9 @@ func (p *LinkingPlanner) whType(text string) string {
 	if t := p.possessorType(w); t != "" {
 		return t
 	}
+	if t := p.objectFormType(w); t != "" {
+		return t
+	}
 	return p.whWordType(w)
 }
 
@@ -1214,18 +1217,39 @@ func (p *LinkingPlanner) whType(text string) string {
 // X wrote?" asks for people, as "Who is seen in ..." does); "" for any
 // other word, or where the training says what "whose" asks for itself.
 func (p *LinkingPlanner) possessorType(w string) string {
-	l := p.Cfg.Anchors.Lead
-	if !p.Cfg.Anchors.PossessorWh || w != "whose" || l == nil {
+	if !p.Cfg.Anchors.PossessorWh || w != "whose" || p.openedBy(w) >= minAskQuestions {
 		return ""
+	}
+	return p.whWordType("who")
+}
+
+// objectFormType is what question word w asks for where it is in another
+// case than the subject's (subjectForms: "whom") and opened fewer than
+// minAskQuestions training questions (ObjectWh): what its subject form
+// asked for opening them. "Whom has X put in front of the camera?" asks
+// for people, as "Who has X put ..." does, not for X's films; "" for any
+// other word, or where the training says what w asks for itself.
+func (p *LinkingPlanner) objectFormType(w string) string {
+	s := subjectForms[w]
+	if !p.Cfg.Anchors.ObjectWh || s == "" || p.openedBy(w) >= minAskQuestions {
+		return ""
+	}
+	return p.whWordType(s)
+}
+
+// openedBy is how many training questions question word w opened
+// (LeadTypes.Firsts); with no lead words read, minAskQuestions, so that
+// no rule reads w as another word.
+func (p *LinkingPlanner) openedBy(w string) int {
+	l := p.Cfg.Anchors.Lead
+	if l == nil {
+		return minAskQuestions
 	}
 	n := 0
 	for _, k := range l.Firsts[w] {
 		n += k
 	}
-	if n >= minAskQuestions {
-		return ""
-	}
-	return p.whWordType("who")
+	return n
 }
 
 // subjectForms are the question words in another case, as their subject

@@ -521,6 +521,13 @@ type AnchorConfig struct {
 	// too few with "whose" to say (possessorType). Off in checkpoints
 	// saved before it.
 	PossessorWh bool `json:"possessor_wh,omitempty"`
+	// ObjectWh: with WhAsks, a question word in another case than the
+	// subject's ("whom") opening a question asks for what its subject
+	// form ("who") asked for opening the training questions, where they
+	// opened too few with it to say (objectFormType): "Whom has X put in
+	// front of the camera?" asks for people, not X's films. Off in
+	// checkpoints saved before it.
+	ObjectWh bool `json:"object_wh,omitempty"`
 	// FormSlots: a template slot whose TopMentions best mentions are all
 	// ones the question's form rules out as anchors (a text the training
 	// never anchored, a non-anchor form, right after a non-anchor word)

@@ -1,0 +1,25 @@
+package planner
+
+import "testing"
+
+// TestObjectWh: no training question opened with "whom", so "Whom did the
+// films Ann Lee starred in have as director?" names no type ("films" names
+// what Ann Lee is in, right before her) and the ranker's one-hop plan
+// answers (her film, node 1). With ObjectWh "whom" asks for what "who"
+// asked for opening the training questions (people): her film's director
+// answers (Paul Smith, node 0). Where the training opened enough questions
+// with "whom" to say, they decide, and "whose", no object form, is left to
+// PossessorWh.
+func TestObjectWh(t *testing.T) {
+	set := func(p *LinkingPlanner, on bool) {
+		p.Cfg.Anchors.WhAsks = true
+		p.Cfg.Anchors.ObjectWh = on
+	}
+	firstOnOff(t, "ObjectWh", set, 1, 0, "Whom did the films Ann Lee starred in have as director?", "Whom were the films Ann Lee starred in directed by?")
+	trained := func(p *LinkingPlanner, on bool) {
+		set(p, on)
+		p.Cfg.Anchors.Lead.Firsts["whom"] = map[string]int{"movie": minAskQuestions}
+	}
+	firstOnOff(t, "ObjectWh (whom trained)", trained, 1, 1, "Whom did the films Ann Lee starred in have as director?")
+	firstOnOff(t, "ObjectWh (whose)", set, 1, 1, "Whose faces are seen in the films Ann Lee starred in?")
+}
