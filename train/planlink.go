@@ -352,6 +352,10 @@ type LinkingPlannerOptions struct {
 	// NoOpeningNoun: the noun a question opens with names no asked type
 	// (AnchorConfig.OpeningNoun; the ablation).
 	NoOpeningNoun bool
+	// NoOpeningFirst: a question no question word occurs in asks for what
+	// an asking word's slot names before its opening noun's type
+	// (AnchorConfig.OpeningFirst; the ablation).
+	NoOpeningFirst bool
 	// NoWhAsks: a question word opening a question asks for no type the
 	// training bears out (AnchorConfig.WhAsks; the ablation).
 	NoWhAsks bool

@@ -1168,6 +1168,15 @@ func (p *LinkingPlanner) namedAsked(text string, ments []linking.LinkedMention, 
 			return t
 		}
 	}
+	// A question no question word occurs in asks for the type the noun
+	// it opens with names before any asking word's slot after it
+	// (OpeningFirst): "Genre labels attached to films X penned?" asks for
+	// genres, not for the films after "to".
+	if p.Cfg.Anchors.OpeningNoun && p.Cfg.Anchors.OpeningFirst && !hasWhWord(text) {
+		if t := p.openingType(text, ments, c, kinds); t != "" {
+			return t
+		}
+	}
 	if t, named := p.askedTypeBy(linking.RestrictionText(p.withoutAnchorTypeWords(text, ments, c), ments, c.Mentions), kinds); named {
 		return t
 	}
@@ -1403,6 +1412,12 @@ func (p *LinkingPlanner) whWordType(w string) string {
 		return ""
 	}
 	return best
+}
+
+// hasWhWord reports whether an English question word (whWords) occurs in
+// text outside quotations.
+func hasWhWord(text string) bool {
+	return slices.ContainsFunc(linking.MentionWords(unquotedLoose(text)), func(w linking.Word) bool { return whWords[w.Norm] })
 }
 
 // openingType is the type the noun opening a question names

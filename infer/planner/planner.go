@@ -976,6 +976,12 @@ type AnchorConfig struct {
 	// cast. It only rules out; the plan ranker's features do not read
 	// it. Off in checkpoints saved before it.
 	OpeningNoun bool `json:"opening_noun,omitempty"`
+	// OpeningFirst: with OpeningNoun, a question no question word occurs
+	// in asks for the type its opening noun names (openingType) before
+	// any an asking word's slot names after it: "Genre labels attached to
+	// films X penned?" asks for genres, not for the films after "to". Off
+	// in checkpoints saved before it.
+	OpeningFirst bool `json:"opening_first,omitempty"`
 	// WhAsks: a question that names no asked type otherwise asks for the
 	// type its first word, an English question word, asked for in at
 	// least 90% of the 5 or more training questions it opened (whType,
