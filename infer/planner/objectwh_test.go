@@ -11,15 +11,7 @@ import "testing"
 // with "whom" to say, they decide, and "whose", no object form, is left to
 // PossessorWh.
 func TestObjectWh(t *testing.T) {
-	set := func(p *LinkingPlanner, on bool) {
-		p.Cfg.Anchors.WhAsks = true
-		p.Cfg.Anchors.ObjectWh = on
-	}
-	firstOnOff(t, "ObjectWh", set, 1, 0, "Whom did the films Ann Lee starred in have as director?", "Whom were the films Ann Lee starred in directed by?")
-	trained := func(p *LinkingPlanner, on bool) {
-		set(p, on)
-		p.Cfg.Anchors.Lead.Firsts["whom"] = map[string]int{"movie": minAskQuestions}
-	}
-	firstOnOff(t, "ObjectWh (whom trained)", trained, 1, 1, "Whom did the films Ann Lee starred in have as director?")
-	firstOnOff(t, "ObjectWh (whose)", set, 1, 1, "Whose faces are seen in the films Ann Lee starred in?")
+	set := func(a *AnchorConfig, on bool) { a.ObjectWh = on }
+	whFormOnOff(t, "ObjectWh", "whom", set, "Whom did the films Ann Lee starred in have as director?", "Whom were the films Ann Lee starred in directed by?")
+	firstOnOff(t, "ObjectWh (whose)", func(p *LinkingPlanner, on bool) { p.Cfg.Anchors.WhAsks = true; set(p.Cfg.Anchors, on) }, 1, 1, "Whose faces are seen in the films Ann Lee starred in?")
 }

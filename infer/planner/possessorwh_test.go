@@ -12,15 +12,26 @@ import "testing"
 // direction were they under?"). Where the training opened enough
 // questions with "whose" to say, they decide.
 func TestPossessorWh(t *testing.T) {
-	set := func(p *LinkingPlanner, on bool) {
+	whFormOnOff(t, "PossessorWh", "whose", func(a *AnchorConfig, on bool) { a.PossessorWh = on }, "Whose faces are seen in the films Ann Lee starred in?", "Ann Lee starred in some films: whose direction were they under?")
+}
+
+// whFormOnOff asks qs of a clausePlanner whose training opened no question
+// with question word w ("who" opened them, asking for people), with a
+// rule (set) off and on: the one-hop plan answers with the rule off (Ann
+// Lee's film, node 1), her film's director (node 0) with it on. Where the
+// training opened minAskQuestions questions with w, asking for films, they
+// decide: node 1 either way.
+func whFormOnOff(t *testing.T, rule, w string, set func(a *AnchorConfig, on bool), qs ...string) {
+	t.Helper()
+	plain := func(p *LinkingPlanner, on bool) {
 		p.Cfg.Anchors.WhAsks = true
 		p.Cfg.Anchors.ClauseSlots = true
-		p.Cfg.Anchors.PossessorWh = on
+		set(p.Cfg.Anchors, on)
 	}
-	firstOnOff(t, "PossessorWh", set, 1, 0, "Whose faces are seen in the films Ann Lee starred in?", "Ann Lee starred in some films: whose direction were they under?")
+	firstOnOff(t, rule, plain, 1, 0, qs...)
 	trained := func(p *LinkingPlanner, on bool) {
-		set(p, on)
-		p.Cfg.Anchors.Lead.Firsts["whose"] = map[string]int{"movie": minAskQuestions}
+		plain(p, on)
+		p.Cfg.Anchors.Lead.Firsts[w] = map[string]int{"movie": minAskQuestions}
 	}
-	firstOnOff(t, "PossessorWh (whose trained)", trained, 1, 1, "Whose faces are seen in the films Ann Lee starred in?")
+	firstOnOff(t, rule+" ("+w+" trained)", trained, 1, 1, qs[0])
 }
