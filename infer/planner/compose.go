@@ -1172,7 +1172,8 @@ func (p *LinkingPlanner) namedAsked(text string, ments []linking.LinkedMention, 
 	// it opens with names before any asking word's slot after it
 	// (OpeningFirst): "Genre labels attached to films X penned?" asks for
 	// genres, not for the films after "to".
-	if p.Cfg.Anchors.OpeningNoun && p.Cfg.Anchors.OpeningFirst && !hasWhWord(text) {
+	first := p.Cfg.Anchors.OpeningNoun && p.Cfg.Anchors.OpeningFirst && !hasWhWord(text)
+	if first {
 		if t := p.openingType(text, ments, c, kinds); t != "" {
 			return t
 		}
@@ -1180,7 +1181,8 @@ func (p *LinkingPlanner) namedAsked(text string, ments []linking.LinkedMention, 
 	if t, named := p.askedTypeBy(linking.RestrictionText(p.withoutAnchorTypeWords(text, ments, c), ments, c.Mentions), kinds); named {
 		return t
 	}
-	if p.Cfg.Anchors.OpeningNoun {
+	// The opening noun, read first above, is not read twice.
+	if p.Cfg.Anchors.OpeningNoun && !first {
 		if t := p.openingType(text, ments, c, kinds); t != "" {
 			return t
 		}
