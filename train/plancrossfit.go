@@ -409,6 +409,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.AskingMentions = a.TypeAfterMention && !c.o.NoAskingMentions
 	a.PossessorWh = a.WhAsks && !c.o.NoPossessorWh
 	a.ObjectWh = a.WhAsks && !c.o.NoObjectWh
+	a.WhVerbSlots = a.KindTypes && !c.o.NoWhVerbSlots
 	a.FormSlots = !c.o.NoFormSlots
 	a.MarkedFollowers = !c.o.NoMarkedFollowers
 	a.TitleObjects = a.LeadVerbAsks && !c.o.NoTitleObjects

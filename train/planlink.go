@@ -559,6 +559,10 @@ type LinkingPlannerOptions struct {
 	// training opened too few questions with it (AnchorConfig.ObjectWh;
 	// the ablation).
 	NoObjectWh bool
+	// NoWhVerbSlots: the word after "who" (a question word determining no
+	// noun) may read as a kind of a type, as after "which"
+	// (AnchorConfig.WhVerbSlots; the ablation).
+	NoWhVerbSlots bool
 	// NoFormSlots: a template's slots take the best mentions alone, all
 	// of which the question's form may rule out (AnchorConfig.FormSlots;
 	// the ablation).

@@ -507,11 +507,15 @@ func (p *LinkingPlanner) askedTypeOf(restriction string, kinds map[string]string
 				for j < len(toks)-1 && j < len(mods) && mods[j] && !(p.Cfg.Anchors.CoWords && toks[i-1] == "who") {
 					j++
 				}
-				t, named := p.slotType(toks[j], kinds, byKind)
+				// A question word that determines no noun is followed by
+				// its verb, which names no kind (WhVerbSlots): "Who shows
+				// up ..." asks for no show.
+				slotKind := byKind && !(p.Cfg.Anchors.WhVerbSlots && whWords[toks[i-1]] && !askingDeterminers[toks[i-1]])
+				t, named := p.slotType(toks[j], kinds, slotKind)
 				if t == "" {
 					continue
 				}
-				if byKind && p.Cfg.Anchors.CompoundHeads {
+				if slotKind && p.Cfg.Anchors.CompoundHeads {
 					if ht, hn := p.compoundHead(toks, j, kinds); ht != "" {
 						t, named = ht, hn
 					}

@@ -528,6 +528,14 @@ type AnchorConfig struct {
 	// front of the camera?" asks for people, not X's films. Off in
 	// checkpoints saved before it.
 	ObjectWh bool `json:"object_wh,omitempty"`
+	// WhVerbSlots: with KindTypes, the word after an asking word that is
+	// a question word determining no noun ("who", "whom", "where",
+	// "when", "why", "how") is read as no kind of a type (kindType), nor
+	// as a compound's first noun (compoundHead): it is the question's
+	// verb ("Who shows up on screen when X is directing?" asks for no
+	// show, a kind of film). The schema's word and a training lift still
+	// name a type there. Off in checkpoints saved before it.
+	WhVerbSlots bool `json:"wh_verb_slots,omitempty"`
 	// FormSlots: a template slot whose TopMentions best mentions are all
 	// ones the question's form rules out as anchors (a text the training
 	// never anchored, a non-anchor form, right after a non-anchor word)
