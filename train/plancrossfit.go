@@ -365,6 +365,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.FormSenses = a.Lexicon && !c.o.NoFormSenses
 	a.OpeningNoun = a.NamedType && !c.o.NoOpeningNoun
 	a.OpeningFirst = a.OpeningNoun && !c.o.NoOpeningFirst
+	a.OpeningLift = a.OpeningNoun && !c.o.NoOpeningLift
 	a.WhAsks = a.NamedType && !c.o.NoWhAsks
 	a.ClosingWh = a.WhAsks && !c.o.NoClosingWh
 	a.InSituWh = a.ClosingWh && a.Lexicon && !c.o.NoInSituWh

@@ -356,6 +356,10 @@ type LinkingPlannerOptions struct {
 	// an asking word's slot names before its opening noun's type
 	// (AnchorConfig.OpeningFirst; the ablation).
 	NoOpeningFirst bool
+	// NoOpeningLift: the noun opening a question names a type only by the
+	// schema's word or the lexicon, not by a training lift
+	// (AnchorConfig.OpeningLift; the ablation).
+	NoOpeningLift bool
 	// NoWhAsks: a question word opening a question asks for no type the
 	// training bears out (AnchorConfig.WhAsks; the ablation).
 	NoWhAsks bool

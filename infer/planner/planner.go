@@ -990,6 +990,16 @@ type AnchorConfig struct {
 	// films X penned?" asks for genres, not for the films after "to". Off
 	// in checkpoints saved before it.
 	OpeningFirst bool `json:"opening_first,omitempty"`
+	// OpeningLift: with OpeningNoun, the noun opening a question names
+	// the type a training lift gives it (wordType) where neither the
+	// schema's word nor the lexicon names one and the training questions
+	// bear it out (liftBorneOut: 90% of at least 5 with the word asked for
+	// the type): "People seen on screen in X's scripts?" asks for persons
+	// ("people" names a group to the lexicon, persons to the training
+	// questions), not X's films; an auxiliary ("Have X and Y ever ...?")
+	// names nothing, nor does a label a colon sets apart ("Gloss: ...").
+	// Off in checkpoints saved before it.
+	OpeningLift bool `json:"opening_lift,omitempty"`
 	// WhAsks: a question that names no asked type otherwise asks for the
 	// type its first word, an English question word, asked for in at
 	// least 90% of the 5 or more training questions it opened (whType,
