@@ -453,6 +453,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	if a.RepeatTwice && !c.o.NoDepthSaid {
 		a.DepthSaid, _, _ = c.depthSaid(keep)
 	}
+	a.PairWords = a.DepthSaid && !c.o.NoPairWords
 	if a.DepthSaid && !c.o.NoDepthPairs {
 		a.DepthPairs = planner.LearnDepthPairs(c.restrPlans(keep))
 	}

@@ -456,6 +456,9 @@ type LinkingPlannerOptions struct {
 	// straight back walks deep all the same (AnchorConfig.DepthBack; the
 	// ablation).
 	NoDepthBack bool
+	// NoPairWords: "couple" and "pair" say no count of two
+	// (AnchorConfig.PairWords; the ablation).
+	NoPairWords bool
 	// NoArgumentCompounds: a mention joined by a hyphen to "like" or a
 	// verb's inflection is in a compound as any other part
 	// (AnchorConfig.ArgumentCompounds; the ablation).

@@ -1785,7 +1785,7 @@ func (p *LinkingPlanner) repeatMisses(text string, ments []linking.LinkedMention
 		return false
 	}
 	restr := linking.RestrictionText(text, ments, c.Mentions)
-	return p.nests(restr) || p.Cfg.Anchors.DepthSaid && saysTwo(restr)
+	return p.nests(restr) || p.Cfg.Anchors.DepthSaid && saysTwo(restr, p.Cfg.Anchors.PairWords)
 }
 
 // nests reports whether text nests a word (nestsWord) or, with
@@ -2069,7 +2069,7 @@ func (p *LinkingPlanner) twiceUnsaid(text string, ments []linking.LinkedMention,
 		return false
 	}
 	restr := linking.RestrictionText(text, ments, c.Mentions)
-	return !p.nests(restr) && !saysTwo(restr)
+	return !p.nests(restr) && !saysTwo(restr, p.Cfg.Anchors.PairWords)
 }
 
 // twoWords are the words that say a count of two: a step taken twice is
@@ -2082,11 +2082,16 @@ var twoWords = map[string]bool{"two": true, "2": true, "second": true, "2nd": tr
 // twice.
 var grandKin = map[string]bool{"child": true, "children": true, "kid": true, "kids": true, "parent": true, "parents": true, "son": true, "sons": true, "daughter": true, "daughters": true, "mother": true, "mothers": true, "father": true, "fathers": true}
 
+// pairWords are the nouns for a set of two: "a couple of levels below X"
+// says how deep as "two levels below X" does (PairWords).
+var pairWords = map[string]bool{"couple": true, "pair": true}
+
 // saysTwo reports whether a word of text outside its quotations says a
-// count of two (twoWords) or a kin two generations away (grandKin).
-func saysTwo(text string) bool {
+// count of two (twoWords, and with pairs pairWords) or a kin two
+// generations away (grandKin).
+func saysTwo(text string, pairs bool) bool {
 	for _, w := range linking.MentionWords(unquotedLoose(text)) {
-		if twoWords[w.Norm] || strings.HasPrefix(w.Norm, "grand") && grandKin[strings.TrimPrefix(w.Norm[len("grand"):], "-")] {
+		if twoWords[w.Norm] || pairs && pairWords[w.Norm] || strings.HasPrefix(w.Norm, "grand") && grandKin[strings.TrimPrefix(w.Norm[len("grand"):], "-")] {
 			return true
 		}
 	}
@@ -2109,7 +2114,7 @@ const minDepthQuestions = 20
 func LearnDepthSaid(restrs []string, plans []*data.Plan) (bool, int, int) {
 	n, both := 0, 0
 	for i, r := range restrs {
-		twice, said := walksTwice(plans[i]), nestsWord(r) || saysTwo(r)
+		twice, said := walksTwice(plans[i]), nestsWord(r) || saysTwo(r, false)
 		if twice || said {
 			n++
 			if twice && said {
@@ -2141,7 +2146,7 @@ func LearnDepthPairs(restrs []string, plans []*data.Plan) [][2]string {
 				}
 				seen[pair] = true
 				n[pair]++
-				if nestsWord(r) || saysTwo(r) {
+				if nestsWord(r) || saysTwo(r, false) {
 					said[pair]++
 				}
 			}

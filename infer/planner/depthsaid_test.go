@@ -25,7 +25,7 @@ func TestSaysTwo(t *testing.T) {
 		"Of the senses of odyssey, which are a kind of journeying?": false,
 		"What are the subtypes of the subtypes of X?":               false, // nested, not counted
 	} {
-		if got := saysTwo(text); got != want {
+		if got := saysTwo(text, true); got != want {
 			t.Errorf("saysTwo(%q) = %v, want %v", text, got, want)
 		}
 	}

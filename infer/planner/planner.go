@@ -812,6 +812,12 @@ type AnchorConfig struct {
 	// in the hierarchy?"). Set by the training when its questions bear it
 	// out (LearnDepthSaid). Off in checkpoints saved before it.
 	DepthSaid bool `json:"depth_said,omitempty"`
+	// PairWords: with DepthSaid, a noun for a set of two (pairWords:
+	// "couple", "pair") says a count of two as "two" does (saysTwo):
+	// "What sits a couple of rungs beneath X in the taxonomy?" asks for
+	// the kinds of X's kinds. The training reads the count words alone.
+	// Off in checkpoints saved before it.
+	PairWords bool `json:"pair_words,omitempty"`
 	// DepthPairs: with DepthSaid, the two different steps in a row (their
 	// plan tokens) that the training's questions walk only where they say
 	// a depth, as a relation walked twice (LearnDepthPairs: WordNet's
