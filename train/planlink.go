@@ -69,6 +69,10 @@ type LinkingPlannerOptions struct {
 	// subject ("I need ...") is read by the gate as any other text
 	// (planner.FitConfig.SpeakerRequests; the ablation).
 	NoFitSpeakerRequests bool
+	// NoFitQuestionMarks: a text closing with a question mark meets the
+	// gate as any other text (planner.FitConfig.QuestionMarks; the
+	// ablation).
+	NoFitQuestionMarks bool
 	// NoFitLowest: the gate's threshold is the model's boundary, 0.5,
 	// where that separates the val questions from the held-out passages
 	// as well as any threshold, not the lowest that does

@@ -65,6 +65,21 @@ type FitConfig struct {
 	// as a lead verb (speakerRequest). A gloss or a description never
 	// opens so. Off in checkpoints saved before it.
 	SpeakerRequests bool `json:"speaker_requests,omitempty"`
+	// QuestionMarks: a text closing with a question mark asks something,
+	// and the planner plans it whatever the gate's probability (closesAsked):
+	// the gate learned from the training's wordings, and a question worded
+	// otherwise ("A sandwich used chiefly in the UK?") reads to it as the
+	// passages it learned against, none of which closes so (the SKB's
+	// documents describe; they do not ask). Text written as a description
+	// or a definition, a question mark aside, still meets the gate. Off in
+	// checkpoints saved before it.
+	QuestionMarks bool `json:"question_marks,omitempty"`
+}
+
+// closesAsked reports whether text, trailing spaces and closing quotes
+// and brackets aside, ends with a question mark (FitConfig.QuestionMarks).
+func closesAsked(text string) bool {
+	return strings.HasSuffix(strings.TrimRight(text, " \t\r\n\"')]”’"), "?")
 }
 
 // CasualForm is text as typed casually: lower case, with no closing

@@ -1,0 +1,64 @@
+package planner
+
+import (
+	"context"
+	"testing"
+
+	"github.com/strata-retrieval/strata/data"
+	"github.com/strata-retrieval/strata/models"
+)
+
+// TestClosesAsked: a text ends with a question mark when only spaces,
+// closing quotes and closing brackets follow it; a question mark inside
+// the text or a closing full stop is none.
+func TestClosesAsked(t *testing.T) {
+	for text, want := range map[string]bool{
+		"A sandwich used chiefly in the UK?":  true,
+		"Films of X? ":                        true,
+		"Is it \u201cWho?\u201d":              true,
+		"(films of X?)":                       true,
+		"Films of X.":                         false,
+		"Why? Films of X":                     false,
+		"a sandwich used chiefly in the UK":   false,
+		"":                                    false,
+		"?":                                   true,
+		"what do they call it?\u00a0is wrong": false,
+	} {
+		if got := closesAsked(text); got != want {
+			t.Errorf("closesAsked(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// TestQuestionMarks: with FitConfig.QuestionMarks a query the gate
+// rejects (its bias puts every text at FitProb 0.0067, below Min 0.5)
+// keeps its plan when it closes with a question mark, and falls back
+// when it does not; without it, both fall back.
+func TestQuestionMarks(t *testing.T) {
+	p := castPlanner(t, true, false)
+	fit, _ := models.NewSparseLinear(64, "planner.fit")
+	fit.W.Data()[fitHash(64, "bias")] = -5
+	p.Fit = fit
+	for _, c := range []struct {
+		on    bool
+		text  string
+		noFit bool
+	}{
+		{true, "Which films star Ann Lee?", false},
+		{true, "Which films star Ann Lee", true},
+		{false, "Which films star Ann Lee?", true},
+		{false, "Which films star Ann Lee", true},
+	} {
+		p.Cfg.Anchors.Fit = &FitConfig{Dim: 64, Min: 0.5, QuestionMarks: c.on}
+		pred, err := p.Predict(context.Background(), data.Query{Text: c.text, ID: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pred.NoFit != c.noFit || pred.Fit > 0.01 {
+			t.Errorf("QuestionMarks %v, %q: NoFit %v (fit %v), want %v", c.on, c.text, pred.NoFit, pred.Fit, c.noFit)
+		}
+		if !c.noFit && (pred.Conf != 1 || len(pred.Plan.MetapathTokens()) != 1) {
+			t.Errorf("QuestionMarks %v, %q: plan %v confidence %v, want the one-hop plan at 1", c.on, c.text, pred.Plan.MetapathTokens(), pred.Conf)
+		}
+	}
+}
