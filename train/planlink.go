@@ -364,6 +364,10 @@ type LinkingPlannerOptions struct {
 	// schema's word or the lexicon, not by a training lift
 	// (AnchorConfig.OpeningLift; the ablation).
 	NoOpeningLift bool
+	// NoWrittenAnchors: a mention of a word read (an unseen word read as
+	// a known one) anchors plans as the question's own do
+	// (AnchorConfig.WrittenAnchors; the ablation).
+	NoWrittenAnchors bool
 	// NoWhAsks: a question word opening a question asks for no type the
 	// training bears out (AnchorConfig.WhAsks; the ablation).
 	NoWhAsks bool

@@ -53,7 +53,8 @@ func (p *LinkingPlanner) Candidates(ctx context.Context, q data.Query) ([]PlanCa
 // one mention index per path; nodes, the nodes each may anchor) for which
 // more holds; each such anchoring is a candidate. Mentions overlapping
 // one of the spans read (the words read inside a mention: resolveRead)
-// are not the question's.
+// are not the question's, nor, with WrittenAnchors, those lying within a
+// word read outside every mention.
 func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func(ti int, chosen []int, nodes [][]uint32) bool, deepest int, read []readSpan) ([]PlanCandidate, []linking.LinkedMention, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
@@ -70,8 +71,11 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 	}
 	ments := p.findMentions(q.Text)
 	if len(read) > 0 {
+		written := p.Cfg.Anchors.WrittenAnchors
 		ments = slices.DeleteFunc(ments, func(m linking.LinkedMention) bool {
-			return slices.ContainsFunc(read, func(s readSpan) bool { return s.inMention && m.Start < s.end && s.start < m.End })
+			return slices.ContainsFunc(read, func(s readSpan) bool {
+				return s.inMention && m.Start < s.end && s.start < m.End || written && s.start <= m.Start && m.End <= s.end
+			})
 		})
 	}
 	if len(ments) == 0 {

@@ -1006,6 +1006,13 @@ type AnchorConfig struct {
 	// names nothing, nor does a label a colon sets apart ("Gloss: ...").
 	// Off in checkpoints saved before it.
 	OpeningLift bool `json:"opening_lift,omitempty"`
+	// WrittenAnchors: a question's anchors are words it writes: a mention
+	// lying within a word the planner read an unseen word as (resolveRead,
+	// outside every mention) anchors no plan. "Two levels down from
+	// isopod, what concepts exist?" read "exist" as "being", a WordNet
+	// noun, and walked two levels down from it (candidates). Off in
+	// checkpoints saved before it.
+	WrittenAnchors bool `json:"written_anchors,omitempty"`
 	// WhAsks: a question that names no asked type otherwise asks for the
 	// type its first word, an English question word, asked for in at
 	// least 90% of the 5 or more training questions it opened (whType,
