@@ -444,6 +444,10 @@ type LinkingPlannerOptions struct {
 	// NoColonNouns: a noun phrase after a colon closing the text asks only
 	// with a "?" (AnchorConfig.ColonNouns; the ablation).
 	NoColonNouns bool
+	// NoNamingClauses: a noun phrase as the subject of a naming verb's
+	// passive closing the question asks for nothing
+	// (AnchorConfig.NamingClauses; the ablation).
+	NoNamingClauses bool
 	// NoStatedLeads: the nouns before a question's first anchor name an
 	// answer word's step also in a sentence that states before the one
 	// that asks (AnchorConfig.StatedLeads; the ablation).

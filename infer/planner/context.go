@@ -413,6 +413,11 @@ func (p *LinkingPlanner) asksAfter(text string, at int, relative bool) bool {
 // before it state.
 var nounDeterminers = map[string]bool{"their": true, "its": true, "his": true, "her": true, "those": true, "these": true, "the": true}
 
+// namingParticiples are the English participles a naming verb's passive
+// closes a question with (NamingClauses): "the movie is called?" asks
+// what "what is the movie called?" does.
+var namingParticiples = map[string]bool{"called": true, "named": true, "titled": true, "entitled": true}
+
 // maxNounQuestion is how many words a nounQuestion's noun phrase may
 // have, its determiner among them.
 const maxNounQuestion = 4
@@ -429,10 +434,18 @@ const maxNounQuestion = 4
 func (p *LinkingPlanner) nounQuestion(clause string, colon bool) bool {
 	lex := p.names.lex
 	words := linking.MentionWords(clause)
-	if lex == nil || len(words) < 2 || len(words) > maxNounQuestion || !nounDeterminers[words[0].Norm] {
+	if len(words) < 2 {
 		return false
 	}
 	if end := strings.TrimSpace(clause[words[len(words)-1].End:]); end != "?" && !(colon && (end == "" || end == ".")) {
+		return false
+	}
+	// With NamingClauses the phrase may be the subject of a naming verb's
+	// passive closing the question: "...: the movie is called?".
+	if n := len(words); p.Cfg.Anchors.NamingClauses && n > 3 && beForms[strings.ToLower(clause[words[n-2].Start:words[n-2].End])] && namingParticiples[strings.ToLower(clause[words[n-1].Start:words[n-1].End])] {
+		words = words[:n-2]
+	}
+	if lex == nil || len(words) < 2 || len(words) > maxNounQuestion || !nounDeterminers[words[0].Norm] {
 		return false
 	}
 	for _, w := range words[1:] {

@@ -628,6 +628,11 @@ type AnchorConfig struct {
 	// films: the directors" asks for the directors, not X's films). Off
 	// in checkpoints saved before it.
 	ColonNouns bool `json:"colon_nouns,omitempty"`
+	// NamingClauses: with NounClauses, such a noun phrase as the subject
+	// of a naming verb's passive asks too (nounQuestion: "Writer X,
+	// director Y: the movie is called?" asks for the movie, where the
+	// planner walked to people). Off in checkpoints saved before it.
+	NamingClauses bool `json:"naming_clauses,omitempty"`
 	// StatedLeads: where a question's last sentence asks ("?") and its
 	// first anchor stands in a sentence before it that states (closed by
 	// a full stop or "!"), the nouns before that anchor say what the

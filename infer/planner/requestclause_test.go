@@ -137,3 +137,35 @@ func TestColonNouns(t *testing.T) {
 		}
 	}
 }
+
+// TestNamingClauses: with NounClauses, "Ann Lee starred in some films;
+// the directors are called?" asks nothing (a verb closes the phrase), and
+// "films", the first word naming a type, is asked for (her film, node 1);
+// with NamingClauses the phrase as the subject of a naming verb's passive
+// asks for the directors (Paul Smith, node 0), "named" and "titled" too.
+// Another verb, a naming verb with no "be" right before it, or a phrase
+// with no determiner asks nothing.
+func TestNamingClauses(t *testing.T) {
+	const q = "Ann Lee starred in some films; the directors are called?"
+	firstOnOff(t, "NamingClauses", func(p *LinkingPlanner, on bool) {
+		p.Cfg.Anchors.NounClauses, p.Cfg.Anchors.NamingClauses = true, on
+	}, 1, 0, q, "Ann Lee starred in some films; the directors were named?")
+	p := clausePlanner(t)
+	p.Cfg.Anchors.NounClauses, p.Cfg.Anchors.NamingClauses = true, true
+	for _, c := range []struct {
+		text string
+		asks bool
+	}{
+		{q, true},
+		{"Ann Lee starred in some films; the directors are titled?", true},
+		{"Ann Lee starred in some films; the directors are known?", false},
+		{"Ann Lee starred in some films; the directors called?", false},
+		{"Ann Lee starred in some films; the directors soon called?", false},
+		{"Ann Lee starred in some films; directors are called?", false},
+		{"Ann Lee starred in some films; the directors are called.", false},
+	} {
+		if got := p.askingClause(c.text, p.findMentions(c.text)) > 0; got != c.asks {
+			t.Errorf("askingClause(%q) > 0 = %v, want %v", c.text, got, c.asks)
+		}
+	}
+}
