@@ -5,7 +5,7 @@
 #                t7dev, t8dev, t9dev, t10dev, t11dev, t12dev, t13dev, t14dev, t15dev,
 #                t16dev, t17dev, t18dev, t19dev, t20dev, t21dev, t22dev, t23dev, t24dev, t25dev, t26dev,
 #                t27dev, t28dev, t29dev, t30dev, t31dev, t32dev, t33dev, t34dev,
-#                t35dev, t36dev, t37dev, t38dev, t39dev, typos (20,566 questions)
+#                t35dev, t36dev, t37dev, t38dev, t39dev, typos (19,906 questions)
 #   wordnet-skb  wdev, wadev, w5dev, w7dev, w8dev, w9dev, w10dev, w11dev, w12dev, w13dev,
 #                w14dev, w15dev, w16dev, w17dev, w18dev, w19dev, w20dev, w21dev, w22dev, w23dev, w24dev, w25dev,
 #                w26dev, w27dev, w28dev, w29dev, w30dev, w31dev, w32dev, w33dev, w34dev, w35dev,
