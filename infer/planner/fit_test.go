@@ -333,15 +333,24 @@ func TestCalibrateRescue(t *testing.T) {
 	}
 }
 
+// rejectingCastPlanner is castPlanner (two-hop off) with a text-fit gate
+// of 64 features whose bias weight, -5, puts every text at FitProb 0.0067;
+// the caller sets the gate's FitConfig.
+func rejectingCastPlanner(t *testing.T) *LinkingPlanner {
+	t.Helper()
+	p := castPlanner(t, true, false)
+	fit, _ := models.NewSparseLinear(64, "planner.fit")
+	fit.W.Data()[fitHash(64, "bias")] = -5
+	p.Fit = fit
+	return p
+}
+
 // TestFitRescue: a query the gate rejects (its bias weight puts every
 // text at FitProb 0.0067, below Min 0.5) falls back without a rescue
 // threshold or when the planner's confidence in its one candidate (1)
 // is below it, and keeps its plan when the confidence reaches it.
 func TestFitRescue(t *testing.T) {
-	p := castPlanner(t, true, false)
-	fit, _ := models.NewSparseLinear(64, "planner.fit")
-	fit.W.Data()[fitHash(64, "bias")] = -5
-	p.Fit = fit
+	p := rejectingCastPlanner(t)
 	q := data.Query{Text: "Which films star Ann Lee?", ID: -1}
 	for _, c := range []struct {
 		rescue float32

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/strata-retrieval/strata/data"
-	"github.com/strata-retrieval/strata/models"
 )
 
 // TestClosesAsked: a text ends with a question mark when only spaces,
@@ -35,10 +34,7 @@ func TestClosesAsked(t *testing.T) {
 // keeps its plan when it closes with a question mark, and falls back
 // when it does not; without it, both fall back.
 func TestQuestionMarks(t *testing.T) {
-	p := castPlanner(t, true, false)
-	fit, _ := models.NewSparseLinear(64, "planner.fit")
-	fit.W.Data()[fitHash(64, "bias")] = -5
-	p.Fit = fit
+	p := rejectingCastPlanner(t)
 	for _, c := range []struct {
 		on    bool
 		text  string
