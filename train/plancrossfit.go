@@ -367,7 +367,6 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.OpeningFirst = a.OpeningNoun && !c.o.NoOpeningFirst
 	a.OpeningLift = a.OpeningNoun && !c.o.NoOpeningLift
 	a.WrittenAnchors = a.Lexicon && !c.o.NoWrittenAnchors
-	a.QuotedWhole = !c.o.NoQuotedWhole
 	a.WhAsks = a.NamedType && !c.o.NoWhAsks
 	a.ClosingWh = a.WhAsks && !c.o.NoClosingWh
 	a.InSituWh = a.ClosingWh && a.Lexicon && !c.o.NoInSituWh

@@ -368,9 +368,6 @@ type LinkingPlannerOptions struct {
 	// a known one) anchors plans as the question's own do
 	// (AnchorConfig.WrittenAnchors; the ablation).
 	NoWrittenAnchors bool
-	// NoQuotedWhole: a mention inside a quotation anchors plans though it
-	// is not all of it (AnchorConfig.QuotedWhole; the ablation).
-	NoQuotedWhole bool
 	// NoWhAsks: a question word opening a question asks for no type the
 	// training bears out (AnchorConfig.WhAsks; the ablation).
 	NoWhAsks bool

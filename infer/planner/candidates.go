@@ -7,7 +7,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/strata-retrieval/strata/data"
@@ -78,10 +77,6 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 				return s.inMention && m.Start < s.end && s.start < m.End || written && s.start <= m.Start && m.End <= s.end
 			})
 		})
-	}
-	if p.Cfg.Anchors.QuotedWhole {
-		quoted := quotedSpans(q.Text, false)
-		ments = slices.DeleteFunc(ments, func(m linking.LinkedMention) bool { return partOfQuotation(q.Text, quoted, &m) })
 	}
 	if len(ments) == 0 {
 		return nil, ments, nil
@@ -696,23 +691,6 @@ func whSubjectVerb(lex *lexicon.Lexicon, text string, words []linking.Word, quot
 	// ..."); one after a space sets a clause apart.
 	r, _ := utf8.DecodeRuneInString(rest)
 	return strings.ContainsRune(elidedMarks, r) && !(r == '-' && len(rest) == len(text[m.End:]))
-}
-
-// partOfQuotation reports whether mention m overlaps a quotation of
-// quoted (quotedSpans) without being all of it, its marks and the spaces
-// and marks inside them aside (QuotedWhole): a word of a quoted gloss
-// ("glossed \"freedom to; as from slavery or servitude\"": servitude) is
-// the gloss's, not a node the question names, where the quoted word
-// ("Which sense of \"Wolf\" ...?") is one.
-func partOfQuotation(text string, quoted [][2]int, m *linking.LinkedMention) bool {
-	for _, q := range quoted {
-		if q[0] >= m.End || m.Start >= q[1] {
-			continue
-		}
-		inner := strings.TrimFunc(text[q[0]:q[1]], func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-		return strings.TrimFunc(text[m.Start:m.End], func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) != inner
-	}
-	return false
 }
 
 // inQuotation reports whether mention m overlaps one of the quotations

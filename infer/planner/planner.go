@@ -1018,12 +1018,6 @@ type AnchorConfig struct {
 	// noun, and walked two levels down from it (candidates). Off in
 	// checkpoints saved before it.
 	WrittenAnchors bool `json:"written_anchors,omitempty"`
-	// QuotedWhole: a quotation names a node only whole: a mention inside
-	// one that is not all of it (partOfQuotation) anchors no plan. "To set
-	// free in the manner glossed \"freedom to; as from slavery or
-	// servitude\" -- what verb is that?" anchored on "servitude" and
-	// answered with its kinds. Off in checkpoints saved before it.
-	QuotedWhole bool `json:"quoted_whole,omitempty"`
 	// WhAsks: a question that names no asked type otherwise asks for the
 	// type its first word, an English question word, asked for in at
 	// least 90% of the 5 or more training questions it opened (whType,
