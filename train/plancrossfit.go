@@ -355,6 +355,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.WhSubjects = a.FiniteVerbs && !c.o.NoWhSubjects
 	a.MarkedMentions = !c.o.NoMarkedMentions
 	a.PersonPronouns = !c.o.NoPersonPronouns
+	a.PersonalPronouns = !c.o.NoPersonalPronouns
 	a.Appositive = !c.o.NoAppositive
 	a.KindAnswerWords = !c.o.NoKindAnswerWords
 	a.KinRelations = a.NamedRelations && a.Lexicon && !c.o.NoKinRelations

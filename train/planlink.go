@@ -338,6 +338,10 @@ type LinkingPlannerOptions struct {
 	// pronouns for people may anchor as any mention may
 	// (AnchorConfig.PersonPronouns; the ablation).
 	NoPersonPronouns bool
+	// NoPersonalPronouns: a personal or possessive pronoun in lower case
+	// ("them", "her") may anchor as any mention may
+	// (AnchorConfig.PersonalPronouns; the ablation).
+	NoPersonalPronouns bool
 	// NoAppositive: a mention after "the" and a word the training never
 	// anchored after is ruled out as any after that word is
 	// (AnchorConfig.Appositive; the ablation).

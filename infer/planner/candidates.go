@@ -468,14 +468,16 @@ func (p *LinkingPlanner) findMentions(text string) []linking.LinkedMention {
 	// mention the verb rules look at is there.
 	a, lex := p.Cfg.Anchors, p.names.lex
 	verbs := lex != nil && (a.PhrasalVerbs || a.FiniteVerbs)
-	if (verbs || a.PersonPronouns) && slices.ContainsFunc(ms, func(m linking.LinkedMention) bool {
+	if (verbs || a.PersonPronouns || a.PersonalPronouns) && slices.ContainsFunc(ms, func(m linking.LinkedMention) bool {
 		n := m.TokEnd - m.TokStart
-		return verbs && (a.PhrasalVerbs && n == 2 || a.FiniteVerbs && n == 1) || a.PersonPronouns && n == 1 && personPronouns[strings.ToLower(m.Text)]
+		return verbs && (a.PhrasalVerbs && n == 2 || a.FiniteVerbs && n == 1) || a.PersonPronouns && n == 1 && personPronouns[strings.ToLower(m.Text)] ||
+			a.PersonalPronouns && n == 1 && personalPronouns[m.Text]
 	}) {
 		words, quoted := linking.MentionWords(text), quotedSpans(text, false)
 		ms = slices.DeleteFunc(ms, func(m linking.LinkedMention) bool {
 			return verbs && (a.PhrasalVerbs && phrasalVerb(lex, text, words, quoted, &m) || a.FiniteVerbs && (finiteVerb(lex, text, words, quoted, &m) || a.WhSubjects && whSubjectVerb(lex, text, words, quoted, &m))) ||
-				a.PersonPronouns && personPronoun(text, words, quoted, &m)
+				a.PersonPronouns && personPronoun(text, words, quoted, &m) ||
+				a.PersonalPronouns && personalPronoun(text, quoted, &m)
 		})
 	}
 	if !p.Cfg.Anchors.Addressee {
@@ -625,6 +627,26 @@ func personPronoun(text string, words []linking.Word, quoted [][2]int, m *linkin
 		return false
 	}
 	if p, spaced := spacedWordBefore(text, words, m); spaced && preposition(p) {
+		return false
+	}
+	return !slices.ContainsFunc(quoted, func(q [2]int) bool { return strings.TrimFunc(text[q[0]:q[1]], isQuote) == m.Text })
+}
+
+// personalPronouns are English's personal and possessive pronouns, in
+// lower case: a title may be one ("Her", "Them!", "They"), and in lower
+// case a word of a question is the pronoun ("their directors, all of
+// them?").
+var personalPronouns = map[string]bool{"i": true, "me": true, "my": true, "we": true, "us": true, "our": true, "you": true, "your": true, "he": true, "him": true, "his": true, "she": true, "her": true, "it": true, "its": true, "they": true, "them": true, "their": true}
+
+// personalPronoun reports whether mention m of text (quoted, its
+// quotations) is one of personalPronouns, written in lower case, and no
+// quotation is made of it alone (AnchorConfig.PersonalPronouns): a
+// pronoun refers to something the question says or asks for, and names
+// nothing itself ("Pictures with X acting: their directors, all of
+// them?" anchored on the film Them!). A quoted one is named ("Resolve
+// \"he\" to the chemical element").
+func personalPronoun(text string, quoted [][2]int, m *linking.LinkedMention) bool {
+	if m.TokEnd-m.TokStart != 1 || !personalPronouns[m.Text] {
 		return false
 	}
 	return !slices.ContainsFunc(quoted, func(q [2]int) bool { return strings.TrimFunc(text[q[0]:q[1]], isQuote) == m.Text })

@@ -179,6 +179,13 @@ type AnchorConfig struct {
 	// anchored on WordNet's "someone", a person; personPronoun). Off in
 	// checkpoints saved before it.
 	PersonPronouns bool `json:"person_pronouns,omitempty"`
+	// PersonalPronouns: a mention that is a personal or possessive
+	// pronoun written in lower case (personalPronouns: "them", "her",
+	// "it" ...) names no node unless a quotation is made of it alone:
+	// movies-skb's films Them!, Her and They are named so, and "their
+	// directors, all of them?" anchored on Them! (personalPronoun). Off in
+	// checkpoints saved before it.
+	PersonalPronouns bool `json:"personal_pronouns,omitempty"`
 	// Appositive: a mention after "the" and a word of NonAnchorAfter
 	// ("near-synonyms of the adjective fruitful") may anchor all the same:
 	// the word names the mention's kind, an appositive (appositive). Off
