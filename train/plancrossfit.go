@@ -442,6 +442,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.NounClauses = a.AskingClause && !c.o.NoNounClauses
 	a.ColonNouns = a.NounClauses && !c.o.NoColonNouns
 	a.NamingClauses = a.NounClauses && !c.o.NoNamingClauses
+	a.QuantifierTails = a.NounClauses && !c.o.NoQuantifierTails
 	a.StatedLeads = !c.o.NoStatedLeads
 	a.ElidedQuestions = a.ClosingWh && !c.o.NoElidedQuestions
 	a.BackPastRoles = a.AskingClause && !c.o.NoBackPastRoles

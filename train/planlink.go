@@ -452,6 +452,10 @@ type LinkingPlannerOptions struct {
 	// passive closing the question asks for nothing
 	// (AnchorConfig.NamingClauses; the ablation).
 	NoNamingClauses bool
+	// NoQuantifierTails: a noun phrase put as a question closing with a
+	// quantifier set apart by a comma ("their directors, all of them?")
+	// asks for nothing (AnchorConfig.QuantifierTails; the ablation).
+	NoQuantifierTails bool
 	// NoStatedLeads: the nouns before a question's first anchor name an
 	// answer word's step also in a sentence that states before the one
 	// that asks (AnchorConfig.StatedLeads; the ablation).

@@ -418,6 +418,35 @@ var nounDeterminers = map[string]bool{"their": true, "its": true, "his": true, "
 // what "what is the movie called?" does.
 var namingParticiples = map[string]bool{"called": true, "named": true, "titled": true, "entitled": true}
 
+// quantifiers are English's quantifiers that may close a question set
+// apart by a comma ("..., all of them?", "..., every one?", "..., if
+// any?"), and tailWords the words that may stand with one there.
+var (
+	quantifiers = map[string]bool{"all": true, "each": true, "every": true, "any": true, "both": true}
+	tailWords   = map[string]bool{"of": true, "them": true, "those": true, "these": true, "one": true, "ones": true, "if": true}
+)
+
+// quantifierTail is how many of words (clause's) stand before a closing
+// tail set apart by a comma made of one of quantifiers and tailWords
+// alone ("their directors, all of them?"; QuantifierTails): the tail adds
+// nothing to what the phrase before it asks for. len(words) where the
+// clause closes otherwise.
+func quantifierTail(clause string, words []linking.Word) int {
+	for k := len(words) - 1; k >= 1 && len(words)-k <= 4; k-- {
+		if !quantifiers[words[k].Norm] && !tailWords[words[k].Norm] {
+			break
+		}
+		if strings.TrimSpace(clause[words[k-1].End:words[k].Start]) != "," {
+			continue
+		}
+		if slices.ContainsFunc(words[k:], func(w linking.Word) bool { return quantifiers[w.Norm] }) {
+			return k
+		}
+		break
+	}
+	return len(words)
+}
+
 // maxNounQuestion is how many words a nounQuestion's noun phrase may
 // have, its determiner among them.
 const maxNounQuestion = 4
@@ -444,6 +473,11 @@ func (p *LinkingPlanner) nounQuestion(clause string, colon bool) bool {
 	// passive closing the question: "...: the movie is called?".
 	if n := len(words); p.Cfg.Anchors.NamingClauses && n > 3 && beForms[strings.ToLower(clause[words[n-2].Start:words[n-2].End])] && namingParticiples[strings.ToLower(clause[words[n-1].Start:words[n-1].End])] {
 		words = words[:n-2]
+	}
+	// With QuantifierTails a quantifier set apart by a comma closes it:
+	// "their directors, all of them?".
+	if p.Cfg.Anchors.QuantifierTails {
+		words = words[:quantifierTail(clause, words)]
 	}
 	if lex == nil || len(words) < 2 || len(words) > maxNounQuestion || !nounDeterminers[words[0].Norm] {
 		return false

@@ -640,6 +640,11 @@ type AnchorConfig struct {
 	// director Y: the movie is called?" asks for the movie, where the
 	// planner walked to people). Off in checkpoints saved before it.
 	NamingClauses bool `json:"naming_clauses,omitempty"`
+	// QuantifierTails: with NounClauses, such a noun phrase asks with a
+	// quantifier set apart by a comma closing it too (quantifierTail:
+	// "Pictures with X acting: their directors, all of them?" asks for
+	// the directors). Off in checkpoints saved before it.
+	QuantifierTails bool `json:"quantifier_tails,omitempty"`
 	// StatedLeads: where a question's last sentence asks ("?") and its
 	// first anchor stands in a sentence before it that states (closed by
 	// a full stop or "!"), the nouns before that anchor say what the
