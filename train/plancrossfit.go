@@ -450,6 +450,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.PoliteWords = !c.o.NoPoliteWords
 	a.NameSubjects = a.Lexicon && a.NamedRelations && !c.o.NoNameSubjects
 	a.CompoundHeads = a.Lexicon && !c.o.NoCompoundHeads
+	a.ClauseCompounds = a.ClauseSlots && a.CompoundHeads && !c.o.NoClauseCompounds
 	a.AddressedRequests = a.LeadVerbAsks && !c.o.NoAddressedRequests
 	a.FuzzyOpenings = a.FuzzyNames && !c.o.NoFuzzyOpenings
 	a.KindCompounds = a.ArgumentCompounds && a.Lexicon && !c.o.NoKindCompounds

@@ -456,6 +456,10 @@ type LinkingPlannerOptions struct {
 	// quantifier set apart by a comma ("their directors, all of them?")
 	// asks for nothing (AnchorConfig.QuantifierTails; the ablation).
 	NoQuantifierTails bool
+	// NoClauseCompounds: in an asking clause, a compound's first word
+	// names the type asked for where it names one ("which film
+	// categories": films; AnchorConfig.ClauseCompounds; the ablation).
+	NoClauseCompounds bool
 	// NoStatedLeads: the nouns before a question's first anchor name an
 	// answer word's step also in a sentence that states before the one
 	// that asks (AnchorConfig.StatedLeads; the ablation).

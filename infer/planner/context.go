@@ -550,6 +550,15 @@ func (p *LinkingPlanner) clauseType(clause, before string, kinds map[string]stri
 		j++
 	}
 	if t, named := p.slotType(toks[j], kinds, true); named || lifts && t != "" && p.liftedNoun(toks[j]) {
+		// With ClauseCompounds the compound's head names it where the
+		// slot's word names a type too, as in the question's own slot
+		// (askedTypeBy): "which film categories do they fall under?"
+		// asks for genres.
+		if lifts && p.Cfg.Anchors.ClauseCompounds {
+			if ht, hn := p.compoundHead(toks, j, kinds); ht != "" && (hn || p.liftedNoun(toks[j+1])) {
+				return ht
+			}
+		}
 		return t
 	} else if lifts && t == "" && p.Cfg.Anchors.CompoundHeads {
 		// "list the cast members": the compound's head names it.

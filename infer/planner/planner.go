@@ -645,6 +645,13 @@ type AnchorConfig struct {
 	// "Pictures with X acting: their directors, all of them?" asks for
 	// the directors). Off in checkpoints saved before it.
 	QuantifierTails bool `json:"quantifier_tails,omitempty"`
+	// ClauseCompounds: with ClauseSlots and CompoundHeads, the head of a
+	// compound in an asking clause's slot names the type asked for where
+	// the slot's word names one too, as in the question's own slot
+	// ("Stories by X: which film categories do they fall under?" asks
+	// for genres, where the planner walked to X's films; clauseType). Off
+	// in checkpoints saved before it.
+	ClauseCompounds bool `json:"clause_compounds,omitempty"`
 	// StatedLeads: where a question's last sentence asks ("?") and its
 	// first anchor stands in a sentence before it that states (closed by
 	// a full stop or "!"), the nouns before that anchor say what the
