@@ -353,6 +353,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.PhrasalVerbs = a.Lexicon && !c.o.NoPhrasalVerbs
 	a.FiniteVerbs = a.Lexicon && !c.o.NoFiniteVerbs
 	a.WhSubjects = a.FiniteVerbs && !c.o.NoWhSubjects
+	a.WhPrepositions = a.WhSubjects && !c.o.NoWhPrepositions
 	a.MarkedMentions = !c.o.NoMarkedMentions
 	a.PersonPronouns = !c.o.NoPersonPronouns
 	a.PersonalPronouns = !c.o.NoPersonalPronouns

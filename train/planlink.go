@@ -330,6 +330,10 @@ type LinkingPlannerOptions struct {
 	// closes its clause ("what results?") may anchor as any mention may
 	// (AnchorConfig.WhSubjects; the ablation).
 	NoWhSubjects bool
+	// NoWhPrepositions: a verb's -s form right after "what" or "who"
+	// followed by a preposition of place ("What falls under X ...?") may
+	// anchor as any word may (AnchorConfig.WhPrepositions; the ablation).
+	NoWhPrepositions bool
 	// NoMarkedMentions: a mention whose words span a clause's end or a
 	// quotation's edge ("parts; name") may anchor as any mention may
 	// (AnchorConfig.MarkedMentions; the ablation).

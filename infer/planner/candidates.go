@@ -475,7 +475,7 @@ func (p *LinkingPlanner) findMentions(text string) []linking.LinkedMention {
 	}) {
 		words, quoted := linking.MentionWords(text), quotedSpans(text, false)
 		ms = slices.DeleteFunc(ms, func(m linking.LinkedMention) bool {
-			return verbs && (a.PhrasalVerbs && phrasalVerb(lex, text, words, quoted, &m) || a.FiniteVerbs && (finiteVerb(lex, text, words, quoted, &m) || a.WhSubjects && whSubjectVerb(lex, text, words, quoted, &m))) ||
+			return verbs && (a.PhrasalVerbs && phrasalVerb(lex, text, words, quoted, &m) || a.FiniteVerbs && (finiteVerb(lex, text, words, quoted, &m) || a.WhSubjects && whSubjectVerb(lex, text, words, quoted, &m, a.WhPrepositions))) ||
 				a.PersonPronouns && personPronoun(text, words, quoted, &m) ||
 				a.PersonalPronouns && personalPronoun(text, quoted, &m)
 		})
@@ -693,8 +693,11 @@ var whSubjects = map[string]bool{"what": true, "who": true}
 // with only a space between, and closing its clause (a mark of
 // elidedMarks or the text's end after it): "...: what results?", "who
 // remains?". A noun there would leave the clause without a verb; "what
-// results did X get" goes on.
-func whSubjectVerb(lex *lexicon.Lexicon, text string, words []linking.Word, quoted [][2]int, m *linking.LinkedMention) bool {
+// results did X get" goes on. With places (WhPrepositions) a verb
+// followed by one of placePrepositions is one too: "What falls under X
+// and is defined as ...?" (a noun after "what" is followed by its verb or
+// by "of": "what parts of X").
+func whSubjectVerb(lex *lexicon.Lexicon, text string, words []linking.Word, quoted [][2]int, m *linking.LinkedMention, places bool) bool {
 	if m.TokEnd-m.TokStart != 1 || m.TokStart == 0 || m.TokStart >= len(words) {
 		return false
 	}
@@ -709,11 +712,20 @@ func whSubjectVerb(lex *lexicon.Lexicon, text string, words []linking.Word, quot
 	if rest == "" {
 		return true
 	}
+	// With places, a preposition of place after a space.
+	if next := m.TokEnd; places && next < len(words) && rest != text[m.End:] && words[next].Start == len(text)-len(rest) && placePrepositions[strings.ToLower(text[words[next].Start:words[next].End])] {
+		return true
+	}
 	// A hyphen right after the word joins a compound ("what results-based
 	// ..."); one after a space sets a clause apart.
 	r, _ := utf8.DecodeRuneInString(rest)
 	return strings.ContainsRune(elidedMarks, r) && !(r == '-' && len(rest) == len(text[m.End:]))
 }
+
+// placePrepositions are English's prepositions of place and order, which
+// a verb of position takes ("what falls under X", "what sits beneath X",
+// "what comes after X") and a noun right after "what" does not.
+var placePrepositions = map[string]bool{"under": true, "beneath": true, "below": true, "underneath": true, "above": true, "over": true, "after": true, "before": true, "within": true, "inside": true, "beyond": true, "behind": true}
 
 // inQuotation reports whether mention m overlaps one of the quotations
 // quoted.

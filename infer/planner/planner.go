@@ -166,6 +166,12 @@ type AnchorConfig struct {
 	// place would leave its clause without a verb (whSubjectVerb). Off
 	// in checkpoints saved before it.
 	WhSubjects bool `json:"wh_subjects,omitempty"`
+	// WhPrepositions: with WhSubjects, such a verb followed by a
+	// preposition of place or order (placePrepositions) names no node
+	// either ("What falls under X and is defined as ...?" anchored on
+	// WordNet's falls, waterfalls; whSubjectVerb). Off in checkpoints
+	// saved before it.
+	WhPrepositions bool `json:"wh_prepositions,omitempty"`
 	// MarkedMentions: a mention whose words span a mark that ends a
 	// clause or a quotation's edge (; : ? ! and double quotes) names no
 	// node unless the node's name holds the mark too ("Each kind of X has

@@ -28,3 +28,24 @@ func TestFindMentionsWhSubjects(t *testing.T) {
 		{"Paul Smith's films: what Results?", []string{"Paul Smith's", "Results"}, []string{"Paul Smith's", "Results"}},
 	})
 }
+
+// TestFindMentionsWhPrepositions: with WhSubjects, "What falls under
+// Paul Smith?" anchors on the node "fall" (the clause goes on after
+// "falls"); with WhPrepositions a preposition of place right after the
+// verb's -s form makes it the verb too, and it names nothing. Another
+// preposition ("of": "what falls of ..."), "which" before it, a word in
+// capitals and a word no space sets apart from the preposition keep it.
+func TestFindMentionsWhPrepositions(t *testing.T) {
+	p := plannerOverNamed(t, true, "fall", "result")
+	checkMentionsWith(t, "WhPrepositions", p, func(on bool) {
+		p.Cfg.Anchors.FiniteVerbs, p.Cfg.Anchors.WhSubjects = true, true
+		p.Cfg.Anchors.WhPrepositions = on
+	}, []mentionCase{
+		{"What falls under Paul Smith?", []string{"Paul Smith"}, []string{"falls", "Paul Smith"}},
+		{"What results after Paul Smith?", []string{"Paul Smith"}, []string{"results", "Paul Smith"}},
+		{"What falls of Paul Smith?", []string{"falls", "Paul Smith"}, []string{"falls", "Paul Smith"}},
+		{"Which falls under Paul Smith?", []string{"falls", "Paul Smith"}, []string{"falls", "Paul Smith"}},
+		{"What Falls under Paul Smith?", []string{"Falls", "Paul Smith"}, []string{"Falls", "Paul Smith"}},
+		{"What falls/under Paul Smith?", []string{"falls", "Paul Smith"}, []string{"falls", "Paul Smith"}},
+	})
+}
