@@ -424,6 +424,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.ImperativeOpenings = a.OpeningNoun && !c.o.NoImperativeOpenings
 	a.MarkedSlots = a.NounSlots && !c.o.NoMarkedSlots
 	a.CompoundSlots = a.NounSlots && !c.o.NoCompoundSlots
+	a.PrepositionSlots = a.NounSlots && !c.o.NoPrepositionSlots
 	a.SpeakerVerbs = !c.o.NoSpeakerVerbs
 	a.OpeningAdverbs = a.SpeakerVerbs && !c.o.NoOpeningAdverbs
 	a.EmbeddedQuestions = !c.o.NoEmbeddedQuestions

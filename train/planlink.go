@@ -460,6 +460,10 @@ type LinkingPlannerOptions struct {
 	// quantifier set apart by a comma ("their directors, all of them?")
 	// asks for nothing (AnchorConfig.QuantifierTails; the ablation).
 	NoQuantifierTails bool
+	// NoPrepositionSlots: a word right after a preposition is read
+	// through all its senses ("by type" as "by wrote";
+	// AnchorConfig.PrepositionSlots; the ablation).
+	NoPrepositionSlots bool
 	// NoClauseCompounds: in an asking clause, a compound's first word
 	// names the type asked for where it names one ("which film
 	// categories": films; AnchorConfig.ClauseCompounds; the ablation).

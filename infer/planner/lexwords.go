@@ -69,6 +69,9 @@ type wordResolver struct {
 	// in a noun slot is read as the compound's head (compoundHead;
 	// AnchorConfig.CompoundSlots).
 	compoundSlots bool
+	// prepSlots: a word right after a preposition is in a noun slot
+	// (AnchorConfig.PrepositionSlots).
+	prepSlots bool
 	// context: an ambiguous word is read in context (inContext;
 	// AnchorConfig.ReadInContext).
 	context bool
@@ -121,7 +124,7 @@ func (p *LinkingPlanner) newWordResolver() (*wordResolver, error) {
 	}
 	p.names.setLexicon(lex)
 	rw := a.RelWords
-	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next, samePOS: a.ReadSamePOS, nounSlots: a.NounSlots, markedSlots: a.NounSlots && a.MarkedSlots, compoundSlots: a.NounSlots && a.CompoundSlots, context: a.ReadInContext, titles: a.Titles, openingTitles: a.Titles && a.OpeningTitles, requestTitles: a.Titles && a.RequestTitles, markTitles: a.Titles && a.MarkTitles, roles: a.Titles && a.Roles, speaker: a.SpeakerVerbs, openingAdverbs: a.SpeakerVerbs && a.OpeningAdverbs, titlePreps: a.Titles && a.TitlePrepositions}
+	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next, samePOS: a.ReadSamePOS, nounSlots: a.NounSlots, markedSlots: a.NounSlots && a.MarkedSlots, compoundSlots: a.NounSlots && a.CompoundSlots, prepSlots: a.NounSlots && a.PrepositionSlots, context: a.ReadInContext, titles: a.Titles, openingTitles: a.Titles && a.OpeningTitles, requestTitles: a.Titles && a.RequestTitles, markTitles: a.Titles && a.MarkTitles, roles: a.Titles && a.Roles, speaker: a.SpeakerVerbs, openingAdverbs: a.SpeakerVerbs && a.OpeningAdverbs, titlePreps: a.Titles && a.TitlePrepositions}
 	if a.KindTypes {
 		r.kind = func(w string) string { return p.kindType(w, false) }
 	}
@@ -420,9 +423,11 @@ var (
 // the lexicon knows as one, no stop word) comes right before, or that a
 // mark sets apart from the words before it (marked, with markedSlots:
 // "... directorial output; which label is it?" asks with "which", which
-// opens no relative clause on "output").
+// opens no relative clause on "output"), or with prepSlots right after one
+// of prepositions, which a verb's base form never follows ("Sort by type
+// the pictures that cast X" read "type" as the training's "wrote").
 func (r *wordResolver) nounSlot(raw []string, i int, marked bool) bool {
-	if slotArticles[raw[i]] {
+	if slotArticles[raw[i]] || r.prepSlots && prepositions[raw[i]] {
 		return true
 	}
 	if !slotAsking[raw[i]] {

@@ -616,6 +616,13 @@ type AnchorConfig struct {
 	// directed for ..." (wordResolver.compoundHead). Off in checkpoints
 	// saved before it.
 	CompoundSlots bool `json:"compound_slots,omitempty"`
+	// PrepositionSlots: with NounSlots, a word right after a preposition
+	// ("by", "of", "in", ...: prepositions) is read through its noun
+	// senses alone: a verb's base form never stands there. "Sort by type
+	// the pictures that cast X" was read "... by wrote the movies ..."
+	// (type, to write with a typewriter; wordResolver.nounSlot). Off in
+	// checkpoints saved before it.
+	PrepositionSlots bool `json:"preposition_slots,omitempty"`
 	// SpeakerVerbs: with Lexicon, a verb whose subject is the question's
 	// speaker or addressee ("I'm looking for the films X directed", "Do
 	// you know ...", "Looking for movies ...") is left unread
