@@ -20,10 +20,7 @@ func TestQuantifierTails(t *testing.T) {
 	}, 1, 0, q, "Ann Lee starred in some films; the directors, every one?")
 	p := clausePlanner(t)
 	p.Cfg.Anchors.NounClauses, p.Cfg.Anchors.QuantifierTails = true, true
-	for _, c := range []struct {
-		text string
-		asks bool
-	}{
+	wantAsks(t, p, []askCase{
 		{q, true},
 		{"Ann Lee starred in some films: their directors, if any?", true},
 		{"Ann Lee starred in some films: their directors, each of them?", true},
@@ -31,11 +28,7 @@ func TestQuantifierTails(t *testing.T) {
 		{"Ann Lee starred in some films: their directors, all of the films?", false},
 		{"Ann Lee starred in some films: their directors all of them?", false},
 		{"Ann Lee starred in some films; their directors, all of them.", false},
-	} {
-		if got := p.askingClause(c.text, p.findMentions(c.text)) > 0; got != c.asks {
-			t.Errorf("askingClause(%q) > 0 = %v, want %v", c.text, got, c.asks)
-		}
-	}
+	})
 	words := linking.MentionWords("their directors, all of them?")
 	if got := quantifierTail("their directors, all of them?", words); got != 2 {
 		t.Errorf("quantifierTail = %d, want 2 (the words before the tail)", got)

@@ -93,20 +93,13 @@ func TestNounClauses(t *testing.T) {
 	firstOnOff(t, "NounClauses", func(p *LinkingPlanner, on bool) { p.Cfg.Anchors.NounClauses = on }, 1, 0, q)
 	p := clausePlanner(t)
 	p.Cfg.Anchors.NounClauses = true
-	for _, c := range []struct {
-		text string
-		asks bool
-	}{
+	wantAsks(t, p, []askCase{
 		{q, true},
 		{"Ann Lee starred in some films; their directors.", false},
 		{"Ann Lee starred in some films; directors?", false},
 		{"Ann Lee starred in some films; their directors died?", false},
 		{"Ann Lee starred in some films; the many other directors?", false},
-	} {
-		if got := p.askingClause(c.text, p.findMentions(c.text)) > 0; got != c.asks {
-			t.Errorf("askingClause(%q) > 0 = %v, want %v", c.text, got, c.asks)
-		}
-	}
+	})
 }
 
 // TestColonNouns: with NounClauses, "Ann Lee starred in some films: the
@@ -122,20 +115,13 @@ func TestColonNouns(t *testing.T) {
 	}, 1, 0, q, q+".")
 	p := clausePlanner(t)
 	p.Cfg.Anchors.NounClauses, p.Cfg.Anchors.ColonNouns = true, true
-	for _, c := range []struct {
-		text string
-		asks bool
-	}{
+	wantAsks(t, p, []askCase{
 		{q, true},
 		{q + "?", true},
 		{"Ann Lee starred in some films; the directors", false},
 		{"Ann Lee starred in some films: the directors died", false},
 		{"Ann Lee starred in some films: the directors!", false},
-	} {
-		if got := p.askingClause(c.text, p.findMentions(c.text)) > 0; got != c.asks {
-			t.Errorf("askingClause(%q) > 0 = %v, want %v", c.text, got, c.asks)
-		}
-	}
+	})
 }
 
 // TestNamingClauses: with NounClauses, "Ann Lee starred in some films;
@@ -152,10 +138,7 @@ func TestNamingClauses(t *testing.T) {
 	}, 1, 0, q, "Ann Lee starred in some films; the directors were named?")
 	p := clausePlanner(t)
 	p.Cfg.Anchors.NounClauses, p.Cfg.Anchors.NamingClauses = true, true
-	for _, c := range []struct {
-		text string
-		asks bool
-	}{
+	wantAsks(t, p, []askCase{
 		{q, true},
 		{"Ann Lee starred in some films; the directors are titled?", true},
 		{"Ann Lee starred in some films; the directors are known?", false},
@@ -163,7 +146,21 @@ func TestNamingClauses(t *testing.T) {
 		{"Ann Lee starred in some films; the directors soon called?", false},
 		{"Ann Lee starred in some films; directors are called?", false},
 		{"Ann Lee starred in some films; the directors are called.", false},
-	} {
+	})
+}
+
+// askCase is a text and whether askingClause finds a clause that asks in
+// it.
+type askCase struct {
+	text string
+	asks bool
+}
+
+// wantAsks wants askingClause of p to find a clause that asks (> 0) in
+// each case's text exactly where the case says it does.
+func wantAsks(t *testing.T, p *LinkingPlanner, cases []askCase) {
+	t.Helper()
+	for _, c := range cases {
 		if got := p.askingClause(c.text, p.findMentions(c.text)) > 0; got != c.asks {
 			t.Errorf("askingClause(%q) > 0 = %v, want %v", c.text, got, c.asks)
 		}
