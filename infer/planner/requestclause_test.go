@@ -90,10 +90,7 @@ func TestClauseAnswerWords(t *testing.T) {
 // with no determiner and one with a verb in it ask nothing.
 func TestNounClauses(t *testing.T) {
 	const q = "Ann Lee starred in some films; their directors?"
-	firstOnOff(t, "NounClauses", func(p *LinkingPlanner, on bool) { p.Cfg.Anchors.NounClauses = on }, 1, 0, q)
-	p := clausePlanner(t)
-	p.Cfg.Anchors.NounClauses = true
-	wantAsks(t, p, []askCase{
+	clauseRule(t, "NounClauses", func(p *LinkingPlanner, on bool) { p.Cfg.Anchors.NounClauses = on }, []string{q}, []askCase{
 		{q, true},
 		{"Ann Lee starred in some films; their directors.", false},
 		{"Ann Lee starred in some films; directors?", false},
@@ -110,12 +107,9 @@ func TestNounClauses(t *testing.T) {
 // semicolon, or followed by more words, it asks as before.
 func TestColonNouns(t *testing.T) {
 	const q = "Ann Lee starred in some films: the directors"
-	firstOnOff(t, "ColonNouns", func(p *LinkingPlanner, on bool) {
+	clauseRule(t, "ColonNouns", func(p *LinkingPlanner, on bool) {
 		p.Cfg.Anchors.NounClauses, p.Cfg.Anchors.ColonNouns = true, on
-	}, 1, 0, q, q+".")
-	p := clausePlanner(t)
-	p.Cfg.Anchors.NounClauses, p.Cfg.Anchors.ColonNouns = true, true
-	wantAsks(t, p, []askCase{
+	}, []string{q, q + "."}, []askCase{
 		{q, true},
 		{q + "?", true},
 		{"Ann Lee starred in some films; the directors", false},
@@ -133,12 +127,9 @@ func TestColonNouns(t *testing.T) {
 // with no determiner asks nothing.
 func TestNamingClauses(t *testing.T) {
 	const q = "Ann Lee starred in some films; the directors are called?"
-	firstOnOff(t, "NamingClauses", func(p *LinkingPlanner, on bool) {
+	clauseRule(t, "NamingClauses", func(p *LinkingPlanner, on bool) {
 		p.Cfg.Anchors.NounClauses, p.Cfg.Anchors.NamingClauses = true, on
-	}, 1, 0, q, "Ann Lee starred in some films; the directors were named?")
-	p := clausePlanner(t)
-	p.Cfg.Anchors.NounClauses, p.Cfg.Anchors.NamingClauses = true, true
-	wantAsks(t, p, []askCase{
+	}, []string{q, "Ann Lee starred in some films; the directors were named?"}, []askCase{
 		{q, true},
 		{"Ann Lee starred in some films; the directors are titled?", true},
 		{"Ann Lee starred in some films; the directors are known?", false},
@@ -165,4 +156,17 @@ func wantAsks(t *testing.T, p *LinkingPlanner, cases []askCase) {
 			t.Errorf("askingClause(%q) > 0 = %v, want %v", c.text, got, c.asks)
 		}
 	}
+}
+
+// clauseRule asks qs of a clausePlanner with a rule off and on (set sets
+// it, and whatever else the test needs; firstOnOff): her film (node 1)
+// first with it off, Paul Smith (node 0) with it on; then, with the rule
+// on, wants askingClause to find a clause that asks exactly where each
+// of cases says (wantAsks).
+func clauseRule(t *testing.T, rule string, set func(p *LinkingPlanner, on bool), qs []string, cases []askCase) {
+	t.Helper()
+	firstOnOff(t, rule, set, 1, 0, qs...)
+	p := clausePlanner(t)
+	set(p, true)
+	wantAsks(t, p, cases)
 }
