@@ -579,6 +579,11 @@ type LinkingPlannerOptions struct {
 	// NoPersonOpenings: "everyone" opening the text names no type
 	// (AnchorConfig.PersonOpenings; the ablation).
 	NoPersonOpenings bool
+	// NoPersonSlots: "everyone" as the object of a request whose verb is
+	// an asking word ("List everyone cast in ...", "...; list everyone
+	// acting in it.") names no type (AnchorConfig.PersonSlots; the
+	// ablation).
+	NoPersonSlots bool
 	// NoNamedSteps: a candidate that walks another's relations and more,
 	// to answer with other types, competes though no word names what it
 	// walks more or answers with (AnchorConfig.NamedSteps; the ablation).

@@ -511,6 +511,11 @@ func (p *LinkingPlanner) askedTypeOf(restriction string, kinds map[string]string
 				// its verb, which names no kind (WhVerbSlots): "Who shows
 				// up ..." asks for no show.
 				slotKind := byKind && !(p.Cfg.Anchors.WhVerbSlots && whWords[toks[i-1]] && !askingDeterminers[toks[i-1]])
+				// "List everyone cast in ..." asks for people
+				// (PersonSlots); "What has everyone ..." does not.
+				if t := p.personSlotType(toks[j]); byKind && t != "" && !whWords[toks[i-1]] {
+					return t, true
+				}
 				t, named := p.slotType(toks[j], kinds, slotKind)
 				if t == "" {
 					continue
@@ -825,6 +830,17 @@ var particles = map[string]bool{"down": true, "up": true, "out": true, "off": tr
 // personPronouns are English's indefinite pronouns for people, which a
 // request may have as its object ("Give me everyone cast in ...").
 var personPronouns = map[string]bool{"everyone": true, "everybody": true, "someone": true, "somebody": true, "anyone": true, "anybody": true}
+
+// personSlotType is what an indefinite pronoun for people (personPronouns)
+// asks for as a request's object where the request's verb is an asking
+// word (PersonSlots): what "who" asked for opening the training questions
+// (whWordType); "" for any other word.
+func (p *LinkingPlanner) personSlotType(w string) string {
+	if !p.Cfg.Anchors.PersonSlots || !personPronouns[w] || p.Cfg.Anchors.Lead == nil {
+		return ""
+	}
+	return p.whWordType("who")
+}
 
 // openingPronouns are the indefinite pronouns for people that head a
 // noun phrase typed as a question (personOpening); "someone" and

@@ -504,6 +504,14 @@ type AnchorConfig struct {
 	// asks for people, not for the films. Off in checkpoints saved before
 	// it.
 	PersonOpenings bool `json:"person_openings,omitempty"`
+	// PersonSlots: with PersonObjects, an indefinite pronoun for people
+	// as the object of a request's verb that is an asking word, its slot
+	// ("List everyone cast in ...", "X made a film in 1998 as director;
+	// list everyone acting in it.") asks for what "who" asked for opening
+	// the training questions (personSlotType), as it does after a verb
+	// that asks nothing itself; after a question word it asks nothing
+	// ("What has everyone ..."). Off in checkpoints saved before it.
+	PersonSlots bool `json:"person_slots,omitempty"`
 	// NamedSteps: a candidate that walks every relation another one
 	// anchored on the same mentions walks, and more, gives way to it where
 	// no word of the question names a relation of that more
