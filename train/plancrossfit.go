@@ -372,6 +372,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.WhAsks = a.NamedType && !c.o.NoWhAsks
 	a.ClosingWh = a.WhAsks && !c.o.NoClosingWh
 	a.InSituWh = a.ClosingWh && a.Lexicon && !c.o.NoInSituWh
+	a.InSituObjects = a.InSituWh && !c.o.NoInSituObjects
 	a.TypeWordNouns = len(a.TypeWords) > 0 && a.Lexicon && !c.o.NoTypeWordNouns
 	a.SubjectVerbs = a.WhAsks && a.NamedRelations && a.Lexicon && !c.o.NoSubjectVerbs
 	a.WhichVerbs = a.SubjectVerbs && !c.o.NoWhichVerbs

@@ -386,6 +386,10 @@ type LinkingPlannerOptions struct {
 	// ("X has taken direction from whom over the years?") asks for
 	// nothing (AnchorConfig.InSituWh; the ablation).
 	NoInSituWh bool
+	// NoInSituObjects: a question word asked in place right after a
+	// verb ("... put whom in front of the camera?") asks for nothing
+	// (AnchorConfig.InSituObjects; the ablation).
+	NoInSituObjects bool
 	// NoTypeWordNouns: a type word names its type in any form, a verb's
 	// too (AnchorConfig.TypeWordNouns; the ablation).
 	NoTypeWordNouns bool

@@ -1331,7 +1331,7 @@ func (p *LinkingPlanner) inSituWh(text string, words []linking.Word) int {
 			break
 		}
 	}
-	if at < 0 || !preposition(words[at-1].Norm) {
+	if at < 0 || !preposition(words[at-1].Norm) && !p.objectInSitu(text, words, at) {
 		return -1
 	}
 	next := words[at+1].Norm
@@ -1346,6 +1346,16 @@ func (p *LinkingPlanner) inSituWh(text string, words []linking.Word) int {
 		}
 	}
 	return at
+}
+
+// objectInSitu reports whether question word at of text (words, its
+// MentionWords) is the object of the verb right before it
+// (InSituObjects): a content word the lexicon knows as a verb's form, no
+// mark between them ("... put whom in front of the camera?").
+func (p *LinkingPlanner) objectInSitu(text string, words []linking.Word, at int) bool {
+	v := words[at-1].Norm
+	return p.Cfg.Anchors.InSituObjects && alphabetic(v) && !index.IsStopword(v) && p.names.lex.IsVerbForm(v) &&
+		strings.TrimSpace(text[words[at-1].End:words[at].Start]) == ""
 }
 
 // indefinites open the noun phrase an elided question refers back to.

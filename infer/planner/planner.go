@@ -1081,6 +1081,13 @@ type AnchorConfig struct {
 	// films); "the director with whom X worked" opens a relative clause
 	// (inSituWh). Off in checkpoints saved before it.
 	InSituWh bool `json:"in_situ_wh,omitempty"`
+	// InSituObjects: with InSituWh, a question word asked in place right
+	// after a verb's form, its object, asks as one after a preposition
+	// does ("X's 1970 directing job put whom in front of the camera?"
+	// asks for people, not X's films; inSituWh): a content word the
+	// lexicon knows as a verb's form, no mark between them. Off in
+	// checkpoints saved before it.
+	InSituObjects bool `json:"in_situ_objects,omitempty"`
 	// TypeWordNouns: a type word (TypeWords) names its type only in a
 	// form the lexicon reads as a noun, as a type's name is one: "1993
 	// releases" names films, "is tagged with" (of "tags") and "related
