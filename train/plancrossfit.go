@@ -396,6 +396,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.Auxiliaries = !c.o.NoAuxiliaries
 	a.SaidTwice = a.RepeatTwice && !c.o.NoSaidTwice
 	a.SaidVerbs = a.SaidTwice && !c.o.NoSaidVerbs
+	a.DirectionNests = a.SaidTwice && !c.o.NoDirectionNests
 	a.PrefixTwice = a.RepeatTwice && !c.o.NoPrefixTwice
 	a.WhSlotsFirst = !c.o.NoWhSlotsFirst
 	a.AskingClause = !c.o.NoAskingClause

@@ -171,6 +171,10 @@ type LinkingPlannerOptions struct {
 	// before "of", do not nest as a word said twice does
 	// (AnchorConfig.NestedRelations; the ablation).
 	NoNestedRelations bool
+	// NoDirectionNests: a preposition of place before a noun's plural
+	// and "of" ("beneath the hyponyms of X") nests nothing
+	// (AnchorConfig.DirectionNests; the ablation).
+	NoDirectionNests bool
 	// NoNestedKin: a nested word no training question used is not read
 	// through the lexicon, nor does a word of no relation nest with its
 	// synonym of one (AnchorConfig.NestedKin; the ablation).

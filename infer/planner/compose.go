@@ -1818,7 +1818,35 @@ func (p *LinkingPlanner) repeatMisses(text string, ments []linking.LinkedMention
 // NestedRelations, two words of one relation (nestsRelation).
 func (p *LinkingPlanner) nests(text string) bool {
 	return nestsWord(text) || p.Cfg.Anchors.PossessiveNests && nestsPossessive(text) ||
-		p.Cfg.Anchors.PossessiveChains && possessiveChain(text) || p.Cfg.Anchors.RelativeChains && relativeChain(text) || p.Cfg.Anchors.SaidTwice && p.names.lex != nil && saidTwice(p.names.lex, text, p.Cfg.Anchors.SaidVerbs) || p.Cfg.Anchors.PrefixTwice && prefixTwice(text) || p.nestsRelation(text)
+		p.Cfg.Anchors.PossessiveChains && possessiveChain(text) || p.Cfg.Anchors.RelativeChains && relativeChain(text) || p.Cfg.Anchors.SaidTwice && p.names.lex != nil && saidTwice(p.names.lex, text, p.Cfg.Anchors.SaidVerbs) || p.Cfg.Anchors.PrefixTwice && prefixTwice(text) || p.nestsRelation(text) ||
+		p.Cfg.Anchors.DirectionNests && p.names.lex != nil && directionNest(p.names.lex, text)
+}
+
+// directionNest reports whether a preposition of place (directions) of
+// text outside its quotations comes before a noun's plural (pluralNoun)
+// and "of", past determiners: "What lies beneath the hyponyms of X?"
+// says a level below the hyponyms, one step the noun names and one the
+// preposition does (AnchorConfig.DirectionNests). "under the control of
+// X" (a singular) says no level.
+func directionNest(lex *lexicon.Lexicon, text string) bool {
+	loose := unquotedLoose(text)
+	ws := linking.MentionWords(loose)
+	for i := range ws {
+		if !directions[ws[i].Norm] {
+			continue
+		}
+		k := i + 1
+		for k < len(ws) && determiners[ws[k].Norm] {
+			k++
+		}
+		if k+1 >= len(ws) || ws[k+1].Norm != "of" {
+			continue
+		}
+		if w := strings.ToLower(loose[ws[k].Start:ws[k].End]); len(w) >= 3 && !index.IsStopword(w) && pluralNoun(lex, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // prefixTwice reports whether a word of text outside its quotations is

@@ -395,6 +395,12 @@ type AnchorConfig struct {
 	// "A stronghold carries the usage note archaism. Which stronghold
 	// carries it?" (saidTwice). Off in checkpoints saved before it.
 	SaidVerbs bool `json:"said_verbs,omitempty"`
+	// DirectionNests: with SaidTwice, a preposition of place (directions)
+	// before a noun's plural and "of", past determiners, nests as a word
+	// said twice does (directionNest: "What lies beneath the hyponyms of
+	// X?" asks for what is below them, two steps down). Off in checkpoints
+	// saved before it.
+	DirectionNests bool `json:"direction_nests,omitempty"`
 	// PoliteWords: a question's words of courtesy ("please", "kindly")
 	// are left out where they stand as such, set off by a comma, closing
 	// it or before a request's verb (withoutPolite): "Cast lists, please,
