@@ -543,6 +543,9 @@ type LinkingPlannerOptions struct {
 	// again ("sub-subcategories") nests nothing (AnchorConfig.PrefixTwice;
 	// the ablation).
 	NoPrefixTwice bool
+	// NoTheirsTwice: "theirs" after an owned plural ("its subtypes, then
+	// theirs") nests nothing (AnchorConfig.TheirsTwice; the ablation).
+	NoTheirsTwice bool
 	// NoWhSlotsFirst: the first asking word's slot names the type asked
 	// for, "which" or not (AnchorConfig.WhSlotsFirst; the ablation).
 	NoWhSlotsFirst bool

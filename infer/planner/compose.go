@@ -1819,7 +1819,32 @@ func (p *LinkingPlanner) repeatMisses(text string, ments []linking.LinkedMention
 func (p *LinkingPlanner) nests(text string) bool {
 	return nestsWord(text) || p.Cfg.Anchors.PossessiveNests && nestsPossessive(text) ||
 		p.Cfg.Anchors.PossessiveChains && possessiveChain(text) || p.Cfg.Anchors.RelativeChains && relativeChain(text) || p.Cfg.Anchors.SaidTwice && p.names.lex != nil && saidTwice(p.names.lex, text, p.Cfg.Anchors.SaidVerbs) || p.Cfg.Anchors.PrefixTwice && prefixTwice(text) || p.nestsRelation(text) ||
-		p.Cfg.Anchors.DirectionNests && p.names.lex != nil && directionNest(p.names.lex, text)
+		p.Cfg.Anchors.DirectionNests && p.names.lex != nil && directionNest(p.names.lex, text) ||
+		p.Cfg.Anchors.TheirsTwice && p.names.lex != nil && theirsTwice(p.names.lex, text)
+}
+
+// possessiveDeterminers own the noun after them ("its subtypes").
+var possessiveDeterminers = map[string]bool{"its": true, "their": true, "his": true, "her": true, "our": true, "your": true, "my": true}
+
+// theirsTwice reports whether "theirs" of text outside its quotations
+// comes after a noun's plural (pluralNoun) right after a possessive
+// determiner: "X, then its subtypes, then theirs" says "their subtypes",
+// the word said again of what it gave (AnchorConfig.TheirsTwice).
+func theirsTwice(lex *lexicon.Lexicon, text string) bool {
+	loose := unquotedLoose(text)
+	ws := linking.MentionWords(loose)
+	for e := range ws {
+		if strings.ToLower(loose[ws[e].Start:ws[e].End]) != "theirs" {
+			continue
+		}
+		for i := 1; i < e; i++ {
+			w := strings.ToLower(loose[ws[i].Start:ws[i].End])
+			if possessiveDeterminers[ws[i-1].Norm] && len(w) >= 3 && !index.IsStopword(w) && pluralNoun(lex, w) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // directionNest reports whether a preposition of place (directions) of

@@ -423,6 +423,12 @@ type AnchorConfig struct {
 	// opens with it again ("sub-subcategories of X") nests as a word said
 	// twice does (prefixTwice). Off in checkpoints saved before it.
 	PrefixTwice bool `json:"prefix_twice,omitempty"`
+	// TheirsTwice: with RepeatTwice, "theirs" after a noun's plural that
+	// a possessive determiner owns stands for that noun said again,
+	// theirs the plural's own (theirsTwice: "X, then its subtypes, then
+	// theirs" asks for the subtypes' subtypes) and nests as a word said
+	// twice does. Off in checkpoints saved before it.
+	TheirsTwice bool `json:"theirs_twice,omitempty"`
 	// WhSlotsFirst: a type named (by the schema's word or the lexicon)
 	// right after an asking word that is "which", "what" or "whose" is the
 	// type asked for before any other asking word's slot
