@@ -19,7 +19,7 @@ func TestDirectionNests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for text, want := range map[string]bool{
+	nestRule(t, "directionNest", func(text string) bool { return directionNest(lex, text) }, map[string]bool{
 		"What lies beneath the hyponyms of passementerie?":     true,
 		"Which terms sit under the subtypes of passementerie?": true,
 		"What is above all the hypernyms of passementerie?":    true,
@@ -28,17 +28,5 @@ func TestDirectionNests(t *testing.T) {
 		"What lies below the two hyponyms of passementerie?":   false,
 		"Which term means 'beneath the hyponyms of the line'?": false,
 		"What lies among the hyponyms of passementerie?":       false,
-	} {
-		if got := directionNest(lex, text); got != want {
-			t.Errorf("directionNest(%q) = %v, want %v", text, got, want)
-		}
-	}
-	p := lexPlanner(t)
-	const q = "What lies beneath the hyponyms of passementerie?"
-	for _, on := range []bool{false, true} {
-		p.Cfg.Anchors.DirectionNests = on
-		if got := p.nests(q); got != on {
-			t.Errorf("DirectionNests %v: nests(%q) = %v, want %v", on, q, got, on)
-		}
-	}
+	}, "DirectionNests", func(a *AnchorConfig, on bool) { a.DirectionNests = on }, "What lies beneath the hyponyms of passementerie?")
 }

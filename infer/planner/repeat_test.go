@@ -193,7 +193,7 @@ func TestRepeatTwice(t *testing.T) {
 // possessor too long does not. p.nests reads it only with
 // PossessiveNests.
 func TestPossessiveNests(t *testing.T) {
-	for text, want := range map[string]bool{
+	nestRule(t, "nestsPossessive", nestsPossessive, map[string]bool{
 		"Which words are hyponyms of fire fighter's hyponyms?":           true,
 		"Which words are hyponyms of the Amanita’s hyponyms?":            true,
 		"Which words are hyponyms of  hyponyms?":                         true,
@@ -204,19 +204,7 @@ func TestPossessiveNests(t *testing.T) {
 		"the hyponyms that are in X's hyponyms":                          false,
 		"kinds of 'kinds' in a quotation":                                false,
 		"What are the parts of the kinds of X's car parts, not of cars?": false,
-	} {
-		if got := nestsPossessive(text); got != want {
-			t.Errorf("nestsPossessive(%q) = %v, want %v", text, got, want)
-		}
-	}
-	p := lexPlanner(t)
-	const q = "Which words are hyponyms of fire fighter's hyponyms?"
-	for _, on := range []bool{false, true} {
-		p.Cfg.Anchors.PossessiveNests = on
-		if got := p.nests(q); got != on {
-			t.Errorf("PossessiveNests %v: nests(%q) = %v, want %v", on, q, got, on)
-		}
-	}
+	}, "PossessiveNests", func(a *AnchorConfig, on bool) { a.PossessiveNests = on }, "Which words are hyponyms of fire fighter's hyponyms?")
 }
 
 // TestPossessiveChains: a word said right after itself as a possessor
@@ -225,7 +213,7 @@ func TestPossessiveNests(t *testing.T) {
 // before another word, or a quoted one, does not; and nests reads it
 // only with PossessiveChains.
 func TestPossessiveChains(t *testing.T) {
-	for text, want := range map[string]bool{
+	nestRule(t, "possessiveChain", possessiveChain, map[string]bool{
 		"Find the terms whose hypernym's hypernym is fire fighter.": true,
 		"Which words are fire fighter's hyponyms' hyponyms?":        true,
 		"List X's subtypes’ subtypes.":                              true,
@@ -235,19 +223,7 @@ func TestPossessiveChains(t *testing.T) {
 		"Which term means 'hypernym's hypernym'?":                   false,
 		"Jones's Jones":                                             true,
 		"its it's":                                                  false,
-	} {
-		if got := possessiveChain(text); got != want {
-			t.Errorf("possessiveChain(%q) = %v, want %v", text, got, want)
-		}
-	}
-	p := lexPlanner(t)
-	const q = "Which words are fire fighter's hyponyms' hyponyms?"
-	for _, on := range []bool{false, true} {
-		p.Cfg.Anchors.PossessiveChains = on
-		if got := p.nests(q); got != on {
-			t.Errorf("PossessiveChains %v: nests(%q) = %v, want %v", on, q, got, on)
-		}
-	}
+	}, "PossessiveChains", func(a *AnchorConfig, on bool) { a.PossessiveChains = on }, "Which words are fire fighter's hyponyms' hyponyms?")
 }
 
 // TestRelativeChains: a word said right before "whose" and again right
@@ -255,7 +231,7 @@ func TestPossessiveChains(t *testing.T) {
 // another word after "whose", a compound, a quotation or a stop word
 // does not; and nests reads it only with RelativeChains.
 func TestRelativeChains(t *testing.T) {
-	for text, want := range map[string]bool{
+	nestRule(t, "relativeChain", relativeChain, map[string]bool{
 		"Which synsets have a hypernym whose own hypernym is water vapor?": true,
 		"Which synsets have a hypernym whose hypernym is water vapor?":     true,
 		"the kinds whose kinds are X":                                      true,
@@ -265,19 +241,7 @@ func TestRelativeChains(t *testing.T) {
 		"Which term means 'hypernym whose hypernym'?":                      false,
 		"a hypernym whose own":                                             false,
 		"a hypernym of X whose hypernym is Y":                              false,
-	} {
-		if got := relativeChain(text); got != want {
-			t.Errorf("relativeChain(%q) = %v, want %v", text, got, want)
-		}
-	}
-	p := lexPlanner(t)
-	const q = "Which synsets have a hypernym whose own hypernym is water vapor?"
-	for _, on := range []bool{false, true} {
-		p.Cfg.Anchors.RelativeChains = on
-		if got := p.nests(q); got != on {
-			t.Errorf("RelativeChains %v: nests(%q) = %v, want %v", on, q, got, on)
-		}
-	}
+	}, "RelativeChains", func(a *AnchorConfig, on bool) { a.RelativeChains = on }, "Which synsets have a hypernym whose own hypernym is water vapor?")
 }
 
 // TestSaidTwice: a plural or a preposition said twice anywhere outside
@@ -289,7 +253,7 @@ func TestSaidTwice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for text, want := range map[string]bool{
+	nestRule(t, "saidTwice", func(text string) bool { return saidTwice(lex, text, false) }, map[string]bool{
 		"What is below the things directly below passementerie?":                                 true,
 		"Under sarcoma, what are the hyponyms one level further down than its direct hyponyms?":  true,
 		"Name the vaccinum labelled trade name in the dictionary.":                               false,
@@ -301,19 +265,7 @@ func TestSaidTwice(t *testing.T) {
 		"List the subtypes that X's subtypes have.":                                                         true,
 		"What is it and what is it?":                                                                        false,
 		"I'm trying to recall a word. It's a type of orchid, and its definition includes the words 'rare'.": false,
-	} {
-		if got := saidTwice(lex, text, false); got != want {
-			t.Errorf("saidTwice(%q) = %v, want %v", text, got, want)
-		}
-	}
-	p := lexPlanner(t)
-	const q = "What is below the things directly below passementerie?"
-	for _, on := range []bool{false, true} {
-		p.Cfg.Anchors.SaidTwice = on
-		if got := p.nests(q); got != on {
-			t.Errorf("SaidTwice %v: nests(%q) = %v, want %v", on, q, got, on)
-		}
-	}
+	}, "SaidTwice", func(a *AnchorConfig, on bool) { a.SaidTwice = on }, "What is below the things directly below passementerie?")
 }
 
 // TestSaidVerbs: "carries" is a plural noun's form (a carry) and a
@@ -393,6 +345,24 @@ func TestDepthBack(t *testing.T) {
 			if got := p.repeatMisses(q, nil, &PlanCandidate{Plan: *c.pl}); got != c.want {
 				t.Errorf("DepthBack %v: repeatMisses(%q, %v) = %v, want %v", on, q, c.pl.Paths, got, c.want)
 			}
+		}
+	}
+}
+
+// nestRule wants f, a rule's test of a text, to give each of cases, and
+// nests to read the rule only with it on (set) on a lexPlanner, for q.
+func nestRule(t *testing.T, name string, f func(string) bool, cases map[string]bool, rule string, set func(a *AnchorConfig, on bool), q string) {
+	t.Helper()
+	for text, want := range cases {
+		if got := f(text); got != want {
+			t.Errorf("%s(%q) = %v, want %v", name, text, got, want)
+		}
+	}
+	p := lexPlanner(t)
+	for _, on := range []bool{false, true} {
+		set(p.Cfg.Anchors, on)
+		if got := p.nests(q); got != on {
+			t.Errorf("%s %v: nests(%q) = %v, want %v", rule, on, q, got, on)
 		}
 	}
 }

@@ -17,7 +17,7 @@ func TestTheirsTwice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for text, want := range map[string]bool{
+	nestRule(t, "theirsTwice", func(text string) bool { return theirsTwice(lex, text) }, map[string]bool{
 		"isopod, then its subtypes, then theirs: list the last": true,
 		"Name isopod's parts, its subtypes and theirs.":         true,
 		"isopod, then the subtypes, then theirs: list the last": false,
@@ -25,17 +25,5 @@ func TestTheirsTwice(t *testing.T) {
 		"isopod, then its subtypes, then their name":            false,
 		"Theirs or its subtypes?":                               false,
 		"Which term means 'its subtypes and theirs'?":           false,
-	} {
-		if got := theirsTwice(lex, text); got != want {
-			t.Errorf("theirsTwice(%q) = %v, want %v", text, got, want)
-		}
-	}
-	p := lexPlanner(t)
-	const q = "isopod, then its subtypes, then theirs: list the last"
-	for _, on := range []bool{false, true} {
-		p.Cfg.Anchors.TheirsTwice = on
-		if got := p.nests(q); got != on {
-			t.Errorf("TheirsTwice %v: nests(%q) = %v, want %v", on, q, got, on)
-		}
-	}
+	}, "TheirsTwice", func(a *AnchorConfig, on bool) { a.TheirsTwice = on }, "isopod, then its subtypes, then theirs: list the last")
 }
