@@ -412,6 +412,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.PersonObjects = !c.o.NoPersonObjects
 	a.PersonOpenings = a.PersonObjects && !c.o.NoPersonOpenings
 	a.PersonSlots = a.PersonObjects && !c.o.NoPersonSlots
+	a.SlotKinds = a.KindTypes && a.NounSlots && !c.o.NoSlotKinds
 	a.NamedSteps = !c.o.NoNamedSteps
 	a.KindWords = a.KindTypes && !c.o.NoKindWords
 	a.AskingMentions = a.TypeAfterMention && !c.o.NoAskingMentions

@@ -595,6 +595,11 @@ type LinkingPlannerOptions struct {
 	// acting in it.") names no type (AnchorConfig.PersonSlots; the
 	// ablation).
 	NoPersonSlots bool
+	// NoSlotKinds: a word read as another in a noun slot names no type as
+	// a kind where it is a verb's form too ("Which authors supplied
+	// scripts to ...", read "Which written ..."; AnchorConfig.SlotKinds;
+	// the ablation).
+	NoSlotKinds bool
 	// NoNamedSteps: a candidate that walks another's relations and more,
 	// to answer with other types, competes though no word names what it
 	// walks more or answers with (AnchorConfig.NamedSteps; the ablation).

@@ -104,8 +104,9 @@ type wordResolver struct {
 	rels func(w string) []string
 	// kind, when set, is the node type a word names as a kind of the
 	// type's schema word (AnchorConfig.KindTypes; "" none), kept with
-	// the word it is read as (readSpan.kind).
-	kind func(w string) string
+	// the word it is read as (readSpan.kind); slot says the word was
+	// read in a noun slot (nounSlot).
+	kind func(w string, slot bool) string
 }
 
 // minResolveLen: shorter words ("do", "in") are left alone.
@@ -126,7 +127,11 @@ func (p *LinkingPlanner) newWordResolver() (*wordResolver, error) {
 	rw := a.RelWords
 	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next, samePOS: a.ReadSamePOS, nounSlots: a.NounSlots, markedSlots: a.NounSlots && a.MarkedSlots, compoundSlots: a.NounSlots && a.CompoundSlots, prepSlots: a.NounSlots && a.PrepositionSlots, context: a.ReadInContext, titles: a.Titles, openingTitles: a.Titles && a.OpeningTitles, requestTitles: a.Titles && a.RequestTitles, markTitles: a.Titles && a.MarkTitles, roles: a.Titles && a.Roles, speaker: a.SpeakerVerbs, openingAdverbs: a.SpeakerVerbs && a.OpeningAdverbs, titlePreps: a.Titles && a.TitlePrepositions}
 	if a.KindTypes {
-		r.kind = func(w string) string { return p.kindType(w, false) }
+		// With SlotKinds a word read in a noun slot names its kind there
+		// as a slot's word does, though it is a verb's form too: "Which
+		// authors supplied scripts to ..." is read "Which written ...",
+		// and the reading asks for people, as "authors" did.
+		r.kind = func(w string, slot bool) string { return p.kindType(w, slot && a.SlotKinds) }
 	}
 	if a.Titles {
 		r.rels = func(w string) []string {
@@ -707,7 +712,7 @@ func (r *wordResolver) resolveRead(text string, find func(string) []linking.Link
 		b.WriteString(text[last:w.Start])
 		kind := ""
 		if r.kind != nil && !titles[i] {
-			kind = r.kind(raw[i+1])
+			kind = r.kind(raw[i+1], slotted[i])
 		}
 		read = append(read, readSpan{b.Len(), b.Len() + len(t), inMention, kind})
 		b.WriteString(t)

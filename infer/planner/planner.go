@@ -524,6 +524,14 @@ type AnchorConfig struct {
 	// that asks nothing itself; after a question word it asks nothing
 	// ("What has everyone ..."). Off in checkpoints saved before it.
 	PersonSlots bool `json:"person_slots,omitempty"`
+	// SlotKinds: with KindTypes and NounSlots, a word read as another
+	// (Lexicon) in a noun slot keeps the type its noun sense names as a
+	// kind (kindType in a slot), though it is a verb's form too: "Which
+	// authors supplied scripts to the movies with X?" is read "Which
+	// written ...", and still asks for people ("to author" is a verb, so
+	// no kind was kept and the films answered). Off in checkpoints saved
+	// before it.
+	SlotKinds bool `json:"slot_kinds,omitempty"`
 	// NamedSteps: a candidate that walks every relation another one
 	// anchored on the same mentions walks, and more, gives way to it where
 	// no word of the question names a relation of that more
