@@ -390,6 +390,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	}
 	a.ReturnedAnchors = !c.o.NoReturnedAnchors
 	a.NestedRelations = a.RepeatTwice && !c.o.NoNestedRelations
+	a.MarkedNests = a.RepeatTwice && !c.o.NoMarkedNests
 	a.PossessiveNests = a.RepeatTwice && !c.o.NoPossessiveNests
 	a.PossessiveChains = a.RepeatTwice && !c.o.NoPossessiveChains
 	a.RelativeChains = a.RepeatTwice && !c.o.NoRelativeChains

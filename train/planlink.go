@@ -600,6 +600,10 @@ type LinkingPlannerOptions struct {
 	// scripts to ...", read "Which written ..."; AnchorConfig.SlotKinds;
 	// the ablation).
 	NoSlotKinds bool
+	// NoMarkedNests: a phrase mark after the "of" that opens a nesting
+	// does not end it ("Raw material of X, a kind of Y?";
+	// AnchorConfig.MarkedNests; the ablation).
+	NoMarkedNests bool
 	// NoNamedSteps: a candidate that walks another's relations and more,
 	// to answer with other types, competes though no word names what it
 	// walks more or answers with (AnchorConfig.NamedSteps; the ablation).

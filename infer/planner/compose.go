@@ -1817,7 +1817,7 @@ func (p *LinkingPlanner) repeatMisses(text string, ments []linking.LinkedMention
 // nests reports whether text nests a word (nestsWord) or, with
 // NestedRelations, two words of one relation (nestsRelation).
 func (p *LinkingPlanner) nests(text string) bool {
-	return nestsWord(text) || p.Cfg.Anchors.PossessiveNests && nestsPossessive(text) ||
+	return nestsWordIn(text, p.Cfg.Anchors.MarkedNests) || p.Cfg.Anchors.PossessiveNests && nestsPossessive(text) ||
 		p.Cfg.Anchors.PossessiveChains && possessiveChain(text) || p.Cfg.Anchors.RelativeChains && relativeChain(text) || p.Cfg.Anchors.SaidTwice && p.names.lex != nil && saidTwice(p.names.lex, text, p.Cfg.Anchors.SaidVerbs) || p.Cfg.Anchors.PrefixTwice && prefixTwice(text) || p.nestsRelation(text) ||
 		p.Cfg.Anchors.DirectionNests && p.names.lex != nil && directionNest(p.names.lex, text) ||
 		p.Cfg.Anchors.TheirsTwice && p.names.lex != nil && theirsTwice(p.names.lex, text)
@@ -2120,6 +2120,12 @@ func (p *LinkingPlanner) nestsRelation(text string) bool {
 			continue
 		}
 		for j := i + 2; j+1 < len(ws) && j <= i+2+maxNestGap; j++ {
+			// With MarkedNests a phrase mark ends the phrase the first "of"
+			// opens: "Raw material of basalt, a kind of mineral?" says
+			// what the material is, a kind of mineral, and nests nothing.
+			if p.Cfg.Anchors.MarkedNests && markedAt(text, ws, j) {
+				break
+			}
 			v := ws[j].Norm
 			if v != ws[i].Norm && ws[j+1].Norm == "of" {
 				b := raw(j)
@@ -2278,14 +2284,22 @@ func LearnRepeatTwice(restrs []string, plans []*data.Plan) (bool, int, int) {
 // and of a quoted definition) is not, nor one said of two things ("a
 // kind of fruit and a kind of dessert", "Which part of a car is part of
 // the engine?").
-func nestsWord(text string) bool {
-	ws := linking.MentionWords(unquotedLoose(text))
+func nestsWord(text string) bool { return nestsWordIn(text, false) }
+
+// nestsWordIn is nestsWord; with marks a phrase mark between the first
+// "of" and the word said again ends the nesting (AnchorConfig.MarkedNests).
+func nestsWordIn(text string, marks bool) bool {
+	loose := unquotedLoose(text)
+	ws := linking.MentionWords(loose)
 	for i := 0; i+1 < len(ws); i++ {
 		w := ws[i].Norm
 		if !nestHead(ws, i) {
 			continue
 		}
 		for j := i + 2; j+1 < len(ws) && j <= i+2+maxNestGap; j++ {
+			if marks && markedAt(loose, ws, j) {
+				break
+			}
 			if ws[j].Norm == w {
 				if ws[j+1].Norm == "of" {
 					return true
@@ -2298,6 +2312,12 @@ func nestsWord(text string) bool {
 		}
 	}
 	return false
+}
+
+// markedAt reports whether a phrase mark (phraseMark) comes between
+// words j-1 and j of ws, the words of text.
+func markedAt(text string, ws []linking.Word, j int) bool {
+	return j > 0 && phraseMark(text[ws[j-1].End:ws[j].Start])
 }
 
 // nestHead reports whether word i of ws may open a nesting (nestsWord,

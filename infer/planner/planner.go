@@ -910,6 +910,13 @@ type AnchorConfig struct {
 	// link in the most frequent sense of one: "the forms of the kinds of
 	// X", forms and kinds one synset). Off in checkpoints saved before it.
 	NestedKin bool `json:"nested_kin,omitempty"`
+	// MarkedNests: a phrase mark between the "of" that opens a nesting
+	// and the word said again (nestsWord) or the second word of the
+	// relation (nestsRelation) ends the phrase, and nothing nests: "Raw
+	// material of basalt, a kind of mineral?" says in apposition what the
+	// material is, and asks for one level, not the kinds of the kinds of
+	// mineral. Off in checkpoints saved before it.
+	MarkedNests bool `json:"marked_nests,omitempty"`
 	// ReadNoKind: with KindTypes, a word the lexicon reads as a training
 	// word of its base form or a synonym (wordResolver.word) names the
 	// type the training's lifts name for that word, or none, not one as a
