@@ -398,6 +398,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.SaidTwice = a.RepeatTwice && !c.o.NoSaidTwice
 	a.SaidVerbs = a.SaidTwice && !c.o.NoSaidVerbs
 	a.DirectionNests = a.SaidTwice && !c.o.NoDirectionNests
+	a.DirectionModifiers = a.DirectionNests && !c.o.NoDirectionModifiers
 	a.PrefixTwice = a.RepeatTwice && !c.o.NoPrefixTwice
 	a.TheirsTwice = a.RepeatTwice && !c.o.NoTheirsTwice
 	a.WhSlotsFirst = !c.o.NoWhSlotsFirst

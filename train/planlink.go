@@ -600,6 +600,10 @@ type LinkingPlannerOptions struct {
 	// scripts to ...", read "Which written ..."; AnchorConfig.SlotKinds;
 	// the ablation).
 	NoSlotKinds bool
+	// NoDirectionModifiers: a preposition of place nests no plural that
+	// adjectives come before ("What lies below the direct subcategories of
+	// X?"; AnchorConfig.DirectionModifiers; the ablation).
+	NoDirectionModifiers bool
 	// NoMarkedNests: a phrase mark after the "of" that opens a nesting
 	// does not end it ("Raw material of X, a kind of Y?";
 	// AnchorConfig.MarkedNests; the ablation).

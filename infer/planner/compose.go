@@ -1819,7 +1819,7 @@ func (p *LinkingPlanner) repeatMisses(text string, ments []linking.LinkedMention
 func (p *LinkingPlanner) nests(text string) bool {
 	return nestsWordIn(text, p.Cfg.Anchors.MarkedNests) || p.Cfg.Anchors.PossessiveNests && nestsPossessive(text) ||
 		p.Cfg.Anchors.PossessiveChains && possessiveChain(text) || p.Cfg.Anchors.RelativeChains && relativeChain(text) || p.Cfg.Anchors.SaidTwice && p.names.lex != nil && saidTwice(p.names.lex, text, p.Cfg.Anchors.SaidVerbs) || p.Cfg.Anchors.PrefixTwice && prefixTwice(text) || p.nestsRelation(text) ||
-		p.Cfg.Anchors.DirectionNests && p.names.lex != nil && directionNest(p.names.lex, text) ||
+		p.Cfg.Anchors.DirectionNests && p.names.lex != nil && directionNest(p.names.lex, text, p.Cfg.Anchors.DirectionModifiers) ||
 		p.Cfg.Anchors.TheirsTwice && p.names.lex != nil && theirsTwice(p.names.lex, text)
 }
 
@@ -1853,7 +1853,7 @@ func theirsTwice(lex *lexicon.Lexicon, text string) bool {
 // says a level below the hyponyms, one step the noun names and one the
 // preposition does (AnchorConfig.DirectionNests). "under the control of
 // X" (a singular) says no level.
-func directionNest(lex *lexicon.Lexicon, text string) bool {
+func directionNest(lex *lexicon.Lexicon, text string, modifiers bool) bool {
 	loose := unquotedLoose(text)
 	ws := linking.MentionWords(loose)
 	for i := range ws {
@@ -1864,6 +1864,11 @@ func directionNest(lex *lexicon.Lexicon, text string) bool {
 		for k < len(ws) && determiners[ws[k].Norm] {
 			k++
 		}
+		// With DirectionModifiers, past the adjectives that are no nouns
+		// too: "What lies below the direct subcategories of X?"
+		for modifiers && k+1 < len(ws) && ws[k+1].Norm != "of" && modifierAdjective(lex, strings.ToLower(loose[ws[k].Start:ws[k].End])) {
+			k++
+		}
 		if k+1 >= len(ws) || ws[k+1].Norm != "of" {
 			continue
 		}
@@ -1872,6 +1877,12 @@ func directionNest(lex *lexicon.Lexicon, text string) bool {
 		}
 	}
 	return false
+}
+
+// modifierAdjective reports whether lower-case w is an adjective (the
+// lexicon's) that is no noun, nor a stop word: "direct", "immediate".
+func modifierAdjective(lex *lexicon.Lexicon, w string) bool {
+	return len(w) >= 3 && !index.IsStopword(w) && lex.IsAdjective(w) && !lex.IsNoun(w)
 }
 
 // prefixTwice reports whether a word of text outside its quotations is

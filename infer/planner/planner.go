@@ -401,6 +401,11 @@ type AnchorConfig struct {
 	// X?" asks for what is below them, two steps down). Off in checkpoints
 	// saved before it.
 	DirectionNests bool `json:"direction_nests,omitempty"`
+	// DirectionModifiers: with DirectionNests, adjectives that are no
+	// nouns may come between the preposition's determiner and the plural
+	// ("What lies below the direct subcategories of X?", "Beneath the
+	// direct hyponyms of X, ..."). Off in checkpoints saved before it.
+	DirectionModifiers bool `json:"direction_modifiers,omitempty"`
 	// PoliteWords: a question's words of courtesy ("please", "kindly")
 	// are left out where they stand as such, set off by a comma, closing
 	// it or before a request's verb (withoutPolite): "Cast lists, please,
