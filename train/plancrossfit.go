@@ -385,6 +385,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.VerbFirst = a.ObjectVerbs && !c.o.NoVerbFirst
 	a.BareObject = a.VerbFirst && !c.o.NoBareObject
 	a.FrontedPhrase = a.WhAsks && !c.o.NoFrontedPhrase
+	a.PrepositionWh = a.WhAsks && !c.o.NoPrepositionWh
 	if a.RepeatWords && a.DeeperSearch && !c.o.NoRepeatTwice {
 		a.RepeatTwice, _, _ = c.nested(keep)
 	}

@@ -408,6 +408,10 @@ type LinkingPlannerOptions struct {
 	// NoFrontedPhrase: a phrase fronted before a question's question word
 	// is read where it stands (AnchorConfig.FrontedPhrase; the ablation).
 	NoFrontedPhrase bool
+	// NoPrepositionWh: a preposition opening a question before its
+	// question word opens it ("By whom has X been directed?";
+	// AnchorConfig.PrepositionWh; the ablation).
+	NoPrepositionWh bool
 	// NoOpeningTitles: a title opening the text is read as any word
 	// (AnchorConfig.OpeningTitles; the ablation).
 	NoOpeningTitles bool

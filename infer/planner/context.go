@@ -94,6 +94,12 @@ func (p *LinkingPlanner) opening(text string, words []linking.Word) int {
 	if k := p.embeddedOpening(text, words); k > 0 {
 		return k
 	}
+	// With PrepositionWh, a question word right after an opening
+	// preposition, three or more words before the end ("By whom has X
+	// been directed?", "In which films ...").
+	if p.Cfg.Anchors.PrepositionWh && len(words) >= 5 && preposition(words[0].Norm) && whWords[words[1].Norm] {
+		return 1
+	}
 	if !p.Cfg.Anchors.FrontedPhrase || len(words) == 0 || !strings.HasSuffix(strings.TrimSpace(text), "?") {
 		return 0
 	}

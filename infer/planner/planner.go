@@ -1213,6 +1213,12 @@ type AnchorConfig struct {
 	// X appeared in?" asks as "What has X appeared in?" does (opening).
 	// Off in checkpoints saved before it.
 	FrontedPhrase bool `json:"fronted_phrase,omitempty"`
+	// PrepositionWh: a preposition that opens a question right before
+	// its question word leaves that word the question's opening one for
+	// the same rules (opening): "By whom has X been directed?" asks as
+	// "Whom has X directed?" does, for a person, not for X's films. Off
+	// in checkpoints saved before it.
+	PrepositionWh bool `json:"preposition_wh,omitempty"`
 	// HeadsOf: with NounHeads, the first word of M in "N of M" names no
 	// asked type also where N does not open the question, when one of
 	// N's nouns names the answers by a relation (an answer word, or a
