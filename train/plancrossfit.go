@@ -176,6 +176,9 @@ func (c *crossFit) nonAnchorForms(keep func(i int) bool) ([]string, error) {
 	if c.o.NoRelativeVerb {
 		forms = slices.DeleteFunc(forms, func(f string) bool { return f == planner.FormRelativeVerb })
 	}
+	if c.o.NoInPassage {
+		forms = slices.DeleteFunc(forms, func(f string) bool { return f == planner.FormInPassage })
+	}
 	return forms, nil
 }
 

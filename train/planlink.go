@@ -125,6 +125,10 @@ type LinkingPlannerOptions struct {
 	// is no form whose anchoring the training questions teach
 	// (planner.FormRelativeVerb; the ablation).
 	NoRelativeVerb bool
+	// NoInPassage: a mention inside a quotation that holds more words
+	// than it is not learned as a form no anchor is written in
+	// (planner.FormInPassage; the ablation).
+	NoInPassage bool
 	// NoReadMentions: a word no training question used that names a node
 	// is never read as a known word (AnchorConfig.ReadMentions; the
 	// ablation).

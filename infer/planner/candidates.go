@@ -95,6 +95,18 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 			formOut[i] = p.ruledOutAnchor(q.Text, &ments[i]) || p.afterNonAnchor(q.Text, words, &ments[i])
 		}
 	}
+	// A mention in a quoted passage (FormInPassage), where the training
+	// never anchored, takes no template's first slot: a gloss's many
+	// words would fill the slots the question's own name needs ("To
+	// interact in a specific way, "... interact with others"": the first
+	// "interact"). A later slot may take one (anchoredInForm).
+	var inPassageOut []bool
+	if slices.Contains(p.Cfg.Anchors.NonAnchorForms, FormInPassage) {
+		inPassageOut = make([]bool, len(ments))
+		for i := range ments {
+			inPassageOut[i] = inPassage(q.Text, &ments[i])
+		}
+	}
 	order := make([]int, len(probs))
 	for i := range order {
 		order[i] = i
@@ -134,7 +146,7 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 			sc[pi], nd[pi] = p.slotScores(q.Text, words, ments, ti, pi)
 			var cand []int
 			for mi := range ments {
-				if len(nd[pi][mi]) > 0 {
+				if len(nd[pi][mi]) > 0 && (inPassageOut == nil || pi > 0 || !inPassageOut[mi]) {
 					cand = append(cand, mi)
 				}
 			}

@@ -303,6 +303,14 @@ const (
 	// which names nodes on WordNet ("falls": autumn, "falls under": a
 	// verb of being included).
 	FormRelativeVerb = "relative verb"
+	// FormInPassage: a mention inside a quotation that holds more words
+	// than it ("resist" in 'glossed "resist or withstand wear"'): the
+	// words of a passage quoted to be matched, a definition or a line,
+	// not a name (a quoted name is the whole quotation: "Of the meanings
+	// of 'wolf'"). WordNet's training quotes glosses and never anchors
+	// in them. It rules out a template's first anchor only
+	// (anchoredInForm).
+	FormInPassage = "in passage"
 )
 
 // relativePronouns open the relative clause whose verb FormRelativeVerb
@@ -324,10 +332,13 @@ func mentionForms(lex *lexicon.Lexicon, text string, m *linking.LinkedMention, a
 	args := a != nil && a.ArgumentCompounds
 	antecedent := a != nil && a.RelativeAntecedents
 	nounAntecedent := antecedent && a.NounAntecedents
-	if quotedMention(text, m) {
-		return nil
-	}
 	var out []string
+	if inPassage(text, m) {
+		out = append(out, FormInPassage)
+	}
+	if quotedMention(text, m) {
+		return out
+	}
 	if m.TokStart == 0 && m.TokEnd == 1 && lex.IsVerb(strings.ToLower(m.Text)) {
 		out = append(out, FormLeadVerb)
 	}
@@ -344,6 +355,18 @@ func mentionForms(lex *lexicon.Lexicon, text string, m *linking.LinkedMention, a
 		out = append(out, FormRelativeVerb)
 	}
 	return out
+}
+
+// inPassage reports whether mention m of text lies inside one of its
+// quotations (quotedSpans) that holds more words than m
+// (FormInPassage).
+func inPassage(text string, m *linking.LinkedMention) bool {
+	for _, q := range quotedSpans(text, false) {
+		if q[0] <= m.Start && m.End <= q[1] {
+			return len(linking.MentionWords(text[q[0]:q[1]])) > len(linking.MentionWords(m.Text))
+		}
+	}
+	return false
 }
 
 // relativeVerb reports whether mention m of text comes right after a
@@ -527,15 +550,29 @@ func LearnNonAnchorForms(lex *lexicon.Lexicon, texts []string, ments [][]linking
 
 // anchoredInForm reports whether one of c's anchor mentions is written in
 // one of AnchorConfig.NonAnchorForms or, with Auxiliaries, is a question's
-// auxiliary (questionAuxiliary).
+// auxiliary (questionAuxiliary). A mention in a quoted passage
+// (FormInPassage) is ruled out as the anchor of a template's first path,
+// the one the question names outside its quotations, but not of a later
+// one: a definition may name the whole an answer is part of ("the urban
+// center that is 'a city in central Chile'").
 func (p *LinkingPlanner) anchoredInForm(text string, ments []linking.LinkedMention, c *PlanCandidate) bool {
-	return anchoredOn(ments, c, func(m *linking.LinkedMention) bool { return p.nonAnchorForm(text, m) })
+	for k, a := range c.Mentions {
+		if a >= 0 && a < len(ments) && p.nonAnchorFormAt(text, &ments[a], k > 0) {
+			return true
+		}
+	}
+	return false
 }
 
 // nonAnchorForm reports whether mention m of text is written in one of
 // AnchorConfig.NonAnchorForms or, with Auxiliaries, is a question's
 // auxiliary (questionAuxiliary).
 func (p *LinkingPlanner) nonAnchorForm(text string, m *linking.LinkedMention) bool {
+	return p.nonAnchorFormAt(text, m, false)
+}
+
+// nonAnchorFormAt is nonAnchorForm, with passages FormInPassage aside.
+func (p *LinkingPlanner) nonAnchorFormAt(text string, m *linking.LinkedMention, passages bool) bool {
 	if p.Cfg.Anchors.Auxiliaries && questionAuxiliary(text, m) {
 		return true
 	}
@@ -547,7 +584,9 @@ func (p *LinkingPlanner) nonAnchorForm(text string, m *linking.LinkedMention) bo
 	if err != nil {
 		return false
 	}
-	return slices.ContainsFunc(mentionForms(lex, text, m, p.Cfg.Anchors), func(f string) bool { return slices.Contains(forms, f) })
+	return slices.ContainsFunc(mentionForms(lex, text, m, p.Cfg.Anchors), func(f string) bool {
+		return slices.Contains(forms, f) && !(passages && f == FormInPassage)
+	})
 }
 
 // LearnQuotedSlots returns the template paths, (template, path) sorted,
