@@ -69,6 +69,11 @@ type LinkingPlannerOptions struct {
 	// subject ("I need ...") is read by the gate as any other text
 	// (planner.FitConfig.SpeakerRequests; the ablation).
 	NoFitSpeakerRequests bool
+	// NoFitFrontedRequests: a request after a fronted phrase closed by a
+	// comma ("Of all the senses of 'daze', pick the one ...") is read by
+	// the gate as any other text (planner.FitConfig.FrontedRequests; the
+	// ablation).
+	NoFitFrontedRequests bool
 	// NoFitQuestionMarks: a text closing with a question mark meets the
 	// gate as any other text (planner.FitConfig.QuestionMarks; the
 	// ablation).

@@ -65,6 +65,13 @@ type FitConfig struct {
 	// as a lead verb (speakerRequest). A gloss or a description never
 	// opens so. Off in checkpoints saved before it.
 	SpeakerRequests bool `json:"speaker_requests,omitempty"`
+	// FrontedRequests: with LeadVerbs, a request after a phrase fronted
+	// before it and closed by a comma ("Of all the senses of 'daze',
+	// pick the one ...", "Of the meanings of 'wolf', I want the one ...")
+	// is read from its verb as the requests above are (frontedRequest):
+	// the gate learned requests that open with their verb. Off in
+	// checkpoints saved before it.
+	FrontedRequests bool `json:"fronted_requests,omitempty"`
 	// QuestionMarks: a text closing with a question mark asks something,
 	// and the planner plans it whatever the gate's probability (closesAsked):
 	// the gate learned from the training's wordings, and a question worded
@@ -163,6 +170,11 @@ func (p *LinkingPlanner) FitFeatures(text string) []uint32 {
 			return FitFeatures(f.Dim, p.FitText(text[at:]), true)
 		}
 	}
+	if f.LeadVerbs && f.FrontedRequests {
+		if at := frontedRequest(text, f.SpeakerRequests); at > 0 {
+			return FitFeatures(f.Dim, p.FitText(text[at:]), true)
+		}
+	}
 	return FitFeatures(f.Dim, p.FitText(text), f.LeadVerbs && gateLeadVerb(text, f.LowerRequests))
 }
 
@@ -188,6 +200,44 @@ func speakerRequest(text string) int {
 		return 0
 	}
 	return words[i].Start
+}
+
+// requestObjects are the words a request's verb is followed by, after a
+// fronted phrase (frontedRequest): a determiner or a pronoun of its
+// object ("pick the one", "give me"). English, no data set's words.
+var requestObjects = map[string]bool{"the": true, "a": true, "an": true, "me": true, "us": true, "one": true, "each": true, "every": true, "all": true, "its": true, "their": true, "which": true, "what": true}
+
+// frontedRequest is the byte offset of the verb of a request that
+// follows a phrase opening text, closed by a comma, within
+// maxFrontedWords words and with no other mark of a phrase's end (. ; :
+// ? !) before it (FitConfig.FrontedRequests): a word the lexicon knows as
+// a verb's base form followed by one of requestObjects ("Of all the
+// senses of 'daze', pick the one ..."), or, with speaker, the verb of a
+// request its speaker is the subject of (speakerRequest: "..., I want
+// the one ..."); 0 where there is none. A gloss or a description
+// addressed to no one is not written so.
+func frontedRequest(text string, speaker bool) int {
+	words := linking.MentionWords(text)
+	for i := 1; i+1 < len(words) && i <= maxFrontedWords; i++ {
+		gap := text[words[i-1].End:words[i].Start]
+		if strings.ContainsAny(gap, ".;:?!") {
+			return 0
+		}
+		if !strings.Contains(gap, ",") {
+			continue
+		}
+		if speaker {
+			if at := speakerRequest(text[words[i].Start:]); at > 0 {
+				return words[i].Start + at
+			}
+		}
+		lex, err := lexicon.WordNet()
+		if err != nil || !lex.IsVerb(strings.ToLower(text[words[i].Start:words[i].End])) || !requestObjects[strings.ToLower(text[words[i+1].Start:words[i+1].End])] {
+			return 0
+		}
+		return words[i].Start
+	}
+	return 0
 }
 
 // gateLeadVerb reports whether text opens, unquoted, with a capitalised

@@ -146,6 +146,54 @@ func TestSpeakerRequests(t *testing.T) {
 	}
 }
 
+// TestFrontedRequests: a request after a phrase fronted before it and
+// closed by a comma reads from its verb (frontedRequest: the verb's
+// offset), a verb's base form before a determiner or a pronoun of its
+// object, or with speaker the verb of a request its speaker is the
+// subject of; not a word after the comma that is no verb or is followed by
+// another word, a comma after another mark, after more than
+// maxFrontedWords words, or a text with no comma. With
+// FitConfig.FrontedRequests the planner's features read "Of all the
+// senses of 'daze', pick the one" as "<verb> the one", without it as
+// they read any text.
+func TestFrontedRequests(t *testing.T) {
+	for text, want := range map[string]string{
+		`Of all the senses of "daze", pick the one that falls under confusedness.`: "pick the one that falls under confusedness.",
+		"Among the films of X, give me the ones from 2001.":                        "give me the ones from 2001.",
+		"Of the meanings of 'wolf', I want the one that is a composer.":            "want the one that is a composer.",
+		"A small, round bright seed.":                                              "",
+		"Of the meanings of 'wolf', composer one.":                                 "",
+		"Of the meanings of 'wolf', pick composer.":                                "",
+		"To conquer; to subdue, take the town.":                                    "",
+		"One two three four five six seven eight nine, pick the one.":              "",
+		"Pick the one that falls under confusedness.":                              "",
+	} {
+		got := ""
+		if at := frontedRequest(text, true); at > 0 {
+			got = text[at:]
+		}
+		if got != want {
+			t.Errorf("frontedRequest(%q) reads from %q, want %q", text, got, want)
+		}
+	}
+	if at := frontedRequest("Of the meanings of 'wolf', I want the one.", false); at != 0 {
+		t.Errorf("frontedRequest without speaker reads from %q, want nothing", "Of the meanings of 'wolf', I want the one."[at:])
+	}
+	const dim = 1 << 12
+	p := filmPlanner(t, []string{"kind_of"}, []string{"Tell", "object"}, [][3]int{{1, 0, 0}},
+		[][][]string{{{"*", "<-kind_of", "person"}}}, AnchorConfig{})
+	for _, on := range []bool{true, false} {
+		p.Cfg.Anchors.Fit = &FitConfig{Dim: dim, LeadVerbs: true, FrontedRequests: on}
+		got := p.FitFeatures("Of all the senses of 'daze', pick the one.")
+		if lead := slices.Contains(got, fitHash(dim, "f <verb>")); lead != on {
+			t.Errorf("FrontedRequests %v: features read \"pick\" as a lead verb: %v", on, lead)
+		}
+		if senses := slices.Contains(got, fitHash(dim, "w sense")); senses == on {
+			t.Errorf("FrontedRequests %v: features read the fronted phrase: %v", on, senses)
+		}
+	}
+}
+
 // TestFitProb: the logistic of the summed weights, by hand: bias -1 and
 // "w film" 2 give sigmoid(1) = 0.7311 for "film".
 func TestFitProb(t *testing.T) {
