@@ -1,7 +1,6 @@
 package train
 
 import (
-	"math/rand/v2"
 	"slices"
 
 	"github.com/strata-retrieval/strata/data"
@@ -508,7 +507,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 		a.MultiwordTypes = planner.LearnMultiwordTypes(ms, as, func(v uint32) string { return c.ws.SKB.Schema.NodeTypes[c.ws.Graph.Type(v)] })
 	}
 	cfg.Anchors = &a
-	gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(seed, 0x91)))
+	gate, more, err := planner.NewGates(cfg, seed)
 	if err != nil {
 		return nil, err
 	}
@@ -523,8 +522,12 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 		}
 	}
 	p, err := planner.NewLinkingPlanner(c.ws, c.d, cfg, gate, anchor, ranker)
-	if err != nil || a.Elements == nil {
-		return p, err
+	if err != nil {
+		return nil, err
+	}
+	p.More = more
+	if a.Elements == nil {
+		return p, nil
 	}
 	var restr, types []string
 	for i := range c.exs {

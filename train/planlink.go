@@ -23,6 +23,9 @@ import (
 // LinkingPlannerOptions configures LinkingPlanner.
 type LinkingPlannerOptions struct {
 	Hidden int // template classifier hidden units, default 128
+	// Members is how many gates the template classifier averages
+	// (planner.Config.Members), default 1.
+	Members int
 	// TextDense, when set, is the dense channel the run may answer the
 	// queries no plan fits with, fused with BM25 (chooseText).
 	TextDense *infer.DenseChannel
@@ -918,6 +921,9 @@ type linkExample struct {
 func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChannel, o LinkingPlannerOptions) (*planner.LinkingPlanner, *Result, LinkingPlannerStats, error) {
 	var st LinkingPlannerStats
 	o.withDefaults()
+	if o.Members < 0 {
+		return nil, nil, st, fmt.Errorf("planner: %d classifier members, want at least 1", o.Members)
+	}
 	if ws.SKB.QA == nil {
 		return nil, nil, st, fmt.Errorf("the workspace has no questions")
 	}
@@ -1055,6 +1061,9 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 		cfg.Dense = d.Meta.Hash
 	}
 	cfg.Gate = models.GateConfig{In: cfg.InputDim(), Hidden: o.Hidden, Out: cfg.Classified()}
+	if o.Members > 1 {
+		cfg.Members = o.Members // one member is written as none, as before members
+	}
 	if !o.NoTypeWords {
 		cfg.Anchors.TypeWords = planner.LearnTypeWords(ws.SKB)
 	}
@@ -1141,7 +1150,7 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 				return nil, nil, st, err
 			}
 			task, gs := subset(func(i int) bool { return fold[exs[i].q.ID] != k })
-			task.g = pk.Gate
+			task.g, task.more = pk.Gate, pk.More
 			if _, err := Train(ctx, PlannerModel{P: pk}, task, o.Train, Options{}); err != nil {
 				return nil, nil, st, err
 			}
@@ -1223,7 +1232,7 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 		logf(o.Log, "plan ranker: %d questions, final loss %.4f\n", st.RankGroups, st.RankLoss)
 	}
 	task, gs := subset(func(int) bool { return true })
-	task.g = p.Gate
+	task.g, task.more = p.Gate, p.More
 	st.AnchorLoss = trainAnchorScorer(p.Anchor, gs, o.AnchorEpochs, o.AnchorLR, o.Train.Seed)
 	logf(o.Log, "anchor scorer: %d groups, %d epochs, final loss %.4f\n", len(gs), o.AnchorEpochs, st.AnchorLoss)
 	if !o.NoFit {

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"sort"
 
+	"github.com/nlpodyssey/spago/ag"
 	"github.com/nlpodyssey/spago/mat"
 
 	"github.com/strata-retrieval/strata/data"
@@ -45,9 +46,12 @@ func (m PlannerModel) ConfigJSON() (json.RawMessage, error) {
 
 type plannerTask struct {
 	g *models.Gate
-	x [][]float32
-	y []int
-	k int
+	// more are the classifier's other members (planner.Config.Members):
+	// the loss is the mean of the members' own.
+	more []*models.Gate
+	x    [][]float32
+	y    []int
+	k    int
 }
 
 func (t *plannerTask) NumExamples() int { return len(t.x) }
@@ -59,7 +63,19 @@ func (t *plannerTask) Loss(idx []int, _ *rand.Rand) (mat.Tensor, error) {
 		x = append(x, t.x[j]...)
 		y[i] = t.y[j]
 	}
-	return NLL(t.g.Op(x, len(idx)), t.k, y)
+	loss, err := NLL(t.g.Op(x, len(idx)), t.k, y)
+	if err != nil || len(t.more) == 0 {
+		return loss, err
+	}
+	losses := []mat.Tensor{loss}
+	for _, g := range t.more {
+		l, err := NLL(g.Op(x, len(idx)), t.k, y)
+		if err != nil {
+			return nil, err
+		}
+		losses = append(losses, l)
+	}
+	return ag.DivScalar(ag.Sum(losses...), mat.Scalar(float32(len(losses)))), nil
 }
 
 // PlannerOptions configures Planner.

@@ -63,7 +63,7 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 	if err != nil {
 		return nil, nil, err
 	}
-	probs := p.Gate.Forward(x, 1)
+	probs := p.Probs(x)
 	// The schema's steps (Config.SchemaSteps) come after every template
 	// the classifier scores, at probability 0.
 	if n := len(p.Cfg.Templates); len(probs) < n {

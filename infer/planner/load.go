@@ -2,7 +2,6 @@ package planner
 
 import (
 	"fmt"
-	"math/rand/v2"
 
 	"github.com/strata-retrieval/strata/infer"
 	"github.com/strata-retrieval/strata/infer/registry"
@@ -75,7 +74,13 @@ func withText(m, t infer.Method) infer.Method {
 // FromCheckpoint builds the planner a checkpoint holds (a planner's, or a
 // KGQA model's, whose planner always reads the dense channel).
 func FromCheckpoint(env *infer.Env, ck *registry.Checkpoint, cfg Config, needDense bool) (Predictor, error) {
-	want := models.GateShapes(cfg.Gate, "planner")
+	if cfg.Members < 0 {
+		return nil, fmt.Errorf("%s: planner members %d", ck.Dir, cfg.Members)
+	}
+	var want []models.NamedShape
+	for k := range max(cfg.Members, 1) {
+		want = append(want, models.GateShapes(cfg.Gate, MemberPrefix(k))...)
+	}
 	if a := cfg.Anchors; a != nil {
 		want = append(want, models.SparseLinearShapes(a.Dim, "planner.anchor")...)
 		if a.RankDim > 0 {
@@ -88,12 +93,14 @@ func FromCheckpoint(env *infer.Env, ck *registry.Checkpoint, cfg Config, needDen
 	if err := ck.CheckShapes(want); err != nil {
 		return nil, err
 	}
-	gate, err := models.NewGate(cfg.Gate, "planner", rand.New(rand.NewPCG(0, 0)))
+	gate, more, err := NewGates(cfg, 0)
 	if err != nil {
 		return nil, err
 	}
-	if err := ck.LoadParams(gate.Params()); err != nil {
-		return nil, err
+	for _, g := range append([]*models.Gate{gate}, more...) {
+		if err := ck.LoadParams(g.Params()); err != nil {
+			return nil, err
+		}
 	}
 	var d *infer.DenseChannel
 	if cfg.QueryDim > 0 || needDense {
@@ -109,6 +116,7 @@ func FromCheckpoint(env *infer.Env, ck *registry.Checkpoint, cfg Config, needDen
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", ck.Dir, err)
 		}
+		p.More = more
 		return p, nil
 	}
 	anchor, err := models.NewSparseLinear(cfg.Anchors.Dim, "planner.anchor")
@@ -131,6 +139,7 @@ func FromCheckpoint(env *infer.Env, ck *registry.Checkpoint, cfg Config, needDen
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", ck.Dir, err)
 	}
+	p.More = more
 	if f := cfg.Anchors.Fit; f != nil {
 		if p.Fit, err = models.NewSparseLinear(f.Dim, "planner.fit"); err != nil {
 			return nil, fmt.Errorf("%s: %w", ck.Dir, err)

@@ -142,7 +142,7 @@ func (p *LinkingPlanner) Mentions() *linking.MentionIndex { return p.ments }
 // Params implements Predictor: the classifier's, the anchor scorer's and
 // the plan ranker's tensors.
 func (p *LinkingPlanner) Params() []models.NamedParam {
-	ps := append(p.Gate.Params(), p.Anchor.Params()...)
+	ps := append(p.Classifier.Params(), p.Anchor.Params()...)
 	if p.Ranker != nil {
 		ps = append(ps, p.Ranker.Params()...)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"unicode"
@@ -34,7 +35,12 @@ type Config struct {
 	QueryDim    int               `json:"query_dim"`
 	NodeTypes   []string          `json:"node_types"`
 	Gate        models.GateConfig `json:"gate"`
-	Dense       string            `json:"dense,omitempty"`
+	// Members is how many gates of config Gate the classifier averages
+	// (Classifier.Probs): each trained on the same batches from its own
+	// initial weights, so that no template's rank hangs on one draw of
+	// them (0 and 1: one gate, as checkpoints saved before members).
+	Members int    `json:"members,omitempty"`
+	Dense   string `json:"dense,omitempty"`
 	// Text names the text channel that answers the queries no plan fits
 	// (the text-fit gate rejects them, or their plan reaches nothing):
 	// "" is BM25; "bm25+dense" fuses BM25 with the dense channel whose
@@ -1370,8 +1376,10 @@ type Predictor interface {
 // templates seen in training, whose input is the dense query vector, the
 // node types of the entities the query names and a hashed bag of words.
 type Classifier struct {
-	Cfg    Config
-	Gate   *models.Gate
+	Cfg  Config
+	Gate *models.Gate
+	// More are the members past the first (Config.Members).
+	More   []*models.Gate
 	Dense  *infer.DenseChannel
 	Linker *linking.Linker
 	ws     *workspace.Workspace
@@ -1406,8 +1414,63 @@ func NewTemplatePlanner(ws *workspace.Workspace, d *infer.DenseChannel, cfg Conf
 // Config implements Predictor.
 func (c *Classifier) Config() Config { return c.Cfg }
 
-// Params implements Predictor: the classifier's tensors.
-func (c *Classifier) Params() []models.NamedParam { return c.Gate.Params() }
+// Params implements Predictor: the classifier's tensors, member by member.
+func (c *Classifier) Params() []models.NamedParam {
+	ps := c.Gate.Params()
+	for _, g := range c.More {
+		ps = append(ps, g.Params()...)
+	}
+	return ps
+}
+
+// Probs are the classifier's template probabilities for the input x of
+// one query: the mean of its members' (Config.Members), added in member
+// order.
+func (c *Classifier) Probs(x []float32) []float32 {
+	p := c.Gate.Forward(x, 1)
+	if len(c.More) == 0 {
+		return p
+	}
+	for _, g := range c.More {
+		for i, v := range g.Forward(x, 1) {
+			p[i] += v
+		}
+	}
+	inv := 1 / float32(1+len(c.More))
+	for i := range p {
+		p[i] *= inv
+	}
+	return p
+}
+
+// MemberPrefix names member k's tensors in checkpoints: "planner" for the
+// first (as before members), "planner.m<k>" for the others.
+func MemberPrefix(k int) string {
+	if k == 0 {
+		return "planner"
+	}
+	return fmt.Sprintf("planner.m%d", k)
+}
+
+// NewGates returns the classifier's gates for cfg, Members of them (at
+// least one): member k's initial weights are drawn from PCG(seed,
+// 0x91+256k), so the first is the gate of a planner without members.
+func NewGates(cfg Config, seed uint64) (*models.Gate, []*models.Gate, error) {
+	var more []*models.Gate
+	var first *models.Gate
+	for k := range max(cfg.Members, 1) {
+		g, err := models.NewGate(cfg.Gate, MemberPrefix(k), rand.New(rand.NewPCG(seed, 0x91+256*uint64(k))))
+		if err != nil {
+			return nil, nil, err
+		}
+		if k == 0 {
+			first = g
+		} else {
+			more = append(more, g)
+		}
+	}
+	return first, more, nil
+}
 
 // InputDim is the classifier's input size.
 func (c Config) InputDim() int { return c.QueryDim + len(c.NodeTypes) + LexBuckets }
@@ -1467,7 +1530,7 @@ func (p *TemplatePlanner) Predict(ctx context.Context, q data.Query) (infer.Plan
 	if err != nil {
 		return infer.PlanPrediction{Template: -1}, err
 	}
-	probs := p.Gate.Forward(x, 1)
+	probs := p.Probs(x)
 	best := 0
 	for i, v := range probs {
 		if v > probs[best] {
