@@ -586,4 +586,7 @@ func (o *LinkingPlannerOptions) withDefaults() {
 	if o.FitDim == 0 {
 		o.FitDim = 1 << 18
 	}
+	if o.FitDraws == 0 {
+		o.FitDraws = 4
+	}
 }

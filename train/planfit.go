@@ -67,10 +67,17 @@ func fitTexts(texts []string, casual bool) []string {
 	return out
 }
 
+// fitHeldMax bounds the held-out passages the gate's threshold is
+// calibrated on (planner.FitPassShare).
+const fitHeldMax = 1 << 16
+
 // trainFit trains the planner's text-fit gate (planner.FitConfig): the
-// training questions against as many passages of the SKB's candidates,
-// its threshold calibrated on the validation questions against as many
-// passages of other candidates (a seeded draw, disjoint).
+// mean of FitDraws gates, each trained on the training questions against
+// as many passages of the SKB's candidates, its own draw of them; its
+// threshold passes planner.FitPassShare of up to fitHeldMax passages of
+// other candidates (a seeded draw, disjoint from the training's). With
+// NoFitPass the threshold is calibrated as before it: on the validation
+// questions against as many passages (planner.CalibrateFit).
 func trainFit(ws *workspace.Workspace, p *planner.LinkingPlanner, qs []data.Query, o LinkingPlannerOptions, st *LinkingPlannerStats) error {
 	vqs, err := ws.SKB.QA.Split(o.ValSplit)
 	if err != nil {
@@ -79,22 +86,37 @@ func trainFit(ws *workspace.Workspace, p *planner.LinkingPlanner, qs []data.Quer
 	cands := slices.Clone(ws.Candidates)
 	rand.New(rand.NewPCG(o.Train.Seed, 0xf17)).Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
 	alias := p.Cfg.Anchors.Mentions.AliasFields
-	var train, held []string
-	for i := 0; i < len(cands) && (len(train) < len(qs) || len(held) < len(vqs)); i += 64 {
-		for _, t := range planner.Passages(ws.SKB, alias, cands[i:min(i+64, len(cands))], 32) {
-			if len(train) < len(qs) {
-				train = append(train, t)
-			} else if len(held) < len(vqs) {
-				held = append(held, t)
-			}
+	draws := max(o.FitDraws, 1)
+	nheld := len(vqs)
+	if !o.NoFitPass {
+		nheld = fitHeldMax
+	}
+	// The passages, in the seeded order: the training's pool first, then
+	// the held-out ones. The pool holds the draws end to end where that
+	// leaves nheld passages, or half of them, held out, and is cut where
+	// it would not (a small SKB): the draws then overlap, spread evenly
+	// over it.
+	n := len(qs)
+	var all []string
+	for i := 0; i < len(cands) && len(all) < draws*n+nheld; i += 64 {
+		all = append(all, planner.Passages(ws.SKB, alias, cands[i:min(i+64, len(cands))], 32)...)
+	}
+	all = all[:min(len(all), draws*n+nheld)]
+	pool := min(len(all), draws*n, max(n, len(all)-min(nheld, len(all)/2)))
+	train, held := all[:pool], all[pool:]
+	draw := func(k int) []string {
+		at := 0
+		if draws > 1 {
+			at = k * max(pool-n, 0) / (draws - 1)
 		}
+		return train[at:min(at+n, pool)]
 	}
 	fit, err := models.NewSparseLinear(o.FitDim, "planner.fit")
 	if err != nil {
 		return err
 	}
 	casual := !o.NoCasualFit
-	p.Cfg.Anchors.Fit = &planner.FitConfig{Dim: o.FitDim, LeadVerbs: !o.NoFitLeadVerbs, LowerRequests: !o.NoFitLeadVerbs && !o.NoFitLowerRequests, SpeakerRequests: !o.NoFitLeadVerbs && !o.NoFitSpeakerRequests, FrontedRequests: !o.NoFitLeadVerbs && !o.NoFitFrontedRequests, QuestionMarks: !o.NoFitQuestionMarks, Casual: casual}
+	p.Cfg.Anchors.Fit = &planner.FitConfig{Dim: o.FitDim, LeadVerbs: !o.NoFitLeadVerbs, LowerRequests: !o.NoFitLeadVerbs && !o.NoFitLowerRequests, SpeakerRequests: !o.NoFitLeadVerbs && !o.NoFitSpeakerRequests, FrontedRequests: !o.NoFitLeadVerbs && !o.NoFitFrontedRequests, QuestionMarks: !o.NoFitQuestionMarks, Quotes: !o.NoFitQuotes, Casual: casual}
 	feats := func(texts []string) [][]uint32 {
 		texts = fitTexts(texts, casual)
 		out := make([][]uint32, len(texts))
@@ -110,8 +132,24 @@ func trainFit(ws *workspace.Workspace, p *planner.LinkingPlanner, qs []data.Quer
 		}
 		return out
 	}
-	pos, neg := feats(texts(qs)), feats(train)
-	loss := trainFitGate(fit, pos, neg, 5, 0.1, o.Train.Seed)
+	// The gates of the draws are averaged weight by weight: a linear
+	// model, so the mean's score is the mean of theirs. Draw k learns in
+	// its own seeded order; the first is the one gate trained before
+	// draws were (FitDraws 1 gives that gate, to the byte).
+	pos := feats(texts(qs))
+	var loss float64
+	w := fit.W.Data()
+	for k := range draws {
+		g, err := models.NewSparseLinear(o.FitDim, "planner.fit")
+		if err != nil {
+			return err
+		}
+		neg := feats(draw(k))
+		loss += trainFitGate(g, pos, neg, 5, 0.1, o.Train.Seed+uint64(k)) / float64(draws)
+		for i, v := range g.W.Data() {
+			w[i] += v / float32(draws)
+		}
+	}
 	probs := func(fs [][]uint32) []float32 {
 		out := make([]float32, len(fs))
 		for i, f := range fs {
@@ -129,7 +167,11 @@ func trainFit(ws *workspace.Workspace, p *planner.LinkingPlanner, qs []data.Quer
 			hp[i] = hpAll[2*i]
 		}
 	}
-	st.FitMin = planner.CalibrateFit(vp, hpAll, !o.NoFitLowest)
+	if o.NoFitPass {
+		st.FitMin = planner.CalibrateFit(vp, hpAll, !o.NoFitLowest)
+	} else {
+		st.FitMin = planner.CalibrateFitShare(hpAll, planner.FitPassShare)
+	}
 	for _, v := range vp {
 		if v >= st.FitMin {
 			st.FitVal++
@@ -144,8 +186,10 @@ func trainFit(ws *workspace.Workspace, p *planner.LinkingPlanner, qs []data.Quer
 	st.FitHeld /= float64(max(len(hp), 1))
 	p.Fit = fit
 	p.Cfg.Anchors.Fit.Min = st.FitMin
-	st.fitHeld = make([]string, 0, len(held))
-	for i, t := range held {
+	// The rescue threshold is calibrated on as many held-out passages as
+	// there are val questions, however many calibrated the gate.
+	st.fitHeld = make([]string, 0, len(vqs))
+	for i, t := range held[:min(len(held), len(vqs))] {
 		if hp[i] < st.FitMin {
 			st.fitHeld = append(st.fitHeld, t)
 		}
@@ -154,8 +198,8 @@ func trainFit(ws *workspace.Workspace, p *planner.LinkingPlanner, qs []data.Quer
 	if casual {
 		forms = " (each as written and typed casually)"
 	}
-	logf(o.Log, "text-fit gate%s: %d questions against %d passages, loss %.4f; threshold %.4f passes %.4f of %d val questions, sends %.4f of %d held-out passages to the text\n",
-		forms, len(qs), len(train), loss, st.FitMin, st.FitVal, len(vqs), st.FitHeld, len(hp))
+	logf(o.Log, "text-fit gate%s: %d questions against %d passages in %d draws, loss %.4f; threshold %.4f passes %.4f of %d val questions, sends %.4f of %d held-out passages to the text\n",
+		forms, len(qs), len(train), draws, loss, st.FitMin, st.FitVal, len(vqs), st.FitHeld, len(hp))
 	return nil
 }
 

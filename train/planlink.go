@@ -81,6 +81,18 @@ type LinkingPlannerOptions struct {
 	// gate as any other text (planner.FitConfig.QuestionMarks; the
 	// ablation).
 	NoFitQuestionMarks bool
+	// NoFitQuotes: the gate reads a quotation's words as it reads any
+	// other words (planner.FitConfig.Quotes; the ablation).
+	NoFitQuotes bool
+	// FitDraws: the text-fit gate is the mean of this many gates, each
+	// trained against its own draw of the SKB's passages (default 4; 1
+	// is the single gate trained before draws were).
+	FitDraws int
+	// NoFitPass: the gate's threshold is calibrated on the val questions
+	// against as many held-out passages (planner.CalibrateFit, with
+	// NoFitLowest), not set to pass planner.FitPassShare of up to 65,536
+	// of them (the ablation).
+	NoFitPass bool
 	// NoFitLowest: the gate's threshold is the model's boundary, 0.5,
 	// where that separates the val questions from the held-out passages
 	// as well as any threshold, not the lowest that does
@@ -923,6 +935,9 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 	o.withDefaults()
 	if o.Members < 0 {
 		return nil, nil, st, fmt.Errorf("planner: %d classifier members, want at least 1", o.Members)
+	}
+	if o.FitDraws < 0 {
+		return nil, nil, st, fmt.Errorf("planner: %d text-fit gate draws, want at least 1", o.FitDraws)
 	}
 	if ws.SKB.QA == nil {
 		return nil, nil, st, fmt.Errorf("the workspace has no questions")

@@ -81,6 +81,14 @@ type FitConfig struct {
 	// or a definition, a question mark aside, still meets the gate. Off in
 	// checkpoints saved before it.
 	QuestionMarks bool `json:"question_marks,omitempty"`
+	// Quotes: the gate reads each quotation in a text (quotedSpans) as one
+	// word, quoteWord, whatever it quotes: a question that cites a gloss
+	// ("\"Kamarupan languages spoken in western Burma\" describes one
+	// subordinate of Kamarupan. Name it.") reads to it by its own words,
+	// not by the cited gloss's, which are a passage's words. Whether a
+	// quotation marks a question or a passage is learned, as every other
+	// feature is. Off in checkpoints saved before it.
+	Quotes bool `json:"quotes,omitempty"`
 }
 
 // closesAsked reports whether text, trailing spaces and closing quotes
@@ -120,6 +128,12 @@ func CalibrateRescue(confs []float32) float32 {
 // and last words ("f ", "l ") and whether the text ends with "?". With
 // leadVerb the first word is read as leadVerbWord, whatever it is.
 func FitFeatures(dim int, text string, leadVerb bool) []uint32 {
+	return fitFeatures(dim, text, leadVerb, false)
+}
+
+// fitFeatures is FitFeatures, with quotes each quotation's words read as
+// one word, quoteWord (FitConfig.Quotes).
+func fitFeatures(dim int, text string, leadVerb, quotes bool) []uint32 {
 	h := fnv.New32a()
 	var out []uint32
 	add := func(s string) {
@@ -129,6 +143,9 @@ func FitFeatures(dim int, text string, leadVerb bool) []uint32 {
 	}
 	add("bias")
 	words := linking.MentionWords(text)
+	if quotes {
+		words = quotedAsOne(text, words)
+	}
 	if leadVerb && len(words) > 0 {
 		words[0].Norm = leadVerbWord
 	}
@@ -152,6 +169,34 @@ func FitFeatures(dim int, text string, leadVerb bool) []uint32 {
 // no word of a text reads so (MentionWords keeps letters and digits).
 const leadVerbWord = "<verb>"
 
+// quoteWord is the word the gate reads a quotation as (FitConfig.Quotes).
+const quoteWord = "<quote>"
+
+// quotedAsOne is words with the words of each of text's quotations
+// (quotedSpans) replaced by one word, quoteWord, spanning the quotation.
+func quotedAsOne(text string, words []linking.Word) []linking.Word {
+	spans := quotedSpans(text, false)
+	if len(spans) == 0 {
+		return words
+	}
+	out := make([]linking.Word, 0, len(words))
+	k := 0
+	for _, w := range words {
+		for k < len(spans) && spans[k][1] <= w.Start {
+			k++
+		}
+		if k < len(spans) && w.Start >= spans[k][0] {
+			if n := len(out); n > 0 && out[n-1].Norm == quoteWord && out[n-1].Start == spans[k][0] {
+				continue
+			}
+			out = append(out, linking.Word{Start: spans[k][0], End: spans[k][1], Norm: quoteWord})
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
 // FitProb is the gate's probability that a text with features feats
 // (FitFeatures) is a question the planner plans: the logistic of the
 // summed weights of its features.
@@ -167,15 +212,15 @@ func (p *LinkingPlanner) FitFeatures(text string) []uint32 {
 	f := p.Cfg.Anchors.Fit
 	if f.LeadVerbs && f.SpeakerRequests {
 		if at := speakerRequest(text); at > 0 {
-			return FitFeatures(f.Dim, p.FitText(text[at:]), true)
+			return fitFeatures(f.Dim, p.FitText(text[at:]), true, f.Quotes)
 		}
 	}
 	if f.LeadVerbs && f.FrontedRequests {
 		if at := frontedRequest(text, f.SpeakerRequests); at > 0 {
-			return FitFeatures(f.Dim, p.FitText(text[at:]), true)
+			return fitFeatures(f.Dim, p.FitText(text[at:]), true, f.Quotes)
 		}
 	}
-	return FitFeatures(f.Dim, p.FitText(text), f.LeadVerbs && gateLeadVerb(text, f.LowerRequests))
+	return fitFeatures(f.Dim, p.FitText(text), f.LeadVerbs && gateLeadVerb(text, f.LowerRequests), f.Quotes)
 }
 
 // speakerRequest is the byte offset of the verb of a request its speaker
@@ -328,6 +373,31 @@ func CalibrateFit(pos, neg []float32, lowest bool) float32 {
 	}
 	lo, hi := logit(all[bi-1]), logit(all[bi])
 	return float32(1 / (1 + math.Exp(-(lo+hi)/2)))
+}
+
+// FitPassShare is the share of the SKB's held-out passages the text-fit
+// gate's threshold lets through to a plan (CalibrateFitShare): about one
+// in 8,192. The highest of 2,400 passages, the threshold before it, is the
+// tail's extreme and moved with the draw (0.25-0.52 over three WordNet
+// seeds); a share of 65,536 passages is a quantile, which a draw moves
+// far less (docs/robustness.md, stop 117).
+const FitPassShare = 1.0 / 8192
+
+// CalibrateFitShare is the text-fit gate's threshold that passes share of
+// neg (the probabilities of held-out passages): just above the
+// probability of the passage at that place from the top, so that
+// int(share*len(neg)) of them reach it, ties aside; just above the
+// highest where that is none. Without neg it is 0: the gate passes
+// everything.
+func CalibrateFitShare(neg []float32, share float64) float32 {
+	if len(neg) == 0 {
+		return 0
+	}
+	n := slices.Clone(neg)
+	slices.Sort(n)
+	slices.Reverse(n)
+	k := min(len(n)-1, int(share*float64(len(n))))
+	return math.Nextafter32(n[k], 1)
 }
 
 func logit(p float32) float64 {

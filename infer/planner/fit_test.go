@@ -477,3 +477,62 @@ func TestExplainNoPlan(t *testing.T) {
 		}
 	}
 }
+
+// TestFitQuotes: with FitConfig.Quotes each quotation is one word,
+// "<quote>", in the word, pair and last-word features, whatever and
+// however many words it quotes; an apostrophe inside a word ("Pakistan's")
+// quotes nothing. Without it the quoted words are read as any others.
+func TestFitQuotes(t *testing.T) {
+	const dim = 1 << 20
+	feats := func(ss ...string) []uint32 {
+		var out []uint32
+		for _, s := range ss {
+			out = append(out, fitHash(dim, s))
+		}
+		return out
+	}
+	for _, c := range []struct {
+		text string
+		want []uint32
+	}{
+		{`"a hard stone of the fields" describes one rock. Name it.`, feats("bias", "w <quote>", "w describe", "p <quote> describe", "w one", "p describe one", "w rock", "p one rock", "w name", "p rock name", "w it", "p name it", "f <quote>", "l it")},
+		{"Which sense of 'bank' is a 'sloping land'", feats("bias", "w which", "w sense", "p which sense", "w of", "p sense of", "w <quote>", "p of <quote>", "w is", "p <quote> is", "w a", "p is a", "w <quote>", "p a <quote>", "f which", "l <quote>")},
+		{"Pakistan's rivers", feats("bias", "w pakistan", "w river", "p pakistan river", "f pakistan", "l river")},
+	} {
+		if got := fitFeatures(dim, c.text, false, true); !slices.Equal(got, c.want) {
+			t.Errorf("%q: features %v, want %v", c.text, got, c.want)
+		}
+	}
+	if got := fitFeatures(dim, "Name 'a hard stone'.", false, false); !slices.Equal(got, FitFeatures(dim, "Name 'a hard stone'.", false)) || slices.Contains(got, fitHash(dim, "w <quote>")) {
+		t.Errorf("without quotes: features %v, want FitFeatures' with the quoted words", got)
+	}
+	p := filmPlanner(t, []string{"kind_of"}, []string{"Tell", "object"}, [][3]int{{1, 0, 0}},
+		[][][]string{{{"*", "<-kind_of", "person"}}}, AnchorConfig{})
+	for _, on := range []bool{true, false} {
+		p.Cfg.Anchors.Fit = &FitConfig{Dim: dim, Quotes: on}
+		got := p.FitFeatures("films glossed 'a hard stone'")
+		if slices.Contains(got, fitHash(dim, "l <quote>")) != on || slices.Contains(got, fitHash(dim, "w stone")) == on {
+			t.Errorf("Quotes %v: features read the quotation as one word: %v", on, !on)
+		}
+	}
+}
+
+// TestCalibrateFitShare: the threshold passes int(share*n) of n
+// passages, just above the next one's probability: of ten, a share of
+// 0.2 passes the two highest (0.9 and 0.8; the threshold just above
+// 0.7), 0.05 none (just above 0.9), and with no passages it is 0.
+func TestCalibrateFitShare(t *testing.T) {
+	neg := []float32{0.1, 0.9, 0.3, 0.05, 0.7, 0.2, 0.8, 0.4, 0.6, 0.5}
+	if got, want := CalibrateFitShare(neg, 0.2), math.Nextafter32(0.7, 1); got != want {
+		t.Errorf("share 0.2: threshold %.9f, want %.9f", got, want)
+	}
+	if got, want := CalibrateFitShare(neg, 0.05), math.Nextafter32(0.9, 1); got != want {
+		t.Errorf("share 0.05: threshold %.9f, want %.9f", got, want)
+	}
+	if got := CalibrateFitShare(nil, 0.2); got != 0 {
+		t.Errorf("no passages: threshold %v, want 0", got)
+	}
+	if !slices.Equal(neg[:3], []float32{0.1, 0.9, 0.3}) {
+		t.Errorf("CalibrateFitShare reordered its input: %v", neg)
+	}
+}
