@@ -307,11 +307,10 @@ calibrates it as before: the lowest that separates the val questions from as
 many held-out passages as well as any threshold does, just above the highest
 passage below them (--no-fit-lowest: the model's own boundary, 0.5, when that
 separates them as well, else the middle of the gap). A query below it (a
-definition,
-free text), or of more than 128 words (planning reads mentions against each
-other; STaRK's longest question has 101 words), gets no plan and plan-exec
-answers it by the text channel, counted as a fallback in eval, score and
-serve: with --text auto (the default) and a workspace with a dense channel,
+definition, free text), or of more than 128 words (planning reads mentions
+against each other; STaRK's longest question has 101 words), gets no plan and
+plan-exec answers it by the text channel, counted as a fallback in eval, score
+and serve: with --text auto (the default) and a workspace with a dense channel,
 whichever of BM25, bm25+dense (BM25 fused with the dense channel, RRF) and
 reading (stemmed BM25 over documents with their neighbours' names, fused
 with the dense channel, reranked by the node type the query's words
