@@ -103,4 +103,17 @@ func TestFitDraws(t *testing.T) {
 	if _, got := gate(2, true); got != planner.CalibrateFit(vp, hp[:min(len(hp), 2*len(vqs))], true) {
 		t.Errorf("NoFitPass: threshold %.9f, want CalibrateFit's on the val questions and %d held-out texts", got, 2*len(vqs))
 	}
+
+	// The gate's readings are on by default and off with their ablations.
+	for _, off := range []bool{false, true} {
+		o := LinkingPlannerOptions{FitDraws: 1, NoFitQuotes: off, NoFitAskedSentences: off, FitDim: 1 << 12, Train: Config{Seed: seed}}
+		o.withDefaults()
+		var st LinkingPlannerStats
+		if err := trainFit(ws, p, qs, o, &st); err != nil {
+			t.Fatal(err)
+		}
+		if f := p.Cfg.Anchors.Fit; f.Quotes == off || f.AskedSentences == off {
+			t.Errorf("ablations %v: Quotes %v, AskedSentences %v", off, f.Quotes, f.AskedSentences)
+		}
+	}
 }

@@ -81,6 +81,10 @@ type LinkingPlannerOptions struct {
 	// gate as any other text (planner.FitConfig.QuestionMarks; the
 	// ablation).
 	NoFitQuestionMarks bool
+	// NoFitAskedSentences: only a text closing with a question mark is
+	// planned whatever the gate says, not one holding a sentence that
+	// closes so (planner.FitConfig.AskedSentences; the ablation).
+	NoFitAskedSentences bool
 	// NoFitQuotes: the gate reads a quotation's words as it reads any
 	// other words (planner.FitConfig.Quotes; the ablation).
 	NoFitQuotes bool

@@ -81,6 +81,14 @@ type FitConfig struct {
 	// or a definition, a question mark aside, still meets the gate. Off in
 	// checkpoints saved before it.
 	QuestionMarks bool `json:"question_marks,omitempty"`
+	// AskedSentences: with QuestionMarks, a text holding a sentence that
+	// closes with a question mark, outside quotations, is planned
+	// whatever the gate's probability too (asksSentence: "Did X perform
+	// in any movie released in 2008? Name them."): a description or a
+	// definition asks nothing, and the question marks the SKBs' documents
+	// hold are quoted examples ("how could you do such a thing?") or
+	// tags ("biography?, england"). Off in checkpoints saved before it.
+	AskedSentences bool `json:"asked_sentences,omitempty"`
 	// Quotes: the gate reads each quotation in a text (quotedSpans) as one
 	// word, quoteWord, whatever it quotes: a question that cites a gloss
 	// ("\"Kamarupan languages spoken in western Burma\" describes one
@@ -95,6 +103,23 @@ type FitConfig struct {
 // and brackets aside, ends with a question mark (FitConfig.QuestionMarks).
 func closesAsked(text string) bool {
 	return strings.HasSuffix(strings.TrimRight(text, " \t\r\n\"')]”’"), "?")
+}
+
+// asksSentence reports whether text holds a sentence that closes with a
+// question mark outside its quotations (quotedSpans): one followed by a
+// space and a capital letter (FitConfig.AskedSentences).
+func asksSentence(text string) bool {
+	spans := quotedSpans(text, false)
+	for i := 0; i < len(text); i++ {
+		if text[i] != '?' || slices.ContainsFunc(spans, func(q [2]int) bool { return i >= q[0] && i < q[1] }) {
+			continue
+		}
+		rest := strings.TrimLeft(text[i+1:], " ")
+		if r, _ := utf8.DecodeRuneInString(rest); len(rest) < len(text)-i-1 && unicode.IsUpper(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // CasualForm is text as typed casually: lower case, with no closing

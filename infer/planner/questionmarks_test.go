@@ -58,3 +58,42 @@ func TestQuestionMarks(t *testing.T) {
 		}
 	}
 }
+
+// TestAsksSentence: a question mark outside quotations followed by a
+// space and a capital letter closes an asked sentence; one inside a
+// quotation, in a year ("518?-438"), before a comma or closing the text
+// does not (closesAsked reads that one).
+func TestAsksSentence(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Did X act in 2008? Name them.":                     true,
+		"Why?  Films of X":                                  true,
+		"an action \"how could you do such a thing?\" Noun": false,
+		"Tags: biography?, england":                         false,
+		"Greek lyric poet (518?-438 BC)":                    false,
+		"Did X act in 2008? name them":                      false,
+		"Films of X?":                                       false,
+		"Is it \u201cWho?\u201d Tell me.":                   false,
+		"Is it \u201cWho\u201d? Tell me.":                   true,
+	} {
+		if got := asksSentence(text); got != want {
+			t.Errorf("asksSentence(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// TestAskedSentences: with FitConfig.AskedSentences (and QuestionMarks)
+// a query the gate rejects keeps its plan when a sentence of it closes
+// with a question mark; without it, it falls back.
+func TestAskedSentences(t *testing.T) {
+	p := rejectingCastPlanner(t)
+	for _, on := range []bool{true, false} {
+		p.Cfg.Anchors.Fit = &FitConfig{Dim: 64, Min: 0.5, QuestionMarks: true, AskedSentences: on}
+		pred, err := p.Predict(context.Background(), data.Query{Text: "Which films star Ann Lee? Name them.", ID: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pred.NoFit == on {
+			t.Errorf("AskedSentences %v: NoFit %v, want %v", on, pred.NoFit, !on)
+		}
+	}
+}
