@@ -68,6 +68,7 @@ func TestAsksSentence(t *testing.T) {
 		"Did X act in 2008? Name them.":                     true,
 		"Why?  Films of X":                                  true,
 		"an action \"how could you do such a thing?\" Noun": false,
+		"a reply \"is it you? Yes it is\" noun":             false,
 		"Tags: biography?, england":                         false,
 		"Greek lyric poet (518?-438 BC)":                    false,
 		"Did X act in 2008? name them":                      false,
