@@ -106,14 +106,14 @@ func TestFitDraws(t *testing.T) {
 
 	// The gate's readings are on by default and off with their ablations.
 	for _, off := range []bool{false, true} {
-		o := LinkingPlannerOptions{FitDraws: 1, NoFitQuotes: off, NoFitAskedSentences: off, FitDim: 1 << 12, Train: Config{Seed: seed}}
+		o := LinkingPlannerOptions{FitDraws: 1, NoFitQuotes: off, NoFitAskedSentences: off, NoFitAskedRequests: off, FitDim: 1 << 12, Train: Config{Seed: seed}}
 		o.withDefaults()
 		var st LinkingPlannerStats
 		if err := trainFit(ws, p, qs, o, &st); err != nil {
 			t.Fatal(err)
 		}
-		if f := p.Cfg.Anchors.Fit; f.Quotes == off || f.AskedSentences == off {
-			t.Errorf("ablations %v: Quotes %v, AskedSentences %v", off, f.Quotes, f.AskedSentences)
+		if f := p.Cfg.Anchors.Fit; f.Quotes == off || f.AskedSentences == off || f.AskedRequests == off {
+			t.Errorf("ablations %v: Quotes %v, AskedSentences %v, AskedRequests %v", off, f.Quotes, f.AskedSentences, f.AskedRequests)
 		}
 	}
 }

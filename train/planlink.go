@@ -85,6 +85,10 @@ type LinkingPlannerOptions struct {
 	// planned whatever the gate says, not one holding a sentence that
 	// closes so (planner.FitConfig.AskedSentences; the ablation).
 	NoFitAskedSentences bool
+	// NoFitAskedRequests: a text holding a later sentence that opens with
+	// a request's verb meets the gate as any other text does
+	// (planner.FitConfig.AskedRequests; the ablation).
+	NoFitAskedRequests bool
 	// NoFitQuotes: the gate reads a quotation's words as it reads any
 	// other words (planner.FitConfig.Quotes; the ablation).
 	NoFitQuotes bool

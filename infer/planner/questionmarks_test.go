@@ -98,3 +98,45 @@ func TestAskedSentences(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestSentence: a later sentence opening with a capitalised verb's
+// base form, a clause after ; or : opening with a lower-case one before
+// "me", and "I" with a verb are requests; the text's own first words, an
+// initial's full stop ("S. Grant"), a quotation, and a lower-case verb
+// with no "me" or "us" after it are not.
+func TestRequestSentence(t *testing.T) {
+	for text, want := range map[string]bool{
+		"mountain chain has components. Tell me the geological formation among them.": true,
+		"Glossed \"the dynasty\" and filed below swayer: give me that entry.":         true,
+		"rock has senses; I want the one that is a genre.":                            true,
+		"Films of Ann Lee. Name them.":                                                true,
+		"Tell me the films.":                                                          false,
+		"under the command of Ulysses S. Grant won a decisive victory":                false,
+		"undergo passive experience of: \"We felt the effects of inflation\"":         false,
+		"undergo passive experience of: \"Name the effects of inflation\"":            false,
+		"a reply \"yes. Name it\" noun":                                               false,
+		"rock has parts. tell the story":                                              false,
+		"a reply; give a sign":                                                        false,
+	} {
+		if got := requestSentence(text); got != want {
+			t.Errorf("requestSentence(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// TestAskedRequests: with FitConfig.AskedRequests a query the gate
+// rejects keeps its plan when a later sentence of it opens with a
+// request; without it, it falls back.
+func TestAskedRequests(t *testing.T) {
+	p := rejectingCastPlanner(t)
+	for _, on := range []bool{true, false} {
+		p.Cfg.Anchors.Fit = &FitConfig{Dim: 64, Min: 0.5, AskedRequests: on}
+		pred, err := p.Predict(context.Background(), data.Query{Text: "Ann Lee stars in films. Name them.", ID: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pred.NoFit == on {
+			t.Errorf("AskedRequests %v: NoFit %v, want %v", on, pred.NoFit, !on)
+		}
+	}
+}
