@@ -82,19 +82,32 @@ func TestAsksSentence(t *testing.T) {
 	}
 }
 
-// TestAskedSentences: with FitConfig.AskedSentences (and QuestionMarks)
-// a query the gate rejects keeps its plan when a sentence of it closes
-// with a question mark; without it, it falls back.
-func TestAskedSentences(t *testing.T) {
+// TestAskedBelowGate: a query the gate rejects keeps its plan when a
+// sentence of it closes with a question mark, with FitConfig.
+// AskedSentences (and QuestionMarks), or when a later sentence of it opens
+// with a request, with FitConfig.AskedRequests; without the flag it falls
+// back.
+func TestAskedBelowGate(t *testing.T) {
 	p := rejectingCastPlanner(t)
-	for _, on := range []bool{true, false} {
-		p.Cfg.Anchors.Fit = &FitConfig{Dim: 64, Min: 0.5, QuestionMarks: true, AskedSentences: on}
-		pred, err := p.Predict(context.Background(), data.Query{Text: "Which films star Ann Lee? Name them.", ID: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if pred.NoFit == on {
-			t.Errorf("AskedSentences %v: NoFit %v, want %v", on, pred.NoFit, !on)
+	for _, c := range []struct {
+		name string
+		fit  func(on bool) *FitConfig
+		text string
+	}{
+		{"AskedSentences", func(on bool) *FitConfig {
+			return &FitConfig{Dim: 64, Min: 0.5, QuestionMarks: true, AskedSentences: on}
+		}, "Which films star Ann Lee? Name them."},
+		{"AskedRequests", func(on bool) *FitConfig { return &FitConfig{Dim: 64, Min: 0.5, AskedRequests: on} }, "Ann Lee stars in films. Name them."},
+	} {
+		for _, on := range []bool{true, false} {
+			p.Cfg.Anchors.Fit = c.fit(on)
+			pred, err := p.Predict(context.Background(), data.Query{Text: c.text, ID: -1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pred.NoFit == on {
+				t.Errorf("%s %v: NoFit %v, want %v", c.name, on, pred.NoFit, !on)
+			}
 		}
 	}
 }
@@ -120,23 +133,6 @@ func TestRequestSentence(t *testing.T) {
 	} {
 		if got := requestSentence(text); got != want {
 			t.Errorf("requestSentence(%q) = %v, want %v", text, got, want)
-		}
-	}
-}
-
-// TestAskedRequests: with FitConfig.AskedRequests a query the gate
-// rejects keeps its plan when a later sentence of it opens with a
-// request; without it, it falls back.
-func TestAskedRequests(t *testing.T) {
-	p := rejectingCastPlanner(t)
-	for _, on := range []bool{true, false} {
-		p.Cfg.Anchors.Fit = &FitConfig{Dim: 64, Min: 0.5, AskedRequests: on}
-		pred, err := p.Predict(context.Background(), data.Query{Text: "Ann Lee stars in films. Name them.", ID: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if pred.NoFit == on {
-			t.Errorf("AskedRequests %v: NoFit %v, want %v", on, pred.NoFit, !on)
 		}
 	}
 }
