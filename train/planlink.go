@@ -89,6 +89,10 @@ type LinkingPlannerOptions struct {
 	// a request's verb meets the gate as any other text does
 	// (planner.FitConfig.AskedRequests; the ablation).
 	NoFitAskedRequests bool
+	// NoFitReaderRequests: a text that addresses its reader ("..., please.",
+	// "... and tell me ...", "...; pick it out.") meets the gate as any
+	// other text does (planner.FitConfig.ReaderRequests; the ablation).
+	NoFitReaderRequests bool
 	// NoFitQuotes: the gate reads a quotation's words as it reads any
 	// other words (planner.FitConfig.Quotes; the ablation).
 	NoFitQuotes bool

@@ -97,6 +97,15 @@ type FitConfig struct {
 	// text from that verb while training moved its weights for every text
 	// (docs/robustness.md, stop 117). Off in checkpoints saved before it.
 	AskedRequests bool `json:"asked_requests,omitempty"`
+	// ReaderRequests: a text that addresses its reader, outside its
+	// quotations, is planned whatever the gate's probability
+	// (readerRequest): "please" closing a sentence ("the shrub one,
+	// please."), "and" before a verb and "me" or "us" ("... and tell me
+	// who lives there"), or a closing clause of a verb and "it" or "them"
+	// ("...; pick it out."). No passage of either SKB is written so (the
+	// gate's own threshold passes one in 8,192). Off in checkpoints saved
+	// before it.
+	ReaderRequests bool `json:"reader_requests,omitempty"`
 	// Quotes: the gate reads each quotation in a text (quotedSpans) as one
 	// word, quoteWord, whatever it quotes: a question that cites a gloss
 	// ("\"Kamarupan languages spoken in western Burma\" describes one
@@ -158,6 +167,55 @@ func requestSentence(text string) bool {
 		}
 		r, _ := utf8.DecodeRuneInString(rest)
 		if unicode.IsUpper(r) && sentence && gateLeadVerb(rest, false) || !unicode.IsUpper(r) && gateLeadVerb(rest, true) {
+			return true
+		}
+	}
+	return false
+}
+
+// readerRequest reports whether text addresses its reader outside its
+// quotations (FitConfig.ReaderRequests): "please" as the last word of a
+// sentence, not after "to" ("eager to please"); "and", a lower-case word the lexicon knows as a verb's base
+// form and "me" or "us"; or, after ; : or a sentence's end, such a verb
+// and "it" or "them", with "out", "up" or "down" after them at most,
+// closing the text.
+func readerRequest(text string) bool {
+	words := linking.MentionWords(text)
+	spans := quotedSpans(text, false)
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		return false
+	}
+	verb := func(i int) bool {
+		raw := text[words[i].Start:words[i].End]
+		r, _ := utf8.DecodeRuneInString(raw)
+		return !unicode.IsUpper(r) && lex.IsVerb(strings.ToLower(raw))
+	}
+	for i, w := range words {
+		if slices.ContainsFunc(spans, func(q [2]int) bool { return w.Start >= q[0] && w.Start < q[1] }) {
+			continue
+		}
+		if w.Norm == "please" && (i == 0 || words[i-1].Norm != "to") {
+			if after := strings.TrimLeft(text[w.End:], " "); after == "" || strings.ContainsRune(".?!", rune(after[0])) {
+				return true
+			}
+		}
+		if i == 0 || i+1 >= len(words) || !verb(i) {
+			continue
+		}
+		gap := text[words[i-1].End:w.Start]
+		if words[i-1].Norm == "and" && strings.TrimLeft(gap, " ") == "" && (words[i+1].Norm == "me" || words[i+1].Norm == "us") {
+			return true
+		}
+		gap = strings.TrimLeft(gap, "\"')]\u201d\u2019")
+		if len(gap) < 2 || strings.TrimLeft(gap[1:], " ") != "" || !strings.ContainsRune(";:.?!", rune(gap[0])) || words[i+1].Norm != "it" && words[i+1].Norm != "them" {
+			continue
+		}
+		last := i + 1
+		if last+1 < len(words) && (words[last+1].Norm == "out" || words[last+1].Norm == "up" || words[last+1].Norm == "down") {
+			last++
+		}
+		if last == len(words)-1 && strings.Trim(text[words[last].End:], " .?!") == "" {
 			return true
 		}
 	}

@@ -174,7 +174,7 @@ func (p *LinkingPlanner) Predict(ctx context.Context, q data.Query) (infer.PlanP
 	fit := float32(1)
 	below := false
 	if f := p.Cfg.Anchors.Fit; f != nil && p.Fit != nil {
-		if fit = FitProb(p.Fit, p.FitFeatures(q.Text)); fit < f.Min && !(f.QuestionMarks && (closesAsked(q.Text) || f.AskedSentences && asksSentence(q.Text))) && !(f.AskedRequests && requestSentence(q.Text)) {
+		if fit = FitProb(p.Fit, p.FitFeatures(q.Text)); fit < f.Min && !(f.QuestionMarks && (closesAsked(q.Text) || f.AskedSentences && asksSentence(q.Text))) && !(f.AskedRequests && requestSentence(q.Text)) && !(f.ReaderRequests && readerRequest(q.Text)) {
 			if f.Rescue <= 0 {
 				return infer.PlanPrediction{Template: -1, NoFit: true, Fit: fit}, nil
 			}

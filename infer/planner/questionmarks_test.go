@@ -98,6 +98,7 @@ func TestAskedBelowGate(t *testing.T) {
 			return &FitConfig{Dim: 64, Min: 0.5, QuestionMarks: true, AskedSentences: on}
 		}, "Which films star Ann Lee? Name them."},
 		{"AskedRequests", func(on bool) *FitConfig { return &FitConfig{Dim: 64, Min: 0.5, AskedRequests: on} }, "Ann Lee stars in films. Name them."},
+		{"ReaderRequests", func(on bool) *FitConfig { return &FitConfig{Dim: 64, Min: 0.5, ReaderRequests: on} }, "Ann Lee stars in films; list them."},
 	} {
 		for _, on := range []bool{true, false} {
 			p.Cfg.Anchors.Fit = c.fit(on)
@@ -133,6 +134,35 @@ func TestRequestSentence(t *testing.T) {
 	} {
 		if got := requestSentence(text); got != want {
 			t.Errorf("requestSentence(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// TestReaderRequest: "please" closing a sentence, "and" with a verb and
+// "me", and a closing clause of a verb and "it" or "them" address the
+// reader; the same words quoted, "please" as the verb ("eager to
+// please", "please the senses"), a verb and "it" that do not close the
+// text (WordNet's "sit back; take it easy settle into ..."), "and" with
+// a verb and no "me" or "us" are not.
+func TestReaderRequest(t *testing.T) {
+	for text, want := range map[string]bool{
+		"\"cupflower\" has many senses; the shrub one, please.":                         true,
+		"Subkinds of the subkinds of armorial bearing, please":                          true,
+		"Please. The shrub one.":                                                        true,
+		"Go two generations down from isopod and tell me who lives there.":              true,
+		"There's a shrub that people also refer to as \"cupflower\"; pick it out.":      true,
+		"Some cards has the gloss \"a card game\"; identify it.":                        true,
+		"rock has parts: name them":                                                     true,
+		"a waiter eager to please.":                                                     false,
+		"give pleasure to \"These colors please the senses\"; \"a pleasing sensation\"": false,
+		"a reply \"the shrub one, please.\" noun":                                       false,
+		"sit back; take it easy settle into a comfortable sitting position":             false,
+		"cosmetic surgery to remove wrinkles and tighten the skin":                      false,
+		"go; pick it out of the box":                                                    false,
+		"pick it out":                                                                   false,
+	} {
+		if got := readerRequest(text); got != want {
+			t.Errorf("readerRequest(%q) = %v, want %v", text, got, want)
 		}
 	}
 }
