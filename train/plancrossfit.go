@@ -350,6 +350,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.NamedFirst = a.DeeperSearch && a.NamedRelations && !c.o.NoNamedFirst
 	a.DeeperAsked = a.DeeperSearch && a.NamedType && !c.o.NoDeeperAsked
 	a.DeeperUnreached = !c.o.NoDeeperSearch
+	a.JoinSingles = !c.o.NoJoinSingles
 	a.Addressee = !c.o.NoAddressee
 	a.PronounVerbs = !c.o.NoPronounVerbs
 	a.PhrasalVerbs = a.Lexicon && !c.o.NoPhrasalVerbs

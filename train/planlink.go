@@ -139,6 +139,11 @@ type LinkingPlannerOptions struct {
 	// or whose top templates reach nothing, gets no deeper search
 	// (AnchorConfig.DeeperSearch, DeeperUnreached).
 	NoDeeperSearch bool
+	// NoJoinSingles: two one-path candidates on mentions apart give no
+	// candidate of the template that intersects their paths unless the
+	// classifier ranks it among its most probable (AnchorConfig.JoinSingles;
+	// the ablation).
+	NoJoinSingles bool
 	// NoNonAnchors: no mention texts are learned that the training never
 	// anchored (AnchorConfig.NonAnchors; the ablation).
 	NoNonAnchors bool

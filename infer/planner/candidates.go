@@ -42,9 +42,12 @@ func (c *PlanCandidate) Score() float64 { return c.TemplateLP + c.AnchorLP }
 // Candidates returns the (template, mentions) pairs the planner would try
 // for q, most probable first (at most 4·TopTemplates), each executed; the
 // mentions of q come back too. It returns ctx.Err() when ctx ends before
-// the next candidate is executed.
+// the next candidate is executed. They are the candidates the plan ranker
+// learns from: the classifier's, without JoinSingles' intersections, which
+// a prediction adds (a ranker trained on them too lost 12 movies-skb
+// development questions, docs/robustness.md, stop 118).
 func (p *LinkingPlanner) Candidates(ctx context.Context, q data.Query) ([]PlanCandidate, []linking.LinkedMention, error) {
-	return p.candidates(ctx, q, nil, 0, nil)
+	return p.candidates(ctx, q, nil, 0, nil, false)
 }
 
 // candidates is Candidates; with more set, the templates tried are, besides
@@ -54,8 +57,9 @@ func (p *LinkingPlanner) Candidates(ctx context.Context, q data.Query) ([]PlanCa
 // more holds; each such anchoring is a candidate. Mentions overlapping
 // one of the spans read (the words read inside a mention: resolveRead)
 // are not the question's, nor, with WrittenAnchors, those lying within a
-// word read outside every mention.
-func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func(ti int, chosen []int, nodes [][]uint32) bool, deepest int, read []readSpan) ([]PlanCandidate, []linking.LinkedMention, error) {
+// word read outside every mention. With join, JoinSingles' intersections
+// are candidates too.
+func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func(ti int, chosen []int, nodes [][]uint32) bool, deepest int, read []readSpan, join bool) ([]PlanCandidate, []linking.LinkedMention, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
@@ -123,6 +127,7 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 		nodes  [][]uint32
 		lp, ap float64
 		deep   bool
+		joined bool // JoinSingles
 	}
 	var combos []combo
 	deeper := 0
@@ -196,12 +201,41 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 			deeper++
 		}
 	}
+	// With JoinSingles, two one-path anchorings on mentions apart from
+	// each other give the two-path template of both paths, if any.
+	if join && p.joins != nil {
+		n := len(combos)
+		have := map[string]bool{}
+		for _, c := range combos {
+			have[fmt.Sprint(c.ti, c.ments)] = true
+		}
+		for i := 0; i < n; i++ {
+			a := combos[i]
+			if a.deep || len(p.Cfg.Templates[a.ti]) != 1 {
+				continue
+			}
+			ka := strings.Join(p.Cfg.Templates[a.ti][0].Tokens(), " ")
+			for j := 0; j < n; j++ {
+				b := combos[j]
+				if j == i || b.deep || len(p.Cfg.Templates[b.ti]) != 1 || ments[a.ments[0]].TokStart < ments[b.ments[0]].TokEnd && ments[b.ments[0]].TokStart < ments[a.ments[0]].TokEnd {
+					continue
+				}
+				for _, ti := range p.joins[[2]string{ka, strings.Join(p.Cfg.Templates[b.ti][0].Tokens(), " ")}] {
+					c := combo{ti: ti, ments: []int{a.ments[0], b.ments[0]}, nodes: [][]uint32{a.nodes[0], b.nodes[0]}, lp: math.Log(math.Max(float64(probs[ti]), 1e-30)), ap: a.ap + b.ap, joined: true}
+					if k := fmt.Sprint(c.ti, c.ments); !have[k] {
+						have[k] = true
+						combos = append(combos, c)
+					}
+				}
+			}
+		}
+	}
 	slices.SortStableFunc(combos, func(a, b combo) int { return cmp.Compare(b.lp+b.ap, a.lp+a.ap) })
 	// The 4·TopTemplates most probable anchorings, and every one the
-	// deeper search asked for.
+	// deeper search or JoinSingles asked for.
 	kept := 0
 	combos = slices.DeleteFunc(combos, func(c combo) bool {
-		if c.deep {
+		if c.deep || c.joined {
 			return false
 		}
 		kept++

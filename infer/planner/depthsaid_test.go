@@ -102,7 +102,7 @@ func TestDepthSaid(t *testing.T) {
 	}
 	q := "Which kinds of fine arts are there?"
 	p := kindsPlannerHops(t, AnchorConfig{TopTemplates: 2, DeeperSearch: true, RepeatTwice: true, DepthSaid: true}, -5)
-	cs, ments, err := p.candidates(ctx, data.Query{Text: q}, nil, 0, nil)
+	cs, ments, err := p.candidates(ctx, data.Query{Text: q}, nil, 0, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -298,7 +298,7 @@ func TestDeeperAsked(t *testing.T) {
 		p := genrePlannerWith(t, AnchorConfig{NamedType: true, KindTypes: true, GeneralTypes: true, SiblingTypes: true, NounSlots: true, DeeperSearch: true, DeeperAsked: deeperAsked, AskWords: []string{"which"}},
 			[][]string{{"genre", "<-has_genre", "movie"}, {"*", "<-directed_by", "movie"}})
 		ctx := context.Background()
-		cs, ments, err := p.candidates(ctx, data.Query{Text: q}, nil, 0, nil)
+		cs, ments, err := p.candidates(ctx, data.Query{Text: q}, nil, 0, nil, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"unicode"
 
 	"github.com/strata-retrieval/strata/data"
@@ -45,6 +46,9 @@ type LinkingPlanner struct {
 	walks [][][]graphops.Hop // per template, every hop of each path
 	names schemaNames
 	words *wordResolver // nil without Cfg.Anchors.Lexicon
+	// joins: the two-path templates by their paths' tokens, first path
+	// and second (AnchorConfig.JoinSingles).
+	joins map[[2]string][]int
 }
 
 // NewLinkingPlanner binds a linking planner (Cfg.Anchors set) to a
@@ -81,6 +85,13 @@ func NewLinkingPlanner(ws *workspace.Workspace, d *infer.DenseChannel, cfg Confi
 		}
 		p.hops = append(p.hops, hs)
 		p.walks = append(p.walks, walks)
+		if len(t) == 2 {
+			if p.joins == nil {
+				p.joins = map[[2]string][]int{}
+			}
+			k := [2]string{strings.Join(t[0].Tokens(), " "), strings.Join(t[1].Tokens(), " ")}
+			p.joins[k] = append(p.joins[k], ti)
+		}
 	}
 	words, err := p.newWordResolver()
 	if err != nil {
@@ -288,14 +299,14 @@ func (p *LinkingPlanner) predictRead(ctx context.Context, q data.Query) (infer.P
 }
 
 func (p *LinkingPlanner) predict(ctx context.Context, q data.Query, read []readSpan) (infer.PlanPrediction, error) {
-	cs, ments, err := p.candidates(ctx, q, nil, 0, read)
+	cs, ments, err := p.candidates(ctx, q, nil, 0, read, p.Cfg.Anchors.JoinSingles)
 	if err != nil {
 		return infer.PlanPrediction{Template: -1}, err
 	}
 	// No candidate reaches a node: the search goes deeper, among the
 	// templates some mention anchors (DeeperUnreached).
 	if p.Cfg.Anchors.DeeperUnreached && !slices.ContainsFunc(cs, func(c PlanCandidate) bool { return len(c.Reach) > 0 }) {
-		deep, dments, err := p.candidates(ctx, q, func(int, []int, [][]uint32) bool { return true }, maxUnreached, read)
+		deep, dments, err := p.candidates(ctx, q, func(int, []int, [][]uint32) bool { return true }, maxUnreached, read, p.Cfg.Anchors.JoinSingles)
 		if err != nil {
 			return infer.PlanPrediction{Template: -1}, err
 		}
@@ -316,7 +327,7 @@ func (p *LinkingPlanner) predict(ctx context.Context, q data.Query, read []readS
 		// goes deeper (DeeperSearch) among the templates beyond the top
 		// ones: see deeper.
 		if more := p.deeper(q.Text, ments, cs, key, least, words, kinds); more != nil {
-			deep, dments, err := p.candidates(ctx, q, more, maxDeeper, read)
+			deep, dments, err := p.candidates(ctx, q, more, maxDeeper, read, p.Cfg.Anchors.JoinSingles)
 			if err != nil {
 				return infer.PlanPrediction{Template: -1}, err
 			}

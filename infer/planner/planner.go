@@ -116,6 +116,15 @@ type AnchorConfig struct {
 	// ("What person penned the films X appeared in?": written_by, in a
 	// frame the classifier never saw). Off in checkpoints saved before it.
 	DeeperSearch bool `json:"deeper_search,omitempty"`
+	// JoinSingles: where two candidates of one-path templates anchor on
+	// mentions apart from each other, the template that asks for both
+	// paths' answers at once (and(A, B)), when there is one, is a
+	// candidate too, however improbable the classifier finds it: "Which
+	// seating area do they use in UK?", worded as no training question
+	// was, put the region's and the hypernym's one-path templates among
+	// its most probable but not their intersection, and the answer was a
+	// seating area from anywhere. Off in checkpoints saved before it.
+	JoinSingles bool `json:"join_singles,omitempty"`
 	// DeeperAsked: with DeeperSearch, when the type the question names as
 	// asked for rules out every candidate, the templates tried end with a
 	// step the data's edges take to that type ("which type of movie are

@@ -139,7 +139,7 @@ func TestRepeatTwice(t *testing.T) {
 		if pred.Reach == nil || len(pred.Reach.Nodes) != 1 || pred.Reach.Nodes[0] != c.want {
 			t.Errorf("RepeatTwice %v: %q answers %+v, want node %d", c.rule, c.q, pred.Reach, c.want)
 		}
-		cs, ments, err := p.candidates(ctx, data.Query{Text: c.q}, nil, 0, nil)
+		cs, ments, err := p.candidates(ctx, data.Query{Text: c.q}, nil, 0, nil, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -30,7 +30,7 @@ func TestWrittenAnchors(t *testing.T) {
 		if resolved != c.readAs {
 			t.Fatalf("%q read as %q, want %q", c.text, resolved, c.readAs)
 		}
-		_, ments, err := p.candidates(context.Background(), data.Query{Text: resolved, ID: -1}, nil, 0, read)
+		_, ments, err := p.candidates(context.Background(), data.Query{Text: resolved, ID: -1}, nil, 0, read, false)
 		if err != nil {
 			t.Fatal(err)
 		}
