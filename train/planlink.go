@@ -1286,6 +1286,9 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 	eval := func(ctx context.Context) (map[string]float64, error) {
 		return SplitMetrics(ctx, ws, &planner.PlannedMethod{P: p, M: pe}, o.ValSplit)
 	}
+	if p.Cfg.Anchors.JoinSingles {
+		metric, eval = proposedEval(p, o.ValSplit, eval)
+	}
 	if f := p.Cfg.Anchors.Fit; f != nil && o.Run.Resume && o.Run.RunDir != "" {
 		if f.Rescue, err = storedRescue(o.Run.RunDir); err != nil {
 			return nil, nil, st, err
@@ -1415,4 +1418,32 @@ func chooseText(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChan
 	}
 	c.Cfg.Text, c.Cfg.TextDense = cands[best].Name(), d.Meta.Hash
 	return cands[best], nil
+}
+
+// proposedEval wraps eval, the served planner's metrics on split, to
+// record also the MRR of the plans of the classifier's own candidates,
+// p's joins off (AnchorConfig.JoinSingles), as split/mrr-proposed: the
+// metric it returns, which chooses the checkpoint as it was chosen before
+// the planner joined one-path candidates; every metric recorded and
+// served is the planner's with its joins. The joins repair what a
+// classifier misranks, and a choice that counted their repairs picked
+// WordNet's tenth epoch over its fifth by 0.0004 of validation MRR (half
+// a question of 1,200), a classifier that answered 86 fewer development
+// questions (docs/robustness.md, stop 118).
+func proposedEval(p *planner.LinkingPlanner, split string, eval EvalFunc) (string, EvalFunc) {
+	metric := split + "/mrr-proposed"
+	return metric, func(ctx context.Context) (map[string]float64, error) {
+		m, err := eval(ctx)
+		if err != nil {
+			return nil, err
+		}
+		p.Cfg.Anchors.JoinSingles = false
+		own, err := eval(ctx)
+		p.Cfg.Anchors.JoinSingles = true
+		if err != nil {
+			return nil, err
+		}
+		m[metric] = own[split+"/mrr"]
+		return m, nil
+	}
 }
