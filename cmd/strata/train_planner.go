@@ -359,7 +359,9 @@ both. Where two candidates of one-path templates anchor on mentions apart from
 each other, the template that intersects their two paths is a candidate too,
 however improbable the classifier finds it ("Which seating area do they use in
 UK?": the region's terms and the seating areas, not a seating area from
-anywhere; --no-join-singles). When the type the question asks
+anywhere; --no-join-singles); a run's checkpoint is still chosen by the
+validation MRR of the classifier's own candidates (val/mrr-proposed, recorded
+beside the metrics it serves). When the type the question asks
 for rules out every candidate, the templates tried end with a step the data's
 edges take to that type ("What types of movies did X direct?": the genre every
 one of X's films has); a deeper search tries only templates whose first step
