@@ -211,16 +211,15 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 		}
 		for i := 0; i < n; i++ {
 			a := combos[i]
-			if a.deep || len(p.Cfg.Templates[a.ti]) != 1 {
+			if a.deep || p.single[a.ti] == "" {
 				continue
 			}
-			ka := strings.Join(p.Cfg.Templates[a.ti][0].Tokens(), " ")
 			for j := 0; j < n; j++ {
 				b := combos[j]
-				if j == i || b.deep || len(p.Cfg.Templates[b.ti]) != 1 || ments[a.ments[0]].TokStart < ments[b.ments[0]].TokEnd && ments[b.ments[0]].TokStart < ments[a.ments[0]].TokEnd {
+				if j == i || b.deep || p.single[b.ti] == "" || ments[a.ments[0]].TokStart < ments[b.ments[0]].TokEnd && ments[b.ments[0]].TokStart < ments[a.ments[0]].TokEnd {
 					continue
 				}
-				for _, ti := range p.joins[[2]string{ka, strings.Join(p.Cfg.Templates[b.ti][0].Tokens(), " ")}] {
+				for _, ti := range p.joins[[2]string{p.single[a.ti], p.single[b.ti]}] {
 					c := combo{ti: ti, ments: []int{a.ments[0], b.ments[0]}, nodes: [][]uint32{a.nodes[0], b.nodes[0]}, lp: math.Log(math.Max(float64(probs[ti]), 1e-30)), ap: a.ap + b.ap, joined: true}
 					if k := fmt.Sprint(c.ti, c.ments); !have[k] {
 						have[k] = true

@@ -47,8 +47,10 @@ type LinkingPlanner struct {
 	names schemaNames
 	words *wordResolver // nil without Cfg.Anchors.Lexicon
 	// joins: the two-path templates by their paths' tokens, first path
-	// and second (AnchorConfig.JoinSingles).
-	joins map[[2]string][]int
+	// and second; single: each one-path template's path tokens, "" for
+	// the others (AnchorConfig.JoinSingles).
+	joins  map[[2]string][]int
+	single []string
 }
 
 // NewLinkingPlanner binds a linking planner (Cfg.Anchors set) to a
@@ -85,13 +87,18 @@ func NewLinkingPlanner(ws *workspace.Workspace, d *infer.DenseChannel, cfg Confi
 		}
 		p.hops = append(p.hops, hs)
 		p.walks = append(p.walks, walks)
-		if len(t) == 2 {
+		single := ""
+		switch len(t) {
+		case 1:
+			single = strings.Join(t[0].Tokens(), " ")
+		case 2:
 			if p.joins == nil {
 				p.joins = map[[2]string][]int{}
 			}
 			k := [2]string{strings.Join(t[0].Tokens(), " "), strings.Join(t[1].Tokens(), " ")}
 			p.joins[k] = append(p.joins[k], ti)
 		}
+		p.single = append(p.single, single)
 	}
 	words, err := p.newWordResolver()
 	if err != nil {
