@@ -24,10 +24,7 @@ import (
 // (planner.CalibrateFit).
 func TestFitDraws(t *testing.T) {
 	ws, dir, recs, _ := minedBenchmark(t, synth.Config{Preset: "mag", Nodes: 2000, Queries: 240, Seed: 5})
-	mined := map[int]data.MinedPlanRecord{}
-	for _, r := range recs {
-		mined[r.QID] = r
-	}
+	mined := minedByQID(recs)
 	const seed = 4
 	p, _, _, err := LinkingPlanner(context.Background(), ws, nil, LinkingPlannerOptions{Mined: mined, NoFit: true,
 		Train: Config{Epochs: 1, BatchSize: 32, LR: 3e-3, Seed: seed}, Run: Options{RunDir: filepath.Join(dir, "runs", "draws"), Fingerprint: ws.Fingerprint}})

@@ -24,10 +24,7 @@ import (
 // (--no-join-singles) no checkpoint records it.
 func TestJoinSinglesSelection(t *testing.T) {
 	ws, dir, recs, _ := minedBenchmark(t, synth.Config{Preset: "mag", Nodes: 800, Queries: 240, Seed: 5})
-	mined := map[int]data.MinedPlanRecord{}
-	for _, r := range recs {
-		mined[r.QID] = r
-	}
+	mined := minedByQID(recs)
 	for _, join := range []bool{true, false} {
 		run := filepath.Join(dir, "runs", map[bool]string{true: "joined", false: "unjoined"}[join])
 		_, res, _, err := LinkingPlanner(context.Background(), ws, nil, LinkingPlannerOptions{Mined: mined, NoFit: true, NoJoinSingles: !join,

@@ -90,10 +90,7 @@ func TestPlannerMembersLoss(t *testing.T) {
 // gives every test question the trained planner's probabilities and plan.
 func TestLinkingPlannerMembers(t *testing.T) {
 	ws, dir, recs, _ := minedBenchmark(t, synth.Config{Preset: "mag", Nodes: 800, Queries: 240, Seed: 5})
-	mined := map[int]data.MinedPlanRecord{}
-	for _, r := range recs {
-		mined[r.QID] = r
-	}
+	mined := minedByQID(recs)
 	run := filepath.Join(dir, "runs", "members")
 	p, _, _, err := LinkingPlanner(context.Background(), ws, nil, LinkingPlannerOptions{Mined: mined, Members: 3, NoFit: true,
 		Train: Config{Epochs: 2, BatchSize: 32, LR: 3e-3, Seed: 4}, Run: Options{RunDir: run, Fingerprint: ws.Fingerprint}})

@@ -89,6 +89,16 @@ func TestTrainMoR(t *testing.T) {
 	}
 }
 
+// minedByQID is mined plan records by question id, as training takes
+// them (LinkingPlannerOptions.Mined).
+func minedByQID(recs []data.MinedPlanRecord) map[int]data.MinedPlanRecord {
+	mined := map[int]data.MinedPlanRecord{}
+	for _, r := range recs {
+		mined[r.QID] = r
+	}
+	return mined
+}
+
 // minedBenchmark generates a benchmark, builds and saves its workspace
 // (closed when the test ends) and mines plans from its train and val
 // answers, as a real SKB's workspace gets them.
@@ -131,10 +141,7 @@ func TestLinkingPlannerFromMinedPlans(t *testing.T) {
 	if rep.Coverage() < 0.8 {
 		t.Errorf("coverage %.3f, want >= 0.8", rep.Coverage())
 	}
-	mined := map[int]data.MinedPlanRecord{}
-	for _, r := range recs {
-		mined[r.QID] = r
-	}
+	mined := minedByQID(recs)
 	run := filepath.Join(dir, "runs", "planner")
 	p, r, st, err := LinkingPlanner(context.Background(), ws, nil, LinkingPlannerOptions{Mined: mined, FitRescue: true,
 		Train: Config{Epochs: 8, BatchSize: 32, LR: 3e-3, Seed: 2}, Run: Options{RunDir: run, Fingerprint: ws.Fingerprint}})
@@ -407,10 +414,7 @@ func TestSchemaPathsKeepTrainedPlans(t *testing.T) {
 		t.Skip("trains two planners")
 	}
 	ws, dir, recs, _ := minedBenchmark(t, synth.Config{Preset: "amazon", Nodes: 2000, Queries: 500, Seed: 1})
-	mined := map[int]data.MinedPlanRecord{}
-	for _, r := range recs {
-		mined[r.QID] = r
-	}
+	mined := minedByQID(recs)
 	pe, _ := registry.NewMethod(infer.NewEnv(context.Background(), ws), "plan-exec")
 	hit := map[bool]float64{}
 	for _, paths := range []bool{false, true} {
