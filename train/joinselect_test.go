@@ -15,19 +15,20 @@ import (
 	"github.com/strata-retrieval/strata/infer/registry"
 )
 
-// TestJoinSinglesSelection: with JoinSingles (the default) every
-// checkpoint records val/mrr-proposed, the validation MRR of the planner
-// without its joins, and the best checkpoint is the first with the
-// highest of it; reloaded, the run scores val/mrr-proposed with its joins
-// off and val/mrr with them on (on this preset the joins move no
-// validation question; TestProposedEval has two that differ). Without it
-// (--no-join-singles) no checkpoint records it.
+// TestJoinSinglesSelection: with JoinSingles and SlotsPastRuled (the
+// defaults) every checkpoint records val/mrr-proposed, the validation MRR
+// of the planner without its joins and slots, and the best checkpoint is
+// the first with the highest of it; reloaded, the run scores
+// val/mrr-proposed with both off and val/mrr with both on (on this preset
+// they move no validation question; TestProposedEval has two that
+// differ). Without them (--no-join-singles --no-slots-past-ruled) no
+// checkpoint records it.
 func TestJoinSinglesSelection(t *testing.T) {
 	ws, dir, recs, _ := minedBenchmark(t, synth.Config{Preset: "mag", Nodes: 800, Queries: 240, Seed: 5})
 	mined := minedByQID(recs)
 	for _, join := range []bool{true, false} {
 		run := filepath.Join(dir, "runs", map[bool]string{true: "joined", false: "unjoined"}[join])
-		_, res, _, err := LinkingPlanner(context.Background(), ws, nil, LinkingPlannerOptions{Mined: mined, NoFit: true, NoJoinSingles: !join,
+		_, res, _, err := LinkingPlanner(context.Background(), ws, nil, LinkingPlannerOptions{Mined: mined, NoFit: true, NoJoinSingles: !join, NoSlotsPastRuled: !join,
 			Train: Config{Epochs: 3, BatchSize: 32, LR: 3e-3, Seed: 4}, Run: Options{RunDir: run, Fingerprint: ws.Fingerprint}})
 		if err != nil {
 			t.Fatal(err)
@@ -73,7 +74,7 @@ func TestJoinSinglesSelection(t *testing.T) {
 		}
 		p := m.(*planner.PlannedMethod).P.(*planner.LinkingPlanner)
 		for _, on := range []bool{true, false} {
-			p.Cfg.Anchors.JoinSingles = on
+			p.Cfg.Anchors.JoinSingles, p.Cfg.Anchors.SlotsPastRuled = on, on
 			got, err := SplitMetrics(context.Background(), ws, m, data.SplitVal)
 			if err != nil {
 				t.Fatal(err)
@@ -87,21 +88,24 @@ func TestJoinSinglesSelection(t *testing.T) {
 }
 
 // TestProposedEval: the wrapped evaluation records the served metrics
-// (joins on) and, as val/mrr-proposed, the MRR with the joins off, and
-// leaves the joins on.
+// (joins, slots past ruled-out mentions, or both, on) and, as
+// val/mrr-proposed, the MRR with both off, and leaves them as they were.
 func TestProposedEval(t *testing.T) {
-	p := &planner.LinkingPlanner{Classifier: &planner.Classifier{Cfg: planner.Config{Anchors: &planner.AnchorConfig{JoinSingles: true}}}}
-	metric, eval := proposedEval(p, "val", func(context.Context) (map[string]float64, error) {
-		if p.Cfg.Anchors.JoinSingles {
-			return map[string]float64{"val/mrr": 0.9, "val/hit@1": 0.8}, nil
+	for _, a := range []planner.AnchorConfig{{JoinSingles: true}, {SlotsPastRuled: true}, {JoinSingles: true, SlotsPastRuled: true}} {
+		p := &planner.LinkingPlanner{Classifier: &planner.Classifier{Cfg: planner.Config{Anchors: &a}}}
+		metric, eval := proposedEval(p, "val", func(context.Context) (map[string]float64, error) {
+			if p.Cfg.Anchors.JoinSingles || p.Cfg.Anchors.SlotsPastRuled {
+				return map[string]float64{"val/mrr": 0.9, "val/hit@1": 0.8}, nil
+			}
+			return map[string]float64{"val/mrr": 0.7, "val/hit@1": 0.6}, nil
+		})
+		join, past := a.JoinSingles, a.SlotsPastRuled
+		m, err := eval(context.Background())
+		if err != nil {
+			t.Fatal(err)
 		}
-		return map[string]float64{"val/mrr": 0.7, "val/hit@1": 0.6}, nil
-	})
-	m, err := eval(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if metric != "val/mrr-proposed" || m["val/mrr"] != 0.9 || m["val/hit@1"] != 0.8 || m[metric] != 0.7 || len(m) != 3 || !p.Cfg.Anchors.JoinSingles {
-		t.Errorf("metric %q, metrics %v, joins on after %v", metric, m, p.Cfg.Anchors.JoinSingles)
+		if metric != "val/mrr-proposed" || m["val/mrr"] != 0.9 || m["val/hit@1"] != 0.8 || m[metric] != 0.7 || len(m) != 3 || a.JoinSingles != join || a.SlotsPastRuled != past {
+			t.Errorf("joins %v, slots past ruled %v: metric %q, metrics %v, after: joins %v, slots %v", join, past, metric, m, a.JoinSingles, a.SlotsPastRuled)
+		}
 	}
 }

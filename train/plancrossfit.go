@@ -426,6 +426,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.ObjectWh = a.WhAsks && !c.o.NoObjectWh
 	a.WhVerbSlots = a.KindTypes && !c.o.NoWhVerbSlots
 	a.FormSlots = !c.o.NoFormSlots
+	a.SlotsPastRuled = a.FormSlots && !c.o.NoSlotsPastRuled
 	a.MarkedFollowers = !c.o.NoMarkedFollowers
 	a.TitleObjects = a.LeadVerbAsks && !c.o.NoTitleObjects
 	a.PrepositionOpenings = a.AskingClause && !c.o.NoPrepositionOpenings

@@ -144,6 +144,10 @@ type LinkingPlannerOptions struct {
 	// classifier ranks it among its most probable (AnchorConfig.JoinSingles;
 	// the ablation).
 	NoJoinSingles bool
+	// NoSlotsPastRuled: a mention the question's form rules out takes a
+	// place among a template slot's best mentions like any other
+	// (AnchorConfig.SlotsPastRuled; the ablation).
+	NoSlotsPastRuled bool
 	// NoNonAnchors: no mention texts are learned that the training never
 	// anchored (AnchorConfig.NonAnchors; the ablation).
 	NoNonAnchors bool
@@ -1286,7 +1290,7 @@ func LinkingPlanner(ctx context.Context, ws *workspace.Workspace, d *infer.Dense
 	eval := func(ctx context.Context) (map[string]float64, error) {
 		return SplitMetrics(ctx, ws, &planner.PlannedMethod{P: p, M: pe}, o.ValSplit)
 	}
-	if p.Cfg.Anchors.JoinSingles {
+	if a := p.Cfg.Anchors; a.JoinSingles || a.SlotsPastRuled {
 		metric, eval = proposedEval(p, o.ValSplit, eval)
 	}
 	if f := p.Cfg.Anchors.Fit; f != nil && o.Run.Resume && o.Run.RunDir != "" {
@@ -1422,14 +1426,15 @@ func chooseText(ctx context.Context, ws *workspace.Workspace, d *infer.DenseChan
 
 // proposedEval wraps eval, the served planner's metrics on split, to
 // record also the MRR of the plans of the classifier's own candidates,
-// p's joins off (AnchorConfig.JoinSingles), as split/mrr-proposed: the
+// without what a prediction adds to them (AnchorConfig.JoinSingles'
+// intersections, SlotsPastRuled's slots), as split/mrr-proposed: the
 // metric it returns, which chooses the checkpoint as it was chosen before
-// the planner joined one-path candidates; every metric recorded and
-// served is the planner's with its joins. The joins repair what a
-// classifier misranks, and a choice that counted their repairs picked
-// WordNet's tenth epoch over its fifth by 0.0004 of validation MRR (half
-// a question of 1,200), a classifier that answered 86 fewer development
-// questions (docs/robustness.md, stop 118).
+// the planner added them; every metric recorded and served is the
+// planner's with its additions. The additions repair what a classifier
+// misranks, and a choice that counted their repairs picked WordNet's
+// tenth epoch over its fifth by 0.0004 of validation MRR (half a question
+// of 1,200), a classifier that answered 86 fewer development questions
+// (docs/robustness.md, stop 118).
 func proposedEval(p *planner.LinkingPlanner, split string, eval EvalFunc) (string, EvalFunc) {
 	metric := split + "/mrr-proposed"
 	return metric, func(ctx context.Context) (map[string]float64, error) {
@@ -1437,9 +1442,11 @@ func proposedEval(p *planner.LinkingPlanner, split string, eval EvalFunc) (strin
 		if err != nil {
 			return nil, err
 		}
-		p.Cfg.Anchors.JoinSingles = false
+		a := p.Cfg.Anchors
+		join, past := a.JoinSingles, a.SlotsPastRuled
+		a.JoinSingles, a.SlotsPastRuled = false, false
 		own, err := eval(ctx)
-		p.Cfg.Anchors.JoinSingles = true
+		a.JoinSingles, a.SlotsPastRuled = join, past
 		if err != nil {
 			return nil, err
 		}

@@ -43,9 +43,10 @@ func (c *PlanCandidate) Score() float64 { return c.TemplateLP + c.AnchorLP }
 // for q, most probable first (at most 4·TopTemplates), each executed; the
 // mentions of q come back too. It returns ctx.Err() when ctx ends before
 // the next candidate is executed. They are the candidates the plan ranker
-// learns from: the classifier's, without JoinSingles' intersections, which
-// a prediction adds (a ranker trained on them too lost 12 movies-skb
-// development questions, docs/robustness.md, stop 118).
+// learns from: the classifier's, without JoinSingles' intersections or
+// SlotsPastRuled's slots, which a prediction adds (a ranker trained on the
+// intersections too lost 12 movies-skb development questions,
+// docs/robustness.md, stops 118 and 119).
 func (p *LinkingPlanner) Candidates(ctx context.Context, q data.Query) ([]PlanCandidate, []linking.LinkedMention, error) {
 	return p.candidates(ctx, q, nil, 0, nil, false)
 }
@@ -57,9 +58,10 @@ func (p *LinkingPlanner) Candidates(ctx context.Context, q data.Query) ([]PlanCa
 // more holds; each such anchoring is a candidate. Mentions overlapping
 // one of the spans read (the words read inside a mention: resolveRead)
 // are not the question's, nor, with WrittenAnchors, those lying within a
-// word read outside every mention. With join, JoinSingles' intersections
-// are candidates too.
-func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func(ti int, chosen []int, nodes [][]uint32) bool, deepest int, read []readSpan, join bool) ([]PlanCandidate, []linking.LinkedMention, error) {
+// word read outside every mention. With served, the candidates a
+// prediction adds to the classifier's own are tried too: JoinSingles'
+// intersections and the slots SlotsPastRuled fills.
+func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func(ti int, chosen []int, nodes [][]uint32) bool, deepest int, read []readSpan, served bool) ([]PlanCandidate, []linking.LinkedMention, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
@@ -91,7 +93,11 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 	// (ruledOutAnchor, afterNonAnchor) also tries the best mention it
 	// does not: "Go two levels down from sarcoma in the taxonomy" spent
 	// the 3 slots of the two-level template on "two", "down" and
-	// "taxonomy", all ruled out, and never tried sarcoma.
+	// "taxonomy", all ruled out, and never tried sarcoma. With
+	// SlotsPastRuled (served), a ruled-out mention takes no place among
+	// a slot's TopMentions at all: "Moving down from sarcoma through the
+	// kind-of links twice" spent them on "down", "links" and the ruled-out
+	// "kind", and sarcoma came fourth.
 	var formOut []bool
 	if p.Cfg.Anchors.FormSlots {
 		formOut = make([]bool, len(ments))
@@ -157,6 +163,19 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 			}
 			slices.SortStableFunc(cand, func(a, b int) int { return cmp.Compare(sc[pi][b], sc[pi][a]) })
 			slots[pi] = cand[:min(topM, len(cand))]
+			if formOut != nil && served && p.Cfg.Anchors.SlotsPastRuled {
+				slots[pi] = slots[pi][:0]
+				open := 0
+				for _, mi := range cand {
+					if open == topM {
+						break
+					}
+					slots[pi] = append(slots[pi], mi)
+					if !formOut[mi] {
+						open++
+					}
+				}
+			}
 			if formOut != nil && !slices.ContainsFunc(slots[pi], func(mi int) bool { return !formOut[mi] }) {
 				if k := slices.IndexFunc(cand, func(mi int) bool { return !formOut[mi] }); k >= 0 {
 					slots[pi] = append(slots[pi], cand[k])
@@ -203,7 +222,7 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 	}
 	// With JoinSingles, two one-path anchorings on mentions apart from
 	// each other give the two-path template of both paths, if any.
-	if join && p.joins != nil {
+	if served && p.Cfg.Anchors.JoinSingles && p.joins != nil {
 		n := len(combos)
 		have := map[string]bool{}
 		for _, c := range combos {

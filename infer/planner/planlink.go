@@ -306,14 +306,14 @@ func (p *LinkingPlanner) predictRead(ctx context.Context, q data.Query) (infer.P
 }
 
 func (p *LinkingPlanner) predict(ctx context.Context, q data.Query, read []readSpan) (infer.PlanPrediction, error) {
-	cs, ments, err := p.candidates(ctx, q, nil, 0, read, p.Cfg.Anchors.JoinSingles)
+	cs, ments, err := p.candidates(ctx, q, nil, 0, read, true)
 	if err != nil {
 		return infer.PlanPrediction{Template: -1}, err
 	}
 	// No candidate reaches a node: the search goes deeper, among the
 	// templates some mention anchors (DeeperUnreached).
 	if p.Cfg.Anchors.DeeperUnreached && !slices.ContainsFunc(cs, func(c PlanCandidate) bool { return len(c.Reach) > 0 }) {
-		deep, dments, err := p.candidates(ctx, q, func(int, []int, [][]uint32) bool { return true }, maxUnreached, read, p.Cfg.Anchors.JoinSingles)
+		deep, dments, err := p.candidates(ctx, q, func(int, []int, [][]uint32) bool { return true }, maxUnreached, read, true)
 		if err != nil {
 			return infer.PlanPrediction{Template: -1}, err
 		}
@@ -334,7 +334,7 @@ func (p *LinkingPlanner) predict(ctx context.Context, q data.Query, read []readS
 		// goes deeper (DeeperSearch) among the templates beyond the top
 		// ones: see deeper.
 		if more := p.deeper(q.Text, ments, cs, key, least, words, kinds); more != nil {
-			deep, dments, err := p.candidates(ctx, q, more, maxDeeper, read, p.Cfg.Anchors.JoinSingles)
+			deep, dments, err := p.candidates(ctx, q, more, maxDeeper, read, true)
 			if err != nil {
 				return infer.PlanPrediction{Template: -1}, err
 			}

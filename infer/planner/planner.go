@@ -604,6 +604,15 @@ type AnchorConfig struct {
 	// levels down from X in the taxonomy" tries X. Off in checkpoints
 	// saved before it.
 	FormSlots bool `json:"form_slots,omitempty"`
+	// SlotsPastRuled: with FormSlots, a mention the question's form rules
+	// out takes no place among a slot's TopMentions: a slot tries its
+	// TopMentions best mentions the form leaves open, and the ruled-out
+	// ones that score above them ("Moving down from sarcoma through the
+	// kind-of links twice" gave the slots of the two-level template to
+	// "down", "links" and the ruled-out "kind", and never tried sarcoma).
+	// A prediction's candidates only: the plan ranker learns from the
+	// classifier's own (Candidates). Off in checkpoints saved before it.
+	SlotsPastRuled bool `json:"slots_past_ruled,omitempty"`
 	// MarkedFollowers: a mention a mark sets apart from the word before
 	// it (a colon, a comma, a dash: phraseMark) is not ruled out as an
 	// anchor by that word (NonAnchorAfter, afterNonAnchor): "Broader
