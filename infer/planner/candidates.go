@@ -164,17 +164,13 @@ func (p *LinkingPlanner) candidates(ctx context.Context, q data.Query, more func
 			slices.SortStableFunc(cand, func(a, b int) int { return cmp.Compare(sc[pi][b], sc[pi][a]) })
 			slots[pi] = cand[:min(topM, len(cand))]
 			if formOut != nil && served && p.Cfg.Anchors.SlotsPastRuled {
-				slots[pi] = slots[pi][:0]
-				open := 0
-				for _, mi := range cand {
-					if open == topM {
-						break
-					}
-					slots[pi] = append(slots[pi], mi)
-					if !formOut[mi] {
+				n, open := 0, 0
+				for ; n < len(cand) && open < topM; n++ {
+					if !formOut[cand[n]] {
 						open++
 					}
 				}
+				slots[pi] = cand[:n]
 			}
 			if formOut != nil && !slices.ContainsFunc(slots[pi], func(mi int) bool { return !formOut[mi] }) {
 				if k := slices.IndexFunc(cand, func(mi int) bool { return !formOut[mi] }); k >= 0 {
