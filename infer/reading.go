@@ -55,6 +55,14 @@ type Reading struct {
 	// candidates (baseline's withProfiles).
 	Profiles    *index.BM25
 	ProfileDocs [][]int32
+
+	// nameFields are the candidates' alias fields (indexes into the
+	// schema's text fields) and nameDelims the delimiter that splits each
+	// (linking.AliasDelim): SaysEveryName reads a node's names from them.
+	nameFields []int
+	nameDelims []string
+	// profileOf maps a stemmed name word to its profile (Profiles' document).
+	profileOf map[string]int32
 }
 
 // MaxProfileDocs bounds the candidates one name word's profile pools:
@@ -123,8 +131,11 @@ func buildReading(ws *workspace.Workspace) (*Reading, error) {
 			vocab[w] = struct{}{}
 		}
 	}
-	r := &Reading{BM25: b.Build(), Label: make([]int32, n), Names: index.NewRelatives(slices.Collect(maps.Keys(vocab)))}
-	r.Profiles, r.ProfileDocs = nameProfiles(cfg, names, toks)
+	r := &Reading{BM25: b.Build(), Label: make([]int32, n), Names: index.NewRelatives(slices.Collect(maps.Keys(vocab))), nameFields: nameFields}
+	for _, fi := range nameFields {
+		r.nameDelims = append(r.nameDelims, linking.AliasDelim(skb, fi))
+	}
+	r.Profiles, r.ProfileDocs, r.profileOf = nameProfiles(cfg, names, toks)
 	labels := map[int32]int32{}
 	for d, v := range ws.Candidates {
 		t := skb.Nodes[v].Type
@@ -152,9 +163,91 @@ func buildReading(ws *workspace.Workspace) (*Reading, error) {
 	return r, nil
 }
 
-// nameProfiles builds Reading.Profiles and ProfileDocs from each
-// candidate's name words and document tokens (stemmed).
-func nameProfiles(cfg index.Config, names, toks [][]string) (*index.BM25, [][]int32) {
+// SaysEveryName reports whether the words ts of a text (SaidWords,
+// PassageWords) say every name of node v, its name and each item of its
+// alias fields, each as a run of consecutive words. A
+// definition does not say the word it defines, so the synset whose every
+// lemma "Swiftness rapidity velocity celerity speed" says (speed,
+// velocity) is not what it defines, while the one named also by a word it
+// does not say (celerity, fleetness, ...) may be. A name with no token
+// ("A", a lone letter) is not said. The words are compared as written:
+// stemmed, "condition" would say "conditionally", the very word
+// "In a manner subject to a condition" defines.
+func (r *Reading) SaysEveryName(skb *data.SKB, v uint32, ts []string) bool {
+	node := &skb.Nodes[v]
+	var buf []string
+	says := func(name string) bool {
+		buf = SaidWords(buf[:0], name)
+		return len(buf) > 0 && holdsRun(ts, buf)
+	}
+	if !says(node.Name) {
+		return false
+	}
+	for i, fi := range r.nameFields {
+		if fi >= len(node.Fields) {
+			continue
+		}
+		for _, it := range linking.SplitAliases(node.Fields[fi], r.nameDelims[i]) {
+			if !says(it) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// SaidWords appends the words of s to dst as SaysEveryName compares them:
+// runs of letters and digits, in lower case, each kept ("vitamin A" is
+// two words, and "vitamin" alone does not say it).
+func SaidWords(dst []string, s string) []string {
+	for _, w := range strings.FieldsFunc(s, func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) }) {
+		dst = append(dst, strings.ToLower(w))
+	}
+	return dst
+}
+
+// PassageWords returns SaidWords of a passage's text outside its quoted
+// spans (between two straight double quotes, or an opening and a closing
+// curly one): a word in quotes is spoken of, not used, so '"fowler" in
+// the sense of a huntsman' does not say fowler the way a definition would.
+// A quote left open quotes nothing.
+func PassageWords(text string) []string {
+	var b strings.Builder
+	rest := text
+	for {
+		i := strings.IndexAny(rest, "\"\u201c")
+		if i < 0 {
+			break
+		}
+		opener, closer := "\u201c", "\u201d"
+		if rest[i] == '"' {
+			opener, closer = "\"", "\""
+		}
+		_, after, ok := strings.Cut(rest[i+len(opener):], closer)
+		if !ok {
+			break
+		}
+		b.WriteString(rest[:i])
+		b.WriteByte(' ')
+		rest = after
+	}
+	b.WriteString(rest)
+	return SaidWords(nil, b.String())
+}
+
+// holdsRun reports whether run occurs in ts as consecutive tokens.
+func holdsRun(ts, run []string) bool {
+	for i := 0; i+len(run) <= len(ts); i++ {
+		if slices.Equal(ts[i:i+len(run)], run) {
+			return true
+		}
+	}
+	return false
+}
+
+// nameProfiles builds Reading.Profiles, ProfileDocs and profileOf from
+// each candidate's name words and document tokens (stemmed).
+func nameProfiles(cfg index.Config, names, toks [][]string) (*index.BM25, [][]int32, map[string]int32) {
 	ids := map[string]int32{}
 	var docs [][]int32
 	for d, ws := range names {
@@ -184,7 +277,51 @@ func nameProfiles(cfg index.Config, names, toks [][]string) (*index.BM25, [][]in
 		}
 		b.AddTokens(buf)
 	}
-	return b.Build(), docs
+	return b.Build(), docs, ids
+}
+
+// SaidProfiles returns the profiles of the stems of the words in said
+// (SaidWords of a passage, as a set), each with its stem.
+func (r *Reading) SaidProfiles(said map[string]bool) map[int32]string {
+	out := map[int32]string{}
+	for w := range said {
+		s := index.Stem(w)
+		if p, ok := r.profileOf[s]; ok {
+			out[p] = s
+		}
+	}
+	return out
+}
+
+// NameSaysStem reports whether node v's names (its name and alias fields,
+// as the profiles read them) hold a word of the stem stem and every such
+// word is in said. A passage does not say the word it defines, so a word
+// it says lends no profile to the candidates it names: "Abounding in
+// mud" lifts no candidate by the profile of "mud", while "muddy" (stem
+// "muddi") keeps its own.
+func (r *Reading) NameSaysStem(skb *data.SKB, v uint32, stem string, said map[string]bool) bool {
+	node := &skb.Nodes[v]
+	found := false
+	check := func(text string) bool {
+		for _, w := range index.Tokenize(nil, text) {
+			if index.Stem(w) == stem {
+				if !said[w] {
+					return false
+				}
+				found = true
+			}
+		}
+		return true
+	}
+	if !check(node.Name) {
+		return false
+	}
+	for _, fi := range r.nameFields {
+		if fi < len(node.Fields) && !check(node.Fields[fi]) {
+			return false
+		}
+	}
+	return found
 }
 
 // Expand returns a query's weighted terms as the reading reads it: every

@@ -251,7 +251,7 @@ func TestNameProfilesNamedBound(t *testing.T) {
 		names = append(names, w)
 		toks = append(toks, []string{"plain"})
 	}
-	idx, docs := nameProfiles(index.Config{}, names, toks)
+	idx, docs, _ := nameProfiles(index.Config{}, names, toks)
 	if idx.NumDocs() != 2 || docs[0] != nil || len(docs[1]) != MaxProfileNamed {
 		t.Fatalf("%d profiles, genus lists %d, family %d; want genus empty, family all %d", idx.NumDocs(), len(docs[0]), len(docs[1]), MaxProfileNamed)
 	}
@@ -260,5 +260,72 @@ func TestNameProfilesNamedBound(t *testing.T) {
 	}
 	if s := idx.ScoreTokens([]string{"plain"}, 1); s <= 0 {
 		t.Errorf("family's profile scores %v, want more than 0", s)
+	}
+}
+
+// TestSaysEveryName: a passage says a node's names when each (its name
+// and every item of its alias field) is a run of its words, compared as
+// written: "celerity" is named also by "fleetness", which the passage does
+// not say; "vitamin" does not say "vitamin A" (a one-letter word counts);
+// "condition" does not say "conditionally" (no stemming); a name with no
+// word is never said.
+func TestSaysEveryName(t *testing.T) {
+	skb := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"thing"}, RelationTypes: []string{"r"}, TextFields: []string{"name", "lemmas"}}}
+	skb.Nodes = []data.Node{
+		{Name: "speed", Fields: []string{"", "speed; velocity"}},
+		{Name: "celerity", Fields: []string{"", "celerity; fleetness; rapidity"}},
+		{Name: "vitamin A", Fields: []string{"", "vitamin A"}},
+		{Name: "conditionally", Fields: []string{"", "conditionally"}},
+		{Name: "walking stick", Fields: []string{"", "walking stick; walking-stick"}},
+		{Name: "-", Fields: []string{"", "-"}},
+	}
+	ws, err := workspace.Build(context.Background(), skb, nil, workspace.Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := ReadingOf(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(r.nameFields, []int{1}) || !slices.Equal(r.nameDelims, []string{";"}) {
+		t.Fatalf("name fields %v split by %q; want the lemmas (1) by \";\"", r.nameFields, r.nameDelims)
+	}
+	for _, c := range []struct {
+		text string
+		v    uint32
+		want bool
+	}{
+		{"Swiftness, rapidity, velocity, celerity; speed.", 0, true},
+		{"Swiftness, rapidity, velocity, celerity; speed.", 1, false},
+		{"Swiftness, rapidity, fleetness, celerity", 1, true},
+		{"Speed", 0, false}, // velocity unsaid
+		{"a vitamin found in carrots", 2, false},
+		{"rich in Vitamin A", 2, true},
+		{"In a manner subject to a condition", 3, false},
+		{"a stick for walking", 4, false},
+		{"a walking stick, or walking-stick", 4, true},
+		{"- -", 5, false},
+	} {
+		if got := r.SaysEveryName(skb, c.v, SaidWords(nil, c.text)); got != c.want {
+			t.Errorf("%q says every name of %q: %v, want %v", c.text, skb.Nodes[c.v].Name, got, c.want)
+		}
+	}
+}
+
+// TestPassageWords: quoted spans are dropped, an unclosed quote is kept.
+func TestPassageWords(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		{`"fowler" in the sense of a huntsman`, []string{"in", "the", "sense", "of", "a", "huntsman"}},
+		{"\u201cBurundi\u201d, an African country", []string{"an", "african", "country"}},
+		{`a "quoted" and "another" word`, []string{"a", "and", "word"}},
+		{`an "open quote`, []string{"an", "open", "quote"}},
+		{"Vitamin A's use", []string{"vitamin", "a", "s", "use"}},
+	} {
+		if got := PassageWords(c.text); !slices.Equal(got, c.want) {
+			t.Errorf("PassageWords(%q) = %q, want %q", c.text, got, c.want)
+		}
 	}
 }

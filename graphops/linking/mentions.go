@@ -172,8 +172,8 @@ func isStopword(w string) bool { return stopwords[w] }
 // aliasDelims are the separators tried when splitting an alias field.
 var aliasDelims = []string{";", "|", ","}
 
-// splitAliases splits a field value into items by delim.
-func splitAliases(v, delim string) []string {
+// SplitAliases splits a field value into items by delim.
+func SplitAliases(v, delim string) []string {
 	var out []string
 	for _, p := range strings.Split(v, delim) {
 		if p = strings.TrimSpace(p); p != "" {
@@ -210,7 +210,7 @@ func DetectAliasFields(skb *data.SKB) []string {
 				nd := &skb.Nodes[have[j]]
 				name := normForm(nd.Name, 1<<20)
 				n++
-				for _, it := range splitAliases(nd.Fields[fi], d) {
+				for _, it := range SplitAliases(nd.Fields[fi], d) {
 					items++
 					words += len(strings.Fields(it))
 					if name != "" && normForm(it, 1<<20) == name {
@@ -228,9 +228,9 @@ func DetectAliasFields(skb *data.SKB) []string {
 	return out
 }
 
-// aliasDelim returns the delimiter that splits field fi best (the one
+// AliasDelim returns the delimiter that splits field fi best (the one
 // DetectAliasFields accepted).
-func aliasDelim(skb *data.SKB, fi int) string {
+func AliasDelim(skb *data.SKB, fi int) string {
 	best, bestN := aliasDelims[0], -1
 	for _, d := range aliasDelims {
 		n := 0
@@ -282,7 +282,7 @@ func NewMentionIndex(skb *data.SKB, cfg MentionConfig) *MentionIndex {
 	var afs []af
 	for _, f := range cfg.AliasFields {
 		if fi, ok := skb.Schema.FieldIndex(f); ok {
-			afs = append(afs, af{fi, aliasDelim(skb, fi)})
+			afs = append(afs, af{fi, AliasDelim(skb, fi)})
 		}
 	}
 	for i := range skb.Nodes {
@@ -294,7 +294,7 @@ func NewMentionIndex(skb *data.SKB, cfg MentionConfig) *MentionIndex {
 		}
 		for _, a := range afs {
 			if a.fi < len(nd.Fields) {
-				for _, it := range splitAliases(nd.Fields[a.fi], a.delim) {
+				for _, it := range SplitAliases(nd.Fields[a.fi], a.delim) {
 					add(it, v, true)
 				}
 			}

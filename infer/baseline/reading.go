@@ -20,7 +20,7 @@ func init() {
 		}
 		return NewBM25Stem(env.WS), nil
 	})
-	registry.RegisterMethod("reading", "the text channel that reads: bm25-stem, each query word's relatives among the candidates' names added at weight 0.25 (the names' words holding its stem: \"wasp\" reads \"waspish\" too), fused with dense (RRF k=60, weights 1 and 0.5; bm25-stem alone without a dense channel), its top 100 reranked by the node type the query's words suggest (a naive Bayes model of type given a node's own text); a query a planner reads as a passage (no plan fits: a definition, a description; or too long to plan) also scores each candidate by its name words' profiles (the documents of the first 20 candidates a word names, pooled), at weight 4", func(env *infer.Env) (infer.Method, error) {
+	registry.RegisterMethod("reading", "the text channel that reads: bm25-stem, each query word's relatives among the candidates' names added at weight 0.25 (the names' words holding its stem: \"wasp\" reads \"waspish\" too), fused with dense (RRF k=60, weights 1 and 0.5; bm25-stem alone without a dense channel), its top 100 reranked by the node type the query's words suggest (a naive Bayes model of type given a node's own text); a query a planner reads as a passage (no plan fits: a definition, a description; or too long to plan) also scores each candidate by its name words' profiles (the documents of the first 20 candidates a word names, pooled), at weight 4; a passage's hits whose every name it says go below the others of its top 100, and a word it says lends its profile to none of the candidates named by it (a definition does not say the word it defines; a word in quotes is spoken of, and exempt)", func(env *infer.Env) (infer.Method, error) {
 		if _, err := infer.ReadingOf(env.WS); err != nil {
 			return nil, err
 		}
@@ -110,7 +110,12 @@ func NewReading(ws *workspace.Workspace, d *infer.DenseChannel) *Reading {
 // query's relatives; withProfiles): a definition defines a word, any of
 // its senses, and a word's profile reads what all of them say. A
 // question is not read so: it asks for one sense (WordNet's val MRR fell
-// 0.5844 -> 0.5024 when every query was).
+// 0.5844 -> 0.5024 when every query was). A definition does not say the
+// word it defines either, so a word a passage says lends its profile to
+// none of the candidates named by it (withProfiles), and its hits whose
+// every name it says go below the others of the top readingDepth
+// (demoteSaid); a word in quotes is spoken of, not used, and says nothing
+// (infer.PassageWords).
 type Reading struct {
 	ws    *workspace.Workspace
 	dense *DenseMethod
@@ -132,7 +137,7 @@ func (m *Reading) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 		return nil, err
 	}
 	if q.Passage {
-		if a, err = withProfiles(ctx, r, toks, w, a); err != nil {
+		if a, err = withProfiles(ctx, r, m.ws, q.Text, toks, w, a); err != nil {
 			return nil, err
 		}
 	}
@@ -147,10 +152,45 @@ func (m *Reading) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 		infer.SortHits(b)
 		fused = reranker.FuseRRF([][]index.Hit{a, b}, []float64{1, readingDenseWeight}, 60)
 	}
-	if r.Prior == nil || len(fused) == 0 {
-		return fused, nil
+	if r.Prior != nil && len(fused) > 0 {
+		fused = typeRerank(fused, r, m.ws, q.Text)
 	}
-	return typeRerank(fused, r, m.ws, q.Text), nil
+	if q.Passage {
+		fused = demoteSaid(fused, r, m.ws, q.Text)
+	}
+	return fused, nil
+}
+
+// demoteSaid moves the hits among the first readingDepth of a sorted list
+// whose every name the passage says (infer.Reading.SaysEveryName) below
+// the others of those, each group in its order, and lays the scores from
+// there down in whole steps. A passage describes something it does not
+// name: "Swiftness rapidity velocity celerity speed" defines none of the
+// synsets {speed, velocity} and {rapidity}, which it names whole.
+func demoteSaid(hits []index.Hit, r *infer.Reading, ws *workspace.Workspace, text string) []index.Hit {
+	top := min(readingDepth, len(hits))
+	ts := infer.PassageWords(text)
+	var kept, said []index.Hit
+	for _, h := range hits[:top] {
+		if int(h.ID) < len(ws.SKB.Nodes) && r.SaysEveryName(ws.SKB, h.ID, ts) {
+			said = append(said, h)
+		} else {
+			kept = append(kept, h)
+		}
+	}
+	if len(said) == 0 {
+		return hits
+	}
+	base := hits[0].Score + 1 // every hit of the top is said
+	if len(kept) > 0 {
+		base = kept[len(kept)-1].Score
+	}
+	copy(hits, kept)
+	copy(hits[len(kept):], said)
+	for i := len(kept); i < len(hits); i++ {
+		hits[i].Score = base - float32(i-len(kept)+1) // whole steps: no float32 ties
+	}
+	return hits
 }
 
 // withProfiles adds to each candidate's lexical score in lex (candidate
@@ -159,8 +199,12 @@ func (m *Reading) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 // for the weighted query toks, w; a candidate whose own document matched
 // no term joins with that alone, after the others (the caller sorts the
 // hits: index.Sort is a total order). The best profiles list at most
-// infer.MaxProfileNamed candidates each.
-func withProfiles(ctx context.Context, r *infer.Reading, toks []string, w []float32, lex []index.Hit) ([]index.Hit, error) {
+// infer.MaxProfileNamed candidates each. A profile whose stem is a word
+// the passage says (infer.PassageWords) lifts none of its candidates whose
+// names' words of that stem the passage all says
+// (infer.Reading.NameSaysStem): "Abounding in mud" lifts neither mud nor
+// mud pie by the profile of "mud", and muddy by its own.
+func withProfiles(ctx context.Context, r *infer.Reading, ws *workspace.Workspace, text string, toks []string, w []float32, lex []index.Hit) ([]index.Hit, error) {
 	ph, err := r.Profiles.ScoreAllWeighted(ctx, toks, w, nil)
 	if err != nil {
 		return nil, err
@@ -169,9 +213,18 @@ func withProfiles(ctx context.Context, r *infer.Reading, toks []string, w []floa
 	for _, h := range ph {
 		top.Push(h)
 	}
+	said := map[string]bool{}
+	for _, x := range infer.PassageWords(text) {
+		said[x] = true
+	}
+	saidProfile := r.SaidProfiles(said)
 	best := map[uint32]float32{}
 	for _, h := range top.Sorted(nil) {
+		stem, isSaid := saidProfile[int32(h.ID)]
 		for _, d := range r.ProfileDocs[h.ID] {
+			if isSaid && r.NameSaysStem(ws.SKB, ws.Candidates[d], stem, said) {
+				continue // a word the passage says lends its profile to none it names
+			}
 			best[uint32(d)] = max(best[uint32(d)], h.Score)
 		}
 	}

@@ -310,3 +310,132 @@ func TestTypeRerankUnlearnedType(t *testing.T) {
 		t.Errorf("tune: %v, want the tune (node 2) then the song (node 1), ln 2 apart", hits)
 	}
 }
+
+// saidSKB: synsets with lemma lists (an alias field), one type, every
+// node a candidate (candidate d is node d).
+func saidSKB(t *testing.T) *workspace.Workspace {
+	t.Helper()
+	skb := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"thing"}, RelationTypes: []string{"r"}, TextFields: []string{"name", "lemmas", "gloss"}}}
+	skb.Nodes = []data.Node{
+		{Name: "wet", Fields: []string{"", "wet", "covered with water"}},
+		{Name: "wetness", Fields: []string{"", "wetness", "the state of being covered with water"}},
+		{Name: "dry", Fields: []string{"", "dry", "free from water"}},
+		{Name: "speed", Fields: []string{"", "speed; velocity", "swiftness as distance travelled per unit of time"}},
+		{Name: "celerity", Fields: []string{"", "celerity; fleetness; rapidity", "a rapid rate of motion"}},
+	}
+	return testskb.Workspace(t, skb)
+}
+
+// TestProfileSaidWordLendsNone: a passage that says "wet" lifts no
+// candidate by the profile of "wet" whose names' words of that stem it all
+// says (the node wet), and lifts wetness, whose word of the stem it does
+// not say, by readingProfileWeight times that profile's score; a passage
+// that does not say the word lifts both. The profile is rebuilt here from
+// the documents (with no neighbours, a document is the node's text).
+func TestProfileSaidWordLendsNone(t *testing.T) {
+	ws := saidSKB(t)
+	r, err := infer.ReadingOf(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := index.NewBuilder(index.Config{Stem: true})
+	for _, p := range [][]uint32{{0, 1}, {2}, {3}, {3}, {4}, {4}, {4}} { // wet (wet, wetness), dry, speed, velocity, celerity, fleetness, rapidity
+		var text string
+		for _, d := range p {
+			text += ws.SKB.Document(d) + " "
+		}
+		b.AddTokens(index.StemTokens(nil, text))
+	}
+	prof := b.Build()
+	for _, c := range []struct {
+		text    string
+		lifted  []uint32 // candidates the profile of "wet" lifts
+		missing uint32   // a candidate it must not
+	}{
+		{"the quality of being wet", []uint32{1}, 0},
+		{"the quality of being covered with water", []uint32{0, 1}, 99},
+	} {
+		toks, w, err := r.Expand(t.Context(), c.text, readingRelativeWeight)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lex, err := r.BM25.ScoreAllWeighted(t.Context(), toks, w, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		own := map[uint32]float32{}
+		for _, h := range lex {
+			own[h.ID] = h.Score
+		}
+		got, err := withProfiles(t.Context(), r, ws, c.text, toks, w, slices.Clone(lex))
+		if err != nil {
+			t.Fatal(err)
+		}
+		score := map[uint32]float32{}
+		for _, h := range got {
+			score[h.ID] = h.Score
+		}
+		ph, err := prof.ScoreAllWeighted(t.Context(), toks, w, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lift float32
+		for _, h := range ph {
+			if h.ID == 0 {
+				lift = readingProfileWeight * h.Score
+			}
+		}
+		if lift <= 0 {
+			t.Fatalf("%q: the profile of wet scores %v: the test tests nothing", c.text, lift)
+		}
+		for _, d := range c.lifted {
+			if math.Abs(float64(score[d]-own[d]-lift)) > 1e-4 {
+				t.Errorf("%q: %s scores %v, want its own %v + the profile's %v", c.text, ws.SKB.Nodes[d].Name, score[d], own[d], lift)
+			}
+		}
+		if c.missing != 99 && score[c.missing] != own[c.missing] {
+			t.Errorf("%q: %s scores %v, want its own document's %v alone", c.text, ws.SKB.Nodes[c.missing].Name, score[c.missing], own[c.missing])
+		}
+	}
+}
+
+// TestReadingDemotesSaid: among a passage's first readingDepth hits,
+// those whose every name it says go below the others, in their order, a
+// whole step apart, and the hits past readingDepth follow a step further
+// each; the others keep their places and scores. "speed or velocity of
+// motion" says speed and velocity (node speed) but not fleetness (node
+// celerity); ids past the SKB's nodes name nothing and stay. A passage
+// that says nothing whole keeps the list.
+func TestReadingDemotesSaid(t *testing.T) {
+	ws := saidSKB(t)
+	r, err := infer.ReadingOf(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const text = "speed or velocity of motion"
+	hits := []index.Hit{{ID: 3, Score: 10}, {ID: 4, Score: 9}}
+	for i := range readingDepth - 1 {
+		hits = append(hits, index.Hit{ID: uint32(1000 + i), Score: 8 - float32(i)/100})
+	}
+	got := demoteSaid(slices.Clone(hits), r, ws, text)
+	want := append([]index.Hit{}, hits[1:readingDepth]...)
+	last := want[len(want)-1].Score
+	want = append(want, index.Hit{ID: 3, Score: last - 1}, index.Hit{ID: hits[readingDepth].ID, Score: last - 2})
+	if !slices.Equal(got, want) {
+		t.Errorf("demoted: %v...%v, want %v...%v", got[:3], got[len(got)-3:], want[:3], want[len(want)-3:])
+	}
+	if got := demoteSaid(slices.Clone(hits), r, ws, "speed of motion"); !slices.Equal(got, hits) {
+		t.Errorf("a passage that leaves velocity unsaid moved %v", got[:3])
+	}
+	all := []index.Hit{{ID: 3, Score: 2}, {ID: 0, Score: 1}} // speed, wet: both said
+	if got := demoteSaid(slices.Clone(all), r, ws, "wet speed and velocity"); !slices.Equal(got, []index.Hit{{ID: 3, Score: 2}, {ID: 0, Score: 1}}) {
+		t.Errorf("every hit said: %v, want the order kept from the first's score down", got)
+	}
+	p, err := NewReading(ws, nil).Rank(t.Context(), data.Query{Text: text, Passage: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p) == 0 || p[len(p)-1].ID != 3 {
+		t.Errorf("the passage ranked by reading: %v, want speed last", p)
+	}
+}
