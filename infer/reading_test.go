@@ -329,3 +329,29 @@ func TestPassageWords(t *testing.T) {
 		}
 	}
 }
+
+// TestSaysEveryNameNoAliases: without an alias field a node's one name is
+// its name: "Jeffrey Lau-directed titles" says the director, not his film.
+func TestSaysEveryNameNoAliases(t *testing.T) {
+	skb := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"person", "movie"}, RelationTypes: []string{"directed_by"}, TextFields: []string{"name", "plot"}}}
+	skb.Nodes = []data.Node{
+		{Type: 0, Name: "Jeffrey Lau", Fields: []string{"", ""}},
+		{Type: 1, Name: "All for the Winner", Fields: []string{"", "a gambler from the mainland wins in Hong Kong"}},
+	}
+	skb.Edges.Add(1, 0, 0)
+	ws, err := workspace.Build(context.Background(), skb, nil, workspace.Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := ReadingOf(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.nameFields) != 0 {
+		t.Fatalf("name fields %v, want none", r.nameFields)
+	}
+	ts := PassageWords("Jeffrey Lau-directed titles released in 1990")
+	if !r.SaysEveryName(skb, 0, ts) || r.SaysEveryName(skb, 1, ts) {
+		t.Errorf("says Jeffrey Lau %v, All for the Winner %v; want true, false", r.SaysEveryName(skb, 0, ts), r.SaysEveryName(skb, 1, ts))
+	}
+}
