@@ -279,14 +279,7 @@ func TestSaysEveryName(t *testing.T) {
 		{Name: "walking stick", Fields: []string{"", "walking stick; walking-stick"}},
 		{Name: "-", Fields: []string{"", "-"}},
 	}
-	ws, err := workspace.Build(context.Background(), skb, nil, workspace.Config{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := ReadingOf(ws)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := readingOf(t, skb)
 	if !slices.Equal(r.nameFields, []int{1}) || !slices.Equal(r.nameDelims, []string{";"}) {
 		t.Fatalf("name fields %v split by %q; want the lemmas (1) by \";\"", r.nameFields, r.nameDelims)
 	}
@@ -339,6 +332,19 @@ func TestSaysEveryNameNoAliases(t *testing.T) {
 		{Type: 1, Name: "All for the Winner", Fields: []string{"", "a gambler from the mainland wins in Hong Kong"}},
 	}
 	skb.Edges.Add(1, 0, 0)
+	r := readingOf(t, skb)
+	if len(r.nameFields) != 0 {
+		t.Fatalf("name fields %v, want none", r.nameFields)
+	}
+	ts := PassageWords("Jeffrey Lau-directed titles released in 1990")
+	if !r.SaysEveryName(skb, 0, ts) || r.SaysEveryName(skb, 1, ts) {
+		t.Errorf("says Jeffrey Lau %v, All for the Winner %v; want true, false", r.SaysEveryName(skb, 0, ts), r.SaysEveryName(skb, 1, ts))
+	}
+}
+
+// readingOf builds skb's workspace and its reading.
+func readingOf(t *testing.T, skb *data.SKB) *Reading {
+	t.Helper()
 	ws, err := workspace.Build(context.Background(), skb, nil, workspace.Config{}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -347,11 +353,5 @@ func TestSaysEveryNameNoAliases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.nameFields) != 0 {
-		t.Fatalf("name fields %v, want none", r.nameFields)
-	}
-	ts := PassageWords("Jeffrey Lau-directed titles released in 1990")
-	if !r.SaysEveryName(skb, 0, ts) || r.SaysEveryName(skb, 1, ts) {
-		t.Errorf("says Jeffrey Lau %v, All for the Winner %v; want true, false", r.SaysEveryName(skb, 0, ts), r.SaysEveryName(skb, 1, ts))
-	}
+	return r
 }

@@ -136,8 +136,10 @@ func (m *Reading) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 	if err != nil {
 		return nil, err
 	}
+	var said []string // the passage's words (infer.PassageWords)
 	if q.Passage {
-		if a, err = withProfiles(ctx, r, m.ws, q.Text, toks, w, a); err != nil {
+		said = infer.PassageWords(q.Text)
+		if a, err = withProfiles(ctx, r, m.ws, said, toks, w, a); err != nil {
 			return nil, err
 		}
 	}
@@ -156,20 +158,20 @@ func (m *Reading) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 		fused = typeRerank(fused, r, m.ws, q.Text)
 	}
 	if q.Passage {
-		fused = demoteSaid(fused, r, m.ws, q.Text)
+		fused = demoteSaid(fused, r, m.ws, said)
 	}
 	return fused, nil
 }
 
 // demoteSaid moves the hits among the first readingDepth of a sorted list
-// whose every name the passage says (infer.Reading.SaysEveryName) below
+// whose every name the passage's words ts (infer.PassageWords) say
+// (infer.Reading.SaysEveryName) below
 // the others of those, each group in its order, and lays the scores from
 // there down in whole steps. A passage describes something it does not
 // name: "Swiftness rapidity velocity celerity speed" defines none of the
 // synsets {speed, velocity} and {rapidity}, which it names whole.
-func demoteSaid(hits []index.Hit, r *infer.Reading, ws *workspace.Workspace, text string) []index.Hit {
+func demoteSaid(hits []index.Hit, r *infer.Reading, ws *workspace.Workspace, ts []string) []index.Hit {
 	top := min(readingDepth, len(hits))
-	ts := infer.PassageWords(text)
 	var kept, said []index.Hit
 	for _, h := range hits[:top] {
 		if int(h.ID) < len(ws.SKB.Nodes) && r.SaysEveryName(ws.SKB, h.ID, ts) {
@@ -200,11 +202,11 @@ func demoteSaid(hits []index.Hit, r *infer.Reading, ws *workspace.Workspace, tex
 // no term joins with that alone, after the others (the caller sorts the
 // hits: index.Sort is a total order). The best profiles list at most
 // infer.MaxProfileNamed candidates each. A profile whose stem is a word
-// the passage says (infer.PassageWords) lifts none of its candidates whose
+// of the passage (its words: infer.PassageWords) lifts none of its candidates whose
 // names' words of that stem the passage all says
 // (infer.Reading.NameSaysStem): "Abounding in mud" lifts neither mud nor
 // mud pie by the profile of "mud", and muddy by its own.
-func withProfiles(ctx context.Context, r *infer.Reading, ws *workspace.Workspace, text string, toks []string, w []float32, lex []index.Hit) ([]index.Hit, error) {
+func withProfiles(ctx context.Context, r *infer.Reading, ws *workspace.Workspace, passage []string, toks []string, w []float32, lex []index.Hit) ([]index.Hit, error) {
 	ph, err := r.Profiles.ScoreAllWeighted(ctx, toks, w, nil)
 	if err != nil {
 		return nil, err
@@ -214,7 +216,7 @@ func withProfiles(ctx context.Context, r *infer.Reading, ws *workspace.Workspace
 		top.Push(h)
 	}
 	said := map[string]bool{}
-	for _, x := range infer.PassageWords(text) {
+	for _, x := range passage {
 		said[x] = true
 	}
 	saidProfile := r.SaidProfiles(said)

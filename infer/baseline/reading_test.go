@@ -367,7 +367,7 @@ func TestProfileSaidWordLendsNone(t *testing.T) {
 		for _, h := range lex {
 			own[h.ID] = h.Score
 		}
-		got, err := withProfiles(t.Context(), r, ws, c.text, toks, w, slices.Clone(lex))
+		got, err := withProfiles(t.Context(), r, ws, infer.PassageWords(c.text), toks, w, slices.Clone(lex))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -417,18 +417,18 @@ func TestReadingDemotesSaid(t *testing.T) {
 	for i := range readingDepth - 1 {
 		hits = append(hits, index.Hit{ID: uint32(1000 + i), Score: 8 - float32(i)/100})
 	}
-	got := demoteSaid(slices.Clone(hits), r, ws, text)
+	got := demoteSaid(slices.Clone(hits), r, ws, infer.PassageWords(text))
 	want := append([]index.Hit{}, hits[1:readingDepth]...)
 	last := want[len(want)-1].Score
 	want = append(want, index.Hit{ID: 3, Score: last - 1}, index.Hit{ID: hits[readingDepth].ID, Score: last - 2})
 	if !slices.Equal(got, want) {
 		t.Errorf("demoted: %v...%v, want %v...%v", got[:3], got[len(got)-3:], want[:3], want[len(want)-3:])
 	}
-	if got := demoteSaid(slices.Clone(hits), r, ws, "speed of motion"); !slices.Equal(got, hits) {
+	if got := demoteSaid(slices.Clone(hits), r, ws, infer.PassageWords("speed of motion")); !slices.Equal(got, hits) {
 		t.Errorf("a passage that leaves velocity unsaid moved %v", got[:3])
 	}
 	all := []index.Hit{{ID: 3, Score: 2}, {ID: 0, Score: 1}} // speed, wet: both said
-	if got := demoteSaid(slices.Clone(all), r, ws, "wet speed and velocity"); !slices.Equal(got, []index.Hit{{ID: 3, Score: 2}, {ID: 0, Score: 1}}) {
+	if got := demoteSaid(slices.Clone(all), r, ws, infer.PassageWords("wet speed and velocity")); !slices.Equal(got, []index.Hit{{ID: 3, Score: 2}, {ID: 0, Score: 1}}) {
 		t.Errorf("every hit said: %v, want the order kept from the first's score down", got)
 	}
 	p, err := NewReading(ws, nil).Rank(t.Context(), data.Query{Text: text, Passage: true})
