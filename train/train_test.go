@@ -400,3 +400,62 @@ func TestSameRunNestedConfig(t *testing.T) {
 		t.Errorf("another nested value: %v, want ErrOtherRun naming model anchors", err)
 	}
 }
+
+// TestTrainToleranceChoosesEarliest: with Config.Tolerance the best
+// checkpoint is the earliest whose metric is within it of the highest
+// yet, chosen anew at each checkpoint (the choices below worked out by
+// hand), and a run resumed halfway rebuilds the choice from its
+// checkpoints' manifests, ending byte for byte as the uninterrupted one.
+func TestTrainToleranceChoosesEarliest(t *testing.T) {
+	vals := []float64{0.50, 0.80, 0.805, 0.79, 0.809, 0.815}
+	evals := 0
+	eval := func(ctx context.Context) (map[string]float64, error) {
+		evals++
+		return map[string]float64{"val/mrr": vals[evals-1]}, nil
+	}
+	for _, c := range []struct {
+		tol  float64
+		best []int // the chosen checkpoint (1-based) after each
+	}{
+		{0, []int{1, 2, 3, 3, 5, 6}},
+		// 0.80 stays within 0.0101 of 0.805 and 0.809; 0.815 leaves
+		// it behind, and the earliest within reach is then 0.805.
+		{0.0101, []int{1, 2, 2, 2, 2, 3}},
+	} {
+		cfg := Config{Epochs: 6, BatchSize: 50, LR: 0.01, Seed: 3, Tolerance: c.tol}
+		evals = 0
+		dir := t.TempDir()
+		want, res := runFiles(t, dir, cfg, false, eval)
+		last := c.best[len(c.best)-1]
+		if res.Best != checkpoints.StepDir(4*last) || res.BestValue != vals[last-1] {
+			t.Errorf("tolerance %v: best %s (%v), want %s (%v)", c.tol, res.Best, res.BestValue, checkpoints.StepDir(4*last), vals[last-1])
+		}
+		if best, _ := checkpoints.Best(dir); best != checkpoints.StepDir(4*last) {
+			t.Errorf("tolerance %v: best link %s", c.tol, best)
+		}
+		lines := strings.Split(strings.TrimSpace(string(want["metrics.jsonl"])), "\n")
+		for i, l := range lines {
+			var rec struct{ Best string }
+			if err := json.Unmarshal([]byte(l), &rec); err != nil || rec.Best != checkpoints.StepDir(4*c.best[i]) {
+				t.Errorf("tolerance %v: checkpoint %d names best %q (%v), want %s", c.tol, i+1, rec.Best, err, checkpoints.StepDir(4*c.best[i]))
+			}
+		}
+		evals = 0
+		dir = t.TempDir()
+		stop := cfg
+		stop.StopAfter = 12
+		runFiles(t, dir, stop, false, eval)
+		got, _ := runFiles(t, dir, cfg, true, eval)
+		for name, data := range want {
+			if !bytes.Equal(data, got[name]) {
+				t.Errorf("tolerance %v: %s differs between the uninterrupted and the resumed run", c.tol, name)
+			}
+		}
+		if best, _ := checkpoints.Best(dir); best != checkpoints.StepDir(4*last) {
+			t.Errorf("tolerance %v: resumed run's best link %s", c.tol, best)
+		}
+	}
+	if err := (Config{Tolerance: -0.1}).Validate(); err == nil {
+		t.Error("a negative tolerance validated")
+	}
+}

@@ -62,6 +62,12 @@ type Config struct {
 	Patience        int     `json:"patience"`         // evaluations without improvement before stopping; 0 never
 	Metric          string  `json:"metric"`           // metric selecting the best checkpoint (higher is better), default "val/mrr"
 	Seed            uint64  `json:"seed"`
+	// Tolerance: the best checkpoint is the earliest whose metric is
+	// within Tolerance of the highest yet; 0 (the default) takes the
+	// highest. A later checkpoint that beats an earlier one by less than
+	// the metric's noise has fitted the training data longer, not better
+	// (the planner's is one validation question's share of its MRR).
+	Tolerance float64 `json:"tolerance,omitempty"`
 	// StopAfter stops the run (as an interruption would) after that many
 	// steps in total, right after a checkpoint; 0 means no limit.
 	StopAfter int `json:"-"`
@@ -113,6 +119,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("train: betas (%v, %v) must be in [0, 1)", c.Beta1, c.Beta2)
 	case c.WarmupFrac < 0 || c.WarmupFrac >= 1:
 		return fmt.Errorf("train: warmup fraction %v must be in [0, 1)", c.WarmupFrac)
+	case c.Tolerance < 0 || math.IsNaN(c.Tolerance) || math.IsInf(c.Tolerance, 0):
+		return fmt.Errorf("train: tolerance %v must be a non-negative number", c.Tolerance)
 	}
 	return nil
 }
@@ -137,8 +145,9 @@ type Result struct {
 // trainerState is saved with each checkpoint so a run can be resumed.
 type trainerState struct {
 	step, bad int
-	best      float64
-	bestName  string
+	best      float64 // the highest metric yet (patience counts from it)
+	bestName  string  // the selected checkpoint (Config.Tolerance)
+	seen      []scored
 	lossSum   float64
 	lossN     int
 }
@@ -201,7 +210,14 @@ func Train(ctx context.Context, m Model, task Task, cfg Config, opt Options) (*R
 		if err := restore(filepath.Join(opt.RunDir, last.Name), params, ad, &st, opt.Fingerprint); err != nil {
 			return nil, err
 		}
-		if err := repairRun(opt.RunDir, existing, cfg.Metric, st.bestName); err != nil {
+		if opt.Eval != nil {
+			for _, c := range existing {
+				if v, ok := c.Manifest.Metrics[cfg.Metric]; ok {
+					st.seen = append(st.seen, scored{c.Name, v})
+				}
+			}
+		}
+		if err := repairRun(opt.RunDir, existing, cfg.Metric, cfg.Tolerance, st.bestName); err != nil {
 			return nil, err
 		}
 		if err := dropOldOptimizers(opt.RunDir, last.Name); err != nil { // a kill before the last drop
@@ -278,7 +294,34 @@ func Train(ctx context.Context, m Model, task Task, cfg Config, opt Options) (*R
 	res.Steps = st.step
 	res.Best = st.bestName
 	res.BestValue = st.best
+	for _, c := range st.seen {
+		if c.name == st.bestName {
+			res.BestValue = c.v
+		}
+	}
 	return res, nil
+}
+
+// scored is an evaluated checkpoint and its metric.
+type scored struct {
+	name string
+	v    float64
+}
+
+// selectBest returns the index of the earliest of cks whose metric is
+// within tol of the highest (-1 for none): with tol 0, the first to
+// reach the highest.
+func selectBest(cks []scored, tol float64) int {
+	top := math.Inf(-1)
+	for _, c := range cks {
+		top = max(top, c.v)
+	}
+	for i, c := range cks {
+		if c.v >= top-tol {
+			return i
+		}
+	}
+	return -1
 }
 
 func metricNames(m map[string]float64) []string {
@@ -347,10 +390,16 @@ func checkpoint(ctx context.Context, m Model, params []models.NamedParam, ad *ad
 		st.bestName, improved = name, true
 	} else if v, ok := metrics[cfg.Metric]; !ok {
 		return false, fmt.Errorf("train: the evaluation reports no metric %q (have %v)", cfg.Metric, metricNames(metrics))
-	} else if v > st.best {
-		st.best, st.bestName, st.bad, improved = v, name, 0, true
 	} else {
-		st.bad++
+		if v > st.best {
+			st.best, st.bad = v, 0
+		} else {
+			st.bad++
+		}
+		st.seen = append(st.seen, scored{name, v})
+		if pick := st.seen[selectBest(st.seen, cfg.Tolerance)].name; pick != st.bestName {
+			st.bestName, improved = pick, true
+		}
 	}
 	config, _ := json.Marshal(map[string]json.RawMessage{"model": cfgJSON, "train": trainJSON})
 	ck := &checkpoints.Checkpoint{
@@ -376,7 +425,7 @@ func checkpoint(ctx context.Context, m Model, params []models.NamedParam, ad *ad
 		return false, err
 	}
 	if improved {
-		if err := checkpoints.SetBest(opt.RunDir, name); err != nil {
+		if err := checkpoints.SetBest(opt.RunDir, st.bestName); err != nil {
 			return false, err
 		}
 	}
@@ -488,21 +537,23 @@ func orNone(v json.RawMessage) string {
 // kill between a checkpoint's save and its bookkeeping: RUNDIR/best names
 // the best checkpoint the last one recorded, and metrics.jsonl holds one
 // line per checkpoint, as the trainer writes them (the best so far by
-// metric, strictly higher wins; each checkpoint without it is its own
-// best, as when nothing is evaluated).
-func repairRun(runDir string, cks []checkpoints.Entry, metric, bestName string) error {
+// metric, the earliest within tol of the highest; each checkpoint without
+// it is its own best, as when nothing is evaluated).
+func repairRun(runDir string, cks []checkpoints.Entry, metric string, tol float64, bestName string) error {
 	if bestName != "" {
 		if err := checkpoints.SetBest(runDir, bestName); err != nil {
 			return err
 		}
 	}
 	var buf bytes.Buffer
-	best, name := math.Inf(-1), ""
+	var seen []scored
+	name := ""
 	for _, c := range cks {
 		if v, ok := c.Manifest.Metrics[metric]; !ok {
 			name = c.Name
-		} else if v > best {
-			best, name = v, c.Name
+		} else {
+			seen = append(seen, scored{c.Name, v})
+			name = seen[selectBest(seen, tol)].name
 		}
 		line, _ := json.Marshal(map[string]any{"step": c.Manifest.Step, "checkpoint": c.Name, "metrics": c.Manifest.Metrics, "best": name})
 		buf.Write(append(line, '\n'))
