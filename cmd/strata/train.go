@@ -68,7 +68,8 @@ func newTrainCmd(u *ui) *cobra.Command {
 		Short: "Train models: encoder, CoR, planner, MoR, KGQA, mFAR, GRASP, LLM reranker",
 		Long: `Train a model on a workspace's train split, evaluating every checkpoint on
 the val split. Checkpoints (weights, optimizer state, manifest with metrics)
-go to the run directory, RUNDIR/best points at the one with the best val MRR,
+go to the run directory, RUNDIR/best points at the one with the best val MRR
+(the planner's: the earliest within one val question's share of the best),
 and the same seed and data give bit-identical checkpoints; --resume continues
 an interrupted run exactly (only the latest checkpoint keeps the optimizer
 state it needs). Training stops early after --patience checkpoints without a

@@ -12,13 +12,31 @@ import (
 	"github.com/strata-retrieval/strata/graphops/linking"
 )
 
+// AnchorView is what of a mention and its question the anchor features
+// see: all of it at inference, and in training also each of two partial
+// views, so that the scorer learns what each part tells alone.
+type AnchorView uint8
+
+const (
+	// AnchorWhole: every feature.
+	AnchorWhole AnchorView = iota
+	// AnchorBare: without the mention's own words, which a mention no
+	// training question used does not have ("Tell" in "Tell me which
+	// ..."): its context and shape.
+	AnchorBare
+	// AnchorShape: without the words around the mention, which a frame no
+	// training question used does not have ("Going two steps down from
+	// X, which ..."): its own words and shape.
+	AnchorShape
+)
+
 // anchorFeatures hashes the features of mention mi as the anchor of a path
-// whose first hop is tok (a relation token): the words around it (alone and
-// with tok), its length, whether it is quoted, capitalised, an alias only,
-// nested in or around another mention, its position, how many nodes it
-// names and how many of them have the hop (compat nodes, with their hop
-// neighbour count).
-func anchorFeatures(dim int, text string, words []linking.Word, ments []linking.LinkedMention, mi int, tok string, compat, fanout int, bare bool) []uint32 {
+// whose first hop is tok (a relation token), as view sees it: its words
+// and the words around it (alone and with tok), its length, whether it is
+// quoted, capitalised, an alias only, nested in or around another
+// mention, its position, how many nodes it names and how many of them
+// have the hop (compat nodes, with their hop neighbour count).
+func anchorFeatures(dim int, text string, words []linking.Word, ments []linking.LinkedMention, mi int, tok string, compat, fanout int, view AnchorView) []uint32 {
 	m := &ments[mi]
 	var out []uint32
 	h := fnv.New32a()
@@ -44,18 +62,20 @@ func anchorFeatures(dim int, text string, words []linking.Word, ments []linking.
 		return words[i].Norm
 	}
 	both("bias")
-	if !bare {
+	if view != AnchorBare {
 		both("self", strings.ToLower(m.Text))
 	}
-	both("l1", word(m.TokStart-1))
-	both("l2", word(m.TokStart-2), word(m.TokStart-1))
-	both("r1", word(m.TokEnd))
-	both("r2", word(m.TokEnd), word(m.TokEnd+1))
-	for i := max(0, m.TokStart-4); i < m.TokStart-1; i++ {
-		both("lw", word(i))
-	}
-	for i := m.TokEnd + 1; i < min(len(words), m.TokEnd+4); i++ {
-		both("rw", word(i))
+	if view != AnchorShape {
+		both("l1", word(m.TokStart-1))
+		both("l2", word(m.TokStart-2), word(m.TokStart-1))
+		both("r1", word(m.TokEnd))
+		both("r2", word(m.TokEnd), word(m.TokEnd+1))
+		for i := max(0, m.TokStart-4); i < m.TokStart-1; i++ {
+			both("lw", word(i))
+		}
+		for i := m.TokEnd + 1; i < min(len(words), m.TokEnd+4); i++ {
+			both("rw", word(i))
+		}
 	}
 	both("len", strconv.Itoa(min(m.TokEnd-m.TokStart, 5)))
 	if quotedMention(text, m) {
@@ -137,7 +157,7 @@ func (p *LinkingPlanner) slotScores(text string, words []linking.Word, ments []l
 	for mi := range ments {
 		var fan int
 		nodes[mi], fan, buf = p.compatNodes(&ments[mi], t, h, buf)
-		scores[mi] = float64(p.Anchor.Score(anchorFeatures(p.Cfg.Anchors.Dim, text, words, ments, mi, path.Steps[0].Token(), len(nodes[mi]), fan, false)))
+		scores[mi] = float64(p.Anchor.Score(anchorFeatures(p.Cfg.Anchors.Dim, text, words, ments, mi, path.Steps[0].Token(), len(nodes[mi]), fan, AnchorWhole)))
 	}
 	logSoftmax(scores)
 	return scores, nodes
@@ -168,11 +188,10 @@ type AnchorGroup struct {
 
 // AnchorGroup builds the example of path pi of template ti whose mined
 // anchor is mention gold; ok is false when fewer than two mentions could
-// anchor the path or gold cannot. With bare the mentions' features leave
-// out their own words ("self"): training on both copies teaches the
-// scorer the context and shape of an anchor, which is all it has for a
-// mention whose words it never saw.
-func (p *LinkingPlanner) AnchorGroup(text string, ments []linking.LinkedMention, ti, pi, gold int, bare bool) (AnchorGroup, bool) {
+// anchor the path or gold cannot. The mentions' features are as view sees
+// them (AnchorBare: without their own words; AnchorShape: without the
+// words around them).
+func (p *LinkingPlanner) AnchorGroup(text string, ments []linking.LinkedMention, ti, pi, gold int, view AnchorView) (AnchorGroup, bool) {
 	path := p.Cfg.Templates[ti][pi]
 	t := graphops.AnyTypeID
 	if id, ok := p.skb.Schema.NodeTypeID(path.Anchor()); ok {
@@ -192,7 +211,7 @@ func (p *LinkingPlanner) AnchorGroup(text string, ments []linking.LinkedMention,
 		if mi == gold {
 			g.Gold = len(g.Feats)
 		}
-		g.Feats = append(g.Feats, anchorFeatures(p.Cfg.Anchors.Dim, text, words, ments, mi, path.Steps[0].Token(), len(nodes), fan, bare))
+		g.Feats = append(g.Feats, anchorFeatures(p.Cfg.Anchors.Dim, text, words, ments, mi, path.Steps[0].Token(), len(nodes), fan, view))
 	}
 	return g, g.Gold >= 0 && len(g.Feats) > 1
 }
