@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -457,5 +458,23 @@ func TestTrainToleranceChoosesEarliest(t *testing.T) {
 	}
 	if err := (Config{Tolerance: -0.1}).Validate(); err == nil {
 		t.Error("a negative tolerance validated")
+	}
+	// A NaN metric is never chosen and does not hide the others.
+	nan := math.NaN()
+	for _, c := range []struct {
+		vals []float64
+		want int
+	}{
+		{[]float64{nan}, -1},
+		{[]float64{nan, 0.5, nan, 0.505}, 1},
+		{[]float64{0.4, nan, 0.6}, 2},
+	} {
+		var cks []scored
+		for i, v := range c.vals {
+			cks = append(cks, scored{strconv.Itoa(i), v})
+		}
+		if got := selectBest(cks, 0.01); got != c.want {
+			t.Errorf("selectBest(%v, 0.01) = %d, want %d", c.vals, got, c.want)
+		}
 	}
 }

@@ -309,12 +309,14 @@ type scored struct {
 }
 
 // selectBest returns the index of the earliest of cks whose metric is
-// within tol of the highest (-1 for none): with tol 0, the first to
-// reach the highest.
+// within tol of the highest (-1 when every metric is NaN): with tol 0,
+// the first to reach the highest. A NaN metric is never chosen.
 func selectBest(cks []scored, tol float64) int {
 	top := math.Inf(-1)
 	for _, c := range cks {
-		top = max(top, c.v)
+		if c.v > top {
+			top = c.v
+		}
 	}
 	for i, c := range cks {
 		if c.v >= top-tol {
@@ -397,8 +399,8 @@ func checkpoint(ctx context.Context, m Model, params []models.NamedParam, ad *ad
 			st.bad++
 		}
 		st.seen = append(st.seen, scored{name, v})
-		if pick := st.seen[selectBest(st.seen, cfg.Tolerance)].name; pick != st.bestName {
-			st.bestName, improved = pick, true
+		if i := selectBest(st.seen, cfg.Tolerance); i >= 0 && st.seen[i].name != st.bestName {
+			st.bestName, improved = st.seen[i].name, true
 		}
 	}
 	config, _ := json.Marshal(map[string]json.RawMessage{"model": cfgJSON, "train": trainJSON})
@@ -553,7 +555,9 @@ func repairRun(runDir string, cks []checkpoints.Entry, metric string, tol float6
 			name = c.Name
 		} else {
 			seen = append(seen, scored{c.Name, v})
-			name = seen[selectBest(seen, tol)].name
+			if i := selectBest(seen, tol); i >= 0 {
+				name = seen[i].name
+			}
 		}
 		line, _ := json.Marshal(map[string]any{"step": c.Manifest.Step, "checkpoint": c.Name, "metrics": c.Manifest.Metrics, "best": name})
 		buf.Write(append(line, '\n'))
