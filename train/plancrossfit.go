@@ -331,6 +331,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.CasedAcross = a.CasedAnchors && !c.o.NoCasedAcross
 	a.LeadVerbAsks = a.Lexicon && a.NamedType && !c.o.NoLeadVerbAsks
 	a.RequestObject = a.LeadVerbAsks && !c.o.NoRequestObject
+	a.ObjectModifiers = a.RequestObject && !c.o.NoObjectModifiers
 	a.AnswerWordsLead = !c.o.NoAnswerWordsLead
 	a.TrailingAnswerWords = !c.o.NoTrailingAnswerWords
 	a.InflectedRelations = a.NamedRelations && a.Lexicon && !c.o.NoInflectedRelations

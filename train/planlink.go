@@ -314,6 +314,10 @@ type LinkingPlannerOptions struct {
 	// that is an asking word asks for nothing when a determiner follows
 	// it (AnchorConfig.RequestObject; the ablation).
 	NoRequestObject bool
+	// NoObjectModifiers: a word before a request's object that the
+	// lexicon has only as an adjective, not as a noun or a verb's form
+	// ("List the other movies ..."), is the object (AnchorConfig.ObjectModifiers; the ablation).
+	NoObjectModifiers bool
 	// NoQuotedSlotsYield: an unquoted slot rules a candidate out as much
 	// as a non-anchor (AnchorConfig.QuotedSlotsYield; the ablation).
 	NoQuotedSlotsYield bool

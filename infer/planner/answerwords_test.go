@@ -611,3 +611,49 @@ func TestDeterminedValues(t *testing.T) {
 		}
 	}
 }
+
+// TestObjectModifiers: a word before a request's object that the lexicon
+// has only as an adjective ("other", "different") is read past with
+// ObjectModifiers, so "Give me the other filmmakers ..." asks for people
+// as "Give me the filmmakers ..." does (TestRequestObject: her film's
+// director, node 0, answers); without it the object is "other", which
+// names no type, and castPlanner's ranker answers with Ann Lee's film
+// (node 1). A word the lexicon has as a noun too ("French") is the
+// object either way.
+func TestObjectModifiers(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		p := lexPlanner(t)
+		p.Cfg.Anchors.AskWords = []string{"list", "which"}
+		p.Cfg.Anchors.KindTypes = true
+		p.Cfg.Anchors.LeadVerbAsks = true
+		p.Cfg.Anchors.RequestObject = true
+		p.Cfg.Anchors.ObjectModifiers = on
+		want, wantType := uint32(1), ""
+		if on {
+			want, wantType = 0, "person"
+		}
+		for _, q := range []string{"Give me the other filmmakers who worked with Ann Lee.", "List the different filmmakers who worked with Ann Lee."} {
+			if got, _ := p.verbType(q, nil); got != wantType {
+				t.Errorf("ObjectModifiers %v: %q: verb's type %q, want %q", on, q, got, wantType)
+			}
+			pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
+			if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{want}) {
+				t.Errorf("ObjectModifiers %v: %q planned %v reaching %v (%v), want [%d]", on, q, pred.Plan.MetapathTokens(), pred.Reach, err, want)
+			}
+		}
+		if got, _ := p.verbType("List the French filmmakers who worked with Ann Lee.", nil); got != "" {
+			t.Errorf("ObjectModifiers %v: a word that may be a noun was read past: %q", on, got)
+		}
+		// "written" is an adjective and a verb's form: the planner reads
+		// "writers" so ("Name the writers of ..." as "Name the written
+		// of ..."), and it stays the object.
+		for w, want := range map[string]bool{"other": true, "different": true, "filmmakers": false, "written": false, "french": false} {
+			if got := p.modifierOnly(w); got != want {
+				t.Errorf("modifierOnly(%q) = %v, want %v", w, got, want)
+			}
+		}
+		if got, _ := p.verbType("Name the written of the films with Ann Lee in the cast.", nil); on && got != "" && got != "person" {
+			t.Errorf("ObjectModifiers %v: a verb's form was read past to %q", on, got)
+		}
+	}
+}

@@ -782,7 +782,7 @@ func (p *LinkingPlanner) verbType(text string, kinds map[string]string) (string,
 	if p.Cfg.Anchors.RequestObject && j < len(toks)-1 && (toks[j] == "me" || toks[j] == "us") {
 		j++
 	}
-	for j < len(toks)-1 && (!alphabetic(toks[j]) || index.IsStopword(toks[j])) {
+	for j < len(toks)-1 && (!alphabetic(toks[j]) || index.IsStopword(toks[j]) || p.Cfg.Anchors.ObjectModifiers && p.modifierOnly(toks[j])) {
 		j++
 	}
 	// A bare singular noun right after the verb and before a name is the
@@ -799,6 +799,17 @@ func (p *LinkingPlanner) verbType(text string, kinds map[string]string) (string,
 		}
 	}
 	return p.slotType(toks[j], kinds, true)
+}
+
+// modifierOnly reports whether the lexicon has w as an adjective and
+// neither as a noun nor as a verb's form ("other", "different"): a word
+// before a request's object that names no type itself
+// (ObjectModifiers). A verb's form may be a relation's word the planner
+// reads in a noun's place ("Name the writers of ..." is read as "Name
+// the written of ...").
+func (p *LinkingPlanner) modifierOnly(w string) bool {
+	lex := p.names.lex
+	return lex != nil && lex.IsAdjective(w) && !lex.IsNoun(w) && !lex.IsVerbForm(w)
 }
 
 // titleObject reports whether w, the text's second word, is a noun in

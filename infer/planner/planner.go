@@ -1050,6 +1050,12 @@ type AnchorConfig struct {
 	// names nothing). Off in checkpoints saved before it, where such a
 	// question's verb asked for nothing.
 	RequestObject bool `json:"request_object,omitempty"`
+	// ObjectModifiers: with RequestObject, a word before the request's
+	// object that the lexicon has as an adjective, never as a noun nor as
+	// a verb's form, is read past too ("List the other movies made by the director of X":
+	// movies, not "other", which names no type and left a plan that
+	// answers with the director). Off in checkpoints saved before it.
+	ObjectModifiers bool `json:"object_modifiers,omitempty"`
 	// AnswerWordsLead: an answer word (AnswerWords) names the step that
 	// ends the plan only where the question's lead words give the type
 	// the step ends at a probability of at least minLeadTypeProb
