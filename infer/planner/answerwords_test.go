@@ -560,26 +560,44 @@ func TestAnswerWordsLead(t *testing.T) {
 // as a request's verb.
 func TestRequestObject(t *testing.T) {
 	for _, on := range []bool{false, true} {
-		p := lexPlanner(t)
-		p.Cfg.Anchors.AskWords = []string{"list", "which"}
-		p.Cfg.Anchors.KindTypes = true
-		p.Cfg.Anchors.LeadVerbAsks = true
+		p := requestPlanner(t, "list", "which")
 		p.Cfg.Anchors.RequestObject = on
-		want, wantType := uint32(1), ""
-		if on {
-			want, wantType = 0, "person"
-		}
-		for _, q := range []string{"Give me the filmmakers who worked with Ann Lee.", "List the filmmakers who worked with Ann Lee."} {
-			if got, _ := p.verbType(q, nil); got != wantType {
-				t.Errorf("RequestObject %v: %q: verb's type %q, want %q", on, q, got, wantType)
-			}
-			pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
-			if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{want}) {
-				t.Errorf("RequestObject %v: %q planned %v reaching %v (%v), want [%d]", on, q, pred.Plan.MetapathTokens(), pred.Reach, err, want)
-			}
-		}
+		checkRequests(t, p, "RequestObject", on, "Give me the filmmakers who worked with Ann Lee.", "List the filmmakers who worked with Ann Lee.")
 		if got, _ := p.verbType("List filmmakers who worked with Ann Lee.", nil); got != "" {
 			t.Errorf("RequestObject %v: an asking word before no determiner asked as a verb for %q", on, got)
+		}
+	}
+}
+
+// requestPlanner is lexPlanner with askWords learned and a request's verb
+// asking for its object (KindTypes, LeadVerbAsks, RequestObject).
+func requestPlanner(t *testing.T, askWords ...string) *LinkingPlanner {
+	t.Helper()
+	p := lexPlanner(t)
+	p.Cfg.Anchors.AskWords = askWords
+	p.Cfg.Anchors.KindTypes = true
+	p.Cfg.Anchors.LeadVerbAsks = true
+	p.Cfg.Anchors.RequestObject = true
+	return p
+}
+
+// checkRequests asserts that each request of qs, about "the filmmakers
+// who worked with Ann Lee", asks for people and is answered by her
+// film's director (Paul Smith, node 0) when the option named name is on,
+// and otherwise asks for no type and is answered by her film (node 1,
+// castPlanner's ranker).
+func checkRequests(t *testing.T, p *LinkingPlanner, name string, on bool, qs ...string) {
+	t.Helper()
+	want, wantType := uint32(1), ""
+	if on {
+		want, wantType = 0, "person"
+	}
+	for _, q := range qs {
+		if got, _ := p.verbType(q, nil); got != wantType {
+			t.Errorf("%s %v: %q: verb's type %q, want %q", name, on, q, got, wantType)
+		}
+		if pred, got, err := answered(p, q); err != nil || !slices.Equal(got, []uint32{want}) {
+			t.Errorf("%s %v: %q planned %v reaching %v (%v), want [%d]", name, on, q, pred.Plan.MetapathTokens(), got, err, want)
 		}
 	}
 }
@@ -622,25 +640,9 @@ func TestDeterminedValues(t *testing.T) {
 // object either way.
 func TestObjectModifiers(t *testing.T) {
 	for _, on := range []bool{false, true} {
-		p := lexPlanner(t)
-		p.Cfg.Anchors.AskWords = []string{"list", "which"}
-		p.Cfg.Anchors.KindTypes = true
-		p.Cfg.Anchors.LeadVerbAsks = true
-		p.Cfg.Anchors.RequestObject = true
+		p := requestPlanner(t, "list", "which")
 		p.Cfg.Anchors.ObjectModifiers = on
-		want, wantType := uint32(1), ""
-		if on {
-			want, wantType = 0, "person"
-		}
-		for _, q := range []string{"Give me the other filmmakers who worked with Ann Lee.", "List the different filmmakers who worked with Ann Lee."} {
-			if got, _ := p.verbType(q, nil); got != wantType {
-				t.Errorf("ObjectModifiers %v: %q: verb's type %q, want %q", on, q, got, wantType)
-			}
-			pred, err := p.Predict(context.Background(), data.Query{Text: q, ID: -1})
-			if err != nil || pred.Reach == nil || !slices.Equal(pred.Reach.Nodes, []uint32{want}) {
-				t.Errorf("ObjectModifiers %v: %q planned %v reaching %v (%v), want [%d]", on, q, pred.Plan.MetapathTokens(), pred.Reach, err, want)
-			}
-		}
+		checkRequests(t, p, "ObjectModifiers", on, "Give me the other filmmakers who worked with Ann Lee.", "List the different filmmakers who worked with Ann Lee.")
 		if got, _ := p.verbType("List the French filmmakers who worked with Ann Lee.", nil); got != "" {
 			t.Errorf("ObjectModifiers %v: a word that may be a noun was read past: %q", on, got)
 		}

@@ -55,25 +55,9 @@ func TestCompoundHeads(t *testing.T) {
 // "you" and asks for nothing.
 func TestAddressedRequests(t *testing.T) {
 	for _, on := range []bool{false, true} {
-		p := lexPlanner(t)
-		p.Cfg.Anchors.AskWords = []string{"which"}
-		p.Cfg.Anchors.KindTypes = true
-		p.Cfg.Anchors.LeadVerbAsks = true
-		p.Cfg.Anchors.RequestObject = true
+		p := requestPlanner(t, "which")
 		p.Cfg.Anchors.AddressedRequests = on
-		want, wantType := uint32(1), ""
-		if on {
-			want, wantType = 0, "person"
-		}
-		for _, q := range []string{"Could you name the filmmakers who worked with Ann Lee?", "Can you tell me the filmmakers who worked with Ann Lee?"} {
-			if got, _ := p.verbType(q, nil); got != wantType {
-				t.Errorf("AddressedRequests %v: %q: verb's type %q, want %q", on, q, got, wantType)
-			}
-		}
-		q := "Could you name the filmmakers who worked with Ann Lee?"
-		if pred, got, err := answered(p, q); err != nil || !slices.Equal(got, []uint32{want}) {
-			t.Errorf("AddressedRequests %v: %q planned %v reaching %v (%v), want [%d]", on, q, pred.Plan.MetapathTokens(), got, err, want)
-		}
+		checkRequests(t, p, "AddressedRequests", on, "Could you name the filmmakers who worked with Ann Lee?", "Can you tell me the filmmakers who worked with Ann Lee?")
 		if got, _ := p.verbType("Could you zorbic the filmmakers who worked with Ann Lee?", nil); got != "" {
 			t.Errorf("AddressedRequests %v: no verb after \"you\" asked for %q", on, got)
 		}
