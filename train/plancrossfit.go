@@ -372,6 +372,7 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.OpeningNoun = a.NamedType && !c.o.NoOpeningNoun
 	a.OpeningFirst = a.OpeningNoun && !c.o.NoOpeningFirst
 	a.OpeningLift = a.OpeningNoun && !c.o.NoOpeningLift
+	a.SlotLifts = a.NamedType && a.Lexicon && !c.o.NoSlotLifts
 	a.WrittenAnchors = a.Lexicon && !c.o.NoWrittenAnchors
 	a.WhAsks = a.NamedType && !c.o.NoWhAsks
 	a.ClosingWh = a.WhAsks && !c.o.NoClosingWh

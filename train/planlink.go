@@ -433,6 +433,10 @@ type LinkingPlannerOptions struct {
 	// schema's word or the lexicon, not by a training lift
 	// (AnchorConfig.OpeningLift; the ablation).
 	NoOpeningLift bool
+	// NoSlotLifts: a noun after an asking determiner names a type only by
+	// the schema's word or the lexicon, not by a training lift
+	// (AnchorConfig.SlotLifts; the ablation).
+	NoSlotLifts bool
 	// NoWrittenAnchors: a mention of a word read (an unseen word read as
 	// a known one) anchors plans as the question's own do
 	// (AnchorConfig.WrittenAnchors; the ablation).

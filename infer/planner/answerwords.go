@@ -389,8 +389,8 @@ func (p *LinkingPlanner) LearnAnswerWords(texts []string, ments [][]linking.Link
 // of the candidate's paths (AnchorConfig.AnswerWords). The first: English
 // names what it asks for before it says how ("Which directors have cast
 // X?": "cast" is an answer word too, from "Find the cast of ...").
-func (p *LinkingPlanner) answerMisses(text string, ments []linking.LinkedMention, c *PlanCandidate, kinds map[string]string) bool {
-	s := p.answerStep(text, ments, c, kinds)
+func (p *LinkingPlanner) answerMisses(text string, ments []linking.LinkedMention, c *PlanCandidate, kinds map[string]string, read map[string]bool) bool {
+	s := p.answerStep(text, ments, c, kinds, read)
 	return s != "" && !slices.Contains(finalSteps(&c.Plan), s)
 }
 
@@ -460,7 +460,7 @@ func (p *LinkingPlanner) stepEndTypes(step string) []string {
 // before its first anchor, the first after its last anchor (trailNouns);
 // "" for none. kinds are the words the question was read with that name
 // a kind (readKinds).
-func (p *LinkingPlanner) answerStep(text string, ments []linking.LinkedMention, c *PlanCandidate, kinds map[string]string) string {
+func (p *LinkingPlanner) answerStep(text string, ments []linking.LinkedMention, c *PlanCandidate, kinds map[string]string, read map[string]bool) string {
 	aw := p.Cfg.Anchors.AnswerWords
 	if len(aw) == 0 {
 		return ""
@@ -469,7 +469,7 @@ func (p *LinkingPlanner) answerStep(text string, ments []linking.LinkedMention, 
 	if p.Cfg.Anchors.AskedAnswerWords {
 		var verb askedVerb
 		verb.t, verb.named = p.verbType(text, kinds)
-		asked = p.namedAsked(text, ments, c, kinds, verb)
+		asked = p.namedAsked(text, ments, c, kinds, read, verb)
 	}
 	// A step that ends at no type asked for is no answer word's.
 	fits := func(s string) bool {

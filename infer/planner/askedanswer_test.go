@@ -90,7 +90,7 @@ func TestAskedKindStep(t *testing.T) {
 		if on {
 			want = ""
 		}
-		if got := p.answerStep(q, ments, c, kinds); got != want {
+		if got := p.answerStep(q, ments, c, kinds, nil); got != want {
 			t.Errorf("AskedAnswerWords %v: answerStep = %q, want %q", on, got, want)
 		}
 	}

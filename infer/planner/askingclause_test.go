@@ -129,7 +129,7 @@ func TestAskingClauseAnchors(t *testing.T) {
 		t.Fatalf("%q: no mention of First Film in %v", q, ments)
 	}
 	c := PlanCandidate{Mentions: []int{at}}
-	if got := p.namedAsked(q, ments, &c, nil, askedVerb{}); got != "person" {
+	if got := p.namedAsked(q, ments, &c, nil, nil, askedVerb{}); got != "person" {
 		t.Errorf("%q anchored on First Film asks for %q, want person", q, got)
 	}
 }

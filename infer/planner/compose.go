@@ -427,7 +427,7 @@ func (n schemaNames) nameRoles(words []string, p *data.Plan, answerType string) 
 // asking for the directors of an actor's films, yet "X appeared in which
 // pictures?" asks for films.
 func (p *LinkingPlanner) askedType(restriction string) string {
-	t, _ := p.askedTypeOf(restriction, nil, false)
+	t, _ := p.askedTypeOf(restriction, nil, nil, false)
 	return t
 }
 
@@ -444,12 +444,21 @@ func (p *LinkingPlanner) askedType(restriction string) string {
 // (verbType); the plan ranker's features (askedType) do not, so the
 // ranker trains as it did without them.
 func (p *LinkingPlanner) askedTypeBy(restriction string, kinds map[string]string) (string, bool) {
-	return p.askedTypeOf(restriction, kinds, true)
+	return p.askedTypeOf(restriction, kinds, nil, true)
+}
+
+// askedTypeRead is askedTypeBy for a question read with the words read
+// (readWords): with SlotLifts, a noun after an asking determiner names
+// the type a training lift borne out gives it (liftedSlot) only where
+// the question writes it, not where the lexicon read an unseen word as
+// it.
+func (p *LinkingPlanner) askedTypeRead(restriction string, kinds map[string]string, read map[string]bool) (string, bool) {
+	return p.askedTypeOf(restriction, kinds, read, true)
 }
 
 // askedTypeOf is askedTypeBy, reading words as kinds of a type only with
 // byKind.
-func (p *LinkingPlanner) askedTypeOf(restriction string, kinds map[string]string, byKind bool) (string, bool) {
+func (p *LinkingPlanner) askedTypeOf(restriction string, kinds map[string]string, read map[string]bool, byKind bool) (string, bool) {
 	if p.Cfg.Anchors.SynonymTypes {
 		// A quotation states a value ("described as 'for an individual
 		// place setting'"); it asks for nothing.
@@ -519,6 +528,12 @@ func (p *LinkingPlanner) askedTypeOf(restriction string, kinds map[string]string
 				t, named := p.slotType(toks[j], kinds, slotKind)
 				if t == "" {
 					continue
+				}
+				// With SlotLifts a noun the question writes there names the
+				// type a training lift borne out gives it ("Which people
+				// act in films X wrote?" asks for persons).
+				if !named && slotKind && p.Cfg.Anchors.SlotLifts && askingDeterminers[toks[i-1]] && !read[toks[j]] && p.liftedSlot(toks[j], t) {
+					named = true
 				}
 				if slotKind && p.Cfg.Anchors.CompoundHeads {
 					if ht, hn := p.compoundHead(toks, j, kinds); ht != "" {
@@ -1138,8 +1153,8 @@ func synonymBorneOut(rw *RelWords, w, rel string) bool {
 //
 // verb is the question's verbType, read once per question (ruleOutRead);
 // where it names a type, it is the type asked for.
-func (p *LinkingPlanner) typeConflict(text string, ments []linking.LinkedMention, c *PlanCandidate, kinds map[string]string, verb askedVerb) bool {
-	t := p.namedAsked(text, ments, c, kinds, verb)
+func (p *LinkingPlanner) typeConflict(text string, ments []linking.LinkedMention, c *PlanCandidate, kinds map[string]string, read map[string]bool, verb askedVerb) bool {
+	t := p.namedAsked(text, ments, c, kinds, read, verb)
 	return t != "" && t != p.reachedType(c)
 }
 
@@ -1147,7 +1162,7 @@ func (p *LinkingPlanner) typeConflict(text string, ments []linking.LinkedMention
 // read around candidate c's anchors (typeConflict's): a request's verb's
 // (verbType), else askedTypeBy's; "" when none is named (or without
 // NamedType).
-func (p *LinkingPlanner) namedAsked(text string, ments []linking.LinkedMention, c *PlanCandidate, kinds map[string]string, verb askedVerb) string {
+func (p *LinkingPlanner) namedAsked(text string, ments []linking.LinkedMention, c *PlanCandidate, kinds map[string]string, read map[string]bool, verb askedVerb) string {
 	if !p.Cfg.Anchors.NamedType {
 		return ""
 	}
@@ -1209,7 +1224,7 @@ func (p *LinkingPlanner) namedAsked(text string, ments []linking.LinkedMention, 
 			return t
 		}
 	}
-	if t, named := p.askedTypeBy(linking.RestrictionText(p.withoutAnchorTypeWords(text, ments, c), ments, c.Mentions), kinds); named {
+	if t, named := p.askedTypeRead(linking.RestrictionText(p.withoutAnchorTypeWords(text, ments, c), ments, c.Mentions), kinds, read); named {
 		return t
 	}
 	// The opening noun, read first above, is not read twice.
@@ -1527,6 +1542,16 @@ func (p *LinkingPlanner) liftBorneOut(w, t string) bool {
 	}
 	n := ew.Words[w]
 	return n >= minAskQuestions && float64(ew.Pairs[w]["A:"+t]) >= minAskShare*float64(n)
+}
+
+// liftedSlot reports whether word w, standing after an asking
+// determiner, names answer type t by a training lift (SlotLifts): w is a
+// noun to the lexicon and the training questions bear the lift out
+// (liftBorneOut). movies-skb's "people" came in 135 training questions,
+// all asking for persons, though none wrote "which people"; a verb there
+// ("in which appeared") names nothing.
+func (p *LinkingPlanner) liftedSlot(w, t string) bool {
+	return p.names.lex != nil && p.names.lex.IsNoun(w) && p.liftBorneOut(w, t)
 }
 
 // imperativeOpening reports whether words[i] of text, the first word,

@@ -483,7 +483,7 @@ func TestTypeAfterMention(t *testing.T) {
 		}
 		p.Cfg.Anchors.AnswerWords = map[string]string{"genre": "->has_genre"}
 		c := &PlanCandidate{Mentions: []int{smith}, Plan: data.Plan{Anchors: []data.PlanAnchor{{Nodes: []uint32{0}}}}}
-		if got := p.answerStep(q, ments, c, nil); got != wantStep {
+		if got := p.answerStep(q, ments, c, nil, nil); got != wantStep {
 			t.Errorf("TypeAfterMention %v: answerStep = %q, want %q", on, got, wantStep)
 		}
 	}

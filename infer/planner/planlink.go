@@ -573,7 +573,7 @@ func (p *LinkingPlanner) ruledOutSearch(text string, ments []linking.LinkedMenti
 					anchored = append(anchored, a)
 				}
 			}
-			if s := p.answerStep(text, ments, &cs[i], kinds); s != "" && !slices.Contains(ends, s) {
+			if s := p.answerStep(text, ments, &cs[i], kinds, read); s != "" && !slices.Contains(ends, s) {
 				ends = append(ends, s)
 			}
 			// The relation the subject verb names ends the plan, either
@@ -605,7 +605,7 @@ func (p *LinkingPlanner) ruledOutSearch(text string, ments []linking.LinkedMenti
 	}
 	var asked []string
 	if least >= 1<<20 && p.Cfg.Anchors.DeeperAsked {
-		asked = p.askedOfRuledOut(text, ments, cs, key, least, kinds)
+		asked = p.askedOfRuledOut(text, ments, cs, key, least, kinds, read)
 	}
 	if len(named) == 0 && len(ends) == 0 && len(asked) == 0 {
 		return nil, true
@@ -901,7 +901,7 @@ func (p *LinkingPlanner) namedOutside(text string, ments []linking.LinkedMention
 // askedOfRuledOut are the types the question names as asked for around
 // the anchors of the candidates that reach nodes at key least (namedAsked),
 // each once; nil when one names none.
-func (p *LinkingPlanner) askedOfRuledOut(text string, ments []linking.LinkedMention, cs []PlanCandidate, key []int, least int, kinds map[string]string) []string {
+func (p *LinkingPlanner) askedOfRuledOut(text string, ments []linking.LinkedMention, cs []PlanCandidate, key []int, least int, kinds map[string]string, read map[string]bool) []string {
 	var verb askedVerb
 	verb.t, verb.named = p.verbType(text, kinds)
 	var out []string
@@ -909,7 +909,7 @@ func (p *LinkingPlanner) askedOfRuledOut(text string, ments []linking.LinkedMent
 		if len(cs[i].Reach) == 0 || key[i] != least {
 			continue
 		}
-		t := p.namedAsked(text, ments, &cs[i], kinds, verb)
+		t := p.namedAsked(text, ments, &cs[i], kinds, read, verb)
 		if t == "" {
 			return nil
 		}
@@ -1063,7 +1063,7 @@ func (p *LinkingPlanner) ruleOutRead(ctx context.Context, text string, ments []l
 		if len(cs[i].Reach) == 0 {
 			continue
 		}
-		if p.typeConflict(text, ments, &cs[i], kinds, verb) {
+		if p.typeConflict(text, ments, &cs[i], kinds, read, verb) {
 			key[i] = 1 << 20
 		}
 		if p.reachesOuter(ments, &cs[i]) {
@@ -1084,7 +1084,7 @@ func (p *LinkingPlanner) ruleOutRead(ctx context.Context, text string, ments []l
 		if p.anchoredAfterNonAnchor(text, ments, &cs[i]) {
 			key[i] += 1 << 15
 		}
-		if p.answerMisses(text, ments, &cs[i], kinds) {
+		if p.answerMisses(text, ments, &cs[i], kinds, read) {
 			key[i] += 1 << 10
 		}
 		if awMiss[i] || subjectVerbMisses(verbRels, verbAt, ments, &cs[i]) || p.coVerbMisses(text, verbRels, verbAt, ments, &cs[i]) || object.misses(ments, &cs[i]) || p.coMisses(text, ments, &cs[i], read) || nameSubjectMisses(subjects, ments, &cs[i]) {

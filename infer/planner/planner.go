@@ -1113,6 +1113,17 @@ type AnchorConfig struct {
 	// names nothing, nor does a label a colon sets apart ("Gloss: ...").
 	// Off in checkpoints saved before it.
 	OpeningLift bool `json:"opening_lift,omitempty"`
+	// SlotLifts: with NamedType, a noun right after an asking determiner
+	// ("which", "what", "whose") that the question writes names the type
+	// a training lift gives it, as the schema's word does, where the
+	// training questions bear the lift out (liftedSlot: a noun to the
+	// lexicon, 90% of at least 5 questions with the word asked for the
+	// type): "Which people act in films whose screenplay X wrote?" asks
+	// for persons and rules out X's films, though no training question
+	// wrote "which people". A word the lexicon read an unseen word as
+	// ("efforts" read as "share") names nothing so. Off in checkpoints
+	// saved before it.
+	SlotLifts bool `json:"slot_lifts,omitempty"`
 	// WrittenAnchors: a question's anchors are words it writes: a mention
 	// lying within a word the planner read an unseen word as (resolveRead,
 	// outside every mention) anchors no plan. "Two levels down from
