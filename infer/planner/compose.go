@@ -526,6 +526,10 @@ func (p *LinkingPlanner) askedTypeOf(restriction string, kinds map[string]string
 					return t, true
 				}
 				t, named := p.slotType(toks[j], kinds, slotKind)
+				if t == "" && slotKind && p.Cfg.Anchors.SlotLifts && askingDeterminers[toks[i-1]] && !read[toks[j]] {
+					t = p.borneOutType(toks[j])
+					named = t != ""
+				}
 				if t == "" {
 					continue
 				}
@@ -1552,6 +1556,17 @@ func (p *LinkingPlanner) liftBorneOut(w, t string) bool {
 // ("in which appeared") names nothing.
 func (p *LinkingPlanner) liftedSlot(w, t string) bool {
 	return p.names.lex != nil && p.names.lex.IsNoun(w) && p.liftBorneOut(w, t)
+}
+
+// borneOutType is the one node type noun w's training lift is borne out
+// for (liftedSlot), "" for none.
+func (p *LinkingPlanner) borneOutType(w string) string {
+	for _, t := range p.skb.Schema.NodeTypes {
+		if p.liftedSlot(w, t) {
+			return t
+		}
+	}
+	return ""
 }
 
 // imperativeOpening reports whether words[i] of text, the first word,

@@ -1120,9 +1120,12 @@ type AnchorConfig struct {
 	// lexicon, 90% of at least 5 questions with the word asked for the
 	// type): "Which people act in films whose screenplay X wrote?" asks
 	// for persons and rules out X's films, though no training question
-	// wrote "which people". A word the lexicon read an unseen word as
-	// ("efforts" read as "share") names nothing so. Off in checkpoints
-	// saved before it.
+	// wrote "which people". So does a noun whose lift is below the 2
+	// wordType asks, when the share is borne out (borneOutType: "Which
+	// 1970 feature did X helm?" asks for films, which most training
+	// questions ask for; "feature" came in 39, all asking for films). A
+	// word the lexicon read an unseen word as ("efforts" read as "share")
+	// names nothing so. Off in checkpoints saved before it.
 	SlotLifts bool `json:"slot_lifts,omitempty"`
 	// WrittenAnchors: a question's anchors are words it writes: a mention
 	// lying within a word the planner read an unseen word as (resolveRead,
