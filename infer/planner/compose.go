@@ -526,18 +526,19 @@ func (p *LinkingPlanner) askedTypeOf(restriction string, kinds map[string]string
 					return t, true
 				}
 				t, named := p.slotType(toks[j], kinds, slotKind)
-				if t == "" && slotKind && p.Cfg.Anchors.SlotLifts && askingDeterminers[toks[i-1]] && !read[toks[j]] {
+				// With SlotLifts a noun the question writes there names the
+				// type a training lift borne out gives it ("Which people
+				// act in films X wrote?" asks for persons), also a lift
+				// below the 2 wordType asks ("Which 1970 feature ...":
+				// films).
+				if lifts := slotKind && p.Cfg.Anchors.SlotLifts && askingDeterminers[toks[i-1]] && !read[toks[j]]; lifts && t == "" {
 					t = p.borneOutType(toks[j])
 					named = t != ""
+				} else if lifts && !named && p.liftedSlot(toks[j], t) {
+					named = true
 				}
 				if t == "" {
 					continue
-				}
-				// With SlotLifts a noun the question writes there names the
-				// type a training lift borne out gives it ("Which people
-				// act in films X wrote?" asks for persons).
-				if !named && slotKind && p.Cfg.Anchors.SlotLifts && askingDeterminers[toks[i-1]] && !read[toks[j]] && p.liftedSlot(toks[j], t) {
-					named = true
 				}
 				if slotKind && p.Cfg.Anchors.CompoundHeads {
 					if ht, hn := p.compoundHead(toks, j, kinds); ht != "" {
