@@ -10,6 +10,7 @@ import (
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/data/lexicon"
 	"github.com/strata-retrieval/strata/graphops/linking"
 	"github.com/strata-retrieval/strata/graphops/workspace"
 	"github.com/strata-retrieval/strata/internal/parallel"
@@ -63,6 +64,9 @@ type Reading struct {
 	nameDelims []string
 	// profileOf maps a stemmed name word to its profile (Profiles' document).
 	profileOf map[string]int32
+	// verbLabels[l] says whether most candidates of label l are named by
+	// a verb's base form (NamesVerb).
+	verbLabels []bool
 }
 
 // MaxProfileDocs bounds the candidates one name word's profile pools:
@@ -146,6 +150,11 @@ func buildReading(ws *workspace.Workspace) (*Reading, error) {
 		}
 		r.Label[d] = l
 	}
+	lex, err := lexicon.WordNet()
+	if err != nil {
+		return nil, err
+	}
+	r.verbLabels = verbLabels(skb, ws.Candidates, r.Label, len(labels), lex)
 	if len(labels) < 2 {
 		return r, nil
 	}
@@ -161,6 +170,48 @@ func buildReading(ws *workspace.Workspace) (*Reading, error) {
 		r.Prior = prior
 	}
 	return r, nil
+}
+
+// verbLabels returns, for each of n labels (label[d] is candidate d's),
+// whether more than half of its candidates are named by a verb's base
+// form in lex (the name as a whole, in lower case). On WordNet that is
+// each verb.* type (83-91% of their synsets' first lemmas) and no other
+// (noun.event is the most, 33%); on movies-skb no type.
+func verbLabels(skb *data.SKB, cands []uint32, label []int32, n int, lex *lexicon.Lexicon) []bool {
+	all, verbs := make([]int, n), make([]int, n)
+	for d, v := range cands {
+		all[label[d]]++
+		if lex.IsVerb(strings.ToLower(skb.Nodes[v].Name)) {
+			verbs[label[d]]++
+		}
+	}
+	out := make([]bool, n)
+	for l := range out {
+		out[l] = 2*verbs[l] > all[l]
+	}
+	return out
+}
+
+// NamesVerb reports whether candidate d's node type names verbs: more
+// than half of that type's candidates are named by a verb's base form
+// (DefinesVerb).
+func (r *Reading) NamesVerb(d int) bool {
+	return d >= 0 && d < len(r.Label) && int(r.Label[d]) < len(r.verbLabels) && r.verbLabels[r.Label[d]]
+}
+
+// DefinesVerb reports whether a passage's words ws (PassageWords) open
+// with an infinitive: "to" and a verb's base form in the lexicon. English
+// defines a verb by one ("To dwell in; to abide within", "To restore to
+// one's own country"), and a noun or an adjective so never: of the 1,600
+// GCIDE development definitions 183 open so, 169 of them defining a verb.
+// WordNet's glosses open with the verb bare ("admit back into the
+// country"), so the type prior, learned from them, cannot read it.
+func DefinesVerb(ws []string) bool {
+	if len(ws) < 2 || ws[0] != "to" {
+		return false
+	}
+	lex, err := lexicon.WordNet()
+	return err == nil && lex.IsVerb(ws[1])
 }
 
 // SaysEveryName reports whether the words ts of a text (SaidWords,

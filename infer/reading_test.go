@@ -355,3 +355,50 @@ func readingOf(t *testing.T, skb *data.SKB) *Reading {
 	}
 	return r
 }
+
+// TestDefinesVerb: an infinitive ("to" and a verb's base form in the
+// lexicon) opens a verb's definition; "to" before a word that is no verb,
+// a question, a quoted infinitive and a bare verb open none.
+func TestDefinesVerb(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"To dwell in; to abide within", true},
+		{"to restore to one's own country", true},
+		{"To condescend; to deign", true},
+		{"To-day; on this day", false}, // "day" is no verb
+		{"To which family does X belong", false},
+		{"dwell in; abide within", false},   // WordNet's way: no infinitive
+		{`"to dwell" means to live`, false}, // quoted: spoken of, not used
+		{"to", false},
+		{"A place to dwell", false},
+	} {
+		if got := DefinesVerb(PassageWords(c.text)); got != c.want {
+			t.Errorf("DefinesVerb(%q) = %v, want %v", c.text, got, c.want)
+		}
+	}
+}
+
+// TestNamesVerb: a node type names verbs when more than half of its
+// candidates are named by a verb's base form: "act" (dwell, abide, sing:
+// 3 of 3) does, "place" (dwelling, residence, run: 1 of 3, though "run"
+// is a verb) and "person" (singer, reader: 0 of 2) do not.
+func TestNamesVerb(t *testing.T) {
+	skb := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"act", "place", "person"}, RelationTypes: []string{"r"}, TextFields: []string{"name", "gloss"}}}
+	for _, n := range []struct {
+		t    data.TypeID
+		name string
+	}{{0, "dwell"}, {1, "dwelling"}, {0, "abide"}, {1, "residence"}, {0, "sing"}, {1, "run"}, {2, "singer"}, {2, "reader"}} {
+		skb.Nodes = append(skb.Nodes, data.Node{Type: n.t, Name: n.name, Fields: []string{"", "a gloss"}})
+	}
+	r := readingOf(t, skb)
+	for d, want := range []bool{true, false, true, false, true, false, false, false} {
+		if got := r.NamesVerb(d); got != want {
+			t.Errorf("NamesVerb(%d: %s) = %v, want %v", d, skb.Nodes[d].Name, got, want)
+		}
+	}
+	if r.NamesVerb(-1) || r.NamesVerb(len(skb.Nodes)) {
+		t.Error("a candidate out of range names a verb")
+	}
+}

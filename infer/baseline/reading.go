@@ -115,7 +115,9 @@ func NewReading(ws *workspace.Workspace, d *infer.DenseChannel) *Reading {
 // none of the candidates named by it (withProfiles), and its hits whose
 // every name it says go below the others of the top readingDepth
 // (demoteSaid); a word in quotes is spoken of, not used, and says nothing
-// (infer.PassageWords).
+// (infer.PassageWords). A passage that opens with an infinitive defines a
+// verb (infer.DefinesVerb), and its hits of the node types that name
+// verbs go above the others of the top readingDepth first (verbsFirst).
 type Reading struct {
 	ws    *workspace.Workspace
 	dense *DenseMethod
@@ -158,9 +160,55 @@ func (m *Reading) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 		fused = typeRerank(fused, r, m.ws, q.Text)
 	}
 	if q.Passage {
+		if infer.DefinesVerb(said) {
+			fused = verbsFirst(fused, r, m.ws)
+		}
 		fused = demoteSaid(fused, r, m.ws, said)
 	}
 	return fused, nil
+}
+
+// verbsFirst moves the hits among the first readingDepth of a sorted list
+// whose node type names verbs (infer.Reading.NamesVerb) above the others
+// of those, each group in its order (firstTop). A passage that opens with
+// an infinitive defines a verb (infer.DefinesVerb): "To restore to one's
+// own country" is repatriate, not compatriot.
+func verbsFirst(hits []index.Hit, r *infer.Reading, ws *workspace.Workspace) []index.Hit {
+	return firstTop(hits, func(h index.Hit) bool {
+		d, ok := ws.DocOf(h.ID)
+		return ok && r.NamesVerb(int(d))
+	})
+}
+
+// firstTop moves the hits among the first readingDepth of a sorted list
+// for which first holds above the others of those, each group in its
+// order, and lays the scores from the first of the others down in whole
+// steps (no float32 ties), below the last hit first holds for (or the
+// list's first, when it holds for none). Where it holds for every one of
+// them the list is as it was.
+func firstTop(hits []index.Hit, first func(index.Hit) bool) []index.Hit {
+	top := min(readingDepth, len(hits))
+	var lead, rest []index.Hit
+	for _, h := range hits[:top] {
+		if first(h) {
+			lead = append(lead, h)
+		} else {
+			rest = append(rest, h)
+		}
+	}
+	if len(rest) == 0 {
+		return hits
+	}
+	base := hits[0].Score + 1 // first holds for none of the top
+	if len(lead) > 0 {
+		base = lead[len(lead)-1].Score
+	}
+	copy(hits, lead)
+	copy(hits[len(lead):], rest)
+	for i := len(lead); i < len(hits); i++ {
+		hits[i].Score = base - float32(i-len(lead)+1) // whole steps: no float32 ties
+	}
+	return hits
 }
 
 // demoteSaid moves the hits among the first readingDepth of a sorted list
@@ -171,28 +219,9 @@ func (m *Reading) Rank(ctx context.Context, q data.Query) ([]index.Hit, error) {
 // name: "Swiftness rapidity velocity celerity speed" defines none of the
 // synsets {speed, velocity} and {rapidity}, which it names whole.
 func demoteSaid(hits []index.Hit, r *infer.Reading, ws *workspace.Workspace, ts []string) []index.Hit {
-	top := min(readingDepth, len(hits))
-	var kept, said []index.Hit
-	for _, h := range hits[:top] {
-		if int(h.ID) < len(ws.SKB.Nodes) && r.SaysEveryName(ws.SKB, h.ID, ts) {
-			said = append(said, h)
-		} else {
-			kept = append(kept, h)
-		}
-	}
-	if len(said) == 0 {
-		return hits
-	}
-	base := hits[0].Score + 1 // every hit of the top is said
-	if len(kept) > 0 {
-		base = kept[len(kept)-1].Score
-	}
-	copy(hits, kept)
-	copy(hits[len(kept):], said)
-	for i := len(kept); i < len(hits); i++ {
-		hits[i].Score = base - float32(i-len(kept)+1) // whole steps: no float32 ties
-	}
-	return hits
+	return firstTop(hits, func(h index.Hit) bool {
+		return int(h.ID) >= len(ws.SKB.Nodes) || !r.SaysEveryName(ws.SKB, h.ID, ts)
+	})
 }
 
 // withProfiles adds to each candidate's lexical score in lex (candidate

@@ -439,3 +439,87 @@ func TestReadingDemotesSaid(t *testing.T) {
 		t.Errorf("the passage ranked by reading: %v, want speed last", p)
 	}
 }
+
+// verbSKB: two verbs and two places that share their words.
+func verbSKB(t *testing.T) *workspace.Workspace {
+	t.Helper()
+	skb := &data.SKB{Schema: data.Schema{Format: data.FormatSKBDir, NodeTypes: []string{"act", "place"}, RelationTypes: []string{"r"}, TextFields: []string{"name", "gloss"}}}
+	skb.Nodes = []data.Node{
+		{Type: 1, Name: "dwelling", Fields: []string{"", "a place to stay and live in; a home"}},
+		{Type: 0, Name: "dwell", Fields: []string{"", "live in"}},
+		{Type: 1, Name: "residence", Fields: []string{"", "a place where one stays and lives"}},
+		{Type: 0, Name: "abide", Fields: []string{"", "stay or remain"}},
+	}
+	return testskb.Workspace(t, skb)
+}
+
+// TestVerbsFirst: among the first readingDepth hits, those of a type that
+// names verbs go above the others, each group in its order, and the
+// others' scores, and those past readingDepth, fall a whole step each
+// below the last verb's; a list with no verb keeps its order, from the
+// first's score down.
+func TestVerbsFirst(t *testing.T) {
+	ws := verbSKB(t)
+	r, err := infer.ReadingOf(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hits := []index.Hit{{ID: 0, Score: 10}, {ID: 1, Score: 9}, {ID: 2, Score: 8}}
+	for i := range readingDepth - 2 {
+		hits = append(hits, index.Hit{ID: uint32(1000 + i), Score: 7 - float32(i)/100}) // no candidate: no verb
+	}
+	hits = append(hits, index.Hit{ID: 3, Score: 1}) // abide, past readingDepth: stays there
+	got := verbsFirst(slices.Clone(hits), r, ws)
+	want := []index.Hit{{ID: 1, Score: 9}, {ID: 0, Score: 8}, {ID: 2, Score: 7}}
+	for i, h := range hits[3:] {
+		want = append(want, index.Hit{ID: h.ID, Score: 6 - float32(i)})
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("verbs first: %v...%v, want %v...%v", got[:4], got[len(got)-2:], want[:4], want[len(want)-2:])
+	}
+	none := []index.Hit{{ID: 2, Score: 5}, {ID: 0, Score: 3}}
+	if got := verbsFirst(slices.Clone(none), r, ws); !slices.Equal(got, []index.Hit{{ID: 2, Score: 5}, {ID: 0, Score: 4}}) {
+		t.Errorf("no verb: %v, want the order kept from the first's score down", got)
+	}
+}
+
+// TestReadingInfinitive: a passage that opens with an infinitive ranks the
+// verbs (dwell, abide) above the places its words describe better; the
+// same words without the infinitive, and the infinitive read as a
+// question, rank a place first.
+func TestReadingInfinitive(t *testing.T) {
+	ws := verbSKB(t)
+	m := NewReading(ws, nil)
+	rank := func(text string, passage bool) []string {
+		hits, err := m.Rank(t.Context(), data.Query{Text: text, Passage: passage})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, h := range hits {
+			out = append(out, ws.SKB.Nodes[h.ID].Name)
+		}
+		return out
+	}
+	got := rank("To stay and live in a place", true)
+	if len(got) < 3 || !(got[0] == "dwell" && got[1] == "abide" || got[0] == "abide" && got[1] == "dwell") {
+		t.Errorf("the infinitive read as a passage: %v, want dwell and abide first", got)
+	}
+	for _, c := range []struct {
+		text    string
+		passage bool
+	}{{"A place to stay and live in", true}, {"To stay and live in a place", false}} {
+		if got := rank(c.text, c.passage); len(got) == 0 || ws.SKB.Nodes[0].Type != ws.SKB.Nodes[slices.Index(nodeNames(ws), got[0])].Type {
+			t.Errorf("%q (passage %v): %v, want a place first", c.text, c.passage, got)
+		}
+	}
+}
+
+// nodeNames lists ws's node names in id order.
+func nodeNames(ws *workspace.Workspace) []string {
+	var out []string
+	for _, n := range ws.SKB.Nodes {
+		out = append(out, n.Name)
+	}
+	return out
+}
