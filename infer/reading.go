@@ -202,10 +202,10 @@ func (r *Reading) NamesVerb(d int) bool {
 // DefinesVerb reports whether a passage's words ws (PassageWords) open
 // with an infinitive: "to" and a verb's base form in the lexicon. English
 // defines a verb by one ("To dwell in; to abide within", "To restore to
-// one's own country"), and a noun or an adjective so never: of the 1,600
-// GCIDE development definitions 183 open so, 169 of them defining a verb.
-// WordNet's glosses open with the verb bare ("admit back into the
-// country"), so the type prior, learned from them, cannot read it.
+// one's own country"): of the 1,600 GCIDE development definitions 181
+// open so, 167 of them defining a verb. WordNet's glosses open with the
+// verb bare ("admit back into the country"), so the type prior, learned
+// from them, cannot read it.
 func DefinesVerb(ws []string) bool {
 	if len(ws) < 2 || ws[0] != "to" {
 		return false

@@ -116,7 +116,7 @@ func trainFit(ws *workspace.Workspace, p *planner.LinkingPlanner, qs []data.Quer
 		return err
 	}
 	casual := !o.NoCasualFit
-	p.Cfg.Anchors.Fit = &planner.FitConfig{Dim: o.FitDim, LeadVerbs: !o.NoFitLeadVerbs, LowerRequests: !o.NoFitLeadVerbs && !o.NoFitLowerRequests, SpeakerRequests: !o.NoFitLeadVerbs && !o.NoFitSpeakerRequests, FrontedRequests: !o.NoFitLeadVerbs && !o.NoFitFrontedRequests, QuestionMarks: !o.NoFitQuestionMarks, AskedSentences: !o.NoFitQuestionMarks && !o.NoFitAskedSentences, AskedRequests: !o.NoFitLeadVerbs && !o.NoFitAskedRequests, ReaderRequests: !o.NoFitReaderRequests, Quotes: !o.NoFitQuotes, Casual: casual}
+	p.Cfg.Anchors.Fit = &planner.FitConfig{Dim: o.FitDim, LeadVerbs: !o.NoFitLeadVerbs, LowerRequests: !o.NoFitLeadVerbs && !o.NoFitLowerRequests, LeadOf: !o.NoFitLeadVerbs && !o.NoFitLeadOf, SpeakerRequests: !o.NoFitLeadVerbs && !o.NoFitSpeakerRequests, FrontedRequests: !o.NoFitLeadVerbs && !o.NoFitFrontedRequests, QuestionMarks: !o.NoFitQuestionMarks, AskedSentences: !o.NoFitQuestionMarks && !o.NoFitAskedSentences, AskedRequests: !o.NoFitLeadVerbs && !o.NoFitAskedRequests, ReaderRequests: !o.NoFitReaderRequests, Quotes: !o.NoFitQuotes, Casual: casual}
 	feats := func(texts []string) [][]uint32 {
 		texts = fitTexts(texts, casual)
 		out := make([][]uint32, len(texts))

@@ -68,6 +68,9 @@ type LinkingPlannerOptions struct {
 	// "us" is no lead verb (planner.FitConfig.LowerRequests; the
 	// ablation).
 	NoFitLowerRequests bool
+	// NoFitLeadOf: a first verb followed by "of" is a lead verb too
+	// (planner.FitConfig.LeadOf; the ablation).
+	NoFitLeadOf bool
 	// NoFitSpeakerRequests: a text opening with its speaker as a verb's
 	// subject ("I need ...") is read by the gate as any other text
 	// (planner.FitConfig.SpeakerRequests; the ablation).

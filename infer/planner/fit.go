@@ -58,6 +58,16 @@ type FitConfig struct {
 	// opens with (WordNet's "give a certain impression"). Off in
 	// checkpoints saved before it.
 	LowerRequests bool `json:"lower_requests,omitempty"`
+	// LeadOf: with LeadVerbs, a first word followed by "of" is no lead
+	// verb (ofAfterFirst): a request's verb takes its object right after
+	// it ("Name the ...", "List things ..."), and "of" right after a
+	// text's first word makes that word the head of a noun's or an
+	// adjective's phrase, as a definition opens ("Want of resemblance",
+	// "Act of rising", "Full of dirt"), not a request. A verb that takes
+	// "of" ("Think of the adjectives ...") is read as the word it is, and
+	// its text by its other words and marks. Off in checkpoints saved
+	// before it.
+	LeadOf bool `json:"lead_of,omitempty"`
 	// SpeakerRequests: with LeadVerbs, a text opening with its speaker
 	// as a verb's subject ("I need the word under X that means ...", "We
 	// need every hyponym of ...", "I'm looking for a Y that ...") is a
@@ -345,7 +355,14 @@ func (p *LinkingPlanner) FitFeatures(text string) []uint32 {
 			return fitFeatures(f.Dim, p.FitText(text[at:]), true, f.Quotes)
 		}
 	}
-	return fitFeatures(f.Dim, p.FitText(text), f.LeadVerbs && gateLeadVerb(text, f.LowerRequests), f.Quotes)
+	return fitFeatures(f.Dim, p.FitText(text), f.LeadVerbs && gateLeadVerb(text, f.LowerRequests) && !(f.LeadOf && ofAfterFirst(text)), f.Quotes)
+}
+
+// ofAfterFirst reports whether text's second word is "of"
+// (FitConfig.LeadOf): "Want of resemblance", "Act of rising".
+func ofAfterFirst(text string) bool {
+	words := linking.MentionWords(text)
+	return len(words) > 1 && words[1].Norm == "of"
 }
 
 // speakerRequest is the byte offset of the verb of a request its speaker

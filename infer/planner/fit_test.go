@@ -433,6 +433,31 @@ func TestPlannerFitFeaturesLeadVerb(t *testing.T) {
 	}
 }
 
+// TestLeadOf: with FitConfig.LeadOf a first verb followed by "of" is read
+// as the word it is ("Want of resemblance": "f want", "p want of"), and
+// one followed by its object still as a lead verb ("Name the films");
+// without it both are lead verbs.
+func TestLeadOf(t *testing.T) {
+	const dim = 1 << 12
+	p := filmPlanner(t, []string{"kind_of"}, []string{"Tell", "object"}, [][3]int{{1, 0, 0}},
+		[][][]string{{{"*", "<-kind_of", "person"}}}, AnchorConfig{})
+	for _, on := range []bool{true, false} {
+		p.Cfg.Anchors.Fit = &FitConfig{Dim: dim, LeadVerbs: true, LeadOf: on}
+		want := p.FitFeatures("Want of resemblance")
+		if lead := slices.Contains(want, fitHash(dim, "f <verb>")); lead == on || slices.Contains(want, fitHash(dim, "p want of")) != on {
+			t.Errorf("LeadOf %v: \"Want of resemblance\" read with a lead verb: %v", on, lead)
+		}
+		if !slices.Contains(p.FitFeatures("Name the films"), fitHash(dim, "f <verb>")) {
+			t.Errorf("LeadOf %v: \"Name the films\" read without its lead verb", on)
+		}
+	}
+	for text, want := range map[string]bool{"Want of resemblance": true, "Act  of rising": true, "Name the films of X": false, "Want": false, "Of a film": false} {
+		if got := ofAfterFirst(text); got != want {
+			t.Errorf("ofAfterFirst(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
 // TestCasualForm: lower case, closing marks and spaces dropped.
 func TestCasualForm(t *testing.T) {
 	for in, want := range map[string]string{"Which Films?": "which films", "  Name a film. ": "name a film", "Why?!": "why", "no mark": "no mark"} {
