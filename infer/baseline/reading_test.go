@@ -509,17 +509,8 @@ func TestReadingInfinitive(t *testing.T) {
 		text    string
 		passage bool
 	}{{"A place to stay and live in", true}, {"To stay and live in a place", false}} {
-		if got := rank(c.text, c.passage); len(got) == 0 || ws.SKB.Nodes[0].Type != ws.SKB.Nodes[slices.Index(nodeNames(ws), got[0])].Type {
+		if got := rank(c.text, c.passage); len(got) == 0 || got[0] != "dwelling" && got[0] != "residence" {
 			t.Errorf("%q (passage %v): %v, want a place first", c.text, c.passage, got)
 		}
 	}
-}
-
-// nodeNames lists ws's node names in id order.
-func nodeNames(ws *workspace.Workspace) []string {
-	var out []string
-	for _, n := range ws.SKB.Nodes {
-		out = append(out, n.Name)
-	}
-	return out
 }
