@@ -381,6 +381,9 @@ func (c *crossFit) planner(seed uint64, keep func(i int) bool) (*planner.Linking
 	a.TypeWordNouns = len(a.TypeWords) > 0 && a.Lexicon && !c.o.NoTypeWordNouns
 	a.SubjectVerbs = a.WhAsks && a.NamedRelations && a.Lexicon && !c.o.NoSubjectVerbs
 	a.WhichVerbs = a.SubjectVerbs && !c.o.NoWhichVerbs
+	a.WhichUnknown = a.WhichVerbs && !c.o.NoWhichUnknown
+	a.WhichSubject = a.WhichVerbs && !c.o.NoWhichSubject
+	a.CompoundWords = a.Lexicon && !c.o.NoCompoundWords
 	a.CoAnchors = a.SubjectVerbs && !c.o.NoCoAnchors
 	a.CoWords = a.NamedRelations && !c.o.NoCoWords
 	a.SharedWith = a.CoWords && !c.o.NoSharedWith

@@ -797,6 +797,17 @@ type LinkingPlannerOptions struct {
 	// the verb after it a subject verb (AnchorConfig.WhichVerbs; the
 	// ablation).
 	NoWhichVerbs bool
+	// NoWhichUnknown: a word the lexicon does not know is not one of the
+	// nouns a question word asks with before its subject verb
+	// (AnchorConfig.WhichUnknown; the ablation).
+	NoWhichUnknown bool
+	// NoWhichSubject: a type word after the subject verb of a question
+	// word and its nouns may name the type asked for
+	// (AnchorConfig.WhichSubject; the ablation).
+	NoWhichSubject bool
+	// NoCompoundWords: planning reads a closed compound no lexicon knows as
+	// written (AnchorConfig.CompoundWords; the ablation).
+	NoCompoundWords bool
 	// NoCoAnchors: an anchor after "together with" or "alongside" need
 	// not walk the subject verb's relation (AnchorConfig.CoAnchors; the
 	// ablation).

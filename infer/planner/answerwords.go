@@ -3,9 +3,11 @@ package planner
 import (
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/strata-retrieval/strata/data"
 	"github.com/strata-retrieval/strata/data/index"
+	"github.com/strata-retrieval/strata/data/lexicon"
 	"github.com/strata-retrieval/strata/graphops/linking"
 )
 
@@ -546,6 +548,33 @@ func relativeWhose(text, w string) bool {
 // word ("Who directed X?", "Who has acted in a movie alongside X?"), with
 // its word index; "" and -1 otherwise ("Who did X direct?": the word
 // after the auxiliary is X's).
+// unknownWord reports whether w, as written, is a lower-case word of
+// letters that the lexicon reads as no form of any lemma (Bases): a
+// noun it lacks ("helmers", "biopics") is read, after a question word
+// that asks with nouns, as the nouns it knows are (WhichUnknown). A
+// capitalised word is more likely a name's.
+func unknownWord(lex *lexicon.Lexicon, w string) bool {
+	for _, r := range w {
+		if !unicode.IsLower(r) {
+			return false
+		}
+	}
+	return w != "" && len(lex.Bases(w)) == 0
+}
+
+// unknownNoun reports whether word i of text is a word the lexicon knows
+// in no form (unknownWord) followed by a verb or an auxiliary (WhichUnknown):
+// "Which helmers directed ...". A verb that is a noun too ("Which giallo
+// films ...") is more likely the noun an unknown modifier comes before.
+func (p *LinkingPlanner) unknownNoun(text string, words []linking.Word, i int) bool {
+	lex := p.names.lex
+	if !p.Cfg.Anchors.WhichUnknown || i+1 >= len(words) || !unknownWord(lex, text[words[i].Start:words[i].End]) {
+		return false
+	}
+	next := strings.ToLower(text[words[i+1].Start:words[i+1].End])
+	return auxiliaries[next] || !index.IsStopword(next) && lex.IsVerbForm(next) && !lex.IsNoun(next)
+}
+
 // maxWhichNouns is how many nouns may follow a question word that asks
 // with them before its subject verb (WhichVerbs: "Which film actors
 // starred in X?").
@@ -567,7 +596,7 @@ func (p *LinkingPlanner) subjectVerb(text string) (string, int) {
 		}
 		for i < len(words) && i <= o+maxWhichNouns {
 			w := strings.ToLower(text[words[i].Start:words[i].End])
-			if index.IsStopword(w) || !lex.IsNoun(w) || i > o+1 && lex.IsVerbForm(w) {
+			if index.IsStopword(w) || !(lex.IsNoun(w) || p.unknownNoun(text, words, i)) || i > o+1 && lex.IsVerbForm(w) {
 				break
 			}
 			i++
@@ -587,6 +616,30 @@ func (p *LinkingPlanner) subjectVerb(text string) (string, int) {
 		return "", -1
 	}
 	return w, i
+}
+
+// subjectAsked is the type the question names as the one it asks for
+// when a question word and the nouns it asks with come before its subject
+// verb (subjectVerb, WhichVerbs; WhichSubject): what those words name
+// (askedTypeRead over the text up to the verb), or "" when they name
+// none, and ok. A type word after the verb is its object or in its
+// complement ("Which helmers directed the films X starred in?", "Which
+// folks starred in the films X wrote?"): the subject verb's relation says
+// what is asked (subjectVerbMisses). ok is false where there is no such
+// subject verb, or a question word asks for one type (whType).
+func (p *LinkingPlanner) subjectAsked(text string, kinds map[string]string, read map[string]bool) (t string, ok bool) {
+	if !p.Cfg.Anchors.WhichSubject || p.whType(text) != "" {
+		return "", false
+	}
+	_, i := p.subjectVerb(text)
+	if i < 0 {
+		return "", false
+	}
+	words := linking.MentionWords(text)
+	if t, named := p.askedTypeRead(text[:words[i].End], kinds, read); named {
+		return t, true
+	}
+	return "", true
 }
 
 // subjectRels are the relations the question's subject verb

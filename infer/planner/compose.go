@@ -1201,6 +1201,9 @@ func (p *LinkingPlanner) namedAsked(text string, ments []linking.LinkedMention, 
 		}
 		return ""
 	}
+	if t, ok := p.subjectAsked(text, kinds, read); ok {
+		return t
+	}
 	if p.Cfg.Anchors.ClosingWh {
 		if t := p.closingWhType(text); t != "" {
 			return t

@@ -72,6 +72,9 @@ type wordResolver struct {
 	// prepSlots: a word right after a preposition is in a noun slot
 	// (AnchorConfig.PrepositionSlots).
 	prepSlots bool
+	// compounds: planning reads a closed compound the lexicon knows in no
+	// form as its head noun (compoundTail; AnchorConfig.CompoundWords).
+	compounds bool
 	// context: an ambiguous word is read in context (inContext;
 	// AnchorConfig.ReadInContext).
 	context bool
@@ -125,7 +128,7 @@ func (p *LinkingPlanner) newWordResolver() (*wordResolver, error) {
 	}
 	p.names.setLexicon(lex)
 	rw := a.RelWords
-	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next, samePOS: a.ReadSamePOS, nounSlots: a.NounSlots, markedSlots: a.NounSlots && a.MarkedSlots, compoundSlots: a.NounSlots && a.CompoundSlots, prepSlots: a.NounSlots && a.PrepositionSlots, context: a.ReadInContext, titles: a.Titles, openingTitles: a.Titles && a.OpeningTitles, requestTitles: a.Titles && a.RequestTitles, markTitles: a.Titles && a.MarkTitles, roles: a.Titles && a.Roles, speaker: a.SpeakerVerbs, openingAdverbs: a.SpeakerVerbs && a.OpeningAdverbs, titlePreps: a.Titles && a.TitlePrepositions}
+	r := &wordResolver{names: map[string]string{}, lex: lex, known: map[string]bool{}, uses: rw.Words, memo: map[string][]string{}, next: rw.Next, samePOS: a.ReadSamePOS, compounds: a.CompoundWords, nounSlots: a.NounSlots, markedSlots: a.NounSlots && a.MarkedSlots, compoundSlots: a.NounSlots && a.CompoundSlots, prepSlots: a.NounSlots && a.PrepositionSlots, context: a.ReadInContext, titles: a.Titles, openingTitles: a.Titles && a.OpeningTitles, requestTitles: a.Titles && a.RequestTitles, markTitles: a.Titles && a.MarkTitles, roles: a.Titles && a.Roles, speaker: a.SpeakerVerbs, openingAdverbs: a.SpeakerVerbs && a.OpeningAdverbs, titlePreps: a.Titles && a.TitlePrepositions}
 	if a.KindTypes {
 		// With SlotKinds a word read in a noun slot names its kind there
 		// as a slot's word does, though it is a verb's form too: "Which
@@ -412,6 +415,41 @@ func (r *wordResolver) word(w string) []string {
 	return out
 }
 
+// Closed compounds (compoundTail): a modifier of at least minCompoundLead
+// letters and a head noun of at least minCompoundHead.
+const (
+	minCompoundLead = 4
+	minCompoundHead = 4
+)
+
+// meaningPrefixes are English's prefixes of four letters or more that
+// change what the word after them means ("subcategories" are no
+// categories, "supertypes" no types): a word opening with one is no
+// compound of a modifier and its head (compoundTail), though the
+// lexicon knows some of them as nouns ("over", "super", "anti").
+var meaningPrefixes = map[string]bool{"anti": true, "counter": true, "extra": true, "hyper": true, "hypo": true, "infra": true, "inter": true, "intra": true, "mega": true, "micro": true, "mini": true, "multi": true, "over": true, "post": true, "proto": true, "pseudo": true, "self": true, "semi": true, "super": true, "trans": true, "ultra": true, "under": true}
+
+// compoundTail is the head of w read as a closed compound
+// (AnchorConfig.CompoundWords): where neither the training nor the
+// lexicon knows w in any form, the longest ending of w that the lexicon
+// knows as a noun, after a beginning it knows as a noun and no prefix
+// that changes a word's meaning (meaningPrefixes) is ("moviemakers":
+// movie, makers; "filmgoers": film, goers); "" when none ("helmers": no
+// noun begins it; "subcategories": "sub" is too short, and a prefix).
+// English writes a compound's head last, and the head says what the
+// compound is.
+func (r *wordResolver) compoundTail(w string) string {
+	if len(w) < minCompoundLead+minCompoundHead || r.known[w] || !alphabetic(w) || len(r.lex.Bases(w)) > 0 {
+		return ""
+	}
+	for k := minCompoundLead; k <= len(w)-minCompoundHead; k++ {
+		if lead := w[:k]; !meaningPrefixes[lead] && r.lex.IsNounLemma(lead) && r.lex.IsNoun(w[k:]) {
+			return w[k:]
+		}
+	}
+	return ""
+}
+
 // slotArticles are the determiners after which a word that may be a
 // noun is one; slotAsking those after which it is one unless a noun
 // comes before them (a relative clause: "films which feature X", where
@@ -669,6 +707,13 @@ func (r *wordResolver) resolveRead(text string, find func(string) []linking.Link
 			continue
 		}
 		reads := r.word(raw[i+1])
+		if reads == nil && schemaFirst && r.compounds {
+			if head := r.compoundTail(raw[i+1]); head != "" {
+				if reads = r.word(head); reads == nil {
+					reads = []string{head}
+				}
+			}
+		}
 		if reads == nil && schemaFirst && r.ambiguous(raw[i+1]) {
 			reads = r.inContext(raw[i+1], raw[i+2])
 		}

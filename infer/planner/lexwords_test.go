@@ -38,7 +38,7 @@ func helmPlannerWith(t *testing.T, a AnchorConfig, extra ...string) *LinkingPlan
 	rw.PruneContext(2)
 	return filmPlanner(t, []string{"directed_by", "starred_actors", "written_by"}, append([]string{"Paul Smith", "First Film", "Second Film", "Third Film", "Helm"}, extra...),
 		[][3]int{{1, 0, 0}, {2, 0, 0}, {3, 1, 0}}, [][][]string{{{"*", "<-starred_actors", "movie"}}, {{"*", "<-directed_by", "movie"}}},
-		AnchorConfig{RelWords: rw, NamedType: true, NamedRelations: true, Lexicon: a.Lexicon, ReadMentions: a.ReadMentions, AnchorAfter: a.AnchorAfter})
+		AnchorConfig{RelWords: rw, NamedType: true, NamedRelations: true, Lexicon: a.Lexicon, ReadMentions: a.ReadMentions, AnchorAfter: a.AnchorAfter, CompoundWords: a.CompoundWords})
 }
 
 // TestLexiconReadsUnseenWords: "helmed", a word no training question used,
@@ -237,5 +237,38 @@ func TestReadInContext(t *testing.T) {
 		if got := p.Resolve(c.q); got != c.want {
 			t.Errorf("ReadInContext %v, %d of 20 \"directed in\": %q read as %q, want %q", c.ctx, c.directedIn, c.q, got, c.want)
 		}
+	}
+}
+
+// TestCompoundWords: with CompoundWords planning reads a closed compound
+// neither the training nor the lexicon knows as its head noun, then as
+// what the lexicon reads that head as: "moviemakers" as "makers". A word
+// no noun begins ("helmers", "blickets"), one a prefix begins that changes
+// what the rest means ("subcategories", "supertypes", "overkinds") and a
+// word the lexicon knows ("screenwriters") are not; the text-fit gate
+// reads the compound as written.
+func TestCompoundWords(t *testing.T) {
+	on := helmPlannerWith(t, AnchorConfig{Lexicon: true, CompoundWords: true})
+	off := helmPlannerWith(t, AnchorConfig{Lexicon: true})
+	for w, want := range map[string]string{
+		"moviemakers": "makers", "filmgoers": "goers", "helmers": "", "blickets": "",
+		"screenwriters": "", "directors": "", "xqmakers": "", "subcategories": "", "supertypes": "", "overkinds": "",
+		"screenwriting": "writing",
+	} {
+		if got := on.words.compoundTail(w); got != want {
+			t.Errorf("compoundTail(%q) = %q, want %q", w, got, want)
+		}
+	}
+	const q = "Which films were moviemakers in Paul Smith's credits?"
+	for _, c := range []struct {
+		p    *LinkingPlanner
+		want string
+	}{{on, "Which films were makers in Paul Smith's credits?"}, {off, q}} {
+		if got := c.p.Resolve(q); got != c.want {
+			t.Errorf("CompoundWords %v: Resolve(%q) = %q, want %q", c.p == on, q, got, c.want)
+		}
+	}
+	if got := on.FitText(q); got != q {
+		t.Errorf("FitText(%q) = %q, want it as written", q, got)
 	}
 }

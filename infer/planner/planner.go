@@ -1184,6 +1184,25 @@ type AnchorConfig struct {
 	// type the question word asks for alone. Off in checkpoints saved
 	// before it.
 	WhichVerbs bool `json:"which_verbs,omitempty"`
+	// WhichUnknown: with WhichVerbs, a lower-case word the lexicon knows
+	// in no form, followed by a verb that is no noun or by an auxiliary,
+	// is one of the nouns a question word asks with ("Which helmers
+	// directed X's films?" has the subject verb "directed", as "Which
+	// directors directed ..." does). Off in checkpoints saved before it.
+	WhichUnknown bool `json:"which_unknown,omitempty"`
+	// CompoundWords: with Lexicon, planning reads a closed compound that
+	// neither the training nor the lexicon knows in any form as its head
+	// noun ("Under which moviemakers has X acted?" as "... makers ...";
+	// compoundTail), as the words the lexicon relates that head to. The
+	// text-fit gate reads it as written. Off in checkpoints saved before
+	// it.
+	CompoundWords bool `json:"compound_words,omitempty"`
+	// WhichSubject: with WhichVerbs, the type asked for is named by the
+	// question word and the nouns it asks with, before the subject verb,
+	// or by no word: "films" in "Which folks starred in the films X
+	// wrote?" is the verb's object (subjectAsked). Off in checkpoints
+	// saved before it.
+	WhichSubject bool `json:"which_subject,omitempty"`
 	// CoAnchors: with SubjectVerbs, an anchor right after "alongside",
 	// "together with", or "with" right after the subject verb does what
 	// the answers do: its path walks the verb's relation first
