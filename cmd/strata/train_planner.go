@@ -347,8 +347,9 @@ same neighbouring words; words that name nodes, quoted words, and words whose
 nearest known words name different relations stay as they are. With the lexicon
 a word also names a schema word it shares a base form with ("wrote"
 written_by). The text-fit gate reads through it too. A closed compound neither
-the training nor the lexicon knows is read, when planning, as its head noun
-("moviemakers" as "makers"; --no-compound-words). strata explain prints the
+the training nor the lexicon knows is read, when planning, as the compound the
+lexicon knows with a synonymous modifier ("moviemakers" as "filmmakers"), else
+as its head noun ("screenwriting" as "writing"; --no-compound-words). strata explain prints the
 question as read; --no-lexicon is the ablation. Right after an article, a
 possessive, or an asking word no noun comes right before (not in "films which
 feature X"), a word that may be a noun is read through its noun senses alone
@@ -931,7 +932,7 @@ func newTrainPlannerCmd(u *ui) *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoWhichVerbs, "no-which-verbs", false, "only a question word that asks for one type makes the verb after it a subject verb, not \"Which actors\" and the like (the ablation)")
 	cmd.Flags().BoolVar(&o.NoWhichUnknown, "no-which-unknown", false, "mined plans: a lower-case word the lexicon knows in no form after a question word (\"Which helmers directed ...\") is not read as the noun it asks with, so the verb after it is no subject verb (the ablation)")
 	cmd.Flags().BoolVar(&o.NoWhichSubject, "no-which-subject", false, "mined plans: a type word after the subject verb of a question word and its nouns (\"films\" in \"Which folks starred in the films X wrote?\") may name the type asked for (the ablation)")
-	cmd.Flags().BoolVar(&o.NoCompounds, "no-compound-words", false, "mined plans: planning reads a closed compound neither the training nor the lexicon knows (\"moviemakers\") as written, not as its head noun (\"makers\") (the ablation)")
+	cmd.Flags().BoolVar(&o.NoCompounds, "no-compound-words", false, "mined plans: planning reads a closed compound neither the training nor the lexicon knows (\"moviemakers\") as written, not by its parts (\"filmmakers\", or its head \"makers\") (the ablation)")
 	cmd.Flags().BoolVar(&o.NoCoAnchors, "no-co-anchors", false, "an anchor after \"together with\", \"alongside\" or \"with\" right after the subject verb need not walk the verb's relation first (\"Which actors appeared in films together with X?\"; the ablation)")
 	cmd.Flags().BoolVar(&o.NoHeadsOf, "no-heads-of", false, "the type word after \"of\" names the type asked for unless the noun before \"of\" opens the question, also where that noun names the answers by a relation (\"Name the cast members of X's films\" as films; the ablation)")
 	cmd.Flags().BoolVar(&o.NoVerbFirst, "no-verb-first", false, "a question whose subject is its anchor alone walks its verb's relation last, also where a noun names its object (\"Which stars has X directed?\" as the directors of X's films; the ablation)")

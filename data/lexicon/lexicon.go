@@ -476,6 +476,21 @@ func (l *Lexicon) FirstNounSynonym(a, b string) bool {
 	return false
 }
 
+// FirstNounLemmas are the lemmas of the most frequent noun senses of
+// lower-case a (of each base form of it), a's own among them, sorted and
+// each once: "movie" has film, flick, pic, picture (the lexicon keeps the
+// lemmas of one word). None for a word with no noun sense.
+func (l *Lexicon) FirstNounLemmas(a string) []string {
+	var out []string
+	for _, s := range l.synsets(l.first, l.Bases(a)) {
+		if l.syns[s].pos == Noun {
+			out = append(out, l.syns[s].lemmas...)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // KindLevel is how many hypernym links lead up from the most frequent
 // noun sense of lower-case a to the most frequent noun sense of b: 1 for
 // "writer" and person (a communicator, a person: 2), 0 when the senses

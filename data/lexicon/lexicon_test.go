@@ -260,6 +260,23 @@ func TestNearestNoun(t *testing.T) {
 	}
 }
 
+// TestFirstNounLemmas: the lemmas of a word's most frequent noun sense,
+// its own among them; none for a word with no noun sense.
+func TestFirstNounLemmas(t *testing.T) {
+	l, err := WordNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// movie's first sense: movie, film, picture, moving picture, ...,
+	// pic, flick; the lexicon keeps the lemmas of one word.
+	if got, want := l.FirstNounLemmas("movies"), []string{"film", "flick", "movie", "pic", "picture"}; !slices.Equal(got, want) {
+		t.Errorf("FirstNounLemmas(movies) = %q, want %q", got, want)
+	}
+	if got := l.FirstNounLemmas("quickly"); len(got) != 0 {
+		t.Errorf("FirstNounLemmas(quickly) = %q, want none", got)
+	}
+}
+
 // TestFirstNounSynonym: b in the most frequent noun sense of a, in a's
 // direction only, nouns only.
 func TestFirstNounSynonym(t *testing.T) {

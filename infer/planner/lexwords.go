@@ -450,6 +450,22 @@ func (r *wordResolver) compoundTail(w string) string {
 	return ""
 }
 
+// compoundTwin is the word the lexicon knows that is compound w with its
+// modifier replaced by another lemma of the modifier's most frequent noun
+// sense (lexicon.FirstNounLemmas), head being w's head (compoundTail):
+// "moviemakers" as "filmmakers" (movie's first sense is film's); the
+// first such in the lemmas' order, "" when none is. A compound says more
+// than its head: a maker of films directs them.
+func (r *wordResolver) compoundTwin(w, head string) string {
+	lead := w[:len(w)-len(head)]
+	for _, s := range r.lex.FirstNounLemmas(lead) {
+		if s != lead && alphabetic(s) && len(r.lex.Bases(s+head)) > 0 {
+			return s + head
+		}
+	}
+	return ""
+}
+
 // slotArticles are the determiners after which a word that may be a
 // noun is one; slotAsking those after which it is one unless a noun
 // comes before them (a relative clause: "films which feature X", where
@@ -709,8 +725,12 @@ func (r *wordResolver) resolveRead(text string, find func(string) []linking.Link
 		reads := r.word(raw[i+1])
 		if reads == nil && schemaFirst && r.compounds {
 			if head := r.compoundTail(raw[i+1]); head != "" {
-				if reads = r.word(head); reads == nil {
-					reads = []string{head}
+				word := head
+				if twin := r.compoundTwin(raw[i+1], head); twin != "" {
+					word = twin
+				}
+				if reads = r.word(word); reads == nil {
+					reads = []string{word}
 				}
 			}
 		}

@@ -241,8 +241,10 @@ func TestReadInContext(t *testing.T) {
 }
 
 // TestCompoundWords: with CompoundWords planning reads a closed compound
-// neither the training nor the lexicon knows as its head noun, then as
-// what the lexicon reads that head as: "moviemakers" as "makers". A word
+// neither the training nor the lexicon knows as the compound the lexicon
+// knows with another lemma of its modifier's first noun sense
+// ("moviemakers" as "filmmakers"), else as its head noun ("songwalkers" as
+// "walkers"), then as what the lexicon reads that word as. A word
 // no noun begins ("helmers", "blickets"), one a prefix begins that changes
 // what the rest means ("subcategories", "supertypes", "overkinds") and a
 // word the lexicon knows ("screenwriters") are not; the text-fit gate
@@ -259,16 +261,28 @@ func TestCompoundWords(t *testing.T) {
 			t.Errorf("compoundTail(%q) = %q, want %q", w, got, want)
 		}
 	}
-	const q = "Which films were moviemakers in Paul Smith's credits?"
+	const q, q2 = "Which films were moviemakers in Paul Smith's credits?", "Which films were songwalkers in Paul Smith's credits?"
 	for _, c := range []struct {
-		p    *LinkingPlanner
-		want string
-	}{{on, "Which films were makers in Paul Smith's credits?"}, {off, q}} {
-		if got := c.p.Resolve(q); got != c.want {
-			t.Errorf("CompoundWords %v: Resolve(%q) = %q, want %q", c.p == on, q, got, c.want)
+		p       *LinkingPlanner
+		q, want string
+	}{
+		{on, q, "Which films were filmmakers in Paul Smith's credits?"},
+		{on, q2, "Which films were walkers in Paul Smith's credits?"},
+		{off, q, q}, {off, q2, q2},
+	} {
+		if got := c.p.Resolve(c.q); got != c.want {
+			t.Errorf("CompoundWords %v: Resolve(%q) = %q, want %q", c.p == on, c.q, got, c.want)
 		}
 	}
 	if got := on.FitText(q); got != q {
 		t.Errorf("FitText(%q) = %q, want it as written", q, got)
+	}
+	// Where the lexicon knows the same compound with another lemma of the
+	// modifier's first noun sense (movie's is film's), that word is read.
+	if got := on.words.compoundTwin("moviemakers", "makers"); got != "filmmakers" {
+		t.Errorf("compoundTwin(moviemakers) = %q, want filmmakers", got)
+	}
+	if got := on.words.compoundTwin("moviewalkers", "walkers"); got != "" {
+		t.Errorf("compoundTwin(moviewalkers) = %q, want none", got)
 	}
 }

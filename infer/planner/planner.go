@@ -1191,11 +1191,12 @@ type AnchorConfig struct {
 	// directors directed ..." does). Off in checkpoints saved before it.
 	WhichUnknown bool `json:"which_unknown,omitempty"`
 	// CompoundWords: with Lexicon, planning reads a closed compound that
-	// neither the training nor the lexicon knows in any form as its head
-	// noun ("Under which moviemakers has X acted?" as "... makers ...";
-	// compoundTail), as the words the lexicon relates that head to. The
-	// text-fit gate reads it as written. Off in checkpoints saved before
-	// it.
+	// neither the training nor the lexicon knows in any form as the
+	// training's word that is the same compound with a synonymous modifier
+	// ("moviemakers" as "filmmakers"; compoundTwin), else as its head noun
+	// ("... makers ..."; compoundTail), as the words the lexicon relates
+	// that head to. The text-fit gate reads it as written. Off in
+	// checkpoints saved before it.
 	CompoundWords bool `json:"compound_words,omitempty"`
 	// WhichSubject: with WhichVerbs, the type asked for is named by the
 	// question word and the nouns it asks with, before the subject verb,
