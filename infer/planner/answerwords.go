@@ -541,13 +541,6 @@ func relativeWhose(text, w string) bool {
 	return false
 }
 
-// subjectVerb is the verb of a question whose answers are its subject
-// (SubjectVerbs): the word right after an opening question word that
-// asks for one type (whType: "who" on movies-skb), or after an auxiliary
-// that follows it, when the lexicon reads it as a verb and it is no stop
-// word ("Who directed X?", "Who has acted in a movie alongside X?"), with
-// its word index; "" and -1 otherwise ("Who did X direct?": the word
-// after the auxiliary is X's).
 // unknownWord reports whether w, as written, is a lower-case word of
 // letters that the lexicon reads as no form of any lemma (Bases): a
 // noun it lacks ("helmers", "biopics") is read, after a question word
@@ -580,6 +573,13 @@ func (p *LinkingPlanner) unknownNoun(text string, words []linking.Word, i int) b
 // starred in X?").
 const maxWhichNouns = 2
 
+// subjectVerb is the verb of a question whose answers are its subject
+// (SubjectVerbs): the word right after an opening question word that
+// asks for one type (whType: "who" on movies-skb), or after an auxiliary
+// that follows it, when the lexicon reads it as a verb and it is no stop
+// word ("Who directed X?", "Who has acted in a movie alongside X?"), with
+// its word index; "" and -1 otherwise ("Who did X direct?": the word
+// after the auxiliary is X's).
 func (p *LinkingPlanner) subjectVerb(text string) (string, int) {
 	lex := p.names.lex
 	if !p.Cfg.Anchors.SubjectVerbs || lex == nil {

@@ -73,7 +73,9 @@ type wordResolver struct {
 	// (AnchorConfig.PrepositionSlots).
 	prepSlots bool
 	// compounds: planning reads a closed compound the lexicon knows in no
-	// form as its head noun (compoundTail; AnchorConfig.CompoundWords).
+	// form by its parts: as the compound of a synonymous modifier the
+	// lexicon knows (compoundTwin), else as its head noun (compoundTail;
+	// AnchorConfig.CompoundWords).
 	compounds bool
 	// context: an ambiguous word is read in context (inContext;
 	// AnchorConfig.ReadInContext).
